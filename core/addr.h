@@ -1,0 +1,46 @@
+/* The addressing plan: host i has IPv4 10.0.0.0 + i + 1 and MAC
+ * 02:00:00:ii:ii:ii; port p of switch s has MAC 02:01:ss:ss:pp:pp. Switches
+ * route on the IPv4 destination, so the plan is the only place that knows
+ * how a host index maps to an address. */
+#ifndef FAB_ADDR_H
+#define FAB_ADDR_H
+
+#include <stdint.h>
+
+#define ADDR_HOST_IP_BASE UINT32_C(0x0A000001) /* 10.0.0.1 is host 0 */
+
+static inline uint32_t addr_host_ip(uint32_t host) { return ADDR_HOST_IP_BASE + host; }
+/* Host index of @ip (host order); UINT32_MAX when not in the plan. */
+static inline uint32_t addr_ip_host(uint32_t ip)
+{
+	return ip >= ADDR_HOST_IP_BASE ? ip - ADDR_HOST_IP_BASE : UINT32_MAX;
+}
+
+static inline void addr_host_mac(uint32_t host, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x00;
+	mac[2] = 0x00;
+	mac[3] = (uint8_t)(host >> 16);
+	mac[4] = (uint8_t)(host >> 8);
+	mac[5] = (uint8_t)host;
+}
+
+/* Port @port of host @host: the host MAC with the port number in byte 2. */
+static inline void addr_host_port_mac(uint32_t host, uint16_t port, uint8_t mac[6])
+{
+	addr_host_mac(host, mac);
+	mac[2] = (uint8_t)port;
+}
+
+static inline void addr_switch_mac(uint32_t sw, uint16_t port, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x01;
+	mac[2] = (uint8_t)(sw >> 8);
+	mac[3] = (uint8_t)sw;
+	mac[4] = (uint8_t)(port >> 8);
+	mac[5] = (uint8_t)port;
+}
+
+#endif

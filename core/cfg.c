@@ -1,0 +1,794 @@
+/* Configuration loader: libyaml events are built into a struct cfg_node tree
+ * that lives in one arena per document, and `--set` overrides edit that tree
+ * before the typed readers (cfg_read.c) check it. Errors are located
+ * "FILE:LINE:COL: message" in the caller's buffer. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "cfg.h"
+#include "cfg_int.h"
+
+enum {
+	CFG_CHUNK_BYTES = 16384,    /* arena chunk, bigger requests get their own */
+	CFG_MAX_DEPTH = 256,        /* nesting limit, also after alias expansion */
+	CFG_MAX_NODES = 1 << 20,    /* per document, bounds alias expansion */
+	CFG_READ_BYTES = 65536,     /* file read step */
+};
+
+/* One arena chunk; nodes, arrays and strings of a document live here. */
+struct cfg_chunk {
+	struct cfg_chunk *next; /* older chunk */
+	size_t used;            /* bytes handed out */
+	size_t cap;             /* bytes in data */
+	max_align_t data[];     /* the memory */
+};
+
+/* A loaded document: its arena owns every node, array and string. */
+struct cfg_doc {
+	struct cfg_chunk *chunks; /* newest first */
+	struct cfg_node *root;    /* never NULL once loaded */
+	uint32_t n_nodes;         /* nodes made by the parser, for the limit */
+};
+
+/* A map or sequence whose children are still arriving. */
+struct cfg_frame {
+	struct cfg_node *node;  /* the container */
+	struct cfg_node **kids; /* map: key, value, key, ...; seq: items */
+	uint32_t n_kids;        /* used entries of kids */
+	uint32_t cap_kids;      /* allocated entries of kids */
+	const char *anchor;     /* registered once complete, or NULL */
+};
+
+/* A named node for aliases; later anchors with the same name win. */
+struct cfg_anchor {
+	const char *name;      /* in the arena */
+	struct cfg_node *node; /* complete node */
+};
+
+/* Event-to-tree state for one parse. */
+struct cfg_builder {
+	struct cfg_doc *doc;               /* owner of what is built */
+	const char *file;                  /* mark file name, in the arena */
+	uint32_t col_shift;                /* added to columns on line 1 (--set) */
+	uint32_t end_col;                  /* --set: column just past the value */
+	bool is_set;                       /* parsing a --set value */
+	struct cfg_frame stack[CFG_MAX_DEPTH]; /* open containers */
+	unsigned depth;                    /* used entries of stack */
+	struct cfg_anchor *anchors;        /* malloc'd */
+	uint32_t n_anchors;                /* used entries of anchors */
+	uint32_t cap_anchors;              /* allocated entries of anchors */
+	unsigned n_docs;                   /* documents seen */
+	struct cfg_node *root;             /* the finished top node */
+	char *err;                         /* caller's buffer */
+};
+
+/* ---- arena ---- */
+
+static void *cfg_alloc(struct cfg_doc *doc, size_t size)
+{
+	struct cfg_chunk *c = doc->chunks;
+	size_t align = _Alignof(max_align_t);
+	void *p;
+
+	size = (size + align - 1) & ~(align - 1);
+	if (!c || c->cap - c->used < size) {
+		size_t cap = size > CFG_CHUNK_BYTES ? size : CFG_CHUNK_BYTES;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		/* A big block is used up at once: keep filling the current chunk. */
+		if (cap > CFG_CHUNK_BYTES && doc->chunks) {
+			c->next = doc->chunks->next;
+			doc->chunks->next = c;
+		} else {
+			c->next = doc->chunks;
+			doc->chunks = c;
+		}
+	}
+	p = (char *)c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+static char *cfg_strndup(struct cfg_doc *doc, const char *s, size_t len)
+{
+	char *p = cfg_alloc(doc, len + 1);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+static struct cfg_node *cfg_node_new(struct cfg_doc *doc, enum cfg_type type,
+				     const struct cfg_mark *mark)
+{
+	struct cfg_node *n = cfg_alloc(doc, sizeof(*n));
+
+	if (n) {
+		n->type = type;
+		n->mark = *mark;
+	}
+	return n;
+}
+
+void cfg_doc_free(struct cfg_doc *doc)
+{
+	struct cfg_chunk *c, *next;
+
+	if (!doc)
+		return;
+	for (c = doc->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(doc);
+}
+
+struct cfg_node *cfg_doc_root(struct cfg_doc *doc)
+{
+	return doc ? doc->root : NULL;
+}
+
+/* ---- building the tree from libyaml events ---- */
+
+static struct cfg_mark cfg_mark_of(const struct cfg_builder *b, yaml_mark_t m)
+{
+	struct cfg_mark r = {
+		.file = b->file,
+		.line = (uint32_t)m.line + 1,
+		.col = (uint32_t)m.column + 1,
+	};
+
+	if (m.line == 0) {
+		r.col += b->col_shift;
+	} else if (b->is_set) {
+		/* Only the end of stream (after our "]") lies past line 1. */
+		r.line = 1;
+		r.col = b->end_col;
+	}
+	return r;
+}
+
+static int cfg_nomem(struct cfg_builder *b)
+{
+	cfg_errorf_mark(b->err, NULL, "%s: out of memory", b->file);
+	return -ENOMEM;
+}
+
+/* A parser-made node: counted, so that aliases cannot blow up memory. */
+static struct cfg_node *cfg_build_node(struct cfg_builder *b, enum cfg_type type,
+				       const struct cfg_mark *mark, int *rc)
+{
+	struct cfg_node *n;
+
+	if (++b->doc->n_nodes > CFG_MAX_NODES) {
+		cfg_errorf_mark(b->err, mark, "document too large (over %d nodes after expanding aliases)",
+				CFG_MAX_NODES);
+		*rc = -E2BIG;
+		return NULL;
+	}
+	n = cfg_node_new(b->doc, type, mark);
+	if (!n)
+		*rc = cfg_nomem(b);
+	return n;
+}
+
+static int cfg_add_anchor(struct cfg_builder *b, const char *name, struct cfg_node *n)
+{
+	if (b->n_anchors == b->cap_anchors) {
+		uint32_t cap = b->cap_anchors ? 2 * b->cap_anchors : 16;
+		struct cfg_anchor *a = realloc(b->anchors, cap * sizeof(*a));
+
+		if (!a)
+			return cfg_nomem(b);
+		b->anchors = a;
+		b->cap_anchors = cap;
+	}
+	b->anchors[b->n_anchors].name = name;
+	b->anchors[b->n_anchors].node = n;
+	b->n_anchors++;
+	return 0;
+}
+
+/* Deep copy for an alias, so that a later --set edits one place only. */
+static struct cfg_node *cfg_copy(struct cfg_builder *b, const struct cfg_node *src,
+				 unsigned depth, int *rc)
+{
+	uint32_t i, n_arrays = src->type == CFG_MAP ? 2 : 1;
+	struct cfg_node *n;
+
+	if (depth >= CFG_MAX_DEPTH) {
+		cfg_errorf_mark(b->err, &src->mark, "nesting deeper than %d levels", CFG_MAX_DEPTH);
+		*rc = -E2BIG;
+		return NULL;
+	}
+	n = cfg_build_node(b, src->type, &src->mark, rc);
+	if (!n)
+		return NULL;
+	n->str = src->str; /* strings are never modified in place */
+	n->quoted = src->quoted;
+	if (src->type != CFG_MAP && src->type != CFG_SEQ)
+		return n;
+	n->items = cfg_alloc(b->doc, (size_t)n_arrays * src->n * sizeof(*n->items) + 1);
+	if (!n->items) {
+		*rc = cfg_nomem(b);
+		return NULL;
+	}
+	if (src->type == CFG_MAP)
+		n->keys = n->items + src->n;
+	for (i = 0; i < src->n; i++) {
+		n->items[i] = cfg_copy(b, src->items[i], depth + 1, rc);
+		if (!n->items[i])
+			return NULL;
+		if (src->type == CFG_MAP)
+			n->keys[i] = src->keys[i]; /* key scalars are never modified */
+		n->n++;
+	}
+	return n;
+}
+
+/* Hang a finished node under the open container (or make it the root). */
+static int cfg_attach(struct cfg_builder *b, struct cfg_node *n)
+{
+	struct cfg_frame *f;
+	char q[CFG_DESCRIBE_BYTES];
+	uint32_t i;
+
+	if (!b->depth) {
+		b->root = n;
+		return 0;
+	}
+	f = &b->stack[b->depth - 1];
+	if (f->node->type == CFG_MAP && !(f->n_kids & 1)) {
+		if (n->type != CFG_SCALAR) {
+			cfg_errorf_mark(b->err, &n->mark, "map keys must be plain values, got %s",
+					cfg_describe(n, q));
+			return -EINVAL;
+		}
+		for (i = 0; i < f->n_kids; i += 2) {
+			const struct cfg_node *k = f->kids[i];
+
+			if (!strcmp(k->str, n->str)) {
+				cfg_errorf_mark(b->err, &n->mark,
+						"duplicate key %s (first at line %u, column %u)",
+						cfg_describe(n, q), k->mark.line, k->mark.col);
+				return -EINVAL;
+			}
+		}
+	}
+	if (f->n_kids == f->cap_kids) {
+		uint32_t cap = f->cap_kids ? 2 * f->cap_kids : 8;
+		struct cfg_node **kids = realloc(f->kids, cap * sizeof(*kids));
+
+		if (!kids)
+			return cfg_nomem(b);
+		f->kids = kids;
+		f->cap_kids = cap;
+	}
+	f->kids[f->n_kids++] = n;
+	return 0;
+}
+
+static bool cfg_is_null_text(const char *s)
+{
+	return !strcmp(s, "") || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+	       !strcmp(s, "NULL");
+}
+
+static int cfg_on_scalar(struct cfg_builder *b, const yaml_event_t *ev)
+{
+	const struct cfg_frame *f = b->depth ? &b->stack[b->depth - 1] : NULL;
+	bool is_key = f && f->node->type == CFG_MAP && !(f->n_kids & 1);
+	struct cfg_mark mark = cfg_mark_of(b, ev->start_mark);
+	yaml_scalar_style_t style = ev->data.scalar.style;
+	const char *text = (const char *)ev->data.scalar.value;
+	struct cfg_node *n;
+	int rc = 0;
+
+	n = cfg_build_node(b, CFG_SCALAR, &mark, &rc);
+	if (!n)
+		return rc;
+	n->quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	/* Keys stay text: "null: 1" has the key "null". */
+	if (!is_key && style == YAML_PLAIN_SCALAR_STYLE && cfg_is_null_text(text)) {
+		n->type = CFG_NULL;
+	} else {
+		n->str = cfg_strndup(b->doc, text, ev->data.scalar.length);
+		if (!n->str)
+			return cfg_nomem(b);
+	}
+	if (ev->data.scalar.anchor) {
+		const char *a = (const char *)ev->data.scalar.anchor;
+		char *name = cfg_strndup(b->doc, a, strlen(a));
+
+		if (!name)
+			return cfg_nomem(b);
+		rc = cfg_add_anchor(b, name, n);
+		if (rc)
+			return rc;
+	}
+	return cfg_attach(b, n);
+}
+
+static int cfg_on_alias(struct cfg_builder *b, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct cfg_mark mark = cfg_mark_of(b, ev->start_mark);
+	char q[CFG_QUOTE_BYTES];
+	struct cfg_node *n;
+	uint32_t i;
+	int rc = 0;
+
+	for (i = b->n_anchors; i-- > 0;) {
+		if (strcmp(b->anchors[i].name, name))
+			continue;
+		n = cfg_copy(b, b->anchors[i].node, b->depth, &rc);
+		if (!n)
+			return rc;
+		n->mark = mark;
+		return cfg_attach(b, n);
+	}
+	for (i = 0; i < b->depth; i++) {
+		if (b->stack[i].anchor && !strcmp(b->stack[i].anchor, name)) {
+			cfg_errorf_mark(b->err, &mark, "alias '*%s' is inside the node it names",
+					cfg_quote(name, q));
+			return -EINVAL;
+		}
+	}
+	cfg_errorf_mark(b->err, &mark, "unknown alias '*%s' (no anchor '&%s' before it)",
+			cfg_quote(name, q), q);
+	return -EINVAL;
+}
+
+static int cfg_push(struct cfg_builder *b, enum cfg_type type, const yaml_event_t *ev,
+		    const yaml_char_t *anchor)
+{
+	struct cfg_mark mark = cfg_mark_of(b, ev->start_mark);
+	struct cfg_frame *f;
+	int rc = 0;
+
+	if (b->depth == CFG_MAX_DEPTH) {
+		cfg_errorf_mark(b->err, &mark, "nesting deeper than %d levels", CFG_MAX_DEPTH);
+		return -E2BIG;
+	}
+	f = &b->stack[b->depth];
+	memset(f, 0, sizeof(*f));
+	f->node = cfg_build_node(b, type, &mark, &rc);
+	if (!f->node)
+		return rc;
+	if (anchor) {
+		f->anchor = cfg_strndup(b->doc, (const char *)anchor, strlen((const char *)anchor));
+		if (!f->anchor)
+			return cfg_nomem(b);
+	}
+	b->depth++;
+	return 0;
+}
+
+/* Close the top container: its children move into the arena. */
+static int cfg_pop(struct cfg_builder *b)
+{
+	struct cfg_frame *f = &b->stack[b->depth - 1];
+	struct cfg_node *n = f->node;
+	uint32_t i;
+	int rc;
+
+	n->items = cfg_alloc(b->doc, (size_t)f->n_kids * sizeof(*n->items) + 1);
+	if (!n->items)
+		return cfg_nomem(b);
+	if (n->type == CFG_MAP) {
+		n->n = f->n_kids / 2;
+		n->keys = n->items + n->n;
+		for (i = 0; i < n->n; i++) {
+			n->keys[i] = f->kids[2 * i];
+			n->items[i] = f->kids[2 * i + 1];
+		}
+	} else {
+		n->n = f->n_kids;
+		if (f->n_kids)
+			memcpy(n->items, f->kids, (size_t)f->n_kids * sizeof(*n->items));
+	}
+	free(f->kids);
+	f->kids = NULL;
+	b->depth--;
+	if (f->anchor) {
+		rc = cfg_add_anchor(b, f->anchor, n);
+		if (rc)
+			return rc;
+	}
+	return cfg_attach(b, n);
+}
+
+static int cfg_on_event(struct cfg_builder *b, const yaml_event_t *ev)
+{
+	struct cfg_mark mark;
+
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (++b->n_docs == 1)
+			return 0;
+		mark = cfg_mark_of(b, ev->start_mark);
+		cfg_errorf_mark(b->err, &mark, "a second document: one file holds one document");
+		return -EINVAL;
+	case YAML_SCALAR_EVENT:
+		return cfg_on_scalar(b, ev);
+	case YAML_ALIAS_EVENT:
+		return cfg_on_alias(b, ev);
+	case YAML_SEQUENCE_START_EVENT:
+		return cfg_push(b, CFG_SEQ, ev, ev->data.sequence_start.anchor);
+	case YAML_MAPPING_START_EVENT:
+		return cfg_push(b, CFG_MAP, ev, ev->data.mapping_start.anchor);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		return cfg_pop(b);
+	default:
+		return 0;
+	}
+}
+
+static int cfg_yaml_error(struct cfg_builder *b, const yaml_parser_t *p, const char *text,
+			  size_t len)
+{
+	struct cfg_mark mark = cfg_mark_of(b, p->problem_mark);
+	const char *problem = p->problem ? p->problem : "syntax error";
+	size_t i;
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return cfg_nomem(b);
+	if (p->error == YAML_READER_ERROR) {
+		/* Bad bytes come with an offset only: find their line and column. */
+		yaml_mark_t at = { 0, 0, 0 };
+
+		for (i = 0; i < p->problem_offset && i < len; i++) {
+			at.column = text[i] == '\n' ? 0 : at.column + 1;
+			at.line += text[i] == '\n';
+		}
+		mark = cfg_mark_of(b, at);
+	}
+	if (b->is_set) {
+		/* The context names our wrapping "[...]": leave it out. */
+		cfg_errorf_mark(b->err, &mark, "bad value: %s", problem);
+	} else if (p->context) {
+		struct cfg_mark ctx = cfg_mark_of(b, p->context_mark);
+
+		cfg_errorf_mark(b->err, &mark, "%s (%s at line %u, column %u)", problem,
+				p->context, ctx.line, ctx.col);
+	} else {
+		cfg_errorf_mark(b->err, &mark, "%s", problem);
+	}
+	return -EINVAL;
+}
+
+/* Run libyaml over @text; on success b->root holds the single node. */
+static int cfg_build(struct cfg_builder *b, const char *text, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	bool done = false;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return cfg_nomem(b);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (!rc && !done) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			rc = cfg_yaml_error(b, &p, text, len);
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		rc = cfg_on_event(b, &ev);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	while (b->depth > 0)
+		free(b->stack[--b->depth].kids);
+	free(b->anchors);
+	b->anchors = NULL;
+	return rc;
+}
+
+int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
+			char err[CFG_ERR_BYTES])
+{
+	static const struct cfg_mark start = { .line = 1, .col = 1 };
+	struct cfg_builder *b;
+	struct cfg_doc *doc;
+	int rc;
+
+	*out = NULL;
+	doc = calloc(1, sizeof(*doc));
+	b = calloc(1, sizeof(*b));
+	if (!doc || !b) {
+		free(doc);
+		free(b);
+		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	b->doc = doc;
+	b->err = err;
+	b->file = cfg_strndup(doc, name, strlen(name));
+	rc = b->file ? cfg_build(b, text, strlen(text)) : -ENOMEM;
+	if (rc == -ENOMEM && !b->file)
+		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
+	if (!rc) {
+		doc->root = b->root;
+		if (!doc->root) {
+			/* An empty stream is an empty document. */
+			struct cfg_mark m = start;
+
+			m.file = b->file;
+			doc->root = cfg_node_new(doc, CFG_NULL, &m);
+			if (!doc->root)
+				rc = cfg_nomem(b);
+		}
+	}
+	free(b);
+	if (rc) {
+		cfg_doc_free(doc);
+		return rc;
+	}
+	*out = doc;
+	return 0;
+}
+
+int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES])
+{
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+	FILE *f;
+	int rc;
+
+	*out = NULL;
+	f = fopen(path, "rb");
+	if (!f) {
+		rc = -errno;
+		cfg_errorf_mark(err, NULL, "%s: cannot open: %s", path, strerror(errno));
+		return rc;
+	}
+	errno = 0;
+	for (;;) {
+		if (cap - len < CFG_READ_BYTES) {
+			char *t = realloc(text, cap + CFG_READ_BYTES + 1);
+
+			if (!t) {
+				rc = -ENOMEM;
+				cfg_errorf_mark(err, NULL, "%s: out of memory", path);
+				goto out;
+			}
+			text = t;
+			cap += CFG_READ_BYTES;
+		}
+		len += fread(text + len, 1, cap - len, f);
+		if (ferror(f)) {
+			rc = errno ? -errno : -EIO;
+			cfg_errorf_mark(err, NULL, "%s: cannot read: %s", path, strerror(-rc));
+			goto out;
+		}
+		if (feof(f))
+			break;
+	}
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		rc = -EINVAL;
+		cfg_errorf_mark(err, NULL, "%s: NUL byte at offset %zu: not a text file", path,
+				strlen(text));
+		goto out;
+	}
+	rc = cfg_doc_load_string(path, text, out, err);
+out:
+	free(text);
+	fclose(f);
+	return rc;
+}
+
+/* ---- --set overrides ---- */
+
+/* Parse @value, at 1-based column @col of the assignment, as one flow node:
+ * wrapped in "[...]" so that libyaml reads it in flow context. */
+static int cfg_set_value(struct cfg_doc *doc, const char *file, const char *value, uint32_t col,
+			 struct cfg_node **out, char *err)
+{
+	struct cfg_mark mark = { .file = file, .line = 1, .col = col };
+	size_t len = strlen(value);
+	struct cfg_builder *b = calloc(1, sizeof(*b));
+	char *wrapped = malloc(len + 3);
+	const struct cfg_node *seq;
+	int rc;
+
+	if (!b || !wrapped) {
+		free(b);
+		free(wrapped);
+		cfg_errorf_mark(err, &mark, "out of memory");
+		return -ENOMEM;
+	}
+	wrapped[0] = '[';
+	memcpy(wrapped + 1, value, len);
+	memcpy(wrapped + 1 + len, "]", 2);
+	b->doc = doc;
+	b->err = err;
+	b->file = file;
+	b->is_set = true;
+	b->col_shift = col - 2; /* wrapped column 1 (0-based) is @col */
+	b->end_col = col + (uint32_t)len;
+	rc = cfg_build(b, wrapped, len + 2);
+	seq = b->root;
+	free(b);
+	free(wrapped);
+	if (rc)
+		return rc;
+	if (!seq || seq->type != CFG_SEQ) {
+		cfg_errorf_mark(err, &mark, "bad value: expected one YAML flow node");
+		return -EINVAL;
+	}
+	if (seq->n > 1) {
+		cfg_errorf(err, seq->items[1],
+			   "bad value: more than one node (quote text with ',' or write [a, b] for a list)");
+		return -EINVAL;
+	}
+	*out = seq->n ? seq->items[0] : cfg_node_new(doc, CFG_NULL, &mark);
+	if (!*out) {
+		cfg_errorf_mark(err, &mark, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Add @key -> @value to @map; arrays are re-made in the arena. */
+static int cfg_map_add(struct cfg_doc *doc, struct cfg_node *map, struct cfg_node *key,
+		       struct cfg_node *value)
+{
+	uint32_t n = map->n + 1;
+	struct cfg_node **items = cfg_alloc(doc, 2 * (size_t)n * sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	if (map->n) {
+		memcpy(items, map->items, map->n * sizeof(*items));
+		memcpy(items + n, map->keys, map->n * sizeof(*items));
+	}
+	items[n - 1] = value;
+	items[2 * n - 1] = key;
+	map->items = items;
+	map->keys = items + n;
+	map->n = n;
+	return 0;
+}
+
+/* One path component @comp (length @len) below **@slot; @value is set when
+ * it is the last one. On return *@slot is the child's slot. Nothing changes
+ * before the last check that can fail. */
+static int cfg_set_step(struct cfg_doc *doc, struct cfg_node ***slot, const char *assignment,
+			const char *comp, size_t len, struct cfg_node *value,
+			const struct cfg_mark *mark, char *err)
+{
+	struct cfg_node *cur = **slot, *key, *child;
+	char q[CFG_QUOTE_BYTES], where[CFG_DESCRIBE_BYTES + 32];
+	bool is_index = len > 0;
+	uint64_t idx = 0;
+	uint32_t i;
+	size_t j;
+
+	if (comp > assignment)
+		snprintf(where, sizeof(where), "'%.*s'", (int)(comp - assignment - 1),
+			 cfg_quote(assignment, q));
+	else
+		snprintf(where, sizeof(where), "the document root");
+	if (cur->type == CFG_SCALAR) {
+		cfg_errorf_mark(err, mark, "cannot descend into %s: it is the value '%s' (%s:%u:%u), not a map or list",
+				where, cfg_quote(cur->str, q), cur->mark.file, cur->mark.line,
+				cur->mark.col);
+		return -EINVAL;
+	}
+	if (cur->type == CFG_SEQ) {
+		for (j = 0; j < len; j++) {
+			is_index = is_index && comp[j] >= '0' && comp[j] <= '9';
+			if (is_index && idx <= UINT32_MAX)
+				idx = idx * 10 + (uint64_t)(comp[j] - '0');
+		}
+		if (!is_index) {
+			cfg_errorf_mark(err, mark, "%s is a list (%s:%u:%u): expected an index, got '%.*s'",
+					where, cur->mark.file, cur->mark.line, cur->mark.col,
+					(int)len, comp);
+			return -EINVAL;
+		}
+		if (idx >= cur->n) {
+			cfg_errorf_mark(err, mark, "index %.*s out of range: %s (%s:%u:%u) has %u items",
+					(int)len, comp, where, cur->mark.file, cur->mark.line,
+					cur->mark.col, cur->n);
+			return -EINVAL;
+		}
+		*slot = &cur->items[idx];
+		if (value)
+			**slot = value;
+		return 0;
+	}
+	if (cur->type == CFG_NULL) {
+		/* An empty value ("tcp:") becomes the map the path needs. */
+		cur = cfg_node_new(doc, CFG_MAP, &cur->mark);
+		if (!cur)
+			goto nomem;
+		**slot = cur;
+	}
+	for (i = 0; i < cur->n; i++) {
+		if (strlen(cur->keys[i]->str) == len && !memcmp(cur->keys[i]->str, comp, len)) {
+			*slot = &cur->items[i];
+			if (value)
+				**slot = value;
+			return 0;
+		}
+	}
+	key = cfg_node_new(doc, CFG_SCALAR, mark);
+	child = value ? value : cfg_node_new(doc, CFG_MAP, mark);
+	if (!key || !child)
+		goto nomem;
+	key->str = cfg_strndup(doc, comp, len);
+	if (!key->str || cfg_map_add(doc, cur, key, child))
+		goto nomem;
+	*slot = &cur->items[cur->n - 1];
+	return 0;
+nomem:
+	cfg_errorf_mark(err, mark, "out of memory");
+	return -ENOMEM;
+}
+
+int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
+		char err[CFG_ERR_BYTES])
+{
+	struct cfg_mark mark = { .line = 1, .col = 1 };
+	const char *eq = strchr(assignment, '=');
+	struct cfg_node *value, **slot;
+	const char *p, *end;
+	char name[32], q[CFG_QUOTE_BYTES];
+	int rc;
+
+	snprintf(name, sizeof(name), "--set #%u", index);
+	mark.file = cfg_strndup(doc, name, strlen(name));
+	if (!mark.file) {
+		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	if (!eq) {
+		cfg_errorf_mark(err, &mark, "expected path=value, got '%s'",
+				cfg_quote(assignment, q));
+		return -EINVAL;
+	}
+	if (eq == assignment) {
+		cfg_errorf_mark(err, &mark, "empty path before '='");
+		return -EINVAL;
+	}
+	for (p = assignment; p <= eq; p++) {
+		if ((*p == '.' || p == eq) && (p == assignment || p[-1] == '.')) {
+			mark.col = (uint32_t)(p - assignment) + 1;
+			cfg_errorf_mark(err, &mark, "empty path component in '%.*s'",
+					(int)(eq - assignment), assignment);
+			return -EINVAL;
+		}
+	}
+	rc = cfg_set_value(doc, mark.file, eq + 1, (uint32_t)(eq - assignment) + 2, &value, err);
+	if (rc)
+		return rc;
+	slot = &doc->root;
+	for (p = assignment; p < eq; p = end + 1) {
+		end = memchr(p, '.', (size_t)(eq - p));
+		if (!end)
+			end = eq;
+		mark.col = (uint32_t)(p - assignment) + 1;
+		rc = cfg_set_step(doc, &slot, assignment, p, (size_t)(end - p),
+				  end == eq ? value : NULL, &mark, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,97 @@
+/* Experiment configuration: a YAML document (libyaml) loaded into a small
+ * tree that remembers where every node came from, plus typed readers that
+ * turn a node into a checked value or an error "FILE:LINE:COL: message" in a
+ * buffer the caller owns. `--set a.b.c=value` overrides edit the tree before
+ * the typed reading, so they are checked by the same readers. */
+#ifndef FAB_CFG_H
+#define FAB_CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { CFG_ERR_BYTES = 512 };
+
+enum cfg_type {
+	CFG_NULL,   /* empty value or "~" / "null" */
+	CFG_SCALAR, /* any scalar; typed readers interpret its text */
+	CFG_MAP,    /* mapping, keys are scalars, document order kept */
+	CFG_SEQ,    /* sequence */
+};
+
+/* Where a node starts: file name (or "--set #N" for overrides), 1-based. */
+struct cfg_mark {
+	const char *file; /* owned by the document */
+	uint32_t line;    /* 1-based line */
+	uint32_t col;     /* 1-based column */
+};
+
+struct cfg_node {
+	enum cfg_type type;      /* what the node is */
+	struct cfg_mark mark;    /* where it starts */
+	char *str;               /* CFG_SCALAR: the text; NULL otherwise */
+	bool quoted;             /* CFG_SCALAR: written with quotes */
+	uint32_t n;              /* CFG_MAP: pairs; CFG_SEQ: items */
+	struct cfg_node **keys;  /* CFG_MAP: key nodes (scalars), n of them */
+	struct cfg_node **items; /* CFG_MAP: values; CFG_SEQ: items */
+};
+
+struct cfg_doc;
+
+/* Load a YAML file (one document). Anchors/aliases are resolved; duplicate
+ * keys, non-scalar keys and multi-document files are errors. Returns 0, or
+ * -errno with @err filled ("exp.yaml:3:7: ..." or "exp.yaml: cannot open:
+ * No such file or directory"). */
+int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES]);
+/* Same from a string; @name stands for the file name in marks. */
+int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
+			char err[CFG_ERR_BYTES]);
+void cfg_doc_free(struct cfg_doc *doc); /* NULL is fine */
+struct cfg_node *cfg_doc_root(struct cfg_doc *doc);
+
+/* Apply one override "path.to.key=value". Path components are map keys or,
+ * on sequences, 0-based indices. The value is parsed as a YAML flow node, so
+ * "x=[a, b]" and "x={rate: 1Gbps}" work. Missing map keys along the path are
+ * created (as maps, then the final key); an index past the end of a sequence,
+ * descending into a scalar, or an empty path is an error. The new nodes are
+ * marked with file "--set #@index" (1-based index of the override on the
+ * command line), line 1, and the column in @assignment. */
+int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
+		char err[CFG_ERR_BYTES]);
+
+/* Write "FILE:LINE:COL: " + message into @err (truncating safely). */
+void cfg_errorf(char err[CFG_ERR_BYTES], const struct cfg_node *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Closest string to @word among the NULL-terminated @choices by edit
+ * distance, or NULL when nothing is reasonably close. */
+const char *cfg_nearest(const char *word, const char *const *choices);
+
+/* Map access. cfg_get returns the value for @key or NULL when absent (or when
+ * @map is not a map). cfg_check_keys fails on the first key not in the
+ * NULL-terminated @allowed list, naming the nearest allowed key. */
+const struct cfg_node *cfg_get(const struct cfg_node *map, const char *key);
+int cfg_check_keys(const struct cfg_node *map, const char *const *allowed, char err[CFG_ERR_BYTES]);
+/* Fails unless @n has @type; @what names the item for the message. */
+int cfg_want(const struct cfg_node *n, enum cfg_type type, const char *what,
+	     char err[CFG_ERR_BYTES]);
+
+/* Typed readers of one node. All return 0 or -EINVAL with @err filled at the
+ * node's mark, naming the accepted form ("expected a rate such as 100Gbps").
+ * Ranges are inclusive. */
+int cfg_u64(const struct cfg_node *n, uint64_t min, uint64_t max, uint64_t *out,
+	    char err[CFG_ERR_BYTES]);
+int cfg_double(const struct cfg_node *n, double min, double max, double *out,
+	       char err[CFG_ERR_BYTES]);
+int cfg_bool(const struct cfg_node *n, bool *out, char err[CFG_ERR_BYTES]);
+int cfg_str(const struct cfg_node *n, const char **out, char err[CFG_ERR_BYTES]);
+int cfg_rate(const struct cfg_node *n, uint64_t min_bps, uint64_t *bps, char err[CFG_ERR_BYTES]);
+int cfg_time(const struct cfg_node *n, uint64_t *ps, char err[CFG_ERR_BYTES]);
+int cfg_size(const struct cfg_node *n, uint64_t min, uint64_t max, uint64_t *bytes,
+	     char err[CFG_ERR_BYTES]);
+/* A fraction written "30%" or "0.3", in [min, max]. */
+int cfg_fraction(const struct cfg_node *n, double min, double max, double *out,
+		 char err[CFG_ERR_BYTES]);
+/* One of the NULL-terminated @names; *out is its index. */
+int cfg_enum(const struct cfg_node *n, const char *const *names, int *out, char err[CFG_ERR_BYTES]);
+
+#endif

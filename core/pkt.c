@@ -1,0 +1,618 @@
+/* RoCEv2 and PFC frames on rte_mbufs: per-packet builders, a parser that
+ * accepts frames from any source, the ICRC (CRC-32 over the invariant fields,
+ * IBTA Annex A17 as done by Linux rxe) and in-place IPv4 rewrites with
+ * incremental checksum update (RFC 1624). Layouts: docs/wire-formats.md. */
+#include "pkt.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ip.h>
+
+enum {
+	PKT_IPV4_VER_IHL = 0x45,       /* version 4, 5 words, no options */
+	PKT_IPV4_ID = 1,               /* scapy's default; the shared vectors use it */
+	PKT_IPV4_DF = 0x4000,          /* flags: don't fragment */
+	PKT_IPV4_FRAG_MASK = 0x3FFF,   /* MF flag + fragment offset */
+	PKT_IPV4_MAX_BYTES = 0xFFFF,   /* total length field */
+	PKT_IPV4_MAX_HDR_BYTES = 60,   /* IHL 15 */
+	PKT_IPPROTO_UDP = 17,
+	PKT_BTH_SE = 0x80,             /* byte 1 */
+	PKT_BTH_PAD_SHIFT = 4,         /* byte 1, bits 5:4 */
+	PKT_BTH_BECN = 0x40,           /* byte 4 */
+	PKT_BTH_ACKREQ = 0x80,         /* byte 8 */
+	PKT_BTH_VARIANT_OFF = 4,       /* FECN/BECN byte, masked in the ICRC */
+	PKT_24BIT_MASK = 0xFFFFFF,     /* QPN, PSN, MSN */
+	PKT_VLAN_PCP_SHIFT = 13,
+	PKT_VLAN_VID_MASK = 0x0FFF,
+	PKT_ETH_MIN_BYTES = PKT_MIN_FRAME_BYTES - PKT_FCS_BYTES, /* 60 */
+	PKT_PFC_VEC_OFF = 16,          /* class-enable vector */
+	PKT_PFC_TIME_OFF = 18,         /* first of the 8 pause timers */
+	PKT_DETH_BYTES = 8,
+	PKT_IETH_BYTES = 4,
+	PKT_ATOMIC_ETH_BYTES = 28,
+	PKT_ATOMIC_ACK_ETH_BYTES = 8,
+	/* IPv4 (max) + UDP + BTH: the part of the ICRC input with masked fields */
+	PKT_ICRC_MASKED_MAX_BYTES = PKT_IPV4_MAX_HDR_BYTES + PKT_UDP_BYTES + PKT_BTH_BYTES,
+};
+
+/* CRC-32 state after the 8 bytes of 0xFF that stand in for the masked LRH
+ * (seed 0xFFFFFFFF, not yet inverted); Linux rxe starts from the same value. */
+#define PKT_ICRC_SEED UINT32_C(0xDEBB20E3)
+
+static const uint8_t pkt_pfc_dst[6] = { 0x01, 0x80, 0xC2, 0x00, 0x00, 0x01 };
+
+/* Which extension headers follow the BTH, per opcode. RETH and AETH always
+ * sit right after the BTH; other headers (ImmDt, IETH, DETH, AtomicETH,
+ * AtomicAckETH) are only counted, written as zeros and skipped on parse. */
+enum pkt_ext {
+	PKT_EXT_RETH = 1 << 0,
+	PKT_EXT_AETH = 1 << 1,
+};
+
+struct pkt_layout {
+	uint8_t hdr_bytes; /* BTH + extension headers; 0 = opcode not supported */
+	uint8_t exts;      /* enum pkt_ext bits */
+	uint8_t kind;      /* enum pkt_kind */
+};
+
+#define PKT_L(ext_bytes, exts, kind) { PKT_BTH_BYTES + (ext_bytes), (exts), (kind) }
+#define PKT_L_DATA PKT_L(0, 0, PKT_KIND_DATA)
+#define PKT_L_RETH(more) PKT_L(PKT_RETH_BYTES + (more), PKT_EXT_RETH, PKT_KIND_DATA)
+
+/* RC (0x00-0x17), UC (0x20-0x2B), UD (0x64/0x65) and CNP, after IBTA Vol 1
+ * section 9.2 / Linux include/rdma/ib_pack.h. */
+static const struct pkt_layout pkt_layouts[256] = {
+	[0x00] = PKT_L_DATA, [0x01] = PKT_L_DATA, [0x02] = PKT_L_DATA,
+	[0x03] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x04] = PKT_L_DATA,
+	[0x05] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x06] = PKT_L_RETH(0), [0x07] = PKT_L_DATA, [0x08] = PKT_L_DATA,
+	[0x09] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x0A] = PKT_L_RETH(0), [0x0B] = PKT_L_RETH(PKT_IMM_BYTES),
+	[0x0C] = PKT_L(PKT_RETH_BYTES, PKT_EXT_RETH, PKT_KIND_CTRL),
+	[0x0D] = PKT_L(PKT_AETH_BYTES, PKT_EXT_AETH, PKT_KIND_DATA),
+	[0x0E] = PKT_L_DATA,
+	[0x0F] = PKT_L(PKT_AETH_BYTES, PKT_EXT_AETH, PKT_KIND_DATA),
+	[0x10] = PKT_L(PKT_AETH_BYTES, PKT_EXT_AETH, PKT_KIND_DATA),
+	[0x11] = PKT_L(PKT_AETH_BYTES, PKT_EXT_AETH, PKT_KIND_ACK),
+	[0x12] = PKT_L(PKT_AETH_BYTES + PKT_ATOMIC_ACK_ETH_BYTES, PKT_EXT_AETH, PKT_KIND_ACK),
+	[0x13] = PKT_L(PKT_ATOMIC_ETH_BYTES, 0, PKT_KIND_CTRL),
+	[0x14] = PKT_L(PKT_ATOMIC_ETH_BYTES, 0, PKT_KIND_CTRL),
+	[0x16] = PKT_L(PKT_IETH_BYTES, 0, PKT_KIND_DATA),
+	[0x17] = PKT_L(PKT_IETH_BYTES, 0, PKT_KIND_DATA),
+	[0x20] = PKT_L_DATA, [0x21] = PKT_L_DATA, [0x22] = PKT_L_DATA,
+	[0x23] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x24] = PKT_L_DATA,
+	[0x25] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x26] = PKT_L_RETH(0), [0x27] = PKT_L_DATA, [0x28] = PKT_L_DATA,
+	[0x29] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x2A] = PKT_L_RETH(0), [0x2B] = PKT_L_RETH(PKT_IMM_BYTES),
+	[0x64] = PKT_L(PKT_DETH_BYTES, 0, PKT_KIND_DATA),
+	[0x65] = PKT_L(PKT_DETH_BYTES + PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[PKT_OP_CNP] = PKT_L(PKT_CNP_PAD_BYTES, 0, PKT_KIND_CNP),
+};
+
+/* Reflected CRC-32 (IEEE 802.3 polynomial 0x04C11DB7, bit-reversed
+ * 0xEDB88320: the zlib / Ethernet FCS CRC), slicing-by-8: table 0 is the
+ * classic byte table, table k advances a byte through k more zero bytes, so
+ * eight bytes cost eight independent lookups instead of a chain of eight.
+ * Filled once when the program loads and only read afterwards. */
+enum { PKT_CRC_SLICES = 8 };
+#define PKT_CRC32_POLY_REFLECTED UINT32_C(0xEDB88320)
+
+static uint32_t pkt_crc32_tables[PKT_CRC_SLICES][256];
+
+__attribute__((constructor)) static void pkt_crc32_init(void)
+{
+	unsigned i, k, bit;
+
+	for (i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (bit = 0; bit < 8; bit++)
+			c = (c & 1) ? (c >> 1) ^ PKT_CRC32_POLY_REFLECTED : c >> 1;
+		pkt_crc32_tables[0][i] = c;
+	}
+	for (k = 1; k < PKT_CRC_SLICES; k++)
+		for (i = 0; i < 256; i++) {
+			uint32_t c = pkt_crc32_tables[k - 1][i];
+
+			pkt_crc32_tables[k][i] = (c >> 8) ^ pkt_crc32_tables[0][c & 0xFF];
+		}
+}
+
+static inline uint16_t pkt_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t pkt_get24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t pkt_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | pkt_get24(p + 1);
+}
+
+static inline void pkt_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void pkt_put24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+static inline void pkt_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	pkt_put24(p + 1, v);
+}
+
+/* Advance the (un-inverted) CRC state @crc over @len bytes at @p. */
+static uint32_t pkt_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	const uint32_t (*t)[256] = pkt_crc32_tables;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		/* Little-endian loads written bytewise: one load on x86/arm64. */
+		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
+			      (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+
+		crc = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^
+		      t[4][lo >> 24] ^ t[3][hi & 0xFF] ^ t[2][(hi >> 8) & 0xFF] ^
+		      t[1][(hi >> 16) & 0xFF] ^ t[0][hi >> 24];
+	}
+	while (len--)
+		crc = t[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return crc;
+}
+
+/* Pad after the payload that makes BTH..payload a multiple of 4 bytes. */
+static inline uint32_t pkt_pad_bytes(uint32_t payload_bytes)
+{
+	return -payload_bytes & 3;
+}
+
+/* Lengths of frame @f, shared by the builder and pkt_roce_frame_bytes so that
+ * they cannot disagree. */
+struct pkt_lens {
+	uint32_t l3_off;      /* Ethernet (+ VLAN) header */
+	uint32_t hdr_end;     /* end of the transport headers (BTH + ext) */
+	uint32_t ip_bytes;    /* IPv4 total length: through pad and ICRC */
+	uint32_t frame_bytes; /* incl. Ethernet pad and FCS, >= 64 */
+};
+
+static inline void pkt_lens_of(const struct pkt_roce *f, unsigned hdr_bytes, struct pkt_lens *l)
+{
+	uint32_t eth_bytes;
+
+	l->l3_off = PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0);
+	l->hdr_end = l->l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + hdr_bytes;
+	l->ip_bytes = PKT_IPV4_BYTES + PKT_UDP_BYTES + hdr_bytes + f->payload_bytes +
+		      pkt_pad_bytes(f->payload_bytes) + PKT_ICRC_BYTES;
+	eth_bytes = l->l3_off + l->ip_bytes;
+	l->frame_bytes = RTE_MAX(eth_bytes, (uint32_t)PKT_ETH_MIN_BYTES) + PKT_FCS_BYTES;
+}
+
+unsigned pkt_roce_xport_hdr_bytes(uint8_t opcode)
+{
+	return pkt_layouts[opcode].hdr_bytes;
+}
+
+uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f)
+{
+	struct pkt_lens l;
+
+	pkt_lens_of(f, pkt_layouts[f->opcode].hdr_bytes, &l);
+	return l.frame_bytes;
+}
+
+/* Copy the IPv4, UDP and BTH headers at @ip (IHL honoured, at most @len bytes)
+ * into @buf with the variant fields set to all-ones; returns bytes copied. */
+static uint32_t pkt_icrc_masked(const uint8_t *ip, uint32_t len,
+				uint8_t buf[PKT_ICRC_MASKED_MAX_BYTES])
+{
+	uint32_t ihl_bytes = (uint32_t)(ip[0] & 0x0F) * 4;
+	uint32_t udp_cksum = ihl_bytes + 6;
+	uint32_t bth_var = ihl_bytes + PKT_UDP_BYTES + PKT_BTH_VARIANT_OFF;
+	uint32_t n = RTE_MIN(len, ihl_bytes + PKT_UDP_BYTES + PKT_BTH_BYTES);
+
+	memcpy(buf, ip, n);
+	/* TOS, TTL and the header checksum change hop by hop; the UDP checksum
+	 * and the FECN/BECN byte may be rewritten on the way too. */
+	if (n > 11) {
+		buf[1] = 0xFF;
+		buf[8] = 0xFF;
+		buf[10] = 0xFF;
+		buf[11] = 0xFF;
+	}
+	if (n > udp_cksum + 1) {
+		buf[udp_cksum] = 0xFF;
+		buf[udp_cksum + 1] = 0xFF;
+	}
+	if (n > bth_var)
+		buf[bth_var] = 0xFF;
+	return n;
+}
+
+uint32_t pkt_icrc(const uint8_t *ip, uint32_t len)
+{
+	uint8_t hdr[PKT_ICRC_MASKED_MAX_BYTES];
+	uint32_t n = pkt_icrc_masked(ip, len, hdr);
+	uint32_t crc = pkt_crc32_update(PKT_ICRC_SEED, hdr, n);
+
+	crc = pkt_crc32_update(crc, ip + n, len - n);
+	return ~crc;
+}
+
+static inline void pkt_write_icrc(uint8_t *p, uint32_t icrc)
+{
+	/* Least-significant byte first, like the Ethernet FCS. */
+	p[0] = (uint8_t)icrc;
+	p[1] = (uint8_t)(icrc >> 8);
+	p[2] = (uint8_t)(icrc >> 16);
+	p[3] = (uint8_t)(icrc >> 24);
+}
+
+int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload)
+{
+	const struct pkt_layout *lay = &pkt_layouts[f->opcode];
+	const struct pkt_addr *a = &f->addr;
+	uint32_t pad = pkt_pad_bytes(f->payload_bytes);
+	struct pkt_meta *meta;
+	struct pkt_lens l;
+	uint8_t *p, *ip, *udp, *bth, *ext;
+	uint32_t data_bytes;
+	bool full;
+
+	if (lay->hdr_bytes == 0)
+		return -EINVAL;
+	if (f->payload_bytes > PKT_IPV4_MAX_BYTES)
+		return -EINVAL;
+	pkt_lens_of(f, lay->hdr_bytes, &l);
+	if (l.ip_bytes > PKT_IPV4_MAX_BYTES)
+		return -EINVAL;
+	/* A frame without payload has nothing to leave out: always write it
+	 * whole, ICRC included, so that ACKs and CNPs decode completely. */
+	full = payload != NULL || f->payload_bytes == 0;
+	data_bytes = full ? l.frame_bytes - PKT_FCS_BYTES : l.hdr_end;
+	if (data_bytes > UINT16_MAX)
+		return -ENOSPC;
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)data_bytes);
+	if (p == NULL)
+		return -ENOSPC;
+
+	memcpy(p, a->dst_mac, 6);
+	memcpy(p + 6, a->src_mac, 6);
+	if (a->vlan) {
+		pkt_put16(p + 12, PKT_ETHERTYPE_VLAN);
+		pkt_put16(p + 14, (uint16_t)((a->pcp & 7) << PKT_VLAN_PCP_SHIFT |
+					     (a->vid & PKT_VLAN_VID_MASK)));
+	}
+	pkt_put16(p + l.l3_off - 2, PKT_ETHERTYPE_IPV4);
+
+	ip = p + l.l3_off;
+	ip[0] = PKT_IPV4_VER_IHL;
+	ip[1] = (uint8_t)(a->dscp << 2 | (a->ecn & 3));
+	pkt_put16(ip + 2, (uint16_t)l.ip_bytes);
+	pkt_put16(ip + 4, PKT_IPV4_ID);
+	pkt_put16(ip + 6, PKT_IPV4_DF);
+	ip[8] = a->ttl;
+	ip[9] = PKT_IPPROTO_UDP;
+	pkt_put16(ip + 10, 0);
+	pkt_put32(ip + 12, a->src_ip);
+	pkt_put32(ip + 16, a->dst_ip);
+	{
+		/* DPDK's sum is over native-order words: store it unswapped. */
+		uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
+
+		memcpy(ip + 10, &ck, sizeof(ck));
+	}
+
+	udp = ip + PKT_IPV4_BYTES;
+	pkt_put16(udp, a->udp_sport);
+	pkt_put16(udp + 2, PKT_ROCE_UDP_PORT);
+	pkt_put16(udp + 4, (uint16_t)(l.ip_bytes - PKT_IPV4_BYTES));
+	pkt_put16(udp + 6, 0); /* no UDP checksum over IPv4; the ICRC covers it */
+
+	bth = udp + PKT_UDP_BYTES;
+	bth[0] = f->opcode;
+	bth[1] = (uint8_t)((f->se ? PKT_BTH_SE : 0) | pad << PKT_BTH_PAD_SHIFT);
+	pkt_put16(bth + 2, f->pkey);
+	bth[4] = f->becn ? PKT_BTH_BECN : 0;
+	pkt_put24(bth + 5, f->dest_qp & PKT_24BIT_MASK);
+	bth[8] = f->ack_req ? PKT_BTH_ACKREQ : 0;
+	pkt_put24(bth + 9, f->psn & PKT_24BIT_MASK);
+
+	ext = bth + PKT_BTH_BYTES;
+	memset(ext, 0, lay->hdr_bytes - PKT_BTH_BYTES);
+	if (lay->exts & PKT_EXT_RETH) {
+		pkt_put32(ext, (uint32_t)(f->reth_va >> 32));
+		pkt_put32(ext + 4, (uint32_t)f->reth_va);
+		pkt_put32(ext + 8, f->reth_rkey);
+		pkt_put32(ext + 12, f->reth_len);
+	}
+	if (lay->exts & PKT_EXT_AETH) {
+		ext[0] = f->aeth_syndrome;
+		pkt_put24(ext + 1, f->aeth_msn & PKT_24BIT_MASK);
+	}
+
+	if (full) {
+		uint8_t *end = p + l.hdr_end;
+		uint32_t icrc_len = l.ip_bytes - PKT_ICRC_BYTES;
+
+		if (f->payload_bytes != 0)
+			memcpy(end, payload, f->payload_bytes);
+		end += f->payload_bytes;
+		memset(end, 0, pad);
+		end += pad;
+		pkt_write_icrc(end, pkt_icrc(ip, icrc_len));
+		end += PKT_ICRC_BYTES;
+		/* Ethernet padding up to the 60-byte minimum. */
+		memset(end, 0, (size_t)(p + data_bytes - end));
+	}
+
+	meta = pkt_meta(m);
+	meta->frame_bytes = l.frame_bytes;
+	meta->payload_bytes = f->payload_bytes;
+	meta->l3_off = (uint16_t)l.l3_off;
+	meta->kind = lay->kind;
+	return 0;
+}
+
+/* Where the IPv4 header of an Ethernet frame starts: 14, 18 with one 802.1Q
+ * tag, 0 when the frame is not IPv4. */
+static uint32_t pkt_find_l3(const struct rte_mbuf *m, struct pkt_addr *a)
+{
+	uint8_t buf[PKT_ETH_BYTES + PKT_VLAN_BYTES];
+	const uint8_t *e = rte_pktmbuf_read(m, 0, PKT_ETH_BYTES, buf);
+	uint32_t l3_off = PKT_ETH_BYTES;
+
+	if (e == NULL)
+		return 0;
+	if (pkt_get16(e + 12) == PKT_ETHERTYPE_VLAN) {
+		e = rte_pktmbuf_read(m, 0, PKT_ETH_BYTES + PKT_VLAN_BYTES, buf);
+		if (e == NULL)
+			return 0;
+		l3_off += PKT_VLAN_BYTES;
+		if (a != NULL) {
+			a->vlan = true;
+			a->pcp = e[14] >> 5;
+			a->vid = pkt_get16(e + 14) & PKT_VLAN_VID_MASK;
+		}
+	}
+	if (pkt_get16(e + l3_off - 2) != PKT_ETHERTYPE_IPV4)
+		return 0;
+	if (a != NULL) {
+		memcpy(a->dst_mac, e, 6);
+		memcpy(a->src_mac, e + 6, 6);
+	}
+	return l3_off;
+}
+
+int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
+{
+	uint8_t ip_buf[PKT_IPV4_BYTES], udp_buf[PKT_UDP_BYTES], bth_buf[PKT_BTH_BYTES];
+	uint8_t ext_buf[PKT_RETH_BYTES];
+	const uint8_t *ip, *udp, *bth, *ext;
+	const struct pkt_layout *lay;
+	uint32_t l3_off, ihl_bytes, l4_off, ip_bytes, fixed_bytes, pad;
+
+	memset(out, 0, sizeof(*out));
+	l3_off = pkt_find_l3(m, &out->addr);
+	if (l3_off == 0)
+		return -EINVAL;
+	ip = rte_pktmbuf_read(m, l3_off, PKT_IPV4_BYTES, ip_buf);
+	if (ip == NULL || ip[0] >> 4 != 4 || ip[9] != PKT_IPPROTO_UDP ||
+	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
+		return -EINVAL;
+	ihl_bytes = (uint32_t)(ip[0] & 0x0F) * 4;
+	ip_bytes = pkt_get16(ip + 2);
+	if (ihl_bytes < PKT_IPV4_BYTES)
+		return -EINVAL;
+	out->addr.dscp = ip[1] >> 2;
+	out->addr.ecn = ip[1] & 3;
+	out->addr.ttl = ip[8];
+	out->addr.src_ip = pkt_get32(ip + 12);
+	out->addr.dst_ip = pkt_get32(ip + 16);
+
+	l4_off = l3_off + ihl_bytes;
+	udp = rte_pktmbuf_read(m, l4_off, PKT_UDP_BYTES, udp_buf);
+	if (udp == NULL || pkt_get16(udp + 2) != PKT_ROCE_UDP_PORT)
+		return -EINVAL;
+	out->addr.udp_sport = pkt_get16(udp);
+
+	bth = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES, PKT_BTH_BYTES, bth_buf);
+	if (bth == NULL)
+		return -EINVAL;
+	lay = &pkt_layouts[bth[0]];
+	if (lay->hdr_bytes == 0)
+		return -EINVAL;
+	out->opcode = bth[0];
+	out->se = (bth[1] & PKT_BTH_SE) != 0;
+	pad = (bth[1] >> PKT_BTH_PAD_SHIFT) & 3;
+	out->pkey = pkt_get16(bth + 2);
+	out->becn = (bth[4] & PKT_BTH_BECN) != 0;
+	out->dest_qp = pkt_get24(bth + 5);
+	out->ack_req = (bth[8] & PKT_BTH_ACKREQ) != 0;
+	out->psn = pkt_get24(bth + 9);
+
+	/* The IPv4 total length, not the captured bytes, gives the payload. */
+	fixed_bytes = ihl_bytes + PKT_UDP_BYTES + lay->hdr_bytes + pad + PKT_ICRC_BYTES;
+	if (ip_bytes < fixed_bytes)
+		return -EINVAL;
+	out->payload_bytes = ip_bytes - fixed_bytes;
+
+	if (lay->exts & PKT_EXT_RETH) {
+		ext = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES + PKT_BTH_BYTES, PKT_RETH_BYTES, ext_buf);
+		if (ext == NULL)
+			return -EINVAL;
+		out->reth_va = (uint64_t)pkt_get32(ext) << 32 | pkt_get32(ext + 4);
+		out->reth_rkey = pkt_get32(ext + 8);
+		out->reth_len = pkt_get32(ext + 12);
+	}
+	if (lay->exts & PKT_EXT_AETH) {
+		ext = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES + PKT_BTH_BYTES, PKT_AETH_BYTES, ext_buf);
+		if (ext == NULL)
+			return -EINVAL;
+		out->aeth_syndrome = ext[0];
+		out->aeth_msn = pkt_get24(ext + 1);
+	}
+	return 0;
+}
+
+int pkt_icrc_check(const struct rte_mbuf *m)
+{
+	uint8_t hdr[PKT_ICRC_MASKED_MAX_BYTES], icrc_buf[PKT_ICRC_BYTES];
+	const uint8_t *ip, *icrc;
+	const struct rte_mbuf *seg;
+	struct pkt_roce f;
+	uint32_t l3_off, ip_bytes, n, off, end, crc;
+
+	if (pkt_parse_roce(m, &f) != 0)
+		return -EINVAL;
+	l3_off = pkt_find_l3(m, NULL);
+	ip = rte_pktmbuf_read(m, l3_off, PKT_IPV4_BYTES, hdr);
+	ip_bytes = pkt_get16(ip + 2);
+	if (l3_off + ip_bytes > rte_pktmbuf_pkt_len(m))
+		return -EINVAL;
+	n = (uint32_t)(ip[0] & 0x0F) * 4 + PKT_UDP_BYTES + PKT_BTH_BYTES;
+	ip = rte_pktmbuf_read(m, l3_off, n, hdr);
+	n = pkt_icrc_masked(ip, n, hdr);
+	crc = pkt_crc32_update(PKT_ICRC_SEED, hdr, n);
+
+	/* The rest may span segments: feed each one's share. */
+	off = l3_off + n;
+	end = l3_off + ip_bytes - PKT_ICRC_BYTES;
+	for (seg = m; seg != NULL; seg = seg->next) {
+		uint32_t seg_len = rte_pktmbuf_data_len(seg);
+
+		if (off < seg_len) {
+			uint32_t take = RTE_MIN(seg_len, end) - off;
+
+			crc = pkt_crc32_update(crc, rte_pktmbuf_mtod_offset(seg, const uint8_t *, off), take);
+			if (end <= seg_len)
+				break;
+			off = seg_len;
+		}
+		off -= seg_len;
+		end -= seg_len;
+	}
+	icrc = rte_pktmbuf_read(m, l3_off + ip_bytes - PKT_ICRC_BYTES, PKT_ICRC_BYTES, icrc_buf);
+	crc = ~crc;
+	return icrc[0] == (uint8_t)crc && icrc[1] == (uint8_t)(crc >> 8) &&
+	       icrc[2] == (uint8_t)(crc >> 16) && icrc[3] == (uint8_t)(crc >> 24);
+}
+
+static inline uint8_t *pkt_l3(struct rte_mbuf *m)
+{
+	assert(rte_pktmbuf_data_len(m) >= pkt_meta(m)->l3_off + PKT_IPV4_BYTES);
+	return rte_pktmbuf_mtod_offset(m, uint8_t *, pkt_meta(m)->l3_off);
+}
+
+static inline const uint8_t *pkt_l3_const(const struct rte_mbuf *m)
+{
+	return pkt_l3((struct rte_mbuf *)(uintptr_t)m);
+}
+
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), for the 16-bit word at a header
+ * offset changing from @old_w to @new_w. */
+static void pkt_cksum_adjust(uint8_t *cksum, uint16_t old_w, uint16_t new_w)
+{
+	uint32_t sum = (uint32_t)(uint16_t)~pkt_get16(cksum) + (uint16_t)~old_w + new_w;
+
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	pkt_put16(cksum, (uint16_t)~sum);
+}
+
+uint8_t pkt_ipv4_ecn(const struct rte_mbuf *m)
+{
+	return pkt_l3_const(m)[1] & 3;
+}
+
+uint8_t pkt_ipv4_dscp(const struct rte_mbuf *m)
+{
+	return pkt_l3_const(m)[1] >> 2;
+}
+
+uint32_t pkt_ipv4_dst(const struct rte_mbuf *m)
+{
+	return pkt_get32(pkt_l3_const(m) + 16);
+}
+
+void pkt_ipv4_set_ce(struct rte_mbuf *m)
+{
+	uint8_t *ip = pkt_l3(m);
+	uint16_t old_w = pkt_get16(ip);
+
+	/* Marking a Not-ECT packet would be a switch bug (RFC 3168 drops it). */
+	assert((ip[1] & 3) != PKT_ECN_NOT_ECT);
+	ip[1] |= PKT_ECN_CE;
+	pkt_cksum_adjust(ip + 10, old_w, pkt_get16(ip));
+}
+
+uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m)
+{
+	uint8_t *ip = pkt_l3(m);
+	uint16_t old_w = pkt_get16(ip + 8);
+
+	if (ip[8] == 0)
+		return 0;
+	ip[8]--;
+	pkt_cksum_adjust(ip + 10, old_w, pkt_get16(ip + 8));
+	return ip[8];
+}
+
+int pkt_build_pfc(struct rte_mbuf *m, const uint8_t src_mac[6], uint8_t enable,
+		  const uint16_t quanta[PKT_N_PRIO])
+{
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, PKT_ETH_MIN_BYTES);
+	struct pkt_meta *meta;
+	unsigned i;
+
+	if (p == NULL)
+		return -ENOSPC;
+	memcpy(p, pkt_pfc_dst, 6);
+	memcpy(p + 6, src_mac, 6);
+	pkt_put16(p + 12, PKT_ETHERTYPE_MACCTL);
+	pkt_put16(p + 14, PKT_PFC_OPCODE);
+	pkt_put16(p + PKT_PFC_VEC_OFF, enable);
+	for (i = 0; i < PKT_N_PRIO; i++)
+		pkt_put16(p + PKT_PFC_TIME_OFF + 2 * i, (enable >> i & 1) ? quanta[i] : 0);
+	memset(p + PKT_PFC_TIME_OFF + 2 * PKT_N_PRIO, 0,
+	       PKT_ETH_MIN_BYTES - PKT_PFC_TIME_OFF - 2 * PKT_N_PRIO);
+
+	meta = pkt_meta(m);
+	meta->frame_bytes = PKT_MIN_FRAME_BYTES;
+	meta->payload_bytes = 0;
+	meta->l3_off = 0;
+	meta->kind = PKT_KIND_PFC;
+	return 0;
+}
+
+int pkt_parse_pfc(const struct rte_mbuf *m, uint8_t *enable, uint16_t quanta[PKT_N_PRIO])
+{
+	uint8_t buf[PKT_PFC_TIME_OFF + 2 * PKT_N_PRIO];
+	const uint8_t *p = rte_pktmbuf_read(m, 0, sizeof(buf), buf);
+	unsigned i;
+
+	if (p == NULL || memcmp(p, pkt_pfc_dst, 6) != 0 ||
+	    pkt_get16(p + 12) != PKT_ETHERTYPE_MACCTL || pkt_get16(p + 14) != PKT_PFC_OPCODE)
+		return -EINVAL;
+	*enable = (uint8_t)pkt_get16(p + PKT_PFC_VEC_OFF);
+	for (i = 0; i < PKT_N_PRIO; i++)
+		quanta[i] = pkt_get16(p + PKT_PFC_TIME_OFF + 2 * i);
+	return 0;
+}

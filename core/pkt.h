@@ -1,0 +1,183 @@
+/* Packets: rte_mbufs holding real wire headers (Ethernet II, optional 802.1Q,
+ * IPv4, UDP 4791, InfiniBand BTH and its extension headers) plus our metadata
+ * in the mbuf private area. Payload is materialised only on request; the
+ * metadata always carries the full frame length. Builders, parsers, the ICRC
+ * and in-place rewrites (ECN CE, TTL) live here. Wire formats: see
+ * docs/wire-formats.md. */
+#ifndef FAB_PKT_H
+#define FAB_PKT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+enum {
+	PKT_ETH_BYTES = 14,
+	PKT_VLAN_BYTES = 4,
+	PKT_IPV4_BYTES = 20,
+	PKT_UDP_BYTES = 8,
+	PKT_BTH_BYTES = 12,
+	PKT_RETH_BYTES = 16,
+	PKT_AETH_BYTES = 4,
+	PKT_IMM_BYTES = 4,
+	PKT_CNP_PAD_BYTES = 16, /* reserved bytes after the BTH of a CNP */
+	PKT_ICRC_BYTES = 4,
+	PKT_FCS_BYTES = 4,
+	PKT_MIN_FRAME_BYTES = 64,  /* incl. FCS */
+	PKT_WIRE_OVERHEAD_BYTES = 20, /* preamble + SFD (8) + inter-frame gap (12) */
+	PKT_ROCE_UDP_PORT = 4791,
+	PKT_ETHERTYPE_IPV4 = 0x0800,
+	PKT_ETHERTYPE_VLAN = 0x8100,
+	PKT_ETHERTYPE_MACCTL = 0x8808,
+	PKT_PFC_OPCODE = 0x0101,
+	PKT_N_PRIO = 8,
+};
+
+/* BTH opcodes (RC transport, and the RoCEv2 CNP). */
+enum pkt_opcode {
+	PKT_OP_SEND_FIRST = 0x00,
+	PKT_OP_SEND_MIDDLE = 0x01,
+	PKT_OP_SEND_LAST = 0x02,
+	PKT_OP_SEND_ONLY = 0x04,
+	PKT_OP_WRITE_FIRST = 0x06,
+	PKT_OP_WRITE_MIDDLE = 0x07,
+	PKT_OP_WRITE_LAST = 0x08,
+	PKT_OP_WRITE_ONLY = 0x0A,
+	PKT_OP_READ_REQ = 0x0C,
+	PKT_OP_READ_RESP_FIRST = 0x0D,
+	PKT_OP_READ_RESP_MIDDLE = 0x0E,
+	PKT_OP_READ_RESP_LAST = 0x0F,
+	PKT_OP_READ_RESP_ONLY = 0x10,
+	PKT_OP_ACK = 0x11,
+	PKT_OP_CNP = 0x81,
+};
+
+/* AETH syndromes (bits 6:5 select ACK / RNR NAK / NAK). */
+enum pkt_aeth {
+	PKT_AETH_ACK_UNLIMITED = 0x1F, /* ACK, credit code "unlimited" */
+	PKT_AETH_NAK_PSN_SEQ = 0x60,   /* NAK: PSN sequence error */
+};
+
+/* IPv4 ECN codepoints (RFC 3168). */
+enum pkt_ecn {
+	PKT_ECN_NOT_ECT = 0,
+	PKT_ECN_ECT1 = 1,
+	PKT_ECN_ECT0 = 2,
+	PKT_ECN_CE = 3,
+};
+
+/* What a packet is, for counters; set by whoever builds it. */
+enum pkt_kind {
+	PKT_KIND_DATA,    /* RDMA request/response carrying (or counting) payload */
+	PKT_KIND_ACK,     /* ACK / NAK */
+	PKT_KIND_CNP,     /* RoCEv2 congestion notification */
+	PKT_KIND_PFC,     /* 802.1Qbb pause frame */
+	PKT_KIND_CTRL,    /* other control (e.g. READ request) */
+};
+
+/* Our per-packet metadata, in the mbuf private area (hot-path struct, kept
+ * inline). Everything here is derivable from the headers or the simulation;
+ * it saves re-parsing on every hop. */
+struct pkt_meta {
+	uint32_t frame_bytes;   /* Ethernet frame on the wire, incl. FCS, >= 64 */
+	uint32_t payload_bytes; /* RDMA payload bytes the frame carries */
+	uint16_t l3_off;        /* offset of the IPv4 header in the data (14 or 18) */
+	uint16_t in_port;       /* ingress port at the current switch */
+	uint8_t tc;             /* traffic class of the current egress queue */
+	uint8_t kind;           /* enum pkt_kind */
+	uint16_t rsvd;          /* keeps the struct 8-byte aligned */
+	uint64_t sent_ps;       /* when the source started transmitting it */
+	uint64_t due_ps;        /* on a link: when its last bit reaches the peer */
+	struct rte_mbuf *q_next; /* next packet in the queue or link it sits in */
+};
+
+static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)
+{
+	return (struct pkt_meta *)rte_mbuf_to_priv(m);
+}
+
+static inline const struct pkt_meta *pkt_meta_const(const struct rte_mbuf *m)
+{
+	return (const struct pkt_meta *)rte_mbuf_to_priv((struct rte_mbuf *)(uintptr_t)m);
+}
+
+/* Addressing and QoS of a RoCEv2 packet; fixed per QP, so NICs keep one. */
+struct pkt_addr {
+	uint8_t dst_mac[6];  /* next-hop MAC */
+	uint8_t src_mac[6];  /* sender port MAC */
+	bool vlan;           /* carry an 802.1Q tag */
+	uint16_t vid;        /* VLAN id, 0..4095 */
+	uint8_t pcp;         /* 802.1p priority, 0..7 */
+	uint32_t src_ip;     /* IPv4, host byte order */
+	uint32_t dst_ip;     /* IPv4, host byte order */
+	uint8_t dscp;        /* 0..63 */
+	uint8_t ecn;         /* enum pkt_ecn */
+	uint8_t ttl;         /* initial TTL */
+	uint16_t udp_sport;  /* flow entropy for ECMP */
+};
+
+/* Transport fields of one RoCEv2 packet. Which extension headers are present
+ * follows from the opcode (RETH for WRITE first/only and READ request, AETH
+ * for ACK and READ response first/last/only, 16 reserved bytes for CNP). */
+struct pkt_roce {
+	struct pkt_addr addr;   /* L2/L3/L4 */
+	uint8_t opcode;         /* enum pkt_opcode */
+	bool se;                /* solicited event */
+	bool ack_req;           /* BTH A bit */
+	bool becn;              /* BTH BECN bit (set in CNPs) */
+	uint16_t pkey;          /* partition key, 0xFFFF default */
+	uint32_t dest_qp;       /* 24 bits */
+	uint32_t psn;           /* 24 bits */
+	uint64_t reth_va;       /* RETH virtual address */
+	uint32_t reth_rkey;     /* RETH R_Key */
+	uint32_t reth_len;      /* RETH DMA length: bytes of the whole message */
+	uint8_t aeth_syndrome;  /* AETH syndrome */
+	uint32_t aeth_msn;      /* AETH MSN, 24 bits */
+	uint32_t payload_bytes; /* payload length (before pad) */
+};
+
+/* Length of the headers the opcode implies from BTH on (BTH + extensions). */
+unsigned pkt_roce_xport_hdr_bytes(uint8_t opcode);
+/* Frame bytes on the wire (incl. ICRC, pad and FCS, at least 64) of @f. */
+uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f);
+
+/* Build @f into the empty mbuf @m and fill pkt_meta (frame_bytes,
+ * payload_bytes, l3_off, kind). With @payload NULL only the headers are
+ * written (payload not materialised). With @payload non-NULL,
+ * payload_bytes of it are copied, the pad and the real ICRC are appended.
+ * The IPv4 header checksum is always correct. Returns 0, or -ENOSPC when the
+ * mbuf lacks room. */
+int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload);
+
+/* Parse a frame built by anyone (not only pkt_build_roce): Ethernet, optional
+ * VLAN, IPv4 (no options required, but IHL honoured), UDP to 4791, BTH and
+ * the extension headers of its opcode, reading only the bytes present in the
+ * mbuf. payload_bytes is computed from the IPv4 total length (so truncated
+ * frames parse). Returns 0, or -EINVAL when the frame is not RoCEv2. */
+int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out);
+
+/* ICRC of a RoCEv2/IPv4 packet: @ip points to the IPv4 header and @len runs
+ * to the end of the pad (ICRC excluded). Variant fields are masked as the
+ * spec says (TOS, TTL, IP checksum, UDP checksum, BTH byte 4). The value is
+ * returned as a number whose least-significant byte goes first on the wire. */
+uint32_t pkt_icrc(const uint8_t *ip, uint32_t len);
+/* Verify the ICRC of a materialised frame in @m: 1 ok, 0 bad, -EINVAL when
+ * the frame is truncated or not RoCEv2. */
+int pkt_icrc_check(const struct rte_mbuf *m);
+
+/* In-place rewrites with RFC 1624 incremental checksum update. */
+uint8_t pkt_ipv4_ecn(const struct rte_mbuf *m);
+void pkt_ipv4_set_ce(struct rte_mbuf *m);     /* only call on ECT packets */
+uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m); /* returns the new TTL */
+uint32_t pkt_ipv4_dst(const struct rte_mbuf *m); /* host byte order */
+uint8_t pkt_ipv4_dscp(const struct rte_mbuf *m);
+
+/* 802.1Qbb PFC frame: for every priority i with bit i of @enable set, pause
+ * time @quanta[i] (units of 512 bit times; 0 = resume). 60 bytes + FCS. */
+int pkt_build_pfc(struct rte_mbuf *m, const uint8_t src_mac[6], uint8_t enable,
+		  const uint16_t quanta[PKT_N_PRIO]);
+/* Returns 0 and fills @enable/@quanta when @m is a PFC frame, else -EINVAL. */
+int pkt_parse_pfc(const struct rte_mbuf *m, uint8_t *enable, uint16_t quanta[PKT_N_PRIO]);
+
+#endif

@@ -1,0 +1,58 @@
+/* The simulation context: virtual time, the event queue, the packet pool and
+ * run-wide counters. One per partition; everything hangs off it and is
+ * passed explicitly (no globals). */
+#ifndef FAB_SIM_H
+#define FAB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ev.h"
+
+struct rte_mempool;
+
+struct sim {
+	uint64_t now_ps;            /* virtual time of the event being handled */
+	struct ev_queue evq;        /* pending events */
+	uint64_t seed;              /* experiment seed; entity RNGs derive from it */
+	uint64_t stop_ps;           /* stop when time would pass this; 0 = run dry */
+	uint64_t n_events;          /* events handled */
+	uint64_t n_hops;            /* packets delivered over a link */
+	uint64_t n_alloc_fail;      /* mbuf allocations that found the pool empty */
+	struct rte_mempool *pool;   /* mbufs for every packet of the run */
+	uint32_t n_entities;        /* ids handed out so far */
+	bool stopped;               /* the run hit stop_ps */
+	/* Progress report hook, called about every 2^20 events; may be NULL. */
+	void (*progress)(const struct sim *sim, void *arg);
+	void *progress_arg;         /* its argument */
+};
+
+int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool);
+void sim_fini(struct sim *s);
+
+/* A fresh event-source identity. */
+static inline void sim_new_src(struct sim *s, struct ev_src *src)
+{
+	src->id = s->n_entities++;
+	src->seq = 0;
+}
+
+/* Schedule at absolute time @t_ps (>= now). Aborts on out-of-memory: the
+ * queue is sized at setup and grows only for pathological runs. */
+void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_fn fn, void *obj);
+
+/* Run until no event is left or stop_ps is passed. Returns events handled. */
+uint64_t sim_run(struct sim *s);
+
+/* Start the DPDK EAL the way fabemu runs anywhere: no hugepages, no PCI, no
+ * shared config, one lcore, @mem_mb of memory, quiet logs; @user_argv are
+ * appended (EAL arguments given after `--`). Returns 0 or -errno with @err
+ * filled. Call once per process. */
+int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, unsigned err_len);
+
+/* Create the packet pool: @n_mbufs mbufs with @data_room bytes of data each
+ * and our metadata in the private area. NULL with @err filled on failure. */
+struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
+				    char *err, unsigned err_len);
+
+#endif

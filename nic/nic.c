@@ -1,0 +1,254 @@
+/* NIC set-up and the verbs-style control path: QP creation, connection,
+ * posting work requests (validated before anything is queued). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addr.h"
+#include "nic_int.h"
+
+static const struct port_ops nic_port_ops = {
+	.rx = nic_rx,
+	.pull = nic_pull,
+};
+
+struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_ports,
+		    const struct nic_params *p)
+{
+	struct nic *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->ports = calloc(n_ports, sizeof(*n->ports));
+	n->ps = calloc(n_ports, sizeof(*n->ps));
+	if (!n->ports || !n->ps) {
+		nic_free(n);
+		return NULL;
+	}
+	n->sim = sim;
+	n->p = *p;
+	n->host = host;
+	n->ip = addr_host_ip(host);
+	n->n_ports = n_ports;
+	n->ack_tc = p->dscp_to_tc[p->ack_dscp & 63];
+	for (uint16_t i = 0; i < n_ports; i++) {
+		port_init(&n->ports[i], sim, &nic_port_ops, n, node, i);
+		n->ports[i].sched = p->sched;
+		sim_new_src(sim, &n->ps[i].timer_src);
+		n->ps[i].nic = n;
+		n->ps[i].index = i;
+		addr_host_port_mac(host, i, n->ps[i].mac);
+	}
+	/* A recognisable, position-dependent pattern: corruption shows in the ICRC. */
+	for (uint32_t i = 0; i < NIC_PATTERN_BYTES; i++)
+		n->pattern[i] = (uint8_t)(i * 31 + (host & 0xff));
+	return n;
+}
+
+static void nic_qp_free(struct nic_qp *qp)
+{
+	if (!qp)
+		return;
+	free(qp->wrs);
+	free(qp->cc_priv);
+	free(qp);
+}
+
+void nic_free(struct nic *n)
+{
+	if (!n)
+		return;
+	for (uint32_t i = 0; i < n->n_qps; i++)
+		nic_qp_free(n->qps[i]);
+	free(n->qps);
+	free(n->ports);
+	free(n->ps);
+	free(n);
+}
+
+struct port *nic_port(struct nic *n, uint16_t i) { return &n->ports[i]; }
+uint16_t nic_n_ports(const struct nic *n) { return n->n_ports; }
+uint32_t nic_host(const struct nic *n) { return n->host; }
+const struct nic_stats *nic_stats(const struct nic *n) { return &n->stats; }
+
+void nic_set_wc_cb(struct nic *n, nic_wc_fn fn, void *arg)
+{
+	n->wc_fn = fn;
+	n->wc_arg = arg;
+}
+
+void nic_set_next_hop_mac(struct nic *n, uint16_t i, const uint8_t mac[6])
+{
+	memcpy(n->ps[i].nh_mac, mac, 6);
+}
+
+void nic_gid_from_ipv4(union ibv_gid *gid, uint32_t ip)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	gid->raw[12] = (uint8_t)(ip >> 24);
+	gid->raw[13] = (uint8_t)(ip >> 16);
+	gid->raw[14] = (uint8_t)(ip >> 8);
+	gid->raw[15] = (uint8_t)ip;
+}
+
+static int nic_gid_to_ipv4(const union ibv_gid *gid, uint32_t *ip)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	if (memcmp(gid->raw, prefix, sizeof(prefix)) != 0)
+		return -EINVAL;
+	*ip = (uint32_t)gid->raw[12] << 24 | (uint32_t)gid->raw[13] << 16 |
+	      (uint32_t)gid->raw[14] << 8 | gid->raw[15];
+	return 0;
+}
+
+static uint32_t nic_pow2_at_least(uint32_t x)
+{
+	uint32_t r = 1;
+
+	while (r < x)
+		r <<= 1;
+	return r;
+}
+
+struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
+{
+	struct nic_qp *qp;
+	uint32_t ring;
+
+	if (attr->qp_type != IBV_QPT_RC || attr->cap.max_send_wr == 0 ||
+	    n->n_qps >= NIC_PSN_MASK - NIC_QPN_BASE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (n->n_qps == n->cap_qps) {
+		uint32_t cap = n->cap_qps ? n->cap_qps * 2 : 16;
+		struct nic_qp **q = realloc(n->qps, sizeof(*q) * cap);
+
+		if (!q) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		n->qps = q;
+		n->cap_qps = cap;
+	}
+	qp = calloc(1, sizeof(*qp));
+	ring = nic_pow2_at_least(attr->cap.max_send_wr);
+	if (!qp || !(qp->wrs = calloc(ring, sizeof(*qp->wrs))) ||
+	    !(qp->cc_priv = calloc(1, n->p.cc->priv_size ? n->p.cc->priv_size : 1))) {
+		nic_qp_free(qp);
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp->nic = n;
+	qp->wr_mask = ring - 1;
+	qp->qpn = NIC_QPN_BASE + n->n_qps;
+	n->qps[n->n_qps++] = qp;
+	return qp;
+}
+
+uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
+
+uint32_t nic_qp_outstanding(const struct nic_qp *qp) { return qp->post_idx - qp->done_idx; }
+
+/* Flow entropy: 0xC000 plus a 14-bit hash of the connection, in the RoCEv2
+ * dynamic port range, as Linux rxe derives it from the QP. */
+static uint16_t nic_udp_sport(uint32_t src_ip, uint32_t qpn)
+{
+	uint64_t x = ((uint64_t)src_ip << 24) ^ qpn;
+
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	return (uint16_t)(0xC000 | (x & 0x3FFF));
+}
+
+int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps)
+{
+	struct nic *n = qp->nic;
+	uint16_t port = attr->ah_attr.port_num;
+	uint32_t mtu, dst_ip;
+	struct cc_params ccp;
+	uint8_t dscp;
+
+	if (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096)
+		return -EINVAL;
+	mtu = 128u << attr->path_mtu;
+	if (mtu > n->p.mtu_bytes || port < 1 || port > n->n_ports ||
+	    nic_gid_to_ipv4(&attr->ah_attr.grh.dgid, &dst_ip) != 0 ||
+	    attr->dest_qp_num > NIC_PSN_MASK)
+		return -EINVAL;
+	dscp = attr->ah_attr.grh.traffic_class >> 2;
+	qp->port = (uint16_t)(port - 1);
+	qp->mtu_bytes = mtu;
+	qp->dest_qpn = attr->dest_qp_num;
+	qp->next_psn = attr->sq_psn & NIC_PSN_MASK;
+	qp->expected_psn = attr->rq_psn & NIC_PSN_MASK;
+	qp->tc = n->p.dscp_to_tc[dscp];
+	memset(&qp->addr, 0, sizeof(qp->addr));
+	memcpy(qp->addr.src_mac, n->ps[qp->port].mac, 6);
+	memcpy(qp->addr.dst_mac, n->ps[qp->port].nh_mac, 6);
+	qp->addr.vlan = n->p.vlan;
+	qp->addr.vid = n->p.vid;
+	qp->addr.pcp = qp->tc;
+	qp->addr.src_ip = n->ip;
+	qp->addr.dst_ip = dst_ip;
+	qp->addr.dscp = dscp;
+	qp->addr.ecn = PKT_ECN_ECT0;
+	qp->addr.ttl = 64;
+	qp->addr.udp_sport = nic_udp_sport(n->ip, qp->qpn);
+	ccp.line_rate_bps = n->ports[qp->port].rate_bps;
+	ccp.base_rtt_ps = base_rtt_ps;
+	ccp.mtu_bytes = mtu;
+	if (n->p.cc->init(qp->cc_priv, &ccp) != 0)
+		return -EINVAL;
+	qp->connected = 1;
+	return 0;
+}
+
+static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr)
+{
+	if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_SEND)
+		return -EINVAL;
+	if (wr->num_sge < 0 || (wr->num_sge > 0 && !wr->sg_list))
+		return -EINVAL;
+	(void)qp;
+	return 0;
+}
+
+int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	uint32_t n_wr = 0;
+
+	*bad = NULL;
+	if (!qp->connected) {
+		*bad = wr;
+		return -EINVAL;
+	}
+	for (struct ibv_send_wr *w = wr; w; w = w->next, n_wr++) {
+		if (nic_validate_wr(qp, w) != 0) {
+			*bad = w;
+			return -EINVAL;
+		}
+		if (nic_qp_outstanding(qp) + n_wr + 1 > qp->wr_mask + 1) {
+			*bad = w;
+			return -ENOMEM;
+		}
+	}
+	for (struct ibv_send_wr *w = wr; w; w = w->next) {
+		struct nic_wr *q = &qp->wrs[qp->post_idx++ & qp->wr_mask];
+
+		q->wr_id = w->wr_id;
+		q->bytes = 0;
+		for (int i = 0; i < w->num_sge; i++)
+			q->bytes += w->sg_list[i].length;
+		q->opcode = (uint8_t)w->opcode;
+		q->signaled = (w->send_flags & IBV_SEND_SIGNALED) != 0;
+		q->remote_addr = w->wr.rdma.remote_addr;
+		q->rkey = w->wr.rdma.rkey;
+	}
+	nic_qp_activate(qp);
+	return 0;
+}

@@ -1,0 +1,194 @@
+/* Switch data path: parse, route, ECMP, rewrite, admit, queue (see sw.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "addr.h"
+#include "sim.h"
+#include "sw.h"
+
+struct sw_port_info {
+	uint8_t mac[6];    /* this port's MAC */
+	uint8_t nh_mac[6]; /* MAC of the device at the other end */
+};
+
+struct sw {
+	struct sim *sim;               /* owning simulation */
+	uint64_t buffer_bytes;         /* shared buffer size */
+	uint64_t buffer_used;          /* bytes admitted and not yet sent */
+	uint64_t hash_seed;            /* ECMP seed */
+	struct sw_fib fib;             /* forwarding rows */
+	uint8_t dscp_to_tc[64];        /* classification */
+	uint16_t n_ports;              /* ports */
+	uint32_t node;                 /* topology node */
+	uint32_t index;                /* switch number */
+	struct sw_stats stats;         /* counters */
+	struct sw_port_info *info;     /* per port, n_ports */
+	struct port *ports;            /* n_ports */
+};
+
+static const char *const sw_drop_names[SW_DROP_N] = {
+	[SW_DROP_BUFFER] = "buffer",
+	[SW_DROP_NO_ROUTE] = "no_route",
+	[SW_DROP_TTL] = "ttl",
+	[SW_DROP_PARSE] = "parse",
+};
+
+const char *sw_drop_reason_name(enum sw_drop_reason r)
+{
+	return r < SW_DROP_N ? sw_drop_names[r] : "?";
+}
+
+uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,
+		      uint16_t sport, uint16_t dport)
+{
+	uint64_t x = seed ^ ((uint64_t)src_ip << 32 | dst_ip);
+	uint64_t y = (uint64_t)proto << 32 | (uint64_t)sport << 16 | dport;
+
+	/* Two rounds of a 64-bit finaliser mix every input bit into the result. */
+	x ^= y * UINT64_C(0x9e3779b97f4a7c15);
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return (uint32_t)(x >> 32);
+}
+
+static void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
+{
+	s->stats.drops[r]++;
+	rte_pktmbuf_free(m);
+}
+
+static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	struct sw *s = owner;
+	struct pkt_meta *pm = pkt_meta(m);
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
+	uint16_t l3 = PKT_ETH_BYTES;
+	uint32_t dst, host, o, n, pick;
+	struct sw_port_info *oi;
+	uint8_t *ip;
+	uint16_t out;
+
+	s->stats.rx_pkts++;
+	if (etype == PKT_ETHERTYPE_VLAN) {
+		etype = (uint16_t)(d[16] << 8 | d[17]);
+		l3 += PKT_VLAN_BYTES;
+	}
+	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || rte_pktmbuf_data_len(m) < l3 + PKT_IPV4_BYTES)) {
+		sw_drop(s, m, SW_DROP_PARSE);
+		return;
+	}
+	ip = d + l3;
+	dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
+	host = addr_ip_host(dst);
+	if (unlikely(host >= s->fib.n_hosts)) {
+		sw_drop(s, m, SW_DROP_NO_ROUTE);
+		return;
+	}
+	o = s->fib.off[host];
+	n = s->fib.off[host + 1] - o;
+	if (unlikely(n == 0)) {
+		sw_drop(s, m, SW_DROP_NO_ROUTE);
+		return;
+	}
+	pick = 0;
+	if (n > 1) {
+		uint8_t ihl = (uint8_t)((ip[0] & 0x0f) * 4);
+		uint8_t *l4 = ip + ihl;
+		uint32_t src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
+			       (uint32_t)ip[14] << 8 | ip[15];
+
+		pick = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
+				    (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3])) % n;
+	}
+	out = s->fib.ports[o + pick];
+	if (unlikely(pkt_ipv4_dec_ttl(m) == 0)) {
+		sw_drop(s, m, SW_DROP_TTL);
+		return;
+	}
+	if (unlikely(s->buffer_used + pm->frame_bytes > s->buffer_bytes)) {
+		sw_drop(s, m, SW_DROP_BUFFER);
+		return;
+	}
+	s->buffer_used += pm->frame_bytes;
+	if (s->buffer_used > s->stats.buffer_peak_bytes)
+		s->stats.buffer_peak_bytes = s->buffer_used;
+	oi = &s->info[out];
+	memcpy(d, oi->nh_mac, 6);
+	memcpy(d + 6, oi->mac, 6);
+	pm->in_port = in->index;
+	pm->tc = s->dscp_to_tc[ip[1] >> 2];
+	s->stats.fwd_pkts++;
+	port_enqueue(&s->ports[out], m);
+}
+
+static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m)
+{
+	struct sw *s = owner;
+
+	(void)p;
+	s->buffer_used -= pkt_meta(m)->frame_bytes;
+}
+
+static const struct port_ops sw_port_ops = {
+	.rx = sw_rx,
+	.departing = sw_departing,
+};
+
+struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
+		  const struct sw_params *p, const struct sw_fib *fib)
+{
+	struct sw *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->ports = calloc(n_ports, sizeof(*s->ports));
+	s->info = calloc(n_ports, sizeof(*s->info));
+	if (!s->ports || !s->info) {
+		sw_free(s);
+		return NULL;
+	}
+	s->sim = sim;
+	s->node = node;
+	s->index = index;
+	s->n_ports = n_ports;
+	s->buffer_bytes = p->buffer_bytes;
+	s->hash_seed = p->hash_seed;
+	s->fib = *fib;
+	memcpy(s->dscp_to_tc, p->dscp_to_tc, sizeof(s->dscp_to_tc));
+	for (uint16_t i = 0; i < n_ports; i++) {
+		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
+		s->ports[i].sched = p->sched;
+		addr_switch_mac(index, i, s->info[i].mac);
+	}
+	return s;
+}
+
+void sw_set_next_hop_mac(struct sw *s, uint16_t i, const uint8_t mac[6])
+{
+	memcpy(s->info[i].nh_mac, mac, 6);
+}
+
+void sw_free(struct sw *s)
+{
+	if (!s)
+		return;
+	free(s->ports);
+	free(s->info);
+	free(s);
+}
+
+struct port *sw_port(struct sw *s, uint16_t i) { return &s->ports[i]; }
+uint16_t sw_n_ports(const struct sw *s) { return s->n_ports; }
+const struct sw_stats *sw_stats(const struct sw *s) { return &s->stats; }
+uint64_t sw_buffer_used(const struct sw *s) { return s->buffer_used; }
+
+void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6])
+{
+	addr_switch_mac(index, i, mac);
+}

@@ -1,0 +1,66 @@
+/* The single CUnit runner: starts the DPDK EAL once (no hugepages, no PCI),
+ * creates the shared mempool, registers every module's suite and runs them.
+ * Exit status is non-zero when any test fails. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "sim.h"
+#include "test.h"
+
+static struct rte_mempool *test_pool;
+
+struct rte_mempool *test_mempool(void) { return test_pool; }
+
+const char *test_data_path(const char *name)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/%s", FAB_TEST_DATA_DIR, name);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	int (*const suites[])(void) = {
+		test_units_register,
+		test_cfg_register,
+		test_ev_register,
+		test_pkt_register,
+		test_capture_register,
+		test_port_register,
+		test_topo_register,
+		test_sw_register,
+		test_nic_register,
+	};
+	char err[256];
+	unsigned failed;
+
+	if (sim_eal_init(argc - 1, argv + 1, 256, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	test_pool = sim_pool_create("tests", 8192, 4096 + 256, err, sizeof(err));
+	if (!test_pool) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		if (suites[i]() != 0) {
+			fprintf(stderr, "cannot register suite %zu: %s\n", i, CU_get_error_msg());
+			return 2;
+		}
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	rte_mempool_free(test_pool);
+	rte_eal_cleanup();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,25 @@
+/* Shared pieces of the CUnit runner: suite registration and the one DPDK
+ * EAL / mempool that all suites use (the EAL starts once per process). */
+#ifndef FAB_TEST_H
+#define FAB_TEST_H
+
+#include <CUnit/CUnit.h>
+
+struct rte_mempool;
+
+/* Mempool of mbufs with room for a full 4 KiB-MTU frame and pkt_meta. */
+struct rte_mempool *test_mempool(void);
+/* Absolute path of a file under tests/data. */
+const char *test_data_path(const char *name);
+
+int test_capture_register(void);
+int test_cfg_register(void);
+int test_ev_register(void);
+int test_nic_register(void);
+int test_pkt_register(void);
+int test_port_register(void);
+int test_sw_register(void);
+int test_topo_register(void);
+int test_units_register(void);
+
+#endif

@@ -1,0 +1,122 @@
+/* Event queue: ordering by (time, source, per-source sequence), whatever the
+ * insertion order, and heap growth. */
+#include <stdlib.h>
+
+#include "ev.h"
+#include "rng.h"
+#include "sim.h"
+#include "test.h"
+
+struct rec {
+	uint64_t t;      /* time it fired */
+	uint32_t src;    /* source id */
+	uint32_t seq;    /* order scheduled within its source */
+};
+
+struct log {
+	struct rec r[4096];
+	uint32_t n;
+};
+
+struct tag {
+	struct log *log;
+	uint32_t src;
+	uint32_t seq;
+};
+
+static void ev_record(struct sim *s, void *obj)
+{
+	struct tag *t = obj;
+
+	t->log->r[t->log->n++] = (struct rec){ s->now_ps, t->src, t->seq };
+}
+
+static void test_ev_order(void)
+{
+	static struct log log;
+	static struct tag tags[2000];
+	struct ev_src srcs[8];
+	uint32_t seqs[8] = { 0 };
+	struct sim s;
+	struct rng rng;
+
+	log.n = 0;
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, NULL), 0);
+	for (int i = 7; i >= 0; i--)
+		srcs[i] = (struct ev_src){ (uint32_t)i, 0 };
+	rng_init(&rng, 42, 0);
+	for (int i = 0; i < 2000; i++) {
+		uint32_t src = (uint32_t)rng_below(&rng, 8);
+
+		tags[i] = (struct tag){ &log, src, seqs[src]++ };
+		/* Few distinct times, so ties are common. */
+		sim_at(&s, rng_below(&rng, 20) * 1000, &srcs[src], ev_record, &tags[i]);
+	}
+	CU_ASSERT_EQUAL(sim_run(&s), 2000);
+	CU_ASSERT_EQUAL(log.n, 2000);
+	for (uint32_t i = 1; i < log.n; i++) {
+		const struct rec *a = &log.r[i - 1], *b = &log.r[i];
+		int ok = a->t < b->t || (a->t == b->t && (a->src < b->src ||
+							 (a->src == b->src && a->seq < b->seq)));
+
+		CU_ASSERT(ok);
+	}
+	sim_fini(&s);
+}
+
+static uint32_t chain_left;
+
+static void ev_chain(struct sim *s, void *obj)
+{
+	struct ev_src *src = obj;
+
+	if (--chain_left)
+		sim_at(s, s->now_ps + 7, src, ev_chain, src);
+}
+
+static void test_ev_stop_time(void)
+{
+	struct ev_src src = { 0, 0 };
+	struct sim s;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, NULL), 0);
+	chain_left = 1000;
+	s.stop_ps = 70;
+	sim_at(&s, 0, &src, ev_chain, &src);
+	/* Events at 0, 7, ..., 70 run: 11 of them; the one at 77 stays queued. */
+	CU_ASSERT_EQUAL(sim_run(&s), 11);
+	CU_ASSERT(s.stopped);
+	CU_ASSERT_EQUAL(s.now_ps, 70);
+	sim_fini(&s);
+}
+
+static void test_ev_growth(void)
+{
+	struct ev_queue q;
+	struct ev_src src = { 3, 0 };
+	struct ev e;
+	uint64_t prev = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 16), 0);
+	for (uint64_t i = 0; i < 10000; i++)
+		CU_ASSERT_EQUAL(ev_push(&q, (i * 7919) % 10007, &src, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(q.n, 10000);
+	for (int i = 0; i < 10000; i++) {
+		CU_ASSERT(ev_pop(&q, &e));
+		CU_ASSERT(e.time_ps >= prev);
+		prev = e.time_ps;
+	}
+	CU_ASSERT(!ev_pop(&q, &e));
+	ev_queue_fini(&q);
+}
+
+int test_ev_register(void)
+{
+	CU_pSuite s = CU_add_suite("ev", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "order by time, source, sequence", test_ev_order) ||
+	    !CU_add_test(s, "stop time", test_ev_stop_time) ||
+	    !CU_add_test(s, "heap growth keeps order", test_ev_growth))
+		return -1;
+	return 0;
+}

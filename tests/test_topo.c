@@ -1,0 +1,682 @@
+/* Unit tests for topologies/: builder counts and wiring (leaf-spine, k-ary
+ * fat-trees of 2 and 3 tiers, explicit), port use, the connectivity check,
+ * ECMP forwarding tables, bisection bandwidth against analytic values, the
+ * summary and dot output, and every class of bad input with its
+ * FILE:LINE:COL. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "test.h"
+#include "topo.h"
+#include "topo_int.h"
+
+#define G UINT64_C(1000000000) /* bps per Gbps */
+
+static const struct cfg_mark no_mark = { 0 };
+
+static struct topo *leaf_spine(uint32_t leaves, uint32_t spines, uint32_t per_leaf,
+			       uint32_t per_spine, uint64_t host_bps, uint64_t fabric_bps)
+{
+	struct topo_leaf_spine_params p = {
+		.n_leaves = leaves, .n_spines = spines, .hosts_per_leaf = per_leaf,
+		.links_per_spine = per_spine,
+		.host_link = { .rate_bps = host_bps, .delay_ps = 1000000 },
+		.fabric_link = { .rate_bps = fabric_bps, .delay_ps = 1000000 },
+	};
+	char err[CFG_ERR_BYTES];
+	struct topo *t = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(topo_build_leaf_spine(&p, &no_mark, &t, err), 0);
+	return t;
+}
+
+static struct topo *fat_tree(uint32_t k, uint32_t tiers, uint64_t host_bps, uint64_t fabric_bps)
+{
+	struct topo_fat_tree_params p = {
+		.k = k, .n_tiers = tiers,
+		.host_link = { .rate_bps = host_bps, .delay_ps = 1000000 },
+		.fabric_link = { .rate_bps = fabric_bps, .delay_ps = 1000000 },
+	};
+	char err[CFG_ERR_BYTES];
+	struct topo *t = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(topo_build_fat_tree(&p, &no_mark, &t, err), 0);
+	return t;
+}
+
+/* Every link is recorded on both its ports, and nothing else is. */
+static void assert_ports_once(const struct topo *t)
+{
+	uint64_t used = 0;
+	char err[CFG_ERR_BYTES];
+
+	for (uint32_t n = 0; n < t->n_nodes; n++)
+		for (uint16_t p = 0; p < t->nodes[n].n_ports; p++)
+			used += t->nodes[n].port_links[p] != TOPO_NO_LINK;
+	CU_ASSERT_EQUAL(used, 2 * (uint64_t)t->n_links);
+	for (uint32_t l = 0; l < t->n_links; l++)
+		for (int e = 0; e < 2; e++)
+			CU_ASSERT_EQUAL(t->nodes[t->links[l].node[e]].port_links[t->links[l].port[e]], l);
+	CU_ASSERT_EQUAL(topo_check(t, err), 0);
+}
+
+static uint32_t node(const struct topo *t, const char *name)
+{
+	int i = topo_find(t, name);
+
+	CU_ASSERT_FATAL(i >= 0);
+	return (uint32_t)i;
+}
+
+static int peer_is(const struct topo *t, const char *a, uint16_t port, const char *b)
+{
+	return topo_peer(t, node(t, a), port) == node(t, b);
+}
+
+static void test_topo_leaf_spine(void)
+{
+	struct topo *t = leaf_spine(4, 2, 8, 1, 100 * G, 100 * G);
+
+	CU_ASSERT_STRING_EQUAL(t->kind, "leaf-spine");
+	CU_ASSERT_EQUAL(t->n_hosts, 32);
+	CU_ASSERT_EQUAL(t->n_switches, 6);
+	CU_ASSERT_EQUAL(t->n_links, 32 + 4 * 2);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "leaf0")].n_ports, 8 + 2);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "spine1")].n_ports, 4);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "leaf3")].tier, 1);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "spine1")].index, 5);
+	CU_ASSERT_EQUAL(topo_find(t, "leaf4"), -1);
+	CU_ASSERT(peer_is(t, "leaf0", 0, "h0"));
+	CU_ASSERT(peer_is(t, "leaf1", 7, "h15"));
+	CU_ASSERT(peer_is(t, "leaf0", 8, "spine0"));
+	CU_ASSERT(peer_is(t, "leaf0", 9, "spine1"));
+	CU_ASSERT(peer_is(t, "spine1", 3, "leaf3"));
+	CU_ASSERT(peer_is(t, "h9", 0, "leaf1"));
+	assert_ports_once(t);
+	topo_free(t);
+
+	/* Parallel links: spine-major up-ports. */
+	t = leaf_spine(3, 2, 2, 2, 100 * G, 100 * G);
+	CU_ASSERT_EQUAL(t->n_links, 6 + 3 * 2 * 2);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "leaf0")].n_ports, 2 + 4);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "spine0")].n_ports, 6);
+	CU_ASSERT(peer_is(t, "leaf2", 3, "spine0"));
+	CU_ASSERT(peer_is(t, "leaf2", 4, "spine1"));
+	CU_ASSERT(peer_is(t, "spine1", 5, "leaf2"));
+	assert_ports_once(t);
+	topo_free(t);
+	topo_free(NULL);
+}
+
+static void test_topo_fat_tree(void)
+{
+	static const struct {
+		uint32_t k, tiers, hosts, switches, links;
+	} cases[] = {
+		/* 3 tiers: k^3/4 hosts, k^2/2 edge + k^2/2 agg + k^2/4 core, 3 k^3/4 links */
+		{ 4, 3, 16, 8 + 8 + 4, 48 },
+		{ 8, 3, 128, 32 + 32 + 16, 384 },
+		/* 2 tiers: k^2/2 hosts, k edge + k/2 spine, k^2/2 + k^2/2 links */
+		{ 4, 2, 8, 4 + 2, 16 },
+		{ 8, 2, 32, 8 + 4, 64 },
+		{ 2, 3, 2, 2 + 2 + 1, 6 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topo *t = fat_tree(cases[i].k, cases[i].tiers, 100 * G, 100 * G);
+
+		CU_ASSERT_EQUAL(t->n_hosts, cases[i].hosts);
+		CU_ASSERT_EQUAL(t->n_switches, cases[i].switches);
+		CU_ASSERT_EQUAL(t->n_links, cases[i].links);
+		for (uint32_t s = 0; s < t->n_switches; s++)
+			CU_ASSERT_EQUAL(t->nodes[t->switches[s]].n_ports, cases[i].k);
+		assert_ports_once(t);
+		topo_free(t);
+	}
+
+	/* Al-Fares wiring, k = 4: pod 1 holds edge2, edge3, agg2, agg3; agg j of
+	 * a pod reaches cores 2j, 2j+1; core c port q goes to pod q. */
+	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
+
+	CU_ASSERT(peer_is(t, "edge0", 0, "h0"));
+	CU_ASSERT(peer_is(t, "edge3", 1, "h7"));
+	CU_ASSERT(peer_is(t, "edge3", 2, "agg2"));
+	CU_ASSERT(peer_is(t, "edge3", 3, "agg3"));
+	CU_ASSERT(peer_is(t, "agg3", 0, "edge2"));
+	CU_ASSERT(peer_is(t, "agg1", 2, "core2"));
+	CU_ASSERT(peer_is(t, "agg1", 3, "core3"));
+	CU_ASSERT(peer_is(t, "agg6", 2, "core0"));
+	CU_ASSERT(peer_is(t, "core3", 2, "agg5"));
+	CU_ASSERT_EQUAL(t->nodes[node(t, "core3")].tier, 3);
+	topo_free(t);
+
+	t = fat_tree(4, 2, 100 * G, 100 * G);
+	CU_ASSERT(peer_is(t, "edge3", 1, "h7"));
+	CU_ASSERT(peer_is(t, "edge3", 3, "spine1"));
+	CU_ASSERT(peer_is(t, "spine0", 2, "edge2"));
+	topo_free(t);
+}
+
+static const uint16_t *route(const struct topo_routes *r, uint32_t n, uint32_t h, uint32_t *count)
+{
+	size_t cell = (size_t)n * r->n_hosts + h;
+
+	*count = r->off[cell + 1] - r->off[cell];
+	return &r->ports[r->off[cell]];
+}
+
+static uint32_t host(const struct topo *t, const char *name)
+{
+	return t->nodes[node(t, name)].index;
+}
+
+static void test_topo_routes_fat_tree(void)
+{
+	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	const uint16_t *ports;
+	uint32_t n;
+
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT_EQUAL(r->n_nodes, t->n_nodes);
+	CU_ASSERT_EQUAL(r->n_hosts, 16);
+	/* edge0 toward a remote-pod host: both uplinks; toward its own host: one. */
+	ports = route(r, node(t, "edge0"), host(t, "h15"), &n);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT(ports[0] == 2 && ports[1] == 3);
+	ports = route(r, node(t, "edge0"), host(t, "h1"), &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(ports[0], 1);
+	/* Same pod, other edge: up through both aggs. */
+	route(r, node(t, "edge0"), host(t, "h2"), &n);
+	CU_ASSERT_EQUAL(n, 2);
+	/* agg: one port down inside its pod, both cores toward other pods. */
+	ports = route(r, node(t, "agg0"), host(t, "h2"), &n);
+	CU_ASSERT(n == 1 && ports[0] == 1);
+	route(r, node(t, "agg0"), host(t, "h8"), &n);
+	CU_ASSERT_EQUAL(n, 2);
+	/* A core has exactly one way to any host: the port of its pod. */
+	for (uint32_t c = 0; c < 4; c++) {
+		for (uint32_t h = 0; h < t->n_hosts; h++) {
+			ports = route(r, t->switches[16 + c], h, &n);
+			CU_ASSERT_EQUAL(n, 1);
+			CU_ASSERT_EQUAL(ports[0], h / 4);
+		}
+	}
+	/* Hop counts host to host: same edge 2, same pod 4, other pod 6. */
+	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h0")], 0);
+	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h1")], 2);
+	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h3")], 4);
+	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h12")], 6);
+	CU_ASSERT_EQUAL(r->hops[node(t, "core0") * r->n_hosts + host(t, "h12")], 3);
+	route(r, node(t, "h5"), host(t, "h5"), &n);
+	CU_ASSERT_EQUAL(n, 0);
+	/* Everywhere: ascending ports, each one hop closer. */
+	for (uint32_t i = 0; i < t->n_nodes; i++) {
+		for (uint32_t h = 0; h < t->n_hosts; h++) {
+			uint8_t d = r->hops[(size_t)i * r->n_hosts + h];
+
+			ports = route(r, i, h, &n);
+			CU_ASSERT_EQUAL(n == 0, d == 0);
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t m = topo_peer(t, i, ports[j]);
+
+				CU_ASSERT(j == 0 || ports[j] > ports[j - 1]);
+				CU_ASSERT_EQUAL(r->hops[(size_t)m * r->n_hosts + h], d - 1);
+			}
+		}
+	}
+	topo_routes_free(r);
+	topo_routes_free(NULL);
+	topo_free(t);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* k=16: 1344 nodes x 1024 hosts; well under a second unoptimised. The bound
+ * asserted here is loose (sanitizers) and only catches a blow-up. */
+static void test_topo_routes_scale(void)
+{
+	struct topo *t = fat_tree(16, 3, 100 * G, 100 * G);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	double start = now_s();
+	uint32_t n;
+
+	CU_ASSERT_EQUAL(t->n_nodes, 1344);
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT(now_s() - start < 5.0);
+	/* Edge toward a remote pod: all 8 uplinks; core toward anything: 1. */
+	route(r, t->switches[0], 1023, &n);
+	CU_ASSERT_EQUAL(n, 8);
+	route(r, t->switches[t->n_switches - 1], 0, &n);
+	CU_ASSERT_EQUAL(n, 1);
+	topo_routes_free(r);
+	topo_free(t);
+}
+
+/* Explicit graphs built in code: h0 - s0 - h1 and, when @island, h2 - s1. */
+static struct topo *small_graph(int island, int dangling)
+{
+	static const struct topo_link_params lp = { .rate_bps = 100 * G, .delay_ps = 1000000 };
+	uint32_t n_nodes = 3 + (island ? 2 : 0) + (dangling ? 1 : 0);
+	struct topo *t = topo_alloc("explicit", n_nodes, island ? 3 : 2);
+	uint32_t i = 0;
+
+	CU_ASSERT_FATAL(t != NULL);
+	topo_set_node(t, i++, "h0", TOPO_HOST, 0, 1, &no_mark);
+	topo_set_node(t, i++, "h1", TOPO_HOST, 0, 1, &no_mark);
+	topo_set_node(t, i++, "s0", TOPO_SWITCH, 1, 4, &no_mark);
+	topo_set_link(t, 0, 0, 0, 2, 0, &lp, &no_mark);
+	topo_set_link(t, 1, 1, 0, 2, 1, &lp, &no_mark);
+	if (island) {
+		topo_set_node(t, i++, "h2", TOPO_HOST, 0, 1, &no_mark);
+		topo_set_node(t, i++, "s1", TOPO_SWITCH, 1, 4, &no_mark);
+		topo_set_link(t, 2, 3, 0, 4, 0, &lp, &no_mark);
+	}
+	if (dangling)
+		topo_set_node(t, i++, "h9", TOPO_HOST, 0, 1, &no_mark);
+	CU_ASSERT_EQUAL(topo_index(t), 0);
+	return t;
+}
+
+static void test_topo_check(void)
+{
+	char err[CFG_ERR_BYTES];
+	struct topo *t = small_graph(0, 0);
+
+	CU_ASSERT_EQUAL(topo_check(t, err), 0);
+	/* The same port taken by a second link. */
+	t->links[1].port[1] = 0;
+	t->nodes[2].port_links[0] = 1;
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "port s0:0 is used by more than one link"));
+	topo_free(t);
+
+	t = small_graph(0, 0);
+	t->links[1].port[1] = 9;
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "port 9 out of range (s0 has 4 ports)"));
+	t->links[1].port[1] = 1;
+	t->links[1].node[0] = 2;
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "connects s0 to itself"));
+	topo_free(t);
+
+	t = small_graph(1, 0);
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "topology is disconnected: h2 cannot reach h0");
+	topo_free(t);
+
+	t = small_graph(0, 1);
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "host h9 has no link");
+	topo_free(t);
+}
+
+/* h0 homed on s0 and s1, h1 on s0, h2 on s1; with @bridge, s0 - s2 - s1. */
+static struct topo *dual_homed(int bridge)
+{
+	static const struct topo_link_params lp = { .rate_bps = 100 * G, .delay_ps = 1000000 };
+	struct topo *t = topo_alloc("explicit", bridge ? 6 : 5, bridge ? 6 : 4);
+
+	CU_ASSERT_FATAL(t != NULL);
+	topo_set_node(t, 0, "h0", TOPO_HOST, 0, 2, &no_mark);
+	topo_set_node(t, 1, "h1", TOPO_HOST, 0, 1, &no_mark);
+	topo_set_node(t, 2, "h2", TOPO_HOST, 0, 1, &no_mark);
+	topo_set_node(t, 3, "s0", TOPO_SWITCH, 1, 3, &no_mark);
+	topo_set_node(t, 4, "s1", TOPO_SWITCH, 1, 3, &no_mark);
+	topo_set_link(t, 0, 0, 0, 3, 0, &lp, &no_mark);
+	topo_set_link(t, 1, 0, 1, 4, 0, &lp, &no_mark);
+	topo_set_link(t, 2, 1, 0, 3, 1, &lp, &no_mark);
+	topo_set_link(t, 3, 2, 0, 4, 1, &lp, &no_mark);
+	if (bridge) {
+		topo_set_node(t, 5, "s2", TOPO_SWITCH, 2, 2, &no_mark);
+		topo_set_link(t, 4, 3, 2, 5, 0, &lp, &no_mark);
+		topo_set_link(t, 5, 4, 2, 5, 1, &lp, &no_mark);
+	}
+	CU_ASSERT_EQUAL(topo_index(t), 0);
+	return t;
+}
+
+/* A multi-homed host must not bridge two fabrics: hosts do not forward. */
+static void test_topo_hosts_do_not_forward(void)
+{
+	struct topo *t = dual_homed(0);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	const uint16_t *ports;
+	uint32_t n;
+
+	/* h1 and h2 would only meet through h0. */
+	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "topology is disconnected: h2 cannot reach h1");
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT_EQUAL(r->hops[3 * 3 + 2], UINT8_MAX);
+	CU_ASSERT_EQUAL(r->hops[3 * 3 + 0], 1);
+	route(r, 1, 2, &n);
+	CU_ASSERT_EQUAL(n, 0);
+	topo_routes_free(r);
+	topo_free(t);
+
+	/* With s2, s1 reaches h1 in 3 hops through s2, and h0 is 2 hops from
+	 * h1 next to it: still s1 must not list its port to h0. */
+	t = dual_homed(1);
+	CU_ASSERT_EQUAL(topo_check(t, err), 0);
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT_EQUAL(r->hops[4 * 3 + 1], 3);
+	CU_ASSERT_EQUAL(r->hops[0 * 3 + 1], 2);
+	ports = route(r, 4, 1, &n);
+	CU_ASSERT(n == 1 && ports[0] == 2);
+	/* h0 itself sends through s0 only. */
+	ports = route(r, 0, 1, &n);
+	CU_ASSERT(n == 1 && ports[0] == 0);
+	topo_routes_free(r);
+	topo_free(t);
+}
+
+/* Bisection against the closed forms derived in topo_describe.c, and the
+ * explicit-graph heuristic (max-flow over balanced splits) against them. */
+static void test_topo_bisection(void)
+{
+	static const struct {
+		int fat_tree;
+		uint32_t a, b, c, d; /* leaves, spines, hosts/leaf, links/spine; or k, tiers */
+		uint64_t host_bps, fabric_bps, want_bps;
+	} cases[] = {
+		/* 3-tier k=4 uniform 100G: N/2 x r = 16/2 x 100G. */
+		{ 1, 4, 3, 0, 0, 100 * G, 100 * G, 800 * G },
+		/* 3-tier, slower fabric: k^3/8 x min(r_h, r_f) = 8 x 40G. */
+		{ 1, 4, 3, 0, 0, 100 * G, 40 * G, 320 * G },
+		/* 3-tier k=8: 128/2 x 100G. */
+		{ 1, 8, 3, 0, 0, 100 * G, 100 * G, 6400 * G },
+		/* 2-tier k=4: 8/2 x 100G. */
+		{ 1, 4, 2, 0, 0, 100 * G, 100 * G, 400 * G },
+		/* Leaf-spine 2:1, L=4 H=4 S=2: L/2 x min(H r, U) = 2 x min(400G, 200G). */
+		{ 0, 4, 2, 4, 1, 100 * G, 100 * G, 400 * G },
+		/* Non-blocking, 2 parallel links: 2 x min(400G, 2 x 2 x 100G). */
+		{ 0, 4, 2, 4, 2, 100 * G, 100 * G, 800 * G },
+		/* Odd L=3, H=2, S=1: one stray host and one leaf uplink, 2 x 100G. */
+		{ 0, 3, 1, 2, 1, 100 * G, 100 * G, 200 * G },
+		/* Host-limited: 25G hosts, fat uplinks: N/2 x 25G. */
+		{ 0, 2, 2, 8, 1, 25 * G, 400 * G, 200 * G },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topo *t = cases[i].fat_tree ?
+			fat_tree(cases[i].a, cases[i].b, cases[i].host_bps, cases[i].fabric_bps) :
+			leaf_spine(cases[i].a, cases[i].b, cases[i].c, cases[i].d,
+				   cases[i].host_bps, cases[i].fabric_bps);
+
+		CU_ASSERT_EQUAL(topo_bisection_bps(t), cases[i].want_bps);
+		/* The heuristic's bound is exact on these (a split along pods
+		 * or leaves is a minimum one). */
+		t->kind = "explicit";
+		CU_ASSERT_EQUAL(topo_bisection_bps(t), cases[i].want_bps);
+		topo_free(t);
+	}
+}
+
+static char *capture(const struct topo *t, void (*fn)(const struct topo *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	fn(t, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_topo_describe_dot(void)
+{
+	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
+	char *s = capture(t, topo_describe);
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "fat-tree: 16 hosts, 20 switches, 48 links"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "core: 4 switches, 4 ports each"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "host-edge: 16 x 100Gbps"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "agg-core: 16 x 100Gbps"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "edge: 1.00:1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "agg: 1.00:1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bisection bandwidth: 800Gbps (100%"));
+	free(s);
+	s = capture(t, topo_dot);
+	CU_ASSERT_EQUAL(strncmp(s, "graph fabric {", 14), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"h0\" -- \"edge0\" [label=\"100G\"];"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"agg0\" -- \"core0\" [label=\"100G\"];"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "{ rank=max; \"core0\"; \"core1\"; \"core2\"; \"core3\"; }"));
+	CU_ASSERT_EQUAL(s[strlen(s) - 2], '}');
+	free(s);
+	topo_free(t);
+
+	t = leaf_spine(4, 2, 4, 1, 100 * G, 100 * G);
+	s = capture(t, topo_describe);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "leaf: 2.00:1 (1.6Tbps down, 800Gbps up)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bisection bandwidth: 400Gbps (50%"));
+	free(s);
+	topo_free(t);
+}
+
+/* ---- from configuration ---- */
+
+static int load(const char *yaml, struct cfg_doc **doc, struct topo **t, char err[CFG_ERR_BYTES])
+{
+	int rc = cfg_doc_load_string("t.yaml", yaml, doc, err);
+
+	*t = NULL;
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	return topo_from_cfg(cfg_get(cfg_doc_root(*doc), "topology"), t, err);
+}
+
+static void test_topo_cfg_good(void)
+{
+	char err[CFG_ERR_BYTES];
+	struct cfg_doc *doc;
+	struct topo *t;
+
+	CU_ASSERT_EQUAL(load("topology:\n  kind: leaf-spine\n  leaves: 4\n  spines: 2\n"
+			     "  hosts_per_leaf: 8\n  host_link: {rate: 25Gbps, delay: 500ns}\n"
+			     "  fabric_link: {rate: 400Gbps}\n", &doc, &t, err), 0);
+	CU_ASSERT_EQUAL(t->n_hosts, 32);
+	CU_ASSERT_EQUAL(t->links[0].rate_bps, 25 * G);
+	CU_ASSERT_EQUAL(t->links[0].delay_ps, 500000);
+	CU_ASSERT_EQUAL(t->links[t->n_links - 1].rate_bps, 400 * G);
+	CU_ASSERT_EQUAL(t->links[t->n_links - 1].delay_ps, TOPO_DEFAULT_DELAY_PS);
+	CU_ASSERT_STRING_EQUAL(t->nodes[0].mark.file, "t.yaml");
+	CU_ASSERT_EQUAL(t->nodes[0].mark.line, 2);
+	topo_free(t);
+	cfg_doc_free(doc);
+
+	CU_ASSERT_EQUAL(load("topology: {kind: fat-tree, k: 8, tiers: 2}\n", &doc, &t, err), 0);
+	CU_ASSERT_EQUAL(t->n_hosts, 32);
+	CU_ASSERT_EQUAL(t->links[0].rate_bps, TOPO_DEFAULT_RATE_BPS);
+	topo_free(t);
+	cfg_doc_free(doc);
+
+	/* Explicit: ports default to the highest one used, default_link fills in. */
+	CU_ASSERT_EQUAL(load("topology:\n  kind: explicit\n  default_link: {rate: 200Gbps}\n"
+			     "  nodes:\n    - {name: gpu0, kind: host}\n    - {name: gpu1, kind: host}\n"
+			     "    - {name: tor, kind: switch}\n    - {name: big, kind: switch, ports: 64}\n"
+			     "  links:\n    - endpoints: [gpu0:0, tor:0]\n    - endpoints: [\"gpu1:0\", \"tor:5\"]\n"
+			     "    - {endpoints: [tor:7, big:63], rate: 800Gbps, delay: 2us}\n",
+			     &doc, &t, err), 0);
+	CU_ASSERT_STRING_EQUAL(t->kind, "explicit");
+	CU_ASSERT_EQUAL(t->n_hosts, 2);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "tor")].n_ports, 8);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "big")].n_ports, 64);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "big")].tier, 2);
+	CU_ASSERT_EQUAL(t->nodes[node(t, "big")].index, 1);
+	CU_ASSERT_EQUAL(t->links[0].rate_bps, 200 * G);
+	CU_ASSERT_EQUAL(t->links[2].rate_bps, 800 * G);
+	CU_ASSERT_EQUAL(t->links[2].delay_ps, 2000000);
+	CU_ASSERT_EQUAL(t->links[1].mark.line, 11);
+	CU_ASSERT_EQUAL(topo_bisection_bps(t), 200 * G);
+	topo_free(t);
+	cfg_doc_free(doc);
+}
+
+/* Explicit prelude: lines 1-8; line 9 is the case's second link. */
+#define X_HEAD "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: host}\n" \
+	       "    - {name: h1, kind: host}\n    - {name: sw0, kind: switch, ports: 4}\n" \
+	       "  links:\n    - endpoints: [h0:0, sw0:0]\n"
+
+static void test_topo_cfg_errors(void)
+{
+	static const struct {
+		const char *yaml;
+		const char *want; /* the whole message starts with this */
+	} cases[] = {
+		{ "topology:\n  kind: leaf-spine\n  leaves: 2\n  spines: 2\n  hosts_per_leef: 2\n",
+		  "t.yaml:5:3: unknown key 'hosts_per_leef' (did you mean 'hosts_per_leaf'?)" },
+		{ "topology:\n  kind: leaf-spine\n  leaves: 2\n  spines: 2\n",
+		  "t.yaml:2:3: missing 'hosts_per_leaf'" },
+		{ "topology:\n  kind: leaf-spine\n  leaves: 0\n",
+		  "t.yaml:3:11: 0 is below the minimum 1" },
+		{ "topology:\n  kind: leaf-spine\n  leaves: 300\n  spines: 4\n  hosts_per_leaf: 300\n",
+		  "t.yaml:2:3: leaf-spine has 90000 hosts" },
+		{ "topology:\n  kind: leaf-spine\n  leaves: 2\n  spines: 70000\n  hosts_per_leaf: 2\n",
+		  "t.yaml:4:11: 70000 is above the maximum 65535" },
+		{ "topology:\n  kind: leaf-spine\n  leaves: 2\n  spines: 600\n  hosts_per_leaf: 2\n"
+		  "  links_per_spine: 200\n",
+		  "t.yaml:2:3: a leaf would need 120002 ports" },
+		{ "topology:\n  kind: fat-tree\n  k: 5\n", "t.yaml:3:6: k must be even" },
+		{ "topology:\n  kind: fat-tree\n  k: 66\n", "t.yaml:3:6: 66 is above the maximum 64" },
+		{ "topology:\n  kind: fat-tree\n  k: 4\n  tiers: 4\n", "t.yaml:4:10: 4 is above the maximum 3" },
+		{ "topology:\n  kind: fat-tree\n  k: 4\n  host_link: {rate: 100Gbs}\n", "t.yaml:4:21: " },
+		{ "topology:\n  kind: fat-tree\n  k: 4\n  fabric_link: {rate: 100Gbps, dealy: 1us}\n",
+		  "t.yaml:4:32: unknown key 'dealy' (did you mean 'delay'?)" },
+		{ "topology:\n  kind: fat-tree\n  k: 4\n  host_link: 100Gbps\n", "t.yaml:4:14: " },
+		{ "topology:\n  leaves: 2\n", "t.yaml:2:3: topology needs 'kind'" },
+		{ "topology:\n  kind: leaf-spin\n", "t.yaml:2:9: unknown value 'leaf-spin'" },
+		{ "topology: [1, 2]\n", "t.yaml:1:11: topology: expected" },
+		/* explicit */
+		{ X_HEAD "    - endpoints: [h1:0, sw1:1]\n",
+		  "t.yaml:9:25: unknown node 'sw1' in endpoint (did you mean 'sw0'?)" },
+		{ X_HEAD "    - endpoints: [h1:0, sw0:4]\n", "t.yaml:9:25: port 4 out of range (sw0 has 4 ports)" },
+		{ X_HEAD "    - endpoints: [h1:0, sw0:0]\n",
+		  "t.yaml:9:25: port sw0:0 is already used by the link at line 8" },
+		{ X_HEAD "    - endpoints: [h1:0, sw0-1]\n",
+		  "t.yaml:9:25: bad endpoint 'sw0-1': expected NODE:PORT such as leaf0:3" },
+		{ X_HEAD "    - endpoints: [h1:0, \"sw0:x\"]\n", "t.yaml:9:25: bad endpoint 'sw0:x'" },
+		{ X_HEAD "    - endpoints: [h1:0, \":3\"]\n", "t.yaml:9:25: bad endpoint ':3'" },
+		{ X_HEAD "    - endpoints: [h1:0, sw0:99999]\n", "t.yaml:9:25: endpoint 'sw0:99999': port 99999 out of range" },
+		{ X_HEAD "    - endpoints: [sw0:1, sw0:2]\n", "t.yaml:9:26: link connects sw0 to itself" },
+		{ X_HEAD "    - endpoints: [h1:0]\n", "t.yaml:9:18: link endpoints: expected two" },
+		{ X_HEAD "    - {rate: 1Gbps}\n", "t.yaml:9:7: link needs 'endpoints" },
+		{ X_HEAD "    - endpoints: [h1:0, sw0:1]\n      rate: fast\n", "t.yaml:10:13: " },
+		{ X_HEAD "    - endpoints: [h1:0, sw0:1]\n      speed: 1Gbps\n",
+		  "t.yaml:10:7: unknown key 'speed'" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: host}\n"
+		  "    - {name: h0, kind: host}\n", "t.yaml:5:14: duplicate node name 'h0' (first declared at line 4)" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: hots}\n",
+		  "t.yaml:4:24: unknown value 'hots' (did you mean 'host'?" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: \"a b\", kind: host}\n",
+		  "t.yaml:4:14: node name 'a b' may only hold" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {kind: host}\n", "t.yaml:4:7: node needs a 'name'" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: host, ports: 0}\n",
+		  "t.yaml:4:37: 0 is below the minimum 1" },
+		{ "topology:\n  kind: explicit\n  links: []\n", "t.yaml:2:3: explicit topology needs 'nodes" },
+		{ "topology:\n  kind: explicit\n  nodes: []\n", "t.yaml:2:3: topology has no hosts" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: host}\n"
+		  "    - {name: h1, kind: host}\n    - {name: s0, kind: switch}\n    - {name: s1, kind: switch}\n"
+		  "  links:\n    - endpoints: [h0:0, s0:0]\n    - endpoints: [h1:0, s1:0]\n",
+		  "t.yaml:2:3: topology is disconnected: h1 cannot reach h0" },
+		{ "topology:\n  kind: explicit\n  nodes:\n    - {name: h0, kind: host}\n"
+		  "    - {name: h1, kind: host}\n    - {name: h2, kind: host}\n    - {name: s0, kind: switch}\n"
+		  "  links:\n    - endpoints: [h0:0, s0:0]\n    - endpoints: [h1:0, s0:1]\n",
+		  "t.yaml:6:7: host h2 has no link" },
+		{ "topology:\n  kind: explicit\n  default_link: {rate: 1Gbps, delay: soon}\n  nodes: []\n",
+		  "t.yaml:3:38: " },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char err[CFG_ERR_BYTES] = "";
+		struct cfg_doc *doc;
+		struct topo *t;
+		int rc = load(cases[i].yaml, &doc, &t, err);
+
+		CU_ASSERT_EQUAL(rc, -EINVAL);
+		CU_ASSERT_PTR_NULL(t);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want)) != 0) {
+			fprintf(stderr, "\ncase %zu: got '%s'\n         want '%s...'\n", i, err,
+				cases[i].want);
+			CU_FAIL("error message");
+		}
+		cfg_doc_free(doc);
+	}
+	CU_ASSERT_EQUAL(topo_from_cfg(NULL, &(struct topo *){ NULL }, (char[CFG_ERR_BYTES]){ 0 }),
+			-EINVAL);
+}
+
+/* The shipped example topologies load, pass the check and route. */
+static void test_topo_examples(void)
+{
+#ifdef FAB_TEST_DATA_DIR
+	static const struct {
+		const char *file;
+		uint32_t hosts, switches;
+	} cases[] = {
+		{ "leaf-spine.yaml", 64, 12 },
+		{ "fat-tree-k4.yaml", 16, 20 },
+		{ "explicit-small.yaml", 4, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[512], err[CFG_ERR_BYTES];
+		struct topo_routes *r = NULL;
+		struct cfg_doc *doc = NULL;
+		struct topo *t = NULL;
+
+		snprintf(path, sizeof(path), "%s/../../topologies/examples/%s", FAB_TEST_DATA_DIR,
+			 cases[i].file);
+		CU_ASSERT_EQUAL_FATAL(cfg_doc_load(path, &doc, err), 0);
+		CU_ASSERT_EQUAL_FATAL(topo_from_cfg(cfg_get(cfg_doc_root(doc), "topology"), &t, err), 0);
+		CU_ASSERT_EQUAL(t->n_hosts, cases[i].hosts);
+		CU_ASSERT_EQUAL(t->n_switches, cases[i].switches);
+		CU_ASSERT_EQUAL(topo_routes_build(t, &r, err), 0);
+		topo_routes_free(r);
+		topo_free(t);
+		cfg_doc_free(doc);
+	}
+#endif
+}
+
+int test_topo_register(void)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "leaf-spine counts and ports", test_topo_leaf_spine },
+		{ "fat-tree counts and wiring", test_topo_fat_tree },
+		{ "routes k=4 fat-tree", test_topo_routes_fat_tree },
+		{ "routes k=16 fat-tree", test_topo_routes_scale },
+		{ "check: ports, islands, dangling hosts", test_topo_check },
+		{ "hosts do not forward", test_topo_hosts_do_not_forward },
+		{ "bisection vs closed forms", test_topo_bisection },
+		{ "describe and dot", test_topo_describe_dot },
+		{ "from cfg", test_topo_cfg_good },
+		{ "cfg errors at FILE:LINE:COL", test_topo_cfg_errors },
+		{ "example files", test_topo_examples },
+	};
+	CU_pSuite s = CU_add_suite("topo", NULL, NULL);
+
+	if (s == NULL)
+		return CU_get_error();
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (CU_add_test(s, tests[i].name, tests[i].fn) == NULL)
+			return CU_get_error();
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* The fabemu command line: sub-commands and what they share. */
+#ifndef FAB_CLI_H
+#define FAB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum cli_exit {
+	CLI_OK = 0,          /* success */
+	CLI_FAIL = 1,        /* an assertion failed, or the run could not be done */
+	CLI_BAD_INPUT = 2,   /* bad command line, experiment or topology */
+};
+
+enum { CLI_MAX_SETS = 64 };
+
+/* Options common to run, check and bench. */
+struct cli_opts {
+	const char *exp_path;          /* experiment file */
+	const char *outdir;            /* results folder, NULL = results/<name> */
+	const char *junit;             /* check: JUnit XML file, or NULL */
+	const char *sets[CLI_MAX_SETS]; /* --set overrides */
+	unsigned n_sets;
+	bool seed_set;                 /* --seed given */
+	uint64_t seed;                 /* its value */
+	bool quiet;                    /* no human summary */
+	bool dot;                      /* topo: Graphviz output */
+	bool quick;                    /* bench: the small scenario */
+	bool json;                     /* bench: one JSON object */
+	int eal_argc;                  /* arguments after `--` */
+	char **eal_argv;
+};
+
+int cli_run(const struct cli_opts *o, bool check);
+int cli_topo(const struct cli_opts *o);
+int cli_bench(const struct cli_opts *o);
+
+#endif

@@ -1,0 +1,112 @@
+/* `fabemu bench`: the reference scenario packet-level simulators are
+ * measured on (3-tier k=16 fat-tree, 1024 hosts, 100 Gb/s, 1 us links,
+ * 4 KiB MTU, a random permutation of 2 MB RDMA WRITEs, ECMP, run to
+ * completion) and a small variant for CI. Reports wall-clock time, packet
+ * hops and events per wall-clock second and peak memory. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <rte_eal.h>
+#include <rte_mempool.h>
+
+#include "cli.h"
+#include "fabric.h"
+#include "results.h"
+
+/* Buffers large enough that nothing drops (PFC is not modelled yet). */
+static const char bench_full[] =
+	"name: bench-k16-permutation\n"
+	"seed: 1\n"
+	"topology: {kind: fat-tree, k: 16, tiers: 3,\n"
+	"           host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}\n"
+	"fabric: {buffer: 64MiB}\n"
+	"nic: {mtu: 4096}\n"
+	"engine: {packet_pool: 262144}\n"
+	"traffic:\n"
+	"  - {kind: permutation, size: 2MB, op: write}\n"
+	"outputs: {flows_csv: false}\n";
+
+static const char bench_quick[] =
+	"name: bench-k8-permutation\n"
+	"seed: 1\n"
+	"topology: {kind: fat-tree, k: 8, tiers: 3,\n"
+	"           host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}\n"
+	"fabric: {buffer: 64MiB}\n"
+	"nic: {mtu: 4096}\n"
+	"engine: {packet_pool: 65536}\n"
+	"traffic:\n"
+	"  - {kind: permutation, size: 512KB, op: write}\n"
+	"outputs: {flows_csv: false}\n";
+
+int cli_bench(const struct cli_opts *o)
+{
+	const char *text = o->quick ? bench_quick : bench_full;
+	char err[CFG_ERR_BYTES];
+	struct rte_mempool *pool;
+	struct results res;
+	struct rusage ru;
+	struct fabric f;
+	struct exp *e;
+	int rc = CLI_OK;
+
+	if (exp_load_string(o->quick ? "bench-quick" : "bench", text, o->sets, o->n_sets, &e, err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return CLI_BAD_INPUT;
+	}
+	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err)) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		exp_free(e);
+		return CLI_FAIL;
+	}
+	pool = sim_pool_create("bench", e->pool_pkts, fabric_data_room(e), err, sizeof(err));
+	if (!pool || fabric_build(&f, e, pool, NULL, err, sizeof(err)) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		if (pool)
+			fabric_free(&f);
+		rc = CLI_FAIL;
+		goto out;
+	}
+	fabric_run(&f, false);
+	getrusage(RUSAGE_SELF, &ru);
+	if (res_collect(&res, &f) != 0) {
+		rc = CLI_FAIL;
+	} else {
+		const struct res_metric *drops = res_find(&res, "drops.total");
+		const struct res_metric *inc = res_find(&res, "messages.incomplete");
+		double hops = (double)f.sim.n_hops, ev = (double)f.sim.n_events;
+		unsigned long long rss = (unsigned long long)ru.ru_maxrss * 1024;
+
+		if (o->json) {
+			printf("{\"scenario\": \"%s\", \"wall_s\": %.3f, \"packet_hops\": %llu, "
+			       "\"events\": %llu, \"packet_hops_per_s\": %.0f, \"events_per_s\": %.0f, "
+			       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
+			       "\"sim_time_ns\": %.3f}\n",
+			       e->name, f.wall_s, (unsigned long long)f.sim.n_hops,
+			       (unsigned long long)f.sim.n_events, hops / f.wall_s, ev / f.wall_s, rss,
+			       (unsigned long long)drops->u, (unsigned long long)inc->u,
+			       units_ps_to_ns(f.sim.now_ps));
+		} else {
+			printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
+			       f.topo->n_hosts, f.topo->n_switches, e->n_msgs);
+			printf("wall clock      %.3f s\n", f.wall_s);
+			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.now_ps) / 1e3);
+			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / f.wall_s / 1e6);
+			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / f.wall_s / 1e6,
+			       hops > 0 ? ev / hops : 0);
+			printf("peak memory     %.1f MiB (RSS, whole process)\n", (double)rss / 1048576.0);
+			printf("drops           %llu\n", (unsigned long long)drops->u);
+			printf("incomplete      %llu\n", (unsigned long long)inc->u);
+		}
+		if (drops->u || inc->u)
+			rc = CLI_FAIL;
+		res_free(&res);
+	}
+	fabric_free(&f);
+out:
+	if (pool)
+		rte_mempool_free(pool);
+	exp_free(e);
+	rte_eal_cleanup();
+	return rc;
+}

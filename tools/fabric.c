@@ -1,0 +1,308 @@
+/* Wiring of one experiment (see fabric.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_mbuf.h>
+
+#include "addr.h"
+#include "capture.h"
+#include "fabric.h"
+
+struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
+{
+	const struct topo_node *n = &f->topo->nodes[node];
+
+	return n->kind == TOPO_HOST ? nic_port(f->nics[n->index], p) : sw_port(f->sws[n->index], p);
+}
+
+static void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uint8_t mac[6])
+{
+	const struct topo_node *n = &t->nodes[node];
+
+	if (n->kind == TOPO_HOST)
+		addr_host_port_mac(n->index, p, mac);
+	else
+		sw_port_mac(n->index, p, mac);
+}
+
+/* The path a message takes, following the first equal-cost choice. */
+static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *out)
+{
+	const struct fabric *f = arg;
+	const struct topo *t = f->topo;
+	const struct topo_routes *r = f->routes;
+	uint32_t node = t->hosts[src], target = t->hosts[dst];
+
+	out->n_hops = 0;
+	while (node != target) {
+		uint32_t o = r->off[(size_t)node * r->n_hosts + dst];
+		const struct topo_link *l;
+		uint32_t li;
+
+		if (o == r->off[(size_t)node * r->n_hosts + dst + 1] || out->n_hops == TG_MAX_HOPS)
+			return -EINVAL;
+		li = t->nodes[node].port_links[r->ports[o]];
+		l = &t->links[li];
+		out->rate_bps[out->n_hops] = l->rate_bps;
+		out->delay_ps[out->n_hops] = l->delay_ps;
+		out->n_hops++;
+		node = l->node[0] == node ? l->node[1] : l->node[0];
+	}
+	return 0;
+}
+
+uint16_t fabric_data_room(const struct exp *e)
+{
+	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes. */
+	return e->payload ? (uint16_t)(e->mtu_bytes + 256) : 128;
+}
+
+unsigned fabric_eal_mem_mb(const struct exp *e)
+{
+	uint64_t per = (uint64_t)fabric_data_room(e) + RTE_PKTMBUF_HEADROOM + 128 + 64 + 64;
+
+	return (unsigned)((per * e->pool_pkts) >> 20) + 64;
+}
+
+static int fabric_mkdir(const char *path, char *err, unsigned err_len)
+{
+	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+		snprintf(err, err_len, "%s: cannot create directory: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsigned err_len)
+{
+	const struct exp *e = f->exp;
+	char dir[4096];
+	int r;
+
+	if (!e->n_captures)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/capture", outdir);
+	if ((r = fabric_mkdir(dir, err, err_len)) != 0)
+		return r;
+	f->caps = calloc(e->n_captures, sizeof(*f->caps));
+	f->cap_paths = calloc(e->n_captures, sizeof(*f->cap_paths));
+	if (!f->caps || !f->cap_paths)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < e->n_captures; i++) {
+		const struct exp_capture *c = &e->captures[i];
+		char path[4200], cerr[CFG_ERR_BYTES];
+
+		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, f->topo->nodes[c->node].name,
+			 c->port);
+		if ((r = cap_open(path, e->snaplen, &f->caps[i], cerr)) != 0) {
+			snprintf(err, err_len, "%s", cerr);
+			return r;
+		}
+		f->cap_paths[i] = strdup(path);
+		fabric_port(f, c->node, c->port)->cap = f->caps[i];
+	}
+	return 0;
+}
+
+int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
+		 const char *outdir, char *err, unsigned err_len)
+{
+	const struct topo *t = e->topo;
+	struct nic_params np = { 0 };
+	struct sw_params sp = { 0 };
+	char cerr[CFG_ERR_BYTES];
+	int r;
+
+	memset(f, 0, sizeof(*f));
+	f->exp = e;
+	f->topo = t;
+	if ((r = sim_init(&f->sim, e->seed, pool)) != 0) {
+		snprintf(err, err_len, "out of memory");
+		return r;
+	}
+	f->sim.stop_ps = e->stop_ps;
+	if ((r = topo_routes_build(t, &f->routes, cerr)) != 0) {
+		snprintf(err, err_len, "%s", cerr);
+		return r;
+	}
+	f->sws = calloc(t->n_switches ? t->n_switches : 1, sizeof(*f->sws));
+	f->nics = calloc(t->n_hosts, sizeof(*f->nics));
+	if (!f->sws || !f->nics)
+		goto nomem;
+	sp.buffer_bytes = e->buffer_bytes;
+	memcpy(sp.dscp_to_tc, e->dscp_to_tc, sizeof(sp.dscp_to_tc));
+	sp.sched = e->sched;
+	for (uint32_t i = 0; i < t->n_switches; i++) {
+		uint32_t node = t->switches[i];
+		struct sw_fib fib = {
+			.n_hosts = t->n_hosts,
+			.off = &f->routes->off[(size_t)node * t->n_hosts],
+			.ports = f->routes->ports,
+		};
+		struct rng rng;
+
+		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
+		sp.hash_seed = rng_next(&rng);
+		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, &sp, &fib);
+		if (!f->sws[i])
+			goto nomem;
+	}
+	np.mtu_bytes = e->mtu_bytes;
+	np.ack_every_pkts = e->ack_every_pkts;
+	np.payload = e->payload;
+	np.vlan = e->vlan;
+	np.vid = e->vid;
+	np.ack_dscp = e->ack_dscp;
+	memcpy(np.dscp_to_tc, e->dscp_to_tc, sizeof(np.dscp_to_tc));
+	np.sched = e->sched;
+	np.cc = e->cc;
+	for (uint32_t i = 0; i < t->n_hosts; i++) {
+		uint32_t node = t->hosts[i];
+
+		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].n_ports, &np);
+		if (!f->nics[i])
+			goto nomem;
+	}
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+		struct port *a = fabric_port(f, l->node[0], l->port[0]);
+		struct port *b = fabric_port(f, l->node[1], l->port[1]);
+
+		port_connect(a, b, l->rate_bps, l->delay_ps);
+		for (int s = 0; s < 2; s++) {
+			uint32_t me = l->node[s], peer = l->node[1 - s];
+			uint8_t mac[6];
+
+			fabric_port_mac(t, peer, l->port[1 - s], mac);
+			if (t->nodes[me].kind == TOPO_HOST)
+				nic_set_next_hop_mac(f->nics[t->nodes[me].index], l->port[s], mac);
+			else
+				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
+		}
+	}
+	if (outdir && (r = fabric_captures(f, outdir, err, err_len)) != 0)
+		return r;
+	{
+		struct tg_framing fr = { .mtu_bytes = e->mtu_bytes, .vlan = e->vlan };
+
+		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, e->msgs, e->n_msgs, fabric_path, f, &fr,
+			       err, err_len);
+		if (!f->tg)
+			return -EINVAL;
+	}
+	return 0;
+nomem:
+	snprintf(err, err_len, "out of memory building the fabric");
+	return -ENOMEM;
+}
+
+static double fabric_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Progress state: the status line is redrawn at most every half second. */
+struct fabric_progress {
+	const struct fabric *f;   /* what to report on */
+	double start_s;           /* wall clock at start */
+	double last_s;            /* last redraw */
+};
+
+static void fabric_progress_cb(const struct sim *s, void *arg)
+{
+	struct fabric_progress *p = arg;
+	double now = fabric_now_s();
+	uint32_t n;
+
+	if (now - p->last_s < 0.5)
+		return;
+	p->last_s = now;
+	tg_flows(p->f->tg, &n);
+	fprintf(stderr, "\r[fabemu] t=%.3f ms  events=%llu  messages %u/%u done  %.1f s",
+		units_ps_to_s(s->now_ps) * 1e3, (unsigned long long)s->n_events, tg_n_done(p->f->tg),
+		n, now - p->start_s);
+	fflush(stderr);
+}
+
+void fabric_run(struct fabric *f, bool progress)
+{
+	struct fabric_progress p = { f, fabric_now_s(), 0 };
+
+	p.last_s = p.start_s;
+	if (progress) {
+		f->sim.progress = fabric_progress_cb;
+		f->sim.progress_arg = &p;
+	}
+	sim_run(&f->sim);
+	f->wall_s = fabric_now_s() - p.start_s;
+	if (progress && p.last_s > p.start_s)
+		fprintf(stderr, "\r%80s\r", "");
+	f->sim.progress = NULL;
+	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
+		cap_close(f->caps[i]);
+		f->caps[i] = NULL;
+	}
+}
+
+/* Return every packet still queued or in flight to the pool. */
+static void fabric_drain_port(struct port *p)
+{
+	struct port_fifo *fs[PORT_N_TC + 1];
+
+	for (int i = 0; i < PORT_N_TC; i++)
+		fs[i] = &p->q[i];
+	fs[PORT_N_TC] = &p->pipe;
+	for (int i = 0; i <= PORT_N_TC; i++) {
+		struct rte_mbuf *m = fs[i]->head;
+
+		while (m) {
+			struct rte_mbuf *next = pkt_meta(m)->q_next;
+
+			rte_pktmbuf_free(m);
+			m = next;
+		}
+		fs[i]->head = fs[i]->tail = NULL;
+	}
+	if (p->tx_pkt) {
+		rte_pktmbuf_free(p->tx_pkt);
+		p->tx_pkt = NULL;
+	}
+}
+
+void fabric_free(struct fabric *f)
+{
+	const struct topo *t = f->topo;
+
+	for (uint32_t i = 0; t && i < t->n_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+		bool built = n->kind == TOPO_HOST ? f->nics && f->nics[n->index]
+						  : f->sws && f->sws[n->index];
+
+		for (uint16_t p = 0; built && p < n->n_ports; p++)
+			fabric_drain_port(fabric_port(f, i, p));
+	}
+	for (uint32_t i = 0; f->exp && f->caps && i < f->exp->n_captures; i++) {
+		cap_close(f->caps[i]);
+		free(f->cap_paths[i]);
+	}
+	free(f->caps);
+	free(f->cap_paths);
+	tg_free(f->tg);
+	for (uint32_t i = 0; t && f->sws && i < t->n_switches; i++)
+		sw_free(f->sws[i]);
+	for (uint32_t i = 0; t && f->nics && i < t->n_hosts; i++)
+		nic_free(f->nics[i]);
+	free(f->sws);
+	free(f->nics);
+	topo_routes_free(f->routes);
+	sim_fini(&f->sim);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,47 @@
+/* Wiring: turns a loaded experiment into a running fabric (switches, NICs,
+ * links, forwarding tables, captures, traffic) on one simulation context,
+ * runs it and tears it down. The only place that knows every component. */
+#ifndef FAB_FABRIC_H
+#define FAB_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exp.h"
+#include "nic.h"
+#include "sim.h"
+#include "sw.h"
+#include "tg.h"
+#include "topo.h"
+
+struct cap_file;
+
+struct fabric {
+	struct sim sim;               /* the simulation */
+	const struct exp *exp;        /* experiment (borrowed) */
+	const struct topo *topo;      /* its topology */
+	struct topo_routes *routes;   /* forwarding tables */
+	struct sw **sws;              /* by switch index */
+	struct nic **nics;            /* by host index */
+	struct tg *tg;                /* traffic */
+	struct cap_file **caps;       /* per exp capture */
+	char **cap_paths;             /* their files */
+	double wall_s;                /* wall-clock run time (not part of results) */
+};
+
+/* Build everything for @e on @pool; captures go under @outdir/capture (NULL
+ * = no captures). Returns 0 or -errno with @err filled. */
+int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
+		 const char *outdir, char *err, unsigned err_len);
+/* Run to completion (or stop_time); @progress shows a status line. */
+void fabric_run(struct fabric *f, bool progress);
+void fabric_free(struct fabric *f);
+
+/* Port @p of topology node @node. */
+struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
+
+/* Packet pool and EAL memory an experiment needs. */
+uint16_t fabric_data_room(const struct exp *e);
+unsigned fabric_eal_mem_mb(const struct exp *e);
+
+#endif

@@ -1,0 +1,405 @@
+/* Collecting, storing and writing results (see results.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "results.h"
+#include "units.h"
+
+static struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
+{
+	struct res_metric *m;
+	va_list ap;
+
+	if (r->n == r->cap) {
+		uint32_t cap = r->cap ? r->cap * 2 : 128;
+		struct res_metric *v = realloc(r->m, sizeof(*v) * cap);
+
+		if (!v)
+			return NULL;
+		r->m = v;
+		r->cap = cap;
+	}
+	m = &r->m[r->n++];
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	va_start(ap, fmt);
+	vsnprintf(m->name, sizeof(m->name), fmt, ap);
+	va_end(ap);
+	return m;
+}
+
+#define RES_U64(r, val, ...)                                             \
+	do {                                                             \
+		struct res_metric *m_ = res_add((r), RES_U64, __VA_ARGS__); \
+		if (!m_)                                                 \
+			return -ENOMEM;                                  \
+		m_->u = (val);                                           \
+	} while (0)
+#define RES_DBL(r, val, ...)                                                \
+	do {                                                                \
+		struct res_metric *m_ = res_add((r), RES_DOUBLE, __VA_ARGS__); \
+		if (!m_)                                                    \
+			return -ENOMEM;                                     \
+		m_->d = (val);                                              \
+	} while (0)
+#define RES_STR(r, val, ...)                                             \
+	do {                                                             \
+		struct res_metric *m_ = res_add((r), RES_STR, __VA_ARGS__); \
+		if (!m_)                                                 \
+			return -ENOMEM;                                  \
+		m_->s = (val);                                           \
+	} while (0)
+
+static int res_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted @v (n > 0). */
+static double res_pct(const double *v, uint32_t n, double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * n);
+
+	if (rank < 1)
+		rank = 1;
+	return v[rank - 1];
+}
+
+/* Statistics of one flows column over completed messages. */
+static int res_column(struct results *r, const char *col, double *v, uint32_t n)
+{
+	static const struct {
+		const char *name;
+		double p;
+	} pcts[] = { { "p50", 0.50 }, { "p90", 0.90 }, { "p95", 0.95 }, { "p99", 0.99 }, { "p999", 0.999 } };
+	double sum = 0;
+
+	qsort(v, n, sizeof(*v), res_dbl_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		sum += v[i];
+	RES_U64(r, n, "flows.%s.count", col);
+	RES_DBL(r, n ? v[0] : NAN, "flows.%s.min", col);
+	RES_DBL(r, n ? sum / n : NAN, "flows.%s.mean", col);
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
+		RES_DBL(r, n ? res_pct(v, n, pcts[i].p) : NAN, "flows.%s.%s", col, pcts[i].name);
+	RES_DBL(r, n ? v[n - 1] : NAN, "flows.%s.max", col);
+	RES_DBL(r, sum, "flows.%s.sum", col);
+	return 0;
+}
+
+static double res_flow_fct_ns(const struct tg_flow *f)
+{
+	return units_ps_to_ns(f->end_ps - f->msg.start_ps);
+}
+
+static double res_flow_goodput_gbps(const struct tg_flow *f)
+{
+	uint64_t fct = f->end_ps - f->msg.start_ps;
+
+	return fct ? (double)f->msg.bytes * 8.0 / (double)fct * 1e3 : NAN;
+}
+
+static int res_flows(struct results *r, const struct fabric *f)
+{
+	uint32_t n, done = 0;
+	const struct tg_flow *fl = tg_flows(f->tg, &n);
+	double *v = malloc(sizeof(*v) * (n ? n : 1));
+	static const char *const cols[] = { "fct_ns", "slowdown", "goodput_gbps", "bytes" };
+	int rc = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]) && rc == 0; c++) {
+		done = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!fl[i].done)
+				continue;
+			if (c == 0)
+				v[done++] = res_flow_fct_ns(&fl[i]);
+			else if (c == 1)
+				v[done++] = (double)(fl[i].end_ps - fl[i].msg.start_ps) /
+					    (double)fl[i].ideal_ps;
+			else if (c == 2)
+				v[done++] = res_flow_goodput_gbps(&fl[i]);
+			else
+				v[done++] = (double)fl[i].msg.bytes;
+		}
+		rc = res_column(r, cols[c], v, done);
+	}
+	free(v);
+	return rc;
+}
+
+int res_collect(struct results *r, const struct fabric *f)
+{
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	const struct sim *s = &f->sim;
+	uint64_t drops[SW_DROP_N] = { 0 }, drops_total = 0, buf_peak = 0, q_peak = 0;
+	uint64_t offered = 0, completed_bytes = 0, last_end = 0;
+	struct nic_stats ns = { 0 };
+	uint32_t n_flows, n_done = 0;
+	const struct tg_flow *fl = tg_flows(f->tg, &n_flows);
+
+	memset(r, 0, sizeof(*r));
+	for (uint32_t i = 0; i < t->n_switches; i++) {
+		const struct sw_stats *st = sw_stats(f->sws[i]);
+
+		for (int d = 0; d < SW_DROP_N; d++) {
+			drops[d] += st->drops[d];
+			drops_total += st->drops[d];
+		}
+		if (st->buffer_peak_bytes > buf_peak)
+			buf_peak = st->buffer_peak_bytes;
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
+			const struct port *pt = sw_port(f->sws[i], p);
+
+			if (pt->stats.max_queue_bytes > q_peak)
+				q_peak = pt->stats.max_queue_bytes;
+		}
+	}
+	for (uint32_t i = 0; i < t->n_hosts; i++) {
+		const struct nic_stats *x = nic_stats(f->nics[i]);
+
+		ns.tx_data_pkts += x->tx_data_pkts;
+		ns.tx_payload_bytes += x->tx_payload_bytes;
+		ns.rx_payload_bytes += x->rx_payload_bytes;
+		ns.tx_acks += x->tx_acks;
+		ns.rx_out_of_seq += x->rx_out_of_seq;
+		ns.rx_duplicate += x->rx_duplicate;
+		ns.rx_icrc_errors += x->rx_icrc_errors;
+		ns.rx_unknown_qp += x->rx_unknown_qp;
+	}
+	for (uint32_t i = 0; i < n_flows; i++) {
+		offered += fl[i].msg.bytes;
+		if (fl[i].done) {
+			n_done++;
+			completed_bytes += fl[i].msg.bytes;
+			if (fl[i].end_ps > last_end)
+				last_end = fl[i].end_ps;
+		}
+	}
+	RES_U64(r, RES_SCHEMA_VERSION, "schema_version");
+	RES_STR(r, e->name, "name");
+	RES_U64(r, e->seed, "seed");
+	RES_STR(r, t->kind, "topology.kind");
+	RES_U64(r, t->n_hosts, "topology.hosts");
+	RES_U64(r, t->n_switches, "topology.switches");
+	RES_U64(r, t->n_links, "topology.links");
+	RES_DBL(r, units_ps_to_ns(s->now_ps), "sim_time_ns");
+	RES_U64(r, s->stopped, "stopped_at_stop_time");
+	RES_U64(r, s->n_events, "events");
+	RES_U64(r, s->evq.n_pushed, "events_scheduled");
+	RES_U64(r, s->n_hops, "packet_hops");
+	RES_DBL(r, s->n_hops ? (double)s->evq.n_pushed / (double)s->n_hops : 0, "events_per_hop");
+	RES_U64(r, drops_total, "drops.total");
+	for (int d = 0; d < SW_DROP_N; d++)
+		RES_U64(r, drops[d], "drops.%s", sw_drop_reason_name((enum sw_drop_reason)d));
+	RES_U64(r, n_flows, "messages.total");
+	RES_U64(r, n_done, "messages.completed");
+	RES_U64(r, n_flows - n_done, "messages.incomplete");
+	RES_U64(r, offered, "bytes.offered");
+	RES_U64(r, completed_bytes, "bytes.completed");
+	RES_U64(r, ns.rx_payload_bytes, "bytes.delivered");
+	RES_DBL(r, last_end ? (double)completed_bytes * 8.0 / (double)last_end * 1e3 : 0,
+		"goodput_gbps");
+	RES_DBL(r, units_ps_to_ns(last_end), "last_completion_ns");
+	RES_U64(r, ns.tx_data_pkts, "nic.data_packets");
+	RES_U64(r, ns.tx_payload_bytes, "nic.payload_bytes_sent");
+	RES_U64(r, ns.tx_acks, "nic.acks");
+	RES_U64(r, ns.rx_out_of_seq, "nic.out_of_sequence");
+	RES_U64(r, ns.rx_duplicate, "nic.duplicates");
+	RES_U64(r, ns.rx_icrc_errors, "nic.icrc_errors");
+	RES_U64(r, ns.rx_unknown_qp, "nic.unknown_qp");
+	RES_U64(r, s->n_alloc_fail, "nic.pool_exhausted");
+	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
+	RES_U64(r, q_peak, "switch.queue_peak_bytes");
+	if (res_flows(r, f) != 0)
+		return -ENOMEM;
+	RES_DBL(r, f->wall_s, "wall_clock.run_s");
+	RES_DBL(r, f->wall_s > 0 ? (double)s->n_events / f->wall_s : 0, "wall_clock.events_per_s");
+	RES_DBL(r, f->wall_s > 0 ? (double)s->n_hops / f->wall_s : 0,
+		"wall_clock.packet_hops_per_s");
+	return 0;
+}
+
+void res_free(struct results *r)
+{
+	free(r->m);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct res_metric *res_find(const struct results *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		if (strcmp(r->m[i].name, name) == 0)
+			return &r->m[i];
+	return NULL;
+}
+
+double res_value(const struct res_metric *m)
+{
+	return m->type == RES_U64 ? (double)m->u : m->type == RES_DOUBLE ? m->d : NAN;
+}
+
+/* Split a dotted name into components (modifies @buf). */
+static int res_split(char *buf, char **parts, int max)
+{
+	int n = 0;
+
+	for (char *p = strtok(buf, "."); p && n < max; p = strtok(NULL, "."))
+		parts[n++] = p;
+	return n;
+}
+
+int res_write_summary(const struct results *r, const char *dir)
+{
+	char path[4096], cur_buf[RES_NAME_BYTES] = "", buf[RES_NAME_BYTES];
+	char *cur[JSON_MAX_DEPTH], *parts[JSON_MAX_DEPTH];
+	int n_cur = 0;
+	struct json_w w;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	json_init(&w, f);
+	json_obj_begin(&w, NULL);
+	for (uint32_t i = 0; i < r->n; i++) {
+		const struct res_metric *m = &r->m[i];
+		int n, common = 0;
+
+		strcpy(buf, m->name);
+		n = res_split(buf, parts, JSON_MAX_DEPTH - 2);
+		while (common < n_cur && common < n - 1 && strcmp(cur[common], parts[common]) == 0)
+			common++;
+		while (n_cur > common) {
+			json_obj_end(&w);
+			n_cur--;
+		}
+		/* Keep the open path in its own buffer: parts point into buf. */
+		strcpy(cur_buf, m->name);
+		res_split(cur_buf, cur, JSON_MAX_DEPTH - 2);
+		for (; n_cur < n - 1; n_cur++)
+			json_obj_begin(&w, parts[n_cur]);
+		if (m->type == RES_U64)
+			json_u64(&w, parts[n - 1], m->u);
+		else if (m->type == RES_DOUBLE)
+			json_double(&w, parts[n - 1], m->d);
+		else
+			json_str(&w, parts[n - 1], m->s);
+	}
+	while (n_cur-- > 0)
+		json_obj_end(&w);
+	json_obj_end(&w);
+	json_finish(&w);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+static const char *res_op_name(uint8_t op) { return op == TG_OP_SEND ? "send" : "write"; }
+
+int res_write_flows(const struct fabric *f, const char *dir)
+{
+	uint32_t n;
+	const struct tg_flow *fl = tg_flows(f->tg, &n);
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/flows.csv", dir);
+	out = fopen(path, "w");
+	if (!out)
+		return -errno;
+	fputs("id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,goodput_gbps,op,workload,status\n",
+	      out);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tg_flow *x = &fl[i];
+		const char *src = f->topo->nodes[f->topo->hosts[x->msg.src]].name;
+		const char *dst = f->topo->nodes[f->topo->hosts[x->msg.dst]].name;
+
+		fprintf(out, "%u,%s,%s,%llu,%.3f,", i, src, dst, (unsigned long long)x->msg.bytes,
+			units_ps_to_ns(x->msg.start_ps));
+		if (x->done)
+			fprintf(out, "%.3f,%.3f,%.3f,%.6f,%.6f,", units_ps_to_ns(x->end_ps),
+				res_flow_fct_ns(x), units_ps_to_ns(x->ideal_ps),
+				(double)(x->end_ps - x->msg.start_ps) / (double)x->ideal_ps,
+				res_flow_goodput_gbps(x));
+		else
+			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
+		fprintf(out, "%s,%s,%s\n", res_op_name(x->msg.op),
+			f->exp->workloads[x->msg.workload].name, x->done ? "complete" : "incomplete");
+	}
+	return fclose(out) == 0 ? 0 : -errno;
+}
+
+int res_write_ports(const struct fabric *f, const char *dir)
+{
+	const struct topo *t = f->topo;
+	double sim_s = units_ps_to_s(f->sim.now_ps);
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/ports.csv", dir);
+	out = fopen(path, "w");
+	if (!out)
+		return -errno;
+	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes\n",
+	      out);
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *lk = &t->links[l];
+
+		for (int s = 0; s < 2; s++) {
+			struct port *p = fabric_port((struct fabric *)f, lk->node[s], lk->port[s]);
+
+			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu\n",
+				t->nodes[lk->node[s]].name, lk->port[s], t->nodes[lk->node[1 - s]].name,
+				lk->port[1 - s], (double)lk->rate_bps / 1e9,
+				(unsigned long long)p->stats.tx_pkts, (unsigned long long)p->stats.tx_bytes,
+				(unsigned long long)p->stats.rx_pkts, (unsigned long long)p->stats.rx_bytes,
+				sim_s > 0 ? units_ps_to_s(p->stats.busy_ps) / sim_s : 0.0,
+				(unsigned long long)p->stats.max_queue_bytes);
+		}
+	}
+	return fclose(out) == 0 ? 0 : -errno;
+}
+
+static double res_num(const struct results *r, const char *name)
+{
+	const struct res_metric *m = res_find(r, name);
+
+	return m ? res_value(m) : NAN;
+}
+
+void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
+{
+#define RV(name) res_num(r, name)
+	fprintf(out, "%s: %u hosts, %u switches (%s), seed %llu\n", f->exp->name, f->topo->n_hosts,
+		f->topo->n_switches, f->topo->kind, (unsigned long long)f->exp->seed);
+	fprintf(out, "  simulated %.3f us in %.2f s wall: %.0f events, %.0f packet hops (%.2f M hops/s)\n",
+		RV("sim_time_ns") / 1e3, f->wall_s, RV("events"), RV("packet_hops"),
+		RV("wall_clock.packet_hops_per_s") / 1e6);
+	fprintf(out, "  messages: %.0f of %.0f complete, %.0f bytes delivered, goodput %.2f Gb/s\n",
+		RV("messages.completed"), RV("messages.total"), RV("bytes.delivered"),
+		RV("goodput_gbps"));
+	fprintf(out, "  FCT: p50 %.2f us, p99 %.2f us; slowdown p50 %.3f, p99 %.3f, max %.3f\n",
+		RV("flows.fct_ns.p50") / 1e3, RV("flows.fct_ns.p99") / 1e3, RV("flows.slowdown.p50"),
+		RV("flows.slowdown.p99"), RV("flows.slowdown.max"));
+	fprintf(out, "  drops: %.0f (buffer %.0f), peak switch buffer %.0f bytes\n", RV("drops.total"),
+		RV("drops.buffer"), RV("switch.buffer_peak_bytes"));
+	if (RV("messages.incomplete") > 0)
+		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
+			f->sim.stopped ? " before stop_time" : " (packets lost; loss recovery is not modelled yet)");
+	if (RV("nic.pool_exhausted") > 0)
+		fprintf(out, "  WARNING: the packet pool ran dry %.0f times; raise engine.packet_pool\n",
+			RV("nic.pool_exhausted"));
+#undef RV
+}

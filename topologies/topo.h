@@ -1,0 +1,99 @@
+/* Topologies: the graph of hosts, switches, ports and full-duplex links that
+ * an experiment describes, built from a few parameters (leaf-spine, k-ary
+ * fat-tree of 2 or 3 tiers) or from explicit nodes and links; checked for
+ * consistency and connectivity; described (counts, bisection bandwidth,
+ * oversubscription per tier) and drawn (Graphviz dot). Also computes the
+ * equal-cost shortest-path forwarding tables the switches use. */
+#ifndef FAB_TOPO_H
+#define FAB_TOPO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cfg.h"
+
+enum {
+	TOPO_NAME_BYTES = 32,
+	TOPO_NO_LINK = UINT32_MAX,
+};
+
+enum topo_node_kind {
+	TOPO_HOST,
+	TOPO_SWITCH,
+};
+
+struct topo_node {
+	char name[TOPO_NAME_BYTES]; /* "h0", "leaf3", "spine1", "edge0", "agg2", "core5" */
+	enum topo_node_kind kind;   /* host or switch */
+	uint8_t tier;               /* 0 host, 1 leaf/edge, 2 spine/agg, 3 core */
+	uint16_t n_ports;           /* ports 0..n_ports-1 */
+	uint32_t *port_links;       /* link index per port, TOPO_NO_LINK if unused */
+	uint32_t index;             /* dense index among hosts or among switches */
+	struct cfg_mark mark;       /* where declared (or the topology block) */
+};
+
+struct topo_link {
+	uint32_t node[2];     /* endpoints: node indices */
+	uint16_t port[2];     /* and port numbers on them */
+	uint64_t rate_bps;    /* each direction */
+	uint64_t delay_ps;    /* propagation, each direction */
+	struct cfg_mark mark; /* where declared (or the topology block) */
+};
+
+struct topo {
+	const char *kind;         /* "leaf-spine", "fat-tree", "explicit" (static string) */
+	uint32_t n_nodes;         /* hosts + switches */
+	uint32_t n_links;         /* full-duplex links */
+	uint32_t n_hosts;
+	uint32_t n_switches;
+	struct topo_node *nodes;  /* n_nodes */
+	struct topo_link *links;  /* n_links */
+	uint32_t *hosts;          /* node index of host i, n_hosts */
+	uint32_t *switches;       /* node index of switch i, n_switches */
+};
+
+/* Build from the experiment's `topology:` map. Keys (see docs/config.md):
+ *   kind: leaf-spine | fat-tree | explicit
+ *   leaf-spine: leaves, spines, hosts_per_leaf, host_link{rate,delay},
+ *               fabric_link{rate,delay}, links_per_spine (parallel links, default 1)
+ *   fat-tree:   k (even, >= 2), tiers (2 or 3), host_link, fabric_link
+ *   explicit:   nodes: [{name, kind: host|switch, ports}], links:
+ *               [{endpoints: [a:0, b:3], rate, delay}], default_link{rate,delay}
+ * Then runs topo_check. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
+int topo_from_cfg(const struct cfg_node *topology, struct topo **out, char err[CFG_ERR_BYTES]);
+void topo_free(struct topo *t); /* NULL is fine */
+
+/* Consistency and connectivity: every link endpoint valid and used once, no
+ * self-loops, every host attached, every host reaches every other host.
+ * @err names the offending node/link at its mark. */
+int topo_check(const struct topo *t, char err[CFG_ERR_BYTES]);
+
+/* Node index by name, or -1. */
+int topo_find(const struct topo *t, const char *name);
+
+/* Print counts, link rates, per-tier oversubscription and bisection
+ * bandwidth (human readable). */
+void topo_describe(const struct topo *t, FILE *out);
+/* Graphviz dot of the graph. */
+void topo_dot(const struct topo *t, FILE *out);
+/* Bisection bandwidth in bits/s: the capacity of the minimum cut splitting
+ * the hosts into two equal halves, for the regular topologies computed from
+ * their structure; for explicit ones an upper bound from a balanced
+ * partition heuristic. */
+uint64_t topo_bisection_bps(const struct topo *t);
+
+/* Equal-cost shortest-path forwarding: for node n and destination host h the
+ * egress ports are ports[off[n * n_hosts + h] .. off[n * n_hosts + h + 1]),
+ * in ascending port order (empty for h's own node). */
+struct topo_routes {
+	uint32_t n_nodes;   /* rows */
+	uint32_t n_hosts;   /* columns */
+	uint32_t *off;      /* n_nodes * n_hosts + 1 offsets into ports */
+	uint16_t *ports;    /* egress port numbers */
+	uint8_t *hops;      /* hop count from node n to host h (n_nodes * n_hosts) */
+};
+
+int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[CFG_ERR_BYTES]);
+void topo_routes_free(struct topo_routes *r); /* NULL is fine */
+
+#endif

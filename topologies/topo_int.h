@@ -1,0 +1,94 @@
+/* Topologies, private: the pieces the builders, the checker, the describer
+ * and the tests share. A topology is filled in place: topo_alloc sizes the
+ * node and link arrays, topo_set_node / topo_set_link fill one entry each,
+ * topo_index derives the host and switch lists. Not part of the public API. */
+#ifndef FAB_TOPO_INT_H
+#define FAB_TOPO_INT_H
+
+#include <stdint.h>
+
+#include "topo.h"
+
+enum {
+	TOPO_MAX_HOSTS = 65536,      /* largest host count any builder accepts */
+	TOPO_MAX_LINKS = 1 << 20,    /* largest link count (16x a k=64 fat-tree) */
+	TOPO_MAX_PORTS = UINT16_MAX, /* ports per node: numbers 0..65534 */
+	TOPO_FT_MIN_K = 2,           /* fat-tree arity limits, inclusive */
+	TOPO_FT_MAX_K = 64,
+};
+
+#define TOPO_DEFAULT_RATE_BPS UINT64_C(100000000000) /* 100Gbps when a link omits rate */
+#define TOPO_DEFAULT_DELAY_PS UINT64_C(1000000)      /* 1us when a link omits delay */
+
+/* Rate and propagation delay of one class of links. */
+struct topo_link_params {
+	uint64_t rate_bps;  /* each direction */
+	uint64_t delay_ps;  /* each direction */
+};
+
+/* Leaf-spine: every leaf has hosts_per_leaf hosts (ports 0..hosts_per_leaf-1)
+ * and links_per_spine parallel links to every spine (ports hosts_per_leaf +
+ * spine * links_per_spine + i); spine port leaf * links_per_spine + i. */
+struct topo_leaf_spine_params {
+	uint32_t n_leaves;
+	uint32_t n_spines;
+	uint32_t hosts_per_leaf;
+	uint32_t links_per_spine;
+	struct topo_link_params host_link;   /* host - leaf */
+	struct topo_link_params fabric_link; /* leaf - spine */
+};
+
+/* k-ary fat-tree (Al-Fares et al., SIGCOMM 2008) of 2 or 3 tiers. */
+struct topo_fat_tree_params {
+	uint32_t k;                          /* switch radix, even */
+	uint32_t n_tiers;                    /* switch tiers: 2 or 3 */
+	struct topo_link_params host_link;   /* host - edge */
+	struct topo_link_params fabric_link; /* edge - agg/spine, agg - core */
+};
+
+/* Allocate a topology of @n_nodes zeroed nodes and @n_links zeroed links
+ * (counts set, entries to be filled). NULL when out of memory. */
+struct topo *topo_alloc(const char *kind, uint32_t n_nodes, uint32_t n_links);
+/* Fill node @i; its ports start unused. 0 or -ENOMEM. @name is truncated to
+ * TOPO_NAME_BYTES - 1. */
+int topo_set_node(struct topo *t, uint32_t i, const char *name, enum topo_node_kind kind,
+		  uint8_t tier, uint16_t n_ports, const struct cfg_mark *mark);
+/* Fill link @l between node @a port @pa and node @b port @pb and record it on
+ * both ports. The caller has checked ranges; reuse of a port is left for
+ * topo_check to find. */
+void topo_set_link(struct topo *t, uint32_t l, uint32_t a, uint16_t pa, uint32_t b, uint16_t pb,
+		   const struct topo_link_params *lp, const struct cfg_mark *mark);
+/* Build hosts[] and switches[] from the node kinds (in node order) and set
+ * every node's dense index. 0 or -ENOMEM. */
+int topo_index(struct topo *t);
+
+/* The builders behind topo_from_cfg, from checked parameters; every node and
+ * link carries @mark. 0, -EINVAL (limits, with @err) or -ENOMEM. They do not
+ * run topo_check. */
+int topo_build_leaf_spine(const struct topo_leaf_spine_params *p, const struct cfg_mark *mark,
+			  struct topo **out, char err[CFG_ERR_BYTES]);
+int topo_build_fat_tree(const struct topo_fat_tree_params *p, const struct cfg_mark *mark,
+			struct topo **out, char err[CFG_ERR_BYTES]);
+
+/* topo_check, reporting a disconnected topology at @block (the topology
+ * map) when given, else at the mark of the node that cannot reach. */
+int topo_check_at(const struct topo *t, const struct cfg_mark *block, char err[CFG_ERR_BYTES]);
+
+/* Node adjacency: the node on the far side of node @n's port @p, or
+ * TOPO_NO_LINK when the port is unused. */
+uint32_t topo_peer(const struct topo *t, uint32_t n, uint16_t p);
+
+/* Breadth-first search from the @n_srcs nodes @srcs over the links. Hosts
+ * that are not sources are reached but never passed through: hosts do not
+ * forward. Writes the hop count of every node into @dist (UINT32_MAX when
+ * unreached) and the reached nodes in visiting order into @queue (both
+ * n_nodes long); returns how many were reached. */
+uint32_t topo_bfs(const struct topo *t, const uint32_t *srcs, uint32_t n_srcs, uint32_t *dist,
+		  uint32_t *queue);
+
+/* "FILE:LINE:COL: message" at @m (through cfg_errorf), or just the message
+ * when @m is NULL or has no file (topologies built in code). */
+void topo_errorf(char err[CFG_ERR_BYTES], const struct cfg_mark *m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,207 @@
+/* Posting messages and recording their completions (see tg.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addr.h"
+#include "nic.h"
+#include "sim.h"
+#include "tg.h"
+
+/* One message in flight: what the start event needs. */
+struct tg_slot {
+	struct tg *t;         /* owner */
+	struct nic_qp *qp;    /* its connection */
+	uint32_t idx;         /* flow index = wr_id */
+};
+
+struct tg {
+	struct sim *sim;         /* owning simulation */
+	struct ev_src src;       /* event identity of message posts */
+	uint32_t n_flows;        /* messages */
+	uint32_t n_done;         /* completed */
+	struct tg_flow *flows;   /* records */
+	struct tg_slot *slots;   /* per message */
+};
+
+static void tg_post(struct sim *sim, void *obj)
+{
+	struct tg_slot *s = obj;
+	struct tg_flow *f = &s->t->flows[s->idx];
+	struct ibv_sge sge = { .addr = 0, .length = (uint32_t)f->msg.bytes, .lkey = 0 };
+	struct ibv_send_wr wr = { 0 }, *bad;
+
+	(void)sim;
+	wr.wr_id = s->idx;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = f->msg.op == TG_OP_SEND ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
+	wr.wr.rdma.rkey = 0x1000 + f->msg.src;
+	/* QPs are sized for all their messages at set-up, so this cannot fail. */
+	if (nic_post_send(s->qp, &wr, &bad) != 0)
+		abort();
+}
+
+static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
+{
+	struct tg *t = arg;
+	struct tg_flow *f;
+
+	(void)n;
+	if (wc->opcode == IBV_WC_RECV || wc->wr_id >= t->n_flows)
+		return;
+	f = &t->flows[wc->wr_id];
+	f->end_ps = now_ps;
+	f->done = true;
+	t->n_done++;
+}
+
+/* Sort key grouping the messages of one connection together. */
+struct tg_key {
+	uint64_t key;  /* workload << 48 | src << 24 | dst */
+	uint32_t idx;  /* message */
+};
+
+static int tg_key_cmp(const void *a, const void *b)
+{
+	const struct tg_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Create and connect the QP pair of one connection. */
+static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dscp,
+		      uint32_t mtu, uint64_t rtt_ps, struct nic_qp **out)
+{
+	struct ibv_qp_init_attr ia = { 0 };
+	struct ibv_qp_attr qa = { 0 };
+	struct nic_qp *qa_p, *qb_p;
+	enum ibv_mtu m = IBV_MTU_256;
+
+	while ((128u << m) < mtu && m < IBV_MTU_4096)
+		m++;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = n_msgs;
+	ia.cap.max_recv_wr = n_msgs;
+	ia.cap.max_send_sge = 1;
+	qa_p = nic_create_qp(a, &ia);
+	qb_p = nic_create_qp(b, &ia);
+	if (!qa_p || !qb_p)
+		return -ENOMEM;
+	qa.path_mtu = m;
+	qa.sq_psn = 0;
+	qa.rq_psn = 0;
+	qa.ah_attr.port_num = 1;
+	qa.ah_attr.is_global = 1;
+	qa.ah_attr.grh.traffic_class = (uint8_t)(dscp << 2);
+	qa.dest_qp_num = nic_qp_num(qb_p);
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(b)));
+	if (nic_qp_connect(qa_p, &qa, rtt_ps) != 0)
+		return -EINVAL;
+	qa.dest_qp_num = nic_qp_num(qa_p);
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(a)));
+	if (nic_qp_connect(qb_p, &qa, rtt_ps) != 0)
+		return -EINVAL;
+	*out = qa_p;
+	return 0;
+}
+
+static uint64_t tg_base_rtt_ps(const struct tg_path *p)
+{
+	uint64_t rtt = 0;
+
+	for (uint32_t i = 0; i < p->n_hops; i++)
+		rtt += 2 * p->delay_ps[i];
+	return rtt;
+}
+
+struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
+		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
+		  const struct tg_framing *fr, char *err, unsigned err_len)
+{
+	struct tg *t = calloc(1, sizeof(*t));
+	struct tg_key *keys = calloc(n_msgs ? n_msgs : 1, sizeof(*keys));
+
+	if (!t || !keys ||
+	    !(t->flows = calloc(n_msgs ? n_msgs : 1, sizeof(*t->flows))) ||
+	    !(t->slots = calloc(n_msgs ? n_msgs : 1, sizeof(*t->slots)))) {
+		snprintf(err, err_len, "out of memory for %u messages", n_msgs);
+		goto fail;
+	}
+	t->sim = sim;
+	t->n_flows = n_msgs;
+	sim_new_src(sim, &t->src);
+	for (uint32_t i = 0; i < n_hosts; i++)
+		nic_set_wc_cb(nics[i], tg_on_wc, t);
+	for (uint32_t i = 0; i < n_msgs; i++) {
+		struct tg_path p;
+
+		if (msgs[i].src >= n_hosts || msgs[i].dst >= n_hosts || msgs[i].src == msgs[i].dst) {
+			snprintf(err, err_len, "message %u: bad endpoints h%u -> h%u", i, msgs[i].src,
+				 msgs[i].dst);
+			goto fail;
+		}
+		if (path(path_arg, msgs[i].src, msgs[i].dst, &p) != 0) {
+			snprintf(err, err_len, "no path from h%u to h%u", msgs[i].src, msgs[i].dst);
+			goto fail;
+		}
+		t->flows[i].msg = msgs[i];
+		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
+		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].src << 24 | msgs[i].dst;
+		keys[i].idx = i;
+	}
+	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
+	for (uint32_t i = 0; i < n_msgs;) {
+		uint32_t j = i;
+		const struct tg_msg *m = &msgs[keys[i].idx];
+		struct nic_qp *qp;
+		struct tg_path p;
+
+		while (j < n_msgs && keys[j].key == keys[i].key)
+			j++;
+		path(path_arg, m->src, m->dst, &p);
+		if (tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes,
+			       tg_base_rtt_ps(&p), &qp) != 0) {
+			snprintf(err, err_len, "cannot create QPs h%u -> h%u", m->src, m->dst);
+			goto fail;
+		}
+		for (; i < j; i++) {
+			struct tg_slot *s = &t->slots[keys[i].idx];
+
+			s->t = t;
+			s->qp = qp;
+			s->idx = keys[i].idx;
+		}
+	}
+	/* Posts are scheduled in message order: equal start times keep it. */
+	for (uint32_t i = 0; i < n_msgs; i++)
+		sim_at(sim, msgs[i].start_ps, &t->src, tg_post, &t->slots[i]);
+	free(keys);
+	return t;
+fail:
+	free(keys);
+	tg_free(t);
+	return NULL;
+}
+
+void tg_free(struct tg *t)
+{
+	if (!t)
+		return;
+	free(t->flows);
+	free(t->slots);
+	free(t);
+}
+
+const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n)
+{
+	*n = t->n_flows;
+	return t->flows;
+}
+
+uint32_t tg_n_done(const struct tg *t) { return t->n_done; }

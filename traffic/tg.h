@@ -1,0 +1,87 @@
+/* Traffic: workloads expanded at set-up into a list of RDMA messages
+ * (explicit point-to-point messages, a random permutation, an N-to-1
+ * incast), posted on RC QPs at their start times, and the per-message
+ * records (FCT, ideal FCT, slowdown) that results are made of. */
+#ifndef FAB_TG_H
+#define FAB_TG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+struct sim;
+struct nic;
+
+enum tg_op {
+	TG_OP_WRITE, /* RDMA WRITE */
+	TG_OP_SEND,  /* SEND */
+};
+
+enum { TG_MAX_HOPS = 16 };
+
+/* One message to send. */
+struct tg_msg {
+	uint32_t src;        /* source host */
+	uint32_t dst;        /* destination host */
+	uint64_t bytes;      /* message length */
+	uint64_t start_ps;   /* when it is posted */
+	uint8_t op;          /* enum tg_op */
+	uint8_t dscp;        /* DSCP of its data packets */
+	uint16_t workload;   /* index of the workload that made it */
+};
+
+/* Completion record of one message. */
+struct tg_flow {
+	struct tg_msg msg;   /* what was sent */
+	uint64_t end_ps;     /* sender completion (ACK of the last byte) */
+	uint64_t ideal_ps;   /* completion time alone on an idle fabric */
+	bool done;           /* completed */
+};
+
+/* The links a message crosses, source NIC first. */
+struct tg_path {
+	uint32_t n_hops;                   /* links */
+	uint64_t rate_bps[TG_MAX_HOPS];    /* per link */
+	uint64_t delay_ps[TG_MAX_HOPS];    /* per link */
+};
+
+/* Where a message between two hosts goes, for its ideal FCT and the base RTT
+ * its congestion control is told. Returns 0 or -errno. */
+typedef int (*tg_path_fn)(void *arg, uint32_t src, uint32_t dst, struct tg_path *out);
+
+/* Frame sizes the ideal-FCT model needs (they depend on the NIC framing). */
+struct tg_framing {
+	uint32_t mtu_bytes;    /* payload per packet */
+	bool vlan;             /* frames carry an 802.1Q tag */
+};
+
+/* Message patterns. Each appends to *msgs (realloc'd; *n updated) and
+ * returns 0 or -ENOMEM / -EINVAL. */
+/* Every host in @hosts sends @bytes to a distinct other host of the set
+ * (a uniformly random derangement drawn from @rng). */
+int tg_permutation(struct rng *rng, const uint32_t *hosts, uint32_t n_hosts,
+		   const struct tg_msg *proto, struct tg_msg **msgs, uint32_t *n);
+/* Every host in @srcs sends @bytes to proto->dst. */
+int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
+	      struct tg_msg **msgs, uint32_t *n);
+
+/* Ideal completion of a message of @bytes over @path: store-and-forward of
+ * every frame at each link's rate, propagation, and the ACK's way back. */
+uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
+			 const struct tg_framing *fr);
+
+struct tg;
+
+/* Post @msgs (copied) on @nics (indexed by host) from their start times. One
+ * RC QP per (workload, src, dst) carries that connection's messages in
+ * order. Returns NULL with @err filled on failure. */
+struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
+		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
+		  const struct tg_framing *fr, char *err, unsigned err_len);
+void tg_free(struct tg *t); /* NULL is fine */
+const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
+/* Messages completed so far. */
+uint32_t tg_n_done(const struct tg *t);
+
+#endif
