@@ -18,7 +18,7 @@ static int cli_bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "fabemu: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
+	fprintf(stderr, " (see fabemu --help)\n");
 	return CLI_BAD_INPUT;
 }
 

@@ -53,7 +53,12 @@ errlog=$(mktemp)
 trap 'rm -f "$errlog"' EXIT
 
 # One pass; one line per frame. Severity 8388608 is PI_ERROR.
-if ! fields=$(tshark -r "$pcap" -T fields -E separator=/t -E occurrence=a -E aggregator=, \
+# The RPC-over-RDMA heuristic (enabled by default in Wireshark 4.0) claims
+# every RC SEND payload and throws "Malformed Packet: RPCoRDMA" on SENDs of
+# fewer than 16 bytes, whatever the bytes are; fabemu's payload is no
+# upper-layer protocol, so that guess is switched off, as a user would in
+# Analyze > Enabled Protocols (see docs/wire-formats.md).
+if ! fields=$(tshark --disable-protocol rpcordma -r "$pcap" -T fields -E separator=/t -E occurrence=a -E aggregator=, \
 	-e frame.number -e frame.len -e frame.cap_len -e udp.dstport \
 	-e infiniband.bth.opcode -e _ws.malformed -e _ws.expert.severity \
 	-e _ws.expert.message 2>"$errlog"); then

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Bad input, one case per class: the command exits 2 and prints one line
+# FILE:LINE:COL: message (or names the bad option), and never crashes.
+#   bad_input.sh FABEMU
+set -u
+fabemu=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+good_topo='topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}'
+good_traffic='traffic: [{kind: permutation, size: 64KiB}]'
+
+# expect NAME REGEX CMD... : exit status 2 and stderr matching REGEX
+expect() {
+	local name=$1 re=$2
+	shift 2
+	n=$((n + 1))
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne 2 ]; then
+		echo "FAIL [$name]: exit $rc, want 2"; cat "$tmp/err"; fail=1; return
+	fi
+	if ! grep -Eq -- "$re" "$tmp/err"; then
+		echo "FAIL [$name]: message does not match /$re/:"; cat "$tmp/err"; fail=1; return
+	fi
+	if [ "$(wc -l <"$tmp/err")" -gt 3 ]; then
+		echo "FAIL [$name]: more than a short message:"; cat "$tmp/err"; fail=1
+	fi
+}
+
+# exp NAME REGEX YAML... : write the YAML lines to NAME.yaml and run it
+exp() {
+	local name=$1 re=$2
+	shift 2
+	printf '%s\n' "$@" >"$tmp/$name.yaml"
+	expect "$name" "$re" "$fabemu" run "$tmp/$name.yaml" -o "$tmp/res-$name" -q
+}
+
+exp unknown-key "unknown-key.yaml:2:1: unknown key 'trafic' \(did you mean 'traffic'\?\)" \
+	"$good_topo" "trafic: []"
+exp wrong-type "wrong-type.yaml:3:9: .*expected a map" \
+	"$good_topo" "$good_traffic" "fabric: 12"
+exp zero-rate "zero-rate.yaml:1:[0-9]+: .*rate" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {rate: 0Gbps}}" \
+	"$good_traffic"
+exp negative-delay "negative-delay.yaml:1:[0-9]+: .*negative" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, fabric_link: {delay: -1us}}" \
+	"$good_traffic"
+exp bad-unit "bad-unit.yaml:1:[0-9]+: .*(unknown unit|did you mean).*" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {rate: 100Gbs}}" \
+	"$good_traffic"
+exp mtu "mtu.yaml:3:12: RoCE path MTU must be one of 256, 512, 1024, 2048, 4096" \
+	"$good_topo" "$good_traffic" "nic: {mtu: 9000}"
+exp mtu-small "mtu-small.yaml:3:12: RoCE path MTU" \
+	"$good_topo" "$good_traffic" "nic: {mtu: 128}"
+exp unknown-host "unknown-host.yaml:2:[0-9]+: unknown host 'h9'" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: h9, size: 1KiB}]}]"
+exp switch-as-host "switch-as-host.yaml:2:[0-9]+: 'leaf0' is a switch" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: leaf0, size: 1KiB}]}]"
+exp same-host "same-host.yaml:2:[0-9]+: .*two different hosts" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h1, dst: h1, size: 1KiB}]}]"
+exp disconnected "disconnected.yaml:[0-9]+:[0-9]+: topology is disconnected" \
+	"topology:" "  kind: explicit" \
+	"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: s0, kind: switch}, {name: s1, kind: switch}]" \
+	"  links: [{endpoints: ['h0:0', 's0:0']}, {endpoints: ['h1:0', 's1:0']}]" \
+	"$good_traffic"
+exp unknown-node "unknown-node.yaml:[0-9]+:[0-9]+: .*unknown node 's2'.*did you mean" \
+	"topology:" "  kind: explicit" \
+	"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: s0, kind: switch}, {name: s1, kind: switch}]" \
+	"  links: [{endpoints: ['h0:0', 's0:0']}, {endpoints: ['h1:0', 's2:0']}]" \
+	"$good_traffic"
+exp odd-k "odd-k.yaml:1:[0-9]+: .*k must be even" \
+	"topology: {kind: fat-tree, k: 5}" "$good_traffic"
+exp yaml-syntax "yaml-syntax.yaml:3:1: did not find expected .*line 2" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB}" "name: x"
+exp duplicate-key "duplicate-key.yaml:3:1: .*duplicate" \
+	"$good_topo" "$good_traffic" "topology: {kind: fat-tree, k: 4}"
+exp missing-traffic "missing-traffic.yaml:1:1: missing key 'traffic'" \
+	"$good_topo"
+exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send\)" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read_write}]" ""
+exp capture-port "capture-port.yaml:3:[0-9]+: h0 has no connected port 3" \
+	"$good_topo" "$good_traffic" "capture: {ports: ['h0:3']}"
+exp expect-op "expect-op.yaml:3:[0-9]+: .*unknown" \
+	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, op: '=>', value: 0}]"
+exp bad-bool "bad-bool.yaml:3:[0-9]+: .*true or false" \
+	"$good_topo" "$good_traffic" "nic: {payload: yes}"
+exp weights "weights.yaml:3:[0-9]+: scheduler.weights needs 8 entries" \
+	"$good_topo" "$good_traffic" "fabric: {scheduler: {weights: [1, 2]}}"
+
+# The file itself, the command line and --set.
+expect unreadable "nosuch.yaml: cannot open: No such file or directory" \
+	"$fabemu" run "$tmp/nosuch.yaml" -q
+printf '%s\n' "$good_topo" "$good_traffic" "expect: [{metric: drops.totl, op: '==', value: 0}]" >"$tmp/metric.yaml"
+expect unknown-metric "metric.yaml:3:[0-9]+: unknown metric 'drops.totl' \(did you mean 'drops.total'\?\)" \
+	"$fabemu" check "$tmp/metric.yaml" -o "$tmp/res-metric"
+printf '%s\n' "$good_topo" "$good_traffic" >"$tmp/ok.yaml"
+expect set-bad-value "^--set #1:1:[0-9]+: .*MTU" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set nic.mtu=3000
+expect set-unknown-key "unknown key 'bufer' \(did you mean 'buffer'\?\)" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set fabric.bufer=1MB
+expect set-into-scalar "^--set #1:" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set topology.kind.x=1
+expect set-syntax "--set needs key.path=value" \
+	"$fabemu" run "$tmp/ok.yaml" -q --set nic.mtu
+expect cli-unknown-option "unknown or incomplete option '--sed'" \
+	"$fabemu" run "$tmp/ok.yaml" --sed 3
+expect cli-bad-seed "--seed needs a non-negative integer" \
+	"$fabemu" run "$tmp/ok.yaml" --seed -1
+expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
+expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
+
+[ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
+exit "$fail"
