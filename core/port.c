@@ -1,12 +1,18 @@
 /* Egress scheduling, serialisation and propagation. The only events are
  * "current frame finished" per busy port and "head frame arrives" per
- * non-empty pipe. */
-#include <assert.h>
+ * non-empty pipe. Queues and pipes are rings of (packet, bytes or time)
+ * slots, so moving a packet never touches the packet's own memory. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <rte_prefetch.h>
 
 #include "capture.h"
 #include "port.h"
 #include "sim.h"
+
+enum { PORT_RING_INITIAL = 16 };
 
 static void port_tx_done(struct sim *sim, void *obj);
 static void port_arrive(struct sim *sim, void *obj);
@@ -33,28 +39,54 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	a->delay_ps = b->delay_ps = delay_ps;
 }
 
-static inline void fifo_push(struct port_fifo *f, struct rte_mbuf *m, uint32_t bytes)
+/* Double the ring, keeping order. Runs only when a queue reaches a new
+ * high-water mark. */
+static void port_ring_grow(struct port_ring *r)
 {
-	pkt_meta(m)->q_next = NULL;
-	if (f->tail)
-		pkt_meta(f->tail)->q_next = m;
-	else
-		f->head = m;
-	f->tail = m;
-	f->n_pkts++;
-	f->bytes += bytes;
+	uint32_t cap = r->slots ? (r->mask + 1) * 2 : PORT_RING_INITIAL;
+	struct port_slot *s = malloc(sizeof(*s) * cap);
+	uint32_t n = port_ring_len(r);
+
+	if (!s) {
+		fprintf(stderr, "fabemu: out of memory growing a port queue to %u packets\n", cap);
+		abort();
+	}
+	for (uint32_t i = 0; i < n; i++)
+		s[i] = r->slots[(r->head + i) & r->mask];
+	free(r->slots);
+	r->slots = s;
+	r->mask = cap - 1;
+	r->head = 0;
+	r->tail = n;
 }
 
-static inline struct rte_mbuf *fifo_pop(struct port_fifo *f, uint32_t bytes)
+static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t aux)
 {
-	struct rte_mbuf *m = f->head;
+	struct port_slot *s;
 
-	f->head = pkt_meta(m)->q_next;
-	if (!f->head)
-		f->tail = NULL;
-	f->n_pkts--;
-	f->bytes -= bytes;
-	return m;
+	if (unlikely(!r->slots || port_ring_len(r) > r->mask))
+		port_ring_grow(r);
+	s = &r->slots[r->tail++ & r->mask];
+	s->m = m;
+	s->aux = aux;
+}
+
+static void port_ring_free(struct port_ring *r)
+{
+	while (r->head != r->tail)
+		rte_pktmbuf_free(r->slots[r->head++ & r->mask].m);
+	free(r->slots);
+	memset(r, 0, sizeof(*r));
+}
+
+void port_fini(struct port *p)
+{
+	for (int tc = 0; tc < PORT_N_TC; tc++)
+		port_ring_free(&p->q[tc]);
+	port_ring_free(&p->pipe);
+	if (p->tx_pkt)
+		rte_pktmbuf_free(p->tx_pkt);
+	p->tx_pkt = NULL;
 }
 
 /* Pick the class to serve: strict classes from the highest down, then DWRR
@@ -73,18 +105,20 @@ static int port_pick_tc(struct port *p)
 		/* A single class: no round to run; keep its deficit neutral. */
 		int tc = __builtin_ctz(rr);
 
-		p->deficit[tc] = pkt_meta(p->q[tc].head)->frame_bytes;
+		p->deficit[tc] = (int64_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
 		return tc;
 	}
 	for (;;) {
 		int tc = p->dwrr_cur;
 
 		if (rr & (1u << tc)) {
+			const struct port_ring *q = &p->q[tc];
+
 			if (!p->dwrr_granted) {
 				p->deficit[tc] += p->sched.quantum_bytes[tc];
 				p->dwrr_granted = 1;
 			}
-			if (p->deficit[tc] >= (int64_t)pkt_meta(p->q[tc].head)->frame_bytes)
+			if (p->deficit[tc] >= (int64_t)q->slots[q->head & q->mask].aux)
 				return tc;
 		}
 		p->dwrr_cur = (uint8_t)((tc + 1) & (PORT_N_TC - 1));
@@ -92,22 +126,22 @@ static int port_pick_tc(struct port *p)
 	}
 }
 
-static void port_start(struct port *p, struct rte_mbuf *m)
+static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t bytes)
 {
-	struct pkt_meta *pm = pkt_meta(m);
 	struct sim *sim = p->sim;
-	uint64_t ser = units_ser_ps((uint64_t)pm->frame_bytes + PKT_WIRE_OVERHEAD_BYTES,
-				    p->rate_bps, &p->ser_rem);
+	uint64_t ser = units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
+				    &p->ser_rem);
 
 	if (p->ops->departing)
-		p->ops->departing(p->owner, p, m);
+		p->ops->departing(p->owner, p, m, tc, bytes);
 	p->tx_pkt = m;
+	p->tx_bytes_cur = bytes;
 	p->stats.tx_pkts++;
-	p->stats.tx_bytes += pm->frame_bytes;
-	p->stats.tc_tx_bytes[pm->tc & (PORT_N_TC - 1)] += pm->frame_bytes;
+	p->stats.tx_bytes += bytes;
+	p->stats.tc_tx_bytes[tc] += bytes;
 	p->stats.busy_ps += ser;
 	if (unlikely(p->cap != NULL))
-		cap_write(p->cap, sim->now_ps, m, pm->frame_bytes);
+		cap_write(p->cap, sim->now_ps, m, bytes);
 	sim_at(sim, sim->now_ps + ser, &p->src, port_tx_done, p);
 }
 
@@ -118,35 +152,38 @@ static void port_next(struct port *p)
 	struct rte_mbuf *m;
 
 	if (tc >= 0) {
-		struct port_fifo *f = &p->q[tc];
-		uint32_t bytes = pkt_meta(f->head)->frame_bytes;
+		struct port_ring *q = &p->q[tc];
+		struct port_slot s = q->slots[q->head++ & q->mask];
+		uint32_t bytes = (uint32_t)s.aux;
 
-		m = fifo_pop(f, bytes);
+		q->bytes -= bytes;
 		p->queue_bytes -= bytes;
-		if (!f->head) {
+		if (q->head == q->tail) {
 			p->nonempty_mask &= (uint8_t)~(1u << tc);
 			p->deficit[tc] = 0;
 		} else if (!(p->sched.strict_mask & (1u << tc))) {
 			p->deficit[tc] -= bytes;
 		}
-		port_start(p, m);
+		port_start(p, s.m, (uint8_t)tc, bytes);
 		return;
 	}
 	if (p->ops->pull && (m = p->ops->pull(p->owner, p)) != NULL) {
-		port_start(p, m);
+		const struct pkt_meta *pm = pkt_meta(m);
+
+		port_start(p, m, pm->tc & (PORT_N_TC - 1), pm->frame_bytes);
 		return;
 	}
 	p->tx_pkt = NULL;
 }
 
-void port_enqueue(struct port *p, struct rte_mbuf *m)
+void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes)
 {
-	struct pkt_meta *pm = pkt_meta(m);
-	uint8_t tc = pm->tc & (PORT_N_TC - 1);
+	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
 
-	fifo_push(&p->q[tc], m, pm->frame_bytes);
-	p->nonempty_mask |= (uint8_t)(1u << tc);
-	p->queue_bytes += pm->frame_bytes;
+	ring_push(q, m, frame_bytes);
+	q->bytes += frame_bytes;
+	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
+	p->queue_bytes += frame_bytes;
 	if (p->queue_bytes > p->stats.max_queue_bytes)
 		p->stats.max_queue_bytes = p->queue_bytes;
 	if (!p->tx_pkt)
@@ -172,15 +209,11 @@ void port_set_paused(struct port *p, uint8_t tc, bool paused)
 static void port_tx_done(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
-	struct rte_mbuf *m = p->tx_pkt;
-	struct pkt_meta *pm = pkt_meta(m);
+	uint64_t due = sim->now_ps + p->delay_ps;
 
-	pm->due_ps = sim->now_ps + p->delay_ps;
-	fifo_push(&p->pipe, m, pm->frame_bytes);
-	if (!p->pipe_armed) {
-		p->pipe_armed = 1;
-		sim_at(sim, pm->due_ps, &p->src, port_arrive, p);
-	}
+	ring_push(&p->pipe, p->tx_pkt, due);
+	if (port_ring_len(&p->pipe) == 1)
+		sim_at(sim, due, &p->src, port_arrive, p);
 	port_next(p);
 }
 
@@ -188,17 +221,25 @@ static void port_arrive(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
 	struct port *peer = p->peer;
-	struct rte_mbuf *m = fifo_pop(&p->pipe, pkt_meta(p->pipe.head)->frame_bytes);
-	struct pkt_meta *pm = pkt_meta(m);
+	struct port_ring *pipe = &p->pipe;
+	struct rte_mbuf *m = pipe->slots[pipe->head++ & pipe->mask].m;
+	uint32_t bytes;
 
-	if (p->pipe.head)
-		sim_at(sim, pkt_meta(p->pipe.head)->due_ps, &p->src, port_arrive, p);
-	else
-		p->pipe_armed = 0;
+	if (pipe->head != pipe->tail) {
+		const struct port_slot *next = &pipe->slots[pipe->head & pipe->mask];
+
+		sim_at(sim, next->aux, &p->src, port_arrive, p);
+		/* The next frame on a busy link arrives one frame time from now:
+		 * start loading its metadata and headers (one cache line with the
+		 * pool's layout) while the simulation does other work. */
+		rte_prefetch0(rte_mbuf_to_priv(next->m));
+	}
 	sim->n_hops++;
+	/* The receiver reads the packet next anyway: this is not an extra miss. */
+	bytes = pkt_meta(m)->frame_bytes;
 	peer->stats.rx_pkts++;
-	peer->stats.rx_bytes += pm->frame_bytes;
+	peer->stats.rx_bytes += bytes;
 	if (unlikely(peer->cap != NULL))
-		cap_write(peer->cap, sim->now_ps, m, pm->frame_bytes);
+		cap_write(peer->cap, sim->now_ps, m, bytes);
 	peer->ops->rx(peer->owner, peer, m);
 }

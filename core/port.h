@@ -25,20 +25,32 @@ struct port_ops {
 	/* A frame arrived at @in (its last bit). Ownership of @m transfers. */
 	void (*rx)(void *owner, struct port *in, struct rte_mbuf *m);
 	/* The port is idle with empty queues: hand it the next frame to send
-	 * (meta->tc set), or NULL. May be NULL (switches). */
+	 * (pkt_meta frame_bytes set), or NULL. May be NULL (switches). */
 	struct rte_mbuf *(*pull)(void *owner, struct port *p);
-	/* @m starts serialisation on @p (it left its queue): egress marking and
-	 * buffer release go here. May be NULL. */
-	void (*departing)(void *owner, struct port *p, struct rte_mbuf *m);
+	/* @m (@frame_bytes long) left queue @tc of @p and starts serialisation:
+	 * buffer release and egress marking go here. May be NULL. */
+	void (*departing)(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			  uint32_t frame_bytes);
 };
 
-/* A FIFO of packets linked through pkt_meta.q_next. */
-struct port_fifo {
-	struct rte_mbuf *head;   /* next out */
-	struct rte_mbuf *tail;   /* last in */
-	uint32_t n_pkts;         /* packets queued */
-	uint64_t bytes;          /* frame bytes queued */
+/* One packet in a queue or pipe, with what the port needs to know about it
+ * so that it never has to touch the packet itself. */
+struct port_slot {
+	struct rte_mbuf *m;    /* the packet */
+	uint64_t aux;          /* queues: frame bytes; pipes: arrival time, ps */
 };
+
+/* A FIFO ring of slots that doubles when full (sized by the high-water mark
+ * of a run, not per packet). Indices run free and are masked when used. */
+struct port_ring {
+	struct port_slot *slots; /* mask + 1 slots, NULL until first use */
+	uint32_t mask;           /* capacity - 1 */
+	uint32_t head;           /* next out */
+	uint32_t tail;           /* next in */
+	uint64_t bytes;          /* queues: frame bytes held */
+};
+
+static inline uint32_t port_ring_len(const struct port_ring *r) { return r->tail - r->head; }
 
 /* Scheduler settings of an egress port. */
 struct port_sched {
@@ -56,30 +68,33 @@ struct port_stats {
 	uint64_t tc_tx_bytes[PORT_N_TC];  /* transmitted per TC */
 };
 
-/* Hot-path struct, kept inline: nodes embed their ports. */
+/* Hot-path struct, kept inline: nodes embed their ports. Fields used on
+ * every packet come first. */
 struct port {
 	struct sim *sim;             /* owning simulation */
-	struct ev_src src;           /* event identity of this port and its pipe */
+	struct port *peer;           /* the port at the other end */
+	const struct port_ops *ops;  /* owner's callbacks */
+	void *owner;                 /* owner node */
 	uint64_t rate_bps;           /* line rate */
 	uint64_t ser_rem;            /* serialisation remainder, 1/rate_bps ps units */
 	uint64_t delay_ps;           /* propagation delay to the peer */
 	struct rte_mbuf *tx_pkt;     /* frame being serialised, NULL when idle */
+	uint32_t tx_bytes_cur;       /* its frame bytes */
 	uint8_t nonempty_mask;       /* bit tc set when q[tc] holds packets */
-	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
-	uint8_t pipe_armed;          /* an arrival event is pending */
 	uint8_t paused_mask;         /* TCs that may not transmit (PFC) */
+	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
 	uint8_t dwrr_granted;        /* DWRR: dwrr_cur got its quantum this turn */
-	struct port_fifo q[PORT_N_TC]; /* egress queues */
-	uint64_t queue_bytes;        /* sum of q[].bytes */
-	struct port_fifo pipe;       /* frames in flight to the peer */
-	struct port *peer;           /* the port at the other end */
-	const struct port_ops *ops;  /* owner's callbacks */
-	void *owner;                 /* owner node */
-	struct port_sched sched;     /* scheduler settings */
-	int64_t deficit[PORT_N_TC];  /* DWRR deficit counters, bytes */
-	struct cap_file *cap;        /* capture both directions here, or NULL */
+	uint64_t queue_bytes;        /* frame bytes in all queues */
+	struct ev_src src;           /* event identity of this port and its pipe */
+	struct port_ring pipe;       /* frames in flight to the peer */
+	uint8_t mac[6];              /* this port's MAC */
+	uint8_t nh_mac[6];           /* MAC of the device at the other end */
+	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
-	uint16_t index;              /* port number on that node */
+	struct cap_file *cap;        /* capture both directions here, or NULL */
+	struct port_ring q[PORT_N_TC]; /* egress queues */
+	int64_t deficit[PORT_N_TC];  /* DWRR deficit counters, bytes */
+	struct port_sched sched;     /* scheduler settings */
 	struct port_stats stats;     /* counters */
 };
 
@@ -89,10 +104,13 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 	       uint32_t node, uint16_t index);
 /* Wire @a and @b together as the two directions of one link. */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);
+/* Free every packet still queued, serialising or in flight from @p, and the
+ * rings. The port must not be used afterwards (its pending events too). */
+void port_fini(struct port *p);
 
-/* Queue @m on class pkt_meta(m)->tc and start sending if idle. Always takes
- * ownership. */
-void port_enqueue(struct port *p, struct rte_mbuf *m);
+/* Queue @m (@frame_bytes long) on class @tc and start sending if idle.
+ * Always takes ownership. */
+void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes);
 /* Tell an idle port that its owner has something to pull. */
 void port_kick(struct port *p);
 /* Set or clear the pause of class @tc; unpausing restarts an idle port. */

@@ -50,7 +50,7 @@ uint64_t sim_run(struct sim *s)
 			break;
 		}
 		ev_pop(&s->evq, &e);
-		s->now_ps = e.time_ps;
+		s->now_ps = ev_time(&e);
 		e.fn(s, e.obj);
 		s->n_events++;
 		if (s->progress && (s->n_events & SIM_PROGRESS_MASK) == 0)

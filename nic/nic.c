@@ -60,6 +60,8 @@ void nic_free(struct nic *n)
 		return;
 	for (uint32_t i = 0; i < n->n_qps; i++)
 		nic_qp_free(n->qps[i]);
+	for (uint16_t i = 0; n->ports && i < n->n_ports; i++)
+		port_fini(&n->ports[i]);
 	free(n->qps);
 	free(n->ports);
 	free(n->ps);

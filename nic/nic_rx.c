@@ -75,7 +75,7 @@ static void nic_send_ack(struct nic *n, struct nic_qp *qp, uint32_t psn)
 	pkt_meta(m)->sent_ps = n->sim->now_ps;
 	qp->unacked_pkts = 0;
 	n->stats.tx_acks++;
-	port_enqueue(&n->ports[qp->port], m);
+	port_enqueue(&n->ports[qp->port], m, n->ack_tc, pkt_meta(m)->frame_bytes);
 }
 
 static void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,

@@ -8,24 +8,19 @@
 #include "sim.h"
 #include "sw.h"
 
-struct sw_port_info {
-	uint8_t mac[6];    /* this port's MAC */
-	uint8_t nh_mac[6]; /* MAC of the device at the other end */
-};
-
+/* Fields read for every packet come first, in one cache line. */
 struct sw {
-	struct sim *sim;               /* owning simulation */
-	uint64_t buffer_bytes;         /* shared buffer size */
 	uint64_t buffer_used;          /* bytes admitted and not yet sent */
+	uint64_t buffer_bytes;         /* shared buffer size */
 	uint64_t hash_seed;            /* ECMP seed */
 	struct sw_fib fib;             /* forwarding rows */
+	struct port *ports;            /* n_ports */
+	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_tc[64];        /* classification */
+	struct sim *sim;               /* owning simulation */
 	uint16_t n_ports;              /* ports */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
-	struct sw_stats stats;         /* counters */
-	struct sw_port_info *info;     /* per port, n_ports */
-	struct port *ports;            /* n_ports */
 };
 
 static const char *const sw_drop_names[SW_DROP_N] = {
@@ -70,8 +65,8 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, o, n, pick;
-	struct sw_port_info *oi;
-	uint8_t *ip;
+	struct port *op;
+	uint8_t *ip, tc;
 	uint16_t out;
 
 	s->stats.rx_pkts++;
@@ -118,21 +113,25 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	s->buffer_used += pm->frame_bytes;
 	if (s->buffer_used > s->stats.buffer_peak_bytes)
 		s->stats.buffer_peak_bytes = s->buffer_used;
-	oi = &s->info[out];
-	memcpy(d, oi->nh_mac, 6);
-	memcpy(d + 6, oi->mac, 6);
+	op = &s->ports[out];
+	memcpy(d, op->nh_mac, 6);
+	memcpy(d + 6, op->mac, 6);
+	tc = s->dscp_to_tc[ip[1] >> 2];
 	pm->in_port = in->index;
-	pm->tc = s->dscp_to_tc[ip[1] >> 2];
+	pm->tc = tc;
 	s->stats.fwd_pkts++;
-	port_enqueue(&s->ports[out], m);
+	port_enqueue(op, m, tc, pm->frame_bytes);
 }
 
-static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m)
+static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			 uint32_t frame_bytes)
 {
 	struct sw *s = owner;
 
 	(void)p;
-	s->buffer_used -= pkt_meta(m)->frame_bytes;
+	(void)m;
+	(void)tc;
+	s->buffer_used -= frame_bytes;
 }
 
 static const struct port_ops sw_port_ops = {
@@ -148,8 +147,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	if (!s)
 		return NULL;
 	s->ports = calloc(n_ports, sizeof(*s->ports));
-	s->info = calloc(n_ports, sizeof(*s->info));
-	if (!s->ports || !s->info) {
+	if (!s->ports) {
 		sw_free(s);
 		return NULL;
 	}
@@ -164,22 +162,23 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
 		s->ports[i].sched = p->sched;
-		addr_switch_mac(index, i, s->info[i].mac);
+		addr_switch_mac(index, i, s->ports[i].mac);
 	}
 	return s;
 }
 
 void sw_set_next_hop_mac(struct sw *s, uint16_t i, const uint8_t mac[6])
 {
-	memcpy(s->info[i].nh_mac, mac, 6);
+	memcpy(s->ports[i].nh_mac, mac, 6);
 }
 
 void sw_free(struct sw *s)
 {
 	if (!s)
 		return;
+	for (uint16_t i = 0; s->ports && i < s->n_ports; i++)
+		port_fini(&s->ports[i]);
 	free(s->ports);
-	free(s->info);
 	free(s);
 }
 

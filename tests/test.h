@@ -15,6 +15,7 @@ const char *test_data_path(const char *name);
 int test_capture_register(void);
 int test_cfg_register(void);
 int test_ev_register(void);
+int test_exp_register(void);
 int test_nic_register(void);
 int test_pkt_register(void);
 int test_port_register(void);

@@ -55,7 +55,7 @@ static void run_rate(uint64_t rate_bps)
 	port_connect(&pa, &pb, rate_bps, delay);
 	for (int rep = 0; rep < 20; rep++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, n++)
-			port_enqueue(&pa, frame(sizes[i], 0));
+			port_enqueue(&pa, frame(sizes[i], 0), 0, sizes[i]);
 	sim_run(&s);
 	CU_ASSERT_EQUAL(b.n, n);
 	/* Frame k ends at floor(sum of wire bits of frames 0..k * 1e12 / rate). */
@@ -69,6 +69,8 @@ static void run_rate(uint64_t rate_bps)
 	}
 	CU_ASSERT_EQUAL(pa.stats.tx_pkts, n);
 	CU_ASSERT_EQUAL(pb.stats.rx_pkts, n);
+	port_fini(&pa);
+	port_fini(&pb);
 	sim_fini(&s);
 }
 
@@ -99,9 +101,9 @@ static void test_port_strict_priority(void)
 	pa.sched.strict_mask = 0xC0;
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 5; i++)
-		port_enqueue(&pa, frame(1000, 3));
+		port_enqueue(&pa, frame(1000, 3), 3, 1000);
 	for (int i = 0; i < 3; i++)
-		port_enqueue(&pa, frame(100, 6));
+		port_enqueue(&pa, frame(100, 6), 6, 100);
 	sim_run(&s);
 	CU_ASSERT_EQUAL_FATAL(b.n, 8);
 	/* The first TC3 frame was already on the wire; then all TC6 frames. */
@@ -111,6 +113,8 @@ static void test_port_strict_priority(void)
 	CU_ASSERT_EQUAL(b.tc[3], 6);
 	for (int i = 4; i < 8; i++)
 		CU_ASSERT_EQUAL(b.tc[i], 3);
+	port_fini(&pa);
+	port_fini(&pb);
 	sim_fini(&s);
 }
 
@@ -129,8 +133,8 @@ static void test_port_dwrr_shares(void)
 	pa.sched.quantum_bytes[3] = 4500; /* weight 3 */
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 400; i++) {
-		port_enqueue(&pa, frame(1500, 1));
-		port_enqueue(&pa, frame(1500, 3));
+		port_enqueue(&pa, frame(1500, 1), 1, 1500);
+		port_enqueue(&pa, frame(1500, 3), 3, 1500);
 	}
 	/* Stop while both classes are still backlogged: 400 frames sent. */
 	s.stop_ps = 400 * port_frame_ps(1500, UINT64_C(100000000000)) - 1;
@@ -145,6 +149,8 @@ static void test_port_dwrr_shares(void)
 	s.stop_ps = 0;
 	sim_run(&s); /* drain */
 	CU_ASSERT_EQUAL(b.n, 800);
+	port_fini(&pa);
+	port_fini(&pb);
 	sim_fini(&s);
 }
 

@@ -77,6 +77,12 @@ static struct rte_mbuf *roce_to(uint32_t dst_host, uint32_t payload)
 	return m;
 }
 
+/* Send a built frame from a peer port toward the switch. */
+static void inject(struct port *p, struct rte_mbuf *m)
+{
+	port_enqueue(p, m, 0, pkt_meta(m)->frame_bytes);
+}
+
 /* One switch with 3 ports: host 0 behind port 0, host 1 behind port 1,
  * host 2 behind port 2. */
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
@@ -105,9 +111,9 @@ static void test_sw_forward_and_rewrite(void)
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
-	port_enqueue(&peers[0], roce_to(1, 1000));
-	port_enqueue(&peers[0], roce_to(2, 1000));
-	port_enqueue(&peers[0], roce_to(77, 1000)); /* not a host of the plan */
+	inject(&peers[0], roce_to(1, 1000));
+	inject(&peers[0], roce_to(2, 1000));
+	inject(&peers[0], roce_to(77, 1000)); /* not a host of the plan */
 	sim_run(&s);
 	CU_ASSERT_EQUAL(sinks[1].n, 1);
 	CU_ASSERT_EQUAL(sinks[2].n, 1);
@@ -124,6 +130,8 @@ static void test_sw_forward_and_rewrite(void)
 		if (sinks[i].last)
 			rte_pktmbuf_free(sinks[i].last);
 	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
 	sim_fini(&s);
 }
 
@@ -148,8 +156,8 @@ static void test_sw_tail_drop(void)
 		sw_set_next_hop_mac(sw, i, mac);
 	}
 	for (int i = 0; i < 50; i++) {
-		port_enqueue(&peers[0], roce_to(1, 1000));
-		port_enqueue(&peers[2], roce_to(1, 1000));
+		inject(&peers[0], roce_to(1, 1000));
+		inject(&peers[2], roce_to(1, 1000));
 	}
 	sim_run(&s);
 	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] > 0);
@@ -159,6 +167,8 @@ static void test_sw_tail_drop(void)
 		if (sinks[i].last)
 			rte_pktmbuf_free(sinks[i].last);
 	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
 	sim_fini(&s);
 }
 

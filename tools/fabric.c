@@ -252,43 +252,10 @@ void fabric_run(struct fabric *f, bool progress)
 	}
 }
 
-/* Return every packet still queued or in flight to the pool. */
-static void fabric_drain_port(struct port *p)
-{
-	struct port_fifo *fs[PORT_N_TC + 1];
-
-	for (int i = 0; i < PORT_N_TC; i++)
-		fs[i] = &p->q[i];
-	fs[PORT_N_TC] = &p->pipe;
-	for (int i = 0; i <= PORT_N_TC; i++) {
-		struct rte_mbuf *m = fs[i]->head;
-
-		while (m) {
-			struct rte_mbuf *next = pkt_meta(m)->q_next;
-
-			rte_pktmbuf_free(m);
-			m = next;
-		}
-		fs[i]->head = fs[i]->tail = NULL;
-	}
-	if (p->tx_pkt) {
-		rte_pktmbuf_free(p->tx_pkt);
-		p->tx_pkt = NULL;
-	}
-}
-
 void fabric_free(struct fabric *f)
 {
 	const struct topo *t = f->topo;
 
-	for (uint32_t i = 0; t && i < t->n_nodes; i++) {
-		const struct topo_node *n = &t->nodes[i];
-		bool built = n->kind == TOPO_HOST ? f->nics && f->nics[n->index]
-						  : f->sws && f->sws[n->index];
-
-		for (uint16_t p = 0; built && p < n->n_ports; p++)
-			fabric_drain_port(fabric_port(f, i, p));
-	}
 	for (uint32_t i = 0; f->exp && f->caps && i < f->exp->n_captures; i++) {
 		cap_close(f->caps[i]);
 		free(f->cap_paths[i]);

@@ -1,0 +1,333 @@
+/* CUnit suite for tools/exp_load: the configuration reference covers every
+ * key of the schema, the defaults and --set overrides, the permutation and
+ * incast expansions, and expect: tolerances. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "exp.h"
+#include "test.h"
+
+enum { TE_MAX_HOSTS = 64 };
+
+/* Load @rest (YAML after the topology) on a leaf-spine of 2 x 4 hosts,
+ * h0..h7, with @n_sets overrides; NULL (and a message) on error. */
+static struct exp *te_load(const char *rest, const char *const *sets, unsigned n_sets)
+{
+	char text[2048], err[CFG_ERR_BYTES] = "";
+	struct exp *e = NULL;
+
+	snprintf(text, sizeof(text),
+		 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n%s", rest);
+	if (exp_load_string("x.yaml", text, sets, n_sets, &e, err) != 0) {
+		fprintf(stderr, "\n  unexpected: %s\n", err);
+		return NULL;
+	}
+	return e;
+}
+
+/* The whole of @path, NUL-terminated, or NULL. */
+static char *te_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)len + 1)) != NULL) {
+		if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[len] = '\0';
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* (a) docs/config.md names every schema key as `key`. */
+static void test_exp_docs(void)
+{
+	const char *path = FAB_DOCS_DIR "/config.md";
+	const char *const *k = exp_schema_keys();
+	char *doc = te_read_file(path);
+	unsigned n = 0;
+
+	if (!doc)
+		fprintf(stderr, "\n  cannot read %s\n", path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	for (; *k; k++, n++) {
+		char want[128], msg[256];
+
+		snprintf(want, sizeof(want), "`%s`", *k);
+		if (strstr(doc, want))
+			continue;
+		snprintf(msg, sizeof(msg), "docs/config.md does not document %s", want);
+		fprintf(stderr, "\n  %s\n", msg);
+		CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
+	}
+	CU_ASSERT(n > 40); /* the table is really there */
+	free(doc);
+}
+
+/* (b) defaults, and overrides through --set. */
+static void test_exp_defaults(void)
+{
+	static const char *const sets[] = { "nic.mtu=1024", "fabric.buffer=1MiB", "nic.ack_dscp=46" };
+	const char *traffic = "traffic: [{kind: permutation, size: 64KiB}]\n";
+	struct exp *e = te_load(traffic, NULL, 0);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(e->name, "experiment");
+	CU_ASSERT_EQUAL(e->seed, 1);
+	CU_ASSERT_EQUAL(e->stop_ps, 0);
+	CU_ASSERT_EQUAL(e->mtu_bytes, 4096);
+	CU_ASSERT_EQUAL(e->ack_every_pkts, 16);
+	CU_ASSERT_EQUAL(e->data_dscp, 26);
+	CU_ASSERT_EQUAL(e->ack_dscp, 48);
+	CU_ASSERT_EQUAL(e->buffer_bytes, UINT64_C(32) << 20);
+	CU_ASSERT_EQUAL(e->sched.strict_mask, (1u << 6) | (1u << 7));
+	CU_ASSERT_EQUAL(e->sched.quantum_bytes[0], 4608);
+	CU_ASSERT_EQUAL(e->dscp_to_tc[26], 3);
+	CU_ASSERT_EQUAL(e->dscp_to_tc[48], 6);
+	CU_ASSERT_FALSE(e->payload);
+	CU_ASSERT_FALSE(e->vlan);
+	CU_ASSERT_TRUE(e->flows_csv);
+	CU_ASSERT_EQUAL(e->pool_pkts, 1u << 17);
+	CU_ASSERT_EQUAL(e->snaplen, 0);
+	CU_ASSERT_EQUAL(e->n_captures, 0);
+	CU_ASSERT_EQUAL(e->n_expects, 0);
+	CU_ASSERT_STRING_EQUAL(e->cc->name, "none");
+	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 8);
+	CU_ASSERT_EQUAL(e->msgs[0].dscp, 26);
+	CU_ASSERT_EQUAL(e->msgs[0].op, TG_OP_WRITE);
+	CU_ASSERT_EQUAL(e->msgs[0].start_ps, 0);
+	CU_ASSERT_EQUAL_FATAL(e->n_workloads, 1);
+	CU_ASSERT_STRING_EQUAL(e->workloads[0].name, "permutation0");
+	exp_free(e);
+
+	e = te_load(traffic, sets, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->mtu_bytes, 1024);
+	CU_ASSERT_EQUAL(e->buffer_bytes, UINT64_C(1) << 20);
+	CU_ASSERT_EQUAL(e->ack_dscp, 46);
+	CU_ASSERT_EQUAL(e->ack_every_pkts, 16); /* untouched */
+	exp_free(e);
+
+	/* A bad override is reported at its own position. */
+	{
+		static const char *const bad[] = { "nic.mtu=1024", "nic.mtu=3000" };
+		char text[512], err[CFG_ERR_BYTES] = "";
+		struct exp *x = NULL;
+
+		snprintf(text, sizeof(text),
+			 "topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 2}\n%s",
+			 traffic);
+		CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, bad, 2, &x, err), 0);
+		CU_ASSERT_PTR_NULL(x);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "--set #2:1:9: "));
+	}
+}
+
+/* Sources and destinations of the messages of one permutation. */
+static void te_perm_check(const struct exp *e, uint32_t n_hosts)
+{
+	uint32_t as_src[TE_MAX_HOSTS] = { 0 }, as_dst[TE_MAX_HOSTS] = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(e->n_msgs, n_hosts);
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+
+		CU_ASSERT_FATAL(m->src < n_hosts && m->dst < n_hosts);
+		CU_ASSERT_NOT_EQUAL(m->src, m->dst); /* no fixed point */
+		CU_ASSERT_EQUAL(m->bytes, 65536);
+		as_src[m->src]++;
+		as_dst[m->dst]++;
+	}
+	for (uint32_t h = 0; h < n_hosts; h++) {
+		CU_ASSERT_EQUAL(as_src[h], 1);
+		CU_ASSERT_EQUAL(as_dst[h], 1);
+	}
+}
+
+static bool te_same_pairs(const struct exp *a, const struct exp *b)
+{
+	if (a->n_msgs != b->n_msgs)
+		return false;
+	for (uint32_t i = 0; i < a->n_msgs; i++)
+		if (a->msgs[i].src != b->msgs[i].src || a->msgs[i].dst != b->msgs[i].dst)
+			return false;
+	return true;
+}
+
+/* (c) a permutation is a derangement, fixed by its seed. */
+static void test_exp_permutation(void)
+{
+	static const char *const seed2[] = { "seed=2" };
+	const char *traffic = "traffic: [{kind: permutation, size: 64KiB}]\n";
+	struct exp *a, *b, *c;
+	bool all_same = true;
+
+	a = te_load(traffic, NULL, 0);
+	b = te_load(traffic, NULL, 0);
+	c = te_load(traffic, seed2, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	te_perm_check(a, 8);
+	te_perm_check(c, 8);
+	CU_ASSERT_TRUE(te_same_pairs(a, b));
+	CU_ASSERT_FALSE(te_same_pairs(a, c));
+	exp_free(a);
+	exp_free(b);
+	exp_free(c);
+
+	/* Over many seeds: always a derangement, and not always the same one. */
+	for (unsigned s = 1; s <= 50; s++) {
+		char set[32];
+		const char *sets[] = { set };
+		struct exp *x;
+
+		snprintf(set, sizeof(set), "seed=%u", s);
+		x = te_load(traffic, sets, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+		te_perm_check(x, 8);
+		if (s == 1) {
+			a = x;
+			continue;
+		}
+		all_same = all_same && te_same_pairs(a, x);
+		exp_free(x);
+	}
+	exp_free(a);
+	CU_ASSERT_FALSE(all_same);
+
+	/* A host subset: only those hosts, each once each way. */
+	a = te_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], size: 1KiB}]\n", NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL_FATAL(a->n_msgs, 3);
+	{
+		uint32_t src_mask = 0, dst_mask = 0;
+
+		for (uint32_t i = 0; i < a->n_msgs; i++) {
+			CU_ASSERT_NOT_EQUAL(a->msgs[i].src, a->msgs[i].dst);
+			src_mask |= 1u << a->msgs[i].src;
+			dst_mask |= 1u << a->msgs[i].dst;
+		}
+		CU_ASSERT_EQUAL(src_mask, (1u << 1) | (1u << 4) | (1u << 6));
+		CU_ASSERT_EQUAL(dst_mask, (1u << 1) | (1u << 4) | (1u << 6));
+	}
+	exp_free(a);
+}
+
+/* (d) incast count takes the first N hosts other than dst. */
+static void test_exp_incast(void)
+{
+	static const uint32_t want[] = { 0, 1, 2, 4 };
+	struct exp *e = te_load("traffic:\n"
+				"  - {kind: incast, dst: h3, count: 4, size: 1MiB, start: 2us, op: send, dscp: 10}\n",
+				NULL, 0);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(e->msgs[i].src, want[i]);
+		CU_ASSERT_EQUAL(e->msgs[i].dst, 3);
+		CU_ASSERT_EQUAL(e->msgs[i].bytes, UINT64_C(1) << 20);
+		CU_ASSERT_EQUAL(e->msgs[i].start_ps, UINT64_C(2000000));
+		CU_ASSERT_EQUAL(e->msgs[i].op, TG_OP_SEND);
+		CU_ASSERT_EQUAL(e->msgs[i].dscp, 10);
+	}
+	exp_free(e);
+
+	/* dst h0: the senders start at h1. Count may reach hosts - 1. */
+	e = te_load("traffic: [{kind: incast, dst: h0, count: 7, size: 1KiB}]\n", NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 7);
+	for (uint32_t i = 0; i < 7; i++) {
+		CU_ASSERT_EQUAL(e->msgs[i].src, i + 1);
+		CU_ASSERT_EQUAL(e->msgs[i].dst, 0);
+	}
+	exp_free(e);
+
+	/* One more than that is out of range. */
+	{
+		static const char *const sets[] = { "traffic.0.count=8" };
+		char text[512], err[CFG_ERR_BYTES] = "";
+		struct exp *x = NULL;
+
+		snprintf(text, sizeof(text),
+			 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n"
+			 "traffic: [{kind: incast, dst: h0, count: 7, size: 1KiB}]\n");
+		CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, sets, 1, &x, err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "above the maximum 7"));
+	}
+}
+
+/* (e) expect: relative tolerances resolve against |value|. */
+static void test_exp_expect(void)
+{
+	struct exp *e = te_load("traffic: []\n"
+				"expect:\n"
+				"  - {metric: flows.goodput_gbps.mean, op: \"==\", value: 40, tolerance: 5%}\n"
+				"  - {metric: drops.total, op: \"<=\", value: -200, tolerance: 5%}\n"
+				"  - {metric: flows.slowdown.p99, op: \">\", value: 2.5, tolerance: 0.25}\n"
+				"  - {metric: messages.incomplete, op: \"!=\", value: 1e3}\n",
+				NULL, 0);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL_FATAL(e->n_expects, 4);
+	CU_ASSERT_STRING_EQUAL(e->expects[0].metric, "flows.goodput_gbps.mean");
+	CU_ASSERT_EQUAL(e->expects[0].op, EXP_OP_EQ);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[0].value, 40.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[0].tolerance, 2.0, 1e-12);
+	CU_ASSERT_EQUAL(e->expects[1].op, EXP_OP_LE);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[1].tolerance, 10.0, 1e-12); /* 5% of |-200| */
+	CU_ASSERT_EQUAL(e->expects[2].op, EXP_OP_GT);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[2].tolerance, 0.25, 1e-12);
+	CU_ASSERT_EQUAL(e->expects[3].op, EXP_OP_NE);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[3].value, 1000.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->expects[3].tolerance, 0.0, 0.0);
+	CU_ASSERT_STRING_EQUAL(e->expects[0].mark.file, "x.yaml");
+	CU_ASSERT_EQUAL(e->expects[0].mark.line, 4);
+	CU_ASSERT_STRING_EQUAL(exp_op_name(EXP_OP_GE), ">=");
+	exp_free(e);
+
+	/* An override's tolerance is resolved the same way. */
+	{
+		static const char *const sets[] = { "expect.0.tolerance=10%" };
+
+		e = te_load("traffic: []\nexpect: [{metric: drops.total, op: \"==\", value: 30}]\n", sets, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_DOUBLE_EQUAL(e->expects[0].tolerance, 3.0, 1e-12);
+		exp_free(e);
+	}
+}
+
+int test_exp_register(void)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "config.md covers the schema", test_exp_docs },
+		{ "defaults and overrides", test_exp_defaults },
+		{ "permutation", test_exp_permutation },
+		{ "incast count", test_exp_incast },
+		{ "expect tolerance", test_exp_expect },
+	};
+	CU_pSuite s = CU_add_suite("exp", NULL, NULL);
+	unsigned i;
+
+	if (!s)
+		return -1;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages fabemu builds, tests and runs with, when
+# missing. Needs root (or sudo). Safe to run again: installed packages are
+# skipped and nothing is downloaded when all are present.
+set -eu
+pkgs=(
+	gcc
+	libcunit1-dev     # unit tests
+	libdpdk-dev       # rte_mbuf packets, mempools, EAL
+	libibverbs-dev    # rdma-core verbs types of the NIC API
+	libpcap-dev       # captures
+	libyaml-dev       # experiment files
+	meson
+	ninja-build
+	pkg-config
+	tshark            # decoder checks in the tests
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+# tshark asks whether non-root users may capture; answer no, non-interactively.
+echo 'wireshark-common wireshark-common/install-setuid boolean false' | $sudo debconf-set-selections
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
