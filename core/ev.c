@@ -1,7 +1,8 @@
-/* 4-ary min-heap of events on a 128-bit key (time, source id, sequence).
- * Sift operations move a hole instead of swapping; the slot array is
- * aligned so that every group of four siblings starts a 128-byte block, and
- * four slots past the last event always hold the largest key. */
+/* Event queue: a ring of near-future time buckets plus a 4-ary min-heap for
+ * far events, both ordered by the 128-bit key (time, source id, sequence);
+ * see ev.h. Heap sift operations move a hole instead of swapping; the heap
+ * array is aligned so that every group of four siblings starts a 128-byte
+ * block, and four slots past its last event hold the largest key. */
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -12,12 +13,14 @@
 enum {
 	EV_ALIGN = 128,
 	EV_PAD = 3,   /* slots before heap[0] so that heap[1] is aligned */
-	EV_TAIL = 4,  /* sentinel slots after the last event */
+	EV_TAIL = 4,  /* sentinel slots after the last heap event */
+	EV_BUCKET_INITIAL = 4,
 };
 
 #define EV_KEY_MAX (~(unsigned __int128)0)
+#define EV_RING_MASK ((uint64_t)EV_RING_BUCKETS - 1)
 
-static int ev_alloc(struct ev_queue *q, uint32_t cap)
+static int ev_heap_alloc(struct ev_queue *q, uint32_t cap)
 {
 	size_t slots = (size_t)cap + EV_PAD + EV_TAIL + 1;
 	size_t bytes = (sizeof(struct ev) * slots + EV_ALIGN - 1) / EV_ALIGN * EV_ALIGN;
@@ -30,7 +33,7 @@ static int ev_alloc(struct ev_queue *q, uint32_t cap)
 	for (size_t i = 0; i < (size_t)cap + EV_TAIL; i++)
 		heap[i].key = EV_KEY_MAX;
 	if (q->heap)
-		memcpy(heap, q->heap, sizeof(*heap) * q->n);
+		memcpy(heap, q->heap, sizeof(*heap) * q->n_heap);
 	free(q->mem);
 	q->mem = mem;
 	q->heap = heap;
@@ -41,57 +44,54 @@ static int ev_alloc(struct ev_queue *q, uint32_t cap)
 int ev_queue_init(struct ev_queue *q, uint32_t cap)
 {
 	memset(q, 0, sizeof(*q));
-	return ev_alloc(q, cap < 64 ? 64 : cap);
+	q->ring = calloc(EV_RING_BUCKETS, sizeof(*q->ring));
+	if (!q->ring)
+		return -ENOMEM;
+	return ev_heap_alloc(q, cap < 64 ? 64 : cap);
 }
 
 void ev_queue_fini(struct ev_queue *q)
 {
+	for (uint32_t i = 0; q->ring && i < EV_RING_BUCKETS; i++)
+		free(q->ring[i].v);
+	free(q->ring);
 	free(q->mem);
 	memset(q, 0, sizeof(*q));
 }
 
-int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn, void *obj)
+static int ev_heap_push(struct ev_queue *q, const struct ev *e)
 {
-	struct ev e;
 	struct ev *h;
 	uint32_t i;
 
-	assert(src->seq < (UINT64_C(1) << EV_SEQ_BITS));
-	if (q->n == q->cap && ev_alloc(q, q->cap * 2) != 0)
+	if (q->n_heap == q->cap && ev_heap_alloc(q, q->cap * 2) != 0)
 		return -ENOMEM;
-	e.key = (unsigned __int128)time_ps << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
-	e.fn = fn;
-	e.obj = obj;
-	src->seq++;
 	h = q->heap;
-	i = q->n++;
+	i = q->n_heap++;
 	while (i > 0) {
 		uint32_t parent = (i - 1) >> 2;
 
-		if (e.key >= h[parent].key)
+		if (e->key >= h[parent].key)
 			break;
 		h[i] = h[parent];
 		i = parent;
 	}
-	h[i] = e;
-	q->n_pushed++;
+	h[i] = *e;
 	return 0;
 }
 
-bool ev_pop(struct ev_queue *q, struct ev *out)
+static void ev_heap_pop(struct ev_queue *q, struct ev *out)
 {
 	struct ev *h = q->heap;
 	struct ev last;
 	uint32_t i = 0, n;
 
-	if (q->n == 0)
-		return false;
 	*out = h[0];
-	n = --q->n;
+	n = --q->n_heap;
 	last = h[n];
 	h[n].key = EV_KEY_MAX;
 	if (n == 0)
-		return true;
+		return;
 	for (;;) {
 		uint32_t c = 4 * i + 1, a, b, best;
 
@@ -107,5 +107,149 @@ bool ev_pop(struct ev_queue *q, struct ev *out)
 		i = best;
 	}
 	h[i] = last;
+}
+
+static int ev_bucket_add(struct ev_bucket *b, const struct ev *e)
+{
+	uint32_t j;
+
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : EV_BUCKET_INITIAL;
+		struct ev *v;
+
+		if (b->head > 0) {
+			/* Reclaim the taken slots before growing. */
+			memmove(b->v, b->v + b->head, sizeof(*v) * (b->n - b->head));
+			b->n -= b->head;
+			b->head = 0;
+		}
+		if (b->n == b->cap) {
+			v = realloc(b->v, sizeof(*v) * cap);
+			if (!v)
+				return -ENOMEM;
+			b->v = v;
+			b->cap = cap;
+		}
+	}
+	j = b->n++;
+	/* In a bucket being consumed, keep key order: new events are nearly
+	 * always the latest, so this rarely moves anything. */
+	if (b->sorted)
+		for (; j > b->head && b->v[j - 1].key > e->key; j--)
+			b->v[j] = b->v[j - 1];
+	b->v[j] = *e;
+	return 0;
+}
+
+int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn, void *obj)
+{
+	uint64_t bucket = time_ps >> EV_BUCKET_SHIFT;
+	struct ev e;
+
+	assert(src->seq < (UINT64_C(1) << EV_SEQ_BITS));
+	assert(bucket >= q->cur);
+	e.key = (unsigned __int128)time_ps << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+	e.fn = fn;
+	e.obj = obj;
+	if (bucket - q->cur < EV_RING_BUCKETS) {
+		uint32_t idx = (uint32_t)(bucket & EV_RING_MASK);
+
+		if (ev_bucket_add(&q->ring[idx], &e) != 0)
+			return -ENOMEM;
+		q->bits[idx >> 6] |= UINT64_C(1) << (idx & 63);
+		q->n_ring++;
+	} else if (ev_heap_push(q, &e) != 0) {
+		return -ENOMEM;
+	}
+	src->seq++;
+	q->n++;
+	q->n_pushed++;
+	return 0;
+}
+
+/* Ring index of the first non-empty bucket at or after the current one (in
+ * time order, wrapping); only when the ring is not empty. */
+static uint32_t ev_ring_next(const struct ev_queue *q)
+{
+	uint32_t start = (uint32_t)(q->cur & EV_RING_MASK);
+	uint32_t w = start >> 6;
+	uint64_t bits = q->bits[w] & (~UINT64_C(0) << (start & 63));
+
+	for (uint32_t k = 0; !bits; k++) {
+		w = (w + 1) & (EV_RING_WORDS - 1);
+		bits = q->bits[w];
+		/* Past a full turn only the part of the start word before start
+		 * is left: those buckets are the latest of the window. */
+		assert(k <= EV_RING_WORDS);
+	}
+	return (w << 6) + (uint32_t)__builtin_ctzll(bits);
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Sort bucket @b if it is not yet; its smallest event is then v[head]. */
+static inline void ev_bucket_sort(struct ev_bucket *b)
+{
+	if (b->sorted)
+		return;
+	if (b->n - b->head <= 16) {
+		for (uint32_t i = b->head + 1; i < b->n; i++) {
+			struct ev e = b->v[i];
+			uint32_t j = i;
+
+			for (; j > b->head && b->v[j - 1].key > e.key; j--)
+				b->v[j] = b->v[j - 1];
+			b->v[j] = e;
+		}
+	} else {
+		qsort(b->v + b->head, b->n - b->head, sizeof(*b->v), ev_cmp);
+	}
+	b->sorted = 1;
+}
+
+uint64_t ev_peek_time(struct ev_queue *q)
+{
+	uint64_t t = UINT64_MAX;
+
+	if (q->n_ring) {
+		struct ev_bucket *b = &q->ring[ev_ring_next(q)];
+
+		ev_bucket_sort(b);
+		t = ev_time(&b->v[b->head]);
+	}
+	if (q->n_heap && ev_time(&q->heap[0]) < t)
+		t = ev_time(&q->heap[0]);
+	return t;
+}
+
+bool ev_pop(struct ev_queue *q, struct ev *out)
+{
+	if (q->n == 0)
+		return false;
+	q->n--;
+	if (q->n_ring) {
+		uint32_t idx = ev_ring_next(q);
+		struct ev_bucket *b = &q->ring[idx];
+
+		ev_bucket_sort(b);
+		if (!q->n_heap || b->v[b->head].key < q->heap[0].key) {
+			*out = b->v[b->head++];
+			if (b->head == b->n) {
+				b->head = b->n = 0;
+				b->sorted = 0;
+				q->bits[idx >> 6] &= ~(UINT64_C(1) << (idx & 63));
+			}
+			q->n_ring--;
+			q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
+			return true;
+		}
+	}
+	ev_heap_pop(q, out);
+	q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
 	return true;
 }
