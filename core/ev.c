@@ -185,11 +185,52 @@ static uint32_t ev_ring_next(const struct ev_queue *q)
 	return (w << 6) + (uint32_t)__builtin_ctzll(bits);
 }
 
-static int ev_cmp(const void *a, const void *b)
+static void ev_insertion_sort(struct ev *v, uint32_t n)
 {
-	const struct ev *x = a, *y = b;
+	for (uint32_t i = 1; i < n; i++) {
+		struct ev e = v[i];
+		uint32_t j = i;
 
-	return (x->key > y->key) - (x->key < y->key);
+		for (; j > 0 && v[j - 1].key > e.key; j--)
+			v[j] = v[j - 1];
+		v[j] = e;
+	}
+}
+
+/* In-place quicksort on keys (no allocation: this runs on the hot path),
+ * median of three, recursing into the smaller side only. */
+static void ev_sort(struct ev *v, uint32_t n)
+{
+	while (n > 16) {
+		uint32_t mid = n / 2, i = 0, j = n - 1;
+		unsigned __int128 a = v[0].key, b = v[mid].key, c = v[n - 1].key, pivot;
+		struct ev t;
+
+		pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		for (;;) {
+			while (v[i].key < pivot)
+				i++;
+			while (v[j].key > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i] = v[j];
+			v[j] = t;
+			i++;
+			j--;
+		}
+		/* v[0..j] <= pivot <= v[j+1..n) */
+		if (j + 1 < n - j - 1) {
+			ev_sort(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			ev_sort(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	ev_insertion_sort(v, n);
 }
 
 /* Sort bucket @b if it is not yet; its smallest event is then v[head]. */
@@ -197,18 +238,7 @@ static inline void ev_bucket_sort(struct ev_bucket *b)
 {
 	if (b->sorted)
 		return;
-	if (b->n - b->head <= 16) {
-		for (uint32_t i = b->head + 1; i < b->n; i++) {
-			struct ev e = b->v[i];
-			uint32_t j = i;
-
-			for (; j > b->head && b->v[j - 1].key > e.key; j--)
-				b->v[j] = b->v[j - 1];
-			b->v[j] = e;
-		}
-	} else {
-		qsort(b->v + b->head, b->n - b->head, sizeof(*b->v), ev_cmp);
-	}
+	ev_sort(b->v + b->head, b->n - b->head);
 	b->sorted = 1;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 enum {
 	PKT_ETH_BYTES = 14,
@@ -95,6 +96,29 @@ struct pkt_meta {
 static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)
 {
 	return (struct pkt_meta *)rte_mbuf_to_priv(m);
+}
+
+/* A packet from a pool made by sim_pool_create: no headroom is kept (no
+ * header is ever prepended), so metadata and headers are contiguous right
+ * after the rte_mbuf and a forwarding hop touches three cache lines. */
+static inline struct rte_mbuf *pkt_alloc(struct rte_mempool *mp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
+	if (likely(m != NULL))
+		m->data_off = 0;
+	return m;
+}
+
+/* Start loading what a receiver reads of @m (mbuf fields, metadata and
+ * headers) ahead of use. */
+static inline void pkt_prefetch(const struct rte_mbuf *m)
+{
+	const char *p = (const char *)m;
+
+	rte_prefetch0(p);
+	rte_prefetch0(p + 2 * RTE_CACHE_LINE_SIZE);
+	rte_prefetch0(p + 3 * RTE_CACHE_LINE_SIZE);
 }
 
 static inline const struct pkt_meta *pkt_meta_const(const struct rte_mbuf *m)

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_prefetch.h>
-
 #include "capture.h"
 #include "port.h"
 #include "sim.h"
@@ -71,10 +69,10 @@ static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t a
 	s->aux = aux;
 }
 
-static void port_ring_free(struct port_ring *r)
+static void port_ring_free(struct sim *sim, struct port_ring *r)
 {
 	while (r->head != r->tail)
-		rte_pktmbuf_free(r->slots[r->head++ & r->mask].m);
+		sim_pkt_free(sim, r->slots[r->head++ & r->mask].m);
 	free(r->slots);
 	memset(r, 0, sizeof(*r));
 }
@@ -82,10 +80,10 @@ static void port_ring_free(struct port_ring *r)
 void port_fini(struct port *p)
 {
 	for (int tc = 0; tc < PORT_N_TC; tc++)
-		port_ring_free(&p->q[tc]);
-	port_ring_free(&p->pipe);
+		port_ring_free(p->sim, &p->q[tc]);
+	port_ring_free(p->sim, &p->pipe);
 	if (p->tx_pkt)
-		rte_pktmbuf_free(p->tx_pkt);
+		sim_pkt_free(p->sim, p->tx_pkt);
 	p->tx_pkt = NULL;
 }
 
@@ -230,9 +228,8 @@ static void port_arrive(struct sim *sim, void *obj)
 
 		sim_at(sim, next->aux, &p->src, port_arrive, p);
 		/* The next frame on a busy link arrives one frame time from now:
-		 * start loading its metadata and headers (one cache line with the
-		 * pool's layout) while the simulation does other work. */
-		rte_prefetch0(rte_mbuf_to_priv(next->m));
+		 * start loading it while the simulation does other work. */
+		pkt_prefetch(next->m);
 	}
 	sim->n_hops++;
 	/* The receiver reads the packet next anyway: this is not an extra miss. */

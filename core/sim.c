@@ -10,6 +10,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "pkt.h"
 #include "sim.h"
@@ -21,6 +22,8 @@ int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool)
 	memset(s, 0, sizeof(*s));
 	s->seed = seed;
 	s->pool = pool;
+	if (pool)
+		s->pkts_data_limit = pool->size - pool->size / 16;
 	return ev_queue_init(&s->evq, SIM_EV_INITIAL);
 }
 
@@ -95,7 +98,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	struct rte_mempool *mp;
 
 	mp = rte_pktmbuf_pool_create(name, n_mbufs, 256, priv,
-				     (uint16_t)(data_room + RTE_PKTMBUF_HEADROOM), SOCKET_ID_ANY);
+				     data_room, SOCKET_ID_ANY);
 	if (!mp)
 		snprintf(err, err_len, "cannot create a pool of %u packets: %s (raise EAL memory with -- -m MB)",
 			 n_mbufs, rte_strerror(rte_errno));

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ev.h"
+#include "pkt.h"
 
 struct rte_mempool;
 
@@ -18,8 +19,11 @@ struct sim {
 	uint64_t stop_ps;           /* stop when time would pass this; 0 = run dry */
 	uint64_t n_events;          /* events handled */
 	uint64_t n_hops;            /* packets delivered over a link */
-	uint64_t n_alloc_fail;      /* mbuf allocations that found the pool empty */
+	uint64_t n_alloc_fail;      /* data packets not built: pool at its data limit */
 	struct rte_mempool *pool;   /* mbufs for every packet of the run */
+	uint32_t pkts_in_use;       /* mbufs taken from the pool and not freed */
+	uint32_t pkts_peak;         /* high-water mark of pkts_in_use */
+	uint32_t pkts_data_limit;   /* data packets may not take the pool beyond this */
 	uint32_t n_entities;        /* ids handed out so far */
 	bool stopped;               /* the run hit stop_ps */
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
@@ -27,8 +31,33 @@ struct sim {
 	void *progress_arg;         /* its argument */
 };
 
+/* @pool may be NULL (tests without packets). The data limit is set to
+ * 15/16 of the pool. */
 int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool);
 void sim_fini(struct sim *s);
+
+/* Take a packet from the run's pool (no headroom; see pkt_alloc). Control
+ * frames (ACK, CNP, PFC) may use the whole pool; data packets stop at
+ * pkts_data_limit so that a pool filled by queued data never starves the
+ * acknowledgements that would drain it. NULL when none may be had. */
+static inline struct rte_mbuf *sim_pkt_alloc(struct sim *s, bool data)
+{
+	struct rte_mbuf *m;
+
+	if (data && s->pkts_in_use >= s->pkts_data_limit)
+		return NULL;
+	m = pkt_alloc(s->pool);
+	if (likely(m != NULL) && ++s->pkts_in_use > s->pkts_peak)
+		s->pkts_peak = s->pkts_in_use;
+	return m;
+}
+
+/* Return a packet taken with sim_pkt_alloc. */
+static inline void sim_pkt_free(struct sim *s, struct rte_mbuf *m)
+{
+	s->pkts_in_use--;
+	rte_pktmbuf_free(m);
+}
 
 /* A fresh event-source identity. */
 static inline void sim_new_src(struct sim *s, struct ev_src *src)
@@ -51,7 +80,9 @@ uint64_t sim_run(struct sim *s);
 int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, unsigned err_len);
 
 /* Create the packet pool: @n_mbufs mbufs with @data_room bytes of data each
- * and our metadata in the private area. NULL with @err filled on failure. */
+ * and our metadata in the private area. Take packets with pkt_alloc (no
+ * headroom); rte_pktmbuf_alloc leaves min(128, data_room) bytes of
+ * headroom. NULL with @err filled on failure. */
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
 				    char *err, unsigned err_len);
 

@@ -45,6 +45,7 @@ struct nic_stats {
 	uint64_t rx_unknown_qp;     /* frames for a QP that does not exist */
 	uint64_t rx_cnps;           /* CNPs received */
 	uint64_t completions;       /* send work requests completed */
+	uint64_t ack_alloc_fail;    /* ACKs not sent: the packet pool was empty */
 };
 
 /* Called for every completion (sender side: the work request is

@@ -49,12 +49,13 @@ static int nic_parse(const struct rte_mbuf *m, struct nic_rx_hdr *h)
 
 static void nic_send_ack(struct nic *n, struct nic_qp *qp, uint32_t psn)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(n->sim->pool);
+	struct rte_mbuf *m = sim_pkt_alloc(n->sim, false);
 	struct pkt_roce f = { 0 };
 
 	if (unlikely(!m)) {
-		/* The next in-order packet or the final A bit will ACK again. */
-		n->sim->n_alloc_fail++;
+		/* Only when the whole pool is queued: the next in-order packet or
+		 * the final A bit will ACK again. */
+		n->stats.ack_alloc_fail++;
 		return;
 	}
 	f.addr = qp->addr;
@@ -68,7 +69,7 @@ static void nic_send_ack(struct nic *n, struct nic_qp *qp, uint32_t psn)
 	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
 	f.aeth_msn = qp->msn & NIC_PSN_MASK;
 	if (unlikely(pkt_build_roce(m, &f, n->p.payload ? n->pattern : NULL) != 0)) {
-		rte_pktmbuf_free(m);
+		sim_pkt_free(n->sim, m);
 		return;
 	}
 	pkt_meta(m)->tc = n->ack_tc;
@@ -192,5 +193,5 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		nic_rx_data(n, qp, m, &h);
 	}
 out:
-	rte_pktmbuf_free(m);
+	sim_pkt_free(n->sim, m);
 }

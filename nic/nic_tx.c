@@ -86,7 +86,7 @@ static struct rte_mbuf *nic_qp_next_pkt(struct nic *n, struct nic_qp *qp)
 	uint64_t left = wr->bytes - qp->send_off;
 	uint32_t len = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
 	bool first = qp->send_off == 0, last = len == left;
-	struct rte_mbuf *m = rte_pktmbuf_alloc(n->sim->pool);
+	struct rte_mbuf *m = sim_pkt_alloc(n->sim, true);
 	struct pkt_roce f;
 
 	if (unlikely(!m)) {
@@ -108,7 +108,7 @@ static struct rte_mbuf *nic_qp_next_pkt(struct nic *n, struct nic_qp *qp)
 	f.aeth_msn = 0;
 	f.payload_bytes = len;
 	if (unlikely(pkt_build_roce(m, &f, n->p.payload ? n->pattern : NULL) != 0)) {
-		rte_pktmbuf_free(m);
+		sim_pkt_free(n->sim, m);
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}

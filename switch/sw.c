@@ -54,7 +54,7 @@ uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t p
 static void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
 {
 	s->stats.drops[r]++;
-	rte_pktmbuf_free(m);
+	sim_pkt_free(s->sim, m);
 }
 
 static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)

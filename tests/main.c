@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	test_pool = sim_pool_create("tests", 8192, 4096 + 256, err, sizeof(err));
+	test_pool = sim_pool_create("tests", 8192, 4096 + 512, err, sizeof(err));
 	if (!test_pool) {
 		fprintf(stderr, "%s\n", err);
 		return 2;

@@ -86,6 +86,8 @@ static void pair_free(struct pair *p)
 {
 	nic_free(p->a);
 	nic_free(p->b);
+	/* Every packet went back to the pool. */
+	CU_ASSERT_EQUAL(p->sim.pkts_in_use, 0);
 	sim_fini(&p->sim);
 }
 

@@ -17,20 +17,19 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
 	struct sink *s = owner;
 
-	(void)in;
 	if (s->n < 512) {
 		s->t_ps[s->n] = in->sim->now_ps;
 		s->tc[s->n] = pkt_meta(m)->tc;
 	}
 	s->n++;
-	rte_pktmbuf_free(m);
+	sim_pkt_free(in->sim, m);
 }
 
 static const struct port_ops sink_ops = { .rx = sink_rx };
 
-static struct rte_mbuf *frame(uint32_t bytes, uint8_t tc)
+static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(test_mempool());
+	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	rte_pktmbuf_append(m, 64);
@@ -55,7 +54,7 @@ static void run_rate(uint64_t rate_bps)
 	port_connect(&pa, &pb, rate_bps, delay);
 	for (int rep = 0; rep < 20; rep++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, n++)
-			port_enqueue(&pa, frame(sizes[i], 0), 0, sizes[i]);
+			port_enqueue(&pa, frame(&s, sizes[i], 0), 0, sizes[i]);
 	sim_run(&s);
 	CU_ASSERT_EQUAL(b.n, n);
 	/* Frame k ends at floor(sum of wire bits of frames 0..k * 1e12 / rate). */
@@ -101,9 +100,9 @@ static void test_port_strict_priority(void)
 	pa.sched.strict_mask = 0xC0;
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 5; i++)
-		port_enqueue(&pa, frame(1000, 3), 3, 1000);
+		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
 	for (int i = 0; i < 3; i++)
-		port_enqueue(&pa, frame(100, 6), 6, 100);
+		port_enqueue(&pa, frame(&s, 100, 6), 6, 100);
 	sim_run(&s);
 	CU_ASSERT_EQUAL_FATAL(b.n, 8);
 	/* The first TC3 frame was already on the wire; then all TC6 frames. */
@@ -133,8 +132,8 @@ static void test_port_dwrr_shares(void)
 	pa.sched.quantum_bytes[3] = 4500; /* weight 3 */
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 400; i++) {
-		port_enqueue(&pa, frame(1500, 1), 1, 1500);
-		port_enqueue(&pa, frame(1500, 3), 3, 1500);
+		port_enqueue(&pa, frame(&s, 1500, 1), 1, 1500);
+		port_enqueue(&pa, frame(&s, 1500, 3), 3, 1500);
 	}
 	/* Stop while both classes are still backlogged: 400 frames sent. */
 	s.stop_ps = 400 * port_frame_ps(1500, UINT64_C(100000000000)) - 1;

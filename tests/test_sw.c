@@ -49,18 +49,17 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
 	struct sink *s = owner;
 
-	(void)in;
 	s->n++;
 	if (s->last)
-		rte_pktmbuf_free(s->last);
+		sim_pkt_free(in->sim, s->last);
 	s->last = m;
 }
 
 static const struct port_ops sink_ops = { .rx = sink_rx };
 
-static struct rte_mbuf *roce_to(uint32_t dst_host, uint32_t payload)
+static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t payload)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(test_mempool());
+	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 	struct pkt_roce f = { 0 };
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -111,9 +110,9 @@ static void test_sw_forward_and_rewrite(void)
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
-	inject(&peers[0], roce_to(1, 1000));
-	inject(&peers[0], roce_to(2, 1000));
-	inject(&peers[0], roce_to(77, 1000)); /* not a host of the plan */
+	inject(&peers[0], roce_to(&s, 1, 1000));
+	inject(&peers[0], roce_to(&s, 2, 1000));
+	inject(&peers[0], roce_to(&s, 77, 1000)); /* not a host of the plan */
 	sim_run(&s);
 	CU_ASSERT_EQUAL(sinks[1].n, 1);
 	CU_ASSERT_EQUAL(sinks[2].n, 1);
@@ -126,9 +125,10 @@ static void test_sw_forward_and_rewrite(void)
 	CU_ASSERT_EQUAL(parsed.addr.ttl, 63);
 	CU_ASSERT_EQUAL(pkt_meta(sinks[2].last)->tc, 3); /* DSCP 26 -> TC 3 */
 	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+	CU_ASSERT_EQUAL(s.pkts_in_use, 2); /* the two frames the sinks keep */
 	for (int i = 0; i < 3; i++)
 		if (sinks[i].last)
-			rte_pktmbuf_free(sinks[i].last);
+			sim_pkt_free(&s, sinks[i].last);
 	sw_free(sw);
 	for (int i = 0; i < 3; i++)
 		port_fini(&peers[i]);
@@ -156,8 +156,8 @@ static void test_sw_tail_drop(void)
 		sw_set_next_hop_mac(sw, i, mac);
 	}
 	for (int i = 0; i < 50; i++) {
-		inject(&peers[0], roce_to(1, 1000));
-		inject(&peers[2], roce_to(1, 1000));
+		inject(&peers[0], roce_to(&s, 1, 1000));
+		inject(&peers[2], roce_to(&s, 1, 1000));
 	}
 	sim_run(&s);
 	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] > 0);
@@ -165,7 +165,7 @@ static void test_sw_tail_drop(void)
 	CU_ASSERT(sw_stats(sw)->buffer_peak_bytes <= p.buffer_bytes);
 	for (int i = 0; i < 3; i++)
 		if (sinks[i].last)
-			rte_pktmbuf_free(sinks[i].last);
+			sim_pkt_free(&s, sinks[i].last);
 	sw_free(sw);
 	for (int i = 0; i < 3; i++)
 		port_fini(&peers[i]);

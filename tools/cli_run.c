@@ -1,5 +1,6 @@
 /* `fabemu run` and `fabemu check`: load, build, run, write results, and for
  * check evaluate the experiment's expect: assertions. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,34 @@ static int cli_mkdirs(const char *path)
 	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+/* Remove what an earlier run left in @dir, so that no stale table or
+ * capture sits beside fresh results. */
+static void cli_clean(const char *dir)
+{
+	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv" };
+	char path[4200];
+	struct dirent *de;
+	DIR *d;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/capture", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 5 && !strcmp(de->d_name + n - 5, ".pcap")) {
+			snprintf(path, sizeof(path), "%s/capture/%s", dir, de->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
 }
 
 static bool cli_expect_holds(const struct exp_expect *a, double m)
@@ -96,9 +125,14 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 		return CLI_BAD_INPUT;
 	}
 	if (jf) {
+		uint32_t n_fail = 0;
+
+		for (uint32_t i = 0; i < e->n_expects; i++)
+			n_fail += !cli_expect_holds(&e->expects[i],
+						    res_value(res_find(r, e->expects[i].metric)));
 		fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
 		cli_xml_escape(jf, e->name);
-		fprintf(jf, "\" tests=\"%u\">\n", e->n_expects);
+		fprintf(jf, "\" tests=\"%u\" failures=\"%u\">\n", e->n_expects, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
@@ -119,7 +153,9 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 			cli_xml_escape(jf, e->name);
 			fprintf(jf, "\" name=\"");
 			cli_xml_escape(jf, a->metric);
-			fprintf(jf, " %s %.10g\"", exp_op_name(a->op), a->value);
+			fputc(' ', jf);
+			cli_xml_escape(jf, exp_op_name(a->op));
+			fprintf(jf, " %.10g\"", a->value);
 			if (ok) {
 				fprintf(jf, "/>\n");
 			} else {
@@ -159,6 +195,7 @@ int cli_run(const struct cli_opts *o, bool check)
 		exp_free(e);
 		return CLI_BAD_INPUT;
 	}
+	cli_clean(outdir);
 	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

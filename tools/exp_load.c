@@ -9,6 +9,11 @@
 
 #define EXP_MAX_MSG_BYTES (UINT64_C(1) << 31) /* IB maximum message size */
 
+enum {
+	EXP_POOL_HEADERS = 1 << 17, /* default pool, headers-only packets (~0.3 KiB each) */
+	EXP_POOL_PAYLOAD = 1 << 15, /* default pool with payload (~4.4 KiB each at 4 KiB MTU) */
+};
+
 static const char *const top_keys[] = {
 	"capture", "description", "engine", "expect", "fabric", "name", "nic",
 	"outputs", "seed", "stop_time", "topology", "traffic", NULL,
@@ -101,8 +106,9 @@ static int exp_host(const struct exp *e, const struct cfg_node *n, uint32_t *hos
 		if (near)
 			cfg_errorf(err, n, "unknown host '%s' (did you mean '%s'?)", name, near);
 		else
-			cfg_errorf(err, n, "unknown host '%s' (hosts are h0..h%u)", name,
-				   e->topo->n_hosts - 1);
+			cfg_errorf(err, n, "unknown host '%s' (hosts are %s .. %s)", name,
+				   e->topo->nodes[e->topo->hosts[0]].name,
+				   e->topo->nodes[e->topo->hosts[e->topo->n_hosts - 1]].name);
 	}
 	return -EINVAL;
 }
@@ -607,7 +613,7 @@ static void exp_defaults(struct exp *e)
 	e->data_dscp = 26;
 	e->ack_dscp = 48;
 	e->cc = cc_find("none");
-	e->pool_pkts = 1u << 17;
+	e->pool_pkts = 0; /* chosen after nic.payload is known */
 	e->flows_csv = true;
 }
 
@@ -648,6 +654,8 @@ static int exp_build(struct exp *e, bool seed_set, uint64_t seed, char *err)
 		EXP_OPT(n, "flows_csv", cfg_bool(n_, &e->flows_csv, err));
 	}
 	EXP_OPT(root, "expect", exp_expects(e, n_, err));
+	if (!e->pool_pkts)
+		e->pool_pkts = e->payload ? EXP_POOL_PAYLOAD : EXP_POOL_HEADERS;
 	return 0;
 }
 

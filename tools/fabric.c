@@ -39,6 +39,7 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 	uint32_t node = t->hosts[src], target = t->hosts[dst];
 
 	out->n_hops = 0;
+	out->src_port = 0;
 	while (node != target) {
 		uint32_t o = r->off[(size_t)node * r->n_hosts + dst];
 		const struct topo_link *l;
@@ -46,6 +47,8 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 
 		if (o == r->off[(size_t)node * r->n_hosts + dst + 1] || out->n_hops == TG_MAX_HOPS)
 			return -EINVAL;
+		if (out->n_hops == 0)
+			out->src_port = r->ports[o];
 		li = t->nodes[node].port_links[r->ports[o]];
 		l = &t->links[li];
 		out->rate_bps[out->n_hops] = l->rate_bps;
@@ -58,15 +61,19 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 
 uint16_t fabric_data_room(const struct exp *e)
 {
-	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes. */
-	return e->payload ? (uint16_t)(e->mtu_bytes + 256) : 128;
+	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes (60 for
+	 * a padded ACK); payload adds one MTU, pad and ICRC. */
+	return e->payload ? (uint16_t)(e->mtu_bytes + 128) : 128;
 }
 
 unsigned fabric_eal_mem_mb(const struct exp *e)
 {
-	uint64_t per = (uint64_t)fabric_data_room(e) + RTE_PKTMBUF_HEADROOM + 128 + 64 + 64;
+	/* mbuf, metadata, data, mempool object header and the cache-line
+	 * rounding the mempool applies; plus room for the EAL's own needs. */
+	uint64_t per = RTE_ALIGN_CEIL((uint64_t)fabric_data_room(e) + sizeof(struct rte_mbuf) + 64 + 64,
+				      RTE_CACHE_LINE_SIZE);
 
-	return (unsigned)((per * e->pool_pkts) >> 20) + 64;
+	return (unsigned)((per * e->pool_pkts * 5 / 4) >> 20) + 96;
 }
 
 static int fabric_mkdir(const char *path, char *err, unsigned err_len)

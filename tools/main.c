@@ -9,10 +9,40 @@
 
 static const char usage[] =
 	"usage: fabemu run EXP.yaml [-o DIR] [--seed N] [--set key=value]... [-q] [-- EAL args]\n"
-	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]...\n"
+	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]... [-q]\n"
+	"                             [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
-	"       fabemu bench [--quick] [--json] [-- EAL args]\n"
+	"       fabemu bench [--quick] [--json] [--seed N] [--set key=value]... [-- EAL args]\n"
 	"       fabemu --version | --help\n";
+
+/* Which commands take an option, and whether it has a value. */
+struct cli_optdef {
+	const char *name;     /* long or short spelling */
+	const char *alt;      /* the other spelling, or NULL */
+	const char *cmds;     /* commands that take it, space separated */
+	bool value;           /* takes the next argument */
+};
+
+static const struct cli_optdef cli_optdefs[] = {
+	{ "-o", "--output", "run check", true },
+	{ "--junit", NULL, "check", true },
+	{ "--seed", NULL, "run check bench", true },
+	{ "--set", NULL, "run check bench", true },
+	{ "-q", "--quiet", "run check", false },
+	{ "--dot", NULL, "topo", false },
+	{ "--quick", NULL, "bench", false },
+	{ "--json", NULL, "bench", false },
+};
+
+static bool cli_cmd_in(const char *cmd, const char *list)
+{
+	size_t n = strlen(cmd);
+
+	for (const char *p = list; (p = strstr(p, cmd)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
 
 static int cli_bad(const char *fmt, const char *arg)
 {
@@ -54,42 +84,57 @@ int main(int argc, char **argv)
 		return cli_bad("unknown command '%s'", cmd);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
+		const struct cli_optdef *d = NULL;
+		const char *v = NULL;
 
 		if (!strcmp(a, "--")) {
 			o.eal_argc = argc - i - 1;
 			o.eal_argv = &argv[i + 1];
 			break;
 		}
-		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
-			o.outdir = argv[++i];
-		} else if (!strcmp(a, "--junit") && i + 1 < argc && !strcmp(cmd, "check")) {
-			o.junit = argv[++i];
-		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &o.seed) != 0)
-				return cli_bad("--seed needs a non-negative integer, got '%s'", argv[i]);
+		if (a[0] != '-' || a[1] == '\0') {
+			if (o.exp_path || !strcmp(cmd, "bench"))
+				return cli_bad("unexpected argument '%s'", a);
+			o.exp_path = a;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(cli_optdefs) / sizeof(cli_optdefs[0]); k++)
+			if (!strcmp(a, cli_optdefs[k].name) ||
+			    (cli_optdefs[k].alt && !strcmp(a, cli_optdefs[k].alt)))
+				d = &cli_optdefs[k];
+		if (!d)
+			return cli_bad("unknown option '%s'", a);
+		if (!cli_cmd_in(cmd, d->cmds)) {
+			fprintf(stderr, "fabemu: %s does not take %s (see fabemu --help)\n", cmd, a);
+			return CLI_BAD_INPUT;
+		}
+		if (d->value) {
+			if (i + 1 >= argc)
+				return cli_bad("option '%s' needs a value", a);
+			v = argv[++i];
+		}
+		if (!strcmp(d->name, "-o")) {
+			o.outdir = v;
+		} else if (!strcmp(d->name, "--junit")) {
+			o.junit = v;
+		} else if (!strcmp(d->name, "--seed")) {
+			if (cli_parse_u64(v, &o.seed) != 0)
+				return cli_bad("--seed needs a non-negative integer, got '%s'", v);
 			o.seed_set = true;
-		} else if (!strcmp(a, "--set") && i + 1 < argc) {
+		} else if (!strcmp(d->name, "--set")) {
 			if (o.n_sets == CLI_MAX_SETS)
 				return cli_bad("%s", "too many --set options");
-			if (!strchr(argv[i + 1], '='))
-				return cli_bad("--set needs key.path=value, got '%s'", argv[i + 1]);
-			o.sets[o.n_sets++] = argv[++i];
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			if (!strchr(v, '='))
+				return cli_bad("--set needs key.path=value, got '%s'", v);
+			o.sets[o.n_sets++] = v;
+		} else if (!strcmp(d->name, "-q")) {
 			o.quiet = true;
-		} else if (!strcmp(a, "--dot") && !strcmp(cmd, "topo")) {
+		} else if (!strcmp(d->name, "--dot")) {
 			o.dot = true;
-		} else if (!strcmp(a, "--quick") && !strcmp(cmd, "bench")) {
+		} else if (!strcmp(d->name, "--quick")) {
 			o.quick = true;
-		} else if (!strcmp(a, "--json") && !strcmp(cmd, "bench")) {
-			o.json = true;
-		} else if (a[0] == '-') {
-			return cli_bad(i + 1 < argc || a[1] != '-' ? "unknown or incomplete option '%s'"
-								   : "option '%s' needs a value",
-				       a);
-		} else if (!o.exp_path && strcmp(cmd, "bench")) {
-			o.exp_path = a;
 		} else {
-			return cli_bad("unexpected argument '%s'", a);
+			o.json = true;
 		}
 	}
 	if (strcmp(cmd, "bench") && !o.exp_path)

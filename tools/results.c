@@ -178,6 +178,7 @@ int res_collect(struct results *r, const struct fabric *f)
 		ns.rx_duplicate += x->rx_duplicate;
 		ns.rx_icrc_errors += x->rx_icrc_errors;
 		ns.rx_unknown_qp += x->rx_unknown_qp;
+		ns.ack_alloc_fail += x->ack_alloc_fail;
 	}
 	for (uint32_t i = 0; i < n_flows; i++) {
 		offered += fl[i].msg.bytes;
@@ -221,8 +222,11 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, ns.rx_icrc_errors, "nic.icrc_errors");
 	RES_U64(r, ns.rx_unknown_qp, "nic.unknown_qp");
 	RES_U64(r, s->n_alloc_fail, "nic.pool_exhausted");
+	RES_U64(r, ns.ack_alloc_fail, "nic.acks_not_sent");
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
+	RES_U64(r, f->exp->pool_pkts, "engine.packet_pool");
+	RES_U64(r, s->pkts_peak, "engine.packets_peak");
 	if (res_flows(r, f) != 0)
 		return -ENOMEM;
 	RES_DBL(r, f->wall_s, "wall_clock.run_s");
@@ -398,8 +402,9 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->sim.stopped ? " before stop_time" : " (packets lost; loss recovery is not modelled yet)");
-	if (RV("nic.pool_exhausted") > 0)
-		fprintf(out, "  WARNING: the packet pool ran dry %.0f times; raise engine.packet_pool\n",
-			RV("nic.pool_exhausted"));
+	if (RV("nic.pool_exhausted") > 0 || RV("nic.acks_not_sent") > 0)
+		fprintf(out, "  WARNING: the packet pool ran dry (%.0f data packets delayed, %.0f ACKs lost); raise engine.packet_pool (peak use %.0f of %.0f)\n",
+			RV("nic.pool_exhausted"), RV("nic.acks_not_sent"), RV("engine.packets_peak"),
+			RV("engine.packet_pool"));
 #undef RV
 }

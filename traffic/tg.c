@@ -59,9 +59,10 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	t->n_done++;
 }
 
-/* Sort key grouping the messages of one connection together. */
+/* Sort key grouping the messages of one connection together: same
+ * workload, endpoints and DSCP (a QP has one traffic class). */
 struct tg_key {
-	uint64_t key;  /* workload << 48 | src << 24 | dst */
+	uint64_t key;  /* workload << 48 | dscp << 40 | src << 20 | dst */
 	uint32_t idx;  /* message */
 };
 
@@ -74,9 +75,19 @@ static int tg_key_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+static uint64_t tg_base_rtt_ps(const struct tg_path *p)
+{
+	uint64_t rtt = 0;
+
+	for (uint32_t i = 0; i < p->n_hops; i++)
+		rtt += 2 * p->delay_ps[i];
+	return rtt;
+}
+
 /* Create and connect the QP pair of one connection. */
 static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dscp,
-		      uint32_t mtu, uint64_t rtt_ps, struct nic_qp **out)
+		      uint32_t mtu, const struct tg_path *fwd, const struct tg_path *rev,
+		      struct nic_qp **out)
 {
 	struct ibv_qp_init_attr ia = { 0 };
 	struct ibv_qp_attr qa = { 0 };
@@ -96,28 +107,20 @@ static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dsc
 	qa.path_mtu = m;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
-	qa.ah_attr.port_num = 1;
+	qa.ah_attr.port_num = (uint8_t)(fwd->src_port + 1);
 	qa.ah_attr.is_global = 1;
 	qa.ah_attr.grh.traffic_class = (uint8_t)(dscp << 2);
 	qa.dest_qp_num = nic_qp_num(qb_p);
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(b)));
-	if (nic_qp_connect(qa_p, &qa, rtt_ps) != 0)
+	if (nic_qp_connect(qa_p, &qa, tg_base_rtt_ps(fwd)) != 0)
 		return -EINVAL;
 	qa.dest_qp_num = nic_qp_num(qa_p);
+	qa.ah_attr.port_num = (uint8_t)(rev->src_port + 1);
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(a)));
-	if (nic_qp_connect(qb_p, &qa, rtt_ps) != 0)
+	if (nic_qp_connect(qb_p, &qa, tg_base_rtt_ps(rev)) != 0)
 		return -EINVAL;
 	*out = qa_p;
 	return 0;
-}
-
-static uint64_t tg_base_rtt_ps(const struct tg_path *p)
-{
-	uint64_t rtt = 0;
-
-	for (uint32_t i = 0; i < p->n_hops; i++)
-		rtt += 2 * p->delay_ps[i];
-	return rtt;
 }
 
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
@@ -152,7 +155,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		}
 		t->flows[i].msg = msgs[i];
 		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
-		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].src << 24 | msgs[i].dst;
+		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
+			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
 		keys[i].idx = i;
 	}
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
@@ -160,13 +164,14 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		uint32_t j = i;
 		const struct tg_msg *m = &msgs[keys[i].idx];
 		struct nic_qp *qp;
-		struct tg_path p;
+		struct tg_path fwd, rev;
 
 		while (j < n_msgs && keys[j].key == keys[i].key)
 			j++;
-		path(path_arg, m->src, m->dst, &p);
-		if (tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes,
-			       tg_base_rtt_ps(&p), &qp) != 0) {
+		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
+		    path(path_arg, m->dst, m->src, &rev) != 0 ||
+		    tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes, &fwd,
+			       &rev, &qp) != 0) {
 			snprintf(err, err_len, "cannot create QPs h%u -> h%u", m->src, m->dst);
 			goto fail;
 		}

@@ -41,6 +41,7 @@ struct tg_flow {
 
 /* The links a message crosses, source NIC first. */
 struct tg_path {
+	uint16_t src_port;                 /* NIC port of the source it leaves by */
 	uint32_t n_hops;                   /* links */
 	uint64_t rate_bps[TG_MAX_HOPS];    /* per link */
 	uint64_t delay_ps[TG_MAX_HOPS];    /* per link */

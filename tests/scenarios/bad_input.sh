@@ -105,10 +105,14 @@ expect set-into-scalar "^--set #1:" \
 	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set topology.kind.x=1
 expect set-syntax "--set needs key.path=value" \
 	"$fabemu" run "$tmp/ok.yaml" -q --set nic.mtu
-expect cli-unknown-option "unknown or incomplete option '--sed'" \
+expect cli-unknown-option "unknown option '--sed'" \
 	"$fabemu" run "$tmp/ok.yaml" --sed 3
 expect cli-bad-seed "--seed needs a non-negative integer" \
 	"$fabemu" run "$tmp/ok.yaml" --seed -1
+expect cli-missing-value "option '--seed' needs a value" \
+	"$fabemu" run "$tmp/ok.yaml" --seed
+expect cli-wrong-command "topo does not take --set" \
+	"$fabemu" topo "$tmp/ok.yaml" --set nic.mtu=1024
 expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
 expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
 
