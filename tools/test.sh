@@ -2,16 +2,34 @@
 # Set everything up and run the whole test suite (unit and scenario tests),
 # once on a normal build and once under AddressSanitizer and
 # UndefinedBehaviorSanitizer: what README's test command and CI run.
-# FABEMU_NO_SANITIZE=1 skips the second pass.
+# FABEMU_NO_SANITIZE=1 skips the second pass. Ends with one line
+# "N passed, M failed" over both passes.
 set -eu
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+
+# run_suite BUILD_DIR [ENV=VALUE...]: meson test, output kept for the count.
+run_suite() {
+	local dir=$1
+	shift
+	env "$@" meson test -C "$dir" --print-errorlogs --num-processes 2 2>&1 | tee -a "$log"
+	return "${PIPESTATUS[0]}"
+}
+
 tools/build.sh build
-meson test -C build --print-errorlogs --num-processes 2
+run_suite build || status=1
 if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
 	[ -f build-san/build.ninja ] ||
 		meson setup build-san -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 	ninja -C build-san
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-		meson test -C build-san --print-errorlogs --num-processes 2
+	run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		ASAN_OPTIONS=detect_leaks=1 || status=1
 fi
+passed=$(awk '/^Ok:/ { n += $2 } END { print n + 0 }' "$log")
+failed=$(awk '/^(Fail|Timeout|Unexpected Pass):/ { n += $NF } END { print n + 0 }' "$log")
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "$passed passed, $failed failed"
+exit "$status"
