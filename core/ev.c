@@ -5,6 +5,7 @@
  * block, and four slots past its last event hold the largest key. */
 #include <assert.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,11 +51,23 @@ int ev_queue_init(struct ev_queue *q, uint32_t cap)
 	return ev_heap_alloc(q, cap < 64 ? 64 : cap);
 }
 
+static void ev_chunks_free(struct ev_chunk *c)
+{
+	while (c) {
+		struct ev_chunk *next = c->next;
+
+		free(c);
+		c = next;
+	}
+}
+
 void ev_queue_fini(struct ev_queue *q)
 {
 	for (uint32_t i = 0; q->ring && i < EV_RING_BUCKETS; i++)
-		free(q->ring[i].v);
+		ev_chunks_free(q->ring[i].head);
+	ev_chunks_free(q->free_chunks);
 	free(q->ring);
+	free(q->run);
 	free(q->mem);
 	memset(q, 0, sizeof(*q));
 }
@@ -109,35 +122,56 @@ static void ev_heap_pop(struct ev_queue *q, struct ev *out)
 	h[i] = last;
 }
 
-static int ev_bucket_add(struct ev_bucket *b, const struct ev *e)
+static int ev_bucket_add(struct ev_queue *q, struct ev_bucket *b, const struct ev *e)
+{
+	struct ev_chunk *c = b->tail;
+
+	if (!c || c->n == EV_CHUNK_EVENTS) {
+		/* The free list holds as many chunks as were ever alive at once. */
+		struct ev_chunk *nc = q->free_chunks;
+
+		if (nc)
+			q->free_chunks = nc->next;
+		else if (!(nc = malloc(sizeof(*nc))))
+			return -ENOMEM;
+		nc->n = 0;
+		nc->next = NULL;
+		if (c)
+			c->next = nc;
+		else
+			b->head = nc;
+		b->tail = c = nc;
+	}
+	c->v[c->n++] = *e;
+	return 0;
+}
+
+/* Insert @e into the sorted run. New events are nearly always the latest of
+ * their time, so this rarely moves anything. */
+static int ev_run_insert(struct ev_queue *q, const struct ev *e)
 {
 	uint32_t j;
 
-	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? b->cap * 2 : EV_BUCKET_INITIAL;
-		struct ev *v;
-
-		if (b->head > 0) {
-			/* Reclaim the taken slots before growing. */
-			memmove(b->v, b->v + b->head, sizeof(*v) * (b->n - b->head));
-			b->n -= b->head;
-			b->head = 0;
+	if (q->run_n == q->run_cap) {
+		if (q->run_head > 0) {
+			memmove(q->run, q->run + q->run_head, sizeof(*q->run) * (q->run_n - q->run_head));
+			q->run_n -= q->run_head;
+			q->run_head = 0;
 		}
-		if (b->n == b->cap) {
-			v = realloc(b->v, sizeof(*v) * cap);
+		if (q->run_n == q->run_cap) {
+			uint32_t cap = q->run_cap ? q->run_cap * 2 : 256;
+			struct ev *v = realloc(q->run, sizeof(*v) * cap);
+
 			if (!v)
 				return -ENOMEM;
-			b->v = v;
-			b->cap = cap;
+			q->run = v;
+			q->run_cap = cap;
 		}
 	}
-	j = b->n++;
-	/* In a bucket being consumed, keep key order: new events are nearly
-	 * always the latest, so this rarely moves anything. */
-	if (b->sorted)
-		for (; j > b->head && b->v[j - 1].key > e->key; j--)
-			b->v[j] = b->v[j - 1];
-	b->v[j] = *e;
+	j = q->run_n++;
+	for (; j > q->run_head && q->run[j - 1].key > e->key; j--)
+		q->run[j] = q->run[j - 1];
+	q->run[j] = *e;
 	return 0;
 }
 
@@ -151,10 +185,15 @@ int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn, 
 	e.key = (unsigned __int128)time_ps << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
 	e.fn = fn;
 	e.obj = obj;
-	if (bucket - q->cur < EV_RING_BUCKETS) {
+	/* The run is the earliest ring bucket: an event for it, or (after a
+	 * peek) for an earlier one, joins it in order. */
+	if (q->run_head < q->run_n && bucket <= q->run_bucket) {
+		if (ev_run_insert(q, &e) != 0)
+			return -ENOMEM;
+	} else if (bucket - q->cur < EV_RING_BUCKETS) {
 		uint32_t idx = (uint32_t)(bucket & EV_RING_MASK);
 
-		if (ev_bucket_add(&q->ring[idx], &e) != 0)
+		if (ev_bucket_add(q, &q->ring[idx], &e) != 0)
 			return -ENOMEM;
 		q->bits[idx >> 6] |= UINT64_C(1) << (idx & 63);
 		q->n_ring++;
@@ -233,25 +272,67 @@ static void ev_sort(struct ev *v, uint32_t n)
 	ev_insertion_sort(v, n);
 }
 
-/* Sort bucket @b if it is not yet; its smallest event is then v[head]. */
-static inline void ev_bucket_sort(struct ev_bucket *b)
+/* Make the earliest ring bucket the run: move its events out of their
+ * chunks (back to the free list) and sort them. Only with an empty run and
+ * a non-empty ring. Returns -ENOMEM when the run cannot grow (events kept). */
+static int ev_run_fill(struct ev_queue *q)
 {
-	if (b->sorted)
-		return;
-	ev_sort(b->v + b->head, b->n - b->head);
-	b->sorted = 1;
+	uint32_t idx = ev_ring_next(q), n = 0;
+	struct ev_bucket *b = &q->ring[idx];
+	struct ev_chunk *c;
+
+	for (c = b->head; c; c = c->next)
+		n += c->n;
+	if (n > q->run_cap) {
+		uint32_t cap = q->run_cap ? q->run_cap : 256;
+		struct ev *v;
+
+		while (cap < n)
+			cap *= 2;
+		v = realloc(q->run, sizeof(*v) * cap);
+		if (!v)
+			return -ENOMEM;
+		q->run = v;
+		q->run_cap = cap;
+	}
+	q->run_head = 0;
+	q->run_n = 0;
+	for (c = b->head; c;) {
+		struct ev_chunk *next = c->next;
+
+		memcpy(q->run + q->run_n, c->v, sizeof(*c->v) * c->n);
+		q->run_n += c->n;
+		c->next = q->free_chunks;
+		q->free_chunks = c;
+		c = next;
+	}
+	b->head = b->tail = NULL;
+	q->bits[idx >> 6] &= ~(UINT64_C(1) << (idx & 63));
+	q->n_ring -= n;
+	q->run_bucket = ev_time(&q->run[0]) >> EV_BUCKET_SHIFT;
+	ev_sort(q->run, n);
+	return 0;
+}
+
+/* Earliest ring event, or NULL when the ring and the run are empty. */
+static struct ev *ev_ring_min(struct ev_queue *q)
+{
+	if (q->run_head == q->run_n) {
+		if (!q->n_ring)
+			return NULL;
+		if (ev_run_fill(q) != 0) {
+			fprintf(stderr, "fabemu: out of memory sorting %u events\n", q->n_ring);
+			abort();
+		}
+	}
+	return &q->run[q->run_head];
 }
 
 uint64_t ev_peek_time(struct ev_queue *q)
 {
-	uint64_t t = UINT64_MAX;
+	const struct ev *r = ev_ring_min(q);
+	uint64_t t = r ? ev_time(r) : UINT64_MAX;
 
-	if (q->n_ring) {
-		struct ev_bucket *b = &q->ring[ev_ring_next(q)];
-
-		ev_bucket_sort(b);
-		t = ev_time(&b->v[b->head]);
-	}
 	if (q->n_heap && ev_time(&q->heap[0]) < t)
 		t = ev_time(&q->heap[0]);
 	return t;
@@ -259,27 +340,18 @@ uint64_t ev_peek_time(struct ev_queue *q)
 
 bool ev_pop(struct ev_queue *q, struct ev *out)
 {
+	const struct ev *r;
+
 	if (q->n == 0)
 		return false;
 	q->n--;
-	if (q->n_ring) {
-		uint32_t idx = ev_ring_next(q);
-		struct ev_bucket *b = &q->ring[idx];
-
-		ev_bucket_sort(b);
-		if (!q->n_heap || b->v[b->head].key < q->heap[0].key) {
-			*out = b->v[b->head++];
-			if (b->head == b->n) {
-				b->head = b->n = 0;
-				b->sorted = 0;
-				q->bits[idx >> 6] &= ~(UINT64_C(1) << (idx & 63));
-			}
-			q->n_ring--;
-			q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
-			return true;
-		}
+	r = ev_ring_min(q);
+	if (r && (!q->n_heap || r->key < q->heap[0].key)) {
+		*out = *r;
+		q->run_head++;
+	} else {
+		ev_heap_pop(q, out);
 	}
-	ev_heap_pop(q, out);
 	q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
 	return true;
 }

@@ -43,28 +43,43 @@ struct ev {
 static inline uint64_t ev_time(const struct ev *e) { return (uint64_t)(e->key >> 64); }
 
 enum {
-	EV_BUCKET_SHIFT = 8,                   /* bucket width 256 ps */
-	EV_RING_BUCKETS = 1 << 14,             /* horizon 4.19 us */
+	EV_BUCKET_SHIFT = 10,                  /* bucket width 1.024 ns */
+	EV_RING_BUCKETS = 1 << 11,             /* horizon 2.1 us */
 	EV_RING_WORDS = EV_RING_BUCKETS / 64,  /* bitmap words */
 };
 
-/* One time bucket. Unordered while it fills; sorted by key the first time
- * an event is taken from it, and kept sorted from then on. */
+enum { EV_CHUNK_EVENTS = 15 };
+
+/* Storage of a bucket's events: a list of chunks from a shared free list,
+ * so that memory follows the events alive, not each bucket's busiest
+ * moment. */
+struct ev_chunk {
+	struct ev v[EV_CHUNK_EVENTS]; /* events */
+	struct ev_chunk *next;        /* next chunk of the bucket, or free list */
+	uint32_t n;                   /* events held */
+};
+
+/* One time bucket: unordered events, in chunks. */
 struct ev_bucket {
-	struct ev *v;        /* events v[head..n) */
-	uint32_t head;       /* next to take, once sorted */
-	uint32_t n;          /* end of the events */
-	uint32_t cap;        /* allocated */
-	uint32_t sorted;     /* v[head..n) is in key order */
+	struct ev_chunk *head;  /* first chunk, NULL when empty */
+	struct ev_chunk *tail;  /* chunk new events go to */
 };
 
 struct ev_queue {
 	uint64_t cur;        /* absolute bucket number of the last event popped */
-	uint32_t n;          /* events queued (both tiers) */
-	uint32_t n_ring;     /* of which in the ring */
+	uint32_t n;          /* events queued (all tiers) */
+	uint32_t n_ring;     /* of which in ring buckets (not counting the run) */
 	uint64_t n_pushed;   /* events ever scheduled */
-	uint64_t bits[EV_RING_WORDS]; /* non-empty buckets */
+	uint64_t bits[EV_RING_WORDS]; /* ring buckets holding events */
 	struct ev_bucket *ring;       /* EV_RING_BUCKETS buckets */
+	struct ev_chunk *free_chunks; /* chunk free list */
+	/* The run: the earliest ring bucket, taken out of the ring and sorted,
+	 * consumed from run[run_head]; new events for its time go in order. */
+	struct ev *run;      /* sorted events run[run_head..run_n) */
+	uint32_t run_head;   /* next to take */
+	uint32_t run_n;      /* end */
+	uint32_t run_cap;    /* allocated */
+	uint64_t run_bucket; /* absolute bucket number of the run, when not empty */
 	struct ev *heap;     /* far tier: 0-based 4-ary heap, children of i are 4i+1..4i+4 */
 	void *mem;           /* allocation behind heap (aligned) */
 	uint32_t n_heap;     /* events in the heap */

@@ -89,8 +89,6 @@ struct pkt_meta {
 	uint8_t kind;           /* enum pkt_kind */
 	uint16_t rsvd;          /* keeps the struct 8-byte aligned */
 	uint64_t sent_ps;       /* when the source started transmitting it */
-	uint64_t due_ps;        /* on a link: when its last bit reaches the peer */
-	struct rte_mbuf *q_next; /* next packet in the queue or link it sits in */
 };
 
 static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)

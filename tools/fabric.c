@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "addr.h"
 #include "capture.h"
@@ -61,19 +62,25 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 
 uint16_t fabric_data_room(const struct exp *e)
 {
-	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes (60 for
-	 * a padded ACK); payload adds one MTU, pad and ICRC. */
-	return e->payload ? (uint16_t)(e->mtu_bytes + 128) : 128;
+	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes (a CNP or
+	 * an empty WRITE ONLY, written whole with its ICRC); payload adds one
+	 * MTU, pad and ICRC. */
+	return e->payload ? (uint16_t)(e->mtu_bytes + 128) : 96;
 }
 
 unsigned fabric_eal_mem_mb(const struct exp *e)
 {
-	/* mbuf, metadata, data, mempool object header and the cache-line
-	 * rounding the mempool applies; plus room for the EAL's own needs. */
-	uint64_t per = RTE_ALIGN_CEIL((uint64_t)fabric_data_room(e) + sizeof(struct rte_mbuf) + 64 + 64,
-				      RTE_CACHE_LINE_SIZE);
+	/* Without hugepages the EAL reserves its memory up front: give it what
+	 * the pool needs (object size as the mempool lays it out, plus its
+	 * ring) and a fixed margin for the EAL's own tables. */
+	struct rte_mempool_objsz sz;
+	uint32_t elt = (uint32_t)(sizeof(struct rte_mbuf) +
+				  RTE_ALIGN(sizeof(struct pkt_meta), RTE_MBUF_PRIV_ALIGN) +
+				  fabric_data_room(e));
+	uint64_t obj = rte_mempool_calc_obj_size(elt, 0, &sz);
+	uint64_t bytes = obj * e->pool_pkts + 2 * sizeof(void *) * rte_align32pow2(e->pool_pkts);
 
-	return (unsigned)((per * e->pool_pkts * 5 / 4) >> 20) + 96;
+	return (unsigned)(bytes >> 20) + 48;
 }
 
 static int fabric_mkdir(const char *path, char *err, unsigned err_len)
