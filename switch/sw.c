@@ -1,4 +1,5 @@
 /* Switch data path: parse, route, ECMP, rewrite, admit, queue (see sw.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,12 +9,19 @@
 #include "sim.h"
 #include "sw.h"
 
-/* Fields read for every packet come first, in one cache line. */
+/* Fields read for every packet come first, in one cache line. The
+ * forwarding table is compressed: destinations that leave by the same set
+ * of ports share an ECMP group (a k=16 fat-tree edge switch has 9 groups
+ * for 1024 hosts), so the per-packet lookup reads a 2-byte group number
+ * from a table of n_hosts entries, and the small group table. */
 struct sw {
 	uint64_t buffer_used;          /* bytes admitted and not yet sent */
 	uint64_t buffer_bytes;         /* shared buffer size */
 	uint64_t hash_seed;            /* ECMP seed */
-	struct sw_fib fib;             /* forwarding rows */
+	uint32_t n_hosts;              /* destinations */
+	uint16_t *host_grp;            /* ECMP group per destination host */
+	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
+	uint16_t *grp_ports;           /* egress ports of the groups */
 	struct port *ports;            /* n_ports */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_tc[64];        /* classification */
@@ -81,12 +89,12 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	ip = d + l3;
 	dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
 	host = addr_ip_host(dst);
-	if (unlikely(host >= s->fib.n_hosts)) {
+	if (unlikely(host >= s->n_hosts)) {
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	o = s->fib.off[host];
-	n = s->fib.off[host + 1] - o;
+	o = s->grp_off[s->host_grp[host]];
+	n = s->grp_off[s->host_grp[host] + 1] - o;
 	if (unlikely(n == 0)) {
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
@@ -101,7 +109,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		pick = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
 				    (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3])) % n;
 	}
-	out = s->fib.ports[o + pick];
+	out = s->grp_ports[o + pick];
 	if (unlikely(pkt_ipv4_dec_ttl(m) == 0)) {
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
@@ -134,6 +142,65 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 	s->buffer_used -= frame_bytes;
 }
 
+/* Build the ECMP groups from the forwarding rows: a hash table on the port
+ * lists finds each list's group. Returns 0 or -ENOMEM. */
+static int sw_build_groups(struct sw *s, const struct sw_fib *fib)
+{
+	uint32_t slots = 16, n_grp = 0, n_ports = 0;
+	uint32_t *table, *first; /* hash slot -> group + 1; group -> a host using it */
+	int rc = -ENOMEM;
+
+	while (slots < 2 * fib->n_hosts)
+		slots *= 2;
+	table = calloc(slots, sizeof(*table));
+	first = malloc(sizeof(*first) * (fib->n_hosts + 1));
+	s->host_grp = malloc(sizeof(*s->host_grp) * (fib->n_hosts ? fib->n_hosts : 1));
+	if (!table || !first || !s->host_grp)
+		goto out;
+	for (uint32_t h = 0; h < fib->n_hosts; h++) {
+		const uint16_t *p = &fib->ports[fib->off[h]];
+		uint32_t n = fib->off[h + 1] - fib->off[h], i;
+		uint64_t x = n;
+
+		for (uint32_t k = 0; k < n; k++)
+			x = (x ^ p[k]) * UINT64_C(0x100000001b3);
+		for (i = (uint32_t)(x ^ x >> 29) & (slots - 1); table[i]; i = (i + 1) & (slots - 1)) {
+			uint32_t g = first[table[i] - 1];
+			uint32_t gn = fib->off[g + 1] - fib->off[g];
+
+			if (gn == n && !memcmp(&fib->ports[fib->off[g]], p, n * sizeof(*p)))
+				break;
+		}
+		if (!table[i]) {
+			if (n_grp == UINT16_MAX) {
+				rc = -E2BIG;
+				goto out;
+			}
+			first[n_grp] = h;
+			table[i] = ++n_grp;
+			n_ports += n;
+		}
+		s->host_grp[h] = (uint16_t)(table[i] - 1);
+	}
+	s->grp_off = malloc(sizeof(*s->grp_off) * (n_grp + 1));
+	s->grp_ports = malloc(sizeof(*s->grp_ports) * (n_ports ? n_ports : 1));
+	if (!s->grp_off || !s->grp_ports)
+		goto out;
+	s->grp_off[0] = 0;
+	for (uint32_t g = 0; g < n_grp; g++) {
+		uint32_t h = first[g], n = fib->off[h + 1] - fib->off[h];
+
+		memcpy(&s->grp_ports[s->grp_off[g]], &fib->ports[fib->off[h]], n * sizeof(uint16_t));
+		s->grp_off[g + 1] = s->grp_off[g] + n;
+	}
+	s->n_hosts = fib->n_hosts;
+	rc = 0;
+out:
+	free(table);
+	free(first);
+	return rc;
+}
+
 static const struct port_ops sw_port_ops = {
 	.rx = sw_rx,
 	.departing = sw_departing,
@@ -157,7 +224,10 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->n_ports = n_ports;
 	s->buffer_bytes = p->buffer_bytes;
 	s->hash_seed = p->hash_seed;
-	s->fib = *fib;
+	if (sw_build_groups(s, fib) != 0) {
+		sw_free(s);
+		return NULL;
+	}
 	memcpy(s->dscp_to_tc, p->dscp_to_tc, sizeof(s->dscp_to_tc));
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
@@ -179,6 +249,9 @@ void sw_free(struct sw *s)
 	for (uint16_t i = 0; s->ports && i < s->n_ports; i++)
 		port_fini(&s->ports[i]);
 	free(s->ports);
+	free(s->host_grp);
+	free(s->grp_off);
+	free(s->grp_ports);
 	free(s);
 }
 

@@ -32,8 +32,9 @@ struct sw_params {
 	struct port_sched sched;      /* egress scheduler of every port */
 };
 
-/* Forwarding table view: egress ports toward host h are
- * ports[off[h] .. off[h + 1]) (rows from topo_routes, not copied). */
+/* Forwarding table: egress ports toward host h are
+ * ports[off[h] .. off[h + 1]) (rows from topo_routes; the switch keeps a
+ * compressed copy, so they may be freed after sw_new). */
 struct sw_fib {
 	uint32_t n_hosts;         /* destinations */
 	const uint32_t *off;      /* n_hosts + 1 offsets */
