@@ -70,17 +70,10 @@ uint16_t fabric_data_room(const struct exp *e)
 
 unsigned fabric_eal_mem_mb(const struct exp *e)
 {
-	/* Without hugepages the EAL reserves its memory up front: give it what
-	 * the pool needs (object size as the mempool lays it out, plus its
-	 * ring) and a fixed margin for the EAL's own tables. */
-	struct rte_mempool_objsz sz;
-	uint32_t elt = (uint32_t)(sizeof(struct rte_mbuf) +
-				  RTE_ALIGN(sizeof(struct pkt_meta), RTE_MBUF_PRIV_ALIGN) +
-				  fabric_data_room(e));
-	uint64_t obj = rte_mempool_calc_obj_size(elt, 0, &sz);
-	uint64_t bytes = obj * e->pool_pkts + 2 * sizeof(void *) * rte_align32pow2(e->pool_pkts);
-
-	return (unsigned)(bytes >> 20) + 48;
+	/* Packets live outside the EAL's memory (sim_pool_create); the EAL
+	 * holds the pool's ring (a pointer per packet, rounded to a power of
+	 * two) and its own tables. */
+	return (unsigned)(((uint64_t)rte_align32pow2(e->pool_pkts) * sizeof(void *)) >> 20) + 64;
 }
 
 static int fabric_mkdir(const char *path, char *err, unsigned err_len)
