@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "port.h"
+#include "port_pfc.h"
 #include "sim.h"
 
 enum { PORT_RING_INITIAL = 16 };
@@ -79,6 +80,8 @@ static void port_ring_free(struct sim *sim, struct port_ring *r)
 
 void port_fini(struct port *p)
 {
+	port_pfc_fini(p);
+	port_ring_free(p->sim, &p->ctrl);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		port_ring_free(p->sim, &p->q[tc]);
 	port_ring_free(p->sim, &p->pipe);
@@ -143,12 +146,20 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 	sim_at(sim, sim->now_ps + ser, &p->src, port_tx_done, p);
 }
 
-/* Start the next frame if one may go: queued first, then the owner's. */
-static void port_next(struct port *p)
+/* Start the next frame if one may go: control frames first, then the
+ * queues, then the owner's. */
+void port_next(struct port *p)
 {
-	int tc = port_pick_tc(p);
 	struct rte_mbuf *m;
+	int tc;
 
+	if (unlikely(p->ctrl.head != p->ctrl.tail)) {
+		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
+
+		port_start(p, s.m, PORT_N_TC - 1, (uint32_t)s.aux);
+		return;
+	}
+	tc = port_pick_tc(p);
 	if (tc >= 0) {
 		struct port_ring *q = &p->q[tc];
 		struct port_slot s = q->slots[q->head++ & q->mask];
@@ -194,6 +205,34 @@ void port_kick(struct port *p)
 		port_next(p);
 }
 
+void port_send_ctrl(struct port *p, struct rte_mbuf *m)
+{
+	ring_push(&p->ctrl, m, pkt_meta(m)->frame_bytes);
+	if (!p->tx_pkt)
+		port_next(p);
+}
+
+void port_set_loss(struct port *p, double loss, uint64_t seed)
+{
+	p->loss_ppb = (uint64_t)(loss * 1e9 + 0.5);
+	p->rng = seed;
+}
+
+/* Is the frame on the wire lost? A splitmix64 draw per frame, only on
+ * lossy links. */
+static inline bool port_lose(struct port *p)
+{
+	uint64_t z;
+
+	if (likely(p->loss_ppb == 0))
+		return false;
+	z = (p->rng += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return z % UINT64_C(1000000000) < p->loss_ppb;
+}
+
 void port_set_paused(struct port *p, uint8_t tc, bool paused)
 {
 	if (paused)
@@ -209,6 +248,12 @@ static void port_tx_done(struct sim *sim, void *obj)
 	struct port *p = obj;
 	uint64_t due = sim->now_ps + p->delay_ps;
 
+	if (unlikely(port_lose(p))) {
+		p->stats.lost_pkts++;
+		sim_pkt_free(sim, p->tx_pkt);
+		port_next(p);
+		return;
+	}
 	ring_push(&p->pipe, p->tx_pkt, due);
 	if (port_ring_len(&p->pipe) == 1)
 		sim_at(sim, due, &p->src, port_arrive, p);
@@ -238,5 +283,10 @@ static void port_arrive(struct sim *sim, void *obj)
 	peer->stats.rx_bytes += bytes;
 	if (unlikely(peer->cap != NULL))
 		cap_write(peer->cap, sim->now_ps, m, bytes);
+	/* MAC control (PFC) is the receiving MAC's business, not its node's. */
+	if (unlikely(port_is_mac_ctrl(m))) {
+		port_pfc_rx(peer, m);
+		return;
+	}
 	peer->ops->rx(peer->owner, peer, m);
 }

@@ -16,6 +16,7 @@
 
 struct sim;
 struct port;
+struct port_pfc;
 struct cap_file;
 
 enum { PORT_N_TC = 8 };
@@ -59,6 +60,7 @@ struct port_sched {
 };
 
 struct port_stats {
+	uint64_t lost_pkts;               /* frames lost on the link (random loss) */
 	uint64_t tx_pkts;                 /* frames transmitted */
 	uint64_t tx_bytes;                /* frame bytes transmitted (incl. FCS) */
 	uint64_t rx_pkts;                 /* frames received */
@@ -92,6 +94,10 @@ struct port {
 	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
 	struct cap_file *cap;        /* capture both directions here, or NULL */
+	struct port_ring ctrl;       /* MAC control frames (PFC): sent first, never paused */
+	struct port_pfc *pfc;        /* PFC state, NULL when the port does not do PFC */
+	uint64_t loss_ppb;           /* random frame loss on this direction, parts per 1e9 */
+	uint64_t rng;                /* its random stream (splitmix64 state) */
 	struct port_ring q[PORT_N_TC]; /* egress queues */
 	int64_t deficit[PORT_N_TC];  /* DWRR deficit counters, bytes */
 	struct port_sched sched;     /* scheduler settings */
@@ -115,6 +121,12 @@ void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame
 void port_kick(struct port *p);
 /* Set or clear the pause of class @tc; unpausing restarts an idle port. */
 void port_set_paused(struct port *p, uint8_t tc, bool paused);
+/* Queue a MAC control frame (PFC); it goes before any queued data frame,
+ * after the frame on the wire. Takes ownership. */
+void port_send_ctrl(struct port *p, struct rte_mbuf *m);
+/* Lose each frame sent on @p with probability @loss (0..1), drawn from a
+ * stream seeded with @seed. */
+void port_set_loss(struct port *p, double loss, uint64_t seed);
 
 /* Serialisation time of a frame of @frame_bytes at @rate_bps, preamble and
  * inter-frame gap included, in ps (rounded down; ports carry the remainder). */

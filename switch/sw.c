@@ -7,35 +7,16 @@
 
 #include "addr.h"
 #include "sim.h"
-#include "sw.h"
-
-/* Fields read for every packet come first, in one cache line. The
- * forwarding table is compressed: destinations that leave by the same set
- * of ports share an ECMP group (a k=16 fat-tree edge switch has 9 groups
- * for 1024 hosts), so the per-packet lookup reads a 2-byte group number
- * from a table of n_hosts entries, and the small group table. */
-struct sw {
-	uint64_t buffer_used;          /* bytes admitted and not yet sent */
-	uint64_t buffer_bytes;         /* shared buffer size */
-	uint64_t hash_seed;            /* ECMP seed */
-	uint32_t n_hosts;              /* destinations */
-	uint16_t *host_grp;            /* ECMP group per destination host */
-	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
-	uint16_t *grp_ports;           /* egress ports of the groups */
-	struct port *ports;            /* n_ports */
-	struct sw_stats stats;         /* counters */
-	uint8_t dscp_to_tc[64];        /* classification */
-	struct sim *sim;               /* owning simulation */
-	uint16_t n_ports;              /* ports */
-	uint32_t node;                 /* topology node */
-	uint32_t index;                /* switch number */
-};
+#include "sw_int.h"
 
 static const char *const sw_drop_names[SW_DROP_N] = {
 	[SW_DROP_BUFFER] = "buffer",
 	[SW_DROP_NO_ROUTE] = "no_route",
 	[SW_DROP_TTL] = "ttl",
 	[SW_DROP_PARSE] = "parse",
+	[SW_DROP_THRESHOLD] = "threshold",
+	[SW_DROP_HEADROOM] = "headroom",
+	[SW_DROP_WATCHDOG] = "watchdog",
 };
 
 const char *sw_drop_reason_name(enum sw_drop_reason r)
@@ -59,7 +40,7 @@ uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t p
 	return (uint32_t)(x >> 32);
 }
 
-static void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
+void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
 {
 	s->stats.drops[r]++;
 	sim_pkt_free(s->sim, m);
@@ -74,8 +55,9 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, o, n, pick;
 	struct port *op;
-	uint8_t *ip, tc;
+	uint8_t *ip, tc, prio;
 	uint16_t out;
+	int verdict;
 
 	s->stats.rx_pkts++;
 	if (etype == PKT_ETHERTYPE_VLAN) {
@@ -114,20 +96,23 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
 	}
-	if (unlikely(s->buffer_used + pm->frame_bytes > s->buffer_bytes)) {
-		sw_drop(s, m, SW_DROP_BUFFER);
+	prio = s->dscp_to_prio[ip[1] >> 2];
+	tc = s->prio_to_tc[prio];
+	op = &s->ports[out];
+	verdict = sw_mmu_admit(s, in->index, prio, op, tc, pm);
+	if (unlikely(verdict >= 0)) {
+		s->px[out].stats.drops[verdict]++;
+		sw_drop(s, m, (enum sw_drop_reason)verdict);
 		return;
 	}
-	s->buffer_used += pm->frame_bytes;
-	if (s->buffer_used > s->stats.buffer_peak_bytes)
-		s->stats.buffer_peak_bytes = s->buffer_used;
-	op = &s->ports[out];
 	memcpy(d, op->nh_mac, 6);
 	memcpy(d + 6, op->mac, 6);
-	tc = s->dscp_to_tc[ip[1] >> 2];
 	pm->in_port = in->index;
 	pm->tc = tc;
+	pm->prio = prio;
 	s->stats.fwd_pkts++;
+	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
+		sw_ecn(s, op, m, op->q[tc].bytes);
 	port_enqueue(op, m, tc, pm->frame_bytes);
 }
 
@@ -135,11 +120,14 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 			 uint32_t frame_bytes)
 {
 	struct sw *s = owner;
+	const struct pkt_meta *pm;
 
-	(void)p;
-	(void)m;
-	(void)tc;
-	s->buffer_used -= frame_bytes;
+	if (unlikely(tc == PORT_N_TC - 1 && pkt_meta(m)->kind == PKT_KIND_PFC))
+		return; /* our own PFC frames hold no buffer */
+	pm = pkt_meta(m);
+	sw_mmu_release(s, pm->in_port, pm->prio, pm->mmu_pool, frame_bytes);
+	if (unlikely(s->ecn_tc_mask & (1u << tc)) && !s->ecn_on_enqueue)
+		sw_ecn(s, p, m, p->q[tc].bytes);
 }
 
 /* Build the ECMP groups from the forwarding rows: a hash table on the port
@@ -224,14 +212,34 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->n_ports = n_ports;
 	s->buffer_bytes = p->buffer_bytes;
 	s->hash_seed = p->hash_seed;
+	s->ecn_rng = p->hash_seed ^ UINT64_C(0x6563e5a3d1c4b7f1);
+	sim_new_src(sim, &s->wd_src);
+	s->p = *p;
+	s->reserve_bytes = p->reserve_bytes;
+	s->lossless_prio = p->pfc.lossless_prio;
+	s->ecn_tc_mask = p->ecn_tc_mask;
+	s->ecn_on_enqueue = p->ecn_on_enqueue;
+	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
+	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
+	s->px = calloc(n_ports, sizeof(*s->px));
+	if (!s->px) {
+		sw_free(s);
+		return NULL;
+	}
 	if (sw_build_groups(s, fib) != 0) {
 		sw_free(s);
 		return NULL;
 	}
-	memcpy(s->dscp_to_tc, p->dscp_to_tc, sizeof(s->dscp_to_tc));
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
 		s->ports[i].sched = p->sched;
+		s->px[i].sw = s;
+		s->px[i].index = i;
+		sim_new_src(sim, &s->px[i].refresh_src);
+		if (p->pfc.lossless_prio && port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
+			sw_free(s);
+			return NULL;
+		}
 		addr_switch_mac(index, i, s->ports[i].mac);
 	}
 	return s;
@@ -249,6 +257,7 @@ void sw_free(struct sw *s)
 	for (uint16_t i = 0; s->ports && i < s->n_ports; i++)
 		port_fini(&s->ports[i]);
 	free(s->ports);
+	free(s->px);
 	free(s->host_grp);
 	free(s->grp_off);
 	free(s->grp_ports);
@@ -258,6 +267,7 @@ void sw_free(struct sw *s)
 struct port *sw_port(struct sw *s, uint16_t i) { return &s->ports[i]; }
 uint16_t sw_n_ports(const struct sw *s) { return s->n_ports; }
 const struct sw_stats *sw_stats(const struct sw *s) { return &s->stats; }
+const struct sw_port_stats *sw_port_stats(const struct sw *s, uint16_t i) { return &s->px[i].stats; }
 uint64_t sw_buffer_used(const struct sw *s) { return s->buffer_used; }
 
 void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6])

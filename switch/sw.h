@@ -3,8 +3,11 @@
  * destination up in tables computed from the topology, picks one of the
  * equal-cost egress ports by a hash of the 5-tuple (the RoCEv2 UDP source
  * port is the entropy), rewrites MACs and TTL like an L3 switch, admits the
- * frame into the shared buffer (tail drop when full) and queues it on the
- * egress traffic class its DSCP maps to. */
+ * frame into the buffer (the MMU: per ingress port/priority accounting with
+ * reserves, a shared pool with dynamic thresholds and PFC headroom for
+ * lossless priorities, egress dynamic thresholds for lossy ones), sends
+ * PFC XOFF/XON upstream, marks ECN (RED) and queues the frame on the egress
+ * traffic class its priority maps to. A PFC watchdog breaks pause storms. */
 #ifndef FAB_SW_H
 #define FAB_SW_H
 
@@ -15,21 +18,49 @@
 struct sim;
 
 enum sw_drop_reason {
-	SW_DROP_BUFFER,  /* shared buffer full (tail drop) */
-	SW_DROP_NO_ROUTE, /* destination not reachable / not in the plan */
-	SW_DROP_TTL,     /* TTL expired (routing loop) */
-	SW_DROP_PARSE,   /* not a frame the switch forwards */
+	SW_DROP_BUFFER,    /* buffer full (tail drop) */
+	SW_DROP_NO_ROUTE,  /* destination not reachable / not in the plan */
+	SW_DROP_TTL,       /* TTL expired (routing loop) */
+	SW_DROP_PARSE,     /* not a frame the switch forwards */
+	SW_DROP_THRESHOLD, /* lossy queue over its dynamic threshold */
+	SW_DROP_HEADROOM,  /* lossless: PFC headroom overflowed (too small for the link) */
+	SW_DROP_WATCHDOG,  /* dropped by the PFC watchdog on a stormed queue */
 	SW_DROP_N,
 };
 
 /* Value <-> name, for counters and results. */
 const char *sw_drop_reason_name(enum sw_drop_reason r);
 
+#include "sw_red.h"
+
+enum { SW_Q16 = 65536 /* 16.16 fixed point one */ };
+
+/* Priority flow control and the lossless part of the MMU. */
+struct sw_pfc_params {
+	uint8_t lossless_prio;        /* priorities under PFC (bit per priority); 0 = off */
+	uint64_t headroom_bytes;      /* per port and lossless priority; 0 = from the link */
+	uint64_t xoff_bytes;          /* static pause threshold on a PG's shared use; 0 = dynamic */
+	uint64_t xon_bytes;           /* static resume threshold (static mode) */
+	uint32_t alpha_q16;           /* dynamic threshold: alpha x free shared buffer */
+	uint32_t xon_offset_bytes;    /* dynamic: resume this far below the threshold */
+	uint16_t quanta;              /* pause time sent with XOFF, 512-bit quanta */
+	uint64_t wd_detect_ps;        /* watchdog: paused this long = storm; 0 = off */
+	uint64_t wd_restore_ps;       /* watchdog: restore after this long without pauses */
+};
+
 struct sw_params {
-	uint64_t buffer_bytes;        /* shared buffer, all ports */
-	uint64_t hash_seed;           /* per-switch ECMP hash seed */
-	uint8_t dscp_to_tc[64];       /* egress traffic class per DSCP */
+	uint64_t buffer_bytes;        /* buffer, all ports */
+	uint64_t hash_seed;           /* per-switch ECMP hash seed (also ECN draws) */
+	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
+	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */
+	uint32_t reserve_bytes;       /* guaranteed per ingress port and priority */
+	uint32_t egress_alpha_q16;    /* lossy queues: alpha x free shared buffer */
+	uint32_t max_frame_bytes;     /* largest frame, for automatic headroom */
+	struct sw_pfc_params pfc;     /* lossless priorities */
+	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
+	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
+	struct sw_red_params red;     /* marking curve */
 };
 
 /* Forwarding table: egress ports toward host h are
@@ -45,7 +76,16 @@ struct sw_stats {
 	uint64_t rx_pkts;                 /* frames received */
 	uint64_t fwd_pkts;                /* frames admitted and queued */
 	uint64_t drops[SW_DROP_N];        /* by reason */
-	uint64_t buffer_peak_bytes;       /* high-water mark of the shared buffer */
+	uint64_t buffer_peak_bytes;       /* high-water mark of the whole buffer */
+	uint64_t ecn_marked;              /* frames marked CE */
+	uint64_t storms;                  /* queues the watchdog declared stormed */
+};
+
+/* Per egress port: what the switch did there. */
+struct sw_port_stats {
+	uint64_t drops[SW_DROP_N];        /* frames dropped toward this port, by reason */
+	uint64_t ecn_marked;              /* frames marked CE on this port */
+	uint64_t headroom_peak_bytes;     /* most headroom used on this (ingress) port */
 };
 
 struct sw;
@@ -62,7 +102,26 @@ void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6]);
 void sw_set_next_hop_mac(struct sw *s, uint16_t i, const uint8_t mac[6]);
 uint16_t sw_n_ports(const struct sw *s);
 const struct sw_stats *sw_stats(const struct sw *s);
+const struct sw_port_stats *sw_port_stats(const struct sw *s, uint16_t i);
 uint64_t sw_buffer_used(const struct sw *s);
+
+/* After the links are wired: size each port's PFC headroom (from its rate,
+ * delay and the largest frame unless configured) and the shared pool.
+ * Returns 0, or -ENOSPC with @err filled when reserves and headroom do not
+ * fit in the buffer. Writes a warning into @warn (or "") when a configured
+ * headroom is smaller than the link needs. */
+int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len);
+/* Headroom a lossless priority needs on a link of @rate_bps and @delay_ps
+ * for frames up to @max_frame_bytes: the bytes still arriving after XOFF
+ * (two frames in flight at each end, the cable's round trip, and the peer's
+ * response time of IEEE 802.3 Annex 31B), rounded up to 1 KiB. */
+uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes);
+/* Turn PFC off on port @i: it neither sends nor honours pauses, and
+ * lossless frames arriving there are admitted like lossy ones. */
+void sw_port_pfc_off(struct sw *s, uint16_t i);
+/* Switch @s has a lossless queue paused and holding frames toward port @i
+ * (for deadlock detection): the first such priority, or -1. */
+int sw_port_blocked(const struct sw *s, uint16_t i);
 
 /* ECMP choice among @n ports for a 5-tuple (exposed for tests). */
 uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,

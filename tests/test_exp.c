@@ -93,8 +93,9 @@ static void test_exp_defaults(void)
 	CU_ASSERT_EQUAL(e->buffer_bytes, UINT64_C(32) << 20);
 	CU_ASSERT_EQUAL(e->sched.strict_mask, (1u << 6) | (1u << 7));
 	CU_ASSERT_EQUAL(e->sched.quantum_bytes[0], 4608);
-	CU_ASSERT_EQUAL(e->dscp_to_tc[26], 3);
-	CU_ASSERT_EQUAL(e->dscp_to_tc[48], 6);
+	CU_ASSERT_EQUAL(e->prio_to_tc[e->dscp_to_prio[26]], 3);
+	CU_ASSERT_EQUAL(e->prio_to_tc[e->dscp_to_prio[48]], 6);
+	CU_ASSERT_EQUAL(e->pfc.lossless_prio, 0); /* PFC off unless asked for */
 	CU_ASSERT_FALSE(e->payload);
 	CU_ASSERT_FALSE(e->vlan);
 	CU_ASSERT_TRUE(e->flows_csv);

@@ -98,10 +98,13 @@ static void test_sw_forward_and_rewrite(void)
 	uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
 	const uint8_t *d;
 	struct pkt_roce parsed;
+	char err[256], warn[256];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	for (int i = 0; i < 64; i++)
-		p.dscp_to_tc[i] = (uint8_t)(i >> 3);
+		p.dscp_to_prio[i] = (uint8_t)(i >> 3);
+	for (int i = 0; i < 8; i++)
+		p.prio_to_tc[i] = (uint8_t)i;
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	for (uint16_t i = 0; i < 3; i++) {
@@ -110,6 +113,7 @@ static void test_sw_forward_and_rewrite(void)
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
 	inject(&peers[0], roce_to(&s, 1, 1000));
 	inject(&peers[0], roce_to(&s, 2, 1000));
 	inject(&peers[0], roce_to(&s, 77, 1000)); /* not a host of the plan */
@@ -144,6 +148,7 @@ static void test_sw_tail_drop(void)
 	struct sim s;
 	struct sw *sw;
 	uint8_t mac[6] = { 0 };
+	char err[256], warn[256];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
@@ -155,6 +160,7 @@ static void test_sw_tail_drop(void)
 			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 0);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
 	for (int i = 0; i < 50; i++) {
 		inject(&peers[0], roce_to(&s, 1, 1000));
 		inject(&peers[2], roce_to(&s, 1, 1000));

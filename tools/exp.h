@@ -11,6 +11,7 @@
 #include "cc.h"
 #include "cfg.h"
 #include "port.h"
+#include "sw.h"
 #include "tg.h"
 #include "topo.h"
 
@@ -51,9 +52,22 @@ struct exp {
 	uint64_t stop_ps;             /* stop_time, 0 = until traffic is done */
 	struct topo *topo;            /* topology */
 	/* fabric */
-	uint64_t buffer_bytes;        /* shared buffer per switch */
-	uint8_t dscp_to_tc[64];       /* classification */
+	uint64_t buffer_bytes;        /* buffer per switch */
+	uint8_t dscp_to_prio[64];     /* classification: priority per DSCP */
+	uint8_t prio_to_tc[8];        /* egress queue per priority */
 	struct port_sched sched;      /* egress scheduler (switch and NIC ports) */
+	uint32_t reserve_bytes;       /* MMU reserve per ingress port and priority */
+	uint32_t egress_alpha_q16;    /* lossy dynamic threshold, 0 = none */
+	double loss;                  /* random frame loss per link direction */
+	struct sw_pfc_params pfc;     /* lossless priorities (lossless_prio 0 = off) */
+	struct cfg_mark headroom_mark; /* where a headroom was configured (warnings) */
+	struct exp_capture *pfc_off;  /* ports with PFC disabled */
+	uint32_t n_pfc_off;
+	struct cfg_mark *pfc_off_marks; /* where each was named */
+	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
+	uint8_t ecn_tc_mask;          /* classes that mark ECN, 0 = off */
+	bool ecn_on_enqueue;          /* mark on enqueue, else dequeue */
+	struct sw_red_params red;     /* marking curve */
 	/* nic */
 	uint32_t mtu_bytes;           /* RoCE path MTU */
 	uint32_t ack_every_pkts;      /* ACK coalescing */
@@ -76,6 +90,9 @@ struct exp {
 	uint32_t snaplen;             /* capture bytes per frame, 0 = all */
 	/* outputs */
 	bool flows_csv;               /* write flows.csv */
+	struct exp_capture *series;   /* ports sampled into series.csv */
+	uint32_t n_series;
+	uint64_t series_interval_ps;  /* sampling interval */
 	/* expect */
 	struct exp_expect *expects;
 	uint32_t n_expects;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_int.h"
 
 #define EXP_MAX_MSG_BYTES (UINT64_C(1) << 31) /* IB maximum message size */
 
@@ -18,15 +18,13 @@ static const char *const top_keys[] = {
 	"capture", "description", "engine", "expect", "fabric", "name", "nic",
 	"outputs", "seed", "stop_time", "topology", "traffic", NULL,
 };
-static const char *const fabric_keys[] = { "buffer", "dscp_map", "scheduler", NULL };
-static const char *const sched_keys[] = { "quantum", "strict", "weights", NULL };
-static const char *const dscp_map_keys[] = { "dscp", "tc", NULL };
 static const char *const nic_keys[] = {
 	"ack_dscp", "ack_every", "cc", "dscp", "mtu", "payload", "vlan_id", NULL,
 };
 static const char *const engine_keys[] = { "packet_pool", NULL };
 static const char *const capture_keys[] = { "ports", "snaplen", NULL };
-static const char *const outputs_keys[] = { "flows_csv", NULL };
+static const char *const outputs_keys[] = { "flows_csv", "series", NULL };
+static const char *const series_keys[] = { "interval", "ports", NULL };
 static const char *const expect_keys[] = { "metric", "op", "tolerance", "value", NULL };
 static const char *const wl_kinds[] = { "messages", "permutation", "incast", NULL };
 static const char *const wl_messages_keys[] = { "kind", "messages", "name", NULL };
@@ -50,6 +48,13 @@ static const char *const schema_keys[] = {
 	"topology.fabric_link", "topology.nodes", "topology.links", "topology.default_link",
 	"fabric.buffer", "fabric.scheduler", "fabric.scheduler.strict",
 	"fabric.scheduler.weights", "fabric.scheduler.quantum", "fabric.dscp_map",
+	"fabric.tc_map", "fabric.reserve", "fabric.egress_alpha", "fabric.loss", "fabric.pfc",
+	"fabric.pfc.enabled", "fabric.pfc.priorities", "fabric.pfc.headroom", "fabric.pfc.xoff",
+	"fabric.pfc.xon", "fabric.pfc.alpha", "fabric.pfc.xon_offset", "fabric.pfc.pause_quanta",
+	"fabric.pfc.disabled_ports", "fabric.pfc.watchdog", "fabric.pfc.watchdog.detection",
+	"fabric.pfc.watchdog.restoration", "fabric.pfc.deadlock_check", "fabric.ecn",
+	"fabric.ecn.tcs", "fabric.ecn.kmin", "fabric.ecn.kmax", "fabric.ecn.pmax",
+	"fabric.ecn.mark_on", "outputs.series", "outputs.series.ports", "outputs.series.interval",
 	"nic.mtu", "nic.ack_every", "nic.payload", "nic.vlan_id", "nic.dscp", "nic.ack_dscp",
 	"nic.cc", "engine.packet_pool", "traffic.kind", "traffic.name", "traffic.messages",
 	"traffic.hosts", "traffic.srcs", "traffic.count", "traffic.dst", "traffic.src",
@@ -63,20 +68,31 @@ const char *const *exp_schema_keys(void) { return schema_keys; }
 
 const char *exp_op_name(enum exp_op op) { return expect_ops[op]; }
 
-/* Read optional @key of @map with @fn-style reader; absent keeps *out. */
-#define EXP_OPT(map, key, call)                                  \
-	do {                                                      \
-		const struct cfg_node *n_ = cfg_get((map), (key)); \
-		if (n_ && (call) != 0)                             \
-			return -EINVAL;                            \
-	} while (0)
-
-static int exp_map(const struct cfg_node *n, const char *what, const char *const *keys,
-		   char *err)
+int exp_map(const struct cfg_node *n, const char *what, const char *const *keys, char *err)
 {
 	if (cfg_want(n, CFG_MAP, what, err) != 0)
 		return -EINVAL;
 	return cfg_check_keys(n, keys, err);
+}
+
+int exp_dscp(const struct cfg_node *n, uint8_t *out, char *err)
+{
+	uint64_t v;
+
+	if (cfg_u64(n, 0, 63, &v, err) != 0)
+		return -EINVAL;
+	*out = (uint8_t)v;
+	return 0;
+}
+
+int exp_small(const struct cfg_node *n, uint8_t max, uint8_t *out, char *err)
+{
+	uint64_t v;
+
+	if (cfg_u64(n, 0, max, &v, err) != 0)
+		return -EINVAL;
+	*out = (uint8_t)v;
+	return 0;
 }
 
 static int exp_host(const struct exp *e, const struct cfg_node *n, uint32_t *host, char *err)
@@ -111,94 +127,6 @@ static int exp_host(const struct exp *e, const struct cfg_node *n, uint32_t *hos
 				   e->topo->nodes[e->topo->hosts[e->topo->n_hosts - 1]].name);
 	}
 	return -EINVAL;
-}
-
-static int exp_dscp(const struct cfg_node *n, uint8_t *out, char *err)
-{
-	uint64_t v;
-
-	if (cfg_u64(n, 0, 63, &v, err) != 0)
-		return -EINVAL;
-	*out = (uint8_t)v;
-	return 0;
-}
-
-static int exp_tc(const struct cfg_node *n, uint8_t *out, char *err)
-{
-	uint64_t v;
-
-	if (cfg_u64(n, 0, PORT_N_TC - 1, &v, err) != 0)
-		return -EINVAL;
-	*out = (uint8_t)v;
-	return 0;
-}
-
-static int exp_fabric(struct exp *e, const struct cfg_node *f, char *err)
-{
-	const struct cfg_node *s, *map;
-
-	if (exp_map(f, "fabric", fabric_keys, err) != 0)
-		return -EINVAL;
-	EXP_OPT(f, "buffer", cfg_size(n_, 1, UINT64_C(1) << 40, &e->buffer_bytes, err));
-	if ((s = cfg_get(f, "scheduler")) != NULL) {
-		const struct cfg_node *st, *w;
-		uint64_t quantum = 4096 + 512;
-
-		if (exp_map(s, "scheduler", sched_keys, err) != 0)
-			return -EINVAL;
-		EXP_OPT(s, "quantum", cfg_size(n_, 64, 1 << 20, &quantum, err));
-		for (int tc = 0; tc < PORT_N_TC; tc++)
-			e->sched.quantum_bytes[tc] = (uint32_t)quantum;
-		if ((st = cfg_get(s, "strict")) != NULL) {
-			if (cfg_want(st, CFG_SEQ, "scheduler.strict", err) != 0)
-				return -EINVAL;
-			e->sched.strict_mask = 0;
-			for (uint32_t i = 0; i < st->n; i++) {
-				uint8_t tc;
-
-				if (exp_tc(st->items[i], &tc, err) != 0)
-					return -EINVAL;
-				e->sched.strict_mask |= (uint8_t)(1u << tc);
-			}
-		}
-		if ((w = cfg_get(s, "weights")) != NULL) {
-			if (cfg_want(w, CFG_SEQ, "scheduler.weights", err) != 0)
-				return -EINVAL;
-			if (w->n != PORT_N_TC) {
-				cfg_errorf(err, w, "scheduler.weights needs 8 entries, one per traffic class (got %u)",
-					   w->n);
-				return -EINVAL;
-			}
-			for (uint32_t i = 0; i < w->n; i++) {
-				uint64_t v;
-
-				if (cfg_u64(w->items[i], 1, 1000, &v, err) != 0)
-					return -EINVAL;
-				e->sched.quantum_bytes[i] = (uint32_t)(v * quantum);
-			}
-		}
-	}
-	if ((map = cfg_get(f, "dscp_map")) != NULL) {
-		if (cfg_want(map, CFG_SEQ, "dscp_map", err) != 0)
-			return -EINVAL;
-		for (uint32_t i = 0; i < map->n; i++) {
-			const struct cfg_node *it = map->items[i], *d, *t;
-			uint8_t dscp, tc;
-
-			if (exp_map(it, "dscp_map entry", dscp_map_keys, err) != 0)
-				return -EINVAL;
-			d = cfg_get(it, "dscp");
-			t = cfg_get(it, "tc");
-			if (!d || !t) {
-				cfg_errorf(err, it, "dscp_map entry needs both 'dscp' and 'tc'");
-				return -EINVAL;
-			}
-			if (exp_dscp(d, &dscp, err) != 0 || exp_tc(t, &tc, err) != 0)
-				return -EINVAL;
-			e->dscp_to_tc[dscp] = tc;
-		}
-	}
-	return 0;
 }
 
 static int exp_mtu(const struct cfg_node *n, uint32_t *out, char *err)
@@ -510,48 +438,81 @@ static int exp_capture(struct exp *e, const struct cfg_node *c, char *err)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < ports->n; i++) {
 		const struct cfg_node *pn = ports->items[i];
-		const char *s, *colon;
-		char name[TOPO_NAME_BYTES];
-		char *end;
-		unsigned long port;
-		int node;
+		struct exp_capture c;
 
-		if (cfg_str(pn, &s, err) != 0)
+		if (exp_port_ref(e, pn, &c, err) != 0)
 			return -EINVAL;
-		colon = strrchr(s, ':');
-		if (!colon || colon == s || (size_t)(colon - s) >= sizeof(name) || !colon[1]) {
-			cfg_errorf(err, pn, "expected node:port such as h0:0, got '%s'", s);
-			return -EINVAL;
-		}
-		memcpy(name, s, (size_t)(colon - s));
-		name[colon - s] = '\0';
-		errno = 0;
-		port = strtoul(colon + 1, &end, 10);
-		if (*end || errno || colon[1] == '-') {
-			cfg_errorf(err, pn, "port '%s' is not a number", colon + 1);
-			return -EINVAL;
-		}
-		node = topo_find(e->topo, name);
-		if (node < 0) {
-			cfg_errorf(err, pn, "unknown node '%s'", name);
-			return -EINVAL;
-		}
-		if (port >= e->topo->nodes[node].n_ports ||
-		    e->topo->nodes[node].port_links[port] == TOPO_NO_LINK) {
-			cfg_errorf(err, pn, "%s has no connected port %lu (ports 0..%u)", name, port,
-				   e->topo->nodes[node].n_ports - 1);
-			return -EINVAL;
-		}
 		for (uint32_t j = 0; j < e->n_captures; j++) {
-			if (e->captures[j].node == (uint32_t)node && e->captures[j].port == port) {
-				cfg_errorf(err, pn, "port %s listed twice", s);
+			if (e->captures[j].node == c.node && e->captures[j].port == c.port) {
+				cfg_errorf(err, pn, "port %s listed twice", pn->str);
 				return -EINVAL;
 			}
 		}
-		e->captures[e->n_captures].node = (uint32_t)node;
-		e->captures[e->n_captures].port = (uint16_t)port;
-		e->n_captures++;
+		e->captures[e->n_captures++] = c;
 	}
+	return 0;
+}
+
+int exp_port_ref(const struct exp *e, const struct cfg_node *pn, struct exp_capture *out, char *err)
+{
+	const char *s, *colon;
+	char name[TOPO_NAME_BYTES];
+	char *end;
+	unsigned long port;
+	int node;
+
+	if (cfg_str(pn, &s, err) != 0)
+		return -EINVAL;
+	colon = strrchr(s, ':');
+	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(name) || !colon[1]) {
+		cfg_errorf(err, pn, "expected node:port such as h0:0, got '%s'", s);
+		return -EINVAL;
+	}
+	memcpy(name, s, (size_t)(colon - s));
+	name[colon - s] = '\0';
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (*end || errno || colon[1] == '-') {
+		cfg_errorf(err, pn, "port '%s' is not a number", colon + 1);
+		return -EINVAL;
+	}
+	node = topo_find(e->topo, name);
+	if (node < 0) {
+		cfg_errorf(err, pn, "unknown node '%s'", name);
+		return -EINVAL;
+	}
+	if (port >= e->topo->nodes[node].n_ports ||
+	    e->topo->nodes[node].port_links[port] == TOPO_NO_LINK) {
+		cfg_errorf(err, pn, "%s has no connected port %lu (ports 0..%u)", name, port,
+			   e->topo->nodes[node].n_ports - 1);
+		return -EINVAL;
+	}
+	out->node = (uint32_t)node;
+	out->port = (uint16_t)port;
+	return 0;
+}
+
+static int exp_series(struct exp *e, const struct cfg_node *sr, char *err)
+{
+	const struct cfg_node *ports, *iv;
+
+	if (exp_map(sr, "outputs.series", series_keys, err) != 0)
+		return -EINVAL;
+	if (!(ports = exp_need(sr, "ports", "the ports to sample, node:port", err)) ||
+	    !(iv = exp_need(sr, "interval", "the sampling interval, e.g. 1us", err)) ||
+	    cfg_want(ports, CFG_SEQ, "outputs.series.ports", err) != 0 ||
+	    cfg_time(iv, &e->series_interval_ps, err) != 0)
+		return -EINVAL;
+	if (e->series_interval_ps == 0) {
+		cfg_errorf(err, iv, "the sampling interval must be above 0");
+		return -EINVAL;
+	}
+	e->series = calloc(ports->n ? ports->n : 1, sizeof(*e->series));
+	if (!e->series)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ports->n; i++)
+		if (exp_port_ref(e, ports->items[i], &e->series[e->n_series++], err) != 0)
+			return -EINVAL;
 	return 0;
 }
 
@@ -602,12 +563,7 @@ static void exp_defaults(struct exp *e)
 {
 	e->name = "experiment";
 	e->seed = 1;
-	e->buffer_bytes = UINT64_C(32) << 20;
-	for (int d = 0; d < 64; d++)
-		e->dscp_to_tc[d] = (uint8_t)(d >> 3); /* class selector: DSCP 26 -> 3, 48 -> 6 */
-	e->sched.strict_mask = 0xC0;          /* TC 6, 7: control traffic */
-	for (int tc = 0; tc < PORT_N_TC; tc++)
-		e->sched.quantum_bytes[tc] = 4096 + 512;
+	exp_fabric_defaults(e);
 	e->mtu_bytes = 4096;
 	e->ack_every_pkts = 16;
 	e->data_dscp = 26;
@@ -649,9 +605,13 @@ static int exp_build(struct exp *e, bool seed_set, uint64_t seed, char *err)
 		return -EINVAL;
 	EXP_OPT(root, "capture", exp_capture(e, n_, err));
 	if ((n = cfg_get(root, "outputs")) != NULL) {
+		const struct cfg_node *sr;
+
 		if (exp_map(n, "outputs", outputs_keys, err) != 0)
 			return -EINVAL;
 		EXP_OPT(n, "flows_csv", cfg_bool(n_, &e->flows_csv, err));
+		if ((sr = cfg_get(n, "series")) != NULL && exp_series(e, sr, err) != 0)
+			return -EINVAL;
 	}
 	EXP_OPT(root, "expect", exp_expects(e, n_, err));
 	if (!e->pool_pkts)
@@ -719,6 +679,9 @@ void exp_free(struct exp *e)
 	free(e->workloads);
 	free(e->captures);
 	free(e->expects);
+	free(e->series);
+	free(e->pfc_off);
+	free(e->pfc_off_marks);
 	cfg_doc_free(e->doc);
 	free(e);
 }

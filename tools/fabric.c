@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "port_pfc.h"
 
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
 {
@@ -133,6 +134,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		return r;
 	}
 	f->sim.stop_ps = e->stop_ps;
+	sim_new_src(&f->sim, &f->mon_src);
 	if ((r = topo_routes_build(t, &f->routes, cerr)) != 0) {
 		snprintf(err, err_len, "%s", cerr);
 		return r;
@@ -142,8 +144,16 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	if (!f->sws || !f->nics)
 		goto nomem;
 	sp.buffer_bytes = e->buffer_bytes;
-	memcpy(sp.dscp_to_tc, e->dscp_to_tc, sizeof(sp.dscp_to_tc));
+	memcpy(sp.dscp_to_prio, e->dscp_to_prio, sizeof(sp.dscp_to_prio));
+	memcpy(sp.prio_to_tc, e->prio_to_tc, sizeof(sp.prio_to_tc));
 	sp.sched = e->sched;
+	sp.reserve_bytes = e->reserve_bytes;
+	sp.egress_alpha_q16 = e->egress_alpha_q16;
+	sp.max_frame_bytes = fabric_max_frame(e);
+	sp.pfc = e->pfc;
+	sp.ecn_tc_mask = e->ecn_tc_mask;
+	sp.ecn_on_enqueue = e->ecn_on_enqueue;
+	sp.red = e->red;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		uint32_t node = t->switches[i];
 		struct sw_fib fib = {
@@ -165,7 +175,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	np.vlan = e->vlan;
 	np.vid = e->vid;
 	np.ack_dscp = e->ack_dscp;
-	memcpy(np.dscp_to_tc, e->dscp_to_tc, sizeof(np.dscp_to_tc));
+	for (int d = 0; d < 64; d++)
+		np.dscp_to_tc[d] = e->prio_to_tc[e->dscp_to_prio[d]];
 	np.sched = e->sched;
 	np.cc = e->cc;
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
@@ -174,6 +185,10 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].n_ports, &np);
 		if (!f->nics[i])
 			goto nomem;
+		/* NIC ports honour the pauses of their switch. */
+		for (uint16_t p = 0; e->pfc.lossless_prio && p < t->nodes[node].n_ports; p++)
+			if (port_pfc_enable(nic_port(f->nics[i], p), e->prio_to_tc) != 0)
+				goto nomem;
 	}
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
@@ -181,6 +196,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		struct port *b = fabric_port(f, l->node[1], l->port[1]);
 
 		port_connect(a, b, l->rate_bps, l->delay_ps);
+		if (e->loss > 0) {
+			struct rng rng;
+
+			rng_init(&rng, e->seed, UINT64_C(0x6c6f737300000000) + i);
+			port_set_loss(a, e->loss, rng_next(&rng));
+			port_set_loss(b, e->loss, rng_next(&rng));
+		}
 		for (int s = 0; s < 2; s++) {
 			uint32_t me = l->node[s], peer = l->node[1 - s];
 			uint8_t mac[6];
@@ -192,8 +214,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
 		}
 	}
+	if ((r = fabric_ready(f, err, err_len)) != 0)
+		return r;
 	if (outdir && (r = fabric_captures(f, outdir, err, err_len)) != 0)
 		return r;
+	if (outdir && (r = fabric_series_open(f, outdir, err, err_len)) != 0)
+		return r;
+	fabric_deadlock_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->mtu_bytes, .vlan = e->vlan };
 
@@ -257,6 +284,10 @@ void fabric_run(struct fabric *f, bool progress)
 		cap_close(f->caps[i]);
 		f->caps[i] = NULL;
 	}
+	if (f->series) {
+		fclose(f->series);
+		f->series = NULL;
+	}
 }
 
 void fabric_free(struct fabric *f)
@@ -267,6 +298,10 @@ void fabric_free(struct fabric *f)
 		cap_close(f->caps[i]);
 		free(f->cap_paths[i]);
 	}
+	if (f->series)
+		fclose(f->series);
+	free(f->dl_prev);
+	free(f->dl_tx);
 	free(f->caps);
 	free(f->cap_paths);
 	tg_free(f->tg);

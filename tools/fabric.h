@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "exp.h"
 #include "nic.h"
@@ -27,6 +28,16 @@ struct fabric {
 	struct cap_file **caps;       /* per exp capture */
 	char **cap_paths;             /* their files */
 	double wall_s;                /* wall-clock run time (not part of results) */
+	/* monitors */
+	FILE *series;                 /* series.csv, or NULL */
+	struct ev_src mon_src;        /* event identity of the monitors */
+	uint32_t mon_pending;         /* monitor events in the queue */
+	uint32_t deadlocks;           /* cyclic buffer dependencies found */
+	uint64_t deadlock_ps;         /* when the first was found */
+	char deadlock_cycle[256];     /* its switches, "a -> b -> a" */
+	uint8_t *dl_prev;             /* blocked-port cycle seen at the previous check */
+	uint64_t *dl_tx;              /* and the ports' frame counts then */
+	bool deadlock_stopped;        /* the run was stopped because of it */
 };
 
 /* Build everything for @e on @pool; captures go under @outdir/capture (NULL
@@ -39,6 +50,16 @@ void fabric_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
+
+/* Largest frame the experiment's NICs send. */
+uint32_t fabric_max_frame(const struct exp *e);
+/* After wiring: PFC settings per port and switch buffers (warnings to
+ * stderr with the file position they concern). */
+int fabric_ready(struct fabric *f, char *err, unsigned err_len);
+/* series.csv: open it and start sampling (nothing when not asked for). */
+int fabric_series_open(struct fabric *f, const char *outdir, char *err, unsigned err_len);
+/* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
+void fabric_deadlock_arm(struct fabric *f);
 
 /* Packet pool and EAL memory an experiment needs. */
 uint16_t fabric_data_room(const struct exp *e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "port_pfc.h"
 #include "results.h"
 #include "units.h"
 
@@ -139,6 +140,101 @@ static int res_flows(struct results *r, const struct fabric *f)
 	return rc;
 }
 
+/* Sum of the PFC counters of every port that does PFC. */
+struct res_pfc_sum {
+	uint64_t xoff_tx, xon_tx, xoff_rx, xon_rx, paused_ps, paused_max_ps, lost;
+};
+
+static void res_pfc_port(struct res_pfc_sum *t, const struct port *p, uint64_t now_ps)
+{
+	uint64_t paused = 0;
+
+	t->lost += p->stats.lost_pkts;
+	if (!p->pfc)
+		return;
+	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
+		const struct port_pfc *f = p->pfc;
+
+		t->xoff_tx += f->stats.xoff_tx[pr];
+		t->xon_tx += f->stats.xon_tx[pr];
+		t->xoff_rx += f->stats.xoff_rx[pr];
+		t->xon_rx += f->stats.xon_rx[pr];
+		paused += f->stats.paused_ps[pr];
+		if (f->paused_prio & (1u << pr))
+			paused += now_ps - f->since_ps[pr]; /* still paused at the end */
+	}
+	t->paused_ps += paused;
+	if (paused > t->paused_max_ps)
+		t->paused_max_ps = paused;
+}
+
+static int res_pfc(struct results *r, const struct fabric *f)
+{
+	const struct topo *t = f->topo;
+	struct res_pfc_sum sum = { 0 };
+	uint64_t marked = 0, storms = 0;
+
+	for (uint32_t i = 0; i < t->n_switches; i++) {
+		marked += sw_stats(f->sws[i])->ecn_marked;
+		storms += sw_stats(f->sws[i])->storms;
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++)
+			res_pfc_port(&sum, sw_port(f->sws[i], p), f->sim.now_ps);
+	}
+	for (uint32_t i = 0; i < t->n_hosts; i++)
+		for (uint16_t p = 0; p < nic_n_ports(f->nics[i]); p++)
+			res_pfc_port(&sum, nic_port(f->nics[i], p), f->sim.now_ps);
+	RES_U64(r, sum.lost, "links.lost_pkts");
+	RES_U64(r, marked, "ecn.marked");
+	RES_U64(r, f->exp->pfc.lossless_prio != 0, "pfc.enabled");
+	RES_U64(r, sum.xoff_tx, "pfc.xoff_sent");
+	RES_U64(r, sum.xon_tx, "pfc.xon_sent");
+	RES_U64(r, sum.xoff_rx, "pfc.xoff_received");
+	RES_U64(r, sum.xon_rx, "pfc.xon_received");
+	RES_DBL(r, units_ps_to_ns(sum.paused_ps), "pfc.paused_ns_total");
+	RES_DBL(r, units_ps_to_ns(sum.paused_max_ps), "pfc.paused_ns_max");
+	RES_U64(r, storms, "pfc.storms");
+	RES_U64(r, f->deadlocks, "pfc.deadlocks");
+	RES_DBL(r, units_ps_to_ns(f->deadlock_ps), "pfc.deadlock_at_ns");
+	RES_STR(r, f->deadlock_cycle, "pfc.deadlock_cycle");
+	RES_U64(r, f->deadlock_stopped, "pfc.deadlock_stopped_run");
+	return 0;
+}
+
+/* Per workload: messages, completed, and goodput over its own span. */
+static int res_workloads(struct results *r, const struct fabric *f)
+{
+	uint32_t n;
+	const struct tg_flow *fl = tg_flows(f->tg, &n);
+
+	for (uint32_t w = 0; w < f->exp->n_workloads; w++) {
+		uint64_t first = UINT64_MAX, last = 0, bytes = 0, worst = 0;
+		uint32_t total = 0, done = 0;
+		const char *name = f->exp->workloads[w].name;
+
+		for (uint32_t i = 0; i < n; i++) {
+			if (fl[i].msg.workload != w)
+				continue;
+			total++;
+			if (fl[i].msg.start_ps < first)
+				first = fl[i].msg.start_ps;
+			if (!fl[i].done)
+				continue;
+			done++;
+			bytes += fl[i].msg.bytes;
+			if (fl[i].end_ps > last)
+				last = fl[i].end_ps;
+			if (fl[i].end_ps - fl[i].msg.start_ps > worst)
+				worst = fl[i].end_ps - fl[i].msg.start_ps;
+		}
+		RES_U64(r, total, "workloads.%s.messages", name);
+		RES_U64(r, done, "workloads.%s.completed", name);
+		RES_DBL(r, done && last > first ? (double)bytes * 8.0 / (double)(last - first) * 1e3 : 0,
+			"workloads.%s.goodput_gbps", name);
+		RES_DBL(r, units_ps_to_ns(worst), "workloads.%s.fct_ns_max", name);
+	}
+	return 0;
+}
+
 int res_collect(struct results *r, const struct fabric *f)
 {
 	const struct exp *e = f->exp;
@@ -225,6 +321,8 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, ns.ack_alloc_fail, "nic.acks_not_sent");
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
+	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0)
+		return -ENOMEM;
 	RES_U64(r, f->exp->pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
 	if (res_flows(r, f) != 0)
@@ -356,7 +454,8 @@ int res_write_ports(const struct fabric *f, const char *dir)
 	out = fopen(path, "w");
 	if (!out)
 		return -errno;
-	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes\n",
+	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes,"
+	      "lost_pkts,drops,ecn_marked,pfc_xoff_sent,pfc_xon_sent,pfc_xoff_received,paused_ns\n",
 	      out);
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *lk = &t->links[l];
@@ -364,13 +463,29 @@ int res_write_ports(const struct fabric *f, const char *dir)
 		for (int s = 0; s < 2; s++) {
 			struct port *p = fabric_port((struct fabric *)f, lk->node[s], lk->port[s]);
 
-			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu\n",
-				t->nodes[lk->node[s]].name, lk->port[s], t->nodes[lk->node[1 - s]].name,
+			const struct topo_node *nd = &t->nodes[lk->node[s]];
+			struct res_pfc_sum pf = { 0 };
+			uint64_t drops = 0, marked = 0;
+
+			res_pfc_port(&pf, p, f->sim.now_ps);
+			if (nd->kind == TOPO_SWITCH) {
+				const struct sw_port_stats *ps = sw_port_stats(f->sws[nd->index], lk->port[s]);
+
+				for (int d = 0; d < SW_DROP_N; d++)
+					drops += ps->drops[d];
+				marked = ps->ecn_marked;
+			}
+			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+				nd->name, lk->port[s], t->nodes[lk->node[1 - s]].name,
 				lk->port[1 - s], (double)lk->rate_bps / 1e9,
 				(unsigned long long)p->stats.tx_pkts, (unsigned long long)p->stats.tx_bytes,
 				(unsigned long long)p->stats.rx_pkts, (unsigned long long)p->stats.rx_bytes,
 				sim_s > 0 ? units_ps_to_s(p->stats.busy_ps) / sim_s : 0.0,
-				(unsigned long long)p->stats.max_queue_bytes);
+				(unsigned long long)p->stats.max_queue_bytes,
+				(unsigned long long)p->stats.lost_pkts, (unsigned long long)drops,
+				(unsigned long long)marked, (unsigned long long)pf.xoff_tx,
+				(unsigned long long)pf.xon_tx, (unsigned long long)pf.xoff_rx,
+				units_ps_to_ns(pf.paused_ps));
 		}
 	}
 	return fclose(out) == 0 ? 0 : -errno;
@@ -402,6 +517,16 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->sim.stopped ? " before stop_time" : " (packets lost; loss recovery is not modelled yet)");
+	if (RV("pfc.enabled") > 0)
+		fprintf(out, "  PFC: %.0f XOFF sent, %.0f XON sent, ports paused %.3f us in all (longest %.3f us)\n",
+			RV("pfc.xoff_sent"), RV("pfc.xon_sent"), RV("pfc.paused_ns_total") / 1e3,
+			RV("pfc.paused_ns_max") / 1e3);
+	if (RV("ecn.marked") > 0)
+		fprintf(out, "  ECN: %.0f frames marked CE\n", RV("ecn.marked"));
+	if (RV("pfc.deadlocks") > 0)
+		fprintf(out, "  DEADLOCK: cyclic buffer dependency %s at %.3f us%s\n",
+			res_find(r, "pfc.deadlock_cycle")->s, RV("pfc.deadlock_at_ns") / 1e3,
+			RV("pfc.deadlock_stopped_run") > 0 ? "; no watchdog, run stopped" : "");
 	if (RV("nic.pool_exhausted") > 0 || RV("nic.acks_not_sent") > 0)
 		fprintf(out, "  WARNING: the packet pool ran dry (%.0f data packets delayed, %.0f ACKs lost); raise engine.packet_pool (peak use %.0f of %.0f)\n",
 			RV("nic.pool_exhausted"), RV("nic.acks_not_sent"), RV("engine.packets_peak"),

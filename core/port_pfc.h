@@ -1,0 +1,68 @@
+/* IEEE 802.1Qbb priority flow control at the MAC of a port: pausing this
+ * port's egress when PFC frames arrive (per priority, for quanta x 512 bit
+ * times, resumed by XON or expiry), sending PFC frames on behalf of the
+ * node, and the counters per priority. Internal to core/ (port.c) and to
+ * the switch MMU that decides when to send XOFF/XON. */
+#ifndef FAB_PORT_PFC_H
+#define FAB_PORT_PFC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port.h"
+
+enum {
+	PORT_PFC_QUANTUM_BITS = 512, /* one pause quantum */
+};
+
+struct port_pfc_stats {
+	uint64_t xoff_tx[PKT_N_PRIO];   /* PFC frames sent pausing the priority */
+	uint64_t xon_tx[PKT_N_PRIO];    /* PFC frames sent resuming it */
+	uint64_t xoff_rx[PKT_N_PRIO];   /* PFC frames received pausing it */
+	uint64_t xon_rx[PKT_N_PRIO];    /* PFC frames received resuming it */
+	uint64_t paused_ps[PKT_N_PRIO]; /* time this port's egress was paused */
+	uint64_t ignored_rx;            /* PFC frames received while PFC is off */
+};
+
+/* PFC state of one port (allocated by port_pfc_enable). */
+struct port_pfc {
+	uint64_t until_ps[PKT_N_PRIO];  /* pause expiry per priority, 0 = not paused */
+	uint64_t since_ps[PKT_N_PRIO];  /* when the current pause began */
+	uint64_t last_rx_ps[PKT_N_PRIO];/* last PFC frame received pausing it */
+	uint64_t timer_ps;              /* armed expiry check, 0 when none */
+	struct ev_src timer_src;        /* its event identity */
+	uint8_t prio_to_tc[PKT_N_PRIO]; /* which queue a priority pauses */
+	uint8_t paused_prio;            /* priorities paused now */
+	uint8_t ignore_prio;            /* priorities whose pauses are ignored (watchdog) */
+	struct port_pfc_stats stats;    /* counters */
+};
+
+/* Let @p take part in PFC: pauses from its peer are honoured on the queue
+ * @prio_to_tc maps each priority to. Returns 0 or -ENOMEM. */
+int port_pfc_enable(struct port *p, const uint8_t prio_to_tc[PKT_N_PRIO]);
+void port_pfc_fini(struct port *p);
+
+/* A PFC frame arrived at @p: apply it to @p's egress and free it. */
+void port_pfc_rx(struct port *p, struct rte_mbuf *m);
+/* Is @m a MAC control frame (EtherType 0x8808)? */
+static inline bool port_is_mac_ctrl(const struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) && d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
+}
+
+/* Send a PFC frame from @p to its peer: for the priorities in @enable,
+ * pause for @quanta (0 = XON). Returns 0 or -ENOBUFS (pool empty). */
+int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta);
+
+/* Pause time of @quanta at @p's line rate, in ps. */
+uint64_t port_pfc_quanta_ps(const struct port *p, uint16_t quanta);
+
+/* Ignore (or honour again) pauses of @prio: the PFC watchdog's lever. */
+void port_pfc_ignore(struct port *p, uint8_t prio, bool ignore);
+
+/* Start the next frame if one may go (used when a pause ends). */
+void port_next(struct port *p);
+
+#endif

@@ -1,0 +1,82 @@
+/* Private to switch/: the switch structure shared by the data path (sw.c)
+ * and the MMU with PFC, ECN and the watchdog (sw_mmu.c). */
+#ifndef FAB_SW_INT_H
+#define FAB_SW_INT_H
+
+#include "port_pfc.h"
+#include "sw.h"
+
+/* Which part of the buffer a frame was admitted to (pkt_meta.mmu_pool). */
+enum sw_pool {
+	SW_POOL_RESERVE,   /* the ingress port/priority's guaranteed bytes */
+	SW_POOL_SHARED,    /* the shared pool */
+	SW_POOL_HEADROOM,  /* PFC headroom (lossless, after XOFF) */
+};
+
+/* Accounting of one ingress port and priority (a "priority group"). */
+struct sw_pg {
+	uint64_t reserve_used;    /* bytes in the reserve */
+	uint64_t shared_used;     /* bytes in the shared pool */
+	uint64_t headroom_used;   /* bytes in headroom */
+	uint8_t paused;           /* XOFF sent upstream and not yet XON */
+};
+
+/* Per-port switch state. */
+struct sw_port_x {
+	struct sw *sw;                   /* owner (for the refresh event) */
+	uint16_t index;                  /* port number */
+	uint8_t paused_prio;             /* priorities this port has XOFF'd upstream */
+	uint8_t stormed_prio;            /* priorities the watchdog declared stormed */
+	uint8_t no_pfc;                  /* PFC disabled here: lossless frames admitted as lossy */
+	uint64_t headroom_bytes;         /* per lossless priority */
+	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
+	struct ev_src refresh_src;       /* its event identity */
+	struct sw_pg pg[PKT_N_PRIO];     /* ingress accounting */
+	struct sw_port_stats stats;      /* counters */
+};
+
+/* Fields read for every packet come first. The forwarding table is
+ * compressed: destinations that leave by the same set of ports share an
+ * ECMP group (a k=16 fat-tree edge switch has 9 groups for 1024 hosts), so
+ * the per-packet lookup reads a 2-byte group number and a small table. */
+struct sw {
+	uint64_t buffer_used;          /* bytes admitted and not yet sent */
+	uint64_t buffer_bytes;         /* buffer size */
+	uint64_t shared_used;          /* bytes in the shared pool */
+	uint64_t shared_size;          /* buffer less reserves and headroom */
+	uint64_t hash_seed;            /* ECMP seed */
+	uint32_t n_hosts;              /* destinations */
+	uint32_t reserve_bytes;        /* per ingress port and priority */
+	uint16_t *host_grp;            /* ECMP group per destination host */
+	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
+	uint16_t *grp_ports;           /* egress ports of the groups */
+	struct port *ports;            /* n_ports */
+	struct sw_port_x *px;          /* n_ports */
+	uint8_t lossless_prio;         /* PFC priorities */
+	uint8_t ecn_tc_mask;           /* classes that mark */
+	uint8_t ecn_on_enqueue;        /* where they decide */
+	uint8_t dscp_to_prio[64];      /* classification */
+	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
+	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
+	struct sw_stats stats;         /* counters */
+	struct sw_params p;            /* settings */
+	struct ev_src wd_src;          /* watchdog poll identity */
+	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
+	struct sim *sim;               /* owning simulation */
+	uint16_t n_ports;              /* ports */
+	uint32_t node;                 /* topology node */
+	uint32_t index;                /* switch number */
+};
+
+/* Admit a frame described by @pm arriving on @in_port with @prio for
+ * egress @out queue @tc: returns -1 and sets pm->mmu_pool, or the drop
+ * reason. May send XOFF upstream. */
+int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
+		 struct pkt_meta *pm);
+/* A frame left: give its bytes back; may send XON upstream. */
+void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes);
+/* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
+void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
+void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+
+#endif

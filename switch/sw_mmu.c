@@ -1,0 +1,305 @@
+/* The switch MMU: buffer admission and release, PFC XOFF/XON toward the
+ * upstream port, ECN marking and the PFC watchdog. The admission follows
+ * the shared-buffer switches of the field (Broadcom-style, as the HPCC and
+ * ConWeave ns-3 models describe them; figures in docs/config.md): each
+ * ingress port and priority first fills a small reserve, then the shared
+ * pool up to a dynamic threshold alpha x (free shared buffer), or a static
+ * one; a lossless priority that crosses it sends XOFF and parks what keeps
+ * arriving in its headroom, sized for the bytes still in flight; a lossy
+ * queue is held to beta x (free shared buffer) at egress instead. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "sim.h"
+#include "sw_int.h"
+
+/* PFC pause threshold on a priority group's shared use. */
+static inline uint64_t sw_xoff_thr(const struct sw *s)
+{
+	if (s->p.pfc.xoff_bytes)
+		return s->p.pfc.xoff_bytes;
+	return (uint64_t)s->p.pfc.alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
+}
+
+static void sw_refresh(struct sim *sim, void *obj);
+
+/* Send XOFF for @prio from @i and keep it refreshed. */
+static void sw_xoff(struct sw *s, uint16_t i, uint8_t prio)
+{
+	struct sw_port_x *x = &s->px[i];
+	struct port *p = &s->ports[i];
+
+	x->pg[prio].paused = 1;
+	x->paused_prio |= (uint8_t)(1u << prio);
+	port_pfc_send(p, (uint8_t)(1u << prio), s->p.pfc.quanta);
+	/* Re-send before the upstream's pause runs out: every half pause. */
+	if (!x->refresh_ps) {
+		x->refresh_ps = s->sim->now_ps + port_pfc_quanta_ps(p, s->p.pfc.quanta) / 2 + 1;
+		sim_at(s->sim, x->refresh_ps, &x->refresh_src, sw_refresh, x);
+	}
+}
+
+static void sw_refresh(struct sim *sim, void *obj)
+{
+	struct sw_port_x *x = obj;
+	struct sw *s = x->sw;
+	struct port *p = &s->ports[x->index];
+
+	x->refresh_ps = 0;
+	if (!x->paused_prio)
+		return;
+	port_pfc_send(p, x->paused_prio, s->p.pfc.quanta);
+	x->refresh_ps = sim->now_ps + port_pfc_quanta_ps(p, s->p.pfc.quanta) / 2 + 1;
+	sim_at(sim, x->refresh_ps, &x->refresh_src, sw_refresh, x);
+}
+
+static void sw_wd_arm(struct sw *s);
+
+int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
+		 struct pkt_meta *pm)
+{
+	struct sw_port_x *x = &s->px[in_port];
+	struct sw_pg *pg = &x->pg[prio];
+	uint64_t len = pm->frame_bytes;
+
+	if (unlikely(s->px[out->index].stormed_prio & (1u << prio)))
+		return SW_DROP_WATCHDOG;
+	if (s->buffer_used + len > s->buffer_bytes)
+		return SW_DROP_BUFFER;
+	if (pg->reserve_used + len <= s->reserve_bytes) {
+		pm->mmu_pool = SW_POOL_RESERVE;
+		pg->reserve_used += len;
+	} else if ((s->lossless_prio & (1u << prio)) && !x->no_pfc) {
+		uint64_t thr = sw_xoff_thr(s);
+
+		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
+			pm->mmu_pool = SW_POOL_SHARED;
+			pg->shared_used += len;
+			s->shared_used += len;
+		} else if (pg->headroom_used + len <= x->headroom_bytes) {
+			pm->mmu_pool = SW_POOL_HEADROOM;
+			pg->headroom_used += len;
+			if (pg->headroom_used > x->stats.headroom_peak_bytes)
+				x->stats.headroom_peak_bytes = pg->headroom_used;
+		} else {
+			return SW_DROP_HEADROOM;
+		}
+		if (!pg->paused && (pg->headroom_used || pg->shared_used >= sw_xoff_thr(s)))
+			sw_xoff(s, in_port, prio);
+	} else {
+		uint64_t free_shared = s->shared_size - s->shared_used;
+
+		if (s->shared_used + len > s->shared_size)
+			return SW_DROP_BUFFER;
+		if (s->p.egress_alpha_q16 &&
+		    out->q[tc].bytes + len > (uint64_t)s->p.egress_alpha_q16 * free_shared / SW_Q16)
+			return SW_DROP_THRESHOLD;
+		pm->mmu_pool = SW_POOL_SHARED;
+		pg->shared_used += len;
+		s->shared_used += len;
+	}
+	s->buffer_used += len;
+	if (s->buffer_used > s->stats.buffer_peak_bytes)
+		s->stats.buffer_peak_bytes = s->buffer_used;
+	if (unlikely(out->paused_mask) && s->p.pfc.wd_detect_ps && !s->wd_armed_ps)
+		sw_wd_arm(s);
+	return -1;
+}
+
+void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes)
+{
+	struct sw_port_x *x = &s->px[in_port];
+	struct sw_pg *pg = &x->pg[prio];
+
+	s->buffer_used -= bytes;
+	if (pool == SW_POOL_RESERVE) {
+		pg->reserve_used -= bytes;
+	} else if (pool == SW_POOL_SHARED) {
+		pg->shared_used -= bytes;
+		s->shared_used -= bytes;
+	} else {
+		pg->headroom_used -= bytes;
+	}
+	if (unlikely(pg->paused) && pg->headroom_used == 0) {
+		bool resume = s->p.pfc.xoff_bytes
+				      ? pg->shared_used <= s->p.pfc.xon_bytes
+				      : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
+
+		if (resume) {
+			pg->paused = 0;
+			x->paused_prio &= (uint8_t)~(1u << prio);
+			port_pfc_send(&s->ports[in_port], (uint8_t)(1u << prio), 0);
+		}
+	}
+}
+
+void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
+{
+	uint8_t ecn = pkt_ipv4_ecn(m);
+	uint64_t z;
+
+	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE || sw_red_ppm(&s->p.red, q_bytes) == 0)
+		return;
+	z = (s->ecn_rng += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(z >> 32))) {
+		pkt_ipv4_set_ce(m);
+		s->stats.ecn_marked++;
+		s->px[p->index].stats.ecn_marked++;
+	}
+}
+
+/* Drop everything queued on @p's class @tc (a stormed queue). */
+static void sw_wd_flush(struct sw *s, struct port *p, uint8_t tc)
+{
+	struct port_ring *q = &p->q[tc];
+
+	while (q->head != q->tail) {
+		struct rte_mbuf *m = q->slots[q->head++ & q->mask].m;
+		const struct pkt_meta *pm = pkt_meta(m);
+
+		sw_mmu_release(s, pm->in_port, pm->prio, pm->mmu_pool, pm->frame_bytes);
+		s->px[p->index].stats.drops[SW_DROP_WATCHDOG]++;
+		p->queue_bytes -= pm->frame_bytes;
+		sw_drop(s, m, SW_DROP_WATCHDOG);
+	}
+	q->bytes = 0;
+	p->nonempty_mask &= (uint8_t)~(1u << tc);
+}
+
+/* The PFC watchdog (after SONiC's pfcwd): a lossless queue paused without
+ * a break for wd_detect_ps is declared stormed: its frames are dropped,
+ * pauses of its priority are ignored and new frames for it are dropped,
+ * until no pause frame has arrived for wd_restore_ps. */
+static void sw_wd_poll(struct sim *sim, void *obj)
+{
+	struct sw *s = obj;
+	bool watching = false;
+
+	s->wd_armed_ps = 0;
+	for (uint16_t i = 0; i < s->n_ports; i++) {
+		struct port *p = &s->ports[i];
+		struct port_pfc *f = p->pfc;
+		struct sw_port_x *x = &s->px[i];
+
+		if (!f)
+			continue;
+		for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++) {
+			uint8_t bit = (uint8_t)(1u << pr);
+
+			if (x->stormed_prio & bit) {
+				watching = true;
+				if (sim->now_ps - f->last_rx_ps[pr] >= s->p.pfc.wd_restore_ps) {
+					x->stormed_prio &= (uint8_t)~bit;
+					port_pfc_ignore(p, pr, false);
+				}
+			} else if (f->paused_prio & bit) {
+				watching = true;
+				if (sim->now_ps - f->since_ps[pr] >= s->p.pfc.wd_detect_ps) {
+					x->stormed_prio |= bit;
+					s->stats.storms++;
+					sw_wd_flush(s, p, f->prio_to_tc[pr]);
+					port_pfc_ignore(p, pr, true);
+				}
+			}
+		}
+	}
+	if (watching)
+		sw_wd_arm(s);
+}
+
+static void sw_wd_arm(struct sw *s)
+{
+	/* Polled at half the detection time: a storm is caught within 1.5x. */
+	s->wd_armed_ps = s->sim->now_ps + s->p.pfc.wd_detect_ps / 2;
+	sim_at(s->sim, s->wd_armed_ps, &s->wd_src, sw_wd_poll, s);
+}
+
+/* Peer response time of IEEE 802.3 Annex 31B in pause quanta, by rate. */
+static uint64_t sw_peer_response_quanta(uint64_t rate_bps)
+{
+	static const struct {
+		uint64_t gbps;
+		uint64_t quanta;
+	} t[] = { { 10, 67 }, { 25, 80 }, { 40, 118 }, { 50, 147 }, { 100, 394 },
+		  { 200, 453 }, { 400, 905 } };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (rate_bps <= t[i].gbps * UINT64_C(1000000000))
+			return t[i].quanta;
+	return 905;
+}
+
+uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes)
+{
+	/* Bytes that keep coming after the XOFF decision: the frame being
+	 * received, the XOFF's wait behind a frame on our egress, the cable's
+	 * round trip at line rate, the peer's response time, and the frame the
+	 * peer had started (SONiC's Mellanox formula, congestion-control.md §8). */
+	uint64_t cable = (uint64_t)((__uint128_t)rate_bps * 2 * delay_ps / 8 / UNITS_PS_PER_S);
+	uint64_t response = sw_peer_response_quanta(rate_bps) * (PORT_PFC_QUANTUM_BITS / 8);
+	uint64_t total = 3 * (uint64_t)max_frame_bytes + cable + response;
+
+	return (total + 1023) / 1024 * 1024;
+}
+
+int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len)
+{
+	uint64_t committed = 0, worst_need = 0, worst_have = 0;
+	uint16_t worst_port = 0;
+
+	warn[0] = '\0';
+	for (uint16_t i = 0; i < s->n_ports; i++) {
+		struct port *p = &s->ports[i];
+		struct sw_port_x *x = &s->px[i];
+		uint64_t need = p->rate_bps ? sw_headroom_bytes(p->rate_bps, p->delay_ps,
+								s->p.max_frame_bytes) : 0;
+		unsigned n_lossless = (unsigned)__builtin_popcount(s->lossless_prio);
+
+		x->headroom_bytes = s->p.pfc.headroom_bytes ? s->p.pfc.headroom_bytes : need;
+		if (s->p.pfc.headroom_bytes && need > s->p.pfc.headroom_bytes &&
+		    need - s->p.pfc.headroom_bytes > worst_need - worst_have) {
+			worst_need = need;
+			worst_have = s->p.pfc.headroom_bytes;
+			worst_port = i;
+		}
+		if (p->rate_bps)
+			committed += (uint64_t)s->reserve_bytes * PKT_N_PRIO +
+				     x->headroom_bytes * n_lossless;
+	}
+	if (committed >= s->buffer_bytes) {
+		snprintf(err, err_len,
+			 "switch buffer %llu bytes cannot hold the reserves and PFC headroom of its ports (%llu bytes)",
+			 (unsigned long long)s->buffer_bytes, (unsigned long long)committed);
+		return -ENOSPC;
+	}
+	s->shared_size = s->buffer_bytes - committed;
+	if (worst_need)
+		snprintf(warn, warn_len,
+			 "PFC headroom %llu bytes is smaller than the %llu bytes port %u needs (its rate, delay and frames): lossless frames may drop",
+			 (unsigned long long)worst_have, (unsigned long long)worst_need, worst_port);
+	return 0;
+}
+
+void sw_port_pfc_off(struct sw *s, uint16_t i)
+{
+	s->px[i].no_pfc = 1;
+	port_pfc_fini(&s->ports[i]);
+}
+
+int sw_port_blocked(const struct sw *s, uint16_t i)
+{
+	const struct port *p = &s->ports[i];
+
+	if (!p->pfc || !p->pfc->paused_prio)
+		return -1;
+	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
+		uint8_t tc = p->pfc->prio_to_tc[pr];
+
+		if ((p->pfc->paused_prio & (1u << pr)) && p->q[tc].head != p->q[tc].tail)
+			return pr;
+	}
+	return -1;
+}

@@ -1,0 +1,237 @@
+/* Fabric-wide monitors and PFC set-up: per-port PFC settings and switch
+ * buffer checks after wiring, the series.csv sampler, and detection of
+ * cyclic buffer dependencies (PFC deadlocks). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+#include "port_pfc.h"
+
+uint32_t fabric_max_frame(const struct exp *e)
+{
+	struct pkt_roce f = { 0 };
+
+	f.addr.vlan = e->vlan;
+	f.opcode = PKT_OP_WRITE_FIRST;
+	f.payload_bytes = e->mtu_bytes;
+	return pkt_roce_frame_bytes(&f);
+}
+
+int fabric_ready(struct fabric *f, char *err, unsigned err_len)
+{
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	bool warned = false;
+
+	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
+		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
+
+		if (n->kind == TOPO_SWITCH)
+			sw_port_pfc_off(f->sws[n->index], e->pfc_off[i].port);
+		else
+			port_pfc_fini(nic_port(f->nics[n->index], e->pfc_off[i].port));
+		if (e->pfc.lossless_prio)
+			fprintf(stderr,
+				"%s:%u:%u: warning: PFC disabled on %s:%u, which carries lossless priorities (0x%02x): their frames may drop there\n",
+				e->pfc_off_marks[i].file, e->pfc_off_marks[i].line, e->pfc_off_marks[i].col,
+				n->name, e->pfc_off[i].port, e->pfc.lossless_prio);
+	}
+	for (uint32_t i = 0; i < t->n_switches; i++) {
+		char warn[CFG_ERR_BYTES];
+
+		if (sw_ready(f->sws[i], err, err_len, warn, sizeof(warn)) != 0)
+			return -ENOSPC;
+		if (warn[0] && e->pfc.lossless_prio && !warned) {
+			fprintf(stderr, "%s:%u:%u: warning: %s: %s\n", e->headroom_mark.file,
+				e->headroom_mark.line, e->headroom_mark.col,
+				t->nodes[t->switches[i]].name, warn);
+			warned = true;
+		}
+	}
+	return 0;
+}
+
+/* Schedule a monitor event: monitors run while anything else is pending,
+ * and must not keep each other alive. */
+static void fabric_mon_at(struct fabric *f, uint64_t t, ev_fn fn)
+{
+	f->mon_pending++;
+	sim_at(&f->sim, t, &f->mon_src, fn, f);
+}
+
+static bool fabric_mon_busy(const struct fabric *f)
+{
+	return f->sim.evq.n > f->mon_pending;
+}
+
+static void fabric_sample(struct sim *sim, void *obj)
+{
+	struct fabric *f = obj;
+	const struct exp *e = f->exp;
+
+	f->mon_pending--;
+	for (uint32_t i = 0; i < e->n_series; i++) {
+		const struct exp_capture *c = &e->series[i];
+		const struct topo_node *n = &f->topo->nodes[c->node];
+		struct port *p = fabric_port(f, c->node, c->port);
+
+		fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
+			n->name, c->port, (unsigned long long)p->queue_bytes,
+			(unsigned long long)p->stats.tx_bytes, p->paused_mask,
+			p->pfc ? p->pfc->paused_prio : 0,
+			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
+	}
+	if (fabric_mon_busy(f))
+		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
+}
+
+int fabric_series_open(struct fabric *f, const char *outdir, char *err, unsigned err_len)
+{
+	char path[4200];
+
+	if (!f->exp->n_series)
+		return 0;
+	snprintf(path, sizeof(path), "%s/series.csv", outdir);
+	f->series = fopen(path, "w");
+	if (!f->series) {
+		snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno));
+		return -errno;
+	}
+	fputs("time_ns,port,queue_bytes,tx_bytes,paused_tc_mask,paused_prio_mask,switch_buffer_bytes\n",
+	      f->series);
+	fabric_mon_at(f, 0, fabric_sample);
+	return 0;
+}
+
+/* The switch behind switch port (s, i), or -1 (a host or nothing). */
+static int fabric_peer_switch(const struct fabric *f, uint32_t s, uint16_t i)
+{
+	const struct topo *t = f->topo;
+	const struct topo_node *n = &t->nodes[t->switches[s]];
+	const struct topo_link *l;
+	uint32_t peer;
+
+	if (i >= n->n_ports || n->port_links[i] == TOPO_NO_LINK)
+		return -1;
+	l = &t->links[n->port_links[i]];
+	peer = l->node[0] == t->switches[s] ? l->node[1] : l->node[0];
+	return t->nodes[peer].kind == TOPO_SWITCH ? (int)t->nodes[peer].index : -1;
+}
+
+/* Find a cycle in the graph "switch a waits for switch b" (a has a
+ * lossless queue toward b that is paused and holds frames). Marks the
+ * cycle's switches in @on and returns its length, or 0. */
+static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next)
+{
+	uint32_t n = f->topo->n_switches;
+	uint8_t *state = calloc(n, 1); /* 0 new, 1 on the path, 2 done */
+	uint32_t *stack = malloc(sizeof(*stack) * (n + 1));
+	uint32_t len = 0;
+
+	if (!state || !stack)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		next[i] = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]) && next[i] == UINT32_MAX; p++) {
+			int peer;
+
+			if (sw_port_blocked(f->sws[i], p) >= 0 && (peer = fabric_peer_switch(f, i, p)) >= 0)
+				next[i] = (uint32_t)peer;
+		}
+	}
+	/* Each switch has at most one recorded successor: follow the chains. */
+	for (uint32_t i = 0; i < n && !len; i++) {
+		uint32_t depth = 0, v = i;
+
+		while (v != UINT32_MAX && state[v] == 0) {
+			state[v] = 1;
+			stack[depth++] = v;
+			v = next[v];
+		}
+		if (v != UINT32_MAX && state[v] == 1) {
+			for (uint32_t k = 0; k < depth; k++) {
+				if (stack[k] == v) {
+					for (uint32_t j = k; j < depth; j++)
+						on[stack[j]] = 1;
+					len = depth - k;
+					break;
+				}
+			}
+		}
+		for (uint32_t k = 0; k < depth; k++)
+			state[stack[k]] = 2;
+	}
+out:
+	free(state);
+	free(stack);
+	return len;
+}
+
+static uint64_t fabric_tx_of(struct fabric *f, uint32_t s)
+{
+	uint64_t tx = 0;
+
+	for (uint16_t p = 0; p < sw_n_ports(f->sws[s]); p++)
+		tx += sw_port(f->sws[s], p)->stats.tx_pkts;
+	return tx;
+}
+
+static void fabric_deadlock_check(struct sim *sim, void *obj)
+{
+	struct fabric *f = obj;
+	uint32_t n = f->topo->n_switches;
+	uint8_t *on = calloc(n, 1);
+	uint32_t *next = malloc(sizeof(*next) * (n ? n : 1));
+	uint32_t len = on && next ? fabric_find_cycle(f, on, next) : 0;
+	bool stuck = len > 0;
+
+	f->mon_pending--;
+	/* A deadlock is a cycle that was already there at the last check and
+	 * whose switches have sent nothing since: no frame moves around it. */
+	for (uint32_t i = 0; stuck && i < n; i++)
+		if (on[i] && (!f->dl_prev[i] || fabric_tx_of(f, i) != f->dl_tx[i]))
+			stuck = false;
+	if (stuck && !f->deadlocks++) {
+		uint32_t start = 0;
+		size_t off = 0;
+
+		while (!on[start])
+			start++;
+		f->deadlock_ps = sim->now_ps;
+		for (uint32_t v = start, k = 0; k <= len && off < sizeof(f->deadlock_cycle); k++) {
+			off += (size_t)snprintf(f->deadlock_cycle + off, sizeof(f->deadlock_cycle) - off,
+						"%s%s", k ? " -> " : "",
+						f->topo->nodes[f->topo->switches[v]].name);
+			v = next[v];
+		}
+		if (!f->exp->pfc.wd_detect_ps) {
+			/* Nothing will ever break it: end the run and report. */
+			f->deadlock_stopped = true;
+			sim->stop_ps = sim->now_ps;
+		}
+	}
+	for (uint32_t i = 0; on && i < n; i++) {
+		f->dl_prev[i] = on[i];
+		f->dl_tx[i] = on[i] ? fabric_tx_of(f, i) : 0;
+	}
+	free(on);
+	free(next);
+	if (fabric_mon_busy(f) && !f->deadlock_stopped)
+		fabric_mon_at(f, sim->now_ps + f->exp->deadlock_check_ps, fabric_deadlock_check);
+}
+
+void fabric_deadlock_arm(struct fabric *f)
+{
+	uint32_t n = f->topo->n_switches;
+
+	if (!f->exp->pfc.lossless_prio || !f->exp->deadlock_check_ps || !n)
+		return;
+	f->dl_prev = calloc(n, 1);
+	f->dl_tx = calloc(n, sizeof(*f->dl_tx));
+	if (!f->dl_prev || !f->dl_tx)
+		return;
+	fabric_mon_at(f, f->exp->deadlock_check_ps, fabric_deadlock_check);
+}
