@@ -59,6 +59,9 @@ uint64_t sim_run(struct sim *s)
 		ev_pop(&s->evq, &e);
 		s->now_ps = ev_time(&e);
 		e.fn(s, e.obj);
+		if (likely(!s->monitor_event))
+			s->last_work_ps = s->now_ps;
+		s->monitor_event = false;
 		s->n_events++;
 		if (s->progress && (s->n_events & SIM_PROGRESS_MASK) == 0)
 			s->progress(s, s->progress_arg);

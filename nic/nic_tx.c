@@ -136,15 +136,20 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 
 	if (!qp)
 		return NULL;
+	/* The first QP in turn that its pacing allows and whose class is not
+	 * paused by PFC (a pause ending restarts the port by itself). */
 	do {
-		if (qp->next_ok_ps <= now)
-			break;
-		if (qp->next_ok_ps < wake)
-			wake = qp->next_ok_ps;
+		if (!(p->paused_mask & (1u << qp->tc))) {
+			if (qp->next_ok_ps <= now)
+				break;
+			if (qp->next_ok_ps < wake)
+				wake = qp->next_ok_ps;
+		}
 		qp = qp->act_next;
 	} while (qp != start);
-	if (qp->next_ok_ps > now) {
-		nic_arm_timer(n, ps, wake);
+	if (qp->next_ok_ps > now || (p->paused_mask & (1u << qp->tc))) {
+		if (wake != UINT64_MAX)
+			nic_arm_timer(n, ps, wake);
 		return NULL;
 	}
 	m = nic_qp_next_pkt(n, qp);

@@ -72,6 +72,7 @@ static void fabric_sample(struct sim *sim, void *obj)
 	const struct exp *e = f->exp;
 
 	f->mon_pending--;
+	sim->monitor_event = true;
 	for (uint32_t i = 0; i < e->n_series; i++) {
 		const struct exp_capture *c = &e->series[i];
 		const struct topo_node *n = &f->topo->nodes[c->node];
@@ -189,6 +190,7 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 	bool stuck = len > 0;
 
 	f->mon_pending--;
+	sim->monitor_event = true;
 	/* A deadlock is a cycle that was already there at the last check and
 	 * whose switches have sent nothing since: no frame moves around it. */
 	for (uint32_t i = 0; stuck && i < n; i++)

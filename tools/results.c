@@ -292,7 +292,8 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, t->n_hosts, "topology.hosts");
 	RES_U64(r, t->n_switches, "topology.switches");
 	RES_U64(r, t->n_links, "topology.links");
-	RES_DBL(r, units_ps_to_ns(s->now_ps), "sim_time_ns");
+	/* Observers (samplers, deadlock checks) do not extend the run. */
+	RES_DBL(r, units_ps_to_ns(s->stopped ? s->now_ps : s->last_work_ps), "sim_time_ns");
 	RES_U64(r, s->stopped, "stopped_at_stop_time");
 	RES_U64(r, s->n_events, "events");
 	RES_U64(r, s->evq.n_pushed, "events_scheduled");
@@ -446,7 +447,7 @@ int res_write_flows(const struct fabric *f, const char *dir)
 int res_write_ports(const struct fabric *f, const char *dir)
 {
 	const struct topo *t = f->topo;
-	double sim_s = units_ps_to_s(f->sim.now_ps);
+	double sim_s = units_ps_to_s(f->sim.stopped ? f->sim.now_ps : f->sim.last_work_ps);
 	char path[4096];
 	FILE *out;
 
