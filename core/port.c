@@ -139,7 +139,10 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 	p->tx_bytes_cur = bytes;
 	p->stats.tx_pkts++;
 	p->stats.tx_bytes += bytes;
-	p->stats.tc_tx_bytes[tc] += bytes;
+	if (likely(tc < PORT_N_TC))
+		p->stats.tc_tx_bytes[tc] += bytes;
+	else
+		p->stats.ctrl_tx_pkts++;
 	p->stats.busy_ps += ser;
 	if (unlikely(p->cap != NULL))
 		cap_write(p->cap, sim->now_ps, m, bytes);
@@ -156,7 +159,7 @@ void port_next(struct port *p)
 	if (unlikely(p->ctrl.head != p->ctrl.tail)) {
 		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
 
-		port_start(p, s.m, PORT_N_TC - 1, (uint32_t)s.aux);
+		port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux);
 		return;
 	}
 	tc = port_pick_tc(p);

@@ -19,7 +19,10 @@ struct port;
 struct port_pfc;
 struct cap_file;
 
-enum { PORT_N_TC = 8 };
+enum {
+	PORT_N_TC = 8,
+	PORT_TC_CTRL = PORT_N_TC, /* "class" of MAC control frames in departing() */
+};
 
 /* What the node that owns a port does with it. */
 struct port_ops {
@@ -28,8 +31,9 @@ struct port_ops {
 	/* The port is idle with empty queues: hand it the next frame to send
 	 * (pkt_meta frame_bytes set), or NULL. May be NULL (switches). */
 	struct rte_mbuf *(*pull)(void *owner, struct port *p);
-	/* @m (@frame_bytes long) left queue @tc of @p and starts serialisation:
-	 * buffer release and egress marking go here. May be NULL. */
+	/* @m (@frame_bytes long) left queue @tc of @p (PORT_TC_CTRL for a MAC
+	 * control frame) and starts serialisation: buffer release and egress
+	 * marking go here. May be NULL. */
 	void (*departing)(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 			  uint32_t frame_bytes);
 };
@@ -68,6 +72,7 @@ struct port_stats {
 	uint64_t busy_ps;                 /* time spent serialising */
 	uint64_t max_queue_bytes;         /* peak of the sum over TC queues */
 	uint64_t tc_tx_bytes[PORT_N_TC];  /* transmitted per TC */
+	uint64_t ctrl_tx_pkts;            /* MAC control (PFC) frames transmitted */
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. Fields used on

@@ -28,10 +28,10 @@ void port_pfc_fini(struct port *p)
 
 uint64_t port_pfc_quanta_ps(const struct port *p, uint16_t quanta)
 {
-	uint64_t rem = 0;
-
-	/* quanta x 512 bit times = quanta x 64 bytes of line time. */
-	return units_ser_ps((uint64_t)quanta * (PORT_PFC_QUANTUM_BITS / 8), p->rate_bps, &rem);
+	/* quanta x 512 bit times (in 128 bits: 65535 quanta overflow the
+	 * frame-sized arithmetic of units_ser_ps). */
+	return (uint64_t)((unsigned __int128)quanta * PORT_PFC_QUANTUM_BITS * UNITS_PS_PER_S /
+			  p->rate_bps);
 }
 
 /* Recompute the paused TC mask from the paused priorities. */

@@ -23,7 +23,8 @@ static inline double units_ps_to_s(uint64_t ps) { return (double)ps / (double)UN
 
 /* Serialisation time of @bytes at @rate_bps, rounded down; the remainder in
  * units of 1/rate_bps ps is returned through @rem so that a port can carry it
- * to the next frame and stay exact to the picosecond over any run. */
+ * to the next frame and stay exact to the picosecond over any run. For
+ * frame-sized @bytes (below 2 MB; the arithmetic is 64-bit). */
 static inline uint64_t units_ser_ps(uint64_t bytes, uint64_t rate_bps, uint64_t *rem)
 {
 	uint64_t num = bytes * 8 * UNITS_PS_PER_S + *rem;

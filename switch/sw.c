@@ -122,7 +122,7 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 	struct sw *s = owner;
 	const struct pkt_meta *pm;
 
-	if (unlikely(tc == PORT_N_TC - 1 && pkt_meta(m)->kind == PKT_KIND_PFC))
+	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
 	pm = pkt_meta(m);
 	sw_mmu_release(s, pm->in_port, pm->prio, pm->mmu_pool, frame_bytes);

@@ -113,8 +113,8 @@ uint64_t sw_buffer_used(const struct sw *s);
 int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len);
 /* Headroom a lossless priority needs on a link of @rate_bps and @delay_ps
  * for frames up to @max_frame_bytes: the bytes still arriving after XOFF
- * (two frames in flight at each end, the cable's round trip, and the peer's
- * response time of IEEE 802.3 Annex 31B), rounded up to 1 KiB. */
+ * (a frame at each end, the cable's round trip, and the peer's response
+ * time of IEEE 802.3 Annex 31B), rounded up to 1 KiB. */
 uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes);
 /* Turn PFC off on port @i: it neither sends nor honours pauses, and
  * lossless frames arriving there are admitted like lossy ones. */

@@ -234,13 +234,13 @@ static uint64_t sw_peer_response_quanta(uint64_t rate_bps)
 
 uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes)
 {
-	/* Bytes that keep coming after the XOFF decision: the frame being
-	 * received, the XOFF's wait behind a frame on our egress, the cable's
-	 * round trip at line rate, the peer's response time, and the frame the
-	 * peer had started (SONiC's Mellanox formula, congestion-control.md §8). */
+	/* Bytes that keep coming after the XOFF decision (the Mellanox/SONiC
+	 * headroom formula, congestion-control.md §8): a frame of ours delaying
+	 * the XOFF, the cable's round trip at line rate, the peer's response
+	 * time, and the frame the peer had started. */
 	uint64_t cable = (uint64_t)((__uint128_t)rate_bps * 2 * delay_ps / 8 / UNITS_PS_PER_S);
 	uint64_t response = sw_peer_response_quanta(rate_bps) * (PORT_PFC_QUANTUM_BITS / 8);
-	uint64_t total = 3 * (uint64_t)max_frame_bytes + cable + response;
+	uint64_t total = 2 * (uint64_t)max_frame_bytes + cable + response;
 
 	return (total + 1023) / 1024 * 1024;
 }

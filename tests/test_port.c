@@ -1,9 +1,12 @@
 /* Ports and links: serialisation exact to the picosecond at standard and odd
  * rates (checked against the cumulative closed form), propagation, strict
  * priority and DWRR shares. */
+#include <string.h>
+
 #include <rte_mbuf.h>
 
 #include "port.h"
+#include "port_pfc.h"
 #include "sim.h"
 #include "test.h"
 
@@ -153,13 +156,80 @@ static void test_port_dwrr_shares(void)
 	sim_fini(&s);
 }
 
+static void pfc_xon_at(struct sim *sim, void *obj)
+{
+	(void)sim;
+	port_pfc_send(obj, 1u << 3, 0);
+}
+
+static void test_port_pfc_pause(void)
+{
+	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const uint64_t rate = UINT64_C(100000000000);
+	struct sink a = { 0 }, b = { 0 };
+	struct port pa, pb;
+	struct ev_src src;
+	struct sim s;
+	uint64_t pfc_ps = port_frame_ps(64, rate);     /* 6.72 ns: the PFC frame itself */
+	uint64_t frame_ps = port_frame_ps(1000, rate); /* 81.6 ns */
+
+	/* XOFF with 1000 quanta: 1000 x 512 bits at 100 Gb/s = 5.12 us
+	 * (IEEE 802.1Qbb; 65535 quanta would be 335.5 us). The port finishes
+	 * the frame on the wire, then stays silent until the pause that began
+	 * when the PFC frame arrived runs out. */
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	port_init(&pa, &s, &sink_ops, &a, 0, 0);
+	port_init(&pb, &s, &sink_ops, &b, 1, 0);
+	port_connect(&pa, &pb, rate, 0);
+	CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pa, ident), 0);
+	CU_ASSERT_EQUAL(port_pfc_quanta_ps(&pa, 1000), 5120000);
+	CU_ASSERT_EQUAL(port_pfc_quanta_ps(&pa, 65535), UINT64_C(335539200));
+	for (int i = 0; i < 3; i++)
+		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
+	port_enqueue(&pa, frame(&s, 1000, 1), 1, 1000); /* another class: not paused */
+	CU_ASSERT_EQUAL(port_pfc_send(&pb, 1u << 3, 1000), 0);
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(b.n, 4);
+	CU_ASSERT_EQUAL(b.t_ps[0], frame_ps);              /* on the wire already */
+	CU_ASSERT_EQUAL(b.tc[1], 1);                       /* TC1 goes during the pause */
+	CU_ASSERT_EQUAL(b.t_ps[1], 2 * frame_ps);
+	CU_ASSERT_EQUAL(b.t_ps[2], pfc_ps + 5120000 + frame_ps); /* TC3 after the pause */
+	CU_ASSERT_EQUAL(pa.pfc->stats.xoff_rx[3], 1);
+	CU_ASSERT_EQUAL(pa.pfc->stats.paused_ps[3], 5120000);
+	port_fini(&pa);
+	port_fini(&pb);
+	sim_fini(&s);
+
+	/* XON resumes at once: XOFF for the maximum, XON sent at 1 us. */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	port_init(&pa, &s, &sink_ops, &a, 0, 0);
+	port_init(&pb, &s, &sink_ops, &b, 1, 0);
+	port_connect(&pa, &pb, rate, 0);
+	CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pa, ident), 0);
+	sim_new_src(&s, &src);
+	for (int i = 0; i < 2; i++)
+		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
+	port_pfc_send(&pb, 1u << 3, 0xFFFF);
+	sim_at(&s, 1000000, &src, pfc_xon_at, &pb);
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(b.n, 2);
+	CU_ASSERT_EQUAL(b.t_ps[1], 1000000 + pfc_ps + frame_ps);
+	CU_ASSERT_EQUAL(pa.pfc->stats.xon_rx[3], 1);
+	port_fini(&pa);
+	port_fini(&pb);
+	sim_fini(&s);
+}
+
 int test_port_register(void)
 {
 	CU_pSuite s = CU_add_suite("port", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "serialisation exact at any rate", test_port_serialisation) ||
 	    !CU_add_test(s, "strict priority", test_port_strict_priority) ||
-	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares))
+	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares) ||
+	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause))
 		return -1;
 	return 0;
 }

@@ -178,13 +178,48 @@ static void test_sw_tail_drop(void)
 	sim_fini(&s);
 }
 
+static void test_sw_red(void)
+{
+	struct sw_red_params r = { .kmin_bytes = 400000, .kmax_bytes = 1600000, .pmax_ppm = 200000 };
+
+	/* RED: 0 up to Kmin, linear to Pmax at Kmax, 1 above. */
+	CU_ASSERT_EQUAL(sw_red_ppm(&r, 0), 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&r, 400000), 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&r, 1000000), 100000); /* halfway: Pmax / 2 */
+	CU_ASSERT_EQUAL(sw_red_ppm(&r, 1600000), 200000);
+	CU_ASSERT_EQUAL(sw_red_ppm(&r, 1600001), SW_RED_ONE);
+	/* The draw: a probability of 10% marks about 10% of uniform draws. */
+	{
+		uint32_t marks = 0;
+		struct rng g;
+
+		rng_init(&g, 1, 2);
+		for (int i = 0; i < 100000; i++)
+			marks += (uint32_t)sw_red_mark(&r, 1000000, (uint32_t)rng_next(&g));
+		CU_ASSERT(marks > 9500 && marks < 10500); /* 5 sigma is +-475 */
+	}
+}
+
+static void test_sw_headroom(void)
+{
+	/* The reference's worked example (congestion-control.md §8): 100 Gb/s,
+	 * 5 m of cable (25 ns at 2e8 m/s), 4200-byte MTU -> about 34 KB:
+	 * 2 x 4200 + 2 x 25 ns x 12.5 B/ns + 394 quanta x 64 B = 34241 B. */
+	CU_ASSERT_EQUAL(sw_headroom_bytes(UINT64_C(100000000000), 25000, 4200), 34 * 1024);
+	/* 400 Gb/s, 40 m (200 ns), 4200 B: 8400 + 20000 + 905 x 64 = 86320
+	 * -> the reference's "about 87 KB". */
+	CU_ASSERT_EQUAL(sw_headroom_bytes(UINT64_C(400000000000), 200000, 4200), 85 * 1024);
+}
+
 int test_sw_register(void)
 {
 	CU_pSuite s = CU_add_suite("switch", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "ECMP spread is uniform", test_sw_ecmp_spread) ||
 	    !CU_add_test(s, "forwarding rewrites MAC and TTL", test_sw_forward_and_rewrite) ||
-	    !CU_add_test(s, "tail drop when the buffer is full", test_sw_tail_drop))
+	    !CU_add_test(s, "tail drop when the buffer is full", test_sw_tail_drop) ||
+	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
+	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom))
 		return -1;
 	return 0;
 }

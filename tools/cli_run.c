@@ -208,10 +208,11 @@ int cli_run(const struct cli_opts *o, bool check)
 		rte_eal_cleanup();
 		return CLI_FAIL;
 	}
-	if (fabric_build(&f, e, pool, outdir, err, sizeof(err)) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
+	if ((r = fabric_build(&f, e, pool, outdir, err, sizeof(err))) != 0) {
+		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
+		fprintf(stderr, r == -ENOSPC ? "%s\n" : "fabemu: %s\n", err);
 		fabric_free(&f);
-		rc = CLI_FAIL;
+		rc = r == -ENOSPC ? CLI_BAD_INPUT : CLI_FAIL;
 		goto out;
 	}
 	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);

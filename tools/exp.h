@@ -53,6 +53,7 @@ struct exp {
 	struct topo *topo;            /* topology */
 	/* fabric */
 	uint64_t buffer_bytes;        /* buffer per switch */
+	struct cfg_mark buffer_mark;  /* where it was set (or the fabric block, or the file) */
 	uint8_t dscp_to_prio[64];     /* classification: priority per DSCP */
 	uint8_t prio_to_tc[8];        /* egress queue per priority */
 	struct port_sched sched;      /* egress scheduler (switch and NIC ports) */

@@ -301,6 +301,7 @@ int exp_fabric(struct exp *e, const struct cfg_node *f, char *err)
 
 	if (exp_map(f, "fabric", fabric_keys, err) != 0)
 		return -EINVAL;
+	e->buffer_mark = cfg_get(f, "buffer") ? cfg_get(f, "buffer")->mark : f->mark;
 	EXP_OPT(f, "buffer", cfg_size(n_, 1, UINT64_C(1) << 40, &e->buffer_bytes, err));
 	EXP_OPT(f, "scheduler", exp_scheduler(e, n_, err));
 	if (exp_classes(e, f, err) != 0)

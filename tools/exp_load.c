@@ -581,6 +581,7 @@ static int exp_build(struct exp *e, bool seed_set, uint64_t seed, char *err)
 	exp_defaults(e);
 	if (exp_map(root, "experiment", top_keys, err) != 0)
 		return -EINVAL;
+	e->buffer_mark = root->mark;
 	EXP_OPT(root, "name", cfg_str(n_, &e->name, err));
 	EXP_OPT(root, "seed", cfg_u64(n_, 0, UINT64_MAX, &e->seed, err));
 	if (seed_set)

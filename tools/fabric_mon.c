@@ -41,8 +41,13 @@ int fabric_ready(struct fabric *f, char *err, unsigned err_len)
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		char warn[CFG_ERR_BYTES];
 
-		if (sw_ready(f->sws[i], err, err_len, warn, sizeof(warn)) != 0)
+		char why[CFG_ERR_BYTES];
+
+		if (sw_ready(f->sws[i], why, sizeof(why), warn, sizeof(warn)) != 0) {
+			snprintf(err, err_len, "%s:%u:%u: %s: %s", e->buffer_mark.file,
+				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name, why);
 			return -ENOSPC;
+		}
 		if (warn[0] && e->pfc.lossless_prio && !warned) {
 			fprintf(stderr, "%s:%u:%u: warning: %s: %s\n", e->headroom_mark.file,
 				e->headroom_mark.line, e->headroom_mark.col,
@@ -175,8 +180,9 @@ static uint64_t fabric_tx_of(struct fabric *f, uint32_t s)
 {
 	uint64_t tx = 0;
 
+	/* Data frames only: pause refreshes go on during a deadlock. */
 	for (uint16_t p = 0; p < sw_n_ports(f->sws[s]); p++)
-		tx += sw_port(f->sws[s], p)->stats.tx_pkts;
+		tx += sw_port(f->sws[s], p)->stats.tx_pkts - sw_port(f->sws[s], p)->stats.ctrl_tx_pkts;
 	return tx;
 }
 

@@ -510,14 +510,17 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 	fprintf(out, "  messages: %.0f of %.0f complete, %.0f bytes delivered, goodput %.2f Gb/s\n",
 		RV("messages.completed"), RV("messages.total"), RV("bytes.delivered"),
 		RV("goodput_gbps"));
-	fprintf(out, "  FCT: p50 %.2f us, p99 %.2f us; slowdown p50 %.3f, p99 %.3f, max %.3f\n",
-		RV("flows.fct_ns.p50") / 1e3, RV("flows.fct_ns.p99") / 1e3, RV("flows.slowdown.p50"),
-		RV("flows.slowdown.p99"), RV("flows.slowdown.max"));
+	if (RV("messages.completed") > 0)
+		fprintf(out, "  FCT: p50 %.2f us, p99 %.2f us; slowdown p50 %.3f, p99 %.3f, max %.3f\n",
+			RV("flows.fct_ns.p50") / 1e3, RV("flows.fct_ns.p99") / 1e3,
+			RV("flows.slowdown.p50"), RV("flows.slowdown.p99"), RV("flows.slowdown.max"));
 	fprintf(out, "  drops: %.0f (buffer %.0f), peak switch buffer %.0f bytes\n", RV("drops.total"),
 		RV("drops.buffer"), RV("switch.buffer_peak_bytes"));
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
-			f->sim.stopped ? " before stop_time" : " (packets lost; loss recovery is not modelled yet)");
+			f->deadlock_stopped ? " (PFC deadlock)"
+			: f->sim.stopped    ? " before stop_time"
+					    : " (packets lost)");
 	if (RV("pfc.enabled") > 0)
 		fprintf(out, "  PFC: %.0f XOFF sent, %.0f XON sent, ports paused %.3f us in all (longest %.3f us)\n",
 			RV("pfc.xoff_sent"), RV("pfc.xon_sent"), RV("pfc.paused_ns_total") / 1e3,

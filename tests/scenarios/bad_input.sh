@@ -90,6 +90,35 @@ exp bad-bool "bad-bool.yaml:3:[0-9]+: .*true or false" \
 exp weights "weights.yaml:3:[0-9]+: scheduler.weights needs 8 entries" \
 	"$good_topo" "$good_traffic" "fabric: {scheduler: {weights: [1, 2]}}"
 
+# PFC and ECN settings.
+exp xon-above-xoff "xon-above-xoff.yaml:3:[0-9]+: xon \\(204800 bytes\\) is above xoff" \
+	"$good_topo" "$good_traffic" "fabric: {pfc: {xoff: 100KiB, xon: 200KiB}}"
+exp xoff-above-buffer "xoff-above-buffer.yaml:3:[0-9]+: xoff threshold .* is above the buffer size" \
+	"$good_topo" "$good_traffic" "fabric: {buffer: 1MiB, pfc: {xoff: 2MiB}}"
+exp headroom-lossy "headroom-lossy.yaml:3:[0-9]+: headroom configured for priority 0, which is lossy" \
+	"$good_topo" "$good_traffic" "fabric: {pfc: {priorities: [3], headroom: {0: 64KiB}}}"
+exp kmin-above-kmax "kmin-above-kmax.yaml:3:[0-9]+: kmin .* is above kmax" \
+	"$good_topo" "$good_traffic" "fabric: {ecn: {kmin: 500KB, kmax: 100KB}}"
+exp buffer-too-small "buffer-too-small.yaml:3:[0-9]+: leaf0: switch buffer .* cannot hold the reserves and PFC headroom" \
+	"$good_topo" "$good_traffic" "fabric: {buffer: 100KiB, pfc: {priorities: [3]}}"
+
+# warn NAME REGEX YAML...: exit 0 with a FILE:LINE:COL warning on stderr
+warn() {
+	local name=$1 re=$2
+	shift 2
+	n=$((n + 1))
+	printf '%s\n' "$@" >"$tmp/$name.yaml"
+	"$fabemu" run "$tmp/$name.yaml" -o "$tmp/res-$name" -q >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -Eq -- "$re" "$tmp/err"; then
+		echo "FAIL [$name]: exit $rc, want 0 and a warning matching /$re/:"; cat "$tmp/err"; fail=1
+	fi
+}
+warn headroom-small "headroom-small.yaml:3:[0-9]+: warning: leaf0: PFC headroom 4096 bytes is smaller than the [0-9]+ bytes" \
+	"$good_topo" "$good_traffic" "fabric: {pfc: {headroom: 4KiB}}"
+warn pfc-off-port "pfc-off-port.yaml:3:[0-9]+: warning: PFC disabled on leaf0:0, which carries lossless priorities" \
+	"$good_topo" "$good_traffic" "fabric: {pfc: {disabled_ports: ['leaf0:0']}}"
+
 # The file itself, the command line and --set.
 expect unreadable "nosuch.yaml: cannot open: No such file or directory" \
 	"$fabemu" run "$tmp/nosuch.yaml" -q
