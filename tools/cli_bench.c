@@ -95,12 +95,12 @@ int cli_bench(const struct cli_opts *o)
 			       e->name, f.wall_s, (unsigned long long)f.sim.n_hops,
 			       (unsigned long long)f.sim.n_events, hops / f.wall_s, ev / f.wall_s, rss,
 			       (unsigned long long)drops->u, (unsigned long long)inc->u,
-			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.now_ps));
+			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.last_work_ps));
 		} else {
 			printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
 			       f.topo->n_hosts, f.topo->n_switches, e->n_msgs);
 			printf("wall clock      %.3f s\n", f.wall_s);
-			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.now_ps) / 1e3);
+			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.last_work_ps) / 1e3);
 			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / f.wall_s / 1e6);
 			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / f.wall_s / 1e6,
 			       hops > 0 ? ev / hops : 0);

@@ -42,7 +42,8 @@ static int cli_mkdirs(const char *path)
  * capture sits beside fresh results. */
 static void cli_clean(const char *dir)
 {
-	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv" };
+	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv", "pfc.csv",
+					     "series.csv" };
 	char path[4200];
 	struct dirent *de;
 	DIR *d;
@@ -217,7 +218,8 @@ int cli_run(const struct cli_opts *o, bool check)
 	}
 	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);
 	if (res_collect(&res, &f) != 0 || res_write_summary(&res, outdir) != 0 ||
-	    (e->flows_csv && res_write_flows(&f, outdir) != 0) || res_write_ports(&f, outdir) != 0) {
+	    (e->flows_csv && res_write_flows(&f, outdir) != 0) || res_write_ports(&f, outdir) != 0 ||
+	    res_write_pfc(&f, outdir) != 0) {
 		fprintf(stderr, "fabemu: %s: cannot write results: %s\n", outdir, strerror(errno));
 		rc = CLI_FAIL;
 	} else {

@@ -499,6 +499,45 @@ static double res_num(const struct results *r, const char *name)
 	return m ? res_value(m) : NAN;
 }
 
+int res_write_pfc(const struct fabric *f, const char *dir)
+{
+	const struct topo *t = f->topo;
+	char path[4096];
+	FILE *out;
+
+	if (!f->exp->pfc.lossless_prio)
+		return 0;
+	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
+	out = fopen(path, "w");
+	if (!out)
+		return -errno;
+	fputs("node,port,priority,xoff_sent,xon_sent,xoff_received,xon_received,paused_ns\n", out);
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *lk = &t->links[l];
+
+		for (int s = 0; s < 2; s++) {
+			struct port *p = fabric_port((struct fabric *)f, lk->node[s], lk->port[s]);
+			const struct port_pfc *pf = p->pfc;
+
+			for (int pr = 0; pf && pr < PKT_N_PRIO; pr++) {
+				uint64_t paused = pf->stats.paused_ps[pr];
+
+				if (pf->paused_prio & (1u << pr))
+					paused += f->sim.now_ps - pf->since_ps[pr];
+				if (!(pf->stats.xoff_tx[pr] | pf->stats.xon_tx[pr] | pf->stats.xoff_rx[pr] |
+				      pf->stats.xon_rx[pr] | paused))
+					continue;
+				fprintf(out, "%s,%u,%d,%llu,%llu,%llu,%llu,%.3f\n", t->nodes[lk->node[s]].name,
+					lk->port[s], pr, (unsigned long long)pf->stats.xoff_tx[pr],
+					(unsigned long long)pf->stats.xon_tx[pr],
+					(unsigned long long)pf->stats.xoff_rx[pr],
+					(unsigned long long)pf->stats.xon_rx[pr], units_ps_to_ns(paused));
+			}
+		}
+	}
+	return fclose(out) == 0 ? 0 : -errno;
+}
+
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 {
 #define RV(name) res_num(r, name)

@@ -44,6 +44,8 @@ double res_value(const struct res_metric *m);
 int res_write_summary(const struct results *r, const char *dir);
 int res_write_flows(const struct fabric *f, const char *dir);
 int res_write_ports(const struct fabric *f, const char *dir);
+/* pfc.csv: per port and priority with PFC activity (only with PFC on). */
+int res_write_pfc(const struct fabric *f, const char *dir);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);
 
