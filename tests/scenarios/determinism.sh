@@ -22,7 +22,7 @@ if ! cmp -s <(strip "$tmp/a/summary.json") <(strip "$tmp/b/summary.json"); then
 	diff <(strip "$tmp/a/summary.json") <(strip "$tmp/b/summary.json") | head -20
 	fail=1
 fi
-for f in flows.csv ports.csv series.csv; do
+for f in flows.csv ports.csv series.csv pfc.csv; do
 	[ -e "$tmp/a/$f" ] || continue
 	cmp "$tmp/a/$f" "$tmp/b/$f" || { echo "FAIL: $f differs between identical runs"; fail=1; }
 done
