@@ -26,7 +26,8 @@ struct sim {
 	uint32_t pkts_data_limit;   /* data packets may not take the pool beyond this */
 	uint32_t n_entities;        /* ids handed out so far */
 	bool stopped;               /* the run hit stop_ps */
-	bool monitor_event;         /* set by observers' handlers: not model activity */
+	bool monitor_event;         /* set by handlers that only observe or find nothing
+				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);

@@ -1,5 +1,6 @@
 /* NIC set-up and the verbs-style control path: QP creation, connection,
- * posting work requests (validated before anything is queued). */
+ * posting work requests (validated before anything is queued; each gets
+ * its PSNs when posted). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,41 @@ static const struct port_ops nic_port_ops = {
 	.pull = nic_pull,
 };
 
+/* Fill in the defaults of fields left zero and check the rest. */
+static int nic_params_resolve(struct nic_params *p)
+{
+	if (p->rto_ps == 0)
+		p->rto_ps = NIC_RTO_DEFAULT_PS;
+	if (p->rto_max_ps == 0)
+		p->rto_max_ps = p->rto_ps << NIC_RTO_MAX_SHIFT_DEFAULT;
+	if (p->retry_cnt == 0)
+		p->retry_cnt = NIC_RETRY_CNT_DEFAULT;
+	if (p->sr_window_pkts == 0)
+		p->sr_window_pkts = NIC_SR_WINDOW_DEFAULT_PKTS;
+	if (p->cnp_dscp == 0)
+		p->cnp_dscp = NIC_CNP_DSCP_DEFAULT;
+	if (p->cnp_interval_ps == 0)
+		p->cnp_interval_ps = NIC_CNP_INTERVAL_DEFAULT_PS;
+	if (p->rto_max_ps < p->rto_ps || p->retry_cnt > 7 || p->cnp_dscp > 63 ||
+	    (p->recovery != NIC_RECOVERY_GBN && p->recovery != NIC_RECOVERY_SR) ||
+	    p->sr_window_pkts < NIC_SR_WINDOW_MIN_PKTS ||
+	    p->sr_window_pkts > NIC_SR_WINDOW_MAX_PKTS ||
+	    (p->sr_window_pkts & (p->sr_window_pkts - 1)) != 0)
+		return -EINVAL;
+	return 0;
+}
+
 struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_ports,
 		    const struct nic_params *p)
 {
-	struct nic *n = calloc(1, sizeof(*n));
+	struct nic_params rp = *p;
+	struct nic *n;
 
+	if (nic_params_resolve(&rp) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->ports = calloc(n_ports, sizeof(*n->ports));
@@ -26,11 +57,12 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 		return NULL;
 	}
 	n->sim = sim;
-	n->p = *p;
+	n->p = rp;
 	n->host = host;
 	n->ip = addr_host_ip(host);
 	n->n_ports = n_ports;
-	n->ack_tc = p->dscp_to_tc[p->ack_dscp & 63];
+	n->ack_tc = rp.dscp_to_tc[rp.ack_dscp & 63];
+	n->cnp_tc = rp.dscp_to_tc[rp.cnp_dscp];
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&n->ports[i], sim, &nic_port_ops, n, node, i);
 		n->ports[i].sched = p->sched;
@@ -49,6 +81,8 @@ static void nic_qp_free(struct nic_qp *qp)
 {
 	if (!qp)
 		return;
+	nic_qp_rel_fini(qp);
+	free(qp->rds);
 	free(qp->wrs);
 	free(qp->cc_priv);
 	free(qp);
@@ -147,6 +181,7 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 	qp->nic = n;
 	qp->wr_mask = ring - 1;
 	qp->qpn = NIC_QPN_BASE + n->n_qps;
+	sim_new_src(n->sim, &qp->rto_src);
 	n->qps[n->n_qps++] = qp;
 	return qp;
 }
@@ -154,6 +189,8 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
 
 uint32_t nic_qp_outstanding(const struct nic_qp *qp) { return qp->post_idx - qp->done_idx; }
+
+const struct nic_qp_stats *nic_qp_stats(const struct nic_qp *qp) { return &qp->stats; }
 
 /* Flow entropy: 0xC000 plus a 14-bit hash of the connection, in the RoCEv2
  * dynamic port range, as Linux rxe derives it from the QP. */
@@ -178,7 +215,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	if (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096)
 		return -EINVAL;
 	mtu = 128u << attr->path_mtu;
-	if (mtu > n->p.mtu_bytes || port < 1 || port > n->n_ports ||
+	if (qp->connected || mtu > n->p.mtu_bytes || port < 1 || port > n->n_ports ||
 	    nic_gid_to_ipv4(&attr->ah_attr.grh.dgid, &dst_ip) != 0 ||
 	    attr->dest_qp_num > NIC_PSN_MASK)
 		return -EINVAL;
@@ -187,6 +224,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->mtu_bytes = mtu;
 	qp->dest_qpn = attr->dest_qp_num;
 	qp->next_psn = attr->sq_psn & NIC_PSN_MASK;
+	qp->max_psn = qp->post_psn = qp->ack_psn = qp->snd_una = qp->next_psn;
 	qp->expected_psn = attr->rq_psn & NIC_PSN_MASK;
 	qp->tc = n->p.dscp_to_tc[dscp];
 	memset(&qp->addr, 0, sizeof(qp->addr));
@@ -204,7 +242,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	ccp.line_rate_bps = n->ports[qp->port].rate_bps;
 	ccp.base_rtt_ps = base_rtt_ps;
 	ccp.mtu_bytes = mtu;
-	if (n->p.cc->init(qp->cc_priv, &ccp) != 0)
+	if (n->p.cc->init(qp->cc_priv, &ccp) != 0 || nic_qp_rel_init(qp) != 0)
 		return -EINVAL;
 	qp->connected = 1;
 	return 0;
@@ -212,11 +250,19 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 
 static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr)
 {
-	if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_SEND)
+	uint64_t bytes = 0;
+
+	if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_SEND &&
+	    wr->opcode != IBV_WR_RDMA_READ)
 		return -EINVAL;
 	if (wr->num_sge < 0 || (wr->num_sge > 0 && !wr->sg_list))
 		return -EINVAL;
-	(void)qp;
+	for (int i = 0; i < wr->num_sge; i++)
+		bytes += wr->sg_list[i].length;
+	/* RETH carries 32 bits of length; a message may not take half the
+	 * PSN space (comparisons are on the 24-bit circle). */
+	if (bytes > UINT32_MAX || nic_n_psns(bytes, qp->mtu_bytes) > NIC_PSN_MASK / 4)
+		return -EINVAL;
 	return 0;
 }
 
@@ -225,7 +271,7 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 	uint32_t n_wr = 0;
 
 	*bad = NULL;
-	if (!qp->connected) {
+	if (!qp->connected || qp->state != NIC_QP_OK) {
 		*bad = wr;
 		return -EINVAL;
 	}
@@ -250,6 +296,12 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 		q->signaled = (w->send_flags & IBV_SEND_SIGNALED) != 0;
 		q->remote_addr = w->wr.rdma.remote_addr;
 		q->rkey = w->wr.rdma.rkey;
+		q->first_psn = qp->post_psn;
+		q->last_psn = nic_psn_add(qp->post_psn, nic_n_psns(q->bytes, qp->mtu_bytes) - 1);
+		qp->post_psn = nic_psn_add(q->last_psn, 1);
+		q->rd_seq = qp->rd_posted;
+		if (q->opcode == IBV_WR_RDMA_READ)
+			qp->rd_posted++;
 	}
 	nic_qp_activate(qp);
 	return 0;

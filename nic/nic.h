@@ -3,9 +3,13 @@
  * ibv_wc). A requester segments each work request into path-MTU packets
  * with consecutive PSNs and real RoCEv2 headers, paced at the rate its
  * congestion-control instance allows; the responder checks PSN order,
- * completes messages and acknowledges with coalesced ACKs; ACKs complete
- * work requests in order. Packets are built when the port can send them
- * (pulled), so a NIC holds no more mbufs than are on the wire. */
+ * completes messages, answers RDMA READs and acknowledges with coalesced
+ * ACKs; ACKs complete work requests in order. Loss is recovered by
+ * go-back-N (NAK on a PSN sequence error) or IRN-style selective repeat,
+ * with a retransmission timer that backs off and finally fails the QP. The
+ * responder is also the DCQCN notification point: CE-marked data makes it
+ * send CNPs. Packets are built when the port can send them (pulled), so a
+ * NIC holds no more mbufs than are on the wire. */
 #ifndef FAB_NIC_H
 #define FAB_NIC_H
 
@@ -21,6 +25,24 @@ struct sim;
 struct nic;
 struct nic_qp;
 
+/* Loss recovery of every QP of a NIC (both ends must agree). */
+enum nic_recovery {
+	NIC_RECOVERY_GBN, /* go-back-N from the PSN a NAK names (InfiniBand RC) */
+	NIC_RECOVERY_SR,  /* selective repeat, after IRN (Mittal et al., SIGCOMM 2018) */
+};
+
+enum {
+	NIC_RTO_DEFAULT_PS = 262144000,          /* 4.096 us x 2^6 (verbs timeout 6) */
+	NIC_RTO_MAX_SHIFT_DEFAULT = 6,           /* default cap: rto_ps x 2^6 */
+	NIC_RETRY_CNT_DEFAULT = 7,               /* as verbs' retry_cnt */
+	NIC_SR_WINDOW_DEFAULT_PKTS = 1024,       /* selective-repeat window */
+	NIC_CNP_DSCP_DEFAULT = 48,               /* ConnectX cnp_dscp */
+	NIC_CNP_INTERVAL_DEFAULT_PS = 50000000,  /* 50 us, DCQCN's N */
+	NIC_MAX_RD_ATOMIC = 16,                  /* READs outstanding per QP */
+};
+
+/* Fields marked "0: default" take the default named in the enum above when
+ * left zero, so a zeroed struct with the first group filled in is valid. */
 struct nic_params {
 	uint32_t mtu_bytes;         /* path MTU: payload bytes per packet, 256..4096 */
 	uint32_t ack_every_pkts;    /* responder ACKs at least every this many packets */
@@ -31,28 +53,73 @@ struct nic_params {
 	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class) */
 	struct port_sched sched;    /* NIC egress scheduler */
 	const struct cc_ops *cc;    /* congestion control for every QP */
+	/* reliability */
+	enum nic_recovery recovery; /* loss recovery; 0 is go-back-N */
+	uint64_t rto_ps;            /* first retransmission timeout; 0: default */
+	uint64_t rto_max_ps;        /* back-off cap (>= rto_ps); 0: rto_ps x 2^6 */
+	uint8_t retry_cnt;          /* timeouts retried before the QP fails, 1..7; 0: default 7 */
+	uint32_t sr_window_pkts;    /* selective repeat: PSNs tracked past the cumulative
+				     * ACK, a power of two 64..2^22; 0: default */
+	/* notification point (DCQCN) */
+	uint8_t cnp_dscp;           /* DSCP (and so class) of CNPs; 0: default 48 */
+	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: default 50 us */
 };
 
 struct nic_stats {
 	uint64_t tx_data_pkts;      /* data packets sent */
 	uint64_t tx_payload_bytes;  /* payload bytes sent */
-	uint64_t rx_payload_bytes;  /* payload bytes accepted in order */
-	uint64_t tx_acks;           /* ACKs sent */
-	uint64_t rx_acks;           /* ACKs received */
+	uint64_t rx_payload_bytes;  /* payload bytes accepted (each byte once: in order,
+				     * or out of order into the selective-repeat window) */
+	uint64_t tx_acks;           /* ACKs sent (NAKs not included) */
+	uint64_t rx_acks;           /* ACKs received (NAKs not included) */
 	uint64_t rx_out_of_seq;     /* data packets discarded: PSN ahead of expected */
 	uint64_t rx_duplicate;      /* data packets discarded: PSN already received */
 	uint64_t rx_icrc_errors;    /* materialised frames whose ICRC did not match */
 	uint64_t rx_unknown_qp;     /* frames for a QP that does not exist */
 	uint64_t rx_cnps;           /* CNPs received */
 	uint64_t completions;       /* send work requests completed */
-	uint64_t ack_alloc_fail;    /* ACKs not sent: the packet pool was empty */
+	uint64_t ack_alloc_fail;    /* ACKs, NAKs or CNPs not sent: the packet pool was empty */
+	uint64_t retx_pkts;         /* packets sent again (requests and READ responses) */
+	uint64_t timeouts;          /* retransmission timer expiries */
+	uint64_t naks_tx;           /* NAKs (PSN sequence error) sent */
+	uint64_t naks_rx;           /* NAKs received */
+	uint64_t cnps_tx;           /* CNPs sent (notification point) */
+	uint64_t qp_errors;         /* QPs that went to the error state */
+	uint64_t tx_read_reqs;      /* READ requests sent (re-requests included) */
+	uint64_t tx_read_resps;     /* READ response packets sent (also in tx_data_pkts) */
+	uint64_t rx_ooo_accepted;   /* selective repeat: packets held out of order */
+	uint64_t rx_read_dropped;   /* READ requests dropped: no response slot free */
+};
+
+enum nic_qp_state {
+	NIC_QP_OK,    /* connected (or not yet), usable */
+	NIC_QP_ERROR, /* retries exhausted: posts fail, nothing is sent */
+};
+
+/* Per-QP counters: requester-side fields count what this QP sent or
+ * received as a requester, responder-side ones what it did as a responder. */
+struct nic_qp_stats {
+	uint64_t retx_pkts;         /* packets sent again (requests, READ responses) */
+	uint64_t timeouts;          /* retransmission timer expiries */
+	uint64_t naks_tx;           /* NAKs sent (responder) */
+	uint64_t naks_rx;           /* NAKs received (requester) */
+	uint64_t cnps_tx;           /* CNPs sent (responder, notification point) */
+	uint64_t cnps_rx;           /* CNPs received (requester, reaction point) */
+	uint64_t read_rereqs;       /* READs re-requested after lost responses */
+	uint8_t state;              /* enum nic_qp_state */
 };
 
 /* Called for every completion (sender side: the work request is
- * acknowledged; receiver side: IBV_WC_RECV for each SEND message). */
+ * acknowledged, or the READ's data arrived; receiver side: IBV_WC_RECV for
+ * each SEND message). When a QP fails, every outstanding work request
+ * completes: the oldest with IBV_WC_RETRY_EXC_ERR, the rest with
+ * IBV_WC_WR_FLUSH_ERR (signaled or not). */
 typedef void (*nic_wc_fn)(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps);
 
-/* A NIC for host number @host (topology node @node) with @n_ports ports. */
+/* A NIC for host number @host (topology node @node) with @n_ports ports.
+ * NULL with errno set on failure: EINVAL for a bad reliability parameter
+ * (sr_window_pkts not a power of two in range, rto_max_ps < rto_ps,
+ * retry_cnt > 7), ENOMEM. */
 struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_ports,
 		    const struct nic_params *p);
 void nic_free(struct nic *n); /* NULL is fine; frees its QPs */
@@ -74,16 +141,19 @@ uint32_t nic_qp_num(const struct nic_qp *qp);
  * exceed the NIC's), sq_psn, rq_psn, ah_attr.port_num (1-based),
  * ah_attr.grh.dgid (IPv4-mapped IPv6, ::ffff:a.b.c.d, as RoCEv2 GIDs are) and
  * ah_attr.grh.traffic_class (DSCP << 2). @base_rtt_ps feeds the QP's
- * congestion control. Returns 0 or -EINVAL. */
+ * congestion control. Returns 0 or -EINVAL (bad attribute, already
+ * connected, or no memory for the selective-repeat bitmap). */
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
-/* Post a chain of work requests: IBV_WR_RDMA_WRITE or IBV_WR_SEND, any
- * number of SGEs (their lengths add up). Every request is validated before
- * any is queued; on error *bad points at the first bad one and nothing is
- * queued. Returns 0, -EINVAL (bad request or QP not connected) or -ENOMEM
- * (send queue full). */
+/* Post a chain of work requests: IBV_WR_RDMA_WRITE, IBV_WR_SEND or
+ * IBV_WR_RDMA_READ (completes as IBV_WC_RDMA_READ when its last response
+ * arrives), any number of SGEs (their lengths add up). Every request is
+ * validated before any is queued; on error *bad points at the first bad one
+ * and nothing is queued. Returns 0, -EINVAL (bad request, QP not connected
+ * or in error) or -ENOMEM (send queue full). */
 int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 /* Work requests posted and not yet completed. */
 uint32_t nic_qp_outstanding(const struct nic_qp *qp);
+const struct nic_qp_stats *nic_qp_stats(const struct nic_qp *qp);
 
 /* IPv4-mapped GID for an IPv4 address (host order). */
 void nic_gid_from_ipv4(union ibv_gid *gid, uint32_t ip);

@@ -1,5 +1,7 @@
-/* Private to nic/: the NIC and QP structures shared by the requester
- * (nic_tx.c) and responder (nic_rx.c) halves. */
+/* Private to nic/: the NIC and QP structures shared by the transmit path
+ * (nic_tx.c), the receive path and responder (nic_rx.c) and the requester's
+ * reliability (nic_rel.c: ACK/NAK handling, retransmission timer, selective
+ * repeat bitmaps, failing a QP). */
 #ifndef FAB_NIC_INT_H
 #define FAB_NIC_INT_H
 
@@ -10,46 +12,96 @@ enum {
 	NIC_QPN_BASE = 0x100,       /* first QP number handed out */
 	NIC_PSN_MASK = 0xFFFFFF,    /* PSNs are 24 bits */
 	NIC_PATTERN_BYTES = 4096,   /* payload pattern, one MTU */
+	NIC_RD_SLOTS = 2 * NIC_MAX_RD_ATOMIC, /* responder READ ring (room for re-requests) */
+	NIC_SR_WINDOW_MIN_PKTS = 64,      /* one bitmap word */
+	NIC_SR_WINDOW_MAX_PKTS = 1 << 22, /* well inside half the PSN space */
+	/* Selective repeat responder: per held PSN, payload bytes and flags. */
+	NIC_SLOT_BYTES_MASK = 0x1FFF, /* payload bytes, <= 4096 */
+	NIC_SLOT_LAST = 0x2000,       /* last packet of its message */
+	NIC_SLOT_SEND = 0x4000,       /* of a SEND: completes a receive */
 };
 
-/* A posted work request. */
+/* A posted work request. Its PSNs are fixed when it is posted: every packet
+ * but the last carries a full MTU, so PSN first_psn + k is at byte offset
+ * k x MTU, and any PSN maps back to (request, offset) by a binary search
+ * over the outstanding requests. */
 struct nic_wr {
 	uint64_t wr_id;        /* caller's id */
 	uint64_t bytes;        /* message length */
 	uint64_t remote_addr;  /* RETH VA */
 	uint32_t rkey;         /* RETH R_Key */
-	uint32_t last_psn;     /* PSN of its last packet, once segmented */
+	uint32_t first_psn;    /* PSN of its first packet */
+	uint32_t last_psn;     /* PSN of its last packet (a READ: of its last response) */
+	uint32_t rd_seq;       /* READs posted before it (for the READ limit) */
 	uint8_t opcode;        /* enum ibv_wr_opcode */
 	uint8_t signaled;      /* report a completion */
+};
+
+/* A READ the responder answers: responses req_psn..last_psn, pulled one at
+ * a time like requests. */
+struct nic_rd {
+	uint64_t va;           /* RETH VA of the request */
+	uint32_t bytes;        /* RETH length: bytes from req_psn on */
+	uint32_t req_psn;      /* PSN of the request = of its first response */
+	uint32_t next_psn;     /* next response to send */
+	uint32_t last_psn;     /* last response */
 };
 
 struct nic_qp {
 	/* requester, hot */
 	struct nic *nic;           /* owner */
-	struct nic_qp *act_next;   /* circular list of QPs with data to send */
+	struct nic_qp *act_next;   /* circular list of QPs with something to send */
 	struct nic_qp *act_prev;
 	uint64_t next_ok_ps;       /* pacing: earliest next departure */
-	uint64_t send_off;         /* bytes of the current request already segmented */
-	uint32_t send_idx;         /* request being segmented (free-running index) */
+	uint32_t send_idx;         /* request holding next_psn (free-running index) */
 	uint32_t done_idx;         /* oldest request not completed */
 	uint32_t post_idx;         /* next free slot */
 	uint32_t wr_mask;          /* ring size - 1 */
-	uint32_t next_psn;         /* PSN of the next new packet */
+	uint32_t next_psn;         /* next PSN the send pointer sends (go-back-N rewinds it) */
+	uint32_t max_psn;          /* one past the highest PSN sent: below it, a resend */
+	uint32_t post_psn;         /* first PSN of the next posted request */
+	uint32_t ack_psn;          /* the responder holds every request PSN before this */
+	uint32_t snd_una;          /* PSNs before this are done (ACKed; READs: answered) */
+	uint32_t rd_posted;        /* READs posted */
 	uint32_t mtu_bytes;        /* path MTU */
 	uint8_t tc;                /* egress class of its data */
 	uint8_t active;            /* on the active list */
 	uint8_t connected;         /* nic_qp_connect done */
+	uint8_t state;             /* enum nic_qp_state */
+	uint8_t rd_rereq;          /* re-request the READ at snd_una */
+	uint8_t rd_gap;            /* a response gap was re-requested (once per gap) */
 	uint16_t port;             /* NIC port index */
 	uint32_t qpn;              /* own QP number */
 	uint32_t dest_qpn;         /* peer QP number */
 	struct pkt_addr addr;      /* header template */
 	struct nic_wr *wrs;        /* send queue ring */
 	void *cc_priv;             /* congestion-control state */
+	/* requester, selective repeat (see nic_rel.c) */
+	uint64_t *sack_bits;       /* PSNs the responder holds out of order, bit psn & sr_mask */
+	uint32_t sr_mask;          /* window - 1 */
+	uint32_t rtx_psn;          /* retransmission scan: next PSN to consider */
+	uint32_t lost_hi;          /* unsacked PSNs before this are lost */
+	/* retransmission timer: one pending event at most, re-armed lazily */
+	uint64_t rto_deadline_ps;  /* when the oldest outstanding PSN times out; 0: idle */
+	uint64_t rto_ev_ps;        /* time of the pending event; 0: none */
+	uint64_t rto_cur_ps;       /* current timeout (backed off) */
+	uint8_t retries_left;      /* timeouts still retried */
+	struct ev_src rto_src;     /* event identity of the timer */
 	/* responder */
 	uint32_t expected_psn;     /* next PSN in order */
 	uint32_t msn;              /* messages completed */
 	uint32_t unacked_pkts;     /* in-order packets since the last ACK */
+	uint8_t nak_sent;          /* go-back-N: the current gap was NAKed */
 	uint64_t recv_bytes;       /* bytes of the message being received */
+	uint64_t cnp_ok_ps;        /* earliest time of the next CNP */
+	uint64_t *rcv_bits;        /* selective repeat: PSNs held out of order */
+	uint16_t *rcv_slots;       /* their payload bytes and NIC_SLOT_* flags */
+	struct nic_rd *rds;        /* READs being answered (ring of NIC_RD_SLOTS) */
+	uint32_t rd_head;          /* oldest (free-running) */
+	uint32_t rd_tail;          /* next free */
+	uint32_t rsp_max_psn;      /* one past the highest response PSN sent */
+	uint8_t rsp_sent;          /* rsp_max_psn is valid */
+	struct nic_qp_stats stats; /* counters */
 };
 
 struct nic_port_state {
@@ -64,11 +116,12 @@ struct nic_port_state {
 
 struct nic {
 	struct sim *sim;           /* owning simulation */
-	struct nic_params p;       /* settings */
+	struct nic_params p;       /* settings, defaults filled in */
 	uint32_t host;             /* host number */
 	uint32_t ip;               /* IPv4, host order */
 	uint16_t n_ports;          /* ports */
 	uint8_t ack_tc;            /* class of ACKs */
+	uint8_t cnp_tc;            /* class of CNPs */
 	struct port *ports;        /* n_ports */
 	struct nic_port_state *ps; /* n_ports */
 	struct nic_qp **qps;       /* by qpn - NIC_QPN_BASE */
@@ -87,8 +140,63 @@ static inline int32_t nic_psn_diff(uint32_t a, uint32_t b)
 	return (int32_t)((a - b) << 8) >> 8;
 }
 
+static inline struct nic_wr *nic_wr_at(const struct nic_qp *qp, uint32_t idx)
+{
+	return &qp->wrs[idx & qp->wr_mask];
+}
+
+/* PSNs a message of @bytes takes at @mtu: one per packet, at least one. */
+static inline uint32_t nic_n_psns(uint64_t bytes, uint32_t mtu)
+{
+	return bytes ? (uint32_t)((bytes + mtu - 1) / mtu) : 1;
+}
+
+static inline bool nic_bit_test(const uint64_t *bits, uint32_t mask, uint32_t psn)
+{
+	uint32_t i = psn & mask;
+
+	return (bits[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void nic_bit_set(uint64_t *bits, uint32_t mask, uint32_t psn)
+{
+	uint32_t i = psn & mask;
+
+	bits[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+static inline void nic_bit_clear(uint64_t *bits, uint32_t mask, uint32_t psn)
+{
+	uint32_t i = psn & mask;
+
+	bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+/* nic_tx.c */
 void nic_qp_activate(struct nic_qp *qp);
+void nic_qp_deactivate(struct nic_qp *qp);
 struct rte_mbuf *nic_pull(void *owner, struct port *p);
+
+/* nic_rx.c */
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m);
+void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
+		  enum ibv_wc_opcode op, enum ibv_wc_status status);
+
+/* nic_rel.c: requester reliability */
+int nic_qp_rel_init(struct nic_qp *qp);       /* at connect; 0 or -ENOMEM */
+void nic_qp_rel_fini(struct nic_qp *qp);      /* frees the bitmaps */
+uint32_t nic_wr_find(const struct nic_qp *qp, uint32_t psn); /* request holding @psn */
+void nic_rto_on_send(struct nic_qp *qp);      /* a request packet left */
+/* The responder holds every PSN before @upto_psn: complete what that
+ * allows; returns the bytes of the requests completed. */
+uint64_t nic_req_acked(struct nic_qp *qp, uint32_t upto_psn);
+void nic_req_answered(struct nic_qp *qp, uint32_t psn); /* READ response @psn came in order */
+/* NAK (PSN sequence error) expecting @psn; @sack_psn (selective repeat)
+ * arrived out of order. */
+void nic_req_nak(struct nic_qp *qp, uint32_t psn, uint32_t sack_psn);
+/* Selective repeat: the next lost PSN to resend, false when none. */
+bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn);
+/* Responder bitmaps (selective repeat), allocated at first use. */
+int nic_rcv_window_get(struct nic_qp *qp);
 
 #endif

@@ -1,20 +1,33 @@
-/* Receive path: the responder checks PSN order, completes messages and sends
- * coalesced ACKs; the requester turns ACKs into in-order completions and
- * hands CNPs and ACKs to the QP's congestion control. */
+/* Receive path. As responder: check PSN order, complete messages, queue
+ * READs to answer, acknowledge with coalesced ACKs, NAK PSN sequence errors
+ * (go-back-N: once per gap; selective repeat: every out-of-order packet,
+ * which is kept in a bitmap window) and, as DCQCN's notification point,
+ * turn CE marks into CNPs. As requester: hand ACKs, NAKs and READ
+ * responses to nic_rel.c and CNPs to the QP's congestion control. */
+#include <stdlib.h>
+
 #include "nic_int.h"
 
 /* Fields read from a received RoCEv2 frame. */
 struct nic_rx_hdr {
 	uint8_t opcode;   /* BTH opcode */
 	uint8_t ack_req;  /* BTH A bit */
-	uint32_t dest_qp; /* BTH DestQP */
-	uint32_t psn;     /* BTH PSN */
 	uint8_t syndrome; /* AETH syndrome (ACK) */
 	uint8_t ecn;      /* IPv4 ECN */
+	uint32_t dest_qp; /* BTH DestQP */
+	uint32_t psn;     /* BTH PSN */
+	uint32_t msn;     /* AETH MSN (ACK); selective repeat NAK: the sacked PSN */
+	uint32_t reth_len; /* RETH DMA length (READ request) */
+	uint64_t reth_va; /* RETH VA (READ request) */
 };
 
-/* Read the BTH (and AETH of an ACK) at the offsets the frame's own headers
- * give; -1 when it is not a RoCEv2 frame. */
+static uint32_t nic_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Read the BTH (and the AETH of an ACK, the RETH of a READ request) at the
+ * offsets the frame's own headers give; -1 when it is not a RoCEv2 frame. */
 static int nic_parse(const struct rte_mbuf *m, struct nic_rx_hdr *h)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -33,59 +46,88 @@ static int nic_parse(const struct rte_mbuf *m, struct nic_rx_hdr *h)
 	    (uint16_t)(d[l4 + 2] << 8 | d[l4 + 3]) != PKT_ROCE_UDP_PORT)
 		return -1;
 	bth = d + l4 + PKT_UDP_BYTES;
+	len -= l4 + PKT_UDP_BYTES + PKT_BTH_BYTES;
 	h->opcode = bth[0];
 	h->ack_req = bth[8] >> 7;
 	h->dest_qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
 	h->psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
 	h->ecn = d[l3 + 1] & 3;
 	h->syndrome = 0;
+	h->msn = 0;
 	if (h->opcode == PKT_OP_ACK) {
-		if (len < l4 + PKT_UDP_BYTES + PKT_BTH_BYTES + PKT_AETH_BYTES)
+		if (len < PKT_AETH_BYTES)
 			return -1;
 		h->syndrome = bth[PKT_BTH_BYTES];
+		h->msn = nic_get32(bth + PKT_BTH_BYTES) & NIC_PSN_MASK;
+	} else if (h->opcode == PKT_OP_READ_REQ) {
+		if (len < PKT_RETH_BYTES)
+			return -1;
+		h->reth_va = (uint64_t)nic_get32(bth + PKT_BTH_BYTES) << 32 |
+			     nic_get32(bth + PKT_BTH_BYTES + 4);
+		h->reth_len = nic_get32(bth + PKT_BTH_BYTES + 12);
 	}
 	return 0;
 }
 
-static void nic_send_ack(struct nic *n, struct nic_qp *qp, uint32_t psn)
+/* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
+ * (PKT_OP_CNP) to @qp's peer, ahead of data in its own class. */
+static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn,
+			 uint8_t syndrome, uint32_t msn)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(n->sim, false);
 	struct pkt_roce f = { 0 };
+	uint8_t tc = opcode == PKT_OP_CNP ? n->cnp_tc : n->ack_tc;
 
 	if (unlikely(!m)) {
-		/* Only when the whole pool is queued: the next in-order packet or
-		 * the final A bit will ACK again. */
+		/* Only when the whole pool is queued: a later packet or the
+		 * requester's timer makes up for it. */
 		n->stats.ack_alloc_fail++;
 		return;
 	}
 	f.addr = qp->addr;
-	f.addr.dscp = n->p.ack_dscp;
+	f.addr.dscp = opcode == PKT_OP_CNP ? n->p.cnp_dscp : n->p.ack_dscp;
 	f.addr.ecn = PKT_ECN_NOT_ECT;
-	f.addr.pcp = n->ack_tc;
-	f.opcode = PKT_OP_ACK;
+	f.addr.pcp = tc;
+	f.opcode = opcode;
+	f.becn = opcode == PKT_OP_CNP;
 	f.pkey = 0xFFFF;
 	f.dest_qp = qp->dest_qpn;
 	f.psn = psn;
-	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
-	f.aeth_msn = qp->msn & NIC_PSN_MASK;
+	f.aeth_syndrome = syndrome;
+	f.aeth_msn = msn & NIC_PSN_MASK;
 	if (unlikely(pkt_build_roce(m, &f, n->p.payload ? n->pattern : NULL) != 0)) {
 		sim_pkt_free(n->sim, m);
 		return;
 	}
-	pkt_meta(m)->tc = n->ack_tc;
+	pkt_meta(m)->tc = tc;
 	pkt_meta(m)->sent_ps = n->sim->now_ps;
-	qp->unacked_pkts = 0;
-	n->stats.tx_acks++;
-	port_enqueue(&n->ports[qp->port], m, n->ack_tc, pkt_meta(m)->frame_bytes);
+	if (opcode == PKT_OP_CNP) {
+		n->stats.cnps_tx++;
+		qp->stats.cnps_tx++;
+	} else if (syndrome == PKT_AETH_NAK_PSN_SEQ) {
+		qp->unacked_pkts = 0;
+		n->stats.naks_tx++;
+		qp->stats.naks_tx++;
+	} else {
+		qp->unacked_pkts = 0;
+		n->stats.tx_acks++;
+	}
+	port_enqueue(&n->ports[qp->port], m, tc, pkt_meta(m)->frame_bytes);
 }
 
-static void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
-			 enum ibv_wc_opcode op)
+static void nic_send_ack(struct nic *n, struct nic_qp *qp)
+{
+	nic_send_ctl(n, qp, PKT_OP_ACK, nic_psn_add(qp->expected_psn, NIC_PSN_MASK),
+		     PKT_AETH_ACK_UNLIMITED, qp->msn);
+}
+
+void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
+		  enum ibv_wc_opcode op, enum ibv_wc_status status)
 {
 	struct ibv_wc wc = { 0 };
 
 	wc.wr_id = wr->wr_id;
-	wc.status = IBV_WC_SUCCESS;
+	wc.status = status;
 	wc.opcode = op;
 	wc.byte_len = (uint32_t)wr->bytes;
 	wc.qp_num = qp->qpn;
@@ -99,70 +141,273 @@ static bool nic_is_last(uint8_t op)
 	       op == PKT_OP_WRITE_ONLY;
 }
 
+static bool nic_is_send(uint8_t op)
+{
+	return op <= PKT_OP_SEND_ONLY;
+}
+
+static bool nic_is_read_resp(uint8_t op)
+{
+	return op >= PKT_OP_READ_RESP_FIRST && op <= PKT_OP_READ_RESP_ONLY;
+}
+
+/* A materialised frame whose ICRC does not match is dropped like a frame
+ * lost on the wire. */
+static bool nic_icrc_bad(struct nic *n, struct rte_mbuf *m)
+{
+	if (n->p.payload &&
+	    (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes &&
+	    pkt_icrc_check(m) != 1) {
+		n->stats.rx_icrc_errors++;
+		return true;
+	}
+	return false;
+}
+
+/* Notification point: a CE-marked data packet asks the sender to slow down,
+ * at most once per cnp_interval_ps per QP (DCQCN). */
+static void nic_np_ce(struct nic *n, struct nic_qp *qp)
+{
+	uint64_t now = n->sim->now_ps;
+
+	if (now < qp->cnp_ok_ps)
+		return;
+	qp->cnp_ok_ps = now + n->p.cnp_interval_ps;
+	nic_send_ctl(n, qp, PKT_OP_CNP, 0, 0, 0);
+}
+
+/* One in-order packet of a message ends: count it, complete receives. */
+static void nic_msg_progress(struct nic *n, struct nic_qp *qp, uint32_t payload, bool last,
+			     bool send)
+{
+	qp->recv_bytes += payload;
+	if (!last)
+		return;
+	qp->msn++;
+	if (send) {
+		struct nic_wr w = { .wr_id = qp->msn, .bytes = qp->recv_bytes };
+
+		nic_complete(n, qp, &w, IBV_WC_RECV, IBV_WC_SUCCESS);
+	}
+	qp->recv_bytes = 0;
+}
+
+/* Selective repeat: move expected_psn over the packets held out of order
+ * that are now in order. Returns whether it moved. */
+static bool nic_sr_drain(struct nic *n, struct nic_qp *qp)
+{
+	bool moved = false;
+
+	while (nic_bit_test(qp->rcv_bits, qp->sr_mask, qp->expected_psn)) {
+		uint16_t s = qp->rcv_slots[qp->expected_psn & qp->sr_mask];
+
+		nic_bit_clear(qp->rcv_bits, qp->sr_mask, qp->expected_psn);
+		nic_msg_progress(n, qp, s & NIC_SLOT_BYTES_MASK, s & NIC_SLOT_LAST,
+				 s & NIC_SLOT_SEND);
+		qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
+		moved = true;
+	}
+	return moved;
+}
+
+/* Queue a READ to answer at @at (ring index). Returns false when full. */
+static bool nic_rd_insert(struct nic_qp *qp, uint32_t at, const struct nic_rx_hdr *h)
+{
+	struct nic_rd *rd;
+
+	if (qp->rd_tail - qp->rd_head == NIC_RD_SLOTS)
+		return false;
+	if (!qp->rds && !(qp->rds = calloc(NIC_RD_SLOTS, sizeof(*qp->rds))))
+		return false;
+	for (uint32_t i = qp->rd_tail; i != at; i--)
+		qp->rds[i & (NIC_RD_SLOTS - 1)] = qp->rds[(i - 1) & (NIC_RD_SLOTS - 1)];
+	qp->rd_tail++;
+	rd = &qp->rds[at & (NIC_RD_SLOTS - 1)];
+	rd->va = h->reth_va;
+	rd->bytes = h->reth_len;
+	rd->req_psn = rd->next_psn = h->psn;
+	rd->last_psn = nic_psn_add(h->psn, nic_n_psns(h->reth_len, qp->mtu_bytes) - 1);
+	return true;
+}
+
+/* A READ request behind expected_psn: the requester lost responses and asks
+ * again from h->psn. Restart the READ being answered that holds it, or
+ * answer it anew (in PSN order with the others). */
+static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr *h)
+{
+	uint32_t i = qp->rd_head;
+
+	for (; i != qp->rd_tail; i++) {
+		struct nic_rd *rd = &qp->rds[i & (NIC_RD_SLOTS - 1)];
+
+		if (nic_psn_diff(h->psn, rd->req_psn) >= 0 && nic_psn_diff(h->psn, rd->last_psn) <= 0) {
+			rd->va = h->reth_va;
+			rd->bytes = h->reth_len;
+			rd->req_psn = rd->next_psn = h->psn;
+			nic_qp_activate(qp);
+			return;
+		}
+		if (nic_psn_diff(rd->req_psn, h->psn) > 0)
+			break;
+	}
+	if (nic_rd_insert(qp, i, h))
+		nic_qp_activate(qp);
+	else
+		n->stats.rx_read_dropped++;
+}
+
+static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
+			    const struct nic_rx_hdr *h)
+{
+	bool read = h->opcode == PKT_OP_READ_REQ;
+
+	qp->nak_sent = 0;
+	if (read) {
+		if (!nic_rd_insert(qp, qp->rd_tail, h)) {
+			/* Not taken: the requester will send it again. */
+			n->stats.rx_read_dropped++;
+			return;
+		}
+		qp->expected_psn = nic_psn_add(qp->expected_psn,
+					       nic_n_psns(h->reth_len, qp->mtu_bytes));
+		qp->msn++;
+		/* Its responses acknowledge what came before. */
+		qp->unacked_pkts = 0;
+		nic_qp_activate(qp);
+	} else {
+		uint32_t payload = pkt_meta(m)->payload_bytes;
+
+		qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
+		qp->unacked_pkts++;
+		n->stats.rx_payload_bytes += payload;
+		nic_msg_progress(n, qp, payload, nic_is_last(h->opcode), nic_is_send(h->opcode));
+	}
+	if ((qp->rcv_bits && nic_sr_drain(n, qp)) ||
+	    (!read && (h->ack_req || qp->unacked_pkts >= n->p.ack_every_pkts)))
+		nic_send_ack(n, qp);
+}
+
+/* Selective repeat: keep a packet ahead of expected_psn (not a READ
+ * request: its responses must follow everything before it) and NAK with
+ * the expected PSN and, in the MSN field, the PSN now held. */
+static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
+			    const struct nic_rx_hdr *h, uint32_t ahead)
+{
+	uint32_t sack = nic_psn_add(qp->expected_psn, NIC_PSN_MASK); /* none */
+
+	if (ahead <= qp->sr_mask && h->opcode != PKT_OP_READ_REQ && nic_rcv_window_get(qp) == 0) {
+		if (nic_bit_test(qp->rcv_bits, qp->sr_mask, h->psn)) {
+			n->stats.rx_duplicate++;
+		} else {
+			uint32_t payload = pkt_meta(m)->payload_bytes;
+
+			nic_bit_set(qp->rcv_bits, qp->sr_mask, h->psn);
+			qp->rcv_slots[h->psn & qp->sr_mask] =
+				(uint16_t)((payload & NIC_SLOT_BYTES_MASK) |
+					   (nic_is_last(h->opcode) ? NIC_SLOT_LAST : 0) |
+					   (nic_is_send(h->opcode) ? NIC_SLOT_SEND : 0));
+			n->stats.rx_payload_bytes += payload;
+			n->stats.rx_ooo_accepted++;
+		}
+		sack = h->psn;
+	} else {
+		n->stats.rx_out_of_seq++;
+	}
+	nic_send_ctl(n, qp, PKT_OP_ACK, qp->expected_psn, PKT_AETH_NAK_PSN_SEQ, sack);
+}
+
 static void nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 			const struct nic_rx_hdr *h)
 {
 	int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
-	uint32_t payload = pkt_meta(m)->payload_bytes;
 
-	if (d > 0) {
-		n->stats.rx_out_of_seq++;
+	if (nic_icrc_bad(n, m))
 		return;
-	}
-	if (d < 0) {
-		/* Already have it: re-acknowledge so a retransmitting peer moves on. */
+	if (h->ecn == PKT_ECN_CE && h->opcode != PKT_OP_READ_REQ)
+		nic_np_ce(n, qp);
+	if (d == 0) {
+		nic_rx_in_order(n, qp, m, h);
+	} else if (d < 0) {
 		n->stats.rx_duplicate++;
-		nic_send_ack(n, qp, nic_psn_add(qp->expected_psn, NIC_PSN_MASK));
-		return;
-	}
-	if (n->p.payload && (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes &&
-	    pkt_icrc_check(m) != 1) {
-		n->stats.rx_icrc_errors++;
-		return;
-	}
-	qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
-	qp->unacked_pkts++;
-	qp->recv_bytes += payload;
-	n->stats.rx_payload_bytes += payload;
-	if (nic_is_last(h->opcode)) {
-		qp->msn++;
-		if (h->opcode == PKT_OP_SEND_LAST || h->opcode == PKT_OP_SEND_ONLY) {
-			struct nic_wr w = { .wr_id = qp->msn, .bytes = qp->recv_bytes };
-
-			nic_complete(n, qp, &w, IBV_WC_RECV);
+		if (h->opcode == PKT_OP_READ_REQ)
+			nic_rd_again(n, qp, h);
+		else /* Already have it: re-acknowledge so a retransmitting peer moves on. */
+			nic_send_ack(n, qp);
+	} else if (n->p.recovery == NIC_RECOVERY_SR) {
+		nic_sr_rx_ahead(n, qp, m, h, (uint32_t)d);
+	} else {
+		/* Go-back-N: one NAK per gap; the requester resends from it. */
+		n->stats.rx_out_of_seq++;
+		if (!qp->nak_sent) {
+			qp->nak_sent = 1;
+			nic_send_ctl(n, qp, PKT_OP_ACK, qp->expected_psn, PKT_AETH_NAK_PSN_SEQ,
+				     qp->msn);
 		}
-		qp->recv_bytes = 0;
 	}
-	if (h->ack_req || qp->unacked_pkts >= n->p.ack_every_pkts)
-		nic_send_ack(n, qp, h->psn);
+}
+
+/* Requester: a READ response. Accepted only in order; the first one past a
+ * gap re-requests the READ from the missing PSN. */
+static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
+			const struct nic_rx_hdr *h)
+{
+	const struct nic_wr *wr;
+	uint32_t idx;
+
+	if (nic_icrc_bad(n, m))
+		return;
+	if (h->ecn == PKT_ECN_CE)
+		nic_np_ce(n, qp);
+	if (nic_psn_diff(h->psn, qp->snd_una) < 0 || nic_psn_diff(h->psn, qp->max_psn) >= 0) {
+		n->stats.rx_duplicate++;
+		return;
+	}
+	idx = nic_wr_find(qp, h->psn);
+	wr = nic_wr_at(qp, idx);
+	if (idx == qp->post_idx || wr->opcode != IBV_WR_RDMA_READ) {
+		n->stats.rx_duplicate++;
+		return;
+	}
+	/* The responder has the READ request, so everything before it. */
+	nic_req_acked(qp, nic_psn_add(wr->last_psn, 1));
+	if (h->psn == qp->snd_una) {
+		n->stats.rx_payload_bytes += pkt_meta(m)->payload_bytes;
+		nic_req_answered(qp, h->psn);
+	} else {
+		n->stats.rx_out_of_seq++;
+		if (!qp->rd_gap) {
+			qp->rd_gap = 1;
+			qp->rd_rereq = 1;
+		}
+	}
+	nic_qp_activate(qp);
 }
 
 static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr *h)
 {
-	uint64_t acked = 0;
+	uint8_t kind = h->syndrome & 0x60;
 
-	n->stats.rx_acks++;
-	if ((h->syndrome & 0x60) != 0)
-		return; /* NAK / RNR NAK: loss recovery is not modelled yet */
-	while (qp->done_idx != qp->send_idx) {
-		struct nic_wr *wr = &qp->wrs[qp->done_idx & qp->wr_mask];
+	if (kind == 0x60) {
+		n->stats.naks_rx++;
+		qp->stats.naks_rx++;
+		if (h->syndrome == PKT_AETH_NAK_PSN_SEQ)
+			nic_req_nak(qp, h->psn, h->msn);
+	} else if (kind == 0) {
+		uint64_t acked;
 
-		if (nic_psn_diff(wr->last_psn, h->psn) > 0)
-			break;
-		qp->done_idx++;
-		acked += wr->bytes;
-		n->stats.completions++;
-		if (wr->signaled)
-			nic_complete(n, qp, wr, wr->opcode == IBV_WR_SEND ? IBV_WC_SEND
-									   : IBV_WC_RDMA_WRITE);
+		n->stats.rx_acks++;
+		acked = nic_req_acked(qp, nic_psn_add(h->psn, 1));
+		if (n->p.cc->on_ack) {
+			struct cc_ack a = {
+				.acked_bytes = (uint32_t)(acked > UINT32_MAX ? UINT32_MAX : acked),
+			};
+
+			n->p.cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
+		}
 	}
-	if (n->p.cc->on_ack) {
-		struct cc_ack a = {
-			.acked_bytes = (uint32_t)(acked > UINT32_MAX ? UINT32_MAX : acked),
-		};
-
-		n->p.cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
-	}
+	/* RNR NAKs are never sent here (receive queues are not modelled). */
+	if (qp->state == NIC_QP_OK)
+		nic_qp_activate(qp);
 }
 
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
@@ -178,17 +423,22 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		goto out;
 	}
 	idx = h.dest_qp - NIC_QPN_BASE;
-	if (unlikely(h.dest_qp < NIC_QPN_BASE || idx >= n->n_qps)) {
+	if (unlikely(h.dest_qp < NIC_QPN_BASE || idx >= n->n_qps || !n->qps[idx]->connected)) {
 		n->stats.rx_unknown_qp++;
 		goto out;
 	}
 	qp = n->qps[idx];
+	if (unlikely(qp->state != NIC_QP_OK))
+		goto out; /* a QP in error drops everything */
 	if (h.opcode == PKT_OP_ACK) {
 		nic_rx_ack(n, qp, &h);
 	} else if (h.opcode == PKT_OP_CNP) {
 		n->stats.rx_cnps++;
+		qp->stats.cnps_rx++;
 		if (n->p.cc->on_cnp)
 			n->p.cc->on_cnp(qp->cc_priv, n->sim->now_ps);
+	} else if (nic_is_read_resp(h.opcode)) {
+		nic_rx_resp(n, qp, m, &h);
 	} else {
 		nic_rx_data(n, qp, m, &h);
 	}

@@ -1,6 +1,9 @@
-/* Requester transmit path: the port pulls the next packet when it is free;
- * QPs with data take turns (round robin), each paced to its congestion
- * control's rate. A QP that must wait arms one timer per port. */
+/* Transmit path: the port pulls the next packet when it is free; QPs with
+ * something to send take turns (round robin), each paced to its congestion
+ * control's rate. A QP sends, in this order: READ responses it owes as a
+ * responder, a READ re-request, selective-repeat resends, then the packet
+ * at its send pointer. A QP that must wait arms one timer per port; a QP
+ * whose class is paused (PFC) is skipped until the pause ends. */
 #include "nic_int.h"
 
 static void nic_act_insert(struct nic_port_state *ps, struct nic_qp *qp)
@@ -34,18 +37,61 @@ static void nic_act_remove(struct nic_port_state *ps, struct nic_qp *qp)
 	qp->active = 0;
 }
 
-static inline bool nic_qp_has_data(const struct nic_qp *qp)
+/* A pending READ re-request still makes sense (the READ may have completed
+ * since); clears it when not. */
+static bool nic_rd_rereq_valid(struct nic_qp *qp)
 {
-	return qp->send_idx != qp->post_idx;
+	const struct nic_wr *wr = nic_wr_at(qp, qp->done_idx);
+
+	if (qp->done_idx == qp->post_idx || wr->opcode != IBV_WR_RDMA_READ ||
+	    nic_psn_diff(qp->ack_psn, qp->snd_una) <= 0) {
+		qp->rd_rereq = 0;
+		return false;
+	}
+	return true;
+}
+
+/* The request at the send pointer may go: selective repeat keeps it inside
+ * the window past the cumulative ACK, and READs are limited in number. */
+static inline bool nic_can_send_new(const struct nic_qp *qp)
+{
+	const struct nic_wr *wr;
+
+	if (qp->send_idx == qp->post_idx)
+		return false;
+	if (qp->sack_bits && (uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) > qp->sr_mask)
+		return false;
+	wr = nic_wr_at(qp, qp->send_idx);
+	return wr->opcode != IBV_WR_RDMA_READ ||
+	       wr->rd_seq - nic_wr_at(qp, qp->done_idx)->rd_seq < NIC_MAX_RD_ATOMIC;
+}
+
+/* Anything to send now; the common case (more of the current request)
+ * is tested first. */
+static inline bool nic_qp_can_send(struct nic_qp *qp)
+{
+	uint32_t psn;
+
+	if (qp->state != NIC_QP_OK || !qp->connected)
+		return false;
+	return nic_can_send_new(qp) || qp->rd_head != qp->rd_tail ||
+	       (qp->rd_rereq && nic_rd_rereq_valid(qp)) ||
+	       (qp->sack_bits && nic_sr_next_lost(qp, &psn));
 }
 
 void nic_qp_activate(struct nic_qp *qp)
 {
 	struct nic *n = qp->nic;
 
-	if (!qp->active && nic_qp_has_data(qp))
+	if (!qp->active && nic_qp_can_send(qp))
 		nic_act_insert(&n->ps[qp->port], qp);
 	port_kick(&n->ports[qp->port]);
+}
+
+void nic_qp_deactivate(struct nic_qp *qp)
+{
+	if (qp->active)
+		nic_act_remove(&qp->nic->ps[qp->port], qp);
 }
 
 static void nic_timer(struct sim *sim, void *obj)
@@ -79,93 +125,213 @@ static uint8_t nic_opcode(uint8_t wr_op, bool first, bool last)
 	return last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE;
 }
 
-/* Build the next packet of @qp's current request. */
-static struct rte_mbuf *nic_qp_next_pkt(struct nic *n, struct nic_qp *qp)
+/* Build @f into a fresh data-pool packet of class @tc; NULL when the pool
+ * is at its data limit. */
+static struct rte_mbuf *nic_build(struct nic *n, const struct pkt_roce *f, uint8_t tc)
 {
-	struct nic_wr *wr = &qp->wrs[qp->send_idx & qp->wr_mask];
-	uint64_t left = wr->bytes - qp->send_off;
-	uint32_t len = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
-	bool first = qp->send_off == 0, last = len == left;
 	struct rte_mbuf *m = sim_pkt_alloc(n->sim, true);
-	struct pkt_roce f;
 
 	if (unlikely(!m)) {
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	f.addr = qp->addr;
-	f.opcode = nic_opcode(wr->opcode, first, last);
-	f.se = false;
-	f.ack_req = last;
-	f.becn = false;
-	f.pkey = 0xFFFF;
-	f.dest_qp = qp->dest_qpn;
-	f.psn = qp->next_psn;
-	f.reth_va = wr->remote_addr;
-	f.reth_rkey = wr->rkey;
-	f.reth_len = (uint32_t)wr->bytes;
-	f.aeth_syndrome = 0;
-	f.aeth_msn = 0;
-	f.payload_bytes = len;
-	if (unlikely(pkt_build_roce(m, &f, n->p.payload ? n->pattern : NULL) != 0)) {
+	if (unlikely(pkt_build_roce(m, f, n->p.payload ? n->pattern : NULL) != 0)) {
 		sim_pkt_free(n->sim, m);
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	pkt_meta(m)->tc = qp->tc;
+	pkt_meta(m)->tc = tc;
 	pkt_meta(m)->sent_ps = n->sim->now_ps;
-	n->stats.tx_data_pkts++;
-	n->stats.tx_payload_bytes += len;
-	qp->send_off += len;
-	if (last) {
-		wr->last_psn = qp->next_psn;
-		qp->send_idx++;
-		qp->send_off = 0;
-	}
-	qp->next_psn = nic_psn_add(qp->next_psn, 1);
 	return m;
+}
+
+static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t opcode,
+			  uint32_t psn)
+{
+	f->addr = qp->addr;
+	f->opcode = opcode;
+	f->se = false;
+	f->ack_req = false;
+	f->becn = false;
+	f->pkey = 0xFFFF;
+	f->dest_qp = qp->dest_qpn;
+	f->psn = psn;
+	f->reth_va = 0;
+	f->reth_rkey = 0;
+	f->reth_len = 0;
+	f->aeth_syndrome = 0;
+	f->aeth_msn = 0;
+	f->payload_bytes = 0;
+}
+
+/* Build the packet of request @idx at @psn: one data packet, or a READ
+ * request for the rest of the READ from @psn on. *@end_psn is the last PSN
+ * it covers. */
+static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t idx,
+				      uint32_t psn, uint32_t *end_psn)
+{
+	const struct nic_wr *wr = nic_wr_at(qp, idx);
+	uint64_t off = (uint64_t)(uint32_t)nic_psn_diff(psn, wr->first_psn) * qp->mtu_bytes;
+	uint64_t left = wr->bytes - off;
+	struct rte_mbuf *m;
+	struct pkt_roce f;
+
+	if (wr->opcode == IBV_WR_RDMA_READ) {
+		nic_roce_init(&f, qp, PKT_OP_READ_REQ, psn);
+		f.reth_va = wr->remote_addr + off;
+		f.reth_rkey = wr->rkey;
+		f.reth_len = (uint32_t)left;
+		*end_psn = wr->last_psn;
+	} else {
+		uint32_t len = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
+		bool last = psn == wr->last_psn;
+
+		nic_roce_init(&f, qp, nic_opcode(wr->opcode, off == 0, last), psn);
+		f.ack_req = last;
+		f.reth_va = wr->remote_addr;
+		f.reth_rkey = wr->rkey;
+		f.reth_len = (uint32_t)wr->bytes;
+		f.payload_bytes = len;
+		*end_psn = psn;
+	}
+	m = nic_build(n, &f, qp->tc);
+	if (unlikely(!m))
+		return NULL;
+	if (wr->opcode == IBV_WR_RDMA_READ) {
+		n->stats.tx_read_reqs++;
+	} else {
+		n->stats.tx_data_pkts++;
+		n->stats.tx_payload_bytes += f.payload_bytes;
+	}
+	if (nic_psn_diff(psn, qp->max_psn) < 0) {
+		qp->stats.retx_pkts++;
+		n->stats.retx_pkts++;
+	}
+	if (nic_psn_diff(*end_psn, qp->max_psn) >= 0)
+		qp->max_psn = nic_psn_add(*end_psn, 1);
+	nic_rto_on_send(qp);
+	return m;
+}
+
+/* The next response of the oldest READ this QP answers. */
+static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
+{
+	struct nic_rd *rd = &qp->rds[qp->rd_head & (NIC_RD_SLOTS - 1)];
+	uint32_t psn = rd->next_psn;
+	uint64_t off = (uint64_t)(uint32_t)nic_psn_diff(psn, rd->req_psn) * qp->mtu_bytes;
+	uint64_t left = rd->bytes > off ? rd->bytes - off : 0;
+	bool first = psn == rd->req_psn, last = psn == rd->last_psn;
+	struct rte_mbuf *m;
+	struct pkt_roce f;
+	uint8_t op;
+
+	if (first)
+		op = last ? PKT_OP_READ_RESP_ONLY : PKT_OP_READ_RESP_FIRST;
+	else
+		op = last ? PKT_OP_READ_RESP_LAST : PKT_OP_READ_RESP_MIDDLE;
+	nic_roce_init(&f, qp, op, psn);
+	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
+	f.aeth_msn = qp->msn & NIC_PSN_MASK;
+	f.payload_bytes = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
+	m = nic_build(n, &f, qp->tc);
+	if (unlikely(!m))
+		return NULL;
+	n->stats.tx_data_pkts++;
+	n->stats.tx_read_resps++;
+	n->stats.tx_payload_bytes += f.payload_bytes;
+	if (qp->rsp_sent && nic_psn_diff(psn, qp->rsp_max_psn) < 0) {
+		qp->stats.retx_pkts++;
+		n->stats.retx_pkts++;
+	} else {
+		qp->rsp_max_psn = nic_psn_add(psn, 1);
+		qp->rsp_sent = 1;
+	}
+	rd->next_psn = nic_psn_add(psn, 1);
+	if (last)
+		qp->rd_head++;
+	return m;
+}
+
+/* Build @qp's next packet into *@m. False when it has nothing to send now;
+ * true otherwise, with *@m NULL when the pool is at its data limit. */
+static bool nic_qp_next_pkt(struct nic *n, struct nic_qp *qp, struct rte_mbuf **m)
+{
+	uint32_t psn, end;
+
+	if (qp->rd_head != qp->rd_tail) {
+		*m = nic_build_resp(n, qp);
+	} else if (qp->rd_rereq && nic_rd_rereq_valid(qp)) {
+		*m = nic_build_req(n, qp, qp->done_idx, qp->snd_una, &end);
+		if (*m) {
+			qp->rd_rereq = 0;
+			qp->stats.read_rereqs++;
+		}
+	} else if (qp->sack_bits && nic_sr_next_lost(qp, &psn)) {
+		*m = nic_build_req(n, qp, nic_wr_find(qp, psn), psn, &end);
+		if (*m)
+			qp->rtx_psn = nic_psn_add(end, 1);
+	} else if (nic_can_send_new(qp)) {
+		*m = nic_build_req(n, qp, qp->send_idx, qp->next_psn, &end);
+		if (*m) {
+			if (end == nic_wr_at(qp, qp->send_idx)->last_psn)
+				qp->send_idx++;
+			qp->next_psn = nic_psn_add(end, 1);
+		}
+	} else {
+		return false;
+	}
+	return true;
 }
 
 struct rte_mbuf *nic_pull(void *owner, struct port *p)
 {
 	struct nic *n = owner;
 	struct nic_port_state *ps = &n->ps[p->index];
-	uint64_t now = n->sim->now_ps, wake = UINT64_MAX;
-	struct nic_qp *qp = ps->act_head, *start = qp;
+	uint64_t now = n->sim->now_ps;
 	struct rte_mbuf *m;
 
-	if (!qp)
-		return NULL;
-	/* The first QP in turn that its pacing allows and whose class is not
-	 * paused by PFC (a pause ending restarts the port by itself). */
-	do {
-		if (!(p->paused_mask & (1u << qp->tc))) {
-			if (qp->next_ok_ps <= now)
-				break;
-			if (qp->next_ok_ps < wake)
-				wake = qp->next_ok_ps;
-		}
-		qp = qp->act_next;
-	} while (qp != start);
-	if (qp->next_ok_ps > now || (p->paused_mask & (1u << qp->tc))) {
-		if (wake != UINT64_MAX)
-			nic_arm_timer(n, ps, wake);
-		return NULL;
-	}
-	m = nic_qp_next_pkt(n, qp);
-	if (unlikely(!m)) {
-		/* Pool empty: retry once a frame time has passed. */
-		nic_arm_timer(n, ps, now + port_frame_ps(qp->mtu_bytes, p->rate_bps));
-		return NULL;
-	}
-	{
-		uint64_t rate = n->p.cc->rate_bps(qp->cc_priv);
+	for (;;) {
+		struct nic_qp *qp = ps->act_head, *start = qp, *go = NULL;
+		uint64_t wake = UINT64_MAX;
 
-		if (rate < p->rate_bps)
-			qp->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
+		if (!qp)
+			return NULL;
+		do {
+			/* A paused class needs no wake-up: the resume restarts the port. */
+			if (!(p->paused_mask & (1u << qp->tc))) {
+				if (qp->next_ok_ps <= now) {
+					go = qp;
+					break;
+				}
+				if (qp->next_ok_ps < wake)
+					wake = qp->next_ok_ps;
+			}
+			qp = qp->act_next;
+		} while (qp != start);
+		if (!go) {
+			if (wake != UINT64_MAX)
+				nic_arm_timer(n, ps, wake);
+			return NULL;
+		}
+		/* Waiting on ACKs (window, READ limit) or done since it was listed. */
+		if (!nic_qp_next_pkt(n, go, &m)) {
+			nic_act_remove(ps, go);
+			continue;
+		}
+		if (unlikely(!m)) {
+			/* Pool empty: retry once a frame time has passed. */
+			nic_arm_timer(n, ps, now + port_frame_ps(go->mtu_bytes, p->rate_bps));
+			return NULL;
+		}
+		{
+			uint64_t rate = n->p.cc->rate_bps(go->cc_priv);
+
+			if (rate < p->rate_bps)
+				go->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
+		}
+		ps->act_head = go->act_next;
+		if (!nic_qp_can_send(go))
+			nic_act_remove(ps, go);
+		return m;
 	}
-	ps->act_head = qp->act_next;
-	if (!nic_qp_has_data(qp))
-		nic_act_remove(ps, qp);
-	return m;
 }

@@ -1,8 +1,13 @@
 /* NIC: two hosts back to back. A 1 MiB RDMA WRITE over one 100 Gb/s hop
  * completes within 1% of the analytic time (serialisation of every frame
  * with its headers, propagation, and the ACK's way back); segmentation and
- * PSNs; SEND completions on both sides; verbs validation. */
+ * PSNs; SEND completions on both sides; verbs validation. Reliability runs
+ * through a test "lossy wire" between the two NICs (drops chosen PSNs,
+ * every Nth data packet or everything; marks CE): go-back-N and selective
+ * repeat recovery, one NAK per gap, retry exhaustion with back-off, RDMA
+ * READ with lost responses, and CNPs from the notification point. */
 #include <errno.h>
+#include <math.h>
 
 #include <rte_mbuf.h>
 
@@ -29,22 +34,172 @@ static void on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t no
 	l->n++;
 }
 
+/* One direction of the lossy wire: what it drops or marks, what it saw. */
+struct wire_dir {
+	uint32_t drop_psns[16];     /* data PSNs dropped the first time they pass */
+	uint8_t dropped[16];        /* ... already dropped once */
+	uint32_t n_drop_psns;
+	uint32_t drop_every;        /* drop every Nth data packet (0: none) */
+	bool mark_ce;               /* set CE on every data packet */
+	uint32_t loss_ppm;          /* lose any packet with this probability (x 1e-6) */
+	uint64_t rng;               /* its random stream */
+	uint32_t n_data;            /* data packets seen */
+	uint32_t n_lost;            /* packets dropped */
+	uint64_t first_data_ps;     /* first and last data packet seen */
+	uint64_t last_data_ps;
+	uint32_t watch_psn;         /* record when this data PSN passes */
+	uint64_t watch_ps[16];      /* ... the times */
+	uint32_t n_watch;
+	uint32_t nak_psns[16];      /* NAKs seen: their BTH PSN */
+	uint32_t n_naks;
+	uint64_t cnp_ps[64];        /* CNPs seen: when, to which QP */
+	uint32_t cnp_qp[64];
+	uint32_t n_cnps;
+	uint32_t bad_cnps;          /* CNPs not as specified (DSCP 48, BECN, not ECT) */
+};
+
+/* A two-port node between the NICs: forwards what arrives on one port out
+ * of the other with port_enqueue, applying the rules of that direction
+ * (dir[0]: A to B, dir[1]: B to A). */
+struct wire {
+	struct port ports[2];       /* 0 faces A, 1 faces B */
+	struct wire_dir dir[2];
+	bool unplugged;             /* drop everything, both ways */
+};
+
+static void wire_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	struct wire *w = owner;
+	int d = in == &w->ports[0] ? 0 : 1;
+	struct wire_dir *wd = &w->dir[d];
+	struct sim *sim = in->sim;
+	struct pkt_roce f;
+	bool drop = w->unplugged;
+
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &f), 0);
+	if (wd->loss_ppm) {
+		wd->rng = wd->rng * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+		if ((wd->rng >> 33) % 1000000 < wd->loss_ppm)
+			drop = true;
+	}
+	if (pkt_meta(m)->kind == PKT_KIND_DATA) {
+		if (!wd->n_data)
+			wd->first_data_ps = sim->now_ps;
+		wd->last_data_ps = sim->now_ps;
+		wd->n_data++;
+		if (f.psn == wd->watch_psn && wd->n_watch < 16)
+			wd->watch_ps[wd->n_watch++] = sim->now_ps;
+		for (uint32_t i = 0; i < wd->n_drop_psns; i++)
+			if (f.psn == wd->drop_psns[i] && !wd->dropped[i]) {
+				wd->dropped[i] = 1;
+				drop = true;
+			}
+		if (wd->drop_every && wd->n_data % wd->drop_every == 0)
+			drop = true;
+		if (wd->mark_ce && !drop)
+			pkt_ipv4_set_ce(m);
+	} else if (f.opcode == PKT_OP_ACK && f.aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
+		if (wd->n_naks < 16)
+			wd->nak_psns[wd->n_naks] = f.psn;
+		wd->n_naks++;
+	} else if (f.opcode == PKT_OP_CNP) {
+		if (wd->n_cnps < 64) {
+			wd->cnp_ps[wd->n_cnps] = sim->now_ps;
+			wd->cnp_qp[wd->n_cnps] = f.dest_qp;
+		}
+		wd->n_cnps++;
+		if (pkt_ipv4_dscp(m) != 48 || !f.becn || pkt_ipv4_ecn(m) != PKT_ECN_NOT_ECT)
+			wd->bad_cnps++;
+	}
+	if (drop) {
+		wd->n_lost++;
+		sim_pkt_free(sim, m);
+		return;
+	}
+	port_enqueue(&w->ports[1 - d], m, pkt_meta(m)->tc, pkt_meta(m)->frame_bytes);
+}
+
+static const struct port_ops wire_ops = { .rx = wire_rx };
+
+/* A congestion control that keeps the line rate and counts CNPs. */
+static uint32_t tcc_cnps;
+
+static int tcc_init(void *priv, const struct cc_params *p)
+{
+	*(uint64_t *)priv = p->line_rate_bps;
+	return 0;
+}
+
+static void tcc_on_cnp(void *priv, uint64_t now_ps)
+{
+	(void)priv;
+	(void)now_ps;
+	tcc_cnps++;
+}
+
+static uint64_t tcc_rate(const void *priv) { return *(const uint64_t *)priv; }
+
+static const struct cc_ops tcc_ops = {
+	.name = "test-cnp",
+	.priv_size = sizeof(uint64_t),
+	.init = tcc_init,
+	.on_cnp = tcc_on_cnp,
+	.rate_bps = tcc_rate,
+};
+
 struct pair {
 	struct sim sim;
 	struct nic *a, *b;
 	struct nic_qp *qa, *qb;
 	struct wc_log la, lb;
+	struct wire w;
+	bool wired;                 /* the NICs talk through w */
 };
 
-static void pair_setup(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu)
+/* Options of a pair beyond rate, delay and MTU; zero: as before. */
+struct pair_opts {
+	bool wire;                  /* put the lossy wire in between (two links) */
+	enum nic_recovery recovery;
+	uint64_t rto_ps;
+	uint64_t rto_max_ps;
+	const struct cc_ops *cc;
+};
+
+static int pair_qps(struct pair *p, uint32_t mtu, uint64_t delay_ps, struct nic_qp **qa_out,
+		    struct nic_qp **qb_out)
 {
-	struct nic_params np = { 0 };
 	struct ibv_qp_init_attr ia = { 0 };
 	struct ibv_qp_attr qa = { 0 };
+
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = 8;
+	*qa_out = nic_create_qp(p->a, &ia);
+	*qb_out = nic_create_qp(p->b, &ia);
+	if (!*qa_out || !*qb_out)
+		return -1;
+	qa.path_mtu = mtu == 4096 ? IBV_MTU_4096 : mtu == 1024 ? IBV_MTU_1024 : IBV_MTU_256;
+	qa.ah_attr.port_num = 1;
+	qa.ah_attr.grh.traffic_class = 26 << 2;
+	qa.dest_qp_num = nic_qp_num(*qb_out);
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(1));
+	if (nic_qp_connect(*qa_out, &qa, 2 * delay_ps) != 0)
+		return -1;
+	qa.dest_qp_num = nic_qp_num(*qa_out);
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(0));
+	return nic_qp_connect(*qb_out, &qa, 2 * delay_ps);
+}
+
+static void pair_setup_opts(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu,
+			    const struct pair_opts *o)
+{
+	struct nic_params np = { 0 };
 	uint8_t mac[6];
 
 	memset(p, 0, sizeof(*p));
 	CU_ASSERT_EQUAL_FATAL(sim_init(&p->sim, 1, test_mempool()), 0);
+	np.recovery = o->recovery;
+	np.rto_ps = o->rto_ps;
+	np.rto_max_ps = o->rto_max_ps;
 	np.mtu_bytes = 4096;
 	np.ack_every_pkts = 16;
 	np.ack_dscp = 48;
@@ -53,39 +208,45 @@ static void pair_setup(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uin
 	np.sched.strict_mask = 0xC0;
 	for (int i = 0; i < 8; i++)
 		np.sched.quantum_bytes[i] = 4608;
-	np.cc = cc_find("none");
+	np.cc = o->cc ? o->cc : cc_find("none");
 	p->a = nic_new(&p->sim, 0, 0, 1, &np);
 	p->b = nic_new(&p->sim, 1, 1, 1, &np);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p->a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p->b);
-	port_connect(nic_port(p->a, 0), nic_port(p->b, 0), rate_bps, delay_ps);
+	if (o->wire) {
+		/* The wire does not rewrite MACs: each NIC still names the other. */
+		for (uint16_t i = 0; i < 2; i++) {
+			port_init(&p->w.ports[i], &p->sim, &wire_ops, &p->w, 2, i);
+			p->w.ports[i].sched = np.sched;
+		}
+		port_connect(nic_port(p->a, 0), &p->w.ports[0], rate_bps, delay_ps);
+		port_connect(&p->w.ports[1], nic_port(p->b, 0), rate_bps, delay_ps);
+		p->wired = true;
+	} else {
+		port_connect(nic_port(p->a, 0), nic_port(p->b, 0), rate_bps, delay_ps);
+	}
 	addr_host_port_mac(1, 0, mac);
 	nic_set_next_hop_mac(p->a, 0, mac);
 	addr_host_port_mac(0, 0, mac);
 	nic_set_next_hop_mac(p->b, 0, mac);
 	nic_set_wc_cb(p->a, on_wc, &p->la);
 	nic_set_wc_cb(p->b, on_wc, &p->lb);
-	ia.qp_type = IBV_QPT_RC;
-	ia.cap.max_send_wr = 8;
-	p->qa = nic_create_qp(p->a, &ia);
-	p->qb = nic_create_qp(p->b, &ia);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p->qa);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p->qb);
-	qa.path_mtu = mtu == 4096 ? IBV_MTU_4096 : mtu == 1024 ? IBV_MTU_1024 : IBV_MTU_256;
-	qa.ah_attr.port_num = 1;
-	qa.ah_attr.grh.traffic_class = 26 << 2;
-	qa.dest_qp_num = nic_qp_num(p->qb);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(1));
-	CU_ASSERT_EQUAL_FATAL(nic_qp_connect(p->qa, &qa, 2 * delay_ps), 0);
-	qa.dest_qp_num = nic_qp_num(p->qa);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(0));
-	CU_ASSERT_EQUAL_FATAL(nic_qp_connect(p->qb, &qa, 2 * delay_ps), 0);
+	CU_ASSERT_EQUAL_FATAL(pair_qps(p, mtu, delay_ps, &p->qa, &p->qb), 0);
+}
+
+static void pair_setup(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu)
+{
+	struct pair_opts o = { 0 };
+
+	pair_setup_opts(p, rate_bps, delay_ps, mtu, &o);
 }
 
 static void pair_free(struct pair *p)
 {
 	nic_free(p->a);
 	nic_free(p->b);
+	for (int i = 0; p->wired && i < 2; i++)
+		port_fini(&p->w.ports[i]);
 	/* Every packet went back to the pool. */
 	CU_ASSERT_EQUAL(p->sim.pkts_in_use, 0);
 	sim_fini(&p->sim);
@@ -184,6 +345,20 @@ static void test_nic_verbs_validation(void)
 		qa.ah_attr.port_num = 2; /* no such port */
 		CU_ASSERT_EQUAL(nic_qp_connect(q, &qa, 0), -EINVAL);
 	}
+	/* Reliability parameters: the selective-repeat window must be a power
+	 * of two, the back-off cap at least the first timeout. */
+	{
+		struct nic_params np = { .mtu_bytes = 4096, .cc = cc_find("none") };
+
+		np.sr_window_pkts = 100;
+		errno = 0;
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 1, &np));
+		CU_ASSERT_EQUAL(errno, EINVAL);
+		np.sr_window_pkts = 0;
+		np.rto_ps = 10 * 1000000;
+		np.rto_max_ps = 1000000;
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 1, &np));
+	}
 	/* Unsupported opcode, and a full send queue (max_send_wr 8). */
 	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_ATOMIC_CMP_AND_SWP, 8, 1), -EINVAL);
 	for (int i = 0; i < 8; i++)
@@ -195,13 +370,350 @@ static void test_nic_verbs_validation(void)
 	pair_free(&p);
 }
 
+enum { KIB = 1024, MIB = 1024 * 1024 };
+static const uint64_t G100 = UINT64_C(100000000000), US = 1000000;
+
+/* Post @n WRITEs of @bytes each on the pair's QP; returns the total. */
+static uint64_t post_writes(struct pair *p, uint32_t n, uint32_t bytes)
+{
+	for (uint32_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(post(p->qa, IBV_WR_RDMA_WRITE, bytes, i), 0);
+	return (uint64_t)n * bytes;
+}
+
+/* Every posted message completed, in order and successfully, and the
+ * responder took each payload byte exactly once. */
+static void check_all_done(struct pair *p, uint32_t n, uint64_t total)
+{
+	CU_ASSERT_EQUAL(p->la.n, n);
+	for (uint32_t i = 0; i < n && i < 64; i++) {
+		CU_ASSERT_EQUAL(p->la.wc[i].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(p->la.wc[i].wr_id, i);
+	}
+	CU_ASSERT_EQUAL(nic_stats(p->b)->rx_payload_bytes, total);
+	CU_ASSERT_EQUAL(nic_qp_outstanding(p->qa), 0);
+	CU_ASSERT_EQUAL(nic_qp_stats(p->qa)->state, NIC_QP_OK);
+}
+
+/* Eight 64 KiB WRITEs (512 packets at MTU 1024) lose the first pass of five
+ * PSNs, none of them the last of the run. Expectation: both modes deliver
+ * everything; selective repeat resends exactly the five lost packets
+ * (each gap is followed by packets that reveal it, so no timeout), while
+ * go-back-N resends everything sent after each gap before the NAK came
+ * back, so strictly more. Then every 37th data packet is lost, resends
+ * included: both still complete, and go-back-N again resends more. */
+static uint64_t run_lossy(enum nic_recovery mode, bool every_nth, uint64_t *timeouts)
+{
+	static const uint32_t lost[] = { 10, 100, 101, 250, 400 };
+	struct pair_opts o = { .wire = true, .recovery = mode, .rto_ps = 50 * US };
+	struct pair p;
+	uint64_t total, retx;
+
+	pair_setup_opts(&p, G100, 1 * US, 1024, &o);
+	if (every_nth) {
+		p.w.dir[0].drop_every = 37;
+	} else {
+		for (uint32_t i = 0; i < 5; i++)
+			p.w.dir[0].drop_psns[i] = lost[i];
+		p.w.dir[0].n_drop_psns = 5;
+	}
+	total = post_writes(&p, 8, 64 * KIB);
+	sim_run(&p.sim);
+	check_all_done(&p, 8, total);
+	retx = nic_qp_stats(p.qa)->retx_pkts;
+	CU_ASSERT_EQUAL(retx, nic_stats(p.a)->retx_pkts);
+	/* Every packet sent is a first pass or a counted resend. */
+	CU_ASSERT_EQUAL(nic_stats(p.a)->tx_data_pkts, 512 + retx);
+	*timeouts = nic_qp_stats(p.qa)->timeouts;
+	pair_free(&p);
+	return retx;
+}
+
+static void test_nic_gbn_vs_sr(void)
+{
+	uint64_t to_gbn, to_sr, gbn, sr;
+
+	gbn = run_lossy(NIC_RECOVERY_GBN, false, &to_gbn);
+	sr = run_lossy(NIC_RECOVERY_SR, false, &to_sr);
+	CU_ASSERT_EQUAL(sr, 5);
+	CU_ASSERT(gbn > sr);
+	CU_ASSERT_EQUAL(to_gbn, 0);
+	CU_ASSERT_EQUAL(to_sr, 0);
+	gbn = run_lossy(NIC_RECOVERY_GBN, true, &to_gbn);
+	sr = run_lossy(NIC_RECOVERY_SR, true, &to_sr);
+	CU_ASSERT(sr >= 512 / 37);
+	CU_ASSERT(gbn > sr);
+}
+
+/* Go-back-N, one 256-packet WRITE (MTU 1024). The first pass of PSN 5 is
+ * lost: many packets then arrive ahead of the expected PSN, but the
+ * responder NAKs once, with BTH PSN 5. The first pass of PSN 200 is lost
+ * too, after PSN 5 has been recovered (PSN 200 is first sent well after
+ * the NAK came back, about 4 us or 50 packets into the run): a second
+ * gap, so exactly one more NAK, naming 200. */
+static void test_nic_nak_once_per_gap(void)
+{
+	struct pair_opts o = { .wire = true, .rto_ps = 50 * US };
+	struct pair p;
+
+	pair_setup_opts(&p, G100, 1 * US, 1024, &o);
+	p.w.dir[0].drop_psns[0] = 5;
+	p.w.dir[0].drop_psns[1] = 200;
+	p.w.dir[0].n_drop_psns = 2;
+	post_writes(&p, 1, 256 * KIB);
+	sim_run(&p.sim);
+	check_all_done(&p, 1, 256 * KIB);
+	CU_ASSERT(nic_stats(p.b)->rx_out_of_seq > 2);
+	CU_ASSERT_EQUAL(nic_stats(p.b)->naks_tx, 2);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qb)->naks_tx, 2);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->naks_rx, 2);
+	CU_ASSERT_EQUAL_FATAL(p.w.dir[1].n_naks, 2);
+	CU_ASSERT_EQUAL(p.w.dir[1].nak_psns[0], 5);
+	CU_ASSERT_EQUAL(p.w.dir[1].nak_psns[1], 200);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->timeouts, 0);
+	pair_free(&p);
+}
+
+/* The peer is unplugged. Timeout 10 us, doubling, capped at 80 us, and the
+ * verbs default of 7 retries: the QP fails at the 8th expiry, after
+ * 10 + 20 + 40 + 80 x 5 = 470 us (each timer starts when the previous one
+ * fires, and the resend leaves at once on an idle link). The copies of
+ * PSN 0 reach the wire spaced by exactly those timeouts. The three WRITEs
+ * complete then: the oldest with RETRY_EXC_ERR, the others FLUSH_ERR; each
+ * retry resent all 12 packets; a later post fails; and no event is left
+ * (sim_run returns at the failure). */
+static void test_nic_retry_exhausted(void)
+{
+	static const uint64_t gaps_us[] = { 10, 20, 40, 80, 80, 80, 80 };
+	struct pair_opts o = { .wire = true, .rto_ps = 10 * US, .rto_max_ps = 80 * US };
+	uint64_t frame_ps = port_frame_ps(1024 + 58, G100);
+	struct pair p;
+
+	pair_setup_opts(&p, G100, 1 * US, 1024, &o);
+	p.w.unplugged = true;
+	p.w.dir[0].watch_psn = 0;
+	post_writes(&p, 3, 4 * KIB);
+	sim_run(&p.sim);
+	CU_ASSERT(ev_empty(&p.sim.evq));
+	CU_ASSERT(p.sim.now_ps >= 470 * US && p.sim.now_ps <= 470 * US + frame_ps);
+	CU_ASSERT_EQUAL_FATAL(p.la.n, 3);
+	CU_ASSERT(p.la.t_ps[0] >= 470 * US && p.la.t_ps[0] <= 470 * US + frame_ps);
+	CU_ASSERT_EQUAL(p.la.wc[0].status, IBV_WC_RETRY_EXC_ERR);
+	CU_ASSERT_EQUAL(p.la.wc[0].wr_id, 0);
+	CU_ASSERT_EQUAL(p.la.wc[1].status, IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(p.la.wc[2].status, IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(p.la.wc[2].wr_id, 2);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->timeouts, 8);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->retx_pkts, 7 * 12);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->state, NIC_QP_ERROR);
+	CU_ASSERT_EQUAL(nic_stats(p.a)->qp_errors, 1);
+	CU_ASSERT_EQUAL(nic_qp_outstanding(p.qa), 0);
+	CU_ASSERT_EQUAL_FATAL(p.w.dir[0].n_watch, 8);
+	for (int i = 0; i < 7; i++)
+		CU_ASSERT_EQUAL(p.w.dir[0].watch_ps[i + 1] - p.w.dir[0].watch_ps[i], gaps_us[i] * US);
+	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 100, 9), -EINVAL);
+	pair_free(&p);
+}
+
+/* A 1 MiB READ at MTU 4096 over one 100 Gb/s hop of 1 us. The requester
+ * sends one READ request (Eth 14 + IPv4 20 + UDP 8 + BTH 12 + RETH 16 +
+ * ICRC 4 + FCS 4 = 78 B); the responder answers with 256 responses of 4096
+ * B (first and last with AETH 4: 4162 B frames, middle ones 4158 B),
+ * back to back. It completes (IBV_WC_RDMA_READ, 1 MiB) when the last one
+ * has arrived: request + responses serialised, plus two propagations,
+ * within 1%. */
+static void test_nic_read(void)
+{
+	const double req = 78 + 20, mid = 4158 + 20, end = 4162 + 20;
+	double expect_ps = (req + 254 * mid + 2 * end) * 8 / 1e11 * 1e12 + 2e6;
+	struct pair p;
+
+	pair_setup(&p, G100, 1 * US, 4096);
+	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_READ, MIB, 7), 0);
+	sim_run(&p.sim);
+	CU_ASSERT_EQUAL_FATAL(p.la.n, 1);
+	CU_ASSERT_EQUAL(p.la.wc[0].status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(p.la.wc[0].opcode, IBV_WC_RDMA_READ);
+	CU_ASSERT_EQUAL(p.la.wc[0].byte_len, MIB);
+	CU_ASSERT_EQUAL(p.la.wc[0].wr_id, 7);
+	CU_ASSERT(fabs((double)p.la.t_ps[0] - expect_ps) <= 0.01 * expect_ps);
+	CU_ASSERT_EQUAL(nic_stats(p.a)->tx_read_reqs, 1);
+	CU_ASSERT_EQUAL(nic_stats(p.b)->tx_read_resps, 256);
+	CU_ASSERT_EQUAL(nic_stats(p.a)->rx_payload_bytes, MIB);
+	CU_ASSERT_EQUAL(p.lb.n, 0); /* a READ completes nothing at the responder */
+	pair_free(&p);
+}
+
+/* READs that lose a response. (1) The first pass of response 100 is lost:
+ * response 101 reveals the gap, the requester re-requests from 100 once
+ * (no timeout), and the READ completes with each byte taken once. (2) The
+ * last response (255) is lost: nothing reveals it, so the timer (20 us)
+ * re-requests it, once. (3) A WRITE, a READ and a WRITE in a row, with
+ * response 10 of the READ lost: all complete in order. */
+static void test_nic_read_loss(void)
+{
+	struct pair_opts o = { .wire = true, .rto_ps = 20 * US };
+	struct pair p;
+
+	for (int c = 0; c < 3; c++) {
+		pair_setup_opts(&p, G100, 1 * US, 4096, &o);
+		if (c == 2) {
+			/* PSNs: WRITE 0..15, READ 16..271, WRITE 272..287. */
+			p.w.dir[1].drop_psns[0] = 16 + 10;
+			CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 64 * KIB, 0), 0);
+			CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_READ, MIB, 1), 0);
+			CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 64 * KIB, 2), 0);
+		} else {
+			p.w.dir[1].drop_psns[0] = c == 0 ? 100 : 255;
+			CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_READ, MIB, 0), 0);
+		}
+		p.w.dir[1].n_drop_psns = 1;
+		sim_run(&p.sim);
+		CU_ASSERT_EQUAL_FATAL(p.la.n, c == 2 ? 3 : 1);
+		for (uint32_t i = 0; i < p.la.n; i++) {
+			CU_ASSERT_EQUAL(p.la.wc[i].status, IBV_WC_SUCCESS);
+			CU_ASSERT_EQUAL(p.la.wc[i].wr_id, i);
+		}
+		CU_ASSERT_EQUAL(p.la.wc[c == 2 ? 1 : 0].byte_len, MIB);
+		CU_ASSERT_EQUAL(nic_stats(p.a)->rx_payload_bytes, MIB);
+		CU_ASSERT_EQUAL(p.w.dir[1].n_lost, 1);
+		CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->read_rereqs, 1);
+		CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->timeouts, c == 1 ? 1 : 0);
+		/* The responder sent every response once more than it resent. */
+		CU_ASSERT(nic_qp_stats(p.qb)->retx_pkts >= 1);
+		CU_ASSERT_EQUAL(nic_stats(p.b)->tx_read_resps, 256 + nic_qp_stats(p.qb)->retx_pkts);
+		if (c == 2)
+			CU_ASSERT_EQUAL(nic_stats(p.b)->rx_payload_bytes, 128 * KIB);
+		pair_free(&p);
+	}
+}
+
+/* Notification point. Two QPs each WRITE 4 MiB through a wire that marks
+ * every data packet CE. DCQCN's rule: per QP, a CNP for a CE-marked packet
+ * unless one went less than 50 us ago. Each QP's marked packets arrive
+ * about every two frame times, so its CNPs are spaced by 50 us plus less
+ * than the gap between two of its packets, and their number is set by how
+ * long its packets kept arriving. CNPs carry DSCP 48, BECN, Not-ECT and the
+ * sender's QP; the sender's congestion control sees each one. */
+static void test_nic_cnp(void)
+{
+	struct pair_opts o = { .wire = true, .cc = &tcc_ops };
+	const uint64_t win = 50 * US, slack = 3 * port_frame_ps(4162, G100);
+	struct nic_qp *qa2, *qb2;
+	struct pair p;
+
+	tcc_cnps = 0;
+	pair_setup_opts(&p, G100, 1 * US, 4096, &o);
+	CU_ASSERT_EQUAL_FATAL(pair_qps(&p, 4096, 1 * US, &qa2, &qb2), 0);
+	p.w.dir[0].mark_ce = true;
+	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 4 * MIB, 0), 0);
+	CU_ASSERT_EQUAL(post(qa2, IBV_WR_RDMA_WRITE, 4 * MIB, 1), 0);
+	sim_run(&p.sim);
+	CU_ASSERT_EQUAL(p.la.n, 2);
+	CU_ASSERT_EQUAL(p.w.dir[1].bad_cnps, 0);
+	CU_ASSERT_EQUAL_FATAL(p.w.dir[1].n_cnps <= 64, true);
+	{
+		struct nic_qp *snd[2] = { p.qa, qa2 }, *rcv[2] = { p.qb, qb2 };
+		/* Both QPs' packets alternate for the whole run (within a frame). */
+		uint64_t span = p.w.dir[0].last_data_ps - p.w.dir[0].first_data_ps;
+		uint32_t total = 0;
+
+		for (int q = 0; q < 2; q++) {
+			uint64_t prev = 0;
+			uint32_t k = 0;
+
+			for (uint32_t i = 0; i < p.w.dir[1].n_cnps; i++) {
+				if (p.w.dir[1].cnp_qp[i] != nic_qp_num(snd[q]))
+					continue;
+				if (k > 0) {
+					CU_ASSERT(p.w.dir[1].cnp_ps[i] - prev >= win);
+					CU_ASSERT(p.w.dir[1].cnp_ps[i] - prev < win + slack);
+				}
+				prev = p.w.dir[1].cnp_ps[i];
+				k++;
+			}
+			/* c_0 = t_0, c_(k+1) in [c_k + 50 us, c_k + 50 us + slack), and
+			 * nothing came 50 us after the last: (k - 1) x 50 us <= span <
+			 * k x (50 us + slack). */
+			CU_ASSERT(k >= 1 && (uint64_t)(k - 1) * win <= span);
+			CU_ASSERT((uint64_t)k * (win + slack) > span);
+			CU_ASSERT_EQUAL(nic_qp_stats(rcv[q])->cnps_tx, k);
+			CU_ASSERT_EQUAL(nic_qp_stats(snd[q])->cnps_rx, k);
+			total += k;
+		}
+		CU_ASSERT_EQUAL(total, p.w.dir[1].n_cnps);
+		CU_ASSERT_EQUAL(nic_stats(p.b)->cnps_tx, total);
+		CU_ASSERT_EQUAL(nic_stats(p.a)->rx_cnps, total);
+		CU_ASSERT_EQUAL(tcc_cnps, total);
+	}
+	pair_free(&p);
+}
+
+/* Random loss of 2% of all packets both ways (data, READ requests and
+ * responses, ACKs, NAKs), over a mix of WRITEs, SENDs and READs, under
+ * both recovery modes and several seeds. Expectation: every message
+ * completes successfully and in order, each payload byte is taken once
+ * (WRITE and SEND bytes at the responder, READ bytes at the requester),
+ * the run ends (no timer left), and every packet went back to the pool. */
+static void test_nic_random_loss(void)
+{
+	static const struct { enum ibv_wr_opcode op; uint32_t bytes; } mix[8] = {
+		{ IBV_WR_RDMA_WRITE, 200 * KIB }, { IBV_WR_RDMA_READ, 150 * KIB },
+		{ IBV_WR_SEND, 3000 },            { IBV_WR_RDMA_READ, 0 },
+		{ IBV_WR_RDMA_WRITE, 1 },         { IBV_WR_RDMA_READ, 64 * KIB + 1 },
+		{ IBV_WR_SEND, 100 * KIB },       { IBV_WR_RDMA_WRITE, 300 * KIB },
+	};
+	struct pair_opts o = { .wire = true, .rto_ps = 20 * US };
+
+	for (int mode = 0; mode < 2; mode++) {
+		for (uint64_t seed = 1; seed <= 4; seed++) {
+			uint64_t wr_bytes = 0, rd_bytes = 0;
+			struct pair p;
+
+			o.recovery = mode ? NIC_RECOVERY_SR : NIC_RECOVERY_GBN;
+			pair_setup_opts(&p, G100, 1 * US, 1024, &o);
+			for (int d = 0; d < 2; d++) {
+				p.w.dir[d].loss_ppm = 20000;
+				p.w.dir[d].rng = seed * 2 + (uint64_t)d;
+			}
+			for (uint32_t i = 0; i < 8; i++) {
+				CU_ASSERT_EQUAL(post(p.qa, mix[i].op, mix[i].bytes, i), 0);
+				if (mix[i].op == IBV_WR_RDMA_READ)
+					rd_bytes += mix[i].bytes;
+				else
+					wr_bytes += mix[i].bytes;
+			}
+			sim_run(&p.sim);
+			CU_ASSERT_EQUAL_FATAL(p.la.n, 8);
+			for (uint32_t i = 0; i < 8; i++) {
+				CU_ASSERT_EQUAL(p.la.wc[i].status, IBV_WC_SUCCESS);
+				CU_ASSERT_EQUAL(p.la.wc[i].wr_id, i);
+				CU_ASSERT_EQUAL(p.la.wc[i].byte_len, mix[i].bytes);
+			}
+			CU_ASSERT_EQUAL(nic_stats(p.b)->rx_payload_bytes, wr_bytes);
+			CU_ASSERT_EQUAL(nic_stats(p.a)->rx_payload_bytes, rd_bytes);
+			CU_ASSERT_EQUAL(p.lb.n, 2); /* the two SENDs */
+			CU_ASSERT(p.w.dir[0].n_lost > 0 && p.w.dir[1].n_lost > 0);
+			CU_ASSERT(ev_empty(&p.sim.evq));
+			pair_free(&p);
+		}
+	}
+}
+
 int test_nic_register(void)
 {
 	CU_pSuite s = CU_add_suite("nic", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "1 MiB WRITE within 1% of analytic time", test_nic_write_analytic) ||
 	    !CU_add_test(s, "SEND/WRITE completions in order", test_nic_send_and_order) ||
-	    !CU_add_test(s, "verbs validation", test_nic_verbs_validation))
+	    !CU_add_test(s, "verbs validation", test_nic_verbs_validation) ||
+	    !CU_add_test(s, "loss: go-back-N and selective repeat", test_nic_gbn_vs_sr) ||
+	    !CU_add_test(s, "one NAK per gap", test_nic_nak_once_per_gap) ||
+	    !CU_add_test(s, "retries exhausted with back-off", test_nic_retry_exhausted) ||
+	    !CU_add_test(s, "1 MiB READ", test_nic_read) ||
+	    !CU_add_test(s, "READ with lost responses", test_nic_read_loss) ||
+	    !CU_add_test(s, "CNP once per 50 us per QP", test_nic_cnp) ||
+	    !CU_add_test(s, "random loss both ways, mixed operations", test_nic_random_loss))
 		return -1;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "cc.h"
 #include "cfg.h"
 #include "port.h"
+#include "nic.h"
 #include "sw.h"
 #include "tg.h"
 #include "topo.h"
@@ -78,6 +79,13 @@ struct exp {
 	uint8_t data_dscp;            /* default DSCP of data */
 	uint8_t ack_dscp;             /* DSCP of ACKs and CNPs */
 	const struct cc_ops *cc;      /* congestion control */
+	enum nic_recovery recovery;   /* loss recovery */
+	uint64_t rto_ps;              /* first retransmission timeout */
+	uint64_t rto_max_ps;          /* back-off cap, 0 = rto x 64 */
+	uint8_t retry_cnt;            /* timeouts before a QP fails */
+	uint32_t sr_window_pkts;      /* selective-repeat window */
+	uint8_t cnp_dscp;             /* DSCP of CNPs */
+	uint64_t cnp_interval_ps;     /* at most one CNP per QP per this */
 	/* engine */
 	uint32_t pool_pkts;           /* mbufs in the packet pool */
 	/* traffic */

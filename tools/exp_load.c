@@ -19,8 +19,10 @@ static const char *const top_keys[] = {
 	"outputs", "seed", "stop_time", "topology", "traffic", NULL,
 };
 static const char *const nic_keys[] = {
-	"ack_dscp", "ack_every", "cc", "dscp", "mtu", "payload", "vlan_id", NULL,
+	"ack_dscp", "ack_every", "cc", "cnp_dscp", "cnp_interval", "dscp", "mtu", "payload",
+	"recovery", "retry_cnt", "rto", "rto_max", "sr_window", "vlan_id", NULL,
 };
+static const char *const recovery_names[] = { "go-back-n", "selective-repeat", NULL };
 static const char *const engine_keys[] = { "packet_pool", NULL };
 static const char *const capture_keys[] = { "ports", "snaplen", NULL };
 static const char *const outputs_keys[] = { "flows_csv", "series", NULL };
@@ -35,7 +37,7 @@ static const char *const wl_perm_keys[] = {
 static const char *const wl_incast_keys[] = {
 	"count", "dscp", "dst", "kind", "name", "op", "size", "srcs", "start", NULL,
 };
-static const char *const op_names[] = { "write", "send", NULL };
+static const char *const op_names[] = { "write", "send", "read", NULL };
 static const char *const expect_ops[] = { "<", "<=", "==", "!=", ">=", ">", NULL };
 static const int rdma_mtus[] = { 256, 512, 1024, 2048, 4096 };
 
@@ -56,7 +58,8 @@ static const char *const schema_keys[] = {
 	"fabric.ecn.tcs", "fabric.ecn.kmin", "fabric.ecn.kmax", "fabric.ecn.pmax",
 	"fabric.ecn.mark_on", "outputs.series", "outputs.series.ports", "outputs.series.interval",
 	"nic.mtu", "nic.ack_every", "nic.payload", "nic.vlan_id", "nic.dscp", "nic.ack_dscp",
-	"nic.cc", "engine.packet_pool", "traffic.kind", "traffic.name", "traffic.messages",
+	"nic.cc", "nic.recovery", "nic.rto", "nic.rto_max", "nic.retry_cnt", "nic.sr_window",
+	"nic.cnp_dscp", "nic.cnp_interval", "engine.packet_pool", "traffic.kind", "traffic.name", "traffic.messages",
 	"traffic.hosts", "traffic.srcs", "traffic.count", "traffic.dst", "traffic.src",
 	"traffic.size", "traffic.start", "traffic.op", "traffic.dscp", "capture.ports",
 	"capture.snaplen", "outputs.flows_csv", "expect.metric", "expect.op", "expect.value",
@@ -180,6 +183,41 @@ static int exp_nic(struct exp *e, const struct cfg_node *nn, char *err)
 			return -EINVAL;
 		e->cc = cc_find(cc_names()[idx]);
 	}
+	if ((c = cfg_get(nn, "recovery")) != NULL) {
+		int idx;
+
+		if (cfg_enum(c, recovery_names, &idx, err) != 0)
+			return -EINVAL;
+		e->recovery = idx == 1 ? NIC_RECOVERY_SR : NIC_RECOVERY_GBN;
+	}
+	EXP_OPT(nn, "rto", cfg_time(n_, &e->rto_ps, err));
+	EXP_OPT(nn, "rto_max", cfg_time(n_, &e->rto_max_ps, err));
+	if (e->rto_ps == 0 || (cfg_get(nn, "rto_max") && e->rto_max_ps < e->rto_ps)) {
+		cfg_errorf(err, e->rto_ps == 0 ? cfg_get(nn, "rto") : cfg_get(nn, "rto_max"),
+			   e->rto_ps == 0 ? "the retransmission timeout must be above 0"
+					  : "rto_max is below rto");
+		return -EINVAL;
+	}
+	if ((c = cfg_get(nn, "retry_cnt")) != NULL) {
+		if (cfg_u64(c, 1, 7, &v, err) != 0)
+			return -EINVAL;
+		e->retry_cnt = (uint8_t)v;
+	}
+	if ((c = cfg_get(nn, "sr_window")) != NULL) {
+		if (cfg_u64(c, 64, 1 << 22, &v, err) != 0)
+			return -EINVAL;
+		if (v & (v - 1)) {
+			cfg_errorf(err, c, "sr_window must be a power of two (packets), e.g. 1024");
+			return -EINVAL;
+		}
+		e->sr_window_pkts = (uint32_t)v;
+	}
+	if ((c = cfg_get(nn, "cnp_dscp")) != NULL) {
+		if (cfg_u64(c, 1, 63, &v, err) != 0)
+			return -EINVAL;
+		e->cnp_dscp = (uint8_t)v;
+	}
+	EXP_OPT(nn, "cnp_interval", cfg_time(n_, &e->cnp_interval_ps, err));
 	return 0;
 }
 
@@ -569,6 +607,13 @@ static void exp_defaults(struct exp *e)
 	e->data_dscp = 26;
 	e->ack_dscp = 48;
 	e->cc = cc_find("none");
+	e->recovery = NIC_RECOVERY_GBN;
+	e->rto_ps = UINT64_C(262144) * UNITS_PS_PER_NS; /* 4.096 us x 2^6 (IB local ACK timeout 6) */
+	e->rto_max_ps = 0;                               /* rto x 64 */
+	e->retry_cnt = 7;
+	e->sr_window_pkts = 1024;
+	e->cnp_dscp = 48;
+	e->cnp_interval_ps = 50 * UNITS_PS_PER_US;        /* DCQCN NP: one CNP per 50 us per QP */
 	e->pool_pkts = 0; /* chosen after nic.payload is known */
 	e->flows_csv = true;
 }

@@ -179,6 +179,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		np.dscp_to_tc[d] = e->prio_to_tc[e->dscp_to_prio[d]];
 	np.sched = e->sched;
 	np.cc = e->cc;
+	np.recovery = e->recovery;
+	np.rto_ps = e->rto_ps;
+	np.rto_max_ps = e->rto_max_ps;
+	np.retry_cnt = e->retry_cnt;
+	np.sr_window_pkts = e->sr_window_pkts;
+	np.cnp_dscp = e->cnp_dscp;
+	np.cnp_interval_ps = e->cnp_interval_ps;
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		uint32_t node = t->hosts[i];
 

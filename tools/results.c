@@ -275,6 +275,15 @@ int res_collect(struct results *r, const struct fabric *f)
 		ns.rx_icrc_errors += x->rx_icrc_errors;
 		ns.rx_unknown_qp += x->rx_unknown_qp;
 		ns.ack_alloc_fail += x->ack_alloc_fail;
+		ns.retx_pkts += x->retx_pkts;
+		ns.timeouts += x->timeouts;
+		ns.naks_tx += x->naks_tx;
+		ns.naks_rx += x->naks_rx;
+		ns.cnps_tx += x->cnps_tx;
+		ns.rx_cnps += x->rx_cnps;
+		ns.qp_errors += x->qp_errors;
+		ns.tx_read_reqs += x->tx_read_reqs;
+		ns.rx_ooo_accepted += x->rx_ooo_accepted;
 	}
 	for (uint32_t i = 0; i < n_flows; i++) {
 		offered += fl[i].msg.bytes;
@@ -305,6 +314,7 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, n_flows, "messages.total");
 	RES_U64(r, n_done, "messages.completed");
 	RES_U64(r, n_flows - n_done, "messages.incomplete");
+	RES_U64(r, tg_n_failed(f->tg), "messages.failed");
 	RES_U64(r, offered, "bytes.offered");
 	RES_U64(r, completed_bytes, "bytes.completed");
 	RES_U64(r, ns.rx_payload_bytes, "bytes.delivered");
@@ -320,6 +330,15 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, ns.rx_unknown_qp, "nic.unknown_qp");
 	RES_U64(r, s->n_alloc_fail, "nic.pool_exhausted");
 	RES_U64(r, ns.ack_alloc_fail, "nic.acks_not_sent");
+	RES_U64(r, ns.retx_pkts, "nic.retransmitted");
+	RES_U64(r, ns.timeouts, "nic.timeouts");
+	RES_U64(r, ns.naks_tx, "nic.naks_sent");
+	RES_U64(r, ns.naks_rx, "nic.naks_received");
+	RES_U64(r, ns.cnps_tx, "nic.cnps_sent");
+	RES_U64(r, ns.rx_cnps, "nic.cnps_received");
+	RES_U64(r, ns.qp_errors, "nic.qp_errors");
+	RES_U64(r, ns.tx_read_reqs, "nic.read_requests");
+	RES_U64(r, ns.rx_ooo_accepted, "nic.out_of_order_accepted");
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
 	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0)
@@ -409,7 +428,10 @@ int res_write_summary(const struct results *r, const char *dir)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
-static const char *res_op_name(uint8_t op) { return op == TG_OP_SEND ? "send" : "write"; }
+static const char *res_op_name(uint8_t op)
+{
+	return op == TG_OP_SEND ? "send" : op == TG_OP_READ ? "read" : "write";
+}
 
 int res_write_flows(const struct fabric *f, const char *dir)
 {
@@ -439,7 +461,8 @@ int res_write_flows(const struct fabric *f, const char *dir)
 		else
 			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
 		fprintf(out, "%s,%s,%s\n", res_op_name(x->msg.op),
-			f->exp->workloads[x->msg.workload].name, x->done ? "complete" : "incomplete");
+			f->exp->workloads[x->msg.workload].name,
+			x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete");
 	}
 	return fclose(out) == 0 ? 0 : -errno;
 }
@@ -559,7 +582,10 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"
 			: f->sim.stopped    ? " before stop_time"
-					    : " (packets lost)");
+					    : " (their QPs failed: retries exhausted)");
+	if (RV("nic.retransmitted") > 0 || RV("nic.qp_errors") > 0)
+		fprintf(out, "  loss recovery: %.0f packets retransmitted, %.0f timeouts, %.0f NAKs; %.0f QPs failed\n",
+			RV("nic.retransmitted"), RV("nic.timeouts"), RV("nic.naks_sent"), RV("nic.qp_errors"));
 	if (RV("pfc.enabled") > 0)
 		fprintf(out, "  PFC: %.0f XOFF sent, %.0f XON sent, ports paused %.3f us in all (longest %.3f us)\n",
 			RV("pfc.xoff_sent"), RV("pfc.xon_sent"), RV("pfc.paused_ns_total") / 1e3,

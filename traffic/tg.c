@@ -20,10 +20,24 @@ struct tg {
 	struct sim *sim;         /* owning simulation */
 	struct ev_src src;       /* event identity of message posts */
 	uint32_t n_flows;        /* messages */
-	uint32_t n_done;         /* completed */
+	uint32_t n_done;         /* completed successfully */
+	uint32_t n_failed;       /* completed in error */
 	struct tg_flow *flows;   /* records */
 	struct tg_slot *slots;   /* per message */
 };
+
+static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
+{
+	return op == TG_OP_SEND ? IBV_WR_SEND : op == TG_OP_READ ? IBV_WR_RDMA_READ
+								  : IBV_WR_RDMA_WRITE;
+}
+
+static void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
+{
+	f->end_ps = now_ps;
+	f->status = TG_FAILED;
+	t->n_failed++;
+}
 
 static void tg_post(struct sim *sim, void *obj)
 {
@@ -32,17 +46,17 @@ static void tg_post(struct sim *sim, void *obj)
 	struct ibv_sge sge = { .addr = 0, .length = (uint32_t)f->msg.bytes, .lkey = 0 };
 	struct ibv_send_wr wr = { 0 }, *bad;
 
-	(void)sim;
 	wr.wr_id = s->idx;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.opcode = f->msg.op == TG_OP_SEND ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
+	wr.opcode = tg_wr_opcode(f->msg.op);
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 	wr.wr.rdma.rkey = 0x1000 + f->msg.src;
-	/* QPs are sized for all their messages at set-up, so this cannot fail. */
+	/* QPs are sized for all their messages at set-up, so a post fails only
+	 * on a QP that went to error: the message fails with it. */
 	if (nic_post_send(s->qp, &wr, &bad) != 0)
-		abort();
+		tg_fail(s->t, f, sim->now_ps);
 }
 
 static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
@@ -54,8 +68,13 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	if (wc->opcode == IBV_WC_RECV || wc->wr_id >= t->n_flows)
 		return;
 	f = &t->flows[wc->wr_id];
+	if (wc->status != IBV_WC_SUCCESS) {
+		tg_fail(t, f, now_ps);
+		return;
+	}
 	f->end_ps = now_ps;
 	f->done = true;
+	f->status = TG_DONE;
 	t->n_done++;
 }
 
@@ -210,3 +229,5 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n)
 }
 
 uint32_t tg_n_done(const struct tg *t) { return t->n_done; }
+
+uint32_t tg_n_failed(const struct tg *t) { return t->n_failed; }

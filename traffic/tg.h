@@ -16,6 +16,14 @@ struct nic;
 enum tg_op {
 	TG_OP_WRITE, /* RDMA WRITE */
 	TG_OP_SEND,  /* SEND */
+	TG_OP_READ,  /* RDMA READ: src reads bytes from dst; completes at src */
+};
+
+/* Outcome of a message. */
+enum tg_status {
+	TG_PENDING, /* not completed yet */
+	TG_DONE,    /* completed successfully */
+	TG_FAILED,  /* completed in error (its QP ran out of retries) */
 };
 
 enum { TG_MAX_HOPS = 16 };
@@ -34,9 +42,11 @@ struct tg_msg {
 /* Completion record of one message. */
 struct tg_flow {
 	struct tg_msg msg;   /* what was sent */
-	uint64_t end_ps;     /* sender completion (ACK of the last byte) */
+	uint64_t end_ps;     /* completion at the source (ACK of the last byte, last READ
+			      * response) or failure */
 	uint64_t ideal_ps;   /* completion time alone on an idle fabric */
-	bool done;           /* completed */
+	bool done;           /* completed successfully (status == TG_DONE) */
+	uint8_t status;      /* enum tg_status */
 };
 
 /* The links a message crosses, source NIC first. */
@@ -82,7 +92,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		  const struct tg_framing *fr, char *err, unsigned err_len);
 void tg_free(struct tg *t); /* NULL is fine */
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
-/* Messages completed so far. */
+/* Messages completed successfully so far. */
 uint32_t tg_n_done(const struct tg *t);
+/* Messages failed so far. */
+uint32_t tg_n_failed(const struct tg *t);
 
 #endif

@@ -79,7 +79,7 @@ exp duplicate-key "duplicate-key.yaml:3:1: .*duplicate" \
 	"$good_topo" "$good_traffic" "topology: {kind: fat-tree, k: 4}"
 exp missing-traffic "missing-traffic.yaml:1:1: missing key 'traffic'" \
 	"$good_topo"
-exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send\)" \
+exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send, read\)" \
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read_write}]" ""
 exp capture-port "capture-port.yaml:3:[0-9]+: h0 has no connected port 3" \
 	"$good_topo" "$good_traffic" "capture: {ports: ['h0:3']}"
@@ -101,6 +101,18 @@ exp kmin-above-kmax "kmin-above-kmax.yaml:3:[0-9]+: kmin .* is above kmax" \
 	"$good_topo" "$good_traffic" "fabric: {ecn: {kmin: 500KB, kmax: 100KB}}"
 exp buffer-too-small "buffer-too-small.yaml:3:[0-9]+: leaf0: switch buffer .* cannot hold the reserves and PFC headroom" \
 	"$good_topo" "$good_traffic" "fabric: {buffer: 100KiB, pfc: {priorities: [3]}}"
+
+# Transport settings.
+exp rto-zero "rto-zero.yaml:3:[0-9]+: the retransmission timeout must be above 0" \
+	"$good_topo" "$good_traffic" "nic: {rto: 0us}"
+exp rto-max "rto-max.yaml:3:[0-9]+: rto_max is below rto" \
+	"$good_topo" "$good_traffic" "nic: {rto: 100us, rto_max: 10us}"
+exp sr-window "sr-window.yaml:3:[0-9]+: sr_window must be a power of two" \
+	"$good_topo" "$good_traffic" "nic: {sr_window: 1000}"
+exp retry-cnt "retry-cnt.yaml:3:[0-9]+: .*7" \
+	"$good_topo" "$good_traffic" "nic: {retry_cnt: 8}"
+exp recovery "recovery.yaml:3:[0-9]+: unknown value 'gbn' .*go-back-n" \
+	"$good_topo" "$good_traffic" "nic: {recovery: gbn}"
 
 # warn NAME REGEX YAML...: exit 0 with a FILE:LINE:COL warning on stderr
 warn() {
