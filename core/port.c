@@ -106,7 +106,7 @@ static int port_pick_tc(struct port *p)
 		/* A single class: no round to run; keep its deficit neutral. */
 		int tc = __builtin_ctz(rr);
 
-		p->deficit[tc] = (int64_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
+		p->deficit[tc] = (uint32_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
 		return tc;
 	}
 	for (;;) {
@@ -119,7 +119,7 @@ static int port_pick_tc(struct port *p)
 				p->deficit[tc] += p->sched.quantum_bytes[tc];
 				p->dwrr_granted = 1;
 			}
-			if (p->deficit[tc] >= (int64_t)q->slots[q->head & q->mask].aux)
+			if (p->deficit[tc] >= (int64_t)(uint32_t)q->slots[q->head & q->mask].aux)
 				return tc;
 		}
 		p->dwrr_cur = (uint8_t)((tc + 1) & (PORT_N_TC - 1));
@@ -127,14 +127,15 @@ static int port_pick_tc(struct port *p)
 	}
 }
 
-static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t bytes)
+static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t bytes,
+		       uint32_t tag)
 {
 	struct sim *sim = p->sim;
 	uint64_t ser = units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
 				    &p->ser_rem);
 
 	if (p->ops->departing)
-		p->ops->departing(p->owner, p, m, tc, bytes);
+		p->ops->departing(p->owner, p, m, tc, bytes, tag);
 	p->tx_pkt = m;
 	p->tx_bytes_cur = bytes;
 	p->stats.tx_pkts++;
@@ -159,7 +160,7 @@ void port_next(struct port *p)
 	if (unlikely(p->ctrl.head != p->ctrl.tail)) {
 		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
 
-		port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux);
+		port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux, 0);
 		return;
 	}
 	tc = port_pick_tc(p);
@@ -176,23 +177,24 @@ void port_next(struct port *p)
 		} else if (!(p->sched.strict_mask & (1u << tc))) {
 			p->deficit[tc] -= bytes;
 		}
-		port_start(p, s.m, (uint8_t)tc, bytes);
+		port_start(p, s.m, (uint8_t)tc, bytes, (uint32_t)(s.aux >> 32));
 		return;
 	}
 	if (p->ops->pull && (m = p->ops->pull(p->owner, p)) != NULL) {
 		const struct pkt_meta *pm = pkt_meta(m);
 
-		port_start(p, m, pm->tc & (PORT_N_TC - 1), pm->frame_bytes);
+		port_start(p, m, pm->tc & (PORT_N_TC - 1), pm->frame_bytes, 0);
 		return;
 	}
 	p->tx_pkt = NULL;
 }
 
-void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes)
+void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes,
+		      uint32_t tag)
 {
 	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
 
-	ring_push(q, m, frame_bytes);
+	ring_push(q, m, frame_bytes | (uint64_t)tag << 32);
 	q->bytes += frame_bytes;
 	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
 	p->queue_bytes += frame_bytes;

@@ -33,16 +33,18 @@ struct port_ops {
 	struct rte_mbuf *(*pull)(void *owner, struct port *p);
 	/* @m (@frame_bytes long) left queue @tc of @p (PORT_TC_CTRL for a MAC
 	 * control frame) and starts serialisation: buffer release and egress
-	 * marking go here. May be NULL. */
+	 * marking go here. @tag is what the owner queued it with (0 for
+	 * pulled and control frames), so that no packet has to be read back.
+	 * May be NULL. */
 	void (*departing)(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			  uint32_t frame_bytes);
+			  uint32_t frame_bytes, uint32_t tag);
 };
 
 /* One packet in a queue or pipe, with what the port needs to know about it
  * so that it never has to touch the packet itself. */
 struct port_slot {
 	struct rte_mbuf *m;    /* the packet */
-	uint64_t aux;          /* queues: frame bytes; pipes: arrival time, ps */
+	uint64_t aux;          /* queues: frame bytes | owner's tag << 32; pipes: arrival time, ps */
 };
 
 /* A FIFO ring of slots that doubles when full (sized by the high-water mark
@@ -119,9 +121,15 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
  * rings. The port must not be used afterwards (its pending events too). */
 void port_fini(struct port *p);
 
-/* Queue @m (@frame_bytes long) on class @tc and start sending if idle.
- * Always takes ownership. */
-void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes);
+/* Queue @m (@frame_bytes long) on class @tc with the owner's @tag (handed
+ * back to departing()) and start sending if idle. Always takes ownership. */
+void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes,
+		      uint32_t tag);
+static inline void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc,
+				uint32_t frame_bytes)
+{
+	port_enqueue_tag(p, m, tc, frame_bytes, 0);
+}
 /* Tell an idle port that its owner has something to pull. */
 void port_kick(struct port *p);
 /* Set or clear the pause of class @tc; unpausing restarts an idle port. */

@@ -113,19 +113,17 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
 		sw_ecn(s, op, m, op->q[tc].bytes);
-	port_enqueue(op, m, tc, pm->frame_bytes);
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in->index, prio, pm->mmu_pool));
 }
 
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			 uint32_t frame_bytes)
+			 uint32_t frame_bytes, uint32_t tag)
 {
 	struct sw *s = owner;
-	const struct pkt_meta *pm;
 
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
-	pm = pkt_meta(m);
-	sw_mmu_release(s, pm->in_port, pm->prio, pm->mmu_pool, frame_bytes);
+	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && !s->ecn_on_enqueue)
 		sw_ecn(s, p, m, p->q[tc].bytes);
 }
@@ -222,7 +220,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));
-	if (!s->px) {
+	s->pgs = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*s->pgs) * PKT_N_PRIO * n_ports, 64));
+	if (!s->px || !s->pgs) {
 		sw_free(s);
 		return NULL;
 	}
@@ -235,6 +234,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;
+		s->px[i].pg = &s->pgs[(size_t)i * PKT_N_PRIO];
+		memset(s->px[i].pg, 0, sizeof(*s->pgs) * PKT_N_PRIO);
 		sim_new_src(sim, &s->px[i].refresh_src);
 		if (p->pfc.lossless_prio && port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
 			sw_free(s);
@@ -258,6 +259,7 @@ void sw_free(struct sw *s)
 		port_fini(&s->ports[i]);
 	free(s->ports);
 	free(s->px);
+	free(s->pgs);
 	free(s->host_grp);
 	free(s->grp_off);
 	free(s->grp_ports);

@@ -13,12 +13,25 @@ enum sw_pool {
 	SW_POOL_HEADROOM,  /* PFC headroom (lossless, after XOFF) */
 };
 
-/* Accounting of one ingress port and priority (a "priority group"). */
+/* The tag a queued frame carries for the MMU (port_enqueue_tag): where it
+ * came in, its priority and the part of the buffer it holds. */
+static inline uint32_t sw_tag(uint16_t in_port, uint8_t prio, uint8_t pool)
+{
+	return (uint32_t)in_port | (uint32_t)prio << 16 | (uint32_t)pool << 19;
+}
+
+static inline uint16_t sw_tag_port(uint32_t tag) { return (uint16_t)tag; }
+static inline uint8_t sw_tag_prio(uint32_t tag) { return (tag >> 16) & 7; }
+static inline uint8_t sw_tag_pool(uint32_t tag) { return (tag >> 19) & 3; }
+
+/* Accounting of one ingress port and priority (a "priority group"); 16
+ * bytes, so that a port's eight share two cache lines (a buffer is below
+ * 4 GiB per group). */
 struct sw_pg {
-	uint64_t reserve_used;    /* bytes in the reserve */
-	uint64_t shared_used;     /* bytes in the shared pool */
-	uint64_t headroom_used;   /* bytes in headroom */
-	uint8_t paused;           /* XOFF sent upstream and not yet XON */
+	uint32_t reserve_used;    /* bytes in the reserve */
+	uint32_t shared_used;     /* bytes in the shared pool */
+	uint32_t headroom_used;   /* bytes in headroom */
+	uint32_t paused;          /* XOFF sent upstream and not yet XON */
 };
 
 /* Per-port switch state. */
@@ -31,7 +44,7 @@ struct sw_port_x {
 	uint64_t headroom_bytes;         /* per lossless priority */
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
-	struct sw_pg pg[PKT_N_PRIO];     /* ingress accounting */
+	struct sw_pg *pg;                /* its PKT_N_PRIO groups in sw->pgs */
 	struct sw_port_stats stats;      /* counters */
 };
 
@@ -52,6 +65,7 @@ struct sw {
 	uint16_t *grp_ports;           /* egress ports of the groups */
 	struct port *ports;            /* n_ports */
 	struct sw_port_x *px;          /* n_ports */
+	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
 	uint8_t lossless_prio;         /* PFC priorities */
 	uint8_t ecn_tc_mask;           /* classes that mark */
 	uint8_t ecn_on_enqueue;        /* where they decide */

@@ -59,10 +59,10 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		 struct pkt_meta *pm)
 {
 	struct sw_port_x *x = &s->px[in_port];
-	struct sw_pg *pg = &x->pg[prio];
+	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
 	uint64_t len = pm->frame_bytes;
 
-	if (unlikely(s->px[out->index].stormed_prio & (1u << prio)))
+	if (unlikely(s->p.pfc.wd_detect_ps) && (s->px[out->index].stormed_prio & (1u << prio)))
 		return SW_DROP_WATCHDOG;
 	if (s->buffer_used + len > s->buffer_bytes)
 		return SW_DROP_BUFFER;
@@ -70,6 +70,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		pm->mmu_pool = SW_POOL_RESERVE;
 		pg->reserve_used += len;
 	} else if ((s->lossless_prio & (1u << prio)) && !x->no_pfc) {
+		/* (x is read only on this path and when pausing.) */
 		uint64_t thr = sw_xoff_thr(s);
 
 		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
@@ -108,8 +109,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes)
 {
-	struct sw_port_x *x = &s->px[in_port];
-	struct sw_pg *pg = &x->pg[prio];
+	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
 
 	s->buffer_used -= bytes;
 	if (pool == SW_POOL_RESERVE) {
@@ -126,6 +126,8 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 				      : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
 
 		if (resume) {
+			struct sw_port_x *x = &s->px[in_port];
+
 			pg->paused = 0;
 			x->paused_prio &= (uint8_t)~(1u << prio);
 			port_pfc_send(&s->ports[in_port], (uint8_t)(1u << prio), 0);
@@ -157,13 +159,13 @@ static void sw_wd_flush(struct sw *s, struct port *p, uint8_t tc)
 	struct port_ring *q = &p->q[tc];
 
 	while (q->head != q->tail) {
-		struct rte_mbuf *m = q->slots[q->head++ & q->mask].m;
-		const struct pkt_meta *pm = pkt_meta(m);
+		struct port_slot sl = q->slots[q->head++ & q->mask];
+		uint32_t bytes = (uint32_t)sl.aux, tag = (uint32_t)(sl.aux >> 32);
 
-		sw_mmu_release(s, pm->in_port, pm->prio, pm->mmu_pool, pm->frame_bytes);
+		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), bytes);
 		s->px[p->index].stats.drops[SW_DROP_WATCHDOG]++;
-		p->queue_bytes -= pm->frame_bytes;
-		sw_drop(s, m, SW_DROP_WATCHDOG);
+		p->queue_bytes -= bytes;
+		sw_drop(s, sl.m, SW_DROP_WATCHDOG);
 	}
 	q->bytes = 0;
 	p->nonempty_mask &= (uint8_t)~(1u << tc);
