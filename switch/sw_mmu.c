@@ -6,7 +6,12 @@
  * pool up to a dynamic threshold alpha x (free shared buffer), or a static
  * one; a lossless priority that crosses it sends XOFF and parks what keeps
  * arriving in its headroom, sized for the bytes still in flight; a lossy
- * queue is held to beta x (free shared buffer) at egress instead. */
+ * queue is held to beta x (free shared buffer) at egress instead.
+ * InfiniBand credit flow control per virtual lane plugs into the same two
+ * points: sw_mmu_admit is where a lossless group's occupancy crosses its
+ * limit (PFC sends XOFF; IB stops advertising credits) and sw_mmu_release
+ * where bytes come back (PFC may send XON; IB returns credits), over the
+ * same per-group accounting. */
 #include <errno.h>
 #include <stdio.h>
 

@@ -444,7 +444,8 @@ int res_write_flows(const struct fabric *f, const char *dir)
 	out = fopen(path, "w");
 	if (!out)
 		return -errno;
-	fputs("id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,goodput_gbps,op,workload,status\n",
+	fputs("id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,goodput_gbps,op,workload,status,"
+	      "qp_retransmitted,qp_timeouts,qp_naks_received,qp_cnps_received\n",
 	      out);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct tg_flow *x = &fl[i];
@@ -460,9 +461,16 @@ int res_write_flows(const struct fabric *f, const char *dir)
 				res_flow_goodput_gbps(x));
 		else
 			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
-		fprintf(out, "%s,%s,%s\n", res_op_name(x->msg.op),
-			f->exp->workloads[x->msg.workload].name,
-			x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete");
+		{
+			const struct nic_qp *qp = tg_flow_qp(f->tg, i);
+			const struct nic_qp_stats *qs = nic_qp_stats(qp);
+
+			fprintf(out, "%s,%s,%s,%llu,%llu,%llu,%llu\n", res_op_name(x->msg.op),
+				f->exp->workloads[x->msg.workload].name,
+				x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete",
+				(unsigned long long)qs->retx_pkts, (unsigned long long)qs->timeouts,
+				(unsigned long long)qs->naks_rx, (unsigned long long)qs->cnps_rx);
+		}
 	}
 	return fclose(out) == 0 ? 0 : -errno;
 }
@@ -479,7 +487,8 @@ int res_write_ports(const struct fabric *f, const char *dir)
 	if (!out)
 		return -errno;
 	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes,"
-	      "lost_pkts,drops,ecn_marked,pfc_xoff_sent,pfc_xon_sent,pfc_xoff_received,paused_ns\n",
+	      "lost_pkts,drops,drops_buffer,drops_threshold,drops_headroom,drops_watchdog,ecn_marked,"
+	      "pfc_xoff_sent,pfc_xon_sent,pfc_xoff_received,paused_ns\n",
 	      out);
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *lk = &t->links[l];
@@ -489,17 +498,19 @@ int res_write_ports(const struct fabric *f, const char *dir)
 
 			const struct topo_node *nd = &t->nodes[lk->node[s]];
 			struct res_pfc_sum pf = { 0 };
-			uint64_t drops = 0, marked = 0;
+			uint64_t drops = 0, marked = 0, by[SW_DROP_N] = { 0 };
 
 			res_pfc_port(&pf, p, f->sim.now_ps);
 			if (nd->kind == TOPO_SWITCH) {
 				const struct sw_port_stats *ps = sw_port_stats(f->sws[nd->index], lk->port[s]);
 
-				for (int d = 0; d < SW_DROP_N; d++)
+				for (int d = 0; d < SW_DROP_N; d++) {
 					drops += ps->drops[d];
+					by[d] = ps->drops[d];
+				}
 				marked = ps->ecn_marked;
 			}
-			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
 				nd->name, lk->port[s], t->nodes[lk->node[1 - s]].name,
 				lk->port[1 - s], (double)lk->rate_bps / 1e9,
 				(unsigned long long)p->stats.tx_pkts, (unsigned long long)p->stats.tx_bytes,
@@ -507,6 +518,8 @@ int res_write_ports(const struct fabric *f, const char *dir)
 				sim_s > 0 ? units_ps_to_s(p->stats.busy_ps) / sim_s : 0.0,
 				(unsigned long long)p->stats.max_queue_bytes,
 				(unsigned long long)p->stats.lost_pkts, (unsigned long long)drops,
+				(unsigned long long)by[SW_DROP_BUFFER], (unsigned long long)by[SW_DROP_THRESHOLD],
+				(unsigned long long)by[SW_DROP_HEADROOM], (unsigned long long)by[SW_DROP_WATCHDOG],
 				(unsigned long long)marked, (unsigned long long)pf.xoff_tx,
 				(unsigned long long)pf.xon_tx, (unsigned long long)pf.xoff_rx,
 				units_ps_to_ns(pf.paused_ps));

@@ -231,3 +231,8 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n)
 uint32_t tg_n_done(const struct tg *t) { return t->n_done; }
 
 uint32_t tg_n_failed(const struct tg *t) { return t->n_failed; }
+
+const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i)
+{
+	return i < t->n_flows ? t->slots[i].qp : NULL;
+}

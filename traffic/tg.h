@@ -12,6 +12,7 @@
 
 struct sim;
 struct nic;
+struct nic_qp;
 
 enum tg_op {
 	TG_OP_WRITE, /* RDMA WRITE */
@@ -96,5 +97,7 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 uint32_t tg_n_done(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
+/* The sending QP of message @i (shared by the messages of one connection). */
+const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);
 
 #endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# PFC on against PFC off, on the shipped experiments (same seed and traffic).
+# Independent expectations:
+# - incast-pfc: without PFC the 16:1 burst overflows the buffer, so frames
+#   drop, go-back-N retransmits, and goodput into h0 falls below the
+#   lossless run's.
+# - pfc-victim: without PFC (lossy queues held to their dynamic threshold,
+#   so the incast cannot take the victim's buffer) the victim's path has
+#   spare capacity everywhere and it runs near line rate (>= 90% of the
+#   98.04 Gb/s payload ceiling); with PFC it is paused by congestion it did
+#   not cause and is slower.
+#   pfc_compare.sh FABEMU EXPERIMENTS_DIR
+set -eu
+fabemu=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# value FILE PATH.TO.KEY: a number from summary.json (objects two spaces deep)
+value() {
+	awk -v path="$2" '
+		BEGIN { n = split(path, want, ".") }
+		/^ *"[^"]*": \{/ { d = (match($0, /[^ ]/) - 1) / 2; k = $0; gsub(/^ *"|": \{.*$/, "", k); key[d] = k; next }
+		/^ *"[^"]*": / {
+			d = (match($0, /[^ ]/) - 1) / 2; k = $0; gsub(/^ *"|": .*$/, "", k); key[d] = k
+			if (d != n) next
+			ok = 1; for (i = 1; i <= n; i++) if (key[i] != want[i]) ok = 0
+			if (ok) { v = $0; sub(/^[^:]*: /, "", v); sub(/,$/, "", v); print v; exit }
+		}' "$1"
+}
+fail=0
+check() { # DESCRIPTION AWK-CONDITION
+	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
+}
+
+"$fabemu" run "$dir/incast-pfc.yaml" -o "$tmp/on" -q
+"$fabemu" run "$dir/incast-pfc.yaml" -o "$tmp/off" -q --set fabric.pfc.enabled=false
+on_g=$(value "$tmp/on/summary.json" workloads.incast.goodput_gbps)
+off_g=$(value "$tmp/off/summary.json" workloads.incast.goodput_gbps)
+off_d=$(value "$tmp/off/summary.json" drops.total)
+off_r=$(value "$tmp/off/summary.json" nic.retransmitted)
+on_d=$(value "$tmp/on/summary.json" drops.total)
+check "incast: PFC on drops nothing ($on_d)" "$on_d == 0"
+check "incast: PFC off drops ($off_d)" "$off_d > 0"
+check "incast: PFC off retransmits ($off_r)" "$off_r > 0"
+check "incast: goodput off $off_g < on $on_g Gb/s" "$off_g < $on_g"
+
+"$fabemu" run "$dir/pfc-victim.yaml" -o "$tmp/von" -q
+"$fabemu" run "$dir/pfc-victim.yaml" -o "$tmp/voff" -q --set fabric.pfc.enabled=false \
+	--set fabric.egress_alpha=1
+von=$(value "$tmp/von/summary.json" workloads.victim.goodput_gbps)
+voff=$(value "$tmp/voff/summary.json" workloads.victim.goodput_gbps)
+check "victim without PFC near line rate: $voff >= 88.2 Gb/s" "$voff >= 88.2"
+check "victim with PFC slower: $von < $voff Gb/s" "$von < $voff"
+exit "$fail"
