@@ -87,8 +87,7 @@ struct pkt_meta {
 	uint16_t in_port;       /* ingress port at the current switch */
 	uint8_t tc;             /* traffic class of the current egress queue */
 	uint8_t kind;           /* enum pkt_kind */
-	uint8_t prio;           /* PFC priority at the current switch */
-	uint8_t mmu_pool;       /* buffer part it was admitted to (switch MMU) */
+	uint16_t rsvd;          /* keeps the layout 8-byte aligned */
 	uint64_t sent_ps;       /* when the source started transmitting it */
 };
 

@@ -55,7 +55,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, o, n, pick;
 	struct port *op;
-	uint8_t *ip, tc, prio;
+	uint8_t *ip, tc, prio, pool;
 	uint16_t out;
 	int verdict;
 
@@ -99,7 +99,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	prio = s->dscp_to_prio[ip[1] >> 2];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
-	verdict = sw_mmu_admit(s, in->index, prio, op, tc, pm);
+	verdict = sw_mmu_admit(s, in->index, prio, op, tc, pm->frame_bytes, &pool);
 	if (unlikely(verdict >= 0)) {
 		s->px[out].stats.drops[verdict]++;
 		sw_drop(s, m, (enum sw_drop_reason)verdict);
@@ -109,11 +109,10 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	memcpy(d + 6, op->mac, 6);
 	pm->in_port = in->index;
 	pm->tc = tc;
-	pm->prio = prio;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
 		sw_ecn(s, op, m, op->q[tc].bytes);
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in->index, prio, pm->mmu_pool));
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in->index, prio, pool));
 }
 
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,

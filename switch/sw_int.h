@@ -6,7 +6,7 @@
 #include "port_pfc.h"
 #include "sw.h"
 
-/* Which part of the buffer a frame was admitted to (pkt_meta.mmu_pool). */
+/* Which part of the buffer a frame was admitted to (in its queue tag). */
 enum sw_pool {
 	SW_POOL_RESERVE,   /* the ingress port/priority's guaranteed bytes */
 	SW_POOL_SHARED,    /* the shared pool */
@@ -82,11 +82,11 @@ struct sw {
 	uint32_t index;                /* switch number */
 };
 
-/* Admit a frame described by @pm arriving on @in_port with @prio for
- * egress @out queue @tc: returns -1 and sets pm->mmu_pool, or the drop
+/* Admit a frame of @frame_bytes arriving on @in_port with @prio for egress
+ * @out queue @tc: returns -1 and sets *@pool (enum sw_pool), or the drop
  * reason. May send XOFF upstream. */
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
-		 struct pkt_meta *pm);
+		 uint32_t frame_bytes, uint8_t *pool);
 /* A frame left: give its bytes back; may send XON upstream. */
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes);
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */

@@ -61,29 +61,29 @@ static void sw_refresh(struct sim *sim, void *obj)
 static void sw_wd_arm(struct sw *s);
 
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
-		 struct pkt_meta *pm)
+		 uint32_t frame_bytes, uint8_t *pool)
 {
 	struct sw_port_x *x = &s->px[in_port];
 	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
-	uint64_t len = pm->frame_bytes;
+	uint64_t len = frame_bytes;
 
 	if (unlikely(s->p.pfc.wd_detect_ps) && (s->px[out->index].stormed_prio & (1u << prio)))
 		return SW_DROP_WATCHDOG;
 	if (s->buffer_used + len > s->buffer_bytes)
 		return SW_DROP_BUFFER;
 	if (pg->reserve_used + len <= s->reserve_bytes) {
-		pm->mmu_pool = SW_POOL_RESERVE;
+		*pool = SW_POOL_RESERVE;
 		pg->reserve_used += len;
 	} else if ((s->lossless_prio & (1u << prio)) && !x->no_pfc) {
 		/* (x is read only on this path and when pausing.) */
 		uint64_t thr = sw_xoff_thr(s);
 
 		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
-			pm->mmu_pool = SW_POOL_SHARED;
+			*pool = SW_POOL_SHARED;
 			pg->shared_used += len;
 			s->shared_used += len;
 		} else if (pg->headroom_used + len <= x->headroom_bytes) {
-			pm->mmu_pool = SW_POOL_HEADROOM;
+			*pool = SW_POOL_HEADROOM;
 			pg->headroom_used += len;
 			if (pg->headroom_used > x->stats.headroom_peak_bytes)
 				x->stats.headroom_peak_bytes = pg->headroom_used;
@@ -100,7 +100,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		if (s->p.egress_alpha_q16 &&
 		    out->q[tc].bytes + len > (uint64_t)s->p.egress_alpha_q16 * free_shared / SW_Q16)
 			return SW_DROP_THRESHOLD;
-		pm->mmu_pool = SW_POOL_SHARED;
+		*pool = SW_POOL_SHARED;
 		pg->shared_used += len;
 		s->shared_used += len;
 	}
