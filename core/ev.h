@@ -43,8 +43,8 @@ struct ev {
 static inline uint64_t ev_time(const struct ev *e) { return (uint64_t)(e->key >> 64); }
 
 enum {
-	EV_BUCKET_SHIFT = 10,                  /* bucket width 1.024 ns */
-	EV_RING_BUCKETS = 1 << 11,             /* horizon 2.1 us */
+	EV_BUCKET_SHIFT = 8,                   /* bucket width 256 ps */
+	EV_RING_BUCKETS = 1 << 13,             /* horizon 2.1 us */
 	EV_RING_WORDS = EV_RING_BUCKETS / 64,  /* bitmap words */
 };
 
