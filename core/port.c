@@ -15,6 +15,7 @@ enum { PORT_RING_INITIAL = 16 };
 
 static void port_tx_done(struct sim *sim, void *obj);
 static void port_arrive(struct sim *sim, void *obj);
+static void port_wake(struct sim *sim, void *obj);
 
 void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void *owner,
 	       uint32_t node, uint16_t index)
@@ -127,17 +128,44 @@ static int port_pick_tc(struct port *p)
 	}
 }
 
+/* Is the frame on the wire lost? A splitmix64 draw per frame, only on
+ * lossy links. */
+static inline bool port_lose(struct port *p)
+{
+	uint64_t z;
+
+	if (likely(p->loss_ppb == 0))
+		return false;
+	z = (p->rng += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return z % UINT64_C(1000000000) < p->loss_ppb;
+}
+
+/* Hand a frame to the link: it reaches the peer at @due_ps, or is lost. */
+static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
+{
+	if (unlikely(port_lose(p))) {
+		p->stats.lost_pkts++;
+		sim_pkt_free(p->sim, m);
+		return;
+	}
+	ring_push(&p->pipe, m, due_ps);
+	if (port_ring_len(&p->pipe) == 1)
+		sim_at(p->sim, due_ps, &p->src, port_arrive, p);
+}
+
 static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t bytes,
 		       uint32_t tag)
 {
 	struct sim *sim = p->sim;
 	uint64_t ser = units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
 				    &p->ser_rem);
+	uint64_t end = sim->now_ps + ser;
 
 	if (p->ops->departing)
 		p->ops->departing(p->owner, p, m, tc, bytes, tag);
-	p->tx_pkt = m;
-	p->tx_bytes_cur = bytes;
 	p->stats.tx_pkts++;
 	p->stats.tx_bytes += bytes;
 	if (likely(tc < PORT_N_TC))
@@ -147,7 +175,19 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 	p->stats.busy_ps += ser;
 	if (unlikely(p->cap != NULL))
 		cap_write(p->cap, sim->now_ps, m, bytes);
-	sim_at(sim, sim->now_ps + ser, &p->src, port_tx_done, p);
+	if (p->ops->pull || p->nonempty_mask || p->ctrl.head != p->ctrl.tail) {
+		/* Something may follow: decide at the end of this frame. */
+		p->tx_pkt = m;
+		p->tx_bytes_cur = bytes;
+		sim_at(sim, end, &p->src, port_tx_done, p);
+	} else {
+		/* Nothing waits behind it: no end-of-frame event. The frame goes
+		 * on the link now, due at the peer after serialisation and
+		 * propagation; the port stays busy until @end, and a frame queued
+		 * meanwhile wakes it then (port_next). */
+		p->busy_until_ps = end;
+		port_to_pipe(p, m, end + p->delay_ps);
+	}
 }
 
 /* Start the next frame if one may go: control frames first, then the
@@ -157,6 +197,14 @@ void port_next(struct port *p)
 	struct rte_mbuf *m;
 	int tc;
 
+	if (unlikely(p->busy_until_ps > p->sim->now_ps)) {
+		/* A frame sent without an end-of-frame event is on the wire. */
+		if (!p->wake_armed) {
+			p->wake_armed = 1;
+			sim_at(p->sim, p->busy_until_ps, &p->src, port_wake, p);
+		}
+		return;
+	}
 	if (unlikely(p->ctrl.head != p->ctrl.tail)) {
 		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
 
@@ -223,21 +271,6 @@ void port_set_loss(struct port *p, double loss, uint64_t seed)
 	p->rng = seed;
 }
 
-/* Is the frame on the wire lost? A splitmix64 draw per frame, only on
- * lossy links. */
-static inline bool port_lose(struct port *p)
-{
-	uint64_t z;
-
-	if (likely(p->loss_ppb == 0))
-		return false;
-	z = (p->rng += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return z % UINT64_C(1000000000) < p->loss_ppb;
-}
-
 void port_set_paused(struct port *p, uint8_t tc, bool paused)
 {
 	if (paused)
@@ -251,18 +284,21 @@ void port_set_paused(struct port *p, uint8_t tc, bool paused)
 static void port_tx_done(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
-	uint64_t due = sim->now_ps + p->delay_ps;
+	struct rte_mbuf *m = p->tx_pkt;
 
-	if (unlikely(port_lose(p))) {
-		p->stats.lost_pkts++;
-		sim_pkt_free(sim, p->tx_pkt);
-		port_next(p);
-		return;
-	}
-	ring_push(&p->pipe, p->tx_pkt, due);
-	if (port_ring_len(&p->pipe) == 1)
-		sim_at(sim, due, &p->src, port_arrive, p);
+	p->tx_pkt = NULL;
+	port_to_pipe(p, m, sim->now_ps + p->delay_ps);
 	port_next(p);
+}
+
+static void port_wake(struct sim *sim, void *obj)
+{
+	struct port *p = obj;
+
+	(void)sim;
+	p->wake_armed = 0;
+	if (!p->tx_pkt)
+		port_next(p);
 }
 
 static void port_arrive(struct sim *sim, void *obj)

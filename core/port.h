@@ -2,8 +2,9 @@
  * full-duplex link: eight traffic-class FIFOs, a scheduler (strict priority
  * for some classes, deficit-weighted round robin for the rest), a serialiser
  * exact to the picosecond, and the propagation pipe to the peer port. A busy
- * port holds one pending event (end of the current frame) and a pipe holds
- * one (arrival of its head frame): two event-queue operations per hop. */
+ * port holds one pending event (end of the current frame, only when another
+ * frame may follow it) and a pipe holds one (arrival of its head frame): at
+ * most two event-queue operations per hop. */
 #ifndef FAB_PORT_H
 #define FAB_PORT_H
 
@@ -87,12 +88,14 @@ struct port {
 	uint64_t rate_bps;           /* line rate */
 	uint64_t ser_rem;            /* serialisation remainder, 1/rate_bps ps units */
 	uint64_t delay_ps;           /* propagation delay to the peer */
-	struct rte_mbuf *tx_pkt;     /* frame being serialised, NULL when idle */
+	struct rte_mbuf *tx_pkt;     /* frame being serialised with an end-of-frame event */
+	uint64_t busy_until_ps;      /* end of a frame sent without one (queue was empty) */
 	uint32_t tx_bytes_cur;       /* its frame bytes */
 	uint8_t nonempty_mask;       /* bit tc set when q[tc] holds packets */
 	uint8_t paused_mask;         /* TCs that may not transmit (PFC) */
 	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
 	uint8_t dwrr_granted;        /* DWRR: dwrr_cur got its quantum this turn */
+	uint8_t wake_armed;          /* an event will restart the port at busy_until_ps */
 	uint64_t queue_bytes;        /* frame bytes in all queues */
 	struct ev_src src;           /* event identity of this port and its pipe */
 	struct port_ring pipe;       /* frames in flight to the peer */
