@@ -27,6 +27,8 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 	p->node = node;
 	p->index = index;
 	sim_new_src(sim, &p->src);
+	p->pipe.slots = p->pipe_inline;
+	p->pipe.mask = PORT_PIPE_INLINE - 1;
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		p->sched.quantum_bytes[tc] = 4096 + 512;
 }
@@ -53,8 +55,10 @@ static void port_ring_grow(struct port_ring *r)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		s[i] = r->slots[(r->head + i) & r->mask];
-	free(r->slots);
+	if (r->external)
+		free(r->slots);
 	r->slots = s;
+	r->external = 1;
 	r->mask = cap - 1;
 	r->head = 0;
 	r->tail = n;
@@ -75,7 +79,8 @@ static void port_ring_free(struct sim *sim, struct port_ring *r)
 {
 	while (r->head != r->tail)
 		sim_pkt_free(sim, r->slots[r->head++ & r->mask].m);
-	free(r->slots);
+	if (r->external)
+		free(r->slots);
 	memset(r, 0, sizeof(*r));
 }
 
