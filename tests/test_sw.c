@@ -7,6 +7,7 @@
 #include "addr.h"
 #include "rng.h"
 #include "sim.h"
+#include "port_pfc.h"
 #include "sw.h"
 #include "test.h"
 
@@ -178,6 +179,78 @@ static void test_sw_tail_drop(void)
 	sim_fini(&s);
 }
 
+static void test_sw_pfc_lossless(void)
+{
+	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
+	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sink sinks[3] = { 0 };
+	struct port peers[3];
+	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
+	struct sim s;
+	struct sw *sw;
+	uint8_t mac[6] = { 0 };
+	char err[256], warn[256];
+
+	/* Two 100 Gb/s sources into one 10 Gb/s egress, priority 3 lossless
+	 * with a static 8000-byte XOFF and 4000-byte XON. Independent
+	 * expectations (IEEE 802.1Qbb semantics and the configuration): no
+	 * frame is lost, the switch pauses both sources and resumes them, and
+	 * no ingress group ever holds more than its XOFF threshold plus its
+	 * headroom, so the buffer peak stays within 2 x (XOFF + headroom). */
+	for (int i = 0; i < 64; i++)
+		p.dscp_to_prio[i] = (uint8_t)(i >> 3);
+	for (int i = 0; i < 8; i++)
+		p.prio_to_tc[i] = (uint8_t)i;
+	p.pfc.lossless_prio = 1u << 3;
+	p.pfc.xoff_bytes = 8000;
+	p.pfc.xon_bytes = 4000;
+	p.pfc.quanta = 0xFFFF;
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	sw = sw_new(&s, 0, 0, 3, &p, &fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
+		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
+		port_connect(sw_port(sw, i), &peers[i],
+			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 1000000);
+		sw_set_next_hop_mac(sw, i, mac);
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_STRING_EQUAL(warn, "");
+	headroom = sw_headroom_bytes(UINT64_C(100000000000), 1000000, 1100);
+	for (int i = 0; i < 100; i++) {
+		/* The sources queue them on TC 3, the class PFC pauses. */
+		struct rte_mbuf *a = roce_to(&s, 1, 1000), *b = roce_to(&s, 1, 1000);
+
+		port_enqueue(&peers[0], a, 3, pkt_meta(a)->frame_bytes);
+		port_enqueue(&peers[2], b, 3, pkt_meta(b)->frame_bytes);
+	}
+	sim_run(&s);
+	CU_ASSERT_EQUAL(sinks[1].n, 200);
+	for (int d = 0; d < SW_DROP_N; d++)
+		CU_ASSERT_EQUAL(sw_stats(sw)->drops[d], 0);
+	for (uint16_t i = 0; i < 3; i += 2) {
+		const struct port_pfc *f = sw_port(sw, i)->pfc;
+
+		xoff_tx += f->stats.xoff_tx[3];
+		xon_tx += f->stats.xon_tx[3];
+		CU_ASSERT(peers[i].pfc->stats.xoff_rx[3] > 0); /* the source was paused */
+		CU_ASSERT(peers[i].pfc->stats.paused_ps[3] > 0);
+	}
+	CU_ASSERT(xoff_tx > 0);
+	CU_ASSERT(xon_tx > 0);
+	CU_ASSERT(sw_stats(sw)->buffer_peak_bytes <= 2 * (p.pfc.xoff_bytes + headroom));
+	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+	for (int i = 0; i < 3; i++)
+		if (sinks[i].last)
+			sim_pkt_free(&s, sinks[i].last);
+	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
+	sim_fini(&s);
+}
+
 static void test_sw_red(void)
 {
 	struct sw_red_params r = { .kmin_bytes = 400000, .kmax_bytes = 1600000, .pmax_ppm = 200000 };
@@ -218,6 +291,7 @@ int test_sw_register(void)
 	if (!s || !CU_add_test(s, "ECMP spread is uniform", test_sw_ecmp_spread) ||
 	    !CU_add_test(s, "forwarding rewrites MAC and TTL", test_sw_forward_and_rewrite) ||
 	    !CU_add_test(s, "tail drop when the buffer is full", test_sw_tail_drop) ||
+	    !CU_add_test(s, "PFC keeps an overload lossless", test_sw_pfc_lossless) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom))
 		return -1;
