@@ -244,8 +244,27 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	ccp.mtu_bytes = mtu;
 	if (n->p.cc->init(qp->cc_priv, &ccp) != 0 || nic_qp_rel_init(qp) != 0)
 		return -EINVAL;
+	qp->sr_limit = nic_sr_limit(&n->p, ccp.line_rate_bps, base_rtt_ps, mtu);
 	qp->connected = 1;
 	return 0;
+}
+
+/* Selective repeat keeps at most a bandwidth-delay product of packets in
+ * flight past the cumulative ACK (IRN's BDP flow control): with more, a
+ * single loss turns everything behind it into buffered out-of-order data
+ * and a full window of timeouts on an incast. BDP = line rate x (base RTT
+ * + a full frame's serialisation each way), in MTU packets, plus one. */
+uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t base_rtt_ps,
+		      uint32_t mtu)
+{
+	uint64_t frame_ps = rate_bps ? port_frame_ps(mtu + 64, rate_bps) : 0;
+	uint64_t bdp_bytes = (uint64_t)((unsigned __int128)rate_bps * (base_rtt_ps + 2 * frame_ps) /
+					8 / UNITS_PS_PER_S);
+	uint64_t pkts = bdp_bytes / mtu + 2;
+
+	if (p->recovery != NIC_RECOVERY_SR || !p->sr_bdp_fc)
+		return p->sr_window_pkts ? p->sr_window_pkts : UINT32_MAX;
+	return (uint32_t)(pkts < p->sr_window_pkts ? pkts : p->sr_window_pkts);
 }
 
 static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr)

@@ -58,6 +58,7 @@ struct nic_params {
 	uint64_t rto_ps;            /* first retransmission timeout; 0: default */
 	uint64_t rto_max_ps;        /* back-off cap (>= rto_ps); 0: rto_ps x 2^6 */
 	uint8_t retry_cnt;          /* timeouts retried before the QP fails, 1..7; 0: default 7 */
+	bool sr_bdp_fc;             /* selective repeat: at most a BDP in flight (IRN) */
 	uint32_t sr_window_pkts;    /* selective repeat: PSNs tracked past the cumulative
 				     * ACK, a power of two 64..2^22; 0: default */
 	/* notification point (DCQCN) */

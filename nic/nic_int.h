@@ -79,6 +79,7 @@ struct nic_qp {
 	/* requester, selective repeat (see nic_rel.c) */
 	uint64_t *sack_bits;       /* PSNs the responder holds out of order, bit psn & sr_mask */
 	uint32_t sr_mask;          /* window - 1 */
+	uint32_t sr_limit;          /* selective repeat: packets in flight past the ACK, at most */
 	uint32_t rtx_psn;          /* retransmission scan: next PSN to consider */
 	uint32_t lost_hi;          /* unsacked PSNs before this are lost */
 	/* retransmission timer: one pending event at most, re-armed lazily */
@@ -174,6 +175,8 @@ static inline void nic_bit_clear(uint64_t *bits, uint32_t mask, uint32_t psn)
 
 /* nic_tx.c */
 void nic_qp_activate(struct nic_qp *qp);
+uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t base_rtt_ps,
+		      uint32_t mtu);
 void nic_qp_deactivate(struct nic_qp *qp);
 struct rte_mbuf *nic_pull(void *owner, struct port *p);
 

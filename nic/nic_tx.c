@@ -59,7 +59,7 @@ static inline bool nic_can_send_new(const struct nic_qp *qp)
 
 	if (qp->send_idx == qp->post_idx)
 		return false;
-	if (qp->sack_bits && (uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) > qp->sr_mask)
+	if (qp->sack_bits && (uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) >= qp->sr_limit)
 		return false;
 	wr = nic_wr_at(qp, qp->send_idx);
 	return wr->opcode != IBV_WR_RDMA_READ ||

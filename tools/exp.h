@@ -84,6 +84,7 @@ struct exp {
 	uint64_t rto_max_ps;          /* back-off cap, 0 = rto x 64 */
 	uint8_t retry_cnt;            /* timeouts before a QP fails */
 	uint32_t sr_window_pkts;      /* selective-repeat window */
+	bool bdp_fc;                  /* selective repeat: at most a BDP in flight */
 	uint8_t cnp_dscp;             /* DSCP of CNPs */
 	uint64_t cnp_interval_ps;     /* at most one CNP per QP per this */
 	/* engine */

@@ -19,7 +19,7 @@ static const char *const top_keys[] = {
 	"outputs", "seed", "stop_time", "topology", "traffic", NULL,
 };
 static const char *const nic_keys[] = {
-	"ack_dscp", "ack_every", "cc", "cnp_dscp", "cnp_interval", "dscp", "mtu", "payload",
+	"ack_dscp", "ack_every", "bdp_fc", "cc", "cnp_dscp", "cnp_interval", "dscp", "mtu", "payload",
 	"recovery", "retry_cnt", "rto", "rto_max", "sr_window", "vlan_id", NULL,
 };
 static const char *const recovery_names[] = { "go-back-n", "selective-repeat", NULL };
@@ -59,7 +59,7 @@ static const char *const schema_keys[] = {
 	"fabric.ecn.mark_on", "outputs.series", "outputs.series.ports", "outputs.series.interval",
 	"nic.mtu", "nic.ack_every", "nic.payload", "nic.vlan_id", "nic.dscp", "nic.ack_dscp",
 	"nic.cc", "nic.recovery", "nic.rto", "nic.rto_max", "nic.retry_cnt", "nic.sr_window",
-	"nic.cnp_dscp", "nic.cnp_interval", "engine.packet_pool", "traffic.kind", "traffic.name", "traffic.messages",
+	"nic.cnp_dscp", "nic.cnp_interval", "nic.bdp_fc", "engine.packet_pool", "traffic.kind", "traffic.name", "traffic.messages",
 	"traffic.hosts", "traffic.srcs", "traffic.count", "traffic.dst", "traffic.src",
 	"traffic.size", "traffic.start", "traffic.op", "traffic.dscp", "capture.ports",
 	"capture.snaplen", "outputs.flows_csv", "expect.metric", "expect.op", "expect.value",
@@ -218,6 +218,7 @@ static int exp_nic(struct exp *e, const struct cfg_node *nn, char *err)
 		e->cnp_dscp = (uint8_t)v;
 	}
 	EXP_OPT(nn, "cnp_interval", cfg_time(n_, &e->cnp_interval_ps, err));
+	EXP_OPT(nn, "bdp_fc", cfg_bool(n_, &e->bdp_fc, err));
 	return 0;
 }
 
@@ -612,6 +613,7 @@ static void exp_defaults(struct exp *e)
 	e->rto_max_ps = 0;                               /* rto x 64 */
 	e->retry_cnt = 7;
 	e->sr_window_pkts = 1024;
+	e->bdp_fc = true;
 	e->cnp_dscp = 48;
 	e->cnp_interval_ps = 50 * UNITS_PS_PER_US;        /* DCQCN NP: one CNP per 50 us per QP */
 	e->pool_pkts = 0; /* chosen after nic.payload is known */

@@ -184,6 +184,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	np.rto_max_ps = e->rto_max_ps;
 	np.retry_cnt = e->retry_cnt;
 	np.sr_window_pkts = e->sr_window_pkts;
+	np.sr_bdp_fc = e->bdp_fc;
 	np.cnp_dscp = e->cnp_dscp;
 	np.cnp_interval_ps = e->cnp_interval_ps;
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
