@@ -13,6 +13,7 @@
 
 #include "addr.h"
 #include "nic.h"
+#include "nic_int.h"
 #include "sim.h"
 #include "test.h"
 
@@ -700,9 +701,31 @@ static void test_nic_random_loss(void)
 	}
 }
 
+static void test_nic_bdp_limit(void)
+{
+	struct nic_params p = { 0 };
+
+	/* IRN's BDP flow control: 100 Gb/s, 4 us base RTT, 4 KiB MTU. A full
+	 * frame (4096 + 64 B of headers + 20 B on the wire) takes 334.4 ns, so
+	 * BDP = 12.5 B/ns x (4000 + 2 x 334.4) ns = 58360 B = 14 packets of
+	 * 4096 B (rounded down), plus two: 16. */
+	p.recovery = NIC_RECOVERY_SR;
+	p.sr_bdp_fc = true;
+	p.sr_window_pkts = 1024;
+	CU_ASSERT_EQUAL(nic_sr_limit(&p, UINT64_C(100000000000), 4000000, 4096), 16);
+	/* Never past the window; off, or under go-back-N, the window rules. */
+	p.sr_window_pkts = 64;
+	CU_ASSERT_EQUAL(nic_sr_limit(&p, UINT64_C(800000000000), 40000000, 4096), 64);
+	p.sr_bdp_fc = false;
+	CU_ASSERT_EQUAL(nic_sr_limit(&p, UINT64_C(100000000000), 4000000, 4096), 64);
+}
+
 int test_nic_register(void)
 {
 	CU_pSuite s = CU_add_suite("nic", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "selective repeat BDP limit", test_nic_bdp_limit))
+		return -1;
 
 	if (!s || !CU_add_test(s, "1 MiB WRITE within 1% of analytic time", test_nic_write_analytic) ||
 	    !CU_add_test(s, "SEND/WRITE completions in order", test_nic_send_and_order) ||
