@@ -9,6 +9,7 @@
 #include "capture.h"
 #include "port.h"
 #include "port_pfc.h"
+#include "rng.h"
 #include "sim.h"
 
 enum { PORT_RING_INITIAL = 16 };
@@ -137,15 +138,9 @@ static int port_pick_tc(struct port *p)
  * lossy links. */
 static inline bool port_lose(struct port *p)
 {
-	uint64_t z;
-
 	if (likely(p->loss_ppb == 0))
 		return false;
-	z = (p->rng += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return z % UINT64_C(1000000000) < p->loss_ppb;
+	return rng_splitmix64(&p->rng) % UINT64_C(1000000000) < p->loss_ppb;
 }
 
 /* Hand a frame to the link: it reaches the peer at @due_ps, or is lost. */

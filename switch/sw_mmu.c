@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "rng.h"
 #include "sim.h"
 #include "sw_int.h"
 
@@ -143,15 +144,10 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 {
 	uint8_t ecn = pkt_ipv4_ecn(m);
-	uint64_t z;
 
 	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE || sw_red_ppm(&s->p.red, q_bytes) == 0)
 		return;
-	z = (s->ecn_rng += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(z >> 32))) {
+	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
 		pkt_ipv4_set_ce(m);
 		s->stats.ecn_marked++;
 		s->px[p->index].stats.ecn_marked++;

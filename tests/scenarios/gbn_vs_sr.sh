@@ -9,15 +9,13 @@ fabemu=$1
 exp=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-metric() { # FILE KEY: a number from summary.json's nic/messages objects
-	sed -n "/\"$2\": /{s/.*: \\([0-9.]*\\).*/\\1/p;q}" "$1"
-}
+. "$(dirname "$0")/summary.sh"
 "$fabemu" run "$exp" -o "$tmp/gbn" -q --set nic.recovery=go-back-n
 "$fabemu" run "$exp" -o "$tmp/sr" -q --set nic.recovery=selective-repeat
-gi=$(metric "$tmp/gbn/summary.json" incomplete)
-si=$(metric "$tmp/sr/summary.json" incomplete)
-gr=$(metric "$tmp/gbn/summary.json" retransmitted)
-sr=$(metric "$tmp/sr/summary.json" retransmitted)
+gi=$(value "$tmp/gbn/summary.json" messages.incomplete)
+si=$(value "$tmp/sr/summary.json" messages.incomplete)
+gr=$(value "$tmp/gbn/summary.json" nic.retransmitted)
+sr=$(value "$tmp/sr/summary.json" nic.retransmitted)
 echo "go-back-N: $gr retransmitted, $gi incomplete; selective repeat: $sr retransmitted, $si incomplete"
 [ "$gi" = 0 ] && [ "$si" = 0 ] || { echo "FAIL: messages left incomplete"; exit 1; }
 [ "$gr" -gt "$sr" ] && [ "$sr" -gt 0 ] || { echo "FAIL: want go-back-N > selective repeat > 0"; exit 1; }

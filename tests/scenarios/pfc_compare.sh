@@ -15,18 +15,7 @@ fabemu=$1
 dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# value FILE PATH.TO.KEY: a number from summary.json (objects two spaces deep)
-value() {
-	awk -v path="$2" '
-		BEGIN { n = split(path, want, ".") }
-		/^ *"[^"]*": \{/ { d = (match($0, /[^ ]/) - 1) / 2; k = $0; gsub(/^ *"|": \{.*$/, "", k); key[d] = k; next }
-		/^ *"[^"]*": / {
-			d = (match($0, /[^ ]/) - 1) / 2; k = $0; gsub(/^ *"|": .*$/, "", k); key[d] = k
-			if (d != n) next
-			ok = 1; for (i = 1; i <= n; i++) if (key[i] != want[i]) ok = 0
-			if (ok) { v = $0; sub(/^[^:]*: /, "", v); sub(/,$/, "", v); print v; exit }
-		}' "$1"
-}
+. "$(dirname "$0")/summary.sh"
 fail=0
 check() { # DESCRIPTION AWK-CONDITION
 	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
