@@ -164,6 +164,9 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 				    &p->ser_rem);
 	uint64_t end = sim->now_ps + ser;
 
+	/* Busy from here: a departing hook that queues a control frame on this
+	 * port (an XON the released bytes allow) must not start it now. */
+	p->tx_pkt = m;
 	if (p->ops->departing)
 		p->ops->departing(p->owner, p, m, tc, bytes, tag);
 	p->stats.tx_pkts++;
@@ -177,7 +180,6 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 		cap_write(p->cap, sim->now_ps, m, bytes);
 	if (p->ops->pull || p->nonempty_mask || p->ctrl.head != p->ctrl.tail) {
 		/* Something may follow: decide at the end of this frame. */
-		p->tx_pkt = m;
 		p->tx_bytes_cur = bytes;
 		sim_at(sim, end, &p->src, port_tx_done, p);
 	} else {
@@ -185,6 +187,7 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 		 * on the link now, due at the peer after serialisation and
 		 * propagation; the port stays busy until @end, and a frame queued
 		 * meanwhile wakes it then (port_next). */
+		p->tx_pkt = NULL;
 		p->busy_until_ps = end;
 		port_to_pipe(p, m, end + p->delay_ps);
 	}

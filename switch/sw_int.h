@@ -76,6 +76,7 @@ struct sw {
 	struct sw_params p;            /* settings */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
+	uint32_t n_paused;             /* priority groups in XOFF */
 	struct sim *sim;               /* owning simulation */
 	uint16_t n_ports;              /* ports */
 	uint32_t node;                 /* topology node */

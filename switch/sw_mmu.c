@@ -27,6 +27,41 @@ static inline uint64_t sw_xoff_thr(const struct sw *s)
 	return (uint64_t)s->p.pfc.alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
 }
 
+/* Resume (XON) @prio on ingress @i if its group may: no headroom in use and
+ * its shared use below the resume threshold. */
+static void sw_try_xon(struct sw *s, uint16_t i, uint8_t prio)
+{
+	struct sw_port_x *x = &s->px[i];
+	struct sw_pg *pg = &x->pg[prio];
+	bool resume;
+
+	if (pg->headroom_used)
+		return;
+	resume = s->p.pfc.xoff_bytes ? pg->shared_used <= s->p.pfc.xon_bytes
+				     : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
+	if (!resume)
+		return;
+	pg->paused = 0;
+	s->n_paused--;
+	x->paused_prio &= (uint8_t)~(1u << prio);
+	port_pfc_send(&s->ports[i], (uint8_t)(1u << prio), 0);
+}
+
+/* Re-evaluate every paused group (the shared pool got bytes back). */
+static void sw_try_xon_all(struct sw *s)
+{
+	for (uint16_t i = 0; i < s->n_ports && s->n_paused; i++) {
+		uint8_t pp = s->px[i].paused_prio;
+
+		while (pp) {
+			uint8_t prio = (uint8_t)__builtin_ctz(pp);
+
+			pp &= (uint8_t)(pp - 1);
+			sw_try_xon(s, i, prio);
+		}
+	}
+}
+
 static void sw_refresh(struct sim *sim, void *obj);
 
 /* Send XOFF for @prio from @i and keep it refreshed. */
@@ -36,6 +71,7 @@ static void sw_xoff(struct sw *s, uint16_t i, uint8_t prio)
 	struct port *p = &s->ports[i];
 
 	x->pg[prio].paused = 1;
+	s->n_paused++;
 	x->paused_prio |= (uint8_t)(1u << prio);
 	port_pfc_send(p, (uint8_t)(1u << prio), s->p.pfc.quanta);
 	/* Re-send before the upstream's pause runs out: every half pause. */
@@ -52,6 +88,8 @@ static void sw_refresh(struct sim *sim, void *obj)
 	struct port *p = &s->ports[x->index];
 
 	x->refresh_ps = 0;
+	for (uint8_t pp = x->paused_prio; pp; pp &= (uint8_t)(pp - 1))
+		sw_try_xon(s, x->index, (uint8_t)__builtin_ctz(pp));
 	if (!x->paused_prio)
 		return;
 	port_pfc_send(p, x->paused_prio, s->p.pfc.quanta);
@@ -126,19 +164,14 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 	} else {
 		pg->headroom_used -= bytes;
 	}
-	if (unlikely(pg->paused) && pg->headroom_used == 0) {
-		bool resume = s->p.pfc.xoff_bytes
-				      ? pg->shared_used <= s->p.pfc.xon_bytes
-				      : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
-
-		if (resume) {
-			struct sw_port_x *x = &s->px[in_port];
-
-			pg->paused = 0;
-			x->paused_prio &= (uint8_t)~(1u << prio);
-			port_pfc_send(&s->ports[in_port], (uint8_t)(1u << prio), 0);
-		}
-	}
+	if (unlikely(pg->paused))
+		sw_try_xon(s, in_port, prio);
+	/* A dynamic pause threshold rises with the free shared buffer, so
+	 * bytes leaving any group may let a paused group resume: one that
+	 * paused while others filled the pool and has no frame left to leave
+	 * would otherwise stay paused for ever. */
+	if (unlikely(s->n_paused) && pool == SW_POOL_SHARED && !s->p.pfc.xoff_bytes)
+		sw_try_xon_all(s);
 }
 
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)

@@ -35,7 +35,8 @@ static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
 	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	rte_pktmbuf_append(m, 64);
+	/* Zeroed: a recycled mbuf may hold a PFC frame's EtherType. */
+	memset(rte_pktmbuf_append(m, 64), 0, 64);
 	pkt_meta(m)->frame_bytes = bytes;
 	pkt_meta(m)->tc = tc;
 	return m;
@@ -222,6 +223,69 @@ static void test_port_pfc_pause(void)
 	sim_fini(&s);
 }
 
+/* A departing hook that queues a control frame on the same port (a switch
+ * sending XON as a departure frees buffer) must not start it inside the
+ * frame that is starting: the link carries one frame at a time.
+ * Independent expectation: the closed-form serialisation of back-to-back
+ * frames (the control frame goes right after the data frame it was queued
+ * under, before the next data frame). */
+static struct port *ctrl_port;
+static int ctrl_sent;
+
+static void ctrl_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			   uint32_t frame_bytes, uint32_t tag)
+{
+	(void)owner;
+	(void)m;
+	(void)frame_bytes;
+	(void)tag;
+	if (tc != PORT_TC_CTRL && !ctrl_sent) {
+		ctrl_sent = 1;
+		CU_ASSERT_EQUAL(port_pfc_send(ctrl_port, 1u << 3, 0), 0);
+	}
+	(void)p;
+}
+
+static const struct port_ops ctrl_ops = { .rx = sink_rx, .departing = ctrl_departing };
+
+static void test_port_ctrl_from_departing(void)
+{
+	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const uint64_t rate = UINT64_C(100000000000);
+	struct sink a = { 0 }, b = { 0 };
+	struct port pa, pb;
+	struct sim s;
+	uint64_t pfc_ps = port_frame_ps(64, rate), frame_ps = port_frame_ps(1000, rate);
+
+	for (int queued = 1; queued <= 2; queued++) {
+		/* One frame (sent without an end-of-frame event) and two (with). */
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		ctrl_sent = 0;
+		CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+		port_init(&pa, &s, &ctrl_ops, &a, 0, 0);
+		port_init(&pb, &s, &sink_ops, &b, 1, 0);
+		port_connect(&pa, &pb, rate, 1000);
+		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pa, ident), 0);
+		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pb, ident), 0);
+		ctrl_port = &pa;
+		for (int i = 0; i < queued; i++)
+			port_enqueue(&pa, frame(&s, 1000, 1), 1, 1000);
+		sim_run(&s);
+		/* The PFC frame is the receiving MAC's: b sees the data frames. */
+		CU_ASSERT_EQUAL_FATAL(b.n, (uint32_t)queued);
+		CU_ASSERT_EQUAL(pb.stats.rx_pkts, (uint64_t)queued + 1);
+		CU_ASSERT_EQUAL(pa.stats.ctrl_tx_pkts, 1);
+		CU_ASSERT_EQUAL(b.t_ps[0], frame_ps + 1000);
+		if (queued == 2)
+			CU_ASSERT_EQUAL(b.t_ps[1], frame_ps + pfc_ps + frame_ps + 1000);
+		CU_ASSERT_EQUAL(pa.stats.busy_ps, (uint64_t)queued * frame_ps + pfc_ps);
+		port_fini(&pa);
+		port_fini(&pb);
+		sim_fini(&s);
+	}
+}
+
 int test_port_register(void)
 {
 	CU_pSuite s = CU_add_suite("port", NULL, NULL);
@@ -229,7 +293,8 @@ int test_port_register(void)
 	if (!s || !CU_add_test(s, "serialisation exact at any rate", test_port_serialisation) ||
 	    !CU_add_test(s, "strict priority", test_port_strict_priority) ||
 	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares) ||
-	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause))
+	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause) ||
+	    !CU_add_test(s, "control frame queued by a departing hook", test_port_ctrl_from_departing))
 		return -1;
 	return 0;
 }

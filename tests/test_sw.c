@@ -58,7 +58,7 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 
 static const struct port_ops sink_ops = { .rx = sink_rx };
 
-static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t payload)
+static struct rte_mbuf *roce_dscp(struct sim *s, uint32_t dst_host, uint32_t payload, uint8_t dscp)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 	struct pkt_roce f = { 0 };
@@ -66,7 +66,7 @@ static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t paylo
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	f.addr.src_ip = addr_host_ip(0);
 	f.addr.dst_ip = addr_host_ip(dst_host);
-	f.addr.dscp = 26;
+	f.addr.dscp = dscp;
 	f.addr.ecn = PKT_ECN_ECT0;
 	f.addr.ttl = 64;
 	f.addr.udp_sport = 0xC123;
@@ -75,6 +75,11 @@ static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t paylo
 	f.payload_bytes = payload;
 	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, NULL), 0);
 	return m;
+}
+
+static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t payload)
+{
+	return roce_dscp(s, dst_host, payload, 26);
 }
 
 /* Send a built frame from a peer port toward the switch. */
@@ -251,6 +256,81 @@ static void test_sw_pfc_lossless(void)
 	sim_fini(&s);
 }
 
+/* Lossless frames paused while lossy ones fill the shared pool: a paused
+ * group that drains completely while the pool is still full must be
+ * resumed (XON) once the pool drains, although no frame of its own leaves
+ * any more. Independent expectation (IEEE 802.1Qbb semantics and the
+ * dynamic-threshold rule of the configuration): every lossless frame is
+ * delivered, the source ends unpaused, and the run ends by itself (a pause
+ * kept refreshed for ever keeps the event queue alive). */
+static void test_sw_pfc_xon_after_pool_drains(void)
+{
+	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
+	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sink sinks[3] = { 0 };
+	struct port peers[3];
+	struct sim s;
+	struct sw *sw;
+	uint8_t mac[6] = { 0 };
+	char err[256], warn[256];
+	uint32_t lossless = 0;
+
+	for (int i = 0; i < 64; i++)
+		p.dscp_to_prio[i] = (uint8_t)(i >> 3);
+	for (int i = 0; i < 8; i++)
+		p.prio_to_tc[i] = (uint8_t)i;
+	p.sched.strict_mask = 1u << 3; /* the lossless class drains first */
+	for (int i = 0; i < 8; i++)
+		p.sched.quantum_bytes[i] = 4608;
+	p.pfc.lossless_prio = 1u << 3;
+	p.pfc.alpha_q16 = SW_Q16 / 8;
+	p.pfc.xon_offset_bytes = 2000;
+	p.pfc.quanta = 0xFFFF;
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	s.stop_ps = UINT64_C(20000000000); /* 20 ms: far beyond what the traffic needs */
+	sw = sw_new(&s, 0, 0, 3, &p, &fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
+		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
+		port_connect(sw_port(sw, i), &peers[i],
+			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 1000000);
+		sw_set_next_hop_mac(sw, i, mac);
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	for (int i = 0; i < 100; i++) {
+		/* Port 0: lossless (DSCP 26, priority 3) on TC 3, which PFC pauses. */
+		struct rte_mbuf *a = roce_to(&s, 1, 1000);
+
+		port_enqueue(&peers[0], a, 3, pkt_meta(a)->frame_bytes);
+	}
+	for (int i = 0; i < 260; i++) {
+		/* Port 2: lossy (DSCP 8, priority 1), enough to fill the pool. */
+		struct rte_mbuf *b = roce_dscp(&s, 1, 1000, 8);
+
+		port_enqueue(&peers[2], b, 1, pkt_meta(b)->frame_bytes);
+	}
+	sim_run(&s);
+	CU_ASSERT(!s.stopped);
+	CU_ASSERT(sw_port(sw, 0)->pfc->stats.xoff_tx[3] > 0);
+	CU_ASSERT(sw_port(sw, 0)->pfc->stats.xon_tx[3] > 0);
+	CU_ASSERT_EQUAL(peers[0].pfc->paused_prio, 0);
+	CU_ASSERT_EQUAL(sw_port_stats(sw, 1)->drops[SW_DROP_HEADROOM], 0);
+	/* All lossless frames arrived; lossy ones may have been dropped. */
+	lossless = sinks[1].n - (260 - (uint32_t)sw_stats(sw)->drops[SW_DROP_BUFFER]);
+	CU_ASSERT_EQUAL(lossless, 100);
+	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] < 260);
+	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+	for (int i = 0; i < 3; i++)
+		if (sinks[i].last)
+			sim_pkt_free(&s, sinks[i].last);
+	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
+	sim_fini(&s);
+}
+
 static void test_sw_red(void)
 {
 	struct sw_red_params r = { .kmin_bytes = 400000, .kmax_bytes = 1600000, .pmax_ppm = 200000 };
@@ -292,6 +372,8 @@ int test_sw_register(void)
 	    !CU_add_test(s, "forwarding rewrites MAC and TTL", test_sw_forward_and_rewrite) ||
 	    !CU_add_test(s, "tail drop when the buffer is full", test_sw_tail_drop) ||
 	    !CU_add_test(s, "PFC keeps an overload lossless", test_sw_pfc_lossless) ||
+	    !CU_add_test(s, "PFC resumes a group once the shared pool drains",
+			 test_sw_pfc_xon_after_pool_drains) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom))
 		return -1;
