@@ -68,6 +68,8 @@ void ev_queue_fini(struct ev_queue *q)
 	ev_chunks_free(q->free_chunks);
 	free(q->ring);
 	free(q->run);
+	free(q->scratch);
+	free(q->keys);
 	free(q->mem);
 	memset(q, 0, sizeof(*q));
 }
@@ -146,6 +148,30 @@ static int ev_bucket_add(struct ev_queue *q, struct ev_bucket *b, const struct e
 	return 0;
 }
 
+/* Grow the run and the sort scratch to hold @n events. */
+static int ev_run_reserve(struct ev_queue *q, uint32_t n)
+{
+	uint32_t cap = q->run_cap ? q->run_cap : 256;
+	struct ev *v, *t;
+	uint64_t *k;
+
+	while (cap < n)
+		cap *= 2;
+	v = realloc(q->run, sizeof(*v) * cap);
+	if (v)
+		q->run = v;
+	t = realloc(q->scratch, sizeof(*t) * cap);
+	if (t)
+		q->scratch = t;
+	k = realloc(q->keys, sizeof(*k) * 2 * cap);
+	if (k)
+		q->keys = k;
+	if (!v || !t || !k)
+		return -ENOMEM;
+	q->run_cap = cap;
+	return 0;
+}
+
 /* Insert @e into the sorted run. New events are nearly always the latest of
  * their time, so this rarely moves anything. */
 static int ev_run_insert(struct ev_queue *q, const struct ev *e)
@@ -158,15 +184,8 @@ static int ev_run_insert(struct ev_queue *q, const struct ev *e)
 			q->run_n -= q->run_head;
 			q->run_head = 0;
 		}
-		if (q->run_n == q->run_cap) {
-			uint32_t cap = q->run_cap ? q->run_cap * 2 : 256;
-			struct ev *v = realloc(q->run, sizeof(*v) * cap);
-
-			if (!v)
-				return -ENOMEM;
-			q->run = v;
-			q->run_cap = cap;
-		}
+		if (q->run_n == q->run_cap && ev_run_reserve(q, q->run_n + 1) != 0)
+			return -ENOMEM;
 	}
 	j = q->run_n++;
 	for (; j > q->run_head && q->run[j - 1].key > e->key; j--)
@@ -236,71 +255,118 @@ static void ev_insertion_sort(struct ev *v, uint32_t n)
 	}
 }
 
-/* In-place quicksort on keys (no allocation: this runs on the hot path),
- * median of three, recursing into the smaller side only. */
-static void ev_sort(struct ev *v, uint32_t n)
+/* Quicksort of 64-bit keys (all distinct), median of three, recursing
+ * into the smaller side; insertion sort below 24. */
+static void ev_qsort_keys(uint64_t *k, uint32_t n)
 {
-	while (n > 16) {
-		uint32_t mid = n / 2, i = 0, j = n - 1;
-		unsigned __int128 a = v[0].key, b = v[mid].key, c = v[n - 1].key, pivot;
-		struct ev t;
+	while (n > 24) {
+		uint64_t a = k[0], b = k[n / 2], c = k[n - 1], pivot, t;
+		uint32_t i = 0, j = n - 1;
 
 		pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
 		for (;;) {
-			while (v[i].key < pivot)
+			while (k[i] < pivot)
 				i++;
-			while (v[j].key > pivot)
+			while (k[j] > pivot)
 				j--;
 			if (i >= j)
 				break;
-			t = v[i];
-			v[i] = v[j];
-			v[j] = t;
+			t = k[i];
+			k[i] = k[j];
+			k[j] = t;
 			i++;
 			j--;
 		}
-		/* v[0..j] <= pivot <= v[j+1..n) */
 		if (j + 1 < n - j - 1) {
-			ev_sort(v, j + 1);
-			v += j + 1;
+			ev_qsort_keys(k, j + 1);
+			k += j + 1;
 			n -= j + 1;
 		} else {
-			ev_sort(v + j + 1, n - j - 1);
+			ev_qsort_keys(k + j + 1, n - j - 1);
 			n = j + 1;
 		}
 	}
-	ev_insertion_sort(v, n);
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t x = k[i];
+		uint32_t j = i;
+
+		for (; j > 0 && k[j - 1] > x; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+	}
+}
+
+/* Sort @n distinct keys of a bucket (see ev_run_fill): a quicksort, or for
+ * long lists an LSD radix sort on the upper 32 bits over 8-bit digits that
+ * skips the digits all keys share (stable, so the position in the low bits
+ * stays in order). Returns the array that holds the result (@k or @tmp). */
+static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t n)
+{
+	uint32_t count[4][256];
+
+	if (n < 256) {
+		ev_qsort_keys(k, n);
+		return k;
+	}
+	memset(count, 0, sizeof(count));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t h = (uint32_t)(k[i] >> 32);
+
+		count[0][h & 0xff]++;
+		count[1][(h >> 8) & 0xff]++;
+		count[2][(h >> 16) & 0xff]++;
+		count[3][h >> 24]++;
+	}
+	for (unsigned d = 0; d < 4; d++) {
+		unsigned shift = 32 + 8 * d;
+		uint32_t *c = count[d], sum = 0;
+
+		if (c[(k[0] >> shift) & 0xff] == n)
+			continue; /* every key has this digit */
+		for (unsigned b = 0; b < 256; b++) {
+			uint32_t x = c[b];
+
+			c[b] = sum;
+			sum += x;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			tmp[c[(k[i] >> shift) & 0xff]++] = k[i];
+		uint64_t *t = k;
+
+		k = tmp;
+		tmp = t;
+	}
+	return k;
 }
 
 /* Make the earliest ring bucket the run: move its events out of their
  * chunks (back to the free list) and sort them. Only with an empty run and
- * a non-empty ring. Returns -ENOMEM when the run cannot grow (events kept). */
+ * a non-empty ring. Returns -ENOMEM when the run cannot grow (events kept).
+ *
+ * A bucket spans 256 ps, and a source's events of one bucket sit in it in
+ * the order they were scheduled (their sequence order), so a stable sort
+ * on (time within the bucket, source id) orders the bucket exactly by the
+ * full key. Buckets of a synchronised fabric hold hundreds of events: they
+ * are sorted as 64-bit words (offset << 56 | source << 32 | position) and
+ * then gathered; a few events are sorted in place. */
 static int ev_run_fill(struct ev_queue *q)
 {
 	uint32_t idx = ev_ring_next(q), n = 0;
 	struct ev_bucket *b = &q->ring[idx];
 	struct ev_chunk *c;
+	struct ev *dst;
 
 	for (c = b->head; c; c = c->next)
 		n += c->n;
-	if (n > q->run_cap) {
-		uint32_t cap = q->run_cap ? q->run_cap : 256;
-		struct ev *v;
-
-		while (cap < n)
-			cap *= 2;
-		v = realloc(q->run, sizeof(*v) * cap);
-		if (!v)
-			return -ENOMEM;
-		q->run = v;
-		q->run_cap = cap;
-	}
+	if (n > q->run_cap && ev_run_reserve(q, n) != 0)
+		return -ENOMEM;
+	dst = n <= 16 ? q->run : q->scratch;
 	q->run_head = 0;
 	q->run_n = 0;
 	for (c = b->head; c;) {
 		struct ev_chunk *next = c->next;
 
-		memcpy(q->run + q->run_n, c->v, sizeof(*c->v) * c->n);
+		memcpy(dst + q->run_n, c->v, sizeof(*c->v) * c->n);
 		q->run_n += c->n;
 		c->next = q->free_chunks;
 		q->free_chunks = c;
@@ -309,8 +375,22 @@ static int ev_run_fill(struct ev_queue *q)
 	b->head = b->tail = NULL;
 	q->bits[idx >> 6] &= ~(UINT64_C(1) << (idx & 63));
 	q->n_ring -= n;
+	if (n <= 16) {
+		ev_insertion_sort(q->run, n);
+	} else {
+		uint64_t *k = q->keys, *sorted;
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t lo = (uint64_t)dst[i].key;
+
+			k[i] = (ev_time(&dst[i]) & ((UINT64_C(1) << EV_BUCKET_SHIFT) - 1)) << 56 |
+			       (lo >> EV_SEQ_BITS) << 32 | i;
+		}
+		sorted = ev_sort_keys(k, k + q->run_cap, n);
+		for (uint32_t i = 0; i < n; i++)
+			q->run[i] = dst[(uint32_t)sorted[i]];
+	}
 	q->run_bucket = ev_time(&q->run[0]) >> EV_BUCKET_SHIFT;
-	ev_sort(q->run, n);
 	return 0;
 }
 

@@ -110,13 +110,73 @@ static void test_ev_growth(void)
 	ev_queue_fini(&q);
 }
 
+/* Crowded buckets (a synchronised fabric puts hundreds of events in one
+ * 256 ps bucket): sources spread over the whole 24-bit id space, times
+ * spread inside buckets, several events of one source at one time, events
+ * added to the bucket being consumed and to the next one, and far events
+ * in the heap. The expected order is computed independently, by sorting
+ * the full keys. */
+static int key_cmp(const void *a, const void *b)
+{
+	unsigned __int128 x = *(const unsigned __int128 *)a, y = *(const unsigned __int128 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_ev_crowded(void)
+{
+	enum { N = 30000, MORE = 6000, SRCS = 600 };
+	static unsigned __int128 want[N + MORE], got[N + MORE];
+	static struct ev_src srcs[SRCS];
+	struct ev_queue q;
+	struct rng rng;
+	struct ev e;
+	uint32_t n = 0, n_got = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 16), 0);
+	rng_init(&rng, 9, 1);
+	for (uint32_t i = 0; i < SRCS; i++)
+		srcs[i] = (struct ev_src){ (uint32_t)rng_below(&rng, 1u << 24), 0 };
+	for (uint32_t i = 0; i < N; i++) {
+		struct ev_src *src = &srcs[rng_below(&rng, SRCS)];
+		/* 40 buckets with 4 distinct times each; 1% far away (heap). */
+		uint64_t t = rng_below(&rng, 40) * 256 + rng_below(&rng, 4) * 60 +
+			     (i % 97 == 0 ? UINT64_C(5000000) : 0);
+
+		want[n++] = (unsigned __int128)t << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+		CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+	}
+	while (ev_pop(&q, &e)) {
+		CU_ASSERT_FATAL(n_got < N + MORE);
+		got[n_got++] = e.key;
+		if (n_got % 5 == 0 && n < N + MORE) {
+			/* Later than now: into the run (same bucket) or the ring. */
+			struct ev_src *src = &srcs[rng_below(&rng, SRCS)];
+			uint64_t t = ev_time(&e) + 1 + rng_below(&rng, 2) * 300;
+
+			want[n++] = (unsigned __int128)t << 64 |
+				    ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+			CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+		}
+	}
+	CU_ASSERT_EQUAL_FATAL(n_got, n);
+	qsort(want, n, sizeof(want[0]), key_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			CU_FAIL("event out of order");
+			break;
+		}
+	ev_queue_fini(&q);
+}
+
 int test_ev_register(void)
 {
 	CU_pSuite s = CU_add_suite("ev", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "order by time, source, sequence", test_ev_order) ||
 	    !CU_add_test(s, "stop time", test_ev_stop_time) ||
-	    !CU_add_test(s, "heap growth keeps order", test_ev_growth))
+	    !CU_add_test(s, "heap growth keeps order", test_ev_growth) ||
+	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded))
 		return -1;
 	return 0;
 }
