@@ -194,32 +194,25 @@ static int ev_run_insert(struct ev_queue *q, const struct ev *e)
 	return 0;
 }
 
-int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn, void *obj)
+int ev_push_slow(struct ev_queue *q, const struct ev *e)
 {
-	uint64_t bucket = time_ps >> EV_BUCKET_SHIFT;
-	struct ev e;
+	uint64_t bucket = ev_time(e) >> EV_BUCKET_SHIFT;
 
-	assert(src->seq < (UINT64_C(1) << EV_SEQ_BITS));
-	assert(bucket >= q->cur);
-	e.key = (unsigned __int128)time_ps << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
-	e.fn = fn;
-	e.obj = obj;
 	/* The run is the earliest ring bucket: an event for it, or (after a
 	 * peek) for an earlier one, joins it in order. */
 	if (q->run_head < q->run_n && bucket <= q->run_bucket) {
-		if (ev_run_insert(q, &e) != 0)
+		if (ev_run_insert(q, e) != 0)
 			return -ENOMEM;
 	} else if (bucket - q->cur < EV_RING_BUCKETS) {
 		uint32_t idx = (uint32_t)(bucket & EV_RING_MASK);
 
-		if (ev_bucket_add(q, &q->ring[idx], &e) != 0)
+		if (ev_bucket_add(q, &q->ring[idx], e) != 0)
 			return -ENOMEM;
 		q->bits[idx >> 6] |= UINT64_C(1) << (idx & 63);
 		q->n_ring++;
-	} else if (ev_heap_push(q, &e) != 0) {
+	} else if (ev_heap_push(q, e) != 0) {
 		return -ENOMEM;
 	}
-	src->seq++;
 	q->n++;
 	q->n_pushed++;
 	return 0;
@@ -418,7 +411,7 @@ uint64_t ev_peek_time(struct ev_queue *q)
 	return t;
 }
 
-bool ev_pop(struct ev_queue *q, struct ev *out)
+bool ev_pop_slow(struct ev_queue *q, struct ev *out)
 {
 	const struct ev *r;
 

@@ -14,6 +14,7 @@
 #ifndef FAB_EV_H
 #define FAB_EV_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -91,14 +92,62 @@ struct ev_queue {
 int ev_queue_init(struct ev_queue *q, uint32_t cap);
 void ev_queue_fini(struct ev_queue *q);
 
+/* Out-of-line parts of ev_push and ev_pop: the run, new chunks, the heap. */
+int ev_push_slow(struct ev_queue *q, const struct ev *e);
+bool ev_pop_slow(struct ev_queue *q, struct ev *out);
+
 /* Schedule @fn(@obj) at @time_ps on behalf of @src. Grows the heap when
  * full (amortised; it is sized by the number of busy ports and links).
- * Returns 0 or -ENOMEM. */
-int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn, void *obj);
+ * Returns 0 or -ENOMEM. The common case (a ring bucket whose last chunk
+ * has room) is inline. */
+static inline int ev_push(struct ev_queue *q, uint64_t time_ps, struct ev_src *src, ev_fn fn,
+			  void *obj)
+{
+	uint64_t bucket = time_ps >> EV_BUCKET_SHIFT;
+	struct ev e;
+	int rc;
+
+	assert(src->seq < (UINT64_C(1) << EV_SEQ_BITS));
+	assert(bucket >= q->cur);
+	e.key = (unsigned __int128)time_ps << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+	e.fn = fn;
+	e.obj = obj;
+	if (__builtin_expect(bucket > q->run_bucket || q->run_head == q->run_n, 1) &&
+	    __builtin_expect(bucket - q->cur < EV_RING_BUCKETS, 1)) {
+		struct ev_chunk *c = q->ring[bucket & (EV_RING_BUCKETS - 1)].tail;
+
+		/* A bucket with a chunk is marked non-empty already. */
+		if (__builtin_expect(c != NULL && c->n < EV_CHUNK_EVENTS, 1)) {
+			c->v[c->n++] = e;
+			q->n_ring++;
+			q->n++;
+			q->n_pushed++;
+			src->seq++;
+			return 0;
+		}
+	}
+	rc = ev_push_slow(q, &e);
+	if (rc == 0)
+		src->seq++;
+	return rc;
+}
 
 static inline bool ev_empty(const struct ev_queue *q) { return q->n == 0; }
-/* Remove the earliest event into @out; false when empty. */
-bool ev_pop(struct ev_queue *q, struct ev *out);
+
+/* Remove the earliest event into @out; false when empty. The common case
+ * (the next event of the sorted run, earlier than the heap's) is inline. */
+static inline bool ev_pop(struct ev_queue *q, struct ev *out)
+{
+	if (__builtin_expect(q->run_head < q->run_n, 1) &&
+	    (q->n_heap == 0 || q->run[q->run_head].key < q->heap[0].key)) {
+		*out = q->run[q->run_head++];
+		q->n--;
+		q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
+		return true;
+	}
+	return ev_pop_slow(q, out);
+}
+
 /* Time of the earliest event; only when not empty. */
 uint64_t ev_peek_time(struct ev_queue *q);
 

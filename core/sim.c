@@ -36,13 +36,10 @@ void sim_fini(struct sim *s)
 	ev_queue_fini(&s->evq);
 }
 
-void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_fn fn, void *obj)
+void sim_at_fail(struct sim *s)
 {
-	assert(t_ps >= s->now_ps);
-	if (ev_push(&s->evq, t_ps, src, fn, obj) != 0) {
-		fprintf(stderr, "fabemu: out of memory for the event queue (%u events)\n", s->evq.n);
-		abort();
-	}
+	fprintf(stderr, "fabemu: out of memory for the event queue (%u events)\n", s->evq.n);
+	abort();
 }
 
 uint64_t sim_run(struct sim *s)

@@ -4,6 +4,7 @@
 #ifndef FAB_SIM_H
 #define FAB_SIM_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -71,7 +72,13 @@ static inline void sim_new_src(struct sim *s, struct ev_src *src)
 
 /* Schedule at absolute time @t_ps (>= now). Aborts on out-of-memory: the
  * queue is sized at setup and grows only for pathological runs. */
-void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_fn fn, void *obj);
+void sim_at_fail(struct sim *s) __attribute__((noreturn, cold));
+static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_fn fn, void *obj)
+{
+	assert(t_ps >= s->now_ps);
+	if (unlikely(ev_push(&s->evq, t_ps, src, fn, obj) != 0))
+		sim_at_fail(s);
+}
 
 /* Run until no event is left or stop_ps is passed. Returns events handled. */
 uint64_t sim_run(struct sim *s);
