@@ -565,14 +565,7 @@ void pkt_ipv4_set_ce(struct rte_mbuf *m)
 
 uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m)
 {
-	uint8_t *ip = pkt_l3(m);
-	uint16_t old_w = pkt_get16(ip + 8);
-
-	if (ip[8] == 0)
-		return 0;
-	ip[8]--;
-	pkt_cksum_adjust(ip + 10, old_w, pkt_get16(ip + 8));
-	return ip[8];
+	return pkt_ipv4_hdr_dec_ttl(pkt_l3(m));
 }
 
 int pkt_build_pfc(struct rte_mbuf *m, const uint8_t src_mac[6], uint8_t enable,

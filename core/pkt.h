@@ -192,6 +192,25 @@ int pkt_icrc_check(const struct rte_mbuf *m);
 uint8_t pkt_ipv4_ecn(const struct rte_mbuf *m);
 void pkt_ipv4_set_ce(struct rte_mbuf *m);     /* only call on ECT packets */
 uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m); /* returns the new TTL */
+
+/* The same on an IPv4 header at @ip (a forwarding hop has it at hand):
+ * TTL 0 stays 0; otherwise the TTL/protocol word drops by 0x0100 and the
+ * checksum follows (RFC 1624, eqn. 3). */
+static inline uint8_t pkt_ipv4_hdr_dec_ttl(uint8_t *ip)
+{
+	uint32_t sum;
+
+	if (unlikely(ip[8] == 0))
+		return 0;
+	ip[8]--;
+	/* ~HC + ~m + m' with m' = m - 0x0100: ~m + m' = 0xFFFF - 0x0100. */
+	sum = (uint32_t)(uint16_t)~(ip[10] << 8 | ip[11]) + 0xFEFF;
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	ip[10] = (uint8_t)(~sum >> 8);
+	ip[11] = (uint8_t)~sum;
+	return ip[8];
+}
 uint32_t pkt_ipv4_dst(const struct rte_mbuf *m); /* host byte order */
 uint8_t pkt_ipv4_dscp(const struct rte_mbuf *m);
 

@@ -92,7 +92,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 				    (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3])) % n;
 	}
 	out = s->grp_ports[o + pick];
-	if (unlikely(pkt_ipv4_dec_ttl(m) == 0)) {
+	if (unlikely(pkt_ipv4_hdr_dec_ttl(ip) == 0)) {
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
 	}

@@ -347,6 +347,22 @@ static void test_pkt_ipv4_rewrites(void)
 	CU_ASSERT_EQUAL(pkt_ipv4_dec_ttl(m), 0);
 	CU_ASSERT_EQUAL(tpkt_get16(ip + 10), tpkt_ipv4_cksum(ip));
 	CU_ASSERT_EQUAL(pkt_icrc_check(m), 1);
+	/* Every checksum value class: 65536 source addresses, one hop each,
+	 * against the full recomputation. */
+	for (uint32_t a = 0; a < 65536; a++) {
+		uint8_t *w;
+
+		f.addr.ttl = (uint8_t)(2 + a % 250);
+		f.addr.src_ip = 0x0A000000 + a * 977;
+		rte_pktmbuf_reset(m);
+		CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, NULL), 0);
+		w = rte_pktmbuf_mtod_offset(m, uint8_t *, pkt_meta(m)->l3_off);
+		if (pkt_ipv4_hdr_dec_ttl(w) != f.addr.ttl - 1 ||
+		    tpkt_get16(w + 10) != tpkt_ipv4_cksum(w)) {
+			CU_FAIL("TTL decrement broke the IPv4 checksum");
+			break;
+		}
+	}
 	rte_pktmbuf_free(m);
 }
 
