@@ -91,6 +91,22 @@ struct pkt_meta {
 	uint64_t sent_ps;       /* when the source started transmitting it */
 };
 
+_Static_assert(sizeof(struct pkt_meta) == 24, "pkt_meta must stay 24 bytes: see pkt_data");
+
+/* Bytes between an mbuf and its data in pools made by sim_pool_create. */
+#define PKT_DATA_OFF (sizeof(struct rte_mbuf) + sizeof(struct pkt_meta))
+
+/* The frame of a packet taken with pkt_alloc, found from the packet's own
+ * address: the mbuf header, then our 24-byte metadata, then the frame
+ * (pkt_alloc keeps no headroom). Unlike rte_pktmbuf_mtod it reads nothing
+ * of the mbuf header, so a forwarding hop touches one cache line: the
+ * metadata with the Ethernet, IPv4 and UDP headers of an untagged frame
+ * (bytes 128..191 of the packet). sim_pool_create checks the layout. */
+static inline uint8_t *pkt_data(struct rte_mbuf *m)
+{
+	return (uint8_t *)m + PKT_DATA_OFF;
+}
+
 static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)
 {
 	return (struct pkt_meta *)rte_mbuf_to_priv(m);
@@ -98,7 +114,7 @@ static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)
 
 /* A packet from a pool made by sim_pool_create: no headroom is kept (no
  * header is ever prepended), so metadata and headers are contiguous right
- * after the rte_mbuf and a forwarding hop touches three cache lines. */
+ * after the rte_mbuf (see pkt_data). */
 static inline struct rte_mbuf *pkt_alloc(struct rte_mempool *mp)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
@@ -108,13 +124,13 @@ static inline struct rte_mbuf *pkt_alloc(struct rte_mempool *mp)
 	return m;
 }
 
-/* Start loading what a receiver reads of @m (mbuf fields, metadata and
- * headers) ahead of use. */
+/* Start loading what a receiver reads of @m (metadata and headers) ahead
+ * of use. */
 static inline void pkt_prefetch(const struct rte_mbuf *m)
 {
 	const char *p = (const char *)m;
 
-	rte_prefetch0(p);
+	/* Metadata and L2-L4 headers; the BTH (a NIC reads it). */
 	rte_prefetch0(p + 2 * RTE_CACHE_LINE_SIZE);
 	rte_prefetch0(p + 3 * RTE_CACHE_LINE_SIZE);
 }

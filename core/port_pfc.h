@@ -47,7 +47,7 @@ void port_pfc_rx(struct port *p, struct rte_mbuf *m);
 /* Is @m a MAC control frame (EtherType 0x8808)? */
 static inline bool port_is_mac_ctrl(const struct rte_mbuf *m)
 {
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
 
 	return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) && d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
 }

@@ -175,6 +175,20 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 		goto fail;
 	}
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	{
+		/* The hot path finds a frame from the packet's address. */
+		struct rte_mbuf *m = pkt_alloc(mp);
+
+		if (!m || rte_pktmbuf_mtod(m, uint8_t *) != pkt_data(m) ||
+		    (uint8_t *)pkt_meta(m) != (uint8_t *)m + sizeof(struct rte_mbuf)) {
+			if (m)
+				rte_pktmbuf_free(m);
+			snprintf(err, err_len, "packet pool %s: unexpected mbuf layout", name);
+			rte_mempool_free(mp);
+			return NULL;
+		}
+		rte_pktmbuf_free(m);
+	}
 	return mp;
 fail:
 	snprintf(err, err_len, "cannot create a pool of %u packets: %s", n_mbufs,

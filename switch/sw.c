@@ -50,7 +50,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
-	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	uint8_t *d = pkt_data(m);
 	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, o, n, pick;
@@ -64,7 +64,9 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		etype = (uint16_t)(d[16] << 8 | d[17]);
 		l3 += PKT_VLAN_BYTES;
 	}
-	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || rte_pktmbuf_data_len(m) < l3 + PKT_IPV4_BYTES)) {
+	/* Frames hold their headers (the builders write them; captures may
+	 * truncate payload only), so the metadata's length bounds them. */
+	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || pm->frame_bytes < (uint32_t)(l3 + PKT_IPV4_BYTES))) {
 		sw_drop(s, m, SW_DROP_PARSE);
 		return;
 	}
