@@ -99,34 +99,43 @@ void port_fini(struct port *p)
 
 /* Pick the class to serve: strict classes from the highest down, then DWRR
  * among the others. Returns -1 when nothing may be sent. */
-static int port_pick_tc(struct port *p)
+static inline int port_pick_tc(struct port *p)
 {
 	uint8_t ready = p->nonempty_mask & (uint8_t)~p->paused_mask;
-	uint8_t strict = ready & p->sched.strict_mask;
-	uint8_t rr = ready & (uint8_t)~p->sched.strict_mask;
+	uint8_t strict, rr;
 
+	if (likely(!(ready & (ready - 1)))) {
+		int tc;
+
+		if (!ready)
+			return -1;
+		tc = __builtin_ctz(ready);
+		/* Strict or not, the deficit stays neutral (as below). */
+		p->q[tc].deficit = (uint32_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
+		return tc;
+	}
+	strict = ready & p->sched.strict_mask;
+	rr = ready & (uint8_t)~p->sched.strict_mask;
 	if (strict)
 		return 31 - __builtin_clz(strict);
-	if (!rr)
-		return -1;
 	if (!(rr & (rr - 1))) {
 		/* A single class: no round to run; keep its deficit neutral. */
 		int tc = __builtin_ctz(rr);
 
-		p->deficit[tc] = (uint32_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
+		p->q[tc].deficit = (uint32_t)p->q[tc].slots[p->q[tc].head & p->q[tc].mask].aux;
 		return tc;
 	}
 	for (;;) {
 		int tc = p->dwrr_cur;
 
 		if (rr & (1u << tc)) {
-			const struct port_ring *q = &p->q[tc];
+			struct port_ring *q = &p->q[tc];
 
 			if (!p->dwrr_granted) {
-				p->deficit[tc] += p->sched.quantum_bytes[tc];
+				q->deficit += p->sched.quantum_bytes[tc];
 				p->dwrr_granted = 1;
 			}
-			if (p->deficit[tc] >= (int64_t)(uint32_t)q->slots[q->head & q->mask].aux)
+			if (q->deficit >= (int64_t)(uint32_t)q->slots[q->head & q->mask].aux)
 				return tc;
 		}
 		p->dwrr_cur = (uint8_t)((tc + 1) & (PORT_N_TC - 1));
@@ -138,7 +147,7 @@ static int port_pick_tc(struct port *p)
  * lossy links. */
 static inline bool port_lose(struct port *p)
 {
-	if (likely(p->loss_ppb == 0))
+	if (likely(!(p->flags & PORT_F_LOSSY)))
 		return false;
 	return rng_splitmix64(&p->rng) % UINT64_C(1000000000) < p->loss_ppb;
 }
@@ -147,7 +156,8 @@ static inline bool port_lose(struct port *p)
 static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 {
 	if (unlikely(port_lose(p))) {
-		p->stats.lost_pkts++;
+		p->lost_pkts++;
+		p->lost_bytes += pkt_meta(m)->frame_bytes;
 		sim_pkt_free(p->sim, m);
 		return;
 	}
@@ -169,16 +179,16 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 	p->tx_pkt = m;
 	if (p->ops->departing)
 		p->ops->departing(p->owner, p, m, tc, bytes, tag);
-	p->stats.tx_pkts++;
-	p->stats.tx_bytes += bytes;
-	if (likely(tc < PORT_N_TC))
-		p->stats.tc_tx_bytes[tc] += bytes;
-	else
-		p->stats.ctrl_tx_pkts++;
-	p->stats.busy_ps += ser;
+	p->tx_pkts++;
+	if (likely(tc < PORT_N_TC)) {
+		p->q[tc].out_bytes += bytes;
+	} else {
+		p->ctrl_tx_pkts++;
+		p->ctrl_tx_bytes += bytes;
+	}
 	if (unlikely(p->cap != NULL))
 		cap_write(p->cap, sim->now_ps, m, bytes);
-	if (p->ops->pull || p->nonempty_mask || p->ctrl.head != p->ctrl.tail) {
+	if (p->ops->pull || p->nonempty_mask || (p->flags & PORT_F_CTRL)) {
 		/* Something may follow: decide at the end of this frame. */
 		p->tx_bytes_cur = bytes;
 		sim_at(sim, end, &p->src, port_tx_done, p);
@@ -202,15 +212,17 @@ void port_next(struct port *p)
 
 	if (unlikely(p->busy_until_ps > p->sim->now_ps)) {
 		/* A frame sent without an end-of-frame event is on the wire. */
-		if (!p->wake_armed) {
-			p->wake_armed = 1;
+		if (!(p->flags & PORT_F_WAKE)) {
+			p->flags |= PORT_F_WAKE;
 			sim_at(p->sim, p->busy_until_ps, &p->src, port_wake, p);
 		}
 		return;
 	}
-	if (unlikely(p->ctrl.head != p->ctrl.tail)) {
+	if (unlikely(p->flags & PORT_F_CTRL)) {
 		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
 
+		if (p->ctrl.head == p->ctrl.tail)
+			p->flags &= (uint8_t)~PORT_F_CTRL;
 		port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux, 0);
 		return;
 	}
@@ -224,9 +236,10 @@ void port_next(struct port *p)
 		p->queue_bytes -= bytes;
 		if (q->head == q->tail) {
 			p->nonempty_mask &= (uint8_t)~(1u << tc);
-			p->deficit[tc] = 0;
-		} else if (!(p->sched.strict_mask & (1u << tc))) {
-			p->deficit[tc] -= bytes;
+			q->deficit = 0;
+		} else {
+			/* (Strict classes never use theirs.) */
+			q->deficit -= bytes;
 		}
 		port_start(p, s.m, (uint8_t)tc, bytes, (uint32_t)(s.aux >> 32));
 		return;
@@ -249,8 +262,8 @@ void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t f
 	q->bytes += frame_bytes;
 	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
 	p->queue_bytes += frame_bytes;
-	if (p->queue_bytes > p->stats.max_queue_bytes)
-		p->stats.max_queue_bytes = p->queue_bytes;
+	if (p->queue_bytes > p->max_queue_bytes)
+		p->max_queue_bytes = p->queue_bytes;
 	if (!p->tx_pkt)
 		port_next(p);
 }
@@ -264,6 +277,7 @@ void port_kick(struct port *p)
 void port_send_ctrl(struct port *p, struct rte_mbuf *m)
 {
 	ring_push(&p->ctrl, m, pkt_meta(m)->frame_bytes);
+	p->flags |= PORT_F_CTRL;
 	if (!p->tx_pkt)
 		port_next(p);
 }
@@ -272,6 +286,10 @@ void port_set_loss(struct port *p, double loss, uint64_t seed)
 {
 	p->loss_ppb = (uint64_t)(loss * 1e9 + 0.5);
 	p->rng = seed;
+	if (p->loss_ppb)
+		p->flags |= PORT_F_LOSSY;
+	else
+		p->flags &= (uint8_t)~PORT_F_LOSSY;
 }
 
 void port_set_paused(struct port *p, uint8_t tc, bool paused)
@@ -299,7 +317,7 @@ static void port_wake(struct sim *sim, void *obj)
 	struct port *p = obj;
 
 	(void)sim;
-	p->wake_armed = 0;
+	p->flags &= (uint8_t)~PORT_F_WAKE;
 	if (!p->tx_pkt)
 		port_next(p);
 }
@@ -310,7 +328,6 @@ static void port_arrive(struct sim *sim, void *obj)
 	struct port *peer = p->peer;
 	struct port_ring *pipe = &p->pipe;
 	struct rte_mbuf *m = pipe->slots[pipe->head++ & pipe->mask].m;
-	uint32_t bytes;
 
 	if (pipe->head != pipe->tail) {
 		const struct port_slot *next = &pipe->slots[pipe->head & pipe->mask];
@@ -321,16 +338,58 @@ static void port_arrive(struct sim *sim, void *obj)
 		pkt_prefetch(next->m);
 	}
 	sim->n_hops++;
-	/* The receiver reads the packet next anyway: this is not an extra miss. */
-	bytes = pkt_meta(m)->frame_bytes;
-	peer->stats.rx_pkts++;
-	peer->stats.rx_bytes += bytes;
 	if (unlikely(peer->cap != NULL))
-		cap_write(peer->cap, sim->now_ps, m, bytes);
+		cap_write(peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
 	/* MAC control (PFC) is the receiving MAC's business, not its node's. */
 	if (unlikely(port_is_mac_ctrl(m))) {
 		port_pfc_rx(peer, m);
 		return;
 	}
 	peer->ops->rx(peer->owner, peer, m);
+}
+
+uint64_t port_tx_bytes(const struct port *p)
+{
+	uint64_t b = p->ctrl_tx_bytes;
+
+	for (int tc = 0; tc < PORT_N_TC; tc++)
+		b += p->q[tc].out_bytes;
+	return b;
+}
+
+void port_stats(const struct port *p, struct port_stats *out)
+{
+	const struct port *up = p->peer;
+
+	memset(out, 0, sizeof(*out));
+	out->lost_pkts = p->lost_pkts;
+	out->tx_pkts = p->tx_pkts;
+	out->tx_bytes = port_tx_bytes(p);
+	out->max_queue_bytes = p->max_queue_bytes;
+	out->ctrl_tx_pkts = p->ctrl_tx_pkts;
+	for (int tc = 0; tc < PORT_N_TC; tc++)
+		out->tc_tx_bytes[tc] = p->q[tc].out_bytes;
+	/* Serialisation carries its remainder from frame to frame, so the
+	 * time spent is that of all bytes sent, rounded down once. */
+	if (p->rate_bps)
+		out->busy_ps = (uint64_t)((unsigned __int128)(out->tx_bytes +
+							     out->tx_pkts * PKT_WIRE_OVERHEAD_BYTES) *
+					  8 * UNITS_PS_PER_S / p->rate_bps);
+	/* Received: what the peer sent, less what was lost or is still on
+	 * the wire or the link. */
+	if (up) {
+		uint64_t pkts = up->tx_pkts - up->lost_pkts;
+		uint64_t bytes = port_tx_bytes(up) - up->lost_bytes;
+
+		for (uint32_t i = up->pipe.head; i != up->pipe.tail; i++) {
+			pkts--;
+			bytes -= pkt_meta_const(up->pipe.slots[i & up->pipe.mask].m)->frame_bytes;
+		}
+		if (up->tx_pkt) {
+			pkts--;
+			bytes -= up->tx_bytes_cur;
+		}
+		out->rx_pkts = pkts;
+		out->rx_bytes = bytes;
+	}
 }

@@ -50,7 +50,9 @@ struct port_slot {
 };
 
 /* A FIFO ring of slots that doubles when full (sized by the high-water mark
- * of a run, not per packet). Indices run free and are masked when used. */
+ * of a run, not per packet). Indices run free and are masked when used.
+ * Traffic-class queues also keep their DWRR deficit and bytes sent here,
+ * on the line a dequeue touches anyway. */
 struct port_ring {
 	struct port_slot *slots; /* mask + 1 slots, NULL until first use */
 	uint32_t mask;           /* capacity - 1 */
@@ -58,6 +60,8 @@ struct port_ring {
 	uint32_t tail;           /* next in */
 	uint32_t external;       /* slots were allocated (not the port's inline ones) */
 	uint64_t bytes;          /* queues: frame bytes held */
+	uint64_t out_bytes;      /* queues: frame bytes transmitted from this class */
+	int64_t deficit;         /* queues: DWRR deficit counter, bytes */
 };
 
 static inline uint32_t port_ring_len(const struct port_ring *r) { return r->tail - r->head; }
@@ -68,6 +72,7 @@ struct port_sched {
 	uint32_t quantum_bytes[PORT_N_TC]; /* DWRR quantum per TC (weight x base quantum) */
 };
 
+/* Counters of a port, as port_stats computes them. */
 struct port_stats {
 	uint64_t lost_pkts;               /* frames lost on the link (random loss) */
 	uint64_t tx_pkts;                 /* frames transmitted */
@@ -80,44 +85,69 @@ struct port_stats {
 	uint64_t ctrl_tx_pkts;            /* MAC control (PFC) frames transmitted */
 };
 
-/* Hot-path struct, kept inline: nodes embed their ports. Fields used on
- * every packet come first. */
+enum {
+	PORT_F_CTRL = 1,  /* MAC control frames are queued */
+	PORT_F_LOSSY = 2, /* frames may be lost on this direction */
+	PORT_F_WAKE = 4,  /* an event will restart the port at busy_until_ps */
+};
+
+/* Hot-path struct, kept inline: nodes embed their ports. The fields of a
+ * hop sit in the first three cache lines: line 0 is what a peer's arrival
+ * reads (ops, owner, capture), line 1 the transmit state and line 2 the
+ * link's in-flight ring; then the ring's first slots, the class queues
+ * (each on its own line), and what only setup, PFC, loss and reports
+ * read. Counters that follow from others (bytes received, time busy) are
+ * computed by port_stats, not kept per frame. */
 struct port {
+	/* line 0 */
 	struct sim *sim;             /* owning simulation */
 	struct port *peer;           /* the port at the other end */
 	const struct port_ops *ops;  /* owner's callbacks */
 	void *owner;                 /* owner node */
+	struct rte_mbuf *tx_pkt;     /* frame being serialised with an end-of-frame event
+				      * (also set while its departing hook runs) */
+	struct cap_file *cap;        /* capture both directions here, or NULL */
 	uint64_t rate_bps;           /* line rate */
 	uint64_t ser_rem;            /* serialisation remainder, 1/rate_bps ps units */
+	/* line 1 */
 	uint64_t delay_ps;           /* propagation delay to the peer */
-	struct rte_mbuf *tx_pkt;     /* frame being serialised with an end-of-frame event */
 	uint64_t busy_until_ps;      /* end of a frame sent without one (queue was empty) */
-	uint32_t tx_bytes_cur;       /* its frame bytes */
+	uint64_t queue_bytes;        /* frame bytes in all queues */
+	uint64_t max_queue_bytes;    /* its peak */
+	uint32_t tx_bytes_cur;       /* frame bytes of tx_pkt */
 	uint8_t nonempty_mask;       /* bit tc set when q[tc] holds packets */
 	uint8_t paused_mask;         /* TCs that may not transmit (PFC) */
 	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
 	uint8_t dwrr_granted;        /* DWRR: dwrr_cur got its quantum this turn */
-	uint8_t wake_armed;          /* an event will restart the port at busy_until_ps */
-	uint64_t queue_bytes;        /* frame bytes in all queues */
+	uint8_t flags;               /* PORT_F_* */
 	struct ev_src src;           /* event identity of this port and its pipe */
+	/* line 2 */
 	struct port_ring pipe;       /* frames in flight to the peer */
-	struct port_slot pipe_inline[PORT_PIPE_INLINE]; /* its first slots, next to the
-					 * fields an arrival reads (a link of 1 us at
-					 * 100 Gb/s holds 3 full frames) */
-	uint8_t mac[6];              /* this port's MAC */
-	uint8_t nh_mac[6];           /* MAC of the device at the other end */
-	uint16_t index;              /* port number on its node */
-	uint32_t node;               /* owning node index (topology) */
-	struct cap_file *cap;        /* capture both directions here, or NULL */
+	uint64_t tx_pkts;            /* frames transmitted */
+	uint64_t lost_bytes;         /* frame bytes lost on the link */
+	struct port_slot pipe_inline[PORT_PIPE_INLINE]; /* the pipe's first slots (a link
+					 * of 1 us at 100 Gb/s holds 3 full frames) */
+	struct port_ring q[PORT_N_TC]; /* egress queues */
+	/* cold */
 	struct port_ring ctrl;       /* MAC control frames (PFC): sent first, never paused */
 	struct port_pfc *pfc;        /* PFC state, NULL when the port does not do PFC */
 	uint64_t loss_ppb;           /* random frame loss on this direction, parts per 1e9 */
 	uint64_t rng;                /* its random stream (splitmix64 state) */
-	struct port_ring q[PORT_N_TC]; /* egress queues */
-	int64_t deficit[PORT_N_TC];  /* DWRR deficit counters, bytes */
+	uint64_t lost_pkts;          /* frames lost on the link */
+	uint64_t ctrl_tx_pkts;       /* MAC control frames transmitted */
+	uint64_t ctrl_tx_bytes;      /* and their bytes */
 	struct port_sched sched;     /* scheduler settings */
-	struct port_stats stats;     /* counters */
-};
+	uint8_t mac[6];              /* this port's MAC */
+	uint8_t nh_mac[6];           /* MAC of the device at the other end */
+	uint16_t index;              /* port number on its node */
+	uint32_t node;               /* owning node index (topology) */
+} __attribute__((aligned(64)));
+
+/* The counters of @p (received ones from what its peer sent and what is
+ * still on the link). */
+void port_stats(const struct port *p, struct port_stats *out);
+/* Frame bytes transmitted so far (all classes and control frames). */
+uint64_t port_tx_bytes(const struct port *p);
 
 /* Initialise @p owned by @owner with @ops. Rates and delays come from the
  * link; call port_connect for both directions. */

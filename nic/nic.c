@@ -50,7 +50,9 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
-	n->ports = calloc(n_ports, sizeof(*n->ports));
+	n->ports = aligned_alloc(64, sizeof(*n->ports) * n_ports);
+	if (n->ports)
+		memset(n->ports, 0, sizeof(*n->ports) * n_ports);
 	n->ps = calloc(n_ports, sizeof(*n->ps));
 	if (!n->ports || !n->ps) {
 		nic_free(n);

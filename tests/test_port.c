@@ -49,6 +49,7 @@ static void run_rate(uint64_t rate_bps)
 	struct port pa, pb;
 	struct sim s;
 	const uint64_t delay = 1234567; /* ps */
+	struct port_stats st;
 	__uint128_t bits = 0;
 	uint32_t n = 0;
 
@@ -70,8 +71,11 @@ static void run_rate(uint64_t rate_bps)
 		expect = (uint64_t)(bits * UNITS_PS_PER_S / rate_bps) + delay;
 		CU_ASSERT_EQUAL(b.t_ps[k], expect);
 	}
-	CU_ASSERT_EQUAL(pa.stats.tx_pkts, n);
-	CU_ASSERT_EQUAL(pb.stats.rx_pkts, n);
+	port_stats(&pa, &st);
+	CU_ASSERT_EQUAL(st.tx_pkts, n);
+	CU_ASSERT_EQUAL(st.busy_ps, b.t_ps[n - 1] - delay); /* busy from 0 to the last end */
+	port_stats(&pb, &st);
+	CU_ASSERT_EQUAL(st.rx_pkts, n);
 	port_fini(&pa);
 	port_fini(&pb);
 	sim_fini(&s);
@@ -142,8 +146,8 @@ static void test_port_dwrr_shares(void)
 	/* Stop while both classes are still backlogged: 400 frames sent. */
 	s.stop_ps = 400 * port_frame_ps(1500, UINT64_C(100000000000)) - 1;
 	sim_run(&s);
-	bytes1 = pa.stats.tc_tx_bytes[1];
-	bytes3 = pa.stats.tc_tx_bytes[3];
+	bytes1 = pa.q[1].out_bytes;
+	bytes3 = pa.q[3].out_bytes;
 	CU_ASSERT(bytes1 > 0);
 	/* Within one DWRR round of an exact 1:3 split (the very first TC1 frame
 	 * went out before any TC3 frame was queued; 101:299 frames is exact). */
@@ -254,6 +258,7 @@ static void test_port_ctrl_from_departing(void)
 	const uint64_t rate = UINT64_C(100000000000);
 	struct sink a = { 0 }, b = { 0 };
 	struct port pa, pb;
+	struct port_stats st;
 	struct sim s;
 	uint64_t pfc_ps = port_frame_ps(64, rate), frame_ps = port_frame_ps(1000, rate);
 
@@ -274,12 +279,14 @@ static void test_port_ctrl_from_departing(void)
 		sim_run(&s);
 		/* The PFC frame is the receiving MAC's: b sees the data frames. */
 		CU_ASSERT_EQUAL_FATAL(b.n, (uint32_t)queued);
-		CU_ASSERT_EQUAL(pb.stats.rx_pkts, (uint64_t)queued + 1);
-		CU_ASSERT_EQUAL(pa.stats.ctrl_tx_pkts, 1);
+		port_stats(&pb, &st);
+		CU_ASSERT_EQUAL(st.rx_pkts, (uint64_t)queued + 1);
+		CU_ASSERT_EQUAL(pa.ctrl_tx_pkts, 1);
 		CU_ASSERT_EQUAL(b.t_ps[0], frame_ps + 1000);
 		if (queued == 2)
 			CU_ASSERT_EQUAL(b.t_ps[1], frame_ps + pfc_ps + frame_ps + 1000);
-		CU_ASSERT_EQUAL(pa.stats.busy_ps, (uint64_t)queued * frame_ps + pfc_ps);
+		port_stats(&pa, &st);
+		CU_ASSERT_EQUAL(st.busy_ps, (uint64_t)queued * frame_ps + pfc_ps);
 		port_fini(&pa);
 		port_fini(&pb);
 		sim_fini(&s);

@@ -85,7 +85,7 @@ static void fabric_sample(struct sim *sim, void *obj)
 
 		fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
 			n->name, c->port, (unsigned long long)p->queue_bytes,
-			(unsigned long long)p->stats.tx_bytes, p->paused_mask,
+			(unsigned long long)port_tx_bytes(p), p->paused_mask,
 			p->pfc ? p->pfc->paused_prio : 0,
 			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
 	}
@@ -182,7 +182,7 @@ static uint64_t fabric_tx_of(struct fabric *f, uint32_t s)
 
 	/* Data frames only: pause refreshes go on during a deadlock. */
 	for (uint16_t p = 0; p < sw_n_ports(f->sws[s]); p++)
-		tx += sw_port(f->sws[s], p)->stats.tx_pkts - sw_port(f->sws[s], p)->stats.ctrl_tx_pkts;
+		tx += sw_port(f->sws[s], p)->tx_pkts - sw_port(f->sws[s], p)->ctrl_tx_pkts;
 	return tx;
 }
 

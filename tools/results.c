@@ -149,7 +149,7 @@ static void res_pfc_port(struct res_pfc_sum *t, const struct port *p, uint64_t n
 {
 	uint64_t paused = 0;
 
-	t->lost += p->stats.lost_pkts;
+	t->lost += p->lost_pkts;
 	if (!p->pfc)
 		return;
 	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
@@ -259,8 +259,8 @@ int res_collect(struct results *r, const struct fabric *f)
 		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
 			const struct port *pt = sw_port(f->sws[i], p);
 
-			if (pt->stats.max_queue_bytes > q_peak)
-				q_peak = pt->stats.max_queue_bytes;
+			if (pt->max_queue_bytes > q_peak)
+				q_peak = pt->max_queue_bytes;
 		}
 	}
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
@@ -498,9 +498,11 @@ int res_write_ports(const struct fabric *f, const char *dir)
 
 			const struct topo_node *nd = &t->nodes[lk->node[s]];
 			struct res_pfc_sum pf = { 0 };
+			struct port_stats st;
 			uint64_t drops = 0, marked = 0, by[SW_DROP_N] = { 0 };
 
 			res_pfc_port(&pf, p, f->sim.now_ps);
+			port_stats(p, &st);
 			if (nd->kind == TOPO_SWITCH) {
 				const struct sw_port_stats *ps = sw_port_stats(f->sws[nd->index], lk->port[s]);
 
@@ -513,11 +515,11 @@ int res_write_ports(const struct fabric *f, const char *dir)
 			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
 				nd->name, lk->port[s], t->nodes[lk->node[1 - s]].name,
 				lk->port[1 - s], (double)lk->rate_bps / 1e9,
-				(unsigned long long)p->stats.tx_pkts, (unsigned long long)p->stats.tx_bytes,
-				(unsigned long long)p->stats.rx_pkts, (unsigned long long)p->stats.rx_bytes,
-				sim_s > 0 ? units_ps_to_s(p->stats.busy_ps) / sim_s : 0.0,
-				(unsigned long long)p->stats.max_queue_bytes,
-				(unsigned long long)p->stats.lost_pkts, (unsigned long long)drops,
+				(unsigned long long)st.tx_pkts, (unsigned long long)st.tx_bytes,
+				(unsigned long long)st.rx_pkts, (unsigned long long)st.rx_bytes,
+				sim_s > 0 ? units_ps_to_s(st.busy_ps) / sim_s : 0.0,
+				(unsigned long long)st.max_queue_bytes,
+				(unsigned long long)st.lost_pkts, (unsigned long long)drops,
 				(unsigned long long)by[SW_DROP_BUFFER], (unsigned long long)by[SW_DROP_THRESHOLD],
 				(unsigned long long)by[SW_DROP_HEADROOM], (unsigned long long)by[SW_DROP_WATCHDOG],
 				(unsigned long long)marked, (unsigned long long)pf.xoff_tx,
