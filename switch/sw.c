@@ -200,7 +200,9 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 
 	if (!s)
 		return NULL;
-	s->ports = calloc(n_ports, sizeof(*s->ports));
+	s->ports = aligned_alloc(64, sizeof(*s->ports) * n_ports);
+	if (s->ports)
+		memset(s->ports, 0, sizeof(*s->ports) * n_ports);
 	if (!s->ports) {
 		sw_free(s);
 		return NULL;
@@ -216,6 +218,9 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->p = *p;
 	s->reserve_bytes = p->reserve_bytes;
 	s->lossless_prio = p->pfc.lossless_prio;
+	s->xoff_bytes = p->pfc.xoff_bytes;
+	s->alpha_q16 = p->pfc.alpha_q16;
+	s->wd_on = p->pfc.wd_detect_ps != 0;
 	s->ecn_tc_mask = p->ecn_tc_mask;
 	s->ecn_on_enqueue = p->ecn_on_enqueue;
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
@@ -237,6 +242,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		s->px[i].index = i;
 		s->px[i].pg = &s->pgs[(size_t)i * PKT_N_PRIO];
 		memset(s->px[i].pg, 0, sizeof(*s->pgs) * PKT_N_PRIO);
+		for (int pr = 0; pr < PKT_N_PRIO; pr++)
+			s->px[i].pg[pr].lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
 		sim_new_src(sim, &s->px[i].refresh_src);
 		if (p->pfc.lossless_prio && port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
 			sw_free(s);

@@ -75,10 +75,10 @@ struct sw_fib {
 struct sw_stats {
 	uint64_t rx_pkts;                 /* frames received */
 	uint64_t fwd_pkts;                /* frames admitted and queued */
-	uint64_t drops[SW_DROP_N];        /* by reason */
 	uint64_t buffer_peak_bytes;       /* high-water mark of the whole buffer */
 	uint64_t ecn_marked;              /* frames marked CE */
 	uint64_t storms;                  /* queues the watchdog declared stormed */
+	uint64_t drops[SW_DROP_N];        /* by reason */
 };
 
 /* Per egress port: what the switch did there. */

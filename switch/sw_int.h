@@ -31,7 +31,8 @@ struct sw_pg {
 	uint32_t reserve_used;    /* bytes in the reserve */
 	uint32_t shared_used;     /* bytes in the shared pool */
 	uint32_t headroom_used;   /* bytes in headroom */
-	uint32_t paused;          /* XOFF sent upstream and not yet XON */
+	uint16_t paused;          /* XOFF sent upstream and not yet XON */
+	uint16_t lossless;        /* a PFC priority on a port that does PFC */
 };
 
 /* Per-port switch state. */
@@ -53,6 +54,7 @@ struct sw_port_x {
  * ECMP group (a k=16 fat-tree edge switch has 9 groups for 1024 hosts), so
  * the per-packet lookup reads a 2-byte group number and a small table. */
 struct sw {
+	/* line 0: buffer accounting */
 	uint64_t buffer_used;          /* bytes admitted and not yet sent */
 	uint64_t buffer_bytes;         /* buffer size */
 	uint64_t shared_used;          /* bytes in the shared pool */
@@ -60,24 +62,29 @@ struct sw {
 	uint64_t hash_seed;            /* ECMP seed */
 	uint32_t n_hosts;              /* destinations */
 	uint32_t reserve_bytes;        /* per ingress port and priority */
+	uint64_t xoff_bytes;           /* static pause threshold (p.pfc), 0 = dynamic */
+	uint32_t alpha_q16;            /* dynamic pause threshold (p.pfc) */
+	uint8_t lossless_prio;         /* PFC priorities */
+	uint8_t ecn_tc_mask;           /* classes that mark */
+	uint8_t ecn_on_enqueue;        /* where they decide */
+	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
+	/* line 1: tables */
 	uint16_t *host_grp;            /* ECMP group per destination host */
 	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
 	uint16_t *grp_ports;           /* egress ports of the groups */
 	struct port *ports;            /* n_ports */
 	struct sw_port_x *px;          /* n_ports */
 	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
-	uint8_t lossless_prio;         /* PFC priorities */
-	uint8_t ecn_tc_mask;           /* classes that mark */
-	uint8_t ecn_on_enqueue;        /* where they decide */
+	struct sim *sim;               /* owning simulation */
+	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
+	/* line 2: counters a hop updates first */
+	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
-	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
-	struct sw_stats stats;         /* counters */
 	struct sw_params p;            /* settings */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint32_t n_paused;             /* priority groups in XOFF */
-	struct sim *sim;               /* owning simulation */
 	uint16_t n_ports;              /* ports */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */

@@ -22,9 +22,9 @@
 /* PFC pause threshold on a priority group's shared use. */
 static inline uint64_t sw_xoff_thr(const struct sw *s)
 {
-	if (s->p.pfc.xoff_bytes)
-		return s->p.pfc.xoff_bytes;
-	return (uint64_t)s->p.pfc.alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
+	if (s->xoff_bytes)
+		return s->xoff_bytes;
+	return (uint64_t)s->alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
 }
 
 /* Resume (XON) @prio on ingress @i if its group may: no headroom in use and
@@ -102,19 +102,18 @@ static void sw_wd_arm(struct sw *s);
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
 		 uint32_t frame_bytes, uint8_t *pool)
 {
-	struct sw_port_x *x = &s->px[in_port];
 	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
 	uint64_t len = frame_bytes;
 
-	if (unlikely(s->p.pfc.wd_detect_ps) && (s->px[out->index].stormed_prio & (1u << prio)))
+	if (unlikely(s->wd_on) && (s->px[out->index].stormed_prio & (1u << prio)))
 		return SW_DROP_WATCHDOG;
 	if (s->buffer_used + len > s->buffer_bytes)
 		return SW_DROP_BUFFER;
 	if (pg->reserve_used + len <= s->reserve_bytes) {
 		*pool = SW_POOL_RESERVE;
 		pg->reserve_used += len;
-	} else if ((s->lossless_prio & (1u << prio)) && !x->no_pfc) {
-		/* (x is read only on this path and when pausing.) */
+	} else if (pg->lossless) {
+		struct sw_port_x *x = &s->px[in_port]; /* read only here */
 		uint64_t thr = sw_xoff_thr(s);
 
 		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
@@ -146,7 +145,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 	s->buffer_used += len;
 	if (s->buffer_used > s->stats.buffer_peak_bytes)
 		s->stats.buffer_peak_bytes = s->buffer_used;
-	if (unlikely(out->paused_mask) && s->p.pfc.wd_detect_ps && !s->wd_armed_ps)
+	if (unlikely(s->wd_on) && out->paused_mask && !s->wd_armed_ps)
 		sw_wd_arm(s);
 	return -1;
 }
@@ -322,6 +321,8 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 void sw_port_pfc_off(struct sw *s, uint16_t i)
 {
 	s->px[i].no_pfc = 1;
+	for (int pr = 0; pr < PKT_N_PRIO; pr++)
+		s->px[i].pg[pr].lossless = 0;
 	port_pfc_fini(&s->ports[i]);
 }
 
