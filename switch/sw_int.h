@@ -76,7 +76,7 @@ struct sw {
 	struct sw_port_x *px;          /* n_ports */
 	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
 	struct sim *sim;               /* owning simulation */
-	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
+	uint32_t n_paused;             /* priority groups in XOFF */
 	/* line 2: counters a hop updates first */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
@@ -84,7 +84,7 @@ struct sw {
 	struct sw_params p;            /* settings */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
-	uint32_t n_paused;             /* priority groups in XOFF */
+	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
 	uint16_t n_ports;              /* ports */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */

@@ -169,7 +169,7 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 	 * bytes leaving any group may let a paused group resume: one that
 	 * paused while others filled the pool and has no frame left to leave
 	 * would otherwise stay paused for ever. */
-	if (unlikely(s->n_paused) && pool == SW_POOL_SHARED && !s->p.pfc.xoff_bytes)
+	if (unlikely(s->n_paused) && pool == SW_POOL_SHARED && !s->xoff_bytes)
 		sw_try_xon_all(s);
 }
 
