@@ -311,6 +311,22 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 		return -ENOSPC;
 	}
 	s->shared_size = s->buffer_bytes - committed;
+	if (s->lossless_prio && !s->p.pfc.xoff_bytes) {
+		/* A paused group resumes once its shared use is xon_offset under
+		 * alpha x (free pool): with the pool empty that must leave room
+		 * for a frame, or XON is never sent and the fabric stalls. */
+		uint64_t thr = (uint64_t)s->p.pfc.alpha_q16 * s->shared_size / SW_Q16;
+		uint64_t need = (uint64_t)s->p.pfc.xon_offset_bytes + s->p.max_frame_bytes;
+
+		if (thr < need) {
+			snprintf(err, err_len,
+				 "switch buffer %llu bytes leaves a shared pool of %llu bytes after reserves and PFC headroom; its pause threshold (alpha x pool = %llu bytes) must exceed xon_offset plus a frame (%llu bytes) for a paused priority to resume: the pool needs %llu bytes (a larger buffer, or less headroom)",
+				 (unsigned long long)s->buffer_bytes, (unsigned long long)s->shared_size,
+				 (unsigned long long)thr, (unsigned long long)need,
+				 (unsigned long long)(need * SW_Q16 / s->p.pfc.alpha_q16 + 1));
+			return -ENOSPC;
+		}
+	}
 	if (worst_need)
 		snprintf(warn, warn_len,
 			 "PFC headroom %llu bytes is smaller than the %llu bytes port %u needs (its rate, delay and frames): lossless frames may drop",

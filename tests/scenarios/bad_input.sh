@@ -101,6 +101,10 @@ exp kmin-above-kmax "kmin-above-kmax.yaml:3:[0-9]+: kmin .* is above kmax" \
 	"$good_topo" "$good_traffic" "fabric: {ecn: {kmin: 500KB, kmax: 100KB}}"
 exp buffer-too-small "buffer-too-small.yaml:3:[0-9]+: leaf0: switch buffer .* cannot hold the reserves and PFC headroom" \
 	"$good_topo" "$good_traffic" "fabric: {buffer: 100KiB, pfc: {priorities: [3]}}"
+# Room for reserves and headroom, but a shared pool so small that a paused
+# priority could never resume (alpha x pool below xon_offset + a frame).
+exp pool-too-small-for-xon "pool-too-small-for-xon.yaml:3:[0-9]+: leaf0: switch buffer .* shared pool of .* for a paused priority to resume" \
+	"$good_topo" "$good_traffic" "fabric: {buffer: 200KiB, pfc: {priorities: [3]}}"
 
 # Transport settings.
 exp rto-zero "rto-zero.yaml:3:[0-9]+: the retransmission timeout must be above 0" \
