@@ -308,7 +308,7 @@ void fabric_free(struct fabric *f)
 	}
 	if (f->series)
 		fclose(f->series);
-	free(f->dl_prev);
+	free(f->dl_next);
 	free(f->dl_tx);
 	free(f->caps);
 	free(f->cap_paths);

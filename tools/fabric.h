@@ -35,8 +35,9 @@ struct fabric {
 	uint32_t deadlocks;           /* cyclic buffer dependencies found */
 	uint64_t deadlock_ps;         /* when the first was found */
 	char deadlock_cycle[256];     /* its switches, "a -> b -> a" */
-	uint8_t *dl_prev;             /* blocked-port cycle seen at the previous check */
-	uint64_t *dl_tx;              /* and the ports' frame counts then */
+	uint32_t *dl_next;            /* successor on the cycle seen at the previous check,
+				       * UINT32_MAX off it */
+	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
 };
 

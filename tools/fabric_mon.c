@@ -127,62 +127,93 @@ static int fabric_peer_switch(const struct fabric *f, uint32_t s, uint16_t i)
 }
 
 /* Find a cycle in the graph "switch a waits for switch b" (a has a
- * lossless queue toward b that is paused and holds frames). Marks the
- * cycle's switches in @on and returns its length, or 0. */
+ * lossless queue toward b that is paused and holds frames; a switch may
+ * wait for several). Marks the cycle's switches in @on, links them in
+ * @next (each to its successor on the cycle) and returns its length, or 0.
+ * Depth-first over every edge, so a cycle through any of a switch's
+ * blocked ports is found. */
 static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next)
 {
-	uint32_t n = f->topo->n_switches;
+	uint32_t n = f->topo->n_switches, n_edges = 0, len = 0;
+	uint32_t *off = calloc(n + 1, sizeof(*off));
+	uint32_t *adj = NULL, *stack = NULL, *edge = NULL;
 	uint8_t *state = calloc(n, 1); /* 0 new, 1 on the path, 2 done */
-	uint32_t *stack = malloc(sizeof(*stack) * (n + 1));
-	uint32_t len = 0;
 
-	if (!state || !stack)
+	if (!off || !state)
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
-		next[i] = UINT32_MAX;
+		n_edges += sw_n_ports(f->sws[i]);
+	adj = malloc(sizeof(*adj) * (n_edges ? n_edges : 1));
+	stack = malloc(sizeof(*stack) * (n + 1));
+	edge = malloc(sizeof(*edge) * (n + 1));
+	if (!adj || !stack || !edge)
+		goto out;
+	n_edges = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]) && next[i] == UINT32_MAX; p++) {
+		off[i] = n_edges;
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
 			int peer;
 
 			if (sw_port_blocked(f->sws[i], p) >= 0 && (peer = fabric_peer_switch(f, i, p)) >= 0)
-				next[i] = (uint32_t)peer;
+				adj[n_edges++] = (uint32_t)peer;
 		}
 	}
-	/* Each switch has at most one recorded successor: follow the chains. */
-	for (uint32_t i = 0; i < n && !len; i++) {
-		uint32_t depth = 0, v = i;
+	off[n] = n_edges;
+	for (uint32_t root = 0; root < n && !len; root++) {
+		uint32_t depth = 0;
 
-		while (v != UINT32_MAX && state[v] == 0) {
-			state[v] = 1;
-			stack[depth++] = v;
-			v = next[v];
-		}
-		if (v != UINT32_MAX && state[v] == 1) {
-			for (uint32_t k = 0; k < depth; k++) {
-				if (stack[k] == v) {
-					for (uint32_t j = k; j < depth; j++)
-						on[stack[j]] = 1;
-					len = depth - k;
-					break;
+		if (state[root])
+			continue;
+		stack[depth] = root;
+		edge[depth++] = off[root];
+		state[root] = 1;
+		while (depth && !len) {
+			uint32_t v = stack[depth - 1];
+
+			if (edge[depth - 1] == off[v + 1]) {
+				state[v] = 2;
+				depth--;
+				continue;
+			}
+			uint32_t w = adj[edge[depth - 1]++];
+
+			if (state[w] == 0) {
+				state[w] = 1;
+				stack[depth] = w;
+				edge[depth++] = off[w];
+			} else if (state[w] == 1) {
+				/* Back edge: the path from w to v closes a cycle. */
+				uint32_t k = depth - 1;
+
+				while (stack[k] != w)
+					k--;
+				for (uint32_t j = k; j < depth; j++) {
+					on[stack[j]] = 1;
+					next[stack[j]] = j + 1 < depth ? stack[j + 1] : w;
 				}
+				len = depth - k;
 			}
 		}
-		for (uint32_t k = 0; k < depth; k++)
-			state[stack[k]] = 2;
 	}
 out:
-	free(state);
+	free(off);
+	free(adj);
 	free(stack);
+	free(edge);
+	free(state);
 	return len;
 }
 
-static uint64_t fabric_tx_of(struct fabric *f, uint32_t s)
+/* Data frames switch @s has sent toward switch @to (pause refreshes go on
+ * during a deadlock, and other ports of a switch on a cycle may still
+ * move lossy traffic: neither is progress around the cycle). */
+static uint64_t fabric_tx_toward(struct fabric *f, uint32_t s, uint32_t to)
 {
 	uint64_t tx = 0;
 
-	/* Data frames only: pause refreshes go on during a deadlock. */
 	for (uint16_t p = 0; p < sw_n_ports(f->sws[s]); p++)
-		tx += sw_port(f->sws[s], p)->tx_pkts - sw_port(f->sws[s], p)->ctrl_tx_pkts;
+		if (fabric_peer_switch(f, s, p) == (int)to)
+			tx += sw_port(f->sws[s], p)->tx_pkts - sw_port(f->sws[s], p)->ctrl_tx_pkts;
 	return tx;
 }
 
@@ -198,9 +229,9 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 	f->mon_pending--;
 	sim->monitor_event = true;
 	/* A deadlock is a cycle that was already there at the last check and
-	 * whose switches have sent nothing since: no frame moves around it. */
+	 * along which nothing has been sent since: no frame moves around it. */
 	for (uint32_t i = 0; stuck && i < n; i++)
-		if (on[i] && (!f->dl_prev[i] || fabric_tx_of(f, i) != f->dl_tx[i]))
+		if (on[i] && (f->dl_next[i] != next[i] || fabric_tx_toward(f, i, next[i]) != f->dl_tx[i]))
 			stuck = false;
 	if (stuck && !f->deadlocks++) {
 		uint32_t start = 0;
@@ -222,8 +253,8 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 		}
 	}
 	for (uint32_t i = 0; on && i < n; i++) {
-		f->dl_prev[i] = on[i];
-		f->dl_tx[i] = on[i] ? fabric_tx_of(f, i) : 0;
+		f->dl_next[i] = on[i] ? next[i] : UINT32_MAX;
+		f->dl_tx[i] = on[i] ? fabric_tx_toward(f, i, next[i]) : 0;
 	}
 	free(on);
 	free(next);
@@ -237,9 +268,11 @@ void fabric_deadlock_arm(struct fabric *f)
 
 	if (!f->exp->pfc.lossless_prio || !f->exp->deadlock_check_ps || !n)
 		return;
-	f->dl_prev = calloc(n, 1);
+	f->dl_next = malloc(sizeof(*f->dl_next) * n);
 	f->dl_tx = calloc(n, sizeof(*f->dl_tx));
-	if (!f->dl_prev || !f->dl_tx)
+	if (!f->dl_next || !f->dl_tx)
 		return;
+	for (uint32_t i = 0; i < n; i++)
+		f->dl_next[i] = UINT32_MAX;
 	fabric_mon_at(f, f->exp->deadlock_check_ps, fabric_deadlock_check);
 }
