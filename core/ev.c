@@ -163,7 +163,7 @@ static int ev_run_reserve(struct ev_queue *q, uint32_t n)
 	t = realloc(q->scratch, sizeof(*t) * cap);
 	if (t)
 		q->scratch = t;
-	k = realloc(q->keys, sizeof(*k) * 2 * cap);
+	k = realloc(q->keys, sizeof(*k) * 3 * cap); /* keys, scratch, run bounds */
 	if (k)
 		q->keys = k;
 	if (!v || !t || !k)
@@ -289,14 +289,54 @@ static void ev_qsort_keys(uint64_t *k, uint32_t n)
 	}
 }
 
-/* Sort @n distinct keys of a bucket (see ev_run_fill): a quicksort, or for
- * long lists an LSD radix sort on the upper 32 bits over 8-bit digits that
+/* Merge the sorted runs k[b[r] .. b[r + 1]) (@nr of them; b[nr] = n)
+ * pairwise until one is left. Returns the array that holds the result. */
+static uint64_t *ev_merge_runs(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t nr)
+{
+	while (nr > 1) {
+		uint32_t w = 0;
+
+		for (uint32_t r = 0; r < nr; r += 2) {
+			uint32_t lo = b[r], mid = b[r + 1], hi = r + 1 < nr ? b[r + 2] : mid;
+			uint32_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				tmp[o++] = k[j] < k[i] ? k[j++] : k[i++];
+			while (i < mid)
+				tmp[o++] = k[i++];
+			while (j < hi)
+				tmp[o++] = k[j++];
+			b[w++] = lo;
+		}
+		b[w] = b[nr];
+		nr = w;
+		uint64_t *t = k;
+
+		k = tmp;
+		tmp = t;
+	}
+	return k;
+}
+
+/* Sort @n distinct keys of a bucket (see ev_run_fill): a merge of its
+ * runs when it has at most eight, else a quicksort, or for long lists an
+ * LSD radix sort on the upper 32 bits over 8-bit digits that
  * skips the digits all keys share (stable, so the position in the low bits
  * stays in order). Returns the array that holds the result (@k or @tmp). */
-static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t n)
+static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t n)
 {
-	uint32_t count[4][256];
+	uint32_t count[4][256], nr = 1;
 
+	/* A bucket is often a few runs already in order (the events one
+	 * handler time scheduled, in source order): merge those. */
+	b[0] = 0;
+	for (uint32_t i = 1; i < n && nr <= 8; i++)
+		if (k[i] < k[i - 1])
+			b[nr++] = i;
+	if (nr <= 8) {
+		b[nr] = n;
+		return ev_merge_runs(k, tmp, b, nr);
+	}
 	if (n < 256) {
 		ev_qsort_keys(k, n);
 		return k;
@@ -379,7 +419,7 @@ static int ev_run_fill(struct ev_queue *q)
 			k[i] = (ev_time(&dst[i]) & ((UINT64_C(1) << EV_BUCKET_SHIFT) - 1)) << 56 |
 			       (lo >> EV_SEQ_BITS) << 32 | i;
 		}
-		sorted = ev_sort_keys(k, k + q->run_cap, n);
+		sorted = ev_sort_keys(k, k + q->run_cap, (uint32_t *)(k + 2 * q->run_cap), n);
 		for (uint32_t i = 0; i < n; i++)
 			q->run[i] = dst[(uint32_t)sorted[i]];
 	}

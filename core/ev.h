@@ -82,7 +82,7 @@ struct ev_queue {
 	uint32_t run_cap;    /* allocated */
 	uint64_t run_bucket; /* absolute bucket number of the run, when not empty */
 	struct ev *scratch;  /* run_cap events: a bucket before sorting */
-	uint64_t *keys;      /* 2 x run_cap sort keys */
+	uint64_t *keys;      /* 3 x run_cap: sort keys, their scratch, run bounds */
 	struct ev *heap;     /* far tier: 0-based 4-ary heap, children of i are 4i+1..4i+4 */
 	void *mem;           /* allocation behind heap (aligned) */
 	uint32_t n_heap;     /* events in the heap */

@@ -169,6 +169,47 @@ static void test_ev_crowded(void)
 	ev_queue_fini(&q);
 }
 
+/* A bucket made of a few runs already in order (as a fabric makes them:
+ * the events scheduled at one time, in source order), and one of many. */
+static void test_ev_runs(void)
+{
+	static unsigned __int128 want[8000], got[8000];
+	static struct ev_src srcs[500];
+	struct ev_queue q;
+	struct rng rng;
+	struct ev e;
+	uint32_t n = 0, n_got = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 16), 0);
+	rng_init(&rng, 11, 2);
+	for (uint32_t i = 0; i < 500; i++)
+		srcs[i] = (struct ev_src){ i * 4099 % (1u << 24), 0 };
+	for (uint32_t runs = 1; runs <= 40; runs *= 3) {
+		/* Bucket b = runs: @runs ascending sequences of sources. */
+		for (uint32_t r = 0; r < runs; r++)
+			for (uint32_t i = r; i < 500; i += 1 + (uint32_t)rng_below(&rng, 6)) {
+				uint64_t t = runs * 256 + (r % 3) * 10;
+				struct ev_src *src = &srcs[i];
+
+				CU_ASSERT_FATAL(n < 8000);
+				want[n++] = (unsigned __int128)t << 64 |
+					    ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+				CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+			}
+	}
+	CU_ASSERT_FATAL(n <= 8000);
+	while (ev_pop(&q, &e))
+		got[n_got++] = e.key;
+	CU_ASSERT_EQUAL_FATAL(n_got, n);
+	qsort(want, n, sizeof(want[0]), key_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			CU_FAIL("event out of order");
+			break;
+		}
+	ev_queue_fini(&q);
+}
+
 int test_ev_register(void)
 {
 	CU_pSuite s = CU_add_suite("ev", NULL, NULL);
@@ -176,7 +217,8 @@ int test_ev_register(void)
 	if (!s || !CU_add_test(s, "order by time, source, sequence", test_ev_order) ||
 	    !CU_add_test(s, "stop time", test_ev_stop_time) ||
 	    !CU_add_test(s, "heap growth keeps order", test_ev_growth) ||
-	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded))
+	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded) ||
+	    !CU_add_test(s, "buckets of sorted runs", test_ev_runs))
 		return -1;
 	return 0;
 }
