@@ -41,7 +41,6 @@ struct sw_port_x {
 	uint16_t index;                  /* port number */
 	uint8_t paused_prio;             /* priorities this port has XOFF'd upstream */
 	uint8_t stormed_prio;            /* priorities the watchdog declared stormed */
-	uint8_t no_pfc;                  /* PFC disabled here: lossless frames admitted as lossy */
 	uint64_t headroom_bytes;         /* per lossless priority */
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */

@@ -336,7 +336,6 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 
 void sw_port_pfc_off(struct sw *s, uint16_t i)
 {
-	s->px[i].no_pfc = 1;
 	for (int pr = 0; pr < PKT_N_PRIO; pr++)
 		s->px[i].pg[pr].lossless = 0;
 	port_pfc_fini(&s->ports[i]);
