@@ -39,6 +39,13 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	a->peer = b;
 	b->peer = a;
 	a->rate_bps = b->rate_bps = rate_bps;
+	/* Standard rates serialise a byte in a whole number of picoseconds
+	 * (80 ps at 100 Gb/s): no division per frame then. */
+	a->ps_per_byte = b->ps_per_byte =
+		rate_bps && (8 * UNITS_PS_PER_S) % rate_bps == 0 &&
+				(8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
+			? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
+			: 0;
 	a->delay_ps = b->delay_ps = delay_ps;
 }
 
@@ -170,8 +177,10 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 		       uint32_t tag)
 {
 	struct sim *sim = p->sim;
-	uint64_t ser = units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
-				    &p->ser_rem);
+	uint64_t ser = likely(p->ps_per_byte)
+			       ? ((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES) * p->ps_per_byte
+			       : units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
+					      &p->ser_rem);
 	uint64_t end = sim->now_ps + ser;
 
 	/* Busy from here: a departing hook that queues a control frame on this

@@ -120,6 +120,8 @@ struct port {
 	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
 	uint8_t dwrr_granted;        /* DWRR: dwrr_cur got its quantum this turn */
 	uint8_t flags;               /* PORT_F_* */
+	uint32_t ps_per_byte;        /* serialisation per byte when the rate divides
+				      * 8e12 (25..800 Gb/s: no remainder), else 0 */
 	struct ev_src src;           /* event identity of this port and its pipe */
 	/* line 2 */
 	struct port_ring pipe;       /* frames in flight to the peer */

@@ -53,7 +53,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint8_t *d = pkt_data(m);
 	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 	uint16_t l3 = PKT_ETH_BYTES;
-	uint32_t dst, host, o, n, pick;
+	uint32_t dst, host, g, o, n, pick;
 	struct port *op;
 	uint8_t *ip, tc, prio, pool;
 	uint16_t out;
@@ -77,8 +77,9 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	o = s->grp_off[s->host_grp[host]];
-	n = s->grp_off[s->host_grp[host] + 1] - o;
+	g = s->host_grp[host];
+	o = s->grp_off[g];
+	n = s->grp_off[g + 1] - o;
 	if (unlikely(n == 0)) {
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
@@ -90,8 +91,10 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		uint32_t src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
 			       (uint32_t)ip[14] << 8 | ip[15];
 
-		pick = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
-				    (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3])) % n;
+		uint32_t h = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
+					  (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3]));
+
+		pick = sw_mod(h, s->grp_magic[g], n);
 	}
 	out = s->grp_ports[o + pick];
 	if (unlikely(pkt_ipv4_hdr_dec_ttl(ip) == 0)) {
@@ -173,12 +176,16 @@ static int sw_build_groups(struct sw *s, const struct sw_fib *fib)
 	s->grp_ports = malloc(sizeof(*s->grp_ports) * (n_ports ? n_ports : 1));
 	if (!s->grp_off || !s->grp_ports)
 		goto out;
+	s->grp_magic = malloc(sizeof(*s->grp_magic) * (n_grp ? n_grp : 1));
+	if (!s->grp_magic)
+		goto out;
 	s->grp_off[0] = 0;
 	for (uint32_t g = 0; g < n_grp; g++) {
 		uint32_t h = first[g], n = fib->off[h + 1] - fib->off[h];
 
 		memcpy(&s->grp_ports[s->grp_off[g]], &fib->ports[fib->off[h]], n * sizeof(uint16_t));
 		s->grp_off[g + 1] = s->grp_off[g] + n;
+		s->grp_magic[g] = n ? UINT64_MAX / n + 1 : 0;
 	}
 	s->n_hosts = fib->n_hosts;
 	rc = 0;
@@ -270,6 +277,7 @@ void sw_free(struct sw *s)
 	free(s->pgs);
 	free(s->host_grp);
 	free(s->grp_off);
+	free(s->grp_magic);
 	free(s->grp_ports);
 	free(s);
 }

@@ -123,6 +123,14 @@ void sw_port_pfc_off(struct sw *s, uint16_t i);
  * (for deadlock detection): the first such priority, or -1. */
 int sw_port_blocked(const struct sw *s, uint16_t i);
 
+/* @h % @n by multiplication, with @magic = UINT64_MAX / @n + 1 (exact for
+ * 32-bit operands: Lemire, Kaser and Kurz, "Faster remainder by direct
+ * computation", 2019); a switch keeps the magic of each ECMP group. */
+static inline uint32_t sw_mod(uint32_t h, uint64_t magic, uint32_t n)
+{
+	return (uint32_t)(((unsigned __int128)(magic * h) * n) >> 64);
+}
+
 /* ECMP choice among @n ports for a 5-tuple (exposed for tests). */
 uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,
 		      uint16_t sport, uint16_t dport);

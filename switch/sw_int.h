@@ -76,6 +76,7 @@ struct sw {
 	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
 	struct sim *sim;               /* owning simulation */
 	uint32_t n_paused;             /* priority groups in XOFF */
+	uint64_t *grp_magic;           /* per group: 2^64 / (its port count), rounded up */
 	/* line 2: counters a hop updates first */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */

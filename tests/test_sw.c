@@ -33,6 +33,27 @@ static void test_sw_ecmp_spread(void)
 		 * 37.7: a uniform hash stays below it but for one seed in 1000. */
 		CU_ASSERT(chi2 < 37.7);
 	}
+	/* The switch's remainder by multiplication is the remainder, for any
+	 * group size and hash value. */
+	{
+		struct rng rng;
+		int bad = 0;
+
+		rng_init(&rng, 3, 3);
+		for (uint32_t n = 1; n <= 300 && !bad; n++) {
+			uint64_t magic = UINT64_MAX / n + 1;
+
+			for (int i = 0; i < 2000; i++) {
+				uint32_t h = i < 4 ? (uint32_t)(UINT32_MAX - i) : (uint32_t)rng_next(&rng);
+
+				if (sw_mod(h, magic, n) != h % n) {
+					bad = 1;
+					break;
+				}
+			}
+		}
+		CU_ASSERT(!bad);
+	}
 	/* The seed matters (no polarisation across tiers) and the hash is a
 	 * pure function. */
 	CU_ASSERT_NOT_EQUAL(sw_ecmp_hash(1, 10, 20, 17, 0xC001, 4791),
