@@ -11,7 +11,7 @@ enum cli_exit {
 	CLI_BAD_INPUT = 2,   /* bad command line, experiment or topology */
 };
 
-enum { CLI_MAX_SETS = 64 };
+enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100 };
 
 /* Options common to run, check and bench. */
 struct cli_opts {
@@ -26,6 +26,7 @@ struct cli_opts {
 	bool dot;                      /* topo: Graphviz output */
 	bool quick;                    /* bench: the small scenario */
 	bool json;                     /* bench: one JSON object */
+	unsigned repeat;               /* bench: runs (0 = 1); figures from the median */
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
 };

@@ -4,6 +4,7 @@
  * completion) and a small variant for CI. Reports wall-clock time, packet
  * hops and events per wall-clock second and peak memory. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -40,6 +41,13 @@ static const char bench_quick[] =
 	"  - {kind: permutation, size: 512KB, op: write}\n"
 	"outputs: {flows_csv: false}\n";
 
+static int bench_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int cli_bench(const struct cli_opts *o)
 {
 	const char *text = o->quick ? bench_quick : bench_full;
@@ -50,6 +58,9 @@ int cli_bench(const struct cli_opts *o)
 	struct fabric f;
 	struct exp *e;
 	int rc = CLI_OK;
+	unsigned runs = o->repeat ? o->repeat : 1;
+	double walls[CLI_MAX_REPEAT], wall;
+	uint64_t hops0 = 0, events0 = 0;
 
 	const char *sets[CLI_MAX_SETS + 1];
 	char seed[40];
@@ -70,14 +81,35 @@ int cli_bench(const struct cli_opts *o)
 		return CLI_FAIL;
 	}
 	pool = sim_pool_create("bench", e->pool_pkts, fabric_data_room(e), err, sizeof(err));
-	if (!pool || fabric_build(&f, e, pool, NULL, err, sizeof(err)) != 0) {
+	if (!pool) {
 		fprintf(stderr, "fabemu: %s\n", err);
-		if (pool)
-			fabric_free(&f);
 		rc = CLI_FAIL;
 		goto out;
 	}
-	fabric_run(&f, false);
+	for (unsigned r = 0; r < runs; r++) {
+		if (fabric_build(&f, e, pool, NULL, err, sizeof(err)) != 0) {
+			fprintf(stderr, "fabemu: %s\n", err);
+			fabric_free(&f);
+			rc = CLI_FAIL;
+			goto out;
+		}
+		fabric_run(&f, false);
+		walls[r] = f.wall_s;
+		if (r > 0 && (f.sim.n_hops != hops0 || f.sim.n_events != events0)) {
+			/* Same scenario and seed: a difference is a determinism bug. */
+			fprintf(stderr, "fabemu: bench run %u gave %llu hops and %llu events, run 1 %llu and %llu\n",
+				r + 1, (unsigned long long)f.sim.n_hops,
+				(unsigned long long)f.sim.n_events, (unsigned long long)hops0,
+				(unsigned long long)events0);
+			rc = CLI_FAIL;
+		}
+		hops0 = f.sim.n_hops;
+		events0 = f.sim.n_events;
+		if (r + 1 < runs)
+			fabric_free(&f);
+	}
+	qsort(walls, runs, sizeof(walls[0]), bench_cmp);
+	wall = runs % 2 ? walls[runs / 2] : (walls[runs / 2 - 1] + walls[runs / 2]) / 2;
 	getrusage(RUSAGE_SELF, &ru);
 	if (res_collect(&res, &f) != 0) {
 		rc = CLI_FAIL;
@@ -92,18 +124,24 @@ int cli_bench(const struct cli_opts *o)
 			printf("{\"scenario\": \"%s\", \"wall_s\": %.3f, \"packet_hops\": %llu, "
 			       "\"events\": %llu, \"packet_hops_per_s\": %.0f, \"events_per_s\": %.0f, "
 			       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
-			       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f}\n",
-			       e->name, f.wall_s, (unsigned long long)f.sim.n_hops,
-			       (unsigned long long)f.sim.n_events, hops / f.wall_s, ev / f.wall_s, rss,
+			       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
+			       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f}\n",
+			       e->name, wall, (unsigned long long)f.sim.n_hops,
+			       (unsigned long long)f.sim.n_events, hops / wall, ev / wall, rss,
 			       (unsigned long long)drops->u, (unsigned long long)inc->u,
-			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.last_work_ps));
+			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.last_work_ps), runs,
+			       walls[0], walls[runs - 1]);
 		} else {
 			printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
 			       f.topo->n_hosts, f.topo->n_switches, e->n_msgs);
-			printf("wall clock      %.3f s\n", f.wall_s);
+			if (runs > 1)
+				printf("wall clock      %.3f s (median of %u runs; %.3f .. %.3f)\n", wall,
+				       runs, walls[0], walls[runs - 1]);
+			else
+				printf("wall clock      %.3f s\n", wall);
 			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.last_work_ps) / 1e3);
-			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / f.wall_s / 1e6);
-			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / f.wall_s / 1e6,
+			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / wall / 1e6);
+			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / wall / 1e6,
 			       hops > 0 ? ev / hops : 0);
 			printf("peak memory     %.1f MiB (RSS, whole process)\n", (double)rss / 1048576.0);
 			printf("drops           %llu\n", (unsigned long long)drops->u);

@@ -13,7 +13,8 @@ static const char usage[] =
 	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]... [-q]\n"
 	"                             [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
-	"       fabemu bench [--quick] [--json] [--seed N] [--set key=value]... [-- EAL args]\n"
+	"       fabemu bench [--quick] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
+	"                    [-- EAL args]\n"
 	"       fabemu --version | --help\n";
 
 /* Which commands take an option, and whether it has a value. */
@@ -33,6 +34,7 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "--dot", NULL, "topo", false },
 	{ "--quick", NULL, "bench", false },
 	{ "--json", NULL, "bench", false },
+	{ "--repeat", NULL, "bench", true },
 };
 
 static bool cli_cmd_in(const char *cmd, const char *list)
@@ -159,6 +161,15 @@ int main(int argc, char **argv)
 			o.dot = true;
 		} else if (!strcmp(d->name, "--quick")) {
 			o.quick = true;
+		} else if (!strcmp(d->name, "--repeat")) {
+			uint64_t n;
+
+			if (cli_parse_u64(v, &n) != 0 || n < 1 || n > CLI_MAX_REPEAT) {
+				fprintf(stderr, "fabemu: --repeat needs an integer 1..%d, got '%s' (see fabemu --help)\n",
+					CLI_MAX_REPEAT, v);
+				return CLI_BAD_INPUT;
+			}
+			o.repeat = (unsigned)n;
 		} else {
 			o.json = true;
 		}

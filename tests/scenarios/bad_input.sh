@@ -159,6 +159,8 @@ expect cli-missing-value "option '--seed' needs a value" \
 expect cli-wrong-command "topo does not take --set" \
 	"$fabemu" topo "$tmp/ok.yaml" --set nic.mtu=1024
 expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
+expect cli-bad-repeat "--repeat needs an integer 1..100, got '0'" "$fabemu" bench --quick --repeat 0
+expect cli-repeat-not-run "run does not take --repeat" "$fabemu" run "$tmp/ok.yaml" --repeat 2
 expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
 
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
