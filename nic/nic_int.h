@@ -63,6 +63,9 @@ struct nic_qp {
 	uint32_t ack_psn;          /* the responder holds every request PSN before this */
 	uint32_t snd_una;          /* PSNs before this are done (ACKed; READs: answered) */
 	uint32_t rd_posted;        /* READs posted */
+	uint32_t rd_head;          /* responder: oldest READ being answered (free-running);
+				    * here because every send checks it */
+	uint32_t rd_tail;          /* responder: next free READ slot */
 	uint32_t mtu_bytes;        /* path MTU */
 	uint8_t tc;                /* egress class of its data */
 	uint8_t active;            /* on the active list */
@@ -97,9 +100,8 @@ struct nic_qp {
 	uint64_t cnp_ok_ps;        /* earliest time of the next CNP */
 	uint64_t *rcv_bits;        /* selective repeat: PSNs held out of order */
 	uint16_t *rcv_slots;       /* their payload bytes and NIC_SLOT_* flags */
-	struct nic_rd *rds;        /* READs being answered (ring of NIC_RD_SLOTS) */
-	uint32_t rd_head;          /* oldest (free-running) */
-	uint32_t rd_tail;          /* next free */
+	struct nic_rd *rds;        /* READs being answered (ring of NIC_RD_SLOTS; rd_head,
+				    * rd_tail above) */
 	uint32_t rsp_max_psn;      /* one past the highest response PSN sent */
 	uint8_t rsp_sent;          /* rsp_max_psn is valid */
 	struct nic_qp_stats stats; /* counters */
