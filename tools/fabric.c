@@ -43,15 +43,15 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 	out->n_hops = 0;
 	out->src_port = 0;
 	while (node != target) {
-		uint32_t o = r->off[(size_t)node * r->n_hosts + dst];
 		const struct topo_link *l;
+		uint16_t port;
 		uint32_t li;
 
-		if (o == r->off[(size_t)node * r->n_hosts + dst + 1] || out->n_hops == TG_MAX_HOPS)
+		if (topo_route_ports(r, node, dst, &port, 1) == 0 || out->n_hops == TG_MAX_HOPS)
 			return -EINVAL;
 		if (out->n_hops == 0)
-			out->src_port = r->ports[o];
-		li = t->nodes[node].port_links[r->ports[o]];
+			out->src_port = port;
+		li = t->nodes[node].port_links[port];
 		l = &t->links[li];
 		out->rate_bps[out->n_hops] = l->rate_bps;
 		out->delay_ps[out->n_hops] = l->delay_ps;
@@ -117,6 +117,36 @@ static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsi
 	return 0;
 }
 
+/* The forwarding rows of switch node @node (sw_fib layout) into *@off
+ * (n_hosts + 1 offsets) and *@ports (grown as needed, *@cap entries). */
+static int fabric_fib_rows(const struct fabric *f, uint32_t node, uint32_t **off,
+			   uint16_t **ports, size_t *cap)
+{
+	const struct topo *t = f->topo;
+	uint32_t n_ports = t->nodes[node].n_ports;
+	size_t used = 0;
+
+	if (!*off && !(*off = malloc(sizeof(**off) * ((size_t)t->n_hosts + 1))))
+		return -ENOMEM;
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		if (*cap - used < n_ports) {
+			size_t want = *cap ? *cap * 2 : 4096;
+			uint16_t *p;
+
+			while (want - used < n_ports)
+				want *= 2;
+			if (!(p = realloc(*ports, sizeof(*p) * want)))
+				return -ENOMEM;
+			*ports = p;
+			*cap = want;
+		}
+		(*off)[h] = (uint32_t)used;
+		used += topo_route_ports(f->routes, node, h, *ports + used, n_ports);
+	}
+	(*off)[t->n_hosts] = (uint32_t)used;
+	return 0;
+}
+
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char *err, unsigned err_len)
 {
@@ -124,6 +154,9 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	struct nic_params np = { 0 };
 	struct sw_params sp = { 0 };
 	char cerr[CFG_ERR_BYTES];
+	uint32_t *fib_off = NULL;
+	uint16_t *fib_ports = NULL;
+	size_t fib_cap = 0;
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -156,19 +189,24 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	sp.red = e->red;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		uint32_t node = t->switches[i];
-		struct sw_fib fib = {
-			.n_hosts = t->n_hosts,
-			.off = &f->routes->off[(size_t)node * t->n_hosts],
-			.ports = f->routes->ports,
-		};
+		struct sw_fib fib;
 		struct rng rng;
 
+		/* This switch's rows of the forwarding table, for sw_new to
+		 * compress; the buffers are reused from switch to switch. */
+		if (fabric_fib_rows(f, node, &fib_off, &fib_ports, &fib_cap) != 0)
+			goto nomem;
+		fib = (struct sw_fib){ .n_hosts = t->n_hosts, .off = fib_off, .ports = fib_ports };
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
 		sp.hash_seed = rng_next(&rng);
 		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, &sp, &fib);
 		if (!f->sws[i])
 			goto nomem;
 	}
+	free(fib_off);
+	free(fib_ports);
+	fib_off = NULL;
+	fib_ports = NULL;
 	np.mtu_bytes = e->mtu_bytes;
 	np.ack_every_pkts = e->ack_every_pkts;
 	np.payload = e->payload;
@@ -239,6 +277,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	return 0;
 nomem:
+	free(fib_off);
+	free(fib_ports);
 	snprintf(err, err_len, "out of memory building the fabric");
 	return -ENOMEM;
 }

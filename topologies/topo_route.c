@@ -1,8 +1,9 @@
 /* Topologies: equal-cost shortest-path forwarding tables for switch/ (which
  * picks among the ports: ECMP, spraying, adaptive). A search from every
  * destination host gives every node's hop count to it; the egress ports are
- * those whose neighbour is one hop closer. Hosts do not forward. Memory: 5
- * bytes per (node, host) cell + 2 per listed port (k=16 fat-tree: ~13 MB). */
+ * those whose neighbour is one hop closer. Hosts do not forward. Memory: one
+ * byte per (node, host) cell (k=16 fat-tree: 1.4 MB); port lists are made
+ * on demand. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +17,7 @@ enum {
 	TOPO_HOPS_BLOCK = 64,          /* hosts searched per pass over the table */
 };
 
-/* Scratch adjacency: the node behind every port, flattened. */
-struct route_adj {
-	uint32_t *first; /* n_nodes + 1: node n's ports are peers[first[n]..first[n+1]) */
-	uint32_t *peers; /* neighbour node index, TOPO_NO_LINK for an unused port */
-	uint8_t *transit; /* per node: 1 when it forwards (a switch) */
-};
-
-static void adj_free(struct route_adj *a)
-{
-	free(a->first);
-	free(a->peers);
-	free(a->transit);
-}
-
-static int adj_build(const struct topo *t, struct route_adj *a)
+static int adj_build(const struct topo *t, struct topo_routes *a)
 {
 	uint64_t n_ports = 0;
 
@@ -57,7 +44,7 @@ static int adj_build(const struct topo *t, struct route_adj *a)
 
 /* Hop counts to node @src (a host) from every node, into @dist (UINT32_MAX when
  * unreachable); the search of topo_bfs, over the flattened adjacency. */
-static void search(const struct route_adj *a, uint32_t n_nodes, uint32_t src, uint32_t *dist,
+static void search(const struct topo_routes *a, uint32_t n_nodes, uint32_t src, uint32_t *dist,
 		   uint32_t *queue)
 {
 	uint32_t head = 0, tail = 0;
@@ -85,8 +72,7 @@ static void search(const struct route_adj *a, uint32_t n_nodes, uint32_t src, ui
 /* Fill hops[], one search per destination host. The searches give columns
  * of the node-major table; a block of TOPO_HOPS_BLOCK columns is gathered
  * in a small buffer first so that the big table is written row by row. */
-static int fill_hops(const struct topo *t, const struct route_adj *a, struct topo_routes *r,
-		     char err[CFG_ERR_BYTES])
+static int fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_ERR_BYTES])
 {
 	size_t n_nodes = t->n_nodes ? t->n_nodes : 1;
 	uint32_t *dist = malloc(n_nodes * sizeof(*dist));
@@ -102,7 +88,7 @@ static int fill_hops(const struct topo *t, const struct route_adj *a, struct top
 		uint32_t width = t->n_hosts - h0 < TOPO_HOPS_BLOCK ? t->n_hosts - h0 : TOPO_HOPS_BLOCK;
 
 		for (uint32_t j = 0; j < width && rc == 0; j++) {
-			search(a, t->n_nodes, t->hosts[h0 + j], dist, queue);
+			search(r, t->n_nodes, t->hosts[h0 + j], dist, queue);
 			for (uint32_t n = 0; n < t->n_nodes; n++) {
 				if (dist[n] != UINT32_MAX && dist[n] > TOPO_HOPS_MAX) {
 					topo_errorf(err, &t->nodes[n].mark,
@@ -126,79 +112,37 @@ static int fill_hops(const struct topo *t, const struct route_adj *a, struct top
 	return rc;
 }
 
-/* Append @port to the growing egress list. */
-static int push_port(struct topo_routes *r, uint64_t *n_ports, uint64_t *cap, uint16_t port)
+uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t host,
+			  uint16_t *ports, uint32_t max)
 {
-	if (*n_ports == *cap) {
-		uint64_t want = *cap * 2;
-		uint16_t *ports;
+	const uint8_t *hops = r->hops;
+	size_t n_hosts = r->n_hosts;
+	uint8_t d = hops[node * n_hosts + host];
+	uint32_t n = 0;
 
-		if (want > UINT32_MAX)
-			want = UINT32_MAX;
-		if (*n_ports == want)
-			return -E2BIG;
-		ports = realloc(r->ports, want * sizeof(*ports));
-		if (ports == NULL)
-			return -ENOMEM;
-		r->ports = ports;
-		*cap = want;
-	}
-	r->ports[(*n_ports)++] = port;
-	return 0;
-}
+	if (d == 0 || d == TOPO_HOPS_NONE)
+		return 0;
+	for (uint32_t p = r->first[node]; p < r->first[node + 1]; p++) {
+		uint32_t m = r->peers[p];
 
-/* Walk every (node, host) cell in table order and list its egress ports:
- * those whose neighbour is one hop closer and can carry the packet on (a
- * switch, or the destination itself). */
-static int fill_ports(const struct topo *t, const struct route_adj *a, struct topo_routes *r)
-{
-	uint32_t n_hosts = t->n_hosts;
-	uint64_t n_ports = 0, cap = (uint64_t)t->n_nodes * n_hosts + 1;
-	int rc = 0;
-
-	r->ports = malloc(cap * sizeof(*r->ports));
-	if (r->ports == NULL)
-		return -ENOMEM;
-	for (uint32_t n = 0; n < t->n_nodes; n++) {
-		const uint8_t *row = &r->hops[(size_t)n * n_hosts];
-		const uint32_t *peers = &a->peers[a->first[n]];
-		uint32_t n_peers = a->first[n + 1] - a->first[n];
-
-		for (uint32_t h = 0; h < n_hosts; h++) {
-			uint8_t d = row[h];
-
-			r->off[(size_t)n * n_hosts + h] = (uint32_t)n_ports;
-			if (d == 0 || d == TOPO_HOPS_NONE)
-				continue;
-			for (uint32_t p = 0; p < n_peers && rc == 0; p++) {
-				uint32_t m = peers[p];
-
-				if (m != TOPO_NO_LINK && r->hops[(size_t)m * n_hosts + h] == d - 1 &&
-				    (a->transit[m] || d == 1))
-					rc = push_port(r, &n_ports, &cap, (uint16_t)p);
-			}
-			if (rc != 0)
-				return rc;
+		if (m != TOPO_NO_LINK && hops[m * n_hosts + host] == d - 1 &&
+		    (r->transit[m] || d == 1)) {
+			if (n < max)
+				ports[n] = (uint16_t)(p - r->first[node]);
+			n++;
 		}
 	}
-	r->off[(size_t)t->n_nodes * n_hosts] = (uint32_t)n_ports;
-	/* Give back what the growth left over; keeping the old block is fine. */
-	uint16_t *fit = realloc(r->ports, (n_ports ? n_ports : 1) * sizeof(*r->ports));
-
-	if (fit != NULL)
-		r->ports = fit;
-	return 0;
+	return n;
 }
 
 int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[CFG_ERR_BYTES])
 {
-	uint64_t n_cells = (uint64_t)t->n_nodes * t->n_hosts;
-	struct route_adj a = { 0 };
+	size_t n_cells = (size_t)t->n_nodes * t->n_hosts;
 	struct topo_routes *r;
 	int rc;
 
 	*out = NULL;
-	if (n_cells >= UINT32_MAX) {
+	if (t->n_hosts && n_cells / t->n_hosts != t->n_nodes) {
 		snprintf(err, CFG_ERR_BYTES, "routes: %u nodes x %u hosts is too large a table",
 			 t->n_nodes, t->n_hosts);
 		return -E2BIG;
@@ -206,7 +150,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		goto nomem;
-	rc = adj_build(t, &a);
+	rc = adj_build(t, r);
 	if (rc == -E2BIG)
 		snprintf(err, CFG_ERR_BYTES, "routes: more than %u ports in all", UINT32_MAX);
 	if (rc == -ENOMEM)
@@ -215,28 +159,22 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 		goto fail;
 	r->n_nodes = t->n_nodes;
 	r->n_hosts = t->n_hosts;
-	r->off = malloc((n_cells + 1) * sizeof(*r->off));
 	r->hops = malloc(n_cells ? n_cells : 1);
-	if (r->off == NULL || r->hops == NULL)
-		goto nomem;
-	rc = fill_hops(t, &a, r, err);
+	if (r->hops == NULL) {
+		snprintf(err, CFG_ERR_BYTES, "routes: out of memory for %u nodes x %u hosts (%zu MB)",
+			 t->n_nodes, t->n_hosts, n_cells >> 20);
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = fill_hops(t, r, err);
 	if (rc != 0)
 		goto fail;
-	rc = fill_ports(t, &a, r);
-	if (rc == -E2BIG)
-		snprintf(err, CFG_ERR_BYTES, "routes: more than %u egress entries", UINT32_MAX);
-	if (rc == -ENOMEM)
-		goto nomem;
-	if (rc != 0)
-		goto fail;
-	adj_free(&a);
 	*out = r;
 	return 0;
 nomem:
 	snprintf(err, CFG_ERR_BYTES, "routes: out of memory");
 	rc = -ENOMEM;
 fail:
-	adj_free(&a);
 	topo_routes_free(r);
 	return rc;
 }
@@ -245,8 +183,9 @@ void topo_routes_free(struct topo_routes *r)
 {
 	if (r == NULL)
 		return;
-	free(r->off);
-	free(r->ports);
 	free(r->hops);
+	free(r->first);
+	free(r->peers);
+	free(r->transit);
 	free(r);
 }
