@@ -37,7 +37,7 @@ static void sw_try_xon(struct sw *s, uint16_t i, uint8_t prio)
 
 	if (pg->headroom_used)
 		return;
-	resume = s->p.pfc.xoff_bytes ? pg->shared_used <= s->p.pfc.xon_bytes
+	resume = s->xoff_bytes ? pg->shared_used <= s->p.pfc.xon_bytes
 				     : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
 	if (!resume)
 		return;

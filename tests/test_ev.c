@@ -123,6 +123,25 @@ static int key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Push an event for @src at @t and record its full key in @want[*n]. */
+static void push_recorded(struct ev_queue *q, uint64_t t, struct ev_src *src,
+			  unsigned __int128 *want, uint32_t *n)
+{
+	want[(*n)++] = (unsigned __int128)t << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
+	CU_ASSERT_EQUAL_FATAL(ev_push(q, t, src, NULL, NULL), 0);
+}
+
+/* The @n popped keys @got are the recorded ones @want, sorted. */
+static void check_order(const unsigned __int128 *got, unsigned __int128 *want, uint32_t n)
+{
+	qsort(want, n, sizeof(want[0]), key_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			CU_FAIL("event out of order");
+			break;
+		}
+}
+
 static void test_ev_crowded(void)
 {
 	enum { N = 30000, MORE = 6000, SRCS = 600 };
@@ -143,8 +162,7 @@ static void test_ev_crowded(void)
 		uint64_t t = rng_below(&rng, 40) * 256 + rng_below(&rng, 4) * 60 +
 			     (i % 97 == 0 ? UINT64_C(5000000) : 0);
 
-		want[n++] = (unsigned __int128)t << 64 | ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
-		CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+		push_recorded(&q, t, src, want, &n);
 	}
 	while (ev_pop(&q, &e)) {
 		CU_ASSERT_FATAL(n_got < N + MORE);
@@ -154,18 +172,11 @@ static void test_ev_crowded(void)
 			struct ev_src *src = &srcs[rng_below(&rng, SRCS)];
 			uint64_t t = ev_time(&e) + 1 + rng_below(&rng, 2) * 300;
 
-			want[n++] = (unsigned __int128)t << 64 |
-				    ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
-			CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+			push_recorded(&q, t, src, want, &n);
 		}
 	}
 	CU_ASSERT_EQUAL_FATAL(n_got, n);
-	qsort(want, n, sizeof(want[0]), key_cmp);
-	for (uint32_t i = 0; i < n; i++)
-		if (got[i] != want[i]) {
-			CU_FAIL("event out of order");
-			break;
-		}
+	check_order(got, want, n);
 	ev_queue_fini(&q);
 }
 
@@ -192,21 +203,14 @@ static void test_ev_runs(void)
 				struct ev_src *src = &srcs[i];
 
 				CU_ASSERT_FATAL(n < 8000);
-				want[n++] = (unsigned __int128)t << 64 |
-					    ((uint64_t)src->id << EV_SEQ_BITS | src->seq);
-				CU_ASSERT_EQUAL_FATAL(ev_push(&q, t, src, NULL, NULL), 0);
+				push_recorded(&q, t, src, want, &n);
 			}
 	}
 	CU_ASSERT_FATAL(n <= 8000);
 	while (ev_pop(&q, &e))
 		got[n_got++] = e.key;
 	CU_ASSERT_EQUAL_FATAL(n_got, n);
-	qsort(want, n, sizeof(want[0]), key_cmp);
-	for (uint32_t i = 0; i < n; i++)
-		if (got[i] != want[i]) {
-			CU_FAIL("event out of order");
-			break;
-		}
+	check_order(got, want, n);
 	ev_queue_fini(&q);
 }
 

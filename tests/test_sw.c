@@ -114,6 +114,37 @@ static void inject(struct port *p, struct rte_mbuf *m)
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
 static const uint16_t fib_ports[] = { 0, 1, 2 };
 
+/* Wire the switch's three ports to @peers, with @sinks behind them: the
+ * link to host 1 at 10 Gb/s, the others at 100 Gb/s, all @delay_ps long;
+ * the peers do PFC when @pfc. */
+static void wire_into_slow_port(struct sim *s, struct sw *sw, struct port *peers,
+				struct sink *sinks, uint64_t delay_ps, bool pfc)
+{
+	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	static const uint8_t mac[6] = { 0 };
+
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], s, &sink_ops, &sinks[i], 1 + i, 0);
+		if (pfc)
+			CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
+		port_connect(sw_port(sw, i), &peers[i],
+			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), delay_ps);
+		sw_set_next_hop_mac(sw, i, mac);
+	}
+}
+
+/* Free the frames the sinks kept, the switch, its peers and @s. */
+static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct sink *sinks)
+{
+	for (int i = 0; i < 3; i++)
+		if (sinks[i].last)
+			sim_pkt_free(s, sinks[i].last);
+	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
+	sim_fini(s);
+}
+
 static void test_sw_forward_and_rewrite(void)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1 };
@@ -157,13 +188,7 @@ static void test_sw_forward_and_rewrite(void)
 	CU_ASSERT_EQUAL(pkt_meta(sinks[2].last)->tc, 3); /* DSCP 26 -> TC 3 */
 	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
 	CU_ASSERT_EQUAL(s.pkts_in_use, 2); /* the two frames the sinks keep */
-	for (int i = 0; i < 3; i++)
-		if (sinks[i].last)
-			sim_pkt_free(&s, sinks[i].last);
-	sw_free(sw);
-	for (int i = 0; i < 3; i++)
-		port_fini(&peers[i]);
-	sim_fini(&s);
+	rig_free(&s, sw, peers, sinks);
 }
 
 static void test_sw_tail_drop(void)
@@ -174,19 +199,13 @@ static void test_sw_tail_drop(void)
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	uint8_t mac[6] = { 0 };
 	char err[256], warn[256];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
-	for (uint16_t i = 0; i < 3; i++) {
-		/* Ingress links 10x faster than the egress toward host 1. */
-		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
-		port_connect(sw_port(sw, i), &peers[i],
-			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 0);
-		sw_set_next_hop_mac(sw, i, mac);
-	}
+	/* Ingress links 10x faster than the egress toward host 1. */
+	wire_into_slow_port(&s, sw, peers, sinks, 0, false);
 	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
 	for (int i = 0; i < 50; i++) {
 		inject(&peers[0], roce_to(&s, 1, 1000));
@@ -196,18 +215,11 @@ static void test_sw_tail_drop(void)
 	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] > 0);
 	CU_ASSERT_EQUAL(sinks[1].n + sw_stats(sw)->drops[SW_DROP_BUFFER], 100);
 	CU_ASSERT(sw_stats(sw)->buffer_peak_bytes <= p.buffer_bytes);
-	for (int i = 0; i < 3; i++)
-		if (sinks[i].last)
-			sim_pkt_free(&s, sinks[i].last);
-	sw_free(sw);
-	for (int i = 0; i < 3; i++)
-		port_fini(&peers[i]);
-	sim_fini(&s);
+	rig_free(&s, sw, peers, sinks);
 }
 
 static void test_sw_pfc_lossless(void)
 {
-	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
 	struct sw_fib fib = { 3, fib_off, fib_ports };
 	struct sink sinks[3] = { 0 };
@@ -215,7 +227,6 @@ static void test_sw_pfc_lossless(void)
 	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
 	struct sim s;
 	struct sw *sw;
-	uint8_t mac[6] = { 0 };
 	char err[256], warn[256];
 
 	/* Two 100 Gb/s sources into one 10 Gb/s egress, priority 3 lossless
@@ -235,13 +246,7 @@ static void test_sw_pfc_lossless(void)
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
-	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
-		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
-		port_connect(sw_port(sw, i), &peers[i],
-			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 1000000);
-		sw_set_next_hop_mac(sw, i, mac);
-	}
+	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
 	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
 	CU_ASSERT_STRING_EQUAL(warn, "");
 	headroom = sw_headroom_bytes(UINT64_C(100000000000), 1000000, 1100);
@@ -268,13 +273,7 @@ static void test_sw_pfc_lossless(void)
 	CU_ASSERT(xon_tx > 0);
 	CU_ASSERT(sw_stats(sw)->buffer_peak_bytes <= 2 * (p.pfc.xoff_bytes + headroom));
 	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
-	for (int i = 0; i < 3; i++)
-		if (sinks[i].last)
-			sim_pkt_free(&s, sinks[i].last);
-	sw_free(sw);
-	for (int i = 0; i < 3; i++)
-		port_fini(&peers[i]);
-	sim_fini(&s);
+	rig_free(&s, sw, peers, sinks);
 }
 
 /* Lossless frames paused while lossy ones fill the shared pool: a paused
@@ -286,14 +285,12 @@ static void test_sw_pfc_lossless(void)
  * kept refreshed for ever keeps the event queue alive). */
 static void test_sw_pfc_xon_after_pool_drains(void)
 {
-	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
 	struct sw_fib fib = { 3, fib_off, fib_ports };
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	uint8_t mac[6] = { 0 };
 	char err[256], warn[256];
 	uint32_t lossless = 0;
 
@@ -312,13 +309,7 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	s.stop_ps = UINT64_C(20000000000); /* 20 ms: far beyond what the traffic needs */
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
-	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
-		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
-		port_connect(sw_port(sw, i), &peers[i],
-			     i == 1 ? UINT64_C(10000000000) : UINT64_C(100000000000), 1000000);
-		sw_set_next_hop_mac(sw, i, mac);
-	}
+	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
 	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
 	for (int i = 0; i < 100; i++) {
 		/* Port 0: lossless (DSCP 26, priority 3) on TC 3, which PFC pauses. */
@@ -343,13 +334,7 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	CU_ASSERT_EQUAL(lossless, 100);
 	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] < 260);
 	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
-	for (int i = 0; i < 3; i++)
-		if (sinks[i].last)
-			sim_pkt_free(&s, sinks[i].last);
-	sw_free(sw);
-	for (int i = 0; i < 3; i++)
-		port_fini(&peers[i]);
-	sim_fini(&s);
+	rig_free(&s, sw, peers, sinks);
 }
 
 static void test_sw_red(void)
