@@ -77,12 +77,20 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	g = s->host_grp[host];
+	g = s->class_grp[s->host_class[host]];
 	o = s->grp_off[g];
 	n = s->grp_off[g + 1] - o;
-	if (unlikely(n == 0)) {
-		sw_drop(s, m, SW_DROP_NO_ROUTE);
-		return;
+	if (n == 0) {
+		/* A host attached here (or none that can be reached). */
+		uint32_t i = host - s->direct_lo;
+
+		g = i < s->direct_n ? s->direct_grp[i] : g;
+		o = s->grp_off[g];
+		n = s->grp_off[g + 1] - o;
+		if (unlikely(n == 0)) {
+			sw_drop(s, m, SW_DROP_NO_ROUTE);
+			return;
+		}
 	}
 	pick = 0;
 	if (n > 1) {
@@ -132,66 +140,92 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 		sw_ecn(s, p, m, p->q[tc].bytes);
 }
 
-/* Build the ECMP groups from the forwarding rows: a hash table on the port
- * lists finds each list's group. Returns 0 or -ENOMEM. */
+/* ECMP groups: distinct port lists, found by a hash table on the lists. */
+struct sw_grp_build {
+	uint32_t slots;        /* hash table size (power of two) */
+	uint32_t *table;       /* slot -> group + 1 */
+	const uint16_t **list; /* group -> its ports (in the fib) */
+	uint32_t *len;         /* group -> how many */
+	uint32_t n_grp;        /* groups so far */
+	uint32_t n_ports;      /* their ports in all */
+};
+
+/* The group of the port list @p[0..@n): an existing one or a new one.
+ * Returns it, or -E2BIG past UINT16_MAX groups. */
+static int sw_group_of(struct sw_grp_build *b, const uint16_t *p, uint32_t n)
+{
+	uint64_t x = n;
+	uint32_t i;
+
+	for (uint32_t k = 0; k < n; k++)
+		x = (x ^ p[k]) * UINT64_C(0x100000001b3);
+	for (i = (uint32_t)(x ^ x >> 29) & (b->slots - 1); b->table[i]; i = (i + 1) & (b->slots - 1)) {
+		uint32_t g = b->table[i] - 1;
+
+		if (b->len[g] == n && !memcmp(b->list[g], p, n * sizeof(*p)))
+			return (int)g;
+	}
+	if (b->n_grp == UINT16_MAX)
+		return -E2BIG;
+	b->list[b->n_grp] = p;
+	b->len[b->n_grp] = n;
+	b->n_ports += n;
+	b->table[i] = ++b->n_grp;
+	return (int)(b->n_grp - 1);
+}
+
+/* Build the ECMP groups from the forwarding rows (classes, then attached
+ * hosts). Returns 0, -ENOMEM or -E2BIG. */
 static int sw_build_groups(struct sw *s, const struct sw_fib *fib)
 {
-	uint32_t slots = 16, n_grp = 0, n_ports = 0;
-	uint32_t *table, *first; /* hash slot -> group + 1; group -> a host using it */
-	int rc = -ENOMEM;
+	uint32_t rows = fib->n_classes + fib->direct_n;
+	struct sw_grp_build b = { .slots = 16 };
+	int rc = -ENOMEM, g;
 
-	while (slots < 2 * fib->n_hosts)
-		slots *= 2;
-	table = calloc(slots, sizeof(*table));
-	first = malloc(sizeof(*first) * (fib->n_hosts + 1));
-	s->host_grp = malloc(sizeof(*s->host_grp) * (fib->n_hosts ? fib->n_hosts : 1));
-	if (!table || !first || !s->host_grp)
+	while (b.slots < 2 * rows)
+		b.slots *= 2;
+	b.table = calloc(b.slots, sizeof(*b.table));
+	b.list = malloc(sizeof(*b.list) * (rows + 1));
+	b.len = malloc(sizeof(*b.len) * (rows + 1));
+	s->class_grp = malloc(sizeof(*s->class_grp) * (fib->n_classes ? fib->n_classes : 1));
+	s->direct_grp = malloc(sizeof(*s->direct_grp) * (fib->direct_n ? fib->direct_n : 1));
+	if (!b.table || !b.list || !b.len || !s->class_grp || !s->direct_grp)
 		goto out;
-	for (uint32_t h = 0; h < fib->n_hosts; h++) {
-		const uint16_t *p = &fib->ports[fib->off[h]];
-		uint32_t n = fib->off[h + 1] - fib->off[h], i;
-		uint64_t x = n;
-
-		for (uint32_t k = 0; k < n; k++)
-			x = (x ^ p[k]) * UINT64_C(0x100000001b3);
-		for (i = (uint32_t)(x ^ x >> 29) & (slots - 1); table[i]; i = (i + 1) & (slots - 1)) {
-			uint32_t g = first[table[i] - 1];
-			uint32_t gn = fib->off[g + 1] - fib->off[g];
-
-			if (gn == n && !memcmp(&fib->ports[fib->off[g]], p, n * sizeof(*p)))
-				break;
-		}
-		if (!table[i]) {
-			if (n_grp == UINT16_MAX) {
-				rc = -E2BIG;
-				goto out;
-			}
-			first[n_grp] = h;
-			table[i] = ++n_grp;
-			n_ports += n;
-		}
-		s->host_grp[h] = (uint16_t)(table[i] - 1);
+	for (uint32_t c = 0; c < fib->n_classes; c++) {
+		if ((g = sw_group_of(&b, &fib->ports[fib->off[c]], fib->off[c + 1] - fib->off[c])) < 0)
+			goto big;
+		s->class_grp[c] = (uint16_t)g;
 	}
-	s->grp_off = malloc(sizeof(*s->grp_off) * (n_grp + 1));
-	s->grp_ports = malloc(sizeof(*s->grp_ports) * (n_ports ? n_ports : 1));
-	if (!s->grp_off || !s->grp_ports)
-		goto out;
-	s->grp_magic = malloc(sizeof(*s->grp_magic) * (n_grp ? n_grp : 1));
-	if (!s->grp_magic)
+	for (uint32_t i = 0; i < fib->direct_n; i++) {
+		uint32_t o = fib->direct_off[i], n = fib->direct_off[i + 1] - o;
+
+		if ((g = sw_group_of(&b, &fib->direct_ports[o], n)) < 0)
+			goto big;
+		s->direct_grp[i] = (uint16_t)g;
+	}
+	s->grp_off = malloc(sizeof(*s->grp_off) * (b.n_grp + 1));
+	s->grp_ports = malloc(sizeof(*s->grp_ports) * (b.n_ports ? b.n_ports : 1));
+	s->grp_magic = malloc(sizeof(*s->grp_magic) * (b.n_grp ? b.n_grp : 1));
+	if (!s->grp_off || !s->grp_ports || !s->grp_magic)
 		goto out;
 	s->grp_off[0] = 0;
-	for (uint32_t g = 0; g < n_grp; g++) {
-		uint32_t h = first[g], n = fib->off[h + 1] - fib->off[h];
-
-		memcpy(&s->grp_ports[s->grp_off[g]], &fib->ports[fib->off[h]], n * sizeof(uint16_t));
-		s->grp_off[g + 1] = s->grp_off[g] + n;
-		s->grp_magic[g] = n ? UINT64_MAX / n + 1 : 0;
+	for (uint32_t k = 0; k < b.n_grp; k++) {
+		memcpy(&s->grp_ports[s->grp_off[k]], b.list[k], b.len[k] * sizeof(uint16_t));
+		s->grp_off[k + 1] = s->grp_off[k] + b.len[k];
+		s->grp_magic[k] = b.len[k] ? UINT64_MAX / b.len[k] + 1 : 0;
 	}
 	s->n_hosts = fib->n_hosts;
+	s->host_class = fib->host_class;
+	s->direct_lo = fib->direct_lo;
+	s->direct_n = fib->direct_n;
 	rc = 0;
+	goto out;
+big:
+	rc = -E2BIG;
 out:
-	free(table);
-	free(first);
+	free(b.table);
+	free(b.list);
+	free(b.len);
 	return rc;
 }
 
@@ -275,7 +309,8 @@ void sw_free(struct sw *s)
 	free(s->ports);
 	free(s->px);
 	free(s->pgs);
-	free(s->host_grp);
+	free(s->class_grp);
+	free(s->direct_grp);
 	free(s->grp_off);
 	free(s->grp_magic);
 	free(s->grp_ports);

@@ -63,13 +63,23 @@ struct sw_params {
 	struct sw_red_params red;     /* marking curve */
 };
 
-/* Forwarding table: egress ports toward host h are
- * ports[off[h] .. off[h + 1]) (rows from topo_routes; the switch keeps a
- * compressed copy, so they may be freed after sw_new). */
+/* Forwarding table of one switch, by destination class (topo_routes):
+ * the egress ports toward the hosts of class c are
+ * ports[off[c] .. off[c + 1]). The row of a class whose hosts attach to
+ * this switch is empty; each such host h has a row of its own,
+ * direct_ports[direct_off[i] .. direct_off[i + 1]) with i = h - direct_lo
+ * < direct_n. The switch keeps a compressed copy of the rows (they may be
+ * freed after sw_new) but refers to host_class, which must outlive it. */
 struct sw_fib {
-	uint32_t n_hosts;         /* destinations */
-	const uint32_t *off;      /* n_hosts + 1 offsets */
-	const uint16_t *ports;    /* egress port numbers */
+	uint32_t n_hosts;             /* destinations */
+	const uint32_t *host_class;   /* class of each host (n_hosts), < n_classes */
+	uint32_t n_classes;           /* classes */
+	const uint32_t *off;          /* n_classes + 1 offsets */
+	const uint16_t *ports;        /* egress port numbers */
+	uint32_t direct_lo;           /* first attached host */
+	uint32_t direct_n;            /* hosts direct_lo .. direct_lo + direct_n - 1 */
+	const uint32_t *direct_off;   /* direct_n + 1 offsets */
+	const uint16_t *direct_ports; /* egress port numbers */
 };
 
 struct sw_stats {

@@ -49,9 +49,13 @@ struct sw_port_x {
 };
 
 /* Fields read for every packet come first. The forwarding table is
- * compressed: destinations that leave by the same set of ports share an
- * ECMP group (a k=16 fat-tree edge switch has 9 groups for 1024 hosts), so
- * the per-packet lookup reads a 2-byte group number and a small table. */
+ * compressed twice: it is kept per destination class (hosts with the same
+ * neighbours, see topo_routes; 128 classes for the 1024 hosts of a k=16
+ * fat-tree), through a class map shared by all switches, and classes that
+ * leave by the same set of ports share an ECMP group (a k=16 edge switch
+ * has 9). So the per-packet lookup reads the shared map, a 2-byte group
+ * number and a small table; only the hosts attached to the switch have
+ * rows of their own. */
 struct sw {
 	/* line 0: buffer accounting */
 	uint64_t buffer_used;          /* bytes admitted and not yet sent */
@@ -68,16 +72,20 @@ struct sw {
 	uint8_t ecn_on_enqueue;        /* where they decide */
 	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
 	/* line 1: tables */
-	uint16_t *host_grp;            /* ECMP group per destination host */
+	const uint32_t *host_class;    /* destination class per host (shared, sw_fib) */
+	uint16_t *class_grp;           /* ECMP group per class (empty: attached hosts) */
 	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
 	uint16_t *grp_ports;           /* egress ports of the groups */
+	uint64_t *grp_magic;           /* per group: 2^64 / (its port count), rounded up */
 	struct port *ports;            /* n_ports */
-	struct sw_port_x *px;          /* n_ports */
 	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
 	struct sim *sim;               /* owning simulation */
+	/* line 2: attached hosts, then counters a hop updates first */
+	uint16_t *direct_grp;          /* group of attached host direct_lo + i */
+	uint32_t direct_lo;            /* first host of that range */
+	uint32_t direct_n;             /* its length */
+	struct sw_port_x *px;          /* n_ports */
 	uint32_t n_paused;             /* priority groups in XOFF */
-	uint64_t *grp_magic;           /* per group: 2^64 / (its port count), rounded up */
-	/* line 2: counters a hop updates first */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */

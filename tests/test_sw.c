@@ -111,8 +111,23 @@ static void inject(struct port *p, struct rte_mbuf *m)
 
 /* One switch with 3 ports: host 0 behind port 0, host 1 behind port 1,
  * host 2 behind port 2. */
+/* Hosts 0..2 attach to ports 0..2: one destination class (the same
+ * neighbour) with an empty row, and a row per attached host. */
+static const uint32_t fib_class[] = { 0, 0, 0 };
+static const uint32_t fib_class_off[] = { 0, 0 };
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
 static const uint16_t fib_ports[] = { 0, 1, 2 };
+static const struct sw_fib rig_fib = {
+	.n_hosts = 3,
+	.host_class = fib_class,
+	.n_classes = 1,
+	.off = fib_class_off,
+	.ports = fib_ports,
+	.direct_lo = 0,
+	.direct_n = 3,
+	.direct_off = fib_off,
+	.direct_ports = fib_ports,
+};
 
 /* Wire the switch's three ports to @peers, with @sinks behind them: the
  * link to host 1 at 10 Gb/s, the others at 100 Gb/s, all @delay_ps long;
@@ -148,7 +163,7 @@ static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct si
 static void test_sw_forward_and_rewrite(void)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1 };
-	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sw_fib fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
@@ -194,7 +209,7 @@ static void test_sw_forward_and_rewrite(void)
 static void test_sw_tail_drop(void)
 {
 	struct sw_params p = { .buffer_bytes = 10 * 1100, .hash_seed = 1 };
-	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sw_fib fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
@@ -221,7 +236,7 @@ static void test_sw_tail_drop(void)
 static void test_sw_pfc_lossless(void)
 {
 	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sw_fib fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
@@ -286,7 +301,7 @@ static void test_sw_pfc_lossless(void)
 static void test_sw_pfc_xon_after_pool_drains(void)
 {
 	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = { 3, fib_off, fib_ports };
+	struct sw_fib fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;

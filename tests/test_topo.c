@@ -209,17 +209,21 @@ static void test_topo_routes_fat_tree(void)
 		}
 	}
 	/* Hop counts host to host: same edge 2, same pod 4, other pod 6. */
-	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h0")], 0);
-	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h1")], 2);
-	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h3")], 4);
-	CU_ASSERT_EQUAL(r->hops[node(t, "h0") * r->n_hosts + host(t, "h12")], 6);
-	CU_ASSERT_EQUAL(r->hops[node(t, "core0") * r->n_hosts + host(t, "h12")], 3);
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h0"), host(t, "h0")), 0);
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h0"), host(t, "h1")), 2);
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h0"), host(t, "h3")), 4);
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h0"), host(t, "h12")), 6);
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "core0"), host(t, "h12")), 3);
+	/* One destination class per edge switch. */
+	CU_ASSERT_EQUAL(r->n_classes, 8);
+	CU_ASSERT_EQUAL(r->host_class[host(t, "h0")], r->host_class[host(t, "h1")]);
+	CU_ASSERT_NOT_EQUAL(r->host_class[host(t, "h1")], r->host_class[host(t, "h2")]);
 	route(r, node(t, "h5"), host(t, "h5"), &n);
 	CU_ASSERT_EQUAL(n, 0);
 	/* Everywhere: ascending ports, each one hop closer. */
 	for (uint32_t i = 0; i < t->n_nodes; i++) {
 		for (uint32_t h = 0; h < t->n_hosts; h++) {
-			uint8_t d = r->hops[(size_t)i * r->n_hosts + h];
+			uint32_t d = topo_route_hops(r, i, h);
 
 			ports = route(r, i, h, &n);
 			CU_ASSERT_EQUAL(n == 0, d == 0);
@@ -227,7 +231,7 @@ static void test_topo_routes_fat_tree(void)
 				uint32_t m = topo_peer(t, i, ports[j]);
 
 				CU_ASSERT(j == 0 || ports[j] > ports[j - 1]);
-				CU_ASSERT_EQUAL(r->hops[(size_t)m * r->n_hosts + h], d - 1);
+				CU_ASSERT_EQUAL(topo_route_hops(r, m, h), d - 1);
 			}
 		}
 	}
@@ -363,8 +367,8 @@ static void test_topo_hosts_do_not_forward(void)
 	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "topology is disconnected: h2 cannot reach h1");
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	CU_ASSERT_EQUAL(r->hops[3 * 3 + 2], UINT8_MAX);
-	CU_ASSERT_EQUAL(r->hops[3 * 3 + 0], 1);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 2), UINT8_MAX);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 0), 1);
 	route(r, 1, 2, &n);
 	CU_ASSERT_EQUAL(n, 0);
 	topo_routes_free(r);
@@ -375,8 +379,8 @@ static void test_topo_hosts_do_not_forward(void)
 	t = dual_homed(1);
 	CU_ASSERT_EQUAL(topo_check(t, err), 0);
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	CU_ASSERT_EQUAL(r->hops[4 * 3 + 1], 3);
-	CU_ASSERT_EQUAL(r->hops[0 * 3 + 1], 2);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 4, 1), 3);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 0, 1), 2);
 	ports = route(r, 4, 1, &n);
 	CU_ASSERT(n == 1 && ports[0] == 2);
 	/* h0 itself sends through s0 only. */
@@ -384,6 +388,129 @@ static void test_topo_hosts_do_not_forward(void)
 	CU_ASSERT(n == 1 && ports[0] == 0);
 	topo_routes_free(r);
 	topo_free(t);
+}
+
+/* The tables against a plain search from every host (topo_bfs, which the
+ * per-class tables do not use): the hop count of every node to every host,
+ * and as egress ports exactly those toward a neighbour one hop closer that
+ * forwards (a switch) or is the host itself. Returns the cells compared. */
+static uint64_t check_routes_against_search(const struct topo *t)
+{
+	uint32_t *dist = malloc(sizeof(*dist) * t->n_nodes);
+	uint32_t *queue = malloc(sizeof(*queue) * t->n_nodes);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	uint64_t cells = 0;
+
+	CU_ASSERT_FATAL(dist != NULL && queue != NULL);
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		uint32_t target = t->hosts[h];
+
+		topo_bfs(t, &target, 1, dist, queue);
+		for (uint32_t n = 0; n < t->n_nodes; n++) {
+			uint32_t want = dist[n] == UINT32_MAX ? UINT8_MAX : dist[n], got, count, k = 0;
+			const uint16_t *ports;
+
+			got = topo_route_hops(r, n, h);
+			CU_ASSERT_EQUAL(got, want);
+			ports = route(r, n, h, &count);
+			for (uint16_t p = 0; p < t->nodes[n].n_ports && want != UINT8_MAX && want > 0;
+			     p++) {
+				uint32_t m = topo_peer(t, n, p);
+
+				if (m == TOPO_NO_LINK || dist[m] != want - 1 ||
+				    (t->nodes[m].kind != TOPO_SWITCH && m != target))
+					continue;
+				CU_ASSERT(k < count && ports[k] == p);
+				k++;
+			}
+			CU_ASSERT_EQUAL(count, k);
+			cells++;
+		}
+	}
+	topo_routes_free(r);
+	free(dist);
+	free(queue);
+	return cells;
+}
+
+/* Random explicit graphs: switches linked at random, hosts homed on one to
+ * three switches (some twice on the same one), a few hosts wired to each
+ * other, some switches left out of reach. */
+static struct topo *random_graph(uint64_t *x)
+{
+	static const struct topo_link_params lp = { .rate_bps = 100 * G, .delay_ps = 1000000 };
+	uint32_t n_sw = 2 + (uint32_t)(*x % 7), n_h = 2 + (uint32_t)(*x / 7 % 12);
+	uint32_t n_links = 0, max_links = n_sw * 3 + n_h * 3;
+	uint16_t *used = calloc(n_sw + n_h, sizeof(*used));
+	struct topo *t = topo_alloc("explicit", n_sw + n_h, max_links);
+	enum { PORTS = 64 };
+
+	CU_ASSERT_FATAL(t != NULL && used != NULL);
+#define NEXT() (*x = *x * UINT64_C(6364136223846793005) + 1442695040888963407, (uint32_t)(*x >> 33))
+	for (uint32_t i = 0; i < n_h; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "h%u", i);
+		topo_set_node(t, i, name, TOPO_HOST, 0, 4, &no_mark);
+	}
+	for (uint32_t i = 0; i < n_sw; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "s%u", i);
+		topo_set_node(t, n_h + i, name, TOPO_SWITCH, 1, PORTS, &no_mark);
+	}
+	for (uint32_t i = 0; i < n_sw * 3 / 2; i++) {
+		uint32_t a = n_h + NEXT() % n_sw, b = n_h + NEXT() % n_sw;
+
+		if (a != b && used[a] < PORTS && used[b] < PORTS)
+			topo_set_link(t, n_links++, a, used[a]++, b, used[b]++, &lp, &no_mark);
+	}
+	for (uint32_t h = 0; h < n_h; h++) {
+		uint32_t homes = 1 + NEXT() % 3;
+
+		for (uint32_t k = 0; k < homes && used[h] < 3; k++) {
+			uint32_t s = n_h + NEXT() % n_sw;
+
+			if (NEXT() % 8 == 0 && h > 0)
+				s = NEXT() % h; /* another host */
+			if (s != h && used[s] < (s < n_h ? 3 : PORTS))
+				topo_set_link(t, n_links++, h, used[h]++, s, used[s]++, &lp, &no_mark);
+		}
+	}
+#undef NEXT
+	t->n_links = n_links;
+	free(used);
+	CU_ASSERT_EQUAL(topo_index(t), 0);
+	return t;
+}
+
+static void test_topo_routes_vs_search(void)
+{
+	struct topo *t;
+	uint64_t x = 12345, cells = 0;
+
+	t = fat_tree(4, 3, 100 * G, 100 * G);
+	cells += check_routes_against_search(t);
+	topo_free(t);
+	t = fat_tree(6, 2, 100 * G, 100 * G);
+	cells += check_routes_against_search(t);
+	topo_free(t);
+	t = leaf_spine(3, 2, 2, 2, 100 * G, 100 * G);
+	cells += check_routes_against_search(t);
+	topo_free(t);
+	for (int bridge = 0; bridge < 2; bridge++) {
+		t = dual_homed(bridge);
+		cells += check_routes_against_search(t);
+		topo_free(t);
+	}
+	for (int i = 0; i < 300; i++) {
+		t = random_graph(&x);
+		cells += check_routes_against_search(t);
+		topo_free(t);
+	}
+	CU_ASSERT(cells > 10000);
 }
 
 /* Bisection against the closed forms derived in topo_describe.c, and the
@@ -664,6 +791,7 @@ int test_topo_register(void)
 		{ "fat-tree counts and wiring", test_topo_fat_tree },
 		{ "routes k=4 fat-tree", test_topo_routes_fat_tree },
 		{ "routes k=16 fat-tree", test_topo_routes_scale },
+		{ "routes against a search per host", test_topo_routes_vs_search },
 		{ "check: ports, islands, dangling hosts", test_topo_check },
 		{ "hosts do not forward", test_topo_hosts_do_not_forward },
 		{ "bisection vs closed forms", test_topo_bisection },

@@ -117,34 +117,106 @@ static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsi
 	return 0;
 }
 
-/* The forwarding rows of switch node @node (sw_fib layout) into *@off
- * (n_hosts + 1 offsets) and *@ports (grown as needed, *@cap entries). */
-static int fabric_fib_rows(const struct fabric *f, uint32_t node, uint32_t **off,
-			   uint16_t **ports, size_t *cap)
+/* Buffers for one switch's forwarding rows, reused from switch to switch. */
+struct fabric_fib_buf {
+	uint32_t *off;      /* n_classes + 1 */
+	uint32_t *doff;     /* attached hosts + 1 */
+	size_t doff_cap;
+	uint16_t *ports;    /* class rows, then attached hosts' rows */
+	size_t cap, used;
+};
+
+/* Room for @n more ports in @b. */
+static int fabric_fib_room(struct fabric_fib_buf *b, size_t n)
+{
+	size_t want = b->cap ? b->cap : 4096;
+	uint16_t *p;
+
+	if (b->cap - b->used >= n)
+		return 0;
+	while (want - b->used < n)
+		want *= 2;
+	if (!(p = realloc(b->ports, sizeof(*p) * want)))
+		return -ENOMEM;
+	b->ports = p;
+	b->cap = want;
+	return 0;
+}
+
+/* The forwarding rows of switch node @node (sw_fib layout) into @b and
+ * @fib: a row per destination class, empty for the classes attached here,
+ * whose hosts get rows of their own. */
+static int fabric_fib_rows(const struct fabric *f, uint32_t node, struct fabric_fib_buf *b,
+			   struct sw_fib *fib)
 {
 	const struct topo *t = f->topo;
-	uint32_t n_ports = t->nodes[node].n_ports;
-	size_t used = 0;
+	const struct topo_routes *r = f->routes;
+	const struct topo_node *sn = &t->nodes[node];
+	uint32_t n_ports = sn->n_ports, lo = UINT32_MAX, hi = 0, n_direct;
+	size_t direct_at;
 
-	if (!*off && !(*off = malloc(sizeof(**off) * ((size_t)t->n_hosts + 1))))
+	if (!b->off && !(b->off = malloc(sizeof(*b->off) * ((size_t)r->n_classes + 1))))
 		return -ENOMEM;
-	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		if (*cap - used < n_ports) {
-			size_t want = *cap ? *cap * 2 : 4096;
-			uint16_t *p;
+	b->used = 0;
+	for (uint32_t c = 0; c < r->n_classes; c++) {
+		uint32_t rep = r->class_rep[c];
 
-			while (want - used < n_ports)
-				want *= 2;
-			if (!(p = realloc(*ports, sizeof(*p) * want)))
-				return -ENOMEM;
-			*ports = p;
-			*cap = want;
-		}
-		(*off)[h] = (uint32_t)used;
-		used += topo_route_ports(f->routes, node, h, *ports + used, n_ports);
+		if (fabric_fib_room(b, n_ports) != 0)
+			return -ENOMEM;
+		b->off[c] = (uint32_t)b->used;
+		if (topo_route_hops(r, node, rep) != 1)
+			b->used += topo_route_ports(r, node, rep, b->ports + b->used, n_ports);
 	}
-	(*off)[t->n_hosts] = (uint32_t)used;
+	b->off[r->n_classes] = (uint32_t)b->used;
+	/* The hosts attached here: a range of host numbers. */
+	for (uint16_t p = 0; p < n_ports; p++) {
+		uint32_t m = r->peers[r->first[node] + p];
+
+		if (m != TOPO_NO_LINK && t->nodes[m].kind == TOPO_HOST) {
+			lo = t->nodes[m].index < lo ? t->nodes[m].index : lo;
+			hi = t->nodes[m].index > hi ? t->nodes[m].index : hi;
+		}
+	}
+	n_direct = lo <= hi ? hi - lo + 1 : 0;
+	if (!n_direct)
+		lo = 0;
+	if (b->doff_cap < (size_t)n_direct + 1) {
+		uint32_t *d = realloc(b->doff, sizeof(*d) * ((size_t)n_direct + 1));
+
+		if (!d)
+			return -ENOMEM;
+		b->doff = d;
+		b->doff_cap = (size_t)n_direct + 1;
+	}
+	direct_at = b->used;
+	for (uint32_t i = 0; i < n_direct; i++) {
+		if (fabric_fib_room(b, n_ports) != 0)
+			return -ENOMEM;
+		b->doff[i] = (uint32_t)(b->used - direct_at);
+		if (topo_route_hops(r, node, lo + i) == 1)
+			b->used += topo_route_ports(r, node, lo + i, b->ports + b->used, n_ports);
+	}
+	b->doff[n_direct] = (uint32_t)(b->used - direct_at);
+	*fib = (struct sw_fib){
+		.n_hosts = t->n_hosts,
+		.host_class = r->host_class,
+		.n_classes = r->n_classes,
+		.off = b->off,
+		.ports = b->ports,
+		.direct_lo = lo,
+		.direct_n = n_direct,
+		.direct_off = b->doff,
+		.direct_ports = b->ports + direct_at,
+	};
 	return 0;
+}
+
+static void fabric_fib_free(struct fabric_fib_buf *b)
+{
+	free(b->off);
+	free(b->doff);
+	free(b->ports);
+	memset(b, 0, sizeof(*b));
 }
 
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
@@ -154,9 +226,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	struct nic_params np = { 0 };
 	struct sw_params sp = { 0 };
 	char cerr[CFG_ERR_BYTES];
-	uint32_t *fib_off = NULL;
-	uint16_t *fib_ports = NULL;
-	size_t fib_cap = 0;
+	struct fabric_fib_buf fb = { 0 };
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -194,19 +264,15 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 
 		/* This switch's rows of the forwarding table, for sw_new to
 		 * compress; the buffers are reused from switch to switch. */
-		if (fabric_fib_rows(f, node, &fib_off, &fib_ports, &fib_cap) != 0)
+		if (fabric_fib_rows(f, node, &fb, &fib) != 0)
 			goto nomem;
-		fib = (struct sw_fib){ .n_hosts = t->n_hosts, .off = fib_off, .ports = fib_ports };
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
 		sp.hash_seed = rng_next(&rng);
 		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, &sp, &fib);
 		if (!f->sws[i])
 			goto nomem;
 	}
-	free(fib_off);
-	free(fib_ports);
-	fib_off = NULL;
-	fib_ports = NULL;
+	fabric_fib_free(&fb);
 	np.mtu_bytes = e->mtu_bytes;
 	np.ack_every_pkts = e->ack_every_pkts;
 	np.payload = e->payload;
@@ -277,8 +343,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	return 0;
 nomem:
-	free(fib_off);
-	free(fib_ports);
+	fabric_fib_free(&fb);
 	snprintf(err, err_len, "out of memory building the fabric");
 	return -ENOMEM;
 }

@@ -82,24 +82,35 @@ void topo_dot(const struct topo *t, FILE *out);
  * partition heuristic. */
 uint64_t topo_bisection_bps(const struct topo *t);
 
-/* Equal-cost shortest-path forwarding. The table holds hop counts only
- * (one byte per node and host); a node's egress ports toward a host are
- * those whose neighbour is one hop closer and can carry the packet on,
- * listed on demand by topo_route_ports. (Switches keep their own compressed
- * copy, so the table is set-up memory: 1.4 MB for a k=16 fat-tree, 78 MB
- * for k=32.) */
+/* Equal-cost shortest-path forwarding. Hosts with the same set of
+ * neighbours form a destination class (the hosts of one leaf): a switch is
+ * equally far from all of them and, unless it is their neighbour, reaches
+ * them through the same ports. The table holds hop counts only, one byte
+ * per (switch, class) cell: 40 KB for a k=16 fat-tree, 10 MB for k=64. A
+ * node's egress ports toward a host are those whose neighbour is one hop
+ * closer and can carry the packet on (a switch, or the host itself), listed
+ * on demand by topo_route_ports. */
 struct topo_routes {
-	uint32_t n_nodes;   /* rows */
-	uint32_t n_hosts;   /* columns */
-	uint8_t *hops;      /* hop count from node n to host h (n_nodes * n_hosts),
-			     * UINT8_MAX when h cannot be reached */
-	uint32_t *first;    /* n_nodes + 1: node n's ports are peers[first[n]..first[n+1]) */
-	uint32_t *peers;    /* neighbour node behind each port, TOPO_NO_LINK if unused */
-	uint8_t *transit;   /* per node: 1 when it forwards (a switch) */
+	uint32_t n_nodes;     /* nodes of the topology */
+	uint32_t n_hosts;     /* hosts */
+	uint32_t n_classes;   /* destination classes */
+	uint32_t n_rows;      /* switches: rows of hops[] */
+	uint32_t *host_class; /* class of each host (n_hosts) */
+	uint32_t *class_rep;  /* a host of each class (n_classes) */
+	uint32_t *host_node;  /* node index of each host (n_hosts) */
+	uint32_t *row;        /* per node: its row of hops[], TOPO_NO_LINK for hosts */
+	uint8_t *hops;        /* hop count from switch row s to class c (n_rows * n_classes),
+			       * UINT8_MAX when it cannot be reached */
+	uint32_t *first;      /* n_nodes + 1: node n's ports are peers[first[n]..first[n+1]) */
+	uint32_t *peers;      /* neighbour node behind each port, TOPO_NO_LINK if unused */
 };
 
 int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[CFG_ERR_BYTES]);
 void topo_routes_free(struct topo_routes *r); /* NULL is fine */
+
+/* Hop count from @node (any node) to host @host: 0 at the host itself,
+ * UINT8_MAX when it cannot be reached. */
+uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t host);
 
 /* The egress ports of @node toward host @host, in ascending port order
  * (none at the host's own node, none when unreachable): up to @max of them
