@@ -38,6 +38,12 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 {
 	a->peer = b;
 	b->peer = a;
+	a->peer_rx = b->ops->rx;
+	b->peer_rx = a->ops->rx;
+	a->peer_owner = b->owner;
+	b->peer_owner = a->owner;
+	a->pipe.peer_cap = b->cap != NULL;
+	b->pipe.peer_cap = a->cap != NULL;
 	a->rate_bps = b->rate_bps = rate_bps;
 	/* Standard rates serialise a byte in a whole number of picoseconds
 	 * (80 ps at 100 Gb/s): no division per frame then. */
@@ -49,23 +55,58 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	a->delay_ps = b->delay_ps = delay_ps;
 }
 
-/* Double the ring, keeping order. Runs only when a queue reaches a new
- * high-water mark. */
-static void port_ring_grow(struct port_ring *r)
+void port_set_macs(struct port *p, const uint8_t own[6], const uint8_t next_hop[6])
 {
-	uint32_t cap = r->slots ? (r->mask + 1) * 2 : PORT_RING_INITIAL;
+	if (own)
+		memcpy(p->l2 + 6, own, 6);
+	if (next_hop)
+		memcpy(p->l2, next_hop, 6);
+}
+
+void port_set_capture(struct port *p, struct cap_file *cap)
+{
+	p->cap = cap;
+	if (p->peer)
+		p->peer->pipe.peer_cap = cap != NULL;
+}
+
+/* The @n slots of a full FIFO (@slots, @mask, from @head) copied in order
+ * into one of twice the size (or a first one); frees the old one when
+ * @external. Runs only when a queue or link reaches a new high-water mark. */
+static struct port_slot *slots_grow(struct port_slot *slots, uint32_t mask, uint32_t head,
+				    uint32_t n, bool external, uint32_t *cap_out)
+{
+	uint32_t cap = slots ? (mask + 1) * 2 : PORT_RING_INITIAL;
 	struct port_slot *s = malloc(sizeof(*s) * cap);
-	uint32_t n = port_ring_len(r);
 
 	if (!s) {
 		fprintf(stderr, "fabemu: out of memory growing a port queue to %u packets\n", cap);
 		abort();
 	}
 	for (uint32_t i = 0; i < n; i++)
-		s[i] = r->slots[(r->head + i) & r->mask];
-	if (r->external)
-		free(r->slots);
-	r->slots = s;
+		s[i] = slots[(head + i) & mask];
+	if (external)
+		free(slots);
+	*cap_out = cap;
+	return s;
+}
+
+static void port_ring_grow(struct port_ring *r)
+{
+	uint32_t n = port_ring_len(r), cap;
+
+	r->slots = slots_grow(r->slots, r->mask, r->head, n, r->external, &cap);
+	r->external = 1;
+	r->mask = cap - 1;
+	r->head = 0;
+	r->tail = n;
+}
+
+static void port_pipe_grow(struct port_pipe *r)
+{
+	uint32_t n = port_pipe_len(r), cap;
+
+	r->slots = slots_grow(r->slots, r->mask, r->head, n, r->external, &cap);
 	r->external = 1;
 	r->mask = cap - 1;
 	r->head = 0;
@@ -83,6 +124,28 @@ static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t a
 	s->aux = aux;
 }
 
+static inline void pipe_push(struct port_pipe *r, struct rte_mbuf *m, uint64_t due_ps)
+{
+	struct port_slot *s;
+
+	if (unlikely(port_pipe_len(r) > r->mask))
+		port_pipe_grow(r);
+	s = &r->slots[r->tail++ & r->mask];
+	s->m = m;
+	s->aux = due_ps;
+}
+
+static void port_pipe_free(struct sim *sim, struct port_pipe *r)
+{
+	while (r->head != r->tail)
+		sim_pkt_free(sim, r->slots[r->head++ & r->mask].m);
+	if (r->external)
+		free(r->slots);
+	r->slots = NULL;
+	r->head = r->tail = r->mask = 0;
+	r->external = 0;
+}
+
 static void port_ring_free(struct sim *sim, struct port_ring *r)
 {
 	while (r->head != r->tail)
@@ -98,7 +161,7 @@ void port_fini(struct port *p)
 	port_ring_free(p->sim, &p->ctrl);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		port_ring_free(p->sim, &p->q[tc]);
-	port_ring_free(p->sim, &p->pipe);
+	port_pipe_free(p->sim, &p->pipe);
 	if (p->tx_pkt)
 		sim_pkt_free(p->sim, p->tx_pkt);
 	p->tx_pkt = NULL;
@@ -168,8 +231,8 @@ static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 		sim_pkt_free(p->sim, m);
 		return;
 	}
-	ring_push(&p->pipe, m, due_ps);
-	if (port_ring_len(&p->pipe) == 1)
+	pipe_push(&p->pipe, m, due_ps);
+	if (port_pipe_len(&p->pipe) == 1)
 		sim_at(p->sim, due_ps, &p->src, port_arrive, p);
 }
 
@@ -334,8 +397,7 @@ static void port_wake(struct sim *sim, void *obj)
 static void port_arrive(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
-	struct port *peer = p->peer;
-	struct port_ring *pipe = &p->pipe;
+	struct port_pipe *pipe = &p->pipe;
 	struct rte_mbuf *m = pipe->slots[pipe->head++ & pipe->mask].m;
 
 	if (pipe->head != pipe->tail) {
@@ -347,14 +409,14 @@ static void port_arrive(struct sim *sim, void *obj)
 		pkt_prefetch(next->m);
 	}
 	sim->n_hops++;
-	if (unlikely(peer->cap != NULL))
-		cap_write(peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
+	if (unlikely(pipe->peer_cap))
+		cap_write(p->peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
 	/* MAC control (PFC) is the receiving MAC's business, not its node's. */
 	if (unlikely(port_is_mac_ctrl(m))) {
-		port_pfc_rx(peer, m);
+		port_pfc_rx(p->peer, m);
 		return;
 	}
-	peer->ops->rx(peer->owner, peer, m);
+	p->peer_rx(p->peer_owner, p->peer, m);
 }
 
 uint64_t port_tx_bytes(const struct port *p)

@@ -66,6 +66,21 @@ struct port_ring {
 
 static inline uint32_t port_ring_len(const struct port_ring *r) { return r->tail - r->head; }
 
+/* The frames on a link, in arrival order: a FIFO of slots like a
+ * port_ring's (aux is the arrival time) without the queue counters, so
+ * that it shares a cache line with what an arrival needs of the peer. */
+struct port_pipe {
+	struct port_slot *slots; /* mask + 1 slots: the port's inline ones or allocated */
+	uint32_t mask;           /* capacity - 1 */
+	uint32_t head;           /* next to arrive */
+	uint32_t tail;           /* next in */
+	uint16_t external;       /* slots were allocated */
+	uint8_t peer_cap;        /* the peer captures what it receives */
+	uint8_t rsvd;
+};
+
+static inline uint32_t port_pipe_len(const struct port_pipe *r) { return r->tail - r->head; }
+
 /* Scheduler settings of an egress port. */
 struct port_sched {
 	uint8_t strict_mask;               /* TCs served by strict priority (higher TC first) */
@@ -92,25 +107,27 @@ enum {
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
- * hop sit in the first three cache lines: line 0 is what a peer's arrival
- * reads (ops, owner, capture), line 1 the transmit state and line 2 the
- * link's in-flight ring; then the ring's first slots, the class queues
- * (each on its own line), and what only setup, PFC, loss and reports
- * read. Counters that follow from others (bytes received, time busy) are
- * computed by port_stats, not kept per frame. */
+ * hop sit in the first three cache lines: line 0 is what starting a frame
+ * reads (ops, owner, capture, rate), line 1 the transmit state and line 2
+ * the link: its in-flight FIFO with a copy of what an arrival needs of the
+ * peer (its receive callback and owner), so that an arrival reads the
+ * sending port's line 2, one slot and the frame, nothing of the receiving
+ * port. Then the FIFO's first slots, the class queues (each on its own
+ * line), and what only setup, PFC, loss and reports read. Counters that
+ * follow from others (bytes received, time busy) are computed by
+ * port_stats, not kept per frame. */
 struct port {
-	/* line 0 */
+	/* line 0: starting a frame */
 	struct sim *sim;             /* owning simulation */
-	struct port *peer;           /* the port at the other end */
 	const struct port_ops *ops;  /* owner's callbacks */
 	void *owner;                 /* owner node */
+	struct cap_file *cap;        /* capture both directions here, or NULL (port_set_capture) */
+	uint64_t tx_pkts;            /* frames transmitted */
+	uint64_t delay_ps;           /* propagation delay to the peer */
+	struct ev_src src;           /* event identity of this port and its pipe */
+	/* line 1: queueing (all a frame queued behind others touches here) */
 	struct rte_mbuf *tx_pkt;     /* frame being serialised with an end-of-frame event
 				      * (also set while its departing hook runs) */
-	struct cap_file *cap;        /* capture both directions here, or NULL */
-	uint64_t rate_bps;           /* line rate */
-	uint64_t ser_rem;            /* serialisation remainder, 1/rate_bps ps units */
-	/* line 1 */
-	uint64_t delay_ps;           /* propagation delay to the peer */
 	uint64_t busy_until_ps;      /* end of a frame sent without one (queue was empty) */
 	uint64_t queue_bytes;        /* frame bytes in all queues */
 	uint64_t max_queue_bytes;    /* its peak */
@@ -122,10 +139,13 @@ struct port {
 	uint8_t flags;               /* PORT_F_* */
 	uint32_t ps_per_byte;        /* serialisation per byte when the rate divides
 				      * 8e12 (25..800 Gb/s: no remainder), else 0 */
-	struct ev_src src;           /* event identity of this port and its pipe */
+	uint8_t l2[12];              /* the MACs of frames it sends: the next hop's
+				      * (destination), then its own (source) */
 	/* line 2 */
-	struct port_ring pipe;       /* frames in flight to the peer */
-	uint64_t tx_pkts;            /* frames transmitted */
+	struct port_pipe pipe;       /* frames in flight to the peer */
+	struct port *peer;           /* the port at the other end */
+	void (*peer_rx)(void *owner, struct port *in, struct rte_mbuf *m); /* peer->ops->rx */
+	void *peer_owner;            /* peer->owner */
 	uint64_t lost_bytes;         /* frame bytes lost on the link */
 	struct port_slot pipe_inline[PORT_PIPE_INLINE]; /* the pipe's first slots (a link
 					 * of 1 us at 100 Gb/s holds 3 full frames) */
@@ -139,8 +159,9 @@ struct port {
 	uint64_t ctrl_tx_pkts;       /* MAC control frames transmitted */
 	uint64_t ctrl_tx_bytes;      /* and their bytes */
 	struct port_sched sched;     /* scheduler settings */
-	uint8_t mac[6];              /* this port's MAC */
-	uint8_t nh_mac[6];           /* MAC of the device at the other end */
+	uint64_t rate_bps;           /* line rate */
+	uint64_t ser_rem;            /* serialisation remainder, 1/rate_bps ps units (rates
+				      * without ps_per_byte) */
 	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
 } __attribute__((aligned(64)));
@@ -155,8 +176,16 @@ uint64_t port_tx_bytes(const struct port *p);
  * link; call port_connect for both directions. */
 void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void *owner,
 	       uint32_t node, uint16_t index);
-/* Wire @a and @b together as the two directions of one link. */
+/* Wire @a and @b together as the two directions of one link (after both
+ * are initialised). */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);
+/* This port's own MAC (source of the frames it sends, PFC included) and
+ * the next hop's (their destination). */
+static inline const uint8_t *port_mac(const struct port *p) { return p->l2 + 6; }
+static inline const uint8_t *port_next_hop_mac(const struct port *p) { return p->l2; }
+void port_set_macs(struct port *p, const uint8_t own[6], const uint8_t next_hop[6]);
+/* Capture what @p sends and receives into @cap (NULL: stop). */
+void port_set_capture(struct port *p, struct cap_file *cap);
 /* Free every packet still queued, serialising or in flight from @p, and the
  * rings. The port must not be used afterwards (its pending events too). */
 void port_fini(struct port *p);

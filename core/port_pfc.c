@@ -147,7 +147,7 @@ int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta)
 				f->stats.xon_tx[pr]++;
 		}
 	}
-	if (pkt_build_pfc(m, p->mac, enable, q) != 0) {
+	if (pkt_build_pfc(m, port_mac(p), enable, q) != 0) {
 		sim_pkt_free(p->sim, m);
 		return -ENOBUFS;
 	}

@@ -51,6 +51,8 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
 	uint8_t *d = pkt_data(m);
+	/* From the port's address: its fields are on lines a hop leaves alone. */
+	uint16_t in_port = (uint16_t)(in - s->ports);
 	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, g, o, n, pick;
@@ -112,20 +114,19 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	prio = s->dscp_to_prio[ip[1] >> 2];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
-	verdict = sw_mmu_admit(s, in->index, prio, op, tc, pm->frame_bytes, &pool);
+	verdict = sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &pool);
 	if (unlikely(verdict >= 0)) {
 		s->px[out].stats.drops[verdict]++;
 		sw_drop(s, m, (enum sw_drop_reason)verdict);
 		return;
 	}
-	memcpy(d, op->nh_mac, 6);
-	memcpy(d + 6, op->mac, 6);
-	pm->in_port = in->index;
+	memcpy(d, op->l2, sizeof(op->l2));
+	pm->in_port = in_port;
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
 		sw_ecn(s, op, m, op->q[tc].bytes);
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in->index, prio, pool));
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, pool));
 }
 
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
@@ -276,28 +277,30 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		sw_free(s);
 		return NULL;
 	}
+	memset(s->pgs, 0, sizeof(*s->pgs) * PKT_N_PRIO * n_ports);
 	for (uint16_t i = 0; i < n_ports; i++) {
+		uint8_t mac[6];
+
 		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;
-		s->px[i].pg = &s->pgs[(size_t)i * PKT_N_PRIO];
-		memset(s->px[i].pg, 0, sizeof(*s->pgs) * PKT_N_PRIO);
-		for (int pr = 0; pr < PKT_N_PRIO; pr++)
-			s->px[i].pg[pr].lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
+		for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
+			sw_pg(s, i, pr)->lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
 		sim_new_src(sim, &s->px[i].refresh_src);
 		if (p->pfc.lossless_prio && port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
 			sw_free(s);
 			return NULL;
 		}
-		addr_switch_mac(index, i, s->ports[i].mac);
+		addr_switch_mac(index, i, mac);
+		port_set_macs(&s->ports[i], mac, NULL);
 	}
 	return s;
 }
 
 void sw_set_next_hop_mac(struct sw *s, uint16_t i, const uint8_t mac[6])
 {
-	memcpy(s->ports[i].nh_mac, mac, 6);
+	port_set_macs(&s->ports[i], NULL, mac);
 }
 
 void sw_free(struct sw *s)

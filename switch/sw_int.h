@@ -44,7 +44,6 @@ struct sw_port_x {
 	uint64_t headroom_bytes;         /* per lossless priority */
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
-	struct sw_pg *pg;                /* its PKT_N_PRIO groups in sw->pgs */
 	struct sw_port_stats stats;      /* counters */
 };
 
@@ -78,7 +77,7 @@ struct sw {
 	uint16_t *grp_ports;           /* egress ports of the groups */
 	uint64_t *grp_magic;           /* per group: 2^64 / (its port count), rounded up */
 	struct port *ports;            /* n_ports */
-	struct sw_pg *pgs;             /* n_ports x PKT_N_PRIO, dense: read per packet */
+	struct sw_pg *pgs;             /* PKT_N_PRIO x n_ports (sw_pg), read per packet */
 	struct sim *sim;               /* owning simulation */
 	/* line 2: attached hosts, then counters a hop updates first */
 	uint16_t *direct_grp;          /* group of attached host direct_lo + i */
@@ -86,6 +85,7 @@ struct sw {
 	uint32_t direct_n;             /* its length */
 	struct sw_port_x *px;          /* n_ports */
 	uint32_t n_paused;             /* priority groups in XOFF */
+	uint16_t n_ports;              /* ports */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
@@ -93,10 +93,17 @@ struct sw {
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
-	uint16_t n_ports;              /* ports */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
 };
+
+/* The accounting of ingress port @port and priority @prio. Priority-major:
+ * the groups of the one or two priorities a fabric uses sit on a few
+ * lines. */
+static inline struct sw_pg *sw_pg(struct sw *s, uint16_t port, uint8_t prio)
+{
+	return &s->pgs[(size_t)prio * s->n_ports + port];
+}
 
 /* Admit a frame of @frame_bytes arriving on @in_port with @prio for egress
  * @out queue @tc: returns -1 and sets *@pool (enum sw_pool), or the drop

@@ -32,7 +32,7 @@ static inline uint64_t sw_xoff_thr(const struct sw *s)
 static void sw_try_xon(struct sw *s, uint16_t i, uint8_t prio)
 {
 	struct sw_port_x *x = &s->px[i];
-	struct sw_pg *pg = &x->pg[prio];
+	struct sw_pg *pg = sw_pg(s, i, prio);
 	bool resume;
 
 	if (pg->headroom_used)
@@ -70,7 +70,7 @@ static void sw_xoff(struct sw *s, uint16_t i, uint8_t prio)
 	struct sw_port_x *x = &s->px[i];
 	struct port *p = &s->ports[i];
 
-	x->pg[prio].paused = 1;
+	sw_pg(s, i, prio)->paused = 1;
 	s->n_paused++;
 	x->paused_prio |= (uint8_t)(1u << prio);
 	port_pfc_send(p, (uint8_t)(1u << prio), s->p.pfc.quanta);
@@ -102,7 +102,7 @@ static void sw_wd_arm(struct sw *s);
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
 		 uint32_t frame_bytes, uint8_t *pool)
 {
-	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
+	struct sw_pg *pg = sw_pg(s, in_port, prio);
 	uint64_t len = frame_bytes;
 
 	if (unlikely(s->wd_on) && (s->px[out->index].stormed_prio & (1u << prio)))
@@ -152,7 +152,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes)
 {
-	struct sw_pg *pg = &s->pgs[(size_t)in_port * PKT_N_PRIO + prio];
+	struct sw_pg *pg = sw_pg(s, in_port, prio);
 
 	s->buffer_used -= bytes;
 	if (pool == SW_POOL_RESERVE) {
@@ -336,8 +336,8 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 
 void sw_port_pfc_off(struct sw *s, uint16_t i)
 {
-	for (int pr = 0; pr < PKT_N_PRIO; pr++)
-		s->px[i].pg[pr].lossless = 0;
+	for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
+		sw_pg(s, i, pr)->lossless = 0;
 	port_pfc_fini(&s->ports[i]);
 }
 

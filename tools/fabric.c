@@ -112,7 +112,7 @@ static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsi
 			return r;
 		}
 		f->cap_paths[i] = strdup(path);
-		fabric_port(f, c->node, c->port)->cap = f->caps[i];
+		port_set_capture(fabric_port(f, c->node, c->port), f->caps[i]);
 	}
 	return 0;
 }
