@@ -2,6 +2,7 @@
  * "current frame finished" per busy port and "head frame arrives" per
  * non-empty pipe. Queues and pipes are rings of (packet, bytes or time)
  * slots, so moving a packet never touches the packet's own memory. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,14 @@ static void port_tx_done(struct sim *sim, void *obj);
 static void port_arrive(struct sim *sim, void *obj);
 static void port_wake(struct sim *sim, void *obj);
 
+/* Prefetch hints (sim_hint): an arrival starts with the link line, an end
+ * of frame with the queueing line. */
+static void port_hints(struct sim *sim)
+{
+	sim_hint(sim, port_arrive, offsetof(struct port, pipe));
+	sim_hint(sim, port_tx_done, offsetof(struct port, tx_pkt));
+}
+
 void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void *owner,
 	       uint32_t node, uint16_t index)
 {
@@ -28,6 +37,7 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 	p->node = node;
 	p->index = index;
 	sim_new_src(sim, &p->src);
+	port_hints(sim);
 	p->pipe.slots = p->pipe_inline;
 	p->pipe.mask = PORT_PIPE_INLINE - 1;
 	for (int tc = 0; tc < PORT_N_TC; tc++)
@@ -232,8 +242,10 @@ static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 		return;
 	}
 	pipe_push(&p->pipe, m, due_ps);
-	if (port_pipe_len(&p->pipe) == 1)
+	if (port_pipe_len(&p->pipe) == 1) {
+		p->pipe_head = m;
 		sim_at(p->sim, due_ps, &p->src, port_arrive, p);
+	}
 }
 
 static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t bytes,
@@ -398,11 +410,12 @@ static void port_arrive(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
 	struct port_pipe *pipe = &p->pipe;
-	struct rte_mbuf *m = pipe->slots[pipe->head++ & pipe->mask].m;
+	struct rte_mbuf *m = p->pipe_head; /* not behind the slot's load */
 
-	if (pipe->head != pipe->tail) {
+	if (++pipe->head != pipe->tail) {
 		const struct port_slot *next = &pipe->slots[pipe->head & pipe->mask];
 
+		p->pipe_head = next->m;
 		sim_at(sim, next->aux, &p->src, port_arrive, p);
 		/* The next frame on a busy link arrives one frame time from now:
 		 * start loading it while the simulation does other work. */

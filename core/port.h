@@ -147,6 +147,8 @@ struct port {
 	void (*peer_rx)(void *owner, struct port *in, struct rte_mbuf *m); /* peer->ops->rx */
 	void *peer_owner;            /* peer->owner */
 	uint64_t lost_bytes;         /* frame bytes lost on the link */
+	struct rte_mbuf *pipe_head;  /* the frame at the pipe's head (arriving next): read
+				      * with this line, not after it from the slot */
 	struct port_slot pipe_inline[PORT_PIPE_INLINE]; /* the pipe's first slots (a link
 					 * of 1 us at 100 Gb/s holds 3 full frames) */
 	struct port_ring q[PORT_N_TC]; /* egress queues */

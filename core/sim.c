@@ -42,12 +42,40 @@ void sim_at_fail(struct sim *s)
 	abort();
 }
 
+void sim_hint(struct sim *s, ev_fn fn, uint32_t off)
+{
+	for (uint32_t i = 0; i < s->n_hints; i++)
+		if (s->hints[i].fn == fn)
+			return;
+	if (s->n_hints < SIM_MAX_HINTS)
+		s->hints[s->n_hints++] = (struct sim_hint){ .fn = fn, .off = off };
+}
+
+/* Prefetch the object of an event a few places ahead: most handlers start
+ * with a miss on it (the hot objects, ports above all, are touched at
+ * random across the fabric). */
+static inline void sim_look_ahead(struct sim *s)
+{
+	const struct ev *la = ev_lookahead(&s->evq);
+	uint32_t off = 0;
+
+	if (!la)
+		return;
+	for (uint32_t i = 0; i < s->n_hints; i++)
+		if (s->hints[i].fn == la->fn)
+			off = s->hints[i].off;
+	__builtin_prefetch((const char *)la->obj + off);
+}
+
 uint64_t sim_run(struct sim *s)
 {
 	uint64_t start = s->n_events;
 	struct ev e;
 
 	while (!ev_empty(&s->evq)) {
+		/* Two visits per event: the cursor gains a lead. */
+		sim_look_ahead(s);
+		sim_look_ahead(s);
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;
 			s->now_ps = s->stop_ps;

@@ -13,6 +13,8 @@
 
 struct rte_mempool;
 
+enum { SIM_MAX_HINTS = 4 /* handlers with prefetch hints */ };
+
 struct sim {
 	uint64_t now_ps;            /* virtual time of the event being handled */
 	struct ev_queue evq;        /* pending events */
@@ -30,6 +32,12 @@ struct sim {
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
+	/* Prefetch hints by handler (sim_hint). */
+	struct sim_hint {
+		ev_fn fn;                    /* handler */
+		uint32_t off;                /* byte of the object the handler reads first */
+	} hints[SIM_MAX_HINTS];
+	uint32_t n_hints;
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
@@ -79,6 +87,13 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
 	if (unlikely(ev_push(&s->evq, t_ps, src, fn, obj) != 0))
 		sim_at_fail(s);
 }
+
+/* Prefetch hint for events of @fn: the event loop looks a few events ahead
+ * (ev_lookahead) and prefetches the line at byte @off of their object (the
+ * one the handler reads first; the object's first line for handlers
+ * without a hint). A hint only: nothing of the simulation depends on it.
+ * Registering @fn again is a no-op; past SIM_MAX_HINTS handlers, ignored. */
+void sim_hint(struct sim *s, ev_fn fn, uint32_t off);
 
 /* Run until no event is left or stop_ps is passed. Returns events handled. */
 uint64_t sim_run(struct sim *s);

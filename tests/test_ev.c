@@ -1,6 +1,7 @@
 /* Event queue: ordering by (time, source, per-source sequence), whatever the
  * insertion order, and heap growth. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ev.h"
 #include "rng.h"
@@ -182,6 +183,85 @@ static void test_ev_crowded(void)
 
 /* A bucket made of a few runs already in order (as a fabric makes them:
  * the events scheduled at one time, in source order), and one of many. */
+static void ev_nop(struct sim *s, void *obj)
+{
+	(void)s;
+	(void)obj;
+}
+
+/* The lookahead cursor returns only events still queued (never one popped
+ * or a chunk reused since), within its window, and sees most events before
+ * they are popped; events keep being pushed while popping, some into the
+ * buckets just ahead and into crowded ones. */
+static void test_ev_lookahead(void)
+{
+	enum { N = 40000 };
+	static uint8_t state[N]; /* 0 unscheduled, 1 queued, 2 popped */
+	static uint8_t seen[N];
+	struct ev_queue q;
+	struct ev_src src[64];
+	struct rng rng;
+	struct ev e;
+	uint32_t pushed = 0, popped = 0, visited = 0, bad = 0;
+
+	memset(state, 0, sizeof(state));
+	memset(seen, 0, sizeof(seen));
+	rng_init(&rng, 7, 1);
+	CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 64), 0);
+	for (uint32_t i = 0; i < 64; i++)
+		src[i] = (struct ev_src){ .id = i };
+	/* A bucket of 50 events, then one of 300 at one instant: the cursor
+	 * is still inside the second when it becomes the run. */
+	for (; pushed < 350; pushed++) {
+		state[pushed] = 1;
+		ev_push(&q, pushed < 50 ? 1000 : 2000, &src[pushed % 64], ev_nop,
+			(void *)(uintptr_t)pushed);
+	}
+	for (; pushed < 2000; pushed++) {
+		state[pushed] = 1;
+		ev_push(&q, 3000 + rng_next(&rng) % 400000, &src[pushed % 64], ev_nop,
+			(void *)(uintptr_t)pushed);
+	}
+	while (ev_pop(&q, &e)) {
+		uint32_t i = (uint32_t)(uintptr_t)e.obj;
+
+		bad += state[i] != 1;
+		state[i] = 2;
+		popped++;
+		for (int k = 0; k < 2; k++) {
+			const struct ev *la = ev_lookahead(&q);
+			uint32_t j;
+
+			if (!la)
+				continue;
+			j = (uint32_t)(uintptr_t)la->obj;
+			/* Queued, after the run (it never points into buckets
+			 * already taken out of the ring) and within the window. */
+			bad += j >= pushed || state[j] != 1 ||
+			       (ev_time(la) >> EV_BUCKET_SHIFT) <= q.run_bucket ||
+			       (ev_time(la) >> EV_BUCKET_SHIFT) - q.cur >= EV_LOOKAHEAD_BUCKETS;
+			visited += !seen[j];
+			seen[j] = 1;
+		}
+		/* New events: mostly a frame time ahead, some in the next few
+		 * buckets, some all at one instant (a crowded bucket). */
+		for (int k = 0; k < 2 && pushed < N; k++, pushed++) {
+			uint64_t r = rng_next(&rng), t = ev_time(&e);
+
+			if (r % 4 == 1)
+				t = (t / 20000 + 1) * 20000; /* many at one instant */
+			else
+				t += r % 4 == 0 ? r % 2048 : 100000 + r % 300000;
+			state[pushed] = 1;
+			ev_push(&q, t, &src[r % 64], ev_nop, (void *)(uintptr_t)pushed);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(popped, pushed);
+	CU_ASSERT(visited > pushed / 2);
+	ev_queue_fini(&q);
+}
+
 static void test_ev_runs(void)
 {
 	static unsigned __int128 want[8000], got[8000];
@@ -222,7 +302,8 @@ int test_ev_register(void)
 	    !CU_add_test(s, "stop time", test_ev_stop_time) ||
 	    !CU_add_test(s, "heap growth keeps order", test_ev_growth) ||
 	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded) ||
-	    !CU_add_test(s, "buckets of sorted runs", test_ev_runs))
+	    !CU_add_test(s, "buckets of sorted runs", test_ev_runs) ||
+	    !CU_add_test(s, "lookahead sees only queued events", test_ev_lookahead))
 		return -1;
 	return 0;
 }
