@@ -114,13 +114,25 @@ static inline struct pkt_meta *pkt_meta(struct rte_mbuf *m)
 
 /* A packet from a pool made by sim_pool_create: no headroom is kept (no
  * header is ever prepended), so metadata and headers are contiguous right
- * after the rte_mbuf (see pkt_data). */
+ * after the rte_mbuf (see pkt_data).
+ *
+ * Packets of these pools are single-segment direct mbufs with a reference
+ * count of 1 for their whole life, and fabemu writes only their lengths
+ * and data offset (the mbuf's first cache line). So the rest of the header
+ * keeps what rte_pktmbuf_init and rte_pktmbuf_reset gave it (no next
+ * segment, no offloads, no VLAN, one segment) and is not written again: a
+ * packet is taken as rte_mbuf_raw_alloc takes it and given back as
+ * rte_mbuf_raw_free gives it back (sim_pkt_free), touching nothing of its
+ * second line. */
 static inline struct rte_mbuf *pkt_alloc(struct rte_mempool *mp)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_mbuf *m = rte_mbuf_raw_alloc(mp);
 
-	if (likely(m != NULL))
+	if (likely(m != NULL)) {
 		m->data_off = 0;
+		m->data_len = 0;
+		m->pkt_len = 0;
+	}
 	return m;
 }
 

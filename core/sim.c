@@ -67,14 +67,22 @@ static inline void sim_look_ahead(struct sim *s)
 	__builtin_prefetch((const char *)la->obj + off);
 }
 
+void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
+{
+	if (m->pool != s->pool || m->next != NULL || m->nb_segs != 1 ||
+	    rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m)) {
+		fprintf(stderr, "fabemu: packet %p freed in a state pkt_alloc does not allow\n",
+			(const void *)m);
+		abort();
+	}
+}
+
 uint64_t sim_run(struct sim *s)
 {
 	uint64_t start = s->n_events;
 	struct ev e;
 
 	while (!ev_empty(&s->evq)) {
-		/* Two visits per event: the cursor gains a lead. */
-		sim_look_ahead(s);
 		sim_look_ahead(s);
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;

@@ -64,11 +64,17 @@ static inline struct rte_mbuf *sim_pkt_alloc(struct sim *s, bool data)
 	return m;
 }
 
-/* Return a packet taken with sim_pkt_alloc. */
+/* Return a packet taken with sim_pkt_alloc to the run's pool, reading
+ * nothing of it (see pkt_alloc); sanitizer builds check that it is still
+ * the plain packet that contract describes. */
+void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m);
 static inline void sim_pkt_free(struct sim *s, struct rte_mbuf *m)
 {
+#if defined(__SANITIZE_ADDRESS__)
+	sim_pkt_check(s, m);
+#endif
 	s->pkts_in_use--;
-	rte_pktmbuf_free(m);
+	rte_mempool_put(s->pool, m);
 }
 
 /* A fresh event-source identity. */

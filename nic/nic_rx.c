@@ -28,10 +28,13 @@ static uint32_t nic_get32(const uint8_t *p)
 
 /* Read the BTH (and the AETH of an ACK, the RETH of a READ request) at the
  * offsets the frame's own headers give; -1 when it is not a RoCEv2 frame. */
-static int nic_parse(const struct rte_mbuf *m, struct nic_rx_hdr *h)
+static int nic_parse(struct rte_mbuf *m, struct nic_rx_hdr *h)
 {
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t len = rte_pktmbuf_data_len(m), l3 = PKT_ETH_BYTES, l4;
+	/* Frames hold their headers (the builders write them; only payload
+	 * may be left out), so the frame length bounds them, as at a switch;
+	 * nothing of the mbuf header is read. */
+	const uint8_t *d = pkt_data(m);
+	uint32_t len = pkt_meta(m)->frame_bytes - PKT_FCS_BYTES, l3 = PKT_ETH_BYTES, l4;
 	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
 	const uint8_t *bth;
 
