@@ -281,7 +281,7 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	if (f->payload_bytes > PKT_IPV4_MAX_BYTES)
 		return -EINVAL;
 	pkt_lens_of(f, lay->hdr_bytes, &l);
-	if (l.ip_bytes > PKT_IPV4_MAX_BYTES)
+	if (l.ip_bytes > PKT_IPV4_MAX_BYTES || l.frame_bytes > UINT16_MAX)
 		return -EINVAL;
 	/* A frame without payload has nothing to leave out: always write it
 	 * whole, ICRC included, so that ACKs and CNPs decode completely. */
@@ -364,9 +364,9 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	}
 
 	meta = pkt_meta(m);
-	meta->frame_bytes = l.frame_bytes;
-	meta->payload_bytes = f->payload_bytes;
-	meta->l3_off = (uint16_t)l.l3_off;
+	meta->frame_bytes = (uint16_t)l.frame_bytes;
+	meta->payload_bytes = (uint16_t)f->payload_bytes;
+	meta->l3_off = (uint8_t)l.l3_off;
 	meta->kind = lay->kind;
 	return 0;
 }

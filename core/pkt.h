@@ -79,29 +79,30 @@ enum pkt_kind {
 
 /* Our per-packet metadata, in the mbuf private area (hot-path struct, kept
  * inline). Everything here is derivable from the headers or the simulation;
- * it saves re-parsing on every hop. */
+ * it saves re-parsing on every hop. Eight bytes, so that with the Ethernet,
+ * IPv4, UDP and BTH headers of an untagged frame (54 bytes) it fills one
+ * cache line: what a switch and a receiving NIC read of a packet. */
 struct pkt_meta {
-	uint32_t frame_bytes;   /* Ethernet frame on the wire, incl. FCS, >= 64 */
-	uint32_t payload_bytes; /* RDMA payload bytes the frame carries */
-	uint16_t l3_off;        /* offset of the IPv4 header in the data (14 or 18) */
-	uint16_t in_port;       /* ingress port at the current switch */
+	uint16_t frame_bytes;   /* Ethernet frame on the wire, incl. FCS, 64..65535 */
+	uint16_t payload_bytes; /* RDMA payload bytes the frame carries */
+	uint8_t l3_off;         /* offset of the IPv4 header in the data (14 or 18) */
 	uint8_t tc;             /* traffic class of the current egress queue */
 	uint8_t kind;           /* enum pkt_kind */
-	uint16_t rsvd;          /* keeps the layout 8-byte aligned */
-	uint64_t sent_ps;       /* when the source started transmitting it */
+	uint8_t rsvd;           /* keeps the layout 8-byte aligned */
 };
 
-_Static_assert(sizeof(struct pkt_meta) == 24, "pkt_meta must stay 24 bytes: see pkt_data");
+_Static_assert(sizeof(struct pkt_meta) == 8, "pkt_meta must stay 8 bytes: see pkt_data");
 
 /* Bytes between an mbuf and its data in pools made by sim_pool_create. */
 #define PKT_DATA_OFF (sizeof(struct rte_mbuf) + sizeof(struct pkt_meta))
 
 /* The frame of a packet taken with pkt_alloc, found from the packet's own
- * address: the mbuf header, then our 24-byte metadata, then the frame
+ * address: the mbuf header, then our 8-byte metadata, then the frame
  * (pkt_alloc keeps no headroom). Unlike rte_pktmbuf_mtod it reads nothing
- * of the mbuf header, so a forwarding hop touches one cache line: the
- * metadata with the Ethernet, IPv4 and UDP headers of an untagged frame
- * (bytes 128..191 of the packet). sim_pool_create checks the layout. */
+ * of the mbuf header, so a forwarding hop and a NIC's parse touch one
+ * cache line: the metadata with the Ethernet, IPv4, UDP and BTH headers of
+ * an untagged frame (bytes 128..191 of the packet). sim_pool_create checks
+ * the layout. */
 static inline uint8_t *pkt_data(struct rte_mbuf *m)
 {
 	return (uint8_t *)m + PKT_DATA_OFF;
@@ -142,7 +143,8 @@ static inline void pkt_prefetch(const struct rte_mbuf *m)
 {
 	const char *p = (const char *)m;
 
-	/* Metadata and L2-L4 headers; the BTH (a NIC reads it). */
+	/* Metadata and the headers up to the BTH; the line after (AETH, RETH,
+	 * payload) for a NIC. */
 	rte_prefetch0(p + 2 * RTE_CACHE_LINE_SIZE);
 	rte_prefetch0(p + 3 * RTE_CACHE_LINE_SIZE);
 }

@@ -103,7 +103,6 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 		return;
 	}
 	pkt_meta(m)->tc = tc;
-	pkt_meta(m)->sent_ps = n->sim->now_ps;
 	if (opcode == PKT_OP_CNP) {
 		n->stats.cnps_tx++;
 		qp->stats.cnps_tx++;

@@ -141,7 +141,6 @@ static struct rte_mbuf *nic_build(struct nic *n, const struct pkt_roce *f, uint8
 		return NULL;
 	}
 	pkt_meta(m)->tc = tc;
-	pkt_meta(m)->sent_ps = n->sim->now_ps;
 	return m;
 }
 

@@ -121,7 +121,6 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		return;
 	}
 	memcpy(d, op->l2, sizeof(op->l2));
-	pm->in_port = in_port;
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
