@@ -264,6 +264,16 @@ static void test_pkt_build_errors(void)
 	rte_pktmbuf_reset(m);
 	f.payload_bytes = 70000; /* beyond the IPv4 total length */
 	CU_ASSERT_EQUAL(pkt_build_roce(m, &f, NULL), -EINVAL);
+	/* A legal IPv4 datagram whose frame (tag, FCS) passes 65,535 bytes:
+	 * more than the metadata's frame length holds. */
+	f.payload_bytes = 65472;
+	CU_ASSERT(pkt_roce_frame_bytes(&f) > UINT16_MAX);
+	CU_ASSERT_EQUAL(pkt_build_roce(m, &f, NULL), -EINVAL);
+	f.payload_bytes = 65400;
+	CU_ASSERT(pkt_roce_frame_bytes(&f) <= UINT16_MAX);
+	CU_ASSERT_EQUAL(pkt_build_roce(m, &f, NULL), 0);
+	CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, pkt_roce_frame_bytes(&f));
+	rte_pktmbuf_reset(m);
 	f = tpkt_frame(0x1F, false, 0); /* reserved opcode */
 	CU_ASSERT_EQUAL(pkt_roce_xport_hdr_bytes(0x1F), 0);
 	CU_ASSERT_EQUAL(pkt_build_roce(m, &f, NULL), -EINVAL);
