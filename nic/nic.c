@@ -245,6 +245,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->addr.ttl = 64;
 	qp->addr.udp_sport = nic_udp_sport(n->ip, qp->qpn);
 	ccp.line_rate_bps = n->ports[qp->port].rate_bps;
+	n->ps[qp->port].line_rate_bps = ccp.line_rate_bps;
 	ccp.base_rtt_ps = base_rtt_ps;
 	ccp.mtu_bytes = mtu;
 	if (n->p.cc->init(qp->cc_priv, &ccp) != 0 || nic_qp_rel_init(qp) != 0)

@@ -109,6 +109,8 @@ struct nic_qp {
 
 struct nic_port_state {
 	struct nic_qp *act_head;   /* next QP in round-robin order */
+	uint64_t line_rate_bps;    /* the port's rate (set when a QP connects on it):
+				    * pacing compares with it on this line */
 	struct ev_src timer_src;   /* event identity of the pacing timer */
 	uint64_t timer_ps;         /* armed pacing wake-up, 0 when none */
 	uint8_t nh_mac[6];         /* next-hop MAC */

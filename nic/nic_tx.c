@@ -285,7 +285,8 @@ static bool nic_qp_next_pkt(struct nic *n, struct nic_qp *qp, struct rte_mbuf **
 struct rte_mbuf *nic_pull(void *owner, struct port *p)
 {
 	struct nic *n = owner;
-	struct nic_port_state *ps = &n->ps[p->index];
+	/* From the port's address: its index is on a line a send leaves alone. */
+	struct nic_port_state *ps = &n->ps[p - n->ports];
 	uint64_t now = n->sim->now_ps;
 	struct rte_mbuf *m;
 
@@ -325,7 +326,7 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 		{
 			uint64_t rate = n->p.cc->rate_bps(go->cc_priv);
 
-			if (rate < p->rate_bps)
+			if (rate < ps->line_rate_bps)
 				go->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
 		}
 		ps->act_head = go->act_next;
