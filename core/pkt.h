@@ -93,6 +93,9 @@ struct pkt_meta {
 
 _Static_assert(sizeof(struct pkt_meta) == 8, "pkt_meta must stay 8 bytes: see pkt_data");
 
+/* Byte of a packet where its metadata and headers start (their line). */
+#define PKT_META_LINE (sizeof(struct rte_mbuf))
+
 /* Bytes between an mbuf and its data in pools made by sim_pool_create. */
 #define PKT_DATA_OFF (sizeof(struct rte_mbuf) + sizeof(struct pkt_meta))
 

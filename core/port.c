@@ -19,12 +19,14 @@ static void port_tx_done(struct sim *sim, void *obj);
 static void port_arrive(struct sim *sim, void *obj);
 static void port_wake(struct sim *sim, void *obj);
 
-/* Prefetch hints (sim_hint): an arrival starts with the link line, an end
- * of frame with the queueing line. */
+/* Prefetch hints (sim_hint): an arrival starts with the link line, then
+ * the frame at the pipe's head (its metadata and headers); an end of frame
+ * with the queueing line. */
 static void port_hints(struct sim *sim)
 {
-	sim_hint(sim, port_arrive, offsetof(struct port, pipe));
-	sim_hint(sim, port_tx_done, offsetof(struct port, tx_pkt));
+	sim_hint(sim, port_arrive, offsetof(struct port, pipe), offsetof(struct port, pipe_head),
+		 PKT_META_LINE);
+	sim_hint(sim, port_tx_done, offsetof(struct port, tx_pkt), SIM_NO_PTR, 0);
 }
 
 void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void *owner,

@@ -42,29 +42,48 @@ void sim_at_fail(struct sim *s)
 	abort();
 }
 
-void sim_hint(struct sim *s, ev_fn fn, uint32_t off)
+void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line)
 {
 	for (uint32_t i = 0; i < s->n_hints; i++)
 		if (s->hints[i].fn == fn)
 			return;
 	if (s->n_hints < SIM_MAX_HINTS)
-		s->hints[s->n_hints++] = (struct sim_hint){ .fn = fn, .off = off };
+		s->hints[s->n_hints++] = (struct sim_hint){
+			.fn = fn, .off = off, .ptr_off = ptr_off, .ptr_line = ptr_line
+		};
 }
 
-/* Prefetch the object of an event a few places ahead: most handlers start
- * with a miss on it (the hot objects, ports above all, are touched at
- * random across the fabric). */
+/* Prefetch for the events a few places ahead: the object's line its
+ * handler reads first (most handlers start with a miss on it: the hot
+ * objects, ports above all, are touched at random across the fabric), and
+ * two visits later what a pointer in that line leads to (the frame at a
+ * link's head). */
 static inline void sim_look_ahead(struct sim *s)
 {
 	const struct ev *la = ev_lookahead(&s->evq);
-	uint32_t off = 0;
+	const struct sim_hint *h = NULL;
+	uint32_t k;
 
 	if (!la)
 		return;
 	for (uint32_t i = 0; i < s->n_hints; i++)
 		if (s->hints[i].fn == la->fn)
-			off = s->hints[i].off;
-	__builtin_prefetch((const char *)la->obj + off);
+			h = &s->hints[i];
+	__builtin_prefetch((const char *)la->obj + (h ? h->off : 0));
+	k = s->la_n % (SIM_LA_DELAY + 1);
+	if (s->la_n >= SIM_LA_DELAY) {
+		uint32_t old = (s->la_n - SIM_LA_DELAY) % (SIM_LA_DELAY + 1);
+
+		if (s->la_ptr[old]) {
+			const char *target = *(const char *const *)s->la_ptr[old];
+
+			if (target)
+				__builtin_prefetch(target + s->la_line[old]);
+		}
+	}
+	s->la_ptr[k] = h && h->ptr_off != SIM_NO_PTR ? (const char *)la->obj + h->ptr_off : NULL;
+	s->la_line[k] = h ? h->ptr_line : 0;
+	s->la_n++;
 }
 
 void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
@@ -82,7 +101,10 @@ uint64_t sim_run(struct sim *s)
 	uint64_t start = s->n_events;
 	struct ev e;
 
+	s->la_n = 0; /* no second-stage pointer of an earlier run's objects */
 	while (!ev_empty(&s->evq)) {
+		/* Two visits per event: the cursor keeps a lead. */
+		sim_look_ahead(s);
 		sim_look_ahead(s);
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;

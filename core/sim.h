@@ -13,7 +13,11 @@
 
 struct rte_mempool;
 
-enum { SIM_MAX_HINTS = 4 /* handlers with prefetch hints */ };
+enum {
+	SIM_MAX_HINTS = 4, /* handlers with prefetch hints */
+	SIM_LA_DELAY = 2,  /* lookahead visits between a hint's two stages */
+	SIM_NO_PTR = 0xffff,
+};
 
 struct sim {
 	uint64_t now_ps;            /* virtual time of the event being handled */
@@ -32,12 +36,18 @@ struct sim {
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
-	/* Prefetch hints by handler (sim_hint). */
+	/* Prefetch hints by handler (sim_hint), and the objects whose pointer
+	 * field the second stage follows (a ring of SIM_LA_DELAY + 1). */
 	struct sim_hint {
 		ev_fn fn;                    /* handler */
-		uint32_t off;                /* byte of the object the handler reads first */
+		uint16_t off;                /* byte of the object the handler reads first */
+		uint16_t ptr_off;            /* a pointer field in that line, or 0xffff */
+		uint16_t ptr_line;           /* byte of its target to load */
 	} hints[SIM_MAX_HINTS];
 	uint32_t n_hints;
+	uint32_t la_n;                   /* second-stage entries ever added */
+	const char *la_ptr[SIM_LA_DELAY + 1]; /* where each entry's pointer is */
+	uint16_t la_line[SIM_LA_DELAY + 1];   /* and the byte of its target */
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
@@ -97,9 +107,13 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
 /* Prefetch hint for events of @fn: the event loop looks a few events ahead
  * (ev_lookahead) and prefetches the line at byte @off of their object (the
  * one the handler reads first; the object's first line for handlers
- * without a hint). A hint only: nothing of the simulation depends on it.
+ * without a hint); a couple of events later, when that line has had time
+ * to arrive, it reads the pointer at byte @ptr_off of the object (unless
+ * SIM_NO_PTR) and prefetches byte @ptr_line of what it points to. Hints
+ * only: nothing of the simulation depends on them, and the pointer may be
+ * stale (it must point into memory that stays mapped, or be NULL).
  * Registering @fn again is a no-op; past SIM_MAX_HINTS handlers, ignored. */
-void sim_hint(struct sim *s, ev_fn fn, uint32_t off);
+void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line);
 
 /* Run until no event is left or stop_ps is passed. Returns events handled. */
 uint64_t sim_run(struct sim *s);
