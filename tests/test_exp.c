@@ -7,6 +7,10 @@
 
 #include "cfg.h"
 #include "exp.h"
+#include "pkt.h"
+#include "port.h"
+#include "rng.h"
+#include "tg.h"
 #include "test.h"
 
 enum { TE_MAX_HOSTS = 64 };
@@ -310,6 +314,96 @@ static void test_exp_expect(void)
 	}
 }
 
+/* Frame of packet @p of @n of a message with @op and @bytes: the wire
+ * lengths the NIC framing gives (BTH, RETH on a WRITE's first packet,
+ * AETH on READ responses, pad, ICRC, FCS). */
+static uint32_t ref_frame(uint8_t op, uint64_t p, uint64_t n, uint64_t bytes, uint32_t mtu,
+			  bool vlan)
+{
+	bool first = p == 0, last = p == n - 1;
+	struct pkt_roce f = { 0 };
+
+	if (op == TG_OP_WRITE)
+		f.opcode = first ? (last ? PKT_OP_WRITE_ONLY : PKT_OP_WRITE_FIRST)
+				 : (last ? PKT_OP_WRITE_LAST : PKT_OP_WRITE_MIDDLE);
+	else if (op == TG_OP_READ)
+		f.opcode = first ? (last ? PKT_OP_READ_RESP_ONLY : PKT_OP_READ_RESP_FIRST)
+				 : (last ? PKT_OP_READ_RESP_LAST : PKT_OP_READ_RESP_MIDDLE);
+	else
+		f.opcode = first ? (last ? PKT_OP_SEND_ONLY : PKT_OP_SEND_FIRST)
+				 : (last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE);
+	f.addr.vlan = vlan;
+	f.payload_bytes = bytes ? (uint32_t)(last ? bytes - p * mtu : mtu) : 0;
+	return pkt_roce_frame_bytes(&f);
+}
+
+/* The ideal FCT by following every packet through every link (the plain
+ * recursion of a store-and-forward tandem), for tg_ideal_fct_ps to match. */
+static uint64_t ref_ideal(const struct tg_path *path, uint64_t bytes, uint8_t op, uint32_t mtu,
+			  bool vlan)
+{
+	uint64_t n = bytes ? (bytes + mtu - 1) / mtu : 1, dep[TG_MAX_HOPS] = { 0 }, t0 = 0, t;
+	uint32_t h = path->n_hops;
+	bool read = op == TG_OP_READ;
+	struct pkt_roce rq = { .opcode = PKT_OP_READ_REQ }, ack = { .opcode = PKT_OP_ACK };
+
+	rq.addr.vlan = ack.addr.vlan = vlan;
+	for (uint32_t i = 0; read && i < h; i++)
+		t0 += port_frame_ps(pkt_roce_frame_bytes(&rq), path->rate_bps[i]) + path->delay_ps[i];
+	for (uint64_t p = 0; p < n; p++) {
+		uint64_t ready = t0;
+
+		for (uint32_t k = 0; k < h; k++) {
+			uint32_t i = read ? h - 1 - k : k;
+
+			dep[k] = (dep[k] > ready ? dep[k] : ready) +
+				 port_frame_ps(ref_frame(op, p, n, bytes, mtu, vlan), path->rate_bps[i]);
+			ready = dep[k] + path->delay_ps[i];
+		}
+	}
+	t = h ? dep[h - 1] + path->delay_ps[read ? 0 : h - 1] : t0;
+	for (uint32_t i = h; !read && i-- > 0;)
+		t += port_frame_ps(pkt_roce_frame_bytes(&ack), path->rate_bps[i]) + path->delay_ps[i];
+	return t;
+}
+
+/* The ideal FCT skips the middle packets once the pipeline is in its
+ * steady regime: it must agree to the picosecond with following every
+ * packet, on paths whose links differ a little (long transients: a link
+ * slightly faster than the one before drains its backlog slowly) or a lot,
+ * for every operation, message sizes around packet boundaries and both
+ * framings. */
+static void test_exp_ideal_fct(void)
+{
+	static const uint64_t rates[] = {
+		UINT64_C(100000000000), UINT64_C(400000000000), UINT64_C(25000000000),
+		UINT64_C(99000000000),  UINT64_C(100100000000), UINT64_C(56000000000),
+	};
+	static const uint8_t ops[] = { TG_OP_WRITE, TG_OP_SEND, TG_OP_READ };
+	struct rng rng;
+	uint32_t bad = 0, cases = 0;
+
+	rng_init(&rng, 3, 4);
+	for (int c = 0; c < 3000; c++) {
+		struct tg_path path = { .n_hops = 1 + (uint32_t)(rng_next(&rng) % 8) };
+		struct tg_framing fr = { .mtu_bytes = 256u << (rng_next(&rng) % 5),
+					 .vlan = rng_next(&rng) % 2 };
+		uint64_t pk = rng_next(&rng) % 3000;
+		uint64_t bytes = pk * fr.mtu_bytes + (rng_next(&rng) % 3) * (rng_next(&rng) % fr.mtu_bytes);
+		uint8_t op = ops[rng_next(&rng) % 3];
+
+		for (uint32_t i = 0; i < path.n_hops; i++) {
+			path.rate_bps[i] = rates[rng_next(&rng) % 6];
+			path.delay_ps[i] = rng_next(&rng) % 3 ? 1000000 : rng_next(&rng) % 5000000;
+		}
+		bad += tg_ideal_fct_ps(&path, bytes, op, &fr) != ref_ideal(&path, bytes, op, fr.mtu_bytes,
+									    fr.vlan);
+		cases++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(cases, 3000);
+}
+
 int test_exp_register(void)
 {
 	static const struct {
@@ -321,6 +415,7 @@ int test_exp_register(void)
 		{ "permutation", test_exp_permutation },
 		{ "incast count", test_exp_incast },
 		{ "expect tolerance", test_exp_expect },
+		{ "ideal FCT against every packet followed", test_exp_ideal_fct },
 	};
 	CU_pSuite s = CU_add_suite("exp", NULL, NULL);
 	unsigned i;

@@ -99,6 +99,9 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 {
 	uint64_t n_pkts = bytes ? (bytes + fr->mtu_bytes - 1) / fr->mtu_bytes : 1;
 	uint64_t dep[TG_MAX_HOPS] = { 0 }; /* departure (end of serialisation) per link */
+	uint64_t mid_ps[TG_MAX_HOPS];      /* serialisation of a middle packet per link */
+	uint64_t step_ps[TG_MAX_HOPS];     /* slowest of links 0..k: the steady spacing */
+	uint64_t rate[TG_MAX_HOPS], delay[TG_MAX_HOPS];
 	uint32_t h = path->n_hops;
 	uint64_t t0 = 0, t;
 	bool read = op == TG_OP_READ;
@@ -109,22 +112,47 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 		for (uint32_t i = 0; i < h; i++)
 			t0 += port_frame_ps(tg_frame_bytes(PKT_OP_READ_REQ, 0, fr->vlan), path->rate_bps[i]) +
 			      path->delay_ps[i];
-	/* Tandem of store-and-forward links: a packet leaves link i when it has
-	 * fully arrived from link i-1 and link i has finished the previous one. */
+	for (uint32_t k = 0; k < h; k++) {
+		uint32_t i = read ? h - 1 - k : k; /* responses go back the way */
+		uint32_t frame = tg_frame_bytes(tg_opcode(op, 1, 3), fr->mtu_bytes, fr->vlan);
+
+		rate[k] = path->rate_bps[i];
+		delay[k] = path->delay_ps[i];
+		mid_ps[k] = port_frame_ps(frame, rate[k]);
+		step_ps[k] = k && step_ps[k - 1] > mid_ps[k] ? step_ps[k - 1] : mid_ps[k];
+	}
+	/* Tandem of store-and-forward links: a packet leaves link k when it
+	 * has fully arrived from link k-1 and link k has finished the previous
+	 * one. Middle packets are all alike, so once every link is in the
+	 * regime it keeps (a link at least as slow as all before it stays busy
+	 * from packet to packet; a faster one waits for each packet), each
+	 * further middle packet leaves link k step_ps[k] after the previous:
+	 * those are added at once, and the last packet is followed again. */
 	for (uint64_t p = 0; p < n_pkts; p++) {
+		bool mid = p > 0 && p < n_pkts - 1, steady = mid && p > 1;
 		uint32_t len = p == n_pkts - 1 ? (uint32_t)(bytes - p * fr->mtu_bytes) : fr->mtu_bytes;
-		uint32_t frame = tg_frame_bytes(tg_opcode(op, p, n_pkts), bytes ? len : 0, fr->vlan);
+		uint32_t frame = mid ? 0 : tg_frame_bytes(tg_opcode(op, p, n_pkts), bytes ? len : 0,
+							 fr->vlan);
 		uint64_t ready = t0;
 
 		for (uint32_t k = 0; k < h; k++) {
-			uint32_t i = read ? h - 1 - k : k; /* responses go back the way */
 			uint64_t start = dep[k] > ready ? dep[k] : ready;
 
-			dep[k] = start + port_frame_ps(frame, path->rate_bps[i]);
-			ready = dep[k] + path->delay_ps[i];
+			if (steady)
+				steady = mid_ps[k] >= (k ? step_ps[k - 1] : 0) ? dep[k] >= ready
+									  : ready >= dep[k];
+			dep[k] = start + (mid ? mid_ps[k] : port_frame_ps(frame, rate[k]));
+			ready = dep[k] + delay[k];
+		}
+		if (steady && p + 2 < n_pkts) {
+			uint64_t skip = n_pkts - 2 - p; /* middle packets p+1 .. n-2 */
+
+			for (uint32_t k = 0; k < h; k++)
+				dep[k] += skip * step_ps[k];
+			p += skip;
 		}
 	}
-	t = h ? dep[h - 1] + path->delay_ps[read ? 0 : h - 1] : t0;
+	t = h ? dep[h - 1] + delay[h - 1] : t0;
 	if (read)
 		return t; /* complete when the last response arrives: no ACK */
 	for (uint32_t i = h; i-- > 0;)
