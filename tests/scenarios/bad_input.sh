@@ -162,6 +162,11 @@ expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
 expect cli-bad-repeat "--repeat needs an integer 1..100, got '0'" "$fabemu" bench --quick --repeat 0
 expect cli-repeat-not-run "run does not take --repeat" "$fabemu" run "$tmp/ok.yaml" --repeat 2
 expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
+# The paired-benchmark script (tools/), before it runs anything.
+pair="$(dirname "$0")/../../tools/bench-pair.sh"
+expect pair-bad-rounds "-n wants a positive integer, got 'x'" "$pair" -n x "$fabemu" "$fabemu"
+expect pair-not-executable "is not an executable" "$pair" "$tmp/none" "$fabemu"
+expect pair-usage "usage: .*OLD NEW" "$pair" "$fabemu"
 
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
