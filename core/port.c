@@ -82,13 +82,14 @@ void port_set_capture(struct port *p, struct cap_file *cap)
 		p->peer->pipe.peer_cap = cap != NULL;
 }
 
-/* The @n slots of a full FIFO (@slots, @mask, from @head) copied in order
- * into one of twice the size (or a first one); frees the old one when
- * @external. Runs only when a queue or link reaches a new high-water mark. */
-static struct port_slot *slots_grow(struct port_slot *slots, uint32_t mask, uint32_t head,
-				    uint32_t n, bool external, uint32_t *cap_out)
+/* Double a full FIFO (@slots, @mask, indices @head..@tail) keeping its
+ * order, or give an empty one its first slots; frees the old slots when
+ * @external (allocated, not a port's inline ones). Runs only when a queue
+ * or link reaches a new high-water mark. */
+static void fifo_grow(struct port_slot **slots, uint32_t *mask, uint32_t *head, uint32_t *tail,
+		      bool external)
 {
-	uint32_t cap = slots ? (mask + 1) * 2 : PORT_RING_INITIAL;
+	uint32_t cap = *slots ? (*mask + 1) * 2 : PORT_RING_INITIAL, n = *tail - *head;
 	struct port_slot *s = malloc(sizeof(*s) * cap);
 
 	if (!s) {
@@ -96,33 +97,25 @@ static struct port_slot *slots_grow(struct port_slot *slots, uint32_t mask, uint
 		abort();
 	}
 	for (uint32_t i = 0; i < n; i++)
-		s[i] = slots[(head + i) & mask];
+		s[i] = (*slots)[(*head + i) & *mask];
 	if (external)
-		free(slots);
-	*cap_out = cap;
-	return s;
+		free(*slots);
+	*slots = s;
+	*mask = cap - 1;
+	*head = 0;
+	*tail = n;
 }
 
 static void port_ring_grow(struct port_ring *r)
 {
-	uint32_t n = port_ring_len(r), cap;
-
-	r->slots = slots_grow(r->slots, r->mask, r->head, n, r->external, &cap);
+	fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
 	r->external = 1;
-	r->mask = cap - 1;
-	r->head = 0;
-	r->tail = n;
 }
 
 static void port_pipe_grow(struct port_pipe *r)
 {
-	uint32_t n = port_pipe_len(r), cap;
-
-	r->slots = slots_grow(r->slots, r->mask, r->head, n, r->external, &cap);
+	fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
 	r->external = 1;
-	r->mask = cap - 1;
-	r->head = 0;
-	r->tail = n;
 }
 
 static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t aux)
