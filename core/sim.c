@@ -62,28 +62,26 @@ static inline void sim_look_ahead(struct sim *s)
 {
 	const struct ev *la = ev_lookahead(&s->evq);
 	const struct sim_hint *h = NULL;
+	const char *target;
 	uint32_t k;
 
 	if (!la)
 		return;
-	for (uint32_t i = 0; i < s->n_hints; i++)
-		if (s->hints[i].fn == la->fn)
+	for (uint32_t i = 0; i < s->n_hints; i++) {
+		if (s->hints[i].fn == la->fn) {
 			h = &s->hints[i];
-	__builtin_prefetch((const char *)la->obj + (h ? h->off : 0));
-	k = s->la_n % (SIM_LA_DELAY + 1);
-	if (s->la_n >= SIM_LA_DELAY) {
-		uint32_t old = (s->la_n - SIM_LA_DELAY) % (SIM_LA_DELAY + 1);
-
-		if (s->la_ptr[old]) {
-			const char *target = *(const char *const *)s->la_ptr[old];
-
-			if (target)
-				__builtin_prefetch(target + s->la_line[old]);
+			break;
 		}
 	}
+	__builtin_prefetch((const char *)la->obj + (h ? h->off : 0));
+	/* Second stage of the visit SIM_LA_DELAY ago (the ring starts
+	 * zeroed: nothing to follow before). */
+	k = (s->la_n - SIM_LA_DELAY) & (SIM_LA_RING - 1);
+	if (s->la_ptr[k] && (target = *(const char *const *)s->la_ptr[k]) != NULL)
+		__builtin_prefetch(target + s->la_line[k]);
+	k = s->la_n++ & (SIM_LA_RING - 1);
 	s->la_ptr[k] = h && h->ptr_off != SIM_NO_PTR ? (const char *)la->obj + h->ptr_off : NULL;
 	s->la_line[k] = h ? h->ptr_line : 0;
-	s->la_n++;
 }
 
 void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
@@ -101,11 +99,15 @@ uint64_t sim_run(struct sim *s)
 	uint64_t start = s->n_events;
 	struct ev e;
 
-	s->la_n = 0; /* no second-stage pointer of an earlier run's objects */
+	/* No second-stage pointer into an earlier run's objects. */
+	s->la_n = 0;
+	memset(s->la_ptr, 0, sizeof(s->la_ptr));
 	while (!ev_empty(&s->evq)) {
-		/* Two visits per event: the cursor keeps a lead. */
+		/* A visit per event, and a second one while the cursor has
+		 * less than two events of lead. */
 		sim_look_ahead(s);
-		sim_look_ahead(s);
+		if (s->evq.la_lead < 2)
+			sim_look_ahead(s);
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;
 			s->now_ps = s->stop_ps;

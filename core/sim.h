@@ -16,6 +16,7 @@ struct rte_mempool;
 enum {
 	SIM_MAX_HINTS = 4, /* handlers with prefetch hints */
 	SIM_LA_DELAY = 2,  /* lookahead visits between a hint's two stages */
+	SIM_LA_RING = 4,   /* second-stage entries kept (a power of two > SIM_LA_DELAY) */
 	SIM_NO_PTR = 0xffff,
 };
 
@@ -46,8 +47,8 @@ struct sim {
 	} hints[SIM_MAX_HINTS];
 	uint32_t n_hints;
 	uint32_t la_n;                   /* second-stage entries ever added */
-	const char *la_ptr[SIM_LA_DELAY + 1]; /* where each entry's pointer is */
-	uint16_t la_line[SIM_LA_DELAY + 1];   /* and the byte of its target */
+	const char *la_ptr[SIM_LA_RING]; /* where each entry's pointer is (by la_n) */
+	uint16_t la_line[SIM_LA_RING];   /* and the byte of its target */
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
