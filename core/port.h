@@ -9,6 +9,7 @@
 #define FAB_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ev.h"
@@ -108,7 +109,8 @@ enum {
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
  * hop sit in the first three cache lines: line 0 is what starting a frame
- * reads (ops, owner, capture, rate), line 1 the transmit state and line 2
+ * reads (ops, owner, capture, delay, event identity), line 1 the queueing
+ * and transmit state with the MACs of sent frames, and line 2
  * the link: its in-flight FIFO with a copy of what an arrival needs of the
  * peer (its receive callback and owner), so that an arrival reads the
  * sending port's line 2, one slot and the frame, nothing of the receiving
@@ -167,6 +169,10 @@ struct port {
 	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
 } __attribute__((aligned(64)));
+
+_Static_assert(offsetof(struct port, tx_pkt) == 64 && offsetof(struct port, pipe) == 128 &&
+		       offsetof(struct port, pipe_inline) == 192,
+	       "struct port: the hot fields must keep their cache lines (see above)");
 
 /* The counters of @p (received ones from what its peer sent and what is
  * still on the link). */

@@ -37,8 +37,8 @@ struct sim {
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
-	/* Prefetch hints by handler (sim_hint), and the objects whose pointer
-	 * field the second stage follows (a ring of SIM_LA_DELAY + 1). */
+	/* Prefetch hints by handler (sim_hint), and the pointer fields the
+	 * second stage follows (the last SIM_LA_RING visits). */
 	struct sim_hint {
 		ev_fn fn;                    /* handler */
 		uint16_t off;                /* byte of the object the handler reads first */
