@@ -187,10 +187,10 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 /* Wire @a and @b together as the two directions of one link (after both
  * are initialised). */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);
-/* This port's own MAC (source of the frames it sends, PFC included) and
- * the next hop's (their destination). */
+/* This port's own MAC (source of the frames it sends, PFC included). */
 static inline const uint8_t *port_mac(const struct port *p) { return p->l2 + 6; }
-static inline const uint8_t *port_next_hop_mac(const struct port *p) { return p->l2; }
+/* Set either or both (NULL leaves one as it is: a switch sets its own
+ * when built and the next hop's when wired). */
 void port_set_macs(struct port *p, const uint8_t own[6], const uint8_t next_hop[6]);
 /* Capture what @p sends and receives into @cap (NULL: stop). */
 void port_set_capture(struct port *p, struct cap_file *cap);
