@@ -311,6 +311,10 @@ void port_next(struct port *p)
 		struct port_slot s = q->slots[q->head++ & q->mask];
 		uint32_t bytes = (uint32_t)s.aux;
 
+		/* The slots of a long queue were written long ago: load the
+		 * next line of them one frame time ahead of its use. */
+		__builtin_prefetch(&q->slots[(q->head + PORT_SLOTS_PER_LINE) & q->mask]);
+
 		q->bytes -= bytes;
 		p->queue_bytes -= bytes;
 		if (q->head == q->tail) {
@@ -411,6 +415,8 @@ static void port_arrive(struct sim *sim, void *obj)
 		const struct port_slot *next = &pipe->slots[pipe->head & pipe->mask];
 
 		p->pipe_head = next->m;
+		/* Likewise the slots of a link's frames in flight. */
+		__builtin_prefetch(&pipe->slots[(pipe->head + PORT_SLOTS_PER_LINE) & pipe->mask]);
 		sim_at(sim, next->aux, &p->src, port_arrive, p);
 		/* The next frame on a busy link arrives one frame time from now:
 		 * start loading it while the simulation does other work. */

@@ -49,6 +49,7 @@ struct port_slot {
 	struct rte_mbuf *m;    /* the packet */
 	uint64_t aux;          /* queues: frame bytes | owner's tag << 32; pipes: arrival time, ps */
 };
+enum { PORT_SLOTS_PER_LINE = 64 / sizeof(struct port_slot) };
 
 /* A FIFO ring of slots that doubles when full (sized by the high-water mark
  * of a run, not per packet). Indices run free and are masked when used.

@@ -47,13 +47,16 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 		errno = EINVAL;
 		return NULL;
 	}
-	n = calloc(1, sizeof(*n));
+	n = aligned_alloc(64, (sizeof(*n) + 63) / 64 * 64);
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->ports = aligned_alloc(64, sizeof(*n->ports) * n_ports);
 	if (n->ports)
 		memset(n->ports, 0, sizeof(*n->ports) * n_ports);
-	n->ps = calloc(n_ports, sizeof(*n->ps));
+	n->ps = aligned_alloc(64, sizeof(*n->ps) * n_ports);
+	if (n->ps)
+		memset(n->ps, 0, sizeof(*n->ps) * n_ports);
 	if (!n->ports || !n->ps) {
 		nic_free(n);
 		return NULL;

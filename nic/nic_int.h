@@ -108,30 +108,34 @@ struct nic_qp {
 };
 
 struct nic_port_state {
-	struct nic_qp *act_head;   /* next QP in round-robin order */
+	/* One line each (line-aligned array). */
+	_Alignas(64) struct nic_qp *act_head; /* next QP in round-robin order */
 	uint64_t line_rate_bps;    /* the port's rate (set when a QP connects on it):
 				    * pacing compares with it on this line */
-	struct ev_src timer_src;   /* event identity of the pacing timer */
 	uint64_t timer_ps;         /* armed pacing wake-up, 0 when none */
+	struct nic *nic;           /* back pointer for the timer */
+	struct ev_src timer_src;   /* event identity of the pacing timer */
 	uint8_t nh_mac[6];         /* next-hop MAC */
 	uint8_t mac[6];            /* this port's MAC */
-	struct nic *nic;           /* back pointer for the timer */
 	uint16_t index;            /* port index */
 };
+static_assert(sizeof(struct nic_port_state) == 64, "a NIC port's state is one line");
 
 struct nic {
+	/* What every send and receive reads first, on one line (a NIC is
+	 * line-aligned): the rest hangs off it. */
 	struct sim *sim;           /* owning simulation */
-	struct nic_params p;       /* settings, defaults filled in */
-	uint32_t host;             /* host number */
-	uint32_t ip;               /* IPv4, host order */
-	uint16_t n_ports;          /* ports */
-	uint8_t ack_tc;            /* class of ACKs */
-	uint8_t cnp_tc;            /* class of CNPs */
 	struct port *ports;        /* n_ports */
 	struct nic_port_state *ps; /* n_ports */
 	struct nic_qp **qps;       /* by qpn - NIC_QPN_BASE */
 	uint32_t n_qps;            /* QPs created */
 	uint32_t cap_qps;          /* slots in qps */
+	uint32_t host;             /* host number */
+	uint32_t ip;               /* IPv4, host order */
+	uint16_t n_ports;          /* ports */
+	uint8_t ack_tc;            /* class of ACKs */
+	uint8_t cnp_tc;            /* class of CNPs */
+	struct nic_params p;       /* settings, defaults filled in */
 	nic_wc_fn wc_fn;           /* completion callback */
 	void *wc_arg;              /* its argument */
 	struct nic_stats stats;    /* counters */
