@@ -11,8 +11,10 @@
 # --together: in each round OLD and NEW run at the same time, pinned to
 # different cores (taskset), swapping cores every round: both see the same
 # outside load, so the ratios are much steadier (two identical binaries
-# give 1.00 +- 0.01 here), but the two runs share the last-level cache,
-# which hides part of any gain that comes from fewer cache misses.
+# give 1.00 +- 0.01 here), but the two runs share the machine's caches
+# (here each runs at about half its speed alone, as on one core's two
+# hardware threads), which hides or even reverses gains that come from
+# fewer or overlapped cache misses: rank changes with it, confirm alone.
 set -euo pipefail
 
 together=0
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--together) together=1; shift ;;
 	-n) n="$2"; shift 2 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
