@@ -172,30 +172,56 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 enum { SIM_POOL_ALIGN = 2 << 20 /* transparent huge page */ };
 
 /* Return the pool's memory (a populate callback): @opaque is the mapping,
- * which is the chunk plus the alignment slack. */
+ * which is the chunk (starting a few bytes into a huge-page-aligned length)
+ * plus the alignment slack. */
 static void sim_pool_unmap(struct rte_mempool_memhdr *hdr, void *opaque)
 {
-	munmap(opaque, hdr->len + SIM_POOL_ALIGN);
+	munmap(opaque, RTE_ALIGN_CEIL(hdr->len, SIM_POOL_ALIGN) + SIM_POOL_ALIGN);
 }
 
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
 				    char *err, unsigned err_len)
 {
 	uint16_t priv = RTE_ALIGN(sizeof(struct pkt_meta), RTE_MBUF_PRIV_ALIGN);
-	struct rte_pktmbuf_pool_private pp = {
-		.mbuf_data_room_size = data_room,
-		.mbuf_priv_size = priv,
-	};
+	/* Objects laid end to end, each a whole number of lines, with the
+	 * pool's object header in the tail of the line before the mbuf: the
+	 * mbuf and our metadata and headers stay line-aligned, and a packet
+	 * without payload takes 256 bytes (with the default layout, cache
+	 * alignment of the header, spreading over memory channels and not
+	 * crossing 4 KiB pages, it took 341). The data room grows to fill
+	 * the last line. */
+	const unsigned flags = RTE_MEMPOOL_F_NO_SPREAD | RTE_MEMPOOL_F_NO_CACHE_ALIGN |
+			       RTE_MEMPOOL_F_NO_IOVA_CONTIG;
+	struct rte_pktmbuf_pool_private pp = { .mbuf_priv_size = priv };
+	struct rte_mempool_objsz sz;
+	size_t stride, hdr, room;
 	uint32_t elt = (uint32_t)(sizeof(struct rte_mbuf) + priv + data_room);
 	const size_t huge = SIM_POOL_ALIGN;
 	struct rte_mempool *mp;
-	size_t len, map_len;
+	size_t len, map_len, lead;
 	char *map, *addr;
 	int r;
 
-	mp = rte_mempool_create_empty(name, n_mbufs, elt, 256, sizeof(pp), SOCKET_ID_ANY, 0);
+	rte_mempool_calc_obj_size(elt, flags, &sz);
+	hdr = sz.header_size;
+	stride = RTE_ALIGN_CEIL(sz.total_size, RTE_CACHE_LINE_SIZE);
+	room = data_room + (stride - sz.total_size);
+	if (room > UINT16_MAX) {
+		snprintf(err, err_len, "packet pool %s: data room of %u bytes too large", name,
+			 data_room);
+		return NULL;
+	}
+	pp.mbuf_data_room_size = (uint16_t)room;
+	elt = (uint32_t)(sizeof(struct rte_mbuf) + priv + room);
+	mp = rte_mempool_create_empty(name, n_mbufs, elt, 256, sizeof(pp), SOCKET_ID_ANY, flags);
 	if (!mp)
 		goto fail;
+	if (mp->header_size + mp->elt_size + mp->trailer_size != stride) {
+		snprintf(err, err_len, "packet pool %s: unexpected object size %u", name,
+			 mp->header_size + mp->elt_size + mp->trailer_size);
+		rte_mempool_free(mp);
+		return NULL;
+	}
 	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
 		goto fail;
 	rte_pktmbuf_pool_init(mp, &pp);
@@ -204,18 +230,9 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	 * with huge pages): 2 MiB-aligned and advised for transparent huge
 	 * pages, because a simulation touches packets at random and 4 KiB
 	 * pages would cost a TLB miss on nearly every one. */
-	{
-		/* The mempool keeps objects smaller than a 4 KiB page inside one
-		 * page; larger ones are laid end to end. */
-		size_t obj = mp->header_size + mp->elt_size + mp->trailer_size;
-		size_t page = 4096, need;
-
-		if (obj <= page)
-			need = (n_mbufs + page / obj - 1) / (page / obj) * page;
-		else
-			need = obj * n_mbufs;
-		len = RTE_ALIGN_CEIL(need + page, huge);
-	}
+	/* Objects start where the first mbuf is line-aligned. */
+	lead = (RTE_CACHE_LINE_SIZE - hdr % RTE_CACHE_LINE_SIZE) % RTE_CACHE_LINE_SIZE;
+	len = RTE_ALIGN_CEIL(lead + stride * n_mbufs, huge);
 	map_len = len + huge;
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
@@ -224,7 +241,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	}
 	addr = (char *)RTE_ALIGN_CEIL((uintptr_t)map, huge);
 	madvise(addr, len, MADV_HUGEPAGE);
-	r = rte_mempool_populate_iova(mp, addr, RTE_BAD_IOVA, len, sim_pool_unmap, map);
+	r = rte_mempool_populate_iova(mp, addr + lead, RTE_BAD_IOVA, len - lead, sim_pool_unmap, map);
 	if (r < 0) {
 		munmap(map, map_len); /* not handed to the pool */
 		rte_errno = -r;
@@ -239,7 +256,8 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 		/* The hot path finds a frame from the packet's address. */
 		struct rte_mbuf *m = pkt_alloc(mp);
 
-		if (!m || rte_pktmbuf_mtod(m, uint8_t *) != pkt_data(m) ||
+		if (!m || ((uintptr_t)m & (RTE_CACHE_LINE_SIZE - 1)) != 0 ||
+		    rte_pktmbuf_mtod(m, uint8_t *) != pkt_data(m) ||
 		    (uint8_t *)pkt_meta(m) != (uint8_t *)m + sizeof(struct rte_mbuf)) {
 			if (m)
 				rte_pktmbuf_free(m);
