@@ -57,7 +57,9 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 	n->ps = aligned_alloc(64, sizeof(*n->ps) * n_ports);
 	if (n->ps)
 		memset(n->ps, 0, sizeof(*n->ps) * n_ports);
-	if (!n->ports || !n->ps) {
+	if (rp.payload)
+		n->pattern = malloc(NIC_PATTERN_BYTES);
+	if (!n->ports || !n->ps || (rp.payload && !n->pattern)) {
 		nic_free(n);
 		return NULL;
 	}
@@ -77,7 +79,7 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 		addr_host_port_mac(host, i, n->ps[i].mac);
 	}
 	/* A recognisable, position-dependent pattern: corruption shows in the ICRC. */
-	for (uint32_t i = 0; i < NIC_PATTERN_BYTES; i++)
+	for (uint32_t i = 0; n->pattern && i < NIC_PATTERN_BYTES; i++)
 		n->pattern[i] = (uint8_t)(i * 31 + (host & 0xff));
 	return n;
 }
@@ -104,6 +106,7 @@ void nic_free(struct nic *n)
 	free(n->qps);
 	free(n->ports);
 	free(n->ps);
+	free(n->pattern);
 	free(n);
 }
 

@@ -139,7 +139,7 @@ struct nic {
 	nic_wc_fn wc_fn;           /* completion callback */
 	void *wc_arg;              /* its argument */
 	struct nic_stats stats;    /* counters */
-	uint8_t pattern[NIC_PATTERN_BYTES]; /* materialised payload bytes */
+	uint8_t *pattern;          /* materialised payload bytes (NIC_PATTERN_BYTES), with p.payload */
 };
 
 static inline uint32_t nic_psn_add(uint32_t psn, uint32_t n) { return (psn + n) & NIC_PSN_MASK; }
