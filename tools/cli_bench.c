@@ -59,7 +59,8 @@ int cli_bench(const struct cli_opts *o)
 	struct exp *e;
 	int rc = CLI_OK;
 	unsigned runs = o->repeat ? o->repeat : 1;
-	double walls[CLI_MAX_REPEAT], wall;
+	double walls[CLI_MAX_REPEAT], setups[CLI_MAX_REPEAT], wall, setup, start_s;
+	double t0 = fabric_now_s();
 	uint64_t hops0 = 0, events0 = 0;
 
 	const char *sets[CLI_MAX_SETS + 1];
@@ -86,6 +87,9 @@ int cli_bench(const struct cli_opts *o)
 		rc = CLI_FAIL;
 		goto out;
 	}
+	/* Reading the scenario (the topology is built then), starting the
+	 * EAL and filling the packet pool: once per process. */
+	start_s = fabric_now_s() - t0;
 	for (unsigned r = 0; r < runs; r++) {
 		if (fabric_build(&f, e, pool, NULL, err, sizeof(err)) != 0) {
 			fprintf(stderr, "fabemu: %s\n", err);
@@ -95,6 +99,7 @@ int cli_bench(const struct cli_opts *o)
 		}
 		fabric_run(&f, false);
 		walls[r] = f.wall_s;
+		setups[r] = f.setup_s;
 		if (r > 0 && (f.sim.n_hops != hops0 || f.sim.n_events != events0)) {
 			/* Same scenario and seed: a difference is a determinism bug. */
 			fprintf(stderr, "fabemu: bench run %u gave %llu hops and %llu events, run 1 %llu and %llu\n",
@@ -110,6 +115,8 @@ int cli_bench(const struct cli_opts *o)
 	}
 	qsort(walls, runs, sizeof(walls[0]), bench_cmp);
 	wall = runs % 2 ? walls[runs / 2] : (walls[runs / 2 - 1] + walls[runs / 2]) / 2;
+	qsort(setups, runs, sizeof(setups[0]), bench_cmp);
+	setup = runs % 2 ? setups[runs / 2] : (setups[runs / 2 - 1] + setups[runs / 2]) / 2;
 	getrusage(RUSAGE_SELF, &ru);
 	if (res_collect(&res, &f) != 0) {
 		rc = CLI_FAIL;
@@ -125,12 +132,13 @@ int cli_bench(const struct cli_opts *o)
 			       "\"events\": %llu, \"packet_hops_per_s\": %.0f, \"events_per_s\": %.0f, "
 			       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
 			       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
-			       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f}\n",
+			       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f, \"setup_s\": %.3f, "
+			       "\"start_s\": %.3f}\n",
 			       e->name, wall, (unsigned long long)f.sim.n_hops,
 			       (unsigned long long)f.sim.n_events, hops / wall, ev / wall, rss,
 			       (unsigned long long)drops->u, (unsigned long long)inc->u,
 			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.last_work_ps), runs,
-			       walls[0], walls[runs - 1]);
+			       walls[0], walls[runs - 1], setup, start_s);
 		} else {
 			printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
 			       f.topo->n_hosts, f.topo->n_switches, e->n_msgs);
@@ -139,6 +147,9 @@ int cli_bench(const struct cli_opts *o)
 				       runs, walls[0], walls[runs - 1]);
 			else
 				printf("wall clock      %.3f s\n", wall);
+			printf("set-up          %.3f s (building the fabric%s), %.3f s before (scenario, "
+			       "EAL, packet pool)\n",
+			       setup, runs > 1 ? ", median" : "", start_s);
 			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.last_work_ps) / 1e3);
 			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / wall / 1e6);
 			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / wall / 1e6,

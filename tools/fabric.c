@@ -219,9 +219,18 @@ static void fabric_fib_free(struct fabric_fib_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+double fabric_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char *err, unsigned err_len)
 {
+	double start = fabric_now_s();
 	const struct topo *t = e->topo;
 	struct nic_params np = { 0 };
 	struct sw_params sp = { 0 };
@@ -341,19 +350,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->tg)
 			return -EINVAL;
 	}
+	f->setup_s = fabric_now_s() - start;
 	return 0;
 nomem:
 	fabric_fib_free(&fb);
 	snprintf(err, err_len, "out of memory building the fabric");
 	return -ENOMEM;
-}
-
-static double fabric_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Progress state: the status line is redrawn at most every half second. */

@@ -27,6 +27,7 @@ struct fabric {
 	struct tg *tg;                /* traffic */
 	struct cap_file **caps;       /* per exp capture */
 	char **cap_paths;             /* their files */
+	double setup_s;               /* wall-clock time of fabric_build (not part of results) */
 	double wall_s;                /* wall-clock run time (not part of results) */
 	/* monitors */
 	FILE *series;                 /* series.csv, or NULL */
@@ -40,6 +41,9 @@ struct fabric {
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
 };
+
+/* Monotonic wall-clock time, s. */
+double fabric_now_s(void);
 
 /* Build everything for @e on @pool; captures go under @outdir/capture (NULL
  * = no captures). Returns 0 or -errno with @err filled. */

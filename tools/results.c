@@ -347,6 +347,7 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
 	if (res_flows(r, f) != 0)
 		return -ENOMEM;
+	RES_DBL(r, f->setup_s, "wall_clock.setup_s");
 	RES_DBL(r, f->wall_s, "wall_clock.run_s");
 	RES_DBL(r, f->wall_s > 0 ? (double)s->n_events / f->wall_s : 0, "wall_clock.events_per_s");
 	RES_DBL(r, f->wall_s > 0 ? (double)s->n_hops / f->wall_s : 0,
@@ -581,8 +582,10 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 #define RV(name) res_num(r, name)
 	fprintf(out, "%s: %u hosts, %u switches (%s), seed %llu\n", f->exp->name, f->topo->n_hosts,
 		f->topo->n_switches, f->topo->kind, (unsigned long long)f->exp->seed);
-	fprintf(out, "  simulated %.3f us in %.2f s wall: %.0f events, %.0f packet hops (%.2f M hops/s)\n",
-		RV("sim_time_ns") / 1e3, f->wall_s, RV("events"), RV("packet_hops"),
+	fprintf(out,
+		"  simulated %.3f us in %.2f s wall (set-up %.2f s): %.0f events, %.0f packet hops "
+		"(%.2f M hops/s)\n",
+		RV("sim_time_ns") / 1e3, f->wall_s, f->setup_s, RV("events"), RV("packet_hops"),
 		RV("wall_clock.packet_hops_per_s") / 1e6);
 	fprintf(out, "  messages: %.0f of %.0f complete, %.0f bytes delivered, goodput %.2f Gb/s\n",
 		RV("messages.completed"), RV("messages.total"), RV("bytes.delivered"),
