@@ -127,9 +127,9 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 
 /* Create the packet pool: @n_mbufs mbufs with at least @data_room bytes of
  * data each (rounded up so that each packet is whole lines) and our
- * metadata in the private area; mbufs are line-aligned. Take packets with pkt_alloc (no
- * headroom); rte_pktmbuf_alloc leaves min(128, data_room) bytes of
- * headroom. NULL with @err filled on failure. */
+ * metadata in the private area; mbufs are line-aligned. Take packets with
+ * pkt_alloc (no headroom); rte_pktmbuf_alloc leaves min(128, data_room)
+ * bytes of headroom. NULL with @err filled on failure. */
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
 				    char *err, unsigned err_len);
 
