@@ -48,6 +48,13 @@ static int bench_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Median of @v[0..@n) (sorts @v). */
+static double bench_median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), bench_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int cli_bench(const struct cli_opts *o)
 {
 	const char *text = o->quick ? bench_quick : bench_full;
@@ -113,10 +120,8 @@ int cli_bench(const struct cli_opts *o)
 		if (r + 1 < runs)
 			fabric_free(&f);
 	}
-	qsort(walls, runs, sizeof(walls[0]), bench_cmp);
-	wall = runs % 2 ? walls[runs / 2] : (walls[runs / 2 - 1] + walls[runs / 2]) / 2;
-	qsort(setups, runs, sizeof(setups[0]), bench_cmp);
-	setup = runs % 2 ? setups[runs / 2] : (setups[runs / 2 - 1] + setups[runs / 2]) / 2;
+	wall = bench_median(walls, runs); /* walls[] sorted: [0] and [runs - 1] are min and max */
+	setup = bench_median(setups, runs);
 	getrusage(RUSAGE_SELF, &ru);
 	if (res_collect(&res, &f) != 0) {
 		rc = CLI_FAIL;
