@@ -157,6 +157,11 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 		argv[argc++] = user_argv[i];
 	r = rte_eal_init(argc, argv);
 	free(argv);
+	if (r < 0 && rte_errno == EINVAL) {
+		/* The EAL has printed its usage and what it did not accept. */
+		snprintf(err, err_len, "DPDK EAL arguments after '--' not accepted (see above)");
+		return -EINVAL;
+	}
 	if (r < 0) {
 		snprintf(err, err_len, "DPDK EAL failed to start: %s", rte_strerror(rte_errno));
 		return -rte_errno ? -rte_errno : -EINVAL;
@@ -222,8 +227,14 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 		rte_mempool_free(mp);
 		return NULL;
 	}
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
-		goto fail;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0) {
+		snprintf(err, err_len,
+			 "packet pool %s: mempool driver \"%s\" is not in this build (a static "
+			 "DPDK link has \"ring_mp_mc\" only)",
+			 name, rte_mbuf_best_mempool_ops());
+		rte_mempool_free(mp);
+		return NULL;
+	}
 	rte_pktmbuf_pool_init(mp, &pp);
 	/* The packets live in our own anonymous memory, not in the EAL's
 	 * (which without hugetlbfs is shared memory the kernel will not back

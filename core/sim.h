@@ -122,7 +122,8 @@ uint64_t sim_run(struct sim *s);
 /* Start the DPDK EAL the way fabemu runs anywhere: no hugepages, no PCI, no
  * shared config, one lcore, @mem_mb of memory, quiet logs; @user_argv are
  * appended (EAL arguments given after `--`). Returns 0 or -errno with @err
- * filled. Call once per process. */
+ * filled: -EINVAL when the EAL rejects its arguments (bad input). Call once
+ * per process. */
 int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, unsigned err_len);
 
 /* Create the packet pool: @n_mbufs mbufs with at least @data_room bytes of

@@ -3,6 +3,7 @@
  * 4 KiB MTU, a random permutation of 2 MB RDMA WRITEs, ECMP, run to
  * completion) and a small variant for CI. Reports wall-clock time, packet
  * hops and events per wall-clock second and peak memory. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,7 @@ int cli_bench(const struct cli_opts *o)
 	struct rusage ru;
 	struct fabric f;
 	struct exp *e;
-	int rc = CLI_OK;
+	int rc = CLI_OK, r;
 	unsigned runs = o->repeat ? o->repeat : 1;
 	double walls[CLI_MAX_REPEAT], setups[CLI_MAX_REPEAT], wall, setup, start_s;
 	double t0 = fabric_now_s();
@@ -83,10 +84,10 @@ int cli_bench(const struct cli_opts *o)
 		fprintf(stderr, "%s\n", err);
 		return CLI_BAD_INPUT;
 	}
-	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err)) != 0) {
+	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err))) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
-		return CLI_FAIL;
+		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 	}
 	pool = sim_pool_create("bench", e->pool_pkts, fabric_data_room(e), err, sizeof(err));
 	if (!pool) {

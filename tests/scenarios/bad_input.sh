@@ -12,7 +12,8 @@ n=0
 good_topo='topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}'
 good_traffic='traffic: [{kind: permutation, size: 64KiB}]'
 
-# expect NAME REGEX CMD... : exit status 2 and stderr matching REGEX
+# expect NAME REGEX CMD... : exit status 2 and stderr matching REGEX, in
+# at most $max_lines lines (3 unless set)
 expect() {
 	local name=$1 re=$2
 	shift 2
@@ -25,7 +26,7 @@ expect() {
 	if ! grep -Eq -- "$re" "$tmp/err"; then
 		echo "FAIL [$name]: message does not match /$re/:"; cat "$tmp/err"; fail=1; return
 	fi
-	if [ "$(wc -l <"$tmp/err")" -gt 3 ]; then
+	if [ "$(wc -l <"$tmp/err")" -gt "${max_lines:-3}" ]; then
 		echo "FAIL [$name]: more than a short message:"; cat "$tmp/err"; fail=1
 	fi
 }
@@ -161,6 +162,11 @@ expect cli-wrong-command "topo does not take --set" \
 expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
 expect cli-bad-repeat "--repeat needs an integer 1..100, got '0'" "$fabemu" bench --quick --repeat 0
 expect cli-repeat-not-run "run does not take --repeat" "$fabemu" run "$tmp/ok.yaml" --repeat 2
+# DPDK's EAL prints its own complaint (and its usage, on stdout) first.
+max_lines=6 expect cli-bad-eal "fabemu: DPDK EAL arguments after '--' not accepted" \
+	"$fabemu" bench --quick -- --no-such-eal-option
+max_lines=6 expect cli-bad-eal-run "fabemu: DPDK EAL arguments after '--' not accepted" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-eal" -- --no-such-eal-option
 expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
 # The paired-benchmark script (tools/), before it runs anything.
 pair="$(dirname "$0")/../../tools/bench-pair.sh"
