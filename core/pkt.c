@@ -265,6 +265,20 @@ static inline void pkt_write_icrc(uint8_t *p, uint32_t icrc)
 	p[3] = (uint8_t)(icrc >> 24);
 }
 
+/* Room for @len bytes at the start of the empty packet @m, or NULL. An
+ * empty packet from a pool is one segment (a pool's free mbufs have no
+ * next), so unlike rte_pktmbuf_append this does not look for the last
+ * segment: that is on the mbuf's second line, which nothing else on a
+ * packet's way reads. */
+static inline uint8_t *pkt_fill_empty(struct rte_mbuf *m, uint16_t len)
+{
+	if (m->pkt_len != 0 || len > rte_pktmbuf_tailroom(m))
+		return NULL;
+	m->data_len = len;
+	m->pkt_len = len;
+	return rte_pktmbuf_mtod(m, uint8_t *);
+}
+
 int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload)
 {
 	const struct pkt_layout *lay = &pkt_layouts[f->opcode];
@@ -289,7 +303,7 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	data_bytes = full ? l.frame_bytes - PKT_FCS_BYTES : l.hdr_end;
 	if (data_bytes > UINT16_MAX)
 		return -ENOSPC;
-	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)data_bytes);
+	p = pkt_fill_empty(m, (uint16_t)data_bytes);
 	if (p == NULL)
 		return -ENOSPC;
 
@@ -571,7 +585,7 @@ uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m)
 int pkt_build_pfc(struct rte_mbuf *m, const uint8_t src_mac[6], uint8_t enable,
 		  const uint16_t quanta[PKT_N_PRIO])
 {
-	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, PKT_ETH_MIN_BYTES);
+	uint8_t *p = pkt_fill_empty(m, PKT_ETH_MIN_BYTES);
 	struct pkt_meta *meta;
 	unsigned i;
 

@@ -65,6 +65,7 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 	}
 	n->sim = sim;
 	n->p = rp;
+	n->cc = rp.cc;
 	n->host = host;
 	n->ip = addr_host_ip(host);
 	n->n_ports = n_ports;

@@ -5,6 +5,9 @@
 #ifndef FAB_NIC_INT_H
 #define FAB_NIC_INT_H
 
+#include <assert.h>
+#include <stddef.h>
+
 #include "nic.h"
 #include "sim.h"
 
@@ -135,12 +138,17 @@ struct nic {
 	uint16_t n_ports;          /* ports */
 	uint8_t ack_tc;            /* class of ACKs */
 	uint8_t cnp_tc;            /* class of CNPs */
+	const struct cc_ops *cc;   /* p.cc, here for the send and the ACK */
+	/* line 1: what a data packet sent or received writes */
+	uint8_t *pattern;          /* materialised payload bytes (NIC_PATTERN_BYTES) with
+				    * p.payload, else NULL */
+	struct nic_stats stats;    /* counters (the first seven on line 1) */
 	struct nic_params p;       /* settings, defaults filled in */
 	nic_wc_fn wc_fn;           /* completion callback */
 	void *wc_arg;              /* its argument */
-	struct nic_stats stats;    /* counters */
-	uint8_t *pattern;          /* materialised payload bytes (NIC_PATTERN_BYTES), with p.payload */
 };
+static_assert(offsetof(struct nic, cc) == 56 && offsetof(struct nic, stats) == 72,
+	      "struct nic: what a send reads must stay on its first two lines");
 
 static inline uint32_t nic_psn_add(uint32_t psn, uint32_t n) { return (psn + n) & NIC_PSN_MASK; }
 /* Signed distance a - b on the 24-bit PSN circle. */

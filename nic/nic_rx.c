@@ -98,7 +98,7 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	f.psn = psn;
 	f.aeth_syndrome = syndrome;
 	f.aeth_msn = msn & NIC_PSN_MASK;
-	if (unlikely(pkt_build_roce(m, &f, n->p.payload ? n->pattern : NULL) != 0)) {
+	if (unlikely(pkt_build_roce(m, &f, n->pattern) != 0)) {
 		sim_pkt_free(n->sim, m);
 		return;
 	}
@@ -157,7 +157,7 @@ static bool nic_is_read_resp(uint8_t op)
  * lost on the wire. */
 static bool nic_icrc_bad(struct nic *n, struct rte_mbuf *m)
 {
-	if (n->p.payload &&
+	if (n->pattern &&
 	    (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes &&
 	    pkt_icrc_check(m) != 1) {
 		n->stats.rx_icrc_errors++;
@@ -399,12 +399,12 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr
 
 		n->stats.rx_acks++;
 		acked = nic_req_acked(qp, nic_psn_add(h->psn, 1));
-		if (n->p.cc->on_ack) {
+		if (n->cc->on_ack) {
 			struct cc_ack a = {
 				.acked_bytes = (uint32_t)(acked > UINT32_MAX ? UINT32_MAX : acked),
 			};
 
-			n->p.cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
+			n->cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
 		}
 	}
 	/* RNR NAKs are never sent here (receive queues are not modelled). */
@@ -437,8 +437,8 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	} else if (h.opcode == PKT_OP_CNP) {
 		n->stats.rx_cnps++;
 		qp->stats.cnps_rx++;
-		if (n->p.cc->on_cnp)
-			n->p.cc->on_cnp(qp->cc_priv, n->sim->now_ps);
+		if (n->cc->on_cnp)
+			n->cc->on_cnp(qp->cc_priv, n->sim->now_ps);
 	} else if (nic_is_read_resp(h.opcode)) {
 		nic_rx_resp(n, qp, m, &h);
 	} else {

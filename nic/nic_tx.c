@@ -135,7 +135,7 @@ static struct rte_mbuf *nic_build(struct nic *n, const struct pkt_roce *f, uint8
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	if (unlikely(pkt_build_roce(m, f, n->p.payload ? n->pattern : NULL) != 0)) {
+	if (unlikely(pkt_build_roce(m, f, n->pattern) != 0)) {
 		sim_pkt_free(n->sim, m);
 		n->sim->n_alloc_fail++;
 		return NULL;
@@ -324,7 +324,7 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 			return NULL;
 		}
 		{
-			uint64_t rate = n->p.cc->rate_bps(go->cc_priv);
+			uint64_t rate = n->cc->rate_bps(go->cc_priv);
 
 			if (rate < ps->line_rate_bps)
 				go->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
