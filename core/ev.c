@@ -372,6 +372,25 @@ static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t 
 	return k;
 }
 
+/* For ev_next_chunk: the first chunk of the first non-empty bucket after
+ * the run's, within EV_LOOKAHEAD_BUCKETS of it. */
+static void ev_find_next_chunk(struct ev_queue *q)
+{
+	q->next_chunk = NULL;
+	for (uint64_t b = q->run_bucket + 1; b - q->run_bucket < EV_LOOKAHEAD_BUCKETS;) {
+		uint32_t i = (uint32_t)(b & EV_RING_MASK);
+		uint64_t w = q->bits[i >> 6] >> (i & 63);
+
+		if (w) {
+			b += (uint32_t)__builtin_ctzll(w);
+			if (b - q->run_bucket < EV_LOOKAHEAD_BUCKETS)
+				q->next_chunk = q->ring[b & EV_RING_MASK].head;
+			return;
+		}
+		b += 64 - (i & 63);
+	}
+}
+
 /* Make the earliest ring bucket the run: move its events out of their
  * chunks (back to the free list) and sort them. Only with an empty run and
  * a non-empty ring. Returns -ENOMEM when the run cannot grow (events kept).
@@ -424,6 +443,8 @@ static int ev_run_fill(struct ev_queue *q)
 			q->run[i] = dst[(uint32_t)sorted[i]];
 	}
 	q->run_bucket = ev_time(&q->run[0]) >> EV_BUCKET_SHIFT;
+	q->n_fills++;
+	ev_find_next_chunk(q);
 	return 0;
 }
 
@@ -451,54 +472,6 @@ uint64_t ev_peek_time(struct ev_queue *q)
 	return t;
 }
 
-const struct ev *ev_lookahead_slow(struct ev_queue *q)
-{
-	if (q->la_bucket <= q->run_bucket || q->la_bucket < q->cur) {
-		/* Its bucket went into the run (its chunks were reused). */
-		q->la_bucket = (q->run_bucket > q->cur ? q->run_bucket : q->cur) + 1;
-		q->la_chunk = NULL;
-		q->la_lead = 0;
-	}
-	for (;;) {
-		if (q->la_chunk) {
-			if (q->la_i < q->la_chunk->n) {
-				q->la_lead++;
-				return &q->la_chunk->v[q->la_i++];
-			}
-			if (q->la_chunk->next) {
-				q->la_chunk = q->la_chunk->next;
-				q->la_i = 0;
-				continue;
-			}
-			/* The bucket is read to its end (what it gets later is
-			 * not seen). */
-			q->la_bucket++;
-			q->la_chunk = NULL;
-		}
-		/* The next non-empty bucket, at most EV_LOOKAHEAD_BUCKETS past
-		 * the current one: the cursor must not run into buckets that
-		 * are still to be filled (new events mostly land a frame time
-		 * or more ahead, far beyond it). */
-		for (uint64_t b = q->la_bucket;;) {
-			uint32_t idx = (uint32_t)(b & EV_RING_MASK);
-			uint64_t w = q->bits[idx >> 6] >> (idx & 63);
-
-			if (w)
-				b += (uint32_t)__builtin_ctzll(w);
-			if (b - q->cur >= EV_LOOKAHEAD_BUCKETS)
-				return NULL; /* stays, to see what gets there */
-			if (!w) {
-				b += 64 - (idx & 63);
-				continue;
-			}
-			q->la_bucket = b;
-			q->la_chunk = q->ring[b & EV_RING_MASK].head;
-			q->la_i = 0;
-			break;
-		}
-	}
-}
-
 bool ev_pop_slow(struct ev_queue *q, struct ev *out)
 {
 	const struct ev *r;
@@ -506,7 +479,6 @@ bool ev_pop_slow(struct ev_queue *q, struct ev *out)
 	if (q->n == 0)
 		return false;
 	q->n--;
-	q->la_lead -= q->la_lead != 0;
 	r = ev_ring_min(q);
 	if (r && (!q->n_heap || r->key < q->heap[0].key)) {
 		*out = *r;

@@ -87,12 +87,10 @@ struct ev_queue {
 	void *mem;           /* allocation behind heap (aligned) */
 	uint32_t n_heap;     /* events in the heap */
 	uint32_t cap;        /* heap slots allocated */
-	/* Lookahead (ev_lookahead): a cursor over the ring buckets after the
-	 * run, for prefetching; it never changes the order. */
-	uint64_t la_bucket;        /* absolute bucket of the cursor */
-	struct ev_chunk *la_chunk; /* its chunk being read, NULL: find the next bucket */
-	uint32_t la_i;             /* next event of la_chunk */
-	uint32_t la_lead;          /* events visited and not yet popped (about) */
+	/* For prefetching (ev_next_chunk); never changes the order. */
+	uint32_t n_fills;          /* runs filled so far */
+	struct ev_chunk *next_chunk; /* at the last fill: first chunk of the next
+				      * non-empty ring bucket, or NULL */
 };
 
 int ev_queue_init(struct ev_queue *q, uint32_t cap);
@@ -148,33 +146,26 @@ static inline bool ev_pop(struct ev_queue *q, struct ev *out)
 	    (q->n_heap == 0 || q->run[q->run_head].key < q->heap[0].key)) {
 		*out = q->run[q->run_head++];
 		q->n--;
-		q->la_lead -= q->la_lead != 0;
 		q->cur = ev_time(out) >> EV_BUCKET_SHIFT;
 		return true;
 	}
 	return ev_pop_slow(q, out);
 }
 
-/* An event due soon after the ones being popped (in bucket order, not
- * key order), for its handler's data to be prefetched, or NULL. Each call
- * moves on by one event, up to EV_LOOKAHEAD events ahead of the pops; new
- * events behind the cursor are not seen. A hint only: the queue order is
- * untouched. */
+/* Prefetching. When a pop has made a new run (n_fills moved on), the
+ * events of its bucket are about to run, and the first chunk of the next
+ * non-empty bucket holds the events that follow them: its handlers' data
+ * can be loaded meanwhile. ev_next_chunk is that chunk, or NULL when the
+ * next non-empty bucket is EV_LOOKAHEAD_BUCKETS or more past the run's (or
+ * the ring is empty after it). Events pushed later into that bucket or an
+ * earlier one are not in it (pushes may add to this chunk). Valid until
+ * the next pop; a hint only: the queue order is untouched. */
 enum {
-	EV_LOOKAHEAD = 8,           /* events ahead of the pops */
-	EV_LOOKAHEAD_BUCKETS = 256, /* buckets ahead of the current one (64 ns) */
+	EV_LOOKAHEAD_BUCKETS = 256, /* how far past the run's bucket (64 ns) */
 };
-const struct ev *ev_lookahead_slow(struct ev_queue *q);
-static inline const struct ev *ev_lookahead(struct ev_queue *q)
+static inline const struct ev_chunk *ev_next_chunk(const struct ev_queue *q)
 {
-	if (q->la_lead >= EV_LOOKAHEAD)
-		return NULL;
-	if (__builtin_expect(q->la_chunk != NULL && q->la_bucket > q->run_bucket, 1) &&
-	    q->la_i < q->la_chunk->n) {
-		q->la_lead++;
-		return &q->la_chunk->v[q->la_i++];
-	}
-	return ev_lookahead_slow(q);
+	return q->next_chunk;
 }
 
 /* Time of the earliest event; only when not empty. */

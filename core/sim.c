@@ -53,37 +53,6 @@ void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t 
 		};
 }
 
-/* Prefetch for the events a few places ahead: the object's line its
- * handler reads first (most handlers start with a miss on it: the hot
- * objects, ports above all, are touched at random across the fabric), and
- * two visits later what a pointer in that line leads to (the frame at a
- * link's head). */
-static inline void sim_look_ahead(struct sim *s)
-{
-	const struct ev *la = ev_lookahead(&s->evq);
-	const struct sim_hint *h = NULL;
-	const char *target;
-	uint32_t k;
-
-	if (!la)
-		return;
-	for (uint32_t i = 0; i < s->n_hints; i++) {
-		if (s->hints[i].fn == la->fn) {
-			h = &s->hints[i];
-			break;
-		}
-	}
-	__builtin_prefetch((const char *)la->obj + (h ? h->off : 0));
-	/* Second stage of the visit SIM_LA_DELAY ago (the ring starts
-	 * zeroed: nothing to follow before). */
-	k = (s->la_n - SIM_LA_DELAY) & (SIM_LA_RING - 1);
-	if (s->la_ptr[k] && (target = *(const char *const *)s->la_ptr[k]) != NULL)
-		__builtin_prefetch(target + s->la_line[k]);
-	k = s->la_n++ & (SIM_LA_RING - 1);
-	s->la_ptr[k] = h && h->ptr_off != SIM_NO_PTR ? (const char *)la->obj + h->ptr_off : NULL;
-	s->la_line[k] = h ? h->ptr_line : 0;
-}
-
 void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
 {
 	if (m->pool != s->pool || m->next != NULL || m->nb_segs != 1 ||
@@ -94,26 +63,59 @@ void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
 	}
 }
 
+static inline const struct sim_hint *sim_hint_of(const struct sim *s, ev_fn fn)
+{
+	for (uint32_t i = 0; i < s->n_hints; i++)
+		if (s->hints[i].fn == fn)
+			return &s->hints[i];
+	return NULL;
+}
+
+/* A new run was just made (see sim_hint): the first stage for the next
+ * bucket's events, the second for the run's, whose objects were loaded
+ * that way a run ago. Most buckets hold a few events (here about three on
+ * average), so this stays a few events ahead of the handlers: enough for
+ * lines that come from a last-level cache, which is where a large fabric's
+ * state mostly lives (docs/performance.md, fifth round). */
+static void sim_prefetch_run(struct sim *s)
+{
+	const struct ev_queue *q = &s->evq;
+	const struct ev_chunk *c = ev_next_chunk(q);
+
+	if (c) {
+		for (uint32_t i = 0; i < c->n; i++) {
+			const struct sim_hint *h = sim_hint_of(s, c->v[i].fn);
+
+			__builtin_prefetch((const char *)c->v[i].obj + (h ? h->off : 0));
+		}
+	}
+	for (uint32_t i = q->run_head; i < q->run_n; i++) {
+		const struct sim_hint *h = sim_hint_of(s, q->run[i].fn);
+		const char *target;
+
+		if (h && h->ptr_off != SIM_NO_PTR &&
+		    (target = *(const char *const *)((const char *)q->run[i].obj + h->ptr_off)) != NULL)
+			__builtin_prefetch(target + h->ptr_line);
+	}
+}
+
 uint64_t sim_run(struct sim *s)
 {
 	uint64_t start = s->n_events;
+	uint32_t fills = s->evq.n_fills;
 	struct ev e;
 
-	/* No second-stage pointer into an earlier run's objects. */
-	s->la_n = 0;
-	memset(s->la_ptr, 0, sizeof(s->la_ptr));
 	while (!ev_empty(&s->evq)) {
-		/* A visit per event, and a second one while the cursor has
-		 * less than two events of lead. */
-		sim_look_ahead(s);
-		if (s->evq.la_lead < 2)
-			sim_look_ahead(s);
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;
 			s->now_ps = s->stop_ps;
 			break;
 		}
 		ev_pop(&s->evq, &e);
+		if (s->evq.n_fills != fills) {
+			fills = s->evq.n_fills;
+			sim_prefetch_run(s);
+		}
 		s->now_ps = ev_time(&e);
 		e.fn(s, e.obj);
 		if (likely(!s->monitor_event))

@@ -15,8 +15,6 @@ struct rte_mempool;
 
 enum {
 	SIM_MAX_HINTS = 4, /* handlers with prefetch hints */
-	SIM_LA_DELAY = 2,  /* lookahead visits between a hint's two stages */
-	SIM_LA_RING = 4,   /* second-stage entries kept (a power of two > SIM_LA_DELAY) */
 	SIM_NO_PTR = 0xffff,
 };
 
@@ -37,8 +35,7 @@ struct sim {
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
-	/* Prefetch hints by handler (sim_hint), and the pointer fields the
-	 * second stage follows (the last SIM_LA_RING visits). */
+	/* Prefetch hints by handler (sim_hint). */
 	struct sim_hint {
 		ev_fn fn;                    /* handler */
 		uint16_t off;                /* byte of the object the handler reads first */
@@ -46,9 +43,6 @@ struct sim {
 		uint16_t ptr_line;           /* byte of its target to load */
 	} hints[SIM_MAX_HINTS];
 	uint32_t n_hints;
-	uint32_t la_n;                   /* second-stage entries ever added */
-	const char *la_ptr[SIM_LA_RING]; /* where each entry's pointer is (by la_n) */
-	uint16_t la_line[SIM_LA_RING];   /* and the byte of its target */
 	/* Progress report hook, called about every 2^20 events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
@@ -105,15 +99,17 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
 		sim_at_fail(s);
 }
 
-/* Prefetch hint for events of @fn: the event loop looks a few events ahead
- * (ev_lookahead) and prefetches the line at byte @off of their object (the
- * one the handler reads first; the object's first line for handlers
- * without a hint); a couple of events later, when that line has had time
- * to arrive, it reads the pointer at byte @ptr_off of the object (unless
- * SIM_NO_PTR) and prefetches byte @ptr_line of what it points to. Hints
- * only: nothing of the simulation depends on them, and the pointer may be
- * stale (it must point into memory that stays mapped, or be NULL).
- * Registering @fn again is a no-op; past SIM_MAX_HINTS handlers, ignored. */
+/* Prefetch hint for events of @fn. Each time the event loop takes a new
+ * time bucket's events (ev_next_chunk), it prefetches, for the events of
+ * the bucket after it, the line at byte @off of their object (the one the
+ * handler reads first; the object's first line for handlers without a
+ * hint), and for the events of the new bucket (whose objects were loaded
+ * that way a bucket earlier) it reads the pointer at byte @ptr_off of the
+ * object (unless SIM_NO_PTR) and prefetches byte @ptr_line of what it
+ * points to. Hints only: nothing of the simulation depends on them, and
+ * the pointer may be stale (it must point into memory that stays mapped,
+ * or be NULL). Registering @fn again is a no-op; past SIM_MAX_HINTS
+ * handlers, ignored. */
 void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line);
 
 /* Run until no event is left or stop_ps is passed. Returns events handled. */

@@ -189,77 +189,113 @@ static void ev_nop(struct sim *s, void *obj)
 	(void)obj;
 }
 
-/* The lookahead cursor returns only events still queued (never one popped
- * or a chunk reused since), within its window, and sees most events before
- * they are popped; events keep being pushed while popping, some into the
- * buckets just ahead and into crowded ones. */
-static void test_ev_lookahead(void)
+/* ev_next_chunk, each time a pop makes a new run: it holds only queued
+ * events, all of the first non-empty bucket after the run's, and it is
+ * there whenever that bucket lies within EV_LOOKAHEAD_BUCKETS; NULL
+ * otherwise. Events keep being pushed while popping, some into the buckets
+ * just ahead and into crowded ones. */
+static void test_ev_next_chunk(void)
 {
-	enum { N = 40000 };
-	static uint8_t state[N]; /* 0 unscheduled, 1 queued, 2 popped */
-	static uint8_t seen[N];
+	enum { N = 40000, BUCKETS = 1 << 20 };
+	static uint8_t state[N];         /* 0 unscheduled, 1 queued, 2 popped */
+	static uint64_t when[N];         /* scheduled time */
+	static uint16_t queued[BUCKETS]; /* queued events per bucket */
 	struct ev_queue q;
 	struct ev_src src[64];
 	struct rng rng;
 	struct ev e;
-	uint32_t pushed = 0, popped = 0, visited = 0, bad = 0;
+	uint32_t pushed = 0, popped = 0, fills = 0, found = 0, bad = 0, n_fills;
 
 	memset(state, 0, sizeof(state));
-	memset(seen, 0, sizeof(seen));
+	memset(queued, 0, sizeof(queued));
 	rng_init(&rng, 7, 1);
 	CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 64), 0);
 	for (uint32_t i = 0; i < 64; i++)
 		src[i] = (struct ev_src){ .id = i };
-	/* A bucket of 50 events, then one of 300 at one instant: the cursor
-	 * is still inside the second when it becomes the run. */
-	for (; pushed < 350; pushed++) {
-		state[pushed] = 1;
-		ev_push(&q, pushed < 50 ? 1000 : 2000, &src[pushed % 64], ev_nop,
-			(void *)(uintptr_t)pushed);
-	}
-	for (; pushed < 2000; pushed++) {
-		state[pushed] = 1;
-		ev_push(&q, 3000 + rng_next(&rng) % 400000, &src[pushed % 64], ev_nop,
-			(void *)(uintptr_t)pushed);
-	}
+#define TEST_PUSH(t)                                                                   \
+	do {                                                                           \
+		when[pushed] = (t);                                                    \
+		state[pushed] = 1;                                                     \
+		queued[when[pushed] >> EV_BUCKET_SHIFT]++;                             \
+		ev_push(&q, when[pushed], &src[pushed % 64], ev_nop,                   \
+			(void *)(uintptr_t)pushed);                                    \
+		pushed++;                                                              \
+	} while (0)
+	/* A bucket of 50 events, then one of 300 at one instant (more than a
+	 * chunk), then events spread out. */
+	while (pushed < 350)
+		TEST_PUSH(pushed < 50 ? 1000 : 2000);
+	while (pushed < 2000)
+		TEST_PUSH(3000 + rng_next(&rng) % 400000);
+	n_fills = q.n_fills;
 	while (ev_pop(&q, &e)) {
 		uint32_t i = (uint32_t)(uintptr_t)e.obj;
 
 		bad += state[i] != 1;
 		state[i] = 2;
+		queued[when[i] >> EV_BUCKET_SHIFT]--;
 		popped++;
-		for (int k = 0; k < 2; k++) {
-			const struct ev *la = ev_lookahead(&q);
-			uint32_t j;
+		if (q.n_fills != n_fills) {
+			const struct ev_chunk *c = ev_next_chunk(&q);
+			uint64_t b = q.run_bucket + 1;
 
-			if (!la)
-				continue;
-			j = (uint32_t)(uintptr_t)la->obj;
-			/* Queued, after the run (it never points into buckets
-			 * already taken out of the ring) and within the window. */
-			bad += j >= pushed || state[j] != 1 ||
-			       (ev_time(la) >> EV_BUCKET_SHIFT) <= q.run_bucket ||
-			       (ev_time(la) >> EV_BUCKET_SHIFT) - q.cur >= EV_LOOKAHEAD_BUCKETS;
-			visited += !seen[j];
-			seen[j] = 1;
+			n_fills = q.n_fills;
+			fills++;
+			while (b - q.run_bucket < EV_LOOKAHEAD_BUCKETS && b < BUCKETS && !queued[b])
+				b++;
+			if (b - q.run_bucket >= EV_LOOKAHEAD_BUCKETS || b >= BUCKETS) {
+				bad += c != NULL;
+			} else if (!c || c->n == 0) {
+				bad++;
+			} else {
+				found++;
+				for (uint32_t k = 0; k < c->n; k++) {
+					uint32_t j = (uint32_t)(uintptr_t)c->v[k].obj;
+
+					bad += j >= pushed || state[j] != 1 ||
+					       (when[j] >> EV_BUCKET_SHIFT) != b;
+				}
+			}
 		}
 		/* New events: mostly a frame time ahead, some in the next few
 		 * buckets, some all at one instant (a crowded bucket). */
-		for (int k = 0; k < 2 && pushed < N; k++, pushed++) {
+		for (int k = 0; k < 2 && pushed < N; k++) {
 			uint64_t r = rng_next(&rng), t = ev_time(&e);
 
 			if (r % 4 == 1)
 				t = (t / 20000 + 1) * 20000; /* many at one instant */
 			else
 				t += r % 4 == 0 ? r % 2048 : 100000 + r % 300000;
-			state[pushed] = 1;
-			ev_push(&q, t, &src[r % 64], ev_nop, (void *)(uintptr_t)pushed);
+			CU_ASSERT_FATAL((t >> EV_BUCKET_SHIFT) < BUCKETS);
+			TEST_PUSH(t);
 		}
 	}
+#undef TEST_PUSH
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT_EQUAL(popped, pushed);
-	CU_ASSERT(visited > pushed / 2);
+	/* Both cases were met. */
+	CU_ASSERT(found > fills / 4);
+	CU_ASSERT(found < fills);
 	ev_queue_fini(&q);
+
+	/* The window's edge: a bucket EV_LOOKAHEAD_BUCKETS - 1 past the run's
+	 * is found, one EV_LOOKAHEAD_BUCKETS past is not. */
+	{
+		const uint64_t w = EV_LOOKAHEAD_BUCKETS, bk = UINT64_C(1) << EV_BUCKET_SHIFT;
+		const uint64_t t[] = { 0, (w - 1) * bk, (2 * w - 1) * bk, (2 * w - 1) * bk + 5 };
+
+		CU_ASSERT_EQUAL_FATAL(ev_queue_init(&q, 64), 0);
+		for (uint32_t k = 0; k < 4; k++)
+			ev_push(&q, t[k], &src[k], ev_nop, (void *)(uintptr_t)k);
+		CU_ASSERT_FATAL(ev_pop(&q, &e));
+		CU_ASSERT(ev_next_chunk(&q) != NULL && ev_next_chunk(&q)->n == 1 &&
+			  ev_next_chunk(&q)->v[0].obj == (void *)(uintptr_t)1);
+		CU_ASSERT_FATAL(ev_pop(&q, &e));
+		CU_ASSERT(ev_next_chunk(&q) == NULL);
+		CU_ASSERT_FATAL(ev_pop(&q, &e));
+		CU_ASSERT(ev_next_chunk(&q) == NULL); /* nothing after the run's bucket */
+		ev_queue_fini(&q);
+	}
 }
 
 static void test_ev_runs(void)
@@ -303,7 +339,7 @@ int test_ev_register(void)
 	    !CU_add_test(s, "heap growth keeps order", test_ev_growth) ||
 	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded) ||
 	    !CU_add_test(s, "buckets of sorted runs", test_ev_runs) ||
-	    !CU_add_test(s, "lookahead sees only queued events", test_ev_lookahead))
+	    !CU_add_test(s, "next chunk: the next bucket's queued events", test_ev_next_chunk))
 		return -1;
 	return 0;
 }
