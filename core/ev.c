@@ -11,6 +11,13 @@
 
 #include "ev.h"
 
+/* Sort words of a bucket's events (ev_run_fill): offset within the
+ * bucket, source id, position in the bucket, from the top bit down. */
+enum {
+	EV_SK_POS_BITS = 64 - EV_BUCKET_SHIFT - EV_SRC_ID_BITS,
+	EV_SK_DIGITS = (EV_BUCKET_SHIFT + EV_SRC_ID_BITS + 7) / 8,
+};
+
 enum {
 	EV_ALIGN = 128,
 	EV_PAD = 3,   /* slots before heap[0] so that heap[1] is aligned */
@@ -325,7 +332,7 @@ static uint64_t *ev_merge_runs(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t
  * stays in order). Returns the array that holds the result (@k or @tmp). */
 static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t n)
 {
-	uint32_t count[4][256], nr = 1;
+	uint32_t count[EV_SK_DIGITS][256], nr = 1;
 
 	/* A bucket is often a few runs already in order (the events one
 	 * handler time scheduled, in source order): merge those. */
@@ -343,15 +350,13 @@ static uint64_t *ev_sort_keys(uint64_t *k, uint64_t *tmp, uint32_t *b, uint32_t 
 	}
 	memset(count, 0, sizeof(count));
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t h = (uint32_t)(k[i] >> 32);
+		uint64_t h = k[i] >> EV_SK_POS_BITS;
 
-		count[0][h & 0xff]++;
-		count[1][(h >> 8) & 0xff]++;
-		count[2][(h >> 16) & 0xff]++;
-		count[3][h >> 24]++;
+		for (unsigned d = 0; d < EV_SK_DIGITS; d++)
+			count[d][(h >> (8 * d)) & 0xff]++;
 	}
-	for (unsigned d = 0; d < 4; d++) {
-		unsigned shift = 32 + 8 * d;
+	for (unsigned d = 0; d < EV_SK_DIGITS; d++) {
+		unsigned shift = EV_SK_POS_BITS + 8 * d;
 		uint32_t *c = count[d], sum = 0;
 
 		if (c[(k[0] >> shift) & 0xff] == n)
@@ -395,7 +400,7 @@ static void ev_find_next_chunk(struct ev_queue *q)
  * chunks (back to the free list) and sort them. Only with an empty run and
  * a non-empty ring. Returns -ENOMEM when the run cannot grow (events kept).
  *
- * A bucket spans 256 ps, and a source's events of one bucket sit in it in
+ * A bucket spans 1.024 ns, and a source's events of one bucket sit in it in
  * the order they were scheduled (their sequence order), so a stable sort
  * on (time within the bucket, source id) orders the bucket exactly by the
  * full key. Buckets of a synchronised fabric hold hundreds of events: they
@@ -435,12 +440,13 @@ static int ev_run_fill(struct ev_queue *q)
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t lo = (uint64_t)dst[i].key;
 
-			k[i] = (ev_time(&dst[i]) & ((UINT64_C(1) << EV_BUCKET_SHIFT) - 1)) << 56 |
-			       (lo >> EV_SEQ_BITS) << 32 | i;
+			k[i] = (ev_time(&dst[i]) & ((UINT64_C(1) << EV_BUCKET_SHIFT) - 1))
+					       << (64 - EV_BUCKET_SHIFT) |
+			       (lo >> EV_SEQ_BITS) << EV_SK_POS_BITS | i;
 		}
 		sorted = ev_sort_keys(k, k + q->run_cap, (uint32_t *)(k + 2 * q->run_cap), n);
 		for (uint32_t i = 0; i < n; i++)
-			q->run[i] = dst[(uint32_t)sorted[i]];
+			q->run[i] = dst[sorted[i] & ((UINT64_C(1) << EV_SK_POS_BITS) - 1)];
 	}
 	q->run_bucket = ev_time(&q->run[0]) >> EV_BUCKET_SHIFT;
 	q->n_fills++;

@@ -44,8 +44,8 @@ struct ev {
 static inline uint64_t ev_time(const struct ev *e) { return (uint64_t)(e->key >> 64); }
 
 enum {
-	EV_BUCKET_SHIFT = 8,                   /* bucket width 256 ps */
-	EV_RING_BUCKETS = 1 << 13,             /* horizon 2.1 us */
+	EV_BUCKET_SHIFT = 10,                  /* bucket width 1.024 ns */
+	EV_RING_BUCKETS = 1 << 13,             /* horizon 8.4 us */
 	EV_RING_WORDS = EV_RING_BUCKETS / 64,  /* bitmap words */
 };
 
@@ -161,7 +161,7 @@ static inline bool ev_pop(struct ev_queue *q, struct ev *out)
  * earlier one are not in it (pushes may add to this chunk). Valid until
  * the next pop; a hint only: the queue order is untouched. */
 enum {
-	EV_LOOKAHEAD_BUCKETS = 256, /* how far past the run's bucket (64 ns) */
+	EV_LOOKAHEAD_BUCKETS = 64, /* how far past the run's bucket (65 ns) */
 };
 static inline const struct ev_chunk *ev_next_chunk(const struct ev_queue *q)
 {

@@ -112,7 +112,7 @@ static void test_ev_growth(void)
 }
 
 /* Crowded buckets (a synchronised fabric puts hundreds of events in one
- * 256 ps bucket): sources spread over the whole 24-bit id space, times
+ * bucket): sources spread over the whole 24-bit id space, times
  * spread inside buckets, several events of one source at one time, events
  * added to the bucket being consumed and to the next one, and far events
  * in the heap. The expected order is computed independently, by sorting
@@ -123,6 +123,8 @@ static int key_cmp(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+#define BK (UINT64_C(1) << EV_BUCKET_SHIFT) /* a bucket's width, ps */
 
 /* Push an event for @src at @t and record its full key in @want[*n]. */
 static void push_recorded(struct ev_queue *q, uint64_t t, struct ev_src *src,
@@ -160,7 +162,7 @@ static void test_ev_crowded(void)
 	for (uint32_t i = 0; i < N; i++) {
 		struct ev_src *src = &srcs[rng_below(&rng, SRCS)];
 		/* 40 buckets with 4 distinct times each; 1% far away (heap). */
-		uint64_t t = rng_below(&rng, 40) * 256 + rng_below(&rng, 4) * 60 +
+		uint64_t t = rng_below(&rng, 40) * BK + rng_below(&rng, 4) * (BK / 4 - 4) +
 			     (i % 97 == 0 ? UINT64_C(5000000) : 0);
 
 		push_recorded(&q, t, src, want, &n);
@@ -315,7 +317,7 @@ static void test_ev_runs(void)
 		/* Bucket b = runs: @runs ascending sequences of sources. */
 		for (uint32_t r = 0; r < runs; r++)
 			for (uint32_t i = r; i < 500; i += 1 + (uint32_t)rng_below(&rng, 6)) {
-				uint64_t t = runs * 256 + (r % 3) * 10;
+				uint64_t t = runs * BK + (r % 3) * 10;
 				struct ev_src *src = &srcs[i];
 
 				CU_ASSERT_FATAL(n < 8000);
