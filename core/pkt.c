@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rte_ip.h>
 
 enum {
 	PKT_IPV4_VER_IHL = 0x45,       /* version 4, 5 words, no options */
@@ -193,16 +192,22 @@ struct pkt_lens {
 	uint32_t frame_bytes; /* incl. Ethernet pad and FCS, >= 64 */
 };
 
-static inline void pkt_lens_of(const struct pkt_roce *f, unsigned hdr_bytes, struct pkt_lens *l)
+static inline void pkt_lens_at(const struct pkt_roce *f, uint32_t l3_off, unsigned hdr_bytes,
+			       struct pkt_lens *l)
 {
 	uint32_t eth_bytes;
 
-	l->l3_off = PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0);
+	l->l3_off = l3_off;
 	l->hdr_end = l->l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + hdr_bytes;
 	l->ip_bytes = PKT_IPV4_BYTES + PKT_UDP_BYTES + hdr_bytes + f->payload_bytes +
 		      pkt_pad_bytes(f->payload_bytes) + PKT_ICRC_BYTES;
 	eth_bytes = l->l3_off + l->ip_bytes;
 	l->frame_bytes = RTE_MAX(eth_bytes, (uint32_t)PKT_ETH_MIN_BYTES) + PKT_FCS_BYTES;
+}
+
+static inline void pkt_lens_of(const struct pkt_roce *f, unsigned hdr_bytes, struct pkt_lens *l)
+{
+	pkt_lens_at(f, PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0), hdr_bytes, l);
 }
 
 unsigned pkt_roce_xport_hdr_bytes(uint8_t opcode)
@@ -279,33 +284,16 @@ static inline uint8_t *pkt_fill_empty(struct rte_mbuf *m, uint16_t len)
 	return rte_pktmbuf_mtod(m, uint8_t *);
 }
 
-int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload)
+/* The fields of a frame that depend only on where it goes (pkt_tmpl):
+ * Ethernet with its optional 802.1Q tag, IPv4 less its total length and
+ * checksum, the UDP ports and the BTH's partition key and destination QP;
+ * every other byte up to the BTH's end zero. Returns the IPv4 header's
+ * offset. */
+static uint32_t pkt_roce_write_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t pkey,
+				     uint32_t dest_qp)
 {
-	const struct pkt_layout *lay = &pkt_layouts[f->opcode];
-	const struct pkt_addr *a = &f->addr;
-	uint32_t pad = pkt_pad_bytes(f->payload_bytes);
-	struct pkt_meta *meta;
-	struct pkt_lens l;
-	uint8_t *p, *ip, *udp, *bth, *ext;
-	uint32_t data_bytes;
-	bool full;
-
-	if (lay->hdr_bytes == 0)
-		return -EINVAL;
-	if (f->payload_bytes > PKT_IPV4_MAX_BYTES)
-		return -EINVAL;
-	pkt_lens_of(f, lay->hdr_bytes, &l);
-	if (l.ip_bytes > PKT_IPV4_MAX_BYTES || l.frame_bytes > UINT16_MAX)
-		return -EINVAL;
-	/* A frame without payload has nothing to leave out: always write it
-	 * whole, ICRC included, so that ACKs and CNPs decode completely. */
-	full = payload != NULL || f->payload_bytes == 0;
-	data_bytes = full ? l.frame_bytes - PKT_FCS_BYTES : l.hdr_end;
-	if (data_bytes > UINT16_MAX)
-		return -ENOSPC;
-	p = pkt_fill_empty(m, (uint16_t)data_bytes);
-	if (p == NULL)
-		return -ENOSPC;
+	uint32_t l3_off = PKT_ETH_BYTES + (a->vlan ? PKT_VLAN_BYTES : 0);
+	uint8_t *ip = p + l3_off, *udp = ip + PKT_IPV4_BYTES, *bth = udp + PKT_UDP_BYTES;
 
 	memcpy(p, a->dst_mac, 6);
 	memcpy(p + 6, a->src_mac, 6);
@@ -314,12 +302,10 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 		pkt_put16(p + 14, (uint16_t)((a->pcp & 7) << PKT_VLAN_PCP_SHIFT |
 					     (a->vid & PKT_VLAN_VID_MASK)));
 	}
-	pkt_put16(p + l.l3_off - 2, PKT_ETHERTYPE_IPV4);
-
-	ip = p + l.l3_off;
+	pkt_put16(p + l3_off - 2, PKT_ETHERTYPE_IPV4);
 	ip[0] = PKT_IPV4_VER_IHL;
 	ip[1] = (uint8_t)(a->dscp << 2 | (a->ecn & 3));
-	pkt_put16(ip + 2, (uint16_t)l.ip_bytes);
+	pkt_put16(ip + 2, 0);
 	pkt_put16(ip + 4, PKT_IPV4_ID);
 	pkt_put16(ip + 6, PKT_IPV4_DF);
 	ip[8] = a->ttl;
@@ -327,29 +313,55 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	pkt_put16(ip + 10, 0);
 	pkt_put32(ip + 12, a->src_ip);
 	pkt_put32(ip + 16, a->dst_ip);
-	{
-		/* DPDK's sum is over native-order words: store it unswapped. */
-		uint16_t ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
-
-		memcpy(ip + 10, &ck, sizeof(ck));
-	}
-
-	udp = ip + PKT_IPV4_BYTES;
 	pkt_put16(udp, a->udp_sport);
 	pkt_put16(udp + 2, PKT_ROCE_UDP_PORT);
-	pkt_put16(udp + 4, (uint16_t)(l.ip_bytes - PKT_IPV4_BYTES));
-	pkt_put16(udp + 6, 0); /* no UDP checksum over IPv4; the ICRC covers it */
+	pkt_put32(udp + 4, 0); /* length below; no UDP checksum over IPv4 (the ICRC covers it) */
+	memset(bth, 0, PKT_BTH_BYTES);
+	pkt_put16(bth + 2, pkey);
+	pkt_put24(bth + 5, dest_qp & PKT_24BIT_MASK);
+	return l3_off;
+}
 
-	bth = udp + PKT_UDP_BYTES;
+/* One's-complement sum, not folded, of the IPv4 header at @ip as written
+ * by pkt_roce_write_fixed (total length and checksum zero). */
+static inline uint32_t pkt_ipv4_fixed_sum(const uint8_t *ip)
+{
+	uint32_t sum = 0;
+
+	for (unsigned i = 0; i < PKT_IPV4_BYTES; i += 2)
+		sum += pkt_get16(ip + i);
+	return sum;
+}
+
+/* Everything of frame @f that pkt_roce_write_fixed leaves out, on a frame
+ * whose fixed fields are at @p with their IPv4 sum @ip_sum: lengths, the
+ * IPv4 checksum, the BTH's opcode, flags and PSN, the extension headers,
+ * and when @full the payload, pad, ICRC and Ethernet pad up to
+ * @data_bytes; then the metadata. Inlined into both builders (a call
+ * costs more than it shares). */
+static inline __attribute__((always_inline)) void
+pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
+		    const struct pkt_layout *lay, const struct pkt_roce *f, uint32_t ip_sum,
+		    const uint8_t *payload, bool full, uint32_t data_bytes)
+{
+	uint8_t *ip = p + l->l3_off, *udp = ip + PKT_IPV4_BYTES, *bth = udp + PKT_UDP_BYTES;
+	uint8_t *ext = bth + PKT_BTH_BYTES;
+	uint32_t pad = pkt_pad_bytes(f->payload_bytes);
+	struct pkt_meta *meta;
+
+	pkt_put16(ip + 2, (uint16_t)l->ip_bytes);
+	ip_sum += l->ip_bytes;
+	ip_sum = (ip_sum & 0xFFFF) + (ip_sum >> 16);
+	ip_sum = (ip_sum & 0xFFFF) + (ip_sum >> 16);
+	pkt_put16(ip + 10, (uint16_t)~ip_sum);
+	pkt_put16(udp + 4, (uint16_t)(l->ip_bytes - PKT_IPV4_BYTES));
+
 	bth[0] = f->opcode;
 	bth[1] = (uint8_t)((f->se ? PKT_BTH_SE : 0) | pad << PKT_BTH_PAD_SHIFT);
-	pkt_put16(bth + 2, f->pkey);
 	bth[4] = f->becn ? PKT_BTH_BECN : 0;
-	pkt_put24(bth + 5, f->dest_qp & PKT_24BIT_MASK);
 	bth[8] = f->ack_req ? PKT_BTH_ACKREQ : 0;
 	pkt_put24(bth + 9, f->psn & PKT_24BIT_MASK);
 
-	ext = bth + PKT_BTH_BYTES;
 	memset(ext, 0, lay->hdr_bytes - PKT_BTH_BYTES);
 	if (lay->exts & PKT_EXT_RETH) {
 		pkt_put32(ext, (uint32_t)(f->reth_va >> 32));
@@ -363,8 +375,8 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	}
 
 	if (full) {
-		uint8_t *end = p + l.hdr_end;
-		uint32_t icrc_len = l.ip_bytes - PKT_ICRC_BYTES;
+		uint8_t *end = p + l->hdr_end;
+		uint32_t icrc_len = l->ip_bytes - PKT_ICRC_BYTES;
 
 		if (f->payload_bytes != 0)
 			memcpy(end, payload, f->payload_bytes);
@@ -378,10 +390,91 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	}
 
 	meta = pkt_meta(m);
-	meta->frame_bytes = (uint16_t)l.frame_bytes;
+	meta->frame_bytes = (uint16_t)l->frame_bytes;
 	meta->payload_bytes = (uint16_t)f->payload_bytes;
-	meta->l3_off = (uint8_t)l.l3_off;
+	meta->l3_off = (uint8_t)l->l3_off;
 	meta->kind = lay->kind;
+}
+
+/* Checks and lengths shared by both builders: the frame's layout, lengths,
+ * bytes to write and whether it is written whole. Returns 0 or -errno. */
+static inline __attribute__((always_inline)) int
+pkt_roce_plan(const struct pkt_roce *f, uint32_t l3_off, const uint8_t *payload,
+	      const struct pkt_layout **lay, struct pkt_lens *l, bool *full, uint32_t *data_bytes)
+{
+	*lay = &pkt_layouts[f->opcode];
+	if ((*lay)->hdr_bytes == 0)
+		return -EINVAL;
+	if (f->payload_bytes > PKT_IPV4_MAX_BYTES)
+		return -EINVAL;
+	pkt_lens_at(f, l3_off, (*lay)->hdr_bytes, l);
+	if (l->ip_bytes > PKT_IPV4_MAX_BYTES || l->frame_bytes > UINT16_MAX)
+		return -EINVAL;
+	/* A frame without payload has nothing to leave out: always write it
+	 * whole, ICRC included, so that ACKs and CNPs decode completely. */
+	*full = payload != NULL || f->payload_bytes == 0;
+	*data_bytes = *full ? l->frame_bytes - PKT_FCS_BYTES : l->hdr_end;
+	if (*data_bytes > UINT16_MAX)
+		return -ENOSPC;
+	return 0;
+}
+
+int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload)
+{
+	const struct pkt_layout *lay;
+	struct pkt_lens l;
+	uint32_t data_bytes, l3_off;
+	bool full;
+	uint8_t *p;
+	int rc;
+
+	rc = pkt_roce_plan(f, PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0), payload, &lay,
+			   &l, &full, &data_bytes);
+	if (rc != 0)
+		return rc;
+	p = pkt_fill_empty(m, (uint16_t)data_bytes);
+	if (p == NULL)
+		return -ENOSPC;
+	l3_off = pkt_roce_write_fixed(p, &f->addr, f->pkey, f->dest_qp);
+	pkt_roce_write_rest(m, p, &l, lay, f, pkt_ipv4_fixed_sum(p + l3_off), payload, full,
+			    data_bytes);
+	return 0;
+}
+
+void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, uint32_t dest_qp)
+{
+	uint32_t l3_off;
+
+	memset(t, 0, sizeof(*t));
+	l3_off = pkt_roce_write_fixed(t->bytes, a, pkey, dest_qp);
+	t->ip_sum = pkt_ipv4_fixed_sum(t->bytes + l3_off);
+	t->l3_off = (uint8_t)l3_off;
+}
+
+int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const struct pkt_roce *f,
+			const uint8_t *payload)
+{
+	const uint8_t *bth = t->bytes + t->l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES;
+	const struct pkt_layout *lay;
+	struct pkt_lens l;
+	uint32_t data_bytes;
+	bool full;
+	uint8_t *p;
+	int rc;
+
+	if (f->pkey != pkt_get16(bth + 2) || (f->dest_qp & PKT_24BIT_MASK) != pkt_get24(bth + 5))
+		return -EINVAL;
+	rc = pkt_roce_plan(f, t->l3_off, payload, &lay, &l, &full, &data_bytes);
+	if (rc != 0)
+		return rc;
+	/* The copy is of the whole template, even past a short frame's end. */
+	if (rte_pktmbuf_tailroom(m) < sizeof(t->bytes))
+		return -ENOSPC;
+	p = pkt_fill_empty(m, (uint16_t)data_bytes);
+	if (p == NULL)
+		return -ENOSPC;
+	memcpy(p, t->bytes, sizeof(t->bytes));
+	pkt_roce_write_rest(m, p, &l, lay, f, t->ip_sum, payload, full, data_bytes);
 	return 0;
 }
 

@@ -205,6 +205,30 @@ uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f);
  * mbuf lacks room. */
 int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload);
 
+/* What the frames of one sender to one destination QP share (everything
+ * but lengths, IPv4 checksum, opcode, flags, PSN and what follows the
+ * BTH), written once by pkt_tmpl_init and copied into each frame by
+ * pkt_build_roce_tmpl: a NIC builds a data packet from its QP's template
+ * instead of field by field. */
+struct pkt_tmpl {
+	uint8_t bytes[PKT_ETH_BYTES + PKT_VLAN_BYTES + PKT_IPV4_BYTES + PKT_UDP_BYTES +
+		      PKT_BTH_BYTES]; /* the frame's first bytes, through the BTH */
+	uint8_t l3_off;                /* IPv4 header offset (14, 18 with a tag) */
+	uint8_t rsvd;
+	uint32_t ip_sum;               /* IPv4 header sum without its length */
+};
+_Static_assert(sizeof(struct pkt_tmpl) == 64, "a frame template is one line");
+
+/* The template of frames with addressing @a, partition key @pkey, to QP
+ * @dest_qp. */
+void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, uint32_t dest_qp);
+/* pkt_build_roce for a frame whose addressing, partition key and
+ * destination QP are @t's: @f's addr is not read; its pkey and dest_qp
+ * must be @t's (-EINVAL otherwise). The bytes are those pkt_build_roce
+ * writes. The mbuf needs room for the whole template (-ENOSPC). */
+int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const struct pkt_roce *f,
+			const uint8_t *payload);
+
 /* Parse a frame built by anyone (not only pkt_build_roce): Ethernet, optional
  * VLAN, IPv4 (no options required, but IHL honoured), UDP to 4791, BTH and
  * the extension headers of its opcode, reading only the bytes present in the

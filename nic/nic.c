@@ -251,6 +251,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->addr.ecn = PKT_ECN_ECT0;
 	qp->addr.ttl = 64;
 	qp->addr.udp_sport = nic_udp_sport(n->ip, qp->qpn);
+	pkt_tmpl_init(&qp->tmpl, &qp->addr, 0xFFFF, qp->dest_qpn);
 	ccp.line_rate_bps = n->ports[qp->port].rate_bps;
 	n->ps[qp->port].line_rate_bps = ccp.line_rate_bps;
 	ccp.base_rtt_ps = base_rtt_ps;

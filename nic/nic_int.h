@@ -79,11 +79,14 @@ struct nic_qp {
 	uint16_t port;             /* NIC port index */
 	uint32_t qpn;              /* own QP number */
 	uint32_t dest_qpn;         /* peer QP number */
-	struct pkt_addr addr;      /* header template */
 	struct nic_wr *wrs;        /* send queue ring */
 	void *cc_priv;             /* congestion-control state */
+	uint64_t *sack_bits;       /* selective repeat: PSNs the responder holds out of order,
+				    * bit psn & sr_mask (see nic_rel.c); NULL with go-back-N */
+	/* line 2: the first bytes of its data frames (a QP is line-aligned) */
+	struct pkt_tmpl tmpl;
+	struct pkt_addr addr;      /* addressing (ACKs and CNPs start from it) */
 	/* requester, selective repeat (see nic_rel.c) */
-	uint64_t *sack_bits;       /* PSNs the responder holds out of order, bit psn & sr_mask */
 	uint32_t sr_mask;          /* window - 1 */
 	uint32_t sr_limit;          /* selective repeat: packets in flight past the ACK, at most */
 	uint32_t rtx_psn;          /* retransmission scan: next PSN to consider */
@@ -147,6 +150,8 @@ struct nic {
 	nic_wc_fn wc_fn;           /* completion callback */
 	void *wc_arg;              /* its argument */
 };
+static_assert(offsetof(struct nic_qp, tmpl) == 128,
+	      "struct nic_qp: a send reads its first two lines and the template on the third");
 static_assert(offsetof(struct nic, cc) == 56 && offsetof(struct nic, stats) == 72,
 	      "struct nic: what a send reads must stay on its first two lines");
 

@@ -125,9 +125,9 @@ static uint8_t nic_opcode(uint8_t wr_op, bool first, bool last)
 	return last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE;
 }
 
-/* Build @f into a fresh data-pool packet of class @tc; NULL when the pool
- * is at its data limit. */
-static struct rte_mbuf *nic_build(struct nic *n, const struct pkt_roce *f, uint8_t tc)
+/* Build @f, a frame of @qp, into a fresh data-pool packet of its class;
+ * NULL when the pool is at its data limit. */
+static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(n->sim, true);
 
@@ -135,19 +135,20 @@ static struct rte_mbuf *nic_build(struct nic *n, const struct pkt_roce *f, uint8
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	if (unlikely(pkt_build_roce(m, f, n->pattern) != 0)) {
+	if (unlikely(pkt_build_roce_tmpl(m, &qp->tmpl, f, n->pattern) != 0)) {
 		sim_pkt_free(n->sim, m);
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	pkt_meta(m)->tc = tc;
+	pkt_meta(m)->tc = qp->tc;
 	return m;
 }
 
+/* @f for a data frame of @qp (nic_build: addressing comes from the QP's
+ * template, so f->addr is left alone). */
 static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t opcode,
 			  uint32_t psn)
 {
-	f->addr = qp->addr;
 	f->opcode = opcode;
 	f->se = false;
 	f->ack_req = false;
@@ -193,7 +194,7 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.payload_bytes = len;
 		*end_psn = psn;
 	}
-	m = nic_build(n, &f, qp->tc);
+	m = nic_build(n, qp, &f);
 	if (unlikely(!m))
 		return NULL;
 	if (wr->opcode == IBV_WR_RDMA_READ) {
@@ -232,7 +233,7 @@ static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
 	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
 	f.aeth_msn = qp->msn & NIC_PSN_MASK;
 	f.payload_bytes = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
-	m = nic_build(n, &f, qp->tc);
+	m = nic_build(n, qp, &f);
 	if (unlikely(!m))
 		return NULL;
 	n->stats.tx_data_pkts++;
