@@ -101,7 +101,8 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
 
 /* Prefetch hint for events of @fn. Each time the event loop takes a new
  * time bucket's events (ev_next_chunk), it prefetches, for the events of
- * the bucket after it, the line at byte @off of their object (the one the
+ * the bucket after it (its first chunk: up to EV_CHUNK_EVENTS), the line
+ * at byte @off of their object (the one the
  * handler reads first; the object's first line for handlers without a
  * hint), and for the events of the new bucket (whose objects were loaded
  * that way a bucket earlier) it reads the pointer at byte @ptr_off of the
