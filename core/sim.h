@@ -102,15 +102,14 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
 /* Prefetch hint for events of @fn. Each time the event loop takes a new
  * time bucket's events (ev_next_chunk), it prefetches, for the events of
  * the bucket after it (its first chunk: up to EV_CHUNK_EVENTS), the line
- * at byte @off of their object (the one the
- * handler reads first; the object's first line for handlers without a
- * hint), and for the events of the new bucket (whose objects were loaded
- * that way a bucket earlier) it reads the pointer at byte @ptr_off of the
- * object (unless SIM_NO_PTR) and prefetches byte @ptr_line of what it
- * points to. Hints only: nothing of the simulation depends on them, and
- * the pointer may be stale (it must point into memory that stays mapped,
- * or be NULL). Registering @fn again is a no-op; past SIM_MAX_HINTS
- * handlers, ignored. */
+ * at byte @off of their object (the one the handler reads first; the
+ * object's first line for handlers without a hint), and for the events of
+ * the new bucket (whose objects were loaded that way a bucket earlier) it
+ * reads the pointer at byte @ptr_off of the object (unless SIM_NO_PTR) and
+ * prefetches byte @ptr_line of what it points to. Hints only: nothing of
+ * the simulation depends on them, and the pointer may be stale (it must
+ * point into memory that stays mapped, or be NULL). Registering @fn again
+ * is a no-op; past SIM_MAX_HINTS handlers, ignored. */
 void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line);
 
 /* Run until no event is left or stop_ps is passed. Returns events handled. */
