@@ -205,9 +205,15 @@ static inline void pkt_lens_at(const struct pkt_roce *f, uint32_t l3_off, unsign
 	l->frame_bytes = RTE_MAX(eth_bytes, (uint32_t)PKT_ETH_MIN_BYTES) + PKT_FCS_BYTES;
 }
 
+/* Where the IPv4 header starts in frames addressed by @a. */
+static inline uint32_t pkt_l3_off_of(const struct pkt_addr *a)
+{
+	return PKT_ETH_BYTES + (a->vlan ? PKT_VLAN_BYTES : 0);
+}
+
 static inline void pkt_lens_of(const struct pkt_roce *f, unsigned hdr_bytes, struct pkt_lens *l)
 {
-	pkt_lens_at(f, PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0), hdr_bytes, l);
+	pkt_lens_at(f, pkt_l3_off_of(&f->addr), hdr_bytes, l);
 }
 
 unsigned pkt_roce_xport_hdr_bytes(uint8_t opcode)
@@ -292,7 +298,7 @@ static inline uint8_t *pkt_fill_empty(struct rte_mbuf *m, uint16_t len)
 static uint32_t pkt_roce_write_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t pkey,
 				     uint32_t dest_qp)
 {
-	uint32_t l3_off = PKT_ETH_BYTES + (a->vlan ? PKT_VLAN_BYTES : 0);
+	uint32_t l3_off = pkt_l3_off_of(a);
 	uint8_t *ip = p + l3_off, *udp = ip + PKT_IPV4_BYTES, *bth = udp + PKT_UDP_BYTES;
 
 	memcpy(p, a->dst_mac, 6);
@@ -428,8 +434,7 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	uint8_t *p;
 	int rc;
 
-	rc = pkt_roce_plan(f, PKT_ETH_BYTES + (f->addr.vlan ? PKT_VLAN_BYTES : 0), payload, &lay,
-			   &l, &full, &data_bytes);
+	rc = pkt_roce_plan(f, pkt_l3_off_of(&f->addr), payload, &lay, &l, &full, &data_bytes);
 	if (rc != 0)
 		return rc;
 	p = pkt_fill_empty(m, (uint16_t)data_bytes);
@@ -467,8 +472,9 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 	rc = pkt_roce_plan(f, t->l3_off, payload, &lay, &l, &full, &data_bytes);
 	if (rc != 0)
 		return rc;
-	/* The copy is of the whole template, even past a short frame's end. */
-	if (rte_pktmbuf_tailroom(m) < sizeof(t->bytes))
+	/* The copy is of the whole template, even past a short frame's end
+	 * (pkt_fill_empty checks the room for the frame itself). */
+	if (data_bytes < sizeof(t->bytes) && rte_pktmbuf_tailroom(m) < sizeof(t->bytes))
 		return -ENOSPC;
 	p = pkt_fill_empty(m, (uint16_t)data_bytes);
 	if (p == NULL)

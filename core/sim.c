@@ -42,11 +42,18 @@ void sim_at_fail(struct sim *s)
 	abort();
 }
 
-void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line)
+static inline const struct sim_hint *sim_hint_of(const struct sim *s, ev_fn fn)
 {
 	for (uint32_t i = 0; i < s->n_hints; i++)
 		if (s->hints[i].fn == fn)
-			return;
+			return &s->hints[i];
+	return NULL;
+}
+
+void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line)
+{
+	if (sim_hint_of(s, fn))
+		return;
 	if (s->n_hints < SIM_MAX_HINTS)
 		s->hints[s->n_hints++] = (struct sim_hint){
 			.fn = fn, .off = off, .ptr_off = ptr_off, .ptr_line = ptr_line
@@ -61,14 +68,6 @@ void sim_pkt_check(const struct sim *s, const struct rte_mbuf *m)
 			(const void *)m);
 		abort();
 	}
-}
-
-static inline const struct sim_hint *sim_hint_of(const struct sim *s, ev_fn fn)
-{
-	for (uint32_t i = 0; i < s->n_hints; i++)
-		if (s->hints[i].fn == fn)
-			return &s->hints[i];
-	return NULL;
 }
 
 /* A new run was just made (see sim_hint): the first stage for the next

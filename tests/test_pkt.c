@@ -219,20 +219,35 @@ static void tpkt_roundtrip(uint8_t op, bool vlan, uint32_t payload_bytes, bool m
 	rte_pktmbuf_free(m);
 }
 
-static void test_pkt_roundtrip_all_opcodes(void)
+/* Call @fn for every opcode (index @i in tpkt_ops), tagged or not, with
+ * payload materialised or not, at every payload size (index @s; only 0
+ * for opcodes without payload). Returns the cases run. */
+static unsigned tpkt_each_case(void (*fn)(unsigned i, bool vlan, bool mat, unsigned s))
 {
-	unsigned i, s, vlan, mat;
+	unsigned n = 0;
 
-	for (i = 0; i < sizeof(tpkt_payload); i++)
-		tpkt_payload[i] = (uint8_t)(i * 7 + 1);
-	for (i = 0; i < RTE_DIM(tpkt_ops); i++)
-		for (vlan = 0; vlan < 2; vlan++)
-			for (mat = 0; mat < 2; mat++)
-				for (s = 0; s < RTE_DIM(tpkt_payload_sizes); s++) {
+	for (unsigned i = 0; i < RTE_DIM(tpkt_ops); i++)
+		for (unsigned vlan = 0; vlan < 2; vlan++)
+			for (unsigned mat = 0; mat < 2; mat++)
+				for (unsigned s = 0; s < RTE_DIM(tpkt_payload_sizes); s++) {
 					if (!tpkt_has_payload(tpkt_ops[i]) && s > 0)
 						break;
-					tpkt_roundtrip(tpkt_ops[i], vlan, tpkt_payload_sizes[s], mat);
+					fn(i, vlan, mat, s);
+					n++;
 				}
+	return n;
+}
+
+static void tpkt_roundtrip_case(unsigned i, bool vlan, bool mat, unsigned s)
+{
+	tpkt_roundtrip(tpkt_ops[i], vlan, tpkt_payload_sizes[s], mat);
+}
+
+static void test_pkt_roundtrip_all_opcodes(void)
+{
+	for (unsigned i = 0; i < sizeof(tpkt_payload); i++)
+		tpkt_payload[i] = (uint8_t)(i * 7 + 1);
+	tpkt_each_case(tpkt_roundtrip_case);
 }
 
 /* The template builder writes what the field-by-field builder writes,
@@ -240,44 +255,39 @@ static void test_pkt_roundtrip_all_opcodes(void)
  * vectors below), for every opcode, tagged or not, with and without
  * payload, without reading the frame's addressing; and it refuses a frame
  * whose destination QP or partition key is not its template's. */
+static void tpkt_template_case(unsigned i, bool vlan, bool mat, unsigned s)
+{
+	uint8_t op = tpkt_ops[i];
+	struct pkt_roce f = tpkt_frame(op, vlan, tpkt_payload_sizes[s]);
+	const uint8_t *pay = mat ? tpkt_payload : NULL;
+	struct rte_mbuf *a = tpkt_alloc(), *b = tpkt_alloc();
+	struct pkt_tmpl t;
+
+	f.ack_req = (i + s) & 1;
+	f.se = !f.ack_req;
+	f.psn = (uint32_t)(0x10203 * (i + 1) + s) & 0xFFFFFF;
+	pkt_tmpl_init(&t, &f.addr, f.pkey, f.dest_qp);
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(a, &f, pay), 0);
+	memset(&f.addr, 0xA5, sizeof(f.addr));
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce_tmpl(b, &t, &f, pay), 0);
+	CU_ASSERT_EQUAL_FATAL(rte_pktmbuf_data_len(b), rte_pktmbuf_data_len(a));
+	CU_ASSERT_EQUAL(rte_pktmbuf_pkt_len(b), rte_pktmbuf_pkt_len(a));
+	CU_ASSERT(memcmp(rte_pktmbuf_mtod(a, const uint8_t *), rte_pktmbuf_mtod(b, const uint8_t *),
+			 rte_pktmbuf_data_len(a)) == 0);
+	CU_ASSERT(pkt_meta(a)->frame_bytes == pkt_meta(b)->frame_bytes &&
+		  pkt_meta(a)->payload_bytes == pkt_meta(b)->payload_bytes &&
+		  pkt_meta(a)->l3_off == pkt_meta(b)->l3_off && pkt_meta(a)->kind == pkt_meta(b)->kind);
+	rte_pktmbuf_free(a);
+	rte_pktmbuf_free(b);
+}
+
 static void test_pkt_template(void)
 {
-	unsigned i, s, vlan, mat, n = 0;
+	unsigned n;
 
-	for (i = 0; i < sizeof(tpkt_payload); i++)
+	for (unsigned i = 0; i < sizeof(tpkt_payload); i++)
 		tpkt_payload[i] = (uint8_t)(i * 13 + 5);
-	for (i = 0; i < RTE_DIM(tpkt_ops); i++)
-		for (vlan = 0; vlan < 2; vlan++)
-			for (mat = 0; mat < 2; mat++)
-				for (s = 0; s < RTE_DIM(tpkt_payload_sizes); s++) {
-					uint8_t op = tpkt_ops[i];
-					struct pkt_roce f = tpkt_frame(op, vlan, tpkt_payload_sizes[s]);
-					const uint8_t *pay = mat ? tpkt_payload : NULL;
-					struct rte_mbuf *a = tpkt_alloc(), *b = tpkt_alloc();
-					struct pkt_tmpl t;
-
-					if (!tpkt_has_payload(op) && s > 0)
-						break;
-					f.ack_req = (i + s) & 1;
-					f.se = !f.ack_req;
-					f.psn = (uint32_t)(0x10203 * (i + 1) + s) & 0xFFFFFF;
-					pkt_tmpl_init(&t, &f.addr, f.pkey, f.dest_qp);
-					CU_ASSERT_EQUAL_FATAL(pkt_build_roce(a, &f, pay), 0);
-					memset(&f.addr, 0xA5, sizeof(f.addr));
-					CU_ASSERT_EQUAL_FATAL(pkt_build_roce_tmpl(b, &t, &f, pay), 0);
-					CU_ASSERT_EQUAL_FATAL(rte_pktmbuf_data_len(b), rte_pktmbuf_data_len(a));
-					CU_ASSERT_EQUAL(rte_pktmbuf_pkt_len(b), rte_pktmbuf_pkt_len(a));
-					CU_ASSERT(memcmp(rte_pktmbuf_mtod(a, const uint8_t *),
-							 rte_pktmbuf_mtod(b, const uint8_t *),
-							 rte_pktmbuf_data_len(a)) == 0);
-					CU_ASSERT(pkt_meta(a)->frame_bytes == pkt_meta(b)->frame_bytes &&
-						  pkt_meta(a)->payload_bytes == pkt_meta(b)->payload_bytes &&
-						  pkt_meta(a)->l3_off == pkt_meta(b)->l3_off &&
-						  pkt_meta(a)->kind == pkt_meta(b)->kind);
-					rte_pktmbuf_free(a);
-					rte_pktmbuf_free(b);
-					n++;
-				}
+	n = tpkt_each_case(tpkt_template_case);
 	CU_ASSERT(n > 100);
 	{
 		struct pkt_roce f = tpkt_frame(PKT_OP_WRITE_MIDDLE, false, 64);
