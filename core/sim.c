@@ -175,14 +175,60 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 	return 0;
 }
 
-enum { SIM_POOL_ALIGN = 2 << 20 /* transparent huge page */ };
+enum {
+	SIM_POOL_ALIGN = 2 << 20, /* transparent huge page */
+	SIM_POOL_STEP = 4 << 20,  /* memory the pool takes at a time */
+};
 
-/* Return the pool's memory (a populate callback): @opaque is the mapping,
- * which is the chunk (starting a few bytes into a huge-page-aligned length)
- * plus the alignment slack. */
+/* What a pool made by sim_pool_create keeps in its private area: the
+ * pktmbuf pool's own (first: rte_pktmbuf_* read it there), then where the
+ * packets not yet made will go. */
+struct sim_pool_priv {
+	struct rte_pktmbuf_pool_private pkt;
+	char *map;        /* the reserved mapping (unmapped with the first chunk) */
+	size_t map_len;
+	char *next;       /* start of the next chunk: its first object's header */
+	uint32_t stride;  /* bytes per packet, header included (whole lines) */
+	uint32_t step;    /* packets per chunk */
+};
+
+/* Return the pool's memory (the first chunk's free callback; later chunks
+ * have none): the whole reserved mapping. */
 static void sim_pool_unmap(struct rte_mempool_memhdr *hdr, void *opaque)
 {
-	munmap(opaque, RTE_ALIGN_CEIL(hdr->len, SIM_POOL_ALIGN) + SIM_POOL_ALIGN);
+	const struct sim_pool_priv *pv = rte_mempool_get_priv(hdr->mp);
+
+	munmap(opaque, pv->map_len);
+}
+
+/* Add the next chunk of packets to @mp: populate it and give each mbuf its
+ * constant fields. Returns the packets added, 0 when the pool is whole, or
+ * -errno. */
+static int sim_pool_add_chunk(struct rte_mempool *mp)
+{
+	struct sim_pool_priv *pv = rte_mempool_get_priv(mp);
+	uint32_t n = RTE_MIN(pv->step, mp->size - mp->populated_size);
+	bool first = mp->populated_size == 0;
+	int r;
+
+	if (!n)
+		return 0;
+	r = rte_mempool_populate_iova(mp, pv->next, RTE_BAD_IOVA, (size_t)n * pv->stride,
+				      first ? sim_pool_unmap : NULL, first ? pv->map : NULL);
+	if (r <= 0)
+		return r < 0 ? r : -ENOMEM;
+	n = (uint32_t)r; /* the chunk holds exactly n */
+	for (uint32_t i = 0; i < n; i++)
+		rte_pktmbuf_init(mp, NULL, pv->next + mp->header_size + (size_t)i * pv->stride, i);
+	pv->next += (size_t)n * pv->stride;
+	return (int)n;
+}
+
+struct rte_mbuf *sim_pkt_alloc_grow(struct sim *s)
+{
+	if (sim_pool_add_chunk(s->pool) <= 0)
+		return NULL;
+	return pkt_alloc(s->pool);
 }
 
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
@@ -203,6 +249,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	size_t stride, hdr, room;
 	uint32_t elt = (uint32_t)(sizeof(struct rte_mbuf) + priv + data_room);
 	const size_t huge = SIM_POOL_ALIGN;
+	struct sim_pool_priv *pv;
 	struct rte_mempool *mp;
 	size_t len, map_len, lead;
 	char *map, *addr;
@@ -219,7 +266,8 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	}
 	pp.mbuf_data_room_size = (uint16_t)room;
 	elt = (uint32_t)(sizeof(struct rte_mbuf) + priv + room);
-	mp = rte_mempool_create_empty(name, n_mbufs, elt, 256, sizeof(pp), SOCKET_ID_ANY, flags);
+	mp = rte_mempool_create_empty(name, n_mbufs, elt, 256, sizeof(struct sim_pool_priv),
+				      SOCKET_ID_ANY, flags);
 	if (!mp)
 		goto fail;
 	if (mp->header_size + mp->elt_size + mp->trailer_size != stride) {
@@ -241,29 +289,34 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	 * (which without hugetlbfs is shared memory the kernel will not back
 	 * with huge pages): 2 MiB-aligned and advised for transparent huge
 	 * pages, because a simulation touches packets at random and 4 KiB
-	 * pages would cost a TLB miss on nearly every one. */
-	/* Objects start where the first mbuf is line-aligned. */
+	 * pages would cost a TLB miss on nearly every one. The whole pool's
+	 * address range is reserved here, but packets are made a chunk at a
+	 * time as the run needs them (sim_pkt_alloc_grow): memory follows the
+	 * packets in use, not the pool's size. Objects start where the first
+	 * mbuf is line-aligned. */
 	lead = (RTE_CACHE_LINE_SIZE - hdr % RTE_CACHE_LINE_SIZE) % RTE_CACHE_LINE_SIZE;
 	len = RTE_ALIGN_CEIL(lead + stride * n_mbufs, huge);
 	map_len = len + huge;
-	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		   -1, 0);
 	if (map == MAP_FAILED) {
 		rte_errno = ENOMEM;
 		goto fail;
 	}
 	addr = (char *)RTE_ALIGN_CEIL((uintptr_t)map, huge);
 	madvise(addr, len, MADV_HUGEPAGE);
-	r = rte_mempool_populate_iova(mp, addr + lead, RTE_BAD_IOVA, len - lead, sim_pool_unmap, map);
-	if (r < 0) {
+	pv = rte_mempool_get_priv(mp);
+	pv->map = map;
+	pv->map_len = map_len;
+	pv->next = addr + lead;
+	pv->stride = (uint32_t)stride;
+	pv->step = (uint32_t)RTE_MAX(SIM_POOL_STEP / stride, (size_t)64);
+	r = sim_pool_add_chunk(mp);
+	if (r <= 0) {
 		munmap(map, map_len); /* not handed to the pool */
-		rte_errno = -r;
+		rte_errno = r < 0 ? -r : ENOMEM;
 		goto fail;
 	}
-	if (mp->populated_size < n_mbufs) {
-		rte_errno = ENOMEM; /* the pool frees the chunk */
-		goto fail;
-	}
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	{
 		/* The hot path finds a frame from the packet's address. */
 		struct rte_mbuf *m = pkt_alloc(mp);

@@ -53,6 +53,10 @@ struct sim {
 int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool);
 void sim_fini(struct sim *s);
 
+/* The pool is empty: make its next chunk of packets (sim_pool_create) and
+ * take one; NULL when the pool is whole. */
+struct rte_mbuf *sim_pkt_alloc_grow(struct sim *s) __attribute__((cold));
+
 /* Take a packet from the run's pool (no headroom; see pkt_alloc). Control
  * frames (ACK, CNP, PFC) may use the whole pool; data packets stop at
  * pkts_data_limit so that a pool filled by queued data never starves the
@@ -64,6 +68,8 @@ static inline struct rte_mbuf *sim_pkt_alloc(struct sim *s, bool data)
 	if (data && s->pkts_in_use >= s->pkts_data_limit)
 		return NULL;
 	m = pkt_alloc(s->pool);
+	if (unlikely(m == NULL))
+		m = sim_pkt_alloc_grow(s);
 	if (likely(m != NULL) && ++s->pkts_in_use > s->pkts_peak)
 		s->pkts_peak = s->pkts_in_use;
 	return m;
@@ -124,9 +130,12 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 
 /* Create the packet pool: @n_mbufs mbufs with at least @data_room bytes of
  * data each (rounded up so that each packet is whole lines) and our
- * metadata in the private area; mbufs are line-aligned. Take packets with
- * pkt_alloc (no headroom); rte_pktmbuf_alloc leaves min(128, data_room)
- * bytes of headroom. NULL with @err filled on failure. */
+ * metadata in the private area; mbufs are line-aligned. Only the first
+ * chunk of packets (4 MiB) is made here; sim_pkt_alloc makes the others as
+ * a run needs them, so memory follows the packets in use. Take packets
+ * with sim_pkt_alloc, or pkt_alloc (no headroom) where the first chunk is
+ * enough; rte_pktmbuf_alloc leaves min(128, data_room) bytes of headroom.
+ * NULL with @err filled on failure. */
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
 				    char *err, unsigned err_len);
 

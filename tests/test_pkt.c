@@ -2,15 +2,19 @@
  * the template builder against the field-by-field one,
  * IPv4 checksum upkeep under ECN marking and TTL decrement, the ICRC, and
  * byte-exact reproduction of the shared scapy-made vectors in tests/data
- * (roce.pcap, aeth.pcap; see tests/data/README.md). */
+ * (roce.pcap, aeth.pcap; see tests/data/README.md); and the packet pool,
+ * which makes its packets a chunk at a time as they are taken. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pcap/pcap.h>
 #include <rte_mbuf.h>
 
 #include "pkt.h"
+#include "sim.h"
 #include "test.h"
 
 enum {
@@ -20,6 +24,8 @@ enum {
 	TPKT_VEC_PFC_BYTES = 60,
 	TPKT_AETH_N_FRAMES = 69,        /* syndromes 0x00-0x3F and 0x60-0x64 */
 	TPKT_SPLIT_OFF = 47,            /* splits the tagged chained frame inside the BTH */
+	TPKT_POOL_PKTS = 100000,        /* 25.6 MB of headers-only packets: several chunks */
+	TPKT_POOL_ROOM = 96,            /* the data room of a headers-only run */
 };
 
 static const uint8_t tpkt_ops[] = {
@@ -642,6 +648,73 @@ static void test_pkt_chained(void)
 	rte_pktmbuf_free(whole);
 }
 
+/* Resident memory of this process, bytes (/proc/self/statm). */
+static long tpkt_rss_bytes(void)
+{
+	long pages = -1, rss = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+		rss = -1;
+	fclose(f);
+	return rss < 0 ? -1 : rss * sysconf(_SC_PAGESIZE);
+}
+
+/* The pool makes packets as they are taken: creating it makes only the
+ * first chunk (memory well under the pool's size), taking every packet
+ * makes all of them (each a proper pool mbuf, line-aligned, frame right
+ * after the metadata), one more is refused, and all come back. */
+static void test_pkt_pool_grows(void)
+{
+	char err[256];
+	long rss0 = tpkt_rss_bytes(), rss1, rss2;
+	struct rte_mempool *mp = sim_pool_create("grow", TPKT_POOL_PKTS, TPKT_POOL_ROOM, err,
+						 sizeof(err));
+	struct rte_mbuf **taken = calloc(TPKT_POOL_PKTS, sizeof(*taken));
+	const size_t full_bytes = (size_t)TPKT_POOL_PKTS * 256;
+	struct sim s;
+	uint32_t n = 0;
+	bool layout_ok = true;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(taken);
+	rss1 = tpkt_rss_bytes();
+	CU_ASSERT(mp->populated_size > 0 && mp->populated_size < TPKT_POOL_PKTS / 4);
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, mp), 0);
+	while (n < TPKT_POOL_PKTS + 1 && (taken[n] = sim_pkt_alloc(&s, false)) != NULL) {
+		struct rte_mbuf *m = taken[n++];
+
+		if (m->pool != mp || ((uintptr_t)m & 63) != 0 ||
+		    rte_pktmbuf_mtod(m, uint8_t *) != pkt_data(m) ||
+		    (uint8_t *)pkt_meta(m) != (uint8_t *)m + sizeof(struct rte_mbuf) ||
+		    m->buf_len < TPKT_POOL_ROOM || m->nb_segs != 1 || m->next != NULL)
+			layout_ok = false;
+		if (n == TPKT_POOL_PKTS)
+			break;
+	}
+	CU_ASSERT_EQUAL(n, TPKT_POOL_PKTS);
+	CU_ASSERT(layout_ok);
+	CU_ASSERT_EQUAL(mp->populated_size, TPKT_POOL_PKTS);
+	CU_ASSERT_PTR_NULL(sim_pkt_alloc(&s, false)); /* the pool is whole and all taken */
+	CU_ASSERT_EQUAL(s.pkts_peak, TPKT_POOL_PKTS);
+	rss2 = tpkt_rss_bytes();
+	if (rss0 > 0 && rss1 > 0 && rss2 > 0) {
+		/* Creating reserved the range but touched about one chunk (4 MiB,
+		 * in 2 MiB pages); taking everything touched the rest. */
+		CU_ASSERT(rss1 - rss0 < (long)(full_bytes / 2));
+		CU_ASSERT(rss2 - rss1 > (long)(full_bytes / 2));
+	}
+	for (uint32_t i = 0; i < n; i++)
+		sim_pkt_free(&s, taken[i]);
+	CU_ASSERT_EQUAL(s.pkts_in_use, 0);
+	CU_ASSERT_EQUAL(rte_mempool_avail_count(mp), TPKT_POOL_PKTS);
+	sim_fini(&s);
+	free(taken);
+	rte_mempool_free(mp);
+}
+
 int test_pkt_register(void)
 {
 	CU_pSuite s = CU_add_suite("pkt", NULL, NULL);
@@ -655,7 +728,8 @@ int test_pkt_register(void)
 	    !CU_add_test(s, "ipv4 set_ce / dec_ttl", test_pkt_ipv4_rewrites) ||
 	    !CU_add_test(s, "vectors roce.pcap", test_pkt_vectors_roce) ||
 	    !CU_add_test(s, "vectors aeth.pcap", test_pkt_vectors_aeth) ||
-	    !CU_add_test(s, "chained mbuf", test_pkt_chained))
+	    !CU_add_test(s, "chained mbuf", test_pkt_chained) ||
+	    !CU_add_test(s, "packet pool grows as packets are taken", test_pkt_pool_grows))
 		return CU_get_error();
 	return 0;
 }

@@ -96,7 +96,7 @@ int cli_bench(const struct cli_opts *o)
 		goto out;
 	}
 	/* Reading the scenario (the topology is built then), starting the
-	 * EAL and filling the packet pool: once per process. */
+	 * EAL and creating the packet pool (its first chunk): once per process. */
 	start_s = fabric_now_s() - t0;
 	for (unsigned r = 0; r < runs; r++) {
 		if (fabric_build(&f, e, pool, NULL, err, sizeof(err)) != 0) {
