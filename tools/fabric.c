@@ -72,9 +72,12 @@ uint16_t fabric_data_room(const struct exp *e)
 unsigned fabric_eal_mem_mb(const struct exp *e)
 {
 	/* Packets live outside the EAL's memory (sim_pool_create); the EAL
-	 * holds the pool's ring (a pointer per packet, rounded to a power of
-	 * two) and its own tables. */
-	return (unsigned)(((uint64_t)rte_align32pow2(e->pool_pkts) * sizeof(void *)) >> 20) + 64;
+	 * holds the pool's ring and its own tables. The ring keeps a slot
+	 * free: a pointer per packet plus one, rounded up to a power of two
+	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
+	return (unsigned)(((uint64_t)rte_align64pow2((uint64_t)e->pool_pkts + 1) * sizeof(void *)) >>
+			  20) +
+	       64;
 }
 
 static int fabric_mkdir(const char *path, char *err, unsigned err_len)
