@@ -75,9 +75,9 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * holds the pool's ring and its own tables. The ring keeps a slot
 	 * free: a pointer per packet plus one, rounded up to a power of two
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
-	return (unsigned)(((uint64_t)rte_align64pow2((uint64_t)e->pool_pkts + 1) * sizeof(void *)) >>
-			  20) +
-	       64;
+	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->pool_pkts + 1) * sizeof(void *);
+
+	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
 static int fabric_mkdir(const char *path, char *err, unsigned err_len)
