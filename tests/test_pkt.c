@@ -683,16 +683,16 @@ static void test_pkt_pool_grows(void)
 	rss1 = tpkt_rss_bytes();
 	CU_ASSERT(mp->populated_size > 0 && mp->populated_size < TPKT_POOL_PKTS / 4);
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, mp), 0);
-	while (n < TPKT_POOL_PKTS + 1 && (taken[n] = sim_pkt_alloc(&s, false)) != NULL) {
-		struct rte_mbuf *m = taken[n++];
+	for (; n < TPKT_POOL_PKTS; n++) {
+		struct rte_mbuf *m = taken[n] = sim_pkt_alloc(&s, false);
 
+		if (!m)
+			break;
 		if (m->pool != mp || ((uintptr_t)m & 63) != 0 ||
 		    rte_pktmbuf_mtod(m, uint8_t *) != pkt_data(m) ||
 		    (uint8_t *)pkt_meta(m) != (uint8_t *)m + sizeof(struct rte_mbuf) ||
 		    m->buf_len < TPKT_POOL_ROOM || m->nb_segs != 1 || m->next != NULL)
 			layout_ok = false;
-		if (n == TPKT_POOL_PKTS)
-			break;
 	}
 	CU_ASSERT_EQUAL(n, TPKT_POOL_PKTS);
 	CU_ASSERT(layout_ok);
