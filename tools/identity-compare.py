@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Compare two results folders for tools/identity-check.sh: every file of A
+must be in B with the same content; summary.json key by key, less the
+wall-clock fields and keys A does not have. Prints the differences; exit 1
+when there are any."""
+import json
+import os
+import sys
+
+
+def flat(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        key = prefix + k
+        if isinstance(v, dict):
+            out.update(flat(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def main():
+    a, b = sys.argv[1], sys.argv[2]
+    diffs = []
+    for root, _, names in os.walk(a):
+        for name in names:
+            pa = os.path.join(root, name)
+            rel = os.path.relpath(pa, a)
+            pb = os.path.join(b, rel)
+            if not os.path.exists(pb):
+                diffs.append(f"  {rel}: missing in new")
+                continue
+            if rel == "summary.json":
+                ja, jb = flat(json.load(open(pa))), flat(json.load(open(pb)))
+                for k, v in ja.items():
+                    if k.startswith("wall_clock."):
+                        continue
+                    if k not in jb:
+                        diffs.append(f"  summary {k}: missing in new")
+                    elif jb[k] != v:
+                        diffs.append(f"  summary {k}: {v} -> {jb[k]}")
+            elif open(pa, "rb").read() != open(pb, "rb").read():
+                diffs.append(f"  {rel}: differs")
+    for d in diffs[:10]:
+        print(d)
+    sys.exit(1 if diffs else 0)
+
+
+if __name__ == "__main__":
+    main()
