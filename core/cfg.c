@@ -743,6 +743,42 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Mark @n and everything below it as a default at @mark. */
+static void cfg_mark_default(struct cfg_node *n, const struct cfg_mark *mark)
+{
+	n->mark = *mark;
+	n->dflt = true;
+	for (uint32_t i = 0; i < n->n; i++) {
+		if (n->type == CFG_MAP)
+			cfg_mark_default(n->keys[i], mark);
+		cfg_mark_default(n->items[i], mark);
+	}
+}
+
+int cfg_doc_fill(struct cfg_doc *doc, struct cfg_node *map, const char *key, const char *text,
+		 struct cfg_node **out, char err[CFG_ERR_BYTES])
+{
+	struct cfg_node *value, *k;
+	int rc;
+
+	if (map->type != CFG_MAP || cfg_get(map, key)) {
+		cfg_errorf(err, map, "internal: cannot fill default of '%s' here", key);
+		return -EINVAL;
+	}
+	rc = cfg_set_value(doc, map->mark.file, text, 2, &value, err);
+	if (rc)
+		return rc;
+	k = cfg_node_new(doc, CFG_SCALAR, &map->mark);
+	if (!k || !(k->str = cfg_strndup(doc, key, strlen(key))) || cfg_map_add(doc, map, k, value)) {
+		cfg_errorf(err, map, "out of memory");
+		return -ENOMEM;
+	}
+	k->dflt = true;
+	cfg_mark_default(value, &map->mark);
+	*out = value;
+	return 0;
+}
+
 int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
 		char err[CFG_ERR_BYTES])
 {

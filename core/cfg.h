@@ -30,6 +30,8 @@ struct cfg_node {
 	struct cfg_mark mark;    /* where it starts */
 	char *str;               /* CFG_SCALAR: the text; NULL otherwise */
 	bool quoted;             /* CFG_SCALAR: written with quotes */
+	bool dflt;               /* filled in from a schema table's default (cfg_doc_fill),
+				  * not written by the user; marked at its map */
 	uint32_t n;              /* CFG_MAP: pairs; CFG_SEQ: items */
 	struct cfg_node **keys;  /* CFG_MAP: key nodes (scalars), n of them */
 	struct cfg_node **items; /* CFG_MAP: values; CFG_SEQ: items */
@@ -57,6 +59,14 @@ struct cfg_node *cfg_doc_root(struct cfg_doc *doc);
  * command line), line 1, and the column in @assignment. */
 int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
 		char err[CFG_ERR_BYTES]);
+
+/* Add @key with the value @text (one YAML flow node, as a --set value is
+ * read) to @map, which must be a map without @key. Every new node carries
+ * @map's mark and the dflt flag. *@out is the new value. Returns 0, or
+ * -EINVAL / -ENOMEM with @err filled (a bad @text is a programming error
+ * that the schema tests catch). */
+int cfg_doc_fill(struct cfg_doc *doc, struct cfg_node *map, const char *key, const char *text,
+		 struct cfg_node **out, char err[CFG_ERR_BYTES]);
 
 /* Write "FILE:LINE:COL: " + message into @err (truncating safely). */
 void cfg_errorf(char err[CFG_ERR_BYTES], const struct cfg_node *at, const char *fmt, ...)

@@ -48,6 +48,17 @@ struct sim {
 	void *progress_arg;         /* its argument */
 };
 
+/* Settings of the engine itself (the `engine:` keys, sim_cfg.c). */
+struct sim_params {
+	uint32_t pool_pkts;         /* mbufs in the packet pool; 0: chosen by the caller
+				     * from the packet size (engine.packet_pool absent) */
+};
+
+struct cfg_table;
+
+/* The `engine:` keys, filling struct sim_params. */
+extern const struct cfg_table sim_cfg_table;
+
 /* @pool may be NULL (tests without packets). The data limit is set to
  * 15/16 of the pool. */
 int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool);

@@ -47,11 +47,14 @@ struct nic_params {
 	uint32_t mtu_bytes;         /* path MTU: payload bytes per packet, 256..4096 */
 	uint32_t ack_every_pkts;    /* responder ACKs at least every this many packets */
 	bool payload;               /* materialise payload bytes (and the real ICRC) */
-	bool vlan;                  /* tag frames with 802.1Q */
+	bool vlan;                  /* tag frames with 802.1Q (nic.vlan_id given) */
 	uint16_t vid;               /* VLAN id when tagged */
+	uint8_t data_dscp;          /* DSCP of data when a workload names none (traffic
+				     * reads it; the NIC sends what each QP is given) */
 	uint8_t ack_dscp;           /* DSCP of ACK/NAK/CNP */
-	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class) */
-	struct port_sched sched;    /* NIC egress scheduler */
+	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class); set at
+				     * assembly from the fabric's classes, not a key */
+	struct port_sched sched;    /* NIC egress scheduler; set at assembly (fabric.scheduler) */
 	const struct cc_ops *cc;    /* congestion control for every QP */
 	/* reliability */
 	enum nic_recovery recovery; /* loss recovery; 0 is go-back-N */
@@ -65,6 +68,12 @@ struct nic_params {
 	uint8_t cnp_dscp;           /* DSCP (and so class) of CNPs; 0: default 48 */
 	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: default 50 us */
 };
+
+struct cfg_table;
+
+/* The `nic:` keys (nic_cfg.c), filling struct nic_params: every key, its
+ * default and range, read by cfg_schema_read. */
+extern const struct cfg_table nic_cfg_table;
 
 struct nic_stats {
 	uint64_t tx_data_pkts;      /* data packets sent */

@@ -63,6 +63,12 @@ struct sw_params {
 	struct sw_red_params red;     /* marking curve */
 };
 
+struct cfg_table;
+
+/* The switch's `fabric:` keys (sw_cfg.c), filling struct sw_params (all
+ * but hash_seed and max_frame_bytes, which assembly computes). */
+extern const struct cfg_table sw_cfg_fabric_table;
+
 /* Forwarding table of one switch, by destination class (topo_routes):
  * the egress ports toward the hosts of class c are
  * ports[off[c] .. off[c + 1]). The row of a class whose hosts attach to

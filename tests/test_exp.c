@@ -57,14 +57,16 @@ static char *te_read_file(const char *path)
 static void test_exp_docs(void)
 {
 	const char *path = FAB_DOCS_DIR "/config.md";
-	const char *const *k = exp_schema_keys();
+	struct cfg_schema_names keys;
 	char *doc = te_read_file(path);
+	const char **k;
 	unsigned n = 0;
 
 	if (!doc)
 		fprintf(stderr, "\n  cannot read %s\n", path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_EQUAL_FATAL(exp_schema_keys(&keys), 0);
+	k = keys.names;
 	for (; *k; k++, n++) {
 		char want[128], msg[256];
 
@@ -76,6 +78,7 @@ static void test_exp_docs(void)
 		CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
 	}
 	CU_ASSERT(n > 40); /* the table is really there */
+	cfg_schema_names_free(&keys);
 	free(doc);
 }
 
@@ -90,24 +93,24 @@ static void test_exp_defaults(void)
 	CU_ASSERT_STRING_EQUAL(e->name, "experiment");
 	CU_ASSERT_EQUAL(e->seed, 1);
 	CU_ASSERT_EQUAL(e->stop_ps, 0);
-	CU_ASSERT_EQUAL(e->mtu_bytes, 4096);
-	CU_ASSERT_EQUAL(e->ack_every_pkts, 16);
-	CU_ASSERT_EQUAL(e->data_dscp, 26);
-	CU_ASSERT_EQUAL(e->ack_dscp, 48);
-	CU_ASSERT_EQUAL(e->buffer_bytes, UINT64_C(32) << 20);
-	CU_ASSERT_EQUAL(e->sched.strict_mask, (1u << 6) | (1u << 7));
-	CU_ASSERT_EQUAL(e->sched.quantum_bytes[0], 4608);
-	CU_ASSERT_EQUAL(e->prio_to_tc[e->dscp_to_prio[26]], 3);
-	CU_ASSERT_EQUAL(e->prio_to_tc[e->dscp_to_prio[48]], 6);
-	CU_ASSERT_EQUAL(e->pfc.lossless_prio, 0); /* PFC off unless asked for */
-	CU_ASSERT_FALSE(e->payload);
-	CU_ASSERT_FALSE(e->vlan);
+	CU_ASSERT_EQUAL(e->nic.mtu_bytes, 4096);
+	CU_ASSERT_EQUAL(e->nic.ack_every_pkts, 16);
+	CU_ASSERT_EQUAL(e->nic.data_dscp, 26);
+	CU_ASSERT_EQUAL(e->nic.ack_dscp, 48);
+	CU_ASSERT_EQUAL(e->sw.buffer_bytes, UINT64_C(32) << 20);
+	CU_ASSERT_EQUAL(e->sw.sched.strict_mask, (1u << 6) | (1u << 7));
+	CU_ASSERT_EQUAL(e->sw.sched.quantum_bytes[0], 4608);
+	CU_ASSERT_EQUAL(e->sw.prio_to_tc[e->sw.dscp_to_prio[26]], 3);
+	CU_ASSERT_EQUAL(e->sw.prio_to_tc[e->sw.dscp_to_prio[48]], 6);
+	CU_ASSERT_EQUAL(e->sw.pfc.lossless_prio, 0); /* PFC off unless asked for */
+	CU_ASSERT_FALSE(e->nic.payload);
+	CU_ASSERT_FALSE(e->nic.vlan);
 	CU_ASSERT_TRUE(e->flows_csv);
-	CU_ASSERT_EQUAL(e->pool_pkts, 1u << 17);
+	CU_ASSERT_EQUAL(e->engine.pool_pkts, 1u << 17);
 	CU_ASSERT_EQUAL(e->snaplen, 0);
 	CU_ASSERT_EQUAL(e->n_captures, 0);
 	CU_ASSERT_EQUAL(e->n_expects, 0);
-	CU_ASSERT_STRING_EQUAL(e->cc->name, "none");
+	CU_ASSERT_STRING_EQUAL(e->nic.cc->name, "none");
 	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 8);
 	CU_ASSERT_EQUAL(e->msgs[0].dscp, 26);
 	CU_ASSERT_EQUAL(e->msgs[0].op, TG_OP_WRITE);
@@ -118,10 +121,10 @@ static void test_exp_defaults(void)
 
 	e = te_load(traffic, sets, 3);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	CU_ASSERT_EQUAL(e->mtu_bytes, 1024);
-	CU_ASSERT_EQUAL(e->buffer_bytes, UINT64_C(1) << 20);
-	CU_ASSERT_EQUAL(e->ack_dscp, 46);
-	CU_ASSERT_EQUAL(e->ack_every_pkts, 16); /* untouched */
+	CU_ASSERT_EQUAL(e->nic.mtu_bytes, 1024);
+	CU_ASSERT_EQUAL(e->sw.buffer_bytes, UINT64_C(1) << 20);
+	CU_ASSERT_EQUAL(e->nic.ack_dscp, 46);
+	CU_ASSERT_EQUAL(e->nic.ack_every_pkts, 16); /* untouched */
 	exp_free(e);
 
 	/* A bad override is reported at its own position. */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "test.h"
+#include "cfg_schema.h"
 #include "topo.h"
 #include "topo_int.h"
 
@@ -605,7 +606,7 @@ static int load(const char *yaml, struct cfg_doc **doc, struct topo **t, char er
 
 	*t = NULL;
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	return topo_from_cfg(cfg_get(cfg_doc_root(*doc), "topology"), t, err);
+	return topo_from_cfg(*doc, cfg_schema_get(cfg_doc_root(*doc), "topology"), t, err);
 }
 
 static void test_topo_cfg_good(void)
@@ -744,7 +745,7 @@ static void test_topo_cfg_errors(void)
 		}
 		cfg_doc_free(doc);
 	}
-	CU_ASSERT_EQUAL(topo_from_cfg(NULL, &(struct topo *){ NULL }, (char[CFG_ERR_BYTES]){ 0 }),
+	CU_ASSERT_EQUAL(topo_from_cfg(NULL, NULL, &(struct topo *){ NULL }, (char[CFG_ERR_BYTES]){ 0 }),
 			-EINVAL);
 }
 
@@ -770,7 +771,7 @@ static void test_topo_examples(void)
 		snprintf(path, sizeof(path), "%s/../../topologies/examples/%s", FAB_TEST_DATA_DIR,
 			 cases[i].file);
 		CU_ASSERT_EQUAL_FATAL(cfg_doc_load(path, &doc, err), 0);
-		CU_ASSERT_EQUAL_FATAL(topo_from_cfg(cfg_get(cfg_doc_root(doc), "topology"), &t, err), 0);
+		CU_ASSERT_EQUAL_FATAL(topo_from_cfg(doc, cfg_schema_get(cfg_doc_root(doc), "topology"), &t, err), 0);
 		CU_ASSERT_EQUAL(t->n_hosts, cases[i].hosts);
 		CU_ASSERT_EQUAL(t->n_switches, cases[i].switches);
 		CU_ASSERT_EQUAL(topo_routes_build(t, &r, err), 0);

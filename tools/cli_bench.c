@@ -89,7 +89,7 @@ int cli_bench(const struct cli_opts *o)
 		exp_free(e);
 		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 	}
-	pool = sim_pool_create("bench", e->pool_pkts, fabric_data_room(e), err, sizeof(err));
+	pool = sim_pool_create("bench", e->engine.pool_pkts, fabric_data_room(e), err, sizeof(err));
 	if (!pool) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		rc = CLI_FAIL;

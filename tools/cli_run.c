@@ -202,7 +202,7 @@ int cli_run(const struct cli_opts *o, bool check)
 		exp_free(e);
 		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 	}
-	pool = sim_pool_create("fabemu", e->pool_pkts, fabric_data_room(e), err, sizeof(err));
+	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err, sizeof(err));
 	if (!pool) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
@@ -244,7 +244,7 @@ out:
 int cli_topo(const struct cli_opts *o)
 {
 	char err[CFG_ERR_BYTES];
-	const struct cfg_node *root, *tn;
+	struct cfg_node *root, *tn;
 	struct cfg_doc *doc;
 	struct topo *t;
 
@@ -253,9 +253,8 @@ int cli_topo(const struct cli_opts *o)
 		return CLI_BAD_INPUT;
 	}
 	root = cfg_doc_root(doc);
-	tn = root && root->type == CFG_MAP && cfg_get(root, "topology") ? cfg_get(root, "topology")
-									 : root;
-	if (topo_from_cfg(tn, &t, err) != 0) {
+	tn = cfg_schema_get(root, "topology") ? cfg_schema_get(root, "topology") : root;
+	if (topo_from_cfg(doc, tn, &t, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		cfg_doc_free(doc);
 		return CLI_BAD_INPUT;

@@ -1,7 +1,8 @@
 /* An experiment: the typed, checked form of one experiment file (plus its
  * --set overrides), and the loader that reports every problem as
- * FILE:LINE:COL. The schema tables here are the single source of the key
- * names; docs/config.md is checked against them by a test. */
+ * FILE:LINE:COL. The experiment holds each module's params struct, filled
+ * by that module's key table; the tables are the single source of the key
+ * names, and docs/config.md is checked against them by a test. */
 #ifndef FAB_EXP_H
 #define FAB_EXP_H
 
@@ -10,8 +11,10 @@
 
 #include "cc.h"
 #include "cfg.h"
-#include "port.h"
+#include "cfg_schema.h"
 #include "nic.h"
+#include "port.h"
+#include "sim.h"
 #include "sw.h"
 #include "tg.h"
 #include "topo.h"
@@ -46,70 +49,56 @@ struct exp_workload {
 };
 
 struct exp {
-	struct cfg_doc *doc;          /* the document (owns all strings) */
+	struct cfg_doc *doc;          /* the document (owns all strings); defaults are
+				       * filled into it as they are applied */
 	const char *path;             /* experiment file */
 	const char *name;             /* experiment name */
 	uint64_t seed;                /* master seed */
+	bool seed_set;                /* the seed came from --seed (seed_override) */
+	uint64_t seed_override;       /* --seed N */
+	const char *const *sets;      /* --set overrides as given (borrowed), in order */
+	unsigned n_sets;              /* their count */
 	uint64_t stop_ps;             /* stop_time, 0 = until traffic is done */
 	struct topo *topo;            /* topology */
-	/* fabric */
-	uint64_t buffer_bytes;        /* buffer per switch */
-	struct cfg_mark buffer_mark;  /* where it was set (or the fabric block, or the file) */
-	uint8_t dscp_to_prio[64];     /* classification: priority per DSCP */
-	uint8_t prio_to_tc[8];        /* egress queue per priority */
-	struct port_sched sched;      /* egress scheduler (switch and NIC ports) */
-	uint32_t reserve_bytes;       /* MMU reserve per ingress port and priority */
-	uint32_t egress_alpha_q16;    /* lossy dynamic threshold, 0 = none */
+	/* module settings, each filled by its module's key table */
+	struct sw_params sw;          /* fabric.* of the switches (switch/sw_cfg.c);
+				       * hash_seed and max_frame_bytes are set at assembly */
+	struct nic_params nic;        /* nic.* (nic/nic_cfg.c); dscp_to_tc and sched are
+				       * set at assembly */
+	struct sim_params engine;     /* engine.* (core/sim_cfg.c) */
+	/* the fabric as a whole (exp_fabric.c) */
+	struct cfg_mark buffer_mark;  /* where fabric.buffer was set (or the fabric block, or the file) */
 	double loss;                  /* random frame loss per link direction */
-	struct sw_pfc_params pfc;     /* lossless priorities (lossless_prio 0 = off) */
+	bool pfc_enabled;             /* fabric.pfc.enabled */
 	struct cfg_mark headroom_mark; /* where a headroom was configured (warnings) */
 	struct exp_capture *pfc_off;  /* ports with PFC disabled */
-	uint32_t n_pfc_off;
+	uint32_t n_pfc_off;           /* their count */
 	struct cfg_mark *pfc_off_marks; /* where each was named */
 	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
-	uint8_t ecn_tc_mask;          /* classes that mark ECN, 0 = off */
-	bool ecn_on_enqueue;          /* mark on enqueue, else dequeue */
-	struct sw_red_params red;     /* marking curve */
-	/* nic */
-	uint32_t mtu_bytes;           /* RoCE path MTU */
-	uint32_t ack_every_pkts;      /* ACK coalescing */
-	bool payload;                 /* materialise payload */
-	bool vlan;                    /* 802.1Q tagging */
-	uint16_t vid;                 /* VLAN id */
-	uint8_t data_dscp;            /* default DSCP of data */
-	uint8_t ack_dscp;             /* DSCP of ACKs and CNPs */
-	const struct cc_ops *cc;      /* congestion control */
-	enum nic_recovery recovery;   /* loss recovery */
-	uint64_t rto_ps;              /* first retransmission timeout */
-	uint64_t rto_max_ps;          /* back-off cap, 0 = rto x 64 */
-	uint8_t retry_cnt;            /* timeouts before a QP fails */
-	uint32_t sr_window_pkts;      /* selective-repeat window */
-	bool bdp_fc;                  /* selective repeat: at most a BDP in flight */
-	uint8_t cnp_dscp;             /* DSCP of CNPs */
-	uint64_t cnp_interval_ps;     /* at most one CNP per QP per this */
-	/* engine */
-	uint32_t pool_pkts;           /* mbufs in the packet pool */
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */
-	uint32_t n_msgs;
+	uint32_t n_msgs;              /* their count */
 	struct exp_workload *workloads; /* per workload index */
-	uint32_t n_workloads;
+	uint32_t n_workloads;         /* their count */
 	/* capture */
 	struct exp_capture *captures; /* ports to capture */
-	uint32_t n_captures;
+	uint32_t n_captures;          /* their count */
 	uint32_t snaplen;             /* capture bytes per frame, 0 = all */
 	/* outputs */
 	bool flows_csv;               /* write flows.csv */
 	struct exp_capture *series;   /* ports sampled into series.csv */
-	uint32_t n_series;
+	uint32_t n_series;            /* their count */
 	uint64_t series_interval_ps;  /* sampling interval */
 	/* expect */
-	struct exp_expect *expects;
-	uint32_t n_expects;
+	struct exp_expect *expects;   /* assertions */
+	uint32_t n_expects;           /* their count */
 };
 
-/* Load @path, apply @n_sets overrides ("a.b=v"), override the seed when
- * @seed_set. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
+/* Load @path, apply @n_sets overrides ("a.b=v"; @sets must outlive the
+ * experiment), override the seed when @seed_set. Every key is read through
+ * the key tables of the modules (core/cfg_schema.h); absent keys with a
+ * default get it filled into the document. Returns 0 or -EINVAL with
+ * "FILE:LINE:COL: ..." in @err. */
 int exp_load(const char *path, const char *const *sets, unsigned n_sets, bool seed_set,
 	     uint64_t seed, struct exp **out, char err[CFG_ERR_BYTES]);
 /* Same from a string (tests, built-in benchmarks). */
@@ -118,8 +107,16 @@ int exp_load_string(const char *name, const char *text, const char *const *sets,
 void exp_free(struct exp *e); /* NULL is fine */
 
 /* The schema: every key the loader accepts, as "section.key" strings,
- * NULL-terminated (for the documentation check). */
-const char *const *exp_schema_keys(void);
+ * generated from every table (each topology kind's and workload kind's
+ * included), for the documentation check. 0 or -ENOMEM; free @out with
+ * cfg_schema_names_free. */
+int exp_schema_keys(struct cfg_schema_names *out);
+
+/* Write the resolved experiment to @path: the document with every default
+ * and override applied (the seed included), as YAML that runs the same
+ * experiment again without overrides; the overrides as given head it in a
+ * comment. 0 or -errno with @err filled. */
+int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_BYTES]);
 
 const char *exp_op_name(enum exp_op op);
 

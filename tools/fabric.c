@@ -66,7 +66,7 @@ uint16_t fabric_data_room(const struct exp *e)
 	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes (a CNP or
 	 * an empty WRITE ONLY, written whole with its ICRC); payload adds one
 	 * MTU, pad and ICRC. */
-	return e->payload ? (uint16_t)(e->mtu_bytes + 128) : 96;
+	return e->nic.payload ? (uint16_t)(e->nic.mtu_bytes + 128) : 96;
 }
 
 unsigned fabric_eal_mem_mb(const struct exp *e)
@@ -75,7 +75,7 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * holds the pool's ring and its own tables. The ring keeps a slot
 	 * free: a pointer per packet plus one, rounded up to a power of two
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
-	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->pool_pkts + 1) * sizeof(void *);
+	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->engine.pool_pkts + 1) * sizeof(void *);
 
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
@@ -235,8 +235,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 {
 	double start = fabric_now_s();
 	const struct topo *t = e->topo;
-	struct nic_params np = { 0 };
-	struct sw_params sp = { 0 };
+	struct nic_params np;
+	struct sw_params sp;
 	char cerr[CFG_ERR_BYTES];
 	struct fabric_fib_buf fb = { 0 };
 	int r;
@@ -258,17 +258,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	f->nics = calloc(t->n_hosts, sizeof(*f->nics));
 	if (!f->sws || !f->nics)
 		goto nomem;
-	sp.buffer_bytes = e->buffer_bytes;
-	memcpy(sp.dscp_to_prio, e->dscp_to_prio, sizeof(sp.dscp_to_prio));
-	memcpy(sp.prio_to_tc, e->prio_to_tc, sizeof(sp.prio_to_tc));
-	sp.sched = e->sched;
-	sp.reserve_bytes = e->reserve_bytes;
-	sp.egress_alpha_q16 = e->egress_alpha_q16;
+	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
-	sp.pfc = e->pfc;
-	sp.ecn_tc_mask = e->ecn_tc_mask;
-	sp.ecn_on_enqueue = e->ecn_on_enqueue;
-	sp.red = e->red;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		uint32_t node = t->switches[i];
 		struct sw_fib fib;
@@ -285,24 +276,10 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 			goto nomem;
 	}
 	fabric_fib_free(&fb);
-	np.mtu_bytes = e->mtu_bytes;
-	np.ack_every_pkts = e->ack_every_pkts;
-	np.payload = e->payload;
-	np.vlan = e->vlan;
-	np.vid = e->vid;
-	np.ack_dscp = e->ack_dscp;
+	np = e->nic;
 	for (int d = 0; d < 64; d++)
-		np.dscp_to_tc[d] = e->prio_to_tc[e->dscp_to_prio[d]];
-	np.sched = e->sched;
-	np.cc = e->cc;
-	np.recovery = e->recovery;
-	np.rto_ps = e->rto_ps;
-	np.rto_max_ps = e->rto_max_ps;
-	np.retry_cnt = e->retry_cnt;
-	np.sr_window_pkts = e->sr_window_pkts;
-	np.sr_bdp_fc = e->bdp_fc;
-	np.cnp_dscp = e->cnp_dscp;
-	np.cnp_interval_ps = e->cnp_interval_ps;
+		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
+	np.sched = e->sw.sched;
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		uint32_t node = t->hosts[i];
 
@@ -310,8 +287,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->nics[i])
 			goto nomem;
 		/* NIC ports honour the pauses of their switch. */
-		for (uint16_t p = 0; e->pfc.lossless_prio && p < t->nodes[node].n_ports; p++)
-			if (port_pfc_enable(nic_port(f->nics[i], p), e->prio_to_tc) != 0)
+		for (uint16_t p = 0; e->sw.pfc.lossless_prio && p < t->nodes[node].n_ports; p++)
+			if (port_pfc_enable(nic_port(f->nics[i], p), e->sw.prio_to_tc) != 0)
 				goto nomem;
 	}
 	for (uint32_t i = 0; i < t->n_links; i++) {
@@ -346,7 +323,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		return r;
 	fabric_deadlock_arm(f);
 	{
-		struct tg_framing fr = { .mtu_bytes = e->mtu_bytes, .vlan = e->vlan };
+		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, e->msgs, e->n_msgs, fabric_path, f, &fr,
 			       err, err_len);

@@ -13,9 +13,9 @@ uint32_t fabric_max_frame(const struct exp *e)
 {
 	struct pkt_roce f = { 0 };
 
-	f.addr.vlan = e->vlan;
+	f.addr.vlan = e->nic.vlan;
 	f.opcode = PKT_OP_WRITE_FIRST;
-	f.payload_bytes = e->mtu_bytes;
+	f.payload_bytes = e->nic.mtu_bytes;
 	return pkt_roce_frame_bytes(&f);
 }
 
@@ -32,11 +32,11 @@ int fabric_ready(struct fabric *f, char *err, unsigned err_len)
 			sw_port_pfc_off(f->sws[n->index], e->pfc_off[i].port);
 		else
 			port_pfc_fini(nic_port(f->nics[n->index], e->pfc_off[i].port));
-		if (e->pfc.lossless_prio)
+		if (e->sw.pfc.lossless_prio)
 			fprintf(stderr,
 				"%s:%u:%u: warning: PFC disabled on %s:%u, which carries lossless priorities (0x%02x): their frames may drop there\n",
 				e->pfc_off_marks[i].file, e->pfc_off_marks[i].line, e->pfc_off_marks[i].col,
-				n->name, e->pfc_off[i].port, e->pfc.lossless_prio);
+				n->name, e->pfc_off[i].port, e->sw.pfc.lossless_prio);
 	}
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		char warn[CFG_ERR_BYTES];
@@ -48,7 +48,7 @@ int fabric_ready(struct fabric *f, char *err, unsigned err_len)
 				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name, why);
 			return -ENOSPC;
 		}
-		if (warn[0] && e->pfc.lossless_prio && !warned) {
+		if (warn[0] && e->sw.pfc.lossless_prio && !warned) {
 			fprintf(stderr, "%s:%u:%u: warning: %s: %s\n", e->headroom_mark.file,
 				e->headroom_mark.line, e->headroom_mark.col,
 				t->nodes[t->switches[i]].name, warn);
@@ -246,7 +246,7 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 						f->topo->nodes[f->topo->switches[v]].name);
 			v = next[v];
 		}
-		if (!f->exp->pfc.wd_detect_ps) {
+		if (!f->exp->sw.pfc.wd_detect_ps) {
 			/* Nothing will ever break it: end the run and report. */
 			f->deadlock_stopped = true;
 			sim->stop_ps = sim->now_ps;
@@ -266,7 +266,7 @@ void fabric_deadlock_arm(struct fabric *f)
 {
 	uint32_t n = f->topo->n_switches;
 
-	if (!f->exp->pfc.lossless_prio || !f->exp->deadlock_check_ps || !n)
+	if (!f->exp->sw.pfc.lossless_prio || !f->exp->deadlock_check_ps || !n)
 		return;
 	f->dl_next = malloc(sizeof(*f->dl_next) * n);
 	f->dl_tx = calloc(n, sizeof(*f->dl_tx));

@@ -185,7 +185,7 @@ static int res_pfc(struct results *r, const struct fabric *f)
 			res_pfc_port(&sum, nic_port(f->nics[i], p), f->sim.now_ps);
 	RES_U64(r, sum.lost, "links.lost_pkts");
 	RES_U64(r, marked, "ecn.marked");
-	RES_U64(r, f->exp->pfc.lossless_prio != 0, "pfc.enabled");
+	RES_U64(r, f->exp->sw.pfc.lossless_prio != 0, "pfc.enabled");
 	RES_U64(r, sum.xoff_tx, "pfc.xoff_sent");
 	RES_U64(r, sum.xon_tx, "pfc.xon_sent");
 	RES_U64(r, sum.xoff_rx, "pfc.xoff_received");
@@ -343,7 +343,7 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
 	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0)
 		return -ENOMEM;
-	RES_U64(r, f->exp->pool_pkts, "engine.packet_pool");
+	RES_U64(r, f->exp->engine.pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
 	if (res_flows(r, f) != 0)
 		return -ENOMEM;
@@ -544,7 +544,7 @@ int res_write_pfc(const struct fabric *f, const char *dir)
 	char path[4096];
 	FILE *out;
 
-	if (!f->exp->pfc.lossless_prio)
+	if (!f->exp->sw.pfc.lossless_prio)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
 	out = fopen(path, "w");

@@ -12,6 +12,8 @@
 
 #include "cfg.h"
 
+struct cfg_table;
+
 enum {
 	TOPO_NAME_BYTES = 32,
 	TOPO_NO_LINK = UINT32_MAX,
@@ -60,7 +62,13 @@ struct topo {
  *   explicit:   nodes: [{name, kind: host|switch, ports}], links:
  *               [{endpoints: [a:0, b:3], rate, delay}], default_link{rate,delay}
  * Then runs topo_check. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
-int topo_from_cfg(const struct cfg_node *topology, struct topo **out, char err[CFG_ERR_BYTES]);
+int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **out,
+		  char err[CFG_ERR_BYTES]);
+/* The registry of topology kinds: their names (NULL-terminated) and the key
+ * table of kind @i (NULL past the last), for the reference. Absent keys
+ * that have a default are filled into @topology by topo_from_cfg. */
+const char *const *topo_kind_names(void);
+const struct cfg_table *topo_kind_table(unsigned i);
 void topo_free(struct topo *t); /* NULL is fine */
 
 /* Consistency and connectivity: every link endpoint valid and used once, no

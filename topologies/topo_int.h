@@ -19,6 +19,7 @@ enum {
 
 #define TOPO_DEFAULT_RATE_BPS UINT64_C(100000000000) /* 100Gbps when a link omits rate */
 #define TOPO_DEFAULT_DELAY_PS UINT64_C(1000000)      /* 1us when a link omits delay */
+#define TOPO_DEFAULT_LINK "{rate: 100Gbps, delay: 1us}" /* the same, as a key's default */
 
 /* Rate and propagation delay of one class of links. */
 struct topo_link_params {
@@ -45,6 +46,39 @@ struct topo_fat_tree_params {
 	struct topo_link_params host_link;   /* host - edge */
 	struct topo_link_params fabric_link; /* edge - agg/spine, agg - core */
 };
+
+/* A topology kind: one file each (topo_ls.c, topo_ft.c, topo_x.c), listed
+ * in the registry of topo_build.c. */
+struct topo_kind {
+	const char *name;              /* value of topology.kind, and topo->kind */
+	const struct cfg_table *table; /* the keys of its topology map (kind included) */
+	size_t params_size;            /* bytes of the params the table fills (zeroed first) */
+	/* Build from the read @params; @m is the map, for its mark and for the
+	 * entries the table leaves to the builder. Does not run topo_check.
+	 * 0, -EINVAL with @err, or -ENOMEM. */
+	int (*build)(const struct cfg_node *m, const void *params, struct topo **out,
+		     char err[CFG_ERR_BYTES]);
+};
+
+extern const struct topo_kind topo_ls_kind; /* leaf-spine */
+extern const struct topo_kind topo_ft_kind; /* fat-tree */
+extern const struct topo_kind topo_x_kind;  /* explicit */
+
+/* Link class defaults (TOPO_DEFAULT_RATE_BPS, TOPO_DEFAULT_DELAY_PS). */
+extern const struct topo_link_params topo_default_link;
+/* A link class {rate, delay} into @out, absent keys (or a NULL @n) taking
+ * topo_default_link. 0 or -EINVAL with @err. */
+int topo_link_read(const struct cfg_node *n, struct topo_link_params *out, char err[CFG_ERR_BYTES]);
+/* The rate and delay keys of @map: absent ones take @dflt. */
+int topo_read_rate_delay(const struct cfg_node *map, const struct topo_link_params *dflt,
+			 struct topo_link_params *out, char err[CFG_ERR_BYTES]);
+/* Fill nodes [first, first + n) as "<prefix>0".. of one kind and tier. */
+int topo_build_add_nodes(struct topo *t, uint32_t first, uint32_t n, const char *prefix,
+			 enum topo_node_kind kind, uint8_t tier, uint16_t n_ports,
+			 const struct cfg_mark *mark);
+/* End of a regular builder: index @t and hand it out when @rc is 0, else
+ * free it and report out of memory. */
+int topo_build_finish(struct topo *t, int rc, struct topo **out, char err[CFG_ERR_BYTES]);
 
 /* Allocate a topology of @n_nodes zeroed nodes and @n_links zeroed links
  * (counts set, entries to be filled). NULL when out of memory. */

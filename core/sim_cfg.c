@@ -1,0 +1,18 @@
+/* The `engine:` section of an experiment: settings of the simulator
+ * itself, read into struct sim_params by the schema walker. */
+#include <stddef.h>
+
+#include "cfg_schema.h"
+#include "sim.h"
+
+static const struct cfg_key sim_cfg_keys[] = {
+	{ "packet_pool", CFG_KEY_UINT, NULL, .off = offsetof(struct sim_params, pool_pkts),
+	  .size = 4, .min = 1024, .max = UINT64_C(1) << 26,
+	  .doc = "mbufs in the packet pool; absent: 131072, or 32768 with nic.payload" },
+};
+
+const struct cfg_table sim_cfg_table = {
+	.section = "engine",
+	.keys = sim_cfg_keys,
+	.n_keys = sizeof(sim_cfg_keys) / sizeof(sim_cfg_keys[0]),
+};

@@ -1,0 +1,145 @@
+/* The `nic:` section of an experiment: every NIC key, its default, range
+ * and reference line, read straight into struct nic_params by the schema
+ * walker (core/cfg_schema.h). Adding a NIC key is a row here, a field in
+ * nic.h and a row in docs/config.md. */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "cfg_schema.h"
+#include "nic.h"
+
+#define NIC_CFG_OFF(f) offsetof(struct nic_params, f)
+
+_Static_assert(sizeof(enum nic_recovery) == sizeof(int), "nic.recovery is read as an int");
+
+static const char *const nic_cfg_recovery_names[] = { "go-back-n", "selective-repeat", NULL };
+static const int nic_cfg_mtus[] = { 256, 512, 1024, 2048, 4096 }; /* RoCE path MTUs */
+
+/* An integer or a size, one of the RoCE path MTUs. */
+static int nic_cfg_mtu(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+	const char *s = n->type == CFG_SCALAR ? n->str : "";
+	bool digits = *s != '\0';
+	uint64_t v;
+
+	for (const char *c = s; *c; c++)
+		digits = digits && *c >= '0' && *c <= '9';
+	if ((digits ? cfg_u64(n, 0, UINT32_MAX, &v, err) : cfg_size(n, 0, UINT32_MAX, &v, err)) != 0)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(nic_cfg_mtus) / sizeof(nic_cfg_mtus[0]); i++) {
+		if (v == (uint64_t)nic_cfg_mtus[i]) {
+			p->mtu_bytes = (uint32_t)v;
+			return 0;
+		}
+	}
+	cfg_errorf(err, n, "RoCE path MTU must be one of 256, 512, 1024, 2048, 4096 bytes (got %llu)",
+		   (unsigned long long)v);
+	return -EINVAL;
+}
+
+/* A VLAN id: the NIC tags its frames. */
+static int nic_cfg_vlan(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+	uint64_t v;
+
+	if (cfg_u64(n, 0, 4095, &v, err) != 0)
+		return -EINVAL;
+	p->vlan = true;
+	p->vid = (uint16_t)v;
+	return 0;
+}
+
+/* A registered congestion-control algorithm (cc_names), "did you mean". */
+static int nic_cfg_cc(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+	int idx;
+
+	if (cfg_enum(n, cc_names(), &idx, err) != 0)
+		return -EINVAL;
+	p->cc = cc_find(cc_names()[idx]);
+	return 0;
+}
+
+static int nic_cfg_rto(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+
+	if (cfg_time(n, &p->rto_ps, err) != 0)
+		return -EINVAL;
+	if (p->rto_ps == 0) {
+		cfg_errorf(err, n, "the retransmission timeout must be above 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nic_cfg_rto_max(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+
+	if (cfg_time(n, &p->rto_max_ps, err) != 0)
+		return -EINVAL;
+	if (p->rto_max_ps < p->rto_ps) {
+		cfg_errorf(err, n, "rto_max is below rto");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nic_cfg_sr_window(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct nic_params *p = params;
+	uint64_t v;
+
+	if (cfg_u64(n, 64, 1 << 22, &v, err) != 0)
+		return -EINVAL;
+	if (v & (v - 1)) {
+		cfg_errorf(err, n, "sr_window must be a power of two (packets), e.g. 1024");
+		return -EINVAL;
+	}
+	p->sr_window_pkts = (uint32_t)v;
+	return 0;
+}
+
+static const struct cfg_key nic_cfg_keys[] = {
+	{ "mtu", CFG_KEY_CUSTOM, "4096", .read = nic_cfg_mtu,
+	  .doc = "RoCE path MTU: payload bytes per packet (256, 512, 1024, 2048, 4096)" },
+	{ "ack_every", CFG_KEY_UINT, "16", .off = NIC_CFG_OFF(ack_every_pkts), .size = 4,
+	  .min = 1, .max = 1 << 16, .doc = "the responder ACKs at least every this many packets" },
+	{ "payload", CFG_KEY_BOOL, "false", .off = NIC_CFG_OFF(payload),
+	  .doc = "materialise payload bytes (and the real ICRC)" },
+	{ "vlan_id", CFG_KEY_CUSTOM, NULL, .read = nic_cfg_vlan,
+	  .doc = "tag frames with 802.1Q and this VLAN id (0..4095); absent: untagged" },
+	{ "dscp", CFG_KEY_UINT, "26", .off = NIC_CFG_OFF(data_dscp), .size = 1, .max = 63,
+	  .doc = "DSCP of data when a workload names none" },
+	{ "ack_dscp", CFG_KEY_UINT, "48", .off = NIC_CFG_OFF(ack_dscp), .size = 1, .max = 63,
+	  .doc = "DSCP of ACKs and NAKs" },
+	{ "cc", CFG_KEY_CUSTOM, "none", .read = nic_cfg_cc,
+	  .doc = "congestion control of every QP (a registered algorithm)" },
+	{ "recovery", CFG_KEY_ENUM, "go-back-n", .off = NIC_CFG_OFF(recovery),
+	  .names = nic_cfg_recovery_names, .doc = "loss recovery: go-back-n or selective-repeat" },
+	{ "rto", CFG_KEY_CUSTOM, "262.144us", .read = nic_cfg_rto,
+	  .doc = "first retransmission timeout (4.096 us x 2^6, verbs timeout 6), > 0" },
+	{ "rto_max", CFG_KEY_CUSTOM, NULL, .read = nic_cfg_rto_max,
+	  .doc = "cap of the timeout's back-off, at least rto; absent: rto x 64" },
+	{ "retry_cnt", CFG_KEY_UINT, "7", .off = NIC_CFG_OFF(retry_cnt), .size = 1, .min = 1,
+	  .max = 7, .doc = "timeouts retried before a QP fails, as verbs' retry_cnt" },
+	{ "sr_window", CFG_KEY_CUSTOM, "1024", .read = nic_cfg_sr_window,
+	  .doc = "selective repeat: PSNs tracked past the cumulative ACK, a power of two" },
+	{ "cnp_dscp", CFG_KEY_UINT, "48", .off = NIC_CFG_OFF(cnp_dscp), .size = 1, .min = 1,
+	  .max = 63, .doc = "DSCP of CNPs (ConnectX cnp_dscp)" },
+	{ "cnp_interval", CFG_KEY_TIME, "50us", .off = NIC_CFG_OFF(cnp_interval_ps),
+	  .doc = "at most one CNP per QP per this (DCQCN's N)" },
+	{ "bdp_fc", CFG_KEY_BOOL, "true", .off = NIC_CFG_OFF(sr_bdp_fc),
+	  .doc = "selective repeat: at most a BDP in flight (IRN)" },
+};
+
+const struct cfg_table nic_cfg_table = {
+	.section = "nic",
+	.keys = nic_cfg_keys,
+	.n_keys = sizeof(nic_cfg_keys) / sizeof(nic_cfg_keys[0]),
+};

@@ -1,0 +1,453 @@
+/* The switch's part of the `fabric:` section: buffer, scheduler,
+ * classification (DSCP -> priority -> traffic class), MMU reserve and
+ * egress threshold, PFC (lossless priorities, thresholds, headroom,
+ * watchdog) and ECN marking, read straight into struct sw_params by the
+ * schema walker (core/cfg_schema.h), with the checks between them. The
+ * fabric-wide keys of the section (loss, disabled ports, deadlock check)
+ * are the run module's. */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "cfg_schema.h"
+#include "sw.h"
+
+#define SW_CFG_OFF(f) offsetof(struct sw_params, f)
+#define SW_CFG_PFC_OFF(f) offsetof(struct sw_pfc_params, f)
+
+enum {
+	SW_CFG_XON_GAP_BYTES = 3 * 1024, /* a static xoff without xon resumes this far below */
+};
+
+static const char *const sw_cfg_dscp_map_keys[] = { "dscp", "priority", NULL };
+static const char *const sw_cfg_mark_points[] = { "dequeue", "enqueue", NULL };
+
+/* An integer 0..@max. */
+static int sw_cfg_small(const struct cfg_node *n, uint8_t max, uint8_t *out,
+			char err[CFG_ERR_BYTES])
+{
+	uint64_t v;
+
+	if (cfg_u64(n, 0, max, &v, err) != 0)
+		return -EINVAL;
+	*out = (uint8_t)v;
+	return 0;
+}
+
+/* A list of priorities (or classes) 0..7 as a bit mask. */
+static int sw_cfg_prio_list(const struct cfg_node *n, const char *what, uint8_t *mask,
+			    char err[CFG_ERR_BYTES])
+{
+	if (cfg_want(n, CFG_SEQ, what, err) != 0)
+		return -EINVAL;
+	*mask = 0;
+	for (uint32_t i = 0; i < n->n; i++) {
+		uint8_t v;
+
+		if (sw_cfg_small(n->items[i], PORT_N_TC - 1, &v, err) != 0)
+			return -EINVAL;
+		*mask |= (uint8_t)(1u << v);
+	}
+	return 0;
+}
+
+/* A size up to the buffer (read before). A default beyond a small buffer
+ * is kept as it was always applied: unchecked. */
+static int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *p, uint64_t min,
+			      uint64_t *out, char err[CFG_ERR_BYTES])
+{
+	return cfg_size(n, min, n->dflt ? UINT64_C(1) << 40 : p->buffer_bytes, out, err);
+}
+
+/* ---- scheduler ---- */
+
+static int sw_cfg_quantum(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	uint64_t q;
+
+	if (cfg_size(n, 64, 1 << 20, &q, err) != 0)
+		return -EINVAL;
+	for (int tc = 0; tc < PORT_N_TC; tc++)
+		p->sched.quantum_bytes[tc] = (uint32_t)q;
+	return 0;
+}
+
+static int sw_cfg_strict(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_prio_list(n, "scheduler.strict", &p->sched.strict_mask, err);
+}
+
+/* Weights scale the quantum (read before: every class holds it). */
+static int sw_cfg_weights(const struct cfg_node *w, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	uint32_t quantum = p->sched.quantum_bytes[0];
+
+	if (cfg_want(w, CFG_SEQ, "scheduler.weights", err) != 0)
+		return -EINVAL;
+	if (w->n != PORT_N_TC) {
+		cfg_errorf(err, w, "scheduler.weights needs 8 entries, one per traffic class (got %u)",
+			   w->n);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < w->n; i++) {
+		uint64_t v;
+
+		if (cfg_u64(w->items[i], 1, 1000, &v, err) != 0)
+			return -EINVAL;
+		p->sched.quantum_bytes[i] = (uint32_t)(v * quantum);
+	}
+	return 0;
+}
+
+static const struct cfg_key sw_cfg_sched_keys[] = {
+	{ "quantum", CFG_KEY_CUSTOM, "4608B", .read = sw_cfg_quantum,
+	  .doc = "DWRR base quantum per traffic class (64B..1MiB)" },
+	{ "strict", CFG_KEY_CUSTOM, "[6, 7]", .read = sw_cfg_strict,
+	  .doc = "traffic classes served by strict priority (higher first)" },
+	{ "weights", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_weights,
+	  .doc = "8 DWRR weights (1..1000) scaling the quantum; absent: all 1" },
+};
+
+static const struct cfg_table sw_cfg_sched_table = {
+	.section = "fabric.scheduler",
+	.keys = sw_cfg_sched_keys,
+	.n_keys = sizeof(sw_cfg_sched_keys) / sizeof(sw_cfg_sched_keys[0]),
+};
+
+/* ---- classification and MMU ---- */
+
+/* Exceptions to the class-selector default (priority = DSCP >> 3). */
+static int sw_cfg_dscp_map(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (cfg_want(map, CFG_SEQ, "dscp_map", err) != 0)
+		return -EINVAL;
+	for (int d = 0; d < 64; d++)
+		p->dscp_to_prio[d] = (uint8_t)(d >> 3); /* class selector: DSCP 26 -> 3, 48 -> 6 */
+	for (uint32_t i = 0; i < map->n; i++) {
+		const struct cfg_node *it = map->items[i], *d, *pr;
+		uint8_t dscp, prio;
+
+		if (cfg_want(it, CFG_MAP, "dscp_map entry", err) != 0 ||
+		    cfg_check_keys(it, sw_cfg_dscp_map_keys, err) != 0)
+			return -EINVAL;
+		d = cfg_get(it, "dscp");
+		pr = cfg_get(it, "priority");
+		if (!d || !pr) {
+			cfg_errorf(err, it, "dscp_map entry needs both 'dscp' and 'priority'");
+			return -EINVAL;
+		}
+		if (sw_cfg_small(d, 63, &dscp, err) != 0 || sw_cfg_small(pr, 7, &prio, err) != 0)
+			return -EINVAL;
+		p->dscp_to_prio[dscp] = prio;
+	}
+	return 0;
+}
+
+static int sw_cfg_tc_map(const struct cfg_node *tm, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (cfg_want(tm, CFG_SEQ, "tc_map", err) != 0)
+		return -EINVAL;
+	if (tm->n != PORT_N_TC) {
+		cfg_errorf(err, tm, "tc_map needs 8 entries, the traffic class of priorities 0..7 (got %u)",
+			   tm->n);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < tm->n; i++)
+		if (sw_cfg_small(tm->items[i], PORT_N_TC - 1, &p->prio_to_tc[i], err) != 0)
+			return -EINVAL;
+	return 0;
+}
+
+static int sw_cfg_reserve(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	uint64_t v;
+
+	if (sw_cfg_upto_buffer(n, p, 0, &v, err) != 0)
+		return -EINVAL;
+	p->reserve_bytes = (uint32_t)v;
+	return 0;
+}
+
+/* ---- PFC ---- */
+
+static int sw_cfg_pfc_prios(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_prio_list(n, "pfc.priorities", &p->pfc.lossless_prio, err);
+}
+
+/* `dynamic` or a size up to the buffer. */
+static int sw_cfg_xoff(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (n->type == CFG_SCALAR && strcmp(n->str, "dynamic") == 0) {
+		p->pfc.xoff_bytes = 0;
+		return 0;
+	}
+	if (cfg_size(n, 1, UINT64_C(1) << 40, &p->pfc.xoff_bytes, err) != 0)
+		return -EINVAL;
+	if (p->pfc.xoff_bytes > p->buffer_bytes) {
+		cfg_errorf(err, n, "xoff threshold %llu bytes is above the buffer size (%llu bytes)",
+			   (unsigned long long)p->pfc.xoff_bytes, (unsigned long long)p->buffer_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A static resume threshold, with a static xoff (read before). */
+static int sw_cfg_xon(const struct cfg_node *xon, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (!p->pfc.xoff_bytes) {
+		cfg_errorf(err, xon, "xon is a static threshold: set a static xoff too, or use xon_offset with the dynamic one");
+		return -EINVAL;
+	}
+	if (cfg_size(xon, 0, UINT64_C(1) << 40, &p->pfc.xon_bytes, err) != 0)
+		return -EINVAL;
+	if (p->pfc.xon_bytes > p->pfc.xoff_bytes) {
+		cfg_errorf(err, xon, "xon (%llu bytes) is above xoff (%llu bytes): a paused queue would resume before it drains",
+			   (unsigned long long)p->pfc.xon_bytes, (unsigned long long)p->pfc.xoff_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int sw_cfg_xon_offset(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	uint64_t v;
+
+	if (sw_cfg_upto_buffer(n, p, 0, &v, err) != 0)
+		return -EINVAL;
+	p->pfc.xon_offset_bytes = (uint32_t)v;
+	return 0;
+}
+
+/* `auto`, a size, or {priority: size} naming lossless priorities only
+ * (read before), all of one size (the model sizes headroom per port). */
+static int sw_cfg_headroom(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (n->type == CFG_SCALAR && strcmp(n->str, "auto") == 0) {
+		p->pfc.headroom_bytes = 0;
+		return 0;
+	}
+	if (n->type == CFG_MAP) {
+		uint64_t v = 0;
+
+		for (uint32_t i = 0; i < n->n; i++) {
+			uint8_t pr;
+
+			if (sw_cfg_small(n->keys[i], 7, &pr, err) != 0)
+				return -EINVAL;
+			if (!(p->pfc.lossless_prio & (1u << pr))) {
+				cfg_errorf(err, n->keys[i],
+					   "headroom configured for priority %u, which is lossy (PFC priorities are in fabric.pfc.priorities)",
+					   pr);
+				return -EINVAL;
+			}
+			if (cfg_size(n->items[i], 1, p->buffer_bytes, &v, err) != 0)
+				return -EINVAL;
+			if (p->pfc.headroom_bytes && v != p->pfc.headroom_bytes) {
+				cfg_errorf(err, n->items[i],
+					   "all lossless priorities share one headroom size in this model");
+				return -EINVAL;
+			}
+			p->pfc.headroom_bytes = v;
+		}
+		return 0;
+	}
+	return cfg_size(n, 1, p->buffer_bytes, &p->pfc.headroom_bytes, err);
+}
+
+static int sw_cfg_wd_detect(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (cfg_time(n, &p->pfc.wd_detect_ps, err) != 0)
+		return -EINVAL;
+	if (!p->pfc.wd_detect_ps) {
+		cfg_errorf(err, n, "watchdog detection time must be above 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* SONiC pfcwd defaults. */
+static const struct cfg_key sw_cfg_wd_keys[] = {
+	{ "detection", CFG_KEY_CUSTOM, "200ms", .read = sw_cfg_wd_detect,
+	  .doc = "a queue paused this long is a storm (> 0)" },
+	{ "restoration", CFG_KEY_TIME, "200ms", .off = SW_CFG_OFF(pfc.wd_restore_ps),
+	  .doc = "restore a stormed queue after this long without pauses" },
+};
+
+static const struct cfg_table sw_cfg_wd_table = {
+	.section = "fabric.pfc.watchdog",
+	.keys = sw_cfg_wd_keys,
+	.n_keys = sizeof(sw_cfg_wd_keys) / sizeof(sw_cfg_wd_keys[0]),
+};
+
+static const struct cfg_sub sw_cfg_wd_subs[] = { { &sw_cfg_wd_table, 0 }, { NULL, 0 } };
+
+/* A static xoff without xon resumes SW_CFG_XON_GAP_BYTES below it. */
+static int sw_cfg_pfc_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	(void)err;
+	if (!cfg_get(map, "xon") && p->pfc.xoff_bytes)
+		p->pfc.xon_bytes = p->pfc.xoff_bytes > SW_CFG_XON_GAP_BYTES
+					   ? p->pfc.xoff_bytes - SW_CFG_XON_GAP_BYTES
+					   : 0;
+	return 0;
+}
+
+/* Thresholds as the HPCC ns-3 MMU sets them (Li et al., SIGCOMM 2019, and
+ * its simulator): alpha 1/8, resume 3 KiB below, maximal pause. */
+static const struct cfg_key sw_cfg_pfc_keys[] = {
+	{ "priorities", CFG_KEY_CUSTOM, "[3]", .read = sw_cfg_pfc_prios,
+	  .doc = "lossless priorities (RoCE on 3)" },
+	{ "alpha", CFG_KEY_Q16, "12.5%", .off = SW_CFG_OFF(pfc.alpha_q16), .lo = 1.0 / 1024,
+	  .hi = 64, .doc = "dynamic xoff: alpha x free shared buffer" },
+	{ "xoff", CFG_KEY_CUSTOM, "dynamic", .read = sw_cfg_xoff,
+	  .doc = "pause threshold: dynamic or a static size up to the buffer" },
+	{ "xon", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_xon,
+	  .doc = "static resume threshold, at most xoff; absent: xoff - 3KiB" },
+	{ "xon_offset", CFG_KEY_CUSTOM, "3KiB", .read = sw_cfg_xon_offset,
+	  .doc = "dynamic xoff: resume this far below the threshold" },
+	{ "pause_quanta", CFG_KEY_UINT, "65535", .off = SW_CFG_OFF(pfc.quanta), .size = 2, .min = 1,
+	  .max = 0xFFFF, .doc = "pause time sent with XOFF, in 512-bit quanta" },
+	{ "headroom", CFG_KEY_CUSTOM, "auto", .read = sw_cfg_headroom,
+	  .doc = "per port and lossless priority: auto (from the link), a size, or {priority: size}" },
+	{ "watchdog", CFG_KEY_SECTION, NULL, .subs = sw_cfg_wd_subs, .what = "pfc.watchdog",
+	  .doc = "PFC watchdog {detection, restoration}; absent: off" },
+};
+
+static const struct cfg_table sw_cfg_pfc_table = {
+	.section = "fabric.pfc",
+	.keys = sw_cfg_pfc_keys,
+	.n_keys = sizeof(sw_cfg_pfc_keys) / sizeof(sw_cfg_pfc_keys[0]),
+	.check = sw_cfg_pfc_check,
+};
+
+/* ---- ECN ---- */
+
+static int sw_cfg_ecn_tcs(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_prio_list(n, "ecn.tcs", &p->ecn_tc_mask, err);
+}
+
+static int sw_cfg_kmin(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_upto_buffer(n, p, 0, &p->red.kmin_bytes, err);
+}
+
+static int sw_cfg_kmax(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_upto_buffer(n, p, 0, &p->red.kmax_bytes, err);
+}
+
+static int sw_cfg_pmax(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	double pmax;
+
+	if (cfg_fraction(n, 0, 1, &pmax, err) != 0)
+		return -EINVAL;
+	p->red.pmax_ppm = (uint32_t)(pmax * SW_RED_ONE + 0.5);
+	return 0;
+}
+
+static int sw_cfg_mark_on(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	int point;
+
+	if (cfg_enum(n, sw_cfg_mark_points, &point, err) != 0)
+		return -EINVAL;
+	p->ecn_on_enqueue = point == 1;
+	return 0;
+}
+
+static int sw_cfg_ecn_check(const struct cfg_node *c, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (p->red.kmin_bytes > p->red.kmax_bytes) {
+		cfg_errorf(err, cfg_get(c, "kmin"), "kmin (%llu bytes) is above kmax (%llu bytes)",
+			   (unsigned long long)p->red.kmin_bytes, (unsigned long long)p->red.kmax_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* RED marking as the HPCC paper sets it at 100G (Li et al., SIGCOMM 2019). */
+static const struct cfg_key sw_cfg_ecn_keys[] = {
+	{ "tcs", CFG_KEY_CUSTOM, "[3]", .read = sw_cfg_ecn_tcs,
+	  .doc = "traffic classes that mark ECN" },
+	{ "kmin", CFG_KEY_CUSTOM, "400KB", .read = sw_cfg_kmin,
+	  .doc = "no marking at or below this queue length (up to the buffer)" },
+	{ "kmax", CFG_KEY_CUSTOM, "1600KB", .read = sw_cfg_kmax,
+	  .doc = "marking with pmax at this queue length, always above (at least kmin)" },
+	{ "pmax", CFG_KEY_CUSTOM, "20%", .read = sw_cfg_pmax,
+	  .doc = "marking probability at kmax (0..100%)" },
+	{ "mark_on", CFG_KEY_CUSTOM, "dequeue", .read = sw_cfg_mark_on,
+	  .doc = "decide on dequeue or enqueue" },
+};
+
+static const struct cfg_table sw_cfg_ecn_table = {
+	.section = "fabric.ecn",
+	.keys = sw_cfg_ecn_keys,
+	.n_keys = sizeof(sw_cfg_ecn_keys) / sizeof(sw_cfg_ecn_keys[0]),
+	.check = sw_cfg_ecn_check,
+};
+
+/* ---- the section ---- */
+
+static const struct cfg_sub sw_cfg_sched_subs[] = { { &sw_cfg_sched_table, 0 }, { NULL, 0 } };
+static const struct cfg_sub sw_cfg_pfc_subs[] = { { &sw_cfg_pfc_table, 0 }, { NULL, 0 } };
+static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };
+
+static const struct cfg_key sw_cfg_fabric_keys[] = {
+	{ "buffer", CFG_KEY_SIZE, "32MiB", .off = SW_CFG_OFF(buffer_bytes), .size = 8, .min = 1,
+	  .max = UINT64_C(1) << 40, .doc = "shared packet buffer of each switch" },
+	{ "scheduler", CFG_KEY_SECTION, "{}", .subs = sw_cfg_sched_subs, .what = "scheduler",
+	  .doc = "egress scheduler of every port (switches and NICs)" },
+	{ "dscp_map", CFG_KEY_CUSTOM, "[]", .read = sw_cfg_dscp_map,
+	  .doc = "[{dscp, priority}] exceptions to priority = DSCP >> 3" },
+	{ "tc_map", CFG_KEY_CUSTOM, "[0, 1, 2, 3, 4, 5, 6, 7]", .read = sw_cfg_tc_map,
+	  .doc = "egress traffic class of priorities 0..7" },
+	{ "reserve", CFG_KEY_CUSTOM, "0B", .read = sw_cfg_reserve,
+	  .doc = "MMU reserve per ingress port and priority (up to the buffer)" },
+	{ "egress_alpha", CFG_KEY_Q16, NULL, .off = SW_CFG_OFF(egress_alpha_q16), .lo = 1.0 / 1024,
+	  .hi = 64, .doc = "lossy queues: dynamic threshold alpha x free shared buffer; absent: none" },
+	{ "pfc", CFG_KEY_SECTION, NULL, .subs = sw_cfg_pfc_subs, .what = "pfc",
+	  .doc = "priority flow control; absent: no PFC" },
+	{ "ecn", CFG_KEY_SECTION, NULL, .subs = sw_cfg_ecn_subs, .what = "ecn",
+	  .doc = "ECN marking (RED); absent: no marking" },
+};
+
+const struct cfg_table sw_cfg_fabric_table = {
+	.section = "fabric",
+	.keys = sw_cfg_fabric_keys,
+	.n_keys = sizeof(sw_cfg_fabric_keys) / sizeof(sw_cfg_fabric_keys[0]),
+};

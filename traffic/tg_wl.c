@@ -1,0 +1,167 @@
+/* The registry of workload kinds (a plain static array; one file per kind)
+ * and what the kinds share: the common keys, the message prototype keys
+ * (size, start, op, dscp) and host-name resolution. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "tg_wl_int.h"
+
+static const struct tg_wl_kind *const tg_wl_registry[] = {
+	&tg_wl_messages_kind,
+	&tg_wl_permutation_kind,
+	&tg_wl_incast_kind,
+};
+
+static const char *const tg_wl_registry_names[] = {
+	"messages",
+	"permutation",
+	"incast",
+	NULL,
+};
+
+static const char *const tg_wl_op_names[] = { "write", "send", "read", NULL };
+
+const struct tg_wl_kind *tg_wl_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]); i++)
+		if (strcmp(tg_wl_registry[i]->name, name) == 0)
+			return tg_wl_registry[i];
+	return NULL;
+}
+
+const char *const *tg_wl_names(void)
+{
+	return tg_wl_registry_names;
+}
+
+const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
+{
+	return i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]) ? tg_wl_registry[i] : NULL;
+}
+
+static const struct cfg_key tg_wl_common_keys[] = {
+	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation or incast" },
+	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
+};
+
+const struct cfg_table tg_wl_common_table = {
+	.section = "traffic",
+	.keys = tg_wl_common_keys,
+	.n_keys = sizeof(tg_wl_common_keys) / sizeof(tg_wl_common_keys[0]),
+};
+
+void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c)
+{
+	memset(p, 0, sizeof(*p));
+	p->msg.dscp = c->dscp;
+	p->msg.workload = c->index;
+	p->ctx = c;
+}
+
+static int tg_wl_op(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_proto *p = params;
+	int op;
+
+	if (cfg_enum(n, tg_wl_op_names, &op, err) != 0)
+		return -EINVAL;
+	p->msg.op = (uint8_t)op;
+	return 0;
+}
+
+static const struct cfg_key tg_wl_proto_keys[] = {
+	{ "size", CFG_KEY_SIZE, .required = "message length, e.g. 1MiB",
+	  .off = offsetof(struct tg_wl_proto, msg.bytes), .size = 8, .max = TG_WL_MAX_MSG_BYTES,
+	  .doc = "message length, 0B..2GiB" },
+	{ "start", CFG_KEY_TIME, "0ns", .off = offsetof(struct tg_wl_proto, msg.start_ps),
+	  .doc = "when the message is posted" },
+	{ "op", CFG_KEY_CUSTOM, "write", .read = tg_wl_op, .doc = "write, send or read" },
+	{ "dscp", CFG_KEY_UINT, NULL, .off = offsetof(struct tg_wl_proto, msg.dscp), .size = 1,
+	  .max = 63, .doc = "DSCP of its data packets; absent: nic.dscp" },
+};
+
+const struct cfg_table tg_wl_proto_table = {
+	.section = "traffic",
+	.keys = tg_wl_proto_keys,
+	.n_keys = sizeof(tg_wl_proto_keys) / sizeof(tg_wl_proto_keys[0]),
+};
+
+int tg_wl_host(const struct topo *t, const struct cfg_node *n, uint32_t *host,
+	       char err[CFG_ERR_BYTES])
+{
+	const char *name, *near;
+	const char *cands[64];
+	uint32_t nc = 0;
+	int idx;
+
+	if (cfg_str(n, &name, err) != 0)
+		return -EINVAL;
+	idx = topo_find(t, name);
+	if (idx >= 0 && t->nodes[idx].kind == TOPO_HOST) {
+		*host = t->nodes[idx].index;
+		return 0;
+	}
+	if (idx >= 0) {
+		cfg_errorf(err, n, "'%s' is a switch, not a host", name);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < t->n_hosts && nc < 63; i++)
+		cands[nc++] = t->nodes[t->hosts[i]].name;
+	cands[nc] = NULL;
+	near = cfg_nearest(name, cands);
+	if (near)
+		cfg_errorf(err, n, "unknown host '%s' (did you mean '%s'?)", name, near);
+	else
+		cfg_errorf(err, n, "unknown host '%s' (hosts are %s .. %s)", name,
+			   t->nodes[t->hosts[0]].name, t->nodes[t->hosts[t->n_hosts - 1]].name);
+	return -EINVAL;
+}
+
+int tg_wl_hosts(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
+		char err[CFG_ERR_BYTES])
+{
+	uint32_t *v;
+	uint8_t *seen;
+
+	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0) {
+		v = malloc(sizeof(*v) * t->n_hosts);
+		if (!v)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < t->n_hosts; i++)
+			v[i] = i;
+		*out = v;
+		*n_out = t->n_hosts;
+		return 0;
+	}
+	if (n->type != CFG_SEQ) {
+		cfg_errorf(err, n, "expected 'all' or a list of host names");
+		return -EINVAL;
+	}
+	v = malloc(sizeof(*v) * (n->n ? n->n : 1));
+	seen = calloc(t->n_hosts, 1);
+	if (!v || !seen) {
+		free(v);
+		free(seen);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n->n; i++) {
+		if (tg_wl_host(t, n->items[i], &v[i], err) != 0)
+			goto bad;
+		if (seen[v[i]]) {
+			cfg_errorf(err, n->items[i], "host '%s' listed twice", n->items[i]->str);
+			goto bad;
+		}
+		seen[v[i]] = 1;
+	}
+	free(seen);
+	*out = v;
+	*n_out = n->n;
+	return 0;
+bad:
+	free(v);
+	free(seen);
+	return -EINVAL;
+}

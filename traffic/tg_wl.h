@@ -1,0 +1,44 @@
+/* Workload kinds: the registry of what a `traffic:` entry may be
+ * (messages, permutation, incast: one file each), each with its key table
+ * and an expander that turns the entry into messages. The expanders
+ * resolve host names against the topology through a small context. */
+#ifndef FAB_TG_WL_H
+#define FAB_TG_WL_H
+
+#include <stdint.h>
+
+#include "cfg.h"
+#include "tg.h"
+
+struct cfg_table;
+struct topo;
+
+/* What an expander needs from the experiment. */
+struct tg_wl_ctx {
+	struct cfg_doc *doc;      /* the experiment: absent keys get their defaults filled in */
+	const struct topo *topo;  /* host names */
+	uint8_t dscp;             /* DSCP of data when the workload names none (nic.dscp) */
+	uint64_t seed;            /* experiment seed */
+	uint16_t index;           /* the workload's position in traffic:, from 0 */
+	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
+	uint32_t *n_msgs;         /* their count */
+};
+
+struct tg_wl_kind {
+	const char *name;                      /* value of traffic.kind */
+	/* Every table whose keys appear in its entries, NULL-terminated (the
+	 * reference lists them as traffic.<key>). */
+	const struct cfg_table *const *tables;
+	/* Read the workload map @it (kind already checked) and append its
+	 * messages. 0, -EINVAL with @err filled, or -ENOMEM. */
+	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
+};
+
+/* Kind by name, NULL if unknown. */
+const struct tg_wl_kind *tg_wl_find(const char *name);
+/* NULL-terminated names of the registered kinds, in registry order. */
+const char *const *tg_wl_names(void);
+/* Kind @i of the registry, NULL past the last. */
+const struct tg_wl_kind *tg_wl_kind_at(unsigned i);
+
+#endif

@@ -1,0 +1,38 @@
+/* Workload kinds, private: the registry entries and the pieces they share
+ * (the common keys, the message prototype, host names). */
+#ifndef FAB_TG_WL_INT_H
+#define FAB_TG_WL_INT_H
+
+#include "cfg_schema.h"
+#include "tg_wl.h"
+
+enum { TG_WL_MAX_BINDS = 4 /* tables one entry is read with */ };
+
+#define TG_WL_MAX_MSG_BYTES (UINT64_C(1) << 31) /* IB maximum message size */
+
+extern const struct tg_wl_kind tg_wl_messages_kind;
+extern const struct tg_wl_kind tg_wl_permutation_kind;
+extern const struct tg_wl_kind tg_wl_incast_kind;
+
+/* kind and name, in every workload map (the run module reads name). */
+extern const struct cfg_table tg_wl_common_table;
+/* size, start, op and dscp of a message, into a struct tg_wl_proto. */
+extern const struct cfg_table tg_wl_proto_table;
+
+/* The prototype of a workload's messages, with the context the host
+ * readers need. */
+struct tg_wl_proto {
+	struct tg_msg msg;              /* size, start, op, dscp; src/dst per kind */
+	const struct tg_wl_ctx *ctx;    /* the experiment */
+};
+
+/* Start @p for context @c: DSCP from the context, workload index set. */
+void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c);
+/* Host number of the host named by @n ("did you mean" when unknown). */
+int tg_wl_host(const struct topo *t, const struct cfg_node *n, uint32_t *host,
+	       char err[CFG_ERR_BYTES]);
+/* `all` or a list of host names (no repeats), malloc'd into *out. */
+int tg_wl_hosts(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
+		char err[CFG_ERR_BYTES]);
+
+#endif
