@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { CFG_ERR_BYTES = 512 };
 
@@ -32,6 +33,8 @@ struct cfg_node {
 	bool quoted;             /* CFG_SCALAR: written with quotes */
 	bool dflt;               /* filled in from a schema table's default (cfg_doc_fill),
 				  * not written by the user; marked at its map */
+	bool omit;               /* a default that applies only while absent (it would not
+				  * pass its reader if written): cfg_doc_write leaves it out */
 	uint32_t n;              /* CFG_MAP: pairs; CFG_SEQ: items */
 	struct cfg_node **keys;  /* CFG_MAP: key nodes (scalars), n of them */
 	struct cfg_node **items; /* CFG_MAP: values; CFG_SEQ: items */
@@ -67,6 +70,11 @@ int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
  * that the schema tests catch). */
 int cfg_doc_fill(struct cfg_doc *doc, struct cfg_node *map, const char *key, const char *text,
 		 struct cfg_node **out, char err[CFG_ERR_BYTES]);
+
+/* Write the document to @out as YAML (libyaml's emitter: block style,
+ * quoting where the text needs it or was quoted), leaving out map entries
+ * whose value has the omit flag. Returns 0 or -EIO / -ENOMEM with @err. */
+int cfg_doc_write(const struct cfg_doc *doc, FILE *out, char err[CFG_ERR_BYTES]);
 
 /* Write "FILE:LINE:COL: " + message into @err (truncating safely). */
 void cfg_errorf(char err[CFG_ERR_BYTES], const struct cfg_node *at, const char *fmt, ...)

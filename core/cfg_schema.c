@@ -218,8 +218,9 @@ int cfg_schema_read(struct cfg_doc *doc, struct cfg_node *map, const char *what,
 }
 
 static int cfg_schema_names_push(struct cfg_schema_names *out, const char *section,
-				 const char *key)
+				 const struct cfg_key *k)
 {
+	const char *key = k->name;
 	size_t len = strlen(section) + strlen(key) + 2;
 	char *s = malloc(len);
 
@@ -235,14 +236,19 @@ static int cfg_schema_names_push(struct cfg_schema_names *out, const char *secti
 	if (out->n + 2 > out->cap) {
 		unsigned cap = out->cap ? out->cap * 2 : 64;
 		const char **v = realloc(out->names, sizeof(*v) * cap);
+		const struct cfg_key **kv;
 
-		if (!v) {
+		if (v)
+			out->names = v;
+		kv = v ? realloc(out->keys, sizeof(*kv) * cap) : NULL;
+		if (!kv) {
 			free(s);
 			return -ENOMEM;
 		}
-		out->names = v;
+		out->keys = kv;
 		out->cap = cap;
 	}
+	out->keys[out->n] = k;
 	out->names[out->n++] = s;
 	out->names[out->n] = NULL;
 	return 0;
@@ -253,7 +259,7 @@ int cfg_schema_names_add(struct cfg_schema_names *out, const struct cfg_table *t
 	for (unsigned i = 0; i < t->n_keys; i++) {
 		const struct cfg_key *k = &t->keys[i];
 
-		if (cfg_schema_names_push(out, t->section, k->name) != 0)
+		if (cfg_schema_names_push(out, t->section, k) != 0)
 			return -ENOMEM;
 		if (k->type != CFG_KEY_SECTION)
 			continue;
@@ -269,5 +275,14 @@ void cfg_schema_names_free(struct cfg_schema_names *out)
 	for (unsigned i = 0; i < out->n; i++)
 		free((char *)out->names[i]);
 	free(out->names);
+	free(out->keys);
 	memset(out, 0, sizeof(*out));
+}
+
+int cfg_schema_names_find(const struct cfg_schema_names *l, const char *name)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (strcmp(l->names[i], name) == 0)
+			return (int)i;
+	return -1;
 }

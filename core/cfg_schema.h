@@ -110,6 +110,7 @@ struct cfg_node *cfg_schema_get(struct cfg_node *map, const char *key);
 /* A growing NULL-terminated list of "section.key" names. */
 struct cfg_schema_names {
 	const char **names;         /* malloc'd, NULL-terminated; strings malloc'd */
+	const struct cfg_key **keys; /* the key of each name (its first declaration) */
 	unsigned n;                 /* names */
 	unsigned cap;               /* allocated entries */
 };
@@ -117,6 +118,8 @@ struct cfg_schema_names {
 /* Append the keys of @t (and of its nested sections, recursively) to @out,
  * skipping names already there. 0 or -ENOMEM. */
 int cfg_schema_names_add(struct cfg_schema_names *out, const struct cfg_table *t);
+/* Index of @name in @l, or -1. */
+int cfg_schema_names_find(const struct cfg_schema_names *l, const char *name);
 /* Free the list's strings and array; the struct is zeroed. */
 void cfg_schema_names_free(struct cfg_schema_names *out);
 

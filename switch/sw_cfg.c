@@ -52,11 +52,16 @@ static int sw_cfg_prio_list(const struct cfg_node *n, const char *what, uint8_t 
 }
 
 /* A size up to the buffer (read before). A default beyond a small buffer
- * is kept as it was always applied: unchecked. */
+ * applies unchecked, as it always has; written out it would be refused, so
+ * the resolved experiment leaves it absent. */
 static int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *p, uint64_t min,
 			      uint64_t *out, char err[CFG_ERR_BYTES])
 {
-	return cfg_size(n, min, n->dflt ? UINT64_C(1) << 40 : p->buffer_bytes, out, err);
+	if (cfg_size(n, min, n->dflt ? UINT64_C(1) << 40 : p->buffer_bytes, out, err) != 0)
+		return -EINVAL;
+	if (n->dflt && *out > p->buffer_bytes)
+		((struct cfg_node *)n)->omit = true; /* the walker's own fill, in a doc it may edit */
+	return 0;
 }
 
 /* ---- scheduler ---- */

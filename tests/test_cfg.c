@@ -2,12 +2,14 @@
  * of load error with its FILE:LINE:COL, --set overrides, and the typed
  * readers' accepted forms and messages. Mostly table-driven. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cfg.h"
+#include "cfg_schema.h"
 #include "test.h"
 #include "units.h"
 
@@ -592,6 +594,97 @@ static void test_cfg_set_errors(void)
 	}
 }
 
+/* A params struct and tables for the schema walker tests. */
+struct tcfg_params {
+	uint32_t width_bytes; /* "width" */
+	bool on;              /* "inner.on" */
+	uint64_t wait_ps;     /* "inner.wait" */
+};
+
+static const struct cfg_key tcfg_inner_keys[] = {
+	{ "on", CFG_KEY_BOOL, "true", .off = offsetof(struct tcfg_params, on), .doc = "on" },
+	{ "wait", CFG_KEY_TIME, "2us", .off = offsetof(struct tcfg_params, wait_ps), .doc = "wait" },
+};
+static const struct cfg_table tcfg_inner = {
+	.section = "t.inner", .keys = tcfg_inner_keys, .n_keys = 2,
+};
+static const struct cfg_sub tcfg_inner_subs[] = { { &tcfg_inner, 0 }, { NULL, 0 } };
+static const struct cfg_key tcfg_keys[] = {
+	{ "width", CFG_KEY_SIZE, "4KiB", .off = offsetof(struct tcfg_params, width_bytes), .size = 4,
+	  .min = 1, .max = 1 << 20, .doc = "width" },
+	{ "inner", CFG_KEY_SECTION, "{}", .subs = tcfg_inner_subs, .what = "inner", .doc = "inner" },
+	{ "added", CFG_KEY_ANY, .doc = "a key added to the table" },
+};
+static const struct cfg_table tcfg_table = { .section = "t", .keys = tcfg_keys, .n_keys = 3 };
+
+/* The walker: defaults filled in (and read by the typed readers), unknown
+ * keys refused, and every key of a table, nested ones too, in the names. */
+static void test_cfg_schema(void)
+{
+	struct cfg_schema_names names = { 0 };
+	struct tcfg_params p = { 0 };
+	char err[CFG_ERR_BYTES] = "";
+	struct cfg_doc *doc = NULL;
+	struct cfg_node *t;
+
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("x.yaml", "t: {inner: {wait: 5ns}}\n", &doc, err), 0);
+	t = cfg_schema_get(cfg_doc_root(doc), "t");
+	CU_ASSERT_EQUAL(cfg_schema_read(doc, t, "t", &(struct cfg_bind){ &tcfg_table, &p }, 1, err), 0);
+	CU_ASSERT_EQUAL(p.width_bytes, 4096);
+	CU_ASSERT_TRUE(p.on);
+	CU_ASSERT_EQUAL(p.wait_ps, 5000);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg_get(t, "width"));
+	CU_ASSERT_TRUE(cfg_get(t, "width")->dflt);
+	CU_ASSERT_EQUAL(cfg_get(t, "width")->mark.line, 1); /* at its map */
+	CU_ASSERT_EQUAL(cfg_get(t, "width")->mark.col, 4);
+	CU_ASSERT_FALSE(cfg_get(cfg_get(t, "inner"), "wait")->dflt);
+	CU_ASSERT_PTR_NULL(cfg_get(t, "added")); /* no default: stays absent */
+	cfg_doc_free(doc);
+
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("x.yaml", "t: {widht: 1KiB}\n", &doc, err), 0);
+	t = cfg_schema_get(cfg_doc_root(doc), "t");
+	CU_ASSERT_NOT_EQUAL(cfg_schema_read(doc, t, "t", &(struct cfg_bind){ &tcfg_table, &p }, 1, err), 0);
+	CU_ASSERT_STRING_EQUAL(err, "x.yaml:1:5: unknown key 'widht' (did you mean 'width'?)");
+	cfg_doc_free(doc);
+
+	CU_ASSERT_EQUAL_FATAL(cfg_schema_names_add(&names, &tcfg_table), 0);
+	CU_ASSERT_EQUAL(names.n, 5);
+	CU_ASSERT(cfg_schema_names_find(&names, "t.width") >= 0);
+	CU_ASSERT(cfg_schema_names_find(&names, "t.inner") >= 0);
+	CU_ASSERT(cfg_schema_names_find(&names, "t.inner.on") >= 0);
+	CU_ASSERT(cfg_schema_names_find(&names, "t.inner.wait") >= 0);
+	CU_ASSERT(cfg_schema_names_find(&names, "t.added") >= 0);
+	CU_ASSERT_EQUAL(cfg_schema_names_add(&names, &tcfg_table), 0); /* no repeats */
+	CU_ASSERT_EQUAL(names.n, 5);
+	cfg_schema_names_free(&names);
+}
+
+/* cfg_doc_write: what it writes loads back to the same tree. */
+static void test_cfg_write(void)
+{
+	static const char text[] = "a: {b: [1, \"x: y\", ~], c: \"~\"}\nd: [{e: 1us}]\nf: '>='\n";
+	char err[CFG_ERR_BYTES] = "", *buf = NULL;
+	struct cfg_doc *doc = NULL, *back = NULL;
+	const struct cfg_node *r;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("x.yaml", text, &doc, err), 0);
+	CU_ASSERT_EQUAL(cfg_doc_write(doc, f, err), 0);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("y.yaml", buf, &back, err), 0);
+	r = cfg_doc_root(back);
+	CU_ASSERT_STRING_EQUAL(cfg_get(cfg_get(r, "a"), "b")->items[1]->str, "x: y");
+	CU_ASSERT_EQUAL(cfg_get(cfg_get(r, "a"), "b")->items[2]->type, CFG_NULL);
+	CU_ASSERT_EQUAL(cfg_get(cfg_get(r, "a"), "c")->type, CFG_SCALAR); /* quoted: text */
+	CU_ASSERT_STRING_EQUAL(cfg_get(cfg_get(r, "d")->items[0], "e")->str, "1us");
+	CU_ASSERT_STRING_EQUAL(cfg_get(r, "f")->str, ">=");
+	cfg_doc_free(doc);
+	cfg_doc_free(back);
+	free(buf);
+}
+
 int test_cfg_register(void)
 {
 	static const struct {
@@ -610,6 +703,8 @@ int test_cfg_register(void)
 		{ "errorf", test_cfg_errorf },
 		{ "set", test_cfg_set },
 		{ "set errors", test_cfg_set_errors },
+		{ "schema walker and names", test_cfg_schema },
+		{ "write back", test_cfg_write },
 	};
 	CU_pSuite s = CU_add_suite("cfg", NULL, NULL);
 	unsigned i;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfg.h"
 #include "exp.h"
@@ -11,6 +12,7 @@
 #include "port.h"
 #include "rng.h"
 #include "tg.h"
+#include "topo.h"
 #include "test.h"
 
 enum { TE_MAX_HOSTS = 64 };
@@ -80,6 +82,116 @@ static void test_exp_docs(void)
 	CU_ASSERT(n > 40); /* the table is really there */
 	cfg_schema_names_free(&keys);
 	free(doc);
+}
+
+/* @path ("a.b.c") names a value under @n; lists match when an item does. */
+static bool te_has(const struct cfg_node *n, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	size_t len = dot ? (size_t)(dot - path) : strlen(path);
+	char key[64];
+
+	if (n && n->type == CFG_SEQ) {
+		for (uint32_t i = 0; i < n->n; i++)
+			if (te_has(n->items[i], path))
+				return true;
+		return false;
+	}
+	if (!n || n->type != CFG_MAP || len >= sizeof(key))
+		return false;
+	memcpy(key, path, len);
+	key[len] = '\0';
+	n = cfg_get(n, key);
+	return n && (!dot || te_has(n, dot + 1));
+}
+
+/* (a2) every default in the tables is accepted by its own reader: the
+ * typed ones read alone here, the custom ones (and all of them again) by
+ * loading an experiment with every section present, once per topology
+ * kind; and the resolved file names every key that has a default. */
+static void test_exp_table_defaults(void)
+{
+	static const char *const topos[] = {
+		"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 3}\n",
+		"topology: {kind: fat-tree, k: 4, tiers: 2}\n",
+		"topology:\n  kind: explicit\n"
+		"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: h2, kind: host},"
+		" {name: s0, kind: switch}]\n"
+		"  links: [{endpoints: ['h0:0', 's0:0']}, {endpoints: ['h1:0', 's0:1']},"
+		" {endpoints: ['h2:0', 's0:2']}]\n",
+	};
+	static const char rest[] =
+		"fabric: {pfc: {watchdog: {}}, ecn: {}}\n"
+		"traffic:\n"
+		"  - {kind: permutation, size: 4KiB}\n"
+		"  - {kind: incast, dst: h0, count: 2, size: 4KiB}\n"
+		"  - {kind: messages, messages: [{src: h1, dst: h2, size: 1KiB}]}\n"
+		"capture: {ports: ['h0:0']}\n"
+		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
+		"expect: [{metric: drops.total, op: '==', value: 0}]\n";
+	struct cfg_schema_names keys;
+	char err[CFG_ERR_BYTES] = "";
+	void *scratch = calloc(1, 1 << 16);
+	unsigned n_typed = 0, n_checked = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+	CU_ASSERT_EQUAL_FATAL(exp_schema_keys(&keys), 0);
+	for (unsigned i = 0; i < keys.n; i++) {
+		const struct cfg_key *k = keys.keys[i];
+		struct cfg_doc *doc = NULL;
+		struct cfg_node *v = NULL;
+
+		if (!k->dflt || k->type == CFG_KEY_CUSTOM || k->type == CFG_KEY_SECTION)
+			continue;
+		CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("d.yaml", "{}", &doc, err), 0);
+		CU_ASSERT_EQUAL_FATAL(k->off < (1 << 16) - 8, 1);
+		CU_ASSERT_EQUAL(cfg_doc_fill(doc, cfg_doc_root(doc), k->name, k->dflt, &v, err), 0);
+		if (cfg_schema_read_key(k, v, scratch, err) != 0) {
+			fprintf(stderr, "\n  default of %s: %s\n", keys.names[i], err);
+			CU_FAIL("a default its reader refuses");
+		}
+		n_typed++;
+		cfg_doc_free(doc);
+	}
+	CU_ASSERT(n_typed > 10);
+	for (unsigned t = 0; t < sizeof(topos) / sizeof(topos[0]); t++) {
+		struct cfg_schema_names kind_keys = { 0 };
+		char text[2048], path[] = "/tmp/fabemu-test-resolved-XXXXXX";
+		struct cfg_doc *back = NULL;
+		struct exp *e = NULL, *again = NULL;
+		int fd = mkstemp(path);
+
+		CU_ASSERT_FATAL(fd >= 0);
+		close(fd);
+		snprintf(text, sizeof(text), "%s%s", topos[t], rest);
+		if (exp_load_string("x.yaml", text, NULL, 0, &e, err) != 0)
+			fprintf(stderr, "\n  %s\n", err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(exp_write_resolved(e, path, err), 0);
+		CU_ASSERT_EQUAL_FATAL(cfg_doc_load(path, &back, err), 0);
+		CU_ASSERT_EQUAL_FATAL(cfg_schema_names_add(&kind_keys, topo_kind_table(t)), 0);
+		for (unsigned i = 0; i < keys.n; i++) {
+			if (!keys.keys[i]->dflt ||
+			    (strncmp(keys.names[i], "topology.", 9) == 0 &&
+			     cfg_schema_names_find(&kind_keys, keys.names[i]) < 0))
+				continue;
+			n_checked++;
+			if (!te_has(cfg_doc_root(back), keys.names[i])) {
+				fprintf(stderr, "\n  resolved.yaml lacks %s\n", keys.names[i]);
+				CU_FAIL("a key with a default missing from resolved.yaml");
+			}
+		}
+		/* And the resolved file is an experiment that loads. */
+		CU_ASSERT_EQUAL(exp_load(path, NULL, 0, false, 0, &again, err), 0);
+		exp_free(again);
+		exp_free(e);
+		cfg_doc_free(back);
+		cfg_schema_names_free(&kind_keys);
+		unlink(path);
+	}
+	CU_ASSERT(n_checked > 150);
+	cfg_schema_names_free(&keys);
+	free(scratch);
 }
 
 /* (b) defaults, and overrides through --set. */
@@ -415,6 +527,7 @@ int test_exp_register(void)
 	} tests[] = {
 		{ "config.md covers the schema", test_exp_docs },
 		{ "defaults and overrides", test_exp_defaults },
+		{ "table defaults read and resolved", test_exp_table_defaults },
 		{ "permutation", test_exp_permutation },
 		{ "incast count", test_exp_incast },
 		{ "expect tolerance", test_exp_expect },

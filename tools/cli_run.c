@@ -43,7 +43,7 @@ static int cli_mkdirs(const char *path)
 static void cli_clean(const char *dir)
 {
 	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv", "pfc.csv",
-					     "series.csv" };
+					     "series.csv", "resolved.yaml", "overrides.txt" };
 	char path[4200];
 	struct dirent *de;
 	DIR *d;
@@ -65,6 +65,20 @@ static void cli_clean(const char *dir)
 		}
 	}
 	closedir(d);
+}
+
+/* resolved.yaml (the experiment that runs, reproducible without
+ * overrides) and overrides.txt (the overrides as given). */
+static int cli_write_resolved(const struct exp *e, const char *dir, char err[CFG_ERR_BYTES])
+{
+	char path[4200];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/resolved.yaml", dir);
+	if ((r = exp_write_resolved(e, path, err)) != 0)
+		return r;
+	snprintf(path, sizeof(path), "%s/overrides.txt", dir);
+	return exp_write_overrides(e, path, err);
 }
 
 static bool cli_expect_holds(const struct exp_expect *a, double m)
@@ -197,6 +211,11 @@ int cli_run(const struct cli_opts *o, bool check)
 		return CLI_BAD_INPUT;
 	}
 	cli_clean(outdir);
+	if (cli_write_resolved(e, outdir, err) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		exp_free(e);
+		return CLI_FAIL;
+	}
 	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err))) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

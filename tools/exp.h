@@ -117,6 +117,9 @@ int exp_schema_keys(struct cfg_schema_names *out);
  * experiment again without overrides; the overrides as given head it in a
  * comment. 0 or -errno with @err filled. */
 int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_BYTES]);
+/* Write the overrides as given, one a line ("--seed N", "--set a.b=v"), in
+ * command-line order; empty without overrides. 0 or -errno with @err. */
+int exp_write_overrides(const struct exp *e, const char *path, char err[CFG_ERR_BYTES]);
 
 const char *exp_op_name(enum exp_op op);
 

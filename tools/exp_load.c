@@ -442,6 +442,16 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 		exp_free(e);
 		return -EINVAL;
 	}
+	if (e->seed_set) {
+		/* The document says what ran: --seed replaces the seed's value. */
+		char set[48];
+
+		snprintf(set, sizeof(set), "seed=%llu", (unsigned long long)e->seed);
+		if (cfg_doc_set(e->doc, set, n_sets + 1, err) != 0) {
+			exp_free(e);
+			return -EINVAL;
+		}
+	}
 	*out = e;
 	return 0;
 }
@@ -500,8 +510,46 @@ void exp_free(struct exp *e)
 
 int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_BYTES])
 {
-	(void)e;
-	(void)path;
-	(void)err;
-	return 0;
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot create: %s", path, strerror(errno));
+		return rc;
+	}
+	fprintf(f, "# The experiment as it ran: %s with every default and override applied.\n",
+		e->path);
+	fprintf(f, "# `fabemu run` on this file, without overrides, runs it again.\n");
+	if (e->seed_set)
+		fprintf(f, "# override: --seed %llu\n", (unsigned long long)e->seed_override);
+	for (unsigned i = 0; i < e->n_sets; i++)
+		fprintf(f, "# override: --set %s\n", e->sets[i]);
+	rc = cfg_doc_write(e->doc, f, err);
+	if (fclose(f) != 0 && rc == 0) {
+		rc = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot write: %s", path, strerror(errno));
+	}
+	return rc;
+}
+
+int exp_write_overrides(const struct exp *e, const char *path, char err[CFG_ERR_BYTES])
+{
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot create: %s", path, strerror(errno));
+		return rc;
+	}
+	if (e->seed_set)
+		fprintf(f, "--seed %llu\n", (unsigned long long)e->seed_override);
+	for (unsigned i = 0; i < e->n_sets; i++)
+		fprintf(f, "--set %s\n", e->sets[i]);
+	if (fclose(f) != 0) {
+		rc = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot write: %s", path, strerror(errno));
+	}
+	return rc;
 }

@@ -88,6 +88,13 @@ exp expect-op "expect-op.yaml:3:[0-9]+: .*unknown" \
 	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, op: '=>', value: 0}]"
 exp bad-bool "bad-bool.yaml:3:[0-9]+: .*true or false" \
 	"$good_topo" "$good_traffic" "nic: {payload: yes}"
+# A name is a name (it names the results folder), not a path.
+exp name-path "name-path.yaml:3:7: experiment name '../x' must be 1..64 letters" \
+	"$good_topo" "$good_traffic" "name: ../x"
+exp name-dot "name-dot.yaml:3:7: experiment name '.hidden'" \
+	"$good_topo" "$good_traffic" "name: .hidden"
+exp nic-cc "nic-cc.yaml:3:11: unknown value 'nonee' \(did you mean 'none'\?" \
+	"$good_topo" "$good_traffic" "nic: {cc: nonee}"
 exp weights "weights.yaml:3:[0-9]+: scheduler.weights needs 8 entries" \
 	"$good_topo" "$good_traffic" "fabric: {scheduler: {weights: [1, 2]}}"
 
