@@ -228,7 +228,7 @@ int cli_run(const struct cli_opts *o, bool check)
 		rte_eal_cleanup();
 		return CLI_FAIL;
 	}
-	if ((r = fabric_build(&f, e, pool, outdir, err, sizeof(err))) != 0) {
+	if ((r = fabric_build(&f, e, pool, outdir, err)) != 0) {
 		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
 		fprintf(stderr, r == -ENOSPC ? "%s\n" : "fabemu: %s\n", err);
 		fabric_free(&f);

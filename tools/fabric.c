@@ -80,16 +80,16 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
-static int fabric_mkdir(const char *path, char *err, unsigned err_len)
+static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 {
 	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, err_len, "%s: cannot create directory: %s", path, strerror(errno));
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsigned err_len)
+static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	char dir[4096];
@@ -98,7 +98,7 @@ static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsi
 	if (!e->n_captures)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s/capture", outdir);
-	if ((r = fabric_mkdir(dir, err, err_len)) != 0)
+	if ((r = fabric_mkdir(dir, err)) != 0)
 		return r;
 	f->caps = calloc(e->n_captures, sizeof(*f->caps));
 	f->cap_paths = calloc(e->n_captures, sizeof(*f->cap_paths));
@@ -111,7 +111,7 @@ static int fabric_captures(struct fabric *f, const char *outdir, char *err, unsi
 		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, f->topo->nodes[c->node].name,
 			 c->port);
 		if ((r = cap_open(path, e->snaplen, &f->caps[i], cerr)) != 0) {
-			snprintf(err, err_len, "%s", cerr);
+			snprintf(err, CFG_ERR_BYTES, "%s", cerr);
 			return r;
 		}
 		f->cap_paths[i] = strdup(path);
@@ -231,7 +231,7 @@ double fabric_now_s(void)
 }
 
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
-		 const char *outdir, char *err, unsigned err_len)
+		 const char *outdir, char err[CFG_ERR_BYTES])
 {
 	double start = fabric_now_s();
 	const struct topo *t = e->topo;
@@ -245,13 +245,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	f->exp = e;
 	f->topo = t;
 	if ((r = sim_init(&f->sim, e->seed, pool)) != 0) {
-		snprintf(err, err_len, "out of memory");
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return r;
 	}
 	f->sim.stop_ps = e->stop_ps;
 	sim_new_src(&f->sim, &f->mon_src);
 	if ((r = topo_routes_build(t, &f->routes, cerr)) != 0) {
-		snprintf(err, err_len, "%s", cerr);
+		snprintf(err, CFG_ERR_BYTES, "%s", cerr);
 		return r;
 	}
 	f->sws = calloc(t->n_switches ? t->n_switches : 1, sizeof(*f->sws));
@@ -315,18 +315,18 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
 		}
 	}
-	if ((r = fabric_ready(f, err, err_len)) != 0)
+	if ((r = fabric_ready(f, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_captures(f, outdir, err, err_len)) != 0)
+	if (outdir && (r = fabric_captures(f, outdir, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_series_open(f, outdir, err, err_len)) != 0)
+	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
 		return r;
 	fabric_deadlock_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, e->msgs, e->n_msgs, fabric_path, f, &fr,
-			       err, err_len);
+			       err);
 		if (!f->tg)
 			return -EINVAL;
 	}
@@ -334,7 +334,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	return 0;
 nomem:
 	fabric_fib_free(&fb);
-	snprintf(err, err_len, "out of memory building the fabric");
+	snprintf(err, CFG_ERR_BYTES, "out of memory building the fabric");
 	return -ENOMEM;
 }
 

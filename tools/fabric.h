@@ -48,7 +48,7 @@ double fabric_now_s(void);
 /* Build everything for @e on @pool; captures go under @outdir/capture (NULL
  * = no captures). Returns 0 or -errno with @err filled. */
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
-		 const char *outdir, char *err, unsigned err_len);
+		 const char *outdir, char err[CFG_ERR_BYTES]);
 /* Run to completion (or stop_time); @progress shows a status line. */
 void fabric_run(struct fabric *f, bool progress);
 void fabric_free(struct fabric *f);
@@ -60,9 +60,9 @@ struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
 uint32_t fabric_max_frame(const struct exp *e);
 /* After wiring: PFC settings per port and switch buffers (warnings to
  * stderr with the file position they concern). */
-int fabric_ready(struct fabric *f, char *err, unsigned err_len);
+int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES]);
 /* series.csv: open it and start sampling (nothing when not asked for). */
-int fabric_series_open(struct fabric *f, const char *outdir, char *err, unsigned err_len);
+int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 

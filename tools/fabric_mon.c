@@ -19,7 +19,7 @@ uint32_t fabric_max_frame(const struct exp *e)
 	return pkt_roce_frame_bytes(&f);
 }
 
-int fabric_ready(struct fabric *f, char *err, unsigned err_len)
+int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
@@ -44,8 +44,10 @@ int fabric_ready(struct fabric *f, char *err, unsigned err_len)
 		char why[CFG_ERR_BYTES];
 
 		if (sw_ready(f->sws[i], why, sizeof(why), warn, sizeof(warn)) != 0) {
-			snprintf(err, err_len, "%s:%u:%u: %s: %s", e->buffer_mark.file,
-				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name, why);
+			/* The buffer's position, then the switch's complaint (cut at the buffer's end). */
+			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: %s: ", e->buffer_mark.file,
+				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name);
+			strncat(err, why, CFG_ERR_BYTES - 1 - strlen(err));
 			return -ENOSPC;
 		}
 		if (warn[0] && e->sw.pfc.lossless_prio && !warned) {
@@ -93,7 +95,7 @@ static void fabric_sample(struct sim *sim, void *obj)
 		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
 }
 
-int fabric_series_open(struct fabric *f, const char *outdir, char *err, unsigned err_len)
+int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	char path[4200];
 
@@ -102,7 +104,7 @@ int fabric_series_open(struct fabric *f, const char *outdir, char *err, unsigned
 	snprintf(path, sizeof(path), "%s/series.csv", outdir);
 	f->series = fopen(path, "w");
 	if (!f->series) {
-		snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno));
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
 		return -errno;
 	}
 	fputs("time_ns,port,queue_bytes,tx_bytes,paused_tc_mask,paused_prio_mask,switch_buffer_bytes\n",

@@ -174,7 +174,7 @@ void topo_errorf(char err[CFG_ERR_BYTES], const struct cfg_mark *m, const char *
 
 /* Every link's ends valid, distinct and recorded on their ports; every used
  * port recorded by the link it names. */
-static int check_links(const struct topo *t, char err[CFG_ERR_BYTES])
+static int topo_check_links(const struct topo *t, char err[CFG_ERR_BYTES])
 {
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *k = &t->links[l];
@@ -236,7 +236,7 @@ static int check_links(const struct topo *t, char err[CFG_ERR_BYTES])
 }
 
 /* hosts[] and switches[] agree with the node kinds and indices. */
-static int check_index(const struct topo *t, char err[CFG_ERR_BYTES])
+static int topo_check_index(const struct topo *t, char err[CFG_ERR_BYTES])
 {
 	if (t->n_hosts + t->n_switches != t->n_nodes) {
 		topo_errorf(err, NULL, "%u hosts and %u switches but %u nodes",
@@ -261,7 +261,7 @@ static int check_index(const struct topo *t, char err[CFG_ERR_BYTES])
  * host. With single-homed hosts one search from the first host decides it;
  * a multi-homed host may join parts that only it could bridge, and hosts do
  * not forward, so then every host is searched from. */
-static int check_reach(const struct topo *t, const struct cfg_mark *block,
+static int topo_check_reach(const struct topo *t, const struct cfg_mark *block,
 		       char err[CFG_ERR_BYTES])
 {
 	uint32_t *dist = malloc(t->n_nodes * sizeof(*dist));
@@ -320,9 +320,9 @@ int topo_check_at(const struct topo *t, const struct cfg_mark *block, char err[C
 		topo_errorf(err, block, "topology has no hosts");
 		return -EINVAL;
 	}
-	rc = check_index(t, err);
+	rc = topo_check_index(t, err);
 	if (rc == 0)
-		rc = check_links(t, err);
+		rc = topo_check_links(t, err);
 	if (rc != 0)
 		return rc;
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
@@ -336,7 +336,7 @@ int topo_check_at(const struct topo *t, const struct cfg_mark *block, char err[C
 			return -EINVAL;
 		}
 	}
-	return check_reach(t, block, err);
+	return topo_check_reach(t, block, err);
 }
 
 int topo_check(const struct topo *t, char err[CFG_ERR_BYTES])

@@ -18,17 +18,17 @@ enum {
 
 #define TOPO_FLOW_INF (UINT64_MAX / 4) /* capacity of source and sink arcs */
 
-static uint64_t mul_sat(uint64_t a, uint64_t b)
+static uint64_t topo_desc_mul_sat(uint64_t a, uint64_t b)
 {
 	return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
+static uint64_t topo_desc_add_sat(uint64_t a, uint64_t b)
 {
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-static const struct topo_link *host_link(const struct topo *t, uint32_t h)
+static const struct topo_link *topo_desc_host_link(const struct topo *t, uint32_t h)
 {
 	const struct topo_node *n = &t->nodes[t->hosts[h]];
 
@@ -39,7 +39,7 @@ static const struct topo_link *host_link(const struct topo *t, uint32_t h)
 }
 
 /* Capacity from switch @s to the nodes of tier @tier, each direction. */
-static uint64_t capacity_to_tier(const struct topo *t, uint32_t s, uint8_t tier)
+static uint64_t topo_desc_capacity_to_tier(const struct topo *t, uint32_t s, uint8_t tier)
 {
 	const struct topo_node *n = &t->nodes[s];
 	uint64_t bps = 0;
@@ -48,12 +48,12 @@ static uint64_t capacity_to_tier(const struct topo *t, uint32_t s, uint8_t tier)
 		uint32_t m = topo_peer(t, s, p);
 
 		if (m != TOPO_NO_LINK && t->nodes[m].tier == tier)
-			bps = add_sat(bps, t->links[n->port_links[p]].rate_bps);
+			bps = topo_desc_add_sat(bps, t->links[n->port_links[p]].rate_bps);
 	}
 	return bps;
 }
 
-static uint32_t first_of_tier(const struct topo *t, uint8_t tier)
+static uint32_t topo_desc_first_of_tier(const struct topo *t, uint8_t tier)
 {
 	for (uint32_t s = 0; s < t->n_switches; s++)
 		if (t->nodes[t->switches[s]].tier == tier)
@@ -61,7 +61,7 @@ static uint32_t first_of_tier(const struct topo *t, uint8_t tier)
 	return TOPO_NO_LINK;
 }
 
-static uint32_t count_tier(const struct topo *t, uint8_t tier)
+static uint32_t topo_desc_count_tier(const struct topo *t, uint8_t tier)
 {
 	uint32_t n = 0;
 
@@ -80,23 +80,23 @@ static uint32_t count_tier(const struct topo *t, uint8_t tier)
  * links of the |a H - N/2| hosts that sit across from their leaf. So
  *   bisection = min over a = 0..L of |a H - N/2| r + min(a, L-a) U,
  * which for even L is L/2 x min(H r, U). */
-static uint64_t bisection_two_level(const struct topo *t)
+static uint64_t topo_desc_bisection_two_level(const struct topo *t)
 {
-	uint32_t leaf = first_of_tier(t, 1), n_leaves = count_tier(t, 1);
+	uint32_t leaf = topo_desc_first_of_tier(t, 1), n_leaves = topo_desc_count_tier(t, 1);
 	uint64_t half = t->n_hosts / 2, best = UINT64_MAX;
 
-	if (leaf == TOPO_NO_LINK || host_link(t, 0) == NULL)
+	if (leaf == TOPO_NO_LINK || topo_desc_host_link(t, 0) == NULL)
 		return 0;
 
 	uint64_t per_leaf = t->n_hosts / n_leaves;
-	uint64_t rate_bps = host_link(t, 0)->rate_bps;
-	uint64_t up_bps = capacity_to_tier(t, leaf, 2);
+	uint64_t rate_bps = topo_desc_host_link(t, 0)->rate_bps;
+	uint64_t up_bps = topo_desc_capacity_to_tier(t, leaf, 2);
 
 	for (uint64_t a = 0; a <= n_leaves; a++) {
 		uint64_t on_a = a * per_leaf;
 		uint64_t stray = on_a > half ? on_a - half : half - on_a;
 		uint64_t leaves = a < n_leaves - a ? a : n_leaves - a;
-		uint64_t cut = add_sat(mul_sat(stray, rate_bps), mul_sat(leaves, up_bps));
+		uint64_t cut = topo_desc_add_sat(topo_desc_mul_sat(stray, rate_bps), topo_desc_mul_sat(leaves, up_bps));
 
 		if (cut < best)
 			best = cut;
@@ -112,14 +112,14 @@ static uint64_t bisection_two_level(const struct topo *t)
  * fabric links with h + f >= N/2, so it costs at least N/2 x min(r_h, r_f),
  * and one of the two cuts above costs exactly that:
  *   bisection = k^3/8 x min(r_h, r_f)   (k=4 at 100G: 8 x 100G = 800G). */
-static uint64_t bisection_fat_tree3(const struct topo *t)
+static uint64_t topo_desc_bisection_fat_tree3(const struct topo *t)
 {
-	uint32_t edge = first_of_tier(t, 1);
+	uint32_t edge = topo_desc_first_of_tier(t, 1);
 
-	if (edge == TOPO_NO_LINK || host_link(t, 0) == NULL)
+	if (edge == TOPO_NO_LINK || topo_desc_host_link(t, 0) == NULL)
 		return 0;
 
-	uint64_t r_h = host_link(t, 0)->rate_bps, r_f = r_h;
+	uint64_t r_h = topo_desc_host_link(t, 0)->rate_bps, r_f = r_h;
 	const struct topo_node *n = &t->nodes[edge];
 
 	for (uint16_t p = 0; p < n->n_ports; p++) {
@@ -128,12 +128,12 @@ static uint64_t bisection_fat_tree3(const struct topo *t)
 		if (m != TOPO_NO_LINK && t->nodes[m].tier == 2)
 			r_f = t->links[n->port_links[p]].rate_bps;
 	}
-	return mul_sat(t->n_hosts / 2, r_h < r_f ? r_h : r_f);
+	return topo_desc_mul_sat(t->n_hosts / 2, r_h < r_f ? r_h : r_f);
 }
 
 /* Residual graph for Dinic's max-flow: arcs 2i and 2i+1 are each other's
  * reverse; an undirected link is two arcs of its full capacity. */
-struct flow {
+struct topo_flow {
 	uint32_t n_verts;
 	uint32_t n_arcs;
 	uint32_t *head;  /* n_verts: first arc out, UINT32_MAX when none */
@@ -145,7 +145,7 @@ struct flow {
 	uint32_t *stack; /* path of arcs, then BFS queue */
 };
 
-static void flow_arc(struct flow *f, uint32_t u, uint32_t v, uint64_t cap, uint64_t back)
+static void topo_flow_arc(struct topo_flow *f, uint32_t u, uint32_t v, uint64_t cap, uint64_t back)
 {
 	uint32_t a = f->n_arcs;
 
@@ -160,7 +160,7 @@ static void flow_arc(struct flow *f, uint32_t u, uint32_t v, uint64_t cap, uint6
 	f->n_arcs += 2;
 }
 
-static int flow_levels(struct flow *f, uint32_t s, uint32_t sink)
+static int topo_flow_levels(struct topo_flow *f, uint32_t s, uint32_t sink)
 {
 	uint32_t head = 0, tail = 0;
 
@@ -182,7 +182,7 @@ static int flow_levels(struct flow *f, uint32_t s, uint32_t sink)
 }
 
 /* One blocking flow along level-increasing arcs, without recursion. */
-static uint64_t flow_block(struct flow *f, uint32_t s, uint32_t sink)
+static uint64_t topo_flow_block(struct topo_flow *f, uint32_t s, uint32_t sink)
 {
 	uint64_t total = 0;
 	uint32_t top = 0, u = s;
@@ -196,9 +196,9 @@ static uint64_t flow_block(struct flow *f, uint32_t s, uint32_t sink)
 				push = f->cap[f->stack[i]] < push ? f->cap[f->stack[i]] : push;
 			for (uint32_t i = 0; i < top; i++) {
 				f->cap[f->stack[i]] -= push;
-				f->cap[f->stack[i] ^ 1] = add_sat(f->cap[f->stack[i] ^ 1], push);
+				f->cap[f->stack[i] ^ 1] = topo_desc_add_sat(f->cap[f->stack[i] ^ 1], push);
 			}
-			total = add_sat(total, push);
+			total = topo_desc_add_sat(total, push);
 			top = 0;
 			u = s;
 			continue;
@@ -222,7 +222,7 @@ static uint64_t flow_block(struct flow *f, uint32_t s, uint32_t sink)
 }
 
 /* Minimum cut between the hosts order[0..N/2) and the rest. */
-static uint64_t cut_for_split(const struct topo *t, struct flow *f, const uint32_t *order)
+static uint64_t topo_desc_cut_for_split(const struct topo *t, struct topo_flow *f, const uint32_t *order)
 {
 	uint32_t s = t->n_nodes, sink = t->n_nodes + 1;
 	uint64_t total = 0;
@@ -231,22 +231,22 @@ static uint64_t cut_for_split(const struct topo *t, struct flow *f, const uint32
 	for (uint32_t v = 0; v < f->n_verts; v++)
 		f->head[v] = UINT32_MAX;
 	for (uint32_t l = 0; l < t->n_links; l++)
-		flow_arc(f, t->links[l].node[0], t->links[l].node[1], t->links[l].rate_bps,
+		topo_flow_arc(f, t->links[l].node[0], t->links[l].node[1], t->links[l].rate_bps,
 			 t->links[l].rate_bps);
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		if (i < t->n_hosts / 2)
-			flow_arc(f, s, order[i], TOPO_FLOW_INF, 0);
+			topo_flow_arc(f, s, order[i], TOPO_FLOW_INF, 0);
 		else
-			flow_arc(f, order[i], sink, TOPO_FLOW_INF, 0);
+			topo_flow_arc(f, order[i], sink, TOPO_FLOW_INF, 0);
 	}
-	while (flow_levels(f, s, sink))
-		total = add_sat(total, flow_block(f, s, sink));
+	while (topo_flow_levels(f, s, sink))
+		total = topo_desc_add_sat(total, topo_flow_block(f, s, sink));
 	return total;
 }
 
 /* Hosts in search order from @from: neighbours in the graph end up on the
  * same side of the split. */
-static void hosts_by_distance(const struct topo *t, uint32_t from, uint32_t *order,
+static void topo_desc_hosts_by_distance(const struct topo *t, uint32_t from, uint32_t *order,
 			      uint32_t *dist, uint32_t *queue)
 {
 	uint32_t n = topo_bfs(t, &from, 1, dist, queue), k = 0;
@@ -263,10 +263,10 @@ static void hosts_by_distance(const struct topo *t, uint32_t from, uint32_t *ord
  * splits (declaration order, search order from the first host, and from
  * the host that search reaches last). Each is a true balanced cut, so the
  * least of them bounds the bisection from above. */
-static uint64_t bisection_heuristic(const struct topo *t)
+static uint64_t topo_desc_bisection_heuristic(const struct topo *t)
 {
 	uint32_t n_verts = t->n_nodes + 2, n_arcs = 2 * (t->n_links + t->n_hosts);
-	struct flow f = { .n_verts = n_verts };
+	struct topo_flow f = { .n_verts = n_verts };
 	uint32_t *order = malloc((size_t)TOPO_N_SPLITS * t->n_hosts * sizeof(*order));
 	uint32_t *dist = malloc(t->n_nodes * sizeof(*dist));
 	uint64_t best = UINT64_MAX;
@@ -284,10 +284,10 @@ static uint64_t bisection_heuristic(const struct topo *t)
 		uint32_t *near_last = near_first + t->n_hosts;
 
 		memcpy(by_index, t->hosts, t->n_hosts * sizeof(*order));
-		hosts_by_distance(t, t->hosts[0], near_first, dist, f.stack);
-		hosts_by_distance(t, near_first[t->n_hosts - 1], near_last, dist, f.stack);
+		topo_desc_hosts_by_distance(t, t->hosts[0], near_first, dist, f.stack);
+		topo_desc_hosts_by_distance(t, near_first[t->n_hosts - 1], near_last, dist, f.stack);
 		for (int i = 0; i < TOPO_N_SPLITS; i++) {
-			uint64_t cut = cut_for_split(t, &f, order + (size_t)i * t->n_hosts);
+			uint64_t cut = topo_desc_cut_for_split(t, &f, order + (size_t)i * t->n_hosts);
 
 			best = cut < best ? cut : best;
 		}
@@ -304,12 +304,12 @@ static uint64_t bisection_heuristic(const struct topo *t)
 	return best == UINT64_MAX ? 0 : best;
 }
 
-static int is_kind(const struct topo *t, const char *kind)
+static int topo_desc_is_kind(const struct topo *t, const char *kind)
 {
 	return t->kind != NULL && strcmp(t->kind, kind) == 0;
 }
 
-static uint8_t max_tier(const struct topo *t)
+static uint8_t topo_desc_max_tier(const struct topo *t)
 {
 	uint8_t top = 0;
 
@@ -322,25 +322,25 @@ uint64_t topo_bisection_bps(const struct topo *t)
 {
 	if (t->n_hosts < 2)
 		return 0;
-	if (is_kind(t, "leaf-spine") || (is_kind(t, "fat-tree") && max_tier(t) == 2))
-		return bisection_two_level(t);
-	if (is_kind(t, "fat-tree"))
-		return bisection_fat_tree3(t);
-	return bisection_heuristic(t);
+	if (topo_desc_is_kind(t, "leaf-spine") || (topo_desc_is_kind(t, "fat-tree") && topo_desc_max_tier(t) == 2))
+		return topo_desc_bisection_two_level(t);
+	if (topo_desc_is_kind(t, "fat-tree"))
+		return topo_desc_bisection_fat_tree3(t);
+	return topo_desc_bisection_heuristic(t);
 }
 
 /* Name of a tier: "host", then the name stem of its first switch ("leaf",
  * "agg") for the regular builders, "tier2" for explicit graphs. */
-static void tier_name(const struct topo *t, uint8_t tier, char buf[TOPO_NAME_BYTES])
+static void topo_desc_tier_name(const struct topo *t, uint8_t tier, char buf[TOPO_NAME_BYTES])
 {
-	uint32_t s = tier == 0 ? TOPO_NO_LINK : first_of_tier(t, tier);
+	uint32_t s = tier == 0 ? TOPO_NO_LINK : topo_desc_first_of_tier(t, tier);
 	size_t len;
 
 	if (tier == 0) {
 		snprintf(buf, TOPO_NAME_BYTES, "host");
 		return;
 	}
-	if (is_kind(t, "explicit") || s == TOPO_NO_LINK) {
+	if (topo_desc_is_kind(t, "explicit") || s == TOPO_NO_LINK) {
 		snprintf(buf, TOPO_NAME_BYTES, "tier%u", tier);
 		return;
 	}
@@ -350,16 +350,16 @@ static void tier_name(const struct topo *t, uint8_t tier, char buf[TOPO_NAME_BYT
 }
 
 /* A class of links in the summary: tiers of the two ends, rate, delay. */
-struct link_class {
+struct topo_link_class {
 	uint8_t lo, hi;    /* tiers, lo <= hi */
 	uint64_t rate_bps;
 	uint64_t delay_ps;
 	uint32_t n_links;
 };
 
-static int link_class_cmp(const void *a, const void *b)
+static int topo_desc_link_class_cmp(const void *a, const void *b)
 {
-	const struct link_class *x = a, *y = b;
+	const struct topo_link_class *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo - y->lo;
@@ -370,9 +370,9 @@ static int link_class_cmp(const void *a, const void *b)
 	return (x->delay_ps > y->delay_ps) - (x->delay_ps < y->delay_ps);
 }
 
-static void describe_links(const struct topo *t, FILE *out)
+static void topo_desc_links(const struct topo *t, FILE *out)
 {
-	struct link_class *cls = calloc(t->n_links ? t->n_links : 1, sizeof(*cls));
+	struct topo_link_class *cls = calloc(t->n_links ? t->n_links : 1, sizeof(*cls));
 	uint32_t n_cls = 0;
 
 	if (cls == NULL)
@@ -380,26 +380,26 @@ static void describe_links(const struct topo *t, FILE *out)
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *k = &t->links[l];
 		uint8_t a = t->nodes[k->node[0]].tier, b = t->nodes[k->node[1]].tier;
-		struct link_class c = {
+		struct topo_link_class c = {
 			.lo = a < b ? a : b, .hi = a < b ? b : a,
 			.rate_bps = k->rate_bps, .delay_ps = k->delay_ps, .n_links = 1,
 		};
 		uint32_t i = 0;
 
-		while (i < n_cls && link_class_cmp(&cls[i], &c) != 0)
+		while (i < n_cls && topo_desc_link_class_cmp(&cls[i], &c) != 0)
 			i++;
 		if (i == n_cls)
 			cls[n_cls++] = c;
 		else
 			cls[i].n_links++;
 	}
-	qsort(cls, n_cls, sizeof(*cls), link_class_cmp);
+	qsort(cls, n_cls, sizeof(*cls), topo_desc_link_class_cmp);
 	fprintf(out, "links:\n");
 	for (uint32_t i = 0; i < n_cls; i++) {
 		char lo[TOPO_NAME_BYTES], hi[TOPO_NAME_BYTES], rate[TOPO_RATE_BYTES];
 
-		tier_name(t, cls[i].lo, lo);
-		tier_name(t, cls[i].hi, hi);
+		topo_desc_tier_name(t, cls[i].lo, lo);
+		topo_desc_tier_name(t, cls[i].hi, hi);
 		units_fmt_rate(rate, sizeof(rate), cls[i].rate_bps);
 		fprintf(out, "  %s-%s: %u x %s, %gus\n", lo, hi, cls[i].n_links, rate,
 			units_ps_to_us(cls[i].delay_ps));
@@ -409,7 +409,7 @@ static void describe_links(const struct topo *t, FILE *out)
 
 void topo_describe(const struct topo *t, FILE *out)
 {
-	uint8_t top = max_tier(t);
+	uint8_t top = topo_desc_max_tier(t);
 	char name[TOPO_NAME_BYTES], a[TOPO_RATE_BYTES], b[TOPO_RATE_BYTES];
 	uint64_t bis = topo_bisection_bps(t), host_bps = 0;
 
@@ -430,13 +430,13 @@ void topo_describe(const struct topo *t, FILE *out)
 		}
 		if (n == 0)
 			continue;
-		tier_name(t, (uint8_t)tier, name);
+		topo_desc_tier_name(t, (uint8_t)tier, name);
 		if (lo == hi)
 			fprintf(out, "  %s: %u switches, %u ports each\n", name, n, lo);
 		else
 			fprintf(out, "  %s: %u switches, %u..%u ports\n", name, n, lo, hi);
 	}
-	describe_links(t, out);
+	topo_desc_links(t, out);
 	fprintf(out, "oversubscription (downlink:uplink capacity):\n");
 	for (unsigned tier = 1; tier < top; tier++) {
 		uint64_t down = 0, up = 0;
@@ -447,13 +447,13 @@ void topo_describe(const struct topo *t, FILE *out)
 			if (t->nodes[n].tier != tier)
 				continue;
 			for (unsigned below = 0; below < tier; below++)
-				down = add_sat(down, capacity_to_tier(t, n, (uint8_t)below));
+				down = topo_desc_add_sat(down, topo_desc_capacity_to_tier(t, n, (uint8_t)below));
 			for (unsigned above = tier + 1; above <= top; above++)
-				up = add_sat(up, capacity_to_tier(t, n, (uint8_t)above));
+				up = topo_desc_add_sat(up, topo_desc_capacity_to_tier(t, n, (uint8_t)above));
 		}
 		if (up == 0)
 			continue;
-		tier_name(t, (uint8_t)tier, name);
+		topo_desc_tier_name(t, (uint8_t)tier, name);
 		units_fmt_rate(a, sizeof(a), down);
 		units_fmt_rate(b, sizeof(b), up);
 		fprintf(out, "  %s: %.2f:1 (%s down, %s up)\n", name, (double)down / (double)up, a, b);
@@ -461,16 +461,16 @@ void topo_describe(const struct topo *t, FILE *out)
 	for (uint32_t l = 0; l < t->n_links; l++)
 		for (int e = 0; e < 2; e++)
 			if (t->nodes[t->links[l].node[e]].kind == TOPO_HOST)
-				host_bps = add_sat(host_bps, t->links[l].rate_bps);
+				host_bps = topo_desc_add_sat(host_bps, t->links[l].rate_bps);
 	units_fmt_rate(a, sizeof(a), bis);
 	units_fmt_rate(b, sizeof(b), host_bps / 2);
 	fprintf(out, "bisection bandwidth: %s%s (%.0f%% of half the host capacity, %s)\n",
-		is_kind(t, "leaf-spine") || is_kind(t, "fat-tree") ? "" : "at most ", a,
+		topo_desc_is_kind(t, "leaf-spine") || topo_desc_is_kind(t, "fat-tree") ? "" : "at most ", a,
 		host_bps ? 100.0 * (double)bis / (double)(host_bps / 2) : 0.0, b);
 }
 
 /* Short rate for edge labels: "100G", "12.5G", "400M". */
-static void fmt_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
+static void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
 {
 	static const struct {
 		const char *suffix;
@@ -485,7 +485,7 @@ static void fmt_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
 
 void topo_dot(const struct topo *t, FILE *out)
 {
-	uint8_t top = max_tier(t);
+	uint8_t top = topo_desc_max_tier(t);
 	char rate[TOPO_RATE_BYTES];
 
 	fprintf(out, "graph fabric {\n\trankdir=BT;\n\tnode [shape=ellipse];\n");
@@ -510,7 +510,7 @@ void topo_dot(const struct topo *t, FILE *out)
 		const struct topo_link *k = &t->links[l];
 		int lower = t->nodes[k->node[1]].tier < t->nodes[k->node[0]].tier;
 
-		fmt_rate_short(rate, k->rate_bps);
+		topo_desc_rate_short(rate, k->rate_bps);
 		fprintf(out, "\t\"%s\" -- \"%s\" [label=\"%s\"];\n", t->nodes[k->node[lower]].name,
 			t->nodes[k->node[!lower]].name, rate);
 	}

@@ -21,7 +21,7 @@ enum {
 	TOPO_HOPS_BLOCK = 64,          /* classes searched per pass over the table */
 };
 
-static int adj_build(const struct topo *t, struct topo_routes *a)
+static int topo_route_adj_build(const struct topo *t, struct topo_routes *a)
 {
 	uint64_t n_ports = 0;
 	uint32_t rows = 0;
@@ -50,7 +50,7 @@ static int adj_build(const struct topo *t, struct topo_routes *a)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int topo_route_cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
@@ -59,14 +59,14 @@ static int cmp_u32(const void *a, const void *b)
 
 /* The sorted, distinct neighbours of host @h into @nb (room for its port
  * count); returns how many. */
-static uint32_t host_neighbours(const struct topo_routes *r, uint32_t h, uint32_t *nb)
+static uint32_t topo_route_host_neighbours(const struct topo_routes *r, uint32_t h, uint32_t *nb)
 {
 	uint32_t node = r->host_node[h], n = 0, k = 0;
 
 	for (uint32_t p = r->first[node]; p < r->first[node + 1]; p++)
 		if (r->peers[p] != TOPO_NO_LINK)
 			nb[n++] = r->peers[p];
-	qsort(nb, n, sizeof(*nb), cmp_u32);
+	qsort(nb, n, sizeof(*nb), topo_route_cmp_u32);
 	for (uint32_t i = 0; i < n; i++)
 		if (i == 0 || nb[i] != nb[i - 1])
 			nb[k++] = nb[i];
@@ -75,7 +75,7 @@ static uint32_t host_neighbours(const struct topo_routes *r, uint32_t h, uint32_
 
 /* Group the hosts into classes of equal neighbour sets (a hash table on
  * the sets); the first host of a class represents it. */
-static int make_classes(const struct topo *t, struct topo_routes *r)
+static int topo_route_make_classes(const struct topo *t, struct topo_routes *r)
 {
 	uint32_t slots = 16, max_ports = 1;
 	uint32_t *table = NULL, *nb = NULL, *nb2 = NULL;
@@ -95,7 +95,7 @@ static int make_classes(const struct topo *t, struct topo_routes *r)
 		goto out;
 	r->n_classes = 0;
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		uint32_t n = host_neighbours(r, h, nb), i;
+		uint32_t n = topo_route_host_neighbours(r, h, nb), i;
 		uint64_t x = n;
 
 		for (uint32_t k = 0; k < n; k++)
@@ -103,7 +103,7 @@ static int make_classes(const struct topo *t, struct topo_routes *r)
 		for (i = (uint32_t)(x ^ x >> 29) & (slots - 1); table[i]; i = (i + 1) & (slots - 1)) {
 			uint32_t c = table[i] - 1;
 
-			if (host_neighbours(r, r->class_rep[c], nb2) == n &&
+			if (topo_route_host_neighbours(r, r->class_rep[c], nb2) == n &&
 			    !memcmp(nb, nb2, n * sizeof(*nb)))
 				break;
 		}
@@ -123,7 +123,7 @@ out:
 
 /* Hop counts to node @src (a host) from every node, into @dist (UINT32_MAX when
  * unreachable); the search of topo_bfs, over the flattened adjacency. */
-static void search(const struct topo_routes *a, uint32_t n_nodes, uint32_t src, uint32_t *dist,
+static void topo_route_search(const struct topo_routes *a, uint32_t n_nodes, uint32_t src, uint32_t *dist,
 		   uint32_t *queue)
 {
 	uint32_t head = 0, tail = 0;
@@ -151,7 +151,7 @@ static void search(const struct topo_routes *a, uint32_t n_nodes, uint32_t src, 
 /* Fill hops[], one search per class. The searches give columns of the
  * switch-major table; a block of TOPO_HOPS_BLOCK columns is gathered in a
  * small buffer first so that the big table is written row by row. */
-static int fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_ERR_BYTES])
+static int topo_route_fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_ERR_BYTES])
 {
 	size_t n_nodes = t->n_nodes ? t->n_nodes : 1;
 	uint32_t *dist = malloc(n_nodes * sizeof(*dist));
@@ -169,7 +169,7 @@ static int fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_E
 		for (uint32_t j = 0; j < width && rc == 0; j++) {
 			uint32_t src = r->host_node[r->class_rep[c0 + j]];
 
-			search(r, t->n_nodes, src, dist, queue);
+			topo_route_search(r, t->n_nodes, src, dist, queue);
 			for (uint32_t n = 0; n < t->n_nodes; n++) {
 				if (dist[n] != UINT32_MAX && dist[n] > TOPO_HOPS_MAX) {
 					topo_errorf(err, &t->nodes[n].mark,
@@ -196,7 +196,7 @@ static int fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_E
 }
 
 /* Hops from switch @node to class @c (its table cell). */
-static inline uint8_t sw_hops(const struct topo_routes *r, uint32_t node, uint32_t c)
+static inline uint8_t topo_route_sw_hops(const struct topo_routes *r, uint32_t node, uint32_t c)
 {
 	return r->hops[(size_t)r->row[node] * r->n_classes + c];
 }
@@ -208,14 +208,14 @@ uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t ho
 	if (node == target)
 		return 0;
 	if (r->row[node] != TOPO_NO_LINK)
-		return sw_hops(r, node, c);
+		return topo_route_sw_hops(r, node, c);
 	/* A host: one hop to a switch on the way, or to the host itself. */
 	for (uint32_t p = r->first[node]; p < r->first[node + 1]; p++) {
 		uint32_t m = r->peers[p], d;
 
 		if (m == TOPO_NO_LINK)
 			continue;
-		d = m == target ? 0 : r->row[m] != TOPO_NO_LINK ? sw_hops(r, m, c) : TOPO_HOPS_NONE;
+		d = m == target ? 0 : r->row[m] != TOPO_NO_LINK ? topo_route_sw_hops(r, m, c) : TOPO_HOPS_NONE;
 		if (d < best)
 			best = d;
 	}
@@ -235,7 +235,7 @@ uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t h
 
 		if (m == TOPO_NO_LINK)
 			continue;
-		if (d == 1 ? m == target : r->row[m] != TOPO_NO_LINK && sw_hops(r, m, c) == d - 1) {
+		if (d == 1 ? m == target : r->row[m] != TOPO_NO_LINK && topo_route_sw_hops(r, m, c) == d - 1) {
 			if (n < max)
 				ports[n] = (uint16_t)(p - r->first[node]);
 			n++;
@@ -254,7 +254,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		goto nomem;
-	rc = adj_build(t, r);
+	rc = topo_route_adj_build(t, r);
 	if (rc == -E2BIG)
 		snprintf(err, CFG_ERR_BYTES, "routes: more than %u ports in all", UINT32_MAX);
 	if (rc == -ENOMEM)
@@ -263,7 +263,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 		goto fail;
 	r->n_nodes = t->n_nodes;
 	r->n_hosts = t->n_hosts;
-	if (make_classes(t, r) != 0)
+	if (topo_route_make_classes(t, r) != 0)
 		goto nomem;
 	n_cells = (size_t)r->n_rows * r->n_classes;
 	if (r->n_classes && n_cells / r->n_classes != r->n_rows) {
@@ -280,7 +280,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = fill_hops(t, r, err);
+	rc = topo_route_fill_hops(t, r, err);
 	if (rc != 0)
 		goto fail;
 	*out = r;

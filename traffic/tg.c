@@ -144,7 +144,7 @@ static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dsc
 
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
-		  const struct tg_framing *fr, char *err, unsigned err_len)
+		  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
 	struct tg *t = calloc(1, sizeof(*t));
 	struct tg_key *keys = calloc(n_msgs ? n_msgs : 1, sizeof(*keys));
@@ -152,7 +152,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 	if (!t || !keys ||
 	    !(t->flows = calloc(n_msgs ? n_msgs : 1, sizeof(*t->flows))) ||
 	    !(t->slots = calloc(n_msgs ? n_msgs : 1, sizeof(*t->slots)))) {
-		snprintf(err, err_len, "out of memory for %u messages", n_msgs);
+		snprintf(err, CFG_ERR_BYTES, "out of memory for %u messages", n_msgs);
 		goto fail;
 	}
 	t->sim = sim;
@@ -164,12 +164,12 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		struct tg_path p;
 
 		if (msgs[i].src >= n_hosts || msgs[i].dst >= n_hosts || msgs[i].src == msgs[i].dst) {
-			snprintf(err, err_len, "message %u: bad endpoints h%u -> h%u", i, msgs[i].src,
+			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints h%u -> h%u", i, msgs[i].src,
 				 msgs[i].dst);
 			goto fail;
 		}
 		if (path(path_arg, msgs[i].src, msgs[i].dst, &p) != 0) {
-			snprintf(err, err_len, "no path from h%u to h%u", msgs[i].src, msgs[i].dst);
+			snprintf(err, CFG_ERR_BYTES, "no path from h%u to h%u", msgs[i].src, msgs[i].dst);
 			goto fail;
 		}
 		t->flows[i].msg = msgs[i];
@@ -191,7 +191,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		    path(path_arg, m->dst, m->src, &rev) != 0 ||
 		    tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes, &fwd,
 			       &rev, &qp) != 0) {
-			snprintf(err, err_len, "cannot create QPs h%u -> h%u", m->src, m->dst);
+			snprintf(err, CFG_ERR_BYTES, "cannot create QPs h%u -> h%u", m->src, m->dst);
 			goto fail;
 		}
 		for (; i < j; i++) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cfg.h"
 #include "rng.h"
 
 struct sim;
@@ -90,7 +91,7 @@ struct tg;
  * order. Returns NULL with @err filled on failure. */
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
-		  const struct tg_framing *fr, char *err, unsigned err_len);
+		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
 void tg_free(struct tg *t); /* NULL is fine */
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 /* Messages completed successfully so far. */
