@@ -668,10 +668,9 @@ static long tpkt_rss_bytes(void)
  * after the metadata), one more is refused, and all come back. */
 static void test_pkt_pool_grows(void)
 {
-	char err[256];
+	char err[CFG_ERR_BYTES];
 	long rss0 = tpkt_rss_bytes(), rss1, rss2;
-	struct rte_mempool *mp = sim_pool_create("grow", TPKT_POOL_PKTS, TPKT_POOL_ROOM, err,
-						 sizeof(err));
+	struct rte_mempool *mp = sim_pool_create("grow", TPKT_POOL_PKTS, TPKT_POOL_ROOM, err);
 	struct rte_mbuf **taken = calloc(TPKT_POOL_PKTS, sizeof(*taken));
 	const size_t full_bytes = (size_t)TPKT_POOL_PKTS * 256;
 	struct sim s;
