@@ -82,16 +82,11 @@ static uint32_t tg_frame_bytes(uint8_t opcode, uint32_t payload, bool vlan)
 /* Opcode of packet @p of @n of a message sent with @op (READ: responses). */
 static uint8_t tg_opcode(uint8_t op, uint64_t p, uint64_t n)
 {
-	bool first = p == 0, last = p == n - 1;
+	enum pkt_xfer x = op == TG_OP_WRITE ? PKT_XFER_WRITE
+			  : op == TG_OP_READ ? PKT_XFER_READ_RESP
+					     : PKT_XFER_SEND;
 
-	if (op == TG_OP_WRITE)
-		return first ? (last ? PKT_OP_WRITE_ONLY : PKT_OP_WRITE_FIRST)
-			     : (last ? PKT_OP_WRITE_LAST : PKT_OP_WRITE_MIDDLE);
-	if (op == TG_OP_READ)
-		return first ? (last ? PKT_OP_READ_RESP_ONLY : PKT_OP_READ_RESP_FIRST)
-			     : (last ? PKT_OP_READ_RESP_LAST : PKT_OP_READ_RESP_MIDDLE);
-	return first ? (last ? PKT_OP_SEND_ONLY : PKT_OP_SEND_FIRST)
-		     : (last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE);
+	return pkt_opcode(x, p == 0, p == n - 1);
 }
 
 uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
