@@ -26,7 +26,6 @@ enum {
 	PKT_ICRC_BYTES = 4,
 	PKT_FCS_BYTES = 4,
 	PKT_MIN_FRAME_BYTES = 64,  /* incl. FCS */
-	PKT_WIRE_OVERHEAD_BYTES = 20, /* preamble + SFD (8) + inter-frame gap (12) */
 	PKT_ROCE_UDP_PORT = 4791,
 	PKT_ETHERTYPE_IPV4 = 0x0800,
 	PKT_ETHERTYPE_VLAN = 0x8100,

@@ -22,6 +22,15 @@ enum pkt_ll_kind {
 	PKT_LL_N,
 };
 
+/* Tell the compiler that @kind is a valid enum pkt_ll_kind (an invariant:
+ * kinds come from descriptors). With one link layer, per-packet switches
+ * on the kind then cost nothing. */
+static inline void pkt_ll_kind_valid(unsigned kind)
+{
+	if (kind >= PKT_LL_N)
+		__builtin_unreachable();
+}
+
 /* Which extension headers follow the BTH, per opcode. RETH and AETH always
  * sit right after the BTH; other headers (ImmDt, IETH, DETH, AtomicETH,
  * AtomicAckETH) are only counted, written as zeros and skipped on parse. */
@@ -38,7 +47,7 @@ struct pkt_layout {
 };
 
 /* Per BTH opcode: RC, UC, UD and the RoCEv2 CNP (IBTA Vol 1 section 9.2). */
-extern const struct pkt_layout pkt_layouts[256];
+extern const struct pkt_layout pkt_layouts[256] __attribute__((visibility("hidden")));
 
 /* Big-endian field readers. */
 static inline uint16_t pkt_get16(const uint8_t *p)

@@ -307,14 +307,14 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 		}
 		if (unlikely(!m)) {
 			/* Pool empty: retry once a frame time has passed. */
-			nic_arm_timer(n, ps, now + port_frame_ps(go->mtu_bytes, p->rate_bps));
+			nic_arm_timer(n, ps, now + port_frame_ps(p, go->mtu_bytes, p->rate_bps));
 			return NULL;
 		}
 		{
 			uint64_t rate = n->cc->rate_bps(go->cc_priv);
 
 			if (rate < ps->line_rate_bps)
-				go->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
+				go->next_ok_ps = now + port_frame_ps(p, pkt_meta(m)->frame_bytes, rate);
 		}
 		ps->act_head = go->act_next;
 		if (!nic_qp_can_send(go))
