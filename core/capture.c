@@ -1,6 +1,6 @@
-/* pcap writer on libpcap: Ethernet link type, nanosecond timestamps taken
+/* pcap writer on libpcap: the link layer's link type, nanosecond timestamps taken
  * from virtual time. A frame whose payload is not materialised is recorded
- * with the bytes the mbuf holds as caplen and its full length (without FCS)
+ * with the bytes the mbuf holds as caplen and its full length (without trailer)
  * as len, so Wireshark shows "[Packet size limited during capture]". */
 #include "capture.h"
 
@@ -12,7 +12,7 @@
 #include <pcap/pcap.h>
 #include <rte_mbuf.h>
 
-#include "pkt.h"
+#include "pkt_ll.h"
 
 enum {
 	CAP_DEFAULT_SNAPLEN = 65535,
@@ -26,10 +26,12 @@ struct cap_file {
 	pcap_dumper_t *dump;  /* the open file */
 	uint8_t *linear;      /* snaplen bytes, for copying chained mbufs */
 	uint32_t snaplen;     /* bytes captured per frame at most */
+	uint32_t trailer_bytes; /* link trailer counted in frame_bytes, never captured (FCS) */
 	uint64_t n_frames;    /* frames written */
 };
 
-int cap_open(const char *path, uint32_t snaplen, struct cap_file **out, char err[CFG_ERR_BYTES])
+int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct cap_file **out,
+	     char err[CFG_ERR_BYTES])
 {
 	struct cap_file *c;
 	int rc;
@@ -43,8 +45,9 @@ int cap_open(const char *path, uint32_t snaplen, struct cap_file **out, char err
 		return -ENOMEM;
 	}
 	c->snaplen = snaplen;
+	c->trailer_bytes = ll->trailer_bytes;
 	c->linear = malloc(snaplen);
-	c->pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, (int)snaplen,
+	c->pcap = pcap_open_dead_with_tstamp_precision(ll->pcap_linktype, (int)snaplen,
 						       PCAP_TSTAMP_PRECISION_NANO);
 	if (c->linear == NULL || c->pcap == NULL) {
 		snprintf(err, CFG_ERR_BYTES, "%s: out of memory", path);
@@ -68,7 +71,7 @@ void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint
 	struct pcap_pkthdr h;
 	const void *data;
 	uint32_t caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
-	uint32_t len = frame_bytes > PKT_FCS_BYTES ? frame_bytes - PKT_FCS_BYTES : 0;
+	uint32_t len = frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0;
 
 	/* Contiguous data is used in place; a chain is copied into c->linear. */
 	data = rte_pktmbuf_read(m, 0, caplen, c->linear);

@@ -3,6 +3,7 @@
  * IBTA Annex A17 as done by Linux rxe) and in-place IPv4 rewrites with
  * incremental checksum update (RFC 1624). Layouts: docs/wire-formats.md. */
 #include "pkt.h"
+#include "pkt_view.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -13,18 +14,10 @@ enum {
 	PKT_IPV4_VER_IHL = 0x45,       /* version 4, 5 words, no options */
 	PKT_IPV4_ID = 1,               /* scapy's default; the shared vectors use it */
 	PKT_IPV4_DF = 0x4000,          /* flags: don't fragment */
-	PKT_IPV4_FRAG_MASK = 0x3FFF,   /* MF flag + fragment offset */
 	PKT_IPV4_MAX_BYTES = 0xFFFF,   /* total length field */
 	PKT_IPV4_MAX_HDR_BYTES = 60,   /* IHL 15 */
-	PKT_IPPROTO_UDP = 17,
-	PKT_BTH_SE = 0x80,             /* byte 1 */
-	PKT_BTH_PAD_SHIFT = 4,         /* byte 1, bits 5:4 */
-	PKT_BTH_BECN = 0x40,           /* byte 4 */
-	PKT_BTH_ACKREQ = 0x80,         /* byte 8 */
 	PKT_BTH_VARIANT_OFF = 4,       /* FECN/BECN byte, masked in the ICRC */
-	PKT_24BIT_MASK = 0xFFFFFF,     /* QPN, PSN, MSN */
 	PKT_VLAN_PCP_SHIFT = 13,
-	PKT_VLAN_VID_MASK = 0x0FFF,
 	PKT_ETH_MIN_BYTES = PKT_MIN_FRAME_BYTES - PKT_FCS_BYTES, /* 60 */
 	PKT_PFC_VEC_OFF = 16,          /* class-enable vector */
 	PKT_PFC_TIME_OFF = 18,         /* first of the 8 pause timers */
@@ -42,27 +35,13 @@ enum {
 
 static const uint8_t pkt_pfc_dst[6] = { 0x01, 0x80, 0xC2, 0x00, 0x00, 0x01 };
 
-/* Which extension headers follow the BTH, per opcode. RETH and AETH always
- * sit right after the BTH; other headers (ImmDt, IETH, DETH, AtomicETH,
- * AtomicAckETH) are only counted, written as zeros and skipped on parse. */
-enum pkt_ext {
-	PKT_EXT_RETH = 1 << 0,
-	PKT_EXT_AETH = 1 << 1,
-};
-
-struct pkt_layout {
-	uint8_t hdr_bytes; /* BTH + extension headers; 0 = opcode not supported */
-	uint8_t exts;      /* enum pkt_ext bits */
-	uint8_t kind;      /* enum pkt_kind */
-};
-
 #define PKT_L(ext_bytes, exts, kind) { PKT_BTH_BYTES + (ext_bytes), (exts), (kind) }
 #define PKT_L_DATA PKT_L(0, 0, PKT_KIND_DATA)
 #define PKT_L_RETH(more) PKT_L(PKT_RETH_BYTES + (more), PKT_EXT_RETH, PKT_KIND_DATA)
 
 /* RC (0x00-0x17), UC (0x20-0x2B), UD (0x64/0x65) and CNP, after IBTA Vol 1
  * section 9.2 / Linux include/rdma/ib_pack.h. */
-static const struct pkt_layout pkt_layouts[256] = {
+const struct pkt_layout pkt_layouts[256] = {
 	[0x00] = PKT_L_DATA, [0x01] = PKT_L_DATA, [0x02] = PKT_L_DATA,
 	[0x03] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
 	[0x04] = PKT_L_DATA,
@@ -120,21 +99,6 @@ __attribute__((constructor)) static void pkt_crc32_init(void)
 
 			pkt_crc32_tables[k][i] = (c >> 8) ^ pkt_crc32_tables[0][c & 0xFF];
 		}
-}
-
-static inline uint16_t pkt_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t pkt_get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-static inline uint32_t pkt_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | pkt_get24(p + 1);
 }
 
 static inline void pkt_put16(uint8_t *p, uint16_t v)
@@ -484,130 +448,86 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 	return 0;
 }
 
-/* Where the IPv4 header of an Ethernet frame starts: 14, 18 with one 802.1Q
- * tag, 0 when the frame is not IPv4. */
-static uint32_t pkt_find_l3(const struct rte_mbuf *m, struct pkt_addr *a)
+/* The view of the frame in @m, whatever its segments: its headers are
+ * copied into @buf (PKT_VIEW_MAX_HDR_BYTES, zero past what @m holds) and
+ * bounded by the bytes @m holds. Returns 0 or -EINVAL (pkt_view_all). */
+static int pkt_view_mbuf(const struct rte_mbuf *m, struct pkt_view *v,
+			 uint8_t buf[PKT_VIEW_MAX_HDR_BYTES])
 {
-	uint8_t buf[PKT_ETH_BYTES + PKT_VLAN_BYTES];
-	const uint8_t *e = rte_pktmbuf_read(m, 0, PKT_ETH_BYTES, buf);
-	uint32_t l3_off = PKT_ETH_BYTES;
+	uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)PKT_VIEW_MAX_HDR_BYTES);
+	const uint8_t *d = rte_pktmbuf_read(m, 0, len, buf);
 
-	if (e == NULL)
-		return 0;
-	if (pkt_get16(e + 12) == PKT_ETHERTYPE_VLAN) {
-		e = rte_pktmbuf_read(m, 0, PKT_ETH_BYTES + PKT_VLAN_BYTES, buf);
-		if (e == NULL)
-			return 0;
-		l3_off += PKT_VLAN_BYTES;
-		if (a != NULL) {
-			a->vlan = true;
-			a->pcp = e[14] >> 5;
-			a->vid = pkt_get16(e + 14) & PKT_VLAN_VID_MASK;
-		}
-	}
-	if (pkt_get16(e + l3_off - 2) != PKT_ETHERTYPE_IPV4)
-		return 0;
-	if (a != NULL) {
-		memcpy(a->dst_mac, e, 6);
-		memcpy(a->src_mac, e + 6, 6);
-	}
-	return l3_off;
+	if (d == NULL)
+		return -EINVAL;
+	if (d != buf)
+		memcpy(buf, d, len);
+	memset(buf + len, 0, PKT_VIEW_MAX_HDR_BYTES - len);
+	return pkt_view_all(v, PKT_LL_ROCE, buf, len);
 }
 
 int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 {
-	uint8_t ip_buf[PKT_IPV4_BYTES], udp_buf[PKT_UDP_BYTES], bth_buf[PKT_BTH_BYTES];
-	uint8_t ext_buf[PKT_RETH_BYTES];
-	const uint8_t *ip, *udp, *bth, *ext;
-	const struct pkt_layout *lay;
-	uint32_t l3_off, ihl_bytes, l4_off, ip_bytes, fixed_bytes, pad;
+	uint8_t buf[PKT_VIEW_MAX_HDR_BYTES];
+	struct pkt_view v;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	l3_off = pkt_find_l3(m, &out->addr);
-	if (l3_off == 0)
-		return -EINVAL;
-	ip = rte_pktmbuf_read(m, l3_off, PKT_IPV4_BYTES, ip_buf);
-	if (ip == NULL || ip[0] >> 4 != 4 || ip[9] != PKT_IPPROTO_UDP ||
-	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
-		return -EINVAL;
-	ihl_bytes = (uint32_t)(ip[0] & 0x0F) * 4;
-	ip_bytes = pkt_get16(ip + 2);
-	if (ihl_bytes < PKT_IPV4_BYTES)
-		return -EINVAL;
-	out->addr.dscp = ip[1] >> 2;
-	out->addr.ecn = ip[1] & 3;
-	out->addr.ttl = ip[8];
-	out->addr.src_ip = pkt_get32(ip + 12);
-	out->addr.dst_ip = pkt_get32(ip + 16);
-
-	l4_off = l3_off + ihl_bytes;
-	udp = rte_pktmbuf_read(m, l4_off, PKT_UDP_BYTES, udp_buf);
-	if (udp == NULL || pkt_get16(udp + 2) != PKT_ROCE_UDP_PORT)
-		return -EINVAL;
-	out->addr.udp_sport = pkt_get16(udp);
-
-	bth = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES, PKT_BTH_BYTES, bth_buf);
-	if (bth == NULL)
-		return -EINVAL;
-	lay = &pkt_layouts[bth[0]];
-	if (lay->hdr_bytes == 0)
-		return -EINVAL;
-	out->opcode = bth[0];
-	out->se = (bth[1] & PKT_BTH_SE) != 0;
-	pad = (bth[1] >> PKT_BTH_PAD_SHIFT) & 3;
-	out->pkey = pkt_get16(bth + 2);
-	out->becn = (bth[4] & PKT_BTH_BECN) != 0;
-	out->dest_qp = pkt_get24(bth + 5);
-	out->ack_req = (bth[8] & PKT_BTH_ACKREQ) != 0;
-	out->psn = pkt_get24(bth + 9);
-
-	/* The IPv4 total length, not the captured bytes, gives the payload. */
-	fixed_bytes = ihl_bytes + PKT_UDP_BYTES + lay->hdr_bytes + pad + PKT_ICRC_BYTES;
-	if (ip_bytes < fixed_bytes)
-		return -EINVAL;
-	out->payload_bytes = ip_bytes - fixed_bytes;
-
-	if (lay->exts & PKT_EXT_RETH) {
-		ext = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES + PKT_BTH_BYTES, PKT_RETH_BYTES, ext_buf);
-		if (ext == NULL)
-			return -EINVAL;
-		out->reth_va = (uint64_t)pkt_get32(ext) << 32 | pkt_get32(ext + 4);
-		out->reth_rkey = pkt_get32(ext + 8);
-		out->reth_len = pkt_get32(ext + 12);
+	rc = pkt_view_mbuf(m, &v, buf);
+	if (rc != 0)
+		return rc;
+	memcpy(out->addr.dst_mac, buf, 6);
+	memcpy(out->addr.src_mac, buf + 6, 6);
+	if (v.l3_off > PKT_ETH_BYTES) {
+		out->addr.vlan = true;
+		out->addr.pcp = buf[PKT_ETH_BYTES] >> 5;
+		out->addr.vid = pkt_get16(buf + PKT_ETH_BYTES) & PKT_VLAN_VID_MASK;
 	}
-	if (lay->exts & PKT_EXT_AETH) {
-		ext = rte_pktmbuf_read(m, l4_off + PKT_UDP_BYTES + PKT_BTH_BYTES, PKT_AETH_BYTES, ext_buf);
-		if (ext == NULL)
-			return -EINVAL;
-		out->aeth_syndrome = ext[0];
-		out->aeth_msn = pkt_get24(ext + 1);
+	out->addr.dscp = v.cls;
+	out->addr.ecn = v.cong;
+	out->addr.ttl = buf[v.l3_off + 8];
+	out->addr.src_ip = v.src;
+	out->addr.dst_ip = v.dst;
+	out->addr.udp_sport = v.sport;
+	out->opcode = v.opcode;
+	out->se = v.se;
+	out->pkey = v.pkey;
+	out->becn = v.becn;
+	out->dest_qp = v.dest_qp;
+	out->ack_req = v.ack_req;
+	out->psn = v.psn;
+	out->payload_bytes = v.payload_bytes;
+	if (pkt_layouts[v.opcode].exts & PKT_EXT_RETH) {
+		out->reth_va = v.reth_va;
+		out->reth_rkey = v.reth_rkey;
+		out->reth_len = v.reth_len;
+	}
+	if (pkt_layouts[v.opcode].exts & PKT_EXT_AETH) {
+		out->aeth_syndrome = v.aeth_syndrome;
+		out->aeth_msn = v.aeth_msn;
 	}
 	return 0;
 }
 
 int pkt_icrc_check(const struct rte_mbuf *m)
 {
-	uint8_t hdr[PKT_ICRC_MASKED_MAX_BYTES], icrc_buf[PKT_ICRC_BYTES];
-	const uint8_t *ip, *icrc;
+	uint8_t buf[PKT_VIEW_MAX_HDR_BYTES], hdr[PKT_ICRC_MASKED_MAX_BYTES], icrc_buf[PKT_ICRC_BYTES];
+	const uint8_t *icrc;
 	const struct rte_mbuf *seg;
-	struct pkt_roce f;
-	uint32_t l3_off, ip_bytes, n, off, end, crc;
+	struct pkt_view v;
+	uint32_t n, off, end, crc;
 
-	if (pkt_parse_roce(m, &f) != 0)
+	if (pkt_view_mbuf(m, &v, buf) != 0)
 		return -EINVAL;
-	l3_off = pkt_find_l3(m, NULL);
-	ip = rte_pktmbuf_read(m, l3_off, PKT_IPV4_BYTES, hdr);
-	ip_bytes = pkt_get16(ip + 2);
-	if (l3_off + ip_bytes > rte_pktmbuf_pkt_len(m))
+	if ((uint32_t)v.l3_off + v.net_bytes > rte_pktmbuf_pkt_len(m))
 		return -EINVAL;
-	n = (uint32_t)(ip[0] & 0x0F) * 4 + PKT_UDP_BYTES + PKT_BTH_BYTES;
-	ip = rte_pktmbuf_read(m, l3_off, n, hdr);
-	n = pkt_icrc_masked(ip, n, hdr);
+	/* IPv4 (with options), UDP and BTH: the fields masked in the ICRC. */
+	n = v.bth_off + PKT_BTH_BYTES - v.l3_off;
+	n = pkt_icrc_masked(buf + v.l3_off, n, hdr);
 	crc = pkt_crc32_update(PKT_ICRC_SEED, hdr, n);
 
 	/* The rest may span segments: feed each one's share. */
-	off = l3_off + n;
-	end = l3_off + ip_bytes - PKT_ICRC_BYTES;
+	off = v.l3_off + n;
+	end = v.l3_off + v.net_bytes - PKT_ICRC_BYTES;
 	for (seg = m; seg != NULL; seg = seg->next) {
 		uint32_t seg_len = rte_pktmbuf_data_len(seg);
 
@@ -622,7 +542,7 @@ int pkt_icrc_check(const struct rte_mbuf *m)
 		off -= seg_len;
 		end -= seg_len;
 	}
-	icrc = rte_pktmbuf_read(m, l3_off + ip_bytes - PKT_ICRC_BYTES, PKT_ICRC_BYTES, icrc_buf);
+	icrc = rte_pktmbuf_read(m, v.l3_off + v.net_bytes - PKT_ICRC_BYTES, PKT_ICRC_BYTES, icrc_buf);
 	crc = ~crc;
 	return icrc[0] == (uint8_t)crc && icrc[1] == (uint8_t)(crc >> 8) &&
 	       icrc[2] == (uint8_t)(crc >> 16) && icrc[3] == (uint8_t)(crc >> 24);

@@ -26,7 +26,6 @@ enum {
 	PKT_ICRC_BYTES = 4,
 	PKT_FCS_BYTES = 4,
 	PKT_MIN_FRAME_BYTES = 64,  /* incl. FCS */
-	PKT_WIRE_OVERHEAD_BYTES = 20, /* preamble + SFD (8) + inter-frame gap (12) */
 	PKT_ROCE_UDP_PORT = 4791,
 	PKT_ETHERTYPE_IPV4 = 0x0800,
 	PKT_ETHERTYPE_VLAN = 0x8100,
@@ -53,6 +52,33 @@ enum pkt_opcode {
 	PKT_OP_ACK = 0x11,
 	PKT_OP_CNP = 0x81,
 };
+
+/* What a packet of a multi-packet message carries: the operation whose
+ * first / middle / last / only opcodes pkt_opcode picks. */
+enum pkt_xfer {
+	PKT_XFER_SEND,      /* SEND request */
+	PKT_XFER_WRITE,     /* RDMA WRITE request */
+	PKT_XFER_READ_RESP, /* RDMA READ response */
+	PKT_XFER_N,
+};
+
+/* The BTH opcode of a packet of transfer @x (RC) that is the message's
+ * first and/or last (IBTA Vol 1 table 38; both: "only"). The one mapping
+ * of fabemu: NICs and the traffic model use it. */
+static inline uint8_t pkt_opcode(enum pkt_xfer x, bool first, bool last)
+{
+	/* [x][first][last] */
+	static const uint8_t ops[PKT_XFER_N][2][2] = {
+		[PKT_XFER_SEND] = { { PKT_OP_SEND_MIDDLE, PKT_OP_SEND_LAST },
+				    { PKT_OP_SEND_FIRST, PKT_OP_SEND_ONLY } },
+		[PKT_XFER_WRITE] = { { PKT_OP_WRITE_MIDDLE, PKT_OP_WRITE_LAST },
+				     { PKT_OP_WRITE_FIRST, PKT_OP_WRITE_ONLY } },
+		[PKT_XFER_READ_RESP] = { { PKT_OP_READ_RESP_MIDDLE, PKT_OP_READ_RESP_LAST },
+					 { PKT_OP_READ_RESP_FIRST, PKT_OP_READ_RESP_ONLY } },
+	};
+
+	return ops[x][first][last];
+}
 
 /* AETH syndromes (bits 6:5 select ACK / RNR NAK / NAK). */
 enum pkt_aeth {
@@ -85,7 +111,9 @@ enum pkt_kind {
 struct pkt_meta {
 	uint16_t frame_bytes;   /* Ethernet frame on the wire, incl. FCS, 64..65535 */
 	uint16_t payload_bytes; /* RDMA payload bytes the frame carries */
-	uint8_t l3_off;         /* offset of the IPv4 header in the data (14 or 18) */
+	uint8_t l3_off;         /* where the link layer's network header starts in the
+				 * data (RoCE: IPv4 at 14, 18 tagged); 0 for control
+				 * frames */
 	uint8_t tc;             /* traffic class of the current egress queue */
 	uint8_t kind;           /* enum pkt_kind */
 	uint8_t rsvd;           /* keeps the layout 8-byte aligned */

@@ -2,6 +2,7 @@
  * "current frame finished" per busy port and "head frame arrives" per
  * non-empty pipe. Queues and pipes are rings of (packet, bytes or time)
  * slots, so moving a packet never touches the packet's own memory. */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +43,22 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 	port_hints(sim);
 	p->pipe.slots = p->pipe_inline;
 	p->pipe.mask = PORT_PIPE_INLINE - 1;
+	port_set_ll(p, &pkt_ll_roce);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		p->sched.quantum_bytes[tc] = 4096 + 512;
 }
 
+void port_set_ll(struct port *p, const struct pkt_ll *ll)
+{
+	p->ll = ll;
+	p->wire_overhead_bytes = ll->wire_overhead_bytes;
+	p->pipe.ll_kind = ll->kind;
+}
+
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps)
 {
+	/* One link, one link layer: an arrival reads the sender's. */
+	assert(a->ll == b->ll);
 	a->peer = b;
 	b->peer = a;
 	a->peer_rx = b->ops->rx;
@@ -248,8 +259,8 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 {
 	struct sim *sim = p->sim;
 	uint64_t ser = likely(p->ps_per_byte)
-			       ? ((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES) * p->ps_per_byte
-			       : units_ser_ps((uint64_t)bytes + PKT_WIRE_OVERHEAD_BYTES, p->rate_bps,
+			       ? ((uint64_t)bytes + p->wire_overhead_bytes) * p->ps_per_byte
+			       : units_ser_ps((uint64_t)bytes + p->wire_overhead_bytes, p->rate_bps,
 					      &p->ser_rem);
 	uint64_t end = sim->now_ps + ser;
 
@@ -426,7 +437,7 @@ static void port_arrive(struct sim *sim, void *obj)
 	if (unlikely(pipe->peer_cap))
 		cap_write(p->peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
 	/* MAC control (PFC) is the receiving MAC's business, not its node's. */
-	if (unlikely(port_is_mac_ctrl(m))) {
+	if (unlikely(port_is_ctrl(p, m))) {
 		port_pfc_rx(p->peer, m);
 		return;
 	}
@@ -458,7 +469,7 @@ void port_stats(const struct port *p, struct port_stats *out)
 	 * time spent is that of all bytes sent, rounded down once. */
 	if (p->rate_bps)
 		out->busy_ps = (uint64_t)((unsigned __int128)(out->tx_bytes +
-							     out->tx_pkts * PKT_WIRE_OVERHEAD_BYTES) *
+							     out->tx_pkts * p->wire_overhead_bytes) *
 					  8 * UNITS_PS_PER_S / p->rate_bps);
 	/* Received: what the peer sent, less what was lost or is still on
 	 * the wire or the link. */

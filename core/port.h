@@ -14,6 +14,7 @@
 
 #include "ev.h"
 #include "pkt.h"
+#include "pkt_ll.h"
 #include "units.h"
 
 struct sim;
@@ -78,7 +79,8 @@ struct port_pipe {
 	uint32_t tail;           /* next in */
 	uint16_t external;       /* slots were allocated */
 	uint8_t peer_cap;        /* the peer captures what it receives */
-	uint8_t rsvd;
+	uint8_t ll_kind;         /* enum pkt_ll_kind of the link (both ends share it):
+				  * an arrival tells control frames with it */
 };
 
 static inline uint32_t port_pipe_len(const struct port_pipe *r) { return r->tail - r->head; }
@@ -140,6 +142,8 @@ struct port {
 	uint8_t dwrr_cur;            /* DWRR: class whose turn it is */
 	uint8_t dwrr_granted;        /* DWRR: dwrr_cur got its quantum this turn */
 	uint8_t flags;               /* PORT_F_* */
+	uint16_t wire_overhead_bytes; /* per frame on the wire besides its bytes: the
+				      * descriptor's (ll), kept on this line */
 	uint32_t ps_per_byte;        /* serialisation per byte when the rate divides
 				      * 8e12 (25..800 Gb/s: no remainder), else 0 */
 	uint8_t l2[12];              /* the MACs of frames it sends: the next hop's
@@ -158,6 +162,7 @@ struct port {
 	/* cold */
 	struct port_ring ctrl;       /* MAC control frames (PFC): sent first, never paused */
 	struct port_pfc *pfc;        /* PFC state, NULL when the port does not do PFC */
+	const struct pkt_ll *ll;     /* link layer (default pkt_ll_roce; port_set_ll) */
 	uint64_t loss_ppb;           /* random frame loss on this direction, parts per 1e9 */
 	uint64_t rng;                /* its random stream (splitmix64 state) */
 	uint64_t lost_pkts;          /* frames lost on the link */
@@ -219,13 +224,29 @@ void port_send_ctrl(struct port *p, struct rte_mbuf *m);
  * stream seeded with @seed. */
 void port_set_loss(struct port *p, double loss, uint64_t seed);
 
-/* Serialisation time of a frame of @frame_bytes at @rate_bps, preamble and
- * inter-frame gap included, in ps (rounded down; ports carry the remainder). */
-static inline uint64_t port_frame_ps(uint32_t frame_bytes, uint64_t rate_bps)
+/* Serialisation time on @p's link layer of a frame of @frame_bytes at
+ * @rate_bps (the line rate or a paced one), wire overhead (Ethernet:
+ * preamble and inter-frame gap) included, in ps (rounded down; ports carry
+ * the remainder). pkt_ll_frame_ps does it for a descriptor. */
+static inline uint64_t port_frame_ps(const struct port *p, uint32_t frame_bytes,
+				     uint64_t rate_bps)
 {
-	uint64_t rem = 0;
+	return pkt_ll_ser_ps(p->wire_overhead_bytes, frame_bytes, rate_bps);
+}
 
-	return units_ser_ps((uint64_t)frame_bytes + PKT_WIRE_OVERHEAD_BYTES, rate_bps, &rem);
+/* Put @p on link layer @ll (before port_connect; both ends of a link must
+ * share it). port_init sets pkt_ll_roce. */
+void port_set_ll(struct port *p, const struct pkt_ll *ll);
+/* Is @m, arriving over @p's link, a link-level control frame (Ethernet:
+ * MAC control, EtherType 0x8808)? */
+static inline bool port_is_ctrl(const struct port *p, const struct rte_mbuf *m)
+{
+	return pkt_ll_is_ctrl(p->pipe.ll_kind, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+}
+/* The link layer kind of @p, for per-packet helpers (pkt_ll_ecn, ...). */
+static inline uint8_t port_ll_kind(const struct port *p)
+{
+	return p->pipe.ll_kind;
 }
 
 #endif

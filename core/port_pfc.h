@@ -44,14 +44,6 @@ void port_pfc_fini(struct port *p);
 
 /* A PFC frame arrived at @p: apply it to @p's egress and free it. */
 void port_pfc_rx(struct port *p, struct rte_mbuf *m);
-/* Is @m a MAC control frame (EtherType 0x8808)? */
-static inline bool port_is_mac_ctrl(const struct rte_mbuf *m)
-{
-	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
-
-	return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) && d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
-}
-
 /* Send a PFC frame from @p to its peer: for the priorities in @enable,
  * pause for @quanta (0 = XON). Returns 0 or -ENOBUFS (pool empty). */
 int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta);

@@ -136,7 +136,7 @@ static int sim_memseg_thp(const struct rte_memseg_list *msl, void *arg)
 	return 0;
 }
 
-int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, unsigned err_len)
+int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char err[CFG_ERR_BYTES])
 {
 	char mem[16];
 	char *base[] = {
@@ -148,7 +148,7 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 	int argc = 0, r;
 
 	if (!argv) {
-		snprintf(err, err_len, "out of memory");
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return -ENOMEM;
 	}
 	snprintf(mem, sizeof(mem), "%u", mem_mb);
@@ -160,11 +160,11 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
 	free(argv);
 	if (r < 0 && rte_errno == EINVAL) {
 		/* The EAL has printed its usage and what it did not accept. */
-		snprintf(err, err_len, "DPDK EAL arguments after '--' not accepted (see above)");
+		snprintf(err, CFG_ERR_BYTES, "DPDK EAL arguments after '--' not accepted (see above)");
 		return -EINVAL;
 	}
 	if (r < 0) {
-		snprintf(err, err_len, "DPDK EAL failed to start: %s", rte_strerror(rte_errno));
+		snprintf(err, CFG_ERR_BYTES, "DPDK EAL failed to start: %s", rte_strerror(rte_errno));
 		return -rte_errno ? -rte_errno : -EINVAL;
 	}
 	/* Without hugetlbfs the EAL's memory is plain anonymous memory: where
@@ -232,7 +232,7 @@ struct rte_mbuf *sim_pkt_alloc_grow(struct sim *s)
 }
 
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
-				    char *err, unsigned err_len)
+				    char err[CFG_ERR_BYTES])
 {
 	uint16_t priv = RTE_ALIGN(sizeof(struct pkt_meta), RTE_MBUF_PRIV_ALIGN);
 	/* Objects laid end to end, each a whole number of lines, with the
@@ -260,7 +260,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	stride = RTE_ALIGN_CEIL(sz.total_size, RTE_CACHE_LINE_SIZE);
 	room = data_room + (stride - sz.total_size);
 	if (room > UINT16_MAX) {
-		snprintf(err, err_len, "packet pool %s: data room of %u bytes too large", name,
+		snprintf(err, CFG_ERR_BYTES, "packet pool %s: data room of %u bytes too large", name,
 			 data_room);
 		return NULL;
 	}
@@ -271,13 +271,13 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	if (!mp)
 		goto fail;
 	if (mp->header_size + mp->elt_size + mp->trailer_size != stride) {
-		snprintf(err, err_len, "packet pool %s: unexpected object size %u", name,
+		snprintf(err, CFG_ERR_BYTES, "packet pool %s: unexpected object size %u", name,
 			 mp->header_size + mp->elt_size + mp->trailer_size);
 		rte_mempool_free(mp);
 		return NULL;
 	}
 	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0) {
-		snprintf(err, err_len,
+		snprintf(err, CFG_ERR_BYTES,
 			 "packet pool %s: mempool driver \"%s\" is not in this build (a static "
 			 "DPDK link has \"ring_mp_mc\" only)",
 			 name, rte_mbuf_best_mempool_ops());
@@ -326,7 +326,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 		    (uint8_t *)pkt_meta(m) != (uint8_t *)m + sizeof(struct rte_mbuf)) {
 			if (m)
 				rte_pktmbuf_free(m);
-			snprintf(err, err_len, "packet pool %s: unexpected mbuf layout", name);
+			snprintf(err, CFG_ERR_BYTES, "packet pool %s: unexpected mbuf layout", name);
 			rte_mempool_free(mp);
 			return NULL;
 		}
@@ -334,7 +334,7 @@ struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t
 	}
 	return mp;
 fail:
-	snprintf(err, err_len, "cannot create a pool of %u packets: %s", n_mbufs,
+	snprintf(err, CFG_ERR_BYTES, "cannot create a pool of %u packets: %s", n_mbufs,
 		 rte_strerror(rte_errno));
 	rte_mempool_free(mp);
 	return NULL;

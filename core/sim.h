@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cfg.h"
 #include "ev.h"
 #include "pkt.h"
 
@@ -137,7 +138,7 @@ uint64_t sim_run(struct sim *s);
  * appended (EAL arguments given after `--`). Returns 0 or -errno with @err
  * filled: -EINVAL when the EAL rejects its arguments (bad input). Call once
  * per process. */
-int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, unsigned err_len);
+int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char err[CFG_ERR_BYTES]);
 
 /* Create the packet pool: @n_mbufs mbufs with at least @data_room bytes of
  * data each (rounded up so that each packet is whole lines) and our
@@ -148,6 +149,6 @@ int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char *err, un
  * enough; rte_pktmbuf_alloc leaves min(128, data_room) bytes of headroom.
  * NULL with @err filled on failure. */
 struct rte_mempool *sim_pool_create(const char *name, uint32_t n_mbufs, uint16_t data_room,
-				    char *err, unsigned err_len);
+				    char err[CFG_ERR_BYTES]);
 
 #endif

@@ -271,7 +271,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t base_rtt_ps,
 		      uint32_t mtu)
 {
-	uint64_t frame_ps = rate_bps ? port_frame_ps(mtu + 64, rate_bps) : 0;
+	uint64_t frame_ps = rate_bps ? pkt_ll_frame_ps(&pkt_ll_roce, mtu + 64, rate_bps) : 0;
 	uint64_t bdp_bytes = (uint64_t)((unsigned __int128)rate_bps * (base_rtt_ps + 2 * frame_ps) /
 					8 / UNITS_PS_PER_S);
 	uint64_t pkts = bdp_bytes / mtu + 2;

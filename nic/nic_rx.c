@@ -7,69 +7,15 @@
 #include <stdlib.h>
 
 #include "nic_int.h"
+#include "pkt_view.h"
 
-/* Fields read from a received RoCEv2 frame. */
-struct nic_rx_hdr {
-	uint8_t opcode;   /* BTH opcode */
-	uint8_t ack_req;  /* BTH A bit */
-	uint8_t syndrome; /* AETH syndrome (ACK) */
-	uint8_t ecn;      /* IPv4 ECN */
-	uint32_t dest_qp; /* BTH DestQP */
-	uint32_t psn;     /* BTH PSN */
-	uint32_t msn;     /* AETH MSN (ACK); selective repeat NAK: the sacked PSN */
-	uint32_t reth_len; /* RETH DMA length (READ request) */
-	uint64_t reth_va; /* RETH VA (READ request) */
-};
-
-static uint32_t nic_get32(const uint8_t *p)
+/* The view of a received frame (pkt_view_roce). Frames hold their headers
+ * (the builders write them; only payload may be left out), so the frame
+ * length bounds them, as at a switch; nothing of the mbuf header is read.
+ * Returns 0, or -EINVAL when it is not a RoCEv2 frame. */
+static int nic_parse(struct rte_mbuf *m, struct pkt_view *h)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Read the BTH (and the AETH of an ACK, the RETH of a READ request) at the
- * offsets the frame's own headers give; -1 when it is not a RoCEv2 frame. */
-static int nic_parse(struct rte_mbuf *m, struct nic_rx_hdr *h)
-{
-	/* Frames hold their headers (the builders write them; only payload
-	 * may be left out), so the frame length bounds them, as at a switch;
-	 * nothing of the mbuf header is read. */
-	const uint8_t *d = pkt_data(m);
-	uint32_t len = pkt_meta(m)->frame_bytes - PKT_FCS_BYTES, l3 = PKT_ETH_BYTES, l4;
-	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
-	const uint8_t *bth;
-
-	if (etype == PKT_ETHERTYPE_VLAN) {
-		etype = (uint16_t)(d[16] << 8 | d[17]);
-		l3 += PKT_VLAN_BYTES;
-	}
-	if (etype != PKT_ETHERTYPE_IPV4 || len < l3 + PKT_IPV4_BYTES)
-		return -1;
-	l4 = l3 + (uint32_t)(d[l3] & 0x0f) * 4;
-	if (d[l3 + 9] != 17 || len < l4 + PKT_UDP_BYTES + PKT_BTH_BYTES ||
-	    (uint16_t)(d[l4 + 2] << 8 | d[l4 + 3]) != PKT_ROCE_UDP_PORT)
-		return -1;
-	bth = d + l4 + PKT_UDP_BYTES;
-	len -= l4 + PKT_UDP_BYTES + PKT_BTH_BYTES;
-	h->opcode = bth[0];
-	h->ack_req = bth[8] >> 7;
-	h->dest_qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
-	h->psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
-	h->ecn = d[l3 + 1] & 3;
-	h->syndrome = 0;
-	h->msn = 0;
-	if (h->opcode == PKT_OP_ACK) {
-		if (len < PKT_AETH_BYTES)
-			return -1;
-		h->syndrome = bth[PKT_BTH_BYTES];
-		h->msn = nic_get32(bth + PKT_BTH_BYTES) & NIC_PSN_MASK;
-	} else if (h->opcode == PKT_OP_READ_REQ) {
-		if (len < PKT_RETH_BYTES)
-			return -1;
-		h->reth_va = (uint64_t)nic_get32(bth + PKT_BTH_BYTES) << 32 |
-			     nic_get32(bth + PKT_BTH_BYTES + 4);
-		h->reth_len = nic_get32(bth + PKT_BTH_BYTES + 12);
-	}
-	return 0;
+	return pkt_view_roce(h, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(m));
 }
 
 /* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
@@ -213,7 +159,7 @@ static bool nic_sr_drain(struct nic *n, struct nic_qp *qp)
 }
 
 /* Queue a READ to answer at @at (ring index). Returns false when full. */
-static bool nic_rd_insert(struct nic_qp *qp, uint32_t at, const struct nic_rx_hdr *h)
+static bool nic_rd_insert(struct nic_qp *qp, uint32_t at, const struct pkt_view *h)
 {
 	struct nic_rd *rd;
 
@@ -235,7 +181,7 @@ static bool nic_rd_insert(struct nic_qp *qp, uint32_t at, const struct nic_rx_hd
 /* A READ request behind expected_psn: the requester lost responses and asks
  * again from h->psn. Restart the READ being answered that holds it, or
  * answer it anew (in PSN order with the others). */
-static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr *h)
+static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct pkt_view *h)
 {
 	uint32_t i = qp->rd_head;
 
@@ -259,7 +205,7 @@ static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct nic_rx_h
 }
 
 static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			    const struct nic_rx_hdr *h)
+			    const struct pkt_view *h)
 {
 	bool read = h->opcode == PKT_OP_READ_REQ;
 
@@ -293,7 +239,7 @@ static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
  * request: its responses must follow everything before it) and NAK with
  * the expected PSN and, in the MSN field, the PSN now held. */
 static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			    const struct nic_rx_hdr *h, uint32_t ahead)
+			    const struct pkt_view *h, uint32_t ahead)
 {
 	uint32_t sack = nic_psn_add(qp->expected_psn, NIC_PSN_MASK); /* none */
 
@@ -319,13 +265,13 @@ static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 }
 
 static void nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			const struct nic_rx_hdr *h)
+			const struct pkt_view *h)
 {
 	int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 
 	if (nic_icrc_bad(n, m))
 		return;
-	if (h->ecn == PKT_ECN_CE && h->opcode != PKT_OP_READ_REQ)
+	if (pkt_view_ce(h) && h->opcode != PKT_OP_READ_REQ)
 		nic_np_ce(n, qp);
 	if (d == 0) {
 		nic_rx_in_order(n, qp, m, h);
@@ -351,14 +297,14 @@ static void nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 /* Requester: a READ response. Accepted only in order; the first one past a
  * gap re-requests the READ from the missing PSN. */
 static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			const struct nic_rx_hdr *h)
+			const struct pkt_view *h)
 {
 	const struct nic_wr *wr;
 	uint32_t idx;
 
 	if (nic_icrc_bad(n, m))
 		return;
-	if (h->ecn == PKT_ECN_CE)
+	if (pkt_view_ce(h))
 		nic_np_ce(n, qp);
 	if (nic_psn_diff(h->psn, qp->snd_una) < 0 || nic_psn_diff(h->psn, qp->max_psn) >= 0) {
 		n->stats.rx_duplicate++;
@@ -385,15 +331,15 @@ static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 	nic_qp_activate(qp);
 }
 
-static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr *h)
+static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h)
 {
-	uint8_t kind = h->syndrome & 0x60;
+	uint8_t kind = h->aeth_syndrome & 0x60;
 
 	if (kind == 0x60) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
-		if (h->syndrome == PKT_AETH_NAK_PSN_SEQ)
-			nic_req_nak(qp, h->psn, h->msn);
+		if (h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ)
+			nic_req_nak(qp, h->psn, h->aeth_msn);
 	} else if (kind == 0) {
 		uint64_t acked;
 
@@ -415,7 +361,7 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct nic_rx_hdr
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
 	struct nic *n = owner;
-	struct nic_rx_hdr h;
+	struct pkt_view h;
 	struct nic_qp *qp;
 	uint32_t idx;
 

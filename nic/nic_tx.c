@@ -113,18 +113,6 @@ static void nic_arm_timer(struct nic *n, struct nic_port_state *ps, uint64_t at_
 	sim_at(n->sim, at_ps, &ps->timer_src, nic_timer, ps);
 }
 
-static uint8_t nic_opcode(uint8_t wr_op, bool first, bool last)
-{
-	if (wr_op == IBV_WR_RDMA_WRITE) {
-		if (first)
-			return last ? PKT_OP_WRITE_ONLY : PKT_OP_WRITE_FIRST;
-		return last ? PKT_OP_WRITE_LAST : PKT_OP_WRITE_MIDDLE;
-	}
-	if (first)
-		return last ? PKT_OP_SEND_ONLY : PKT_OP_SEND_FIRST;
-	return last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE;
-}
-
 /* Build @f, a frame of @qp, into a fresh data-pool packet of its class;
  * NULL when the pool is at its data limit. */
 static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f)
@@ -186,7 +174,10 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		uint32_t len = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
 		bool last = psn == wr->last_psn;
 
-		nic_roce_init(&f, qp, nic_opcode(wr->opcode, off == 0, last), psn);
+		nic_roce_init(&f, qp,
+			      pkt_opcode(wr->opcode == IBV_WR_RDMA_WRITE ? PKT_XFER_WRITE : PKT_XFER_SEND,
+					 off == 0, last),
+			      psn);
 		f.ack_req = last;
 		f.reth_va = wr->remote_addr;
 		f.reth_rkey = wr->rkey;
@@ -223,13 +214,8 @@ static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
 	bool first = psn == rd->req_psn, last = psn == rd->last_psn;
 	struct rte_mbuf *m;
 	struct pkt_roce f;
-	uint8_t op;
 
-	if (first)
-		op = last ? PKT_OP_READ_RESP_ONLY : PKT_OP_READ_RESP_FIRST;
-	else
-		op = last ? PKT_OP_READ_RESP_LAST : PKT_OP_READ_RESP_MIDDLE;
-	nic_roce_init(&f, qp, op, psn);
+	nic_roce_init(&f, qp, pkt_opcode(PKT_XFER_READ_RESP, first, last), psn);
 	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
 	f.aeth_msn = qp->msn & NIC_PSN_MASK;
 	f.payload_bytes = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
@@ -321,14 +307,14 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 		}
 		if (unlikely(!m)) {
 			/* Pool empty: retry once a frame time has passed. */
-			nic_arm_timer(n, ps, now + port_frame_ps(go->mtu_bytes, p->rate_bps));
+			nic_arm_timer(n, ps, now + port_frame_ps(p, go->mtu_bytes, p->rate_bps));
 			return NULL;
 		}
 		{
 			uint64_t rate = n->cc->rate_bps(go->cc_priv);
 
 			if (rate < ps->line_rate_bps)
-				go->next_ok_ps = now + port_frame_ps(pkt_meta(m)->frame_bytes, rate);
+				go->next_ok_ps = now + port_frame_ps(p, pkt_meta(m)->frame_bytes, rate);
 		}
 		ps->act_head = go->act_next;
 		if (!nic_qp_can_send(go))

@@ -6,6 +6,7 @@
 #include <rte_byteorder.h>
 
 #include "addr.h"
+#include "pkt_view.h"
 #include "sim.h"
 #include "sw_int.h"
 
@@ -53,27 +54,23 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint8_t *d = pkt_data(m);
 	/* From the port's address: its fields are on lines a hop leaves alone. */
 	uint16_t in_port = (uint16_t)(in - s->ports);
-	uint16_t etype = (uint16_t)(d[12] << 8 | d[13]);
-	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, g, o, n, pick;
+	struct pkt_view v;
 	struct port *op;
 	uint8_t *ip, tc, prio, pool;
 	uint16_t out;
 	int verdict;
 
 	s->stats.rx_pkts++;
-	if (etype == PKT_ETHERTYPE_VLAN) {
-		etype = (uint16_t)(d[16] << 8 | d[17]);
-		l3 += PKT_VLAN_BYTES;
-	}
 	/* Frames hold their headers (the builders write them; captures may
-	 * truncate payload only), so the metadata's length bounds them. */
-	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || pm->frame_bytes < (uint32_t)(l3 + PKT_IPV4_BYTES))) {
+	 * truncate payload only), so the metadata's length bounds them. Only
+	 * the first stage: a hop needs nothing of the transport. */
+	if (unlikely(pkt_view_l3(&v, PKT_LL_ROCE, d, pm->frame_bytes) != 0)) {
 		sw_drop(s, m, SW_DROP_PARSE);
 		return;
 	}
-	ip = d + l3;
-	dst = (uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19];
+	ip = d + v.l3_off;
+	dst = v.dst;
 	host = addr_ip_host(dst);
 	if (unlikely(host >= s->n_hosts)) {
 		sw_drop(s, m, SW_DROP_NO_ROUTE);

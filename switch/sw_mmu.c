@@ -175,12 +175,12 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 {
-	uint8_t ecn = pkt_ipv4_ecn(m);
+	uint8_t ecn = pkt_ll_ecn(port_ll_kind(p), m);
 
 	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE || sw_red_ppm(&s->p.red, q_bytes) == 0)
 		return;
 	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
-		pkt_ipv4_set_ce(m);
+		pkt_ll_mark_ce(port_ll_kind(p), m);
 		s->stats.ecn_marked++;
 		s->px[p->index].stats.ecn_marked++;
 	}

@@ -37,14 +37,14 @@ int main(int argc, char **argv)
 		test_nic_register,
 		test_exp_register,
 	};
-	char err[256];
+	char err[CFG_ERR_BYTES];
 	unsigned failed;
 
-	if (sim_eal_init(argc - 1, argv + 1, 256, err, sizeof(err)) != 0) {
+	if (sim_eal_init(argc - 1, argv + 1, 256, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	test_pool = sim_pool_create("tests", 8192, 4096 + 512, err, sizeof(err));
+	test_pool = sim_pool_create("tests", 8192, 4096 + 512, err);
 	if (!test_pool) {
 		fprintf(stderr, "%s\n", err);
 		return 2;

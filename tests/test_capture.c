@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "pkt.h"
+#include "pkt_ll.h"
 #include "test.h"
 
 enum {
@@ -107,7 +108,7 @@ static void tcap_write_samples(char path[64], uint32_t snaplen, struct rte_mbuf 
 	fd = mkstemp(path);
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
-	CU_ASSERT_EQUAL_FATAL(cap_open(path, snaplen, &c, err), 0);
+	CU_ASSERT_EQUAL_FATAL(cap_open(path, snaplen, &pkt_ll_roce, &c, err), 0);
 	for (i = 0; i < TCAP_N_FRAMES; i++) {
 		ms[i] = tcap_build(&tcap_samples[i]);
 		cap_write(c, tcap_samples[i].t_ps, ms[i], pkt_meta(ms[i])->frame_bytes);
@@ -178,12 +179,45 @@ static void test_capture_snaplen(void)
 	unlink(path);
 }
 
+/* The capture takes its link type and trailer from the port's link-layer
+ * descriptor: one with LINKTYPE_USER0 (147) and a 2-byte trailer (IB's
+ * VCRC) writes that link type and lengths 2 bytes short of the frame. */
+static void test_capture_link_type(void)
+{
+	struct pkt_ll ll = pkt_ll_roce;
+	char err[CFG_ERR_BYTES] = "", errbuf[PCAP_ERRBUF_SIZE], path[64];
+	struct rte_mbuf *m = tcap_build(&tcap_samples[0]);
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct cap_file *c;
+	pcap_t *pc;
+	int fd;
+
+	ll.pcap_linktype = 147;
+	ll.trailer_bytes = 2;
+	snprintf(path, sizeof(path), "/tmp/fabemu-cap-XXXXXX");
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL_FATAL(cap_open(path, 0, &ll, &c, err), 0);
+	cap_write(c, 0, m, pkt_meta(m)->frame_bytes);
+	cap_close(c);
+	pc = pcap_open_offline(path, errbuf);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+	CU_ASSERT_EQUAL(pcap_datalink(pc), 147);
+	CU_ASSERT_EQUAL_FATAL(pcap_next_ex(pc, &h, &data), 1);
+	CU_ASSERT_EQUAL(h->len, pkt_meta(m)->frame_bytes - 2u);
+	pcap_close(pc);
+	unlink(path);
+	rte_pktmbuf_free(m);
+}
+
 static void test_capture_open_error(void)
 {
 	char err[CFG_ERR_BYTES] = "";
 	struct cap_file *c = (struct cap_file *)&c;
 
-	CU_ASSERT(cap_open("/nonexistent-dir/x.pcap", 0, &c, err) < 0);
+	CU_ASSERT(cap_open("/nonexistent-dir/x.pcap", 0, &pkt_ll_roce, &c, err) < 0);
 	CU_ASSERT_PTR_NULL(c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent-dir/x.pcap"));
 	cap_close(NULL);
@@ -241,6 +275,7 @@ int test_capture_register(void)
 	    !CU_add_test(s, "roundtrip ns timestamps, caplen/len", test_capture_roundtrip) ||
 	    !CU_add_test(s, "snaplen", test_capture_snaplen) ||
 	    !CU_add_test(s, "open error", test_capture_open_error) ||
+	    !CU_add_test(s, "link type from the descriptor", test_capture_link_type) ||
 	    !CU_add_test(s, "tshark decodes", test_capture_tshark))
 		return CU_get_error();
 	return 0;

@@ -464,7 +464,8 @@ static uint64_t ref_ideal(const struct tg_path *path, uint64_t bytes, uint8_t op
 
 	rq.addr.vlan = ack.addr.vlan = vlan;
 	for (uint32_t i = 0; read && i < h; i++)
-		t0 += port_frame_ps(pkt_roce_frame_bytes(&rq), path->rate_bps[i]) + path->delay_ps[i];
+		t0 += pkt_ll_frame_ps(&pkt_ll_roce, pkt_roce_frame_bytes(&rq), path->rate_bps[i]) +
+		      path->delay_ps[i];
 	for (uint64_t p = 0; p < n; p++) {
 		uint64_t ready = t0;
 
@@ -472,13 +473,15 @@ static uint64_t ref_ideal(const struct tg_path *path, uint64_t bytes, uint8_t op
 			uint32_t i = read ? h - 1 - k : k;
 
 			dep[k] = (dep[k] > ready ? dep[k] : ready) +
-				 port_frame_ps(ref_frame(op, p, n, bytes, mtu, vlan), path->rate_bps[i]);
+				 pkt_ll_frame_ps(&pkt_ll_roce, ref_frame(op, p, n, bytes, mtu, vlan),
+						 path->rate_bps[i]);
 			ready = dep[k] + path->delay_ps[i];
 		}
 	}
 	t = h ? dep[h - 1] + path->delay_ps[read ? 0 : h - 1] : t0;
 	for (uint32_t i = h; !read && i-- > 0;)
-		t += port_frame_ps(pkt_roce_frame_bytes(&ack), path->rate_bps[i]) + path->delay_ps[i];
+		t += pkt_ll_frame_ps(&pkt_ll_roce, pkt_roce_frame_bytes(&ack), path->rate_bps[i]) +
+		     path->delay_ps[i];
 	return t;
 }
 

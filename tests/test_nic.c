@@ -487,7 +487,7 @@ static void test_nic_retry_exhausted(void)
 {
 	static const uint64_t gaps_us[] = { 10, 20, 40, 80, 80, 80, 80 };
 	struct pair_opts o = { .wire = true, .rto_ps = 10 * US, .rto_max_ps = 80 * US };
-	uint64_t frame_ps = port_frame_ps(1024 + 58, G100);
+	uint64_t frame_ps = pkt_ll_frame_ps(&pkt_ll_roce, 1024 + 58, G100);
 	struct pair p;
 
 	pair_setup_opts(&p, G100, 1 * US, 1024, &o);
@@ -599,7 +599,7 @@ static void test_nic_read_loss(void)
 static void test_nic_cnp(void)
 {
 	struct pair_opts o = { .wire = true, .cc = &tcc_ops };
-	const uint64_t win = 50 * US, slack = 3 * port_frame_ps(4162, G100);
+	const uint64_t win = 50 * US, slack = 3 * pkt_ll_frame_ps(&pkt_ll_roce, 4162, G100);
 	struct nic_qp *qa2, *qb2;
 	struct pair p;
 

@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "pkt.h"
+#include "pkt_view.h"
 #include "sim.h"
 #include "test.h"
 
@@ -620,6 +621,177 @@ static void test_pkt_vectors_aeth(void)
 		CU_ASSERT_EQUAL(seen[s], s < 0x40 || (s >= 0x60 && s <= 0x64));
 }
 
+/* The staged view of the frame in @m (contiguous) against what
+ * pkt_parse_roce reads of it: every field both have, stage by stage. */
+static void tpkt_view_vs_parse(struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+	struct pkt_view v, w;
+	struct pkt_roce f;
+	uint8_t exts;
+
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &f), 0);
+	memset(&v, 0xA5, sizeof(v));
+	CU_ASSERT_EQUAL_FATAL(pkt_view_l3(&v, PKT_LL_ROCE, d, len), 0);
+	CU_ASSERT_EQUAL(v.ll, PKT_LL_ROCE);
+	CU_ASSERT_EQUAL(v.l3_off, f.addr.vlan ? 18 : 14);
+	CU_ASSERT_EQUAL(v.cls, f.addr.dscp);
+	CU_ASSERT_EQUAL(v.cong, f.addr.ecn);
+	CU_ASSERT_EQUAL(pkt_view_ce(&v), f.addr.ecn == PKT_ECN_CE);
+	CU_ASSERT_EQUAL(v.dst, f.addr.dst_ip);
+	w = v;
+	CU_ASSERT_EQUAL_FATAL(pkt_view_flow(&v, d, len), 0);
+	CU_ASSERT_EQUAL(v.src, f.addr.src_ip);
+	CU_ASSERT_EQUAL(v.proto, 17);
+	CU_ASSERT_EQUAL(v.sport, f.addr.udp_sport);
+	CU_ASSERT_EQUAL(v.dport, PKT_ROCE_UDP_PORT);
+	CU_ASSERT_EQUAL(v.l4_off, v.l3_off + 20);
+	/* The NIC's path skips the flow stage. */
+	CU_ASSERT_EQUAL_FATAL(pkt_view_bth(&w, d, len), 0);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_bth(&v, d, len), 0);
+	exts = pkt_layouts[f.opcode].exts;
+	CU_ASSERT_EQUAL(v.bth_off, v.l3_off + 28);
+	CU_ASSERT(w.l4_off == v.l4_off && w.bth_off == v.bth_off && w.opcode == v.opcode &&
+		  w.ack_req == v.ack_req && w.dest_qp == v.dest_qp && w.psn == v.psn);
+	CU_ASSERT_EQUAL(v.opcode, f.opcode);
+	CU_ASSERT_EQUAL(v.ack_req, f.ack_req);
+	CU_ASSERT_EQUAL(v.dest_qp, f.dest_qp);
+	CU_ASSERT_EQUAL(v.psn, f.psn);
+	CU_ASSERT_EQUAL(exts & PKT_EXT_AETH, tpkt_has_aeth(f.opcode) ? PKT_EXT_AETH : 0);
+	CU_ASSERT_EQUAL(exts & PKT_EXT_RETH, tpkt_has_reth(f.opcode) ? PKT_EXT_RETH : 0);
+	if (exts & PKT_EXT_AETH)
+		CU_ASSERT(v.aeth_syndrome == f.aeth_syndrome && v.aeth_msn == f.aeth_msn &&
+			  w.aeth_syndrome == f.aeth_syndrome && w.aeth_msn == f.aeth_msn);
+	if (exts & PKT_EXT_RETH)
+		CU_ASSERT(v.reth_va == f.reth_va && v.reth_rkey == f.reth_rkey &&
+			  v.reth_len == f.reth_len && w.reth_len == f.reth_len);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_rest(&v, d), 0);
+	CU_ASSERT_EQUAL(v.se, f.se);
+	CU_ASSERT_EQUAL(v.becn, f.becn);
+	CU_ASSERT_EQUAL(v.pkey, f.pkey);
+	CU_ASSERT_EQUAL(v.payload_bytes, f.payload_bytes);
+	CU_ASSERT_EQUAL(v.hdr_bytes, tpkt_xport_bytes(f.opcode));
+	CU_ASSERT_EQUAL(v.pad_bytes, -f.payload_bytes & 3);
+	CU_ASSERT_EQUAL(v.l3_off + v.net_bytes, (uint32_t)v.bth_off + v.hdr_bytes + f.payload_bytes +
+							v.pad_bytes + PKT_ICRC_BYTES);
+	/* All stages at once read the same. */
+	CU_ASSERT_EQUAL_FATAL(pkt_view_all(&w, PKT_LL_ROCE, d, len), 0);
+	CU_ASSERT(w.payload_bytes == v.payload_bytes && w.src == v.src && w.pkey == v.pkey);
+}
+
+static void tpkt_view_case(unsigned i, bool vlan, bool mat, unsigned s)
+{
+	struct pkt_roce f = tpkt_frame(tpkt_ops[i], vlan, tpkt_payload_sizes[s]);
+	struct rte_mbuf *m = tpkt_alloc();
+
+	f.ack_req = (i + s) & 1;
+	f.se = !f.ack_req;
+	f.addr.ecn = (uint8_t)((i + s + vlan) & 3);
+	f.addr.dscp = (uint8_t)(i * 5 + s);
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, mat ? tpkt_payload : NULL), 0);
+	tpkt_view_vs_parse(m);
+	rte_pktmbuf_free(m);
+}
+
+/* The staged view reads what pkt_parse_roce reads: built frames of every
+ * opcode, tagged or not, with and without payload, and the scapy vectors
+ * of tests/data (every RoCEv2 frame of both files; the others, a PFC
+ * frame among them, are refused by both). */
+static void test_pkt_view(void)
+{
+	static const char *const files[] = { "roce.pcap", "aeth.pcap" };
+	unsigned n_roce = 0, n_other = 0;
+
+	CU_ASSERT(tpkt_each_case(tpkt_view_case) > 0);
+	for (unsigned k = 0; k < RTE_DIM(files); k++) {
+		pcap_t *pc = tpkt_open(files[k]);
+		struct rte_mbuf *m;
+
+		while ((m = tpkt_load(pc)) != NULL) {
+			const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+			struct pkt_roce f;
+			struct pkt_view v;
+
+			if (pkt_parse_roce(m, &f) == 0) {
+				tpkt_view_vs_parse(m);
+				n_roce++;
+			} else {
+				CU_ASSERT(pkt_view_all(&v, PKT_LL_ROCE, d, rte_pktmbuf_data_len(m)) != 0);
+				n_other++;
+			}
+			rte_pktmbuf_free(m);
+		}
+		pcap_close(pc);
+	}
+	CU_ASSERT_EQUAL(n_roce, 6 + TPKT_AETH_N_FRAMES);
+	CU_ASSERT_EQUAL(n_other, 1);
+}
+
+/* The view refuses what is not RoCEv2 at the stage that sees it, and the
+ * bound: a frame whose headers do not fit in the length given. */
+static void test_pkt_view_rejects(void)
+{
+	struct pkt_roce f = tpkt_frame(PKT_OP_WRITE_FIRST, true, 0);
+	struct rte_mbuf *m = tpkt_alloc();
+	uint8_t *d;
+	uint32_t len, bth_end = 18 + 20 + 8 + 12;
+	struct pkt_view v;
+
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, NULL), 0);
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	len = rte_pktmbuf_data_len(m);
+	CU_ASSERT_EQUAL(pkt_view_roce(&v, PKT_LL_ROCE, d, len), 0);
+	CU_ASSERT_EQUAL(pkt_view_roce(&v, PKT_LL_N, d, len), -EINVAL);
+	/* The bounds: the IPv4 header, the BTH, the RETH. */
+	CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, 18 + 19), -EINVAL);
+	CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, 18 + 20), 0);
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, bth_end - 1), -EINVAL);
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, bth_end + PKT_RETH_BYTES - 1), -EINVAL);
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, bth_end + PKT_RETH_BYTES), 0);
+	CU_ASSERT_EQUAL(pkt_view_flow(&v, d, 18 + 20 + 7), -EINVAL);
+	/* Not UDP 4791: a hop forwards it, a NIC does not take it. */
+	d[18 + 20 + 3]++;
+	CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, len), 0);
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, len), -EINVAL);
+	d[18 + 20 + 3]--;
+	d[18 + 9] = 6; /* TCP */
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, len), -EINVAL);
+	d[18 + 9] = 17;
+	d[bth_end - 12] = 0x70; /* no such opcode */
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, len), -EINVAL);
+	d[bth_end - 12] = PKT_OP_WRITE_FIRST;
+	d[18 + 6] = 0x20; /* more fragments */
+	CU_ASSERT_EQUAL(pkt_view_bth(&v, d, len), 0);
+	CU_ASSERT_EQUAL(pkt_view_rest(&v, d), -EINVAL);
+	d[18 + 6] = 0x40;
+	CU_ASSERT_EQUAL(pkt_view_rest(&v, d), 0);
+	/* Not IPv4. */
+	d[16] = 0x86;
+	d[17] = 0xDD;
+	CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, len), -EINVAL);
+	rte_pktmbuf_free(m);
+}
+
+/* The one opcode mapping against the IBTA values (Vol 1 table 38) for every
+ * (transfer, first, last). */
+static void test_pkt_opcode_table(void)
+{
+	/* first+last ("only"), first, middle, last */
+	static const uint8_t want[PKT_XFER_N][4] = {
+		[PKT_XFER_SEND] = { 0x04, 0x00, 0x01, 0x02 },
+		[PKT_XFER_WRITE] = { 0x0A, 0x06, 0x07, 0x08 },
+		[PKT_XFER_READ_RESP] = { 0x10, 0x0D, 0x0E, 0x0F },
+	};
+
+	for (unsigned x = 0; x < PKT_XFER_N; x++) {
+		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, true, true), want[x][0]);
+		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, true, false), want[x][1]);
+		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, false, false), want[x][2]);
+		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, false, true), want[x][3]);
+	}
+}
+
 /* A frame split over two segments (inside the BTH) parses and its
  * ICRC checks, as parse and check read through rte_pktmbuf_read. */
 static void test_pkt_chained(void)
@@ -668,10 +840,9 @@ static long tpkt_rss_bytes(void)
  * after the metadata), one more is refused, and all come back. */
 static void test_pkt_pool_grows(void)
 {
-	char err[256];
+	char err[CFG_ERR_BYTES];
 	long rss0 = tpkt_rss_bytes(), rss1, rss2;
-	struct rte_mempool *mp = sim_pool_create("grow", TPKT_POOL_PKTS, TPKT_POOL_ROOM, err,
-						 sizeof(err));
+	struct rte_mempool *mp = sim_pool_create("grow", TPKT_POOL_PKTS, TPKT_POOL_ROOM, err);
 	struct rte_mbuf **taken = calloc(TPKT_POOL_PKTS, sizeof(*taken));
 	const size_t full_bytes = (size_t)TPKT_POOL_PKTS * 256;
 	struct sim s;
@@ -729,6 +900,9 @@ int test_pkt_register(void)
 	    !CU_add_test(s, "vectors roce.pcap", test_pkt_vectors_roce) ||
 	    !CU_add_test(s, "vectors aeth.pcap", test_pkt_vectors_aeth) ||
 	    !CU_add_test(s, "chained mbuf", test_pkt_chained) ||
+	    !CU_add_test(s, "view = parse, every opcode and the vectors", test_pkt_view) ||
+	    !CU_add_test(s, "view rejects", test_pkt_view_rejects) ||
+	    !CU_add_test(s, "opcode table = IBTA", test_pkt_opcode_table) ||
 	    !CU_add_test(s, "packet pool grows as packets are taken", test_pkt_pool_grows))
 		return CU_get_error();
 	return 0;

@@ -42,7 +42,7 @@ static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
 	return m;
 }
 
-static void run_rate(uint64_t rate_bps)
+static void run_rate(uint64_t rate_bps, const struct pkt_ll *ll)
 {
 	static const uint32_t sizes[] = { 64, 1500, 4178, 65, 9000, 1234, 77 };
 	struct sink a = { 0 }, b = { 0 };
@@ -56,6 +56,8 @@ static void run_rate(uint64_t rate_bps)
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	port_init(&pa, &s, &sink_ops, &a, 0, 0);
 	port_init(&pb, &s, &sink_ops, &b, 1, 0);
+	port_set_ll(&pa, ll);
+	port_set_ll(&pb, ll);
 	port_connect(&pa, &pb, rate_bps, delay);
 	for (int rep = 0; rep < 20; rep++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, n++)
@@ -67,7 +69,7 @@ static void run_rate(uint64_t rate_bps)
 		uint32_t bytes = sizes[k % (sizeof(sizes) / sizeof(sizes[0]))];
 		uint64_t expect;
 
-		bits += (__uint128_t)(bytes + PKT_WIRE_OVERHEAD_BYTES) * 8;
+		bits += (__uint128_t)(bytes + ll->wire_overhead_bytes) * 8;
 		expect = (uint64_t)(bits * UNITS_PS_PER_S / rate_bps) + delay;
 		CU_ASSERT_EQUAL(b.t_ps[k], expect);
 	}
@@ -89,11 +91,77 @@ static void test_port_serialisation(void)
 		UINT64_C(40000000000), UINT64_C(3000000000), UINT64_C(56000000000),
 	};
 
-	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		run_rate(rates[i]);
+	/* The port serialises with its descriptor's overhead: RoCE's 20 bytes,
+	 * none (as IB), and an odd 7. */
+	struct pkt_ll none = pkt_ll_roce, odd = pkt_ll_roce;
+	const struct pkt_ll *lls[] = { &pkt_ll_roce, &none, &odd };
+	struct port p;
+	struct sim s;
+
+	none.wire_overhead_bytes = 0;
+	odd.wire_overhead_bytes = 7;
+	for (size_t l = 0; l < RTE_DIM(lls); l++)
+		for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+			run_rate(rates[i], lls[l]);
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	port_init(&p, &s, &sink_ops, NULL, 0, 0);
+	CU_ASSERT_PTR_EQUAL(p.ll, &pkt_ll_roce);
+	CU_ASSERT_EQUAL(port_frame_ps(&p, 64, UINT64_C(100000000000)), 6720);
+	port_set_ll(&p, &odd);
+	CU_ASSERT_EQUAL(port_frame_ps(&p, 64, UINT64_C(100000000000)), 71 * 80);
+	CU_ASSERT_EQUAL(pkt_ll_frame_ps(&none, 64, UINT64_C(100000000000)), 5120);
+	port_fini(&p);
+	sim_fini(&s);
 	/* The well-known figure: a 64 B frame at 100 Gb/s takes 6.72 ns on the
 	 * wire with preamble and gap (84 B), 5.12 ns without. */
-	CU_ASSERT_EQUAL(port_frame_ps(64, UINT64_C(100000000000)), 6720);
+	CU_ASSERT_EQUAL(pkt_ll_frame_ps(&pkt_ll_roce, 64, UINT64_C(100000000000)), 6720);
+}
+
+/* The Ethernet / RoCEv2 descriptor holds IEEE 802.3's and 802.1Qbb's
+ * values, and link-level control frames are told through it: a PFC frame
+ * is one, a RoCEv2 frame (tagged or not) is not. */
+static void test_port_ll_roce(void)
+{
+	static const uint16_t quanta[PKT_N_PRIO] = { [3] = 0xFFFF };
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	struct rte_mbuf *pfc = rte_pktmbuf_alloc(test_mempool());
+	struct rte_mbuf *data = rte_pktmbuf_alloc(test_mempool());
+	struct pkt_roce f = { .opcode = PKT_OP_SEND_ONLY, .pkey = 0xFFFF };
+	struct port p;
+	struct sim s;
+
+	CU_ASSERT_EQUAL(pkt_ll_roce.wire_overhead_bytes, 20);
+	CU_ASSERT_EQUAL(pkt_ll_roce.min_frame_bytes, 64);
+	CU_ASSERT_EQUAL(pkt_ll_roce.trailer_bytes, 4);
+	CU_ASSERT_EQUAL(pkt_ll_roce.ctrl_type, 0x8808);
+	CU_ASSERT_EQUAL(pkt_ll_roce.ctrl_frame_bytes, 64);
+	CU_ASSERT_EQUAL(pkt_ll_roce.pcap_linktype, 1);
+	CU_ASSERT_EQUAL(pkt_ll_roce.credit_block_bytes, 0);
+	CU_ASSERT_EQUAL(pkt_ll_roce.fc, PKT_LL_FC_PAUSE);
+	CU_ASSERT_PTR_EQUAL(pkt_ll_find("roce"), &pkt_ll_roce);
+	CU_ASSERT_PTR_NULL(pkt_ll_find("ib"));
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	port_init(&p, &s, &sink_ops, NULL, 0, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pfc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+	/* pkt_data needs packets without headroom (pkt_alloc's). */
+	pfc->data_off = 0;
+	data->data_off = 0;
+	CU_ASSERT_EQUAL_FATAL(pkt_build_pfc(pfc, mac, 1 << 3, quanta), 0);
+	CU_ASSERT(port_is_ctrl(&p, pfc));
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(data, &f, NULL), 0);
+	CU_ASSERT(!port_is_ctrl(&p, data));
+	rte_pktmbuf_reset(data);
+	data->data_off = 0;
+	f.addr.vlan = true;
+	f.addr.pcp = 3;
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(data, &f, NULL), 0);
+	CU_ASSERT(!port_is_ctrl(&p, data));
+	rte_pktmbuf_free(pfc);
+	rte_pktmbuf_free(data);
+	port_fini(&p);
+	sim_fini(&s);
 }
 
 static void test_port_strict_priority(void)
@@ -144,7 +212,7 @@ static void test_port_dwrr_shares(void)
 		port_enqueue(&pa, frame(&s, 1500, 3), 3, 1500);
 	}
 	/* Stop while both classes are still backlogged: 400 frames sent. */
-	s.stop_ps = 400 * port_frame_ps(1500, UINT64_C(100000000000)) - 1;
+	s.stop_ps = 400 * pkt_ll_frame_ps(&pkt_ll_roce, 1500, UINT64_C(100000000000)) - 1;
 	sim_run(&s);
 	bytes1 = pa.q[1].out_bytes;
 	bytes3 = pa.q[3].out_bytes;
@@ -175,8 +243,8 @@ static void test_port_pfc_pause(void)
 	struct port pa, pb;
 	struct ev_src src;
 	struct sim s;
-	uint64_t pfc_ps = port_frame_ps(64, rate);     /* 6.72 ns: the PFC frame itself */
-	uint64_t frame_ps = port_frame_ps(1000, rate); /* 81.6 ns */
+	uint64_t pfc_ps = pkt_ll_frame_ps(&pkt_ll_roce, 64, rate);     /* 6.72 ns: the PFC frame itself */
+	uint64_t frame_ps = pkt_ll_frame_ps(&pkt_ll_roce, 1000, rate); /* 81.6 ns */
 
 	/* XOFF with 1000 quanta: 1000 x 512 bits at 100 Gb/s = 5.12 us
 	 * (IEEE 802.1Qbb; 65535 quanta would be 335.5 us). The port finishes
@@ -258,7 +326,8 @@ static void test_port_ctrl_from_departing(void)
 	struct port pa, pb;
 	struct port_stats st;
 	struct sim s;
-	uint64_t pfc_ps = port_frame_ps(64, rate), frame_ps = port_frame_ps(1000, rate);
+	uint64_t pfc_ps = pkt_ll_frame_ps(&pkt_ll_roce, 64, rate);
+	uint64_t frame_ps = pkt_ll_frame_ps(&pkt_ll_roce, 1000, rate);
 
 	for (int queued = 1; queued <= 2; queued++) {
 		/* One frame (sent without an end-of-frame event) and two (with). */
@@ -296,6 +365,7 @@ int test_port_register(void)
 
 	if (!s || !CU_add_test(s, "serialisation exact at any rate", test_port_serialisation) ||
 	    !CU_add_test(s, "strict priority", test_port_strict_priority) ||
+	    !CU_add_test(s, "RoCE link-layer descriptor, control frames", test_port_ll_roce) ||
 	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares) ||
 	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause) ||
 	    !CU_add_test(s, "control frame queued by a departing hook", test_port_ctrl_from_departing))

@@ -25,6 +25,7 @@ struct cli_opts {
 	bool quiet;                    /* no human summary */
 	bool dot;                      /* topo: Graphviz output */
 	bool quick;                    /* bench: the small scenario */
+	bool deep;                     /* bench: the deep-buffer variant */
 	bool json;                     /* bench: one JSON object */
 	unsigned repeat;               /* bench: runs (0 = 1); figures from the median */
 	int eal_argc;                  /* arguments after `--` */

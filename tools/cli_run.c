@@ -216,12 +216,12 @@ int cli_run(const struct cli_opts *o, bool check)
 		exp_free(e);
 		return CLI_FAIL;
 	}
-	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err, sizeof(err))) != 0) {
+	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
 		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 	}
-	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err, sizeof(err));
+	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
 	if (!pool) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

@@ -110,7 +110,8 @@ static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ER
 
 		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, f->topo->nodes[c->node].name,
 			 c->port);
-		if ((r = cap_open(path, e->snaplen, &f->caps[i], cerr)) != 0) {
+		if ((r = cap_open(path, e->snaplen, fabric_port(f, c->node, c->port)->ll, &f->caps[i],
+				  cerr)) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "%s", cerr);
 			return r;
 		}

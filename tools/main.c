@@ -13,7 +13,7 @@ static const char usage[] =
 	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]... [-q]\n"
 	"                             [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
-	"       fabemu bench [--quick] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
+	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
 	"       fabemu --version | --help\n";
 
@@ -33,6 +33,7 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "-q", "--quiet", "run check", false },
 	{ "--dot", NULL, "topo", false },
 	{ "--quick", NULL, "bench", false },
+	{ "--deep", NULL, "bench", false },
 	{ "--json", NULL, "bench", false },
 	{ "--repeat", NULL, "bench", true },
 };
@@ -161,6 +162,8 @@ int main(int argc, char **argv)
 			o.dot = true;
 		} else if (!strcmp(d->name, "--quick")) {
 			o.quick = true;
+		} else if (!strcmp(d->name, "--deep")) {
+			o.deep = true;
 		} else if (!strcmp(d->name, "--repeat")) {
 			uint64_t n;
 
@@ -174,6 +177,8 @@ int main(int argc, char **argv)
 			o.json = true;
 		}
 	}
+	if (o.quick && o.deep)
+		return cli_bad("%s", "bench takes one of --quick and --deep");
 	if (strcmp(cmd, "bench") && !o.exp_path)
 		return cli_bad("%s: missing the file to read", cmd);
 	if (!strcmp(cmd, "run"))

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "pkt.h"
-#include "port.h"
+#include "pkt_ll.h"
 #include "tg.h"
 
 static int tg_grow(struct tg_msg **msgs, uint32_t n, uint32_t add)
@@ -79,19 +79,21 @@ static uint32_t tg_frame_bytes(uint8_t opcode, uint32_t payload, bool vlan)
 	return pkt_roce_frame_bytes(&f);
 }
 
+/* Serialisation of a frame of @frame_bytes at @rate_bps: the model's
+ * frames are RoCEv2 on Ethernet (tg_frame_bytes). */
+static uint64_t tg_frame_ps(uint32_t frame_bytes, uint64_t rate_bps)
+{
+	return pkt_ll_frame_ps(&pkt_ll_roce, frame_bytes, rate_bps);
+}
+
 /* Opcode of packet @p of @n of a message sent with @op (READ: responses). */
 static uint8_t tg_opcode(uint8_t op, uint64_t p, uint64_t n)
 {
-	bool first = p == 0, last = p == n - 1;
+	enum pkt_xfer x = op == TG_OP_WRITE ? PKT_XFER_WRITE
+			  : op == TG_OP_READ ? PKT_XFER_READ_RESP
+					     : PKT_XFER_SEND;
 
-	if (op == TG_OP_WRITE)
-		return first ? (last ? PKT_OP_WRITE_ONLY : PKT_OP_WRITE_FIRST)
-			     : (last ? PKT_OP_WRITE_LAST : PKT_OP_WRITE_MIDDLE);
-	if (op == TG_OP_READ)
-		return first ? (last ? PKT_OP_READ_RESP_ONLY : PKT_OP_READ_RESP_FIRST)
-			     : (last ? PKT_OP_READ_RESP_LAST : PKT_OP_READ_RESP_MIDDLE);
-	return first ? (last ? PKT_OP_SEND_ONLY : PKT_OP_SEND_FIRST)
-		     : (last ? PKT_OP_SEND_LAST : PKT_OP_SEND_MIDDLE);
+	return pkt_opcode(x, p == 0, p == n - 1);
 }
 
 uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
@@ -110,7 +112,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 	 * responder; the data then flows back over the same links. */
 	if (read)
 		for (uint32_t i = 0; i < h; i++)
-			t0 += port_frame_ps(tg_frame_bytes(PKT_OP_READ_REQ, 0, fr->vlan), path->rate_bps[i]) +
+			t0 += tg_frame_ps(tg_frame_bytes(PKT_OP_READ_REQ, 0, fr->vlan), path->rate_bps[i]) +
 			      path->delay_ps[i];
 	for (uint32_t k = 0; k < h; k++) {
 		uint32_t i = read ? h - 1 - k : k; /* responses go back the way */
@@ -118,7 +120,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 
 		rate[k] = path->rate_bps[i];
 		delay[k] = path->delay_ps[i];
-		mid_ps[k] = port_frame_ps(frame, rate[k]);
+		mid_ps[k] = tg_frame_ps(frame, rate[k]);
 		step_ps[k] = k && step_ps[k - 1] > mid_ps[k] ? step_ps[k - 1] : mid_ps[k];
 	}
 	/* Tandem of store-and-forward links: a packet leaves link k when it
@@ -141,7 +143,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 			if (steady)
 				steady = mid_ps[k] >= (k ? step_ps[k - 1] : 0) ? dep[k] >= ready
 									  : ready >= dep[k];
-			dep[k] = start + (mid ? mid_ps[k] : port_frame_ps(frame, rate[k]));
+			dep[k] = start + (mid ? mid_ps[k] : tg_frame_ps(frame, rate[k]));
 			ready = dep[k] + delay[k];
 		}
 		if (steady && p + 2 < n_pkts) {
@@ -156,7 +158,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 	if (read)
 		return t; /* complete when the last response arrives: no ACK */
 	for (uint32_t i = h; i-- > 0;)
-		t += port_frame_ps(tg_frame_bytes(PKT_OP_ACK, 0, fr->vlan), path->rate_bps[i]) +
+		t += tg_frame_ps(tg_frame_bytes(PKT_OP_ACK, 0, fr->vlan), path->rate_bps[i]) +
 		     path->delay_ps[i];
 	return t;
 }

@@ -1,0 +1,41 @@
+/* The link-layer descriptors and their registry (see pkt_ll.h). Values:
+ * IEEE 802.3 (preamble, SFD, inter-frame gap, FCS, minimum frame),
+ * IEEE 802.1Qbb (PFC on MAC control frames), tcpdump.org link types. */
+#include "pkt_ll.h"
+
+#include <string.h>
+
+enum {
+	PKT_LL_ETH_PREAMBLE_SFD_BYTES = 8,
+	PKT_LL_ETH_IFG_BYTES = 12,
+	PKT_LL_LINKTYPE_ETHERNET = 1,
+	PKT_LL_IPV4_ADDR_BYTES = 4,
+};
+
+const struct pkt_ll pkt_ll_roce = {
+	.name = "roce",
+	.kind = PKT_LL_ROCE,
+	.fc = PKT_LL_FC_PAUSE,
+	.wire_overhead_bytes = PKT_LL_ETH_PREAMBLE_SFD_BYTES + PKT_LL_ETH_IFG_BYTES,
+	.min_frame_bytes = PKT_MIN_FRAME_BYTES,
+	.trailer_bytes = PKT_FCS_BYTES,
+	.hdr_bytes = PKT_ETH_BYTES,
+	.ctrl_type = PKT_ETHERTYPE_MACCTL,
+	.ctrl_frame_bytes = PKT_MIN_FRAME_BYTES,
+	.credit_block_bytes = 0,
+	.pcap_linktype = PKT_LL_LINKTYPE_ETHERNET,
+	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
+};
+
+/* Every descriptor, by kind. */
+static const struct pkt_ll *const pkt_lls[PKT_LL_N] = {
+	[PKT_LL_ROCE] = &pkt_ll_roce,
+};
+
+const struct pkt_ll *pkt_ll_find(const char *name)
+{
+	for (unsigned i = 0; i < PKT_LL_N; i++)
+		if (pkt_lls[i] != NULL && strcmp(pkt_lls[i]->name, name) == 0)
+			return pkt_lls[i];
+	return NULL;
+}

@@ -1,0 +1,115 @@
+/* Link-layer descriptors: what a port's link layer is on the wire (framing
+ * overhead, trailer, minimum frame, control frames, flow-control unit,
+ * pcap link type) and how its congestion bits are read and marked. One
+ * instance today, Ethernet carrying RoCEv2 (pkt_ll_roce); native
+ * InfiniBand is shaped to fit (docs/wire-formats.md). Per-packet helpers
+ * switch on the small enum pkt_ll_kind a port keeps a copy of. */
+#ifndef FAB_PKT_LL_H
+#define FAB_PKT_LL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "pkt.h"
+#include "pkt_view.h"
+#include "units.h"
+
+/* How a link layer holds back a sender. */
+enum pkt_ll_fc {
+	PKT_LL_FC_PAUSE,  /* the receiver sends pauses per class (802.1Qbb PFC) */
+	PKT_LL_FC_CREDIT, /* the receiver grants credits per VL (IB) */
+};
+
+/* One link layer (const, shared by every port that uses it). frame_bytes
+ * of a packet always include the trailer; the wire adds
+ * wire_overhead_bytes per frame. */
+struct pkt_ll {
+	const char *name;             /* "roce" */
+	uint8_t kind;                 /* enum pkt_ll_kind: what per-packet code switches on */
+	uint8_t fc;                   /* enum pkt_ll_fc */
+	uint16_t wire_overhead_bytes; /* per frame besides its bytes: preamble + SFD +
+				       * inter-frame gap (Ethernet 20; IB 0) */
+	uint16_t min_frame_bytes;     /* shortest frame, trailer included (Ethernet 64) */
+	uint16_t trailer_bytes;       /* link CRC ending each frame, never captured
+				       * (Ethernet FCS 4; IB VCRC 2) */
+	uint16_t hdr_bytes;           /* link header before the network header, untagged
+				       * (Ethernet 14; IB LRH 8) */
+	uint16_t ctrl_type;           /* what marks a link-level control frame: its
+				       * EtherType (MAC control 0x8808) */
+	uint16_t ctrl_frame_bytes;    /* a control frame, trailer included (PFC 64;
+				       * IB flow-control packet 6) */
+	uint16_t credit_block_bytes;  /* flow-control credit unit; 0 with pauses (IB 64) */
+	uint16_t pcap_linktype;       /* LINKTYPE_* of captures (Ethernet 1; IB 247) */
+	uint8_t addr_bytes;           /* bytes of a pkt_view dst / src address (IPv4 4; LID 2) */
+};
+
+/* Ethernet II (optional 802.1Q) carrying RoCEv2 over IPv4, with 802.1Qbb PFC. */
+extern const struct pkt_ll pkt_ll_roce;
+
+/* The descriptor called @name, or NULL. */
+const struct pkt_ll *pkt_ll_find(const char *name);
+
+/* Serialisation time of a frame of @frame_bytes at @rate_bps on a link
+ * whose frames take @overhead_bytes more on the wire, in ps (rounded
+ * down; ports carry the remainder). */
+static inline uint64_t pkt_ll_ser_ps(uint32_t overhead_bytes, uint32_t frame_bytes,
+				     uint64_t rate_bps)
+{
+	uint64_t rem = 0;
+
+	return units_ser_ps((uint64_t)frame_bytes + overhead_bytes, rate_bps, &rem);
+}
+
+/* The same for a link layer @ll. */
+static inline uint64_t pkt_ll_frame_ps(const struct pkt_ll *ll, uint32_t frame_bytes,
+				       uint64_t rate_bps)
+{
+	return pkt_ll_ser_ps(ll->wire_overhead_bytes, frame_bytes, rate_bps);
+}
+
+/* Is the frame at @d a link-level control frame of link layer @kind
+ * (RoCE: MAC control, EtherType 0x8808: PFC)? Those belong to the
+ * receiving MAC, not to its node. */
+static inline bool pkt_ll_is_ctrl(uint8_t kind, const uint8_t *d)
+{
+	pkt_ll_kind_valid(kind);
+	switch (kind) {
+	case PKT_LL_ROCE:
+		return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) &&
+		       d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
+	default:
+		return false;
+	}
+}
+
+/* The congestion bits of @m (link layer @kind) as an RFC 3168 codepoint
+ * (enum pkt_ecn): RoCE reads the IPv4 ECN field. */
+static inline uint8_t pkt_ll_ecn(uint8_t kind, const struct rte_mbuf *m)
+{
+	pkt_ll_kind_valid(kind);
+	switch (kind) {
+	case PKT_LL_ROCE:
+		return pkt_ipv4_ecn(m);
+	default:
+		return PKT_ECN_NOT_ECT;
+	}
+}
+
+/* Mark @m (link layer @kind) as having met congestion: RoCE sets IPv4 ECN
+ * CE and updates the header checksum. Only on packets pkt_ll_ecn says are
+ * ECN-capable (ECT). */
+static inline void pkt_ll_mark_ce(uint8_t kind, struct rte_mbuf *m)
+{
+	pkt_ll_kind_valid(kind);
+	switch (kind) {
+	case PKT_LL_ROCE:
+		pkt_ipv4_set_ce(m);
+		break;
+	default:
+		break;
+	}
+}
+
+#endif

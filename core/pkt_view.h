@@ -1,0 +1,288 @@
+/* One view of a frame's headers, filled by one staged inline parser: the
+ * link layer, the class selector, the congestion bits, the addresses and
+ * flow-hash inputs, the BTH and the AETH / RETH. Switches, NICs and the
+ * parsers of core/pkt.c read headers only through it; nothing else walks
+ * Ethernet / IPv4 / UDP / BTH by hand. Wire formats: docs/wire-formats.md. */
+#ifndef FAB_PKT_VIEW_H
+#define FAB_PKT_VIEW_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+
+#include "pkt.h"
+
+/* Link layers a view can be parsed from (struct pkt_ll describes each).
+ * Native InfiniBand (LRH, optional GRH, BTH) is the next one: its own
+ * case in each stage below, filling the same fields. */
+enum pkt_ll_kind {
+	PKT_LL_ROCE = 0, /* Ethernet II, optional 802.1Q, IPv4, UDP 4791 (RoCEv2) */
+	PKT_LL_N,
+};
+
+/* Tell the compiler that @kind is a valid enum pkt_ll_kind (an invariant:
+ * kinds come from descriptors). With one link layer, per-packet switches
+ * on the kind then cost nothing. */
+static inline void pkt_ll_kind_valid(unsigned kind)
+{
+	if (kind >= PKT_LL_N)
+		__builtin_unreachable();
+}
+
+/* Which extension headers follow the BTH, per opcode. RETH and AETH always
+ * sit right after the BTH; other headers (ImmDt, IETH, DETH, AtomicETH,
+ * AtomicAckETH) are only counted, written as zeros and skipped on parse. */
+enum pkt_ext {
+	PKT_EXT_RETH = 1 << 0,
+	PKT_EXT_AETH = 1 << 1,
+};
+
+/* What an opcode implies after the BTH (pkt_layouts). */
+struct pkt_layout {
+	uint8_t hdr_bytes; /* BTH + extension headers; 0 = opcode not supported */
+	uint8_t exts;      /* enum pkt_ext bits */
+	uint8_t kind;      /* enum pkt_kind */
+};
+
+/* Per BTH opcode: RC, UC, UD and the RoCEv2 CNP (IBTA Vol 1 section 9.2). */
+extern const struct pkt_layout pkt_layouts[256] __attribute__((visibility("hidden")));
+
+/* Big-endian field readers. */
+static inline uint16_t pkt_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t pkt_get24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t pkt_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | pkt_get24(p + 1);
+}
+
+enum {
+	PKT_IPPROTO_UDP = 17,
+	PKT_IPV4_FRAG_MASK = 0x3FFF, /* MF flag + fragment offset */
+	PKT_BTH_SE = 0x80,           /* byte 1 */
+	PKT_BTH_PAD_SHIFT = 4,       /* byte 1, bits 5:4 */
+	PKT_BTH_BECN = 0x40,         /* byte 4 */
+	PKT_BTH_ACKREQ = 0x80,       /* byte 8 */
+	PKT_24BIT_MASK = 0xFFFFFF,   /* QPN, PSN, MSN */
+	PKT_VLAN_VID_MASK = 0x0FFF,
+	/* The most header bytes a view reads: tagged Ethernet, IPv4 with
+	 * options, UDP, BTH, RETH. */
+	PKT_VIEW_MAX_HDR_BYTES = PKT_ETH_BYTES + PKT_VLAN_BYTES + 60 + PKT_UDP_BYTES +
+				 PKT_BTH_BYTES + PKT_RETH_BYTES,
+};
+
+/* The headers of one frame. Stages fill it, each reading only what it
+ * needs: pkt_view_l3 (what a forwarding hop reads), then pkt_view_flow
+ * (the flow-hash inputs) and / or pkt_view_bth (the transport as a NIC
+ * reads it), then pkt_view_rest (the remaining fields, and the checks a
+ * frame from anywhere needs). A field is valid once its stage returned 0.
+ * Offsets are from the frame's first byte. */
+struct pkt_view {
+	/* pkt_view_l3 */
+	uint8_t ll;             /* enum pkt_ll_kind of the link layer that parsed it */
+	uint8_t cls;            /* class selector: DSCP (RoCE); SL (IB) */
+	uint8_t cong;           /* congestion bits as read, as an RFC 3168 codepoint
+				 * (enum pkt_ecn): the IPv4 ECN field (RoCE) */
+	uint8_t proto;          /* flow: IP protocol (flow-hash input) */
+	uint16_t l3_off;        /* the link layer's network header: IPv4 (RoCE) */
+	uint16_t l4_off;        /* flow, bth: the transport header (UDP) */
+	uint32_t dst;           /* destination address of the link layer's kind:
+				 * IPv4, host byte order (RoCE); DLID (IB) */
+	/* pkt_view_flow */
+	uint32_t src;           /* source address, of dst's kind */
+	uint16_t sport;         /* UDP source port (flow entropy) */
+	uint16_t dport;         /* UDP destination port */
+	/* pkt_view_bth */
+	uint16_t bth_off;       /* the BTH */
+	uint8_t opcode;         /* enum pkt_opcode */
+	uint8_t ack_req;        /* BTH A bit */
+	uint32_t dest_qp;       /* BTH destination QP, 24 bits */
+	uint32_t psn;           /* BTH PSN, 24 bits */
+	uint8_t aeth_syndrome;  /* AETH syndrome (only when the opcode has an AETH) */
+	uint32_t aeth_msn;      /* AETH MSN, 24 bits (likewise) */
+	uint32_t reth_rkey;     /* RETH R_Key (only when the opcode has a RETH) */
+	uint32_t reth_len;      /* RETH DMA length (likewise) */
+	uint64_t reth_va;       /* RETH virtual address (likewise) */
+	/* pkt_view_rest */
+	uint16_t net_bytes;     /* what the network header covers: IPv4 total length */
+	uint8_t hdr_bytes;      /* BTH + extension headers of the opcode */
+	uint8_t pad_bytes;      /* BTH pad count, 0..3 */
+	uint8_t se;             /* BTH solicited event */
+	uint8_t becn;           /* BTH BECN bit */
+	uint16_t pkey;          /* BTH partition key */
+	uint32_t payload_bytes; /* RDMA payload, from net_bytes (not the bytes held) */
+};
+
+/* Ethernet, an optional 802.1Q tag, IPv4. */
+static inline int pkt_view_l3_roce(struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	uint32_t l3 = PKT_ETH_BYTES;
+	uint16_t etype = pkt_get16(d + 12);
+	const uint8_t *ip;
+
+	if (etype == PKT_ETHERTYPE_VLAN) {
+		etype = pkt_get16(d + 16);
+		l3 += PKT_VLAN_BYTES;
+	}
+	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || len < l3 + PKT_IPV4_BYTES))
+		return -EINVAL;
+	ip = d + l3;
+	v->ll = PKT_LL_ROCE;
+	v->l3_off = (uint16_t)l3;
+	v->cls = ip[1] >> 2;
+	v->cong = ip[1] & 3;
+	v->dst = pkt_get32(ip + 16);
+	return 0;
+}
+
+/* Stage 1: the link layer @ll's framing up to the network header of the
+ * frame at @d, whose headers lie within @len bytes (a frame holds its
+ * headers: its length less the trailer bounds them; a parser of captured
+ * bytes passes what it holds). At least PKT_ETH_BYTES + PKT_VLAN_BYTES
+ * bytes at @d must be readable. Fills ll, l3_off, cls, cong and dst.
+ * Returns 0, or -EINVAL when the frame is not of a network protocol the
+ * link layer carries (RoCE: IPv4) or its header does not fit. */
+static inline int pkt_view_l3(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
+			      uint32_t len)
+{
+	switch (ll) {
+	case PKT_LL_ROCE:
+		return pkt_view_l3_roce(v, d, len);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Stage 2 (after pkt_view_l3): the flow-hash inputs, source address, IP
+ * protocol and the UDP ports, and l4_off. Returns 0, or -EINVAL when the
+ * first 8 bytes of the transport header lie beyond @len. */
+static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	const uint8_t *ip = d + v->l3_off;
+	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4;
+
+	if (unlikely(len < l4 + PKT_UDP_BYTES))
+		return -EINVAL;
+	v->l4_off = (uint16_t)l4;
+	v->src = pkt_get32(ip + 12);
+	v->proto = ip[9];
+	v->sport = pkt_get16(d + l4);
+	v->dport = pkt_get16(d + l4 + 2);
+	return 0;
+}
+
+/* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: a UDP
+ * datagram to port 4791 whose BTH opcode is known (pkt_layouts), the BTH's
+ * opcode, A bit, destination QP and PSN, and the AETH or RETH its opcode
+ * implies (those fields are set only when it does). Fills l4_off, bth_off
+ * and these. Returns 0, or -EINVAL when the frame is not RoCEv2 or the BTH
+ * (with its AETH / RETH) lies beyond @len. */
+static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	const uint8_t *ip = d + v->l3_off, *bth, *ext;
+	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4, bth_off = l4 + PKT_UDP_BYTES;
+	const struct pkt_layout *lay;
+
+	if (unlikely(ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
+		     pkt_get16(d + l4 + 2) != PKT_ROCE_UDP_PORT))
+		return -EINVAL;
+	bth = d + bth_off;
+	ext = bth + PKT_BTH_BYTES;
+	lay = &pkt_layouts[bth[0]];
+	if (unlikely(lay->hdr_bytes == 0))
+		return -EINVAL;
+	v->l4_off = (uint16_t)l4;
+	v->bth_off = (uint16_t)bth_off;
+	v->opcode = bth[0];
+	v->ack_req = bth[8] >> 7;
+	v->dest_qp = pkt_get24(bth + 5);
+	v->psn = pkt_get24(bth + 9);
+	if (lay->exts & PKT_EXT_AETH) {
+		if (unlikely(len < bth_off + PKT_BTH_BYTES + PKT_AETH_BYTES))
+			return -EINVAL;
+		v->aeth_syndrome = ext[0];
+		v->aeth_msn = pkt_get24(ext + 1);
+	} else if (lay->exts & PKT_EXT_RETH) {
+		if (unlikely(len < bth_off + PKT_BTH_BYTES + PKT_RETH_BYTES))
+			return -EINVAL;
+		v->reth_va = (uint64_t)pkt_get32(ext) << 32 | pkt_get32(ext + 4);
+		v->reth_rkey = pkt_get32(ext + 8);
+		v->reth_len = pkt_get32(ext + 12);
+	}
+	return 0;
+}
+
+/* Stage 4 (after pkt_view_bth), for frames from anywhere (captures, other
+ * tools), which built frames need not: the IPv4 header is version 4 with
+ * IHL >= 5 and not a fragment, and its total length holds the headers;
+ * fills the rest of the BTH (se, pad_bytes, pkey, becn), net_bytes,
+ * hdr_bytes and payload_bytes (from the total length, not the bytes held,
+ * so truncated frames parse). Returns 0 or -EINVAL. */
+static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
+{
+	const uint8_t *ip = d + v->l3_off, *bth = d + v->bth_off;
+	uint32_t ihl_bytes = (uint32_t)v->l4_off - v->l3_off, fixed_bytes;
+
+	if (ip[0] >> 4 != 4 || ihl_bytes < PKT_IPV4_BYTES ||
+	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
+		return -EINVAL;
+	v->net_bytes = pkt_get16(ip + 2);
+	v->hdr_bytes = pkt_layouts[v->opcode].hdr_bytes;
+	v->se = (bth[1] & PKT_BTH_SE) != 0;
+	v->pad_bytes = (bth[1] >> PKT_BTH_PAD_SHIFT) & 3;
+	v->pkey = pkt_get16(bth + 2);
+	v->becn = (bth[4] & PKT_BTH_BECN) != 0;
+	fixed_bytes = ihl_bytes + PKT_UDP_BYTES + v->hdr_bytes + v->pad_bytes + PKT_ICRC_BYTES;
+	if (v->net_bytes < fixed_bytes)
+		return -EINVAL;
+	v->payload_bytes = v->net_bytes - fixed_bytes;
+	return 0;
+}
+
+/* Stages 1 and 3: what a NIC reads of a received frame. */
+static inline int pkt_view_roce(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
+				uint32_t len)
+{
+	int rc = pkt_view_l3(v, ll, d, len);
+
+	return rc == 0 ? pkt_view_bth(v, d, len) : rc;
+}
+
+/* Every stage: the whole view of a frame from anywhere. */
+static inline int pkt_view_all(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
+			       uint32_t len)
+{
+	int rc = pkt_view_l3(v, ll, d, len);
+
+	if (rc == 0)
+		rc = pkt_view_flow(v, d, len);
+	if (rc == 0)
+		rc = pkt_view_bth(v, d, len);
+	if (rc == 0)
+		rc = pkt_view_rest(v, d);
+	return rc;
+}
+
+/* Did the fabric mark the frame as congested (RoCE: IPv4 ECN CE)? */
+static inline bool pkt_view_ce(const struct pkt_view *v)
+{
+	return v->cong == PKT_ECN_CE;
+}
+
+/* The bytes that bound a built frame's headers: its length less the FCS
+ * (frames hold their headers; only payload may be left out). */
+static inline uint32_t pkt_view_hdr_limit(const struct rte_mbuf *m)
+{
+	return pkt_meta_const(m)->frame_bytes - PKT_FCS_BYTES;
+}
+
+#endif
