@@ -57,9 +57,9 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint16_t l3 = PKT_ETH_BYTES;
 	uint32_t dst, host, g, o, n, pick;
 	struct port *op;
-	uint8_t *ip, tc, prio, pool;
+	struct sw_admit adm;
+	uint8_t *ip, tc, prio;
 	uint16_t out;
-	int verdict;
 
 	s->stats.rx_pkts++;
 	if (etype == PKT_ETHERTYPE_VLAN) {
@@ -114,18 +114,17 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	prio = s->dscp_to_prio[ip[1] >> 2];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
-	verdict = sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &pool);
-	if (unlikely(verdict >= 0)) {
-		s->px[out].stats.drops[verdict]++;
-		sw_drop(s, m, (enum sw_drop_reason)verdict);
+	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {
+		s->px[out].stats.drops[adm.drop]++;
+		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
 		return;
 	}
 	memcpy(d, op->l2, sizeof(op->l2));
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
-		sw_ecn(s, op, m, op->q[tc].bytes);
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, pool));
+		sw_ecn(s, op, m, port_tc_bytes(op, tc));
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool));
 }
 
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
@@ -137,7 +136,7 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 		return; /* our own PFC frames hold no buffer */
 	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && !s->ecn_on_enqueue)
-		sw_ecn(s, p, m, p->q[tc].bytes);
+		sw_ecn(s, p, m, port_tc_bytes(p, tc));
 }
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
@@ -176,7 +175,7 @@ static int sw_group_of(struct sw_grp_build *b, const uint16_t *p, uint32_t n)
 
 /* Build the ECMP groups from the forwarding rows (classes, then attached
  * hosts). Returns 0, -ENOMEM or -E2BIG. */
-static int sw_build_groups(struct sw *s, const struct sw_fib *fib)
+static int sw_build_groups(struct sw *s, const struct fib_rows *fib)
 {
 	uint32_t rows = fib->n_classes + fib->direct_n;
 	struct sw_grp_build b = { .slots = 16 };
@@ -235,7 +234,7 @@ static const struct port_ops sw_port_ops = {
 };
 
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
-		  const struct sw_params *p, const struct sw_fib *fib)
+		  const struct sw_params *p, const struct fib_rows *fib)
 {
 	struct sw *s = calloc(1, sizeof(*s));
 

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "cfg.h"
+#include "fib.h"
 #include "port.h"
 
 struct sim;
@@ -63,25 +65,6 @@ struct sw_params {
 	struct sw_red_params red;     /* marking curve */
 };
 
-/* Forwarding table of one switch, by destination class (topo_routes):
- * the egress ports toward the hosts of class c are
- * ports[off[c] .. off[c + 1]). The row of a class whose hosts attach to
- * this switch is empty; each such host h has a row of its own,
- * direct_ports[direct_off[i] .. direct_off[i + 1]) with i = h - direct_lo
- * < direct_n. The switch keeps a compressed copy of the rows (they may be
- * freed after sw_new) but refers to host_class, which must outlive it. */
-struct sw_fib {
-	uint32_t n_hosts;             /* destinations */
-	const uint32_t *host_class;   /* class of each host (n_hosts), < n_classes */
-	uint32_t n_classes;           /* classes */
-	const uint32_t *off;          /* n_classes + 1 offsets */
-	const uint16_t *ports;        /* egress port numbers */
-	uint32_t direct_lo;           /* first attached host */
-	uint32_t direct_n;            /* hosts direct_lo .. direct_lo + direct_n - 1 */
-	const uint32_t *direct_off;   /* direct_n + 1 offsets */
-	const uint16_t *direct_ports; /* egress port numbers */
-};
-
 struct sw_stats {
 	uint64_t rx_pkts;                 /* frames received */
 	uint64_t fwd_pkts;                /* frames admitted and queued */
@@ -101,9 +84,12 @@ struct sw_port_stats {
 struct sw;
 
 /* A switch for topology node @node (switch number @index) with @n_ports
- * ports. Returns NULL on allocation failure. */
+ * ports, forwarding by @fib (core/fib.h: the switch keeps a compressed copy
+ * of the rows, which may be freed after sw_new, but refers to
+ * fib->host_class, which must outlive it). Returns NULL on allocation
+ * failure. */
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
-		  const struct sw_params *p, const struct sw_fib *fib);
+		  const struct sw_params *p, const struct fib_rows *fib);
 void sw_free(struct sw *s); /* NULL is fine */
 struct port *sw_port(struct sw *s, uint16_t i);
 /* MAC of port @i of switch number @index (the addressing plan). */
@@ -120,7 +106,7 @@ uint64_t sw_buffer_used(const struct sw *s);
  * Returns 0, or -ENOSPC with @err filled when reserves and headroom do not
  * fit in the buffer. Writes a warning into @warn (or "") when a configured
  * headroom is smaller than the link needs. */
-int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len);
+int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES]);
 /* Headroom a lossless priority needs on a link of @rate_bps and @delay_ps
  * for frames up to @max_frame_bytes: the bytes still arriving after XOFF
  * (a frame at each end, the cable's round trip, and the peer's response

@@ -117,7 +117,7 @@ static const uint32_t fib_class[] = { 0, 0, 0 };
 static const uint32_t fib_class_off[] = { 0, 0 };
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
 static const uint16_t fib_ports[] = { 0, 1, 2 };
-static const struct sw_fib rig_fib = {
+static const struct fib_rows rig_fib = {
 	.n_hosts = 3,
 	.host_class = fib_class,
 	.n_classes = 1,
@@ -163,7 +163,7 @@ static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct si
 static void test_sw_forward_and_rewrite(void)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
@@ -171,7 +171,7 @@ static void test_sw_forward_and_rewrite(void)
 	uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
 	const uint8_t *d;
 	struct pkt_roce parsed;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	for (int i = 0; i < 64; i++)
@@ -186,7 +186,7 @@ static void test_sw_forward_and_rewrite(void)
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	inject(&peers[0], roce_to(&s, 1, 1000));
 	inject(&peers[0], roce_to(&s, 2, 1000));
 	inject(&peers[0], roce_to(&s, 77, 1000)); /* not a host of the plan */
@@ -209,19 +209,19 @@ static void test_sw_forward_and_rewrite(void)
 static void test_sw_tail_drop(void)
 {
 	struct sw_params p = { .buffer_bytes = 10 * 1100, .hash_seed = 1 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	/* Ingress links 10x faster than the egress toward host 1. */
 	wire_into_slow_port(&s, sw, peers, sinks, 0, false);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	for (int i = 0; i < 50; i++) {
 		inject(&peers[0], roce_to(&s, 1, 1000));
 		inject(&peers[2], roce_to(&s, 1, 1000));
@@ -236,13 +236,13 @@ static void test_sw_tail_drop(void)
 static void test_sw_pfc_lossless(void)
 {
 	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	/* Two 100 Gb/s sources into one 10 Gb/s egress, priority 3 lossless
 	 * with a static 8000-byte XOFF and 4000-byte XON. Independent
@@ -262,7 +262,7 @@ static void test_sw_pfc_lossless(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	CU_ASSERT_STRING_EQUAL(warn, "");
 	headroom = sw_headroom_bytes(UINT64_C(100000000000), 1000000, 1100);
 	for (int i = 0; i < 100; i++) {
@@ -301,12 +301,12 @@ static void test_sw_pfc_lossless(void)
 static void test_sw_pfc_xon_after_pool_drains(void)
 {
 	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 	uint32_t lossless = 0;
 
 	for (int i = 0; i < 64; i++)
@@ -325,7 +325,7 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	for (int i = 0; i < 100; i++) {
 		/* Port 0: lossless (DSCP 26, priority 3) on TC 3, which PFC pauses. */
 		struct rte_mbuf *a = roce_to(&s, 1, 1000);
