@@ -1,4 +1,4 @@
-/* Switch data path: parse, route, ECMP, rewrite, admit, queue (see sw.h). */
+/* Switch data path: parse, route, path choice, rewrite, admit, queue (see sw.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +44,13 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
 {
 	s->stats.drops[r]++;
 	sim_pkt_free(s->sim, m);
+}
+
+/* A policy the switch does not expand inline (enum sw_path_kind). */
+static __attribute__((noinline)) uint32_t sw_path_call(struct sw *s, uint32_t g, uint32_t o,
+							uint32_t n, uint32_t h)
+{
+	return s->path_pick(&s->path_env, &s->grp_ports[o], n, s->grp_magic[g], h);
 }
 
 static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
@@ -96,6 +103,8 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	}
 	pick = 0;
 	if (n > 1) {
+		/* A choice to make: the flow hash, then the policy (see
+		 * enum sw_path_kind). */
 		uint8_t ihl = (uint8_t)((ip[0] & 0x0f) * 4);
 		uint8_t *l4 = ip + ihl;
 		uint32_t src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
@@ -104,7 +113,10 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		uint32_t h = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
 					  (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3]));
 
-		pick = sw_mod(h, s->grp_magic[g], n);
+		if (likely(s->path_kind == SW_PATH_ECMP))
+			pick = sw_mod(h, s->grp_magic[g], n);
+		else if (s->path_kind != SW_PATH_FIRST)
+			pick = sw_path_call(s, g, o, n, h);
 	}
 	out = s->grp_ports[o + pick];
 	if (unlikely(pkt_ipv4_hdr_dec_ttl(ip) == 0)) {
@@ -228,6 +240,23 @@ out:
 	return rc;
 }
 
+/* Take @ops as the path-choice policy, with its per-flow slots if it
+ * keeps state. Returns 0, -EINVAL (no pick) or -ENOMEM. */
+static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
+{
+	if (!ops->pick)
+		return -EINVAL;
+	s->path_kind = ops->kind;
+	s->path_pick = ops->pick;
+	s->path_env.ports = s->ports;
+	s->path_env.sim = s->sim;
+	s->path_env.flow_state_bytes = (uint32_t)ops->flow_state_bytes;
+	if (ops->flow_state_bytes &&
+	    !(s->path_env.flow_slots = calloc(SW_PATH_FLOW_SLOTS, ops->flow_state_bytes)))
+		return -ENOMEM;
+	return 0;
+}
+
 static const struct port_ops sw_port_ops = {
 	.rx = sw_rx,
 	.departing = sw_departing,
@@ -271,7 +300,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		sw_free(s);
 		return NULL;
 	}
-	if (sw_build_groups(s, fib) != 0) {
+	if (sw_build_groups(s, fib) != 0 || sw_path_setup(s, p->path ? p->path : &sw_path_ecmp_ops) != 0) {
 		sw_free(s);
 		return NULL;
 	}
@@ -315,6 +344,7 @@ void sw_free(struct sw *s)
 	free(s->grp_off);
 	free(s->grp_magic);
 	free(s->grp_ports);
+	free(s->path_env.flow_slots);
 	free(s);
 }
 

@@ -1,8 +1,9 @@
 /* The switch model: an output-queued switch with a shared packet buffer.
  * Ingress parses the real headers (Ethernet, 802.1Q, IPv4), looks the IPv4
  * destination up in tables computed from the topology, picks one of the
- * equal-cost egress ports by a hash of the 5-tuple (the RoCEv2 UDP source
- * port is the entropy), rewrites MACs and TTL like an L3 switch, admits the
+ * equal-cost egress ports by its path-choice policy (sw_path.h; by default
+ * ECMP on a hash of the 5-tuple, where the RoCEv2 UDP source port is the
+ * entropy), rewrites MACs and TTL like an L3 switch, admits the
  * frame into the buffer (the MMU: per ingress port/priority accounting with
  * reserves, a shared pool with dynamic thresholds and PFC headroom for
  * lossless priorities, egress dynamic thresholds for lossy ones), sends
@@ -33,6 +34,7 @@ enum sw_drop_reason {
 /* Value <-> name, for counters and results. */
 const char *sw_drop_reason_name(enum sw_drop_reason r);
 
+#include "sw_path.h"
 #include "sw_red.h"
 
 enum { SW_Q16 = 65536 /* 16.16 fixed point one */ };
@@ -52,7 +54,9 @@ struct sw_pfc_params {
 
 struct sw_params {
 	uint64_t buffer_bytes;        /* buffer, all ports */
-	uint64_t hash_seed;           /* per-switch ECMP hash seed (also ECN draws) */
+	uint64_t hash_seed;           /* per-switch flow hash seed (also ECN draws) */
+	const struct sw_path_ops *path; /* path choice among equal-cost ports (sw_path_find);
+					 * NULL: ecmp */
 	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
 	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */
@@ -127,7 +131,8 @@ static inline uint32_t sw_mod(uint32_t h, uint64_t magic, uint32_t n)
 	return (uint32_t)(((unsigned __int128)(magic * h) * n) >> 64);
 }
 
-/* ECMP choice among @n ports for a 5-tuple (exposed for tests). */
+/* The flow hash of a 5-tuple, which path-choice policies get (ECMP takes
+ * it modulo the group size); exposed for tests. */
 uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,
 		      uint16_t sport, uint16_t dport);
 

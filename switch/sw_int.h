@@ -86,10 +86,15 @@ struct sw {
 	struct sw_port_x *px;          /* n_ports */
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
+	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
+	uint32_t (*path_pick)(const struct sw_path_env *env, const uint16_t *ports,
+			      uint32_t n_ports, uint64_t magic,
+			      uint32_t flow_hash); /* the policy's pick (p.path) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
 	struct sw_params p;            /* settings */
+	struct sw_path_env path_env;   /* what the path-choice policy sees */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
@@ -121,5 +126,9 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+
+/* The shipped path-choice policies (one file each; registry in sw_path.c). */
+extern const struct sw_path_ops sw_path_ecmp_ops;
+extern const struct sw_path_ops sw_path_first_ops;
 
 #endif
