@@ -120,7 +120,7 @@ uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_fr
  * lossless frames arriving there are admitted like lossy ones. */
 void sw_port_pfc_off(struct sw *s, uint16_t i);
 /* Switch @s has a lossless queue paused and holding frames toward port @i
- * (for deadlock detection): the first such priority, or -1. */
+ * (for deadlock detection): the first such priority, or -ENOENT. */
 int sw_port_blocked(const struct sw *s, uint16_t i);
 
 /* @h % @n by multiplication, with @magic = UINT64_MAX / @n + 1 (exact for

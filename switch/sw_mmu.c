@@ -359,12 +359,12 @@ int sw_port_blocked(const struct sw *s, uint16_t i)
 	const struct port *p = &s->ports[i];
 
 	if (!p->pfc || !p->pfc->paused_prio)
-		return -1;
+		return -ENOENT;
 	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
 		uint8_t tc = p->pfc->prio_to_tc[pr];
 
 		if ((p->pfc->paused_prio & (1u << pr)) && port_tc_len(p, tc) != 0)
 			return pr;
 	}
-	return -1;
+	return -ENOENT;
 }
