@@ -87,14 +87,15 @@ struct sw {
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
 	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
-	uint32_t (*path_pick)(const struct sw_path_env *env, const uint16_t *ports,
-			      uint32_t n_ports, uint64_t magic,
-			      uint32_t flow_hash); /* the policy's pick (p.path) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
 	struct sw_params p;            /* settings */
 	struct sw_path_env path_env;   /* what the path-choice policy sees */
+	uint32_t (*path_pick)(const struct sw_path_env *env, const uint16_t *ports,
+			      uint32_t n_ports, uint64_t magic,
+			      uint32_t flow_hash); /* the policy's pick (p.path; called only
+						    * for kind SW_PATH_CALL) */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
