@@ -43,7 +43,7 @@ int fabric_ready(struct fabric *f, char *err, unsigned err_len)
 
 		char why[CFG_ERR_BYTES];
 
-		if (sw_ready(f->sws[i], why, sizeof(why), warn, sizeof(warn)) != 0) {
+		if (sw_ready(f->sws[i], why, warn) != 0) {
 			snprintf(err, err_len, "%s:%u:%u: %s: %s", e->buffer_mark.file,
 				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name, why);
 			return -ENOSPC;
