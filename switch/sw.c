@@ -74,7 +74,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	/* Frames hold their headers (the builders write them; captures may
 	 * truncate payload only), so the metadata's length bounds them. Only
 	 * the first stage: a hop needs nothing of the transport. */
-	if (unlikely(pkt_view_l3(&v, PKT_LL_ROCE, d, pm->frame_bytes) != 0)) {
+	if (unlikely(pkt_view_l3(&v, port_ll_kind(in), d, pm->frame_bytes) != 0)) {
 		sw_drop(s, m, SW_DROP_PARSE);
 		return;
 	}
@@ -104,14 +104,13 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	if (n > 1) {
 		/* A choice to make: the flow hash, then the policy (see
 		 * enum sw_path_kind). */
-		uint8_t ihl = (uint8_t)((ip[0] & 0x0f) * 4);
-		uint8_t *l4 = ip + ihl;
-		uint32_t src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
-			       (uint32_t)ip[14] << 8 | ip[15];
+		uint32_t h;
 
-		uint32_t h = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
-					  (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3]));
-
+		if (unlikely(pkt_view_flow(&v, d, pm->frame_bytes) != 0)) {
+			sw_drop(s, m, SW_DROP_PARSE);
+			return;
+		}
+		h = sw_ecmp_hash(s->hash_seed, v.src, dst, v.proto, v.sport, v.dport);
 		if (likely(s->path_kind == SW_PATH_ECMP))
 			pick = sw_mod(h, s->grp_magic[g], n);
 		else if (s->path_kind != SW_PATH_FIRST)
@@ -122,7 +121,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
 	}
-	prio = s->dscp_to_prio[ip[1] >> 2];
+	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
 	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {

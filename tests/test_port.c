@@ -421,7 +421,7 @@ static void test_port_flush_resets_dwrr(void)
 	 * 500 bytes of credit and nine frames. (Flushed in its own turn, the
 	 * round would resume after it, unlike on a fresh port.) */
 	dwrr_burst(&s, &pa, 10);
-	s.stop_ps = 2 * port_frame_ps(1500, rate) + 1;
+	s.stop_ps = 2 * pkt_ll_frame_ps(&pkt_ll_roce, 1500, rate) + 1;
 	sim_run(&s);
 	CU_ASSERT_EQUAL_FATAL(b.n, 2);
 	CU_ASSERT_FATAL(pa.q[1].deficit > 0); /* the flush has credit to forget */
