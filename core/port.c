@@ -362,6 +362,30 @@ void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t f
 		port_next(p);
 }
 
+uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg)
+{
+	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
+	uint32_t n = 0;
+
+	while (q->head != q->tail) {
+		struct port_slot s = q->slots[q->head++ & q->mask];
+		uint32_t bytes = (uint32_t)s.aux;
+
+		/* The port is consistent before the callee runs: it may queue
+		 * (a PFC frame the released bytes allow) on any port. */
+		q->bytes -= bytes;
+		p->queue_bytes -= bytes;
+		if (q->head == q->tail) {
+			/* As port_next when a class empties. */
+			p->nonempty_mask &= (uint8_t)~(1u << (tc & (PORT_N_TC - 1)));
+			q->deficit = 0;
+		}
+		n++;
+		fn(arg, s.m, bytes, (uint32_t)(s.aux >> 32));
+	}
+	return n;
+}
+
 void port_kick(struct port *p)
 {
 	if (!p->tx_pkt)

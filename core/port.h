@@ -213,6 +213,26 @@ static inline void port_enqueue(struct port *p, struct rte_mbuf *m, uint8_t tc,
 {
 	port_enqueue_tag(p, m, tc, frame_bytes, 0);
 }
+/* Frame bytes queued on class @tc of @p (the owner's view of one egress
+ * queue, for marking, admission and path choice). */
+static inline uint64_t port_tc_bytes(const struct port *p, uint8_t tc)
+{
+	return p->q[tc].bytes;
+}
+/* Frames queued on class @tc of @p. */
+static inline uint32_t port_tc_len(const struct port *p, uint8_t tc)
+{
+	return port_ring_len(&p->q[tc]);
+}
+/* Called by port_flush_tc for each frame it removes: @m (@frame_bytes
+ * long, queued with @tag) now belongs to the callee. */
+typedef void (*port_flush_fn)(void *arg, struct rte_mbuf *m, uint32_t frame_bytes, uint32_t tag);
+/* Remove every frame queued on class @tc of @p, oldest first, handing each
+ * to @fn (which takes ownership). The port's byte counts, non-empty mask
+ * and the class's DWRR deficit end as when the class empties by sending
+ * (a flushed class gets no credit carried into its next backlog); the
+ * frame on the wire is not touched. Returns the number of frames removed. */
+uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg);
 /* Tell an idle port that its owner has something to pull. */
 void port_kick(struct port *p);
 /* Set or clear the pause of class @tc; unpausing restarts an idle port. */

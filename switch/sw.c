@@ -1,4 +1,4 @@
-/* Switch data path: parse, route, ECMP, rewrite, admit, queue (see sw.h). */
+/* Switch data path: parse, route, path choice, rewrite, admit, queue (see sw.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +47,15 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
 	sim_pkt_free(s->sim, m);
 }
 
+/* A policy the switch does not expand inline (enum sw_path_kind). Out of
+ * line so that sw_rx does not carry the call's setup (callgrind: an
+ * inline indirect call cost every hop, not only the choices). */
+static __attribute__((noinline)) uint32_t sw_path_call(struct sw *s, uint32_t g, uint32_t o,
+							uint32_t n, uint32_t h)
+{
+	return s->path_pick(&s->path_env, &s->grp_ports[o], n, s->grp_magic[g], h);
+}
+
 static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
 	struct sw *s = owner;
@@ -57,15 +66,15 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint32_t dst, host, g, o, n, pick;
 	struct pkt_view v;
 	struct port *op;
-	uint8_t *ip, tc, prio, pool;
+	struct sw_admit adm;
+	uint8_t *ip, tc, prio;
 	uint16_t out;
-	int verdict;
 
 	s->stats.rx_pkts++;
 	/* Frames hold their headers (the builders write them; captures may
 	 * truncate payload only), so the metadata's length bounds them. Only
 	 * the first stage: a hop needs nothing of the transport. */
-	if (unlikely(pkt_view_l3(&v, PKT_LL_ROCE, d, pm->frame_bytes) != 0)) {
+	if (unlikely(pkt_view_l3(&v, port_ll_kind(in), d, pm->frame_bytes) != 0)) {
 		sw_drop(s, m, SW_DROP_PARSE);
 		return;
 	}
@@ -93,36 +102,39 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	}
 	pick = 0;
 	if (n > 1) {
-		uint8_t ihl = (uint8_t)((ip[0] & 0x0f) * 4);
-		uint8_t *l4 = ip + ihl;
-		uint32_t src = (uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 |
-			       (uint32_t)ip[14] << 8 | ip[15];
+		/* A choice to make: the flow hash, then the policy (see
+		 * enum sw_path_kind). */
+		uint32_t h;
 
-		uint32_t h = sw_ecmp_hash(s->hash_seed, src, dst, ip[9],
-					  (uint16_t)(l4[0] << 8 | l4[1]), (uint16_t)(l4[2] << 8 | l4[3]));
-
-		pick = sw_mod(h, s->grp_magic[g], n);
+		if (unlikely(pkt_view_flow(&v, d, pm->frame_bytes) != 0)) {
+			sw_drop(s, m, SW_DROP_PARSE);
+			return;
+		}
+		h = sw_ecmp_hash(s->hash_seed, v.src, dst, v.proto, v.sport, v.dport);
+		if (likely(s->path_kind == SW_PATH_ECMP))
+			pick = sw_mod(h, s->grp_magic[g], n);
+		else if (s->path_kind != SW_PATH_FIRST)
+			pick = sw_path_call(s, g, o, n, h);
 	}
 	out = s->grp_ports[o + pick];
 	if (unlikely(pkt_ipv4_hdr_dec_ttl(ip) == 0)) {
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
 	}
-	prio = s->dscp_to_prio[ip[1] >> 2];
+	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
-	verdict = sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &pool);
-	if (unlikely(verdict >= 0)) {
-		s->px[out].stats.drops[verdict]++;
-		sw_drop(s, m, (enum sw_drop_reason)verdict);
+	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {
+		s->px[out].stats.drops[adm.drop]++;
+		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
 		return;
 	}
 	memcpy(d, op->l2, sizeof(op->l2));
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
-		sw_ecn(s, op, m, op->q[tc].bytes);
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, pool));
+		sw_ecn(s, op, m, port_tc_bytes(op, tc));
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool));
 }
 
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
@@ -134,7 +146,7 @@ static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_
 		return; /* our own PFC frames hold no buffer */
 	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && !s->ecn_on_enqueue)
-		sw_ecn(s, p, m, p->q[tc].bytes);
+		sw_ecn(s, p, m, port_tc_bytes(p, tc));
 }
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
@@ -173,7 +185,7 @@ static int sw_group_of(struct sw_grp_build *b, const uint16_t *p, uint32_t n)
 
 /* Build the ECMP groups from the forwarding rows (classes, then attached
  * hosts). Returns 0, -ENOMEM or -E2BIG. */
-static int sw_build_groups(struct sw *s, const struct sw_fib *fib)
+static int sw_build_groups(struct sw *s, const struct fib_rows *fib)
 {
 	uint32_t rows = fib->n_classes + fib->direct_n;
 	struct sw_grp_build b = { .slots = 16 };
@@ -226,13 +238,30 @@ out:
 	return rc;
 }
 
+/* Take @ops as the path-choice policy, with its per-flow slots if it
+ * keeps state. Returns 0, -EINVAL (no pick) or -ENOMEM. */
+static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
+{
+	if (!ops->pick)
+		return -EINVAL;
+	s->path_kind = ops->kind;
+	s->path_pick = ops->pick;
+	s->path_env.ports = s->ports;
+	s->path_env.sim = s->sim;
+	s->path_env.flow_state_bytes = (uint32_t)ops->flow_state_bytes;
+	if (ops->flow_state_bytes &&
+	    !(s->path_env.flow_slots = calloc(SW_PATH_FLOW_SLOTS, ops->flow_state_bytes)))
+		return -ENOMEM;
+	return 0;
+}
+
 static const struct port_ops sw_port_ops = {
 	.rx = sw_rx,
 	.departing = sw_departing,
 };
 
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
-		  const struct sw_params *p, const struct sw_fib *fib)
+		  const struct sw_params *p, const struct fib_rows *fib)
 {
 	struct sw *s = calloc(1, sizeof(*s));
 
@@ -269,7 +298,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		sw_free(s);
 		return NULL;
 	}
-	if (sw_build_groups(s, fib) != 0) {
+	if (sw_build_groups(s, fib) != 0 ||
+	    sw_path_setup(s, p->path ? p->path : &sw_path_ecmp_ops) != 0) {
 		sw_free(s);
 		return NULL;
 	}
@@ -313,6 +343,7 @@ void sw_free(struct sw *s)
 	free(s->grp_off);
 	free(s->grp_magic);
 	free(s->grp_ports);
+	free(s->path_env.flow_slots);
 	free(s);
 }
 

@@ -1,8 +1,9 @@
 /* The switch model: an output-queued switch with a shared packet buffer.
  * Ingress parses the real headers (Ethernet, 802.1Q, IPv4), looks the IPv4
  * destination up in tables computed from the topology, picks one of the
- * equal-cost egress ports by a hash of the 5-tuple (the RoCEv2 UDP source
- * port is the entropy), rewrites MACs and TTL like an L3 switch, admits the
+ * equal-cost egress ports by its path-choice policy (sw_path.h; by default
+ * ECMP on a hash of the 5-tuple, where the RoCEv2 UDP source port is the
+ * entropy), rewrites MACs and TTL like an L3 switch, admits the
  * frame into the buffer (the MMU: per ingress port/priority accounting with
  * reserves, a shared pool with dynamic thresholds and PFC headroom for
  * lossless priorities, egress dynamic thresholds for lossy ones), sends
@@ -13,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "cfg.h"
+#include "fib.h"
 #include "port.h"
 
 struct sim;
@@ -31,6 +34,7 @@ enum sw_drop_reason {
 /* Value <-> name, for counters and results. */
 const char *sw_drop_reason_name(enum sw_drop_reason r);
 
+#include "sw_path.h"
 #include "sw_red.h"
 
 enum { SW_Q16 = 65536 /* 16.16 fixed point one */ };
@@ -50,7 +54,9 @@ struct sw_pfc_params {
 
 struct sw_params {
 	uint64_t buffer_bytes;        /* buffer, all ports */
-	uint64_t hash_seed;           /* per-switch ECMP hash seed (also ECN draws) */
+	uint64_t hash_seed;           /* per-switch flow hash seed (also ECN draws) */
+	const struct sw_path_ops *path; /* path choice among equal-cost ports (sw_path_find);
+					 * NULL: ecmp */
 	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
 	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */
@@ -68,25 +74,6 @@ struct cfg_table;
 /* The switch's `fabric:` keys (sw_cfg.c), filling struct sw_params (all
  * but hash_seed and max_frame_bytes, which assembly computes). */
 extern const struct cfg_table sw_cfg_fabric_table;
-
-/* Forwarding table of one switch, by destination class (topo_routes):
- * the egress ports toward the hosts of class c are
- * ports[off[c] .. off[c + 1]). The row of a class whose hosts attach to
- * this switch is empty; each such host h has a row of its own,
- * direct_ports[direct_off[i] .. direct_off[i + 1]) with i = h - direct_lo
- * < direct_n. The switch keeps a compressed copy of the rows (they may be
- * freed after sw_new) but refers to host_class, which must outlive it. */
-struct sw_fib {
-	uint32_t n_hosts;             /* destinations */
-	const uint32_t *host_class;   /* class of each host (n_hosts), < n_classes */
-	uint32_t n_classes;           /* classes */
-	const uint32_t *off;          /* n_classes + 1 offsets */
-	const uint16_t *ports;        /* egress port numbers */
-	uint32_t direct_lo;           /* first attached host */
-	uint32_t direct_n;            /* hosts direct_lo .. direct_lo + direct_n - 1 */
-	const uint32_t *direct_off;   /* direct_n + 1 offsets */
-	const uint16_t *direct_ports; /* egress port numbers */
-};
 
 struct sw_stats {
 	uint64_t rx_pkts;                 /* frames received */
@@ -107,9 +94,12 @@ struct sw_port_stats {
 struct sw;
 
 /* A switch for topology node @node (switch number @index) with @n_ports
- * ports. Returns NULL on allocation failure. */
+ * ports, forwarding by @fib (core/fib.h: the switch keeps a compressed copy
+ * of the rows, which may be freed after sw_new, but refers to
+ * fib->host_class, which must outlive it). Returns NULL on allocation
+ * failure. */
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
-		  const struct sw_params *p, const struct sw_fib *fib);
+		  const struct sw_params *p, const struct fib_rows *fib);
 void sw_free(struct sw *s); /* NULL is fine */
 struct port *sw_port(struct sw *s, uint16_t i);
 /* MAC of port @i of switch number @index (the addressing plan). */
@@ -126,7 +116,7 @@ uint64_t sw_buffer_used(const struct sw *s);
  * Returns 0, or -ENOSPC with @err filled when reserves and headroom do not
  * fit in the buffer. Writes a warning into @warn (or "") when a configured
  * headroom is smaller than the link needs. */
-int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len);
+int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES]);
 /* Headroom a lossless priority needs on a link of @rate_bps and @delay_ps
  * for frames up to @max_frame_bytes: the bytes still arriving after XOFF
  * (a frame at each end, the cable's round trip, and the peer's response
@@ -136,7 +126,7 @@ uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_fr
  * lossless frames arriving there are admitted like lossy ones. */
 void sw_port_pfc_off(struct sw *s, uint16_t i);
 /* Switch @s has a lossless queue paused and holding frames toward port @i
- * (for deadlock detection): the first such priority, or -1. */
+ * (for deadlock detection): the first such priority, or -ENOENT. */
 int sw_port_blocked(const struct sw *s, uint16_t i);
 
 /* @h % @n by multiplication, with @magic = UINT64_MAX / @n + 1 (exact for
@@ -147,7 +137,8 @@ static inline uint32_t sw_mod(uint32_t h, uint64_t magic, uint32_t n)
 	return (uint32_t)(((unsigned __int128)(magic * h) * n) >> 64);
 }
 
-/* ECMP choice among @n ports for a 5-tuple (exposed for tests). */
+/* The flow hash of a 5-tuple, which path-choice policies get (ECMP takes
+ * it modulo the group size); exposed for tests. */
 uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,
 		      uint16_t sport, uint16_t dport);
 

@@ -11,6 +11,7 @@
 
 #include "cfg_schema.h"
 #include "sw.h"
+#include "sw_path.h"
 
 #define SW_CFG_OFF(f) offsetof(struct sw_params, f)
 #define SW_CFG_PFC_OFF(f) offsetof(struct sw_pfc_params, f)
@@ -426,11 +427,37 @@ static const struct cfg_table sw_cfg_ecn_table = {
 	.check = sw_cfg_ecn_check,
 };
 
+/* ---- path choice ---- */
+
+/* A registered path-choice policy (sw_path_names), "did you mean". */
+static int sw_cfg_path_policy(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	int idx;
+
+	if (cfg_enum(n, sw_path_names(), &idx, err) != 0)
+		return -EINVAL;
+	p->path = sw_path_find(sw_path_names()[idx]);
+	return 0;
+}
+
+static const struct cfg_key sw_cfg_path_keys[] = {
+	{ "policy", CFG_KEY_CUSTOM, "ecmp", .read = sw_cfg_path_policy,
+	  .doc = "choice among equal-cost ports (a registered policy: ecmp, first)" },
+};
+
+static const struct cfg_table sw_cfg_path_table = {
+	.section = "fabric.path",
+	.keys = sw_cfg_path_keys,
+	.n_keys = sizeof(sw_cfg_path_keys) / sizeof(sw_cfg_path_keys[0]),
+};
+
 /* ---- the section ---- */
 
 static const struct cfg_sub sw_cfg_sched_subs[] = { { &sw_cfg_sched_table, 0 }, { NULL, 0 } };
 static const struct cfg_sub sw_cfg_pfc_subs[] = { { &sw_cfg_pfc_table, 0 }, { NULL, 0 } };
 static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };
+static const struct cfg_sub sw_cfg_path_subs[] = { { &sw_cfg_path_table, 0 }, { NULL, 0 } };
 
 static const struct cfg_key sw_cfg_fabric_keys[] = {
 	{ "buffer", CFG_KEY_SIZE, "32MiB", .off = SW_CFG_OFF(buffer_bytes), .size = 8, .min = 1,
@@ -449,6 +476,8 @@ static const struct cfg_key sw_cfg_fabric_keys[] = {
 	  .doc = "priority flow control; absent: no PFC" },
 	{ "ecn", CFG_KEY_SECTION, NULL, .subs = sw_cfg_ecn_subs, .what = "ecn",
 	  .doc = "ECN marking (RED); absent: no marking" },
+	{ "path", CFG_KEY_SECTION, "{}", .subs = sw_cfg_path_subs, .what = "path",
+	  .doc = "path choice among equal-cost ports" },
 };
 
 const struct cfg_table sw_cfg_fabric_table = {

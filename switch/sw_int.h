@@ -71,7 +71,7 @@ struct sw {
 	uint8_t ecn_on_enqueue;        /* where they decide */
 	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
 	/* line 1: tables */
-	const uint32_t *host_class;    /* destination class per host (shared, sw_fib) */
+	const uint32_t *host_class;    /* destination class per host (shared, fib_rows) */
 	uint16_t *class_grp;           /* ECMP group per class (empty: attached hosts) */
 	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
 	uint16_t *grp_ports;           /* egress ports of the groups */
@@ -86,10 +86,16 @@ struct sw {
 	struct sw_port_x *px;          /* n_ports */
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
+	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
 	struct sw_params p;            /* settings */
+	struct sw_path_env path_env;   /* what the path-choice policy sees */
+	uint32_t (*path_pick)(const struct sw_path_env *env, const uint16_t *ports,
+			      uint32_t n_ports, uint64_t magic,
+			      uint32_t flow_hash); /* the policy's pick (p.path; called only
+						    * for kind SW_PATH_CALL) */
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
@@ -105,15 +111,25 @@ static inline struct sw_pg *sw_pg(struct sw *s, uint16_t port, uint8_t prio)
 	return &s->pgs[(size_t)prio * s->n_ports + port];
 }
 
+/* The outcome of sw_mmu_admit: one of its members is set. */
+struct sw_admit {
+	uint8_t pool;              /* admitted: the part of the buffer it holds (enum sw_pool) */
+	uint8_t drop;              /* dropped: why (enum sw_drop_reason) */
+};
+
 /* Admit a frame of @frame_bytes arriving on @in_port with @prio for egress
- * @out queue @tc: returns -1 and sets *@pool (enum sw_pool), or the drop
- * reason. May send XOFF upstream. */
+ * @out queue @tc: returns 0 with @res->pool set, or -ENOBUFS with
+ * @res->drop set (a drop, counted by the caller). May send XOFF upstream. */
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
-		 uint32_t frame_bytes, uint8_t *pool);
+		 uint32_t frame_bytes, struct sw_admit *res);
 /* A frame left: give its bytes back; may send XON upstream. */
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes);
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+
+/* The shipped path-choice policies (one file each; registry in sw_path.c). */
+extern const struct sw_path_ops sw_path_ecmp_ops;
+extern const struct sw_path_ops sw_path_first_ops;
 
 #endif

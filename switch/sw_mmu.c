@@ -99,34 +99,41 @@ static void sw_refresh(struct sim *sim, void *obj)
 
 static void sw_wd_arm(struct sw *s);
 
+/* A frame sw_mmu_admit refuses, for @why. */
+static inline int sw_mmu_refuse(struct sw_admit *res, enum sw_drop_reason why)
+{
+	res->drop = (uint8_t)why;
+	return -ENOBUFS;
+}
+
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
-		 uint32_t frame_bytes, uint8_t *pool)
+		 uint32_t frame_bytes, struct sw_admit *res)
 {
 	struct sw_pg *pg = sw_pg(s, in_port, prio);
 	uint64_t len = frame_bytes;
 
 	if (unlikely(s->wd_on) && (s->px[out->index].stormed_prio & (1u << prio)))
-		return SW_DROP_WATCHDOG;
+		return sw_mmu_refuse(res, SW_DROP_WATCHDOG);
 	if (s->buffer_used + len > s->buffer_bytes)
-		return SW_DROP_BUFFER;
+		return sw_mmu_refuse(res, SW_DROP_BUFFER);
 	if (pg->reserve_used + len <= s->reserve_bytes) {
-		*pool = SW_POOL_RESERVE;
+		res->pool = SW_POOL_RESERVE;
 		pg->reserve_used += len;
 	} else if (pg->lossless) {
 		struct sw_port_x *x = &s->px[in_port]; /* read only here */
 		uint64_t thr = sw_xoff_thr(s);
 
 		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
-			*pool = SW_POOL_SHARED;
+			res->pool = SW_POOL_SHARED;
 			pg->shared_used += len;
 			s->shared_used += len;
 		} else if (pg->headroom_used + len <= x->headroom_bytes) {
-			*pool = SW_POOL_HEADROOM;
+			res->pool = SW_POOL_HEADROOM;
 			pg->headroom_used += len;
 			if (pg->headroom_used > x->stats.headroom_peak_bytes)
 				x->stats.headroom_peak_bytes = pg->headroom_used;
 		} else {
-			return SW_DROP_HEADROOM;
+			return sw_mmu_refuse(res, SW_DROP_HEADROOM);
 		}
 		if (!pg->paused && (pg->headroom_used || pg->shared_used >= sw_xoff_thr(s)))
 			sw_xoff(s, in_port, prio);
@@ -134,11 +141,11 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		uint64_t free_shared = s->shared_size - s->shared_used;
 
 		if (s->shared_used + len > s->shared_size)
-			return SW_DROP_BUFFER;
+			return sw_mmu_refuse(res, SW_DROP_BUFFER);
 		if (s->p.egress_alpha_q16 &&
-		    out->q[tc].bytes + len > (uint64_t)s->p.egress_alpha_q16 * free_shared / SW_Q16)
-			return SW_DROP_THRESHOLD;
-		*pool = SW_POOL_SHARED;
+		    port_tc_bytes(out, tc) + len > (uint64_t)s->p.egress_alpha_q16 * free_shared / SW_Q16)
+			return sw_mmu_refuse(res, SW_DROP_THRESHOLD);
+		res->pool = SW_POOL_SHARED;
 		pg->shared_used += len;
 		s->shared_used += len;
 	}
@@ -147,7 +154,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		s->stats.buffer_peak_bytes = s->buffer_used;
 	if (unlikely(s->wd_on) && out->paused_mask && !s->wd_armed_ps)
 		sw_wd_arm(s);
-	return -1;
+	return 0;
 }
 
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes)
@@ -186,22 +193,28 @@ void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 	}
 }
 
+/* What sw_wd_flush hands port_flush_tc: the switch and the port flushed. */
+struct sw_wd_flush_arg {
+	struct sw *s;          /* the switch */
+	uint16_t port;         /* the stormed egress port */
+};
+
+/* A frame the watchdog flushed: give its buffer back and drop it. */
+static void sw_wd_drop(void *arg, struct rte_mbuf *m, uint32_t frame_bytes, uint32_t tag)
+{
+	struct sw_wd_flush_arg *a = arg;
+
+	sw_mmu_release(a->s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
+	a->s->px[a->port].stats.drops[SW_DROP_WATCHDOG]++;
+	sw_drop(a->s, m, SW_DROP_WATCHDOG);
+}
+
 /* Drop everything queued on @p's class @tc (a stormed queue). */
 static void sw_wd_flush(struct sw *s, struct port *p, uint8_t tc)
 {
-	struct port_ring *q = &p->q[tc];
+	struct sw_wd_flush_arg a = { .s = s, .port = p->index };
 
-	while (q->head != q->tail) {
-		struct port_slot sl = q->slots[q->head++ & q->mask];
-		uint32_t bytes = (uint32_t)sl.aux, tag = (uint32_t)(sl.aux >> 32);
-
-		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), bytes);
-		s->px[p->index].stats.drops[SW_DROP_WATCHDOG]++;
-		p->queue_bytes -= bytes;
-		sw_drop(s, sl.m, SW_DROP_WATCHDOG);
-	}
-	q->bytes = 0;
-	p->nonempty_mask &= (uint8_t)~(1u << tc);
+	port_flush_tc(p, tc, sw_wd_drop, &a);
 }
 
 /* The PFC watchdog (after SONiC's pfcwd): a lossless queue paused without
@@ -280,7 +293,7 @@ uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_fr
 	return (total + 1023) / 1024 * 1024;
 }
 
-int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned warn_len)
+int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 {
 	uint64_t committed = 0, worst_need = 0, worst_have = 0;
 	uint16_t worst_port = 0;
@@ -305,7 +318,7 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 				     x->headroom_bytes * n_lossless;
 	}
 	if (committed >= s->buffer_bytes) {
-		snprintf(err, err_len,
+		snprintf(err, CFG_ERR_BYTES,
 			 "switch buffer %llu bytes cannot hold the reserves and PFC headroom of its ports (%llu bytes)",
 			 (unsigned long long)s->buffer_bytes, (unsigned long long)committed);
 		return -ENOSPC;
@@ -319,7 +332,7 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 		uint64_t need = (uint64_t)s->p.pfc.xon_offset_bytes + s->p.max_frame_bytes;
 
 		if (thr < need) {
-			snprintf(err, err_len,
+			snprintf(err, CFG_ERR_BYTES,
 				 "switch buffer %llu bytes leaves a shared pool of %llu bytes after reserves and PFC headroom; its pause threshold (alpha x pool = %llu bytes) must exceed xon_offset plus a frame (%llu bytes) for a paused priority to resume: the pool needs %llu bytes (a larger buffer, or less headroom)",
 				 (unsigned long long)s->buffer_bytes, (unsigned long long)s->shared_size,
 				 (unsigned long long)thr, (unsigned long long)need,
@@ -328,7 +341,7 @@ int sw_ready(struct sw *s, char *err, unsigned err_len, char *warn, unsigned war
 		}
 	}
 	if (worst_need)
-		snprintf(warn, warn_len,
+		snprintf(warn, CFG_ERR_BYTES,
 			 "PFC headroom %llu bytes is smaller than the %llu bytes port %u needs (its rate, delay and frames): lossless frames may drop",
 			 (unsigned long long)worst_have, (unsigned long long)worst_need, worst_port);
 	return 0;
@@ -346,12 +359,12 @@ int sw_port_blocked(const struct sw *s, uint16_t i)
 	const struct port *p = &s->ports[i];
 
 	if (!p->pfc || !p->pfc->paused_prio)
-		return -1;
+		return -ENOENT;
 	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
 		uint8_t tc = p->pfc->prio_to_tc[pr];
 
-		if ((p->pfc->paused_prio & (1u << pr)) && p->q[tc].head != p->q[tc].tail)
+		if ((p->pfc->paused_prio & (1u << pr)) && port_tc_len(p, tc) != 0)
 			return pr;
 	}
-	return -1;
+	return -ENOENT;
 }

@@ -359,6 +359,104 @@ static void test_port_ctrl_from_departing(void)
 	}
 }
 
+/* What port_flush_tc handed over: frames and bytes, freed here. */
+struct flushed {
+	struct sim *sim;      /* frees them */
+	uint32_t n;           /* frames */
+	uint64_t bytes;       /* their frame bytes */
+};
+
+static void flush_free(void *arg, struct rte_mbuf *m, uint32_t frame_bytes, uint32_t tag)
+{
+	struct flushed *f = arg;
+
+	(void)tag;
+	f->n++;
+	f->bytes += frame_bytes;
+	sim_pkt_free(f->sim, m);
+}
+
+/* Queue the same burst on @p: one TC3 frame (it starts at once), then
+ * @n frames of TC1 and of TC3 alternately, all 1500 bytes. */
+static void dwrr_burst(struct sim *s, struct port *p, int n)
+{
+	port_enqueue(p, frame(s, 1500, 3), 3, 1500);
+	for (int i = 0; i < n; i++) {
+		port_enqueue(p, frame(s, 1500, 1), 1, 1500);
+		port_enqueue(p, frame(s, 1500, 3), 3, 1500);
+	}
+}
+
+/* Flushing a class that carries DWRR credit while frames are queued on it
+ * (what the PFC watchdog does to a stormed queue) leaves the port as if
+ * the class had emptied by sending: its next backlog is scheduled exactly
+ * as on a fresh port (independent expectation: a port that never saw the
+ * flushed frames), not ahead by the credit the flushed frames held. */
+static void test_port_flush_resets_dwrr(void)
+{
+	const uint64_t rate = UINT64_C(100000000000);
+	struct sink a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+	struct port pa, pb, pc, pd;
+	struct flushed fl;
+	struct sim s;
+	uint32_t queued1;
+	uint64_t bytes1;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	fl = (struct flushed){ .sim = &s };
+	port_init(&pa, &s, &sink_ops, &a, 0, 0);
+	port_init(&pb, &s, &sink_ops, &b, 1, 0);
+	port_init(&pc, &s, &sink_ops, &c, 2, 0);
+	port_init(&pd, &s, &sink_ops, &d, 3, 0);
+	for (int i = 0; i < 2; i++) {
+		struct port *p = i ? &pc : &pa;
+
+		p->sched.strict_mask = 0;
+		p->sched.quantum_bytes[1] = 2000; /* a 1500-byte frame leaves 500 of credit */
+		p->sched.quantum_bytes[3] = 2000;
+	}
+	port_connect(&pa, &pb, rate, 0);
+	port_connect(&pc, &pd, rate, 0);
+	/* Two frames out (TC3, TC1) and TC3's turn on the wire: TC1 holds
+	 * 500 bytes of credit and nine frames. (Flushed in its own turn, the
+	 * round would resume after it, unlike on a fresh port.) */
+	dwrr_burst(&s, &pa, 10);
+	s.stop_ps = 2 * pkt_ll_frame_ps(&pkt_ll_roce, 1500, rate) + 1;
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(b.n, 2);
+	CU_ASSERT_FATAL(pa.q[1].deficit > 0); /* the flush has credit to forget */
+	queued1 = port_tc_len(&pa, 1);
+	bytes1 = port_tc_bytes(&pa, 1);
+	CU_ASSERT_EQUAL(queued1, 9);
+	CU_ASSERT_EQUAL(port_flush_tc(&pa, 1, flush_free, &fl), queued1);
+	CU_ASSERT_EQUAL(fl.n, queued1);
+	CU_ASSERT_EQUAL(fl.bytes, bytes1);
+	CU_ASSERT_EQUAL(port_tc_len(&pa, 1), 0);
+	CU_ASSERT_EQUAL(port_tc_bytes(&pa, 1), 0);
+	CU_ASSERT_EQUAL(pa.queue_bytes, port_tc_bytes(&pa, 3));
+	CU_ASSERT_EQUAL(pa.nonempty_mask, 1u << 3);
+	CU_ASSERT_EQUAL(port_flush_tc(&pa, 1, flush_free, &fl), 0); /* empty: nothing */
+	s.stop_ps = 0;
+	sim_run(&s); /* TC3 drains alone */
+	CU_ASSERT_EQUAL(b.n, 2 + 10); /* the rest of TC3's (one was on the wire) */
+	/* The same burst on the flushed port and on a fresh one. */
+	b.n = 0;
+	dwrr_burst(&s, &pa, 8);
+	dwrr_burst(&s, &pc, 8);
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(b.n, 17);
+	CU_ASSERT_EQUAL_FATAL(d.n, 17);
+	for (int i = 0; i < 17; i++)
+		CU_ASSERT_EQUAL(b.tc[i], d.tc[i]);
+
+	CU_ASSERT_EQUAL(s.pkts_in_use, 0);
+	port_fini(&pa);
+	port_fini(&pb);
+	port_fini(&pc);
+	port_fini(&pd);
+	sim_fini(&s);
+}
+
 int test_port_register(void)
 {
 	CU_pSuite s = CU_add_suite("port", NULL, NULL);
@@ -368,7 +466,8 @@ int test_port_register(void)
 	    !CU_add_test(s, "RoCE link-layer descriptor, control frames", test_port_ll_roce) ||
 	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares) ||
 	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause) ||
-	    !CU_add_test(s, "control frame queued by a departing hook", test_port_ctrl_from_departing))
+	    !CU_add_test(s, "control frame queued by a departing hook", test_port_ctrl_from_departing) ||
+	    !CU_add_test(s, "a flushed class keeps no DWRR credit", test_port_flush_resets_dwrr))
 		return -1;
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* Switch: ECMP spread over equal-cost ports (chi-square against uniform),
+ * the path-choice registry and its policies (alone and in a switch),
  * forwarding with header rewrite, and tail drop on a full shared buffer. */
 #include <math.h>
 
@@ -79,7 +80,8 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 
 static const struct port_ops sink_ops = { .rx = sink_rx };
 
-static struct rte_mbuf *roce_dscp(struct sim *s, uint32_t dst_host, uint32_t payload, uint8_t dscp)
+static struct rte_mbuf *roce_flow(struct sim *s, uint32_t dst_host, uint32_t payload, uint8_t dscp,
+				  uint16_t sport)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 	struct pkt_roce f = { 0 };
@@ -90,12 +92,17 @@ static struct rte_mbuf *roce_dscp(struct sim *s, uint32_t dst_host, uint32_t pay
 	f.addr.dscp = dscp;
 	f.addr.ecn = PKT_ECN_ECT0;
 	f.addr.ttl = 64;
-	f.addr.udp_sport = 0xC123;
+	f.addr.udp_sport = sport;
 	f.opcode = PKT_OP_WRITE_MIDDLE;
 	f.pkey = 0xFFFF;
 	f.payload_bytes = payload;
 	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, NULL), 0);
 	return m;
+}
+
+static struct rte_mbuf *roce_dscp(struct sim *s, uint32_t dst_host, uint32_t payload, uint8_t dscp)
+{
+	return roce_flow(s, dst_host, payload, dscp, 0xC123);
 }
 
 static struct rte_mbuf *roce_to(struct sim *s, uint32_t dst_host, uint32_t payload)
@@ -117,7 +124,7 @@ static const uint32_t fib_class[] = { 0, 0, 0 };
 static const uint32_t fib_class_off[] = { 0, 0 };
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
 static const uint16_t fib_ports[] = { 0, 1, 2 };
-static const struct sw_fib rig_fib = {
+static const struct fib_rows rig_fib = {
 	.n_hosts = 3,
 	.host_class = fib_class,
 	.n_classes = 1,
@@ -163,7 +170,7 @@ static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct si
 static void test_sw_forward_and_rewrite(void)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
@@ -171,7 +178,7 @@ static void test_sw_forward_and_rewrite(void)
 	uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
 	const uint8_t *d;
 	struct pkt_roce parsed;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	for (int i = 0; i < 64; i++)
@@ -186,7 +193,7 @@ static void test_sw_forward_and_rewrite(void)
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	inject(&peers[0], roce_to(&s, 1, 1000));
 	inject(&peers[0], roce_to(&s, 2, 1000));
 	inject(&peers[0], roce_to(&s, 77, 1000)); /* not a host of the plan */
@@ -209,19 +216,19 @@ static void test_sw_forward_and_rewrite(void)
 static void test_sw_tail_drop(void)
 {
 	struct sw_params p = { .buffer_bytes = 10 * 1100, .hash_seed = 1 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	/* Ingress links 10x faster than the egress toward host 1. */
 	wire_into_slow_port(&s, sw, peers, sinks, 0, false);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	for (int i = 0; i < 50; i++) {
 		inject(&peers[0], roce_to(&s, 1, 1000));
 		inject(&peers[2], roce_to(&s, 1, 1000));
@@ -236,13 +243,13 @@ static void test_sw_tail_drop(void)
 static void test_sw_pfc_lossless(void)
 {
 	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 
 	/* Two 100 Gb/s sources into one 10 Gb/s egress, priority 3 lossless
 	 * with a static 8000-byte XOFF and 4000-byte XON. Independent
@@ -262,7 +269,7 @@ static void test_sw_pfc_lossless(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	CU_ASSERT_STRING_EQUAL(warn, "");
 	headroom = sw_headroom_bytes(UINT64_C(100000000000), 1000000, 1100);
 	for (int i = 0; i < 100; i++) {
@@ -301,12 +308,12 @@ static void test_sw_pfc_lossless(void)
 static void test_sw_pfc_xon_after_pool_drains(void)
 {
 	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
-	struct sw_fib fib = rig_fib;
+	struct fib_rows fib = rig_fib;
 	struct sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
-	char err[256], warn[256];
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
 	uint32_t lossless = 0;
 
 	for (int i = 0; i < 64; i++)
@@ -325,7 +332,7 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	wire_into_slow_port(&s, sw, peers, sinks, 1000000, true);
-	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, sizeof(err), warn, sizeof(warn)), 0);
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 	for (int i = 0; i < 100; i++) {
 		/* Port 0: lossless (DSCP 26, priority 3) on TC 3, which PFC pauses. */
 		struct rte_mbuf *a = roce_to(&s, 1, 1000);
@@ -350,6 +357,187 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	CU_ASSERT(sw_stats(sw)->drops[SW_DROP_BUFFER] < 260);
 	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
 	rig_free(&s, sw, peers, sinks);
+}
+
+/* The registry: names in order, the default first, each found by its
+ * name; unknown names (and other spellings) are not. */
+static void test_sw_path_registry(void)
+{
+	const char *const *names = sw_path_names();
+	size_t n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(names);
+	CU_ASSERT_STRING_EQUAL(names[0], "ecmp");
+	for (; names[n]; n++) {
+		const struct sw_path_ops *ops = sw_path_find(names[n]);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
+		CU_ASSERT_STRING_EQUAL(ops->name, names[n]);
+		CU_ASSERT_PTR_NOT_NULL(ops->pick);
+	}
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_PTR_NOT_NULL(sw_path_find("first"));
+	CU_ASSERT_PTR_NULL(sw_path_find("ECMP"));
+	CU_ASSERT_PTR_NULL(sw_path_find("spray"));
+	CU_ASSERT_PTR_NULL(sw_path_find(""));
+}
+
+/* The policies alone, over many 5-tuples and group sizes: ecmp is the
+ * switch's old choice (flow hash modulo the group size), first is always
+ * the lowest port. */
+static void test_sw_path_picks(void)
+{
+	const struct sw_path_ops *ecmp = sw_path_find("ecmp"), *first = sw_path_find("first");
+	uint16_t ports[64];
+	struct sw_path_env env = { 0 };
+	struct rng rng;
+	int bad_ecmp = 0, bad_first = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ecmp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+	for (uint16_t i = 0; i < 64; i++)
+		ports[i] = (uint16_t)(3 + 2 * i);
+	rng_init(&rng, 11, 5);
+	for (uint32_t n = 2; n <= 64; n++) {
+		uint64_t magic = UINT64_MAX / n + 1, seed = rng_next(&rng);
+
+		for (int i = 0; i < 500; i++) {
+			uint32_t src = addr_host_ip((uint32_t)rng_below(&rng, 4096));
+			uint32_t dst = addr_host_ip((uint32_t)rng_below(&rng, 4096));
+			uint16_t sport = (uint16_t)(0xC000 | rng_below(&rng, 0x4000));
+			uint32_t h = sw_ecmp_hash(seed, src, dst, 17, sport, PKT_ROCE_UDP_PORT);
+
+			bad_ecmp += ecmp->pick(&env, ports, n, magic, h) != h % n;
+			bad_first += first->pick(&env, ports, n, magic, h) != 0;
+		}
+	}
+	CU_ASSERT_EQUAL(bad_ecmp, 0);
+	CU_ASSERT_EQUAL(bad_first, 0);
+}
+
+/* A policy the switch calls (SW_PATH_CALL) with a per-flow slot: it
+ * records each call's flow hash and slot and sends everything to the last
+ * port of the group. */
+enum { PATH_REC_N = 256 };
+static struct {
+	uint32_t n;                     /* calls */
+	uint32_t hash[PATH_REC_N];      /* flow hash of each */
+	void *slot[PATH_REC_N];         /* slot it was given */
+	uint64_t first_val;             /* content of the first slot at the first call */
+	const uint8_t *slots;           /* the switch's slot table */
+} path_rec;
+
+static uint32_t path_rec_pick(const struct sw_path_env *env, const uint16_t *ports,
+			      uint32_t n_ports, uint64_t magic, uint32_t flow_hash)
+{
+	uint64_t *slot = sw_path_flow_state(env, flow_hash);
+
+	(void)ports;
+	(void)magic;
+	if (path_rec.n == 0) {
+		path_rec.first_val = *slot;
+		path_rec.slots = env->flow_slots;
+	}
+	if (path_rec.n < PATH_REC_N) {
+		path_rec.hash[path_rec.n] = flow_hash;
+		path_rec.slot[path_rec.n] = slot;
+	}
+	path_rec.n++;
+	(*slot)++;
+	return n_ports - 1;
+}
+
+static const struct sw_path_ops path_rec_ops = {
+	.name = "test-last",
+	.flow_state_bytes = sizeof(uint64_t),
+	.pick = path_rec_pick,
+};
+
+/* Host 3 sits behind ports 1 and 2 (a group of two); hosts 0..2 attach
+ * to ports 0..2 as in rig_fib. */
+static const uint32_t mp_class[] = { 0, 0, 0, 1 };
+static const uint32_t mp_class_off[] = { 0, 0, 2 };
+static const uint16_t mp_class_ports[] = { 1, 2 };
+static const struct fib_rows mp_fib = {
+	.n_hosts = 4,
+	.host_class = mp_class,
+	.n_classes = 2,
+	.off = mp_class_off,
+	.ports = mp_class_ports,
+	.direct_lo = 0,
+	.direct_n = 3,
+	.direct_off = fib_off,
+	.direct_ports = fib_ports,
+};
+
+/* A switch with each policy, 32 flows of two frames each from host 0 to
+ * host 3. Independent expectations: ecmp sends each flow where the flow
+ * hash modulo 2 says (the choice before policies existed), first sends all
+ * to port 1, a called policy gets a zeroed slot that is the same for
+ * every frame of a flow. */
+static void test_sw_path_in_switch(void)
+{
+	const struct sw_path_ops *policies[] = { NULL, sw_path_find("ecmp"), sw_path_find("first"),
+						 &path_rec_ops };
+
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 0x5eed + k,
+				       .path = policies[k] };
+		struct fib_rows fib = mp_fib;
+		struct sink sinks[3] = { 0 };
+		struct port peers[3];
+		uint32_t want[3] = { 0 };
+		char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+		struct sim s;
+		struct sw *sw;
+
+		memset(&path_rec, 0, sizeof(path_rec));
+		CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+		sw = sw_new(&s, 0, 0, 3, &p, &fib);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+		wire_into_slow_port(&s, sw, peers, sinks, 0, false);
+		CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
+		for (uint16_t f = 0; f < 32; f++) {
+			uint16_t sport = (uint16_t)(0xC000 + 7 * f);
+			uint32_t h = sw_ecmp_hash(p.hash_seed, addr_host_ip(0), addr_host_ip(3), 17,
+						  sport, PKT_ROCE_UDP_PORT);
+
+			if (k <= 1)
+				want[mp_class_ports[h % 2]] += 2;
+			else
+				want[k == 2 ? 1 : 2] += 2;
+			inject(&peers[0], roce_flow(&s, 3, 1000, 26, sport));
+			inject(&peers[0], roce_flow(&s, 3, 1000, 26, sport));
+		}
+		sim_run(&s);
+		CU_ASSERT_EQUAL(sinks[1].n, want[1]);
+		CU_ASSERT_EQUAL(sinks[2].n, want[2]);
+		if (k <= 1)
+			CU_ASSERT(want[1] > 0 && want[2] > 0); /* the flows do spread */
+		if (policies[k] == &path_rec_ops) {
+			int bad = 0;
+
+			CU_ASSERT_EQUAL_FATAL(path_rec.n, 64);
+			CU_ASSERT_PTR_NOT_NULL(path_rec.slots);
+			CU_ASSERT_EQUAL(path_rec.first_val, 0);
+			for (uint32_t i = 0; i < 64; i++) {
+				const uint8_t *sl = path_rec.slot[i];
+
+				bad += sl < path_rec.slots ||
+				       sl >= path_rec.slots + SW_PATH_FLOW_SLOTS * sizeof(uint64_t);
+				for (uint32_t j = 0; j < i; j++)
+					if (path_rec.hash[j] == path_rec.hash[i])
+						bad += path_rec.slot[j] != path_rec.slot[i];
+					else if ((path_rec.hash[j] ^ path_rec.hash[i]) &
+						 (SW_PATH_FLOW_SLOTS - 1))
+						bad += path_rec.slot[j] == path_rec.slot[i];
+			}
+			CU_ASSERT_EQUAL(bad, 0);
+			/* Two frames per flow: each slot counted both. */
+			CU_ASSERT_EQUAL(*(uint64_t *)path_rec.slot[0] % 2, 0);
+		}
+		rig_free(&s, sw, peers, sinks);
+	}
 }
 
 static void test_sw_red(void)
@@ -395,6 +583,10 @@ int test_sw_register(void)
 	    !CU_add_test(s, "PFC keeps an overload lossless", test_sw_pfc_lossless) ||
 	    !CU_add_test(s, "PFC resumes a group once the shared pool drains",
 			 test_sw_pfc_xon_after_pool_drains) ||
+	    !CU_add_test(s, "path-choice registry", test_sw_path_registry) ||
+	    !CU_add_test(s, "path choice: ecmp is the flow hash, first the first port",
+			 test_sw_path_picks) ||
+	    !CU_add_test(s, "path choice in a switch, per-flow slots", test_sw_path_in_switch) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom))
 		return -1;

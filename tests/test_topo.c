@@ -782,6 +782,128 @@ static void test_topo_examples(void)
 #endif
 }
 
+/* The row a switch built from @fib uses toward host @h: its class's, or
+ * the host's own when that is empty (the switch's lookup, see sw_rx). */
+static const uint16_t *fib_row(const struct fib_rows *fib, uint32_t h, uint32_t *n)
+{
+	uint32_t c = fib->host_class[h], i = h - fib->direct_lo;
+
+	*n = fib->off[c + 1] - fib->off[c];
+	if (*n)
+		return &fib->ports[fib->off[c]];
+	if (i >= fib->direct_n)
+		return NULL;
+	*n = fib->direct_off[i + 1] - fib->direct_off[i];
+	return &fib->direct_ports[fib->direct_off[i]];
+}
+
+/* Forwarding rows of every switch, one buffer reused: the row each switch
+ * uses toward each host lists exactly the equal-cost ports of the routes. */
+static void test_topo_fib_rows(void)
+{
+	static const struct {
+		uint32_t leaf_spine; /* 0: a k=4 fat-tree of 3 tiers */
+	} cases[] = { { 0 }, { 1 } };
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct topo *t = cases[k].leaf_spine ? leaf_spine(3, 2, 4, 2, 100 * G, 100 * G)
+						     : fat_tree(4, 3, 100 * G, 100 * G);
+		struct topo_fib_buf b = { 0 };
+		struct topo_routes *r = NULL;
+		char err[CFG_ERR_BYTES];
+		int bad = 0;
+
+		CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+		for (uint32_t s = 0; s < t->n_switches; s++) {
+			uint32_t sn = t->switches[s];
+			struct fib_rows fib;
+
+			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, sn, &b, &fib), 0);
+			CU_ASSERT_EQUAL(fib.n_hosts, t->n_hosts);
+			CU_ASSERT_EQUAL(fib.n_classes, r->n_classes);
+			for (uint32_t h = 0; h < t->n_hosts; h++) {
+				uint32_t n, want;
+				const uint16_t *got = fib_row(&fib, h, &n);
+				const uint16_t *ports = route(r, sn, h, &want);
+
+				if (!got || n != want || memcmp(got, ports, n * sizeof(*got)))
+					bad++;
+			}
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		if (!cases[k].leaf_spine) {
+			struct fib_rows fib;
+
+			/* edge0 holds h0 and h1 (ports 0, 1): rows of their own; a
+			 * core has none. */
+			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, node(t, "edge0"), &b, &fib), 0);
+			CU_ASSERT_EQUAL(fib.direct_lo, host(t, "h0"));
+			CU_ASSERT_EQUAL(fib.direct_n, 2);
+			CU_ASSERT_EQUAL(fib.off[r->host_class[0] + 1], fib.off[r->host_class[0]]);
+			CU_ASSERT_EQUAL(fib.direct_ports[fib.direct_off[1]], 1);
+			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, node(t, "core0"), &b, &fib), 0);
+			CU_ASSERT_EQUAL(fib.direct_n, 0);
+		}
+		topo_fib_buf_free(&b);
+		topo_fib_buf_free(&b); /* emptied: fine again */
+		topo_routes_free(r);
+		topo_free(t);
+	}
+}
+
+/* The first-equal-cost path: as long as the route, each link one hop
+ * closer, through the lowest equal-cost port, ending at the destination. */
+static void test_topo_path(void)
+{
+	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	uint32_t links[16];
+	uint16_t sp = 7;
+	int bad = 0;
+
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	for (uint32_t a = 0; a < t->n_hosts; a++) {
+		for (uint32_t d = 0; d < t->n_hosts; d++) {
+			int n = topo_path(r, t, a, d, &sp, links, 16);
+			uint32_t at = t->hosts[a];
+
+			if (n != (int)topo_route_hops(r, at, d)) {
+				bad++;
+				continue;
+			}
+			for (int i = 0; i < n; i++) {
+				const struct topo_link *l = &t->links[links[i]];
+				uint32_t cnt;
+				const uint16_t *ports = route(r, at, d, &cnt);
+
+				if (cnt == 0 || t->nodes[at].port_links[ports[0]] != links[i] ||
+				    (i == 0 && sp != ports[0]))
+					bad++;
+				at = l->node[0] == at ? l->node[1] : l->node[0];
+			}
+			if (at != t->hosts[d] || (n == 0 && sp != 0))
+				bad++;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* h0 to h12 (another pod): 6 links, always the first choice. */
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), &sp, links, 16), 6);
+	CU_ASSERT_EQUAL(sp, 0);
+	CU_ASSERT_EQUAL(t->links[links[1]].node[0] == node(t, "agg0") ||
+				t->links[links[1]].node[1] == node(t, "agg0"),
+			1);
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), &sp, links, 5), -E2BIG);
+	topo_routes_free(r);
+	topo_free(t);
+	/* Unreachable (hosts do not forward): -EINVAL. */
+	t = dual_homed(0);
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h2"), host(t, "h1"), &sp, links, 16), -EINVAL);
+	topo_routes_free(r);
+	topo_free(t);
+}
+
 int test_topo_register(void)
 {
 	static const struct {
@@ -800,6 +922,8 @@ int test_topo_register(void)
 		{ "from cfg", test_topo_cfg_good },
 		{ "cfg errors at FILE:LINE:COL", test_topo_cfg_errors },
 		{ "example files", test_topo_examples },
+		{ "forwarding rows per switch", test_topo_fib_rows },
+		{ "first-equal-cost path", test_topo_path },
 	};
 	CU_pSuite s = CU_add_suite("topo", NULL, NULL);
 

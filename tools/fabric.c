@@ -32,31 +32,20 @@ static void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uin
 		sw_port_mac(n->index, p, mac);
 }
 
-/* The path a message takes, following the first equal-cost choice. */
+/* The path a message takes, following the first equal-cost choice
+ * (topo_path), with the rate and delay of each link. */
 static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *out)
 {
 	const struct fabric *f = arg;
-	const struct topo *t = f->topo;
-	const struct topo_routes *r = f->routes;
-	uint32_t node = t->hosts[src], target = t->hosts[dst];
+	uint32_t links[TG_MAX_HOPS];
+	int n = topo_path(f->routes, f->topo, src, dst, &out->src_port, links, TG_MAX_HOPS);
 
-	out->n_hops = 0;
-	out->src_port = 0;
-	while (node != target) {
-		const struct topo_link *l;
-		uint16_t port;
-		uint32_t li;
-
-		if (topo_route_ports(r, node, dst, &port, 1) == 0 || out->n_hops == TG_MAX_HOPS)
-			return -EINVAL;
-		if (out->n_hops == 0)
-			out->src_port = port;
-		li = t->nodes[node].port_links[port];
-		l = &t->links[li];
-		out->rate_bps[out->n_hops] = l->rate_bps;
-		out->delay_ps[out->n_hops] = l->delay_ps;
-		out->n_hops++;
-		node = l->node[0] == node ? l->node[1] : l->node[0];
+	if (n < 0)
+		return -EINVAL;
+	out->n_hops = (uint32_t)n;
+	for (int i = 0; i < n; i++) {
+		out->rate_bps[i] = f->topo->links[links[i]].rate_bps;
+		out->delay_ps[i] = f->topo->links[links[i]].delay_ps;
 	}
 	return 0;
 }
@@ -121,108 +110,6 @@ static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ER
 	return 0;
 }
 
-/* Buffers for one switch's forwarding rows, reused from switch to switch. */
-struct fabric_fib_buf {
-	uint32_t *off;      /* n_classes + 1 */
-	uint32_t *doff;     /* attached hosts + 1 */
-	size_t doff_cap;
-	uint16_t *ports;    /* class rows, then attached hosts' rows */
-	size_t cap, used;
-};
-
-/* Room for @n more ports in @b. */
-static int fabric_fib_room(struct fabric_fib_buf *b, size_t n)
-{
-	size_t want = b->cap ? b->cap : 4096;
-	uint16_t *p;
-
-	if (b->cap - b->used >= n)
-		return 0;
-	while (want - b->used < n)
-		want *= 2;
-	if (!(p = realloc(b->ports, sizeof(*p) * want)))
-		return -ENOMEM;
-	b->ports = p;
-	b->cap = want;
-	return 0;
-}
-
-/* The forwarding rows of switch node @node (sw_fib layout) into @b and
- * @fib: a row per destination class, empty for the classes attached here,
- * whose hosts get rows of their own. */
-static int fabric_fib_rows(const struct fabric *f, uint32_t node, struct fabric_fib_buf *b,
-			   struct sw_fib *fib)
-{
-	const struct topo *t = f->topo;
-	const struct topo_routes *r = f->routes;
-	const struct topo_node *sn = &t->nodes[node];
-	uint32_t n_ports = sn->n_ports, lo = UINT32_MAX, hi = 0, n_direct;
-	size_t direct_at;
-
-	if (!b->off && !(b->off = malloc(sizeof(*b->off) * ((size_t)r->n_classes + 1))))
-		return -ENOMEM;
-	b->used = 0;
-	for (uint32_t c = 0; c < r->n_classes; c++) {
-		uint32_t rep = r->class_rep[c];
-
-		if (fabric_fib_room(b, n_ports) != 0)
-			return -ENOMEM;
-		b->off[c] = (uint32_t)b->used;
-		if (topo_route_hops(r, node, rep) != 1)
-			b->used += topo_route_ports(r, node, rep, b->ports + b->used, n_ports);
-	}
-	b->off[r->n_classes] = (uint32_t)b->used;
-	/* The hosts attached here: a range of host numbers. */
-	for (uint16_t p = 0; p < n_ports; p++) {
-		uint32_t m = r->peers[r->first[node] + p];
-
-		if (m != TOPO_NO_LINK && t->nodes[m].kind == TOPO_HOST) {
-			lo = t->nodes[m].index < lo ? t->nodes[m].index : lo;
-			hi = t->nodes[m].index > hi ? t->nodes[m].index : hi;
-		}
-	}
-	n_direct = lo <= hi ? hi - lo + 1 : 0;
-	if (!n_direct)
-		lo = 0;
-	if (b->doff_cap < (size_t)n_direct + 1) {
-		uint32_t *d = realloc(b->doff, sizeof(*d) * ((size_t)n_direct + 1));
-
-		if (!d)
-			return -ENOMEM;
-		b->doff = d;
-		b->doff_cap = (size_t)n_direct + 1;
-	}
-	direct_at = b->used;
-	for (uint32_t i = 0; i < n_direct; i++) {
-		if (fabric_fib_room(b, n_ports) != 0)
-			return -ENOMEM;
-		b->doff[i] = (uint32_t)(b->used - direct_at);
-		if (topo_route_hops(r, node, lo + i) == 1)
-			b->used += topo_route_ports(r, node, lo + i, b->ports + b->used, n_ports);
-	}
-	b->doff[n_direct] = (uint32_t)(b->used - direct_at);
-	*fib = (struct sw_fib){
-		.n_hosts = t->n_hosts,
-		.host_class = r->host_class,
-		.n_classes = r->n_classes,
-		.off = b->off,
-		.ports = b->ports,
-		.direct_lo = lo,
-		.direct_n = n_direct,
-		.direct_off = b->doff,
-		.direct_ports = b->ports + direct_at,
-	};
-	return 0;
-}
-
-static void fabric_fib_free(struct fabric_fib_buf *b)
-{
-	free(b->off);
-	free(b->doff);
-	free(b->ports);
-	memset(b, 0, sizeof(*b));
-}
-
 double fabric_now_s(void)
 {
 	struct timespec ts;
@@ -239,7 +126,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	struct nic_params np;
 	struct sw_params sp;
 	char cerr[CFG_ERR_BYTES];
-	struct fabric_fib_buf fb = { 0 };
+	struct topo_fib_buf fb = { 0 };
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -263,12 +150,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	sp.max_frame_bytes = fabric_max_frame(e);
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		uint32_t node = t->switches[i];
-		struct sw_fib fib;
+		struct fib_rows fib;
 		struct rng rng;
 
 		/* This switch's rows of the forwarding table, for sw_new to
 		 * compress; the buffers are reused from switch to switch. */
-		if (fabric_fib_rows(f, node, &fb, &fib) != 0)
+		if (topo_fib_rows(f->routes, t, node, &fb, &fib) != 0)
 			goto nomem;
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
 		sp.hash_seed = rng_next(&rng);
@@ -276,7 +163,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->sws[i])
 			goto nomem;
 	}
-	fabric_fib_free(&fb);
+	topo_fib_buf_free(&fb);
 	np = e->nic;
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
@@ -334,7 +221,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	f->setup_s = fabric_now_s() - start;
 	return 0;
 nomem:
-	fabric_fib_free(&fb);
+	topo_fib_buf_free(&fb);
 	snprintf(err, CFG_ERR_BYTES, "out of memory building the fabric");
 	return -ENOMEM;
 }

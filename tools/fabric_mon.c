@@ -43,7 +43,7 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 
 		char why[CFG_ERR_BYTES];
 
-		if (sw_ready(f->sws[i], why, sizeof(why), warn, sizeof(warn)) != 0) {
+		if (sw_ready(f->sws[i], why, warn) != 0) {
 			/* The buffer's position, then the switch's complaint (cut at the buffer's end). */
 			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: %s: ", e->buffer_mark.file,
 				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name);

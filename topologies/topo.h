@@ -7,10 +7,12 @@
 #ifndef FAB_TOPO_H
 #define FAB_TOPO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "cfg.h"
+#include "fib.h"
 
 struct cfg_table;
 
@@ -125,5 +127,33 @@ uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t ho
  * into @ports. Returns how many there are. */
 uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t host,
 			  uint16_t *ports, uint32_t max);
+
+/* Buffers for the forwarding rows of one switch, reused from switch to
+ * switch (zero-initialise; topo_fib_buf_free). */
+struct topo_fib_buf {
+	uint32_t *off;      /* n_classes + 1 offsets */
+	uint32_t *doff;     /* attached hosts + 1 offsets */
+	size_t doff_cap;    /* entries doff holds */
+	uint16_t *ports;    /* class rows, then the attached hosts' rows */
+	size_t cap;         /* entries ports holds */
+	size_t used;        /* entries ports uses */
+};
+
+/* The forwarding rows of switch node @node (core/fib.h) from @r, built in
+ * @b (whose earlier rows it overwrites) and described by @fib, which points
+ * into @b and @r: a row per destination class, empty for the classes
+ * attached to @node, whose hosts get rows of their own. Returns 0 or
+ * -ENOMEM. */
+int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t node,
+		  struct topo_fib_buf *b, struct fib_rows *fib);
+void topo_fib_buf_free(struct topo_fib_buf *b); /* an empty one is fine */
+
+/* The links from host @src to host @dst when every node takes its first
+ * (lowest-numbered) equal-cost port: up to @max link indices into @links,
+ * the source's first; *@src_port is the source's egress port (0 when
+ * @src == @dst). Returns the number of links, -EINVAL when @dst cannot be
+ * reached, or -E2BIG when the path is longer than @max. */
+int topo_path(const struct topo_routes *r, const struct topo *t, uint32_t src, uint32_t dst,
+	      uint16_t *src_port, uint32_t *links, uint32_t max);
 
 #endif

@@ -95,6 +95,8 @@ exp name-dot "name-dot.yaml:3:7: experiment name '.hidden'" \
 	"$good_topo" "$good_traffic" "name: .hidden"
 exp nic-cc "nic-cc.yaml:3:11: unknown value 'nonee' \(did you mean 'none'\?" \
 	"$good_topo" "$good_traffic" "nic: {cc: nonee}"
+exp path-policy "path-policy.yaml:3:25: unknown value 'frist' \(did you mean 'first'\?" \
+	"$good_topo" "$good_traffic" "fabric: {path: {policy: frist}}"
 exp weights "weights.yaml:3:[0-9]+: scheduler.weights needs 8 entries" \
 	"$good_topo" "$good_traffic" "fabric: {scheduler: {weights: [1, 2]}}"
 

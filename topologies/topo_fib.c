@@ -1,0 +1,122 @@
+/* Topologies: the forwarding rows of one switch (core/fib.h) from the
+ * equal-cost routes (topo_route.c), and the path a message takes when
+ * every node follows its first equal-cost port (for the ideal completion
+ * time and base RTT that traffic/ computes). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+enum { TOPO_FIB_INITIAL_PORTS = 4096 /* first size of a buffer's port list */ };
+
+/* Room for @n more ports in @b. */
+static int topo_fib_room(struct topo_fib_buf *b, size_t n)
+{
+	size_t want = b->cap ? b->cap : TOPO_FIB_INITIAL_PORTS;
+	uint16_t *p;
+
+	if (b->cap - b->used >= n)
+		return 0;
+	while (want - b->used < n)
+		want *= 2;
+	if (!(p = realloc(b->ports, sizeof(*p) * want)))
+		return -ENOMEM;
+	b->ports = p;
+	b->cap = want;
+	return 0;
+}
+
+int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t node,
+		  struct topo_fib_buf *b, struct fib_rows *fib)
+{
+	uint32_t n_ports = t->nodes[node].n_ports, lo = UINT32_MAX, hi = 0, n_direct;
+	size_t direct_at;
+
+	if (!b->off && !(b->off = malloc(sizeof(*b->off) * ((size_t)r->n_classes + 1))))
+		return -ENOMEM;
+	b->used = 0;
+	for (uint32_t c = 0; c < r->n_classes; c++) {
+		uint32_t rep = r->class_rep[c];
+
+		if (topo_fib_room(b, n_ports) != 0)
+			return -ENOMEM;
+		b->off[c] = (uint32_t)b->used;
+		if (topo_route_hops(r, node, rep) != 1)
+			b->used += topo_route_ports(r, node, rep, b->ports + b->used, n_ports);
+	}
+	b->off[r->n_classes] = (uint32_t)b->used;
+	/* The hosts attached here: a range of host numbers. */
+	for (uint16_t p = 0; p < n_ports; p++) {
+		uint32_t m = r->peers[r->first[node] + p];
+
+		if (m != TOPO_NO_LINK && t->nodes[m].kind == TOPO_HOST) {
+			lo = t->nodes[m].index < lo ? t->nodes[m].index : lo;
+			hi = t->nodes[m].index > hi ? t->nodes[m].index : hi;
+		}
+	}
+	n_direct = lo <= hi ? hi - lo + 1 : 0;
+	if (!n_direct)
+		lo = 0;
+	if (b->doff_cap < (size_t)n_direct + 1) {
+		uint32_t *d = realloc(b->doff, sizeof(*d) * ((size_t)n_direct + 1));
+
+		if (!d)
+			return -ENOMEM;
+		b->doff = d;
+		b->doff_cap = (size_t)n_direct + 1;
+	}
+	direct_at = b->used;
+	for (uint32_t i = 0; i < n_direct; i++) {
+		if (topo_fib_room(b, n_ports) != 0)
+			return -ENOMEM;
+		b->doff[i] = (uint32_t)(b->used - direct_at);
+		if (topo_route_hops(r, node, lo + i) == 1)
+			b->used += topo_route_ports(r, node, lo + i, b->ports + b->used, n_ports);
+	}
+	b->doff[n_direct] = (uint32_t)(b->used - direct_at);
+	*fib = (struct fib_rows){
+		.n_hosts = t->n_hosts,
+		.host_class = r->host_class,
+		.n_classes = r->n_classes,
+		.off = b->off,
+		.ports = b->ports,
+		.direct_lo = lo,
+		.direct_n = n_direct,
+		.direct_off = b->doff,
+		.direct_ports = b->ports + direct_at,
+	};
+	return 0;
+}
+
+void topo_fib_buf_free(struct topo_fib_buf *b)
+{
+	free(b->off);
+	free(b->doff);
+	free(b->ports);
+	memset(b, 0, sizeof(*b));
+}
+
+int topo_path(const struct topo_routes *r, const struct topo *t, uint32_t src, uint32_t dst,
+	      uint16_t *src_port, uint32_t *links, uint32_t max)
+{
+	uint32_t node = t->hosts[src], target = t->hosts[dst], n = 0;
+
+	*src_port = 0;
+	while (node != target) {
+		const struct topo_link *l;
+		uint16_t port;
+
+		if (topo_route_ports(r, node, dst, &port, 1) == 0)
+			return -EINVAL;
+		if (n == max)
+			return -E2BIG;
+		if (n == 0)
+			*src_port = port;
+		links[n] = t->nodes[node].port_links[port];
+		l = &t->links[links[n]];
+		n++;
+		node = l->node[0] == node ? l->node[1] : l->node[0];
+	}
+	return (int)n;
+}
