@@ -398,14 +398,33 @@ void fabric_run(struct fabric *f, bool progress)
 	if (progress && p.last_s > p.start_s)
 		fprintf(stderr, "\r%80s\r", "");
 	f->sim.progress = NULL;
+}
+
+int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	int rc = 0, r;
+
 	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
-		cap_close(f->caps[i]);
+		r = cap_close(f->caps[i]);
 		f->caps[i] = NULL;
+		if (r != 0 && rc == 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", f->cap_paths[i],
+				 strerror(-r));
+			rc = r;
+		}
 	}
 	if (f->series) {
-		fclose(f->series);
+		int bad = ferror(f->series), e = errno;
+
+		r = fclose(f->series) != 0 ? -errno : bad ? -(e ? e : EIO) : 0;
 		f->series = NULL;
+		if (r != 0 && rc == 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s/series.csv: cannot write: %s", outdir,
+				 strerror(-r));
+			rc = r;
+		}
 	}
+	return rc;
 }
 
 void fabric_free(struct fabric *f)

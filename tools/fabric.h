@@ -49,8 +49,13 @@ double fabric_now_s(void);
  * = no captures). Returns 0 or -errno with @err filled. */
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char *err, unsigned err_len);
-/* Run to completion (or stop_time); @progress shows a status line. */
+/* Run to completion (or stop_time, or an interrupt: sim.interrupt);
+ * @progress shows a status line. */
 void fabric_run(struct fabric *f, bool progress);
+/* Close the run's captures and series.csv (fabric_free closes what is
+ * left unchecked), written into @outdir. 0, or -errno with "PATH: cannot
+ * write: reason" in @err for the first file a write of which failed. */
+int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 void fabric_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
