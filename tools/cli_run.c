@@ -385,6 +385,7 @@ int cli_run(const struct cli_opts *o, bool check)
 		return rc;
 	}
 	cli_clean(outdir);
+	e->pool_pkts = fabric_pool_pkts(e);
 	if (cli_arm_stop(o) != 0) {
 		rc = cli_failed(o, check, e->name, "signals", "cannot install signal handlers");
 		exp_free(e);
