@@ -36,13 +36,6 @@ struct sim {
 	uint32_t n_entities;        /* ids handed out so far */
 	bool stopped;               /* the run hit stop_ps */
 	bool interrupted;           /* the run was stopped by *interrupt (events left) */
-	/* A stop request from outside the simulation (the command line's
-	 * signal handler or wall-clock limit sets it non-zero); polled every
-	 * SIM_POLL_EVENTS events, the run stops at that event boundary. NULL =
-	 * none. */
-	const volatile sig_atomic_t *interrupt;
-	uint64_t n_saturated;       /* counters clamped at their type's maximum (the
-				     * run's results are bent: see docs/results.md) */
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
@@ -57,6 +50,14 @@ struct sim {
 	/* Progress report hook, called every SIM_PROGRESS_EVENTS events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
+	/* Cold fields last, out of the hot lines above. */
+	/* A stop request from outside the simulation (the command line's
+	 * signal handler or wall-clock limit sets it non-zero); polled every
+	 * SIM_POLL_EVENTS events, the run stops at that event boundary. NULL =
+	 * none. */
+	const volatile sig_atomic_t *interrupt;
+	uint64_t n_saturated;       /* counters clamped at their type's maximum (the
+				     * run's results are bent: see docs/results.md) */
 };
 
 /* @pool may be NULL (tests without packets). The data limit is set to

@@ -278,8 +278,9 @@ static void res_validity(struct results *r, const struct fabric *f, const struct
 			    stop_why ? " by " : "", stop_why ? stop_why : "",
 			    units_ps_to_ns(s->last_work_ps), s->evq.n);
 	if (s->n_alloc_fail || ns->ack_alloc_fail)
-		res_invalid(r, "the packet pool ran dry: %llu data packets delayed, %llu ACKs not sent "
-			    "(peak %u of %u packets); raise engine.packet_pool",
+		res_invalid(r, "the packet pool ran dry: %llu times a data packet was held back "
+			    "(nic.pool_exhausted), %llu ACKs not sent (nic.acks_not_sent), peak %u of "
+			    "%u packets; raise engine.packet_pool",
 			    (unsigned long long)s->n_alloc_fail, (unsigned long long)ns->ack_alloc_fail,
 			    s->pkts_peak, f->exp->pool_pkts);
 	if (s->n_saturated)
@@ -844,6 +845,7 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"
+			: f->sim.interrupted ? " (run interrupted)"
 			: f->sim.stopped    ? " before stop_time"
 					    : " (their QPs failed: retries exhausted)");
 	if (RV("nic.retransmitted") > 0 || RV("nic.qp_errors") > 0)
