@@ -42,8 +42,22 @@ static int cli_mkdirs(const char *path)
 	return 0;
 }
 
+/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap. */
+static bool cli_capture_name(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (n < 8 || strcmp(name + n - 5, ".pcap"))
+		return false;
+	i = n - 5;
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	return i < n - 5 && i >= 3 && name[i - 1] == 'p' && name[i - 2] == '-';
+}
+
 /* Remove what an earlier run left in @dir, so that no stale table or
- * capture sits beside fresh results. */
+ * capture sits beside fresh results: only the names fabemu writes, and
+ * nothing outside @dir. */
 static void cli_clean(const char *dir)
 {
 	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv", "pfc.csv",
@@ -61,9 +75,7 @@ static void cli_clean(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 5 && !strcmp(de->d_name + n - 5, ".pcap")) {
+		if (cli_capture_name(de->d_name)) {
 			snprintf(path, sizeof(path), "%s/capture/%s", dir, de->d_name);
 			unlink(path);
 		}
@@ -83,11 +95,12 @@ static void cli_on_signal(int sig)
 }
 
 /* SIGINT and SIGTERM stop the run at an event boundary; the handler is
- * reset on delivery, so a second one ends the process as usual. With
+ * reset on delivery, so a second one ends the process as usual; system
+ * calls it interrupts restart (a file read or written on set-up). With
  * --max-wall, a one-shot timer raises SIGALRM after that wall-clock time. */
 static int cli_arm_stop(const struct cli_opts *o)
 {
-	struct sigaction sa = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND };
+	struct sigaction sa = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	cli_stop_sig = 0;

@@ -416,7 +416,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_STR(r, FAB_COMMIT, "provenance.commit");
 	RES_STR(r, rte_version(), "provenance.dpdk_version");
 	RES_STR(r, r->digest, "provenance.digest_sha256");
-	RES_STR(r, r->covers, "provenance.digest_files");
+	RES_STR(r, "", "provenance.digest_files"); /* set by res_write_all */
 	RES_DBL(r, f->setup_s, "wall_clock.setup_s");
 	RES_DBL(r, f->wall_s, "wall_clock.run_s");
 	RES_DBL(r, f->wall_s > 0 ? (double)s->n_events / f->wall_s : 0, "wall_clock.events_per_s");
@@ -428,6 +428,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 void res_free(struct results *r)
 {
 	free(r->m);
+	free(r->covers);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -587,26 +588,32 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 {
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "flows.csv" };
-	const char *files[RES_MAX_FILES];
+	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 8));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;
+	size_t covers_len = 0;
+	FILE *covers;
 	uint8_t d[SHA256_DIGEST_BYTES];
 	struct sha256 h;
 	struct stat st;
 	size_t len, pre;
 	int rc;
 
+	if (!files) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		return -ENOMEM;
+	}
 	if (f->exp->flows_csv && (rc = res_write_flows(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/flows.csv: cannot write: %s", dir, strerror(-rc));
-		return rc;
+		goto out;
 	}
 	if ((rc = res_write_ports(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/ports.csv: cannot write: %s", dir, strerror(-rc));
-		return rc;
+		goto out;
 	}
 	if ((rc = res_write_pfc(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/pfc.csv: cannot write: %s", dir, strerror(-rc));
-		return rc;
+		goto out;
 	}
 	/* What this run wrote (an earlier run's files were removed before it
 	 * started), by relative path in byte order; summary.json sorts last. */
@@ -615,8 +622,7 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 		if (stat(path, &st) == 0)
 			files[n_files++] = tables[i];
 	}
-	for (uint32_t i = 0; f->cap_paths && i < f->exp->n_captures && n_files < RES_MAX_FILES - 1;
-	     i++) {
+	for (uint32_t i = 0; f->cap_paths && i < f->exp->n_captures; i++) {
 		const char *slash = strrchr(f->cap_paths[i], '/');
 
 		/* capture/NAME.pcap: the path relative to the folder. */
@@ -626,28 +632,42 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	/* The digest: SHA-256 of the lines "HEX  PATH\n" that `sha256sum
 	 * PATH...` prints for those files and summary.json, whose hash is of
 	 * its text before the provenance block. */
-	r->covers[0] = '\0';
+	free(r->covers);
+	r->covers = NULL;
+	if (!(covers = open_memstream(&r->covers, &covers_len))) {
+		rc = -ENOMEM;
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		goto out;
+	}
 	sha256_init(&h);
 	for (uint32_t i = 0; i < n_files; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if ((rc = res_file_sha256(path, hex)) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot read back: %s", path, strerror(-rc));
-			return rc;
+			fclose(covers);
+			goto out;
 		}
 		sha256_update(&h, hex, strlen(hex));
 		sha256_update(&h, "  ", 2);
 		sha256_update(&h, files[i], strlen(files[i]));
 		sha256_update(&h, "\n", 1);
-		snprintf(r->covers + strlen(r->covers), sizeof(r->covers) - strlen(r->covers), "%s ",
-			 files[i]);
+		fprintf(covers, "%s ", files[i]);
 	}
-	snprintf(r->covers + strlen(r->covers), sizeof(r->covers) - strlen(r->covers),
-		 "summary.json");
+	fputs("summary.json", covers);
+	if (res_fclose(covers) != 0) {
+		rc = -ENOMEM;
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		goto out;
+	}
+	for (uint32_t i = 0; i < r->n; i++)
+		if (!strcmp(r->m[i].name, "provenance.digest_files"))
+			r->m[i].s = r->covers;
 	r->digest[0] = '\0';
 	if (!(text = res_render_mem(r, &len)) || !(at = strstr(text, res_prov_line))) {
 		free(text);
+		rc = -ENOMEM;
 		snprintf(err, CFG_ERR_BYTES, "%.400s/summary.json: out of memory", dir);
-		return -ENOMEM;
+		goto out;
 	}
 	pre = (size_t)(at - text) + 1;
 	{
@@ -666,12 +686,15 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (!(text = res_render_mem(r, &len))) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s: out of memory", path);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out;
 	}
 	rc = res_write_text(path, text, len);
 	free(text);
 	if (rc != 0)
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(-rc));
+out:
+	free(files);
 	return rc;
 }
 

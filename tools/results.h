@@ -17,7 +17,6 @@ enum {
 	RES_SCHEMA_VERSION = 1,
 	RES_NAME_BYTES = 96,
 	RES_REASONS_BYTES = 1024,   /* invalid_reasons, ';'-joined */
-	RES_MAX_FILES = 64 + 8,     /* result files a digest covers (captures and tables) */
 };
 
 enum res_type {
@@ -42,7 +41,8 @@ struct results {
 	bool valid;                /* no limit of the simulator bent the run */
 	char reasons[RES_REASONS_BYTES]; /* why not, ';'-joined ("" when valid) */
 	char digest[SHA256_HEX_BYTES];   /* provenance.digest_sha256 ("" until written) */
-	char covers[RES_REASONS_BYTES];  /* provenance.digest_files: what it covers */
+	char *covers;              /* provenance.digest_files: what it covers (malloc'd;
+				    * NULL until res_write_all) */
 };
 
 /* Collect every metric of a finished run of @f (also of one not yet run:

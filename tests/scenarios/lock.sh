@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# A second run into a results folder in use is refused: exit status 2, a
-# message naming the folder, and nothing there touched (the files of the
-# run in progress keep their content and times). The run in progress is
-# stood in for by flock(1) holding the folder's lock file, as fabemu does.
+# Results go only where the user pointed. A second run into a results
+# folder in use is refused: exit status 2, a message naming the folder, and
+# nothing there touched (the files of the run in progress keep their
+# content and times). The run in progress is stood in for by flock(1)
+# holding the folder's lock file, as fabemu does. A run removes an earlier
+# run's files, and only those.
 #   lock.sh FABEMU EXPERIMENT
 set -eu
 fabemu=$1
@@ -27,7 +29,14 @@ rc=0
 flock "$d/.fabemu.lock" "$fabemu" check "$exp" -o "$d" -q --junit "$tmp/j.xml" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || bad "check into a folder in use: exit status $rc, not 2"
 grep -q '<error type="folder_in_use" message="fabemu: ' "$tmp/j.xml" || bad "no JUnit error case"
-# Once the lock is free, the folder is used again.
+# Once the lock is free, the folder is used again: an earlier run's files
+# that this one does not write are removed, the user's own are not.
+mkdir -p "$d/capture"
+touch "$d/capture/leaf9-p3.pcap" "$d/capture/mine.pcap" "$d/capture/notes.txt" "$d/keep.csv"
 "$fabemu" run "$exp" -o "$d" -q || bad "run after the lock was released failed"
+[ ! -e "$d/capture/leaf9-p3.pcap" ] || bad "a stale capture was left"
+for f in capture/mine.pcap capture/notes.txt keep.csv; do
+	[ -e "$d/$f" ] || bad "the user's $f was removed"
+done
 [ "$fail" -eq 0 ] && echo "lock: OK (a folder in use is refused with exit 2, untouched)"
 exit "$fail"
