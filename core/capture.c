@@ -28,6 +28,7 @@ struct cap_file {
 	uint32_t snaplen;     /* bytes captured per frame at most */
 	uint32_t trailer_bytes; /* link trailer counted in frame_bytes, never captured (FCS) */
 	uint64_t n_frames;    /* frames written */
+	int err;              /* first write error (errno), 0 = none */
 };
 
 int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct cap_file **out,
@@ -82,7 +83,16 @@ void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint
 	/* A wrong frame_bytes must not make a record claim less than it holds. */
 	h.len = RTE_MAX(len, caplen);
 	pcap_dump((u_char *)c->dump, &h, data);
+	/* pcap_dump reports nothing: a failed write (full disk, file-size
+	 * limit) leaves the error flag of the dump's stream set. */
+	if (unlikely(c->err == 0 && ferror_unlocked(pcap_dump_file(c->dump))))
+		c->err = errno ? errno : EIO;
 	c->n_frames++;
+}
+
+int cap_error(const struct cap_file *c)
+{
+	return -c->err;
 }
 
 uint64_t cap_frames(const struct cap_file *c)
@@ -90,16 +100,24 @@ uint64_t cap_frames(const struct cap_file *c)
 	return c->n_frames;
 }
 
-void cap_close(struct cap_file *c)
+int cap_close(struct cap_file *c)
 {
+	int rc;
+
 	if (c == NULL)
-		return;
+		return 0;
+	rc = -c->err;
 	if (c->dump != NULL) {
-		pcap_dump_flush(c->dump);
+		/* pcap_dump_close does not say whether its fclose failed: flush
+		 * first, which writes whatever is buffered and reports it. */
+		errno = 0;
+		if ((pcap_dump_flush(c->dump) != 0 || ferror(pcap_dump_file(c->dump))) && rc == 0)
+			rc = errno ? -errno : -EIO;
 		pcap_dump_close(c->dump);
 	}
 	if (c->pcap != NULL)
 		pcap_close(c->pcap);
 	free(c->linear);
 	free(c);
+	return rc;
 }

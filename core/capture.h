@@ -25,6 +25,11 @@ int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct
  * min(data in mbuf, snaplen). */
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes);
 uint64_t cap_frames(const struct cap_file *c);
-void cap_close(struct cap_file *c); /* NULL is fine; flushes and closes */
+/* 0, or -errno of the first write that failed (a full disk, a file-size
+ * limit): the file is cut short. */
+int cap_error(const struct cap_file *c);
+/* Flush and close; NULL is fine. 0, or -errno when a write failed: the
+ * file is incomplete and the caller must say so. */
+int cap_close(struct cap_file *c);
 
 #endif

@@ -19,7 +19,7 @@
 #include "pkt.h"
 #include "sim.h"
 
-enum { SIM_EV_INITIAL = 4096, SIM_PROGRESS_MASK = (1 << 20) - 1 };
+enum { SIM_EV_INITIAL = 4096 };
 
 int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool)
 {
@@ -104,6 +104,10 @@ uint64_t sim_run(struct sim *s)
 	uint32_t fills = s->evq.n_fills;
 	struct ev e;
 
+	if (s->interrupt && *s->interrupt) {
+		s->interrupted = true;
+		return 0;
+	}
 	while (!ev_empty(&s->evq)) {
 		if (s->stop_ps && ev_peek_time(&s->evq) > s->stop_ps) {
 			s->stopped = true;
@@ -121,8 +125,14 @@ uint64_t sim_run(struct sim *s)
 			s->last_work_ps = s->now_ps;
 		s->monitor_event = false;
 		s->n_events++;
-		if (s->progress && (s->n_events & SIM_PROGRESS_MASK) == 0)
-			s->progress(s, s->progress_arg);
+		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
+			if (s->progress && (s->n_events & (SIM_PROGRESS_EVENTS - 1)) == 0)
+				s->progress(s, s->progress_arg);
+			if (s->interrupt && *s->interrupt) {
+				s->interrupted = true;
+				break;
+			}
+		}
 	}
 	return s->n_events - start;
 }

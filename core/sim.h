@@ -5,6 +5,7 @@
 #define FAB_SIM_H
 
 #include <assert.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -17,6 +18,8 @@ struct rte_mempool;
 enum {
 	SIM_MAX_HINTS = 4, /* handlers with prefetch hints */
 	SIM_NO_PTR = 0xffff,
+	SIM_POLL_EVENTS = 1 << 14,     /* events between two looks at sim.interrupt */
+	SIM_PROGRESS_EVENTS = 1 << 20, /* events between two progress reports */
 };
 
 struct sim {
@@ -33,6 +36,7 @@ struct sim {
 	uint32_t pkts_data_limit;   /* data packets may not take the pool beyond this */
 	uint32_t n_entities;        /* ids handed out so far */
 	bool stopped;               /* the run hit stop_ps */
+	bool interrupted;           /* the run was stopped by *interrupt (events left) */
 	bool monitor_event;         /* set by handlers that only observe or find nothing
 				     * to do: not model activity (see last_work_ps) */
 	uint64_t last_work_ps;      /* time of the last event that was not an observer's */
@@ -44,9 +48,17 @@ struct sim {
 		uint16_t ptr_line;           /* byte of its target to load */
 	} hints[SIM_MAX_HINTS];
 	uint32_t n_hints;
-	/* Progress report hook, called about every 2^20 events; may be NULL. */
+	/* Progress report hook, called every SIM_PROGRESS_EVENTS events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
+	/* Cold fields last, out of the hot lines above. */
+	/* A stop request from outside the simulation (the command line's
+	 * signal handler or wall-clock limit sets it non-zero); polled every
+	 * SIM_POLL_EVENTS events, the run stops at that event boundary. NULL =
+	 * none. */
+	const volatile sig_atomic_t *interrupt;
+	uint64_t n_saturated;       /* counters clamped at their type's maximum (the
+				     * run's results are bent: see docs/results.md) */
 };
 
 /* Settings of the engine itself (the `engine:` keys, sim_cfg.c). */
@@ -130,7 +142,9 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
  * is a no-op; past SIM_MAX_HINTS handlers, ignored. */
 void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line);
 
-/* Run until no event is left or stop_ps is passed. Returns events handled. */
+/* Run until no event is left, stop_ps is passed (sets stopped) or
+ * *interrupt is non-zero at a poll (sets interrupted; the events left stay
+ * queued). Returns events handled. */
 uint64_t sim_run(struct sim *s);
 
 /* Start the DPDK EAL the way fabemu runs anywhere: no hugepages, no PCI, no

@@ -8,7 +8,7 @@
 static const struct cfg_key sim_cfg_keys[] = {
 	{ "packet_pool", CFG_KEY_UINT, NULL, .off = offsetof(struct sim_params, pool_pkts),
 	  .size = 4, .min = 1024, .max = UINT64_C(1) << 26,
-	  .doc = "mbufs in the packet pool; absent: 131072, or 32768 with nic.payload" },
+	  .doc = "mbufs in the packet pool; absent: sized from the fabric and the traffic" },
 };
 
 const struct cfg_table sim_cfg_table = {

@@ -350,6 +350,8 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *
 				.acked_bytes = (uint32_t)(acked > UINT32_MAX ? UINT32_MAX : acked),
 			};
 
+			if (unlikely(acked > UINT32_MAX))
+				n->sim->n_saturated++; /* the algorithm sees less than was acked */
 			n->cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
 		}
 	}

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 {
 	int (*const suites[])(void) = {
 		test_units_register,
+		test_sha256_register,
 		test_cfg_register,
 		test_ev_register,
 		test_pkt_register,

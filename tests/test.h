@@ -19,6 +19,7 @@ int test_exp_register(void);
 int test_nic_register(void);
 int test_pkt_register(void);
 int test_port_register(void);
+int test_sha256_register(void);
 int test_sw_register(void);
 int test_topo_register(void);
 int test_units_register(void);

@@ -2,6 +2,7 @@
  * read back by libpcap with exact nanoseconds, honest caplen/len for frames
  * whose payload is not materialised, and (when tshark is installed) decode
  * without a single malformed packet. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,8 @@ static void tcap_write_samples(char path[64], uint32_t snaplen, struct rte_mbuf 
 		cap_write(c, tcap_samples[i].t_ps, ms[i], pkt_meta(ms[i])->frame_bytes);
 	}
 	CU_ASSERT_EQUAL(cap_frames(c), TCAP_N_FRAMES);
-	cap_close(c);
+	CU_ASSERT_EQUAL(cap_error(c), 0);
+	CU_ASSERT_EQUAL(cap_close(c), 0);
 }
 
 static void tcap_check_file(const char *path, uint32_t snaplen, struct rte_mbuf *ms[TCAP_N_FRAMES])
@@ -223,6 +225,35 @@ static void test_capture_open_error(void)
 	cap_close(NULL);
 }
 
+/* A write that fails (here /dev/full: every write is ENOSPC, as on a full
+ * disk) is an error of cap_write's file, reported by cap_error once the
+ * stream's buffer was written out and by cap_close in any case. */
+static void test_capture_write_error(void)
+{
+	char err[CFG_ERR_BYTES] = "";
+	struct rte_mbuf *m;
+	struct cap_file *c;
+	uint32_t i;
+
+	if (access("/dev/full", W_OK) != 0) {
+		printf("\n  SKIP: no /dev/full\n");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(cap_open("/dev/full", 0, &pkt_ll_roce, &c, err), 0);
+	m = tcap_build(&tcap_samples[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	/* Enough frames to pass the stream's buffer (4 KiB or more). */
+	for (i = 0; i < 4096 && cap_error(c) == 0; i++)
+		cap_write(c, i, m, pkt_meta(m)->frame_bytes);
+	CU_ASSERT_EQUAL(cap_error(c), -ENOSPC);
+	CU_ASSERT_EQUAL(cap_close(c), -ENOSPC);
+	/* Nothing written past the buffer: cap_close alone reports it. */
+	CU_ASSERT_EQUAL_FATAL(cap_open("/dev/full", 0, &pkt_ll_roce, &c, err), 0);
+	cap_write(c, 0, m, pkt_meta(m)->frame_bytes);
+	CU_ASSERT_EQUAL(cap_close(c), -ENOSPC);
+	rte_pktmbuf_free(m);
+}
+
 /* tshark (when installed) must decode every sample: BTH opcodes in order,
  * no _ws.malformed and no expert error. tshark 4.0 labels a frame whose
  * payload is cut off "Invalid Packet Length from LRH! [Malformed Packet]"
@@ -276,6 +307,7 @@ int test_capture_register(void)
 	    !CU_add_test(s, "snaplen", test_capture_snaplen) ||
 	    !CU_add_test(s, "open error", test_capture_open_error) ||
 	    !CU_add_test(s, "link type from the descriptor", test_capture_link_type) ||
+	    !CU_add_test(s, "write error", test_capture_write_error) ||
 	    !CU_add_test(s, "tshark decodes", test_capture_tshark))
 		return CU_get_error();
 	return 0;

@@ -23,6 +23,8 @@ struct cli_opts {
 	bool seed_set;                 /* --seed given */
 	uint64_t seed;                 /* its value */
 	bool quiet;                    /* no human summary */
+	const char *max_wall;          /* --max-wall as given, or NULL */
+	uint64_t max_wall_ps;          /* its value: stop the run after this wall-clock time */
 	bool dot;                      /* topo: Graphviz output */
 	bool quick;                    /* bench: the small scenario */
 	bool deep;                     /* bench: the deep-buffer variant */

@@ -2,11 +2,15 @@
  * check evaluate the experiment's expect: assertions. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -38,8 +42,22 @@ static int cli_mkdirs(const char *path)
 	return 0;
 }
 
+/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap. */
+static bool cli_capture_name(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (n < 8 || strcmp(name + n - 5, ".pcap"))
+		return false;
+	i = n - 5;
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	return i < n - 5 && i >= 3 && name[i - 1] == 'p' && name[i - 2] == '-';
+}
+
 /* Remove what an earlier run left in @dir, so that no stale table or
- * capture sits beside fresh results. */
+ * capture sits beside fresh results: only the names fabemu writes, and
+ * nothing outside @dir. */
 static void cli_clean(const char *dir)
 {
 	static const char *const files[] = { "summary.json", "flows.csv", "ports.csv", "pfc.csv",
@@ -57,9 +75,7 @@ static void cli_clean(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 5 && !strcmp(de->d_name + n - 5, ".pcap")) {
+		if (cli_capture_name(de->d_name)) {
 			snprintf(path, sizeof(path), "%s/capture/%s", dir, de->d_name);
 			unlink(path);
 		}
@@ -79,6 +95,105 @@ static int cli_write_resolved(const struct exp *e, const char *dir, char err[CFG
 		return r;
 	snprintf(path, sizeof(path), "%s/overrides.txt", dir);
 	return exp_write_overrides(e, path, err);
+}
+
+/* The one variable outside a run's structures: what a signal handler may
+ * touch. The signal that asked the run to stop (SIGINT, SIGTERM, or
+ * SIGALRM for --max-wall), 0 while none did; the simulation polls it
+ * through sim.interrupt. */
+static volatile sig_atomic_t cli_stop_sig;
+
+static void cli_on_signal(int sig)
+{
+	cli_stop_sig = sig;
+}
+
+/* SIGINT and SIGTERM stop the run at an event boundary; the handler is
+ * reset on delivery, so a second one ends the process as usual; system
+ * calls it interrupts restart (a file read or written on set-up). With
+ * --max-wall, a one-shot timer raises SIGALRM after that wall-clock time. */
+static int cli_arm_stop(const struct cli_opts *o)
+{
+	struct sigaction sa = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	cli_stop_sig = 0;
+	if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
+		return -errno;
+	if (o->max_wall_ps) {
+		uint64_t us = o->max_wall_ps / 1000000 ? o->max_wall_ps / 1000000 : 1;
+		struct itimerval it = { .it_value = { .tv_sec = (time_t)(us / 1000000),
+						      .tv_usec = (suseconds_t)(us % 1000000) } };
+
+		if (sigaction(SIGALRM, &sa, NULL) != 0 || setitimer(ITIMER_REAL, &it, NULL) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Back to the default handlers (the results are being written). */
+static void cli_disarm_stop(void)
+{
+	struct itimerval off = { 0 };
+
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGALRM, SIG_DFL);
+}
+
+/* What stopped the run, for invalid_reasons, or NULL. */
+static const char *cli_stop_why(const struct cli_opts *o, char buf[64])
+{
+	switch (cli_stop_sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGALRM:
+		snprintf(buf, 64, "--max-wall %.40s", o->max_wall ? o->max_wall : "");
+		return buf;
+	}
+	return NULL;
+}
+
+/* Hold @dir for this run: an exclusive flock(2) on DIR/.fabemu.lock, kept
+ * open (and locked) until the process ends. -EBUSY when another run holds
+ * it; the file itself stays (removing it would race with a run that just
+ * opened it). */
+static int cli_lock(const char *dir, int *fd_out)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.fabemu.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+
+		close(fd);
+		return e == EWOULDBLOCK ? -EBUSY : -e;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* Whether the JUnit report @path can be written, without leaving a file
+ * behind. 0 or -errno. */
+static int cli_junit_probe(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (errno != EEXIST)
+		return -errno;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
 }
 
 static bool cli_expect_holds(const struct exp_expect *a, double m)
@@ -112,42 +227,75 @@ static void cli_xml_escape(FILE *f, const char *s)
 	}
 }
 
-/* Evaluate all assertions; unknown metrics are bad input (exit 2). */
+/* A JUnit report for a check that could not be done: one test case with
+ * an error of @type (bad_input, write, ...) whose message is @msg, so that
+ * CI shows why. Complains on stderr when it cannot be written. */
+static void cli_junit_error(const char *path, const char *suite, const char *type, const char *msg)
+{
+	FILE *jf;
+
+	if (!path)
+		return;
+	if (!(jf = fopen(path, "w"))) {
+		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+	cli_xml_escape(jf, suite);
+	fprintf(jf, "\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testcase classname=\"");
+	cli_xml_escape(jf, suite);
+	fprintf(jf, "\" name=\"fabemu check\"><error type=\"");
+	cli_xml_escape(jf, type);
+	fprintf(jf, "\" message=\"");
+	cli_xml_escape(jf, msg);
+	fprintf(jf, "\"/></testcase>\n</testsuite>\n");
+	if ((ferror(jf) | fclose(jf)) != 0)
+		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
+}
+
+/* Every expect: metric must be a name of @r (the metrics of the fabric,
+ * run or not: the names do not depend on the run). 0, or -EINVAL with
+ * "FILE:LINE:COL: unknown metric ..." in @msg. */
+static int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < e->n_expects; i++) {
+		const char *names[1024];
+		const char *near;
+		uint32_t n = 0;
+
+		if (res_find(r, e->expects[i].metric))
+			continue;
+		for (uint32_t j = 0; j < r->n && n < 1023; j++)
+			names[n++] = r->m[j].name;
+		names[n] = NULL;
+		near = cfg_nearest(e->expects[i].metric, names);
+		snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: unknown metric '%s'%s%s%s (see docs/results.md)",
+			 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+			 e->expects[i].metric, near ? " (did you mean '" : "", near ? near : "",
+			 near ? "'?)" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Evaluate all assertions (their names were checked before the run); a
+ * run whose results are not valid fails whatever they say. */
 static int cli_check(const struct exp *e, const struct results *r, const char *junit)
 {
-	uint32_t failed = 0;
+	uint32_t failed = 0, n_fail = !r->valid;
 	FILE *jf = NULL;
 
-	for (uint32_t i = 0; i < e->n_expects; i++) {
-		if (!res_find(r, e->expects[i].metric)) {
-			const char *names[1024];
-			const char *near;
-			uint32_t n = 0;
-
-			for (uint32_t j = 0; j < r->n && n < 1023; j++)
-				names[n++] = r->m[j].name;
-			names[n] = NULL;
-			near = cfg_nearest(e->expects[i].metric, names);
-			fprintf(stderr, "%s:%u:%u: unknown metric '%s'%s%s%s (see docs/results.md)\n",
-				e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
-				e->expects[i].metric, near ? " (did you mean '" : "", near ? near : "",
-				near ? "'?)" : "");
-			return CLI_BAD_INPUT;
-		}
-	}
 	if (junit && !(jf = fopen(junit, "w"))) {
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", junit, strerror(errno));
 		return CLI_BAD_INPUT;
 	}
 	if (jf) {
-		uint32_t n_fail = 0;
-
 		for (uint32_t i = 0; i < e->n_expects; i++)
 			n_fail += !cli_expect_holds(&e->expects[i],
 						    res_value(res_find(r, e->expects[i].metric)));
 		fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
 		cli_xml_escape(jf, e->name);
-		fprintf(jf, "\" tests=\"%u\" failures=\"%u\">\n", e->n_expects, n_fail);
+		fprintf(jf, "\" tests=\"%u\" failures=\"%u\">\n", e->n_expects + !r->valid, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
@@ -180,83 +328,173 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 			}
 		}
 	}
+	if (!r->valid) {
+		printf("FAIL results not valid: %s\n", r->reasons);
+		if (jf) {
+			fprintf(jf, "  <testcase classname=\"");
+			cli_xml_escape(jf, e->name);
+			fprintf(jf, "\" name=\"results valid\"><failure message=\"");
+			cli_xml_escape(jf, r->reasons);
+			fprintf(jf, "\"/></testcase>\n");
+		}
+	}
 	if (jf) {
 		fprintf(jf, "</testsuite>\n");
-		fclose(jf);
+		if ((ferror(jf) | fclose(jf)) != 0) {
+			fprintf(stderr, "fabemu: %s: cannot write: %s\n", junit, strerror(errno));
+			return CLI_FAIL;
+		}
 	}
-	printf("%u passed, %u failed\n", e->n_expects - failed, failed);
-	return failed ? CLI_FAIL : CLI_OK;
+	printf("%u passed, %u failed%s\n", e->n_expects - failed, failed,
+	       r->valid ? "" : "; results not valid");
+	return failed || !r->valid ? CLI_FAIL : CLI_OK;
+}
+
+/* Report bad input (exit 2): @msg on stderr, and for check in the JUnit
+ * report when one was asked for. */
+static int cli_bad_input(const struct cli_opts *o, bool check, const char *suite, const char *type,
+			 const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+	if (check)
+		cli_junit_error(o->junit, suite, type, msg);
+	return CLI_BAD_INPUT;
+}
+
+/* A run that could not be done or written (exit 1). */
+static int cli_failed(const struct cli_opts *o, bool check, const char *suite, const char *type,
+		      const char *msg)
+{
+	fprintf(stderr, "fabemu: %s\n", msg);
+	if (check)
+		cli_junit_error(o->junit, suite, type, msg);
+	return CLI_FAIL;
 }
 
 int cli_run(const struct cli_opts *o, bool check)
 {
-	char err[CFG_ERR_BYTES], outdir[4096];
+	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], outdir[4096], why_buf[64];
 	struct rte_mempool *pool;
 	struct results res;
 	struct fabric f;
 	struct exp *e;
-	int rc = CLI_OK, r;
+	int rc = CLI_OK, r, lock_fd = -1;
 
-	if (exp_load(o->exp_path, o->sets, o->n_sets, o->seed_set, o->seed, &e, err) != 0) {
-		fprintf(stderr, "%s\n", err);
+	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
+		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
+			strerror(-r));
 		return CLI_BAD_INPUT;
 	}
+	if (exp_load(o->exp_path, o->sets, o->n_sets, o->seed_set, o->seed, &e, err) != 0)
+		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
 	if (o->outdir)
 		snprintf(outdir, sizeof(outdir), "%s", o->outdir);
 	else
 		snprintf(outdir, sizeof(outdir), "results/%s", e->name);
 	if ((r = cli_mkdirs(outdir)) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot create results folder: %s\n", outdir, strerror(-r));
+		snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot create results folder: %s", outdir,
+			 strerror(-r));
+		rc = cli_bad_input(o, check, e->name, "bad_input", msg);
 		exp_free(e);
-		return CLI_BAD_INPUT;
+		return rc;
+	}
+	if ((r = cli_lock(outdir, &lock_fd)) != 0) {
+		if (r == -EBUSY)
+			snprintf(msg, sizeof(msg),
+				 "fabemu: %.200s: in use by another fabemu run (it holds %.200s/.fabemu.lock); "
+				 "nothing written there: use another -o folder or wait",
+				 outdir, outdir);
+		else
+			snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot lock the results folder: %s",
+				 outdir, strerror(-r));
+		rc = cli_bad_input(o, check, e->name, "folder_in_use", msg);
+		exp_free(e);
+		return rc;
 	}
 	cli_clean(outdir);
 	if (cli_write_resolved(e, outdir, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
+		rc = cli_failed(o, check, e->name, "write", err);
 		exp_free(e);
-		return CLI_FAIL;
+		close(lock_fd);
+		return rc;
+	}
+	e->engine.pool_pkts = fabric_pool_pkts(e);
+	if (cli_arm_stop(o) != 0) {
+		rc = cli_failed(o, check, e->name, "signals", "cannot install signal handlers");
+		exp_free(e);
+		close(lock_fd);
+		return rc;
 	}
 	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
+		snprintf(msg, sizeof(msg), "fabemu: %s", err);
+		rc = r == -EINVAL ? cli_bad_input(o, check, e->name, "eal", msg)
+				  : cli_failed(o, check, e->name, "eal", err);
 		exp_free(e);
-		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
+		close(lock_fd);
+		return rc;
 	}
 	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
 	if (!pool) {
-		fprintf(stderr, "fabemu: %s\n", err);
+		rc = cli_failed(o, check, e->name, "pool", err);
 		exp_free(e);
 		rte_eal_cleanup();
-		return CLI_FAIL;
+		close(lock_fd);
+		return rc;
 	}
 	if ((r = fabric_build(&f, e, pool, outdir, err)) != 0) {
 		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
-		fprintf(stderr, r == -ENOSPC ? "%s\n" : "fabemu: %s\n", err);
+		rc = r == -ENOSPC ? cli_bad_input(o, check, e->name, "bad_input", err)
+				  : cli_failed(o, check, e->name, "build", err);
 		fabric_free(&f);
-		rc = r == -ENOSPC ? CLI_BAD_INPUT : CLI_FAIL;
 		goto out;
 	}
-	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);
-	if (res_collect(&res, &f) != 0 || res_write_summary(&res, outdir) != 0 ||
-	    (e->flows_csv && res_write_flows(&f, outdir) != 0) || res_write_ports(&f, outdir) != 0 ||
-	    res_write_pfc(&f, outdir) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write results: %s\n", outdir, strerror(errno));
-		rc = CLI_FAIL;
-	} else {
-		if (!o->quiet) {
-			res_print_human(&res, &f, stdout);
-			printf("  results: %s/summary.json\n", outdir);
-			for (uint32_t i = 0; i < e->n_captures; i++)
-				printf("  capture: %s\n", f.cap_paths[i]);
+	f.sim.interrupt = &cli_stop_sig;
+	/* check: every metric the assertions name must exist before a
+	 * possibly long run is spent on them. */
+	if (check && e->n_expects) {
+		if (res_collect(&res, &f) != 0) {
+			rc = cli_failed(o, check, e->name, "memory", "out of memory");
+		} else if (cli_expect_names(e, &res, err) != 0) {
+			rc = cli_bad_input(o, check, e->name, "bad_input", err);
 		}
-		if (check)
-			rc = cli_check(e, &res, o->junit);
+		res_free(&res);
+		if (rc != CLI_OK) {
+			fabric_free(&f);
+			goto out;
+		}
 	}
-	res_free(&res);
+	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);
+	cli_disarm_stop();
+	if ((r = fabric_close_outputs(&f, outdir, err)) != 0) {
+		rc = cli_failed(o, check, e->name, "write", err);
+	} else if (res_collect_run(&res, &f, cli_stop_why(o, why_buf)) != 0) {
+		rc = cli_failed(o, check, e->name, "memory", "out of memory collecting results");
+	} else {
+		if (res_write_all(&res, &f, outdir, err) != 0) {
+			rc = cli_failed(o, check, e->name, "write", err);
+		} else {
+			if (!o->quiet) {
+				res_print_human(&res, &f, stdout);
+				printf("  results: %s/summary.json\n", outdir);
+				for (uint32_t i = 0; i < e->n_captures; i++)
+					printf("  capture: %s\n", f.cap_paths[i]);
+			}
+			fflush(stdout);
+			if (!res.valid)
+				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
+			if (check)
+				rc = cli_check(e, &res, o->junit);
+			else if (f.sim.interrupted)
+				rc = CLI_FAIL;
+		}
+		res_free(&res);
+	}
 	fabric_free(&f);
 out:
 	rte_mempool_free(pool);
 	exp_free(e);
 	rte_eal_cleanup();
+	close(lock_fd);
 	return rc;
 }
 

@@ -58,6 +58,44 @@ uint16_t fabric_data_room(const struct exp *e)
 	return e->nic.payload ? (uint16_t)(e->nic.mtu_bytes + 128) : 96;
 }
 
+uint32_t fabric_pool_pkts(const struct exp *e)
+{
+	enum {
+		MIN_FRAME_BYTES = 64,       /* the least a frame takes in a buffer or on a wire */
+		NIC_SLACK_PKTS = 256,       /* per host: frames its NIC holds (queues, frame in build) */
+		TRAFFIC_SLACK_PKTS = 4096,  /* control frames (CNPs, PFC) and retransmissions */
+	};
+	const struct cfg_node *root = cfg_doc_root(e->doc), *eng;
+	const struct topo *t = e->topo;
+	double fab = 0, traffic = 0, n;
+
+	if (root && (eng = cfg_get(root, "engine")) != NULL && cfg_get(eng, "packet_pool"))
+		return e->engine.pool_pkts; /* the user's choice, --set included */
+	/* What the fabric can hold at once: every switch buffer full of
+	 * minimum-size frames, every link direction full of them in flight
+	 * (plus one being sent and one arriving), and the NICs' own. */
+	fab = (double)t->n_switches * (double)(e->sw.buffer_bytes / MIN_FRAME_BYTES) +
+	      (double)t->n_hosts * NIC_SLACK_PKTS;
+	for (uint32_t i = 0; i < t->n_links; i++)
+		fab += 2.0 * ((double)t->links[i].delay_ps * 1e-12 * (double)t->links[i].rate_bps /
+				      (8.0 * MIN_FRAME_BYTES) + 2.0);
+	/* What the traffic can put in it: each data packet sent once and
+	 * again after each of the retry_cnt timeouts a QP survives (copies
+	 * can coexist: a timeout does not recall the frames still queued),
+	 * and one ACK for each. */
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		traffic += (double)((e->msgs[i].bytes + e->nic.mtu_bytes - 1) / e->nic.mtu_bytes + 1);
+	traffic = traffic * (e->nic.retry_cnt + 2.0) + TRAFFIC_SLACK_PKTS;
+	n = fab < traffic ? fab : traffic;
+	/* Never less than the loader's fixed default (what every run had
+	 * before), never more than the pool may have. */
+	if (n < (double)e->engine.pool_pkts)
+		n = (double)e->engine.pool_pkts;
+	if (n > (double)FABRIC_POOL_MAX_PKTS)
+		n = (double)FABRIC_POOL_MAX_PKTS;
+	return (uint32_t)n;
+}
+
 unsigned fabric_eal_mem_mb(const struct exp *e)
 {
 	/* Packets live outside the EAL's memory (sim_pool_create); the EAL
@@ -263,14 +301,33 @@ void fabric_run(struct fabric *f, bool progress)
 	if (progress && p.last_s > p.start_s)
 		fprintf(stderr, "\r%80s\r", "");
 	f->sim.progress = NULL;
+}
+
+int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	int rc = 0, r;
+
 	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
-		cap_close(f->caps[i]);
+		r = cap_close(f->caps[i]);
 		f->caps[i] = NULL;
+		if (r != 0 && rc == 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", f->cap_paths[i],
+				 strerror(-r));
+			rc = r;
+		}
 	}
 	if (f->series) {
-		fclose(f->series);
+		int bad = ferror(f->series), e = errno;
+
+		r = fclose(f->series) != 0 ? -errno : bad ? -(e ? e : EIO) : 0;
 		f->series = NULL;
+		if (r != 0 && rc == 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s/series.csv: cannot write: %s", outdir,
+				 strerror(-r));
+			rc = r;
+		}
 	}
+	return rc;
 }
 
 void fabric_free(struct fabric *f)

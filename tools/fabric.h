@@ -49,8 +49,13 @@ double fabric_now_s(void);
  * = no captures). Returns 0 or -errno with @err filled. */
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char err[CFG_ERR_BYTES]);
-/* Run to completion (or stop_time); @progress shows a status line. */
+/* Run to completion (or stop_time, or an interrupt: sim.interrupt);
+ * @progress shows a status line. */
 void fabric_run(struct fabric *f, bool progress);
+/* Close the run's captures and series.csv (fabric_free closes what is
+ * left unchecked), written into @outdir. 0, or -errno with "PATH: cannot
+ * write: reason" in @err for the first file a write of which failed. */
+int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 void fabric_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
@@ -66,8 +71,18 @@ int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BY
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 
+enum { FABRIC_POOL_MAX_PKTS = 1 << 26 }; /* engine.packet_pool's maximum */
+
 /* Packet pool and EAL memory an experiment needs. */
 uint16_t fabric_data_room(const struct exp *e);
+/* The packet pool's size: engine.packet_pool when the experiment (or a
+ * --set) gives it; else sized from the fabric and the traffic, so that a
+ * run does not run it dry: min(switch buffers / 64 B + frames in flight
+ * on the links + 256 per host, (nic.retry_cnt + 2) x (packets of all
+ * messages, one more each) + 4096), at least the loader's fixed default
+ * (2^17 packets headers-only, 2^15 with payload) and at most 2^26
+ * (docs/config.md, engine.packet_pool). */
+uint32_t fabric_pool_pkts(const struct exp *e);
 unsigned fabric_eal_mem_mb(const struct exp *e);
 
 #endif

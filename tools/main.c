@@ -6,37 +6,69 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_version.h>
+
 #include "cli.h"
+#include "fab_version.h"
+#include "units.h"
 
 static const char usage[] =
-	"usage: fabemu run EXP.yaml [-o DIR] [--seed N] [--set key=value]... [-q] [-- EAL args]\n"
-	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]... [-q]\n"
-	"                             [-- EAL args]\n"
+	"usage: fabemu run EXP.yaml [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
+	"                           [-- EAL args]\n"
+	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]...\n"
+	"                             [--max-wall TIME] [-q] [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
-	"       fabemu --version | --help\n";
+	"       fabemu --version | --help | COMMAND --help\n";
+
+/* What each command does, for COMMAND --help. */
+static const struct cli_cmddef {
+	const char *name;     /* command */
+	const char *synopsis; /* its arguments */
+	const char *what;     /* one line on what it does */
+	const char *exits;    /* its exit statuses */
+} cli_cmddefs[] = {
+	{ "run", "EXP.yaml [options] [-- EAL args]",
+	  "Run one experiment and write its results folder (docs/results.md).",
+	  "0 done, 1 interrupted (signal, --max-wall) or a result could not be written, 2 bad input" },
+	{ "check", "EXP.yaml [options] [-- EAL args]",
+	  "Run one experiment and evaluate its expect: assertions.",
+	  "0 all pass, 1 an assertion failed or the results are not valid, 2 bad input" },
+	{ "topo", "FILE.yaml [options]",
+	  "Describe a topology (counts, bisection bandwidth, oversubscription per tier).",
+	  "0 done, 2 bad input" },
+	{ "bench", "[options] [-- EAL args]",
+	  "Measure simulation speed on a built-in scenario (docs/performance.md).",
+	  "0 done, 1 the scenario did not run cleanly, 2 bad input" },
+};
 
 /* Which commands take an option, and whether it has a value. */
 struct cli_optdef {
 	const char *name;     /* long or short spelling */
 	const char *alt;      /* the other spelling, or NULL */
 	const char *cmds;     /* commands that take it, space separated */
-	bool value;           /* takes the next argument */
+	const char *arg;      /* its value's name, or NULL: takes none */
+	const char *help;     /* one line for COMMAND --help */
 };
 
 static const struct cli_optdef cli_optdefs[] = {
-	{ "-o", "--output", "run check", true },
-	{ "--junit", NULL, "check", true },
-	{ "--seed", NULL, "run check bench", true },
-	{ "--set", NULL, "run check bench", true },
-	{ "-q", "--quiet", "run check", false },
-	{ "--dot", NULL, "topo", false },
-	{ "--quick", NULL, "bench", false },
-	{ "--deep", NULL, "bench", false },
-	{ "--json", NULL, "bench", false },
-	{ "--repeat", NULL, "bench", true },
+	{ "-o", "--output", "run check", "DIR", "results folder (default results/<name>)" },
+	{ "--junit", NULL, "check", "FILE", "also write the verdicts as a JUnit XML report" },
+	{ "--seed", NULL, "run check bench", "N", "master seed, instead of the file's" },
+	{ "--set", NULL, "run check bench", "key=value", "override one value of the file (repeatable)" },
+	{ "--max-wall", NULL, "run check", "TIME",
+	  "stop after this much wall-clock time, e.g. 30s (results not valid, exit 1)" },
+	{ "-q", "--quiet", "run check", NULL, "leave out the human summary" },
+	{ "--dot", NULL, "topo", NULL, "draw the topology as Graphviz dot" },
+	{ "--quick", NULL, "bench", NULL, "the small scenario (k=8, reference settings)" },
+	{ "--deep", NULL, "bench", NULL, "the deep-buffer variant (64 MiB switches, dynamic PFC)" },
+	{ "--json", NULL, "bench", NULL, "one JSON object on stdout" },
+	{ "--repeat", NULL, "bench", "N", "runs, 1..100; figures from the median" },
+	{ "-h", "--help", "run check topo bench", NULL, "this help" },
 };
+
+#define CLI_N(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool cli_cmd_in(const char *cmd, const char *list)
 {
@@ -46,6 +78,25 @@ static bool cli_cmd_in(const char *cmd, const char *list)
 		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return true;
 	return false;
+}
+
+static int cli_cmd_help(const struct cli_cmddef *c)
+{
+	printf("usage: fabemu %s %s\n%s\n\noptions:\n", c->name, c->synopsis, c->what);
+	for (size_t k = 0; k < CLI_N(cli_optdefs); k++) {
+		const struct cli_optdef *d = &cli_optdefs[k];
+		char spell[48];
+
+		if (!cli_cmd_in(c->name, d->cmds))
+			continue;
+		snprintf(spell, sizeof(spell), "%s%s%s%s%s", d->name, d->alt ? ", " : "",
+			 d->alt ? d->alt : "", d->arg ? " " : "", d->arg ? d->arg : "");
+		printf("  %-22s %s\n", spell, d->help);
+	}
+	if (strcmp(c->name, "topo"))
+		printf("  %-22s %s\n", "-- EAL args", "arguments for the DPDK EAL (rarely needed)");
+	printf("\nexit status: %s\n", c->exits);
+	return CLI_OK;
 }
 
 static int cli_bad(const char *fmt, const char *arg)
@@ -91,6 +142,7 @@ static void cli_heap_huge_pages(char **argv)
 int main(int argc, char **argv)
 {
 	struct cli_opts o = { 0 };
+	const struct cli_cmddef *cd = NULL;
 	const char *cmd;
 	int i;
 
@@ -105,12 +157,19 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return CLI_OK;
 	}
-	if (!strcmp(cmd, "--version")) {
-		printf("fabemu %s\n", FABEMU_VERSION);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("fabemu %s (commit %s, %s)\n", FAB_VERSION, FAB_COMMIT, rte_version());
 		return CLI_OK;
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "topo") && strcmp(cmd, "bench"))
+	for (size_t k = 0; k < CLI_N(cli_cmddefs); k++)
+		if (!strcmp(cmd, cli_cmddefs[k].name))
+			cd = &cli_cmddefs[k];
+	if (!cd)
 		return cli_bad("unknown command '%s'", cmd);
+	/* COMMAND --help wins over everything else before `--`. */
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return cli_cmd_help(cd);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		const struct cli_optdef *d = NULL;
@@ -127,7 +186,7 @@ int main(int argc, char **argv)
 			o.exp_path = a;
 			continue;
 		}
-		for (size_t k = 0; k < sizeof(cli_optdefs) / sizeof(cli_optdefs[0]); k++)
+		for (size_t k = 0; k < CLI_N(cli_optdefs); k++)
 			if (!strcmp(a, cli_optdefs[k].name) ||
 			    (cli_optdefs[k].alt && !strcmp(a, cli_optdefs[k].alt)))
 				d = &cli_optdefs[k];
@@ -137,7 +196,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "fabemu: %s does not take %s (see fabemu --help)\n", cmd, a);
 			return CLI_BAD_INPUT;
 		}
-		if (d->value) {
+		if (d->arg) {
 			if (i + 1 >= argc)
 				return cli_bad("option '%s' needs a value", a);
 			v = argv[++i];
@@ -156,6 +215,16 @@ int main(int argc, char **argv)
 			if (!strchr(v, '='))
 				return cli_bad("--set needs key.path=value, got '%s'", v);
 			o.sets[o.n_sets++] = v;
+		} else if (!strcmp(d->name, "--max-wall")) {
+			const char *why = NULL;
+
+			if (units_parse_time(v, &o.max_wall_ps, &why) != 0 || o.max_wall_ps == 0) {
+				fprintf(stderr, "fabemu: --max-wall needs a time above 0 such as 30s or 500ms, "
+						"got '%s'%s%s (see fabemu %s --help)\n",
+					v, why ? ": " : "", why ? why : "", cmd);
+				return CLI_BAD_INPUT;
+			}
+			o.max_wall = v;
 		} else if (!strcmp(d->name, "-q")) {
 			o.quiet = true;
 		} else if (!strcmp(d->name, "--dot")) {
@@ -173,7 +242,7 @@ int main(int argc, char **argv)
 				return CLI_BAD_INPUT;
 			}
 			o.repeat = (unsigned)n;
-		} else {
+		} else if (!strcmp(d->name, "--json")) {
 			o.json = true;
 		}
 	}

@@ -4,7 +4,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include <rte_version.h>
+
+#include "fab_version.h"
 #include "json.h"
 #include "port_pfc.h"
 #include "results.h"
@@ -49,6 +53,13 @@ static struct res_metric *res_add(struct results *r, enum res_type type, const c
 		if (!m_)                                                    \
 			return -ENOMEM;                                     \
 		m_->d = (val);                                              \
+	} while (0)
+#define RES_BOOL(r, val, ...)                                             \
+	do {                                                              \
+		struct res_metric *m_ = res_add((r), RES_BOOL, __VA_ARGS__); \
+		if (!m_)                                                  \
+			return -ENOMEM;                                   \
+		m_->u = (val) ? 1 : 0;                                    \
 	} while (0)
 #define RES_STR(r, val, ...)                                             \
 	do {                                                             \
@@ -235,7 +246,54 @@ static int res_workloads(struct results *r, const struct fabric *f)
 	return 0;
 }
 
+/* Append "; "-separated @fmt to @r->reasons and mark the run invalid. */
+static void res_invalid(struct results *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void res_invalid(struct results *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->reasons);
+	va_list ap;
+
+	r->valid = false;
+	if (n && n + 2 < sizeof(r->reasons)) {
+		memcpy(r->reasons + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->reasons + n, sizeof(r->reasons) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether a limit of the simulator, not the model, bent the run (the
+ * rules: docs/results.md, "Validity"). A user's stop_time does not. */
+static void res_validity(struct results *r, const struct fabric *f, const struct nic_stats *ns,
+			 const char *stop_why)
+{
+	const struct sim *s = &f->sim;
+
+	r->valid = true;
+	r->reasons[0] = '\0';
+	if (s->interrupted)
+		res_invalid(r, "interrupted%s%s at %.3f ns of simulated time with %u events pending",
+			    stop_why ? " by " : "", stop_why ? stop_why : "",
+			    units_ps_to_ns(s->last_work_ps), s->evq.n);
+	if (s->n_alloc_fail || ns->ack_alloc_fail)
+		res_invalid(r, "the packet pool ran dry: %llu times a data packet was held back "
+			    "(nic.pool_exhausted), %llu ACKs not sent (nic.acks_not_sent), peak %u of "
+			    "%u packets; raise engine.packet_pool",
+			    (unsigned long long)s->n_alloc_fail, (unsigned long long)ns->ack_alloc_fail,
+			    s->pkts_peak, f->exp->engine.pool_pkts);
+	if (s->n_saturated)
+		res_invalid(r, "%llu counter updates saturated at their type's maximum",
+			    (unsigned long long)s->n_saturated);
+}
+
 int res_collect(struct results *r, const struct fabric *f)
+{
+	return res_collect_run(r, f, NULL);
+}
+
+int res_collect_run(struct results *r, const struct fabric *f, const char *stop_why)
 {
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
@@ -297,6 +355,9 @@ int res_collect(struct results *r, const struct fabric *f)
 	RES_U64(r, RES_SCHEMA_VERSION, "schema_version");
 	RES_STR(r, e->name, "name");
 	RES_U64(r, e->seed, "seed");
+	res_validity(r, f, &ns, stop_why);
+	RES_BOOL(r, r->valid, "valid");
+	RES_STR(r, r->reasons, "invalid_reasons");
 	RES_STR(r, t->kind, "topology.kind");
 	RES_U64(r, t->n_hosts, "topology.hosts");
 	RES_U64(r, t->n_switches, "topology.switches");
@@ -304,6 +365,7 @@ int res_collect(struct results *r, const struct fabric *f)
 	/* Observers (samplers, deadlock checks) do not extend the run. */
 	RES_DBL(r, units_ps_to_ns(s->stopped ? s->now_ps : s->last_work_ps), "sim_time_ns");
 	RES_U64(r, s->stopped, "stopped_at_stop_time");
+	RES_U64(r, s->interrupted, "interrupted");
 	RES_U64(r, s->n_events, "events");
 	RES_U64(r, s->evq.n_pushed, "events_scheduled");
 	RES_U64(r, s->n_hops, "packet_hops");
@@ -345,8 +407,16 @@ int res_collect(struct results *r, const struct fabric *f)
 		return -ENOMEM;
 	RES_U64(r, f->exp->engine.pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
+	RES_U64(r, s->n_saturated, "engine.counters_saturated");
 	if (res_flows(r, f) != 0)
 		return -ENOMEM;
+	/* Provenance, then the wall clock: the two blocks that end
+	 * summary.json and that its digest leaves out (res_write_all). */
+	RES_STR(r, FAB_VERSION, "provenance.fabemu_version");
+	RES_STR(r, FAB_COMMIT, "provenance.commit");
+	RES_STR(r, rte_version(), "provenance.dpdk_version");
+	RES_STR(r, r->digest, "provenance.digest_sha256");
+	RES_STR(r, "", "provenance.digest_files"); /* set by res_write_all */
 	RES_DBL(r, f->setup_s, "wall_clock.setup_s");
 	RES_DBL(r, f->wall_s, "wall_clock.run_s");
 	RES_DBL(r, f->wall_s > 0 ? (double)s->n_events / f->wall_s : 0, "wall_clock.events_per_s");
@@ -358,6 +428,7 @@ int res_collect(struct results *r, const struct fabric *f)
 void res_free(struct results *r)
 {
 	free(r->m);
+	free(r->covers);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -371,7 +442,9 @@ const struct res_metric *res_find(const struct results *r, const char *name)
 
 double res_value(const struct res_metric *m)
 {
-	return m->type == RES_U64 ? (double)m->u : m->type == RES_DOUBLE ? m->d : NAN;
+	return m->type == RES_U64 || m->type == RES_BOOL ? (double)m->u
+	       : m->type == RES_DOUBLE			  ? m->d
+							  : NAN;
 }
 
 /* Split a dotted name into components (modifies @buf). */
@@ -384,18 +457,25 @@ static int res_split(char *buf, char **parts, int max)
 	return n;
 }
 
-int res_write_summary(const struct results *r, const char *dir)
+/* Close @f, which was written: 0, or -errno when a write or the close
+ * failed (a full disk, a file-size limit). */
+static int res_fclose(FILE *f)
 {
-	char path[4096], cur_buf[RES_NAME_BYTES] = "", buf[RES_NAME_BYTES];
+	int bad = ferror(f), e = errno;
+
+	if (fclose(f) != 0)
+		return -(errno ? errno : EIO);
+	return bad ? -(e ? e : EIO) : 0;
+}
+
+/* summary.json's text into @f. */
+static void res_render(const struct results *r, FILE *f)
+{
+	char cur_buf[RES_NAME_BYTES] = "", buf[RES_NAME_BYTES];
 	char *cur[JSON_MAX_DEPTH], *parts[JSON_MAX_DEPTH];
 	int n_cur = 0;
 	struct json_w w;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
 	for (uint32_t i = 0; i < r->n; i++) {
@@ -419,6 +499,8 @@ int res_write_summary(const struct results *r, const char *dir)
 			json_u64(&w, parts[n - 1], m->u);
 		else if (m->type == RES_DOUBLE)
 			json_double(&w, parts[n - 1], m->d);
+		else if (m->type == RES_BOOL)
+			json_bool(&w, parts[n - 1], m->u != 0);
 		else
 			json_str(&w, parts[n - 1], m->s);
 	}
@@ -426,7 +508,194 @@ int res_write_summary(const struct results *r, const char *dir)
 		json_obj_end(&w);
 	json_obj_end(&w);
 	json_finish(&w);
-	return fclose(f) == 0 ? 0 : -errno;
+}
+
+/* summary.json's text in a new buffer (*@len bytes, caller frees). */
+static char *res_render_mem(const struct results *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	res_render(r, f);
+	if (res_fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Write @n bytes of @text to @path, checked. 0 or -errno. */
+static int res_write_text(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fwrite(text, 1, n, f);
+	return res_fclose(f);
+}
+
+int res_write_summary(struct results *r, const char *dir)
+{
+	char path[4096], *text;
+	size_t len;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!(text = res_render_mem(r, &len)))
+		return -ENOMEM;
+	rc = res_write_text(path, text, len);
+	free(text);
+	return rc;
+}
+
+/* SHA-256 of the file @path as hex. 0 or -errno. */
+static int res_file_sha256(const char *path, char hex[SHA256_HEX_BYTES])
+{
+	uint8_t buf[1 << 16], d[SHA256_DIGEST_BYTES];
+	struct sha256 h;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int bad;
+
+	if (!f)
+		return -errno;
+	sha256_init(&h);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(&h, buf, n);
+	bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return -EIO;
+	sha256_final(&h, d);
+	sha256_hex(d, hex);
+	return 0;
+}
+
+static int res_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The start of summary.json's provenance block: what the digest covers of
+ * summary.json is the text before it (a line of its own, at the top level). */
+static const char res_prov_line[] = "\n  \"provenance\": {\n";
+
+int res_write_all(struct results *r, const struct fabric *f, const char *dir,
+		  char err[CFG_ERR_BYTES])
+{
+	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
+					       "series.csv", "flows.csv" };
+	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 8));
+	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
+	uint32_t n_files = 0;
+	size_t covers_len = 0;
+	FILE *covers;
+	uint8_t d[SHA256_DIGEST_BYTES];
+	struct sha256 h;
+	struct stat st;
+	size_t len, pre;
+	int rc;
+
+	if (!files) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		return -ENOMEM;
+	}
+	if (f->exp->flows_csv && (rc = res_write_flows(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/flows.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	if ((rc = res_write_ports(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/ports.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	if ((rc = res_write_pfc(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/pfc.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	/* What this run wrote (an earlier run's files were removed before it
+	 * started), by relative path in byte order; summary.json sorts last. */
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, tables[i]);
+		if (stat(path, &st) == 0)
+			files[n_files++] = tables[i];
+	}
+	for (uint32_t i = 0; f->cap_paths && i < f->exp->n_captures; i++) {
+		const char *slash = strrchr(f->cap_paths[i], '/');
+
+		/* capture/NAME.pcap: the path relative to the folder. */
+		files[n_files++] = f->cap_paths[i] + (slash - f->cap_paths[i]) - strlen("capture");
+	}
+	qsort(files, n_files, sizeof(files[0]), res_str_cmp);
+	/* The digest: SHA-256 of the lines "HEX  PATH\n" that `sha256sum
+	 * PATH...` prints for those files and summary.json, whose hash is of
+	 * its text before the provenance block. */
+	free(r->covers);
+	r->covers = NULL;
+	if (!(covers = open_memstream(&r->covers, &covers_len))) {
+		rc = -ENOMEM;
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		goto out;
+	}
+	sha256_init(&h);
+	for (uint32_t i = 0; i < n_files; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if ((rc = res_file_sha256(path, hex)) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot read back: %s", path, strerror(-rc));
+			fclose(covers);
+			goto out;
+		}
+		sha256_update(&h, hex, strlen(hex));
+		sha256_update(&h, "  ", 2);
+		sha256_update(&h, files[i], strlen(files[i]));
+		sha256_update(&h, "\n", 1);
+		fprintf(covers, "%s ", files[i]);
+	}
+	fputs("summary.json", covers);
+	if (res_fclose(covers) != 0) {
+		rc = -ENOMEM;
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		goto out;
+	}
+	for (uint32_t i = 0; i < r->n; i++)
+		if (!strcmp(r->m[i].name, "provenance.digest_files"))
+			r->m[i].s = r->covers;
+	r->digest[0] = '\0';
+	if (!(text = res_render_mem(r, &len)) || !(at = strstr(text, res_prov_line))) {
+		free(text);
+		rc = -ENOMEM;
+		snprintf(err, CFG_ERR_BYTES, "%.400s/summary.json: out of memory", dir);
+		goto out;
+	}
+	pre = (size_t)(at - text) + 1;
+	{
+		struct sha256 hs;
+
+		sha256_init(&hs);
+		sha256_update(&hs, text, pre);
+		sha256_final(&hs, d);
+		sha256_hex(d, hex);
+	}
+	free(text);
+	sha256_update(&h, hex, strlen(hex));
+	sha256_update(&h, "  summary.json\n", strlen("  summary.json\n"));
+	sha256_final(&h, d);
+	sha256_hex(d, r->digest);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!(text = res_render_mem(r, &len))) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s: out of memory", path);
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = res_write_text(path, text, len);
+	free(text);
+	if (rc != 0)
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(-rc));
+out:
+	free(files);
+	return rc;
 }
 
 static const char *res_op_name(uint8_t op)
@@ -473,7 +742,7 @@ int res_write_flows(const struct fabric *f, const char *dir)
 				(unsigned long long)qs->naks_rx, (unsigned long long)qs->cnps_rx);
 		}
 	}
-	return fclose(out) == 0 ? 0 : -errno;
+	return res_fclose(out);
 }
 
 int res_write_ports(const struct fabric *f, const char *dir)
@@ -528,7 +797,7 @@ int res_write_ports(const struct fabric *f, const char *dir)
 				units_ps_to_ns(pf.paused_ps));
 		}
 	}
-	return fclose(out) == 0 ? 0 : -errno;
+	return res_fclose(out);
 }
 
 static double res_num(const struct results *r, const char *name)
@@ -574,7 +843,7 @@ int res_write_pfc(const struct fabric *f, const char *dir)
 			}
 		}
 	}
-	return fclose(out) == 0 ? 0 : -errno;
+	return res_fclose(out);
 }
 
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
@@ -599,6 +868,7 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"
+			: f->sim.interrupted ? " (run interrupted)"
 			: f->sim.stopped    ? " before stop_time"
 					    : " (their QPs failed: retries exhausted)");
 	if (RV("nic.retransmitted") > 0 || RV("nic.qp_errors") > 0)

@@ -5,23 +5,31 @@
 #ifndef FAB_RESULTS_H
 #define FAB_RESULTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cfg.h"
 #include "fabric.h"
+#include "sha256.h"
 
-enum { RES_SCHEMA_VERSION = 1, RES_NAME_BYTES = 96 };
+enum {
+	RES_SCHEMA_VERSION = 1,
+	RES_NAME_BYTES = 96,
+	RES_REASONS_BYTES = 1024,   /* invalid_reasons, ';'-joined */
+};
 
 enum res_type {
 	RES_U64,
 	RES_DOUBLE,
 	RES_STR,
+	RES_BOOL,                  /* written true/false; its value is 1/0 */
 };
 
 struct res_metric {
 	char name[RES_NAME_BYTES]; /* dotted path */
 	enum res_type type;        /* which value */
-	uint64_t u;                /* RES_U64 */
+	uint64_t u;                /* RES_U64, RES_BOOL */
 	double d;                  /* RES_DOUBLE */
 	const char *s;             /* RES_STR (borrowed) */
 };
@@ -30,18 +38,36 @@ struct results {
 	struct res_metric *m;      /* in insertion order */
 	uint32_t n;                /* metrics */
 	uint32_t cap;              /* allocated */
+	bool valid;                /* no limit of the simulator bent the run */
+	char reasons[RES_REASONS_BYTES]; /* why not, ';'-joined ("" when valid) */
+	char digest[SHA256_HEX_BYTES];   /* provenance.digest_sha256 ("" until written) */
+	char *covers;              /* provenance.digest_files: what it covers (malloc'd;
+				    * NULL until res_write_all) */
 };
 
-/* Collect every metric of a finished run of @f. Returns 0 or -ENOMEM. */
+/* Collect every metric of a finished run of @f (also of one not yet run:
+ * the names are the same). Returns 0 or -ENOMEM. */
 int res_collect(struct results *r, const struct fabric *f);
+/* The same, for a run stopped from outside (sim.interrupted): @stop_why
+ * says by what ("SIGINT", "--max-wall 30s"); NULL when not known. */
+int res_collect_run(struct results *r, const struct fabric *f, const char *stop_why);
 void res_free(struct results *r);
 /* Metric by exact name, NULL if absent. */
 const struct res_metric *res_find(const struct results *r, const char *name);
 /* Numeric value (u64 as double); NaN for strings. */
 double res_value(const struct res_metric *m);
 
+/* Write every result file of the run of @f into @dir: flows.csv (when
+ * asked for), ports.csv, pfc.csv (with PFC), then summary.json, whose
+ * provenance.digest_sha256 covers those, series.csv, the captures (closed
+ * before: fabric_close_outputs) and resolved.yaml when present (the rule:
+ * docs/results.md, "Provenance"). Every write is checked. Returns 0, or
+ * -errno with "PATH: cannot write: reason" in @err. */
+int res_write_all(struct results *r, const struct fabric *f, const char *dir,
+		  char err[CFG_ERR_BYTES]);
+
 /* Write summary.json / flows.csv / ports.csv into @dir. 0 or -errno. */
-int res_write_summary(const struct results *r, const char *dir);
+int res_write_summary(struct results *r, const char *dir);
 int res_write_flows(const struct fabric *f, const char *dir);
 int res_write_ports(const struct fabric *f, const char *dir);
 /* pfc.csv: per port and priority with PFC activity (only with PFC on). */

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A run stopped from outside (--max-wall, SIGINT, SIGTERM) stops at an
+# event boundary and still writes everything it has: summary.json with
+# valid false, interrupted 1 and the reason, flows.csv with the incomplete
+# messages, a capture that reads to its end; exit status 1, and one
+# WARNING line on stderr. The experiment is written here (64 hosts, 2 GiB
+# each: minutes of wall-clock time) so that no corpus runs it to its end.
+#   interrupt.sh FABEMU
+set -eu
+fabemu=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+key() { # key FILE DOTTED.NAME
+	python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(json.dumps(v) if isinstance(v, bool) else v)' "$1" "$2"
+}
+cat >"$tmp/long.yaml" <<'YAML'
+name: long-run
+seed: 1
+topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts_per_leaf: 16,
+           host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+fabric: {buffer: 16MiB}
+traffic:
+  - {kind: permutation, name: shuffle, size: 2GiB, op: write}
+capture:
+  ports: [h0:0]
+  snaplen: 64
+YAML
+
+stopped() { # stopped DIR WHY RC: what an interrupted run must leave
+	local d=$1 why=$2 rc=$3 s=$1/summary.json
+	[ "$rc" -eq 1 ] || bad "$why: exit status $rc, not 1"
+	[ -s "$s" ] || { bad "$why: no summary.json"; return; }
+	[ "$(key "$s" valid)" = false ] || bad "$why: valid is not false"
+	[ "$(key "$s" interrupted)" = 1 ] || bad "$why: interrupted is not 1"
+	case "$(key "$s" invalid_reasons)" in *"interrupted by $why"*) ;;
+		*) bad "$why: invalid_reasons '$(key "$s" invalid_reasons)'" ;; esac
+	[ "$(key "$s" messages.incomplete)" = 64 ] || bad "$why: not 64 messages incomplete"
+	[ "$(grep -c ',incomplete,' "$d/flows.csv")" -eq 64 ] || bad "$why: flows.csv lacks the 64 incomplete rows"
+	grep -q "^fabemu: WARNING: results not valid: interrupted by $why" "$d/err" ||
+		bad "$why: no WARNING line on stderr: $(cat "$d/err")"
+	# The capture is whole: libpcap reads every record to the end.
+	python3 - "$d/capture/h0-p0.pcap" <<'PY' || bad "$why: capture not closed properly"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+assert struct.unpack("<I", b[:4])[0] == 0xa1b23c4d, "not a ns pcap"
+off, n = 24, 0
+while off < len(b):
+    assert off + 16 <= len(b), "cut record header"
+    caplen = struct.unpack("<I", b[off + 8:off + 12])[0]
+    off += 16 + caplen
+    n += 1
+assert off == len(b) and n > 0, "cut record"
+PY
+}
+
+rc=0
+"$fabemu" run "$tmp/long.yaml" -o "$tmp/wall" -q --max-wall 0.3s 2>"$tmp/err" || rc=$?
+mv "$tmp/err" "$tmp/wall/err"
+stopped "$tmp/wall" "--max-wall 0.3s" "$rc"
+
+rc=0
+timeout --preserve-status -s INT 0.5 "$fabemu" run "$tmp/long.yaml" -o "$tmp/int" -q 2>"$tmp/err" || rc=$?
+mv "$tmp/err" "$tmp/int/err"
+stopped "$tmp/int" SIGINT "$rc"
+
+rc=0
+timeout --preserve-status -s TERM 0.5 "$fabemu" run "$tmp/long.yaml" -o "$tmp/term" -q 2>"$tmp/err" || rc=$?
+mv "$tmp/err" "$tmp/term/err"
+stopped "$tmp/term" SIGTERM "$rc"
+
+# check: an interrupted run fails whatever its (empty) expectations say.
+rc=0
+"$fabemu" check "$tmp/long.yaml" -o "$tmp/chk" -q --max-wall 0.2s >"$tmp/out" 2>/dev/null || rc=$?
+[ "$rc" -eq 1 ] || bad "check: exit status $rc, not 1"
+grep -q "^FAIL results not valid: interrupted by --max-wall 0.2s" "$tmp/out" || bad "check: no FAIL line: $(cat "$tmp/out")"
+[ "$fail" -eq 0 ] && echo "interrupt: OK (--max-wall, SIGINT, SIGTERM: stopped, written, exit 1)"
+exit "$fail"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `fabemu check` and its JUnit report on bad input: the expectations are
+# validated before the simulation (an unknown metric on a run of minutes
+# is refused at once, nothing simulated, no results written), bad input
+# with --junit still writes a report with one error case whose message is
+# the FILE:LINE:COL line, exit status 2; a --junit path that cannot be
+# written is refused before anything runs, without leaving a file.
+#   junit.sh FABEMU
+set -eu
+fabemu=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+topo='topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts_per_leaf: 16,
+  host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}'
+traffic='traffic: [{kind: permutation, name: shuffle, size: 2GiB, op: write}]'
+
+error_case() { # error_case JUNIT TYPE MESSAGE-REGEX
+	grep -q '<testsuite name="[^"]*" tests="1" failures="0" errors="1">' "$1" || bad "$1: no one-error suite"
+	grep -Eq "<error type=\"$2\" message=\"$3\"/>" "$1" || bad "$1: no error case of type $2 like '$3': $(cat "$1")"
+}
+
+# Unknown metric: refused before the run (seconds, not minutes).
+printf '%s\n' "$topo" "$traffic" "expect: [{metric: drops.totl, op: '==', value: 0}]" >"$tmp/metric.yaml"
+rc=0
+timeout 60 "$fabemu" check "$tmp/metric.yaml" -o "$tmp/res" -q --junit "$tmp/m.xml" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "unknown metric: exit status $rc, not 2"
+line="metric.yaml:4:[0-9]+: unknown metric 'drops.totl' \(did you mean 'drops.total'\?\) \(see docs/results.md\)"
+grep -Eq "$line" "$tmp/err" || bad "unknown metric: stderr: $(cat "$tmp/err")"
+error_case "$tmp/m.xml" bad_input ".*/$line"
+[ ! -e "$tmp/res/summary.json" ] || bad "unknown metric: a summary.json was written"
+
+# A broken experiment file.
+printf '%s\n' "$topo" "$traffic" "stop_time: 10" >"$tmp/broken.yaml"
+rc=0
+"$fabemu" check "$tmp/broken.yaml" -o "$tmp/res2" -q --junit "$tmp/b.xml" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "broken file: exit status $rc, not 2"
+error_case "$tmp/b.xml" bad_input "[^\"]*broken.yaml:4:[0-9]+: [^\"]+"
+grep -Fq "$(sed -n 's/.*message="\([^"]*\)".*/\1/p' "$tmp/b.xml")" "$tmp/err" || bad "broken file: message is not stderr's line"
+
+# A JUnit path that cannot be written: refused first, nothing left behind.
+rc=0
+"$fabemu" check "$tmp/metric.yaml" -o "$tmp/res3" -q --junit "$tmp/no/such/dir/j.xml" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "unwritable --junit: exit status $rc, not 2"
+grep -q "j.xml: cannot write the JUnit report" "$tmp/err" || bad "unwritable --junit: stderr: $(cat "$tmp/err")"
+[ ! -e "$tmp/res3" ] || bad "unwritable --junit: the results folder was created"
+# A writable path that the check then fails to start: no report file is left
+# by the probe (the error case is written, as above, by the failure itself).
+rc=0
+"$fabemu" check "$tmp/metric.yaml" -o "$tmp/res4" -q --junit "$tmp/ok.xml" --set nosuchkey=1 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || bad "--set nosuchkey: exit status $rc, not 2"
+error_case "$tmp/ok.xml" bad_input "[^\"]+"
+[ "$fail" -eq 0 ] && echo "junit: OK (expectations checked before the run; error cases on bad input)"
+exit "$fail"
