@@ -1,4 +1,4 @@
-/* CUnit suite for tools/exp_load: the configuration reference covers every
+/* CUnit suite for run/exp_load: the configuration reference covers every
  * key of the schema, the defaults and --set overrides, the permutation and
  * incast expansions, and expect: tolerances. */
 #include <stdio.h>
