@@ -1,5 +1,5 @@
-/* Private to the experiment loader (exp_load.c, exp_fabric.c,
- * exp_resolved.c): shared readers and the run module's key tables. */
+/* Private to the experiment loader (exp_load.c, exp_fabric.c): shared
+ * readers and the run module's key tables. */
 #ifndef FAB_EXP_INT_H
 #define FAB_EXP_INT_H
 
