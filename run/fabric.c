@@ -88,11 +88,16 @@ uint32_t fabric_pool_pkts(const struct exp *e)
 	traffic = traffic * (e->nic.retry_cnt + 2.0) + TRAFFIC_SLACK_PKTS;
 	n = fab < traffic ? fab : traffic;
 	/* Never less than the loader's fixed default (what every run had
-	 * before), never more than the pool may have. */
+	 * before). Never more than 2^20 on its own: the pool's ring takes 8
+	 * bytes a packet from start-up whether the packets are made or not,
+	 * and the bound above is loose for large fabrics (a k=16 permutation
+	 * of 2 MB needs 37,000 to 309,000 packets, T says 4.5 million). A run
+	 * that needs more says so (not valid, pool ran dry) and
+	 * engine.packet_pool raises it. */
+	if (n > (double)FABRIC_POOL_AUTO_MAX_PKTS)
+		n = (double)FABRIC_POOL_AUTO_MAX_PKTS;
 	if (n < (double)e->engine.pool_pkts)
 		n = (double)e->engine.pool_pkts;
-	if (n > (double)FABRIC_POOL_MAX_PKTS)
-		n = (double)FABRIC_POOL_MAX_PKTS;
 	return (uint32_t)n;
 }
 

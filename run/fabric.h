@@ -71,7 +71,11 @@ int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BY
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 
-enum { FABRIC_POOL_MAX_PKTS = 1 << 26 }; /* engine.packet_pool's maximum */
+enum {
+	FABRIC_POOL_MAX_PKTS = 1 << 26,      /* engine.packet_pool's maximum */
+	FABRIC_POOL_AUTO_MAX_PKTS = 1 << 20, /* the most the pool sizes itself to: its ring
+					      * (8 B a packet) is resident from start-up */
+};
 
 /* Packet pool and EAL memory an experiment needs. */
 uint16_t fabric_data_room(const struct exp *e);
