@@ -598,7 +598,7 @@ out:
 /* Parse @value, at 1-based column @col of the assignment, as one flow node:
  * wrapped in "[...]" so that libyaml reads it in flow context. */
 static int cfg_set_value(struct cfg_doc *doc, const char *file, const char *value, uint32_t col,
-			 struct cfg_node **out, char *err)
+			 struct cfg_node **out, char err[CFG_ERR_BYTES])
 {
 	struct cfg_mark mark = { .file = file, .line = 1, .col = col };
 	size_t len = strlen(value);
@@ -671,7 +671,7 @@ static int cfg_map_add(struct cfg_doc *doc, struct cfg_node *map, struct cfg_nod
  * before the last check that can fail. */
 static int cfg_set_step(struct cfg_doc *doc, struct cfg_node ***slot, const char *assignment,
 			const char *comp, size_t len, struct cfg_node *value,
-			const struct cfg_mark *mark, char *err)
+			const struct cfg_mark *mark, char err[CFG_ERR_BYTES])
 {
 	struct cfg_node *cur = **slot, *key, *child;
 	char q[CFG_QUOTE_BYTES], where[CFG_DESCRIBE_BYTES + 32];

@@ -20,7 +20,7 @@ enum {
 	CFG_NEAREST_MAX = 64, /* longest word cfg_nearest compares */
 };
 
-static void cfg_verrorf(char *err, const struct cfg_mark *m, const char *fmt, va_list ap)
+static void cfg_verrorf(char err[CFG_ERR_BYTES], const struct cfg_mark *m, const char *fmt, va_list ap)
 {
 	int n = 0, r;
 
@@ -235,7 +235,7 @@ int cfg_want(const struct cfg_node *n, enum cfg_type type, const char *what,
 /* ---- typed readers ---- */
 
 /* The text of scalar @n, or an error naming @expected. */
-static const char *cfg_text(const struct cfg_node *n, const char *expected, char *err)
+static const char *cfg_text(const struct cfg_node *n, const char *expected, char err[CFG_ERR_BYTES])
 {
 	char d[CFG_DESCRIBE_BYTES];
 
@@ -392,7 +392,7 @@ int cfg_str(const struct cfg_node *n, const char **out, char err[CFG_ERR_BYTES])
 /* Run a units parser, reporting "expected @expected, got 'x': why". */
 static int cfg_quantity(const struct cfg_node *n, const char *expected,
 			int (*parse)(const char *, uint64_t *, const char **), uint64_t *out,
-			char *err)
+			char err[CFG_ERR_BYTES])
 {
 	const char *s = cfg_text(n, expected, err), *why = "";
 	char q[CFG_QUOTE_BYTES];
