@@ -13,6 +13,7 @@ pkgs=(
 	meson
 	ninja-build
 	pkg-config
+	python3           # scenario tests read summary.json and compare results
 	tshark            # decoder checks in the tests
 )
 missing=()

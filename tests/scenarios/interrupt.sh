@@ -8,17 +8,7 @@
 #   interrupt.sh FABEMU
 set -eu
 fabemu=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-key() { # key FILE DOTTED.NAME
-	python3 -c 'import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(json.dumps(v) if isinstance(v, bool) else v)' "$1" "$2"
-}
+. "$(dirname "$0")/lib.sh"
 cat >"$tmp/long.yaml" <<'YAML'
 name: long-run
 seed: 1

@@ -8,10 +8,7 @@
 #   junit.sh FABEMU
 set -eu
 fabemu=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 topo='topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts_per_leaf: 16,
   host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}'
 traffic='traffic: [{kind: permutation, name: shuffle, size: 2GiB, op: write}]'

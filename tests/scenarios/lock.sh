@@ -9,10 +9,7 @@
 set -eu
 fabemu=$1
 exp=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 d=$tmp/out
 "$fabemu" run "$exp" -o "$d" -q

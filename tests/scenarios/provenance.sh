@@ -8,18 +8,8 @@
 set -eu
 fabemu=$1
 exp=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
-key() { # key FILE DOTTED.NAME: a value of summary.json (true/false as such)
-	python3 -c 'import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(json.dumps(v) if isinstance(v, bool) else v)' "$1" "$2"
-}
 # The digest by the documented rule, from the files themselves.
 recompute() { # recompute DIR
 	(

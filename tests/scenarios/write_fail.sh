@@ -9,10 +9,7 @@
 set -eu
 fabemu=$1
 exp=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 limited() { # limited DIR ARGS...: fabemu run under a 16 KiB file-size limit
 	local dir=$1
 	shift

@@ -1,0 +1,14 @@
+# Shared by the scenario scripts (sourced after `set -eu`): a scratch folder
+# removed on exit ($tmp), a failure flag ($fail) with bad() to raise it, and
+# key() to read one value of a summary.json.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+key() { # key FILE DOTTED.NAME: a value of summary.json (true/false as such)
+	python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(json.dumps(v) if isinstance(v, bool) else v)' "$1" "$2"
+}
