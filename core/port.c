@@ -97,7 +97,7 @@ void port_set_capture(struct port *p, struct cap_file *cap)
  * order, or give an empty one its first slots; frees the old slots when
  * @external (allocated, not a port's inline ones). Runs only when a queue
  * or link reaches a new high-water mark. */
-static void fifo_grow(struct port_slot **slots, uint32_t *mask, uint32_t *head, uint32_t *tail,
+static void port_fifo_grow(struct port_slot **slots, uint32_t *mask, uint32_t *head, uint32_t *tail,
 		      bool external)
 {
 	uint32_t cap = *slots ? (*mask + 1) * 2 : PORT_RING_INITIAL, n = *tail - *head;
@@ -119,17 +119,17 @@ static void fifo_grow(struct port_slot **slots, uint32_t *mask, uint32_t *head, 
 
 static void port_ring_grow(struct port_ring *r)
 {
-	fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
+	port_fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
 	r->external = 1;
 }
 
 static void port_pipe_grow(struct port_pipe *r)
 {
-	fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
+	port_fifo_grow(&r->slots, &r->mask, &r->head, &r->tail, r->external);
 	r->external = 1;
 }
 
-static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t aux)
+static inline void port_ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t aux)
 {
 	struct port_slot *s;
 
@@ -140,7 +140,7 @@ static inline void ring_push(struct port_ring *r, struct rte_mbuf *m, uint64_t a
 	s->aux = aux;
 }
 
-static inline void pipe_push(struct port_pipe *r, struct rte_mbuf *m, uint64_t due_ps)
+static inline void port_pipe_push(struct port_pipe *r, struct rte_mbuf *m, uint64_t due_ps)
 {
 	struct port_slot *s;
 
@@ -247,7 +247,7 @@ static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 		sim_pkt_free(p->sim, m);
 		return;
 	}
-	pipe_push(&p->pipe, m, due_ps);
+	port_pipe_push(&p->pipe, m, due_ps);
 	if (port_pipe_len(&p->pipe) == 1) {
 		p->pipe_head = m;
 		sim_at(p->sim, due_ps, &p->src, port_arrive, p);
@@ -352,7 +352,7 @@ void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t f
 {
 	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
 
-	ring_push(q, m, frame_bytes | (uint64_t)tag << 32);
+	port_ring_push(q, m, frame_bytes | (uint64_t)tag << 32);
 	q->bytes += frame_bytes;
 	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
 	p->queue_bytes += frame_bytes;
@@ -394,7 +394,7 @@ void port_kick(struct port *p)
 
 void port_send_ctrl(struct port *p, struct rte_mbuf *m)
 {
-	ring_push(&p->ctrl, m, pkt_meta(m)->frame_bytes);
+	port_ring_push(&p->ctrl, m, pkt_meta(m)->frame_bytes);
 	p->flags |= PORT_F_CTRL;
 	if (!p->tx_pkt)
 		port_next(p);
