@@ -25,6 +25,7 @@ struct cap_file;
 enum {
 	PORT_PIPE_INLINE = 8,
 	PORT_N_TC = 8,
+	PORT_L2_BYTES = 12,       /* destination and source MAC a port writes */
 	PORT_TC_CTRL = PORT_N_TC, /* "class" of MAC control frames in departing() */
 };
 
@@ -146,7 +147,7 @@ struct port {
 				      * descriptor's (ll), kept on this line */
 	uint32_t ps_per_byte;        /* serialisation per byte when the rate divides
 				      * 8e12 (25..800 Gb/s: no remainder), else 0 */
-	uint8_t l2[12];              /* the MACs of frames it sends: the next hop's
+	uint8_t l2[PORT_L2_BYTES];   /* the MACs of frames it sends: the next hop's
 				      * (destination), then its own (source) */
 	/* line 2 */
 	struct port_pipe pipe;       /* frames in flight to the peer */
@@ -262,6 +263,32 @@ void port_set_ll(struct port *p, const struct pkt_ll *ll);
 static inline bool port_is_ctrl(const struct port *p, const struct rte_mbuf *m)
 {
 	return pkt_ll_is_ctrl(p->pipe.ll_kind, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+}
+/* The MACs a frame sent by @p carries (next hop's, then @p's own): a
+ * forwarding node writes these 12 bytes over the frame's Ethernet
+ * addresses. */
+static inline const uint8_t *port_l2(const struct port *p)
+{
+	return p->l2;
+}
+/* Classes of @p's egress that may not transmit now (PFC). */
+static inline uint8_t port_paused_mask(const struct port *p)
+{
+	return p->paused_mask;
+}
+/* Port number of @p on its node. */
+static inline uint16_t port_index(const struct port *p)
+{
+	return p->index;
+}
+/* Line rate and propagation delay of @p's link (0 before port_connect). */
+static inline uint64_t port_rate_bps(const struct port *p)
+{
+	return p->rate_bps;
+}
+static inline uint64_t port_delay_ps(const struct port *p)
+{
+	return p->delay_ps;
 }
 /* The link layer kind of @p, for per-packet helpers (pkt_ll_ecn, ...). */
 static inline uint8_t port_ll_kind(const struct port *p)

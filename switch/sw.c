@@ -129,7 +129,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
 		return;
 	}
-	memcpy(d, op->l2, sizeof(op->l2));
+	memcpy(d, port_l2(op), PORT_L2_BYTES);
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)

@@ -152,7 +152,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 	s->buffer_used += len;
 	if (s->buffer_used > s->stats.buffer_peak_bytes)
 		s->stats.buffer_peak_bytes = s->buffer_used;
-	if (unlikely(s->wd_on) && out->paused_mask && !s->wd_armed_ps)
+	if (unlikely(s->wd_on) && port_paused_mask(out) && !s->wd_armed_ps)
 		sw_wd_arm(s);
 	return 0;
 }
@@ -189,7 +189,7 @@ void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
 		pkt_ll_mark_ce(port_ll_kind(p), m);
 		s->stats.ecn_marked++;
-		s->px[p->index].stats.ecn_marked++;
+		s->px[port_index(p)].stats.ecn_marked++;
 	}
 }
 
@@ -212,7 +212,7 @@ static void sw_wd_drop(void *arg, struct rte_mbuf *m, uint32_t frame_bytes, uint
 /* Drop everything queued on @p's class @tc (a stormed queue). */
 static void sw_wd_flush(struct sw *s, struct port *p, uint8_t tc)
 {
-	struct sw_wd_flush_arg a = { .s = s, .port = p->index };
+	struct sw_wd_flush_arg a = { .s = s, .port = port_index(p) };
 
 	port_flush_tc(p, tc, sw_wd_drop, &a);
 }
@@ -302,7 +302,7 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 	for (uint16_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 		struct sw_port_x *x = &s->px[i];
-		uint64_t need = p->rate_bps ? sw_headroom_bytes(p->rate_bps, p->delay_ps,
+		uint64_t need = port_rate_bps(p) ? sw_headroom_bytes(port_rate_bps(p), port_delay_ps(p),
 								s->p.max_frame_bytes) : 0;
 		unsigned n_lossless = (unsigned)__builtin_popcount(s->lossless_prio);
 
@@ -313,7 +313,7 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 			worst_have = s->p.pfc.headroom_bytes;
 			worst_port = i;
 		}
-		if (p->rate_bps)
+		if (port_rate_bps(p))
 			committed += (uint64_t)s->reserve_bytes * PKT_N_PRIO +
 				     x->headroom_bytes * n_lossless;
 	}
