@@ -587,7 +587,7 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 		  char err[CFG_ERR_BYTES])
 {
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
-					       "series.csv", "flows.csv" };
+					       "series.csv", "flows.csv", "fct_bins.csv" };
 	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 8));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;
@@ -605,6 +605,10 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	}
 	if (f->exp->flows_csv && (rc = res_write_flows(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/flows.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	if (res_fct_bins_wanted(f) && (rc = res_write_fct_bins(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/fct_bins.csv: cannot write: %s", dir, strerror(-rc));
 		goto out;
 	}
 	if ((rc = res_write_ports(f, dir)) != 0) {

@@ -72,6 +72,10 @@ int res_write_flows(const struct fabric *f, const char *dir);
 int res_write_ports(const struct fabric *f, const char *dir);
 /* pfc.csv: per port and priority with PFC activity (only with PFC on). */
 int res_write_pfc(const struct fabric *f, const char *dir);
+/* fct_bins.csv: slowdown by size bin (run/results_bins.c). Wanted with
+ * flows.csv when a workload is of kind poisson. 0 or -errno. */
+bool res_fct_bins_wanted(const struct fabric *f);
+int res_write_fct_bins(const struct fabric *f, const char *dir);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);
 

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 		test_sw_register,
 		test_nic_register,
 		test_exp_register,
+		test_tg_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

@@ -21,6 +21,7 @@ int test_pkt_register(void);
 int test_port_register(void);
 int test_sha256_register(void);
 int test_sw_register(void);
+int test_tg_register(void);
 int test_topo_register(void);
 int test_units_register(void);
 

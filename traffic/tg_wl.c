@@ -13,12 +13,14 @@ static const struct tg_wl_kind *const tg_wl_registry[] = {
 	&tg_wl_messages_kind,
 	&tg_wl_permutation_kind,
 	&tg_wl_incast_kind,
+	&tg_wl_poisson_kind,
 };
 
 static const char *const tg_wl_registry_names[] = {
 	"messages",
 	"permutation",
 	"incast",
+	"poisson",
 	NULL,
 };
 
@@ -43,7 +45,7 @@ const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation or incast" },
+	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast or poisson" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 };
 

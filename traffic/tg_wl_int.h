@@ -13,6 +13,7 @@ enum { TG_WL_MAX_BINDS = 4 /* tables one entry is read with */ };
 extern const struct tg_wl_kind tg_wl_messages_kind;
 extern const struct tg_wl_kind tg_wl_permutation_kind;
 extern const struct tg_wl_kind tg_wl_incast_kind;
+extern const struct tg_wl_kind tg_wl_poisson_kind;
 
 /* kind and name, in every workload map (the run module reads name). */
 extern const struct cfg_table tg_wl_common_table;

@@ -184,5 +184,45 @@ expect pair-bad-rounds "-n wants a positive integer, got 'x'" "$pair" -n x "$fab
 expect pair-not-executable "is not an executable" "$pair" "$tmp/none" "$fabemu"
 expect pair-usage "usage: .*OLD NEW" "$pair" "$fabemu"
 
+# The poisson workload's CDF files: FILE:LINE:COL (or FILE:LINE) of the bad
+# point, exit 2.
+pois() { # pois NAME CDF_VALUE [MORE_KEYS]: a poisson workload with that cdf
+	printf '%s\n' "$good_topo" "traffic: [{kind: poisson, load: 30%, cdf: $2, duration: 1ms$3}]" \
+		>"$tmp/$1.yaml"
+}
+printf '0 0\n100 0.5\n50 1\n' >"$tmp/cdf-size-down.txt"
+pois cdf-size-down cdf-size-down.txt ""
+expect cdf-size-down "cdf-size-down.txt:3:1: sizes must not decrease \(50 after 100\)" \
+	"$fabemu" run "$tmp/cdf-size-down.yaml" -o "$tmp/res-cdf" -q
+printf '0 0\n100 0.5\n200 0.4\n300 1\n' >"$tmp/cdf-prob-down.txt"
+pois cdf-prob-down cdf-prob-down.txt ""
+expect cdf-prob-down "cdf-prob-down.txt:3:5: CDF values must not decrease \(0.4 after 0.5\)" \
+	"$fabemu" run "$tmp/cdf-prob-down.yaml" -o "$tmp/res-cdf" -q
+printf '0 0\n100 50\n200 97\n' >"$tmp/cdf-no-end.txt"
+pois cdf-no-end cdf-no-end.txt ""
+expect cdf-no-end "cdf-no-end.txt:3:5: the last CDF value is 97: a CDF ends at 1 \(fraction\) or 100 \(percent\)" \
+	"$fabemu" run "$tmp/cdf-no-end.yaml" -o "$tmp/res-cdf" -q
+printf '# nothing but a comment\n\n' >"$tmp/cdf-empty.txt"
+pois cdf-empty cdf-empty.txt ""
+expect cdf-empty "cdf-empty.txt:2: no points" \
+	"$fabemu" run "$tmp/cdf-empty.yaml" -o "$tmp/res-cdf" -q
+printf '0 0\n1e3 x\n' >"$tmp/cdf-not-number.txt"
+pois cdf-not-number cdf-not-number.txt ""
+expect cdf-not-number "cdf-not-number.txt:2:5: expected a CDF value" \
+	"$fabemu" run "$tmp/cdf-not-number.yaml" -o "$tmp/res-cdf" -q
+pois cdf-unreadable no-such-cdf.txt ""
+expect cdf-unreadable "cdf-unreadable.yaml:2:[0-9]+: cannot open CDF file '.*no-such-cdf.txt': No such file" \
+	"$fabemu" run "$tmp/cdf-unreadable.yaml" -o "$tmp/res-cdf" -q
+pois cdf-unknown-name websearh ""
+expect cdf-unknown-name "cdf-unknown-name.yaml:2:[0-9]+: unknown CDF 'websearh' \(did you mean 'websearch'\?\)" \
+	"$fabemu" run "$tmp/cdf-unknown-name.yaml" -o "$tmp/res-cdf" -q
+pois poisson-both websearch ", flows: 10"
+expect poisson-both "poisson-both.yaml:2:[0-9]+: poisson needs exactly one of 'duration'" \
+	"$fabemu" run "$tmp/poisson-both.yaml" -o "$tmp/res-cdf" -q
+printf '%s\n' "$good_topo" "traffic: [{kind: poisson, load: 0, cdf: websearch, flows: 10}]" \
+	>"$tmp/poisson-load0.yaml"
+expect poisson-load0 "poisson-load0.yaml:2:[0-9]+: the load must be above 0" \
+	"$fabemu" run "$tmp/poisson-load0.yaml" -o "$tmp/res-cdf" -q
+
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

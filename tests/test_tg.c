@@ -1,0 +1,240 @@
+/* Traffic suite: the `poisson` workload kind checked as a statistician
+ * would, on long generated workloads (expansion only, nothing simulated):
+ * offered load per host, the size distribution against its CDF, uniform
+ * destinations, and the seed's determinism. Every bound is stated with its
+ * confidence where it is checked. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "exp.h"
+#include "tg.h"
+#include "test.h"
+
+enum { TT_HOSTS = 8 /* leaf-spine 2 x 4, h0..h7 */ };
+
+/* The WebSearch CDF of the HPCC paper (traffic/cdf/websearch.txt), as
+ * fractions, written out again here: the test's own copy. */
+static const double tt_ws_bytes[] = { 0, 10000, 20000, 30000, 50000, 80000,
+				      200000, 1000000, 2000000, 5000000, 10000000, 30000000 };
+static const double tt_ws_prob[] = { 0, .15, .20, .30, .40, .53, .60, .70, .80, .90, .97, 1 };
+enum { TT_WS_N = sizeof(tt_ws_bytes) / sizeof(tt_ws_bytes[0]) };
+
+/* Load @traffic (a `traffic:` list) on 8 hosts with 100 Gb/s links. */
+static struct exp *tt_load(const char *traffic, uint64_t seed)
+{
+	char text[2048], err[CFG_ERR_BYTES] = "";
+	struct exp *e = NULL;
+
+	snprintf(text, sizeof(text),
+		 "seed: %llu\n"
+		 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+		 "           host_link: {rate: 100Gbps}}\n"
+		 "traffic: %s\n", (unsigned long long)seed, traffic);
+	if (exp_load_string("x.yaml", text, NULL, 0, &e, err) != 0) {
+		fprintf(stderr, "\n  unexpected: %s\n", err);
+		return NULL;
+	}
+	return e;
+}
+
+/* The WebSearch CDF at @x (piecewise linear). */
+static double tt_ws_cdf(double x)
+{
+	for (int i = 1; i < TT_WS_N; i++)
+		if (x <= tt_ws_bytes[i])
+			return tt_ws_prob[i - 1] + (tt_ws_prob[i] - tt_ws_prob[i - 1]) *
+							  (x - tt_ws_bytes[i - 1]) /
+							  (tt_ws_bytes[i] - tt_ws_bytes[i - 1]);
+	return 1;
+}
+
+/* E[S] and E[S^2] of the piecewise-linear WebSearch distribution: uniform
+ * on each segment, E[S^2 | segment] = (a^2 + ab + b^2) / 3. */
+static void tt_ws_moments(double *m1, double *m2)
+{
+	*m1 = *m2 = 0;
+	for (int i = 1; i < TT_WS_N; i++) {
+		double a = tt_ws_bytes[i - 1], b = tt_ws_bytes[i], w = tt_ws_prob[i] - tt_ws_prob[i - 1];
+
+		*m1 += w * (a + b) / 2;
+		*m2 += w * (a * a + a * b + b * b) / 3;
+	}
+}
+
+static int tt_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* 30% WebSearch on every 100 Gb/s host for 10 s of arrivals: about 21900
+ * messages per host. */
+static const char tt_long[] = "[{kind: poisson, load: 30%, cdf: websearch, duration: 10s}]";
+
+/* Offered load per host: the bytes a host offers in T are a compound
+ * Poisson sum with mean lambda T E[S] = load x rate x T / 8 and variance
+ * lambda T E[S^2]; each host's must be within 3 sigma of the mean, its
+ * message count within 3 sigma (sqrt(lambda T)) of lambda T, and all hosts
+ * together within 3 sigma of theirs. */
+static void test_tg_poisson_load(void)
+{
+	struct exp *e = tt_load(tt_long, 1);
+	double m1, m2, bytes[TT_HOSTS] = { 0 }, count[TT_HOSTS] = { 0 }, all = 0;
+	const double T_s = 10, rate_bps = 100e9, load = 0.3;
+	double lambda_T, mean, sigma;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	tt_ws_moments(&m1, &m2);
+	lambda_T = load * rate_bps * T_s / (8 * m1);
+	mean = lambda_T * m1;
+	sigma = sqrt(lambda_T * m2);
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		CU_ASSERT_TRUE_FATAL(e->msgs[i].src < TT_HOSTS);
+		bytes[e->msgs[i].src] += (double)e->msgs[i].bytes;
+		count[e->msgs[i].src]++;
+		all += (double)e->msgs[i].bytes;
+		CU_ASSERT_TRUE(e->msgs[i].start_ps < UINT64_C(10000000000000));
+		if (i)
+			CU_ASSERT_TRUE(e->msgs[i].start_ps >= e->msgs[i - 1].start_ps);
+	}
+	for (int h = 0; h < TT_HOSTS; h++) {
+		if (fabs(bytes[h] - mean) > 3 * sigma || fabs(count[h] - lambda_T) > 3 * sqrt(lambda_T))
+			fprintf(stderr, "\n  h%d: %.0f B (want %.0f +- %.0f), %.0f messages (want %.0f)\n",
+				h, bytes[h], mean, 3 * sigma, count[h], lambda_T);
+		CU_ASSERT_TRUE(fabs(bytes[h] - mean) <= 3 * sigma);
+		CU_ASSERT_TRUE(fabs(count[h] - lambda_T) <= 3 * sqrt(lambda_T));
+	}
+	CU_ASSERT_TRUE(fabs(all - TT_HOSTS * mean) <= 3 * sqrt(TT_HOSTS) * sigma);
+	exp_free(e);
+}
+
+/* Sizes against the CDF: the Kolmogorov-Smirnov statistic D of the sizes
+ * against the piecewise-linear WebSearch CDF must stay below the critical
+ * value at confidence 99.9%, 1.949 / sqrt(n) (sizes are whole bytes: the
+ * rounding moves F by at most 0.5 B x the largest density, 7.5e-6). */
+static void test_tg_poisson_sizes(void)
+{
+	struct exp *e = tt_load(tt_long, 1);
+	uint64_t *v;
+	double d = 0, n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	v = malloc(sizeof(*v) * e->n_msgs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		v[i] = e->msgs[i].bytes;
+	qsort(v, e->n_msgs, sizeof(*v), tt_u64_cmp);
+	n = e->n_msgs;
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		double f = tt_ws_cdf((double)v[i]);
+
+		d = fmax(d, fmax(fabs(f - i / n), fabs(f - (i + 1) / n)));
+	}
+	if (d > 1.949 / sqrt(n))
+		fprintf(stderr, "\n  KS D = %g over %.0f sizes, limit %g\n", d, n, 1.949 / sqrt(n));
+	CU_ASSERT_TRUE(d <= 1.949 / sqrt(n));
+	CU_ASSERT_TRUE(v[0] >= 1);
+	CU_ASSERT_TRUE(v[e->n_msgs - 1] <= 30000000);
+	free(v);
+	exp_free(e);
+}
+
+/* Destinations: never the source, and uniform over the 7 others: Pearson's
+ * chi-square over every (source, destination) pair, 8 x 6 = 48 degrees of
+ * freedom, below 84.1, its 99.9% quantile (Wilson-Hilferty). */
+static void test_tg_poisson_dsts(void)
+{
+	struct exp *e = tt_load("[{kind: poisson, load: 50%, cdf: solar, flows: 200000}]", 7);
+	double pair[TT_HOSTS][TT_HOSTS] = { { 0 } }, sent[TT_HOSTS] = { 0 }, chi2 = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->n_msgs, 200000);
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		CU_ASSERT_TRUE_FATAL(e->msgs[i].dst < TT_HOSTS);
+		CU_ASSERT_NOT_EQUAL(e->msgs[i].src, e->msgs[i].dst);
+		pair[e->msgs[i].src][e->msgs[i].dst]++;
+		sent[e->msgs[i].src]++;
+	}
+	for (int s = 0; s < TT_HOSTS; s++)
+		for (int d = 0; d < TT_HOSTS; d++) {
+			double want = sent[s] / (TT_HOSTS - 1);
+
+			if (d != s)
+				chi2 += (pair[s][d] - want) * (pair[s][d] - want) / want;
+		}
+	if (chi2 > 84.1)
+		fprintf(stderr, "\n  chi-square %g over 48 degrees of freedom\n", chi2);
+	CU_ASSERT_TRUE(chi2 <= 84.1);
+	exp_free(e);
+}
+
+/* The same seed gives the same list; another seed another; `hosts` limits
+ * senders and receivers; `start` shifts the arrivals; a CDF file with two
+ * point masses gives those two sizes only, each about half the time
+ * (within 3 sigma of the binomial). */
+static void test_tg_poisson_seed(void)
+{
+	const char *wl = "[{kind: poisson, load: 20%, cdf: fb-hadoop, flows: 5000, start: 1ms,"
+			 " hosts: [h1, h2, h5], op: send, dscp: 10}]";
+	struct exp *a = tt_load(wl, 11), *b = tt_load(wl, 11), *c = tt_load(wl, 12);
+	char traffic[1024];
+	struct exp *f;
+	uint32_t small = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL_FATAL(a->n_msgs, 5000);
+	CU_ASSERT_EQUAL_FATAL(b->n_msgs, 5000);
+	CU_ASSERT_EQUAL(memcmp(a->msgs, b->msgs, sizeof(*a->msgs) * a->n_msgs), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(a->msgs, c->msgs, sizeof(*a->msgs) * 5000), 0);
+	for (uint32_t i = 0; i < a->n_msgs; i++) {
+		const struct tg_msg *m = &a->msgs[i];
+
+		CU_ASSERT_TRUE(m->src == 1 || m->src == 2 || m->src == 5);
+		CU_ASSERT_TRUE(m->dst == 1 || m->dst == 2 || m->dst == 5);
+		CU_ASSERT_TRUE(m->start_ps > UINT64_C(1000000000));
+		CU_ASSERT_EQUAL(m->op, TG_OP_SEND);
+		CU_ASSERT_EQUAL(m->dscp, 10);
+	}
+	exp_free(a);
+	exp_free(b);
+	exp_free(c);
+
+	snprintf(traffic, sizeof(traffic), "[{kind: poisson, load: 10%%, cdf: '%s', flows: 10000}]",
+		 test_data_path("cdf-two-sizes.txt"));
+	f = tt_load(traffic, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (uint32_t i = 0; i < f->n_msgs; i++) {
+		CU_ASSERT_TRUE(f->msgs[i].bytes == 1000 || f->msgs[i].bytes == 5000);
+		small += f->msgs[i].bytes == 1000;
+	}
+	/* binomial(10000, 0.5): sigma 50 */
+	CU_ASSERT_TRUE(abs((int)small - 5000) <= 150);
+	exp_free(f);
+}
+
+int test_tg_register(void)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "poisson offered load", test_tg_poisson_load },
+		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
+		{ "poisson destinations uniform", test_tg_poisson_dsts },
+		{ "poisson seed, hosts, start, file CDF", test_tg_poisson_seed },
+	};
+	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}
