@@ -89,6 +89,18 @@ static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char
 }
 
 /* A list of workloads, each expanded by its kind (traffic/tg_wl.h). */
+/* "a, b or c" of a NULL-terminated name list, for "missing key" hints
+ * that follow a registry. */
+static void exp_name_list(const char *const *names, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; names[i] && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+}
+
 static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
@@ -107,10 +119,12 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.msgs = &e->msgs,
 			.n_msgs = &e->n_msgs,
 		};
+		char kinds[256];
 		int idx, r;
 
+		exp_name_list(tg_wl_names(), kinds, sizeof(kinds));
 		if (cfg_want(it, CFG_MAP, "workload", err) != 0 ||
-		    !(k = exp_need(it, "kind", "messages, permutation or incast", err)) ||
+		    !(k = exp_need(it, "kind", kinds, err)) ||
 		    cfg_enum(k, tg_wl_names(), &idx, err) != 0)
 			return -EINVAL;
 		kind = tg_wl_find(tg_wl_names()[idx]);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compare two results folders for tools/identity-check.sh: every file of A
 must be in B with the same content; summary.json key by key, less the
-wall-clock fields, keys A does not have and engine.packet_pool (the pool's
+wall-clock fields, the provenance block (the build's commit; the digest
+follows the files, which are compared themselves), keys A does not have and
+engine.packet_pool (the pool's
 size when the experiment leaves it unset: the default pool sizes itself
 since the seams round, and a pool that never ran dry changes no result;
 summary.json's valid and nic.pool_exhausted say when one did). Prints the differences; exit 1
@@ -36,7 +38,8 @@ def main():
             if rel == "summary.json":
                 ja, jb = flat(json.load(open(pa))), flat(json.load(open(pb)))
                 for k, v in ja.items():
-                    if k.startswith("wall_clock.") or k == "engine.packet_pool":
+                    if (k.startswith("wall_clock.") or k.startswith("provenance.")
+                            or k == "engine.packet_pool"):
                         continue
                     if k not in jb:
                         diffs.append(f"  summary {k}: missing in new")
