@@ -11,9 +11,9 @@ enum cli_exit {
 	CLI_BAD_INPUT = 2,   /* bad command line, experiment or topology */
 };
 
-enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100 };
+enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100, CLI_MAX_DIRS = 26 /* compare: A..Z */ };
 
-/* Options common to run, check and bench. */
+/* The options of every command (each reads those it takes). */
 struct cli_opts {
 	const char *exp_path;          /* experiment file */
 	const char *outdir;            /* results folder, NULL = results/<name> */
@@ -30,6 +30,12 @@ struct cli_opts {
 	bool deep;                     /* bench: the deep-buffer variant */
 	bool json;                     /* bench: one JSON object */
 	unsigned repeat;               /* bench: runs (0 = 1); figures from the median */
+	const char *dirs[CLI_MAX_DIRS]; /* compare, plot: results folders, in order */
+	unsigned n_dirs;               /* how many */
+	const char *tolerance;         /* compare: --tolerance as given, or NULL (5%) */
+	const char *metrics;           /* compare: --metrics patterns as given, or NULL (all) */
+	bool markdown;                 /* compare: a markdown table */
+	const char *format;            /* plot: --format as given, or NULL (png) */
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
 };
@@ -37,5 +43,6 @@ struct cli_opts {
 int cli_run(const struct cli_opts *o, bool check);
 int cli_topo(const struct cli_opts *o);
 int cli_bench(const struct cli_opts *o);
+int cli_compare(const struct cli_opts *o);
 
 #endif

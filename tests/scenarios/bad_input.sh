@@ -184,5 +184,39 @@ expect pair-bad-rounds "-n wants a positive integer, got 'x'" "$pair" -n x "$fab
 expect pair-not-executable "is not an executable" "$pair" "$tmp/none" "$fabemu"
 expect pair-usage "usage: .*OLD NEW" "$pair" "$fabemu"
 
+# fabemu compare: folders that are not results folders of this schema, and
+# its options; nothing is written to stdout.
+# cexpect NAME REGEX ARGS...: `fabemu compare ARGS` exits 2 with REGEX, stdout empty
+cexpect() {
+	local name=$1
+	expect "$@" && [ -s "$tmp/out" ] && { echo "FAIL [$name]: wrote to stdout"; fail=1; }
+	return 0
+}
+mkdir -p "$tmp/cmp-ok" "$tmp/cmp-empty" "$tmp/cmp-v2" "$tmp/cmp-bad" "$tmp/cmp-arr"
+printf '{\n  "schema_version": 1,\n  "x": 1\n}\n' >"$tmp/cmp-ok/summary.json"
+printf '{\n  "schema_version": 2,\n  "x": 1\n}\n' >"$tmp/cmp-v2/summary.json"
+printf '{\n  "schema_version": 1,\n  "x": [1, \n' >"$tmp/cmp-bad/summary.json"
+printf '[1, 2]\n' >"$tmp/cmp-arr/summary.json"
+cexpect compare-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-none"
+cexpect compare-no-summary "cmp-empty: no summary.json in it" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-empty"
+cexpect compare-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2, this fabemu reads schema version 1" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-v2"
+cexpect compare-malformed "cmp-bad/summary.json:[0-9]+:[0-9]+: " \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-bad"
+cexpect compare-not-object "cmp-arr/summary.json: not a fabemu summary" \
+	"$fabemu" compare "$tmp/cmp-arr" "$tmp/cmp-ok"
+cexpect compare-file "cmp-ok/summary.json: not a folder" \
+	"$fabemu" compare "$tmp/cmp-ok/summary.json" "$tmp/cmp-ok"
+cexpect compare-one "compare needs at least two results folders" "$fabemu" compare "$tmp/cmp-ok"
+cexpect compare-tolerance "--tolerance needs a percentage such as 5% .*got '5 %'" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --tolerance "5 %"
+cexpect compare-metrics "--metrics: no numeric metric matches 'dorps.\*'" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --metrics 'x,dorps.*'
+cexpect compare-eal "compare does not take EAL args" "$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" -- -l 0
+cexpect compare-run-option "compare does not take --seed" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --seed 1
+
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
