@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cfg.h"
+
 enum cli_exit {
 	CLI_OK = 0,          /* success */
 	CLI_FAIL = 1,        /* an assertion failed, or the run could not be done */
@@ -44,5 +46,13 @@ int cli_run(const struct cli_opts *o, bool check);
 int cli_topo(const struct cli_opts *o);
 int cli_bench(const struct cli_opts *o);
 int cli_compare(const struct cli_opts *o);
+int cli_plot(const struct cli_opts *o);
+
+/* Load the summary.json of the results folder @dir into *@doc (freed by the
+ * caller, also on failure) and check that it is a summary of the schema
+ * version this fabemu writes. Returns 0, or -errno with @err filled: a
+ * missing folder, one without summary.json, a malformed file (FILE:LINE:COL),
+ * not an object, another schema_version. */
+int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES]);
 
 #endif

@@ -228,9 +228,7 @@ static int cmp_walk_node(struct cmp_walk *w, const struct cfg_node *n, size_t le
 	return 0;
 }
 
-/* Load DIR/summary.json into *@doc and check it is a summary this fabemu
- * reads. Returns 0, or -errno with @err filled. */
-static int cmp_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES])
+int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES])
 {
 	char path[CMP_PATH_BYTES];
 	const struct cfg_node *root, *ver;
@@ -528,7 +526,7 @@ int cli_compare(const struct cli_opts *o)
 		char path[CMP_PATH_BYTES];
 		int rc;
 
-		if (cmp_load(o->dirs[d], &docs[d], err) != 0) {
+		if (cli_summary_load(o->dirs[d], &docs[d], err) != 0) {
 			fprintf(stderr, "fabemu: %s\n", err);
 			goto out;
 		}

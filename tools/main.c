@@ -1,5 +1,5 @@
 /* fabemu: entry point and argument parsing for the sub-commands
- * run, check, topo, bench and compare (see docs/user-guide.md). */
+ * run, check, topo, bench, compare and plot (see docs/user-guide.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@ static const char usage[] =
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
 	"       fabemu compare DIR_A DIR_B [DIR_C...] [--tolerance 5%] [--markdown] [--metrics GLOB,...]\n"
+	"       fabemu plot DIR [-o OUTDIR] [--format png|svg]\n"
 	"       fabemu --version | --help | COMMAND --help\n";
 
 /* What each command does, for COMMAND --help. */
@@ -46,6 +47,10 @@ static const struct cli_cmddef {
 	  "Compare the numeric metrics of results folders (summary.json), each against DIR_A.",
 	  "0 no metric moved beyond the tolerance, 1 some did (or the table could not be written), "
 	  "2 bad input" },
+	{ "plot", "DIR [options]",
+	  "Draw a results folder with gnuplot: FCT slowdown and CDF, queues, PFC pauses.",
+	  "0 done (plots without data are skipped, with a line saying why), "
+	  "1 gnuplot missing or failed, or a file could not be written, 2 bad input" },
 };
 
 /* Which commands take an option, and whether it has a value. */
@@ -59,6 +64,8 @@ struct cli_optdef {
 
 static const struct cli_optdef cli_optdefs[] = {
 	{ "-o", "--output", "run check", "DIR", "results folder (default results/<name>)" },
+	{ "-o", "--output", "plot", "OUTDIR", "where the pictures go (default plots/<DIR's name>)" },
+	{ "--format", NULL, "plot", "png|svg", "image format (default png)" },
 	{ "--junit", NULL, "check", "FILE", "also write the verdicts as a JUnit XML report" },
 	{ "--seed", NULL, "run check bench", "N", "master seed, instead of the file's" },
 	{ "--set", NULL, "run check bench", "key=value", "override one value of the file (repeatable)" },
@@ -75,7 +82,7 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "--markdown", NULL, "compare", NULL, "a markdown table, for a review comment" },
 	{ "--metrics", NULL, "compare", "GLOB,...",
 	  "only the metrics matching these patterns (wall_clock.*, provenance.* only when named)" },
-	{ "-h", "--help", "run check topo bench compare", NULL, "this help" },
+	{ "-h", "--help", "run check topo bench compare plot", NULL, "this help" },
 };
 
 #define CLI_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -194,9 +201,9 @@ int main(int argc, char **argv)
 			o.eal_argv = &argv[i + 1];
 			break;
 		}
-		if ((a[0] != '-' || a[1] == '\0') && !strcmp(cmd, "compare")) {
+		if ((a[0] != '-' || a[1] == '\0') && cli_cmd_in(cmd, "compare plot")) {
 			if (o.n_dirs == CLI_MAX_DIRS)
-				return cli_bad("compare takes at most 26 folders ('%s' is one too many)", a);
+				return cli_bad("at most 26 folders ('%s' is one too many)", a);
 			o.dirs[o.n_dirs++] = a;
 			continue;
 		}
@@ -272,12 +279,16 @@ int main(int argc, char **argv)
 			o.metrics = v;
 		} else if (!strcmp(d->name, "--markdown")) {
 			o.markdown = true;
+		} else if (!strcmp(d->name, "--format")) {
+			o.format = v;
 		}
 	}
 	if (o.quick && o.deep)
 		return cli_bad("%s", "bench takes one of --quick and --deep");
 	if (!strcmp(cmd, "compare"))
 		return cli_compare(&o);
+	if (!strcmp(cmd, "plot"))
+		return cli_plot(&o);
 	if (strcmp(cmd, "bench") && !o.exp_path)
 		return cli_bad("%s: missing the file to read", cmd);
 	if (!strcmp(cmd, "run"))

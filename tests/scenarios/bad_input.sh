@@ -217,6 +217,21 @@ cexpect compare-metrics "--metrics: no numeric metric matches 'dorps.\*'" \
 cexpect compare-eal "compare does not take EAL args" "$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" -- -l 0
 cexpect compare-run-option "compare does not take --seed" \
 	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --seed 1
+# fabemu plot: the same folder checks, its options; nothing written.
+cexpect plot-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
+	"$fabemu" plot "$tmp/cmp-none" -o "$tmp/plot-out"
+cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2" \
+	"$fabemu" plot "$tmp/cmp-v2" -o "$tmp/plot-out"
+cexpect plot-format "--format is png or svg, got 'jpg'" \
+	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg
+cexpect plot-two "plot takes one results folder, got more" \
+	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok" -o "$tmp/plot-out"
+printf 'id,src,dst,bytes\n' >"$tmp/cmp-ok/flows.csv"
+cexpect plot-flows "cmp-ok/flows.csv:1: not a fabemu flows.csv header" \
+	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out"
+rm "$tmp/cmp-ok/flows.csv"
+cexpect plot-no-name "/: no folder name to put the plots under: give -o DIR" "$fabemu" plot /
+[ ! -e "$tmp/plot-out" ] || { echo "FAIL [plot]: bad input wrote $tmp/plot-out"; fail=1; }
 
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
