@@ -5,15 +5,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cfg.h"
+
 enum cli_exit {
 	CLI_OK = 0,          /* success */
 	CLI_FAIL = 1,        /* an assertion failed, or the run could not be done */
 	CLI_BAD_INPUT = 2,   /* bad command line, experiment or topology */
 };
 
-enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100 };
+enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100, CLI_MAX_DIRS = 26 /* compare: A..Z */ };
 
-/* Options common to run, check and bench. */
+/* The options of every command (each reads those it takes). */
 struct cli_opts {
 	const char *exp_path;          /* experiment file */
 	const char *outdir;            /* results folder, NULL = results/<name> */
@@ -30,6 +32,12 @@ struct cli_opts {
 	bool deep;                     /* bench: the deep-buffer variant */
 	bool json;                     /* bench: one JSON object */
 	unsigned repeat;               /* bench: runs (0 = 1); figures from the median */
+	const char *dirs[CLI_MAX_DIRS]; /* compare, plot: results folders, in order */
+	unsigned n_dirs;               /* how many */
+	const char *tolerance;         /* compare: --tolerance as given, or NULL (5%) */
+	const char *metrics;           /* compare: --metrics patterns as given, or NULL (all) */
+	bool markdown;                 /* compare: a markdown table */
+	const char *format;            /* plot: --format as given, or NULL (png) */
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
 };
@@ -37,5 +45,14 @@ struct cli_opts {
 int cli_run(const struct cli_opts *o, bool check);
 int cli_topo(const struct cli_opts *o);
 int cli_bench(const struct cli_opts *o);
+int cli_compare(const struct cli_opts *o);
+int cli_plot(const struct cli_opts *o);
+
+/* Load the summary.json of the results folder @dir into *@doc (freed by the
+ * caller, also on failure) and check that it is a summary of the schema
+ * version this fabemu writes. Returns 0, or -errno with @err filled: a
+ * missing folder, one without summary.json, a malformed file (FILE:LINE:COL),
+ * not an object, another schema_version. */
+int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES]);
 
 #endif

@@ -5,6 +5,7 @@
 set -eu
 pkgs=(
 	gcc
+	gnuplot-nox       # fabemu plot draws with it (and its scenario test)
 	libcunit1-dev     # unit tests
 	libdpdk-dev       # rte_mbuf packets, mempools, EAL
 	libibverbs-dev    # rdma-core verbs types of the NIC API

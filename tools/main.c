@@ -1,5 +1,5 @@
 /* fabemu: entry point and argument parsing for the sub-commands
- * run, check, topo and bench (see docs/user-guide.md). */
+ * run, check, topo, bench, compare and plot (see docs/user-guide.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,8 @@ static const char usage[] =
 	"       fabemu topo FILE.yaml [--dot]\n"
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
+	"       fabemu compare DIR_A DIR_B [DIR_C...] [--tolerance 5%] [--markdown] [--metrics GLOB,...]\n"
+	"       fabemu plot DIR [-o OUTDIR] [--format png|svg]\n"
 	"       fabemu --version | --help | COMMAND --help\n";
 
 /* What each command does, for COMMAND --help. */
@@ -41,6 +43,14 @@ static const struct cli_cmddef {
 	{ "bench", "[options] [-- EAL args]",
 	  "Measure simulation speed on a built-in scenario (docs/performance.md).",
 	  "0 done, 1 the scenario did not run cleanly, 2 bad input" },
+	{ "compare", "DIR_A DIR_B [DIR_C...] [options]",
+	  "Compare the numeric metrics of results folders (summary.json), each against DIR_A.",
+	  "0 no metric moved beyond the tolerance, 1 some did (or the table could not be written), "
+	  "2 bad input" },
+	{ "plot", "DIR [options]",
+	  "Draw a results folder with gnuplot: FCT slowdown and CDF, queues, PFC pauses.",
+	  "0 done (plots without data are skipped, with a line saying why), "
+	  "1 gnuplot missing or failed, or a file could not be written, 2 bad input" },
 };
 
 /* Which commands take an option, and whether it has a value. */
@@ -54,6 +64,8 @@ struct cli_optdef {
 
 static const struct cli_optdef cli_optdefs[] = {
 	{ "-o", "--output", "run check", "DIR", "results folder (default results/<name>)" },
+	{ "-o", "--output", "plot", "OUTDIR", "where the pictures go (default plots/<DIR's name>)" },
+	{ "--format", NULL, "plot", "png|svg", "image format (default png)" },
 	{ "--junit", NULL, "check", "FILE", "also write the verdicts as a JUnit XML report" },
 	{ "--seed", NULL, "run check bench", "N", "master seed, instead of the file's" },
 	{ "--set", NULL, "run check bench", "key=value", "override one value of the file (repeatable)" },
@@ -65,7 +77,12 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "--deep", NULL, "bench", NULL, "the deep-buffer variant (64 MiB switches, dynamic PFC)" },
 	{ "--json", NULL, "bench", NULL, "one JSON object on stdout" },
 	{ "--repeat", NULL, "bench", "N", "runs, 1..100; figures from the median" },
-	{ "-h", "--help", "run check topo bench", NULL, "this help" },
+	{ "--tolerance", NULL, "compare", "T",
+	  "flag relative changes beyond T, e.g. 5% (default) or 0.05" },
+	{ "--markdown", NULL, "compare", NULL, "a markdown table, for a review comment" },
+	{ "--metrics", NULL, "compare", "GLOB,...",
+	  "only the metrics matching these patterns (wall_clock.*, provenance.* only when named)" },
+	{ "-h", "--help", "run check topo bench compare plot", NULL, "this help" },
 };
 
 #define CLI_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -93,7 +110,7 @@ static int cli_cmd_help(const struct cli_cmddef *c)
 			 d->alt ? d->alt : "", d->arg ? " " : "", d->arg ? d->arg : "");
 		printf("  %-22s %s\n", spell, d->help);
 	}
-	if (strcmp(c->name, "topo"))
+	if (cli_cmd_in(c->name, "run check bench"))
 		printf("  %-22s %s\n", "-- EAL args", "arguments for the DPDK EAL (rarely needed)");
 	printf("\nexit status: %s\n", c->exits);
 	return CLI_OK;
@@ -176,9 +193,19 @@ int main(int argc, char **argv)
 		const char *v = NULL;
 
 		if (!strcmp(a, "--")) {
+			if (!cli_cmd_in(cmd, "run check bench")) {
+				fprintf(stderr, "fabemu: %s does not take EAL args (see fabemu --help)\n", cmd);
+				return CLI_BAD_INPUT;
+			}
 			o.eal_argc = argc - i - 1;
 			o.eal_argv = &argv[i + 1];
 			break;
+		}
+		if ((a[0] != '-' || a[1] == '\0') && cli_cmd_in(cmd, "compare plot")) {
+			if (o.n_dirs == CLI_MAX_DIRS)
+				return cli_bad("at most 26 folders ('%s' is one too many)", a);
+			o.dirs[o.n_dirs++] = a;
+			continue;
 		}
 		if (a[0] != '-' || a[1] == '\0') {
 			if (o.exp_path || !strcmp(cmd, "bench"))
@@ -186,9 +213,11 @@ int main(int argc, char **argv)
 			o.exp_path = a;
 			continue;
 		}
+		/* A spelling may have a row per command that reads it differently. */
 		for (size_t k = 0; k < CLI_N(cli_optdefs); k++)
-			if (!strcmp(a, cli_optdefs[k].name) ||
-			    (cli_optdefs[k].alt && !strcmp(a, cli_optdefs[k].alt)))
+			if ((!strcmp(a, cli_optdefs[k].name) ||
+			     (cli_optdefs[k].alt && !strcmp(a, cli_optdefs[k].alt))) &&
+			    (!d || cli_cmd_in(cmd, cli_optdefs[k].cmds)))
 				d = &cli_optdefs[k];
 		if (!d)
 			return cli_bad("unknown option '%s'", a);
@@ -244,10 +273,22 @@ int main(int argc, char **argv)
 			o.repeat = (unsigned)n;
 		} else if (!strcmp(d->name, "--json")) {
 			o.json = true;
+		} else if (!strcmp(d->name, "--tolerance")) {
+			o.tolerance = v;
+		} else if (!strcmp(d->name, "--metrics")) {
+			o.metrics = v;
+		} else if (!strcmp(d->name, "--markdown")) {
+			o.markdown = true;
+		} else if (!strcmp(d->name, "--format")) {
+			o.format = v;
 		}
 	}
 	if (o.quick && o.deep)
 		return cli_bad("%s", "bench takes one of --quick and --deep");
+	if (!strcmp(cmd, "compare"))
+		return cli_compare(&o);
+	if (!strcmp(cmd, "plot"))
+		return cli_plot(&o);
 	if (strcmp(cmd, "bench") && !o.exp_path)
 		return cli_bad("%s: missing the file to read", cmd);
 	if (!strcmp(cmd, "run"))

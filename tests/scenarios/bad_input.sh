@@ -224,5 +224,54 @@ printf '%s\n' "$good_topo" "traffic: [{kind: poisson, load: 0, cdf: websearch, f
 expect poisson-load0 "poisson-load0.yaml:2:[0-9]+: the load must be above 0" \
 	"$fabemu" run "$tmp/poisson-load0.yaml" -o "$tmp/res-cdf" -q
 
+# fabemu compare: folders that are not results folders of this schema, and
+# its options; nothing is written to stdout.
+# cexpect NAME REGEX ARGS...: `fabemu compare ARGS` exits 2 with REGEX, stdout empty
+cexpect() {
+	local name=$1
+	expect "$@" && [ -s "$tmp/out" ] && { echo "FAIL [$name]: wrote to stdout"; fail=1; }
+	return 0
+}
+mkdir -p "$tmp/cmp-ok" "$tmp/cmp-empty" "$tmp/cmp-v2" "$tmp/cmp-bad" "$tmp/cmp-arr"
+printf '{\n  "schema_version": 1,\n  "x": 1\n}\n' >"$tmp/cmp-ok/summary.json"
+printf '{\n  "schema_version": 2,\n  "x": 1\n}\n' >"$tmp/cmp-v2/summary.json"
+printf '{\n  "schema_version": 1,\n  "x": [1, \n' >"$tmp/cmp-bad/summary.json"
+printf '[1, 2]\n' >"$tmp/cmp-arr/summary.json"
+cexpect compare-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-none"
+cexpect compare-no-summary "cmp-empty: no summary.json in it" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-empty"
+cexpect compare-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2, this fabemu reads schema version 1" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-v2"
+cexpect compare-malformed "cmp-bad/summary.json:[0-9]+:[0-9]+: " \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-bad"
+cexpect compare-not-object "cmp-arr/summary.json: not a fabemu summary" \
+	"$fabemu" compare "$tmp/cmp-arr" "$tmp/cmp-ok"
+cexpect compare-file "cmp-ok/summary.json: not a folder" \
+	"$fabemu" compare "$tmp/cmp-ok/summary.json" "$tmp/cmp-ok"
+cexpect compare-one "compare needs at least two results folders" "$fabemu" compare "$tmp/cmp-ok"
+cexpect compare-tolerance "--tolerance needs a percentage such as 5% .*got '5 %'" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --tolerance "5 %"
+cexpect compare-metrics "--metrics: no numeric metric matches 'dorps.\*'" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --metrics 'x,dorps.*'
+cexpect compare-eal "compare does not take EAL args" "$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" -- -l 0
+cexpect compare-run-option "compare does not take --seed" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ok" --seed 1
+# fabemu plot: the same folder checks, its options; nothing written.
+cexpect plot-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
+	"$fabemu" plot "$tmp/cmp-none" -o "$tmp/plot-out"
+cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2" \
+	"$fabemu" plot "$tmp/cmp-v2" -o "$tmp/plot-out"
+cexpect plot-format "--format is png or svg, got 'jpg'" \
+	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg
+cexpect plot-two "plot takes one results folder, got more" \
+	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok" -o "$tmp/plot-out"
+printf 'id,src,dst,bytes\n' >"$tmp/cmp-ok/flows.csv"
+cexpect plot-flows "cmp-ok/flows.csv:1: not a fabemu flows.csv header" \
+	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out"
+rm "$tmp/cmp-ok/flows.csv"
+cexpect plot-no-name "/: no folder name to put the plots under: give -o DIR" "$fabemu" plot /
+[ ! -e "$tmp/plot-out" ] || { echo "FAIL [plot]: bad input wrote $tmp/plot-out"; fail=1; }
+
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

@@ -21,6 +21,8 @@ opts run -o --seed --set --max-wall -q -h
 opts check -o --junit --seed --set --max-wall -q -h
 opts topo --dot -h
 opts bench --quick --json --repeat --seed --set -h
+opts compare --tolerance --markdown --metrics -h
+opts plot -o --format -h
 "$fabemu" check x.yaml --junit j.xml -h | grep -q "^usage: fabemu check" || bad "check ... -h"
 [ ! -e j.xml ] || bad "check -h wrote a report"
 # The options of one command are not offered for another.
