@@ -70,7 +70,8 @@ static int exp_topology(const struct cfg_node *n, void *params, char err[CFG_ERR
 	return topo_from_cfg(e->doc, (struct cfg_node *)n, &e->topo, err);
 }
 
-static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char *kind)
+static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char *kind,
+			    char err[CFG_ERR_BYTES])
 {
 	struct exp_workload *w = realloc(e->workloads, sizeof(*w) * (e->n_workloads + 1));
 	const struct cfg_node *name = cfg_get(it, "name");
@@ -80,15 +81,35 @@ static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char
 	e->workloads = w;
 	w = &w[e->n_workloads];
 	w->kind = kind;
-	if (name && name->type == CFG_SCALAR)
-		snprintf(w->name, sizeof(w->name), "%s", name->str);
-	else
+	if (name) {
+		/* The name is a key of summary.json (workloads.NAME.*) and a
+		 * field of flows.csv: no dots, commas or quotes, and whole. */
+		const char *s;
+		size_t len;
+
+		if (cfg_str(name, &s, err) != 0)
+			return -EINVAL;
+		len = strlen(s);
+		if (len == 0 || len >= sizeof(w->name) || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						"abcdefghijklmnopqrstuvwxyz0123456789_-") != len) {
+			cfg_errorf(err, name, "workload name '%s' must be 1..%zu letters, digits, '_' or '-' (it names the workload in summary.json and flows.csv)",
+				   s, sizeof(w->name) - 1);
+			return -EINVAL;
+		}
+		snprintf(w->name, sizeof(w->name), "%s", s);
+	} else {
 		snprintf(w->name, sizeof(w->name), "%s%u", kind, e->n_workloads);
+	}
+	for (uint32_t i = 0; i < e->n_workloads; i++) {
+		if (strcmp(e->workloads[i].name, w->name) == 0) {
+			cfg_errorf(err, name ? name : it, "workload name '%s' is used twice", w->name);
+			return -EINVAL;
+		}
+	}
 	e->n_workloads++;
 	return 0;
 }
 
-/* A list of workloads, each expanded by its kind (traffic/tg_wl.h). */
 /* "a, b or c" of a NULL-terminated name list, for "missing key" hints
  * that follow a registry. */
 static void exp_name_list(const char *const *names, char *buf, size_t size)
@@ -101,6 +122,7 @@ static void exp_name_list(const char *const *names, char *buf, size_t size)
 					i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
 }
 
+/* A list of workloads, each expanded by its kind (traffic/tg_wl.h). */
 static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
@@ -130,7 +152,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		kind = tg_wl_find(tg_wl_names()[idx]);
 		r = kind->expand((struct cfg_node *)it, &ctx, err);
 		if (r == 0)
-			r = exp_add_workload(e, it, kind->name);
+			r = exp_add_workload(e, it, kind->name, err);
 		if (r != 0)
 			return r;
 	}

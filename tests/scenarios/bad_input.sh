@@ -93,6 +93,12 @@ exp name-path "name-path.yaml:3:7: experiment name '../x' must be 1..64 letters"
 	"$good_topo" "$good_traffic" "name: ../x"
 exp name-dot "name-dot.yaml:3:7: experiment name '.hidden'" \
 	"$good_topo" "$good_traffic" "name: .hidden"
+# A workload's name is a JSON key path and a CSV field: no dots or commas,
+# and one per workload.
+exp workload-name "workload-name.yaml:2:[0-9]+: workload name 'a.b' must be 1..31 letters" \
+	"$good_topo" "traffic: [{kind: permutation, name: a.b, size: 1KiB}]"
+exp workload-name-twice "workload-name-twice.yaml:2:[0-9]+: workload name 'x' is used twice" \
+	"$good_topo" "traffic: [{kind: permutation, name: x, size: 1KiB}, {kind: incast, name: x, dst: h0, count: 1, size: 1KiB}]"
 exp nic-cc "nic-cc.yaml:3:11: unknown value 'nonee' \(did you mean 'none'\?" \
 	"$good_topo" "$good_traffic" "nic: {cc: nonee}"
 exp path-policy "path-policy.yaml:3:25: unknown value 'frist' \(did you mean 'first'\?" \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fabemu compare: reads back every summary.json that the shipped experiments
 # write (its rows are exactly the numeric keys that Python's json module
-# finds, less wall_clock and provenance), escaped workload names included;
+# finds, less wall_clock and provenance), workload names of every allowed
+# character included;
 # a folder against itself exits 0, a changed run exits 1 with the moved
 # metrics flagged, and --tolerance, --metrics and --markdown do what they say.
 #   compare.sh FABEMU EXPERIMENTS_DIR
@@ -31,12 +32,12 @@ def walk(p, v):
 walk([], json.load(open(sys.argv[1])))' "$1"
 }
 
-printf '%s\n' 'name: escaped' \
+printf '%s\n' 'name: names' \
 	'topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}' \
 	'traffic:' \
-	'  - {kind: permutation, size: 64KiB, name: "w: \"1\", x\\y{z}"}' \
-	'  - {kind: permutation, size: 4KiB, name: "b|c"}' >"$tmp/escaped.yaml"
-for e in "$exps"/*.yaml "$tmp/escaped.yaml"; do
+	'  - {kind: permutation, size: 64KiB, name: Aa_0-9}' \
+	'  - {kind: permutation, size: 4KiB, name: "-b_"}' >"$tmp/names.yaml"
+for e in "$exps"/*.yaml "$tmp/names.yaml"; do
 	n=$(basename "$e" .yaml)
 	"$fabemu" run "$e" -o "$tmp/$n" -q 2>/dev/null || [ $? -eq 1 ] || { bad "$n: run failed"; continue; }
 	rc=0
@@ -48,7 +49,7 @@ for e in "$exps"/*.yaml "$tmp/escaped.yaml"; do
 	grep -q '^0 of [0-9]* metrics moved beyond 5%$' "$tmp/$n.txt" || bad "$n: no '0 of N' line"
 	! grep -q '\*$' "$tmp/$n.txt" || bad "$n: a metric flagged against itself"
 done
-grep -q '^workloads.w: "1", x\\y{z}.messages  ' "$tmp/escaped.txt" || bad "escaped workload name not read back"
+grep -q '^workloads.Aa_0-9.messages  ' "$tmp/names.txt" || bad "workload name not read back"
 
 # A smaller buffer: drops appear and the tail FCT grows.
 q=$exps/quickstart.yaml
@@ -80,8 +81,8 @@ grep -qx '|---|---:|---:|---:|---:|---:|' "$tmp/md" || bad "markdown alignment r
 grep -qx '| `drops.total` | 0 | 73 | \*\*from 0\*\* | 0 | 0% |' "$tmp/md" || bad "markdown drops.total row"
 grep -q '^| `wall_clock.run_s` |' "$tmp/md" || bad "wall_clock.run_s named but not compared"
 grep -qx -- "- B: \`$tmp/small\`" "$tmp/md" || bad "markdown folder list"
-"$fabemu" compare "$tmp/escaped" "$tmp/escaped" --markdown --metrics 'workloads.b*' >"$tmp/md"
-grep -q '^| `workloads.b\\|c.messages` | 4 | 4 | 0% |$' "$tmp/md" || bad "'|' not escaped in markdown"
+"$fabemu" compare "$tmp/names" "$tmp/names" --markdown --metrics 'workloads.-b*' >"$tmp/md"
+grep -q '^| `workloads.-b_.messages` | 4 | 4 | 0% |$' "$tmp/md" || bad "markdown row of a workload metric"
 if [ "$fail" -ne 0 ]; then cat "$tmp/out" "$tmp/md"; fi
 [ "$fail" -eq 0 ] && echo "compare: OK"
 exit "$fail"
