@@ -32,7 +32,11 @@
  * whole periods K since the last CNP, each a multiplication by 1 - g):
  * the same values as an event every K, without the events. The increase
  * timer is the QP's one timer (cc_timer_arm); it stops once R_C and R_T are
- * back at the line rate, so an idle QP costs nothing. */
+ * back at the line rate. On a QP with nothing to send it sleeps after its
+ * expiry (dormant) and the expiries missed are applied, in order and with
+ * the same values, when the QP next sends or gets a CNP: an idle QP costs
+ * no events, and the rates it sends at are those of a timer that never
+ * slept (the byte counter cannot advance while nothing is sent). */
 #include <errno.h>
 #include <stddef.h>
 
@@ -52,6 +56,8 @@ struct cc_dcqcn {
 	uint32_t bcn;           /* BC: byte-counter increase events since the last cut */
 	bool cnp_seen;          /* a CNP arrived (alpha and cut_ps are valid) */
 	bool increased;         /* an increase happened since the last cut */
+	bool dormant;           /* the increase timer sleeps (idle QP); incr_ps is still
+				 * the next expiry */
 };
 
 static const struct cc_dcqcn_cfg *cc_dcqcn_cfg(const struct cc_qp *q)
@@ -107,19 +113,24 @@ static void cc_dcqcn_publish(struct cc_qp *q, struct cc_dcqcn *s)
 		/* Back at the line rate: nothing left to increase. */
 		s->incr_ps = 0;
 		s->bc.bytes = 0;
+		s->dormant = false;
 		cc_timer_arm(q, 0);
 	} else {
-		cc_timer_arm(q, s->incr_ps);
+		cc_timer_arm(q, s->dormant ? 0 : s->incr_ps);
 	}
 }
+
+static void cc_dcqcn_wake(struct cc_qp *q, struct cc_dcqcn *s, uint64_t now_ps);
 
 static void cc_dcqcn_on_cnp(struct cc_qp *q, uint64_t now_ps)
 {
 	struct cc_dcqcn *s = q->priv;
 	const struct cc_dcqcn_cfg *c = cc_dcqcn_cfg(q);
-	uint64_t old = s->rc_bps;
+	uint64_t old;
 	double alpha;
 
+	cc_dcqcn_wake(q, s, now_ps);
+	old = s->rc_bps;
 	if (!s->cnp_seen) {
 		s->cnp_seen = true;
 		s->alpha = c->alpha_init;
@@ -171,6 +182,23 @@ static void cc_dcqcn_increase(struct cc_qp *q, struct cc_dcqcn *s)
 		q->stats.rate_increases++;
 }
 
+/* The increase timer's expiries up to @now_ps that a dormant timer missed,
+ * in order (each at its time: the next is Ti after it). */
+static void cc_dcqcn_wake(struct cc_qp *q, struct cc_dcqcn *s, uint64_t now_ps)
+{
+	const struct cc_dcqcn_cfg *c = cc_dcqcn_cfg(q);
+
+	if (!s->dormant)
+		return;
+	s->dormant = false;
+	while (s->incr_ps && s->incr_ps <= now_ps) {
+		s->t++;
+		s->incr_ps += c->timer_ps;
+		cc_dcqcn_increase(q, s);
+	}
+	cc_dcqcn_publish(q, s);
+}
+
 static void cc_dcqcn_on_timer(struct cc_qp *q, uint64_t now_ps)
 {
 	struct cc_dcqcn *s = q->priv;
@@ -183,6 +211,7 @@ static void cc_dcqcn_on_timer(struct cc_qp *q, uint64_t now_ps)
 	}
 	s->t++;
 	s->incr_ps = now_ps + c->timer_ps;
+	s->dormant = !q->backlogged;
 	cc_dcqcn_increase(q, s);
 }
 
@@ -191,7 +220,7 @@ static void cc_dcqcn_on_send(struct cc_qp *q, uint32_t bytes, uint64_t now_ps)
 	struct cc_dcqcn *s = q->priv;
 	uint32_t k;
 
-	(void)now_ps;
+	cc_dcqcn_wake(q, s, now_ps);
 	if (!s->incr_ps)
 		return; /* at the line rate: the byte counter has nothing to do */
 	for (k = cc_bytecnt_add(&s->bc, bytes); k > 0 && s->incr_ps; k--) {

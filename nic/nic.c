@@ -244,6 +244,8 @@ void nic_cc_apply(struct nic_qp *qp)
 	struct cc_qp *c = &qp->cc;
 	uint64_t now = qp->nic->sim->now_ps;
 
+	if (c->rate_bps > qp->cc_rate_bps && qp->next_ok_ps > now && qp->active)
+		nic_qp_repace(qp, qp->cc_rate_bps, c->rate_bps);
 	qp->cc_rate_bps = c->rate_bps;
 	qp->cc_window_bytes = (uint32_t)(c->window_bytes > UINT32_MAX ? UINT32_MAX : c->window_bytes);
 	/* A request later than the live event waits for it (lazy re-arm); an
@@ -271,6 +273,8 @@ static void nic_cc_fire(struct sim *sim, void *obj)
 		uint32_t window = qp->cc_window_bytes;
 
 		c->timer_ps = 0;
+		c->backlogged = qp->active || qp->snd_una != qp->max_psn ||
+				qp->send_idx != qp->post_idx;
 		c->ops->on_timer(c, sim->now_ps);
 		nic_cc_apply(qp);
 		if (qp->cc_window_bytes != window && qp->state == NIC_QP_OK)

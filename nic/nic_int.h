@@ -211,6 +211,9 @@ void nic_qp_activate(struct nic_qp *qp);
 uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t base_rtt_ps,
 		      uint32_t mtu);
 void nic_qp_deactivate(struct nic_qp *qp);
+/* The rate of a QP waiting for its next departure rose from @old_bps to
+ * @new_bps: shorten the wait in proportion (a rate limiter recomputes). */
+void nic_qp_repace(struct nic_qp *qp, uint64_t old_bps, uint64_t new_bps);
 struct rte_mbuf *nic_pull(void *owner, struct port *p);
 
 /* nic_rx.c */

@@ -119,6 +119,16 @@ static void nic_arm_timer(struct nic *n, struct nic_port_state *ps, uint64_t at_
 	sim_at(n->sim, at_ps, &ps->timer_src, nic_timer, ps);
 }
 
+void nic_qp_repace(struct nic_qp *qp, uint64_t old_bps, uint64_t new_bps)
+{
+	struct nic *n = qp->nic;
+	uint64_t now = n->sim->now_ps;
+
+	qp->next_ok_ps = now + (uint64_t)((unsigned __int128)(qp->next_ok_ps - now) * old_bps /
+					  new_bps);
+	nic_arm_timer(n, &n->ps[qp->port], qp->next_ok_ps);
+}
+
 /* Build @f, a frame of @qp, into a fresh data-pool packet of its class;
  * NULL when the pool is at its data limit. */
 static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f)

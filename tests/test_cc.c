@@ -32,6 +32,7 @@ struct ct {
 	uint64_t now_ps;                        /* virtual time */
 	uint64_t trace[CT_STEPS][3];            /* rate, window, timer after each event */
 	uint32_t n_trace;                       /* entries used */
+	bool backlogged;                        /* the QP has data (told to on_timer) */
 	uint32_t bad;                           /* invariant violations seen */
 	char what[128];                         /* the first violation */
 };
@@ -71,6 +72,7 @@ static void ct_run(struct ct *c, uint64_t until_ps)
 	while (c->q.timer_ps && c->q.timer_ps <= until_ps && fired < 1000000) {
 		c->now_ps = c->q.timer_ps;
 		c->q.timer_ps = 0;
+		c->q.backlogged = c->backlogged;
 		c->ops->on_timer(&c->q, c->now_ps);
 		ct_check(c);
 		fired++;
@@ -141,6 +143,7 @@ static void ct_script(struct ct *c)
 {
 	uint64_t t;
 
+	c->backlogged = true;
 	/* Line-rate start: a few RTTs of data, ACKs every 16 packets. */
 	for (int i = 0; i < 64; i++) {
 		ct_send(c, 16);
@@ -163,6 +166,7 @@ static void ct_script(struct ct *c)
 	/* A long idle: ten seconds with nothing sent; the timer must stop
 	 * (else a run with this algorithm never ends). */
 	t = c->now_ps + 10000000 * CT_US;
+	c->backlogged = false;
 	ct_run(c, t);
 	if (c->q.timer_ps)
 		ct_fail(c, "a timer still armed after 10 s idle");
@@ -263,6 +267,7 @@ static void test_cc_dcqcn_trace(void)
 	cfg->alpha_init = 1.0; /* the reference trace starts at alpha 1 */
 	cfg->byte_counter_bytes = 0; /* nothing is sent: the timer alone */
 	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.backlogged = true; /* the timer runs (an idle QP's sleeps: see below) */
 	CU_ASSERT_EQUAL(c.q.timer_ps, 0); /* at the line rate: no timer */
 	c.now_ps = t0;
 	ct_cnp(&c);
@@ -285,6 +290,32 @@ static void test_cc_dcqcn_trace(void)
 	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
 	CU_ASSERT_EQUAL(c.q.timer_ps, 0);
 	CU_ASSERT_EQUAL(c.bad, 0);
+
+	/* Idle, the timer sleeps after one expiry; the expiries it missed are
+	 * applied when the QP sends again: the same rate as a timer that ran. */
+	{
+		static struct ct d;
+
+		for (int k = 0; k < 2; k++) {
+			struct ct *x = k ? &d : &c;
+
+			CU_ASSERT_EQUAL_FATAL(ct_init(x, &cc_dcqcn_ops), 0);
+			((struct cc_dcqcn_cfg *)x->cfg)->byte_counter_bytes = 0;
+			CU_ASSERT_EQUAL_FATAL(ct_start(x), 0);
+			x->backlogged = k == 0;
+			x->now_ps = t0;
+			ct_cnp(x);
+			ct_cnp(x);
+			ct_run(x, t0 + 1000 * CT_US);
+		}
+		CU_ASSERT_EQUAL(d.q.timer_ps, 0);         /* asleep */
+		CU_ASSERT(c.q.timer_ps > t0 + 1000 * CT_US); /* running */
+		CU_ASSERT(d.q.rate_bps < c.q.rate_bps);  /* one expiry behind so far */
+		ct_send(&c, 1);
+		ct_send(&d, 1);                           /* wakes: catches up */
+		CU_ASSERT_EQUAL(d.q.rate_bps, c.q.rate_bps);
+		CU_ASSERT_EQUAL(d.q.timer_ps, c.q.timer_ps);
+	}
 }
 
 /* Alpha's decay with no CNP: alpha(t) = (1 - g)^(t/K). ConnectX: g = 5/1024
