@@ -195,7 +195,13 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 			      pkt_opcode(wr->opcode == IBV_WR_RDMA_WRITE ? PKT_XFER_WRITE : PKT_XFER_SEND,
 					 off == 0, last),
 			      psn);
-		f.ack_req = last;
+		/* AckReq on a message's last packet, and on the packet that fills a
+		 * window algorithm's window (else the responder, coalescing, would
+		 * leave a window-limited sender waiting for its timeout). */
+		f.ack_req = last ||
+			    (unlikely(qp->cc_window_bytes) &&
+			     (uint64_t)(uint32_t)(nic_psn_diff(psn, qp->ack_psn) + 1) * qp->mtu_bytes >=
+				     qp->cc_window_bytes);
 		f.reth_va = wr->remote_addr;
 		f.reth_rkey = wr->rkey;
 		f.reth_len = (uint32_t)wr->bytes;
