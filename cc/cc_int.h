@@ -1,9 +1,55 @@
-/* Private to cc/: the ops tables the registry lists. */
+/* Private to cc/ (and its tests): the ops tables the registry lists and the
+ * settings structs their `nic.<name>` tables fill. */
 #ifndef FAB_CC_INT_H
 #define FAB_CC_INT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "cc.h"
 
+/* DCQCN presets: where the defaults of the unset keys come from. */
+enum cc_dcqcn_preset {
+	CC_DCQCN_CONNECTX, /* NVIDIA ConnectX firmware defaults */
+	CC_DCQCN_PAPER,    /* Zhu et al., SIGCOMM 2015 */
+};
+
+/* nic.dcqcn.*: the reaction point's parameters (names as in the paper). */
+struct cc_dcqcn_cfg {
+	int preset;               /* enum cc_dcqcn_preset */
+	double g;                 /* alpha's gain g */
+	uint64_t alpha_period_ps; /* alpha timer K: alpha decays once per K without CNP */
+	double alpha_init;        /* alpha set on the first CNP */
+	uint64_t reduce_period_ps; /* at most one rate cut per this; 0: every CNP */
+	uint64_t timer_ps;        /* rate increase timer period T */
+	uint64_t byte_counter_bytes; /* rate increase every B bytes sent; 0: off */
+	uint32_t threshold;       /* F: increase events of fast recovery */
+	uint64_t rai_bps;         /* additive increase step R_AI */
+	uint64_t rhai_bps;        /* hyper increase step R_HAI */
+	uint64_t min_rate_bps;    /* the rate never goes below this */
+	bool clamp_target;        /* a cut always sets R_T to R_C (else only after an
+				   * increase since the last cut) */
+};
+
+/* nic.dctcp.*: the window's parameters (RFC 8257). */
+struct cc_dctcp_cfg {
+	double g;                 /* alpha's gain g */
+	double alpha_init;        /* alpha at start */
+	uint64_t init_window_bytes; /* window at start; 0: one bandwidth-delay product */
+	uint64_t max_window_bytes; /* the window never grows past this */
+};
+
 extern const struct cc_ops cc_none_ops;
+extern const struct cc_ops cc_dcqcn_ops;
+extern const struct cc_ops cc_dctcp_ops;
+extern const struct cfg_table cc_dcqcn_cfg_table;
+extern const struct cfg_table cc_dctcp_cfg_table;
+
+/* DCQCN's alpha of @q at @now_ps (tests: the alpha timer's decay). */
+double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
+/* DCQCN's target rate R_T of @q. */
+uint64_t cc_dcqcn_target(const struct cc_qp *q);
+/* DCTCP's alpha of @q. */
+double cc_dctcp_alpha(const struct cc_qp *q);
 
 #endif

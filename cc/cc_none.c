@@ -1,29 +1,16 @@
 /* "none": no congestion control; the QP sends at the line rate of its port
- * and relies on the fabric (buffers, later PFC) alone. */
+ * and relies on the fabric (buffers, PFC) alone. No hook but init, so the
+ * NIC spends nothing on it per packet. */
 #include "cc_int.h"
 
-struct cc_none {
-	uint64_t rate_bps; /* line rate */
-};
-
-static int cc_none_init(void *priv, const struct cc_params *p)
+static int cc_none_init(struct cc_qp *q)
 {
-	struct cc_none *s = priv;
-
-	s->rate_bps = p->line_rate_bps;
+	q->rate_bps = q->line_rate_bps;
+	q->window_bytes = 0;
 	return 0;
-}
-
-static uint64_t cc_none_rate(const void *priv)
-{
-	const struct cc_none *s = priv;
-
-	return s->rate_bps;
 }
 
 const struct cc_ops cc_none_ops = {
 	.name = "none",
-	.priv_size = sizeof(struct cc_none),
 	.init = cc_none_init,
-	.rate_bps = cc_none_rate,
 };

@@ -28,6 +28,14 @@ static int nic_params_resolve(struct nic_params *p)
 		p->cnp_dscp = NIC_CNP_DSCP_DEFAULT;
 	if (p->cnp_interval_ps == 0)
 		p->cnp_interval_ps = NIC_CNP_INTERVAL_DEFAULT_PS;
+	if (!p->cc)
+		p->cc = cc_find("none");
+	{
+		char err[CFG_ERR_BYTES];
+
+		if (!p->cc || cc_ops_check(p->cc, err) != 0)
+			return -EINVAL;
+	}
 	if (p->rto_max_ps < p->rto_ps || p->retry_cnt > 7 || p->cnp_dscp > 63 ||
 	    (p->recovery != NIC_RECOVERY_GBN && p->recovery != NIC_RECOVERY_SR) ||
 	    p->sr_window_pkts < NIC_SR_WINDOW_MIN_PKTS ||
@@ -92,7 +100,7 @@ static void nic_qp_free(struct nic_qp *qp)
 	nic_qp_rel_fini(qp);
 	free(qp->rds);
 	free(qp->wrs);
-	free(qp->cc_priv);
+	free(qp->cc.priv);
 	free(qp);
 }
 
@@ -184,8 +192,7 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 	if (qp)
 		memset(qp, 0, sizeof(*qp));
 	ring = nic_pow2_at_least(attr->cap.max_send_wr);
-	if (!qp || !(qp->wrs = calloc(ring, sizeof(*qp->wrs))) ||
-	    !(qp->cc_priv = calloc(1, n->p.cc->priv_size ? n->p.cc->priv_size : 1))) {
+	if (!qp || !(qp->wrs = calloc(ring, sizeof(*qp->wrs)))) {
 		nic_qp_free(qp);
 		errno = ENOMEM;
 		return NULL;
@@ -193,12 +200,108 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 	qp->nic = n;
 	qp->wr_mask = ring - 1;
 	qp->qpn = NIC_QPN_BASE + n->n_qps;
+	qp->cc.ops = n->p.cc;
 	sim_new_src(n->sim, &qp->rto_src);
+	sim_new_src(n->sim, &qp->cc_src);
 	n->qps[n->n_qps++] = qp;
 	return qp;
 }
 
 uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
+
+int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
+{
+	char err[CFG_ERR_BYTES];
+
+	if (qp->connected || !ops || cc_ops_check(ops, err) != 0)
+		return -EINVAL;
+	qp->cc.ops = ops;
+	return 0;
+}
+
+const struct cc_qp *nic_qp_cc(const struct nic_qp *qp)
+{
+	return qp->connected ? &qp->cc : NULL;
+}
+
+void nic_cc_stats(const struct nic *n, struct cc_stats *sum)
+{
+	for (uint32_t i = 0; i < n->n_qps; i++) {
+		const struct cc_stats *s = &n->qps[i]->cc.stats;
+
+		sum->rate_cuts += s->rate_cuts;
+		sum->rate_increases += s->rate_increases;
+		sum->window_cuts += s->window_cuts;
+		sum->window_increases += s->window_increases;
+		sum->timer_events += s->timer_events;
+	}
+}
+
+static void nic_cc_fire(struct sim *sim, void *obj);
+
+void nic_cc_apply(struct nic_qp *qp)
+{
+	struct cc_qp *c = &qp->cc;
+	uint64_t now = qp->nic->sim->now_ps;
+
+	if (c->rate_bps > qp->cc_rate_bps && qp->next_ok_ps > now && qp->active)
+		nic_qp_repace(qp, qp->cc_rate_bps, c->rate_bps);
+	qp->cc_rate_bps = c->rate_bps;
+	qp->cc_window_bytes = (uint32_t)(c->window_bytes > UINT32_MAX ? UINT32_MAX : c->window_bytes);
+	/* A request later than the live event waits for it (lazy re-arm); an
+	 * earlier one needs its own event, and the later one fires for nothing. */
+	if (c->timer_ps && (!qp->cc_ev_ps || c->timer_ps < qp->cc_ev_ps)) {
+		qp->cc_ev_ps = c->timer_ps > now ? c->timer_ps : now;
+		sim_at(qp->nic->sim, qp->cc_ev_ps, &qp->cc_src, nic_cc_fire, qp);
+	}
+}
+
+/* The QP's congestion-control timer. Bookkeeping for the run's end: the
+ * rate it changes shows in the packets the pacer lets go. */
+static void nic_cc_fire(struct sim *sim, void *obj)
+{
+	struct nic_qp *qp = obj;
+	struct cc_qp *c = &qp->cc;
+
+	sim->monitor_event = true;
+	if (sim->now_ps != qp->cc_ev_ps)
+		return; /* replaced by an earlier one, which ran */
+	qp->cc_ev_ps = 0;
+	if (!c->timer_ps)
+		return; /* cancelled */
+	if (c->timer_ps <= sim->now_ps) {
+		uint32_t window = qp->cc_window_bytes;
+
+		c->timer_ps = 0;
+		c->backlogged = qp->active || qp->snd_una != qp->max_psn ||
+				qp->send_idx != qp->post_idx;
+		c->ops->on_timer(c, sim->now_ps);
+		nic_cc_apply(qp);
+		if (qp->cc_window_bytes != window && qp->state == NIC_QP_OK)
+			nic_qp_activate(qp); /* a window that opened lets it send */
+		return;
+	}
+	nic_cc_apply(qp); /* re-arms at a request moved later */
+}
+
+void nic_cc_sent(struct nic_qp *qp, uint32_t psn, uint32_t end_psn, uint32_t bytes, bool retx)
+{
+	uint64_t now = qp->nic->sim->now_ps;
+
+	if (retx) {
+		/* Karn's rule: a resent PSN gives no sample. */
+		if (qp->rtt_valid && nic_psn_diff(psn, qp->rtt_psn) <= 0)
+			qp->rtt_valid = 0;
+	} else if (!qp->rtt_valid) {
+		qp->rtt_valid = 1;
+		qp->rtt_psn = end_psn;
+		qp->rtt_sent_ps = now;
+	}
+	if (qp->cc.ops->on_send) {
+		qp->cc.ops->on_send(&qp->cc, bytes, now);
+		nic_cc_apply(qp);
+	}
+}
 
 uint32_t nic_qp_outstanding(const struct nic_qp *qp) { return qp->post_idx - qp->done_idx; }
 
@@ -216,12 +319,36 @@ static uint16_t nic_udp_sport(uint32_t src_ip, uint32_t qpn)
 	return (uint16_t)(0xC000 | (x & 0x3FFF));
 }
 
+/* Set up the QP's congestion control at connect: its state, settings and
+ * first rate and window. 0 or -errno. */
+static int nic_qp_cc_init(struct nic_qp *qp, uint64_t line_rate_bps, uint64_t base_rtt_ps,
+			  uint32_t mtu)
+{
+	struct cc_qp *c = &qp->cc;
+	const struct cc_ops *ops = c->ops;
+
+	free(c->priv);
+	memset(c, 0, sizeof(*c));
+	c->ops = ops;
+	c->cfg = cc_cfg_of(&qp->nic->p.cc_cfg, ops);
+	c->line_rate_bps = line_rate_bps;
+	c->base_rtt_ps = base_rtt_ps;
+	c->mtu_bytes = mtu;
+	if (!(c->priv = calloc(1, ops->priv_size ? ops->priv_size : 1)))
+		return -ENOMEM;
+	if (ops->init(c) != 0)
+		return -EINVAL;
+	qp->cc_send = ops->on_send || ops->on_ack;
+	qp->ecn_echo = (ops->flags & CC_F_ECN_ECHO) != 0;
+	nic_cc_apply(qp);
+	return 0;
+}
+
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps)
 {
 	struct nic *n = qp->nic;
 	uint16_t port = attr->ah_attr.port_num;
 	uint32_t mtu, dst_ip;
-	struct cc_params ccp;
 	uint8_t dscp;
 
 	if (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096)
@@ -252,13 +379,11 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->addr.ttl = 64;
 	qp->addr.udp_sport = nic_udp_sport(n->ip, qp->qpn);
 	pkt_tmpl_init(&qp->tmpl, &qp->addr, 0xFFFF, qp->dest_qpn);
-	ccp.line_rate_bps = n->ports[qp->port].rate_bps;
-	n->ps[qp->port].line_rate_bps = ccp.line_rate_bps;
-	ccp.base_rtt_ps = base_rtt_ps;
-	ccp.mtu_bytes = mtu;
-	if (n->p.cc->init(qp->cc_priv, &ccp) != 0 || nic_qp_rel_init(qp) != 0)
+	n->ps[qp->port].line_rate_bps = n->ports[qp->port].rate_bps;
+	if (nic_qp_cc_init(qp, n->ports[qp->port].rate_bps, base_rtt_ps, mtu) != 0 ||
+	    nic_qp_rel_init(qp) != 0)
 		return -EINVAL;
-	qp->sr_limit = nic_sr_limit(&n->p, ccp.line_rate_bps, base_rtt_ps, mtu);
+	qp->sr_limit = nic_sr_limit(&n->p, n->ports[qp->port].rate_bps, base_rtt_ps, mtu);
 	qp->connected = 1;
 	return 0;
 }

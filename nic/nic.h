@@ -55,7 +55,9 @@ struct nic_params {
 	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class); set at
 				     * assembly from the fabric's classes, not a key */
 	struct port_sched sched;    /* NIC egress scheduler; set at assembly (fabric.scheduler) */
-	const struct cc_ops *cc;    /* congestion control for every QP */
+	const struct cc_ops *cc;    /* congestion control of the QPs that name none
+				     * (nic_qp_set_cc) */
+	struct cc_cfg_set cc_cfg;   /* nic.<algorithm>.* settings of every algorithm */
 	/* reliability */
 	enum nic_recovery recovery; /* loss recovery; 0 is go-back-N */
 	uint64_t rto_ps;            /* first retransmission timeout; 0: default */
@@ -154,6 +156,16 @@ uint32_t nic_qp_num(const struct nic_qp *qp);
  * congestion control. Returns 0 or -EINVAL (bad attribute, already
  * connected, or no memory for the selective-repeat bitmap). */
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
+/* Give @qp its own congestion control @ops (a workload's algorithm)
+ * instead of the NIC's; before nic_qp_connect. Its settings come from the
+ * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, or @ops fails
+ * cc_ops_check). */
+int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops);
+/* The QP's congestion control as its algorithm sees it (rate, window,
+ * counters); NULL before nic_qp_connect. */
+const struct cc_qp *nic_qp_cc(const struct nic_qp *qp);
+/* Add the congestion-control counters of every QP of @n to @sum. */
+void nic_cc_stats(const struct nic *n, struct cc_stats *sum);
 /* Post a chain of work requests: IBV_WR_RDMA_WRITE, IBV_WR_SEND or
  * IBV_WR_RDMA_READ (completes as IBV_WC_RDMA_READ when its last response
  * arrives), any number of SGEs (their lengths add up). Every request is

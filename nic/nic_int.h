@@ -62,10 +62,8 @@ struct nic_qp {
 	uint32_t wr_mask;          /* ring size - 1 */
 	uint32_t next_psn;         /* next PSN the send pointer sends (go-back-N rewinds it) */
 	uint32_t max_psn;          /* one past the highest PSN sent: below it, a resend */
-	uint32_t post_psn;         /* first PSN of the next posted request */
 	uint32_t ack_psn;          /* the responder holds every request PSN before this */
 	uint32_t snd_una;          /* PSNs before this are done (ACKed; READs: answered) */
-	uint32_t rd_posted;        /* READs posted */
 	uint32_t rd_head;          /* responder: oldest READ being answered (free-running);
 				    * here because every send checks it */
 	uint32_t rd_tail;          /* responder: next free READ slot */
@@ -80,12 +78,17 @@ struct nic_qp {
 	uint32_t qpn;              /* own QP number */
 	uint32_t dest_qpn;         /* peer QP number */
 	struct nic_wr *wrs;        /* send queue ring */
-	void *cc_priv;             /* congestion-control state */
+	uint64_t cc_rate_bps;      /* pacing rate (cc.rate_bps as last applied) */
+	uint32_t cc_window_bytes;  /* bytes in flight allowed, 0: no window (cc.window_bytes) */
+	uint8_t cc_send;           /* a send calls nic_cc_sent (on_send or on_ack set) */
 	uint64_t *sack_bits;       /* selective repeat: PSNs the responder holds out of order,
 				    * bit psn & sr_mask (see nic_rel.c); NULL with go-back-N */
 	/* line 2: the first bytes of its data frames (a QP is line-aligned) */
 	struct pkt_tmpl tmpl;
 	struct pkt_addr addr;      /* addressing (ACKs and CNPs start from it) */
+	/* requester, posting only */
+	uint32_t post_psn;         /* first PSN of the next posted request */
+	uint32_t rd_posted;        /* READs posted */
 	/* requester, selective repeat (see nic_rel.c) */
 	uint32_t sr_mask;          /* window - 1 */
 	uint32_t sr_limit;          /* selective repeat: packets in flight past the ACK, at most */
@@ -111,6 +114,15 @@ struct nic_qp {
 	uint32_t rsp_max_psn;      /* one past the highest response PSN sent */
 	uint8_t rsp_sent;          /* rsp_max_psn is valid */
 	struct nic_qp_stats stats; /* counters */
+	/* congestion control (nic.c, nic_cc_* below) */
+	struct cc_qp cc;           /* what the algorithm sees and writes */
+	uint64_t cc_ev_ps;         /* time of the live timer event; 0: none */
+	struct ev_src cc_src;      /* event identity of the timer */
+	uint64_t rtt_sent_ps;      /* send time of the PSN being timed */
+	uint32_t rtt_psn;          /* the PSN being timed (the last of its packet) */
+	uint8_t rtt_valid;         /* a PSN is being timed */
+	uint8_t ecn_echo;          /* the QP's algorithm wants CE echoed in ACKs (both ends) */
+	uint8_t ce_state;          /* responder: the packets since the last ACK were CE-marked */
 };
 
 struct nic_port_state {
@@ -141,7 +153,7 @@ struct nic {
 	uint16_t n_ports;          /* ports */
 	uint8_t ack_tc;            /* class of ACKs */
 	uint8_t cnp_tc;            /* class of CNPs */
-	const struct cc_ops *cc;   /* p.cc, here for the send and the ACK */
+	const struct cc_ops *cc;   /* p.cc: the algorithm of QPs that name none */
 	/* line 1: what a data packet sent or received writes */
 	uint8_t *pattern;          /* materialised payload bytes (NIC_PATTERN_BYTES) with
 				    * p.payload, else NULL */
@@ -199,12 +211,23 @@ void nic_qp_activate(struct nic_qp *qp);
 uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t base_rtt_ps,
 		      uint32_t mtu);
 void nic_qp_deactivate(struct nic_qp *qp);
+/* The rate of a QP waiting for its next departure rose from @old_bps to
+ * @new_bps: shorten the wait in proportion (a rate limiter recomputes). */
+void nic_qp_repace(struct nic_qp *qp, uint64_t old_bps, uint64_t new_bps);
 struct rte_mbuf *nic_pull(void *owner, struct port *p);
 
 /* nic_rx.c */
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m);
 void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
 		  enum ibv_wc_opcode op, enum ibv_wc_status status);
+
+/* nic.c: congestion control */
+/* Apply what the algorithm wrote after one of its hooks ran: rate and
+ * window into the pacer, its timer request into at most one live event. */
+void nic_cc_apply(struct nic_qp *qp);
+/* A packet covering @psn..@end_psn with @bytes of payload left (@retx: a
+ * resend); called when qp->cc_send. */
+void nic_cc_sent(struct nic_qp *qp, uint32_t psn, uint32_t end_psn, uint32_t bytes, bool retx);
 
 /* nic_rel.c: requester reliability */
 int nic_qp_rel_init(struct nic_qp *qp);       /* at connect; 0 or -ENOMEM */

@@ -323,6 +323,10 @@ static void nic_rto_expired(struct nic_qp *qp)
 
 	qp->stats.timeouts++;
 	n->stats.timeouts++;
+	if (qp->cc.ops->on_timeout) {
+		qp->cc.ops->on_timeout(&qp->cc, now);
+		nic_cc_apply(qp);
+	}
 	if (qp->retries_left == 0) {
 		nic_qp_fail(qp);
 		return;

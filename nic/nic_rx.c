@@ -38,7 +38,10 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	f.addr.ecn = PKT_ECN_NOT_ECT;
 	f.addr.pcp = tc;
 	f.opcode = opcode;
-	f.becn = opcode == PKT_OP_CNP;
+	/* CNPs carry BECN; so do ACKs of CE-marked data when the QP's
+	 * algorithm asks for the echo (ECN echo, as InfiniBand's BECN). */
+	f.becn = opcode == PKT_OP_CNP ||
+		 (qp->ecn_echo && qp->ce_state && syndrome == PKT_AETH_ACK_UNLIMITED);
 	f.pkey = 0xFFFF;
 	f.dest_qp = qp->dest_qpn;
 	f.psn = psn;
@@ -225,6 +228,15 @@ static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 	} else {
 		uint32_t payload = pkt_meta(m)->payload_bytes;
 
+		if (unlikely(qp->ecn_echo)) {
+			bool ce = pkt_view_ce(h);
+
+			/* ECN echo: each ACK covers packets of one CE state, so the
+			 * sender counts marked bytes exactly (RFC 8257 3.2). */
+			if (qp->unacked_pkts && ce != qp->ce_state)
+				nic_send_ack(n, qp);
+			qp->ce_state = ce;
+		}
 		qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
 		qp->unacked_pkts++;
 		n->stats.rx_payload_bytes += payload;
@@ -331,6 +343,28 @@ static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 	nic_qp_activate(qp);
 }
 
+/* Tell the QP's algorithm about an ACK that moved the cumulative ACK from
+ * @una (completing requests of @acked bytes). Newly acknowledged bytes are
+ * counted in PSNs (MTU each; the last packet of a message may be shorter),
+ * the RTT from the PSN being timed when the ACK covers it. */
+static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h, uint32_t una,
+		       uint64_t acked)
+{
+	int32_t d = nic_psn_diff(qp->ack_psn, una);
+	struct cc_ack a = { 0 };
+
+	(void)acked;
+	a.acked_bytes = d > 0 ? (uint64_t)d * qp->mtu_bytes : 0;
+	if (qp->rtt_valid && nic_psn_diff(qp->ack_psn, qp->rtt_psn) > 0) {
+		a.rtt_ps = n->sim->now_ps - qp->rtt_sent_ps;
+		qp->rtt_valid = 0;
+	}
+	a.inflight_bytes = (uint64_t)(uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) * qp->mtu_bytes;
+	a.ecn_echo = h->becn != 0;
+	qp->cc.ops->on_ack(&qp->cc, &a, n->sim->now_ps);
+	nic_cc_apply(qp);
+}
+
 static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h)
 {
 	uint8_t kind = h->aeth_syndrome & 0x60;
@@ -338,22 +372,21 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *
 	if (kind == 0x60) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
-		if (h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ)
+		if (h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
 			nic_req_nak(qp, h->psn, h->aeth_msn);
+			if (qp->cc.ops->on_nak) {
+				qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
+				nic_cc_apply(qp);
+			}
+		}
 	} else if (kind == 0) {
+		uint32_t una = qp->ack_psn;
 		uint64_t acked;
 
 		n->stats.rx_acks++;
 		acked = nic_req_acked(qp, nic_psn_add(h->psn, 1));
-		if (n->cc->on_ack) {
-			struct cc_ack a = {
-				.acked_bytes = (uint32_t)(acked > UINT32_MAX ? UINT32_MAX : acked),
-			};
-
-			if (unlikely(acked > UINT32_MAX))
-				n->sim->n_saturated++; /* the algorithm sees less than was acked */
-			n->cc->on_ack(qp->cc_priv, &a, n->sim->now_ps);
-		}
+		if (qp->cc.ops->on_ack)
+			nic_cc_ack(n, qp, h, una, acked);
 	}
 	/* RNR NAKs are never sent here (receive queues are not modelled). */
 	if (qp->state == NIC_QP_OK)
@@ -385,8 +418,10 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	} else if (h.opcode == PKT_OP_CNP) {
 		n->stats.rx_cnps++;
 		qp->stats.cnps_rx++;
-		if (n->cc->on_cnp)
-			n->cc->on_cnp(qp->cc_priv, n->sim->now_ps);
+		if (qp->cc.ops->on_cnp) {
+			qp->cc.ops->on_cnp(&qp->cc, n->sim->now_ps);
+			nic_cc_apply(qp);
+		}
 	} else if (nic_is_read_resp(h.opcode)) {
 		nic_rx_resp(n, qp, m, &h);
 	} else {

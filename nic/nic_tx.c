@@ -52,7 +52,9 @@ static bool nic_rd_rereq_valid(struct nic_qp *qp)
 }
 
 /* The request at the send pointer may go: selective repeat keeps it inside
- * the window past the cumulative ACK, and READs are limited in number. */
+ * the window past the cumulative ACK, a window algorithm keeps the bytes
+ * in flight (send pointer to cumulative ACK) below its window, and READs
+ * are limited in number. */
 static inline bool nic_can_send_new(const struct nic_qp *qp)
 {
 	const struct nic_wr *wr;
@@ -60,6 +62,10 @@ static inline bool nic_can_send_new(const struct nic_qp *qp)
 	if (qp->send_idx == qp->post_idx)
 		return false;
 	if (qp->sack_bits && (uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) >= qp->sr_limit)
+		return false;
+	if (unlikely(qp->cc_window_bytes) &&
+	    (uint64_t)(uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) * qp->mtu_bytes >=
+		    qp->cc_window_bytes)
 		return false;
 	wr = nic_wr_at(qp, qp->send_idx);
 	return wr->opcode != IBV_WR_RDMA_READ ||
@@ -113,6 +119,16 @@ static void nic_arm_timer(struct nic *n, struct nic_port_state *ps, uint64_t at_
 	sim_at(n->sim, at_ps, &ps->timer_src, nic_timer, ps);
 }
 
+void nic_qp_repace(struct nic_qp *qp, uint64_t old_bps, uint64_t new_bps)
+{
+	struct nic *n = qp->nic;
+	uint64_t now = n->sim->now_ps;
+
+	qp->next_ok_ps = now + (uint64_t)((unsigned __int128)(qp->next_ok_ps - now) * old_bps /
+					  new_bps);
+	nic_arm_timer(n, &n->ps[qp->port], qp->next_ok_ps);
+}
+
 /* Build @f, a frame of @qp, into a fresh data-pool packet of its class;
  * NULL when the pool is at its data limit. */
 static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f)
@@ -163,6 +179,7 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 	uint64_t left = wr->bytes - off;
 	struct rte_mbuf *m;
 	struct pkt_roce f;
+	bool retx;
 
 	if (wr->opcode == IBV_WR_RDMA_READ) {
 		nic_roce_init(&f, qp, PKT_OP_READ_REQ, psn);
@@ -178,7 +195,13 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 			      pkt_opcode(wr->opcode == IBV_WR_RDMA_WRITE ? PKT_XFER_WRITE : PKT_XFER_SEND,
 					 off == 0, last),
 			      psn);
-		f.ack_req = last;
+		/* AckReq on a message's last packet, and on the packet that fills a
+		 * window algorithm's window (else the responder, coalescing, would
+		 * leave a window-limited sender waiting for its timeout). */
+		f.ack_req = last ||
+			    (unlikely(qp->cc_window_bytes) &&
+			     (uint64_t)(uint32_t)(nic_psn_diff(psn, qp->ack_psn) + 1) * qp->mtu_bytes >=
+				     qp->cc_window_bytes);
 		f.reth_va = wr->remote_addr;
 		f.reth_rkey = wr->rkey;
 		f.reth_len = (uint32_t)wr->bytes;
@@ -194,13 +217,16 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		n->stats.tx_data_pkts++;
 		n->stats.tx_payload_bytes += f.payload_bytes;
 	}
-	if (nic_psn_diff(psn, qp->max_psn) < 0) {
+	retx = nic_psn_diff(psn, qp->max_psn) < 0;
+	if (retx) {
 		qp->stats.retx_pkts++;
 		n->stats.retx_pkts++;
 	}
 	if (nic_psn_diff(*end_psn, qp->max_psn) >= 0)
 		qp->max_psn = nic_psn_add(*end_psn, 1);
 	nic_rto_on_send(qp);
+	if (unlikely(qp->cc_send))
+		nic_cc_sent(qp, psn, *end_psn, f.payload_bytes, retx);
 	return m;
 }
 
@@ -235,6 +261,11 @@ static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
 	rd->next_psn = nic_psn_add(psn, 1);
 	if (last)
 		qp->rd_head++;
+	if (unlikely(qp->cc_send) && qp->cc.ops->on_send) {
+		/* Responses count toward the QP's rate; no RTT is timed on them. */
+		qp->cc.ops->on_send(&qp->cc, f.payload_bytes, n->sim->now_ps);
+		nic_cc_apply(qp);
+	}
 	return m;
 }
 
@@ -310,12 +341,9 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p)
 			nic_arm_timer(n, ps, now + port_frame_ps(p, go->mtu_bytes, p->rate_bps));
 			return NULL;
 		}
-		{
-			uint64_t rate = n->cc->rate_bps(go->cc_priv);
-
-			if (rate < ps->line_rate_bps)
-				go->next_ok_ps = now + port_frame_ps(p, pkt_meta(m)->frame_bytes, rate);
-		}
+		if (go->cc_rate_bps < ps->line_rate_bps)
+			go->next_ok_ps = now + port_frame_ps(p, pkt_meta(m)->frame_bytes,
+							     go->cc_rate_bps);
 		ps->act_head = go->act_next;
 		if (!nic_qp_can_send(go))
 			nic_act_remove(ps, go);

@@ -46,6 +46,8 @@ struct exp_capture {
 struct exp_workload {
 	char name[32];         /* given or "<kind><index>" */
 	const char *kind;      /* "messages", "permutation", "incast" (static) */
+	const struct cc_ops *cc; /* its cc key; NULL: nic.cc */
+	struct cfg_mark cc_mark; /* where its cc was named */
 };
 
 struct exp {
@@ -66,6 +68,7 @@ struct exp {
 	struct nic_params nic;        /* nic.* (nic/nic_cfg.c); dscp_to_tc and sched are
 				       * set at assembly */
 	struct sim_params engine;     /* engine.* (core/sim_cfg.c) */
+	struct cfg_mark cc_mark;      /* where nic.cc was set (or its default filled) */
 	/* the fabric as a whole (exp_fabric.c) */
 	struct cfg_mark buffer_mark;  /* where fabric.buffer was set (or the fabric block, or the file) */
 	double loss;                  /* random frame loss per link direction */

@@ -71,7 +71,7 @@ static int exp_topology(const struct cfg_node *n, void *params, char err[CFG_ERR
 }
 
 static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char *kind,
-			    char err[CFG_ERR_BYTES])
+			    const struct cc_ops *cc, char err[CFG_ERR_BYTES])
 {
 	struct exp_workload *w = realloc(e->workloads, sizeof(*w) * (e->n_workloads + 1));
 	const struct cfg_node *name = cfg_get(it, "name");
@@ -81,6 +81,9 @@ static int exp_add_workload(struct exp *e, const struct cfg_node *it, const char
 	e->workloads = w;
 	w = &w[e->n_workloads];
 	w->kind = kind;
+	w->cc = cc;
+	if (cc)
+		w->cc_mark = cfg_get(it, "cc")->mark;
 	if (name) {
 		/* The name is a key of summary.json (workloads.NAME.*) and a
 		 * field of flows.csv: no dots, commas or quotes, and whole. */
@@ -130,7 +133,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 	if (cfg_want(t, CFG_SEQ, "traffic (a list of workloads)", err) != 0)
 		return -EINVAL;
 	for (uint32_t i = 0; i < t->n; i++) {
-		const struct cfg_node *it = t->items[i], *k;
+		const struct cfg_node *it = t->items[i], *k, *cc;
 		const struct tg_wl_kind *kind;
 		struct tg_wl_ctx ctx = {
 			.doc = e->doc,
@@ -150,9 +153,15 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		    cfg_enum(k, tg_wl_names(), &idx, err) != 0)
 			return -EINVAL;
 		kind = tg_wl_find(tg_wl_names()[idx]);
+		/* Its own congestion control, overriding nic.cc for its QPs. */
+		if ((cc = cfg_get(it, "cc")) != NULL) {
+			if (cfg_enum(cc, cc_names(), &idx, err) != 0)
+				return -EINVAL;
+			ctx.cc = cc_find(cc_names()[idx]);
+		}
 		r = kind->expand((struct cfg_node *)it, &ctx, err);
 		if (r == 0)
-			r = exp_add_workload(e, it, kind->name, err);
+			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
 		if (r != 0)
 			return r;
 	}
@@ -360,6 +369,7 @@ static const struct cfg_sub exp_fabric_subs[] = {
 };
 static const struct cfg_sub exp_nic_subs[] = {
 	{ &nic_cfg_table, offsetof(struct exp, nic) },
+	{ &cc_cfg_table, offsetof(struct exp, nic.cc_cfg) },
 	{ NULL, 0 },
 };
 static const struct cfg_sub exp_engine_subs[] = {
@@ -461,6 +471,26 @@ int exp_port_ref(const struct exp *e, const struct cfg_node *pn, struct exp_capt
 	return 0;
 }
 
+/* The settings of every congestion control in use (nic.cc and the
+ * workloads' own): defaults filled in for those whose nic.<name> section is
+ * absent, so that they show in the resolved experiment. */
+static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
+{
+	struct cfg_node *nic = cfg_schema_get(cfg_doc_root(e->doc), "nic");
+	const struct cfg_node *cc = nic ? cfg_get(nic, "cc") : NULL;
+
+	if (!nic)
+		return 0;
+	e->cc_mark = cc ? cc->mark : nic->mark;
+	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, &e->nic.cc_cfg, err) != 0)
+		return -EINVAL;
+	for (uint32_t i = 0; i < e->n_workloads; i++)
+		if (e->workloads[i].cc &&
+		    cc_cfg_resolve(e->doc, nic, e->workloads[i].cc, &e->nic.cc_cfg, err) != 0)
+			return -EINVAL;
+	return 0;
+}
+
 static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 		      struct exp **out, char err[CFG_ERR_BYTES])
 {
@@ -474,7 +504,8 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 			return -EINVAL;
 		}
 	}
-	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", &top, 1, err) != 0) {
+	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", &top, 1, err) != 0 ||
+	    exp_cc_resolve(e, err) != 0) {
 		exp_free(e);
 		return -EINVAL;
 	}

@@ -19,12 +19,37 @@ uint32_t fabric_max_frame(const struct exp *e)
 	return pkt_roce_frame_bytes(&f);
 }
 
+/* ECN marking on, and QPs whose congestion control ignores it: warn once
+ * per algorithm named (the run goes on). */
+static void fabric_warn_ecn(const struct exp *e)
+{
+	bool nic_used = e->n_workloads == 0;
+
+	if (!e->sw.ecn_tc_mask)
+		return;
+	for (uint32_t i = 0; i < e->n_workloads; i++) {
+		const struct exp_workload *w = &e->workloads[i];
+
+		if (!w->cc)
+			nic_used = true;
+		else if (!(w->cc->flags & CC_F_ECN))
+			fprintf(stderr,
+				"%s:%u:%u: warning: ECN marking is on (fabric.ecn) but workload '%s' uses congestion control '%s', which ignores it\n",
+				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, w->name, w->cc->name);
+	}
+	if (nic_used && !(e->nic.cc->flags & CC_F_ECN))
+		fprintf(stderr,
+			"%s:%u:%u: warning: ECN marking is on (fabric.ecn) but congestion control '%s' (nic.cc) ignores it: marks and CNPs slow nothing down\n",
+			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, e->nic.cc->name);
+}
+
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
 	bool warned = false;
 
+	fabric_warn_ecn(e);
 	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
 		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
 

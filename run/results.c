@@ -288,6 +288,20 @@ static void res_validity(struct results *r, const struct fabric *f, const struct
 			    (unsigned long long)s->n_saturated);
 }
 
+/* An algorithm other than none runs on some QP. */
+static bool res_cc_in_use(const struct exp *e)
+{
+	bool nic_used = e->n_workloads == 0;
+
+	for (uint32_t i = 0; i < e->n_workloads; i++) {
+		if (!e->workloads[i].cc)
+			nic_used = true;
+		else if (e->workloads[i].cc != cc_find("none"))
+			return true;
+	}
+	return nic_used && e->nic.cc != cc_find("none");
+}
+
 int res_collect(struct results *r, const struct fabric *f)
 {
 	return res_collect_run(r, f, NULL);
@@ -401,6 +415,19 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_U64(r, ns.qp_errors, "nic.qp_errors");
 	RES_U64(r, ns.tx_read_reqs, "nic.read_requests");
 	RES_U64(r, ns.rx_ooo_accepted, "nic.out_of_order_accepted");
+	if (res_cc_in_use(f->exp)) {
+		/* Only when an algorithm other than none runs: a run without
+		 * congestion control writes what it always wrote. */
+		struct cc_stats cs = { 0 };
+
+		for (uint32_t i = 0; i < f->topo->n_hosts; i++)
+			nic_cc_stats(f->nics[i], &cs);
+		RES_U64(r, cs.rate_cuts, "cc.rate_cuts");
+		RES_U64(r, cs.rate_increases, "cc.rate_increases");
+		RES_U64(r, cs.window_cuts, "cc.window_cuts");
+		RES_U64(r, cs.window_increases, "cc.window_increases");
+		RES_U64(r, cs.timer_events, "cc.timer_events");
+	}
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
 	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0)

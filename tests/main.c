@@ -32,6 +32,7 @@ int main(int argc, char **argv)
 		test_ev_register,
 		test_pkt_register,
 		test_capture_register,
+		test_cc_register,
 		test_port_register,
 		test_topo_register,
 		test_sw_register,

@@ -13,6 +13,7 @@ struct rte_mempool *test_mempool(void);
 const char *test_data_path(const char *name);
 
 int test_capture_register(void);
+int test_cc_register(void);
 int test_cfg_register(void);
 int test_ev_register(void);
 int test_exp_register(void);

@@ -122,8 +122,9 @@ static void test_exp_table_defaults(void)
 	};
 	static const char rest[] =
 		"fabric: {pfc: {watchdog: {}}, ecn: {}}\n"
+		"nic: {cc: dcqcn}\n"
 		"traffic:\n"
-		"  - {kind: permutation, size: 4KiB}\n"
+		"  - {kind: permutation, size: 4KiB, cc: dctcp}\n"
 		"  - {kind: incast, dst: h0, count: 2, size: 4KiB}\n"
 		"  - {kind: messages, messages: [{src: h1, dst: h2, size: 1KiB}]}\n"
 		"capture: {ports: ['h0:0']}\n"

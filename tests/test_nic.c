@@ -125,27 +125,24 @@ static const struct port_ops wire_ops = { .rx = wire_rx };
 /* A congestion control that keeps the line rate and counts CNPs. */
 static uint32_t tcc_cnps;
 
-static int tcc_init(void *priv, const struct cc_params *p)
+static int tcc_init(struct cc_qp *q)
 {
-	*(uint64_t *)priv = p->line_rate_bps;
+	q->rate_bps = q->line_rate_bps;
 	return 0;
 }
 
-static void tcc_on_cnp(void *priv, uint64_t now_ps)
+static void tcc_on_cnp(struct cc_qp *q, uint64_t now_ps)
 {
-	(void)priv;
+	(void)q;
 	(void)now_ps;
 	tcc_cnps++;
 }
-
-static uint64_t tcc_rate(const void *priv) { return *(const uint64_t *)priv; }
 
 static const struct cc_ops tcc_ops = {
 	.name = "test-cnp",
 	.priv_size = sizeof(uint64_t),
 	.init = tcc_init,
 	.on_cnp = tcc_on_cnp,
-	.rate_bps = tcc_rate,
 };
 
 struct pair {

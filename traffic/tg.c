@@ -105,8 +105,8 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 
 /* Create and connect the QP pair of one connection. */
 static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dscp,
-		      uint32_t mtu, const struct tg_path *fwd, const struct tg_path *rev,
-		      struct nic_qp **out)
+		      uint32_t mtu, const struct cc_ops *cc, const struct tg_path *fwd,
+		      const struct tg_path *rev, struct nic_qp **out)
 {
 	struct ibv_qp_init_attr ia = { 0 };
 	struct ibv_qp_attr qa = { 0 };
@@ -123,6 +123,8 @@ static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dsc
 	qb_p = nic_create_qp(b, &ia);
 	if (!qa_p || !qb_p)
 		return -ENOMEM;
+	if (cc && (nic_qp_set_cc(qa_p, cc) != 0 || nic_qp_set_cc(qb_p, cc) != 0))
+		return -EINVAL;
 	qa.path_mtu = m;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
@@ -189,8 +191,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0 ||
-		    tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes, &fwd,
-			       &rev, &qp) != 0) {
+		    tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes, m->cc,
+			       &fwd, &rev, &qp) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "cannot create QPs h%u -> h%u", m->src, m->dst);
 			goto fail;
 		}

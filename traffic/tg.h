@@ -14,6 +14,7 @@
 struct sim;
 struct nic;
 struct nic_qp;
+struct cc_ops;
 
 enum tg_op {
 	TG_OP_WRITE, /* RDMA WRITE */
@@ -39,6 +40,8 @@ struct tg_msg {
 	uint8_t op;          /* enum tg_op */
 	uint8_t dscp;        /* DSCP of its data packets */
 	uint16_t workload;   /* index of the workload that made it */
+	const struct cc_ops *cc; /* congestion control of its QP (its workload's cc key);
+			      * NULL: the NIC's (nic.cc) */
 };
 
 /* Completion record of one message. */
@@ -88,7 +91,7 @@ struct tg;
 
 /* Post @msgs (copied) on @nics (indexed by host) from their start times. One
  * RC QP per (workload, src, dst) carries that connection's messages in
- * order. Returns NULL with @err filled on failure. */
+ * order, under the congestion control its messages name (both ends). Returns NULL with @err filled on failure. */
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
 		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);

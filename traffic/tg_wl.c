@@ -47,6 +47,8 @@ const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 static const struct cfg_key tg_wl_common_keys[] = {
 	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast or poisson" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
+	{ "cc", CFG_KEY_ANY,
+	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
 };
 
 const struct cfg_table tg_wl_common_table = {
@@ -60,6 +62,7 @@ void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c)
 	memset(p, 0, sizeof(*p));
 	p->msg.dscp = c->dscp;
 	p->msg.workload = c->index;
+	p->msg.cc = c->cc;
 	p->ctx = c;
 }
 

@@ -11,6 +11,7 @@
 #include "tg.h"
 
 struct cfg_table;
+struct cc_ops;
 struct topo;
 
 /* What an expander needs from the experiment. */
@@ -20,6 +21,8 @@ struct tg_wl_ctx {
 	uint8_t dscp;             /* DSCP of data when the workload names none (nic.dscp) */
 	uint64_t seed;            /* experiment seed */
 	uint16_t index;           /* the workload's position in traffic:, from 0 */
+	const struct cc_ops *cc;  /* the workload's congestion control (its cc key); NULL:
+				   * nic.cc */
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
 };

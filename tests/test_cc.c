@@ -1,0 +1,456 @@
+/* CUnit suite for cc/: a conformance run of every registered algorithm
+ * through the same scripted sequences (line-rate start, a CNP storm, an RTT
+ * spike, a long idle, repeated timeouts, ACKs with and without ECN echo),
+ * asserting the invariants the NIC relies on; then DCQCN's reaction-point
+ * trace and alpha half-life against hand-computed values, and DCTCP's
+ * window cut and alpha. The harness plays the NIC: it owns the struct
+ * cc_qp, calls the hooks and fires the one timer when it is due. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cc_int.h"
+#include "cfg_schema.h"
+#include "test.h"
+
+enum {
+	CT_MTU = 4096,   /* payload bytes per packet */
+	CT_STEPS = 4096, /* trace entries kept for the determinism check */
+};
+
+#define CT_LINE UINT64_C(100000000000) /* 100 Gb/s */
+#define CT_US UINT64_C(1000000)        /* ps per us */
+
+/* The harness: one QP of one algorithm, the virtual time, and the trace of
+ * its outputs after every event (for the determinism check). */
+struct ct {
+	const struct cc_ops *ops;               /* algorithm under test */
+	struct cc_qp q;                         /* the QP it sees */
+	_Alignas(8) unsigned char cfg[CC_CFG_BYTES]; /* its settings */
+	_Alignas(8) unsigned char priv[1024];   /* its state */
+	uint64_t now_ps;                        /* virtual time */
+	uint64_t trace[CT_STEPS][3];            /* rate, window, timer after each event */
+	uint32_t n_trace;                       /* entries used */
+	bool backlogged;                        /* the QP has data (told to on_timer) */
+	uint32_t bad;                           /* invariant violations seen */
+	char what[128];                         /* the first violation */
+};
+
+static void ct_fail(struct ct *c, const char *why)
+{
+	if (!c->bad++)
+		snprintf(c->what, sizeof(c->what), "%s: %s at %llu ps", c->ops->name, why,
+			 (unsigned long long)c->now_ps);
+}
+
+/* The invariants after every hook. */
+static void ct_check(struct ct *c)
+{
+	const struct cc_qp *q = &c->q;
+
+	if (q->rate_bps == 0 || q->rate_bps > q->line_rate_bps)
+		ct_fail(c, "rate outside (0, line]");
+	if (q->window_bytes != 0 && q->window_bytes < q->mtu_bytes)
+		ct_fail(c, "window below one MTU");
+	if (q->timer_ps != 0 && q->timer_ps <= c->now_ps)
+		ct_fail(c, "timer not in the future");
+	if (c->n_trace < CT_STEPS) {
+		c->trace[c->n_trace][0] = q->rate_bps;
+		c->trace[c->n_trace][1] = q->window_bytes;
+		c->trace[c->n_trace][2] = q->timer_ps;
+		c->n_trace++;
+	}
+}
+
+/* Fire the timer as long as it falls at or before @until_ps; the clock
+ * ends at @until_ps. */
+static void ct_run(struct ct *c, uint64_t until_ps)
+{
+	unsigned fired = 0;
+
+	while (c->q.timer_ps && c->q.timer_ps <= until_ps && fired < 1000000) {
+		c->now_ps = c->q.timer_ps;
+		c->q.timer_ps = 0;
+		c->q.backlogged = c->backlogged;
+		c->ops->on_timer(&c->q, c->now_ps);
+		ct_check(c);
+		fired++;
+	}
+	if (until_ps > c->now_ps)
+		c->now_ps = until_ps;
+}
+
+static int ct_init(struct ct *c, const struct cc_ops *ops)
+{
+	char err[CFG_ERR_BYTES];
+
+	memset(c, 0, sizeof(*c));
+	c->ops = ops;
+	if (ops->priv_size > sizeof(c->priv) || cc_cfg_defaults(ops, c->cfg, err) != 0)
+		return -1;
+	c->q.ops = ops;
+	c->q.cfg = ops->cfg_table ? c->cfg : NULL;
+	c->q.priv = c->priv;
+	c->q.line_rate_bps = CT_LINE;
+	c->q.base_rtt_ps = 8 * CT_US;
+	c->q.mtu_bytes = CT_MTU;
+	return 0;
+}
+
+static int ct_start(struct ct *c)
+{
+	if (c->ops->init(&c->q) != 0)
+		return -1;
+	ct_check(c);
+	return 0;
+}
+
+static void ct_send(struct ct *c, uint32_t pkts)
+{
+	for (uint32_t i = 0; i < pkts; i++) {
+		if (c->ops->on_send) {
+			c->ops->on_send(&c->q, CT_MTU, c->now_ps);
+			ct_check(c);
+		}
+	}
+}
+
+static void ct_ack(struct ct *c, uint32_t pkts, uint64_t rtt_ps, bool echo)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = (uint64_t)pkts * CT_MTU;
+	a.rtt_ps = rtt_ps;
+	a.inflight_bytes = c->q.window_bytes ? c->q.window_bytes : 64 * CT_MTU;
+	a.ecn_echo = echo;
+	if (c->ops->on_ack) {
+		c->ops->on_ack(&c->q, &a, c->now_ps);
+		ct_check(c);
+	}
+}
+
+static void ct_cnp(struct ct *c)
+{
+	if (c->ops->on_cnp) {
+		c->ops->on_cnp(&c->q, c->now_ps);
+		ct_check(c);
+	}
+}
+
+/* The scripted sequences, one after the other on one QP. */
+static void ct_script(struct ct *c)
+{
+	uint64_t t;
+
+	c->backlogged = true;
+	/* Line-rate start: a few RTTs of data, ACKs every 16 packets. */
+	for (int i = 0; i < 64; i++) {
+		ct_send(c, 16);
+		ct_run(c, c->now_ps + 5 * CT_US);
+		ct_ack(c, 16, c->q.base_rtt_ps, false);
+	}
+	/* A CNP storm: one every microsecond for a millisecond, with data. */
+	for (int i = 0; i < 1000; i++) {
+		ct_cnp(c);
+		ct_send(c, 2);
+		ct_ack(c, 2, c->q.base_rtt_ps * 3, true);
+		ct_run(c, c->now_ps + CT_US);
+	}
+	/* An RTT spike: ten times the base RTT, then back. */
+	for (int i = 0; i < 200; i++) {
+		ct_send(c, 4);
+		ct_ack(c, 4, c->q.base_rtt_ps * (i < 100 ? 10 : 1), false);
+		ct_run(c, c->now_ps + 2 * CT_US);
+	}
+	/* A long idle: ten seconds with nothing sent; the timer must stop
+	 * (else a run with this algorithm never ends). */
+	t = c->now_ps + 10000000 * CT_US;
+	c->backlogged = false;
+	ct_run(c, t);
+	if (c->q.timer_ps)
+		ct_fail(c, "a timer still armed after 10 s idle");
+	/* Repeated timeouts, NAKs between. */
+	for (int i = 0; i < 20; i++) {
+		if (c->ops->on_timeout) {
+			c->ops->on_timeout(&c->q, c->now_ps);
+			ct_check(c);
+		}
+		if (c->ops->on_nak) {
+			c->ops->on_nak(&c->q, c->now_ps);
+			ct_check(c);
+		}
+		ct_run(c, c->now_ps + 100 * CT_US);
+	}
+	/* ACKs with and without echo, and CNPs, alternating; a zero-byte ACK. */
+	for (int i = 0; i < 2000; i++) {
+		ct_send(c, 1);
+		ct_ack(c, (uint32_t)(i % 3), c->q.base_rtt_ps + (uint64_t)i, i % 2 == 0);
+		if (i % 7 == 0)
+			ct_cnp(c);
+		ct_run(c, c->now_ps + CT_US / 2);
+	}
+	ct_run(c, c->now_ps + 20000000 * CT_US);
+}
+
+/* Every registered algorithm: registrable, starts at the line rate, keeps
+ * the invariants through the script, and does the same twice. */
+static void test_cc_conformance(void)
+{
+	static struct ct a, b;
+	char err[CFG_ERR_BYTES];
+	unsigned n = 0;
+
+	for (unsigned i = 0; cc_at(i); i++, n++) {
+		const struct cc_ops *ops = cc_at(i);
+
+		CU_ASSERT_EQUAL_FATAL(cc_ops_check(ops, err), 0);
+		CU_ASSERT_PTR_EQUAL(cc_find(ops->name), ops);
+		CU_ASSERT_STRING_EQUAL(cc_names()[i], ops->name);
+		CU_ASSERT_EQUAL(cc_index(ops), (int)i);
+		CU_ASSERT(ops->cfg_size <= CC_CFG_BYTES);
+		CU_ASSERT_EQUAL_FATAL(ct_init(&a, ops), 0);
+		CU_ASSERT_EQUAL_FATAL(ct_init(&b, ops), 0);
+		CU_ASSERT_EQUAL_FATAL(ct_start(&a), 0);
+		CU_ASSERT_EQUAL_FATAL(ct_start(&b), 0);
+		CU_ASSERT_EQUAL(a.q.rate_bps, CT_LINE); /* RDMA starts at the line rate */
+		ct_script(&a);
+		ct_script(&b);
+		if (a.bad)
+			fprintf(stderr, "\n  %s\n", a.what);
+		CU_ASSERT_EQUAL(a.bad, 0);
+		CU_ASSERT_EQUAL(a.n_trace, b.n_trace);
+		CU_ASSERT(memcmp(a.trace, b.trace, sizeof(a.trace)) == 0);
+		CU_ASSERT(memcmp(&a.q.stats, &b.q.stats, sizeof(a.q.stats)) == 0);
+	}
+	CU_ASSERT_PTR_NULL(cc_names()[n]);
+	CU_ASSERT_PTR_NULL(cc_find("dcqnc"));
+}
+
+/* An ops table that lacks what registration requires is refused. */
+static void test_cc_ops_check(void)
+{
+	char err[CFG_ERR_BYTES];
+	struct cc_ops o = cc_dcqcn_ops;
+
+	o.init = NULL;
+	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	CU_ASSERT(strstr(err, "init") != NULL);
+	o = cc_dcqcn_ops;
+	o.on_timer = NULL; /* dcqcn arms timers: it must handle them */
+	o.cfg_size = CC_CFG_BYTES + 1;
+	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	o = cc_dctcp_ops;
+	o.on_ack = NULL;
+	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	CU_ASSERT(strstr(err, "echo") != NULL);
+}
+
+/* DCQCN's reaction point after one CNP at alpha 1, ConnectX firmware
+ * defaults (Gd = 2, rpg_threshold F = 1, rpg_time_reset 300 us, rpg_ai_rate
+ * 5 Mb/s; NVIDIA "DCQCN Parameters"): R_C = R/2 at once with R_T = R; then
+ * every 300 us one additive increase, R_T clamped at the line rate, so R_C
+ * = (R_T + R_C)/2 = 0.75R, 0.875R, 0.9375R, ... (the gap halves per
+ * period; Zhu et al., SIGCOMM 2015, section 4). */
+static void test_cc_dcqcn_trace(void)
+{
+	static struct ct c;
+	struct cc_dcqcn_cfg *cfg;
+	const uint64_t t0 = 10 * CT_US;
+	uint64_t want = CT_LINE / 2;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
+	cfg = (struct cc_dcqcn_cfg *)c.cfg;
+	CU_ASSERT_EQUAL(cfg->preset, CC_DCQCN_CONNECTX);
+	CU_ASSERT_EQUAL(cfg->timer_ps, 300 * CT_US);
+	CU_ASSERT_EQUAL(cfg->threshold, 1);
+	cfg->alpha_init = 1.0; /* the reference trace starts at alpha 1 */
+	cfg->byte_counter_bytes = 0; /* nothing is sent: the timer alone */
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.backlogged = true; /* the timer runs (an idle QP's sleeps: see below) */
+	CU_ASSERT_EQUAL(c.q.timer_ps, 0); /* at the line rate: no timer */
+	c.now_ps = t0;
+	ct_cnp(&c);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE / 2);
+	CU_ASSERT_EQUAL(cc_dcqcn_target(&c.q), CT_LINE);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1);
+	for (int k = 1; k <= 6; k++) {
+		CU_ASSERT_EQUAL(c.q.timer_ps, t0 + (uint64_t)k * 300 * CT_US);
+		ct_run(&c, t0 + (uint64_t)k * 300 * CT_US - 1);
+		CU_ASSERT_EQUAL(c.q.rate_bps, want); /* nothing before the period ends */
+		ct_run(&c, t0 + (uint64_t)k * 300 * CT_US);
+		want = (CT_LINE + want) / 2;         /* 0.75R, 0.875R, ... */
+		CU_ASSERT_EQUAL(c.q.rate_bps, want);
+		CU_ASSERT_EQUAL(cc_dcqcn_target(&c.q), CT_LINE);
+	}
+	CU_ASSERT_EQUAL(want, UINT64_C(99218750000)); /* 1 - 1/128 of R after six periods */
+	CU_ASSERT_EQUAL(c.q.stats.rate_increases, 6);
+	/* Recovery ends at the line rate and the timer stops. */
+	ct_run(&c, t0 + 1000000 * CT_US);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.q.timer_ps, 0);
+	CU_ASSERT_EQUAL(c.bad, 0);
+
+	/* Idle, the timer sleeps after one expiry; the expiries it missed are
+	 * applied when the QP sends again: the same rate as a timer that ran. */
+	{
+		static struct ct d;
+
+		for (int k = 0; k < 2; k++) {
+			struct ct *x = k ? &d : &c;
+
+			CU_ASSERT_EQUAL_FATAL(ct_init(x, &cc_dcqcn_ops), 0);
+			((struct cc_dcqcn_cfg *)x->cfg)->byte_counter_bytes = 0;
+			CU_ASSERT_EQUAL_FATAL(ct_start(x), 0);
+			x->backlogged = k == 0;
+			x->now_ps = t0;
+			ct_cnp(x);
+			ct_cnp(x);
+			ct_run(x, t0 + 1000 * CT_US);
+		}
+		CU_ASSERT_EQUAL(d.q.timer_ps, 0);         /* asleep */
+		CU_ASSERT(c.q.timer_ps > t0 + 1000 * CT_US); /* running */
+		CU_ASSERT(d.q.rate_bps < c.q.rate_bps);  /* one expiry behind so far */
+		ct_send(&c, 1);
+		ct_send(&d, 1);                           /* wakes: catches up */
+		CU_ASSERT_EQUAL(d.q.rate_bps, c.q.rate_bps);
+		CU_ASSERT_EQUAL(d.q.timer_ps, c.q.timer_ps);
+	}
+}
+
+/* Alpha's decay with no CNP: alpha(t) = (1 - g)^(t/K). ConnectX: g = 5/1024
+ * every dce_tcp_rtt = 1 us, half-life ln 2 / -ln(1019/1024) = 141.6 us;
+ * the paper's g = 1/256 every K = 55 us: 9.74 ms (the period boundaries
+ * put the crossing between 9.735 and 9.790 ms). */
+static void test_cc_dcqcn_alpha(void)
+{
+	static struct ct c;
+	const uint64_t t0 = 3 * CT_US;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
+	((struct cc_dcqcn_cfg *)c.cfg)->alpha_init = 1.0;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.now_ps = t0;
+	ct_cnp(&c);
+	CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0), 1.0, 1e-12);
+	CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 141 * CT_US) > 0.5);
+	CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 142 * CT_US) < 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0 + 100 * CT_US), pow(1019.0 / 1024, 100), 1e-12);
+	/* A second CNP at the half-life cuts by alpha/2, about a quarter. */
+	c.now_ps = t0 + 142 * CT_US;
+	{
+		uint64_t before = c.q.rate_bps;
+		double alpha = cc_dcqcn_alpha(&c.q, c.now_ps);
+
+		ct_cnp(&c);
+		CU_ASSERT_EQUAL(c.q.rate_bps, (uint64_t)((double)before * (1.0 - alpha / 2)));
+	}
+
+	/* The paper's preset. */
+	{
+		char err[CFG_ERR_BYTES];
+		struct cc_dcqcn_cfg *cfg = (struct cc_dcqcn_cfg *)c.cfg;
+
+		CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
+		(void)err;
+		cfg->preset = CC_DCQCN_PAPER;
+		cfg->g = 1.0 / 256;
+		cfg->alpha_period_ps = 55 * CT_US;
+		cfg->alpha_init = 1.0;
+		CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+		c.now_ps = t0;
+		ct_cnp(&c);
+		CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 9735 * CT_US) > 0.5);
+		CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 9790 * CT_US) < 0.5);
+	}
+}
+
+/* DCTCP (RFC 8257): at alpha 1 the first echo halves the window; no second
+ * cut within the window; alpha converges to the fraction of marked bytes. */
+static void test_cc_dctcp(void)
+{
+	static struct ct c;
+	struct cc_dctcp_cfg *cfg;
+	uint64_t w;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dctcp_ops), 0);
+	cfg = (struct cc_dctcp_cfg *)c.cfg;
+	CU_ASSERT_DOUBLE_EQUAL(cfg->g, 1.0 / 16, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->alpha_init, 1.0, 1e-12);
+	cfg->init_window_bytes = 64 * CT_MTU;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 64 * CT_MTU);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	ct_ack(&c, 1, c.q.base_rtt_ps, true);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 32 * CT_MTU);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 1);
+	w = c.q.window_bytes;
+	ct_ack(&c, 1, c.q.base_rtt_ps, true); /* same window: no second cut */
+	CU_ASSERT_EQUAL(c.q.window_bytes, w);
+
+	/* One packet in four marked: alpha -> 0.25. */
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dctcp_ops), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	for (int i = 0; i < 40000; i++)
+		ct_ack(&c, 1, c.q.base_rtt_ps, i % 4 == 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_dctcp_alpha(&c.q), 0.25, 0.03);
+	/* None marked: alpha -> 0 and the window grows, one MTU a window. */
+	w = c.q.window_bytes;
+	for (int i = 0; i < 40000; i++)
+		ct_ack(&c, 1, c.q.base_rtt_ps, false);
+	CU_ASSERT(cc_dctcp_alpha(&c.q) < 0.01);
+	CU_ASSERT(c.q.window_bytes > w);
+	/* A timeout: one MTU. */
+	c.ops->on_timeout(&c.q, c.now_ps);
+	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU);
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/* Settings: presets fill the keys left unset, a key given wins. */
+static void test_cc_settings(void)
+{
+	char err[CFG_ERR_BYTES];
+	struct cfg_doc *doc;
+	_Alignas(8) unsigned char buf[CC_CFG_BYTES] = { 0 };
+	const struct cc_dcqcn_cfg *c = (const struct cc_dcqcn_cfg *)buf;
+	struct cfg_bind b = { &cc_dcqcn_cfg_table, buf };
+
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("t", "{preset: paper, rai: 80Mbps}", &doc, err), 0);
+	CU_ASSERT_EQUAL(cfg_schema_read(doc, cfg_doc_root(doc), "nic.dcqcn", &b, 1, err), 0);
+	CU_ASSERT_EQUAL(c->preset, CC_DCQCN_PAPER);
+	CU_ASSERT_EQUAL(c->rai_bps, 80000000);
+	CU_ASSERT_EQUAL(c->timer_ps, 55 * CT_US);
+	CU_ASSERT_EQUAL(c->threshold, 5);
+	CU_ASSERT(c->clamp_target);
+	cfg_doc_free(doc);
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("t", "{timer: 0us}", &doc, err), 0);
+	CU_ASSERT_EQUAL(cfg_schema_read(doc, cfg_doc_root(doc), "nic.dcqcn", &b, 1, err), -EINVAL);
+	cfg_doc_free(doc);
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("t", "{presett: paper}", &doc, err), 0);
+	CU_ASSERT_EQUAL(cfg_schema_read(doc, cfg_doc_root(doc), "nic.dcqcn", &b, 1, err), -EINVAL);
+	CU_ASSERT(strstr(err, "preset") != NULL);
+	cfg_doc_free(doc);
+}
+
+int test_cc_register(void)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "conformance of every algorithm", test_cc_conformance },
+		{ "registration checks", test_cc_ops_check },
+		{ "DCQCN reaction-point trace", test_cc_dcqcn_trace },
+		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
+		{ "DCTCP window and alpha", test_cc_dctcp },
+		{ "settings and presets", test_cc_settings },
+	};
+	CU_pSuite s = CU_add_suite("cc", NULL, NULL);
+
+	if (!s)
+		return -1;
+	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}
