@@ -9,7 +9,9 @@
 #define FAB_PKT_TELEMETRY_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
 #include "pkt.h"
@@ -58,21 +60,21 @@ static inline void pkt_int_hop_write(uint8_t *rec, const struct pkt_int_hop *h)
 		      (h->ts_ps & ((UINT64_C(1) << PKT_INT_TS_BITS) - 1));
 	uint64_t w1 = (uint64_t)(uint32_t)h->tx_bytes << 32 | h->qlen_bytes;
 
-	for (int i = 0; i < 8; i++) {
-		rec[i] = (uint8_t)(w0 >> (56 - 8 * i));
-		rec[8 + i] = (uint8_t)(w1 >> (56 - 8 * i));
-	}
+	w0 = rte_cpu_to_be_64(w0);
+	w1 = rte_cpu_to_be_64(w1);
+	memcpy(rec, &w0, sizeof(w0));
+	memcpy(rec + 8, &w1, sizeof(w1));
 }
 
 /* Decode the record at @rec. */
 static inline void pkt_int_hop_read(const uint8_t *rec, struct pkt_int_hop *h)
 {
-	uint64_t w0 = 0, w1 = 0;
+	uint64_t w0, w1;
 
-	for (int i = 0; i < 8; i++) {
-		w0 = w0 << 8 | rec[i];
-		w1 = w1 << 8 | rec[8 + i];
-	}
+	memcpy(&w0, rec, sizeof(w0));
+	memcpy(&w1, rec + 8, sizeof(w1));
+	w0 = rte_be_to_cpu_64(w0);
+	w1 = rte_be_to_cpu_64(w1);
 	h->rate_bps = (w0 >> PKT_INT_TS_BITS) * PKT_INT_RATE_UNIT_BPS;
 	h->ts_ps = w0 & ((UINT64_C(1) << PKT_INT_TS_BITS) - 1);
 	h->tx_bytes = w1 >> 32;

@@ -270,8 +270,10 @@ static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 	nic_send_ctl(n, qp, PKT_OP_ACK, qp->expected_psn, PKT_AETH_NAK_PSN_SEQ, sack);
 }
 
-static void nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			const struct pkt_view *h)
+/* Inlined into both callers (nic_rx, nic_rx_data_int): frames without an
+ * INT stack keep the path they had. */
+static inline __attribute__((always_inline)) void
+nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m, const struct pkt_view *h)
 {
 	int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 

@@ -98,7 +98,11 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
-static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
+/* The data path of a frame arriving on @in, with the INT work compiled in
+ * or out (@int_on is a constant in each caller: sw_rx, sw_rx_int), so that
+ * switches without INT run exactly the code they ran before it. */
+static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct port *in,
+							      struct rte_mbuf *m, bool int_on)
 {
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
@@ -167,7 +171,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
-	if (unlikely(s->int_on) && pm->kind == PKT_KIND_DATA)
+	if (int_on && pm->kind == PKT_KIND_DATA)
 		int_tag = sw_int_reserve(s, m);
 	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {
 		s->px[out].stats.drops[adm.drop]++;
@@ -182,21 +186,44 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool) | int_tag);
 }
 
-static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			 uint32_t frame_bytes, uint32_t tag)
+static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, false);
+}
+
+/* sw_rx of a switch with INT on (fabric.int). */
+static void sw_rx_int(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, true);
+}
+
+/* A frame leaves a queue of @p: give its buffer back, mark it at dequeue,
+ * and with @int_on (a constant, as in sw_rx_body) fill its INT record. */
+static inline __attribute__((always_inline)) void
+sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+		  uint32_t frame_bytes, uint32_t tag, bool int_on)
 {
 	struct sw *s = owner;
 
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
 	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
-	/* Egress work at dequeue, one test for both kinds. */
-	if (unlikely(((uint32_t)s->ecn_deq_mask >> tc | tag / SW_TAG_INT) & 1)) {
-		if (s->ecn_deq_mask & (1u << tc))
-			sw_ecn(s, p, m, port_tc_bytes(p, tc));
-		if (tag & SW_TAG_INT)
-			sw_int_fill(s, p, m, tag);
-	}
+	if (unlikely(s->ecn_deq_mask & (1u << tc)))
+		sw_ecn(s, p, m, port_tc_bytes(p, tc));
+	if (int_on && (tag & SW_TAG_INT))
+		sw_int_fill(s, p, m, tag);
+}
+
+static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			 uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false);
+}
+
+static void sw_departing_int(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			     uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true);
 }
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
@@ -310,6 +337,12 @@ static const struct port_ops sw_port_ops = {
 	.departing = sw_departing,
 };
 
+/* The ports of a switch with INT on: the same path with the INT work. */
+static const struct port_ops sw_port_ops_int = {
+	.rx = sw_rx_int,
+	.departing = sw_departing_int,
+};
+
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib)
 {
@@ -340,7 +373,6 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->wd_on = p->pfc.wd_detect_ps != 0;
 	s->ecn_enq_mask = p->ecn_on_enqueue ? p->ecn_tc_mask : 0;
 	s->ecn_deq_mask = p->ecn_on_enqueue ? 0 : p->ecn_tc_mask;
-	s->int_on = p->int_on;
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));
@@ -358,7 +390,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	for (uint16_t i = 0; i < n_ports; i++) {
 		uint8_t mac[6];
 
-		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
+		port_init(&s->ports[i], sim, p->int_on ? &sw_port_ops_int : &sw_port_ops, s, node, i);
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;

@@ -99,7 +99,6 @@ struct sw {
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
 	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
-	uint8_t int_on;                /* reserve INT records (p.int_on) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
