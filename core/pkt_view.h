@@ -13,6 +13,7 @@
 #include <rte_branch_prediction.h>
 
 #include "pkt.h"
+#include "pkt_telemetry.h"
 
 /* Link layers a view can be parsed from (struct pkt_ll describes each).
  * Native InfiniBand (LRH, optional GRH, BTH) is the next one: its own
@@ -74,17 +75,19 @@ enum {
 	PKT_BTH_ACKREQ = 0x80,       /* byte 8 */
 	PKT_24BIT_MASK = 0xFFFFFF,   /* QPN, PSN, MSN */
 	PKT_VLAN_VID_MASK = 0x0FFF,
+	PKT_EXT_MAX_BYTES = 28,      /* the longest extension headers (AtomicETH) */
 	/* The most header bytes a view reads: tagged Ethernet, IPv4 with
-	 * options, UDP, BTH, RETH. */
+	 * options, UDP, BTH, extension headers and a full INT stack. */
 	PKT_VIEW_MAX_HDR_BYTES = PKT_ETH_BYTES + PKT_VLAN_BYTES + 60 + PKT_UDP_BYTES +
-				 PKT_BTH_BYTES + PKT_RETH_BYTES,
+				 PKT_BTH_BYTES + PKT_EXT_MAX_BYTES + PKT_INT_MAX_BYTES,
 };
 
 /* The headers of one frame. Stages fill it, each reading only what it
  * needs: pkt_view_l3 (what a forwarding hop reads), then pkt_view_flow
  * (the flow-hash inputs) and / or pkt_view_bth (the transport as a NIC
  * reads it), then pkt_view_rest (the remaining fields, and the checks a
- * frame from anywhere needs). A field is valid once its stage returned 0.
+ * frame from anywhere needs) and pkt_view_int (HPCC's INT stack). A
+ * field is valid once its stage returned 0.
  * Offsets are from the frame's first byte. */
 struct pkt_view {
 	/* pkt_view_l3 */
@@ -119,7 +122,11 @@ struct pkt_view {
 	uint8_t se;             /* BTH solicited event */
 	uint8_t becn;           /* BTH BECN bit */
 	uint16_t pkey;          /* BTH partition key */
-	uint32_t payload_bytes; /* RDMA payload, from net_bytes (not the bytes held) */
+	uint32_t payload_bytes; /* RDMA payload, from net_bytes (not the bytes held);
+				 * pkt_view_all leaves the INT stack out of it */
+	/* pkt_view_int */
+	uint16_t int_off;       /* the INT stack's header (pkt_telemetry.h); 0: none */
+	uint8_t int_hops;       /* records in it, 0..PKT_INT_MAX_HOPS */
 };
 
 /* Ethernet, an optional 802.1Q tag, IPv4. */
@@ -248,6 +255,42 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 	return 0;
 }
 
+/* Stage 5 (after pkt_view_bth): HPCC's INT stack, present when the BTH's
+ * PKT_BTH_INT bit is set, right after the transport headers: int_off and
+ * int_hops (0 and 0 without one). Returns 0, or -EINVAL when the stack
+ * (header and records) lies beyond @len or claims more than
+ * PKT_INT_MAX_HOPS records. */
+static inline int pkt_view_int(struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes, hops;
+
+	v->int_off = 0;
+	v->int_hops = 0;
+	if (!(d[v->bth_off + 4] & PKT_BTH_INT))
+		return 0;
+	if (len < off + PKT_INT_HDR_BYTES)
+		return -EINVAL;
+	hops = pkt_get16(d + off);
+	if (hops > PKT_INT_MAX_HOPS || len < off + PKT_INT_HDR_BYTES + hops * PKT_INT_HOP_BYTES)
+		return -EINVAL;
+	v->int_off = (uint16_t)off;
+	v->int_hops = (uint8_t)hops;
+	return 0;
+}
+
+/* Bytes of the INT stack pkt_view_int found (0 without one). */
+static inline uint32_t pkt_view_int_bytes(const struct pkt_view *v)
+{
+	return v->int_off ? PKT_INT_HDR_BYTES + (uint32_t)v->int_hops * PKT_INT_HOP_BYTES : 0;
+}
+
+/* Record @i (0 = the first switch's) of the stack pkt_view_int found. */
+static inline void pkt_view_int_hop(const struct pkt_view *v, const uint8_t *d, unsigned i,
+				    struct pkt_int_hop *h)
+{
+	pkt_int_hop_read(d + v->int_off + PKT_INT_HDR_BYTES + i * PKT_INT_HOP_BYTES, h);
+}
+
 /* Stages 1 and 3: what a NIC reads of a received frame. */
 static inline int pkt_view_roce(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
 				uint32_t len)
@@ -269,6 +312,14 @@ static inline int pkt_view_all(struct pkt_view *v, enum pkt_ll_kind ll, const ui
 		rc = pkt_view_bth(v, d, len);
 	if (rc == 0)
 		rc = pkt_view_rest(v, d);
+	if (rc == 0)
+		rc = pkt_view_int(v, d, len);
+	if (rc == 0 && v->int_off) {
+		/* The stack is not payload. */
+		if (v->payload_bytes < pkt_view_int_bytes(v))
+			return -EINVAL;
+		v->payload_bytes -= pkt_view_int_bytes(v);
+	}
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "nic.h"
+#include "pkt_view.h"
 #include "sim.h"
 
 enum {
@@ -161,6 +162,9 @@ struct nic {
 	struct nic_params p;       /* settings, defaults filled in */
 	nic_wc_fn wc_fn;           /* completion callback */
 	void *wc_arg;              /* its argument */
+	const uint8_t *rx_int;     /* while a data frame carrying an INT stack is
+				    * received: that stack, which the ACKs it causes
+				    * echo (nic_send_ctl); else NULL */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -220,6 +224,16 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p);
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m);
 void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
 		  enum ibv_wc_opcode op, enum ibv_wc_status status);
+/* HPCC: the INT stack a received ACK @m (viewed by @h, pkt_view_bth)
+ * echoes, the records of the switches on the data packet's path in path
+ * order, decoded into @hops: ts_ps (dequeue time, ps mod 2^40), tx_bytes
+ * (bytes the egress port had sent, mod 2^32: take differences with
+ * pkt_int_ts_delta_ps and pkt_int_tx_delta_bytes), qlen_bytes and
+ * rate_bps. Returns the number of hops (0: the ACK carries no stack), or
+ * -EINVAL when its stack is malformed. For the congestion-control call on
+ * an ACK. */
+int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
+		struct pkt_int_hop hops[PKT_INT_MAX_HOPS]);
 
 /* nic.c: congestion control */
 /* Apply what the algorithm wrote after one of its hooks ran: rate and

@@ -2,8 +2,10 @@
  * READs to answer, acknowledge with coalesced ACKs, NAK PSN sequence errors
  * (go-back-N: once per gap; selective repeat: every out-of-order packet,
  * which is kept in a bitmap window) and, as DCQCN's notification point,
- * turn CE marks into CNPs. As requester: hand ACKs, NAKs and READ
- * responses to nic_rel.c and CNPs to the QP's congestion control. */
+ * turn CE marks into CNPs; ACKs echo the INT stack of the data packet they
+ * answer (HPCC). As requester: hand ACKs, NAKs and READ responses to
+ * nic_rel.c and CNPs to the QP's congestion control; nic_ack_int decodes
+ * an ACK's INT stack. */
 #include <stdlib.h>
 
 #include "nic_int.h"
@@ -51,6 +53,10 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 		sim_pkt_free(n->sim, m);
 		return;
 	}
+	/* HPCC: an ACK or NAK carries the INT stack of the data packet that
+	 * caused it (the pool's data room leaves room for it). */
+	if (unlikely(n->rx_int != NULL) && opcode == PKT_OP_ACK)
+		(void)pkt_int_echo(m, n->rx_int);
 	pkt_meta(m)->tc = tc;
 	if (opcode == PKT_OP_CNP) {
 		n->stats.cnps_tx++;
@@ -276,8 +282,10 @@ static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 	nic_send_ctl(n, qp, PKT_OP_ACK, qp->expected_psn, PKT_AETH_NAK_PSN_SEQ, sack);
 }
 
-static void nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
-			const struct pkt_view *h)
+/* Inlined into both callers (nic_rx, nic_rx_data_int): frames without an
+ * INT stack keep the path they had. */
+static inline __attribute__((always_inline)) void
+nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m, const struct pkt_view *h)
 {
 	int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 
@@ -365,6 +373,29 @@ static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *
 	nic_cc_apply(qp);
 }
 
+int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
+		struct pkt_int_hop hops[PKT_INT_MAX_HOPS])
+{
+	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
+	struct pkt_view v = *h;
+
+	if (pkt_view_int(&v, d, pkt_view_hdr_limit(m)) != 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < v.int_hops; i++)
+		pkt_view_int_hop(&v, d, i, &hops[i]);
+	return v.int_hops;
+}
+
+/* A data frame @m (viewed by @h) that carries an INT stack: its ACKs echo
+ * it. Out of line: frames without one take a single test. */
+static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_qp *qp,
+						       struct rte_mbuf *m, const struct pkt_view *h)
+{
+	n->rx_int = pkt_data(m) + h->bth_off + pkt_layouts[h->opcode].hdr_bytes;
+	nic_rx_data(n, qp, m, h);
+	n->rx_int = NULL;
+}
+
 static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h)
 {
 	uint8_t kind = h->aeth_syndrome & 0x60;
@@ -424,6 +455,8 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		}
 	} else if (nic_is_read_resp(h.opcode)) {
 		nic_rx_resp(n, qp, m, &h);
+	} else if (unlikely(pkt_data(m)[h.bth_off + 4] & PKT_BTH_INT)) {
+		nic_rx_data_int(n, qp, m, &h);
 	} else {
 		nic_rx_data(n, qp, m, &h);
 	}

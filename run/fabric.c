@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "pkt_telemetry.h"
 #include "port_pfc.h"
 
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
@@ -54,8 +55,12 @@ uint16_t fabric_data_room(const struct exp *e)
 {
 	/* Headers need at most 18 + 20 + 8 + 12 + 16 + 4 = 78 bytes (a CNP or
 	 * an empty WRITE ONLY, written whole with its ICRC); payload adds one
-	 * MTU, pad and ICRC. */
-	return e->nic.payload ? (uint16_t)(e->nic.mtu_bytes + 128) : 96;
+	 * MTU, pad and ICRC. With INT (fabric.int), a full stack of
+	 * PKT_INT_MAX_BYTES more, on data packets and the ACKs echoing it. */
+	uint32_t int_bytes = e->sw.int_on ? PKT_INT_MAX_BYTES : 0;
+
+	return e->nic.payload ? (uint16_t)(e->nic.mtu_bytes + 128 + int_bytes)
+			      : (uint16_t)(96 + int_bytes);
 }
 
 uint32_t fabric_pool_pkts(const struct exp *e)

@@ -6,6 +6,7 @@
 #include <rte_byteorder.h>
 
 #include "addr.h"
+#include "pkt_telemetry.h"
 #include "pkt_view.h"
 #include "sim.h"
 #include "sw_int.h"
@@ -56,7 +57,52 @@ static __attribute__((noinline)) uint32_t sw_path_call(struct sw *s, uint32_t g,
 	return s->path_pick(&s->path_env, &s->grp_ports[o], n, s->grp_magic[g], h);
 }
 
-static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
+/* INT: make room for this hop's record in data frame @m (filled by
+ * sw_int_fill when it leaves the queue). Returns its tag bits, or 0 when
+ * it goes without (counted). */
+static __attribute__((noinline)) uint32_t sw_int_reserve(struct sw *s, struct rte_mbuf *m)
+{
+	struct pkt_int_slot slot;
+	int rc = pkt_int_reserve(m, &slot);
+
+	if (rc == 0)
+		return SW_TAG_INT | (slot.whole ? SW_TAG_INT_WHOLE : 0) |
+		       (uint32_t)slot.rec_off << SW_TAG_INT_OFF_SHIFT;
+	if (rc == -E2BIG)
+		s->stats.int_full++;
+	else
+		s->stats.int_no_room++;
+	return 0;
+}
+
+/* INT: fill the record reserved in @m (its @tag) as @m leaves @p's queue:
+ * now, the bytes @p sent before it, the bytes still queued, the line rate
+ * (HPCC's B, ts, txBytes and qLen). */
+static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
+						   struct rte_mbuf *m, uint32_t tag)
+{
+	const struct pkt_int_slot slot = {
+		.rec_off = (uint16_t)(tag >> SW_TAG_INT_OFF_SHIFT),
+		.whole = (tag & SW_TAG_INT_WHOLE) != 0,
+	};
+	struct pkt_int_hop h = {
+		.ts_ps = s->sim->now_ps,
+		.tx_bytes = port_tx_bytes(p),
+		.rate_bps = port_rate_bps(p),
+	};
+	uint64_t q = 0;
+
+	for (uint8_t tc = 0; tc < PORT_N_TC; tc++)
+		q += port_tc_bytes(p, tc);
+	h.qlen_bytes = (uint32_t)RTE_MIN(q, (uint64_t)UINT32_MAX);
+	pkt_int_fill(m, &slot, &h);
+}
+
+/* The data path of a frame arriving on @in, with the INT work compiled in
+ * or out (@int_on is a constant in each caller: sw_rx, sw_rx_int), so that
+ * switches without INT run exactly the code they ran before it. */
+static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct port *in,
+							      struct rte_mbuf *m, bool int_on)
 {
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
@@ -67,6 +113,7 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	struct pkt_view v;
 	struct port *op;
 	struct sw_admit adm;
+	uint32_t int_tag = 0;
 	uint8_t *ip, tc, prio;
 	uint16_t out;
 
@@ -124,6 +171,8 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
 	op = &s->ports[out];
+	if (int_on && pm->kind == PKT_KIND_DATA)
+		int_tag = sw_int_reserve(s, m);
 	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {
 		s->px[out].stats.drops[adm.drop]++;
 		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
@@ -132,21 +181,49 @@ static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	memcpy(d, port_l2(op), PORT_L2_BYTES);
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
-	if (unlikely(s->ecn_tc_mask & (1u << tc)) && s->ecn_on_enqueue)
+	if (unlikely(s->ecn_enq_mask & (1u << tc)))
 		sw_ecn(s, op, m, port_tc_bytes(op, tc));
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool));
+	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool) | int_tag);
 }
 
-static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			 uint32_t frame_bytes, uint32_t tag)
+static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, false);
+}
+
+/* sw_rx of a switch with INT on (fabric.int). */
+static void sw_rx_int(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, true);
+}
+
+/* A frame leaves a queue of @p: give its buffer back, mark it at dequeue,
+ * and with @int_on (a constant, as in sw_rx_body) fill its INT record. */
+static inline __attribute__((always_inline)) void
+sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+		  uint32_t frame_bytes, uint32_t tag, bool int_on)
 {
 	struct sw *s = owner;
 
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
 	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
-	if (unlikely(s->ecn_tc_mask & (1u << tc)) && !s->ecn_on_enqueue)
+	if (unlikely(s->ecn_deq_mask & (1u << tc)))
 		sw_ecn(s, p, m, port_tc_bytes(p, tc));
+	if (int_on && (tag & SW_TAG_INT))
+		sw_int_fill(s, p, m, tag);
+}
+
+static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			 uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false);
+}
+
+static void sw_departing_int(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			     uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true);
 }
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
@@ -260,6 +337,12 @@ static const struct port_ops sw_port_ops = {
 	.departing = sw_departing,
 };
 
+/* The ports of a switch with INT on: the same path with the INT work. */
+static const struct port_ops sw_port_ops_int = {
+	.rx = sw_rx_int,
+	.departing = sw_departing_int,
+};
+
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib)
 {
@@ -288,8 +371,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->xoff_bytes = p->pfc.xoff_bytes;
 	s->alpha_q16 = p->pfc.alpha_q16;
 	s->wd_on = p->pfc.wd_detect_ps != 0;
-	s->ecn_tc_mask = p->ecn_tc_mask;
-	s->ecn_on_enqueue = p->ecn_on_enqueue;
+	s->ecn_enq_mask = p->ecn_on_enqueue ? p->ecn_tc_mask : 0;
+	s->ecn_deq_mask = p->ecn_on_enqueue ? 0 : p->ecn_tc_mask;
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));
@@ -307,7 +390,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	for (uint16_t i = 0; i < n_ports; i++) {
 		uint8_t mac[6];
 
-		port_init(&s->ports[i], sim, &sw_port_ops, s, node, i);
+		port_init(&s->ports[i], sim, p->int_on ? &sw_port_ops_int : &sw_port_ops, s, node, i);
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;

@@ -8,10 +8,14 @@
  * reserves, a shared pool with dynamic thresholds and PFC headroom for
  * lossless priorities, egress dynamic thresholds for lossy ones), sends
  * PFC XOFF/XON upstream, marks ECN (RED) and queues the frame on the egress
- * traffic class its priority maps to. A PFC watchdog breaks pause storms. */
+ * traffic class its priority maps to. A PFC watchdog breaks pause storms.
+ * With INT on, every data packet gets a telemetry record per hop for HPCC
+ * (core/pkt_telemetry.h): room reserved when it is queued, filled in when it
+ * leaves the queue. */
 #ifndef FAB_SW_H
 #define FAB_SW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cfg.h"
@@ -67,6 +71,8 @@ struct sw_params {
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
 	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
 	struct sw_red_params red;     /* marking curve */
+	bool int_on;                  /* HPCC INT: each data packet gets a record at
+				       * egress (pkt_telemetry.h) */
 };
 
 struct cfg_table;
@@ -82,6 +88,10 @@ struct sw_stats {
 	uint64_t ecn_marked;              /* frames marked CE */
 	uint64_t storms;                  /* queues the watchdog declared stormed */
 	uint64_t drops[SW_DROP_N];        /* by reason */
+	uint64_t int_full;                /* INT on: data frames forwarded without a
+					   * record, their stack full (PKT_INT_MAX_HOPS) */
+	uint64_t int_no_room;             /* INT on: likewise, the mbuf or the frame's
+					   * length limits had no room for it */
 };
 
 /* Per egress port: what the switch did there. */

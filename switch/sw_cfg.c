@@ -1,10 +1,10 @@
 /* The switch's part of the `fabric:` section: buffer, scheduler,
  * classification (DSCP -> priority -> traffic class), MMU reserve and
  * egress threshold, PFC (lossless priorities, thresholds, headroom,
- * watchdog) and ECN marking, read straight into struct sw_params by the
- * schema walker (core/cfg_schema.h), with the checks between them. The
- * fabric-wide keys of the section (loss, disabled ports, deadlock check)
- * are the run module's. */
+ * watchdog), ECN marking and HPCC's in-band telemetry (INT), read straight
+ * into struct sw_params by the schema walker (core/cfg_schema.h), with the
+ * checks between them. The fabric-wide keys of the section (loss, disabled
+ * ports, deadlock check) are the run module's. */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -478,6 +478,9 @@ static const struct cfg_key sw_cfg_fabric_keys[] = {
 	  .doc = "ECN marking (RED); absent: no marking" },
 	{ "path", CFG_KEY_SECTION, "{}", .subs = sw_cfg_path_subs, .what = "path",
 	  .doc = "path choice among equal-cost ports" },
+	{ "int", CFG_KEY_BOOL, NULL, .off = SW_CFG_OFF(int_on),
+	  .doc = "HPCC in-band telemetry: each switch appends a record to every data packet; "
+		 "absent: off" },
 };
 
 const struct cfg_table sw_cfg_fabric_table = {

@@ -3,6 +3,7 @@
 #ifndef FAB_SW_INT_H
 #define FAB_SW_INT_H
 
+#include "pkt_view.h"
 #include "port_pfc.h"
 #include "sw.h"
 
@@ -14,7 +15,8 @@ enum sw_pool {
 };
 
 /* The tag a queued frame carries for the MMU (port_enqueue_tag): where it
- * came in, its priority and the part of the buffer it holds. */
+ * came in, its priority and the part of the buffer it holds; with INT, the
+ * record reserved for this hop (SW_TAG_INT...). */
 static inline uint32_t sw_tag(uint16_t in_port, uint8_t prio, uint8_t pool)
 {
 	return (uint32_t)in_port | (uint32_t)prio << 16 | (uint32_t)pool << 19;
@@ -23,6 +25,16 @@ static inline uint32_t sw_tag(uint16_t in_port, uint8_t prio, uint8_t pool)
 static inline uint16_t sw_tag_port(uint32_t tag) { return (uint16_t)tag; }
 static inline uint8_t sw_tag_prio(uint32_t tag) { return (tag >> 16) & 7; }
 static inline uint8_t sw_tag_pool(uint32_t tag) { return (tag >> 19) & 3; }
+
+/* INT bits of a tag: a record was reserved (pkt_int_reserve) and is to be
+ * filled at dequeue; the mbuf holds the whole frame (its ICRC follows);
+ * the record's offset in the frame (9 bits). */
+enum {
+	SW_TAG_INT = 1u << 21,
+	SW_TAG_INT_WHOLE = 1u << 22,
+	SW_TAG_INT_OFF_SHIFT = 23,
+};
+_Static_assert(PKT_VIEW_MAX_HDR_BYTES < 512, "an INT record's offset fits the tag's 9 bits");
 
 /* Accounting of one ingress port and priority (a "priority group"); 16
  * bytes, so that a port's eight share two cache lines (a buffer is below
@@ -67,8 +79,8 @@ struct sw {
 	uint64_t xoff_bytes;           /* static pause threshold (p.pfc), 0 = dynamic */
 	uint32_t alpha_q16;            /* dynamic pause threshold (p.pfc) */
 	uint8_t lossless_prio;         /* PFC priorities */
-	uint8_t ecn_tc_mask;           /* classes that mark */
-	uint8_t ecn_on_enqueue;        /* where they decide */
+	uint8_t ecn_enq_mask;          /* classes that mark, deciding on enqueue */
+	uint8_t ecn_deq_mask;          /* classes that mark, deciding on dequeue */
 	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
 	/* line 1: tables */
 	const uint32_t *host_class;    /* destination class per host (shared, fib_rows) */

@@ -5,7 +5,8 @@
  * through a test "lossy wire" between the two NICs (drops chosen PSNs,
  * every Nth data packet or everything; marks CE): go-back-N and selective
  * repeat recovery, one NAK per gap, retry exhaustion with back-off, RDMA
- * READ with lost responses, and CNPs from the notification point. */
+ * READ with lost responses, and CNPs from the notification point; HPCC's
+ * INT stack echoed in ACKs and read back by the requester. */
 #include <errno.h>
 #include <math.h>
 
@@ -14,6 +15,8 @@
 #include "addr.h"
 #include "nic.h"
 #include "nic_int.h"
+#include "pkt_telemetry.h"
+#include "pkt_view.h"
 #include "sim.h"
 #include "test.h"
 
@@ -57,7 +60,22 @@ struct wire_dir {
 	uint32_t cnp_qp[64];
 	uint32_t n_cnps;
 	uint32_t bad_cnps;          /* CNPs not as specified (DSCP 48, BECN, not ECT) */
+	bool int_hop;               /* append an INT record naming its PSN to each data packet */
+	uint32_t n_int_acks;        /* ACKs seen echoing the record of the packet of their PSN */
+	uint32_t n_int_bad;         /* ACKs echoing anything else */
 };
+
+/* The INT record the test wire writes into data packet @psn. */
+static struct pkt_int_hop wire_int_hop(uint32_t psn)
+{
+	struct pkt_int_hop h = {
+		.ts_ps = (uint64_t)psn * 1000 + 7,
+		.tx_bytes = psn,
+		.qlen_bytes = 3 * psn,
+		.rate_bps = UINT64_C(100000000000),
+	};
+	return h;
+}
 
 /* A two-port node between the NICs: forwards what arrives on one port out
  * of the other with port_enqueue, applying the rules of that direction
@@ -78,6 +96,21 @@ static void wire_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	bool drop = w->unplugged;
 
 	CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &f), 0);
+	if (f.opcode == PKT_OP_ACK) {
+		/* What the requester's congestion control will read of it. */
+		struct pkt_int_hop hops[PKT_INT_MAX_HOPS], want = wire_int_hop(f.psn);
+		struct pkt_view v;
+		int n;
+
+		CU_ASSERT_EQUAL_FATAL(pkt_view_roce(&v, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(m)),
+				      0);
+		n = nic_ack_int(m, &v, hops);
+		if (n == 1 && hops[0].ts_ps == want.ts_ps && hops[0].tx_bytes == want.tx_bytes &&
+		    hops[0].qlen_bytes == want.qlen_bytes && hops[0].rate_bps == want.rate_bps)
+			wd->n_int_acks++;
+		else if (n != 0)
+			wd->n_int_bad++;
+	}
 	if (wd->loss_ppm) {
 		wd->rng = wd->rng * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
 		if ((wd->rng >> 33) % 1000000 < wd->loss_ppm)
@@ -99,6 +132,11 @@ static void wire_rx(void *owner, struct port *in, struct rte_mbuf *m)
 			drop = true;
 		if (wd->mark_ce && !drop)
 			pkt_ipv4_set_ce(m);
+		if (wd->int_hop) {
+			struct pkt_int_hop h = wire_int_hop(f.psn);
+
+			CU_ASSERT_EQUAL(pkt_int_append(m, &h), 0);
+		}
 	} else if (f.opcode == PKT_OP_ACK && f.aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
 		if (wd->n_naks < 16)
 			wd->nak_psns[wd->n_naks] = f.psn;
@@ -161,6 +199,7 @@ struct pair_opts {
 	uint64_t rto_ps;
 	uint64_t rto_max_ps;
 	const struct cc_ops *cc;
+	bool payload;               /* materialise payload (NICs check the ICRC) */
 };
 
 static int pair_qps(struct pair *p, uint32_t mtu, uint64_t delay_ps, struct nic_qp **qa_out,
@@ -207,6 +246,7 @@ static void pair_setup_opts(struct pair *p, uint64_t rate_bps, uint64_t delay_ps
 	for (int i = 0; i < 8; i++)
 		np.sched.quantum_bytes[i] = 4608;
 	np.cc = o->cc ? o->cc : cc_find("none");
+	np.payload = o->payload;
 	p->a = nic_new(&p->sim, 0, 0, 1, &np);
 	p->b = nic_new(&p->sim, 1, 1, 1, &np);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p->a);
@@ -698,6 +738,31 @@ static void test_nic_random_loss(void)
 	}
 }
 
+/* HPCC's echo: a wire that adds an INT record to each data packet (its PSN
+ * in it); the responder's ACKs (coalesced: one per 16 packets and the
+ * last) each carry the stack of the packet they answer, and nic_ack_int
+ * reads it back as written, payload materialised (the responder checks
+ * the ICRC of the grown frames) or not. Without records, ACKs carry none. */
+static void test_nic_int_echo(void)
+{
+	for (int mode = 0; mode < 3; mode++) {
+		struct pair_opts o = { .wire = true, .payload = mode == 1 };
+		struct pair p;
+
+		pair_setup_opts(&p, UINT64_C(100000000000), 1000000, 1024, &o);
+		p.w.dir[0].int_hop = mode < 2;
+		CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 40 * 1024, 7), 0);
+		sim_run(&p.sim);
+		CU_ASSERT_EQUAL_FATAL(p.la.n, 1);
+		CU_ASSERT_EQUAL(p.la.wc[0].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(nic_stats(p.b)->rx_icrc_errors, 0);
+		CU_ASSERT_EQUAL(nic_stats(p.b)->tx_acks, 3); /* PSNs 15, 31, 39 */
+		CU_ASSERT_EQUAL(p.w.dir[1].n_int_acks, mode < 2 ? 3 : 0);
+		CU_ASSERT_EQUAL(p.w.dir[1].n_int_bad, 0);
+		pair_free(&p);
+	}
+}
+
 static void test_nic_bdp_limit(void)
 {
 	struct nic_params p = { 0 };
@@ -733,7 +798,8 @@ int test_nic_register(void)
 	    !CU_add_test(s, "1 MiB READ", test_nic_read) ||
 	    !CU_add_test(s, "READ with lost responses", test_nic_read_loss) ||
 	    !CU_add_test(s, "CNP once per 50 us per QP", test_nic_cnp) ||
-	    !CU_add_test(s, "random loss both ways, mixed operations", test_nic_random_loss))
+	    !CU_add_test(s, "random loss both ways, mixed operations", test_nic_random_loss) ||
+	    !CU_add_test(s, "INT stack echoed in ACKs, read by nic_ack_int", test_nic_int_echo))
 		return -1;
 	return 0;
 }

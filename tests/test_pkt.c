@@ -2,7 +2,8 @@
  * the template builder against the field-by-field one,
  * IPv4 checksum upkeep under ECN marking and TTL decrement, the ICRC, and
  * byte-exact reproduction of the shared scapy-made vectors in tests/data
- * (roce.pcap, aeth.pcap; see tests/data/README.md); and the packet pool,
+ * (roce.pcap, aeth.pcap; see tests/data/README.md); HPCC's INT stack
+ * (records appended hop by hop, parsed back, echoed); and the packet pool,
  * which makes its packets a chunk at a time as they are taken. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "pkt.h"
+#include "pkt_telemetry.h"
 #include "pkt_view.h"
 #include "sim.h"
 #include "test.h"
@@ -775,6 +777,124 @@ static void test_pkt_view_rejects(void)
 
 /* The one opcode mapping against the IBTA values (Vol 1 table 38) for every
  * (transfer, first, last). */
+/* Record @k (1-based) of the INT tests: values near each field's limit. */
+static struct pkt_int_hop tpkt_int_hop(unsigned k)
+{
+	struct pkt_int_hop h = {
+		.ts_ps = (UINT64_C(1) << PKT_INT_TS_BITS) - 1000 + k, /* 40 bits */
+		.tx_bytes = UINT32_MAX - 7 + k,                       /* 32 bits */
+		.qlen_bytes = UINT32_MAX - 100 * k,
+		.rate_bps = UINT64_C(53125000000) * k,                /* whole Mb/s */
+	};
+	return h;
+}
+
+/* Append 1..5 records to a built frame: after each, the view finds them
+ * all as written, the parse gives the frame's fields and payload as built,
+ * the lengths (IPv4 with a valid checksum, UDP, frame with its Ethernet
+ * pad, mbuf) count the stack, a whole frame keeps its payload and a valid
+ * ICRC; a sixth is refused and changes nothing. An ACK echoing the stack
+ * carries it the same way. */
+static void tpkt_int_case(unsigned i, bool vlan, bool mat, unsigned s)
+{
+	uint8_t op = tpkt_ops[i];
+	struct pkt_roce f = tpkt_frame(op, vlan, tpkt_payload_sizes[s]), back, want;
+	struct rte_mbuf *m = tpkt_alloc(), *ack;
+	uint32_t l3 = vlan ? 18 : 14, hdr_end = l3 + 20 + 8 + tpkt_xport_bytes(op);
+	uint32_t ip0 = 20 + 8 + tpkt_xport_bytes(op) + f.payload_bytes + (-f.payload_bytes & 3) + 4;
+	bool whole = mat || f.payload_bytes == 0;
+	uint8_t snap[8192], *d;
+	uint16_t snap_len;
+	struct pkt_view v;
+
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, mat ? tpkt_payload : NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &want), 0);
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	for (unsigned k = 1; k <= PKT_INT_MAX_HOPS; k++) {
+		struct pkt_int_hop h = tpkt_int_hop(k);
+		uint32_t ip = ip0 + PKT_INT_HDR_BYTES + k * PKT_INT_HOP_BYTES;
+		uint32_t frame = RTE_MAX(l3 + ip, 60u) + 4;
+
+		CU_ASSERT_EQUAL_FATAL(pkt_int_append(m, &h), 0);
+		CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, frame);
+		CU_ASSERT_EQUAL(tpkt_get16(d + l3 + 2), ip);
+		CU_ASSERT_EQUAL(tpkt_get16(d + l3 + 10), tpkt_ipv4_cksum(d + l3));
+		CU_ASSERT_EQUAL(tpkt_get16(d + l3 + 20 + 4), ip - 20);
+		CU_ASSERT_EQUAL(rte_pktmbuf_data_len(m),
+				whole ? frame - 4 : hdr_end + PKT_INT_HDR_BYTES + k * PKT_INT_HOP_BYTES);
+		CU_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), rte_pktmbuf_data_len(m));
+		CU_ASSERT_EQUAL_FATAL(pkt_view_all(&v, PKT_LL_ROCE, d, rte_pktmbuf_data_len(m)), 0);
+		CU_ASSERT_EQUAL(v.int_off, hdr_end);
+		CU_ASSERT_EQUAL_FATAL(v.int_hops, k);
+		for (unsigned j = 0; j < k; j++) {
+			struct pkt_int_hop w = tpkt_int_hop(j + 1), r;
+
+			pkt_view_int_hop(&v, d, j, &r);
+			CU_ASSERT(r.ts_ps == w.ts_ps && r.tx_bytes == w.tx_bytes &&
+				  r.qlen_bytes == w.qlen_bytes && r.rate_bps == w.rate_bps);
+		}
+		CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &back), 0);
+		tpkt_assert_same(&want, &back);
+		if (whole) {
+			CU_ASSERT_EQUAL(pkt_icrc_check(m), 1);
+			CU_ASSERT(memcmp(d + hdr_end + PKT_INT_HDR_BYTES + k * PKT_INT_HOP_BYTES,
+					 tpkt_payload, mat ? f.payload_bytes : 0) == 0);
+		}
+	}
+	snap_len = rte_pktmbuf_data_len(m);
+	memcpy(snap, d, snap_len);
+	{
+		struct pkt_int_hop h = tpkt_int_hop(6);
+		uint16_t frame = pkt_meta(m)->frame_bytes;
+
+		CU_ASSERT_EQUAL(pkt_int_append(m, &h), -E2BIG);
+		CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, frame);
+		CU_ASSERT_EQUAL(rte_pktmbuf_data_len(m), snap_len);
+		CU_ASSERT(memcmp(d, snap, snap_len) == 0);
+	}
+
+	/* The ACK of it echoes the stack. */
+	ack = tpkt_alloc();
+	back = tpkt_frame(PKT_OP_ACK, vlan, 0);
+	CU_ASSERT_EQUAL_FATAL(pkt_build_roce(ack, &back, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(pkt_int_echo(ack, d + hdr_end), 0);
+	CU_ASSERT_EQUAL(pkt_int_echo(ack, d + hdr_end), -EINVAL); /* one stack only */
+	CU_ASSERT_EQUAL(pkt_meta(ack)->frame_bytes,
+			l3 + 20 + 8 + 16 + PKT_INT_MAX_BYTES + 4 + 4);
+	CU_ASSERT_EQUAL(pkt_icrc_check(ack), 1);
+	{
+		uint8_t *a = rte_pktmbuf_mtod(ack, uint8_t *);
+
+		CU_ASSERT_EQUAL_FATAL(pkt_view_all(&v, PKT_LL_ROCE, a, rte_pktmbuf_data_len(ack)), 0);
+		CU_ASSERT_EQUAL(v.payload_bytes, 0);
+		CU_ASSERT_EQUAL(v.int_hops, PKT_INT_MAX_HOPS);
+		CU_ASSERT(memcmp(a + v.int_off, d + hdr_end, PKT_INT_MAX_BYTES) == 0);
+	}
+	rte_pktmbuf_free(ack);
+	rte_pktmbuf_free(m);
+}
+
+static void test_pkt_int(void)
+{
+	struct pkt_int_hop h = tpkt_int_hop(1), r;
+	uint8_t rec[PKT_INT_HOP_BYTES];
+
+	for (unsigned i = 0; i < sizeof(tpkt_payload); i++)
+		tpkt_payload[i] = (uint8_t)(i * 7 + 1);
+	tpkt_each_case(tpkt_int_case);
+	/* The encoding: big-endian rate Mb/s (24 bits), ts (40), tx (32), qlen (32). */
+	pkt_int_hop_write(rec, &h);
+	CU_ASSERT(rec[0] == 0x00 && rec[1] == 0xCF && rec[2] == 0x85); /* 53125 Mb/s */
+	CU_ASSERT(rec[3] == 0xFF && rec[6] == 0xFC && rec[7] == 0x19);  /* 2^40 - 999 */
+	CU_ASSERT(rec[8] == 0xFF && rec[11] == 0xF9);                    /* 2^32 - 7 */
+	CU_ASSERT(rec[12] == 0xFF && rec[15] == 0x9B);                   /* 2^32 - 1 - 100 */
+	pkt_int_hop_read(rec, &r);
+	CU_ASSERT_EQUAL(r.rate_bps, h.rate_bps);
+	/* Differences across the fields' wrap. */
+	CU_ASSERT_EQUAL(pkt_int_ts_delta_ps(5, (UINT64_C(1) << PKT_INT_TS_BITS) - 3), 8);
+	CU_ASSERT_EQUAL(pkt_int_tx_delta_bytes(10, UINT32_MAX), 11);
+}
+
 static void test_pkt_opcode_table(void)
 {
 	/* first+last ("only"), first, middle, last */
@@ -903,6 +1023,7 @@ int test_pkt_register(void)
 	    !CU_add_test(s, "view = parse, every opcode and the vectors", test_pkt_view) ||
 	    !CU_add_test(s, "view rejects", test_pkt_view_rejects) ||
 	    !CU_add_test(s, "opcode table = IBTA", test_pkt_opcode_table) ||
+	    !CU_add_test(s, "INT stack: append 1..5 hops, parse, echo", test_pkt_int) ||
 	    !CU_add_test(s, "packet pool grows as packets are taken", test_pkt_pool_grows))
 		return CU_get_error();
 	return 0;

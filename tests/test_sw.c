@@ -1,6 +1,7 @@
 /* Switch: ECMP spread over equal-cost ports (chi-square against uniform),
  * the path-choice registry and its policies (alone and in a switch),
- * forwarding with header rewrite, and tail drop on a full shared buffer. */
+ * forwarding with header rewrite, tail drop on a full shared buffer, and
+ * HPCC's INT records (what a switch writes, the grown frame's timing). */
 #include <math.h>
 
 #include <rte_mbuf.h>
@@ -8,6 +9,8 @@
 #include "addr.h"
 #include "rng.h"
 #include "sim.h"
+#include "pkt_telemetry.h"
+#include "pkt_view.h"
 #include "port_pfc.h"
 #include "sw.h"
 #include "test.h"
@@ -562,6 +565,159 @@ static void test_sw_red(void)
 	}
 }
 
+enum { TSW_INT_FRAMES = 12 };
+
+/* What a sink saw of each frame: arrival time, length, its last INT record. */
+struct int_sink {
+	uint32_t n;                              /* frames received */
+	uint64_t at_ps[TSW_INT_FRAMES];          /* arrival (last bit) */
+	uint32_t frame_bytes[TSW_INT_FRAMES];    /* pkt_meta frame_bytes */
+	uint32_t hops[TSW_INT_FRAMES];           /* records in its stack */
+	struct pkt_int_hop last[TSW_INT_FRAMES]; /* the last record */
+	int icrc[TSW_INT_FRAMES];                /* pkt_icrc_check */
+};
+
+static void int_sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	struct int_sink *k = owner;
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct pkt_view v;
+
+	if (k->n < TSW_INT_FRAMES &&
+	    pkt_view_all(&v, PKT_LL_ROCE, d, rte_pktmbuf_data_len(m)) == 0) {
+		k->at_ps[k->n] = in->sim->now_ps;
+		k->frame_bytes[k->n] = pkt_meta(m)->frame_bytes;
+		k->hops[k->n] = v.int_hops;
+		if (v.int_hops)
+			pkt_view_int_hop(&v, d, v.int_hops - 1u, &k->last[k->n]);
+		k->icrc[k->n] = pkt_icrc_check(m);
+	}
+	k->n++;
+	sim_pkt_free(in->sim, m);
+}
+
+static const struct port_ops int_sink_ops = { .rx = int_sink_rx };
+
+/* A switch with fabric.int on: TSW_INT_FRAMES frames to host 1 arrive at
+ * once (at time 0, on port 0) and leave by port 1 back to back at 7 Gb/s,
+ * a rate whose serialisation carries a remainder. Each frame grows by the
+ * stack header and one record (20 bytes), and its record holds exactly
+ * the port's state when it left: the dequeue time, which is the sum of the
+ * earlier frames' serialisation at their grown length (to the ps), the
+ * bytes the port had sent, what was still queued, and the rate. The
+ * frames arrive at the serialisation and delay of their grown length. A
+ * frame already holding 5 records passes unchanged, counted; with
+ * payload, the ICRC stays valid; with INT off nothing grows. */
+static void test_sw_int_records(void)
+{
+	const uint64_t rate = UINT64_C(7000000000), delay = 1000;
+	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1, .int_on = true };
+	struct fib_rows fib = rig_fib;
+	struct int_sink sinks[3] = { 0 };
+	static uint8_t payload[1000];
+	struct port peers[3], *in, *out;
+	uint8_t mac[6] = { 0 };
+	struct sim s;
+	struct sw *sw;
+	uint32_t base, grown;
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+
+	for (int off = 0; off < 2; off++) {
+		memset(sinks, 0, sizeof(sinks));
+		p.int_on = off == 0;
+		CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+		sw = sw_new(&s, 0, 0, 3, &p, &fib);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+		for (uint16_t i = 0; i < 3; i++) {
+			port_init(&peers[i], &s, &int_sink_ops, &sinks[i], 1 + i, 0);
+			port_connect(sw_port(sw, i), &peers[i], i == 1 ? rate : UINT64_C(100000000000),
+				     delay);
+			sw_set_next_hop_mac(sw, i, mac);
+		}
+		CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
+		in = sw_port(sw, 0);
+		out = sw_port(sw, 1);
+		base = 0;
+		for (int i = 0; i < TSW_INT_FRAMES - 2; i++) {
+			struct rte_mbuf *m = roce_to(&s, 1, 1000);
+
+			base = pkt_meta(m)->frame_bytes;
+			in->ops->rx(in->owner, in, m);
+		}
+		{
+			/* One with 5 records already, one with its payload. */
+			struct rte_mbuf *m = roce_to(&s, 1, 1000), *w = sim_pkt_alloc(&s, false);
+			struct pkt_int_hop h = { .rate_bps = 1000000 };
+			struct pkt_roce f = { 0 };
+
+			for (int k = 0; k < PKT_INT_MAX_HOPS; k++)
+				CU_ASSERT_EQUAL(pkt_int_append(m, &h), 0);
+			in->ops->rx(in->owner, in, m);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+			f.addr.dst_ip = addr_host_ip(1);
+			f.addr.ttl = 64;
+			f.addr.dscp = 26;
+			f.opcode = PKT_OP_SEND_ONLY;
+			f.pkey = 0xFFFF;
+			f.payload_bytes = sizeof(payload);
+			for (unsigned i = 0; i < sizeof(payload); i++)
+				payload[i] = (uint8_t)(i * 13);
+			CU_ASSERT_EQUAL_FATAL(pkt_build_roce(w, &f, payload), 0);
+			in->ops->rx(in->owner, in, w);
+		}
+		sim_run(&s);
+		CU_ASSERT_EQUAL_FATAL(sinks[1].n, TSW_INT_FRAMES);
+		grown = base + (off ? 0 : PKT_INT_HDR_BYTES + PKT_INT_HOP_BYTES);
+		{
+			uint64_t sent = 0, done_bits = 0;
+
+			for (int k = 0; k < TSW_INT_FRAMES; k++) {
+				uint32_t fb = sinks[1].frame_bytes[k];
+				uint64_t start = (uint64_t)((unsigned __int128)done_bits * 1000000000000u / rate);
+
+				if (k < TSW_INT_FRAMES - 2)
+					CU_ASSERT_EQUAL(fb, grown);
+				done_bits += (uint64_t)(fb + 20) * 8;
+				/* Last bit at the peer: serialisation of the grown frame, to the ps. */
+				CU_ASSERT_EQUAL(sinks[1].at_ps[k],
+						(uint64_t)((unsigned __int128)done_bits * 1000000000000u / rate) +
+							delay);
+				if (off) {
+					CU_ASSERT_EQUAL(sinks[1].hops[k], k == TSW_INT_FRAMES - 2 ? 5 : 0);
+				} else if (k < TSW_INT_FRAMES - 2 || k == TSW_INT_FRAMES - 1) {
+					const struct pkt_int_hop *r = &sinks[1].last[k];
+					/* Frame 0 left before the others came in; each later one
+					 * left the ones after it queued. */
+					uint64_t q = 0;
+
+					for (int j = k + 1; j < TSW_INT_FRAMES && k > 0; j++)
+						q += sinks[1].frame_bytes[j];
+					CU_ASSERT_EQUAL(sinks[1].hops[k], 1);
+					CU_ASSERT_EQUAL(r->ts_ps, start);
+					CU_ASSERT_EQUAL(r->tx_bytes, sent);
+					CU_ASSERT_EQUAL(r->qlen_bytes, q);
+					CU_ASSERT_EQUAL(r->rate_bps, rate);
+				}
+				sent += fb;
+			}
+			CU_ASSERT_EQUAL(port_tx_bytes(out), sent);
+		}
+		/* The full stack passed unchanged; the payload frame kept a valid ICRC. */
+		CU_ASSERT_EQUAL(sinks[1].hops[TSW_INT_FRAMES - 2], PKT_INT_MAX_HOPS);
+		CU_ASSERT_EQUAL(sinks[1].frame_bytes[TSW_INT_FRAMES - 2],
+				base + PKT_INT_HDR_BYTES + PKT_INT_MAX_HOPS * PKT_INT_HOP_BYTES);
+		CU_ASSERT_EQUAL(sw_stats(sw)->int_full, off ? 0 : 1);
+		CU_ASSERT_EQUAL(sw_stats(sw)->int_no_room, 0);
+		CU_ASSERT_EQUAL(sinks[1].icrc[TSW_INT_FRAMES - 1], 1);
+		CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+		sw_free(sw);
+		for (int i = 0; i < 3; i++)
+			port_fini(&peers[i]);
+		CU_ASSERT_EQUAL(s.pkts_in_use, 0);
+		sim_fini(&s);
+	}
+}
+
 static void test_sw_headroom(void)
 {
 	/* The reference's worked example (congestion-control.md §8): 100 Gb/s,
@@ -588,7 +744,9 @@ int test_sw_register(void)
 			 test_sw_path_picks) ||
 	    !CU_add_test(s, "path choice in a switch, per-flow slots", test_sw_path_in_switch) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
-	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom))
+	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom) ||
+	    !CU_add_test(s, "INT records: the port's state at dequeue, grown frames' timing",
+			 test_sw_int_records))
 		return -1;
 	return 0;
 }
