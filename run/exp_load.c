@@ -159,6 +159,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 				return -EINVAL;
 			ctx.cc = cc_find(cc_names()[idx]);
 		}
+		if (tg_wl_qp_mode(it, &ctx, err) != 0)
+			return -EINVAL;
 		r = kind->expand((struct cfg_node *)it, &ctx, err);
 		if (r == 0)
 			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
