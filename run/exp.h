@@ -92,6 +92,9 @@ struct exp {
 	struct exp_capture *series;   /* ports sampled into series.csv */
 	uint32_t n_series;            /* their count */
 	uint64_t series_interval_ps;  /* sampling interval */
+	uint16_t *rate_workloads;     /* workloads whose QPs are sampled into rates.csv
+				       * (outputs.series.flows) */
+	uint32_t n_rate_workloads;    /* their count */
 	/* expect */
 	struct exp_expect *expects;   /* assertions */
 	uint32_t n_expects;           /* their count */

@@ -159,6 +159,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 				return -EINVAL;
 			ctx.cc = cc_find(cc_names()[idx]);
 		}
+		if (tg_wl_qp_mode(it, &ctx, err) != 0)
+			return -EINVAL;
 		r = kind->expand((struct cfg_node *)it, &ctx, err);
 		if (r == 0)
 			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
@@ -237,11 +239,55 @@ static int exp_series_interval(const struct cfg_node *n, void *params, char err[
 	return 0;
 }
 
+/* Workload names whose flows go into rates.csv (traffic is read before). */
+static int exp_series_flows(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+	const char *cands[64];
+
+	if (cfg_want(n, CFG_SEQ, "outputs.series.flows (a list of workload names)", err) != 0)
+		return -EINVAL;
+	e->rate_workloads = calloc(n->n ? n->n : 1, sizeof(*e->rate_workloads));
+	if (!e->rate_workloads)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < e->n_workloads && i < 63; i++)
+		cands[i] = e->workloads[i].name;
+	cands[e->n_workloads < 63 ? e->n_workloads : 63] = NULL;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const char *name, *near;
+		uint32_t w = 0;
+
+		if (cfg_str(n->items[i], &name, err) != 0)
+			return -EINVAL;
+		while (w < e->n_workloads && strcmp(e->workloads[w].name, name) != 0)
+			w++;
+		if (w == e->n_workloads) {
+			near = cfg_nearest(name, cands);
+			if (near)
+				cfg_errorf(err, n->items[i], "no workload named '%s' (did you mean '%s'?)",
+					   name, near);
+			else
+				cfg_errorf(err, n->items[i], "no workload named '%s'", name);
+			return -EINVAL;
+		}
+		for (uint32_t k = 0; k < e->n_rate_workloads; k++) {
+			if (e->rate_workloads[k] == w) {
+				cfg_errorf(err, n->items[i], "workload '%s' listed twice", name);
+				return -EINVAL;
+			}
+		}
+		e->rate_workloads[e->n_rate_workloads++] = (uint16_t)w;
+	}
+	return 0;
+}
+
 static const struct cfg_key exp_series_keys[] = {
 	{ "ports", CFG_KEY_CUSTOM, .required = "the ports to sample, node:port",
 	  .read = exp_series_ports, .doc = "ports (node:port) sampled into series.csv" },
 	{ "interval", CFG_KEY_CUSTOM, .required = "the sampling interval, e.g. 1us",
 	  .read = exp_series_interval, .doc = "sampling interval, > 0" },
+	{ "flows", CFG_KEY_CUSTOM, NULL, .read = exp_series_flows,
+	  .doc = "workload names whose flows (sending QPs) are sampled into rates.csv; absent: none" },
 };
 
 static const struct cfg_table exp_series_table = {
@@ -569,6 +615,7 @@ void exp_free(struct exp *e)
 	free(e->captures);
 	free(e->expects);
 	free(e->series);
+	free(e->rate_workloads);
 	free(e->pfc_off);
 	free(e->pfc_off_marks);
 	cfg_doc_free(e->doc);

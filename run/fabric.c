@@ -266,6 +266,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->tg)
 			return -EINVAL;
 	}
+	if (outdir && (r = fabric_rates_open(f, outdir, err)) != 0)
+		return r;
 	f->setup_s = fabric_now_s() - start;
 	return 0;
 nomem:
@@ -337,6 +339,17 @@ int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_
 			rc = r;
 		}
 	}
+	if (f->rates) {
+		int bad = ferror(f->rates), e = errno;
+
+		r = fclose(f->rates) != 0 ? -errno : bad ? -(e ? e : EIO) : 0;
+		f->rates = NULL;
+		if (r != 0 && rc == 0) {
+			snprintf(err, CFG_ERR_BYTES, "%.400s/rates.csv: cannot write: %s", outdir,
+				 strerror(-r));
+			rc = r;
+		}
+	}
 	return rc;
 }
 
@@ -350,6 +363,9 @@ void fabric_free(struct fabric *f)
 	}
 	if (f->series)
 		fclose(f->series);
+	if (f->rates)
+		fclose(f->rates);
+	free(f->rate_flows);
 	free(f->dl_next);
 	free(f->dl_tx);
 	free(f->caps);

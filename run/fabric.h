@@ -31,6 +31,9 @@ struct fabric {
 	double wall_s;                /* wall-clock run time (not part of results) */
 	/* monitors */
 	FILE *series;                 /* series.csv, or NULL */
+	FILE *rates;                  /* rates.csv, or NULL (series_rate.c) */
+	uint32_t *rate_flows;         /* per sampled QP, its first message */
+	uint32_t n_rate_flows;        /* their count */
 	struct ev_src mon_src;        /* event identity of the monitors */
 	uint32_t mon_pending;         /* monitor events in the queue */
 	uint32_t deadlocks;           /* cyclic buffer dependencies found */
@@ -68,6 +71,12 @@ uint32_t fabric_max_frame(const struct exp *e);
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES]);
 /* series.csv: open it and start sampling (nothing when not asked for). */
 int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+/* rates.csv (run/series_rate.c): after the traffic is posted, list the
+ * QPs of the workloads outputs.series.flows names and open the file
+ * (nothing when none is named); 0 or -errno with @err filled. Each
+ * series.csv sample then writes a row per QP. */
+int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+void fabric_rates_sample(struct fabric *f, uint64_t now_ps);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 

@@ -116,6 +116,7 @@ static void fabric_sample(struct sim *sim, void *obj)
 			p->pfc ? p->pfc->paused_prio : 0,
 			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
 	}
+	fabric_rates_sample(f, sim->now_ps);
 	if (fabric_mon_busy(f))
 		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
 }

@@ -614,7 +614,8 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 		  char err[CFG_ERR_BYTES])
 {
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
-					       "series.csv", "flows.csv", "fct_bins.csv" };
+					       "series.csv", "rates.csv", "flows.csv",
+					       "fct_bins.csv" };
 	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 8));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;

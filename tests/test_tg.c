@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "exp.h"
+#include "fabric.h"
 #include "tg.h"
 #include "test.h"
 
@@ -23,6 +24,68 @@ static const double tt_ws_prob[] = { 0, .15, .20, .30, .40, .53, .60, .70, .80, 
 enum { TT_WS_N = sizeof(tt_ws_bytes) / sizeof(tt_ws_bytes[0]) };
 
 /* Load @traffic (a `traffic:` list) on 8 hosts with 100 Gb/s links. */
+static struct exp *tt_load(const char *traffic, uint64_t seed);
+
+/* The qp key: three messages h0 -> h1 and one h0 -> h2 share two QPs
+ * per-connection and have four of their own per-message; per-message,
+ * the 1 KiB message posted after a 1 MiB one to the same host no longer
+ * waits for it. Both runs deliver everything. */
+static void test_tg_qp_mode(void)
+{
+	static const char fmt[] =
+		"[{kind: messages, qp: %s, messages: ["
+		"{src: h0, dst: h1, size: 1MiB}, {src: h0, dst: h1, size: 1KiB, start: 1us},"
+		"{src: h0, dst: h2, size: 4KiB}, {src: h0, dst: h1, size: 2KiB}]}]";
+	static const char *const modes[] = { "per-connection", "per-message" };
+
+	for (int k = 0; k < 2; k++) {
+		char traffic[512], err[CFG_ERR_BYTES] = "";
+		struct exp *e;
+		struct fabric f = { 0 };
+		const struct tg_flow *fl;
+		uint32_t n;
+
+		snprintf(traffic, sizeof(traffic), fmt, modes[k]);
+		e = tt_load(traffic, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(e->msgs[0].qp_mode, k ? TG_QP_PER_MESSAGE : TG_QP_PER_CONNECTION);
+		if (fabric_build(&f, e, test_mempool(), NULL, err) != 0) {
+			fprintf(stderr, "\n  unexpected: %s\n", err);
+			CU_FAIL_FATAL("fabric_build");
+		}
+		CU_ASSERT_PTR_NULL(tg_flow_qp(f.tg, 4));
+		if (k == 0) {
+			CU_ASSERT_PTR_EQUAL(tg_flow_qp(f.tg, 0), tg_flow_qp(f.tg, 1));
+			CU_ASSERT_PTR_EQUAL(tg_flow_qp(f.tg, 0), tg_flow_qp(f.tg, 3));
+			CU_ASSERT_PTR_NOT_EQUAL(tg_flow_qp(f.tg, 0), tg_flow_qp(f.tg, 2));
+		} else {
+			for (uint32_t i = 0; i < 4; i++)
+				for (uint32_t j = i + 1; j < 4; j++)
+					CU_ASSERT_PTR_NOT_EQUAL(tg_flow_qp(f.tg, i), tg_flow_qp(f.tg, j));
+		}
+		fabric_run(&f, false);
+		fl = tg_flows(f.tg, &n);
+		CU_ASSERT_EQUAL(n, 4);
+		CU_ASSERT_EQUAL(tg_n_done(f.tg), 4);
+		/* 1 MiB at 100 Gb/s takes about 84 us: the 1 KiB message ends
+		 * after it on a shared QP, long before it on its own. */
+		CU_ASSERT_TRUE(k ? fl[1].end_ps < fl[0].end_ps / 2 : fl[1].end_ps > fl[0].end_ps);
+		fabric_free(&f);
+		exp_free(e);
+	}
+	{
+		char err[CFG_ERR_BYTES] = "";
+		struct exp *e = NULL;
+
+		CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml",
+			"topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 2}\n"
+			"traffic: [{kind: incast, qp: per-flow, srcs: [h0], dst: h1, size: 1KiB}]\n",
+			NULL, 0, &e, err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "per-message"));
+		exp_free(e);
+	}
+}
+
 static struct exp *tt_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
@@ -224,6 +287,7 @@ int test_tg_register(void)
 		const char *name;
 		CU_TestFunc fn;
 	} tests[] = {
+		{ "qp per connection or per message", test_tg_qp_mode },
 		{ "poisson offered load", test_tg_poisson_load },
 		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
 		{ "poisson destinations uniform", test_tg_poisson_dsts },

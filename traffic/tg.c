@@ -187,7 +187,11 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		struct nic_qp *qp;
 		struct tg_path fwd, rev;
 
-		while (j < n_msgs && keys[j].key == keys[i].key)
+		/* Per-message QPs: a group of one (a workload has one qp mode,
+		 * and the workload is part of the key). */
+		if (m->qp_mode == TG_QP_PER_MESSAGE)
+			j++;
+		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key)
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0 ||

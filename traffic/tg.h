@@ -29,6 +29,14 @@ enum tg_status {
 	TG_FAILED,  /* completed in error (its QP ran out of retries) */
 };
 
+/* Which messages share a QP (a workload's qp key). */
+enum tg_qp_mode {
+	TG_QP_PER_CONNECTION, /* one RC QP per (workload, src, dst, DSCP): its messages
+			       * queue behind each other */
+	TG_QP_PER_MESSAGE,    /* a QP of its own for every message (a flow in the
+			       * FCT literature) */
+};
+
 enum { TG_MAX_HOPS = 16 };
 
 /* One message to send. */
@@ -40,6 +48,7 @@ struct tg_msg {
 	uint8_t op;          /* enum tg_op */
 	uint8_t dscp;        /* DSCP of its data packets */
 	uint16_t workload;   /* index of the workload that made it */
+	uint8_t qp_mode;     /* enum tg_qp_mode */
 	const struct cc_ops *cc; /* congestion control of its QP (its workload's cc key);
 			      * NULL: the NIC's (nic.cc) */
 };
@@ -91,7 +100,9 @@ struct tg;
 
 /* Post @msgs (copied) on @nics (indexed by host) from their start times. One
  * RC QP per (workload, src, dst) carries that connection's messages in
- * order, under the congestion control its messages name (both ends). Returns NULL with @err filled on failure. */
+ * order (TG_QP_PER_CONNECTION), or each message has a QP pair of its own
+ * (TG_QP_PER_MESSAGE), under the congestion control its messages name
+ * (both ends). Returns NULL with @err filled on failure. */
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
 		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
@@ -101,7 +112,8 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 uint32_t tg_n_done(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
-/* The sending QP of message @i (shared by the messages of one connection). */
+/* The sending QP of message @i (shared by the messages of one connection
+ * unless per-message); NULL past the last. */
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);
 
 #endif

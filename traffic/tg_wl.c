@@ -49,7 +49,25 @@ static const struct cfg_key tg_wl_common_keys[] = {
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
+	{ "qp", CFG_KEY_ANY,
+	  .doc = "per-connection (one QP per src, dst) or per-message (a QP per message); absent: per-connection" },
 };
+
+static const char *const tg_wl_qp_names[] = { "per-connection", "per-message", NULL };
+
+int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
+{
+	const struct cfg_node *n = cfg_get(it, "qp");
+	int mode;
+
+	c->qp_mode = TG_QP_PER_CONNECTION;
+	if (!n)
+		return 0;
+	if (cfg_enum(n, tg_wl_qp_names, &mode, err) != 0)
+		return -EINVAL;
+	c->qp_mode = (uint8_t)mode;
+	return 0;
+}
 
 const struct cfg_table tg_wl_common_table = {
 	.section = "traffic",
@@ -63,6 +81,7 @@ void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c)
 	p->msg.dscp = c->dscp;
 	p->msg.workload = c->index;
 	p->msg.cc = c->cc;
+	p->msg.qp_mode = c->qp_mode;
 	p->ctx = c;
 }
 

@@ -23,6 +23,7 @@ struct tg_wl_ctx {
 	uint16_t index;           /* the workload's position in traffic:, from 0 */
 	const struct cc_ops *cc;  /* the workload's congestion control (its cc key); NULL:
 				   * nic.cc */
+	uint8_t qp_mode;          /* enum tg_qp_mode of its messages (its qp key) */
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
 };
@@ -37,6 +38,9 @@ struct tg_wl_kind {
 	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 };
 
+/* The qp key of workload map @it (absent: per-connection) into c->qp_mode.
+ * 0, or -EINVAL with @err filled. */
+int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 /* Kind by name, NULL if unknown. */
 const struct tg_wl_kind *tg_wl_find(const char *name);
 /* NULL-terminated names of the registered kinds, in registry order. */

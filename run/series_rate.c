@@ -1,0 +1,90 @@
+/* rates.csv: the congestion-control state of the flows an experiment
+ * names (outputs.series.flows: workload names), sampled with series.csv
+ * at outputs.series.interval: per sending QP its pacing rate, its window
+ * and whether it has work outstanding. Runs that name no flow write
+ * nothing and schedule nothing more. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+/* The QPs to sample: the sending QP of each message of a named workload,
+ * each QP once (a per-connection QP carries several messages; it is listed
+ * under its first). */
+static int fabric_rates_list(struct fabric *f)
+{
+	const struct exp *e = f->exp;
+	const struct tg_flow *fl;
+	uint32_t n;
+
+	fl = tg_flows(f->tg, &n);
+	f->rate_flows = malloc(sizeof(*f->rate_flows) * (n ? n : 1));
+	if (!f->rate_flows)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct nic_qp *qp = tg_flow_qp(f->tg, i);
+		bool named = false, seen = false;
+
+		for (uint32_t k = 0; k < e->n_rate_workloads && !named; k++)
+			named = e->rate_workloads[k] == fl[i].msg.workload;
+		/* A per-connection QP was listed under an earlier message of its
+		 * workload: scan the QPs listed so far (one per connection). */
+		for (uint32_t k = f->n_rate_flows;
+		     named && fl[i].msg.qp_mode != TG_QP_PER_MESSAGE && k-- > 0 && !seen;) {
+			const struct tg_msg *m = &fl[f->rate_flows[k]].msg;
+
+			if (m->workload != fl[i].msg.workload)
+				break;
+			seen = tg_flow_qp(f->tg, f->rate_flows[k]) == qp;
+		}
+		if (named && !seen)
+			f->rate_flows[f->n_rate_flows++] = i;
+	}
+	return 0;
+}
+
+int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	char path[4200];
+
+	if (!f->exp->n_rate_workloads)
+		return 0;
+	if (fabric_rates_list(f) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for rates.csv");
+		return -ENOMEM;
+	}
+	snprintf(path, sizeof(path), "%s/rates.csv", outdir);
+	f->rates = fopen(path, "w");
+	if (!f->rates) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
+		return -errno;
+	}
+	fputs("time_ns,workload,flow,src,dst,qpn,rate_bps,window_bytes,outstanding_wrs\n", f->rates);
+	return 0;
+}
+
+void fabric_rates_sample(struct fabric *f, uint64_t now_ps)
+{
+	const struct exp *e = f->exp;
+	const struct tg_flow *fl;
+	uint32_t n;
+
+	if (!f->rates)
+		return;
+	fl = tg_flows(f->tg, &n);
+	for (uint32_t i = 0; i < f->n_rate_flows; i++) {
+		uint32_t id = f->rate_flows[i];
+		const struct tg_msg *m = &fl[id].msg;
+		const struct nic_qp *qp = tg_flow_qp(f->tg, id);
+		const struct cc_qp *cc = nic_qp_cc(qp);
+
+		fprintf(f->rates, "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%u\n", units_ps_to_ns(now_ps),
+			e->workloads[m->workload].name, id,
+			f->topo->nodes[f->topo->hosts[m->src]].name,
+			f->topo->nodes[f->topo->hosts[m->dst]].name, nic_qp_num(qp),
+			(unsigned long long)(cc ? cc->rate_bps : 0),
+			(unsigned long long)(cc ? cc->window_bytes : 0), nic_qp_outstanding(qp));
+	}
+}
