@@ -13,12 +13,14 @@ static const struct cc_ops *const cc_registry[] = {
 	&cc_none_ops,
 	&cc_dcqcn_ops,
 	&cc_dctcp_ops,
+	&cc_hpcc_ops,
 };
 
 static const char *const cc_registry_names[] = {
 	"none",
 	"dcqcn",
 	"dctcp",
+	"hpcc",
 	NULL,
 };
 
@@ -27,11 +29,13 @@ static const char *const cc_registry_names[] = {
 _Static_assert(CC_N_ALGOS <= CC_MAX_ALGOS, "raise CC_MAX_ALGOS");
 _Static_assert(sizeof(struct cc_dcqcn_cfg) <= CC_CFG_BYTES, "DCQCN settings fit a slot");
 _Static_assert(sizeof(struct cc_dctcp_cfg) <= CC_CFG_BYTES, "DCTCP settings fit a slot");
+_Static_assert(sizeof(struct cc_hpcc_cfg) <= CC_CFG_BYTES, "HPCC settings fit a slot");
 
 #define CC_SLOT(i) (offsetof(struct cc_cfg_set, slot) + (size_t)(i) * CC_CFG_BYTES)
 
 static const struct cfg_sub cc_dcqcn_subs[] = { { &cc_dcqcn_cfg_table, CC_SLOT(1) }, { NULL, 0 } };
 static const struct cfg_sub cc_dctcp_subs[] = { { &cc_dctcp_cfg_table, CC_SLOT(2) }, { NULL, 0 } };
+static const struct cfg_sub cc_hpcc_subs[] = { { &cc_hpcc_cfg_table, CC_SLOT(3) }, { NULL, 0 } };
 
 /* Absent sections are not filled here (dflt NULL): only the algorithms in
  * use get theirs, through cc_cfg_resolve, so an experiment that uses none
@@ -41,6 +45,8 @@ static const struct cfg_key cc_cfg_keys[] = {
 	  .doc = "DCQCN reaction point settings (used when an algorithm is dcqcn)" },
 	{ "dctcp", CFG_KEY_SECTION, NULL, .subs = cc_dctcp_subs, .what = "nic.dctcp",
 	  .doc = "DCTCP window settings (used when an algorithm is dctcp)" },
+	{ "hpcc", CFG_KEY_SECTION, NULL, .subs = cc_hpcc_subs, .what = "nic.hpcc",
+	  .doc = "HPCC window settings (used when an algorithm is hpcc)" },
 };
 
 const struct cfg_table cc_cfg_table = {
@@ -89,6 +95,8 @@ int cc_ops_check(const struct cc_ops *ops, char err[CFG_ERR_BYTES])
 		why = "a settings table needs a settings size and the reverse";
 	else if ((ops->flags & CC_F_ECN_ECHO) && !ops->on_ack)
 		why = "asks for ECN echo but has no on_ack";
+	else if ((ops->flags & CC_F_INT) && !ops->on_ack)
+		why = "asks for INT but has no on_ack";
 	if (why) {
 		snprintf(err, CFG_ERR_BYTES, "congestion control '%s': %s",
 			 ops->name ? ops->name : "?", why);

@@ -27,16 +27,43 @@ enum cc_flags {
 	CC_F_ECN = 1u << 0,      /* reacts to ECN: CNPs or ECN echo (else marking on the
 				  * fabric draws a warning) */
 	CC_F_ECN_ECHO = 1u << 1, /* wants the responder to echo CE marks in its ACKs (BECN) */
+	CC_F_INT = 1u << 2,      /* reads the echoed INT stack of ACKs (struct cc_ack's
+				  * int_hops): the experiment turns fabric.int on, and the
+				  * NIC decodes the stack for this QP only */
 };
 
-/* One hop of an echoed INT stack (filled by the NIC once the INT data plane
- * exists; HPCC reads it). */
-struct cc_int_hop {
-	uint64_t ts_ps;          /* when the packet left the hop's egress */
-	uint64_t qlen_bytes;     /* egress queue length then */
-	uint64_t tx_bytes;       /* bytes the egress port had sent, cumulative */
-	uint64_t rate_bps;       /* the egress link's rate */
+enum {
+	CC_INT_MAX_HOPS = 5,     /* hops of an INT stack, at most */
+	CC_INT_TS_BITS = 40,     /* struct cc_int_hop's ts_ps counts modulo 2^40 ps */
+	CC_INT_TX_BITS = 32,     /* its tx_bytes modulo 2^32 */
 };
+
+/* One hop of an echoed INT stack, in path order (the NIC decodes the
+ * switches' records for algorithms with CC_F_INT; HPCC reads it). Time and
+ * byte count are the wire's modular fields: difference two records of one
+ * hop with cc_int_ts_delta_ps and cc_int_tx_delta_bytes, never directly. */
+struct cc_int_hop {
+	uint64_t ts_ps;          /* when the data packet left the hop's egress queue, ps
+				  * modulo 2^CC_INT_TS_BITS */
+	uint64_t qlen_bytes;     /* frame bytes queued on that egress port once it left */
+	uint64_t tx_bytes;       /* frame bytes the port had sent before it, modulo
+				  * 2^CC_INT_TX_BITS */
+	uint64_t rate_bps;       /* the egress link's rate (whole Mb/s on the wire) */
+};
+
+/* @later - @earlier of two records' times of one hop, ps (wrap-safe for
+ * gaps below 2^CC_INT_TS_BITS ps, 1.1 s). */
+static inline uint64_t cc_int_ts_delta_ps(uint64_t later, uint64_t earlier)
+{
+	return (later - earlier) & ((UINT64_C(1) << CC_INT_TS_BITS) - 1);
+}
+
+/* @later - @earlier of two records' tx bytes of one hop (wrap-safe for
+ * gaps below 4 GiB). */
+static inline uint64_t cc_int_tx_delta_bytes(uint64_t later, uint64_t earlier)
+{
+	return (later - earlier) & ((UINT64_C(1) << CC_INT_TX_BITS) - 1);
+}
 
 /* What an acknowledgement tells the sender. */
 struct cc_ack {
@@ -46,8 +73,9 @@ struct cc_ack {
 	uint64_t inflight_bytes; /* bytes still in flight after this ACK */
 	bool ecn_echo;           /* the ACK echoes congestion (BECN: a packet it
 				  * acknowledges arrived CE-marked) */
-	const struct cc_int_hop *int_hops; /* echoed INT stack, NULL when none */
-	uint32_t n_int_hops;     /* its hops */
+	const struct cc_int_hop *int_hops; /* echoed INT stack, NULL when none (always
+				  * NULL unless the algorithm has CC_F_INT) */
+	uint32_t n_int_hops;     /* its hops (<= CC_INT_MAX_HOPS) */
 };
 
 /* Per-QP counters an algorithm keeps (summed into summary.json's cc.*). */
@@ -57,6 +85,7 @@ struct cc_stats {
 	uint64_t window_cuts;      /* window decreases */
 	uint64_t window_increases; /* window increases */
 	uint64_t timer_events;     /* timer expiries handled */
+	uint64_t int_hops;         /* INT records of echoed stacks read (CC_F_INT) */
 };
 
 struct cc_ops;

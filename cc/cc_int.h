@@ -39,11 +39,22 @@ struct cc_dctcp_cfg {
 	uint64_t max_window_bytes; /* the window never grows past this */
 };
 
+/* nic.hpcc.*: HPCC's parameters (names as in Li et al., SIGCOMM 2019). */
+struct cc_hpcc_cfg {
+	double eta;               /* target utilisation eta */
+	uint32_t max_stage;       /* maxStage: additive steps before a multiplicative one */
+	double ai;                /* W_AI as a fraction of W_init = B_nic T */
+	uint64_t t_ps;            /* T; 0: the QP's base RTT */
+	uint64_t min_rate_bps;    /* the rate never goes below this */
+};
+
 extern const struct cc_ops cc_none_ops;
 extern const struct cc_ops cc_dcqcn_ops;
 extern const struct cc_ops cc_dctcp_ops;
 extern const struct cfg_table cc_dcqcn_cfg_table;
 extern const struct cfg_table cc_dctcp_cfg_table;
+extern const struct cc_ops cc_hpcc_ops;
+extern const struct cfg_table cc_hpcc_cfg_table;
 
 /* DCQCN's alpha of @q at @now_ps (tests: the alpha timer's decay). */
 double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
@@ -51,5 +62,10 @@ double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
 uint64_t cc_dcqcn_target(const struct cc_qp *q);
 /* DCTCP's alpha of @q. */
 double cc_dctcp_alpha(const struct cc_qp *q);
+/* HPCC's smoothed utilisation U, reference window W_c (bytes) and incStage
+ * of @q. */
+double cc_hpcc_u(const struct cc_qp *q);
+uint64_t cc_hpcc_wc(const struct cc_qp *q);
+uint32_t cc_hpcc_stage(const struct cc_qp *q);
 
 #endif

@@ -234,6 +234,7 @@ void nic_cc_stats(const struct nic *n, struct cc_stats *sum)
 		sum->window_cuts += s->window_cuts;
 		sum->window_increases += s->window_increases;
 		sum->timer_events += s->timer_events;
+		sum->int_hops += s->int_hops;
 	}
 }
 

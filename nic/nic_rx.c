@@ -5,7 +5,8 @@
  * turn CE marks into CNPs; ACKs echo the INT stack of the data packet they
  * answer (HPCC). As requester: hand ACKs, NAKs and READ responses to
  * nic_rel.c and CNPs to the QP's congestion control; nic_ack_int decodes
- * an ACK's INT stack. */
+ * an ACK's INT stack, which the ACK event carries to algorithms that read
+ * INT (CC_F_INT). */
 #include <stdlib.h>
 
 #include "nic_int.h"
@@ -351,14 +352,44 @@ static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 	nic_qp_activate(qp);
 }
 
-/* Tell the QP's algorithm about an ACK that moved the cumulative ACK from
- * @una (completing requests of @acked bytes). Newly acknowledged bytes are
- * counted in PSNs (MTU each; the last packet of a message may be shorter),
- * the RTT from the PSN being timed when the ACK covers it. */
-static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h, uint32_t una,
-		       uint64_t acked)
+static_assert((int)CC_INT_MAX_HOPS == (int)PKT_INT_MAX_HOPS &&
+		      (int)CC_INT_TS_BITS == (int)PKT_INT_TS_BITS &&
+		      (int)CC_INT_TX_BITS == (int)PKT_INT_TX_BITS,
+	      "struct cc_int_hop carries the wire's INT fields unchanged");
+
+/* The INT stack the ACK @m echoes, into @hops for an algorithm with
+ * CC_F_INT (units are the same; times and byte counts stay modular, as
+ * cc.h says). Returns the hops, 0 when the ACK has none or a malformed
+ * one. Out of line: only such algorithms come here. */
+static __attribute__((noinline)) uint32_t nic_cc_ack_int(const struct rte_mbuf *m,
+							  const struct pkt_view *h,
+							  struct cc_int_hop hops[CC_INT_MAX_HOPS])
+{
+	struct pkt_int_hop w[PKT_INT_MAX_HOPS];
+	int n;
+
+	if (!(pkt_data((struct rte_mbuf *)(uintptr_t)m)[h->bth_off + 4] & PKT_BTH_INT))
+		return 0;
+	n = nic_ack_int(m, h, w);
+	for (int i = 0; i < n; i++) {
+		hops[i].ts_ps = w[i].ts_ps;
+		hops[i].qlen_bytes = w[i].qlen_bytes;
+		hops[i].tx_bytes = w[i].tx_bytes;
+		hops[i].rate_bps = w[i].rate_bps;
+	}
+	return n > 0 ? (uint32_t)n : 0;
+}
+
+/* Tell the QP's algorithm about an ACK @m that moved the cumulative ACK
+ * from @una (completing requests of @acked bytes). Newly acknowledged bytes
+ * are counted in PSNs (MTU each; the last packet of a message may be
+ * shorter), the RTT from the PSN being timed when the ACK covers it; the
+ * echoed INT stack only for an algorithm that reads it (CC_F_INT). */
+static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
+		       const struct pkt_view *h, uint32_t una, uint64_t acked)
 {
 	int32_t d = nic_psn_diff(qp->ack_psn, una);
+	struct cc_int_hop hops[CC_INT_MAX_HOPS];
 	struct cc_ack a = { 0 };
 
 	(void)acked;
@@ -369,6 +400,9 @@ static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *
 	}
 	a.inflight_bytes = (uint64_t)(uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) * qp->mtu_bytes;
 	a.ecn_echo = h->becn != 0;
+	if (unlikely(qp->cc.ops->flags & CC_F_INT) &&
+	    (a.n_int_hops = nic_cc_ack_int(m, h, hops)) != 0)
+		a.int_hops = hops;
 	qp->cc.ops->on_ack(&qp->cc, &a, n->sim->now_ps);
 	nic_cc_apply(qp);
 }
@@ -396,7 +430,8 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 	n->rx_int = NULL;
 }
 
-static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *h)
+static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
+		       const struct pkt_view *h)
 {
 	uint8_t kind = h->aeth_syndrome & 0x60;
 
@@ -417,7 +452,7 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct pkt_view *
 		n->stats.rx_acks++;
 		acked = nic_req_acked(qp, nic_psn_add(h->psn, 1));
 		if (qp->cc.ops->on_ack)
-			nic_cc_ack(n, qp, h, una, acked);
+			nic_cc_ack(n, qp, m, h, una, acked);
 	}
 	/* RNR NAKs are never sent here (receive queues are not modelled). */
 	if (qp->state == NIC_QP_OK)
@@ -445,7 +480,7 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	if (unlikely(qp->state != NIC_QP_OK))
 		goto out; /* a QP in error drops everything */
 	if (h.opcode == PKT_OP_ACK) {
-		nic_rx_ack(n, qp, &h);
+		nic_rx_ack(n, qp, m, &h);
 	} else if (h.opcode == PKT_OP_CNP) {
 		n->stats.rx_cnps++;
 		qp->stats.cnps_rx++;

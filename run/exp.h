@@ -69,6 +69,8 @@ struct exp {
 				       * set at assembly */
 	struct sim_params engine;     /* engine.* (core/sim_cfg.c) */
 	struct cfg_mark cc_mark;      /* where nic.cc was set (or its default filled) */
+	unsigned cc_flags;            /* enum cc_flags of every algorithm in use, or-ed */
+	struct cfg_mark ack_every_mark; /* where nic.ack_every was set (or filled) */
 	/* the fabric as a whole (exp_fabric.c) */
 	struct cfg_mark buffer_mark;  /* where fabric.buffer was set (or the fabric block, or the file) */
 	double loss;                  /* random frame loss per link direction */

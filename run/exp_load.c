@@ -517,23 +517,61 @@ int exp_port_ref(const struct exp *e, const struct cfg_node *pn, struct exp_capt
 	return 0;
 }
 
+/* An algorithm in use reads INT (CC_F_INT, HPCC): the switches must write
+ * it. fabric.int absent: filled in as true (so resolved.yaml reruns the
+ * same); given as false: an error. */
+static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_BYTES])
+{
+	struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric");
+	struct cfg_node *v;
+
+	if (!fab || e->sw.int_on)
+		return 0;
+	if ((v = cfg_schema_get(fab, "int")) != NULL) {
+		cfg_errorf(err, v, "congestion control '%s' reads in-band telemetry: fabric.int must be true (or absent)",
+			   ops->name);
+		return -EINVAL;
+	}
+	if (cfg_doc_fill(e->doc, fab, "int", "true", &v, err) != 0)
+		return -EINVAL;
+	e->sw.int_on = true;
+	return 0;
+}
+
 /* The settings of every congestion control in use (nic.cc and the
  * workloads' own): defaults filled in for those whose nic.<name> section is
- * absent, so that they show in the resolved experiment. */
+ * absent, so that they show in the resolved experiment; INT turned on when
+ * one reads it. */
 static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 {
 	struct cfg_node *nic = cfg_schema_get(cfg_doc_root(e->doc), "nic");
-	const struct cfg_node *cc = nic ? cfg_get(nic, "cc") : NULL;
+	const struct cfg_node *cc = nic ? cfg_get(nic, "cc") : NULL, *ae;
+	bool nic_used = e->n_workloads == 0;
 
 	if (!nic)
 		return 0;
 	e->cc_mark = cc ? cc->mark : nic->mark;
+	ae = cfg_get(nic, "ack_every");
+	e->ack_every_mark = ae ? ae->mark : nic->mark;
 	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, &e->nic.cc_cfg, err) != 0)
 		return -EINVAL;
-	for (uint32_t i = 0; i < e->n_workloads; i++)
-		if (e->workloads[i].cc &&
-		    cc_cfg_resolve(e->doc, nic, e->workloads[i].cc, &e->nic.cc_cfg, err) != 0)
+	for (uint32_t i = 0; i < e->n_workloads; i++) {
+		const struct cc_ops *ops = e->workloads[i].cc;
+
+		if (!ops) {
+			nic_used = true;
+			continue;
+		}
+		if (cc_cfg_resolve(e->doc, nic, ops, &e->nic.cc_cfg, err) != 0 ||
+		    ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, err) != 0))
 			return -EINVAL;
+		e->cc_flags |= ops->flags;
+	}
+	if (nic_used) {
+		if ((e->nic.cc->flags & CC_F_INT) && exp_cc_int(e, e->nic.cc, err) != 0)
+			return -EINVAL;
+		e->cc_flags |= e->nic.cc->flags;
+	}
 	return 0;
 }
 

@@ -43,6 +43,17 @@ static void fabric_warn_ecn(const struct exp *e)
 			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, e->nic.cc->name);
 }
 
+/* An algorithm in use reads INT but the responders coalesce ACKs: it sees
+ * one record in every few (HPCC assumes an ACK per packet). Warn. */
+static void fabric_warn_int(const struct exp *e)
+{
+	if ((e->cc_flags & CC_F_INT) && e->nic.ack_every_pkts > 1)
+		fprintf(stderr,
+			"%s:%u:%u: warning: a congestion control in use reads INT from ACKs (hpcc) but nic.ack_every is %u: it reacts to one packet in %u; HPCC assumes an ACK per packet (nic.ack_every: 1)\n",
+			e->ack_every_mark.file, e->ack_every_mark.line, e->ack_every_mark.col,
+			e->nic.ack_every_pkts, e->nic.ack_every_pkts);
+}
+
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
@@ -50,6 +61,7 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 	bool warned = false;
 
 	fabric_warn_ecn(e);
+	fabric_warn_int(e);
 	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
 		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
 

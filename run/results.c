@@ -427,6 +427,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 		RES_U64(r, cs.window_cuts, "cc.window_cuts");
 		RES_U64(r, cs.window_increases, "cc.window_increases");
 		RES_U64(r, cs.timer_events, "cc.timer_events");
+		RES_U64(r, cs.int_hops, "cc.int_hops");
 	}
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");

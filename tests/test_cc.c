@@ -2,8 +2,8 @@
  * through the same scripted sequences (line-rate start, a CNP storm, an RTT
  * spike, a long idle, repeated timeouts, ACKs with and without ECN echo),
  * asserting the invariants the NIC relies on; then DCQCN's reaction-point
- * trace and alpha half-life against hand-computed values, and DCTCP's
- * window cut and alpha. The harness plays the NIC: it owns the struct
+ * trace and alpha half-life against hand-computed values, DCTCP's window
+ * cut and alpha, and HPCC's window on one INT hop. The harness plays the NIC: it owns the struct
  * cc_qp, calls the hooks and fires the one timer when it is due. */
 #include <errno.h>
 #include <math.h>
@@ -406,6 +406,125 @@ static void test_cc_dctcp(void)
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
+/* One ACK to HPCC echoing a one-hop INT stack: a 100 Gb/s egress whose
+ * record says time @ts_ps, @tx_bytes sent and @q_bytes queued. */
+static void ct_hpcc_ack(struct ct *c, uint64_t acked, uint64_t inflight, uint64_t ts_ps,
+			uint64_t tx_bytes, uint64_t q_bytes)
+{
+	struct cc_int_hop h = { 0 };
+	struct cc_ack a = { 0 };
+
+	h.ts_ps = ts_ps & ((UINT64_C(1) << CC_INT_TS_BITS) - 1);
+	h.tx_bytes = tx_bytes & ((UINT64_C(1) << CC_INT_TX_BITS) - 1);
+	h.qlen_bytes = q_bytes;
+	h.rate_bps = CT_LINE;
+	a.acked_bytes = acked;
+	a.inflight_bytes = inflight;
+	a.int_hops = &h;
+	a.n_int_hops = 1;
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* HPCC (Li et al. 2019, Algorithm 1) on one 100 Gb/s hop, T = 8 us, by
+ * hand: W_init = 100 Gb/s x 8 us = 100000 B, W_AI = 0.0004 W_init = 40 B,
+ * eta 0.95, maxStage 5. Each record comes T after the last (tau = T: U
+ * takes the new sample whole) unless said; the first stack starts 4 us
+ * before the time field wraps and 1000 B before the tx field wraps. */
+static void test_cc_hpcc(void)
+{
+	static struct ct c;
+	const uint64_t t = 8 * CT_US, ts0 = (UINT64_C(1) << 40) - 4 * CT_US;
+	uint64_t ts = ts0, tx = (UINT64_C(1) << 32) - 1000;
+	double wc;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_hpcc_ops), 0);
+	CU_ASSERT(cc_hpcc_ops.flags & CC_F_INT);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 100000);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	/* The first stack is only recorded; lastUpdateSeq = 4096 + 100000. */
+	ct_hpcc_ack(&c, 4096, 100000, ts, tx, 50000);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 100000);
+	CU_ASSERT_EQUAL(c.q.stats.int_hops, 1);
+	/* Line rate through the hop (100000 B in T, across both wraps) and a
+	 * queue of 50000 B in both records: u = 50000 / (B T) + 1 = 1.5. Seq
+	 * 8192 has not passed lastUpdateSeq: W = W_c / (U / eta) + W_AI =
+	 * 100000 x 0.95 / 1.5 + 40 = 63373.3 B, rate W / T, W_c kept. */
+	ts += t, tx += 100000;
+	ct_hpcc_ack(&c, 4096, 100000, ts, tx, 50000);
+	CU_ASSERT_DOUBLE_EQUAL(cc_hpcc_u(&c.q), 1.5, 1e-9);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 63373);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(63373333333));
+	CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), 100000);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 0);
+	/* Seq 108192 passes it: the same window is committed as W_c (once),
+	 * and lastUpdateSeq becomes 108192 + 50000. */
+	ts += t, tx += 100000;
+	ct_hpcc_ack(&c, 100000, 50000, ts, tx, 50000);
+	CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), 63373);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 63373);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 1);
+	CU_ASSERT_EQUAL(cc_hpcc_stage(&c.q), 0);
+	wc = 100000 * 0.95 / 1.5 + 40;
+	/* 90% of the line rate, queue gone (min of 0 and 50000): u = 0.9 <
+	 * eta, additive increase: W = W_c + W_AI. Two ACKs within the RTT both
+	 * give W_c + W_AI, not W_c + 2 W_AI (the reference window). */
+	for (int i = 0; i < 2; i++) {
+		ts += t, tx += 90000;
+		ct_hpcc_ack(&c, 4096, 50000, ts, tx, 0);
+		CU_ASSERT_DOUBLE_EQUAL(cc_hpcc_u(&c.q), 0.9, 1e-9);
+		CU_ASSERT_EQUAL(c.q.window_bytes, (uint64_t)(wc + 40));
+		CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), (uint64_t)wc);
+	}
+	/* Five committed additive steps (every ACK passes lastUpdateSeq from
+	 * here: nothing in flight), incStage 1..5. */
+	for (unsigned i = 1; i <= 5; i++) {
+		ts += t, tx += 90000;
+		ct_hpcc_ack(&c, i == 1 ? 50000 : 4096, 0, ts, tx, 0);
+		wc += 40;
+		CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), (uint64_t)wc);
+		CU_ASSERT_EQUAL(cc_hpcc_stage(&c.q), i);
+	}
+	CU_ASSERT_EQUAL(c.q.stats.window_increases, 5);
+	/* incStage = maxStage: the multiplicative step although U < eta,
+	 * W = W_c / (0.9 / 0.95) + W_AI, incStage back to 0. */
+	ts += t, tx += 90000;
+	ct_hpcc_ack(&c, 4096, 0, ts, tx, 0);
+	wc = wc * 0.95 / 0.9 + 40;
+	CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), (uint64_t)wc);
+	CU_ASSERT_EQUAL(c.q.window_bytes, (uint64_t)wc);
+	CU_ASSERT_EQUAL(cc_hpcc_stage(&c.q), 0);
+	/* A record T/4 later at the line rate (25000 B in 2 us): the EWMA
+	 * weighs the sample by tau / T, U = 0.75 x 0.9 + 0.25 x 1 = 0.925. */
+	ts += t / 4, tx += 25000;
+	ct_hpcc_ack(&c, 4096, 0, ts, tx, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_hpcc_u(&c.q), 0.925, 1e-9);
+	CU_ASSERT_EQUAL(cc_hpcc_wc(&c.q), (uint64_t)(wc + 40));
+	/* A long stall: tau is capped at T (the sample replaces U). Then a
+	 * hard overload, U = 1 + 10 MB / (B T) = 101: the window falls to its
+	 * floor, one MTU (above the minimum rate's 100 B), never below. */
+	ts += 100 * t, tx += 20000;
+	ct_hpcc_ack(&c, 4096, 0, ts, tx, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_hpcc_u(&c.q), 20000.0 / (100 * 100000.0), 1e-9);
+	for (int i = 0; i < 3; i++) {
+		ts += t, tx += 100000;
+		ct_hpcc_ack(&c, 4096, 0, ts, tx, 10000000);
+		/* the queue term takes min(qLen, previous qLen): 0 the first time */
+		CU_ASSERT_DOUBLE_EQUAL(cc_hpcc_u(&c.q), i == 0 ? 1.0 : 101.0, 1e-9);
+	}
+	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU);
+	CU_ASSERT(c.q.rate_bps >= UINT64_C(100000000));
+	/* No stack: nothing changes but the sequence. */
+	{
+		uint64_t w = c.q.window_bytes;
+
+		ct_ack(&c, 1, c.q.base_rtt_ps, true);
+		CU_ASSERT_EQUAL(c.q.window_bytes, w);
+	}
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
 /* Settings: presets fill the keys left unset, a key given wins. */
 static void test_cc_settings(void)
 {
@@ -443,6 +562,7 @@ int test_cc_register(void)
 		{ "DCQCN reaction-point trace", test_cc_dcqcn_trace },
 		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
 		{ "DCTCP window and alpha", test_cc_dctcp },
+		{ "HPCC window, reference window and stages", test_cc_hpcc },
 		{ "settings and presets", test_cc_settings },
 	};
 	CU_pSuite s = CU_add_suite("cc", NULL, NULL);

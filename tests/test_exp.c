@@ -125,7 +125,7 @@ static void test_exp_table_defaults(void)
 		"nic: {cc: dcqcn}\n"
 		"traffic:\n"
 		"  - {kind: permutation, size: 4KiB, cc: dctcp}\n"
-		"  - {kind: incast, dst: h0, count: 2, size: 4KiB}\n"
+		"  - {kind: incast, dst: h0, count: 2, size: 4KiB, cc: hpcc}\n"
 		"  - {kind: messages, messages: [{src: h1, dst: h2, size: 1KiB}]}\n"
 		"capture: {ports: ['h0:0']}\n"
 		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
