@@ -13,12 +13,14 @@ static const struct cc_ops *const cc_registry[] = {
 	&cc_none_ops,
 	&cc_dcqcn_ops,
 	&cc_dctcp_ops,
+	&cc_timely_ops,
 };
 
 static const char *const cc_registry_names[] = {
 	"none",
 	"dcqcn",
 	"dctcp",
+	"timely",
 	NULL,
 };
 
@@ -27,11 +29,13 @@ static const char *const cc_registry_names[] = {
 _Static_assert(CC_N_ALGOS <= CC_MAX_ALGOS, "raise CC_MAX_ALGOS");
 _Static_assert(sizeof(struct cc_dcqcn_cfg) <= CC_CFG_BYTES, "DCQCN settings fit a slot");
 _Static_assert(sizeof(struct cc_dctcp_cfg) <= CC_CFG_BYTES, "DCTCP settings fit a slot");
+_Static_assert(sizeof(struct cc_timely_cfg) <= CC_CFG_BYTES, "TIMELY settings fit a slot");
 
 #define CC_SLOT(i) (offsetof(struct cc_cfg_set, slot) + (size_t)(i) * CC_CFG_BYTES)
 
 static const struct cfg_sub cc_dcqcn_subs[] = { { &cc_dcqcn_cfg_table, CC_SLOT(1) }, { NULL, 0 } };
 static const struct cfg_sub cc_dctcp_subs[] = { { &cc_dctcp_cfg_table, CC_SLOT(2) }, { NULL, 0 } };
+static const struct cfg_sub cc_timely_subs[] = { { &cc_timely_cfg_table, CC_SLOT(3) }, { NULL, 0 } };
 
 /* Absent sections are not filled here (dflt NULL): only the algorithms in
  * use get theirs, through cc_cfg_resolve, so an experiment that uses none
@@ -41,6 +45,8 @@ static const struct cfg_key cc_cfg_keys[] = {
 	  .doc = "DCQCN reaction point settings (used when an algorithm is dcqcn)" },
 	{ "dctcp", CFG_KEY_SECTION, NULL, .subs = cc_dctcp_subs, .what = "nic.dctcp",
 	  .doc = "DCTCP window settings (used when an algorithm is dctcp)" },
+	{ "timely", CFG_KEY_SECTION, NULL, .subs = cc_timely_subs, .what = "nic.timely",
+	  .doc = "TIMELY rate settings (used when an algorithm is timely)" },
 };
 
 const struct cfg_table cc_cfg_table = {

@@ -39,11 +39,25 @@ struct cc_dctcp_cfg {
 	uint64_t max_window_bytes; /* the window never grows past this */
 };
 
+/* nic.timely.*: TIMELY's parameters (names as in Mittal et al. 2015). */
+struct cc_timely_cfg {
+	double alpha;             /* EWMA weight of a new RTT difference */
+	double beta;              /* multiplicative decrease factor */
+	uint64_t t_low_ps;        /* T_low: below it, increase */
+	uint64_t t_high_ps;       /* T_high: above it, decrease by beta (1 - T_high/rtt) */
+	uint64_t min_rtt_ps;      /* minRTT, normalises the gradient */
+	uint64_t rai_bps;         /* additive increase delta; 0: line rate / 1000 */
+	uint64_t rhai_bps;        /* hyper increase step; 0: line rate / 200 */
+	uint64_t min_rate_bps;    /* the rate never goes below this */
+};
+
 extern const struct cc_ops cc_none_ops;
 extern const struct cc_ops cc_dcqcn_ops;
 extern const struct cc_ops cc_dctcp_ops;
 extern const struct cfg_table cc_dcqcn_cfg_table;
 extern const struct cfg_table cc_dctcp_cfg_table;
+extern const struct cc_ops cc_timely_ops;
+extern const struct cfg_table cc_timely_cfg_table;
 
 /* DCQCN's alpha of @q at @now_ps (tests: the alpha timer's decay). */
 double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
@@ -51,5 +65,8 @@ double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
 uint64_t cc_dcqcn_target(const struct cc_qp *q);
 /* DCTCP's alpha of @q. */
 double cc_dctcp_alpha(const struct cc_qp *q);
+
+/* TIMELY's rtt_diff of @q, ps. */
+double cc_timely_rtt_diff(const struct cc_qp *q);
 
 #endif

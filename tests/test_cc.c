@@ -406,6 +406,86 @@ static void test_cc_dctcp(void)
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
+/* One ACK of one packet carrying an RTT sample of @rtt_us, with @inflight
+ * packets still out (TIMELY's next update waits for them). */
+static void ct_ack_rtt(struct ct *c, double rtt_us, uint32_t inflight)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = CT_MTU;
+	a.rtt_ps = (uint64_t)(rtt_us * (double)CT_US);
+	a.inflight_bytes = (uint64_t)inflight * CT_MTU;
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* TIMELY as the HPCC authors' simulator runs it (alpha 0.875, beta 0.8,
+ * T_low 50 us, T_high 500 us, minRTT 20 us; at 100 Gb/s delta 100 Mb/s and
+ * R_HAI 500 Mb/s), against values worked by hand:
+ *   first sample 10 us: history only, R = 100G;
+ *   1000 us > T_high: R (1 - 0.8 (1 - 500/1000)) = 0.6 R = 60G;
+ *   10 us < T_low: + 100M, five times: 60.5G; the sixth and seventh
+ *   increase in a row are hyper: 61.0G, 61.5G; 45 us: 62.0G;
+ *   55 us (in [T_low, T_high]): rtt_diff = 0.125 x 30.6246 us + 0.875 x
+ *   10 us = 12.5781 us, gradient 0.628904, R x (1 - 0.8 x 0.628904) =
+ *   30.8064G (the run of increases ends);
+ *   52 us: rtt_diff = 0.125 x 12.5781 - 0.875 x 3 < 0: + 100M;
+ *   a steep gradient floors the factor at 0: min_rate 1G.
+ * And once per RTT: with ten packets in flight the next ten ACKs (their
+ * samples included) change nothing, the eleventh does. */
+static void test_cc_timely(void)
+{
+	static struct ct c;
+	const struct cc_timely_cfg *cfg;
+	uint64_t want = CT_LINE;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_timely_ops), 0);
+	cfg = (const struct cc_timely_cfg *)c.cfg;
+	CU_ASSERT_DOUBLE_EQUAL(cfg->alpha, 0.875, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->beta, 0.8, 1e-12);
+	CU_ASSERT_EQUAL(cfg->t_low_ps, 50 * CT_US);
+	CU_ASSERT_EQUAL(cfg->t_high_ps, 500 * CT_US);
+	CU_ASSERT_EQUAL(cfg->min_rtt_ps, 20 * CT_US);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 0);
+	ct_ack_rtt(&c, 10, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE); /* the first sample: history only */
+	ct_ack_rtt(&c, 1000, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(60000000000));
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1);
+	want = UINT64_C(60000000000);
+	for (int k = 1; k <= 7; k++) {
+		ct_ack_rtt(&c, 10, 0);
+		want += k <= 5 ? UINT64_C(100000000) : UINT64_C(500000000);
+		CU_ASSERT_EQUAL(c.q.rate_bps, want);
+	}
+	CU_ASSERT_EQUAL(want, UINT64_C(61500000000));
+	ct_ack_rtt(&c, 45, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(62000000000));
+	ct_ack_rtt(&c, 55, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_timely_rtt_diff(&c.q), 12578079.82, 0.01);
+	CU_ASSERT_DOUBLE_EQUAL((double)c.q.rate_bps, 30806362042.0, 2.0);
+	ct_ack_rtt(&c, 52, 0); /* falling: gradient < 0, an additive increase */
+	CU_ASSERT_DOUBLE_EQUAL((double)c.q.rate_bps, 30906362042.0, 2.0);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 2);
+	CU_ASSERT_EQUAL(c.q.stats.rate_increases, 9);
+	ct_ack_rtt(&c, 400, 0); /* gradient about 15: the factor floors at 0 */
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(1000000000));
+
+	/* Once per RTT. */
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_timely_ops), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	ct_ack_rtt(&c, 10, 10);
+	for (int k = 0; k < 10; k++) {
+		ct_ack_rtt(&c, 1000, 0);
+		CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	}
+	ct_ack_rtt(&c, 1000, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(60000000000));
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
 /* Settings: presets fill the keys left unset, a key given wins. */
 static void test_cc_settings(void)
 {
@@ -443,6 +523,7 @@ int test_cc_register(void)
 		{ "DCQCN reaction-point trace", test_cc_dcqcn_trace },
 		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
 		{ "DCTCP window and alpha", test_cc_dctcp },
+		{ "TIMELY trace", test_cc_timely },
 		{ "settings and presets", test_cc_settings },
 	};
 	CU_pSuite s = CU_add_suite("cc", NULL, NULL);
