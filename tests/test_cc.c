@@ -13,6 +13,7 @@
 #include "cc_int.h"
 #include "cfg_schema.h"
 #include "test.h"
+#include "units.h"
 
 enum {
 	CT_MTU = 4096,   /* payload bytes per packet */
@@ -51,8 +52,13 @@ static void ct_check(struct ct *c)
 
 	if (q->rate_bps == 0 || q->rate_bps > q->line_rate_bps)
 		ct_fail(c, "rate outside (0, line]");
-	if (q->window_bytes != 0 && q->window_bytes < q->mtu_bytes)
-		ct_fail(c, "window below one MTU");
+	/* A window below one MTU (the NIC still lets one packet go when none
+	 * is in flight) only with a rate that paces it: at most the window per
+	 * base RTT, rate x base RTT <= window x 8 bits. */
+	if (q->window_bytes != 0 && q->window_bytes < q->mtu_bytes &&
+	    (unsigned __int128)q->rate_bps * q->base_rtt_ps >
+		    (unsigned __int128)q->window_bytes * 8 * UNITS_PS_PER_S)
+		ct_fail(c, "window below one MTU without a rate that paces it");
 	if (q->timer_ps != 0 && q->timer_ps <= c->now_ps)
 		ct_fail(c, "timer not in the future");
 	if (c->n_trace < CT_STEPS) {
@@ -486,6 +492,97 @@ static void test_cc_timely(void)
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
+/* One ACK of @pkts packets carrying an RTT sample of @rtt_us (0: none). */
+static void ct_ack_n(struct ct *c, uint32_t pkts, double rtt_us)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = (uint64_t)pkts * CT_MTU;
+	a.rtt_ps = (uint64_t)(rtt_us * (double)CT_US);
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* Swift with its defaults (ai 1, beta 0.8, max_mdf 0.5, h 1 us, fs_range 5
+ * us over 0.1..100 packets) on a path of 2 hops and base RTT 8 us: fixed
+ * target 8 + 2 x 1 = 10 us. Worked by hand:
+ *   cwnd 1000, delay 100 us: 1 - 0.8 (100 - 10)/100 = 0.28, capped at
+ *   1 - max_mdf: 500; within that RTT no second cut; a delay later, 20 us
+ *   (fs(500) < 0: target 10 us): 1 - 0.8 x 10/20 = 0.6: 300;
+ *   below target, a window's worth of ACKs (300 of one packet) adds ai = 1
+ *   packet less a little (sum of 1/cwnd from 300 to 301): 300.998;
+ *   cwnd 2 cut twice a delay apart: 0.5 packet, window 2048 B, paced at
+ *   2048 x 8 bit / 100 us = 163.84 Mb/s; one ACK below target: + ai x 1 =
+ *   1.5 packets, the line rate again;
+ *   flow scaling: fs = alpha/sqrt(cwnd) + beta, alpha = 5 us / (1/sqrt(0.1)
+ *   - 1/10) = 1.632772 us, beta = -0.163277 us: 5 us at 0.1 packet, 1.469494
+ *   us at 1, 0 at 100. */
+static void test_cc_swift(void)
+{
+	static struct ct c;
+	struct cc_swift_cfg *cfg;
+	const uint64_t t0 = 50 * CT_US;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+	cfg = (struct cc_swift_cfg *)c.cfg;
+	CU_ASSERT_DOUBLE_EQUAL(cfg->beta, 0.8, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->max_mdf, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->ai, 1.0, 1e-12);
+	cfg->max_cwnd = 1000;
+	c.q.n_hops = 2;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 1000, 1e-9);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 1000 * CT_MTU);
+	CU_ASSERT_EQUAL(cc_swift_target(&c.q), 10 * CT_US);
+	c.now_ps = t0;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 500, 1e-9); /* capped at max_mdf */
+	c.now_ps = t0 + 99 * CT_US;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 500, 1e-9); /* one cut per RTT */
+	c.now_ps = t0 + 100 * CT_US;
+	ct_ack_n(&c, 1, 20);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 300, 1e-9);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 2);
+	for (int k = 0; k < 300; k++)
+		ct_ack_n(&c, 1, k == 0 ? 5 : 0); /* one sample, then none: the latest holds */
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 300.998, 0.0005);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+
+	/* Below one packet: paced. */
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+	cfg->max_cwnd = 2;
+	c.q.n_hops = 2;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.now_ps = t0;
+	ct_ack_n(&c, 1, 100);
+	c.now_ps = t0 + 100 * CT_US;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 0.5, 1e-12);
+	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU / 2);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(163840000));
+	ct_ack_n(&c, 1, 5);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 1.5, 1e-12);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.bad, 0);
+
+	/* Flow scaling: a smaller window, a larger target. */
+	{
+		static const struct {
+			double cwnd, fs_us;
+		} fs[] = { { 0.1, 5.0 }, { 1, 1.469494 }, { 16, 0.244916 }, { 100, 0 } };
+
+		for (unsigned i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+			CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+			cfg->max_cwnd = fs[i].cwnd;
+			c.q.n_hops = 2;
+			CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+			CU_ASSERT_DOUBLE_EQUAL((double)cc_swift_target(&c.q),
+					       (10 + fs[i].fs_us) * (double)CT_US, 1.0);
+		}
+	}
+}
+
 /* Settings: presets fill the keys left unset, a key given wins. */
 static void test_cc_settings(void)
 {
@@ -524,6 +621,7 @@ int test_cc_register(void)
 		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
 		{ "DCTCP window and alpha", test_cc_dctcp },
 		{ "TIMELY trace", test_cc_timely },
+		{ "Swift window, target and pacing", test_cc_swift },
 		{ "settings and presets", test_cc_settings },
 	};
 	CU_pSuite s = CU_add_suite("cc", NULL, NULL);
