@@ -14,6 +14,8 @@ static const struct cc_ops *const cc_registry[] = {
 	&cc_dcqcn_ops,
 	&cc_dctcp_ops,
 	&cc_hpcc_ops,
+	&cc_timely_ops,
+	&cc_swift_ops,
 };
 
 static const char *const cc_registry_names[] = {
@@ -21,6 +23,8 @@ static const char *const cc_registry_names[] = {
 	"dcqcn",
 	"dctcp",
 	"hpcc",
+	"timely",
+	"swift",
 	NULL,
 };
 
@@ -30,12 +34,16 @@ _Static_assert(CC_N_ALGOS <= CC_MAX_ALGOS, "raise CC_MAX_ALGOS");
 _Static_assert(sizeof(struct cc_dcqcn_cfg) <= CC_CFG_BYTES, "DCQCN settings fit a slot");
 _Static_assert(sizeof(struct cc_dctcp_cfg) <= CC_CFG_BYTES, "DCTCP settings fit a slot");
 _Static_assert(sizeof(struct cc_hpcc_cfg) <= CC_CFG_BYTES, "HPCC settings fit a slot");
+_Static_assert(sizeof(struct cc_timely_cfg) <= CC_CFG_BYTES, "TIMELY settings fit a slot");
+_Static_assert(sizeof(struct cc_swift_cfg) <= CC_CFG_BYTES, "Swift settings fit a slot");
 
 #define CC_SLOT(i) (offsetof(struct cc_cfg_set, slot) + (size_t)(i) * CC_CFG_BYTES)
 
 static const struct cfg_sub cc_dcqcn_subs[] = { { &cc_dcqcn_cfg_table, CC_SLOT(1) }, { NULL, 0 } };
 static const struct cfg_sub cc_dctcp_subs[] = { { &cc_dctcp_cfg_table, CC_SLOT(2) }, { NULL, 0 } };
 static const struct cfg_sub cc_hpcc_subs[] = { { &cc_hpcc_cfg_table, CC_SLOT(3) }, { NULL, 0 } };
+static const struct cfg_sub cc_timely_subs[] = { { &cc_timely_cfg_table, CC_SLOT(4) }, { NULL, 0 } };
+static const struct cfg_sub cc_swift_subs[] = { { &cc_swift_cfg_table, CC_SLOT(5) }, { NULL, 0 } };
 
 /* Absent sections are not filled here (dflt NULL): only the algorithms in
  * use get theirs, through cc_cfg_resolve, so an experiment that uses none
@@ -47,6 +55,10 @@ static const struct cfg_key cc_cfg_keys[] = {
 	  .doc = "DCTCP window settings (used when an algorithm is dctcp)" },
 	{ "hpcc", CFG_KEY_SECTION, NULL, .subs = cc_hpcc_subs, .what = "nic.hpcc",
 	  .doc = "HPCC window settings (used when an algorithm is hpcc)" },
+	{ "timely", CFG_KEY_SECTION, NULL, .subs = cc_timely_subs, .what = "nic.timely",
+	  .doc = "TIMELY rate settings (used when an algorithm is timely)" },
+	{ "swift", CFG_KEY_SECTION, NULL, .subs = cc_swift_subs, .what = "nic.swift",
+	  .doc = "Swift window settings (used when an algorithm is swift)" },
 };
 
 const struct cfg_table cc_cfg_table = {

@@ -100,6 +100,7 @@ struct cc_qp {
 	uint64_t line_rate_bps;    /* rate of the NIC port the QP sends on */
 	uint64_t base_rtt_ps;      /* unloaded round-trip time of the QP's path */
 	uint32_t mtu_bytes;        /* payload bytes per packet */
+	uint32_t n_hops;           /* links of the QP's path (nic_qp_set_hops); 0: unknown */
 	bool backlogged;           /* set by the NIC before on_timer: the QP has data to
 				    * send or in flight (an algorithm may let its timer
 				    * sleep while not, and catch up when it sends) */

@@ -48,6 +48,33 @@ struct cc_hpcc_cfg {
 	uint64_t min_rate_bps;    /* the rate never goes below this */
 };
 
+/* nic.timely.*: TIMELY's parameters (names as in Mittal et al. 2015). */
+struct cc_timely_cfg {
+	double alpha;             /* EWMA weight of a new RTT difference */
+	double beta;              /* multiplicative decrease factor */
+	uint64_t t_low_ps;        /* T_low: below it, increase */
+	uint64_t t_high_ps;       /* T_high: above it, decrease by beta (1 - T_high/rtt) */
+	uint64_t min_rtt_ps;      /* minRTT, normalises the gradient */
+	uint64_t rai_bps;         /* additive increase delta; 0: line rate / 1000 */
+	uint64_t rhai_bps;        /* hyper increase step; 0: line rate / 200 */
+	uint64_t min_rate_bps;    /* the rate never goes below this */
+};
+
+/* nic.swift.*: Swift's parameters (names as in Kumar et al. 2020). */
+struct cc_swift_cfg {
+	uint64_t base_target_ps;  /* target before hops and flow scaling; 0: base RTT */
+	uint32_t hops;            /* hops in the target; 0: the path's (cc_qp.n_hops) */
+	uint64_t hop_scale_ps;    /* h: target added per hop */
+	uint64_t fs_range_ps;     /* flow scaling: the most it adds */
+	double fs_min_cwnd;       /* flow scaling adds fs_range at this window, packets */
+	double fs_max_cwnd;       /* flow scaling adds nothing at this window, packets */
+	double ai;                /* additive increase, packets per RTT */
+	double beta;              /* multiplicative decrease factor */
+	double max_mdf;           /* the largest fraction one decrease takes */
+	double min_cwnd;          /* lowest window, packets */
+	double max_cwnd;          /* highest window, packets; 0: derived at init */
+};
+
 extern const struct cc_ops cc_none_ops;
 extern const struct cc_ops cc_dcqcn_ops;
 extern const struct cc_ops cc_dctcp_ops;
@@ -55,6 +82,10 @@ extern const struct cfg_table cc_dcqcn_cfg_table;
 extern const struct cfg_table cc_dctcp_cfg_table;
 extern const struct cc_ops cc_hpcc_ops;
 extern const struct cfg_table cc_hpcc_cfg_table;
+extern const struct cc_ops cc_timely_ops;
+extern const struct cfg_table cc_timely_cfg_table;
+extern const struct cc_ops cc_swift_ops;
+extern const struct cfg_table cc_swift_cfg_table;
 
 /* DCQCN's alpha of @q at @now_ps (tests: the alpha timer's decay). */
 double cc_dcqcn_alpha(const struct cc_qp *q, uint64_t now_ps);
@@ -67,5 +98,12 @@ double cc_dctcp_alpha(const struct cc_qp *q);
 double cc_hpcc_u(const struct cc_qp *q);
 uint64_t cc_hpcc_wc(const struct cc_qp *q);
 uint32_t cc_hpcc_stage(const struct cc_qp *q);
+
+/* TIMELY's rtt_diff of @q, ps. */
+double cc_timely_rtt_diff(const struct cc_qp *q);
+/* Swift's window of @q, packets (may be below one). */
+double cc_swift_cwnd(const struct cc_qp *q);
+/* Swift's target delay of @q at its current window, ps. */
+uint64_t cc_swift_target(const struct cc_qp *q);
 
 #endif

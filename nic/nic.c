@@ -219,6 +219,14 @@ int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 	return 0;
 }
 
+int nic_qp_set_hops(struct nic_qp *qp, uint32_t n_hops)
+{
+	if (qp->connected)
+		return -EINVAL;
+	qp->cc.n_hops = n_hops;
+	return 0;
+}
+
 const struct cc_qp *nic_qp_cc(const struct nic_qp *qp)
 {
 	return qp->connected ? &qp->cc : NULL;
@@ -327,10 +335,12 @@ static int nic_qp_cc_init(struct nic_qp *qp, uint64_t line_rate_bps, uint64_t ba
 {
 	struct cc_qp *c = &qp->cc;
 	const struct cc_ops *ops = c->ops;
+	uint32_t hops = c->n_hops;
 
 	free(c->priv);
 	memset(c, 0, sizeof(*c));
 	c->ops = ops;
+	c->n_hops = hops;
 	c->cfg = cc_cfg_of(&qp->nic->p.cc_cfg, ops);
 	c->line_rate_bps = line_rate_bps;
 	c->base_rtt_ps = base_rtt_ps;

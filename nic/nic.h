@@ -161,6 +161,10 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
  * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, or @ops fails
  * cc_ops_check). */
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops);
+/* Tell @qp's congestion control how many links its path has (cc_qp.n_hops,
+ * for a target delay that scales with hops); before nic_qp_connect.
+ * Returns 0 or -EINVAL (connected). */
+int nic_qp_set_hops(struct nic_qp *qp, uint32_t n_hops);
 /* The QP's congestion control as its algorithm sees it (rate, window,
  * counters); NULL before nic_qp_connect. */
 const struct cc_qp *nic_qp_cc(const struct nic_qp *qp);

@@ -13,6 +13,7 @@
 #include "cc_int.h"
 #include "cfg_schema.h"
 #include "test.h"
+#include "units.h"
 
 enum {
 	CT_MTU = 4096,   /* payload bytes per packet */
@@ -51,8 +52,13 @@ static void ct_check(struct ct *c)
 
 	if (q->rate_bps == 0 || q->rate_bps > q->line_rate_bps)
 		ct_fail(c, "rate outside (0, line]");
-	if (q->window_bytes != 0 && q->window_bytes < q->mtu_bytes)
-		ct_fail(c, "window below one MTU");
+	/* A window below one MTU (the NIC still lets one packet go when none
+	 * is in flight) only with a rate that paces it: at most the window per
+	 * base RTT, rate x base RTT <= window x 8 bits. */
+	if (q->window_bytes != 0 && q->window_bytes < q->mtu_bytes &&
+	    (unsigned __int128)q->rate_bps * q->base_rtt_ps >
+		    (unsigned __int128)q->window_bytes * 8 * UNITS_PS_PER_S)
+		ct_fail(c, "window below one MTU without a rate that paces it");
 	if (q->timer_ps != 0 && q->timer_ps <= c->now_ps)
 		ct_fail(c, "timer not in the future");
 	if (c->n_trace < CT_STEPS) {
@@ -426,6 +432,19 @@ static void ct_hpcc_ack(struct ct *c, uint64_t acked, uint64_t inflight, uint64_
 	ct_check(c);
 }
 
+/* One ACK of one packet carrying an RTT sample of @rtt_us, with @inflight
+ * packets still out (TIMELY's next update waits for them). */
+static void ct_ack_rtt(struct ct *c, double rtt_us, uint32_t inflight)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = CT_MTU;
+	a.rtt_ps = (uint64_t)(rtt_us * (double)CT_US);
+	a.inflight_bytes = (uint64_t)inflight * CT_MTU;
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
 /* HPCC (Li et al. 2019, Algorithm 1) on one 100 Gb/s hop, T = 8 us, by
  * hand: W_init = 100 Gb/s x 8 us = 100000 B, W_AI = 0.0004 W_init = 40 B,
  * eta 0.95, maxStage 5. Each record comes T after the last (tau = T: U
@@ -525,6 +544,164 @@ static void test_cc_hpcc(void)
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
+/* TIMELY as the HPCC authors' simulator runs it (alpha 0.875, beta 0.8,
+ * T_low 50 us, T_high 500 us, minRTT 20 us; at 100 Gb/s delta 100 Mb/s and
+ * R_HAI 500 Mb/s), against values worked by hand:
+ *   first sample 10 us: history only, R = 100G;
+ *   1000 us > T_high: R (1 - 0.8 (1 - 500/1000)) = 0.6 R = 60G;
+ *   10 us < T_low: + 100M, five times: 60.5G; the sixth and seventh
+ *   increase in a row are hyper: 61.0G, 61.5G; 45 us: 62.0G;
+ *   55 us (in [T_low, T_high]): rtt_diff = 0.125 x 30.6246 us + 0.875 x
+ *   10 us = 12.5781 us, gradient 0.628904, R x (1 - 0.8 x 0.628904) =
+ *   30.8064G (the run of increases ends);
+ *   52 us: rtt_diff = 0.125 x 12.5781 - 0.875 x 3 < 0: + 100M;
+ *   a steep gradient floors the factor at 0: min_rate 1G.
+ * And once per RTT: with ten packets in flight the next ten ACKs (their
+ * samples included) change nothing, the eleventh does. */
+static void test_cc_timely(void)
+{
+	static struct ct c;
+	const struct cc_timely_cfg *cfg;
+	uint64_t want = CT_LINE;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_timely_ops), 0);
+	cfg = (const struct cc_timely_cfg *)c.cfg;
+	CU_ASSERT_DOUBLE_EQUAL(cfg->alpha, 0.875, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->beta, 0.8, 1e-12);
+	CU_ASSERT_EQUAL(cfg->t_low_ps, 50 * CT_US);
+	CU_ASSERT_EQUAL(cfg->t_high_ps, 500 * CT_US);
+	CU_ASSERT_EQUAL(cfg->min_rtt_ps, 20 * CT_US);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 0);
+	ct_ack_rtt(&c, 10, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE); /* the first sample: history only */
+	ct_ack_rtt(&c, 1000, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(60000000000));
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1);
+	want = UINT64_C(60000000000);
+	for (int k = 1; k <= 7; k++) {
+		ct_ack_rtt(&c, 10, 0);
+		want += k <= 5 ? UINT64_C(100000000) : UINT64_C(500000000);
+		CU_ASSERT_EQUAL(c.q.rate_bps, want);
+	}
+	CU_ASSERT_EQUAL(want, UINT64_C(61500000000));
+	ct_ack_rtt(&c, 45, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(62000000000));
+	ct_ack_rtt(&c, 55, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_timely_rtt_diff(&c.q), 12578079.82, 0.01);
+	CU_ASSERT_DOUBLE_EQUAL((double)c.q.rate_bps, 30806362042.0, 2.0);
+	ct_ack_rtt(&c, 52, 0); /* falling: gradient < 0, an additive increase */
+	CU_ASSERT_DOUBLE_EQUAL((double)c.q.rate_bps, 30906362042.0, 2.0);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 2);
+	CU_ASSERT_EQUAL(c.q.stats.rate_increases, 9);
+	ct_ack_rtt(&c, 400, 0); /* gradient about 15: the factor floors at 0 */
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(1000000000));
+
+	/* Once per RTT. */
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_timely_ops), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	ct_ack_rtt(&c, 10, 10);
+	for (int k = 0; k < 10; k++) {
+		ct_ack_rtt(&c, 1000, 0);
+		CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	}
+	ct_ack_rtt(&c, 1000, 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(60000000000));
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/* One ACK of @pkts packets carrying an RTT sample of @rtt_us (0: none). */
+static void ct_ack_n(struct ct *c, uint32_t pkts, double rtt_us)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = (uint64_t)pkts * CT_MTU;
+	a.rtt_ps = (uint64_t)(rtt_us * (double)CT_US);
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* Swift with its defaults (ai 1, beta 0.8, max_mdf 0.5, h 1 us, fs_range 5
+ * us over 0.1..100 packets) on a path of 2 hops and base RTT 8 us: fixed
+ * target 8 + 2 x 1 = 10 us. Worked by hand:
+ *   cwnd 1000, delay 100 us: 1 - 0.8 (100 - 10)/100 = 0.28, capped at
+ *   1 - max_mdf: 500; within that RTT no second cut; a delay later, 20 us
+ *   (fs(500) < 0: target 10 us): 1 - 0.8 x 10/20 = 0.6: 300;
+ *   below target, a window's worth of ACKs (300 of one packet) adds ai = 1
+ *   packet less a little (sum of 1/cwnd from 300 to 301): 300.998;
+ *   cwnd 2 cut twice a delay apart: 0.5 packet, window 2048 B, paced at
+ *   2048 x 8 bit / 100 us = 163.84 Mb/s; one ACK below target: + ai x 1 =
+ *   1.5 packets, the line rate again;
+ *   flow scaling: fs = alpha/sqrt(cwnd) + beta, alpha = 5 us / (1/sqrt(0.1)
+ *   - 1/10) = 1.632772 us, beta = -0.163277 us: 5 us at 0.1 packet, 1.469494
+ *   us at 1, 0 at 100. */
+static void test_cc_swift(void)
+{
+	static struct ct c;
+	struct cc_swift_cfg *cfg;
+	const uint64_t t0 = 50 * CT_US;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+	cfg = (struct cc_swift_cfg *)c.cfg;
+	CU_ASSERT_DOUBLE_EQUAL(cfg->beta, 0.8, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->max_mdf, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cfg->ai, 1.0, 1e-12);
+	cfg->max_cwnd = 1000;
+	c.q.n_hops = 2;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 1000, 1e-9);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 1000 * CT_MTU);
+	CU_ASSERT_EQUAL(cc_swift_target(&c.q), 10 * CT_US);
+	c.now_ps = t0;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 500, 1e-9); /* capped at max_mdf */
+	c.now_ps = t0 + 99 * CT_US;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 500, 1e-9); /* one cut per RTT */
+	c.now_ps = t0 + 100 * CT_US;
+	ct_ack_n(&c, 1, 20);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 300, 1e-9);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 2);
+	for (int k = 0; k < 300; k++)
+		ct_ack_n(&c, 1, k == 0 ? 5 : 0); /* one sample, then none: the latest holds */
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 300.998, 0.0005);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+
+	/* Below one packet: paced. */
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+	cfg->max_cwnd = 2;
+	c.q.n_hops = 2;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.now_ps = t0;
+	ct_ack_n(&c, 1, 100);
+	c.now_ps = t0 + 100 * CT_US;
+	ct_ack_n(&c, 1, 100);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 0.5, 1e-12);
+	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU / 2);
+	CU_ASSERT_EQUAL(c.q.rate_bps, UINT64_C(163840000));
+	ct_ack_n(&c, 1, 5);
+	CU_ASSERT_DOUBLE_EQUAL(cc_swift_cwnd(&c.q), 1.5, 1e-12);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.bad, 0);
+
+	/* Flow scaling: a smaller window, a larger target. */
+	{
+		static const struct {
+			double cwnd, fs_us;
+		} fs[] = { { 0.1, 5.0 }, { 1, 1.469494 }, { 16, 0.244916 }, { 100, 0 } };
+
+		for (unsigned i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+			CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_swift_ops), 0);
+			cfg->max_cwnd = fs[i].cwnd;
+			c.q.n_hops = 2;
+			CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+			CU_ASSERT_DOUBLE_EQUAL((double)cc_swift_target(&c.q),
+					       (10 + fs[i].fs_us) * (double)CT_US, 1.0);
+		}
+	}
+}
+
 /* Settings: presets fill the keys left unset, a key given wins. */
 static void test_cc_settings(void)
 {
@@ -563,6 +740,8 @@ int test_cc_register(void)
 		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
 		{ "DCTCP window and alpha", test_cc_dctcp },
 		{ "HPCC window, reference window and stages", test_cc_hpcc },
+		{ "TIMELY trace", test_cc_timely },
+		{ "Swift window, target and pacing", test_cc_swift },
 		{ "settings and presets", test_cc_settings },
 	};
 	CU_pSuite s = CU_add_suite("cc", NULL, NULL);

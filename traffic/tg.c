@@ -125,6 +125,8 @@ static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dsc
 		return -ENOMEM;
 	if (cc && (nic_qp_set_cc(qa_p, cc) != 0 || nic_qp_set_cc(qb_p, cc) != 0))
 		return -EINVAL;
+	if (nic_qp_set_hops(qa_p, fwd->n_hops) != 0 || nic_qp_set_hops(qb_p, rev->n_hops) != 0)
+		return -EINVAL;
 	qa.path_mtu = m;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
