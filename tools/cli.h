@@ -42,6 +42,9 @@ struct cli_opts {
 	char **eal_argv;
 };
 
+/* mkdir -p @path. 0 or -errno. */
+int cli_mkdirs(const char *path);
+
 int cli_run(const struct cli_opts *o, bool check);
 int cli_topo(const struct cli_opts *o);
 int cli_bench(const struct cli_opts *o);

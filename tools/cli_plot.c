@@ -823,28 +823,6 @@ static int plot_timeline_pfc(struct plot_ctx *x, bool *drawn, char err[CFG_ERR_B
 	return plot_run(x, "pfc-timeline", "PFC paused time per port and priority", err);
 }
 
-/* mkdir -p */
-static int plot_mkdirs(const char *path)
-{
-	char buf[PLOT_PATH_BYTES];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* gnuplot's path in $PATH into @out; -ENOENT when missing. */
 static int plot_find_gnuplot(char *out, size_t len)
 {
@@ -928,7 +906,7 @@ int cli_plot(const struct cli_opts *o)
 		goto out;
 	}
 	x.gnuplot = gnuplot;
-	rc = plot_mkdirs(x.out);
+	rc = cli_mkdirs(x.out);
 	if (rc != 0) {
 		fprintf(stderr, "fabemu: %s: cannot create: %s\n", x.out, strerror(-rc));
 		goto out;
@@ -940,7 +918,11 @@ int cli_plot(const struct cli_opts *o)
 		for (size_t e = 0; e < 4; e++) {
 			char path[PLOT_PATH_BYTES];
 
-			snprintf(path, sizeof(path), "%s/%s.%s", x.out, plot_names[k], exts[e]);
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", x.out, plot_names[k],
+					     exts[e]) >= sizeof(path)) {
+				fprintf(stderr, "fabemu: %s: path too long\n", x.out);
+				goto out;
+			}
 			if (unlink(path) != 0 && errno != ENOENT) {
 				fprintf(stderr, "fabemu: %s: cannot remove: %s\n", path, strerror(errno));
 				goto out;

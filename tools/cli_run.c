@@ -20,8 +20,8 @@
 #include "fabric.h"
 #include "results.h"
 
-/* mkdir -p */
-static int cli_mkdirs(const char *path)
+/* mkdir -p (cli.h) */
+int cli_mkdirs(const char *path)
 {
 	char buf[4096];
 	size_t len = strlen(path);

@@ -13,13 +13,8 @@
 set -eu
 fabemu=$1
 dir=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/summary.sh"
-fail=0
-check() { # DESCRIPTION AWK-CONDITION
-	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
-}
 meanq() { # SERIES.CSV PORT: mean queue_bytes of PORT
 	awk -F, -v p="$2" 'NR > 1 && $2 == p { s += $3; n++ } END { printf "%.0f", n ? s / n : 0 }' "$1"
 }

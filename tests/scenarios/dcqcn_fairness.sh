@@ -16,13 +16,8 @@
 set -eu
 fabemu=$1
 dir=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/summary.sh"
-fail=0
-check() { # DESCRIPTION AWK-CONDITION
-	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
-}
 t0=27000000 # ns: the last 3 ms of the 30 ms run
 jain() { # RATES.CSV WORKLOAD: "JAIN SUM_GBPS N" of the flows' mean rates from t0
 	awk -F, -v w="$2" -v t0=$t0 'NR > 1 && $2 == w && $1 >= t0 { s[$3] += $7; n[$3]++ }

@@ -1,6 +1,7 @@
 # Shared by the scenario scripts (sourced after `set -eu`): a scratch folder
-# removed on exit ($tmp), a failure flag ($fail) with bad() to raise it, and
-# key() to read one value of a summary.json.
+# removed on exit ($tmp), a failure flag ($fail) with bad() to raise it,
+# check() to test a numeric condition and say so, and key() to read one
+# value of a summary.json.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -11,4 +12,7 @@ v = json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
     v = v[k]
 print(json.dumps(v) if isinstance(v, bool) else v)' "$1" "$2"
+}
+check() { # DESCRIPTION AWK-CONDITION: "ok: ..." or "FAIL: ..." (raises $fail)
+	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
 }

@@ -13,13 +13,8 @@
 set -eu
 fabemu=$1
 dir=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/summary.sh"
-fail=0
-check() { # DESCRIPTION AWK-CONDITION
-	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
-}
 
 "$fabemu" run "$dir/incast-pfc.yaml" -o "$tmp/on" -q
 "$fabemu" run "$dir/incast-pfc.yaml" -o "$tmp/off" -q --set fabric.pfc.enabled=false
