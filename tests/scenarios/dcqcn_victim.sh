@@ -20,13 +20,8 @@ set -eu
 fabemu=$1
 dir=$2
 shift 2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/summary.sh"
-fail=0
-check() { # DESCRIPTION AWK-CONDITION
-	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
-}
 "$fabemu" run "$dir/dcqcn-victim.yaml" -o "$tmp/out" -q "$@"
 r=$tmp/out/rates.csv
 before=$(awk -F, '$2 == "f1" && $1 < 3e6 { s += $7; n++ } END { printf "%.0f", n ? s / n : 0 }' "$r")

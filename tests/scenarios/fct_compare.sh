@@ -29,13 +29,8 @@ set -eu
 fabemu=$1
 dir=$2
 shift 2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/summary.sh"
-fail=0
-check() { # DESCRIPTION AWK-CONDITION
-	if awk "BEGIN { exit !($2) }"; then echo "ok: $1"; else echo "FAIL: $1 ($2)"; fail=1; fi
-}
 bins() { # FCT_BINS.CSV FIRST LAST: mean p99 slowdown of those bins
 	awk -F, -v a="$2" -v b="$3" '
 		NR > 1 && $1 >= a && $1 <= b { s += $8; n++ }
