@@ -1,19 +1,20 @@
-/* The addressing plan: host i has IPv4 10.0.0.0 + i + 1 and MAC
- * 02:00:00:ii:ii:ii; port p of switch s has MAC 02:01:ss:ss:pp:pp. Switches
- * route on the IPv4 destination, so the plan is the only place that knows
- * how a host index maps to an address. */
+/* The addressing plan: endpoint e (a host port, topologies/topo.h) has
+ * IPv4 10.0.0.0 + e + 1; port p of host i has MAC 02:00:pp:ii:ii:ii; port
+ * p of switch s has MAC 02:01:ss:ss:pp:pp. Switches route on the IPv4
+ * destination, so the plan is the only place that knows how an endpoint
+ * number maps to an address. */
 #ifndef FAB_ADDR_H
 #define FAB_ADDR_H
 
 #include <stdint.h>
 
-#define ADDR_HOST_IP_BASE UINT32_C(0x0A000001) /* 10.0.0.1 is host 0 */
+#define ADDR_EP_IP_BASE UINT32_C(0x0A000001) /* 10.0.0.1 is endpoint 0 */
 
-static inline uint32_t addr_host_ip(uint32_t host) { return ADDR_HOST_IP_BASE + host; }
-/* Host index of @ip (host order); UINT32_MAX when not in the plan. */
-static inline uint32_t addr_ip_host(uint32_t ip)
+static inline uint32_t addr_ep_ip(uint32_t ep) { return ADDR_EP_IP_BASE + ep; }
+/* Endpoint number of @ip (host order); UINT32_MAX when not in the plan. */
+static inline uint32_t addr_ip_ep(uint32_t ip)
 {
-	return ip >= ADDR_HOST_IP_BASE ? ip - ADDR_HOST_IP_BASE : UINT32_MAX;
+	return ip >= ADDR_EP_IP_BASE ? ip - ADDR_EP_IP_BASE : UINT32_MAX;
 }
 
 static inline void addr_host_mac(uint32_t host, uint8_t mac[6])

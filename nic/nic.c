@@ -45,8 +45,8 @@ static int nic_params_resolve(struct nic_params *p)
 	return 0;
 }
 
-struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_ports,
-		    const struct nic_params *p)
+struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t first_ep,
+		    uint16_t n_ports, const struct nic_params *p)
 {
 	struct nic_params rp = *p;
 	struct nic *n;
@@ -75,7 +75,7 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_po
 	n->p = rp;
 	n->cc = rp.cc;
 	n->host = host;
-	n->ip = addr_host_ip(host);
+	n->first_ep = first_ep;
 	n->n_ports = n_ports;
 	n->ack_tc = rp.dscp_to_tc[rp.ack_dscp & 63];
 	n->cnp_tc = rp.dscp_to_tc[rp.cnp_dscp];
@@ -122,6 +122,7 @@ void nic_free(struct nic *n)
 struct port *nic_port(struct nic *n, uint16_t i) { return &n->ports[i]; }
 uint16_t nic_n_ports(const struct nic *n) { return n->n_ports; }
 uint32_t nic_host(const struct nic *n) { return n->host; }
+uint32_t nic_port_ip(const struct nic *n, uint16_t i) { return addr_ep_ip(n->first_ep + i); }
 const struct nic_stats *nic_stats(const struct nic *n) { return &n->stats; }
 
 void nic_set_wc_cb(struct nic *n, nic_wc_fn fn, void *arg)
@@ -383,12 +384,12 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->addr.vlan = n->p.vlan;
 	qp->addr.vid = n->p.vid;
 	qp->addr.pcp = qp->tc;
-	qp->addr.src_ip = n->ip;
+	qp->addr.src_ip = nic_port_ip(n, qp->port);
 	qp->addr.dst_ip = dst_ip;
 	qp->addr.dscp = dscp;
 	qp->addr.ecn = PKT_ECN_ECT0;
 	qp->addr.ttl = 64;
-	qp->addr.udp_sport = nic_udp_sport(n->ip, qp->qpn);
+	qp->addr.udp_sport = nic_udp_sport(qp->addr.src_ip, qp->qpn);
 	pkt_tmpl_init(&qp->tmpl, &qp->addr, 0xFFFF, qp->dest_qpn);
 	n->ps[qp->port].line_rate_bps = n->ports[qp->port].rate_bps;
 	if (nic_qp_cc_init(qp, n->ports[qp->port].rate_bps, base_rtt_ps, mtu) != 0 ||

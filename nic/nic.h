@@ -128,16 +128,20 @@ struct nic_qp_stats {
  * IBV_WC_WR_FLUSH_ERR (signaled or not). */
 typedef void (*nic_wc_fn)(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps);
 
-/* A NIC for host number @host (topology node @node) with @n_ports ports.
+/* A NIC for host number @host (topology node @node) with @n_ports ports,
+ * port i of which is endpoint @first_ep + i: it sends from that
+ * endpoint's address (core/addr.h).
  * NULL with errno set on failure: EINVAL for a bad reliability parameter
  * (sr_window_pkts not a power of two in range, rto_max_ps < rto_ps,
  * retry_cnt > 7), ENOMEM. */
-struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint16_t n_ports,
-		    const struct nic_params *p);
+struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t first_ep,
+		    uint16_t n_ports, const struct nic_params *p);
 void nic_free(struct nic *n); /* NULL is fine; frees its QPs */
 struct port *nic_port(struct nic *n, uint16_t i);
 uint16_t nic_n_ports(const struct nic *n);
 uint32_t nic_host(const struct nic *n);
+/* IPv4 address (host order) of port @i: that of its endpoint. */
+uint32_t nic_port_ip(const struct nic *n, uint16_t i);
 const struct nic_stats *nic_stats(const struct nic *n);
 void nic_set_wc_cb(struct nic *n, nic_wc_fn fn, void *arg);
 /* Set the MAC of the next hop behind port @i (set when wiring). */

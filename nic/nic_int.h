@@ -150,7 +150,8 @@ struct nic {
 	uint32_t n_qps;            /* QPs created */
 	uint32_t cap_qps;          /* slots in qps */
 	uint32_t host;             /* host number */
-	uint32_t ip;               /* IPv4, host order */
+	uint32_t first_ep;         /* endpoint of port 0: port i has the address of
+				    * endpoint first_ep + i (core/addr.h) */
 	uint16_t n_ports;          /* ports */
 	uint8_t ack_tc;            /* class of ACKs */
 	uint8_t cnp_tc;            /* class of CNPs */

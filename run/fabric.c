@@ -33,13 +33,14 @@ static void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uin
 		sw_port_mac(n->index, p, mac);
 }
 
-/* The path a message takes, following the first equal-cost choice
- * (topo_path), with the rate and delay of each link. */
+/* The path a message takes from endpoint @src to endpoint @dst,
+ * following the first equal-cost choice (topo_path), with the rate and
+ * delay of each link. */
 static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *out)
 {
 	const struct fabric *f = arg;
 	uint32_t links[TG_MAX_HOPS];
-	int n = topo_path(f->routes, f->topo, src, dst, &out->src_port, links, TG_MAX_HOPS);
+	int n = topo_path(f->routes, f->topo, src, dst, links, TG_MAX_HOPS);
 
 	if (n < 0)
 		return -EINVAL;
@@ -192,8 +193,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	f->sws = calloc(t->n_switches ? t->n_switches : 1, sizeof(*f->sws));
 	f->nics = calloc(t->n_hosts, sizeof(*f->nics));
-	if (!f->sws || !f->nics)
+	f->tg_eps = calloc(t->n_eps ? t->n_eps : 1, sizeof(*f->tg_eps));
+	if (!f->sws || !f->nics || !f->tg_eps)
 		goto nomem;
+	for (uint32_t e = 0; e < t->n_eps; e++)
+		f->tg_eps[e] = (struct tg_ep){ .nic = t->nodes[t->eps[e].node].index,
+					       .port = t->eps[e].port };
 	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
 	for (uint32_t i = 0; i < t->n_switches; i++) {
@@ -219,7 +224,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		uint32_t node = t->hosts[i];
 
-		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].n_ports, &np);
+		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
+				     &np);
 		if (!f->nics[i])
 			goto nomem;
 		/* NIC ports honour the pauses of their switch. */
@@ -261,8 +267,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 
-		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, e->msgs, e->n_msgs, fabric_path, f, &fr,
-			       err);
+		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, f->tg_eps, t->n_eps, e->msgs, e->n_msgs,
+			       fabric_path, f, &fr, err);
 		if (!f->tg)
 			return -EINVAL;
 	}
@@ -377,6 +383,7 @@ void fabric_free(struct fabric *f)
 		nic_free(f->nics[i]);
 	free(f->sws);
 	free(f->nics);
+	free(f->tg_eps);
 	topo_routes_free(f->routes);
 	sim_fini(&f->sim);
 	memset(f, 0, sizeof(*f));

@@ -24,6 +24,7 @@ struct fabric {
 	struct topo_routes *routes;   /* forwarding tables */
 	struct sw **sws;              /* by switch index */
 	struct nic **nics;            /* by host index */
+	struct tg_ep *tg_eps;         /* NIC and port of each endpoint, for traffic */
 	struct tg *tg;                /* traffic */
 	struct cap_file **caps;       /* per exp capture */
 	char **cap_paths;             /* their files */

@@ -752,8 +752,9 @@ int res_write_flows(const struct fabric *f, const char *dir)
 	      out);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct tg_flow *x = &fl[i];
-		const char *src = f->topo->nodes[f->topo->hosts[x->msg.src]].name;
-		const char *dst = f->topo->nodes[f->topo->hosts[x->msg.dst]].name;
+		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES];
+		const char *src = topo_ep_name(f->topo, x->msg.src, sb);
+		const char *dst = topo_ep_name(f->topo, x->msg.dst, db);
 
 		fprintf(out, "%u,%s,%s,%llu,%.3f,", i, src, dst, (unsigned long long)x->msg.bytes,
 			units_ps_to_ns(x->msg.start_ps));

@@ -79,11 +79,11 @@ void fabric_rates_sample(struct fabric *f, uint64_t now_ps)
 		const struct tg_msg *m = &fl[id].msg;
 		const struct nic_qp *qp = tg_flow_qp(f->tg, id);
 		const struct cc_qp *cc = nic_qp_cc(qp);
+		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES];
 
 		fprintf(f->rates, "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%u\n", units_ps_to_ns(now_ps),
-			e->workloads[m->workload].name, id,
-			f->topo->nodes[f->topo->hosts[m->src]].name,
-			f->topo->nodes[f->topo->hosts[m->dst]].name, nic_qp_num(qp),
+			e->workloads[m->workload].name, id, topo_ep_name(f->topo, m->src, sb),
+			topo_ep_name(f->topo, m->dst, db), nic_qp_num(qp),
 			(unsigned long long)(cc ? cc->rate_bps : 0),
 			(unsigned long long)(cc ? cc->window_bytes : 0), nic_qp_outstanding(qp));
 	}

@@ -109,7 +109,7 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	uint8_t *d = pkt_data(m);
 	/* From the port's address: its fields are on lines a hop leaves alone. */
 	uint16_t in_port = (uint16_t)(in - s->ports);
-	uint32_t dst, host, g, o, n, pick;
+	uint32_t dst, ep, g, o, n, pick;
 	struct pkt_view v;
 	struct port *op;
 	struct sw_admit adm;
@@ -127,17 +127,17 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	}
 	ip = d + v.l3_off;
 	dst = v.dst;
-	host = addr_ip_host(dst);
-	if (unlikely(host >= s->n_hosts)) {
+	ep = addr_ip_ep(dst);
+	if (unlikely(ep >= s->n_eps)) {
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	g = s->class_grp[s->host_class[host]];
+	g = s->class_grp[s->ep_class[ep]];
 	o = s->grp_off[g];
 	n = s->grp_off[g + 1] - o;
 	if (n == 0) {
-		/* A host attached here (or none that can be reached). */
-		uint32_t i = host - s->direct_lo;
+		/* An endpoint attached here (or none that can be reached). */
+		uint32_t i = ep - s->direct_lo;
 
 		g = i < s->direct_n ? s->direct_grp[i] : g;
 		o = s->grp_off[g];
@@ -261,7 +261,7 @@ static int sw_group_of(struct sw_grp_build *b, const uint16_t *p, uint32_t n)
 }
 
 /* Build the ECMP groups from the forwarding rows (classes, then attached
- * hosts). Returns 0, -ENOMEM or -E2BIG. */
+ * endpoints). Returns 0, -ENOMEM or -E2BIG. */
 static int sw_build_groups(struct sw *s, const struct fib_rows *fib)
 {
 	uint32_t rows = fib->n_classes + fib->direct_n;
@@ -300,8 +300,8 @@ static int sw_build_groups(struct sw *s, const struct fib_rows *fib)
 		s->grp_off[k + 1] = s->grp_off[k] + b.len[k];
 		s->grp_magic[k] = b.len[k] ? UINT64_MAX / b.len[k] + 1 : 0;
 	}
-	s->n_hosts = fib->n_hosts;
-	s->host_class = fib->host_class;
+	s->n_eps = fib->n_eps;
+	s->ep_class = fib->ep_class;
 	s->direct_lo = fib->direct_lo;
 	s->direct_n = fib->direct_n;
 	rc = 0;

@@ -106,7 +106,7 @@ struct sw;
 /* A switch for topology node @node (switch number @index) with @n_ports
  * ports, forwarding by @fib (core/fib.h: the switch keeps a compressed copy
  * of the rows, which may be freed after sw_new, but refers to
- * fib->host_class, which must outlive it). Returns NULL on allocation
+ * fib->ep_class, which must outlive it). Returns NULL on allocation
  * failure. */
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib);

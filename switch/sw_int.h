@@ -60,12 +60,12 @@ struct sw_port_x {
 };
 
 /* Fields read for every packet come first. The forwarding table is
- * compressed twice: it is kept per destination class (hosts with the same
- * neighbours, see topo_routes; 128 classes for the 1024 hosts of a k=16
+ * compressed twice: it is kept per destination class (endpoints behind the
+ * same neighbour, see topo_routes; 128 classes for the 1024 hosts of a k=16
  * fat-tree), through a class map shared by all switches, and classes that
  * leave by the same set of ports share an ECMP group (a k=16 edge switch
  * has 9). So the per-packet lookup reads the shared map, a 2-byte group
- * number and a small table; only the hosts attached to the switch have
+ * number and a small table; only the endpoints attached to the switch have
  * rows of their own. */
 struct sw {
 	/* line 0: buffer accounting */
@@ -74,7 +74,7 @@ struct sw {
 	uint64_t shared_used;          /* bytes in the shared pool */
 	uint64_t shared_size;          /* buffer less reserves and headroom */
 	uint64_t hash_seed;            /* ECMP seed */
-	uint32_t n_hosts;              /* destinations */
+	uint32_t n_eps;                /* destinations: endpoints */
 	uint32_t reserve_bytes;        /* per ingress port and priority */
 	uint64_t xoff_bytes;           /* static pause threshold (p.pfc), 0 = dynamic */
 	uint32_t alpha_q16;            /* dynamic pause threshold (p.pfc) */
@@ -83,17 +83,17 @@ struct sw {
 	uint8_t ecn_deq_mask;          /* classes that mark, deciding on dequeue */
 	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
 	/* line 1: tables */
-	const uint32_t *host_class;    /* destination class per host (shared, fib_rows) */
-	uint16_t *class_grp;           /* ECMP group per class (empty: attached hosts) */
+	const uint32_t *ep_class;      /* destination class per endpoint (shared, fib_rows) */
+	uint16_t *class_grp;           /* ECMP group per class (empty: attached endpoints) */
 	uint32_t *grp_off;             /* group g: grp_ports[grp_off[g] .. grp_off[g + 1]) */
 	uint16_t *grp_ports;           /* egress ports of the groups */
 	uint64_t *grp_magic;           /* per group: 2^64 / (its port count), rounded up */
 	struct port *ports;            /* n_ports */
 	struct sw_pg *pgs;             /* PKT_N_PRIO x n_ports (sw_pg), read per packet */
 	struct sim *sim;               /* owning simulation */
-	/* line 2: attached hosts, then counters a hop updates first */
-	uint16_t *direct_grp;          /* group of attached host direct_lo + i */
-	uint32_t direct_lo;            /* first host of that range */
+	/* line 2: attached endpoints, then counters a hop updates first */
+	uint16_t *direct_grp;          /* group of attached endpoint direct_lo + i */
+	uint32_t direct_lo;            /* first endpoint of that range */
 	uint32_t direct_n;             /* its length */
 	struct sw_port_x *px;          /* n_ports */
 	uint32_t n_paused;             /* priority groups in XOFF */

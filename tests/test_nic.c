@@ -218,11 +218,11 @@ static int pair_qps(struct pair *p, uint32_t mtu, uint64_t delay_ps, struct nic_
 	qa.ah_attr.port_num = 1;
 	qa.ah_attr.grh.traffic_class = 26 << 2;
 	qa.dest_qp_num = nic_qp_num(*qb_out);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(1));
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_ep_ip(1));
 	if (nic_qp_connect(*qa_out, &qa, 2 * delay_ps) != 0)
 		return -1;
 	qa.dest_qp_num = nic_qp_num(*qa_out);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(0));
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_ep_ip(0));
 	return nic_qp_connect(*qb_out, &qa, 2 * delay_ps);
 }
 
@@ -247,8 +247,8 @@ static void pair_setup_opts(struct pair *p, uint64_t rate_bps, uint64_t delay_ps
 		np.sched.quantum_bytes[i] = 4608;
 	np.cc = o->cc ? o->cc : cc_find("none");
 	np.payload = o->payload;
-	p->a = nic_new(&p->sim, 0, 0, 1, &np);
-	p->b = nic_new(&p->sim, 1, 1, 1, &np);
+	p->a = nic_new(&p->sim, 0, 0, 0, 1, &np);
+	p->b = nic_new(&p->sim, 1, 1, 1, 1, &np);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p->a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p->b);
 	if (o->wire) {
@@ -379,7 +379,7 @@ static void test_nic_verbs_validation(void)
 		qa.path_mtu = IBV_MTU_1024;
 		qa.ah_attr.port_num = 1;
 		CU_ASSERT_EQUAL(nic_qp_connect(q, &qa, 0), -EINVAL);
-		nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(1));
+		nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_ep_ip(1));
 		qa.ah_attr.port_num = 2; /* no such port */
 		CU_ASSERT_EQUAL(nic_qp_connect(q, &qa, 0), -EINVAL);
 	}
@@ -390,12 +390,12 @@ static void test_nic_verbs_validation(void)
 
 		np.sr_window_pkts = 100;
 		errno = 0;
-		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 1, &np));
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
 		CU_ASSERT_EQUAL(errno, EINVAL);
 		np.sr_window_pkts = 0;
 		np.rto_ps = 10 * 1000000;
 		np.rto_max_ps = 1000000;
-		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 1, &np));
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
 	}
 	/* Unsupported opcode, and a full send queue (max_send_wr 8). */
 	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_ATOMIC_CMP_AND_SWP, 8, 1), -EINVAL);

@@ -25,8 +25,8 @@ static void test_sw_ecmp_spread(void)
 
 		rng_init(&rng, 7, n_ports);
 		for (uint32_t i = 0; i < flows; i++) {
-			uint32_t src = addr_host_ip((uint32_t)rng_below(&rng, 1024));
-			uint32_t dst = addr_host_ip((uint32_t)rng_below(&rng, 1024));
+			uint32_t src = addr_ep_ip((uint32_t)rng_below(&rng, 1024));
+			uint32_t dst = addr_ep_ip((uint32_t)rng_below(&rng, 1024));
 			uint16_t sport = (uint16_t)(0xC000 | rng_below(&rng, 0x4000));
 
 			counts[sw_ecmp_hash(0x1234, src, dst, 17, sport, 4791) % n_ports]++;
@@ -90,8 +90,8 @@ static struct rte_mbuf *roce_flow(struct sim *s, uint32_t dst_host, uint32_t pay
 	struct pkt_roce f = { 0 };
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	f.addr.src_ip = addr_host_ip(0);
-	f.addr.dst_ip = addr_host_ip(dst_host);
+	f.addr.src_ip = addr_ep_ip(0);
+	f.addr.dst_ip = addr_ep_ip(dst_host);
 	f.addr.dscp = dscp;
 	f.addr.ecn = PKT_ECN_ECT0;
 	f.addr.ttl = 64;
@@ -128,8 +128,8 @@ static const uint32_t fib_class_off[] = { 0, 0 };
 static const uint32_t fib_off[] = { 0, 1, 2, 3 };
 static const uint16_t fib_ports[] = { 0, 1, 2 };
 static const struct fib_rows rig_fib = {
-	.n_hosts = 3,
-	.host_class = fib_class,
+	.n_eps = 3,
+	.ep_class = fib_class,
 	.n_classes = 1,
 	.off = fib_class_off,
 	.ports = fib_ports,
@@ -405,8 +405,8 @@ static void test_sw_path_picks(void)
 		uint64_t magic = UINT64_MAX / n + 1, seed = rng_next(&rng);
 
 		for (int i = 0; i < 500; i++) {
-			uint32_t src = addr_host_ip((uint32_t)rng_below(&rng, 4096));
-			uint32_t dst = addr_host_ip((uint32_t)rng_below(&rng, 4096));
+			uint32_t src = addr_ep_ip((uint32_t)rng_below(&rng, 4096));
+			uint32_t dst = addr_ep_ip((uint32_t)rng_below(&rng, 4096));
 			uint16_t sport = (uint16_t)(0xC000 | rng_below(&rng, 0x4000));
 			uint32_t h = sw_ecmp_hash(seed, src, dst, 17, sport, PKT_ROCE_UDP_PORT);
 
@@ -462,8 +462,8 @@ static const uint32_t mp_class[] = { 0, 0, 0, 1 };
 static const uint32_t mp_class_off[] = { 0, 0, 2 };
 static const uint16_t mp_class_ports[] = { 1, 2 };
 static const struct fib_rows mp_fib = {
-	.n_hosts = 4,
-	.host_class = mp_class,
+	.n_eps = 4,
+	.ep_class = mp_class,
 	.n_classes = 2,
 	.off = mp_class_off,
 	.ports = mp_class_ports,
@@ -502,7 +502,7 @@ static void test_sw_path_in_switch(void)
 		CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
 		for (uint16_t f = 0; f < 32; f++) {
 			uint16_t sport = (uint16_t)(0xC000 + 7 * f);
-			uint32_t h = sw_ecmp_hash(p.hash_seed, addr_host_ip(0), addr_host_ip(3), 17,
+			uint32_t h = sw_ecmp_hash(p.hash_seed, addr_ep_ip(0), addr_ep_ip(3), 17,
 						  sport, PKT_ROCE_UDP_PORT);
 
 			if (k <= 1)
@@ -654,7 +654,7 @@ static void test_sw_int_records(void)
 				CU_ASSERT_EQUAL(pkt_int_append(m, &h), 0);
 			in->ops->rx(in->owner, in, m);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-			f.addr.dst_ip = addr_host_ip(1);
+			f.addr.dst_ip = addr_ep_ip(1);
 			f.addr.ttl = 64;
 			f.addr.dscp = 26;
 			f.opcode = PKT_OP_SEND_ONLY;

@@ -86,6 +86,59 @@ static void test_tg_qp_mode(void)
 	}
 }
 
+/* Endpoints are ports: two NICs with a port on each of two disjoint
+ * switches (two planes). A message on each plane arrives over that
+ * plane alone (each switch forwards only its plane's data and ACKs), the
+ * two run side by side at the single-link ideal FCT (the analytic
+ * store-and-forward model of tg_ideal_fct_ps: nothing shares a link), the
+ * flows are named by port, and a bare host name or a message across the
+ * planes is refused. */
+static void test_tg_endpoints(void)
+{
+	static const char topo[] =
+		"topology:\n"
+		"  kind: explicit\n"
+		"  nodes: [{name: h0, kind: host, ports: 2}, {name: h1, kind: host, ports: 2},\n"
+		"          {name: s0, kind: switch}, {name: s1, kind: switch}]\n"
+		"  links: [{endpoints: [h0:0, s0:0]}, {endpoints: [h1:0, s0:1]},\n"
+		"          {endpoints: [h0:1, s1:0]}, {endpoints: [h1:1, s1:1]}]\n";
+	char text[1024], err[CFG_ERR_BYTES] = "";
+	struct exp *e = NULL;
+	struct fabric f = { 0 };
+	const struct tg_flow *fl;
+	uint32_t n;
+
+	snprintf(text, sizeof(text), "%straffic: [{kind: messages, messages: ["
+		 "{src: \"h0:0\", dst: \"h1:0\", size: 1MiB}, {src: \"h0:1\", dst: \"h1:1\", size: 1MiB}]}]\n",
+		 topo);
+	CU_ASSERT_EQUAL_FATAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_EQUAL(e->topo->n_eps, 4);
+	CU_ASSERT_EQUAL(e->msgs[0].src, 0);
+	CU_ASSERT_EQUAL(e->msgs[1].dst, 3);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	fabric_run(&f, false);
+	fl = tg_flows(f.tg, &n);
+	CU_ASSERT_EQUAL(tg_n_done(f.tg), 2);
+	for (uint32_t i = 0; i < 2; i++) {
+		const struct sw_stats *st = sw_stats(f.sws[i]);
+
+		/* 256 data packets of 4 KiB and (coalesced) ACKs, all on one plane. */
+		CU_ASSERT_TRUE(st->fwd_pkts > 256);
+		CU_ASSERT_EQUAL(st->drops[SW_DROP_NO_ROUTE], 0);
+		CU_ASSERT_EQUAL(fl[i].end_ps - fl[i].msg.start_ps, fl[i].ideal_ps);
+	}
+	CU_ASSERT_EQUAL(sw_stats(f.sws[0])->fwd_pkts, sw_stats(f.sws[1])->fwd_pkts);
+	fabric_free(&f);
+	exp_free(e);
+	e = NULL;
+	snprintf(text, sizeof(text), "%straffic: [{kind: messages, messages: [{src: h0, dst: \"h1:0\", size: 1KiB}]}]\n",
+		 topo);
+	CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:7:45:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(h0:0 .. h0:1)"));
+	exp_free(e);
+}
+
 static struct exp *tt_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
@@ -288,6 +341,7 @@ int test_tg_register(void)
 		CU_TestFunc fn;
 	} tests[] = {
 		{ "qp per connection or per message", test_tg_qp_mode },
+		{ "endpoints are NIC ports", test_tg_endpoints },
 		{ "poisson offered load", test_tg_poisson_load },
 		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
 		{ "poisson destinations uniform", test_tg_poisson_dsts },

@@ -170,9 +170,10 @@ static const uint16_t *route(const struct topo_routes *r, uint32_t n, uint32_t h
 	return ports;
 }
 
+/* The endpoint of port 0 of host @name (its only one, in most tests). */
 static uint32_t host(const struct topo *t, const char *name)
 {
-	return t->nodes[node(t, name)].index;
+	return t->nodes[node(t, name)].first_ep;
 }
 
 static void test_topo_routes_fat_tree(void)
@@ -185,7 +186,7 @@ static void test_topo_routes_fat_tree(void)
 
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
 	CU_ASSERT_EQUAL(r->n_nodes, t->n_nodes);
-	CU_ASSERT_EQUAL(r->n_hosts, 16);
+	CU_ASSERT_EQUAL(r->n_eps, 16);
 	/* edge0 toward a remote-pod host: both uplinks; toward its own host: one. */
 	ports = route(r, node(t, "edge0"), host(t, "h15"), &n);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
@@ -217,8 +218,8 @@ static void test_topo_routes_fat_tree(void)
 	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "core0"), host(t, "h12")), 3);
 	/* One destination class per edge switch. */
 	CU_ASSERT_EQUAL(r->n_classes, 8);
-	CU_ASSERT_EQUAL(r->host_class[host(t, "h0")], r->host_class[host(t, "h1")]);
-	CU_ASSERT_NOT_EQUAL(r->host_class[host(t, "h1")], r->host_class[host(t, "h2")]);
+	CU_ASSERT_EQUAL(r->ep_class[host(t, "h0")], r->ep_class[host(t, "h1")]);
+	CU_ASSERT_NOT_EQUAL(r->ep_class[host(t, "h1")], r->ep_class[host(t, "h2")]);
 	route(r, node(t, "h5"), host(t, "h5"), &n);
 	CU_ASSERT_EQUAL(n, 0);
 	/* Everywhere: ascending ports, each one hop closer. */
@@ -364,13 +365,18 @@ static void test_topo_hosts_do_not_forward(void)
 	const uint16_t *ports;
 	uint32_t n;
 
-	/* h1 and h2 would only meet through h0. */
+	/* h1 and h2 would only meet through h0. Endpoints: h0:0 0, h0:1 1,
+	 * h1 2, h2 3. */
+	CU_ASSERT_EQUAL(t->n_eps, 4);
+	CU_ASSERT_EQUAL(host(t, "h2"), 3);
 	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "topology is disconnected: h2 cannot reach h1");
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 2), UINT8_MAX);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 3), UINT8_MAX);
 	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 0), 1);
-	route(r, 1, 2, &n);
+	/* s0 does not reach h0's other port through h0. */
+	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 1), UINT8_MAX);
+	route(r, 1, 3, &n);
 	CU_ASSERT_EQUAL(n, 0);
 	topo_routes_free(r);
 	topo_free(t);
@@ -380,21 +386,86 @@ static void test_topo_hosts_do_not_forward(void)
 	t = dual_homed(1);
 	CU_ASSERT_EQUAL(topo_check(t, err), 0);
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	CU_ASSERT_EQUAL(topo_route_hops(r, 4, 1), 3);
-	CU_ASSERT_EQUAL(topo_route_hops(r, 0, 1), 2);
-	ports = route(r, 4, 1, &n);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 4, 2), 3);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 0, 2), 2);
+	ports = route(r, 4, 2, &n);
 	CU_ASSERT(n == 1 && ports[0] == 2);
 	/* h0 itself sends through s0 only. */
-	ports = route(r, 0, 1, &n);
+	ports = route(r, 0, 2, &n);
 	CU_ASSERT(n == 1 && ports[0] == 0);
+	/* Each of h0's ports is a destination of its own: s0, next to h0:0,
+	 * reaches h0:1 only through s2 and s1 (port 2), never by its port
+	 * 0 to h0; s1 reaches it directly (its port 0). */
+	CU_ASSERT_EQUAL(topo_route_hops(r, 3, 1), 3);
+	ports = route(r, 3, 1, &n);
+	CU_ASSERT(n == 1 && ports[0] == 2);
+	ports = route(r, 4, 1, &n);
+	CU_ASSERT(n == 1 && ports[0] == 0);
+	/* h1's messages to h0:1 cross four links; from h0:1 to h1 four too,
+	 * leaving by h0's port 1. */
+	{
+		uint32_t links[8];
+
+		CU_ASSERT_EQUAL(topo_path(r, t, 2, 1, links, 8), 4);
+		CU_ASSERT_EQUAL(topo_path(r, t, 1, 2, links, 8), 4);
+		CU_ASSERT_EQUAL(links[0], t->nodes[0].port_links[1]);
+		CU_ASSERT_EQUAL(topo_path(r, t, 0, 2, links, 8), 2);
+		CU_ASSERT_EQUAL(links[0], t->nodes[0].port_links[0]);
+	}
 	topo_routes_free(r);
 	topo_free(t);
 }
 
-/* The tables against a plain search from every host (topo_bfs, which the
- * per-class tables do not use): the hop count of every node to every host,
- * and as egress ports exactly those toward a neighbour one hop closer that
- * forwards (a switch) or is the host itself. Returns the cells compared. */
+/* Hop counts to endpoint @e from every node by a plain search of the
+ * graph (not the per-class tables): the endpoint's host is 0, the node
+ * behind its port 1, then outward through switches only. */
+static void ep_search(const struct topo *t, uint32_t e, uint32_t *dist, uint32_t *queue)
+{
+	uint32_t src = t->eps[e].node, head = 0, tail = 0;
+	uint32_t first = topo_peer(t, src, t->eps[e].port);
+
+	for (uint32_t i = 0; i < t->n_nodes; i++)
+		dist[i] = UINT32_MAX;
+	dist[src] = 0;
+	if (first != TOPO_NO_LINK && first != src) {
+		dist[first] = 1;
+		queue[tail++] = first;
+	}
+	while (head < tail) {
+		uint32_t n = queue[head++];
+
+		if (t->nodes[n].kind != TOPO_SWITCH)
+			continue;
+		for (uint16_t p = 0; p < t->nodes[n].n_ports; p++) {
+			uint32_t m = topo_peer(t, n, p);
+
+			if (m != TOPO_NO_LINK && dist[m] == UINT32_MAX) {
+				dist[m] = dist[n] + 1;
+				queue[tail++] = m;
+			}
+		}
+	}
+}
+
+/* Port @p of node @n is the link to endpoint @e itself. */
+static int is_ep_link(const struct topo *t, uint32_t n, uint16_t p, uint32_t e)
+{
+	uint32_t l = t->nodes[n].port_links[p];
+
+	if (l == TOPO_NO_LINK)
+		return 0;
+	for (int s = 0; s < 2; s++)
+		if (t->links[l].node[s] == t->eps[e].node && t->links[l].port[s] == t->eps[e].port &&
+		    t->links[l].node[1 - s] == n)
+			return 1;
+	return 0;
+}
+
+/* The tables against a plain search from every endpoint (ep_search,
+ * which the per-class tables do not use): the hop count of every node to
+ * every endpoint, and as egress ports exactly those toward a neighbour
+ * one hop closer that forwards (a switch) or that are the endpoint's own
+ * link. Returns the cells compared. */
 static uint64_t check_routes_against_search(const struct topo *t)
 {
 	uint32_t *dist = malloc(sizeof(*dist) * t->n_nodes);
@@ -405,14 +476,27 @@ static uint64_t check_routes_against_search(const struct topo *t)
 
 	CU_ASSERT_FATAL(dist != NULL && queue != NULL);
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		uint32_t target = t->hosts[h];
-
-		topo_bfs(t, &target, 1, dist, queue);
+	for (uint32_t h = 0; h < t->n_eps; h++) {
+		ep_search(t, h, dist, queue);
 		for (uint32_t n = 0; n < t->n_nodes; n++) {
 			uint32_t want = dist[n] == UINT32_MAX ? UINT8_MAX : dist[n], got, count, k = 0;
 			const uint16_t *ports;
 
+			/* A host other than the endpoint's: one more than its best
+			 * neighbour (it sends, it does not forward). */
+			if (t->nodes[n].kind == TOPO_HOST && n != t->eps[h].node) {
+				want = UINT8_MAX;
+				for (uint16_t p = 0; p < t->nodes[n].n_ports; p++) {
+					uint32_t m = topo_peer(t, n, p);
+					uint32_t d = m == TOPO_NO_LINK ? UINT32_MAX
+						     : is_ep_link(t, n, p, h) ? 0
+						     : t->nodes[m].kind == TOPO_SWITCH ? dist[m]
+										: UINT32_MAX;
+
+					if (d != UINT32_MAX && d + 1 < want)
+						want = d + 1;
+				}
+			}
 			got = topo_route_hops(r, n, h);
 			CU_ASSERT_EQUAL(got, want);
 			ports = route(r, n, h, &count);
@@ -420,8 +504,10 @@ static uint64_t check_routes_against_search(const struct topo *t)
 			     p++) {
 				uint32_t m = topo_peer(t, n, p);
 
-				if (m == TOPO_NO_LINK || dist[m] != want - 1 ||
-				    (t->nodes[m].kind != TOPO_SWITCH && m != target))
+				if (m == TOPO_NO_LINK)
+					continue;
+				if (want == 1 ? !is_ep_link(t, n, p, h)
+					      : t->nodes[m].kind != TOPO_SWITCH || dist[m] != want - 1)
 					continue;
 				CU_ASSERT(k < count && ports[k] == p);
 				k++;
@@ -786,7 +872,7 @@ static void test_topo_examples(void)
  * the host's own when that is empty (the switch's lookup, see sw_rx). */
 static const uint16_t *fib_row(const struct fib_rows *fib, uint32_t h, uint32_t *n)
 {
-	uint32_t c = fib->host_class[h], i = h - fib->direct_lo;
+	uint32_t c = fib->ep_class[h], i = h - fib->direct_lo;
 
 	*n = fib->off[c + 1] - fib->off[c];
 	if (*n)
@@ -819,7 +905,7 @@ static void test_topo_fib_rows(void)
 			struct fib_rows fib;
 
 			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, sn, &b, &fib), 0);
-			CU_ASSERT_EQUAL(fib.n_hosts, t->n_hosts);
+			CU_ASSERT_EQUAL(fib.n_eps, t->n_eps);
 			CU_ASSERT_EQUAL(fib.n_classes, r->n_classes);
 			for (uint32_t h = 0; h < t->n_hosts; h++) {
 				uint32_t n, want;
@@ -839,7 +925,7 @@ static void test_topo_fib_rows(void)
 			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, node(t, "edge0"), &b, &fib), 0);
 			CU_ASSERT_EQUAL(fib.direct_lo, host(t, "h0"));
 			CU_ASSERT_EQUAL(fib.direct_n, 2);
-			CU_ASSERT_EQUAL(fib.off[r->host_class[0] + 1], fib.off[r->host_class[0]]);
+			CU_ASSERT_EQUAL(fib.off[r->ep_class[0] + 1], fib.off[r->ep_class[0]]);
 			CU_ASSERT_EQUAL(fib.direct_ports[fib.direct_off[1]], 1);
 			CU_ASSERT_EQUAL_FATAL(topo_fib_rows(r, t, node(t, "core0"), &b, &fib), 0);
 			CU_ASSERT_EQUAL(fib.direct_n, 0);
@@ -859,13 +945,12 @@ static void test_topo_path(void)
 	struct topo_routes *r = NULL;
 	char err[CFG_ERR_BYTES];
 	uint32_t links[16];
-	uint16_t sp = 7;
 	int bad = 0;
 
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
 	for (uint32_t a = 0; a < t->n_hosts; a++) {
 		for (uint32_t d = 0; d < t->n_hosts; d++) {
-			int n = topo_path(r, t, a, d, &sp, links, 16);
+			int n = topo_path(r, t, a, d, links, 16);
 			uint32_t at = t->hosts[a];
 
 			if (n != (int)topo_route_hops(r, at, d)) {
@@ -877,29 +962,28 @@ static void test_topo_path(void)
 				uint32_t cnt;
 				const uint16_t *ports = route(r, at, d, &cnt);
 
-				if (cnt == 0 || t->nodes[at].port_links[ports[0]] != links[i] ||
-				    (i == 0 && sp != ports[0]))
+				if (cnt == 0 || t->nodes[at].port_links[ports[0]] != links[i])
 					bad++;
 				at = l->node[0] == at ? l->node[1] : l->node[0];
 			}
-			if (at != t->hosts[d] || (n == 0 && sp != 0))
+			if (at != t->hosts[d])
 				bad++;
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 	/* h0 to h12 (another pod): 6 links, always the first choice. */
-	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), &sp, links, 16), 6);
-	CU_ASSERT_EQUAL(sp, 0);
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), links, 16), 6);
+	CU_ASSERT_EQUAL(links[0], t->nodes[node(t, "h0")].port_links[0]);
 	CU_ASSERT_EQUAL(t->links[links[1]].node[0] == node(t, "agg0") ||
 				t->links[links[1]].node[1] == node(t, "agg0"),
 			1);
-	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), &sp, links, 5), -E2BIG);
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h0"), host(t, "h12"), links, 5), -E2BIG);
 	topo_routes_free(r);
 	topo_free(t);
 	/* Unreachable (hosts do not forward): -EINVAL. */
 	t = dual_homed(0);
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
-	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h2"), host(t, "h1"), &sp, links, 16), -EINVAL);
+	CU_ASSERT_EQUAL(topo_path(r, t, host(t, "h2"), host(t, "h1"), links, 16), -EINVAL);
 	topo_routes_free(r);
 	topo_free(t);
 }

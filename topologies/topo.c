@@ -65,30 +65,62 @@ void topo_set_link(struct topo *t, uint32_t l, uint32_t a, uint16_t pa, uint32_t
 int topo_index(struct topo *t)
 {
 	uint32_t n_hosts = 0;
+	uint64_t n_eps = 0;
 
 	for (uint32_t i = 0; i < t->n_nodes; i++)
-		n_hosts += t->nodes[i].kind == TOPO_HOST;
+		if (t->nodes[i].kind == TOPO_HOST) {
+			n_hosts++;
+			n_eps += t->nodes[i].n_ports;
+		}
+	if (n_eps > TOPO_MAX_EPS)
+		return -E2BIG;
 	free(t->hosts);
 	free(t->switches);
+	free(t->eps);
 	t->n_hosts = n_hosts;
 	t->n_switches = t->n_nodes - n_hosts;
+	t->n_eps = (uint32_t)n_eps;
 	t->hosts = malloc((n_hosts ? n_hosts : 1) * sizeof(*t->hosts));
 	t->switches = malloc((t->n_switches ? t->n_switches : 1) * sizeof(*t->switches));
-	if (t->hosts == NULL || t->switches == NULL)
+	t->eps = malloc((n_eps ? n_eps : 1) * sizeof(*t->eps));
+	if (t->hosts == NULL || t->switches == NULL || t->eps == NULL)
 		return -ENOMEM;
 	n_hosts = 0;
+	n_eps = 0;
 	for (uint32_t i = 0, n_sw = 0; i < t->n_nodes; i++) {
 		struct topo_node *n = &t->nodes[i];
 
 		if (n->kind == TOPO_HOST) {
 			n->index = n_hosts;
+			n->first_ep = (uint32_t)n_eps;
 			t->hosts[n_hosts++] = i;
+			for (uint16_t p = 0; p < n->n_ports; p++)
+				t->eps[n_eps++] = (struct topo_ep){ .node = i, .port = p };
 		} else {
 			n->index = n_sw;
+			n->first_ep = TOPO_NO_LINK;
 			t->switches[n_sw++] = i;
 		}
 	}
 	return 0;
+}
+
+const char *topo_ep_name(const struct topo *t, uint32_t ep, char buf[TOPO_EP_NAME_BYTES])
+{
+	const struct topo_node *n = &t->nodes[t->eps[ep].node];
+
+	if (n->n_ports == 1)
+		snprintf(buf, TOPO_EP_NAME_BYTES, "%s", n->name);
+	else
+		snprintf(buf, TOPO_EP_NAME_BYTES, "%s:%u", n->name, t->eps[ep].port);
+	return buf;
+}
+
+const struct topo_link *topo_ep_link(const struct topo *t, uint32_t ep)
+{
+	uint32_t l = t->nodes[t->eps[ep].node].port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? NULL : &t->links[l];
 }
 
 void topo_free(struct topo *t)
@@ -98,6 +130,7 @@ void topo_free(struct topo *t)
 	for (uint32_t i = 0; t->nodes != NULL && i < t->n_nodes; i++)
 		free(t->nodes[i].port_links);
 	free(t->nodes);
+	free(t->eps);
 	free(t->links);
 	free(t->hosts);
 	free(t->switches);

@@ -33,7 +33,19 @@ struct topo_node {
 	uint16_t n_ports;           /* ports 0..n_ports-1 */
 	uint32_t *port_links;       /* link index per port, TOPO_NO_LINK if unused */
 	uint32_t index;             /* dense index among hosts or among switches */
+	uint32_t first_ep;          /* hosts: the endpoint of port 0; port p is endpoint
+				     * first_ep + p (topo_index); switches: TOPO_NO_LINK */
 	struct cfg_mark mark;       /* where declared (or the topology block) */
+};
+
+/* An endpoint: one port of a host (a NIC port). Endpoints are what traffic
+ * names, what routes lead to and what an address belongs to (endpoint e
+ * has IPv4 10.0.0.0 + e + 1, core/addr.h): a host's ports are endpoints
+ * of their own, numbered host by host, port by port (so where every host
+ * has one port, endpoint e is host e). */
+struct topo_ep {
+	uint32_t node;              /* host node */
+	uint16_t port;              /* its port */
 };
 
 struct topo_link {
@@ -54,6 +66,8 @@ struct topo {
 	struct topo_link *links;  /* n_links */
 	uint32_t *hosts;          /* node index of host i, n_hosts */
 	uint32_t *switches;       /* node index of switch i, n_switches */
+	uint32_t n_eps;           /* endpoints: the ports of all hosts */
+	struct topo_ep *eps;      /* endpoint e, n_eps (host order, then port order) */
 };
 
 /* Build from the experiment's `topology:` map. Keys (see docs/config.md):
@@ -81,6 +95,14 @@ int topo_check(const struct topo *t, char err[CFG_ERR_BYTES]);
 /* Node index by name, or -1. */
 int topo_find(const struct topo *t, const char *name);
 
+enum { TOPO_EP_NAME_BYTES = TOPO_NAME_BYTES + 8 /* "NAME:PORT" */ };
+
+/* The name of endpoint @ep: its host's name when the host has one port,
+ * else "HOST:PORT". Returns @buf. */
+const char *topo_ep_name(const struct topo *t, uint32_t ep, char buf[TOPO_EP_NAME_BYTES]);
+/* The link of endpoint @ep, or NULL when its port has none. */
+const struct topo_link *topo_ep_link(const struct topo *t, uint32_t ep);
+
 /* Print counts, link rates, per-tier oversubscription and bisection
  * bandwidth (human readable). */
 void topo_describe(const struct topo *t, FILE *out);
@@ -92,49 +114,58 @@ void topo_dot(const struct topo *t, FILE *out);
  * partition heuristic. */
 uint64_t topo_bisection_bps(const struct topo *t);
 
-/* Equal-cost shortest-path forwarding. Hosts with the same set of
- * neighbours form a destination class (the hosts of one leaf): a switch is
- * equally far from all of them and, unless it is their neighbour, reaches
- * them through the same ports. The table holds hop counts only, one byte
- * per (switch, class) cell: 40 KB for a k=16 fat-tree, 10 MB for k=64. A
- * node's egress ports toward a host are those whose neighbour is one hop
- * closer and can carry the packet on (a switch, or the host itself), listed
- * on demand by topo_route_ports. */
+/* Equal-cost shortest-path forwarding to endpoints (host ports).
+ * Endpoints behind the same neighbour form a destination class (the NIC
+ * ports of one leaf): a switch is equally far from all of them and, unless
+ * it is that neighbour, reaches them through the same ports. The table
+ * holds hop counts only, one byte per (switch, class) cell: 40 KB for a
+ * k=16 fat-tree, 10 MB for k=64. A node's egress ports toward an endpoint
+ * are those whose neighbour is one hop closer and can carry the packet on
+ * (a switch, or the endpoint's own port), listed on demand by
+ * topo_route_ports. Links marked down (topo_routes_build_avoiding) carry
+ * nothing. */
 struct topo_routes {
 	uint32_t n_nodes;     /* nodes of the topology */
-	uint32_t n_hosts;     /* hosts */
+	uint32_t n_eps;       /* endpoints */
 	uint32_t n_classes;   /* destination classes */
 	uint32_t n_rows;      /* switches: rows of hops[] */
-	uint32_t *host_class; /* class of each host (n_hosts) */
-	uint32_t *class_rep;  /* a host of each class (n_classes) */
-	uint32_t *host_node;  /* node index of each host (n_hosts) */
+	uint32_t *ep_class;   /* class of each endpoint (n_eps) */
+	uint32_t *class_rep;  /* an endpoint of each class (n_classes) */
+	uint32_t *ep_node;    /* host node of each endpoint (n_eps) */
+	uint16_t *ep_port;    /* its port (n_eps) */
 	uint32_t *row;        /* per node: its row of hops[], TOPO_NO_LINK for hosts */
 	uint8_t *hops;        /* hop count from switch row s to class c (n_rows * n_classes),
 			       * UINT8_MAX when it cannot be reached */
 	uint32_t *first;      /* n_nodes + 1: node n's ports are peers[first[n]..first[n+1]) */
-	uint32_t *peers;      /* neighbour node behind each port, TOPO_NO_LINK if unused */
+	uint32_t *peers;      /* neighbour node behind each port, TOPO_NO_LINK if unused
+			       * or down */
+	uint16_t *peer_ports; /* the neighbour's port on that link */
 };
 
 int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[CFG_ERR_BYTES]);
+/* The same with the links @link_down[l] != 0 taken out (NULL: none), for
+ * forwarding state recomputed during a run. */
+int topo_routes_build_avoiding(const struct topo *t, const uint8_t *link_down,
+			       struct topo_routes **out, char err[CFG_ERR_BYTES]);
 void topo_routes_free(struct topo_routes *r); /* NULL is fine */
 
-/* Hop count from @node (any node) to host @host: 0 at the host itself,
- * UINT8_MAX when it cannot be reached. */
-uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t host);
+/* Hop count from @node (any node) to endpoint @ep: 0 at the endpoint's own
+ * host, UINT8_MAX when it cannot be reached. */
+uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t ep);
 
-/* The egress ports of @node toward host @host, in ascending port order
- * (none at the host's own node, none when unreachable): up to @max of them
- * into @ports. Returns how many there are. */
-uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t host,
+/* The egress ports of @node toward endpoint @ep, in ascending port order
+ * (none at the endpoint's own host, none when unreachable): up to @max of
+ * them into @ports. Returns how many there are. */
+uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t ep,
 			  uint16_t *ports, uint32_t max);
 
 /* Buffers for the forwarding rows of one switch, reused from switch to
  * switch (zero-initialise; topo_fib_buf_free). */
 struct topo_fib_buf {
 	uint32_t *off;      /* n_classes + 1 offsets */
-	uint32_t *doff;     /* attached hosts + 1 offsets */
+	uint32_t *doff;     /* attached endpoints + 1 offsets */
 	size_t doff_cap;    /* entries doff holds */
-	uint16_t *ports;    /* class rows, then the attached hosts' rows */
+	uint16_t *ports;    /* class rows, then the attached endpoints' rows */
 	size_t cap;         /* entries ports holds */
 	size_t used;        /* entries ports uses */
 };
@@ -142,18 +173,18 @@ struct topo_fib_buf {
 /* The forwarding rows of switch node @node (core/fib.h) from @r, built in
  * @b (whose earlier rows it overwrites) and described by @fib, which points
  * into @b and @r: a row per destination class, empty for the classes
- * attached to @node, whose hosts get rows of their own. Returns 0 or
+ * attached to @node, whose endpoints get rows of their own. Returns 0 or
  * -ENOMEM. */
 int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t node,
 		  struct topo_fib_buf *b, struct fib_rows *fib);
 void topo_fib_buf_free(struct topo_fib_buf *b); /* an empty one is fine */
 
-/* The links from host @src to host @dst when every node takes its first
- * (lowest-numbered) equal-cost port: up to @max link indices into @links,
- * the source's first; *@src_port is the source's egress port (0 when
- * @src == @dst). Returns the number of links, -EINVAL when @dst cannot be
- * reached, or -E2BIG when the path is longer than @max. */
+/* The links from endpoint @src to endpoint @dst when every switch takes
+ * its first (lowest-numbered) equal-cost port: up to @max link indices
+ * into @links, the link of @src's port first. Returns the number of links
+ * (0 when @src == @dst), -EINVAL when @dst cannot be reached from @src's
+ * port, or -E2BIG when the path is longer than @max. */
 int topo_path(const struct topo_routes *r, const struct topo *t, uint32_t src, uint32_t dst,
-	      uint16_t *src_port, uint32_t *links, uint32_t max);
+	      uint32_t *links, uint32_t max);
 
 #endif

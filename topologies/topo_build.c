@@ -60,7 +60,11 @@ int topo_build_finish(struct topo *t, int rc, struct topo **out, char err[CFG_ER
 		rc = topo_index(t);
 	if (rc != 0) {
 		topo_free(t);
-		snprintf(err, CFG_ERR_BYTES, "topology: out of memory");
+		if (rc == -E2BIG)
+			snprintf(err, CFG_ERR_BYTES, "topology: more than %d host ports in all",
+				 TOPO_MAX_EPS);
+		else
+			snprintf(err, CFG_ERR_BYTES, "topology: out of memory");
 		return rc;
 	}
 	*out = t;

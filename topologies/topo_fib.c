@@ -46,13 +46,14 @@ int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t no
 			b->used += topo_route_ports(r, node, rep, b->ports + b->used, n_ports);
 	}
 	b->off[r->n_classes] = (uint32_t)b->used;
-	/* The hosts attached here: a range of host numbers. */
+	/* The endpoints attached here: a range of endpoint numbers. */
 	for (uint16_t p = 0; p < n_ports; p++) {
-		uint32_t m = r->peers[r->first[node] + p];
+		uint32_t m = r->peers[r->first[node] + p], e;
 
 		if (m != TOPO_NO_LINK && t->nodes[m].kind == TOPO_HOST) {
-			lo = t->nodes[m].index < lo ? t->nodes[m].index : lo;
-			hi = t->nodes[m].index > hi ? t->nodes[m].index : hi;
+			e = t->nodes[m].first_ep + r->peer_ports[r->first[node] + p];
+			lo = e < lo ? e : lo;
+			hi = e > hi ? e : hi;
 		}
 	}
 	n_direct = lo <= hi ? hi - lo + 1 : 0;
@@ -76,8 +77,8 @@ int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t no
 	}
 	b->doff[n_direct] = (uint32_t)(b->used - direct_at);
 	*fib = (struct fib_rows){
-		.n_hosts = t->n_hosts,
-		.host_class = r->host_class,
+		.n_eps = t->n_eps,
+		.ep_class = r->ep_class,
 		.n_classes = r->n_classes,
 		.off = b->off,
 		.ports = b->ports,
@@ -98,25 +99,35 @@ void topo_fib_buf_free(struct topo_fib_buf *b)
 }
 
 int topo_path(const struct topo_routes *r, const struct topo *t, uint32_t src, uint32_t dst,
-	      uint16_t *src_port, uint32_t *links, uint32_t max)
+	      uint32_t *links, uint32_t max)
 {
-	uint32_t node = t->hosts[src], target = t->hosts[dst], n = 0;
+	uint32_t node = r->ep_node[src], target = r->ep_node[dst], n = 0;
+	uint32_t at = r->first[node] + r->ep_port[src];
+	uint16_t in_port;
 
-	*src_port = 0;
-	while (node != target) {
+	if (src == dst)
+		return 0;
+	/* The source's own port first: a QP sends on the port it is bound to. */
+	if (r->peers[at] == TOPO_NO_LINK)
+		return -EINVAL;
+	if (max == 0)
+		return -E2BIG;
+	links[n++] = t->nodes[node].port_links[r->ep_port[src]];
+	in_port = r->peer_ports[at];
+	node = r->peers[at];
+	while (node != target || in_port != r->ep_port[dst]) {
 		const struct topo_link *l;
 		uint16_t port;
 
-		if (topo_route_ports(r, node, dst, &port, 1) == 0)
-			return -EINVAL;
+		if (r->row[node] == TOPO_NO_LINK || topo_route_ports(r, node, dst, &port, 1) == 0)
+			return -EINVAL; /* a host that is not the destination, or a dead end */
 		if (n == max)
 			return -E2BIG;
-		if (n == 0)
-			*src_port = port;
 		links[n] = t->nodes[node].port_links[port];
 		l = &t->links[links[n]];
 		n++;
-		node = l->node[0] == node ? l->node[1] : l->node[0];
+		in_port = l->node[0] == node && l->port[0] == port ? l->port[1] : l->port[0];
+		node = l->node[0] == node && l->port[0] == port ? l->node[1] : l->node[0];
 	}
 	return (int)n;
 }

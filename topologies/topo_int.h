@@ -13,6 +13,8 @@ enum {
 	TOPO_MAX_HOSTS = 65536,      /* largest host count any builder accepts */
 	TOPO_MAX_LINKS = 1 << 20,    /* largest link count (16x a k=64 fat-tree) */
 	TOPO_MAX_PORTS = UINT16_MAX, /* ports per node: numbers 0..65534 */
+	TOPO_MAX_EPS = 1 << 20,      /* endpoints (host ports in all): their addresses stay in
+				      * 10.0.0.0/8 and their numbers in traffic's 20-bit fields */
 	TOPO_FT_MIN_K = 2,           /* fat-tree arity limits, inclusive */
 	TOPO_FT_MAX_K = 64,
 };
@@ -92,8 +94,9 @@ int topo_set_node(struct topo *t, uint32_t i, const char *name, enum topo_node_k
  * topo_check to find. */
 void topo_set_link(struct topo *t, uint32_t l, uint32_t a, uint16_t pa, uint32_t b, uint16_t pb,
 		   const struct topo_link_params *lp, const struct cfg_mark *mark);
-/* Build hosts[] and switches[] from the node kinds (in node order) and set
- * every node's dense index. 0 or -ENOMEM. */
+/* Build hosts[], switches[] and eps[] from the node kinds (in node order)
+ * and set every node's dense index and first endpoint. 0, -E2BIG (more
+ * than TOPO_MAX_EPS host ports) or -ENOMEM. */
 int topo_index(struct topo *t);
 
 /* The builders behind topo_from_cfg, from checked parameters; every node and

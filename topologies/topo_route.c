@@ -1,14 +1,17 @@
 /* Topologies: equal-cost shortest-path forwarding tables for switch/ (which
- * picks among the ports: ECMP, spraying, adaptive). Hosts with the same
- * neighbours (all the hosts of one leaf, in a regular fabric) are one
- * destination class: every switch is as far from each of them and reaches
- * them through the same ports, except a switch they attach to, which has a
- * port per host. So one search per class, from one of its hosts, gives
- * every switch's hop count to the class; the egress ports are those whose
- * neighbour is one hop closer. Hosts do not forward. Memory: one byte per
+ * picks among the ports: ECMP, spraying, adaptive), toward endpoints (host
+ * ports). Endpoints behind the same neighbour (all the NIC ports of one
+ * leaf, in a regular fabric) are one destination class: every switch is as
+ * far from each of them and reaches them through the same ports, except
+ * the switch they attach to, which has a port per endpoint. So one search
+ * per class, from one of its endpoints, gives every switch's hop count to
+ * the class; the egress ports are those whose neighbour is one hop closer.
+ * Hosts do not forward. Links can be left out (a link that is down), for
+ * routes recomputed during a run. Memory: one byte per
  * (switch, class) cell (k=16 fat-tree: 320 x 128 = 40 KB; k=64: 5,120 x
  * 2,048 = 10 MB); port lists are made on demand. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,8 @@ enum {
 	TOPO_HOPS_BLOCK = 64,          /* classes searched per pass over the table */
 };
 
-static int topo_route_adj_build(const struct topo *t, struct topo_routes *a)
+static int topo_route_adj_build(const struct topo *t, const uint8_t *link_down,
+				struct topo_routes *a)
 {
 	uint64_t n_ports = 0;
 	uint32_t rows = 0;
@@ -32,117 +36,108 @@ static int topo_route_adj_build(const struct topo *t, struct topo_routes *a)
 		return -E2BIG;
 	a->first = malloc(((size_t)t->n_nodes + 1) * sizeof(*a->first));
 	a->peers = malloc((n_ports ? n_ports : 1) * sizeof(*a->peers));
+	a->peer_ports = malloc((n_ports ? n_ports : 1) * sizeof(*a->peer_ports));
 	a->row = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof(*a->row));
-	a->host_node = malloc((t->n_hosts ? t->n_hosts : 1) * sizeof(*a->host_node));
-	if (a->first == NULL || a->peers == NULL || a->row == NULL || a->host_node == NULL)
+	a->ep_node = malloc((t->n_eps ? t->n_eps : 1) * sizeof(*a->ep_node));
+	a->ep_port = malloc((t->n_eps ? t->n_eps : 1) * sizeof(*a->ep_port));
+	if (a->first == NULL || a->peers == NULL || a->peer_ports == NULL || a->row == NULL ||
+	    a->ep_node == NULL || a->ep_port == NULL)
 		return -ENOMEM;
 	a->first[0] = 0;
 	for (uint32_t n = 0; n < t->n_nodes; n++) {
 		const struct topo_node *node = &t->nodes[n];
 
-		for (uint16_t p = 0; p < node->n_ports; p++)
-			a->peers[a->first[n] + p] = topo_peer(t, n, p);
+		for (uint16_t p = 0; p < node->n_ports; p++) {
+			uint32_t l = node->port_links[p], at = a->first[n] + p;
+
+			if (l == TOPO_NO_LINK || (link_down && link_down[l])) {
+				a->peers[at] = TOPO_NO_LINK;
+				a->peer_ports[at] = 0;
+				continue;
+			}
+			a->peers[at] = topo_peer(t, n, p);
+			a->peer_ports[at] = t->links[l].node[0] == n && t->links[l].port[0] == p
+						    ? t->links[l].port[1]
+						    : t->links[l].port[0];
+		}
 		a->first[n + 1] = a->first[n] + node->n_ports;
 		a->row[n] = node->kind == TOPO_SWITCH ? rows++ : TOPO_NO_LINK;
 	}
 	a->n_rows = rows;
-	memcpy(a->host_node, t->hosts, sizeof(*t->hosts) * t->n_hosts);
+	for (uint32_t e = 0; e < t->n_eps; e++) {
+		a->ep_node[e] = t->eps[e].node;
+		a->ep_port[e] = t->eps[e].port;
+	}
 	return 0;
 }
 
-static int topo_route_cmp_u32(const void *a, const void *b)
+/* The neighbour behind endpoint @e's port (TOPO_NO_LINK when unlinked or
+ * down). */
+static inline uint32_t topo_route_ep_peer(const struct topo_routes *r, uint32_t e)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
+	return r->peers[r->first[r->ep_node[e]] + r->ep_port[e]];
 }
 
-/* The sorted, distinct neighbours of host @h into @nb (room for its port
- * count); returns how many. */
-static uint32_t topo_route_host_neighbours(const struct topo_routes *r, uint32_t h, uint32_t *nb)
-{
-	uint32_t node = r->host_node[h], n = 0, k = 0;
-
-	for (uint32_t p = r->first[node]; p < r->first[node + 1]; p++)
-		if (r->peers[p] != TOPO_NO_LINK)
-			nb[n++] = r->peers[p];
-	qsort(nb, n, sizeof(*nb), topo_route_cmp_u32);
-	for (uint32_t i = 0; i < n; i++)
-		if (i == 0 || nb[i] != nb[i - 1])
-			nb[k++] = nb[i];
-	return k;
-}
-
-/* Group the hosts into classes of equal neighbour sets (a hash table on
- * the sets); the first host of a class represents it. */
+/* Group the endpoints into classes by the neighbour behind them; the first
+ * endpoint of a class represents it. Unlinked endpoints share a class that
+ * nothing reaches. */
 static int topo_route_make_classes(const struct topo *t, struct topo_routes *r)
 {
-	uint32_t slots = 16, max_ports = 1;
-	uint32_t *table = NULL, *nb = NULL, *nb2 = NULL;
-	int rc = -ENOMEM;
+	uint32_t *class_of = malloc(((size_t)t->n_nodes + 1) * sizeof(*class_of));
 
-	while (slots < 2 * t->n_hosts)
-		slots *= 2;
-	for (uint32_t h = 0; h < t->n_hosts; h++)
-		if (t->nodes[t->hosts[h]].n_ports > max_ports)
-			max_ports = t->nodes[t->hosts[h]].n_ports;
-	table = calloc(slots, sizeof(*table));
-	nb = malloc(sizeof(*nb) * max_ports);
-	nb2 = malloc(sizeof(*nb2) * max_ports);
-	r->host_class = malloc(sizeof(*r->host_class) * (t->n_hosts ? t->n_hosts : 1));
-	r->class_rep = malloc(sizeof(*r->class_rep) * (t->n_hosts ? t->n_hosts : 1));
-	if (!table || !nb || !nb2 || !r->host_class || !r->class_rep)
-		goto out;
-	r->n_classes = 0;
-	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		uint32_t n = topo_route_host_neighbours(r, h, nb), i;
-		uint64_t x = n;
-
-		for (uint32_t k = 0; k < n; k++)
-			x = (x ^ nb[k]) * UINT64_C(0x100000001b3);
-		for (i = (uint32_t)(x ^ x >> 29) & (slots - 1); table[i]; i = (i + 1) & (slots - 1)) {
-			uint32_t c = table[i] - 1;
-
-			if (topo_route_host_neighbours(r, r->class_rep[c], nb2) == n &&
-			    !memcmp(nb, nb2, n * sizeof(*nb)))
-				break;
-		}
-		if (!table[i]) {
-			r->class_rep[r->n_classes] = h;
-			table[i] = ++r->n_classes;
-		}
-		r->host_class[h] = table[i] - 1;
+	r->ep_class = malloc(sizeof(*r->ep_class) * (t->n_eps ? t->n_eps : 1));
+	r->class_rep = malloc(sizeof(*r->class_rep) * (t->n_eps ? t->n_eps : 1));
+	if (!class_of || !r->ep_class || !r->class_rep) {
+		free(class_of);
+		return -ENOMEM;
 	}
-	rc = 0;
-out:
-	free(table);
-	free(nb);
-	free(nb2);
-	return rc;
+	/* class_of[n_nodes] is the class of the unlinked. */
+	for (uint32_t i = 0; i <= t->n_nodes; i++)
+		class_of[i] = UINT32_MAX;
+	r->n_classes = 0;
+	for (uint32_t e = 0; e < t->n_eps; e++) {
+		uint32_t m = topo_route_ep_peer(r, e);
+		uint32_t *c = &class_of[m == TOPO_NO_LINK ? t->n_nodes : m];
+
+		if (*c == UINT32_MAX) {
+			r->class_rep[r->n_classes] = e;
+			*c = r->n_classes++;
+		}
+		r->ep_class[e] = *c;
+	}
+	free(class_of);
+	return 0;
 }
 
-/* Hop counts to node @src (a host) from every node, into @dist (UINT32_MAX when
- * unreachable); the search of topo_bfs, over the flattened adjacency. */
-static void topo_route_search(const struct topo_routes *a, uint32_t n_nodes, uint32_t src, uint32_t *dist,
-		   uint32_t *queue)
+/* Hop counts to endpoint @e from every node, into @dist (UINT32_MAX when
+ * unreachable): a search that leaves the endpoint's host by the
+ * endpoint's port only (as topo_bfs, over the flattened adjacency; hosts
+ * do not forward). */
+static void topo_route_search(const struct topo_routes *a, uint32_t n_nodes, uint32_t e,
+			      uint32_t *dist, uint32_t *queue)
 {
-	uint32_t head = 0, tail = 0;
+	uint32_t head = 0, tail = 0, src = a->ep_node[e], m = topo_route_ep_peer(a, e);
 
 	for (uint32_t i = 0; i < n_nodes; i++)
 		dist[i] = UINT32_MAX;
 	dist[src] = 0;
-	queue[tail++] = src;
+	if (m == TOPO_NO_LINK)
+		return;
+	if (m != src) {
+		dist[m] = 1;
+		queue[tail++] = m;
+	}
 	while (head < tail) {
 		uint32_t n = queue[head++];
 
-		if (a->row[n] == TOPO_NO_LINK && n != src)
+		if (a->row[n] == TOPO_NO_LINK)
 			continue;
 		for (uint32_t p = a->first[n]; p < a->first[n + 1]; p++) {
-			uint32_t m = a->peers[p];
+			uint32_t k = a->peers[p];
 
-			if (m != TOPO_NO_LINK && dist[m] == UINT32_MAX) {
-				dist[m] = dist[n] + 1;
-				queue[tail++] = m;
+			if (k != TOPO_NO_LINK && dist[k] == UINT32_MAX) {
+				dist[k] = dist[n] + 1;
+				queue[tail++] = k;
 			}
 		}
 	}
@@ -167,9 +162,9 @@ static int topo_route_fill_hops(const struct topo *t, struct topo_routes *r, cha
 		uint32_t width = r->n_classes - c0 < TOPO_HOPS_BLOCK ? r->n_classes - c0 : TOPO_HOPS_BLOCK;
 
 		for (uint32_t j = 0; j < width && rc == 0; j++) {
-			uint32_t src = r->host_node[r->class_rep[c0 + j]];
+			uint32_t rep = r->class_rep[c0 + j], src = r->ep_node[rep];
 
-			topo_route_search(r, t->n_nodes, src, dist, queue);
+			topo_route_search(r, t->n_nodes, rep, dist, queue);
 			for (uint32_t n = 0; n < t->n_nodes; n++) {
 				if (dist[n] != UINT32_MAX && dist[n] > TOPO_HOPS_MAX) {
 					topo_errorf(err, &t->nodes[n].mark,
@@ -201,32 +196,40 @@ static inline uint8_t topo_route_sw_hops(const struct topo_routes *r, uint32_t n
 	return r->hops[(size_t)r->row[node] * r->n_classes + c];
 }
 
-uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t host)
+/* Port index @p (into peers) of a node leads to endpoint @e itself. */
+static inline bool topo_route_is_ep(const struct topo_routes *r, uint32_t p, uint32_t e)
 {
-	uint32_t target = r->host_node[host], c = r->host_class[host], best = TOPO_HOPS_NONE;
+	return r->peers[p] == r->ep_node[e] && r->peer_ports[p] == r->ep_port[e];
+}
+
+uint32_t topo_route_hops(const struct topo_routes *r, uint32_t node, uint32_t ep)
+{
+	uint32_t target = r->ep_node[ep], c = r->ep_class[ep], best = TOPO_HOPS_NONE;
 
 	if (node == target)
 		return 0;
 	if (r->row[node] != TOPO_NO_LINK)
 		return topo_route_sw_hops(r, node, c);
-	/* A host: one hop to a switch on the way, or to the host itself. */
+	/* A host: one hop to a switch on the way, or to the endpoint itself. */
 	for (uint32_t p = r->first[node]; p < r->first[node + 1]; p++) {
 		uint32_t m = r->peers[p], d;
 
 		if (m == TOPO_NO_LINK)
 			continue;
-		d = m == target ? 0 : r->row[m] != TOPO_NO_LINK ? topo_route_sw_hops(r, m, c) : TOPO_HOPS_NONE;
+		d = topo_route_is_ep(r, p, ep)		? 0
+		    : r->row[m] != TOPO_NO_LINK ? topo_route_sw_hops(r, m, c)
+						: TOPO_HOPS_NONE;
 		if (d < best)
 			best = d;
 	}
 	return best >= TOPO_HOPS_MAX ? TOPO_HOPS_NONE : best + 1;
 }
 
-uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t host,
+uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t ep,
 			  uint16_t *ports, uint32_t max)
 {
-	uint32_t target = r->host_node[host], c = r->host_class[host];
-	uint32_t d = topo_route_hops(r, node, host), n = 0;
+	uint32_t c = r->ep_class[ep];
+	uint32_t d = topo_route_hops(r, node, ep), n = 0;
 
 	if (d == 0 || d == TOPO_HOPS_NONE)
 		return 0;
@@ -235,7 +238,8 @@ uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t h
 
 		if (m == TOPO_NO_LINK)
 			continue;
-		if (d == 1 ? m == target : r->row[m] != TOPO_NO_LINK && topo_route_sw_hops(r, m, c) == d - 1) {
+		if (d == 1 ? topo_route_is_ep(r, p, ep)
+			   : r->row[m] != TOPO_NO_LINK && topo_route_sw_hops(r, m, c) == d - 1) {
 			if (n < max)
 				ports[n] = (uint16_t)(p - r->first[node]);
 			n++;
@@ -246,6 +250,12 @@ uint32_t topo_route_ports(const struct topo_routes *r, uint32_t node, uint32_t h
 
 int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[CFG_ERR_BYTES])
 {
+	return topo_routes_build_avoiding(t, NULL, out, err);
+}
+
+int topo_routes_build_avoiding(const struct topo *t, const uint8_t *link_down,
+			       struct topo_routes **out, char err[CFG_ERR_BYTES])
+{
 	struct topo_routes *r;
 	size_t n_cells;
 	int rc;
@@ -254,7 +264,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		goto nomem;
-	rc = topo_route_adj_build(t, r);
+	rc = topo_route_adj_build(t, link_down, r);
 	if (rc == -E2BIG)
 		snprintf(err, CFG_ERR_BYTES, "routes: more than %u ports in all", UINT32_MAX);
 	if (rc == -ENOMEM)
@@ -262,7 +272,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out, char err[C
 	if (rc != 0)
 		goto fail;
 	r->n_nodes = t->n_nodes;
-	r->n_hosts = t->n_hosts;
+	r->n_eps = t->n_eps;
 	if (topo_route_make_classes(t, r) != 0)
 		goto nomem;
 	n_cells = (size_t)r->n_rows * r->n_classes;
@@ -300,9 +310,11 @@ void topo_routes_free(struct topo_routes *r)
 	free(r->hops);
 	free(r->first);
 	free(r->peers);
+	free(r->peer_ports);
 	free(r->row);
-	free(r->host_node);
-	free(r->host_class);
+	free(r->ep_node);
+	free(r->ep_port);
+	free(r->ep_class);
 	free(r->class_rep);
 	free(r);
 }

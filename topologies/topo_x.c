@@ -301,6 +301,11 @@ static int topo_x_make(struct topo_x_read *x, struct topo **out, char err[CFG_ER
 			      &k->lp, &k->at->mark);
 	}
 	rc = topo_index(t);
+	if (rc == -E2BIG) {
+		topo_errorf(err, &t->nodes[0].mark, "topology: hosts have more than %d ports in all",
+			    TOPO_MAX_EPS);
+		goto out;
+	}
 	if (rc != 0) {
 		snprintf(err, CFG_ERR_BYTES, "topology: out of memory");
 		goto out;

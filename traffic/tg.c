@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr.h"
 #include "nic.h"
 #include "sim.h"
 #include "tg.h"
@@ -18,6 +17,8 @@ struct tg_slot {
 
 struct tg {
 	struct sim *sim;         /* owning simulation */
+	struct nic **nics;       /* the NICs (borrowed) */
+	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
 	struct ev_src src;       /* event identity of message posts */
 	uint32_t n_flows;        /* messages */
 	uint32_t n_done;         /* completed successfully */
@@ -103,11 +104,14 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 	return rtt;
 }
 
-/* Create and connect the QP pair of one connection. */
-static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dscp,
+/* Create and connect the QP pair of one connection, from endpoint @src to
+ * endpoint @dst. */
+static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs, uint8_t dscp,
 		      uint32_t mtu, const struct cc_ops *cc, const struct tg_path *fwd,
 		      const struct tg_path *rev, struct nic_qp **out)
 {
+	struct nic *a = t->nics[t->eps[src].nic], *b = t->nics[t->eps[dst].nic];
+	uint16_t pa = t->eps[src].port, pb = t->eps[dst].port;
 	struct ibv_qp_init_attr ia = { 0 };
 	struct ibv_qp_attr qa = { 0 };
 	struct nic_qp *qa_p, *qb_p;
@@ -130,25 +134,25 @@ static int tg_connect(struct nic *a, struct nic *b, uint32_t n_msgs, uint8_t dsc
 	qa.path_mtu = m;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
-	qa.ah_attr.port_num = (uint8_t)(fwd->src_port + 1);
+	qa.ah_attr.port_num = (uint8_t)(pa + 1);
 	qa.ah_attr.is_global = 1;
 	qa.ah_attr.grh.traffic_class = (uint8_t)(dscp << 2);
 	qa.dest_qp_num = nic_qp_num(qb_p);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(b)));
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(b, pb));
 	if (nic_qp_connect(qa_p, &qa, tg_base_rtt_ps(fwd)) != 0)
 		return -EINVAL;
 	qa.dest_qp_num = nic_qp_num(qa_p);
-	qa.ah_attr.port_num = (uint8_t)(rev->src_port + 1);
-	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, addr_host_ip(nic_host(a)));
+	qa.ah_attr.port_num = (uint8_t)(pb + 1);
+	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(a, pa));
 	if (nic_qp_connect(qb_p, &qa, tg_base_rtt_ps(rev)) != 0)
 		return -EINVAL;
 	*out = qa_p;
 	return 0;
 }
 
-struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
-		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
-		  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
+struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
+		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path,
+		  void *path_arg, const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
 	struct tg *t = calloc(1, sizeof(*t));
 	struct tg_key *keys = calloc(n_msgs ? n_msgs : 1, sizeof(*keys));
@@ -160,20 +164,29 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 		goto fail;
 	}
 	t->sim = sim;
+	t->nics = nics;
+	t->eps = eps;
 	t->n_flows = n_msgs;
 	sim_new_src(sim, &t->src);
-	for (uint32_t i = 0; i < n_hosts; i++)
+	for (uint32_t i = 0; i < n_nics; i++)
 		nic_set_wc_cb(nics[i], tg_on_wc, t);
+	for (uint32_t i = 0; i < n_eps; i++)
+		if (eps[i].nic >= n_nics || eps[i].port >= nic_n_ports(nics[eps[i].nic])) {
+			snprintf(err, CFG_ERR_BYTES, "endpoint %u: no NIC %u port %u", i, eps[i].nic,
+				 eps[i].port);
+			goto fail;
+		}
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		struct tg_path p;
 
-		if (msgs[i].src >= n_hosts || msgs[i].dst >= n_hosts || msgs[i].src == msgs[i].dst) {
-			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints h%u -> h%u", i, msgs[i].src,
+		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst) {
+			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints %u -> %u", i, msgs[i].src,
 				 msgs[i].dst);
 			goto fail;
 		}
 		if (path(path_arg, msgs[i].src, msgs[i].dst, &p) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "no path from h%u to h%u", msgs[i].src, msgs[i].dst);
+			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", msgs[i].src,
+				 msgs[i].dst);
 			goto fail;
 		}
 		t->flows[i].msg = msgs[i];
@@ -197,9 +210,10 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0 ||
-		    tg_connect(nics[m->src], nics[m->dst], j - i, m->dscp, fr->mtu_bytes, m->cc,
-			       &fwd, &rev, &qp) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "cannot create QPs h%u -> h%u", m->src, m->dst);
+		    tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd, &rev,
+			       &qp) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u", m->src,
+				 m->dst);
 			goto fail;
 		}
 		for (; i < j; i++) {

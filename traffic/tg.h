@@ -41,8 +41,8 @@ enum { TG_MAX_HOPS = 16 };
 
 /* One message to send. */
 struct tg_msg {
-	uint32_t src;        /* source host */
-	uint32_t dst;        /* destination host */
+	uint32_t src;        /* source endpoint (a NIC port, topologies/topo.h) */
+	uint32_t dst;        /* destination endpoint */
 	uint64_t bytes;      /* message length */
 	uint64_t start_ps;   /* when it is posted */
 	uint8_t op;          /* enum tg_op */
@@ -65,14 +65,13 @@ struct tg_flow {
 
 /* The links a message crosses, source NIC first. */
 struct tg_path {
-	uint16_t src_port;                 /* NIC port of the source it leaves by */
 	uint32_t n_hops;                   /* links */
 	uint64_t rate_bps[TG_MAX_HOPS];    /* per link */
 	uint64_t delay_ps[TG_MAX_HOPS];    /* per link */
 };
 
-/* Where a message between two hosts goes, for its ideal FCT and the base RTT
- * its congestion control is told. Returns 0 or -errno. */
+/* Where a message between two endpoints goes, for its ideal FCT and the
+ * base RTT its congestion control is told. Returns 0 or -errno. */
 typedef int (*tg_path_fn)(void *arg, uint32_t src, uint32_t dst, struct tg_path *out);
 
 /* Frame sizes the ideal-FCT model needs (they depend on the NIC framing). */
@@ -83,11 +82,11 @@ struct tg_framing {
 
 /* Message patterns. Each appends to *msgs (realloc'd; *n updated) and
  * returns 0 or -ENOMEM / -EINVAL. */
-/* Every host in @hosts sends @bytes to a distinct other host of the set
+/* Every endpoint in @hosts sends @bytes to a distinct other one of the set
  * (a uniformly random derangement drawn from @rng). */
 int tg_permutation(struct rng *rng, const uint32_t *hosts, uint32_t n_hosts,
 		   const struct tg_msg *proto, struct tg_msg **msgs, uint32_t *n);
-/* Every host in @srcs sends @bytes to proto->dst. */
+/* Every endpoint in @srcs sends @bytes to proto->dst. */
 int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
 	      struct tg_msg **msgs, uint32_t *n);
 
@@ -98,14 +97,22 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 
 struct tg;
 
-/* Post @msgs (copied) on @nics (indexed by host) from their start times. One
- * RC QP per (workload, src, dst) carries that connection's messages in
- * order (TG_QP_PER_CONNECTION), or each message has a QP pair of its own
+/* Where an endpoint is: the NIC and the port of it. */
+struct tg_ep {
+	uint32_t nic;        /* index into the NICs tg_new is given */
+	uint16_t port;       /* its port */
+};
+
+/* Post @msgs (copied) on @nics from their start times; message endpoints
+ * index @eps, which say which NIC and port each is. One RC QP per
+ * (workload, src, dst) carries that connection's messages in order
+ * (TG_QP_PER_CONNECTION), or each message has a QP pair of its own
  * (TG_QP_PER_MESSAGE), under the congestion control its messages name
- * (both ends). Returns NULL with @err filled on failure. */
-struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_hosts,
-		  const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path, void *path_arg,
-		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
+ * (both ends); a QP is bound to its endpoint's port. Returns NULL with
+ * @err filled on failure. */
+struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
+		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path,
+		  void *path_arg, const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
 void tg_free(struct tg *t); /* NULL is fine */
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 /* Messages completed successfully so far. */

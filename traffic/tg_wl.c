@@ -1,6 +1,6 @@
 /* The registry of workload kinds (a plain static array; one file per kind)
  * and what the kinds share: the common keys, the message prototype keys
- * (size, start, op, dscp) and host-name resolution. */
+ * (size, start, op, dscp). Endpoint names are resolved in tg_names.c. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -112,80 +112,3 @@ const struct cfg_table tg_wl_proto_table = {
 	.keys = tg_wl_proto_keys,
 	.n_keys = sizeof(tg_wl_proto_keys) / sizeof(tg_wl_proto_keys[0]),
 };
-
-int tg_wl_host(const struct topo *t, const struct cfg_node *n, uint32_t *host,
-	       char err[CFG_ERR_BYTES])
-{
-	const char *name, *near;
-	const char *cands[64];
-	uint32_t nc = 0;
-	int idx;
-
-	if (cfg_str(n, &name, err) != 0)
-		return -EINVAL;
-	idx = topo_find(t, name);
-	if (idx >= 0 && t->nodes[idx].kind == TOPO_HOST) {
-		*host = t->nodes[idx].index;
-		return 0;
-	}
-	if (idx >= 0) {
-		cfg_errorf(err, n, "'%s' is a switch, not a host", name);
-		return -EINVAL;
-	}
-	for (uint32_t i = 0; i < t->n_hosts && nc < 63; i++)
-		cands[nc++] = t->nodes[t->hosts[i]].name;
-	cands[nc] = NULL;
-	near = cfg_nearest(name, cands);
-	if (near)
-		cfg_errorf(err, n, "unknown host '%s' (did you mean '%s'?)", name, near);
-	else
-		cfg_errorf(err, n, "unknown host '%s' (hosts are %s .. %s)", name,
-			   t->nodes[t->hosts[0]].name, t->nodes[t->hosts[t->n_hosts - 1]].name);
-	return -EINVAL;
-}
-
-int tg_wl_hosts(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
-		char err[CFG_ERR_BYTES])
-{
-	uint32_t *v;
-	uint8_t *seen;
-
-	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0) {
-		v = malloc(sizeof(*v) * t->n_hosts);
-		if (!v)
-			return -ENOMEM;
-		for (uint32_t i = 0; i < t->n_hosts; i++)
-			v[i] = i;
-		*out = v;
-		*n_out = t->n_hosts;
-		return 0;
-	}
-	if (n->type != CFG_SEQ) {
-		cfg_errorf(err, n, "expected 'all' or a list of host names");
-		return -EINVAL;
-	}
-	v = malloc(sizeof(*v) * (n->n ? n->n : 1));
-	seen = calloc(t->n_hosts, 1);
-	if (!v || !seen) {
-		free(v);
-		free(seen);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < n->n; i++) {
-		if (tg_wl_host(t, n->items[i], &v[i], err) != 0)
-			goto bad;
-		if (seen[v[i]]) {
-			cfg_errorf(err, n->items[i], "host '%s' listed twice", n->items[i]->str);
-			goto bad;
-		}
-		seen[v[i]] = 1;
-	}
-	free(seen);
-	*out = v;
-	*n_out = n->n;
-	return 0;
-bad:
-	free(v);
-	free(seen);
-	return -EINVAL;
-}

@@ -16,7 +16,7 @@ static int tg_wl_incast_dst(const struct cfg_node *n, void *params, char err[CFG
 {
 	struct tg_wl_incast *p = params;
 
-	return tg_wl_host(p->proto.ctx->topo, n, &p->proto.msg.dst, err);
+	return tg_wl_ep(p->proto.ctx->topo, n, &p->proto.msg.dst, err);
 }
 
 /* srcs and count are read after the check that exactly one is given. */
@@ -69,26 +69,32 @@ static int tg_wl_incast_expand(struct cfg_node *it, struct tg_wl_ctx *c, char er
 		return -EINVAL;
 	}
 	if (p.srcs) {
-		if ((r = tg_wl_hosts(c->topo, p.srcs, &srcs, &ns, err)) != 0)
+		if ((r = tg_wl_eps(c->topo, p.srcs, &srcs, &ns, err)) != 0)
 			return r;
 		for (uint32_t i = 0; i < ns; i++) {
 			if (srcs[i] == dst) {
-				cfg_errorf(err, p.srcs, "incast sources include the destination h%u", dst);
+				char nb[TOPO_EP_NAME_BYTES];
+
+				cfg_errorf(err, p.srcs->items[i], "incast sources include the destination %s",
+					   topo_ep_name(c->topo, dst, nb));
 				free(srcs);
 				return -EINVAL;
 			}
 		}
 	} else {
+		uint32_t *all, n_all;
 		uint64_t count;
 
-		if (cfg_u64(p.count, 1, c->topo->n_hosts - 1, &count, err) != 0)
+		if ((r = tg_wl_linked_eps(c->topo, &all, &n_all)) != 0)
+			return r;
+		if (cfg_u64(p.count, 1, n_all - 1, &count, err) != 0) {
+			free(all);
 			return -EINVAL;
-		srcs = malloc(sizeof(*srcs) * count);
-		if (!srcs)
-			return -ENOMEM;
-		for (uint32_t h = 0; ns < count; h++)
-			if (h != dst)
-				srcs[ns++] = h;
+		}
+		srcs = all;
+		for (uint32_t i = 0; ns < count; i++)
+			if (all[i] != dst)
+				srcs[ns++] = all[i];
 	}
 	r = tg_incast(srcs, ns, &p.proto.msg, c->msgs, c->n_msgs);
 	free(srcs);

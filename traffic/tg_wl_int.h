@@ -29,11 +29,16 @@ struct tg_wl_proto {
 
 /* Start @p for context @c: DSCP from the context, workload index set. */
 void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c);
-/* Host number of the host named by @n ("did you mean" when unknown). */
-int tg_wl_host(const struct topo *t, const struct cfg_node *n, uint32_t *host,
-	       char err[CFG_ERR_BYTES]);
-/* `all` or a list of host names (no repeats), malloc'd into *out. */
-int tg_wl_hosts(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
-		char err[CFG_ERR_BYTES]);
+/* Endpoint names (tg_names.c). An endpoint is written as a host's name
+ * (the host's one linked port) or HOST:PORT. */
+/* The endpoint named by @n ("did you mean" when unknown). */
+int tg_wl_ep(const struct topo *t, const struct cfg_node *n, uint32_t *ep,
+	     char err[CFG_ERR_BYTES]);
+/* `all` (every endpoint with a link) or a list of endpoint names (no
+ * repeats), malloc'd into *out. */
+int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
+	      char err[CFG_ERR_BYTES]);
+/* Every endpoint with a link, in order, malloc'd into *out. 0 or -ENOMEM. */
+int tg_wl_linked_eps(const struct topo *t, uint32_t **out, uint32_t *n_out);
 
 #endif

@@ -3,20 +3,21 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "topo.h"
 #include "tg_wl_int.h"
 
 static int tg_wl_msg_src(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_proto *p = params;
 
-	return tg_wl_host(p->ctx->topo, n, &p->msg.src, err);
+	return tg_wl_ep(p->ctx->topo, n, &p->msg.src, err);
 }
 
 static int tg_wl_msg_dst(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_proto *p = params;
 
-	return tg_wl_host(p->ctx->topo, n, &p->msg.dst, err);
+	return tg_wl_ep(p->ctx->topo, n, &p->msg.dst, err);
 }
 
 static int tg_wl_msg_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
@@ -24,8 +25,11 @@ static int tg_wl_msg_check(const struct cfg_node *map, void *params, char err[CF
 	struct tg_wl_proto *p = params;
 
 	if (p->msg.src == p->msg.dst) {
+		char nb[TOPO_EP_NAME_BYTES];
+
 		cfg_errorf(err, cfg_get(map, "dst"),
-			   "a message needs two different hosts (src and dst are both h%u)", p->msg.src);
+			   "a message needs two different endpoints (src and dst are both %s)",
+			   topo_ep_name(p->ctx->topo, p->msg.src, nb));
 		return -EINVAL;
 	}
 	return 0;

@@ -18,7 +18,7 @@ struct tg_wl_perm {
 static int tg_wl_perm_hosts(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_perm *p = params;
-	int rc = tg_wl_hosts(p->proto.ctx->topo, n, &p->hosts, &p->n_hosts, err);
+	int rc = tg_wl_eps(p->proto.ctx->topo, n, &p->hosts, &p->n_hosts, err);
 
 	if (rc == 0 && p->n_hosts < 2) {
 		cfg_errorf(err, n, "a permutation needs at least 2 hosts (got %u)", p->n_hosts);

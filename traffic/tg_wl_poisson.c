@@ -329,7 +329,7 @@ static int tg_wl_cdf_load(const struct cfg_node *n, struct tg_wl_cdf *c, char er
 static int tg_wl_poisson_hosts(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_poisson *p = params;
-	int rc = tg_wl_hosts(p->ctx->topo, n, &p->hosts, &p->n_hosts, err);
+	int rc = tg_wl_eps(p->ctx->topo, n, &p->hosts, &p->n_hosts, err);
 
 	if (rc == 0 && p->n_hosts < 2) {
 		cfg_errorf(err, n, "background traffic needs at least 2 hosts (got %u)", p->n_hosts);
@@ -406,16 +406,12 @@ static const struct cfg_table tg_wl_poisson_table = {
 	.check = tg_wl_poisson_check,
 };
 
-/* Capacity of host @h's links together, bit/s. */
-static uint64_t tg_wl_poisson_host_bps(const struct topo *t, uint32_t h)
+/* Rate of endpoint @e's link, bit/s. */
+static uint64_t tg_wl_poisson_host_bps(const struct topo *t, uint32_t e)
 {
-	const struct topo_node *n = &t->nodes[t->hosts[h]];
-	uint64_t bps = 0;
+	const struct topo_link *l = topo_ep_link(t, e);
 
-	for (uint16_t i = 0; i < n->n_ports; i++)
-		if (n->port_links[i] != TOPO_NO_LINK)
-			bps += t->links[n->port_links[i]].rate_bps;
-	return bps;
+	return l ? l->rate_bps : 0;
 }
 
 /* Draw the messages. The senders' Poisson processes together are one

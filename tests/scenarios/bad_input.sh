@@ -60,7 +60,7 @@ exp unknown-host "unknown-host.yaml:2:[0-9]+: unknown host 'h9'" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: h9, size: 1KiB}]}]"
 exp switch-as-host "switch-as-host.yaml:2:[0-9]+: 'leaf0' is a switch" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: leaf0, size: 1KiB}]}]"
-exp same-host "same-host.yaml:2:[0-9]+: .*two different hosts" \
+exp same-host "same-host.yaml:2:[0-9]+: .*two different endpoints" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h1, dst: h1, size: 1KiB}]}]"
 exp disconnected "disconnected.yaml:[0-9]+:[0-9]+: topology is disconnected" \
 	"topology:" "  kind: explicit" \
