@@ -937,6 +937,41 @@ static void test_topo_fib_rows(void)
 	}
 }
 
+/* Routes with a link down: edge0 of a k=4 fat-tree loses its uplink to
+ * agg0 (port 2). Counted by hand on the graph without that link: edge0
+ * reaches everything by port 3 (agg1); agg0's shortest way to h0 is down
+ * to edge1, up to agg1 and down to edge0 (4 hops; its cores lead only to
+ * other pods' agg0s), a valley that shortest-path rerouting takes and
+ * up-down routing would not; h2 to h0 stays 4 hops, through agg1 only. */
+static void test_topo_routes_link_down(void)
+{
+	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
+	uint8_t *down = calloc(t->n_links, 1);
+	struct topo_routes *r = NULL;
+	char err[CFG_ERR_BYTES];
+	const uint16_t *ports;
+	uint32_t n, e0 = node(t, "edge0"), a0 = node(t, "agg0");
+
+	CU_ASSERT_FATAL(down != NULL);
+	down[t->nodes[e0].port_links[2]] = 1;
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build_avoiding(t, down, &r, err), 0);
+	ports = route(r, e0, host(t, "h15"), &n);
+	CU_ASSERT(n == 1 && ports[0] == 3);
+	ports = route(r, e0, host(t, "h2"), &n);
+	CU_ASSERT(n == 1 && ports[0] == 3);
+	CU_ASSERT_EQUAL(topo_route_hops(r, a0, host(t, "h0")), 4);
+	ports = route(r, a0, host(t, "h0"), &n);
+	CU_ASSERT(n == 1 && ports[0] == 1); /* to edge1 */
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h2"), host(t, "h0")), 4);
+	ports = route(r, node(t, "edge1"), host(t, "h0"), &n);
+	CU_ASSERT(n == 1 && ports[0] == 3);
+	/* Nothing else changed: another pod is as before. */
+	CU_ASSERT_EQUAL(topo_route_hops(r, node(t, "h4"), host(t, "h6")), 4);
+	topo_routes_free(r);
+	free(down);
+	topo_free(t);
+}
+
 /* The first-equal-cost path: as long as the route, each link one hop
  * closer, through the lowest equal-cost port, ending at the destination. */
 static void test_topo_path(void)
@@ -1008,6 +1043,7 @@ int test_topo_register(void)
 		{ "example files", test_topo_examples },
 		{ "forwarding rows per switch", test_topo_fib_rows },
 		{ "first-equal-cost path", test_topo_path },
+		{ "routes avoid links that are down", test_topo_routes_link_down },
 	};
 	CU_pSuite s = CU_add_suite("topo", NULL, NULL);
 
