@@ -499,20 +499,16 @@ static int cfg_build(struct cfg_builder *b, const char *text, size_t len)
 	return rc;
 }
 
-int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
-			char err[CFG_ERR_BYTES])
+/* Parse @text (a file named @name) into @doc's arena: *@root is its top
+ * node (a null node for an empty stream). 0 or -errno with @err filled. */
+static int cfg_parse_into(struct cfg_doc *doc, const char *name, const char *text,
+			  struct cfg_node **root, char err[CFG_ERR_BYTES])
 {
 	static const struct cfg_mark start = { .line = 1, .col = 1 };
-	struct cfg_builder *b;
-	struct cfg_doc *doc;
+	struct cfg_builder *b = calloc(1, sizeof(*b));
 	int rc;
 
-	*out = NULL;
-	doc = calloc(1, sizeof(*doc));
-	b = calloc(1, sizeof(*b));
-	if (!doc || !b) {
-		free(doc);
-		free(b);
+	if (!b) {
 		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
 		return -ENOMEM;
 	}
@@ -523,18 +519,34 @@ int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out
 	if (rc == -ENOMEM && !b->file)
 		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
 	if (!rc) {
-		doc->root = b->root;
-		if (!doc->root) {
+		*root = b->root;
+		if (!*root) {
 			/* An empty stream is an empty document. */
 			struct cfg_mark m = start;
 
 			m.file = b->file;
-			doc->root = cfg_node_new(doc, CFG_NULL, &m);
-			if (!doc->root)
+			*root = cfg_node_new(doc, CFG_NULL, &m);
+			if (!*root)
 				rc = cfg_nomem(b);
 		}
 	}
 	free(b);
+	return rc;
+}
+
+int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
+			char err[CFG_ERR_BYTES])
+{
+	struct cfg_doc *doc;
+	int rc;
+
+	*out = NULL;
+	doc = calloc(1, sizeof(*doc));
+	if (!doc) {
+		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	rc = cfg_parse_into(doc, name, text, &doc->root, err);
 	if (rc) {
 		cfg_doc_free(doc);
 		return rc;
@@ -543,12 +555,14 @@ int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out
 	return 0;
 }
 
-int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES])
+/* The whole text of @path, NUL-terminated, malloc'd into *@out. 0 or
+ * -errno with @err filled ("PATH: cannot open: ..."). */
+static int cfg_read_file(const char *path, char **out, char err[CFG_ERR_BYTES])
 {
 	size_t len = 0, cap = 0;
 	char *text = NULL;
 	FILE *f;
-	int rc;
+	int rc = 0;
 
 	*out = NULL;
 	f = fopen(path, "rb");
@@ -586,11 +600,78 @@ int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES]
 				strlen(text));
 		goto out;
 	}
-	rc = cfg_doc_load_string(path, text, out, err);
+	*out = text;
+	text = NULL;
 out:
 	free(text);
 	fclose(f);
 	return rc;
+}
+
+int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES])
+{
+	char *text;
+	int rc;
+
+	*out = NULL;
+	if ((rc = cfg_read_file(path, &text, err)) != 0)
+		return rc;
+	rc = cfg_doc_load_string(path, text, out, err);
+	free(text);
+	return rc;
+}
+
+int cfg_doc_include(struct cfg_doc *doc, const char *path, struct cfg_node **out,
+		    char err[CFG_ERR_BYTES])
+{
+	char *text;
+	int rc;
+
+	*out = NULL;
+	if ((rc = cfg_read_file(path, &text, err)) != 0)
+		return rc;
+	rc = cfg_parse_into(doc, path, text, out, err);
+	free(text);
+	return rc;
+}
+
+int cfg_map_underlay(struct cfg_doc *doc, struct cfg_node *map, const struct cfg_node *base,
+		     const char *skip, char err[CFG_ERR_BYTES])
+{
+	uint32_t cap = map->n + base->n, n = 0;
+	struct cfg_node **items;
+
+	if (map->type != CFG_MAP || base->type != CFG_MAP) {
+		cfg_errorf(err, map, "internal: underlay needs two maps");
+		return -EINVAL;
+	}
+	items = cfg_alloc(doc, 2 * (size_t)(cap ? cap : 1) * sizeof(*items));
+	if (!items) {
+		cfg_errorf(err, map, "out of memory");
+		return -ENOMEM;
+	}
+	/* base's keys in base's order, each with @map's value when it has one;
+	 * then @map's own keys. */
+	for (uint32_t i = 0; i < base->n; i++) {
+		const struct cfg_node *v = cfg_get(map, base->keys[i]->str);
+
+		if (skip && strcmp(base->keys[i]->str, skip) == 0)
+			continue;
+		items[cap + n] = base->keys[i];
+		items[n++] = v ? (struct cfg_node *)v : base->items[i];
+	}
+	for (uint32_t i = 0; i < map->n; i++) {
+		if ((skip && strcmp(map->keys[i]->str, skip) == 0) || cfg_get(base, map->keys[i]->str))
+			continue;
+		items[cap + n] = map->keys[i];
+		items[n++] = map->items[i];
+	}
+	/* Keys sit right after the values, as cfg_map_add lays them out. */
+	memmove(items + n, items + cap, n * sizeof(*items));
+	map->items = items;
+	map->keys = items + n;
+	map->n = n;
+	return 0;
 }
 
 /* ---- --set overrides ---- */

@@ -50,6 +50,17 @@ int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES]
 /* Same from a string; @name stands for the file name in marks. */
 int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
 			char err[CFG_ERR_BYTES]);
+/* Load the YAML file @path into @doc (whose arena then owns its nodes and
+ * marks: errors point into @path); *@out is its top node, not attached
+ * anywhere. Returns 0 or -errno with @err filled. */
+int cfg_doc_include(struct cfg_doc *doc, const char *path, struct cfg_node **out,
+		    char err[CFG_ERR_BYTES]);
+/* Lay map @base under map @map: @map ends with every key of @base (in
+ * @base's order) whose value is @map's where @map has the key, then
+ * @map's other keys, and without the key @skip (NULL: none). Both must be
+ * maps of @doc's arena. 0 or -errno with @err filled. */
+int cfg_map_underlay(struct cfg_doc *doc, struct cfg_node *map, const struct cfg_node *base,
+		     const char *skip, char err[CFG_ERR_BYTES]);
 void cfg_doc_free(struct cfg_doc *doc); /* NULL is fine */
 struct cfg_node *cfg_doc_root(struct cfg_doc *doc);
 

@@ -3,6 +3,7 @@
  * each: topo_ls.c, topo_ft.c, topo_x.c), read strictly through the kind's
  * key table (core/cfg_schema.h), built, and finally checked by topo_check.
  * Also the pieces the builders share: node naming and link classes. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,62 @@ const struct cfg_table *topo_kind_table(unsigned i)
 	return i < sizeof(topo_kinds) / sizeof(topo_kinds[0]) ? topo_kinds[i]->table : NULL;
 }
 
+/* `topology: {file: F, ...}`: the topology map of file F (its top-level
+ * `topology:` map, or the file's map itself), with the other keys of
+ * @topology overriding its keys; F is relative to the folder of the file
+ * that names it (to the current folder in a --set value). @topology
+ * becomes the merged map, without `file`, so the resolved experiment
+ * stands alone. 0 (nothing to do without `file`) or -errno with @err. */
+static int topo_include(struct cfg_doc *doc, struct cfg_node *topology, char err[CFG_ERR_BYTES])
+{
+	const struct cfg_node *fn = cfg_get(topology, "file"), *inner;
+	const char *v, *from, *slash;
+	struct cfg_node *root;
+	char path[4096];
+	int rc;
+
+	if (!fn)
+		return 0;
+	if (cfg_str(fn, &v, err) != 0)
+		return -EINVAL;
+	if (!*v) {
+		cfg_errorf(err, fn, "topology.file: expected a file name");
+		return -EINVAL;
+	}
+	from = fn->mark.file;
+	slash = from ? strrchr(from, '/') : NULL;
+	if (v[0] != '/' && slash && strncmp(from, "--set", 5) != 0)
+		rc = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, v);
+	else
+		rc = snprintf(path, sizeof(path), "%s", v);
+	if (rc < 0 || (size_t)rc >= sizeof(path)) {
+		cfg_errorf(err, fn, "topology.file: path too long");
+		return -ENAMETOOLONG;
+	}
+	rc = cfg_doc_include(doc, path, &root, err);
+	if (rc != 0) {
+		char inner_err[CFG_ERR_BYTES];
+
+		/* A file that cannot be read is reported where it is named. */
+		if (strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':' &&
+		    !isdigit((unsigned char)err[strlen(path) + 1])) {
+			snprintf(inner_err, sizeof(inner_err), "%s", err);
+			cfg_errorf(err, fn, "topology.file: %s", inner_err);
+		}
+		return rc;
+	}
+	inner = root->type == CFG_MAP && cfg_get(root, "topology") ? cfg_get(root, "topology") : root;
+	if (inner->type != CFG_MAP) {
+		cfg_errorf(err, inner, "a topology file holds a map (a 'topology:' map, or its keys)");
+		return -EINVAL;
+	}
+	if (cfg_get(inner, "file")) {
+		cfg_errorf(err, cfg_get(inner, "file"), "a topology file cannot name another ('file')");
+		return -EINVAL;
+	}
+	return cfg_map_underlay(doc, topology, inner, "file", err);
+}
+
 int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **out,
 		  char err[CFG_ERR_BYTES])
 {
@@ -131,6 +188,8 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 		return -EINVAL;
 	}
 	rc = cfg_want(topology, CFG_MAP, "topology", err);
+	if (rc == 0)
+		rc = topo_include(doc, topology, err);
 	if (rc != 0)
 		return rc;
 	kn = cfg_get(topology, "kind");

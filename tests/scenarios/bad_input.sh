@@ -62,6 +62,25 @@ exp switch-as-host "switch-as-host.yaml:2:[0-9]+: 'leaf0' is a switch" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: leaf0, size: 1KiB}]}]"
 exp same-host "same-host.yaml:2:[0-9]+: .*two different endpoints" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h1, dst: h1, size: 1KiB}]}]"
+# Endpoints: a host with two linked ports is named with its port.
+exp two-port-host "two-port-host.yaml:[0-9]+:[0-9]+: host 'h0' has 2 linked ports: name one \(h0:0 .. h0:1\)" \
+	"topology: {kind: explicit, nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: s0, kind: switch}]," \
+	"  links: [{endpoints: [h0:0, s0:0]}, {endpoints: [h0:1, s0:1]}, {endpoints: [h1:0, s0:2]}]}" \
+	"traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1KiB}]}]"
+exp bad-endpoint-port "bad-endpoint-port.yaml:2:[0-9]+: h1 has no linked port 3" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: \"h1:3\", size: 1KiB}]}]"
+# A topology file: missing, nested, not a map.
+exp topo-file-missing "topo-file-missing.yaml:1:[0-9]+: topology.file: .*nope.yaml: cannot open" \
+	"topology: {file: nope.yaml}" "$good_traffic"
+printf 'topology: {file: x.yaml}\n' >"$tmp/nested-topo.yaml"
+exp topo-file-nested "nested-topo.yaml:1:[0-9]+: a topology file cannot name another" \
+	"topology: {file: nested-topo.yaml}" "$good_traffic"
+printf -- '- 1\n' >"$tmp/list-topo.yaml"
+exp topo-file-list "list-topo.yaml:1:1: a topology file holds a map" \
+	"topology: {file: list-topo.yaml}" "$good_traffic"
+printf 'topology: {kind: fat-tree, k: 4}\n' >"$tmp/ft.yaml"
+exp topo-file-override "topo-file-override.yaml:1:[0-9]+: .*k must be even" \
+	"topology: {file: ft.yaml, k: 5}" "$good_traffic"
 exp disconnected "disconnected.yaml:[0-9]+:[0-9]+: topology is disconnected" \
 	"topology:" "  kind: explicit" \
 	"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: s0, kind: switch}, {name: s1, kind: switch}]" \
