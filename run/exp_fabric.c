@@ -12,19 +12,8 @@ static int exp_pfc_off(const struct cfg_node *n, void *params, char err[CFG_ERR_
 {
 	struct exp *e = params;
 
-	if (cfg_want(n, CFG_SEQ, "pfc.disabled_ports", err) != 0)
-		return -EINVAL;
-	e->pfc_off = calloc(n->n ? n->n : 1, sizeof(*e->pfc_off));
-	e->pfc_off_marks = calloc(n->n ? n->n : 1, sizeof(*e->pfc_off_marks));
-	if (!e->pfc_off || !e->pfc_off_marks)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n->n; i++) {
-		if (exp_port_ref(e, n->items[i], &e->pfc_off[i], err) != 0)
-			return -EINVAL;
-		e->pfc_off_marks[i] = n->items[i]->mark;
-		e->n_pfc_off++;
-	}
-	return 0;
+	return exp_port_list(e, n, "pfc.disabled_ports", false, &e->pfc_off, &e->pfc_off_marks,
+			     &e->n_pfc_off, err);
 }
 
 /* PFC off (enabled: false) turns off the switch's lossless priorities and

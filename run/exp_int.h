@@ -6,9 +6,17 @@
 #include "cfg_schema.h"
 #include "exp.h"
 
-/* "node:port" naming a connected port of the topology. */
+/* "node:port" naming a connected port of the topology (exp_ports.c). */
 int exp_port_ref(const struct exp *e, const struct cfg_node *n, struct exp_capture *out,
 		 char err[CFG_ERR_BYTES]);
+/* A list of ports: "node:port" entries or patterns (`leaf*:*`), expanded
+ * into *@out (malloc'd, node then port order within a pattern), with
+ * where each was named in *@marks when @marks is not NULL. @unique: an
+ * exact entry named twice is an error (a port a pattern matches again is
+ * taken once). @what names the list in type errors. 0 or -errno. */
+int exp_port_list(const struct exp *e, const struct cfg_node *list, const char *what,
+		  bool unique, struct exp_capture **out, struct cfg_mark **marks,
+		  uint32_t *n_out, char err[CFG_ERR_BYTES]);
 /* The run module's keys of the fabric: section (loss, pfc.enabled,
  * pfc.deadlock_check, pfc.disabled_ports), beside the switch's; params
  * struct exp. */

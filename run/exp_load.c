@@ -172,38 +172,12 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 
 /* ---- capture and outputs ---- */
 
-/* A list of connected ports, no repeats, into *@out. */
-static int exp_ports(const struct exp *e, const struct cfg_node *ports, const char *what,
-		     bool unique, struct exp_capture **out, uint32_t *n_out, char err[CFG_ERR_BYTES])
-{
-	if (cfg_want(ports, CFG_SEQ, what, err) != 0)
-		return -EINVAL;
-	*out = calloc(ports->n ? ports->n : 1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < ports->n; i++) {
-		const struct cfg_node *pn = ports->items[i];
-		struct exp_capture c;
-
-		if (exp_port_ref(e, pn, &c, err) != 0)
-			return -EINVAL;
-		for (uint32_t j = 0; unique && j < *n_out; j++) {
-			if ((*out)[j].node == c.node && (*out)[j].port == c.port) {
-				cfg_errorf(err, pn, "port %s listed twice", pn->str);
-				return -EINVAL;
-			}
-		}
-		(*out)[(*n_out)++] = c;
-	}
-	return 0;
-}
-
 static int exp_capture_ports(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
 
-	return exp_ports(e, n, "capture.ports (a list of node:port)", true, &e->captures,
-			 &e->n_captures, err);
+	return exp_port_list(e, n, "capture.ports (a list of node:port)", true, &e->captures, NULL,
+			     &e->n_captures, err);
 }
 
 static const struct cfg_key exp_capture_keys[] = {
@@ -223,7 +197,8 @@ static int exp_series_ports(const struct cfg_node *n, void *params, char err[CFG
 {
 	struct exp *e = params;
 
-	return exp_ports(e, n, "outputs.series.ports", false, &e->series, &e->n_series, err);
+	return exp_port_list(e, n, "outputs.series.ports", false, &e->series, NULL, &e->n_series,
+			     err);
 }
 
 static int exp_series_interval(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -475,46 +450,6 @@ int exp_schema_keys(struct cfg_schema_names *out)
 	if (r != 0)
 		cfg_schema_names_free(out);
 	return r;
-}
-
-int exp_port_ref(const struct exp *e, const struct cfg_node *pn, struct exp_capture *out,
-		 char err[CFG_ERR_BYTES])
-{
-	const char *s, *colon;
-	char name[TOPO_NAME_BYTES];
-	char *end;
-	unsigned long port;
-	int node;
-
-	if (cfg_str(pn, &s, err) != 0)
-		return -EINVAL;
-	colon = strrchr(s, ':');
-	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(name) || !colon[1]) {
-		cfg_errorf(err, pn, "expected node:port such as h0:0, got '%s'", s);
-		return -EINVAL;
-	}
-	memcpy(name, s, (size_t)(colon - s));
-	name[colon - s] = '\0';
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (*end || errno || colon[1] == '-') {
-		cfg_errorf(err, pn, "port '%s' is not a number", colon + 1);
-		return -EINVAL;
-	}
-	node = topo_find(e->topo, name);
-	if (node < 0) {
-		cfg_errorf(err, pn, "unknown node '%s'", name);
-		return -EINVAL;
-	}
-	if (port >= e->topo->nodes[node].n_ports ||
-	    e->topo->nodes[node].port_links[port] == TOPO_NO_LINK) {
-		cfg_errorf(err, pn, "%s has no connected port %lu (ports 0..%u)", name, port,
-			   e->topo->nodes[node].n_ports - 1);
-		return -EINVAL;
-	}
-	out->node = (uint32_t)node;
-	out->port = (uint16_t)port;
-	return 0;
 }
 
 /* An algorithm in use reads INT (CC_F_INT, HPCC): the switches must write

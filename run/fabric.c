@@ -146,8 +146,14 @@ static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ER
 		const struct exp_capture *c = &e->captures[i];
 		char path[4200], cerr[CFG_ERR_BYTES];
 
-		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, f->topo->nodes[c->node].name,
-			 c->port);
+		char name[TOPO_NAME_BYTES];
+
+		/* A node name may hold '/' (node3/nic2): one file per port all
+		 * the same, node3-nic2-p0.pcap. */
+		snprintf(name, sizeof(name), "%s", f->topo->nodes[c->node].name);
+		for (char *q = name; *q; q++)
+			*q = *q == '/' ? '-' : *q;
+		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, name, c->port);
 		if ((r = cap_open(path, e->snaplen, fabric_port(f, c->node, c->port)->ll, &f->caps[i],
 				  cerr)) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "%s", cerr);

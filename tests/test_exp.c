@@ -55,6 +55,93 @@ static char *te_read_file(const char *path)
 	return buf;
 }
 
+/* Port lists take patterns: on the 2 x 4 leaf-spine with 2 spines, each
+ * leaf has 6 connected ports (4 hosts, 2 spines), each host one; a
+ * pattern matching nothing, and an exact port named twice, are errors;
+ * a port a pattern brings in again is taken once. */
+static void test_exp_port_patterns(void)
+{
+	static const struct {
+		const char *ports;   /* capture.ports */
+		int n;               /* ports captured, -1: an error */
+		const char *err;     /* part of the message */
+	} cases[] = {
+		{ "[leaf*:*]", 12, NULL },
+		{ "[\"h?:0\"]", 8, NULL },
+		{ "[\"spine1:[01]\"]", 2, NULL },
+		{ "[h0:0, \"h*:*\"]", 8, NULL },
+		{ "[leaf0:0, leaf0:0]", -1, "x.yaml:3:28: port leaf0:0 listed twice" },
+		{ "[core*:*]", -1, "x.yaml:3:19: 'core*:*' matches no connected port" },
+		{ "[\"leaf0:[7-9]\"]", -1, "matches no connected port" },
+		{ "[leaf*]", -1, "expected node:port" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512], err[CFG_ERR_BYTES] = "";
+		struct exp *e = NULL;
+		int rc;
+
+		snprintf(text, sizeof(text),
+			 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n"
+			 "traffic: []\n"
+			 "capture: {ports: %s}\n", cases[i].ports);
+		rc = exp_load_string("x.yaml", text, NULL, 0, &e, err);
+		if (cases[i].n >= 0) {
+			CU_ASSERT_EQUAL(rc, 0);
+			if (rc == 0)
+				CU_ASSERT_EQUAL(e->n_captures, (uint32_t)cases[i].n);
+		} else {
+			CU_ASSERT_NOT_EQUAL(rc, 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].err));
+			if (!strstr(err, cases[i].err))
+				fprintf(stderr, "\n  case %zu: %s\n", i, err);
+		}
+		exp_free(e);
+	}
+	/* Host sets too: h[0-3] and h7 (then h5, h6 through h?, h7 taken
+	 * once); a pattern that matches no host is an error at its place. */
+	{
+		static const struct {
+			const char *hosts;
+			int n;
+			const char *err;
+		} hc[] = {
+			{ "[\"h[0-3]\", h7]", 5, NULL },
+			{ "[h7, \"h?\"]", 8, NULL },
+			{ "[\"h*:0\"]", 8, NULL },
+			{ "[\"h*:1\"]", -1, "x.yaml:1:39: 'h*:1' matches no host with a link" },
+			{ "[leaf*]", -1, "'leaf*' matches no host" },
+		};
+
+		for (size_t i = 0; i < sizeof(hc) / sizeof(hc[0]); i++) {
+			char text[256];
+			struct exp *e;
+
+			snprintf(text, sizeof(text),
+				 "traffic: [{kind: permutation, hosts: %s, size: 1KiB}]\n", hc[i].hosts);
+			if (hc[i].n >= 0) {
+				e = te_load(text, NULL, 0);
+				CU_ASSERT_PTR_NOT_NULL(e);
+				if (e)
+					CU_ASSERT_EQUAL(e->n_msgs, (uint32_t)hc[i].n);
+				exp_free(e);
+			} else {
+				char t2[512], err[CFG_ERR_BYTES] = "";
+
+				e = NULL;
+				snprintf(t2, sizeof(t2), "%s"
+					 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n",
+					 text);
+				CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", t2, NULL, 0, &e, err), 0);
+				CU_ASSERT_PTR_NOT_NULL(strstr(err, hc[i].err));
+				if (!strstr(err, hc[i].err))
+					fprintf(stderr, "\n  host case %zu: %s\n", i, err);
+				exp_free(e);
+			}
+		}
+	}
+}
+
 /* (a) docs/config.md names every schema key as `key`. */
 static void test_exp_docs(void)
 {
@@ -532,6 +619,7 @@ int test_exp_register(void)
 		CU_TestFunc fn;
 	} tests[] = {
 		{ "config.md covers the schema", test_exp_docs },
+		{ "port lists take patterns", test_exp_port_patterns },
 		{ "defaults and overrides", test_exp_defaults },
 		{ "table defaults read and resolved", test_exp_table_defaults },
 		{ "permutation", test_exp_permutation },

@@ -7,6 +7,7 @@
 #ifndef FAB_TOPO_H
 #define FAB_TOPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,10 @@ int topo_check(const struct topo *t, char err[CFG_ERR_BYTES]);
 
 /* Node index by name, or -1. */
 int topo_find(const struct topo *t, const char *name);
+/* Name patterns (topo_glob.c): @s holds a wildcard (`*`, `?`, `[`);
+ * @name matches the shell-style @pattern, `*` and `?` not crossing `/`. */
+bool topo_is_glob(const char *s);
+bool topo_glob_match(const char *pattern, const char *name);
 
 enum { TOPO_EP_NAME_BYTES = TOPO_NAME_BYTES + 8 /* "NAME:PORT" */ };
 

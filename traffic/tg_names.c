@@ -1,8 +1,12 @@
 /* Endpoint names in workloads: a host's name stands for its one linked
- * port, HOST:PORT for any port; `all` is every endpoint with a link. The
- * endpoints are those of the topology (topologies/topo.h: one per host
- * port). Errors point at the name with "did you mean". */
+ * port, HOST:PORT for any port; `all` is every endpoint with a link; in a
+ * list, a pattern (topo_glob.c) stands for every linked port of the hosts
+ * it matches (`node*`, `h[0-3]`), or with a port part for those ports
+ * (`node3/nic*:1`). The endpoints are those of the topology
+ * (topologies/topo.h: one per host port). Errors point at the name with
+ * "did you mean". */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,10 +113,55 @@ int tg_wl_linked_eps(const struct topo *t, uint32_t **out, uint32_t *n_out)
 	return 0;
 }
 
+/* The linked endpoints pattern @n matches, appended to @v (room for every
+ * endpoint) unless @seen already; an error when it matches none. */
+static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_t *v,
+			 uint32_t *k, uint8_t *seen, char err[CFG_ERR_BYTES])
+{
+	char host[TOPO_NAME_BYTES], num[8];
+	const char *s = n->str, *colon = strrchr(s, ':'), *port_s = NULL;
+	uint32_t matched = 0;
+
+	if (colon) {
+		if ((size_t)(colon - s) >= sizeof(host) || !colon[1]) {
+			cfg_errorf(err, n, "expected a host pattern, or HOST:PORT patterns, got '%s'", s);
+			return -EINVAL;
+		}
+		memcpy(host, s, (size_t)(colon - s));
+		host[colon - s] = '\0';
+		port_s = colon + 1;
+	} else {
+		snprintf(host, sizeof(host), "%s", s);
+	}
+	for (uint32_t i = 0; i < t->n_hosts; i++) {
+		const struct topo_node *h = &t->nodes[t->hosts[i]];
+
+		if (!topo_glob_match(host, h->name))
+			continue;
+		for (uint16_t p = 0; p < h->n_ports; p++) {
+			if (h->port_links[p] == TOPO_NO_LINK)
+				continue;
+			snprintf(num, sizeof(num), "%u", p);
+			if (port_s && !topo_glob_match(port_s, num))
+				continue;
+			matched++;
+			if (!seen[h->first_ep + p]) {
+				seen[h->first_ep + p] = 1;
+				v[(*k)++] = h->first_ep + p;
+			}
+		}
+	}
+	if (!matched) {
+		cfg_errorf(err, n, "'%s' matches no host with a link", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
 	      char err[CFG_ERR_BYTES])
 {
-	uint32_t *v;
+	uint32_t *v, k = 0;
 	uint8_t *seen;
 
 	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0)
@@ -121,7 +170,7 @@ int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, ui
 		cfg_errorf(err, n, "expected 'all' or a list of host names");
 		return -EINVAL;
 	}
-	v = malloc(sizeof(*v) * (n->n ? n->n : 1));
+	v = malloc(sizeof(*v) * (t->n_eps ? t->n_eps : 1));
 	seen = calloc(t->n_eps ? t->n_eps : 1, 1);
 	if (!v || !seen) {
 		free(v);
@@ -129,17 +178,26 @@ int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, ui
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < n->n; i++) {
-		if (tg_wl_ep(t, n->items[i], &v[i], err) != 0)
+		const struct cfg_node *it = n->items[i];
+		uint32_t ep;
+
+		if (it->type == CFG_SCALAR && topo_is_glob(it->str)) {
+			if (tg_names_glob(t, it, v, &k, seen, err) != 0)
+				goto bad;
+			continue;
+		}
+		if (tg_wl_ep(t, it, &ep, err) != 0)
 			goto bad;
-		if (seen[v[i]]) {
-			cfg_errorf(err, n->items[i], "host '%s' listed twice", n->items[i]->str);
+		if (seen[ep]) {
+			cfg_errorf(err, it, "host '%s' listed twice", it->str);
 			goto bad;
 		}
-		seen[v[i]] = 1;
+		seen[ep] = 1;
+		v[k++] = ep;
 	}
 	free(seen);
 	*out = v;
-	*n_out = n->n;
+	*n_out = k;
 	return 0;
 bad:
 	free(v);
