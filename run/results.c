@@ -766,14 +766,25 @@ int res_write_flows(const struct fabric *f, const char *dir)
 		else
 			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
 		{
-			const struct nic_qp *qp = tg_flow_qp(f->tg, i);
-			const struct nic_qp_stats *qs = nic_qp_stats(qp);
+			/* The counters of the connection's QPs together (one, unless
+			 * the workload has qps > 1). */
+			struct nic_qp *const *qps;
+			uint32_t nq = tg_flow_qps(f->tg, i, &qps);
+			uint64_t retx = 0, tmo = 0, naks = 0, cnps = 0;
 
+			for (uint32_t q = 0; q < nq; q++) {
+				const struct nic_qp_stats *qs = nic_qp_stats(qps[q]);
+
+				retx += qs->retx_pkts;
+				tmo += qs->timeouts;
+				naks += qs->naks_rx;
+				cnps += qs->cnps_rx;
+			}
 			fprintf(out, "%s,%s,%s,%llu,%llu,%llu,%llu\n", res_op_name(x->msg.op),
 				f->exp->workloads[x->msg.workload].name,
 				x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete",
-				(unsigned long long)qs->retx_pkts, (unsigned long long)qs->timeouts,
-				(unsigned long long)qs->naks_rx, (unsigned long long)qs->cnps_rx);
+				(unsigned long long)retx, (unsigned long long)tmo,
+				(unsigned long long)naks, (unsigned long long)cnps);
 		}
 	}
 	return res_fclose(out);

@@ -139,6 +139,50 @@ static void test_tg_endpoints(void)
 	exp_free(e);
 }
 
+/* qps: a connection of k QP pairs, every message split over them. A
+ * 1 MiB message on 16 QPs completes once, when its last part does; its
+ * QPs are 16 distinct ones (distinct UDP source ports: the ECMP entropy),
+ * so both spines carry data (all 16 hashed onto one spine would have
+ * probability 2^-15); a 2-byte message on 16 QPs is two parts; qps out
+ * of range is an error at its place. */
+static void test_tg_qps(void)
+{
+	struct exp *e = tt_load("[{kind: messages, qps: 16, messages: [{src: h0, dst: h4, size: 1MiB},"
+				" {src: h1, dst: h5, size: 2B}]}]", 1);
+	char err[CFG_ERR_BYTES] = "";
+	struct fabric f = { 0 };
+	struct nic_qp *const *qps;
+	const struct tg_flow *fl;
+	uint32_t n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->msgs[0].qps, 16);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	CU_ASSERT_EQUAL(tg_flow_qps(f.tg, 0, &qps), 16);
+	for (uint32_t i = 0; i < 16; i++)
+		for (uint32_t j = i + 1; j < 16; j++)
+			CU_ASSERT_PTR_NOT_EQUAL(qps[i], qps[j]);
+	fabric_run(&f, false);
+	fl = tg_flows(f.tg, &n);
+	CU_ASSERT_EQUAL(tg_n_done(f.tg), 2);
+	CU_ASSERT_TRUE(fl[0].done && fl[1].done);
+	for (uint32_t i = 0; i < 16; i++)
+		CU_ASSERT_EQUAL(nic_qp_outstanding(qps[i]), 0);
+	/* Every data packet crosses one spine (leaf-spine 2 x 4 with 2 spines). */
+	for (uint32_t s = 0; s < f.topo->n_switches; s++)
+		if (f.topo->nodes[f.topo->switches[s]].tier == 2)
+			CU_ASSERT_TRUE(sw_stats(f.sws[s])->fwd_pkts > 16);
+	fabric_free(&f);
+	exp_free(e);
+	e = NULL;
+	CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml",
+		"topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 2}\n"
+		"traffic: [{kind: incast, qps: 129, srcs: [h0], dst: h1, size: 1KiB}]\n",
+		NULL, 0, &e, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:2:31: 129 is above the maximum 128"));
+	exp_free(e);
+}
+
 static struct exp *tt_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
@@ -342,6 +386,7 @@ int test_tg_register(void)
 	} tests[] = {
 		{ "qp per connection or per message", test_tg_qp_mode },
 		{ "endpoints are NIC ports", test_tg_endpoints },
+		{ "qps splits messages over QPs", test_tg_qps },
 		{ "poisson offered load", test_tg_poisson_load },
 		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
 		{ "poisson destinations uniform", test_tg_poisson_dsts },

@@ -11,7 +11,7 @@
 /* One message in flight: what the start event needs. */
 struct tg_slot {
 	struct tg *t;         /* owner */
-	struct nic_qp *qp;    /* its connection */
+	uint32_t qp;          /* its connection's first sending QP in t->qps */
 	uint32_t idx;         /* flow index = wr_id */
 };
 
@@ -25,6 +25,10 @@ struct tg {
 	uint32_t n_failed;       /* completed in error */
 	struct tg_flow *flows;   /* records */
 	struct tg_slot *slots;   /* per message */
+	uint8_t *parts_left;     /* per message: parts not completed yet (msg.qps of them,
+				  * or fewer for a message shorter than that) */
+	struct nic_qp **qps;     /* sending QPs, a connection's msg.qps of them in a row */
+	uint32_t n_qps;          /* their count */
 };
 
 static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
@@ -33,31 +37,49 @@ static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
 								  : IBV_WR_RDMA_WRITE;
 }
 
+/* A message fails once: at its first part in error. */
 static void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
 {
+	if (f->status != TG_PENDING)
+		return;
 	f->end_ps = now_ps;
 	f->status = TG_FAILED;
 	t->n_failed++;
+}
+
+/* The parts a message of @bytes is split into over @qps QPs: one each,
+ * and none empty (a 0-byte message is one part). */
+static uint32_t tg_n_parts(uint64_t bytes, uint32_t qps)
+{
+	return bytes == 0 ? 1 : bytes < qps ? (uint32_t)bytes : qps;
 }
 
 static void tg_post(struct sim *sim, void *obj)
 {
 	struct tg_slot *s = obj;
 	struct tg_flow *f = &s->t->flows[s->idx];
-	struct ibv_sge sge = { .addr = 0, .length = (uint32_t)f->msg.bytes, .lkey = 0 };
-	struct ibv_send_wr wr = { 0 }, *bad;
+	uint32_t parts = tg_n_parts(f->msg.bytes, f->msg.qps);
 
-	wr.wr_id = s->idx;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = tg_wr_opcode(f->msg.op);
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
-	wr.wr.rdma.rkey = 0x1000 + f->msg.src;
-	/* QPs are sized for all their messages at set-up, so a post fails only
-	 * on a QP that went to error: the message fails with it. */
-	if (nic_post_send(s->qp, &wr, &bad) != 0)
-		tg_fail(s->t, f, sim->now_ps);
+	/* Part j takes bytes/parts, the first bytes % parts one more, on the
+	 * connection's QP j (NCCL_IB_SPLIT_DATA_ON_QPS=1's way: every QP
+	 * carries a share of every message). */
+	for (uint32_t j = 0; j < parts; j++) {
+		uint64_t len = f->msg.bytes / parts + (j < f->msg.bytes % parts);
+		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
+		struct ibv_send_wr wr = { 0 }, *bad;
+
+		wr.wr_id = s->idx;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = tg_wr_opcode(f->msg.op);
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
+		wr.wr.rdma.rkey = 0x1000 + f->msg.src;
+		/* QPs are sized for all their messages at set-up, so a post fails
+		 * only on a QP that went to error: the message fails with it. */
+		if (nic_post_send(s->t->qps[s->qp + j], &wr, &bad) != 0)
+			tg_fail(s->t, f, sim->now_ps);
+	}
 }
 
 static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
@@ -73,6 +95,8 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 		tg_fail(t, f, now_ps);
 		return;
 	}
+	if (f->status != TG_PENDING || --t->parts_left[wc->wr_id] != 0)
+		return;
 	f->end_ps = now_ps;
 	f->done = true;
 	f->status = TG_DONE;
@@ -159,7 +183,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 
 	if (!t || !keys ||
 	    !(t->flows = calloc(n_msgs ? n_msgs : 1, sizeof(*t->flows))) ||
-	    !(t->slots = calloc(n_msgs ? n_msgs : 1, sizeof(*t->slots)))) {
+	    !(t->slots = calloc(n_msgs ? n_msgs : 1, sizeof(*t->slots))) ||
+	    !(t->parts_left = calloc(n_msgs ? n_msgs : 1, sizeof(*t->parts_left)))) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory for %u messages", n_msgs);
 		goto fail;
 	}
@@ -179,7 +204,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		struct tg_path p;
 
-		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst) {
+		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst ||
+		    msgs[i].qps < 1 || msgs[i].qps > TG_MAX_QPS) {
 			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints %u -> %u", i, msgs[i].src,
 				 msgs[i].dst);
 			goto fail;
@@ -190,6 +216,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 			goto fail;
 		}
 		t->flows[i].msg = msgs[i];
+		t->parts_left[i] = (uint8_t)tg_n_parts(msgs[i].bytes, msgs[i].qps);
 		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
 		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
 			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
@@ -197,9 +224,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	}
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
 	for (uint32_t i = 0; i < n_msgs;) {
-		uint32_t j = i;
+		uint32_t j = i, first = t->n_qps;
 		const struct tg_msg *m = &msgs[keys[i].idx];
-		struct nic_qp *qp;
 		struct tg_path fwd, rev;
 
 		/* Per-message QPs: a group of one (a workload has one qp mode,
@@ -209,18 +235,35 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key)
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
-		    path(path_arg, m->dst, m->src, &rev) != 0 ||
-		    tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd, &rev,
-			       &qp) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u", m->src,
-				 m->dst);
+		    path(path_arg, m->dst, m->src, &rev) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", m->src, m->dst);
 			goto fail;
+		}
+		/* A connection of qps QP pairs (a workload has one qps value,
+		 * and the workload is part of the key). */
+		for (uint32_t q = 0; q < m->qps; q++) {
+			if (t->n_qps % TG_QPS_CHUNK == 0) {
+				struct nic_qp **v = realloc(t->qps, sizeof(*v) * (t->n_qps + TG_QPS_CHUNK));
+
+				if (!v) {
+					snprintf(err, CFG_ERR_BYTES, "out of memory for QPs");
+					goto fail;
+				}
+				t->qps = v;
+			}
+			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd,
+				       &rev, &t->qps[t->n_qps]) != 0) {
+				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
+					 m->src, m->dst);
+				goto fail;
+			}
+			t->n_qps++;
 		}
 		for (; i < j; i++) {
 			struct tg_slot *s = &t->slots[keys[i].idx];
 
 			s->t = t;
-			s->qp = qp;
+			s->qp = first;
 			s->idx = keys[i].idx;
 		}
 	}
@@ -241,6 +284,8 @@ void tg_free(struct tg *t)
 		return;
 	free(t->flows);
 	free(t->slots);
+	free(t->parts_left);
+	free(t->qps);
 	free(t);
 }
 
@@ -256,5 +301,13 @@ uint32_t tg_n_failed(const struct tg *t) { return t->n_failed; }
 
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i)
 {
-	return i < t->n_flows ? t->slots[i].qp : NULL;
+	return i < t->n_flows ? t->qps[t->slots[i].qp] : NULL;
+}
+
+uint32_t tg_flow_qps(const struct tg *t, uint32_t i, struct nic_qp *const **qps)
+{
+	if (i >= t->n_flows)
+		return 0;
+	*qps = &t->qps[t->slots[i].qp];
+	return t->flows[i].msg.qps;
 }

@@ -37,7 +37,11 @@ enum tg_qp_mode {
 			       * FCT literature) */
 };
 
-enum { TG_MAX_HOPS = 16 };
+enum {
+	TG_MAX_HOPS = 16,  /* links of a path */
+	TG_MAX_QPS = 128,  /* QPs per connection (NCCL_IB_QPS_PER_CONNECTION's range) */
+	TG_QPS_CHUNK = 1024, /* sending QPs are kept in an array grown this much at a time */
+};
 
 /* One message to send. */
 struct tg_msg {
@@ -49,6 +53,9 @@ struct tg_msg {
 	uint8_t dscp;        /* DSCP of its data packets */
 	uint16_t workload;   /* index of the workload that made it */
 	uint8_t qp_mode;     /* enum tg_qp_mode */
+	uint8_t qps;         /* QP pairs of its connection, 1..TG_MAX_QPS: the message is
+			      * split into that many parts, one on each, and completes
+			      * when every part has */
 	const struct cc_ops *cc; /* congestion control of its QP (its workload's cc key);
 			      * NULL: the NIC's (nic.cc) */
 };
@@ -119,8 +126,11 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 uint32_t tg_n_done(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
-/* The sending QP of message @i (shared by the messages of one connection
- * unless per-message); NULL past the last. */
+/* The (first) sending QP of message @i (shared by the messages of one
+ * connection unless per-message); NULL past the last. */
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);
+/* All the sending QPs of message @i's connection into *@qps: returns
+ * their count (msg.qps), 0 past the last. */
+uint32_t tg_flow_qps(const struct tg *t, uint32_t i, struct nic_qp *const **qps);
 
 #endif

@@ -51,21 +51,24 @@ static const struct cfg_key tg_wl_common_keys[] = {
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
 	{ "qp", CFG_KEY_ANY,
 	  .doc = "per-connection (one QP per src, dst) or per-message (a QP per message); absent: per-connection" },
+	{ "qps", CFG_KEY_ANY,
+	  .doc = "QP pairs per connection, 1..128, each carrying a share of every message; absent: 1" },
 };
 
 static const char *const tg_wl_qp_names[] = { "per-connection", "per-message", NULL };
 
 int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
-	const struct cfg_node *n = cfg_get(it, "qp");
-	int mode;
+	const struct cfg_node *n = cfg_get(it, "qp"), *q = cfg_get(it, "qps");
+	uint64_t qps = 1;
+	int mode = TG_QP_PER_CONNECTION;
 
-	c->qp_mode = TG_QP_PER_CONNECTION;
-	if (!n)
-		return 0;
-	if (cfg_enum(n, tg_wl_qp_names, &mode, err) != 0)
+	if (n && cfg_enum(n, tg_wl_qp_names, &mode, err) != 0)
+		return -EINVAL;
+	if (q && cfg_u64(q, 1, TG_MAX_QPS, &qps, err) != 0)
 		return -EINVAL;
 	c->qp_mode = (uint8_t)mode;
+	c->qps = (uint8_t)qps;
 	return 0;
 }
 
@@ -82,6 +85,7 @@ void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c)
 	p->msg.workload = c->index;
 	p->msg.cc = c->cc;
 	p->msg.qp_mode = c->qp_mode;
+	p->msg.qps = c->qps;
 	p->ctx = c;
 }
 

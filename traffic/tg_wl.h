@@ -24,6 +24,7 @@ struct tg_wl_ctx {
 	const struct cc_ops *cc;  /* the workload's congestion control (its cc key); NULL:
 				   * nic.cc */
 	uint8_t qp_mode;          /* enum tg_qp_mode of its messages (its qp key) */
+	uint8_t qps;              /* QP pairs per connection (its qps key) */
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
 };
@@ -38,7 +39,8 @@ struct tg_wl_kind {
 	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 };
 
-/* The qp key of workload map @it (absent: per-connection) into c->qp_mode.
+/* The qp and qps keys of workload map @it (absent: per-connection, 1)
+ * into c->qp_mode and c->qps.
  * 0, or -EINVAL with @err filled. */
 int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 /* Kind by name, NULL if unknown. */

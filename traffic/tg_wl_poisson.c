@@ -504,6 +504,7 @@ static int tg_wl_poisson_expand(struct cfg_node *it, struct tg_wl_ctx *c, char e
 	p.msg.workload = c->index;
 	p.msg.cc = c->cc;
 	p.msg.qp_mode = c->qp_mode;
+	p.msg.qps = c->qps;
 	rc = cfg_schema_read(c->doc, it, "workload", b, 2, err);
 	if (rc == 0 && p.duration) {
 		uint64_t d_ps;
