@@ -125,6 +125,29 @@ static void exp_name_list(const char *const *names, char *buf, size_t size)
 					i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
 }
 
+/* Every message of workload @it (messages @first.. of @e) joins two
+ * endpoints that can reach each other (topo_ep_islands): else an error at
+ * the workload, naming the first pair that cannot. */
+static int exp_reachable(struct exp *e, const struct cfg_node *it, uint32_t first,
+			 char err[CFG_ERR_BYTES])
+{
+	char a[TOPO_EP_NAME_BYTES], b[TOPO_EP_NAME_BYTES];
+
+	if (!e->islands && first < e->n_msgs && topo_ep_islands(e->topo, &e->islands) != 0)
+		return -ENOMEM;
+	for (uint32_t i = first; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+
+		if (e->islands[m->src] == e->islands[m->dst])
+			continue;
+		cfg_errorf(err, it, "%s cannot reach %s: no path joins them (hosts do not forward; "
+			   "another plane or scale-up domain?)",
+			   topo_ep_name(e->topo, m->src, a), topo_ep_name(e->topo, m->dst, b));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A list of workloads, each expanded by its kind (traffic/tg_wl.h). */
 static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_BYTES])
 {
@@ -145,6 +168,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.n_msgs = &e->n_msgs,
 		};
 		char kinds[256];
+		uint32_t first;
 		int idx, r;
 
 		exp_name_list(tg_wl_names(), kinds, sizeof(kinds));
@@ -161,7 +185,10 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		}
 		if (tg_wl_qp_mode(it, &ctx, err) != 0)
 			return -EINVAL;
+		first = e->n_msgs;
 		r = kind->expand((struct cfg_node *)it, &ctx, err);
+		if (r == 0)
+			r = exp_reachable(e, it, first, err);
 		if (r == 0)
 			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
 		if (r != 0)
@@ -585,6 +612,7 @@ void exp_free(struct exp *e)
 	topo_free(e->topo);
 	free(e->msgs);
 	free(e->workloads);
+	free(e->islands);
 	free(e->captures);
 	free(e->expects);
 	free(e->series);

@@ -137,6 +137,13 @@ static void test_tg_endpoints(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:7:45:"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(h0:0 .. h0:1)"));
 	exp_free(e);
+	e = NULL;
+	/* Across the planes: refused at the workload, before anything runs. */
+	snprintf(text, sizeof(text), "%straffic: [{kind: messages, messages: [{src: \"h0:0\", dst: \"h1:1\", size: 1KiB}]}]\n",
+		 topo);
+	CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:7:11: h0:0 cannot reach h1:1"));
+	exp_free(e);
 }
 
 /* qps: a connection of k QP pairs, every message split over them. A

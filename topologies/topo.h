@@ -95,6 +95,10 @@ int topo_check(const struct topo *t, char err[CFG_ERR_BYTES]);
 
 /* Node index by name, or -1. */
 int topo_find(const struct topo *t, const char *name);
+/* The island of every endpoint (topo_reach.c), malloc'd into *@out: two
+ * endpoints reach each other exactly when their islands are equal;
+ * UINT32_MAX for an unlinked port. 0 or -ENOMEM. */
+int topo_ep_islands(const struct topo *t, uint32_t **out);
 /* Name patterns (topo_glob.c): @s holds a wildcard (`*`, `?`, `[`);
  * @name matches the shell-style @pattern, `*` and `?` not crossing `/`. */
 bool topo_is_glob(const char *s);
