@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# ECMP collisions against balls into bins (experiments/ecmp-collisions.yaml:
+# F = 8 equal flows from one leaf to another over P = 8 spines).
+# Independent expectations:
+# - Balls into bins (workloads-and-validation reference §5, "derived"):
+#   each of the F x k QPs lands on one of the P uplinks uniformly, so over
+#   many seeds (each re-seeds the switches' hash) (a) the number of QPs per
+#   uplink follows Binomial(F k, 1/P) (chi-square test, 1% level), and (b)
+#   the mean of the most loaded uplink's load, in flows, is E[max] of that
+#   model within 3 standard errors, E[max] taken from a Monte Carlo of the
+#   model here (whose 1/E[max] must match the reference table: 0.38, 0.48,
+#   0.57, 0.65 for k = 1, 2, 4, 8, within 0.01).
+# - The step is set by the most loaded uplink: every run's last completion
+#   equals the no-collision step plus (max load - 1) x the wire time of
+#   one flow, within 2% (store-and-forward arithmetic; nothing else is
+#   shared).
+# - Spraying and adaptive routing (per packet, selective repeat) finish the
+#   step within 10% of the no-collision step on the same seeds.
+#   ecmp_collisions.sh FABEMU EXPERIMENTS_DIR [SEEDS]
+set -eu
+fabemu=$1
+dir=$2
+seeds=${3:-40}
+. "$(dirname "$0")/lib.sh"
+
+run() { # OUT SEED ARGS...: one run, quiet
+	local out=$1 seed=$2
+	shift 2
+	"$fabemu" run "$dir/ecmp-collisions.yaml" -o "$out" -q --seed "$seed" "$@"
+}
+for k in 1 2 4 8; do
+	for s in $(seq 1 "$seeds"); do
+		run "$tmp/k$k-s$s" "$s" --set traffic.0.qps=$k --set traffic.0.messages.0.size=1MiB
+	done
+done
+python3 - "$tmp" "$seeds" <<'PY' || fail=1
+import csv, math, random, sys
+tmp, seeds = sys.argv[1], int(sys.argv[2])
+F = P = 8
+table = {1: 0.38, 2: 0.48, 4: 0.57, 8: 0.65}
+ok = True
+def say(good, text):
+    global ok
+    print(("ok: " if good else "FAIL: ") + text)
+    ok = ok and good
+def uplinks(d):
+    rows = [r for r in csv.DictReader(open(d + "/ports.csv")) if r["node"] == "leaf0" and r["peer"].startswith("spine")]
+    return [int(r["tx_bytes"]) for r in rows]
+def step_ns(d):
+    rows = list(csv.DictReader(open(d + "/flows.csv")))
+    return max(float(r["end_ns"]) for r in rows), max(float(r["ideal_fct_ns"]) for r in rows)
+rng = random.Random(12345)
+for k in (1, 2, 4, 8):
+    n = F * k
+    # The model, by Monte Carlo: 50,000 draws.
+    draws = 50000
+    tot = 0.0
+    for _ in range(draws):
+        bins = [0] * P
+        for _ in range(n):
+            bins[rng.randrange(P)] += 1
+        tot += max(bins) / k
+    e_max = tot / draws
+    say(abs(1 / e_max - table[k]) <= 0.01,
+        "k=%d: the model's efficiency 1/E[max] = %.3f, reference table %.2f" % (k, 1 / e_max, table[k]))
+    maxes, counts, worst = [], [0] * (n + 1), 0.0
+    for s in range(1, seeds + 1):
+        d = "%s/k%d-s%d" % (tmp, k, s)
+        up = uplinks(d)
+        flow_bytes = sum(up) / F
+        loads = [b / flow_bytes for b in up]           # in flows
+        qps = [round(l * k) for l in loads]            # QPs per uplink
+        if any(abs(l * k - q) > 0.01 for l, q in zip(loads, qps)) or sum(qps) != n:
+            say(False, "k=%d seed %d: uplink bytes are not whole QPs: %s" % (k, s, loads))
+        for q in qps:
+            counts[q] += 1
+        m = max(loads)
+        maxes.append(m)
+        end, ideal = step_ns(d)
+        wire_ns = flow_bytes * 8 / 100e9 * 1e9         # one flow at 100 Gb/s
+        want = ideal + (m - 1) * wire_ns
+        worst = max(worst, abs(end - want) / want)
+    mean = sum(maxes) / seeds
+    sd = math.sqrt(sum((x - mean) ** 2 for x in maxes) / (seeds - 1))
+    se = max(sd / math.sqrt(seeds), 1e-9)
+    say(abs(mean - e_max) <= 3 * se,
+        "k=%d: mean max uplink load %.3f flows over %d seeds, model %.3f (3 SE = %.3f): efficiency %.3f"
+        % (k, mean, seeds, e_max, 3 * se, 1 / mean))
+    # Chi-square of QPs per uplink against Binomial(n, 1/P), cells pooled
+    # until each expects at least 5.
+    N = seeds * P
+    exp = [N * math.comb(n, j) * (1 / P) ** j * (1 - 1 / P) ** (n - j) for j in range(n + 1)]
+    cells, ce, co = [], 0.0, 0
+    for j in range(n + 1):
+        ce += exp[j]; co += counts[j]
+        if ce >= 5:
+            cells.append((co, ce)); ce, co = 0.0, 0
+    if cells and ce > 0:
+        o, e = cells[-1]; cells[-1] = (o + co, e + ce)
+    chi = sum((o - e) ** 2 / e for o, e in cells)
+    dof = len(cells) - 1
+    # 1% critical value, Wilson-Hilferty approximation of the chi-square quantile
+    z = 2.326
+    crit = dof * (1 - 2 / (9 * dof) + z * math.sqrt(2 / (9 * dof))) ** 3
+    say(chi <= crit, "k=%d: QPs per uplink fit Binomial(%d, 1/8): chi2 %.1f <= %.1f (%d dof)" % (k, n, chi, crit, dof))
+    say(worst <= 0.02, "k=%d: every step = ideal + (max load - 1) x one flow's wire time, worst error %.2f%%" % (k, 100 * worst))
+sys.exit(0 if ok else 1)
+PY
+exit "$fail"
