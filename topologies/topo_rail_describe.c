@@ -150,10 +150,13 @@ static void topo_rail_describe_switches(const struct topo *t, FILE *out)
 		}
 		if (n == 0)
 			continue;
+		fprintf(out, "  %s: %u switch%s", tiers[i].name, n, n == 1 ? "" : "es");
+		if (t->gpus.n_planes > 1 && tiers[i].tier != TOPO_TIER_SCALEUP)
+			fprintf(out, " (%u per plane)", n / t->gpus.n_planes);
 		if (lo == hi)
-			fprintf(out, "  %s: %u switches, %u/%u ports\n", tiers[i].name, n, lo, radix);
+			fprintf(out, ", %u/%u ports\n", lo, radix);
 		else
-			fprintf(out, "  %s: %u switches, %u..%u/%u ports\n", tiers[i].name, n, lo, hi, radix);
+			fprintf(out, ", %u..%u/%u ports\n", lo, hi, radix);
 	}
 }
 
@@ -290,9 +293,11 @@ void topo_rail_dot(const struct topo *t, FILE *out)
 
 			if (k < g->n_units)
 				fprintf(out, "\tsubgraph cluster_unit%u {\n\t\tlabel=\"unit %u\";\n", k, k);
-			else if (pod < g->n_planes * g->n_pods)
+			else if (pod < g->n_planes * g->n_pods && g->n_planes > 1)
 				fprintf(out, "\tsubgraph cluster_plane%u_pod%u {\n\t\tlabel=\"plane %u pod %u\";\n",
 					pod / g->n_pods, pod % g->n_pods, pod / g->n_pods, pod % g->n_pods);
+			else if (pod < g->n_pods)
+				fprintf(out, "\tsubgraph cluster_pod%u {\n\t\tlabel=\"pod %u\";\n", pod, pod);
 			else
 				fprintf(out, "\tsubgraph cluster_nvl%u {\n\t\tlabel=\"NVLink domain %u\";\n",
 					dom, dom);
