@@ -31,6 +31,8 @@ static struct topo *tr_load(const char *yaml, struct cfg_doc **doc)
 	return t;
 }
 
+/* The topology alone: its marks point into the freed document, so it is
+ * for checks whose messages are not read. */
 static struct topo *tr_build(const char *yaml)
 {
 	struct cfg_doc *doc = NULL;
@@ -391,8 +393,10 @@ static void test_rail_check_nets(void)
 
 	/* A rail fabric with one leaf-spine link of plane 1 cut: that plane's
 	 * leaf is unreachable, plane 0 is fine. */
-	t = tr_build("topology: {kind: rail-optimised, gpus_per_node: 1, nodes_per_unit: 1, units: 2,"
-		     " nic_ports: 2, planes: 2, nvlink: none}\n");
+	struct cfg_doc *doc = NULL; /* the marks in messages point into it */
+
+	t = tr_load("topology: {kind: rail-optimised, gpus_per_node: 1, nodes_per_unit: 1, units: 2,"
+		    " nic_ports: 2, planes: 2, nvlink: none}\n", &doc);
 	uint32_t leaf = (uint32_t)topo_find(t, "plane1/leaf1"), l = t->nodes[leaf].port_links[1];
 	uint32_t spine = t->links[l].node[1];
 
@@ -407,8 +411,9 @@ static void test_rail_check_nets(void)
 	}
 	t->n_links--;
 	CU_ASSERT_EQUAL(topo_check(t, err), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot reach"));
+	CU_ASSERT_STRING_EQUAL(err, "r.yaml:1:11: topology is disconnected: node1/nic0 cannot reach node0/nic0");
 	topo_free(t);
+	cfg_doc_free(doc);
 }
 
 /* The closed form (topo_rail_bisection) against the max-flow heuristic of
