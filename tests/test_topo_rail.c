@@ -1,10 +1,7 @@
-/* Unit tests for the rail-optimised topology kind (topologies/topo_rail*.c):
- * the published NVIDIA DGX SuperPOD tables reproduced by the presets, the
- * wiring (rails, pods, cores, planes, NVLink domains), node order and GPU
- * metadata, the connectivity check per net, the closed-form bisection
- * against the max-flow heuristic, presets in the resolved document, the
- * summary and dot output, and the shipped topology files. Bad input is in
- * test_topo.c with the other kinds' errors. */
+/* Unit tests for the rail-optimised topology kind: the published DGX
+ * SuperPOD tables, the wiring, node order and GPU metadata, the check per
+ * net, the closed-form bisection against max-flow, presets in the resolved
+ * document, summary and dot, the shipped files (bad input: test_topo.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

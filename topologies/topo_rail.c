@@ -1,9 +1,7 @@
-/* The rail-optimised topology kind, its sizing and wiring: GPU nodes of G
- * GPUs with one NIC each; NIC g of every node of a scalable unit (SU) on
- * that unit's rail-g leaf; the leaves under one layer of spines (two tiers)
- * or under pods of spines joined by cores (three tiers), in one plane or
- * two; each NVLink domain one switch. The sizing rules reproduce NVIDIA's
- * DGX SuperPOD tables (docs/config.md). Keys and presets: topo_rail_cfg.c. */
+/* The rail-optimised topology kind, sizing and wiring: NIC g of every node
+ * of a scalable unit on that unit's rail-g leaf, leaves under spines (two
+ * tiers) or pods of spines under cores (three), one plane or two, one switch
+ * per NVLink domain. Keys and presets: topo_rail_cfg.c; docs/config.md. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

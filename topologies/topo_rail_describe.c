@@ -1,8 +1,7 @@
-/* The rail-optimised topology kind, for people: the summary of `fabemu
- * topo` (GPUs, units, pods, planes, NVLink domains, switches and cables
- * per tier, oversubscription, bisection, memory, build time), its Graphviz
- * drawing (clusters per unit, pod and NVLink domain, port numbers on the
- * edge ends), and its bisection bandwidth in closed form. */
+/* The rail-optimised topology kind, for people: the `fabemu topo` summary
+ * (GPUs, units, pods, planes, NVLink domains, switches and cables per tier,
+ * memory, build time), the Graphviz drawing (clusters per unit, pod and
+ * NVLink domain, port numbers), and the bisection bandwidth in closed form. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,8 +9,9 @@
 #include "units.h"
 
 enum {
-	TOPO_RAIL_PCT = 100,            /* percent */
-	TOPO_RAIL_BYTES_PER_MIB = 1 << 20,
+	TOPO_RAIL_PCT = 100,               /* percent */
+	TOPO_RAIL_BYTES_PER_MIB = 1 << 20, /* bytes per MiB */
+	TOPO_RAIL_NS_PER_MS = 1000000,     /* ns per ms */
 };
 
 /* Kinds of cable, in the order of the summary. */
@@ -241,7 +241,7 @@ void topo_rail_describe(const struct topo *t, FILE *out)
 		"capacity, %s)\n", exact ? "" : "at least ", a,
 		half_bps ? TOPO_RAIL_PCT * (double)bis / (double)half_bps : 0.0, b);
 	fprintf(out, "memory: %zu bytes (%.1f MiB) in the topology's arrays; built in %.3f ms\n",
-		bytes, (double)bytes / TOPO_RAIL_BYTES_PER_MIB, (double)t->build_ns / 1e6);
+		bytes, (double)bytes / TOPO_RAIL_BYTES_PER_MIB, (double)t->build_ns / TOPO_RAIL_NS_PER_MS);
 }
 
 /* Cluster of a node in the drawing: its unit (NICs, management host,
