@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 		test_cc_register,
 		test_port_register,
 		test_topo_register,
+		test_topo_rail_register,
 		test_sw_register,
 		test_nic_register,
 		test_exp_register,

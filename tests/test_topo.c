@@ -2,7 +2,8 @@
  * fat-trees of 2 and 3 tiers, explicit), port use, the connectivity check,
  * ECMP forwarding tables, bisection bandwidth against analytic values, the
  * summary and dot output, and every class of bad input with its
- * FILE:LINE:COL. */
+ * FILE:LINE:COL (rail-optimised's too; its other tests are in
+ * test_topo_rail.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -747,6 +748,9 @@ static void test_topo_cfg_good(void)
 	       "    - {name: h1, kind: host}\n    - {name: sw0, kind: switch, ports: 4}\n" \
 	       "  links:\n    - endpoints: [h0:0, sw0:0]\n"
 
+/* Rail-optimised prelude: lines 1-2. */
+#define R_HEAD "topology:\n  kind: rail-optimised\n"
+
 static void test_topo_cfg_errors(void)
 {
 	static const struct {
@@ -814,6 +818,40 @@ static void test_topo_cfg_errors(void)
 		  "t.yaml:6:7: host h2 has no link" },
 		{ "topology:\n  kind: explicit\n  default_link: {rate: 1Gbps, delay: soon}\n  nodes: []\n",
 		  "t.yaml:3:38: " },
+		/* rail-optimised: one case per class of bad input */
+		{ R_HEAD "  units: 1\n  rails: 4\n",
+		  "t.yaml:4:10: rails is 4 but a node has 8 NICs (gpus_per_node)" },
+		{ R_HEAD "  units: 1\n  radix: 32\n",
+		  "t.yaml:4:10: radix 32 cannot hold a leaf's 32 down and 32 up ports" },
+		{ R_HEAD "  units: 1\n  nodes_per_unit: 3\n  leaf_oversubscription: 2:1\n",
+		  "t.yaml:5:26: leaf_oversubscription 2:1 does not divide a leaf's 3 down ports" },
+		{ R_HEAD "  units: 1\n  leaf_oversubscription: 2/1\n",
+		  "t.yaml:4:26: expected a ratio down:up of capacities such as \"1:1\" or \"2:1\", got '2/1'" },
+		{ R_HEAD "  units: 1\n  spine_oversubscription: \"0:1\"\n", "t.yaml:4:27: expected a ratio" },
+		{ R_HEAD "  units: 1\n  nic_ports: 1\n  planes: 2\n",
+		  "t.yaml:5:11: planes must be 1 or nic_ports (1)" },
+		{ R_HEAD "  units: 1\n  nic_ports: 3\n", "t.yaml:4:14: 3 is above the maximum 2" },
+		{ R_HEAD "  units: 1\n  nvlink: {domain_gpus: 12}\n",
+		  "t.yaml:4:25: nvlink.domain_gpus 12 is not a multiple of gpus_per_node (8)" },
+		{ R_HEAD "  nodes: 3\n  nvlink: {domain_gpus: 16}\n",
+		  "t.yaml:4:25: nvlink.domain_gpus 16 does not divide the 24 GPUs (3 nodes x 8)" },
+		{ R_HEAD "  units: 1\n  nvlink: off\n", "t.yaml:4:11: nvlink: expected none or a map" },
+		{ R_HEAD "  nodes: 3\n  units: 1\n", "t.yaml:4:10: give one of 'nodes' and 'units', not both" },
+		{ R_HEAD "  radix: 64\n", "t.yaml:2:3: rail-optimised needs 'nodes' (GPU nodes) or 'units'" },
+		{ R_HEAD "  preset: dgx-b200-superpod\n  units: 16\n  tiers: 2\n",
+		  "t.yaml:5:10: tiers: 2 cannot hold 128 leaves per plane" },
+		{ R_HEAD "  units: 1\n  tiers: 4\n", "t.yaml:4:10: unknown value '4' (valid: auto, 2, 3)" },
+		{ R_HEAD "  units: 1\n  units_per_pod: 2\n", "t.yaml:4:18: units_per_pod applies to three tiers" },
+		{ R_HEAD "  units: 1\n  nodes_per_unit: 8\n  gpus_per_node: 16\n  radix: 16\n  tiers: 3\n",
+		  "t.yaml:6:10: a spine has 8 down ports (radix 16 at spine_oversubscription 1:1), too few" },
+		{ R_HEAD "  units: 200\n  gpus_per_node: 2\n  nodes_per_unit: 2\n  radix: 4\n",
+		  "t.yaml:3:10: too large for three tiers: 200 pods" },
+		{ R_HEAD "  units: 300\n", "t.yaml:3:10: 9600 nodes of 8 GPUs are 76800 NICs, at most 65536 hosts" },
+		{ R_HEAD "  nodes: 32768\n  gpus_per_node: 1\n  management_ports: 1\n",
+		  "t.yaml:2:3: rail-optimised has 65537 hosts" },
+		{ R_HEAD "  units: 1\n  management_ports: 9\n", "t.yaml:4:21: management_ports is 9" },
+		{ R_HEAD "  preset: dgx-h100-superpd\n  units: 1\n",
+		  "t.yaml:3:11: unknown value 'dgx-h100-superpd' (did you mean 'dgx-h100-superpod'?" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

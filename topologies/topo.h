@@ -1,6 +1,7 @@
 /* Topologies: the graph of hosts, switches, ports and full-duplex links that
  * an experiment describes, built from a few parameters (leaf-spine, k-ary
- * fat-tree of 2 or 3 tiers) or from explicit nodes and links; checked for
+ * fat-tree of 2 or 3 tiers, rail-optimised GPU fabric with NVLink domains)
+ * or from explicit nodes and links; checked for
  * consistency and connectivity; described (counts, bisection bandwidth,
  * oversubscription per tier) and drawn (Graphviz dot). Also computes the
  * equal-cost shortest-path forwarding tables the switches use. */
@@ -27,17 +28,58 @@ enum topo_node_kind {
 	TOPO_SWITCH,
 };
 
+/* Values of topo_node.tier. Explicit graphs may use any tier 1..255 for
+ * their switches; the regular builders use these. */
+enum topo_tier {
+	TOPO_TIER_HOST = 0,    /* hosts (NICs, NVLink endpoints) */
+	TOPO_TIER_LEAF = 1,    /* leaf, edge */
+	TOPO_TIER_SPINE = 2,   /* spine, aggregation */
+	TOPO_TIER_CORE = 3,    /* core */
+	TOPO_TIER_SCALEUP = 8, /* scale-up (NVLink / NVSwitch) domain switches */
+};
+
+/* Values of topo_node.role: what a node stands for in a GPU fabric. */
+enum topo_role {
+	TOPO_ROLE_PLAIN = 0, /* a switch, or a host of a kind without GPUs */
+	TOPO_ROLE_NIC,       /* the scale-out NIC of one GPU */
+	TOPO_ROLE_GPU,       /* a GPU's NVLink endpoint (scale-up) */
+	TOPO_ROLE_MGMT,      /* a management host (the fabric manager appliance) */
+};
+
 struct topo_node {
-	char name[TOPO_NAME_BYTES]; /* "h0", "leaf3", "spine1", "edge0", "agg2", "core5" */
+	char name[TOPO_NAME_BYTES]; /* "h0", "leaf3", "spine1", "edge0", "agg2", "core5",
+				     * "node3/nic7", "node3/gpu7", "plane1/leaf0", "nvl2" */
 	enum topo_node_kind kind;   /* host or switch */
-	uint8_t tier;               /* 0 host, 1 leaf/edge, 2 spine/agg, 3 core */
+	uint8_t tier;               /* enum topo_tier (any 1..255 in explicit graphs) */
+	uint8_t role;               /* enum topo_role */
+	uint16_t gpu;               /* NIC or GPU endpoint: its GPU (= NIC = rail) index in
+				     * its GPU node; 0 otherwise */
 	uint16_t n_ports;           /* ports 0..n_ports-1 */
 	uint32_t *port_links;       /* link index per port, TOPO_NO_LINK if unused */
 	uint32_t index;             /* dense index among hosts or among switches */
 	uint32_t first_ep;          /* hosts: the endpoint of port 0; port p is endpoint
 				     * first_ep + p (topo_index); switches: TOPO_NO_LINK */
+	uint32_t gpu_node;          /* NIC or GPU endpoint: its GPU node; TOPO_NO_LINK otherwise */
+	uint32_t group;             /* drawing and reporting cluster: the unit of a leaf, NIC
+				     * or management host, the pod of a spine, the core group
+				     * of a core, the NVLink domain of a GPU endpoint or nvl
+				     * switch; TOPO_NO_LINK for none (every other kind) */
+	uint32_t net;               /* connectivity set: topo_check requires every host to
+				     * reach every host sharing a net with it, through its
+				     * ports in that net. 0 for all of every kind but
+				     * rail-optimised, where plane p is net p and NVLink
+				     * domain d is net planes + d; a switch carries the net
+				     * of the hosts it serves */
+	uint32_t *port_nets;        /* a host whose ports lie in different nets (a dual-plane
+				     * NIC): the net of each port; NULL: every port is in net */
 	struct cfg_mark mark;       /* where declared (or the topology block) */
 };
+
+/* The net port @p of @n is in. */
+static inline uint32_t topo_port_net(const struct topo_node *n, uint16_t p)
+{
+	return n->port_nets != NULL ? n->port_nets[p] : n->net;
+}
 
 /* An endpoint: one port of a host (a NIC port). Endpoints are what traffic
  * names, what routes lead to and what an address belongs to (endpoint e
@@ -57,8 +99,36 @@ struct topo_link {
 	struct cfg_mark mark; /* where declared (or the topology block) */
 };
 
+/* The GPU view of a rail-optimised fabric (zeroed, arrays NULL, for the
+ * kinds without GPUs): GPU node n has G GPUs, GPU g has NIC g, and NIC g of
+ * every node of a scalable unit sits on that unit's rail-g leaf. */
+struct topo_gpus {
+	uint32_t n_nodes;         /* GPU nodes; 0 for kinds without them */
+	uint32_t gpus_per_node;   /* G: GPUs per node, = NICs per node = rails per unit */
+	uint16_t nic_ports;       /* ports per NIC */
+	uint16_t n_planes;        /* scale-out planes: complete copies of the switch fabric */
+	uint8_t n_tiers;          /* switch tiers of each plane: 2 (leaf, spine) or 3 (+ core) */
+	uint32_t radix;           /* ports per scale-out switch (some may be left unused) */
+	uint32_t nodes_per_unit;  /* node slots per scalable unit (SU) */
+	uint32_t n_units;         /* scalable units */
+	uint32_t units_per_pod;   /* units per pod (with two tiers: all of them, one pod) */
+	uint32_t n_pods;          /* pods */
+	uint32_t n_leaves;        /* leaves per plane: n_units x G */
+	uint32_t n_spines;        /* spines per plane */
+	uint32_t n_cores;         /* cores per plane; 0 with two tiers */
+	uint32_t leaf_up_ports;   /* uplinks per leaf */
+	uint32_t spine_up_ports;  /* uplinks per spine; 0 with two tiers */
+	uint32_t domain_gpus;     /* GPUs per NVLink domain; 0: none */
+	uint32_t n_domains;       /* NVLink domains */
+	uint32_t mgmt;            /* node of the management host, TOPO_NO_LINK if none */
+	uint32_t *nic;            /* topology node of NIC g of GPU node n: [n * G + g] */
+	uint32_t *nvl;            /* topology node of the NVLink endpoint of GPU g of node
+				   * n: [n * G + g]; NULL when there is no NVLink */
+};
+
 struct topo {
-	const char *kind;         /* "leaf-spine", "fat-tree", "explicit" (static string) */
+	const char *kind;         /* "leaf-spine", "fat-tree", "rail-optimised", "explicit"
+				   * (static string) */
 	uint32_t n_nodes;         /* hosts + switches */
 	uint32_t n_links;         /* full-duplex links */
 	uint32_t n_hosts;
@@ -69,13 +139,20 @@ struct topo {
 	uint32_t *switches;       /* node index of switch i, n_switches */
 	uint32_t n_eps;           /* endpoints: the ports of all hosts */
 	struct topo_ep *eps;      /* endpoint e, n_eps (host order, then port order) */
+	struct topo_gpus gpus;    /* GPU nodes, NICs and NVLink (rail-optimised only) */
+	uint64_t build_ns;        /* wall-clock time topo_from_cfg took (reading, building,
+				   * checking), for the summary; 0 when built in code */
 };
 
 /* Build from the experiment's `topology:` map. Keys (see docs/config.md):
- *   kind: leaf-spine | fat-tree | explicit
+ *   kind: leaf-spine | fat-tree | rail-optimised | explicit
  *   leaf-spine: leaves, spines, hosts_per_leaf, host_link{rate,delay},
  *               fabric_link{rate,delay}, links_per_spine (parallel links, default 1)
  *   fat-tree:   k (even, >= 2), tiers (2 or 3), host_link, fabric_link
+ *   rail-optimised: preset, gpus_per_node, nodes_per_unit, nodes | units,
+ *               nic_ports, planes, tiers, radix, leaf/spine_oversubscription,
+ *               units_per_pod, management_ports, nvlink, rails, host_link,
+ *               fabric_link
  *   explicit:   nodes: [{name, kind: host|switch, ports}], links:
  *               [{endpoints: [a:0, b:3], rate, delay}], default_link{rate,delay}
  * Then runs topo_check. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
@@ -89,9 +166,14 @@ const struct cfg_table *topo_kind_table(unsigned i);
 void topo_free(struct topo *t); /* NULL is fine */
 
 /* Consistency and connectivity: every link endpoint valid and used once, no
- * self-loops, every host attached, every host reaches every other host.
- * @err names the offending node/link at its mark. */
+ * self-loops, every host attached, every host reaches every other host of
+ * each net it has ports in (topo_node.net; one net for every kind but
+ * rail-optimised), through those ports, and every switch is reached from a
+ * host. @err names the offending node/link at its mark. */
 int topo_check(const struct topo *t, char err[CFG_ERR_BYTES]);
+
+/* Bytes the topology's arrays take (nodes, links, ports, indices, GPU maps). */
+size_t topo_mem_bytes(const struct topo *t);
 
 /* Node index by name, or -1. */
 int topo_find(const struct topo *t, const char *name);
@@ -113,14 +195,19 @@ const char *topo_ep_name(const struct topo *t, uint32_t ep, char buf[TOPO_EP_NAM
 const struct topo_link *topo_ep_link(const struct topo *t, uint32_t ep);
 
 /* Print counts, link rates, per-tier oversubscription and bisection
- * bandwidth (human readable). */
+ * bandwidth (human readable); for rail-optimised also GPUs, units, pods,
+ * planes, NVLink domains, cables per tier, memory and build time. */
 void topo_describe(const struct topo *t, FILE *out);
-/* Graphviz dot of the graph. */
+/* Graphviz dot of the graph (rail-optimised: clusters per unit, pod and
+ * NVLink domain, port numbers on the edge ends). */
 void topo_dot(const struct topo *t, FILE *out);
 /* Bisection bandwidth in bits/s: the capacity of the minimum cut splitting
  * the hosts into two equal halves, for the regular topologies computed from
  * their structure; for explicit ones an upper bound from a balanced
- * partition heuristic. */
+ * partition heuristic. For rail-optimised the hosts split are the GPU NICs
+ * (the scale-out fabric; NVLink endpoints and the management host do not
+ * forward and take no part), and the value is exact or a lower bound, as
+ * topo_rail_bisection says. */
 uint64_t topo_bisection_bps(const struct topo *t);
 
 /* Equal-cost shortest-path forwarding to endpoints (host ports).

@@ -1,6 +1,6 @@
 /* Topologies from configuration: the `topology:` map of an experiment,
  * dispatched on its kind through the registry of topology kinds (one file
- * each: topo_ls.c, topo_ft.c, topo_x.c), read strictly through the kind's
+ * each: topo_ls.c, topo_ft.c, topo_rail*.c, topo_x.c), read strictly through the kind's
  * key table (core/cfg_schema.h), built, and finally checked by topo_check.
  * Also the pieces the builders share: node naming and link classes. */
 #include <ctype.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cfg_schema.h"
 #include "topo_int.h"
@@ -17,14 +18,26 @@ static const struct topo_kind *const topo_kinds[] = {
 	&topo_ls_kind,
 	&topo_ft_kind,
 	&topo_x_kind,
+	&topo_rail_kind,
 };
 
 static const char *const topo_kind_name_list[] = {
 	"leaf-spine",
 	"fat-tree",
 	"explicit",
+	"rail-optimised",
 	NULL,
 };
+
+enum { TOPO_NS_PER_S = 1000000000 };
+
+static uint64_t topo_build_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * TOPO_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
 
 const struct topo_link_params topo_default_link = {
 	.rate_bps = TOPO_DEFAULT_RATE_BPS,
@@ -176,6 +189,7 @@ static int topo_include(struct cfg_doc *doc, struct cfg_node *topology, char err
 int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **out,
 		  char err[CFG_ERR_BYTES])
 {
+	uint64_t start_ns = topo_build_now_ns();
 	const struct topo_kind *kind;
 	const struct cfg_node *kn;
 	struct topo *t = NULL;
@@ -194,7 +208,8 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 		return rc;
 	kn = cfg_get(topology, "kind");
 	if (kn == NULL) {
-		cfg_errorf(err, topology, "topology needs 'kind' (leaf-spine, fat-tree or explicit)");
+		cfg_errorf(err, topology,
+			   "topology needs 'kind' (leaf-spine, fat-tree, rail-optimised or explicit)");
 		return -EINVAL;
 	}
 	rc = cfg_enum(kn, topo_kind_name_list, &id, err);
@@ -206,8 +221,10 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 		snprintf(err, CFG_ERR_BYTES, "topology: out of memory");
 		return -ENOMEM;
 	}
-	rc = cfg_schema_read(doc, topology, "topology",
-			     &(struct cfg_bind){ kind->table, params }, 1, err);
+	rc = kind->fill != NULL ? kind->fill(doc, topology, err) : 0;
+	if (rc == 0)
+		rc = cfg_schema_read(doc, topology, "topology",
+				     &(struct cfg_bind){ kind->table, params }, 1, err);
 	if (rc == 0)
 		rc = kind->build(topology, params, &t, err);
 	free(params);
@@ -217,6 +234,7 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 		topo_free(t);
 		return rc;
 	}
+	t->build_ns = topo_build_now_ns() - start_ns;
 	*out = t;
 	return 0;
 }

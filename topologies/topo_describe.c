@@ -2,7 +2,8 @@
  * classes, oversubscription per tier, bisection bandwidth), a Graphviz
  * drawing (`fabemu topo --dot`), and the bisection bandwidth itself: closed
  * forms for the regular builders, max-flow over balanced host splits for
- * explicit graphs. */
+ * explicit graphs. The rail-optimised kind has its own
+ * (topo_rail_describe.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,6 @@
 
 enum {
 	TOPO_N_TIERS = UINT8_MAX + 1, /* tier is a uint8_t */
-	TOPO_RATE_BYTES = 32,         /* formatted rate */
 	TOPO_N_SPLITS = 3,            /* balanced host orders the heuristic tries */
 };
 
@@ -320,6 +320,8 @@ static uint8_t topo_desc_max_tier(const struct topo *t)
 
 uint64_t topo_bisection_bps(const struct topo *t)
 {
+	if (t->gpus.n_nodes > 0)
+		return topo_rail_bisection(t, NULL);
 	if (t->n_hosts < 2)
 		return 0;
 	if (topo_desc_is_kind(t, "leaf-spine") || (topo_desc_is_kind(t, "fat-tree") && topo_desc_max_tier(t) == 2))
@@ -409,6 +411,11 @@ static void topo_desc_links(const struct topo *t, FILE *out)
 
 void topo_describe(const struct topo *t, FILE *out)
 {
+	if (t->gpus.n_nodes > 0) {
+		topo_rail_describe(t, out);
+		return;
+	}
+
 	uint8_t top = topo_desc_max_tier(t);
 	char name[TOPO_NAME_BYTES], a[TOPO_RATE_BYTES], b[TOPO_RATE_BYTES];
 	uint64_t bis = topo_bisection_bps(t), host_bps = 0;
@@ -470,7 +477,7 @@ void topo_describe(const struct topo *t, FILE *out)
 }
 
 /* Short rate for edge labels: "100G", "12.5G", "400M". */
-static void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
+void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
 {
 	static const struct {
 		const char *suffix;
@@ -485,6 +492,11 @@ static void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
 
 void topo_dot(const struct topo *t, FILE *out)
 {
+	if (t->gpus.n_nodes > 0) {
+		topo_rail_dot(t, out);
+		return;
+	}
+
 	uint8_t top = topo_desc_max_tier(t);
 	char rate[TOPO_RATE_BYTES];
 

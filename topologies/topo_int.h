@@ -5,18 +5,25 @@
 #ifndef FAB_TOPO_INT_H
 #define FAB_TOPO_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "topo.h"
 
 enum {
-	TOPO_MAX_HOSTS = 65536,      /* largest host count any builder accepts */
+	TOPO_MAX_HOSTS = 65536,      /* largest host count any builder accepts (the host
+				      * MAC holds 24 bits of the index, core/addr.h; a
+				      * 16,384-GPU rail fabric has 32,768 NIC and NVLink
+				      * hosts) */
+	TOPO_MAX_SWITCHES = 65536,   /* largest switch count the rail builder accepts: the
+				      * switch MAC holds 16 bits of the index (core/addr.h) */
 	TOPO_MAX_LINKS = 1 << 20,    /* largest link count (16x a k=64 fat-tree) */
 	TOPO_MAX_PORTS = UINT16_MAX, /* ports per node: numbers 0..65534 */
 	TOPO_MAX_EPS = 1 << 20,      /* endpoints (host ports in all): their addresses stay in
 				      * 10.0.0.0/8 and their numbers in traffic's 20-bit fields */
 	TOPO_FT_MIN_K = 2,           /* fat-tree arity limits, inclusive */
 	TOPO_FT_MAX_K = 64,
+	TOPO_RATE_BYTES = 32,        /* a formatted rate */
 };
 
 #define TOPO_DEFAULT_RATE_BPS UINT64_C(100000000000) /* 100Gbps when a link omits rate */
@@ -49,12 +56,48 @@ struct topo_fat_tree_params {
 	struct topo_link_params fabric_link; /* edge - agg/spine, agg - core */
 };
 
-/* A topology kind: one file each (topo_ls.c, topo_ft.c, topo_x.c), listed
- * in the registry of topo_build.c. */
+/* A ratio down:up of capacities, written "2:1". */
+struct topo_ratio {
+	uint32_t down; /* downlink share */
+	uint32_t up;   /* uplink share */
+};
+
+/* Rail-optimised fat-tree with GPU nodes and NVLink domains (topo_rail.c
+ * wires it, topo_rail_cfg.c reads it; docs/config.md). Counts of 0 mean
+ * "not given" or "auto" where the comment says so. */
+struct topo_rail_params {
+	uint32_t preset;                     /* 0: none; else 1 + index of a preset */
+	uint32_t gpus_per_node;              /* G: GPUs per node, one NIC each */
+	uint32_t rails;                      /* 0: not given; else must equal G */
+	uint32_t nodes_per_unit;             /* node slots per scalable unit */
+	uint32_t n_nodes;                    /* GPU nodes; 0: not given (n_units is) */
+	uint32_t n_units;                    /* scalable units; 0: not given (n_nodes is) */
+	uint16_t nic_ports;                  /* ports per NIC: 1 or 2 */
+	uint16_t n_planes;                   /* 1, or nic_ports: port p on plane p */
+	uint32_t n_tiers;                    /* 2 or 3; 0: auto (2 when one spine layer
+					      * can hold every leaf) */
+	uint32_t radix;                      /* ports per scale-out switch */
+	struct topo_ratio leaf_os;           /* leaf down:up */
+	struct topo_ratio spine_os;          /* spine down:up (three tiers) */
+	uint32_t units_per_pod;              /* 0: auto (fill one spine's down ports) */
+	uint32_t management_ports;           /* 0: no management host */
+	bool nvlink;                         /* NVLink domains modelled (nvlink: none: no) */
+	uint32_t domain_gpus;                /* GPUs per NVLink domain; 0: one node's */
+	struct topo_link_params nvl_link;    /* GPU - NVLink switch */
+	struct topo_link_params host_link;   /* NIC - leaf, management - leaf */
+	struct topo_link_params fabric_link; /* switch - switch */
+};
+
+/* A topology kind: one file each (topo_ls.c, topo_ft.c, topo_rail*.c,
+ * topo_x.c), listed in the registry of topo_build.c. */
 struct topo_kind {
 	const char *name;              /* value of topology.kind, and topo->kind */
 	const struct cfg_table *table; /* the keys of its topology map (kind included) */
 	size_t params_size;            /* bytes of the params the table fills (zeroed first) */
+	/* Before the table is read: fill values the kind derives from other
+	 * keys (a preset's) into @m, so that the resolved experiment shows
+	 * them. 0 or -errno with @err. May be NULL. */
+	int (*fill)(struct cfg_doc *doc, struct cfg_node *m, char err[CFG_ERR_BYTES]);
 	/* Build from the read @params; @m is the map, for its mark and for the
 	 * entries the table leaves to the builder. Does not run topo_check.
 	 * 0, -EINVAL with @err, or -ENOMEM. */
@@ -64,6 +107,7 @@ struct topo_kind {
 
 extern const struct topo_kind topo_ls_kind; /* leaf-spine */
 extern const struct topo_kind topo_ft_kind; /* fat-tree */
+extern const struct topo_kind topo_rail_kind; /* rail-optimised */
 extern const struct topo_kind topo_x_kind;  /* explicit */
 
 /* Link class defaults (TOPO_DEFAULT_RATE_BPS, TOPO_DEFAULT_DELAY_PS). */
@@ -106,6 +150,19 @@ int topo_build_leaf_spine(const struct topo_leaf_spine_params *p, const struct c
 			  struct topo **out, char err[CFG_ERR_BYTES]);
 int topo_build_fat_tree(const struct topo_fat_tree_params *p, const struct cfg_mark *mark,
 			struct topo **out, char err[CFG_ERR_BYTES]);
+/* Rail-optimised; @m is the topology map, for the marks of the keys an
+ * error names (NULL: messages without a location). */
+int topo_build_rail(const struct topo_rail_params *p, const struct cfg_node *m,
+		    struct topo **out, char err[CFG_ERR_BYTES]);
+
+/* Rail-optimised, for topo_describe.c: the summary, the drawing and the
+ * bisection (topo_rail_describe.c). *@exact (may be NULL) says whether the
+ * bisection is exact or a lower bound. */
+void topo_rail_describe(const struct topo *t, FILE *out);
+void topo_rail_dot(const struct topo *t, FILE *out);
+uint64_t topo_rail_bisection(const struct topo *t, int *exact);
+/* Short rate for labels: "100G", "12.5G", "400M" (topo_describe.c). */
+void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps);
 
 /* topo_check, reporting a disconnected topology at @block (the topology
  * map) when given, else at the mark of the node that cannot reach. */

@@ -203,6 +203,33 @@ max_lines=6 expect cli-bad-eal "fabemu: DPDK EAL arguments after '--' not accept
 max_lines=6 expect cli-bad-eal-run "fabemu: DPDK EAL arguments after '--' not accepted" \
 	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-eal" -- --no-such-eal-option
 expect topo-bad "odd-k.yaml:1:[0-9]+: .*k must be even" "$fabemu" topo "$tmp/odd-k.yaml"
+# The rail-optimised kind through `fabemu topo`, one case per class.
+# rail NAME REGEX KEYS: a rail-optimised topology map with KEYS (flow style)
+rail() {
+	local name=$1 re=$2
+	printf 'topology: {kind: rail-optimised, %s}\n' "$3" >"$tmp/$name.yaml"
+	expect "$name" "$re" "$fabemu" topo "$tmp/$name.yaml"
+}
+rail rail-rails "rail-rails.yaml:1:[0-9]+: rails is 4 but a node has 8 NICs" "units: 1, rails: 4"
+rail rail-radix "rail-radix.yaml:1:[0-9]+: radix 32 cannot hold a leaf's 32 down and 32 up ports" \
+	"units: 1, radix: 32"
+rail rail-oversub "rail-oversub.yaml:1:[0-9]+: leaf_oversubscription 2:1 does not divide a leaf's 3 down ports" \
+	"units: 1, nodes_per_unit: 3, leaf_oversubscription: 2:1"
+rail rail-ratio "rail-ratio.yaml:1:[0-9]+: expected a ratio down:up" "units: 1, leaf_oversubscription: 2/1"
+rail rail-planes "rail-planes.yaml:1:[0-9]+: planes must be 1 or nic_ports" "units: 1, planes: 2"
+rail rail-nic-ports "rail-nic-ports.yaml:1:[0-9]+: 3 is above the maximum 2" "units: 1, nic_ports: 3"
+rail rail-domain "rail-domain.yaml:1:[0-9]+: nvlink.domain_gpus 12 is not a multiple of gpus_per_node" \
+	"units: 1, nvlink: {domain_gpus: 12}"
+rail rail-domain-split "rail-domain-split.yaml:1:[0-9]+: nvlink.domain_gpus 16 does not divide the 24 GPUs" \
+	"nodes: 3, nvlink: {domain_gpus: 16}"
+rail rail-both "rail-both.yaml:1:[0-9]+: give one of 'nodes' and 'units', not both" "nodes: 3, units: 1"
+rail rail-neither "rail-neither.yaml:1:[0-9]+: rail-optimised needs 'nodes' .* or 'units'" "radix: 64"
+rail rail-tiers "rail-tiers.yaml:1:[0-9]+: tiers: 2 cannot hold 128 leaves per plane" \
+	"preset: dgx-b200-superpod, units: 16, tiers: 2"
+rail rail-limits "rail-limits.yaml:1:[0-9]+: 9600 nodes of 8 GPUs are 76800 NICs, at most 65536 hosts" \
+	"units: 300"
+rail rail-preset "rail-preset.yaml:1:[0-9]+: unknown value 'dgx-h100-superpd' \(did you mean 'dgx-h100-superpod'\?" \
+	"preset: dgx-h100-superpd, units: 1"
 # The paired-benchmark script (tools/), before it runs anything.
 pair="$(dirname "$0")/../../tools/bench-pair.sh"
 expect pair-bad-rounds "-n wants a positive integer, got 'x'" "$pair" -n x "$fabemu" "$fabemu"
