@@ -125,15 +125,18 @@ static void exp_name_list(const char *const *names, char *buf, size_t size)
 					i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
 }
 
-/* Every message of workload @it (messages @first.. of @e) joins two
- * endpoints that can reach each other (topo_ep_islands): else an error at
- * the workload, naming the first pair that cannot. */
+/* The messages of workload @it (messages @first.. of @e) on endpoints
+ * (GPUs placed by tg_wl_place), every one joining two endpoints that can
+ * reach each other (topo_ep_islands): else an error at the workload,
+ * naming the first pair that cannot. */
 static int exp_reachable(struct exp *e, const struct cfg_node *it, uint32_t first,
 			 char err[CFG_ERR_BYTES])
 {
 	char a[TOPO_EP_NAME_BYTES], b[TOPO_EP_NAME_BYTES];
 
 	if (!e->islands && first < e->n_msgs && topo_ep_islands(e->topo, &e->islands) != 0)
+		return -ENOMEM;
+	if (first < e->n_msgs && tg_wl_place(e->topo, e->islands, &e->msgs, &e->n_msgs, first) != 0)
 		return -ENOMEM;
 	for (uint32_t i = first; i < e->n_msgs; i++) {
 		const struct tg_msg *m = &e->msgs[i];

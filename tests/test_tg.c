@@ -190,6 +190,67 @@ static void test_tg_qps(void)
 	exp_free(e);
 }
 
+/* GPUs as participants (rail-optimised, 2 nodes x 8 GPUs, NVLink in each
+ * node): a message between GPUs of one node goes over NVLink (the GPU
+ * endpoints), across nodes from the source GPU's NIC to the destination
+ * GPU's NIC (its rail); `all` is the 16 GPUs; a GPU name that is not one
+ * is refused with a hint. On two planes (dual-port NICs) a GPU message is
+ * split evenly, port p to port p. */
+static void test_tg_gpu_parts(void)
+{
+	static const char two_nodes[] =
+		"topology: {kind: rail-optimised, gpus_per_node: 8, nodes_per_unit: 2, nodes: 2%s}\n"
+		"traffic: [%s]\n";
+	char text[1024], err[CFG_ERR_BYTES] = "", a[TOPO_EP_NAME_BYTES], b[TOPO_EP_NAME_BYTES];
+	struct exp *e = NULL;
+
+	snprintf(text, sizeof(text), two_nodes, "",
+		 "{kind: messages, messages: [{src: node0/gpu1, dst: node0/gpu5, size: 1KiB},"
+		 " {src: node0/gpu1, dst: node1/gpu1, size: 1KiB}, {src: node1/gpu6, dst: node0/gpu2, size: 1KiB}]},"
+		 " {kind: permutation, size: 1KiB}");
+	CU_ASSERT_EQUAL_FATAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_EQUAL(e->n_msgs, 3 + 16);
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[0].src, a), "node0/gpu1");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[0].dst, b), "node0/gpu5");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[1].src, a), "node0/nic1");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[1].dst, b), "node1/nic1");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[2].src, a), "node1/nic6");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[2].dst, b), "node0/nic2");
+	/* The permutation: every GPU sends once and receives once, over
+	 * NVLink exactly when both ends share a node. */
+	{
+		uint32_t sent[16] = { 0 }, got[16] = { 0 };
+
+		for (uint32_t i = 3; i < e->n_msgs; i++) {
+			const struct topo_node *x = &e->topo->nodes[e->topo->eps[e->msgs[i].src].node];
+			const struct topo_node *y = &e->topo->nodes[e->topo->eps[e->msgs[i].dst].node];
+
+			CU_ASSERT_EQUAL(x->role == TOPO_ROLE_GPU, x->gpu_node == y->gpu_node);
+			CU_ASSERT_EQUAL(x->role, y->role);
+			sent[x->gpu_node * 8 + x->gpu]++;
+			got[y->gpu_node * 8 + y->gpu]++;
+		}
+		for (int g = 0; g < 16; g++)
+			CU_ASSERT_TRUE(sent[g] == 1 && got[g] == 1);
+	}
+	exp_free(e);
+	e = NULL;
+	snprintf(text, sizeof(text), two_nodes, ", nic_ports: 2, planes: 2",
+		 "{kind: messages, messages: [{src: node0/gpu3, dst: node1/gpu3, size: 3B}]}");
+	CU_ASSERT_EQUAL_FATAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 2);
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[0].src, a), "node0/nic3:0");
+	CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[1].dst, b), "node1/nic3:1");
+	CU_ASSERT_TRUE(e->msgs[0].bytes == 2 && e->msgs[1].bytes == 1);
+	exp_free(e);
+	e = NULL;
+	snprintf(text, sizeof(text), two_nodes, "",
+		 "{kind: messages, messages: [{src: node0/gpu1, dst: node2/gpu1, size: 1KiB}]}");
+	CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, NULL, 0, &e, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown host 'node2/gpu1' (did you mean"));
+	exp_free(e);
+}
+
 static struct exp *tt_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
@@ -394,6 +455,7 @@ int test_tg_register(void)
 		{ "qp per connection or per message", test_tg_qp_mode },
 		{ "endpoints are NIC ports", test_tg_endpoints },
 		{ "qps splits messages over QPs", test_tg_qps },
+		{ "GPUs are put on NVLink or rail NICs", test_tg_gpu_parts },
 		{ "poisson offered load", test_tg_poisson_load },
 		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
 		{ "poisson destinations uniform", test_tg_poisson_dsts },

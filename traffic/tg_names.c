@@ -1,10 +1,15 @@
-/* Endpoint names in workloads: a host's name stands for its one linked
- * port, HOST:PORT for any port; `all` is every endpoint with a link; in a
- * list, a pattern (topo_glob.c) stands for every linked port of the hosts
- * it matches (`node*`, `h[0-3]`), or with a port part for those ports
- * (`node3/nic*:1`). The endpoints are those of the topology
- * (topologies/topo.h: one per host port). Errors point at the name with
- * "did you mean". */
+/* Endpoint names in workloads, and where GPU traffic goes. A host's name
+ * stands for its one linked port, HOST:PORT for any port. In a fabric of
+ * GPU nodes (rail-optimised) `nodeN/gpuG` names a GPU as a whole: while a
+ * workload is expanded a GPU is a participant of its own (a number past
+ * the endpoints), and tg_wl_place then puts every message between GPUs
+ * on real endpoints: over NVLink inside one scale-up domain, else from the
+ * GPU's own NIC (its rail) to the other's, split evenly over the NIC ports
+ * that share a plane. `all` is every GPU there, every endpoint with a link
+ * elsewhere; in a list, a pattern (topo_glob.c) stands for every GPU or
+ * linked port of the hosts it matches (`node*`, `h[0-3]`, `node*` /
+ * `gpu0`), or with a port part for those ports (`node3/nic*:1`). Errors
+ * point at the name with "did you mean". */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +19,46 @@
 #include "tg_wl_int.h"
 
 enum { TG_NAMES_HINTS = 64 /* host names offered to "did you mean" */ };
+
+static uint32_t tg_names_n_gpus(const struct topo *t)
+{
+	return t->gpus.n_nodes * t->gpus.gpus_per_node;
+}
+
+uint32_t tg_wl_n_parts(const struct topo *t)
+{
+	return t->n_eps + tg_names_n_gpus(t);
+}
+
+/* GPU @s ("node3/gpu2", written exactly so) of this fabric into *@gpu
+ * (node x G + index). */
+static bool tg_names_gpu(const struct topo *t, const char *s, uint32_t *gpu)
+{
+	unsigned node, g;
+	int len = 0;
+	char again[TOPO_NAME_BYTES];
+
+	if (!t->gpus.n_nodes || sscanf(s, "node%u/gpu%u%n", &node, &g, &len) != 2 ||
+	    s[len] != '\0' || node >= t->gpus.n_nodes || g >= t->gpus.gpus_per_node)
+		return false;
+	snprintf(again, sizeof(again), "node%u/gpu%u", node, g);
+	if (strcmp(again, s) != 0)
+		return false; /* no leading zeros or signs: one spelling per GPU */
+	*gpu = node * t->gpus.gpus_per_node + g;
+	return true;
+}
+
+const char *tg_wl_part_name(const struct topo *t, uint32_t part, char buf[TOPO_EP_NAME_BYTES])
+{
+	uint32_t g;
+
+	if (part < t->n_eps)
+		return topo_ep_name(t, part, buf);
+	g = part - t->n_eps;
+	snprintf(buf, TOPO_EP_NAME_BYTES, "node%u/gpu%u", g / t->gpus.gpus_per_node,
+		 g % t->gpus.gpus_per_node);
+	return buf;
+}
 
 /* The host @n names, or an error. */
 static int tg_names_host(const struct topo *t, const struct cfg_node *n, const char *name,
@@ -49,10 +94,14 @@ int tg_wl_ep(const struct topo *t, const struct cfg_node *n, uint32_t *ep,
 	char name[TOPO_NAME_BYTES];
 	const char *s, *colon;
 	const struct topo_node *h;
-	uint32_t node, linked = 0, first = 0, last = 0;
+	uint32_t node, linked = 0, first = 0, last = 0, gpu;
 
 	if (cfg_str(n, &s, err) != 0)
 		return -EINVAL;
+	if (tg_names_gpu(t, s, &gpu)) {
+		*ep = t->n_eps + gpu;
+		return 0;
+	}
 	colon = strrchr(s, ':');
 	if (!colon) {
 		if (tg_names_host(t, n, s, &node, err) != 0)
@@ -99,26 +148,41 @@ int tg_wl_ep(const struct topo *t, const struct cfg_node *n, uint32_t *ep,
 	return 0;
 }
 
-int tg_wl_linked_eps(const struct topo *t, uint32_t **out, uint32_t *n_out)
+int tg_wl_all_parts(const struct topo *t, uint32_t **out, uint32_t *n_out)
 {
-	uint32_t *v = malloc(sizeof(*v) * (t->n_eps ? t->n_eps : 1)), k = 0;
+	uint32_t n_gpus = tg_names_n_gpus(t), k = 0;
+	uint32_t *v = malloc(sizeof(*v) * (n_gpus ? n_gpus : t->n_eps ? t->n_eps : 1));
 
 	if (!v)
 		return -ENOMEM;
-	for (uint32_t e = 0; e < t->n_eps; e++)
-		if (topo_ep_link(t, e))
-			v[k++] = e;
+	if (n_gpus)
+		for (uint32_t g = 0; g < n_gpus; g++)
+			v[k++] = t->n_eps + g;
+	else
+		for (uint32_t e = 0; e < t->n_eps; e++)
+			if (topo_ep_link(t, e))
+				v[k++] = e;
 	*out = v;
 	*n_out = k;
 	return 0;
 }
 
-/* The linked endpoints pattern @n matches, appended to @v (room for every
- * endpoint) unless @seen already; an error when it matches none. */
+/* Take participant @x once into @v. */
+static void tg_names_take(uint32_t x, uint32_t *v, uint32_t *k, uint8_t *seen)
+{
+	if (!seen[x]) {
+		seen[x] = 1;
+		v[(*k)++] = x;
+	}
+}
+
+/* The GPUs and linked endpoints pattern @n matches, appended to @v (room
+ * for every participant) unless @seen already; an error when it matches
+ * none. */
 static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_t *v,
 			 uint32_t *k, uint8_t *seen, char err[CFG_ERR_BYTES])
 {
-	char host[TOPO_NAME_BYTES], num[8];
+	char host[TOPO_NAME_BYTES], num[8], gname[TOPO_EP_NAME_BYTES];
 	const char *s = n->str, *colon = strrchr(s, ':'), *port_s = NULL;
 	uint32_t matched = 0;
 
@@ -132,6 +196,14 @@ static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_
 		port_s = colon + 1;
 	} else {
 		snprintf(host, sizeof(host), "%s", s);
+		/* GPUs by name first (node3/gpu*): the participants of GPU fabrics. */
+		for (uint32_t g = 0; g < tg_names_n_gpus(t); g++)
+			if (topo_glob_match(host, tg_wl_part_name(t, t->n_eps + g, gname))) {
+				matched++;
+				tg_names_take(t->n_eps + g, v, k, seen);
+			}
+		if (matched)
+			return 0;
 	}
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		const struct topo_node *h = &t->nodes[t->hosts[i]];
@@ -145,10 +217,7 @@ static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_
 			if (port_s && !topo_glob_match(port_s, num))
 				continue;
 			matched++;
-			if (!seen[h->first_ep + p]) {
-				seen[h->first_ep + p] = 1;
-				v[(*k)++] = h->first_ep + p;
-			}
+			tg_names_take(h->first_ep + p, v, k, seen);
 		}
 	}
 	if (!matched) {
@@ -161,17 +230,17 @@ static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_
 int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
 	      char err[CFG_ERR_BYTES])
 {
-	uint32_t *v, k = 0;
+	uint32_t total = tg_wl_n_parts(t), *v, k = 0;
 	uint8_t *seen;
 
 	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0)
-		return tg_wl_linked_eps(t, out, n_out);
+		return tg_wl_all_parts(t, out, n_out);
 	if (n->type != CFG_SEQ) {
 		cfg_errorf(err, n, "expected 'all' or a list of host names");
 		return -EINVAL;
 	}
-	v = malloc(sizeof(*v) * (t->n_eps ? t->n_eps : 1));
-	seen = calloc(t->n_eps ? t->n_eps : 1, 1);
+	v = malloc(sizeof(*v) * (total ? total : 1));
+	seen = calloc(total ? total : 1, 1);
 	if (!v || !seen) {
 		free(v);
 		free(seen);
@@ -192,8 +261,7 @@ int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, ui
 			cfg_errorf(err, it, "host '%s' listed twice", it->str);
 			goto bad;
 		}
-		seen[ep] = 1;
-		v[k++] = ep;
+		tg_names_take(ep, v, &k, seen);
 	}
 	free(seen);
 	*out = v;
@@ -203,4 +271,120 @@ bad:
 	free(v);
 	free(seen);
 	return -EINVAL;
+}
+
+uint64_t tg_wl_part_bps(const struct topo *t, uint32_t part)
+{
+	const struct topo_link *l;
+	uint64_t bps = 0;
+
+	if (part < t->n_eps)
+		return (l = topo_ep_link(t, part)) ? l->rate_bps : 0;
+	/* A GPU: its NIC's ports together, the scale-out capacity it has. */
+	{
+		const struct topo_node *nic = &t->nodes[t->gpus.nic[part - t->n_eps]];
+
+		for (uint16_t p = 0; p < nic->n_ports; p++)
+			if ((l = topo_ep_link(t, nic->first_ep + p)))
+				bps += l->rate_bps;
+	}
+	return bps;
+}
+
+/* The endpoints a side of a message may use, into @eps (at most
+ * TOPO_MAX_NIC_PORTS): a GPU's NVLink endpoint when @nvl, else its NIC's
+ * ports; an endpoint itself. Returns how many. */
+static uint32_t tg_names_side(const struct topo *t, uint32_t part, bool nvl, uint32_t *eps)
+{
+	const struct topo_node *n;
+	uint32_t k = 0;
+
+	if (part < t->n_eps) {
+		eps[0] = part;
+		return 1;
+	}
+	if (nvl)
+		n = &t->nodes[t->gpus.nvl[part - t->n_eps]];
+	else
+		n = &t->nodes[t->gpus.nic[part - t->n_eps]];
+	for (uint16_t p = 0; p < n->n_ports && k < TG_WL_MAX_PORTS; p++)
+		if (n->port_links[p] != TOPO_NO_LINK)
+			eps[k++] = n->first_ep + p;
+	return k;
+}
+
+int tg_wl_place(const struct topo *t, const uint32_t *islands, struct tg_msg **msgs,
+		uint32_t *n_msgs, uint32_t first)
+{
+	uint32_t n = *n_msgs, extra = 0, k = first, gpu_msgs = 0;
+	struct tg_msg *v = NULL;
+
+	for (uint32_t i = first; i < n; i++)
+		gpu_msgs += (*msgs)[i].src >= t->n_eps || (*msgs)[i].dst >= t->n_eps;
+	if (!gpu_msgs)
+		return 0;
+
+	/* How many messages there will be: a GPU pair over NICs of p ports
+	 * sharing planes becomes up to p. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			v = malloc(sizeof(*v) * ((size_t)n + extra));
+			if (!v)
+				return -ENOMEM;
+			memcpy(v, *msgs, sizeof(*v) * first);
+		}
+		for (uint32_t i = first; i < n; i++) {
+			struct tg_msg m = (*msgs)[i];
+			uint32_t a[TG_WL_MAX_PORTS], b[TG_WL_MAX_PORTS], na, nb, pairs = 0;
+			uint32_t pa[TG_WL_MAX_PORTS], pb[TG_WL_MAX_PORTS];
+			bool nvl = false;
+
+			if (m.src >= t->n_eps && m.dst >= t->n_eps && t->gpus.nvl) {
+				uint32_t ga = t->gpus.nvl[m.src - t->n_eps], gb = t->gpus.nvl[m.dst - t->n_eps];
+
+				nvl = islands[t->nodes[ga].first_ep] == islands[t->nodes[gb].first_ep];
+			}
+			if (m.src < t->n_eps && m.dst < t->n_eps) {
+				if (pass == 1)
+					v[k++] = m;
+				continue;
+			}
+			na = tg_names_side(t, m.src, nvl, a);
+			nb = tg_names_side(t, m.dst, nvl, b);
+			/* Port p of one side with port p of the other (a plane each)
+			 * when both sides have several; else every port of the side
+			 * with several that reaches the single one. */
+			for (uint32_t x = 0; x < na; x++)
+				for (uint32_t y = 0; y < nb; y++)
+					if ((na == 1 || nb == 1 || x == y) && islands[a[x]] == islands[b[y]] &&
+					    pairs < TG_WL_MAX_PORTS) {
+						pa[pairs] = a[x];
+						pb[pairs++] = b[y];
+					}
+			if (!pairs) {
+				/* Nothing joins them: left for the reachability check
+				 * to report, on the first ports. */
+				pa[0] = a[0];
+				pb[0] = b[0];
+				pairs = 1;
+			}
+			if (m.bytes && m.bytes < pairs)
+				pairs = (uint32_t)m.bytes;
+			if (pass == 0) {
+				extra += pairs - 1;
+				continue;
+			}
+			for (uint32_t j = 0; j < pairs; j++) {
+				v[k] = m;
+				v[k].src = pa[j];
+				v[k].dst = pb[j];
+				v[k].bytes = m.bytes / pairs + (j < m.bytes % pairs);
+				k++;
+			}
+		}
+	}
+	free(*msgs);
+	*msgs = v;
+	*n_msgs = k;
+	return 0;
 }

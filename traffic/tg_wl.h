@@ -43,6 +43,15 @@ struct tg_wl_kind {
  * into c->qp_mode and c->qps.
  * 0, or -EINVAL with @err filled. */
 int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
+/* Put the messages @first.. of *@msgs that name GPUs (participants past
+ * the endpoints, tg_wl_int.h) on endpoints: a pair of GPUs of one NVLink
+ * domain (equal @islands of their NVLink endpoints, topo_ep_islands) on
+ * those; otherwise each GPU on its own NIC, the message split evenly over
+ * the NIC ports that share a plane with the other side (port p with port
+ * p when both have several), one message each (a message of fewer bytes
+ * than that on fewer). Messages between endpoints stay. 0 or -ENOMEM. */
+int tg_wl_place(const struct topo *t, const uint32_t *islands, struct tg_msg **msgs,
+		uint32_t *n_msgs, uint32_t first);
 /* Kind by name, NULL if unknown. */
 const struct tg_wl_kind *tg_wl_find(const char *name);
 /* NULL-terminated names of the registered kinds, in registry order. */

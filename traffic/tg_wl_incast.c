@@ -76,7 +76,7 @@ static int tg_wl_incast_expand(struct cfg_node *it, struct tg_wl_ctx *c, char er
 				char nb[TOPO_EP_NAME_BYTES];
 
 				cfg_errorf(err, p.srcs->items[i], "incast sources include the destination %s",
-					   topo_ep_name(c->topo, dst, nb));
+					   tg_wl_part_name(c->topo, dst, nb));
 				free(srcs);
 				return -EINVAL;
 			}
@@ -85,7 +85,7 @@ static int tg_wl_incast_expand(struct cfg_node *it, struct tg_wl_ctx *c, char er
 		uint32_t *all, n_all;
 		uint64_t count;
 
-		if ((r = tg_wl_linked_eps(c->topo, &all, &n_all)) != 0)
+		if ((r = tg_wl_all_parts(c->topo, &all, &n_all)) != 0)
 			return r;
 		if (cfg_u64(p.count, 1, n_all - 1, &count, err) != 0) {
 			free(all);

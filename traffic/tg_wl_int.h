@@ -5,6 +5,7 @@
 
 #include "cfg_schema.h"
 #include "tg_wl.h"
+#include "topo.h"
 
 enum { TG_WL_MAX_BINDS = 4 /* tables one entry is read with */ };
 
@@ -29,16 +30,27 @@ struct tg_wl_proto {
 
 /* Start @p for context @c: DSCP from the context, workload index set. */
 void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c);
-/* Endpoint names (tg_names.c). An endpoint is written as a host's name
- * (the host's one linked port) or HOST:PORT. */
-/* The endpoint named by @n ("did you mean" when unknown). */
+/* Participants (tg_names.c): what an expander pairs up. Participant e <
+ * topo->n_eps is endpoint e, written as a host's name (the host's one
+ * linked port) or HOST:PORT; in a fabric of GPU nodes participant
+ * n_eps + node x G + g is GPU g of node n (`nodeN/gpuG`), put on real
+ * endpoints by tg_wl_place once the workload is expanded. */
+enum { TG_WL_MAX_PORTS = 16 /* ports of one side a GPU message is split over */ };
+/* Participants there are: endpoints, then GPUs. */
+uint32_t tg_wl_n_parts(const struct topo *t);
+/* The participant named by @n ("did you mean" when unknown). */
 int tg_wl_ep(const struct topo *t, const struct cfg_node *n, uint32_t *ep,
 	     char err[CFG_ERR_BYTES]);
-/* `all` (every endpoint with a link) or a list of endpoint names (no
- * repeats), malloc'd into *out. */
+/* `all` or a list of names and patterns (no repeats), malloc'd into *out. */
 int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
 	      char err[CFG_ERR_BYTES]);
-/* Every endpoint with a link, in order, malloc'd into *out. 0 or -ENOMEM. */
-int tg_wl_linked_eps(const struct topo *t, uint32_t **out, uint32_t *n_out);
+/* What `all` is: every GPU of a GPU fabric, else every endpoint with a
+ * link, in order, malloc'd into *out. 0 or -ENOMEM. */
+int tg_wl_all_parts(const struct topo *t, uint32_t **out, uint32_t *n_out);
+/* The name of participant @part. Returns @buf. */
+const char *tg_wl_part_name(const struct topo *t, uint32_t part, char buf[TOPO_EP_NAME_BYTES]);
+/* The line rate a participant sends at: an endpoint's link, a GPU's NIC
+ * ports together. */
+uint64_t tg_wl_part_bps(const struct topo *t, uint32_t part);
 
 #endif

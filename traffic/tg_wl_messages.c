@@ -29,7 +29,7 @@ static int tg_wl_msg_check(const struct cfg_node *map, void *params, char err[CF
 
 		cfg_errorf(err, cfg_get(map, "dst"),
 			   "a message needs two different endpoints (src and dst are both %s)",
-			   topo_ep_name(p->ctx->topo, p->msg.src, nb));
+			   tg_wl_part_name(p->ctx->topo, p->msg.src, nb));
 		return -EINVAL;
 	}
 	return 0;

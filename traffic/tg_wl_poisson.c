@@ -406,13 +406,6 @@ static const struct cfg_table tg_wl_poisson_table = {
 	.check = tg_wl_poisson_check,
 };
 
-/* Rate of endpoint @e's link, bit/s. */
-static uint64_t tg_wl_poisson_host_bps(const struct topo *t, uint32_t e)
-{
-	const struct topo_link *l = topo_ep_link(t, e);
-
-	return l ? l->rate_bps : 0;
-}
 
 /* Draw the messages. The senders' Poisson processes together are one
  * Poisson process of the summed rate whose every arrival belongs to sender
@@ -431,7 +424,7 @@ static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cd
 		return -ENOMEM;
 	/* Arrival rate of host h: load x rate_h / (8 x mean size), per second. */
 	for (uint32_t i = 0; i < p->n_hosts; i++) {
-		total += p->load * (double)tg_wl_poisson_host_bps(c->topo, p->hosts[i]) /
+		total += p->load * (double)tg_wl_part_bps(c->topo, p->hosts[i]) /
 			 (8 * cdf->mean_bytes);
 		cum[i] = total;
 	}
