@@ -115,8 +115,9 @@ struct sw;
 /* A switch for topology node @node (switch number @index) with @n_ports
  * ports, forwarding by @fib (core/fib.h: the switch keeps a compressed copy
  * of the rows, which may be freed after sw_new, but refers to
- * fib->host_class, which must outlive it). Returns NULL on allocation
- * failure. */
+ * fib->host_class, which must outlive it or its replacement by
+ * sw_set_fib). Returns NULL on allocation failure or rows naming a port
+ * beyond @n_ports. */
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib);
 void sw_free(struct sw *s); /* NULL is fine */

@@ -11,6 +11,7 @@
 #ifndef FAB_SW_PATH_H
 #define FAB_SW_PATH_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +96,7 @@ static inline void *sw_path_flow_state(const struct sw_path_env *env, uint32_t f
  * grp_state_bytes > 0. */
 static inline void *sw_path_grp_state(const struct sw_path_env *env, uint32_t grp)
 {
+	assert(grp < env->n_grps);
 	return env->grp_slots + (size_t)grp * env->grp_state_bytes;
 }
 
