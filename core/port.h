@@ -220,6 +220,12 @@ static inline uint64_t port_tc_bytes(const struct port *p, uint8_t tc)
 {
 	return p->q[tc].bytes;
 }
+/* Frame bytes queued on @p, all traffic classes (not the frame on the
+ * wire, nor MAC control frames): the egress's load, for path choice. */
+static inline uint64_t port_queue_bytes(const struct port *p)
+{
+	return p->queue_bytes;
+}
 /* Frames queued on class @tc of @p. */
 static inline uint32_t port_tc_len(const struct port *p, uint8_t tc)
 {

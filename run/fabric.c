@@ -218,6 +218,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 			goto nomem;
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
 		sp.hash_seed = rng_next(&rng);
+		sp.path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
 		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, &sp, &fib);
 		if (!f->sws[i])
 			goto nomem;

@@ -54,7 +54,7 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r)
 static __attribute__((noinline)) uint32_t sw_path_call(struct sw *s, uint32_t g, uint32_t o,
 							uint32_t n, uint32_t h)
 {
-	return s->path_pick(&s->path_env, &s->grp_ports[o], n, s->grp_magic[g], h);
+	return s->path_pick(&s->path_env, g, &s->grp_ports[o], n, s->grp_magic[g], h);
 }
 
 /* INT: make room for this hop's record in data frame @m (filled by
@@ -260,50 +260,84 @@ static int sw_group_of(struct sw_grp_build *b, const uint16_t *p, uint32_t n)
 	return (int)(b->n_grp - 1);
 }
 
-/* Build the ECMP groups from the forwarding rows (classes, then attached
- * endpoints). Returns 0, -ENOMEM or -E2BIG. */
-static int sw_build_groups(struct sw *s, const struct fib_rows *fib)
+/* The forwarding tables of a switch (struct sw's, which see), built from
+ * rows before they replace the switch's own. */
+struct sw_fwd {
+	uint16_t *class_grp;   /* ECMP group per class */
+	uint16_t *direct_grp;  /* group of each attached endpoint */
+	uint32_t *grp_off;     /* n_grps + 1 offsets into grp_ports */
+	uint16_t *grp_ports;   /* egress ports of the groups */
+	uint64_t *grp_magic;   /* per group: 2^64 / (its port count), rounded up */
+	uint32_t n_grps;       /* groups */
+};
+
+static void sw_fwd_free(struct sw_fwd *f)
+{
+	free(f->class_grp);
+	free(f->direct_grp);
+	free(f->grp_off);
+	free(f->grp_ports);
+	free(f->grp_magic);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The rows' ports are ports of a switch of @n_ports. */
+static bool sw_fib_ports_ok(const struct fib_rows *fib, uint16_t n_ports)
+{
+	for (uint32_t i = 0; fib->n_classes && i < fib->off[fib->n_classes]; i++)
+		if (fib->ports[i] >= n_ports)
+			return false;
+	for (uint32_t i = 0; fib->direct_n && i < fib->direct_off[fib->direct_n]; i++)
+		if (fib->direct_ports[i] >= n_ports)
+			return false;
+	return true;
+}
+
+/* Build the ECMP groups of a switch of @n_ports from the forwarding rows
+ * (classes, then attached endpoints) into @out. Returns 0, -EINVAL (a port
+ * beyond the switch's), -ENOMEM or -E2BIG; on failure @out holds nothing. */
+static int sw_build_groups(const struct fib_rows *fib, uint16_t n_ports, struct sw_fwd *out)
 {
 	uint32_t rows = fib->n_classes + fib->direct_n;
 	struct sw_grp_build b = { .slots = 16 };
 	int rc = -ENOMEM, g;
 
+	memset(out, 0, sizeof(*out));
+	if (!sw_fib_ports_ok(fib, n_ports))
+		return -EINVAL;
 	while (b.slots < 2 * rows)
 		b.slots *= 2;
 	b.table = calloc(b.slots, sizeof(*b.table));
 	b.list = malloc(sizeof(*b.list) * (rows + 1));
 	b.len = malloc(sizeof(*b.len) * (rows + 1));
-	s->class_grp = malloc(sizeof(*s->class_grp) * (fib->n_classes ? fib->n_classes : 1));
-	s->direct_grp = malloc(sizeof(*s->direct_grp) * (fib->direct_n ? fib->direct_n : 1));
-	if (!b.table || !b.list || !b.len || !s->class_grp || !s->direct_grp)
+	out->class_grp = malloc(sizeof(*out->class_grp) * (fib->n_classes ? fib->n_classes : 1));
+	out->direct_grp = malloc(sizeof(*out->direct_grp) * (fib->direct_n ? fib->direct_n : 1));
+	if (!b.table || !b.list || !b.len || !out->class_grp || !out->direct_grp)
 		goto out;
 	for (uint32_t c = 0; c < fib->n_classes; c++) {
 		if ((g = sw_group_of(&b, &fib->ports[fib->off[c]], fib->off[c + 1] - fib->off[c])) < 0)
 			goto big;
-		s->class_grp[c] = (uint16_t)g;
+		out->class_grp[c] = (uint16_t)g;
 	}
 	for (uint32_t i = 0; i < fib->direct_n; i++) {
 		uint32_t o = fib->direct_off[i], n = fib->direct_off[i + 1] - o;
 
 		if ((g = sw_group_of(&b, &fib->direct_ports[o], n)) < 0)
 			goto big;
-		s->direct_grp[i] = (uint16_t)g;
+		out->direct_grp[i] = (uint16_t)g;
 	}
-	s->grp_off = malloc(sizeof(*s->grp_off) * (b.n_grp + 1));
-	s->grp_ports = malloc(sizeof(*s->grp_ports) * (b.n_ports ? b.n_ports : 1));
-	s->grp_magic = malloc(sizeof(*s->grp_magic) * (b.n_grp ? b.n_grp : 1));
-	if (!s->grp_off || !s->grp_ports || !s->grp_magic)
+	out->grp_off = malloc(sizeof(*out->grp_off) * (b.n_grp + 1));
+	out->grp_ports = malloc(sizeof(*out->grp_ports) * (b.n_ports ? b.n_ports : 1));
+	out->grp_magic = malloc(sizeof(*out->grp_magic) * (b.n_grp ? b.n_grp : 1));
+	if (!out->grp_off || !out->grp_ports || !out->grp_magic)
 		goto out;
-	s->grp_off[0] = 0;
+	out->grp_off[0] = 0;
 	for (uint32_t k = 0; k < b.n_grp; k++) {
-		memcpy(&s->grp_ports[s->grp_off[k]], b.list[k], b.len[k] * sizeof(uint16_t));
-		s->grp_off[k + 1] = s->grp_off[k] + b.len[k];
-		s->grp_magic[k] = b.len[k] ? UINT64_MAX / b.len[k] + 1 : 0;
+		memcpy(&out->grp_ports[out->grp_off[k]], b.list[k], b.len[k] * sizeof(uint16_t));
+		out->grp_off[k + 1] = out->grp_off[k] + b.len[k];
+		out->grp_magic[k] = b.len[k] ? UINT64_MAX / b.len[k] + 1 : 0;
 	}
-	s->n_eps = fib->n_eps;
-	s->ep_class = fib->ep_class;
-	s->direct_lo = fib->direct_lo;
-	s->direct_n = fib->direct_n;
+	out->n_grps = b.n_grp;
 	rc = 0;
 	goto out;
 big:
@@ -312,24 +346,70 @@ out:
 	free(b.table);
 	free(b.list);
 	free(b.len);
+	if (rc != 0)
+		sw_fwd_free(out);
 	return rc;
 }
 
-/* Take @ops as the path-choice policy, with its per-flow slots if it
- * keeps state. Returns 0, -EINVAL (no pick) or -ENOMEM. */
+/* Forward by @fib from now on: build its groups and the policy's group
+ * state, then swap them in and free the old ones. Returns 0 or -errno
+ * (sw_build_groups, -ENOMEM), leaving the old ones intact. */
+static int sw_fib_apply(struct sw *s, const struct fib_rows *fib)
+{
+	struct sw_fwd f;
+	int rc = sw_build_groups(fib, s->n_ports, &f);
+
+	if (rc != 0)
+		return rc;
+	if ((rc = sw_path_env_groups(&s->path_env, f.n_grps)) != 0) {
+		sw_fwd_free(&f);
+		return rc;
+	}
+	free(s->class_grp);
+	free(s->direct_grp);
+	free(s->grp_off);
+	free(s->grp_ports);
+	free(s->grp_magic);
+	s->class_grp = f.class_grp;
+	s->direct_grp = f.direct_grp;
+	s->grp_off = f.grp_off;
+	s->grp_ports = f.grp_ports;
+	s->grp_magic = f.grp_magic;
+	s->n_eps = fib->n_eps;
+	s->ep_class = fib->ep_class;
+	s->direct_lo = fib->direct_lo;
+	s->direct_n = fib->direct_n;
+	return 0;
+}
+
+int sw_set_fib(struct sw *s, const struct fib_rows *fib)
+{
+	/* The class map is shared by every switch, so sw_new trusts it; a
+	 * replacement is checked (once per call, not per frame). */
+	for (uint32_t h = 0; h < fib->n_eps; h++)
+		if (fib->ep_class[h] >= fib->n_classes)
+			return -EINVAL;
+	return sw_fib_apply(s, fib);
+}
+
+const struct sw_path_ops *sw_path_for_tier(const struct sw_params *p, uint8_t tier)
+{
+	if (tier >= 1 && tier <= SW_PATH_N_TIERS && p->path_tier[tier - 1])
+		return p->path_tier[tier - 1];
+	return p->path;
+}
+
+/* Take @ops as the path-choice policy, with the state it keeps (its
+ * group slots come with the groups, sw_fib_apply). Returns 0, -EINVAL
+ * (no pick) or -ENOMEM. */
 static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
 {
 	if (!ops->pick)
 		return -EINVAL;
 	s->path_kind = ops->kind;
 	s->path_pick = ops->pick;
-	s->path_env.ports = s->ports;
-	s->path_env.sim = s->sim;
-	s->path_env.flow_state_bytes = (uint32_t)ops->flow_state_bytes;
-	if (ops->flow_state_bytes &&
-	    !(s->path_env.flow_slots = calloc(SW_PATH_FLOW_SLOTS, ops->flow_state_bytes)))
-		return -ENOMEM;
-	return 0;
+	return sw_path_env_init(&s->path_env, ops, &s->p.path_params, s->ports, s->sim,
+				s->hash_seed);
 }
 
 static const struct port_ops sw_port_ops = {
@@ -381,8 +461,8 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		sw_free(s);
 		return NULL;
 	}
-	if (sw_build_groups(s, fib) != 0 ||
-	    sw_path_setup(s, p->path ? p->path : &sw_path_ecmp_ops) != 0) {
+	if (sw_path_setup(s, p->path ? p->path : &sw_path_ecmp_ops) != 0 ||
+	    sw_fib_apply(s, fib) != 0) {
 		sw_free(s);
 		return NULL;
 	}
@@ -426,7 +506,7 @@ void sw_free(struct sw *s)
 	free(s->grp_off);
 	free(s->grp_magic);
 	free(s->grp_ports);
-	free(s->path_env.flow_slots);
+	sw_path_env_fini(&s->path_env);
 	free(s);
 }
 

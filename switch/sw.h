@@ -58,9 +58,14 @@ struct sw_pfc_params {
 
 struct sw_params {
 	uint64_t buffer_bytes;        /* buffer, all ports */
-	uint64_t hash_seed;           /* per-switch flow hash seed (also ECN draws) */
+	uint64_t hash_seed;           /* per-switch flow hash seed (also ECN and path-choice
+				       * draws) */
 	const struct sw_path_ops *path; /* path choice among equal-cost ports (sw_path_find);
-					 * NULL: ecmp */
+					 * NULL: ecmp. Assembly gives each switch its tier's
+					 * (sw_path_for_tier) */
+	const struct sw_path_ops *path_tier[SW_PATH_N_TIERS]; /* fabric.path.leaf, spine,
+					 * core: the policy of tiers 1..3; NULL: path */
+	struct sw_path_params path_params; /* the policies' settings */
 	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
 	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */
@@ -74,6 +79,10 @@ struct sw_params {
 	bool int_on;                  /* HPCC INT: each data packet gets a record at
 				       * egress (pkt_telemetry.h) */
 };
+
+/* The policy of a switch of topology tier @tier (topo_node.tier: 1 leaf,
+ * 2 spine, 3 core) under @p: its tier's override, else p->path. */
+const struct sw_path_ops *sw_path_for_tier(const struct sw_params *p, uint8_t tier);
 
 struct cfg_table;
 
@@ -106,11 +115,21 @@ struct sw;
 /* A switch for topology node @node (switch number @index) with @n_ports
  * ports, forwarding by @fib (core/fib.h: the switch keeps a compressed copy
  * of the rows, which may be freed after sw_new, but refers to
- * fib->ep_class, which must outlive it). Returns NULL on allocation
- * failure. */
+ * fib->ep_class, which must outlive it or its replacement by
+ * sw_set_fib). Returns NULL on allocation failure or rows naming a port
+ * beyond @n_ports. */
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib);
 void sw_free(struct sw *s); /* NULL is fine */
+/* Replace the forwarding of @s by @fib (as in sw_new; the same endpoints'
+ * ports, any classes and groups), between events: the ECMP groups are
+ * rebuilt and the policy's per-group state with them (round-robin
+ * counters restart); per-flow state stays (a flowlet whose port left its
+ * group starts anew). Frames already queued stay where they are. Returns
+ * 0, or -EINVAL (a port beyond the switch's, an endpoint's class beyond the
+ * rows), -E2BIG (over UINT16_MAX groups) or -ENOMEM, leaving the old
+ * forwarding intact. */
+int sw_set_fib(struct sw *s, const struct fib_rows *fib);
 struct port *sw_port(struct sw *s, uint16_t i);
 /* MAC of port @i of switch number @index (the addressing plan). */
 void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6]);

@@ -1,7 +1,8 @@
 /* The switch's part of the `fabric:` section: buffer, scheduler,
  * classification (DSCP -> priority -> traffic class), MMU reserve and
  * egress threshold, PFC (lossless priorities, thresholds, headroom,
- * watchdog), ECN marking and HPCC's in-band telemetry (INT), read straight
+ * watchdog), ECN marking, path choice (policy, per-tier overrides and the
+ * policies' settings) and HPCC's in-band telemetry (INT), read straight
  * into struct sw_params by the schema walker (core/cfg_schema.h), with the
  * checks between them. The fabric-wide keys of the section (loss, disabled
  * ports, deadlock check) are the run module's. */
@@ -429,21 +430,82 @@ static const struct cfg_table sw_cfg_ecn_table = {
 
 /* ---- path choice ---- */
 
+static const char *const sw_cfg_flowlet_picks[] = { "random", "least-loaded", NULL };
+
 /* A registered path-choice policy (sw_path_names), "did you mean". */
-static int sw_cfg_path_policy(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+static int sw_cfg_path_name(const struct cfg_node *n, const struct sw_path_ops **out,
+			    char err[CFG_ERR_BYTES])
 {
-	struct sw_params *p = params;
 	int idx;
 
 	if (cfg_enum(n, sw_path_names(), &idx, err) != 0)
 		return -EINVAL;
-	p->path = sw_path_find(sw_path_names()[idx]);
+	*out = sw_path_find(sw_path_names()[idx]);
 	return 0;
 }
 
+static int sw_cfg_path_policy(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_path_name(n, &p->path, err);
+}
+
+/* The overrides of tiers 1..3 (leaf, spine, core). */
+static int sw_cfg_path_leaf(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_path_name(n, &p->path_tier[0], err);
+}
+
+static int sw_cfg_path_spine(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_path_name(n, &p->path_tier[1], err);
+}
+
+static int sw_cfg_path_core(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	return sw_cfg_path_name(n, &p->path_tier[2], err);
+}
+
+static int sw_cfg_flowlet_gap(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	if (cfg_time(n, &p->path_params.flowlet_gap_ps, err) != 0)
+		return -EINVAL;
+	if (!p->path_params.flowlet_gap_ps) {
+		cfg_errorf(err, n, "flowlet_gap must be above 0 (a gap of 0 would make every frame a flowlet: that is spray)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* flowlet_gap: 500 us, the flowlet timeout of CONGA's and LetFlow's
+ * hardware (Alizadeh et al., SIGCOMM 2014; Vanini et al., NSDI 2017);
+ * docs/config.md says why it suits this fabric's defaults. */
 static const struct cfg_key sw_cfg_path_keys[] = {
 	{ "policy", CFG_KEY_CUSTOM, "ecmp", .read = sw_cfg_path_policy,
-	  .doc = "choice among equal-cost ports (a registered policy: ecmp, first)" },
+	  .doc = "choice among equal-cost ports (a registered policy: ecmp, first, spray, "
+		 "round-robin, flowlet, adaptive)" },
+	{ "leaf", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_leaf,
+	  .doc = "policy of tier-1 switches (leaf, edge); absent: policy" },
+	{ "spine", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_spine,
+	  .doc = "policy of tier-2 switches (spine, aggregation); absent: policy" },
+	{ "core", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_core,
+	  .doc = "policy of tier-3 switches (core); absent: policy" },
+	{ "flowlet_gap", CFG_KEY_CUSTOM, "500us", .read = sw_cfg_flowlet_gap,
+	  .doc = "flowlet: an idle gap longer than this starts a new flowlet (> 0)" },
+	{ "flowlet_pick", CFG_KEY_ENUM, "random", .off = SW_CFG_OFF(path_params.flowlet_pick),
+	  .names = sw_cfg_flowlet_picks, .doc = "flowlet: port of a new flowlet (random, least-loaded)" },
+	{ "adaptive_bias", CFG_KEY_SIZE, "0B", .off = SW_CFG_OFF(path_params.adaptive_bias_bytes),
+	  .size = 8, .min = 0, .max = UINT64_C(1) << 40,
+	  .doc = "adaptive: keep the ECMP port unless another's queue is shorter by more" },
 };
 
 static const struct cfg_table sw_cfg_path_table = {

@@ -104,7 +104,7 @@ struct sw {
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
 	struct sw_params p;            /* settings */
 	struct sw_path_env path_env;   /* what the path-choice policy sees */
-	uint32_t (*path_pick)(const struct sw_path_env *env, const uint16_t *ports,
+	uint32_t (*path_pick)(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
 			      uint32_t n_ports, uint64_t magic,
 			      uint32_t flow_hash); /* the policy's pick (p.path; called only
 						    * for kind SW_PATH_CALL) */
@@ -143,5 +143,9 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
 /* The shipped path-choice policies (one file each; registry in sw_path.c). */
 extern const struct sw_path_ops sw_path_ecmp_ops;
 extern const struct sw_path_ops sw_path_first_ops;
+extern const struct sw_path_ops sw_path_spray_ops;
+extern const struct sw_path_ops sw_path_rr_ops;
+extern const struct sw_path_ops sw_path_flowlet_ops;
+extern const struct sw_path_ops sw_path_adaptive_ops;
 
 #endif

@@ -1,29 +1,60 @@
 /* Path choice: which of the equal-cost egress ports toward a destination a
  * switch takes for a frame. One const struct sw_path_ops per policy, one
- * file each (sw_path_ecmp.c, sw_path_first.c), in a plain static registry
- * (sw_path.c); the switch's params name the policy (sw_params.path). A
- * policy sees what a switch may know: the candidate ports, the switch's
- * ports (their queues through port_tc_bytes), the frame's flow hash and a
- * per-flow state slot; it must be deterministic. */
+ * file each (sw_path_ecmp.c, sw_path_first.c, sw_path_spray.c,
+ * sw_path_rr.c, sw_path_flowlet.c, sw_path_adaptive.c), in a plain static
+ * registry (sw_path.c); the switch's params name the policy (sw_params.path).
+ * A policy sees what a switch may know: the candidate ports and their group,
+ * the switch's ports (their queues through port_queue_bytes), the frame's
+ * flow hash, the time, and state the switch keeps for it (a slot per flow
+ * hash, a slot per group, a random stream); given the switch's seed and the
+ * same frames at the same times it must choose the same. */
 #ifndef FAB_SW_PATH_H
 #define FAB_SW_PATH_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "port.h"
+#include "rng.h"
 
 struct sim;
 
-enum { SW_PATH_FLOW_SLOTS = 4096 /* per-flow slots of a switch whose policy keeps state */ };
+enum {
+	SW_PATH_FLOW_SLOTS = 4096, /* per-flow slots of a switch whose policy keeps state */
+	SW_PATH_N_TIERS = 3,       /* topology tiers with a policy of their own: leaf, spine, core */
+};
 
-/* What stays the same for every choice one switch makes. */
+/* How flowlet switching picks the port of a new flowlet. */
+enum sw_path_flowlet_pick {
+	SW_PATH_FLOWLET_RANDOM,       /* uniformly at random (LetFlow) */
+	SW_PATH_FLOWLET_LEAST_LOADED, /* the port with the fewest queued bytes */
+};
+
+/* The policies' settings (fabric.path, sw_cfg.c); each reads its own. */
+struct sw_path_params {
+	uint64_t flowlet_gap_ps;                /* flowlet: an idle gap longer than this
+						 * starts a new flowlet (> 0) */
+	uint64_t adaptive_bias_bytes;           /* adaptive: keep the hash port unless
+						 * another's queue is shorter by more */
+	enum sw_path_flowlet_pick flowlet_pick; /* flowlet: choice of a new flowlet's port */
+};
+
+/* What a policy sees of its switch and may change (its state): the same
+ * for every choice the switch makes. */
 struct sw_path_env {
+	struct rng rng;             /* the switch's path-choice stream (seeded from
+				     * its hash_seed) */
 	const struct port *ports;   /* the switch's ports, by port number */
 	const struct sim *sim;      /* its simulation (now_ps) */
 	uint8_t *flow_slots;        /* SW_PATH_FLOW_SLOTS x flow_state_bytes, zeroed at
-				     * sw_new; NULL when the policy keeps no state */
-	uint32_t flow_state_bytes;  /* bytes per slot (the ops' flow_state_bytes) */
+				     * start; NULL when the policy keeps none */
+	uint8_t *grp_slots;         /* n_grps x grp_state_bytes, zeroed whenever the
+				     * groups are built; NULL when the policy keeps none */
+	uint32_t flow_state_bytes;  /* bytes per flow slot (the ops' flow_state_bytes) */
+	uint32_t grp_state_bytes;   /* bytes per group slot (the ops' grp_state_bytes) */
+	uint32_t n_grps;            /* groups with a slot */
+	struct sw_path_params p;    /* settings */
 };
 
 /* How the switch invokes a policy. A policy leaves kind 0 and is called
@@ -38,24 +69,65 @@ enum sw_path_kind {
 };
 
 struct sw_path_ops {
-	const char *name;           /* "ecmp", "first" */
+	const char *name;           /* "ecmp", "first", "spray", ... */
 	uint8_t kind;               /* enum sw_path_kind; SW_PATH_CALL (0) for a new policy */
 	size_t flow_state_bytes;    /* per-flow state (a slot per flow hash); 0: none */
+	size_t grp_state_bytes;     /* per-group state (a slot per ECMP group, zeroed when
+				     * the groups are rebuilt, sw_set_fib); 0: none */
 	/* The index in @ports[0..@n_ports) of the egress port for a frame of
-	 * flow hash @flow_hash, < @n_ports. Called only when @n_ports > 1;
-	 * @ports ascend, @magic is UINT64_MAX / @n_ports + 1 (sw_mod). */
-	uint32_t (*pick)(const struct sw_path_env *env, const uint16_t *ports, uint32_t n_ports,
-			 uint64_t magic, uint32_t flow_hash);
+	 * flow hash @flow_hash, < @n_ports, for group @grp (< env->n_grps when
+	 * the policy keeps group state). Called only when @n_ports > 1;
+	 * @ports ascend, @magic is UINT64_MAX / @n_ports + 1 (sw_mod). Runs
+	 * per frame: no allocation, no strings. */
+	uint32_t (*pick)(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
+			 uint32_t n_ports, uint64_t magic, uint32_t flow_hash);
 };
 
 /* The state slot of flow hash @flow_hash (flow_state_bytes long; flows
- * whose hashes agree in their low bits share it). Only for policies with
- * flow_state_bytes > 0. */
+ * whose hashes agree in their low bits share it, as flows of different
+ * groups may). Only for policies with flow_state_bytes > 0. */
 static inline void *sw_path_flow_state(const struct sw_path_env *env, uint32_t flow_hash)
 {
 	return env->flow_slots +
 	       (size_t)(flow_hash & (SW_PATH_FLOW_SLOTS - 1)) * env->flow_state_bytes;
 }
+
+/* The state slot of group @grp (< env->n_grps). Only for policies with
+ * grp_state_bytes > 0. */
+static inline void *sw_path_grp_state(const struct sw_path_env *env, uint32_t grp)
+{
+	assert(grp < env->n_grps);
+	return env->grp_slots + (size_t)grp * env->grp_state_bytes;
+}
+
+/* Frame bytes queued on the switch's port @port, all traffic classes
+ * (port_queue_bytes: the load a load-aware policy compares). */
+static inline uint64_t sw_path_load(const struct sw_path_env *env, uint16_t port)
+{
+	return port_queue_bytes(&env->ports[port]);
+}
+
+/* The index of the least-loaded port of @ports[0..@n_ports) (sw_path_load),
+ * equally loaded ones drawn uniformly from env->rng (never the lowest by
+ * rule: that would pile an idle fabric's traffic onto one port); but
+ * @keep (an index, or UINT32_MAX for none) when its load is within
+ * @bias_bytes of the least. Two passes over the ports, at most one draw. */
+uint32_t sw_path_least_loaded(struct sw_path_env *env, const uint16_t *ports, uint32_t n_ports,
+			      uint32_t keep, uint64_t bias_bytes);
+
+/* Set up @env for policy @ops with settings @p on a switch of @ports in
+ * @sim, its stream from @seed: zeroed flow slots if @ops keeps flow state,
+ * no group slots yet (sw_path_env_groups). Returns 0 or -ENOMEM (then
+ * sw_path_env_fini is still fine). */
+int sw_path_env_init(struct sw_path_env *env, const struct sw_path_ops *ops,
+		     const struct sw_path_params *p, const struct port *ports,
+		     const struct sim *sim, uint64_t seed);
+/* Give @env zeroed slots for @n_grps groups (if its policy keeps group
+ * state), replacing the old ones. Returns 0, or -ENOMEM leaving the old
+ * ones as they were. */
+int sw_path_env_groups(struct sw_path_env *env, uint32_t n_grps);
+/* Free what sw_path_env_init and sw_path_env_groups allocated. */
+void sw_path_env_fini(struct sw_path_env *env);
 
 /* Policy by name, NULL if unknown. */
 const struct sw_path_ops *sw_path_find(const char *name);

@@ -5,10 +5,11 @@
  * source port carries the entropy). Stateless. */
 #include "sw_int.h"
 
-static uint32_t sw_path_ecmp_pick(const struct sw_path_env *env, const uint16_t *ports,
+static uint32_t sw_path_ecmp_pick(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
 				  uint32_t n_ports, uint64_t magic, uint32_t flow_hash)
 {
 	(void)env;
+	(void)grp;
 	(void)ports;
 	return sw_mod(flow_hash, magic, n_ports);
 }

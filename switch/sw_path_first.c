@@ -5,10 +5,11 @@
  * Stateless. */
 #include "sw_int.h"
 
-static uint32_t sw_path_first_pick(const struct sw_path_env *env, const uint16_t *ports,
+static uint32_t sw_path_first_pick(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
 				   uint32_t n_ports, uint64_t magic, uint32_t flow_hash)
 {
 	(void)env;
+	(void)grp;
 	(void)ports;
 	(void)n_ports;
 	(void)magic;

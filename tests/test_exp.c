@@ -1,6 +1,6 @@
 /* CUnit suite for run/exp_load: the configuration reference covers every
  * key of the schema, the defaults and --set overrides, the permutation and
- * incast expansions, and expect: tolerances. */
+ * incast expansions, expect: tolerances and the path-choice keys. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,6 +519,82 @@ static void test_exp_expect(void)
 	}
 }
 
+/* (f) fabric.path: the policy, the per-tier overrides and the policies'
+ * settings reach the switch params, --set included, and each switch tier
+ * gets its own (sw_path_for_tier); bad names and gaps are refused at
+ * their FILE:LINE:COL with a hint. */
+static void test_exp_path(void)
+{
+	static const char traffic[] = "traffic: [{kind: permutation, size: 4KiB}]\n";
+	static const struct {
+		const char *yaml; /* the fabric line (line 3) */
+		const char *want; /* in the message */
+	} bad[] = {
+		{ "fabric: {path: {spine: sprey}}",
+		  "x.yaml:3:24: unknown value 'sprey' (did you mean 'spray'?" },
+		{ "fabric: {path: {policy: round_robin}}",
+		  "x.yaml:3:25: unknown value 'round_robin' (did you mean 'round-robin'?" },
+		{ "fabric: {path: {leef: spray}}", "x.yaml:3:17: unknown key 'leef' (did you mean 'leaf'?)" },
+		{ "fabric: {path: {flowlet_gap: 0us}}", "x.yaml:3:30: flowlet_gap must be above 0" },
+		{ "fabric: {path: {flowlet_gap: 10uss}}", "x.yaml:3:30: " },
+		{ "fabric: {path: {flowlet_pick: least}}", "x.yaml:3:31: unknown value 'least'" },
+	};
+	static const char *const sets[] = { "fabric.path.spine=round-robin" };
+	const struct sw_path_ops *spray = sw_path_find("spray"), *flowlet = sw_path_find("flowlet"),
+				 *adaptive = sw_path_find("adaptive");
+	char text[512];
+	struct exp *e = te_load(traffic, NULL, 0);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_EQUAL(e->sw.path, sw_path_find("ecmp"));
+	for (int t = 0; t < SW_PATH_N_TIERS; t++)
+		CU_ASSERT_PTR_NULL(e->sw.path_tier[t]);
+	CU_ASSERT_EQUAL(e->sw.path_params.flowlet_gap_ps, UINT64_C(500000000));
+	CU_ASSERT_EQUAL(e->sw.path_params.flowlet_pick, SW_PATH_FLOWLET_RANDOM);
+	CU_ASSERT_EQUAL(e->sw.path_params.adaptive_bias_bytes, 0);
+	exp_free(e);
+
+	snprintf(text, sizeof(text),
+		 "%sfabric: {path: {policy: spray, leaf: flowlet, core: adaptive, flowlet_gap: 20us,"
+		 " flowlet_pick: least-loaded, adaptive_bias: 8KB}}\n",
+		 traffic);
+	e = te_load(text, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_EQUAL(e->sw.path, spray);
+	CU_ASSERT_PTR_EQUAL(e->sw.path_tier[0], flowlet);
+	CU_ASSERT_PTR_NULL(e->sw.path_tier[1]);
+	CU_ASSERT_PTR_EQUAL(e->sw.path_tier[2], adaptive);
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 1), flowlet);
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 2), spray);
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 3), adaptive);
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 4), spray); /* above the named tiers */
+	CU_ASSERT_EQUAL(e->sw.path_params.flowlet_gap_ps, UINT64_C(20000000));
+	CU_ASSERT_EQUAL(e->sw.path_params.flowlet_pick, SW_PATH_FLOWLET_LEAST_LOADED);
+	CU_ASSERT_EQUAL(e->sw.path_params.adaptive_bias_bytes, 8000);
+	exp_free(e);
+
+	e = te_load(text, sets, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 2), sw_path_find("round-robin"));
+	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 1), flowlet);
+	exp_free(e);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char err[CFG_ERR_BYTES] = "";
+		struct exp *x = NULL;
+
+		snprintf(text, sizeof(text),
+			 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n%s%s\n",
+			 traffic, bad[i].yaml);
+		CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml", text, NULL, 0, &x, err), 0);
+		CU_ASSERT_PTR_NULL(x);
+		if (!strstr(err, bad[i].want)) {
+			fprintf(stderr, "\n  %s: got \"%s\"\n", bad[i].yaml, err);
+			CU_FAIL("a bad fabric.path refused with the wrong message");
+		}
+	}
+}
+
 /* Frame of packet @p of @n of a message with @op and @bytes: the wire
  * lengths the NIC framing gives (BTH, RETH on a WRITE's first packet,
  * AETH on READ responses, pad, ICRC, FCS). */
@@ -625,6 +701,7 @@ int test_exp_register(void)
 		{ "permutation", test_exp_permutation },
 		{ "incast count", test_exp_incast },
 		{ "expect tolerance", test_exp_expect },
+		{ "fabric.path: policy, tiers, settings", test_exp_path },
 		{ "ideal FCT against every packet followed", test_exp_ideal_fct },
 	};
 	CU_pSuite s = CU_add_suite("exp", NULL, NULL);

@@ -1,5 +1,6 @@
 /* Switch: ECMP spread over equal-cost ports (chi-square against uniform),
- * the path-choice registry and its policies (alone and in a switch),
+ * the path-choice registry and its policies (alone, one conformance body
+ * over all of them, and in a switch), forwarding replaced during a run,
  * forwarding with header rewrite, tail drop on a full shared buffer, and
  * HPCC's INT records (what a switch writes, the grown frame's timing). */
 #include <math.h>
@@ -366,22 +367,25 @@ static void test_sw_pfc_xon_after_pool_drains(void)
  * name; unknown names (and other spellings) are not. */
 static void test_sw_path_registry(void)
 {
+	static const char *const want[] = { "ecmp", "first", "spray", "round-robin", "flowlet",
+					    "adaptive" };
 	const char *const *names = sw_path_names();
 	size_t n = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(names);
-	CU_ASSERT_STRING_EQUAL(names[0], "ecmp");
 	for (; names[n]; n++) {
 		const struct sw_path_ops *ops = sw_path_find(names[n]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
 		CU_ASSERT_STRING_EQUAL(ops->name, names[n]);
 		CU_ASSERT_PTR_NOT_NULL(ops->pick);
+		if (n < sizeof(want) / sizeof(want[0]))
+			CU_ASSERT_STRING_EQUAL(names[n], want[n]);
 	}
-	CU_ASSERT_EQUAL(n, 2);
-	CU_ASSERT_PTR_NOT_NULL(sw_path_find("first"));
+	CU_ASSERT_EQUAL(n, sizeof(want) / sizeof(want[0]));
 	CU_ASSERT_PTR_NULL(sw_path_find("ECMP"));
-	CU_ASSERT_PTR_NULL(sw_path_find("spray"));
+	CU_ASSERT_PTR_NULL(sw_path_find("sprey"));
+	CU_ASSERT_PTR_NULL(sw_path_find("round_robin"));
 	CU_ASSERT_PTR_NULL(sw_path_find(""));
 }
 
@@ -410,27 +414,481 @@ static void test_sw_path_picks(void)
 			uint16_t sport = (uint16_t)(0xC000 | rng_below(&rng, 0x4000));
 			uint32_t h = sw_ecmp_hash(seed, src, dst, 17, sport, PKT_ROCE_UDP_PORT);
 
-			bad_ecmp += ecmp->pick(&env, ports, n, magic, h) != h % n;
-			bad_first += first->pick(&env, ports, n, magic, h) != 0;
+			bad_ecmp += ecmp->pick(&env, 0, ports, n, magic, h) != h % n;
+			bad_first += first->pick(&env, 0, ports, n, magic, h) != 0;
 		}
 	}
 	CU_ASSERT_EQUAL(bad_ecmp, 0);
 	CU_ASSERT_EQUAL(bad_first, 0);
 }
 
-/* A policy the switch calls (SW_PATH_CALL) with a per-flow slot: it
- * records each call's flow hash and slot and sends everything to the last
- * port of the group. */
+/* ---- a policy alone: its env over unconnected ports whose queues the
+ * test fills, the clock set by hand ---- */
+
+enum {
+	TP_PORTS = 64,          /* ports of the switch a policy sees */
+	TP_FRAME_PAYLOAD = 1000 /* payload of the frames that fill queues */
+};
+
+struct tp_rig {
+	struct port ports[TP_PORTS]; /* the switch's ports (unconnected, TC 0 paused) */
+	struct sim s;                /* their simulation: the clock of env */
+	struct sw_path_env env;      /* what the policy sees */
+	uint32_t frame_bytes;        /* bytes of one filling frame */
+};
+
+/* A rig for @ops with settings @pp (NULL: flowlet gap 10 us, random,
+ * bias 0), its stream from @seed, with @n_grps group slots. */
+static struct tp_rig *tp_new(const struct sw_path_ops *ops, const struct sw_path_params *pp,
+			     uint64_t seed, uint32_t n_grps)
+{
+	const struct sw_path_params dflt = { .flowlet_gap_ps = 10000000 };
+	struct tp_rig *r = aligned_alloc(64, sizeof(*r));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	memset(r, 0, sizeof(*r));
+	CU_ASSERT_EQUAL_FATAL(sim_init(&r->s, 1, test_mempool()), 0);
+	for (uint16_t i = 0; i < TP_PORTS; i++) {
+		port_init(&r->ports[i], &r->s, &sink_ops, NULL, 1, i);
+		port_set_paused(&r->ports[i], 0, true); /* what is queued stays */
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_path_env_init(&r->env, ops, pp ? pp : &dflt, r->ports, &r->s, seed),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(sw_path_env_groups(&r->env, n_grps), 0);
+	return r;
+}
+
+static void tp_free(struct tp_rig *r)
+{
+	sw_path_env_fini(&r->env);
+	for (uint16_t i = 0; i < TP_PORTS; i++)
+		port_fini(&r->ports[i]);
+	sim_fini(&r->s);
+	free(r);
+}
+
+/* Queue @n_frames more frames on port @i. */
+static void tp_fill(struct tp_rig *r, uint16_t i, uint32_t n_frames)
+{
+	for (uint32_t k = 0; k < n_frames; k++) {
+		struct rte_mbuf *m = roce_to(&r->s, 1, TP_FRAME_PAYLOAD);
+
+		r->frame_bytes = pkt_meta(m)->frame_bytes;
+		port_enqueue(&r->ports[i], m, 0, r->frame_bytes);
+	}
+}
+
+static uint32_t tp_pick(struct tp_rig *r, const struct sw_path_ops *ops, uint32_t grp,
+			const uint16_t *ports, uint32_t n, uint32_t h)
+{
+	return ops->pick(&r->env, grp, ports, n, UINT64_MAX / n + 1, h);
+}
+
+enum {
+	TPC_GROUPS = 8,      /* groups of the conformance run */
+	TPC_STEPS = 120000,  /* choices per phase */
+	TPC_FLOWS = 64,      /* recurring flows (the rest are new each time) */
+};
+
+/* The conformance body, run over every registered policy with two sets
+ * of settings: for groups of 2 to 64 ports, frames of recurring and new
+ * flows at random times, first on empty queues, then on unevenly filled
+ * ones. Independent expectations (the contract of sw_path_ops.pick and of
+ * sw_path.h): every choice is an index below the group's size; two
+ * switches with the same seed, settings and frames choose the same; on an
+ * idle switch every port of every group is taken by some frame (but for
+ * first, single-path by definition: always index 0). */
+static void test_sw_path_conformance(void)
+{
+	static const uint32_t sizes[TPC_GROUPS] = { 2, 3, 4, 5, 7, 8, 16, 64 };
+	const struct sw_path_params settings[] = {
+		{ .flowlet_gap_ps = 2000000 },
+		{ .flowlet_gap_ps = 500000, .flowlet_pick = SW_PATH_FLOWLET_LEAST_LOADED,
+		  .adaptive_bias_bytes = 2000 },
+	};
+	uint16_t all[TP_PORTS];
+
+	for (uint16_t i = 0; i < TP_PORTS; i++)
+		all[i] = i;
+	for (const char *const *nm = sw_path_names(); *nm; nm++) {
+		const struct sw_path_ops *ops = sw_path_find(*nm);
+
+		for (size_t v = 0; v < sizeof(settings) / sizeof(settings[0]); v++) {
+			struct tp_rig *a = tp_new(ops, &settings[v], 0xabc + v, TPC_GROUPS);
+			struct tp_rig *b = tp_new(ops, &settings[v], 0xabc + v, TPC_GROUPS);
+			uint32_t flows[TPC_FLOWS], off[TPC_GROUPS];
+			int out_of_range = 0, differ = 0, unreached = 0;
+			uint64_t now = 0;
+			struct rng rng;
+
+			rng_init(&rng, 99, v);
+			for (uint32_t f = 0; f < TPC_FLOWS; f++)
+				flows[f] = (uint32_t)rng_next(&rng);
+			for (uint32_t g = 0; g < TPC_GROUPS; g++)
+				off[g] = (g * 5) % (TP_PORTS - sizes[g] + 1);
+			for (int phase = 0; phase < 2; phase++) {
+				static uint32_t hits[TPC_GROUPS][TP_PORTS];
+
+				memset(hits, 0, sizeof(hits));
+				if (phase == 1)
+					for (uint16_t i = 0; i < TP_PORTS; i++) {
+						tp_fill(a, i, (i * 7u) % 5);
+						tp_fill(b, i, (i * 7u) % 5);
+					}
+				for (uint32_t k = 0; k < TPC_STEPS; k++) {
+					uint32_t g = (uint32_t)rng_below(&rng, TPC_GROUPS), n = sizes[g];
+					uint32_t h = rng_below(&rng, 2) ? flows[rng_below(&rng, TPC_FLOWS)]
+									: (uint32_t)rng_next(&rng);
+					uint32_t pa, pb;
+
+					now += rng_below(&rng, 3000000);
+					a->s.now_ps = b->s.now_ps = now;
+					pa = tp_pick(a, ops, g, &all[off[g]], n, h);
+					pb = tp_pick(b, ops, g, &all[off[g]], n, h);
+					out_of_range += pa >= n;
+					differ += pa != pb;
+					if (pa < n)
+						hits[g][pa]++;
+				}
+				for (uint32_t g = 0; phase == 0 && g < TPC_GROUPS; g++)
+					for (uint32_t i = 0; i < sizes[g]; i++)
+						unreached += strcmp(*nm, "first") == 0 ? (i == 0) != (hits[g][i] > 0)
+										       : hits[g][i] == 0;
+			}
+			if (out_of_range || differ || unreached)
+				fprintf(stderr, "\n  %s (settings %zu): %d out of range, %d differ, %d unreached\n",
+					*nm, v, out_of_range, differ, unreached);
+			CU_ASSERT_EQUAL(out_of_range, 0);
+			CU_ASSERT_EQUAL(differ, 0);
+			CU_ASSERT_EQUAL(unreached, 0);
+			tp_free(a);
+			tp_free(b);
+		}
+	}
+}
+
+/* Spray is uniform for every group size, even for one flow (ecmp would
+ * send it all to one port). Chi-square against uniform over 2000 x n
+ * frames: below the 99.9th percentile of chi-square with n - 1 degrees of
+ * freedom (the standard table); a uniform source stays below it but for
+ * one stream in 1000, and the stream here is fixed by its seed. */
+static void test_sw_path_spray_uniform(void)
+{
+	static const double chi2_999[16] = { 0,      10.828, 13.816, 16.266, 18.467, 20.515,
+					     22.458, 24.322, 26.124, 27.877, 29.588, 31.264,
+					     32.909, 34.528, 36.123, 37.697 };
+	const struct sw_path_ops *spray = sw_path_find("spray");
+	uint16_t ports[16];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spray);
+	for (uint16_t i = 0; i < 16; i++)
+		ports[i] = (uint16_t)(2 * i + 1);
+	for (uint32_t n = 2; n <= 16; n++) {
+		struct tp_rig *r = tp_new(spray, NULL, 0x5eed + n, 1);
+		uint32_t counts[16] = { 0 }, frames = 2000 * n;
+		double chi2 = 0, expect = 2000;
+
+		for (uint32_t k = 0; k < frames; k++)
+			counts[tp_pick(r, spray, 0, ports, n, 0x1234567)]++;
+		for (uint32_t i = 0; i < n; i++)
+			chi2 += (counts[i] - expect) * (counts[i] - expect) / expect;
+		if (chi2 >= chi2_999[n - 1])
+			fprintf(stderr, "\n  spray over %u ports: chi-square %.2f\n", n, chi2);
+		CU_ASSERT(chi2 < chi2_999[n - 1]);
+		tp_free(r);
+	}
+}
+
+/* Round robin: each group cycles through its ports exactly (index i of
+ * its k-th frame is k mod n, from the first port), whatever the flows and
+ * however the groups' frames interleave; rebuilt groups start again. */
+static void test_sw_path_rr_cycles(void)
+{
+	const struct sw_path_ops *rr = sw_path_find("round-robin");
+	static const uint16_t g0[] = { 4, 6, 9 }, g1[] = { 1, 2, 3, 5, 8 };
+	uint32_t seen[2] = { 0 };
+	int bad = 0;
+	struct tp_rig *r;
+	struct rng rng;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rr);
+	r = tp_new(rr, NULL, 3, 2);
+	rng_init(&rng, 5, 5);
+	for (int k = 0; k < 1000; k++) {
+		uint32_t g = (uint32_t)rng_below(&rng, 2), n = g ? 5 : 3;
+		uint32_t i = tp_pick(r, rr, g, g ? g1 : g0, n, (uint32_t)rng_next(&rng));
+
+		bad += i != seen[g]++ % n;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(seen[0] > 400 && seen[1] > 400); /* both groups were exercised */
+	CU_ASSERT_EQUAL_FATAL(sw_path_env_groups(&r->env, 2), 0);
+	CU_ASSERT_EQUAL(tp_pick(r, rr, 1, g1, 5, 7), 0);
+	CU_ASSERT_EQUAL(tp_pick(r, rr, 1, g1, 5, 7), 1);
+	tp_free(r);
+}
+
+enum {
+	TPF_GAP_PS = 10000000, /* the flowlet gap of these tests: 10 us */
+	TPF_FLOWS = 256,       /* flows, one slot each */
+};
+
+/* Flowlet, random picks: frames of a flow no further apart than the gap
+ * keep its port (a gap exactly equal does not exceed it), for every flow;
+ * after an idle gap longer than it, each flow draws again: about 3 in 4
+ * move to another of the 4 ports (at least half here: the binomial's mean
+ * is 192 with sd 7), and new flowlets reach every port. Independent
+ * expectation: the flowlet definition (Kandula et al.; LetFlow). */
+static void test_sw_path_flowlet_gap(void)
+{
+	const struct sw_path_ops *fl = sw_path_find("flowlet");
+	const struct sw_path_params pp = { .flowlet_gap_ps = TPF_GAP_PS };
+	static const uint16_t ports[] = { 1, 2, 3, 4 };
+	uint32_t first[TPF_FLOWS], reached[4] = { 0 }, moved = 0;
+	int kept_bad = 0;
+	struct tp_rig *r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+	r = tp_new(fl, &pp, 11, 1);
+	for (uint32_t f = 0; f < TPF_FLOWS; f++)
+		first[f] = tp_pick(r, fl, 0, ports, 4, f);
+	for (int k = 1; k <= 3; k++) {
+		r->s.now_ps = (uint64_t)k * TPF_GAP_PS;
+		for (uint32_t f = 0; f < TPF_FLOWS; f++)
+			kept_bad += tp_pick(r, fl, 0, ports, 4, f) != first[f];
+	}
+	CU_ASSERT_EQUAL(kept_bad, 0);
+	r->s.now_ps = 4 * TPF_GAP_PS + 1;
+	for (uint32_t f = 0; f < TPF_FLOWS; f++) {
+		uint32_t i = tp_pick(r, fl, 0, ports, 4, f);
+
+		moved += i != first[f];
+		reached[i]++;
+	}
+	CU_ASSERT(moved > TPF_FLOWS / 2 && moved < TPF_FLOWS);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT(reached[i] > 0);
+	tp_free(r);
+}
+
+/* Flowlet, least-loaded picks, and slots shared across groups. A new
+ * flowlet takes the port with the fewest queued bytes; it keeps it while
+ * the gap is not exceeded even when that port fills; after the gap it
+ * moves to the now least-loaded one. A slot left by a flow of a larger
+ * group is never taken for an index beyond a smaller group (flows of both
+ * share the slot), nor for a port that is not in the group. */
+static void test_sw_path_flowlet_least_loaded(void)
+{
+	const struct sw_path_ops *fl = sw_path_find("flowlet");
+	const struct sw_path_params pp = { .flowlet_gap_ps = TPF_GAP_PS,
+					   .flowlet_pick = SW_PATH_FLOWLET_LEAST_LOADED };
+	static const uint16_t big[] = { 10, 11, 12, 13, 14, 15, 16, 17 }, small[] = { 20, 21 },
+			      mid[] = { 11, 17, 30 };
+	struct tp_rig *r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+	r = tp_new(fl, &pp, 12, 1);
+	for (uint16_t i = 0; i < 8; i++)
+		tp_fill(r, big[i], i == 6 ? 0 : 1 + i % 3); /* port 16 (index 6) empty */
+	CU_ASSERT_EQUAL(tp_pick(r, fl, 0, big, 8, 77), 6);
+	tp_fill(r, 16, 10);
+	r->s.now_ps = TPF_GAP_PS;
+	CU_ASSERT_EQUAL(tp_pick(r, fl, 0, big, 8, 77), 6); /* within the gap: kept */
+	r->s.now_ps = 2 * TPF_GAP_PS + 1;
+	/* Loads now 1, 2, 3, 1, 2, 3, 10, 2 frames: ports 10 and 13 least. */
+	{
+		uint32_t i = tp_pick(r, fl, 0, big, 8, 77);
+
+		CU_ASSERT(i == 0 || i == 3);
+	}
+	/* The same slot (hash 77 and 77 + SW_PATH_FLOW_SLOTS) from a group of
+	 * two within the gap: index 3 is beyond the group, index 0 holds
+	 * another port. */
+	CU_ASSERT(tp_pick(r, fl, 0, small, 2, 77 + SW_PATH_FLOW_SLOTS) < 2);
+	/* And back to a group holding index 1 but another port there: a new
+	 * flowlet on the least loaded of 11, 17, 30 (30 is empty). */
+	r->s.now_ps += 1;
+	CU_ASSERT_EQUAL(tp_pick(r, fl, 0, mid, 3, 77), 2);
+	tp_free(r);
+}
+
+/* Adaptive: given queue states, the least-loaded port; with a bias, the
+ * hash port (ecmp's h mod n) while its queue is within the bias of the
+ * least, another beyond; equally loaded ports other than the hash port
+ * share the frames (4000 frames over 4: each within 1000 +- 200, more
+ * than 7 sd of the binomial), the hash port none; on an idle switch the
+ * hash port (adaptive routes like ecmp). */
+static void test_sw_path_adaptive(void)
+{
+	const struct sw_path_ops *ad = sw_path_find("adaptive");
+	static const uint16_t ports[] = { 1, 2, 3, 4, 5 };
+	static const uint32_t loads[] = { 4, 2, 3, 1, 5 };
+	struct sw_path_params pp = { 0 };
+	const uint32_t h = 0xfeed;
+	const uint32_t hp = h % 5; /* the hash port's index */
+	uint32_t counts[5] = { 0 };
+	int bad = 0;
+	struct tp_rig *r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ad);
+	r = tp_new(ad, &pp, 21, 1);
+	for (uint32_t k = 0; k < 50; k++)
+		bad += tp_pick(r, ad, 0, ports, 5, k * 0x9e3779b9u) != k * 0x9e3779b9u % 5;
+	CU_ASSERT_EQUAL(bad, 0); /* idle: ecmp */
+	for (uint16_t i = 0; i < 5; i++)
+		tp_fill(r, ports[i], loads[i]);
+	for (uint32_t k = 0; k < 100; k++)
+		bad += tp_pick(r, ad, 0, ports, 5, k * 0x9e3779b9u) != 3;
+	CU_ASSERT_EQUAL(bad, 0);
+	tp_free(r);
+
+	/* The hash port holds 2 frames, one other none, the rest 3. */
+	for (int within = 0; within < 2; within++) {
+		r = tp_new(ad, &pp, 22, 1);
+		for (uint16_t i = 0; i < 5; i++)
+			tp_fill(r, ports[i], i == hp ? 2 : i == (hp + 2) % 5 ? 0 : 3);
+		r->env.p.adaptive_bias_bytes = 2 * r->frame_bytes - (within ? 0 : 1);
+		CU_ASSERT_EQUAL(tp_pick(r, ad, 0, ports, 5, h), within ? hp : (hp + 2) % 5);
+		tp_free(r);
+	}
+
+	/* Ties: the hash port holds a frame, the others none. */
+	r = tp_new(ad, &pp, 23, 1);
+	tp_fill(r, ports[hp], 1);
+	for (int k = 0; k < 4000; k++)
+		counts[tp_pick(r, ad, 0, ports, 5, h)]++;
+	for (uint32_t i = 0; i < 5; i++) {
+		if (i == hp)
+			CU_ASSERT_EQUAL(counts[i], 0);
+		if (i != hp)
+			CU_ASSERT(counts[i] > 800 && counts[i] < 1200);
+	}
+	tp_free(r);
+}
+
+/* ---- policies in a switch ---- */
+
+enum {
+	PR_PORTS = 6,   /* port 0: host 0 (the sender); ports 1..5: the group toward host 1 */
+	PR_LOG = 2048,  /* frames a rig records */
+};
+
+/* Frames as they reached the sinks, in arrival order. */
+struct pr_log {
+	uint32_t n;              /* frames */
+	uint16_t port[PR_LOG];   /* the switch port each left by */
+	uint16_t sport[PR_LOG];  /* its UDP source port (its flow) */
+};
+
+struct pr_sink {
+	struct pr_log *log;      /* shared by the rig's sinks */
+	uint16_t port;           /* the switch port behind it */
+};
+
+static void pr_sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	struct pr_sink *k = owner;
+	struct pkt_roce f;
+
+	if (k->log->n < PR_LOG && pkt_parse_roce(m, &f) == 0) {
+		k->log->port[k->log->n] = k->port;
+		k->log->sport[k->log->n] = f.addr.udp_sport;
+	}
+	k->log->n++;
+	sim_pkt_free(in->sim, m);
+}
+
+static const struct port_ops pr_sink_ops = { .rx = pr_sink_rx };
+
+/* Host 0 behind port 0, host 1 behind the ports of a group. */
+static const uint32_t pr_class[] = { 0, 1 };
+static const uint32_t pr_direct_off[] = { 0, 1 };
+static const uint16_t pr_direct_ports[] = { 0 };
+static const uint16_t pr_up[] = { 1, 2, 3, 4, 5 };
+
+/* Rows with host 1 behind @ports[0..@n) (@off: 3 offsets the rows use). */
+static struct fib_rows pr_fib(uint32_t off[3], const uint16_t *ports, uint32_t n)
+{
+	off[0] = 0;
+	off[1] = 0;
+	off[2] = n;
+	return (struct fib_rows){ .n_eps = 2, .ep_class = pr_class, .n_classes = 2,
+				  .off = off, .ports = ports, .direct_lo = 0, .direct_n = 1,
+				  .direct_off = pr_direct_off, .direct_ports = pr_direct_ports };
+}
+
+struct pr_rig {
+	struct port peers[PR_PORTS];   /* the far ends of the switch's links */
+	struct pr_sink sinks[PR_PORTS]; /* behind them */
+	struct pr_log log;             /* what arrived */
+	struct sim s;                  /* the simulation */
+	struct sw *sw;                 /* the switch */
+};
+
+/* A switch with policy @ops and @seed forwarding host 1 to ports 1..5;
+ * links of 1 ns, the sender's at 100 Gb/s and the group's at 25 Gb/s, so
+ * that a port the frames pile on builds a queue (which adaptive sees). */
+static struct pr_rig *pr_new(const struct sw_path_ops *ops, uint64_t seed)
+{
+	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = seed, .path = ops,
+			       .path_params = { .flowlet_gap_ps = 500000 } };
+	struct pr_rig *r = aligned_alloc(64, sizeof(*r));
+	static const uint8_t mac[6] = { 0 };
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+	uint32_t off[3];
+	struct fib_rows fib = pr_fib(off, pr_up, 5);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	memset(r, 0, sizeof(*r));
+	CU_ASSERT_EQUAL_FATAL(sim_init(&r->s, 1, test_mempool()), 0);
+	r->sw = sw_new(&r->s, 0, 0, PR_PORTS, &p, &fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r->sw);
+	for (uint16_t i = 0; i < PR_PORTS; i++) {
+		r->sinks[i].log = &r->log;
+		r->sinks[i].port = i;
+		port_init(&r->peers[i], &r->s, &pr_sink_ops, &r->sinks[i], 1 + i, 0);
+		port_connect(sw_port(r->sw, i), &r->peers[i],
+			     i == 0 ? UINT64_C(100000000000) : UINT64_C(25000000000), 1000);
+		sw_set_next_hop_mac(r->sw, i, mac);
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(r->sw, err, warn), 0);
+	return r;
+}
+
+static void pr_free(struct pr_rig *r)
+{
+	sw_free(r->sw);
+	for (int i = 0; i < PR_PORTS; i++)
+		port_fini(&r->peers[i]);
+	CU_ASSERT_EQUAL(r->s.pkts_in_use, 0);
+	sim_fini(&r->s);
+	free(r);
+}
+
+/* Send @n_flows x @per_flow frames from host 0 to host 1, the flows'
+ * frames interleaved, and run until they arrive. */
+static void pr_send(struct pr_rig *r, uint16_t n_flows, uint32_t per_flow)
+{
+	for (uint32_t k = 0; k < per_flow; k++)
+		for (uint16_t f = 0; f < n_flows; f++)
+			inject(&r->peers[0], roce_flow(&r->s, 1, 1000, 26, (uint16_t)(0xC000 + 7 * f)));
+	sim_run(&r->s);
+}
+
+/* A recording policy the switch calls (SW_PATH_CALL) with a per-flow
+ * slot: it notes each call's flow hash, group and slot and sends
+ * everything to the last port of the group. */
 enum { PATH_REC_N = 256 };
 static struct {
 	uint32_t n;                     /* calls */
 	uint32_t hash[PATH_REC_N];      /* flow hash of each */
+	uint32_t grp[PATH_REC_N];       /* group of each */
 	void *slot[PATH_REC_N];         /* slot it was given */
 	uint64_t first_val;             /* content of the first slot at the first call */
 	const uint8_t *slots;           /* the switch's slot table */
 } path_rec;
 
-static uint32_t path_rec_pick(const struct sw_path_env *env, const uint16_t *ports,
+static uint32_t path_rec_pick(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
 			      uint32_t n_ports, uint64_t magic, uint32_t flow_hash)
 {
 	uint64_t *slot = sw_path_flow_state(env, flow_hash);
@@ -443,6 +901,7 @@ static uint32_t path_rec_pick(const struct sw_path_env *env, const uint16_t *por
 	}
 	if (path_rec.n < PATH_REC_N) {
 		path_rec.hash[path_rec.n] = flow_hash;
+		path_rec.grp[path_rec.n] = grp;
 		path_rec.slot[path_rec.n] = slot;
 	}
 	path_rec.n++;
@@ -456,90 +915,150 @@ static const struct sw_path_ops path_rec_ops = {
 	.pick = path_rec_pick,
 };
 
-/* Host 3 sits behind ports 1 and 2 (a group of two); hosts 0..2 attach
- * to ports 0..2 as in rig_fib. */
-static const uint32_t mp_class[] = { 0, 0, 0, 1 };
-static const uint32_t mp_class_off[] = { 0, 0, 2 };
-static const uint16_t mp_class_ports[] = { 1, 2 };
-static const struct fib_rows mp_fib = {
-	.n_eps = 4,
-	.ep_class = mp_class,
-	.n_classes = 2,
-	.off = mp_class_off,
-	.ports = mp_class_ports,
-	.direct_lo = 0,
-	.direct_n = 3,
-	.direct_off = fib_off,
-	.direct_ports = fib_ports,
-};
+/* The recording policy's calls: one per frame, each flow's frames with
+ * one slot, a zeroed one to begin with, flows of other slot bits with
+ * other slots, all in the switch's table, the same group for all. */
+static void pr_check_rec(uint32_t frames)
+{
+	int bad = 0;
 
-/* A switch with each policy, 32 flows of two frames each from host 0 to
- * host 3. Independent expectations: ecmp sends each flow where the flow
- * hash modulo 2 says (the choice before policies existed), first sends all
- * to port 1, a called policy gets a zeroed slot that is the same for
- * every frame of a flow. */
+	CU_ASSERT_EQUAL_FATAL(path_rec.n, frames);
+	CU_ASSERT_PTR_NOT_NULL(path_rec.slots);
+	CU_ASSERT_EQUAL(path_rec.first_val, 0);
+	for (uint32_t i = 0; i < frames && i < PATH_REC_N; i++) {
+		const uint8_t *sl = path_rec.slot[i];
+
+		bad += path_rec.grp[i] != path_rec.grp[0];
+		bad += sl < path_rec.slots || sl >= path_rec.slots + SW_PATH_FLOW_SLOTS * sizeof(uint64_t);
+		for (uint32_t j = 0; j < i; j++)
+			if (path_rec.hash[j] == path_rec.hash[i])
+				bad += path_rec.slot[j] != path_rec.slot[i];
+			else if ((path_rec.hash[j] ^ path_rec.hash[i]) & (SW_PATH_FLOW_SLOTS - 1))
+				bad += path_rec.slot[j] == path_rec.slot[i];
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static bool pol_is(const struct sw_path_ops *ops, const char *name)
+{
+	return strcmp(ops->name, name) == 0;
+}
+
+/* Every policy (and a called one that records) in a switch, 32 flows of
+ * 8 frames each from host 0 to host 1 over a group of 5 ports, twice with
+ * the same seed. Independent expectations: every frame arrives, on a port
+ * of the group; the two runs agree frame for frame; ecmp sends each flow
+ * where its hash modulo 5 says (the choice before policies existed), so
+ * one port per flow; first sends all to port 1; spray, round-robin and
+ * adaptive (which sees queues here) split flows over ports; round-robin
+ * cycles 1, 2, 3, 4, 5 exactly; the called policy gets what pr_check_rec
+ * says. */
 static void test_sw_path_in_switch(void)
 {
-	const struct sw_path_ops *policies[] = { NULL, sw_path_find("ecmp"), sw_path_find("first"),
-						 &path_rec_ops };
+	const struct sw_path_ops *policies[8] = { NULL };
+	size_t n_pol = 0;
 
-	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
-		struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 0x5eed + k,
-				       .path = policies[k] };
-		struct fib_rows fib = mp_fib;
-		struct sink sinks[3] = { 0 };
-		struct port peers[3];
-		uint32_t want[3] = { 0 };
-		char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
-		struct sim s;
-		struct sw *sw;
+	for (const char *const *nm = sw_path_names(); *nm; nm++)
+		policies[n_pol++] = sw_path_find(*nm);
+	policies[n_pol++] = &path_rec_ops;
+	for (size_t k = 0; k < n_pol; k++) {
+		const struct sw_path_ops *ops = policies[k];
+		const uint64_t seed = 0x5eed + k;
+		struct pr_rig *r[2];
+		int bad_port = 0, split = 0, bad_flow = 0;
 
-		memset(&path_rec, 0, sizeof(path_rec));
-		CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
-		sw = sw_new(&s, 0, 0, 3, &p, &fib);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
-		wire_into_slow_port(&s, sw, peers, sinks, 0, false);
-		CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
+		for (int run = 0; run < 2; run++) {
+			memset(&path_rec, 0, sizeof(path_rec));
+			r[run] = pr_new(ops, seed);
+			pr_send(r[run], 32, 8);
+			CU_ASSERT_EQUAL(r[run]->log.n, 256);
+		}
+		CU_ASSERT_EQUAL(memcmp(&r[0]->log, &r[1]->log, sizeof(r[0]->log)), 0);
 		for (uint16_t f = 0; f < 32; f++) {
-			uint16_t sport = (uint16_t)(0xC000 + 7 * f);
-			uint32_t h = sw_ecmp_hash(p.hash_seed, addr_ep_ip(0), addr_ep_ip(3), 17,
-						  sport, PKT_ROCE_UDP_PORT);
+			uint16_t sport = (uint16_t)(0xC000 + 7 * f), at = 0;
+			uint32_t h = sw_ecmp_hash(seed, addr_ep_ip(0), addr_ep_ip(1), 17, sport,
+						  PKT_ROCE_UDP_PORT);
 
-			if (k <= 1)
-				want[mp_class_ports[h % 2]] += 2;
-			else
-				want[k == 2 ? 1 : 2] += 2;
-			inject(&peers[0], roce_flow(&s, 3, 1000, 26, sport));
-			inject(&peers[0], roce_flow(&s, 3, 1000, 26, sport));
-		}
-		sim_run(&s);
-		CU_ASSERT_EQUAL(sinks[1].n, want[1]);
-		CU_ASSERT_EQUAL(sinks[2].n, want[2]);
-		if (k <= 1)
-			CU_ASSERT(want[1] > 0 && want[2] > 0); /* the flows do spread */
-		if (policies[k] == &path_rec_ops) {
-			int bad = 0;
-
-			CU_ASSERT_EQUAL_FATAL(path_rec.n, 64);
-			CU_ASSERT_PTR_NOT_NULL(path_rec.slots);
-			CU_ASSERT_EQUAL(path_rec.first_val, 0);
-			for (uint32_t i = 0; i < 64; i++) {
-				const uint8_t *sl = path_rec.slot[i];
-
-				bad += sl < path_rec.slots ||
-				       sl >= path_rec.slots + SW_PATH_FLOW_SLOTS * sizeof(uint64_t);
-				for (uint32_t j = 0; j < i; j++)
-					if (path_rec.hash[j] == path_rec.hash[i])
-						bad += path_rec.slot[j] != path_rec.slot[i];
-					else if ((path_rec.hash[j] ^ path_rec.hash[i]) &
-						 (SW_PATH_FLOW_SLOTS - 1))
-						bad += path_rec.slot[j] == path_rec.slot[i];
+			for (uint32_t i = 0; i < r[0]->log.n; i++) {
+				if (r[0]->log.sport[i] != sport)
+					continue;
+				if (at && r[0]->log.port[i] != at)
+					split++;
+				at = r[0]->log.port[i];
+				if (pol_is(ops, "ecmp"))
+					bad_flow += at != pr_up[h % 5];
 			}
-			CU_ASSERT_EQUAL(bad, 0);
-			/* Two frames per flow: each slot counted both. */
-			CU_ASSERT_EQUAL(*(uint64_t *)path_rec.slot[0] % 2, 0);
 		}
-		rig_free(&s, sw, peers, sinks);
+		for (uint32_t i = 0; i < r[0]->log.n; i++) {
+			uint16_t p = r[0]->log.port[i];
+
+			bad_port += p < 1 || p > 5;
+			if (pol_is(ops, "first"))
+				bad_port += p != 1;
+			else if (pol_is(ops, "round-robin"))
+				bad_port += p != 1 + i % 5;
+			else if (ops == &path_rec_ops)
+				bad_port += p != 5;
+		}
+		CU_ASSERT_EQUAL(bad_port, 0);
+		CU_ASSERT_EQUAL(bad_flow, 0);
+		if (pol_is(ops, "ecmp") || pol_is(ops, "first") || ops == &path_rec_ops)
+			CU_ASSERT_EQUAL(split, 0);
+		if (pol_is(ops, "spray") || pol_is(ops, "round-robin") || pol_is(ops, "adaptive"))
+			CU_ASSERT(split > 0);
+		if (ops == &path_rec_ops)
+			pr_check_rec(256);
+		pr_free(r[0]);
+		pr_free(r[1]);
+	}
+}
+
+/* Forwarding replaced during a run (sw_set_fib), for every policy: after
+ * frames have spread over the group of 5, the rows put host 1 behind
+ * ports 2 and 4 only, and every later frame leaves by 2 or 4 (round-robin
+ * alternating from 2, its counter restarted; first by 2). Rows naming a
+ * port the switch lacks, or a class beyond the rows, are refused with
+ * -EINVAL and change nothing: frames still go by 2 and 4. */
+static void test_sw_set_fib(void)
+{
+	static const uint16_t two[] = { 2, 4 }, bad_ports[] = { 2, 9 };
+	static const uint32_t bad_class[] = { 0, 2 };
+
+	for (const char *const *nm = sw_path_names(); *nm; nm++) {
+		const struct sw_path_ops *ops = sw_path_find(*nm);
+		struct pr_rig *r = pr_new(ops, 0xf1b);
+		uint32_t off[3], before, wrong = 0, on[PR_PORTS] = { 0 };
+		struct fib_rows fib;
+
+		pr_send(r, 16, 4);
+		before = r->log.n;
+		CU_ASSERT_EQUAL(before, 64);
+		fib = pr_fib(off, two, 2);
+		CU_ASSERT_EQUAL_FATAL(sw_set_fib(r->sw, &fib), 0);
+		pr_send(r, 16, 4);
+		fib = pr_fib(off, bad_ports, 2);
+		CU_ASSERT_EQUAL(sw_set_fib(r->sw, &fib), -EINVAL);
+		fib = pr_fib(off, two, 2);
+		fib.ep_class = bad_class;
+		CU_ASSERT_EQUAL(sw_set_fib(r->sw, &fib), -EINVAL);
+		pr_send(r, 16, 4);
+		CU_ASSERT_EQUAL_FATAL(r->log.n, before + 128);
+		for (uint32_t i = before; i < r->log.n; i++) {
+			uint16_t p = r->log.port[i];
+
+			on[p]++;
+			wrong += p != 2 && p != 4;
+			if (pol_is(ops, "round-robin"))
+				wrong += p != two[(i - before) % 2];
+			else if (pol_is(ops, "first"))
+				wrong += p != 2;
+		}
+		if (wrong)
+			fprintf(stderr, "\n  %s: %u frames off the new rows\n", *nm, wrong);
+		CU_ASSERT_EQUAL(wrong, 0);
+		if (!pol_is(ops, "first"))
+			CU_ASSERT(on[2] > 0 && on[4] > 0);
+		pr_free(r);
 	}
 }
 
@@ -742,7 +1261,18 @@ int test_sw_register(void)
 	    !CU_add_test(s, "path-choice registry", test_sw_path_registry) ||
 	    !CU_add_test(s, "path choice: ecmp is the flow hash, first the first port",
 			 test_sw_path_picks) ||
+	    !CU_add_test(s, "path choice: every policy's contract (conformance)",
+			 test_sw_path_conformance) ||
+	    !CU_add_test(s, "path choice: spray is uniform", test_sw_path_spray_uniform) ||
+	    !CU_add_test(s, "path choice: round-robin cycles per group", test_sw_path_rr_cycles) ||
+	    !CU_add_test(s, "path choice: flowlets keep their port within the gap",
+			 test_sw_path_flowlet_gap) ||
+	    !CU_add_test(s, "path choice: least-loaded flowlets, shared slots",
+			 test_sw_path_flowlet_least_loaded) ||
+	    !CU_add_test(s, "path choice: adaptive takes the least-loaded port",
+			 test_sw_path_adaptive) ||
 	    !CU_add_test(s, "path choice in a switch, per-flow slots", test_sw_path_in_switch) ||
+	    !CU_add_test(s, "forwarding replaced during a run (sw_set_fib)", test_sw_set_fib) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom) ||
 	    !CU_add_test(s, "INT records: the port's state at dequeue, grown frames' timing",

@@ -122,6 +122,12 @@ exp nic-cc "nic-cc.yaml:3:11: unknown value 'nonee' \(did you mean 'none'\?" \
 	"$good_topo" "$good_traffic" "nic: {cc: nonee}"
 exp path-policy "path-policy.yaml:3:25: unknown value 'frist' \(did you mean 'first'\?" \
 	"$good_topo" "$good_traffic" "fabric: {path: {policy: frist}}"
+exp path-tier "path-tier.yaml:3:24: unknown value 'sprey' \(did you mean 'spray'\?" \
+	"$good_topo" "$good_traffic" "fabric: {path: {spine: sprey}}"
+exp flowlet-gap-zero "flowlet-gap-zero.yaml:3:30: flowlet_gap must be above 0" \
+	"$good_topo" "$good_traffic" "fabric: {path: {flowlet_gap: 0us}}"
+exp flowlet-gap-unit "flowlet-gap-unit.yaml:3:30: .*unknown unit \(did you mean 'us'\?\)" \
+	"$good_topo" "$good_traffic" "fabric: {path: {flowlet_gap: 10uss}}"
 exp weights "weights.yaml:3:[0-9]+: scheduler.weights needs 8 entries" \
 	"$good_topo" "$good_traffic" "fabric: {scheduler: {weights: [1, 2]}}"
 
