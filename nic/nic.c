@@ -40,7 +40,8 @@ static int nic_params_resolve(struct nic_params *p)
 	    (p->recovery != NIC_RECOVERY_GBN && p->recovery != NIC_RECOVERY_SR) ||
 	    p->sr_window_pkts < NIC_SR_WINDOW_MIN_PKTS ||
 	    p->sr_window_pkts > NIC_SR_WINDOW_MAX_PKTS ||
-	    (p->sr_window_pkts & (p->sr_window_pkts - 1)) != 0)
+	    (p->sr_window_pkts & (p->sr_window_pkts - 1)) != 0 ||
+	    p->sr_reorder_pkts >= p->sr_window_pkts)
 		return -EINVAL;
 	return 0;
 }
@@ -411,7 +412,10 @@ uint32_t nic_sr_limit(const struct nic_params *p, uint64_t rate_bps, uint64_t ba
 	uint64_t frame_ps = rate_bps ? pkt_ll_frame_ps(&pkt_ll_roce, mtu + 64, rate_bps) : 0;
 	uint64_t bdp_bytes = (uint64_t)((unsigned __int128)rate_bps * (base_rtt_ps + 2 * frame_ps) /
 					8 / UNITS_PS_PER_S);
-	uint64_t pkts = bdp_bytes / mtu + 2;
+	/* The requester learns of deliveries an ACK at a time: with one ACK
+	 * per ack_every packets, that many more may be in flight before the
+	 * cumulative ACK moves (IRN assumes an ACK per packet). */
+	uint64_t pkts = bdp_bytes / mtu + 2 + (p->ack_every_pkts ? p->ack_every_pkts - 1 : 0);
 
 	if (p->recovery != NIC_RECOVERY_SR || !p->sr_bdp_fc)
 		return p->sr_window_pkts ? p->sr_window_pkts : UINT32_MAX;

@@ -66,6 +66,10 @@ struct nic_params {
 	bool sr_bdp_fc;             /* selective repeat: at most a BDP in flight (IRN) */
 	uint32_t sr_window_pkts;    /* selective repeat: PSNs tracked past the cumulative
 				     * ACK, a power of two 64..2^22; 0: default */
+	uint32_t sr_reorder_pkts;   /* selective repeat: a missing PSN is resent once a PSN
+				     * more than this beyond it has arrived; 0: at the first
+				     * NAK (IRN). Tolerates reordering (spraying, adaptive
+				     * routing) */
 	/* notification point (DCQCN) */
 	uint8_t cnp_dscp;           /* DSCP (and so class) of CNPs; 0: default 48 */
 	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: default 50 us */

@@ -136,10 +136,29 @@ static const struct cfg_key nic_cfg_keys[] = {
 	  .doc = "at most one CNP per QP per this (DCQCN's N)" },
 	{ "bdp_fc", CFG_KEY_BOOL, "true", .off = NIC_CFG_OFF(sr_bdp_fc),
 	  .doc = "selective repeat: at most a BDP in flight (IRN)" },
+	{ "sr_reorder", CFG_KEY_UINT, "0", .off = NIC_CFG_OFF(sr_reorder_pkts), .size = 4,
+	  .max = 1u << 21,
+	  .doc = "selective repeat: resend a missing PSN once one more than this many PSNs beyond it arrived; 0: at once (IRN)" },
 };
+
+/* sr_reorder below sr_window: a hole further back than the window could
+ * never be declared lost. */
+static int nic_cfg_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	const struct nic_params *p = params;
+
+	if (p->sr_reorder_pkts >= p->sr_window_pkts) {
+		cfg_errorf(err, cfg_get(map, "sr_reorder"),
+			   "sr_reorder (%u packets) must be below sr_window (%u)", p->sr_reorder_pkts,
+			   p->sr_window_pkts);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 const struct cfg_table nic_cfg_table = {
 	.section = "nic",
 	.keys = nic_cfg_keys,
 	.n_keys = sizeof(nic_cfg_keys) / sizeof(nic_cfg_keys[0]),
+	.check = nic_cfg_check,
 };

@@ -250,9 +250,15 @@ void nic_req_nak(struct nic_qp *qp, uint32_t psn, uint32_t sack_psn)
 		/* sack_psn before ack_psn (out of the 24-bit range) means none. */
 		if (nic_psn_diff(sack_psn, qp->ack_psn) > 0 && off <= qp->sr_mask &&
 		    nic_psn_diff(sack_psn, qp->max_psn) < 0) {
+			/* A hole is lost once a PSN more than sr_reorder beyond it
+			 * has arrived (forward acknowledgement, Mathis and Mahdavi,
+			 * SIGCOMM 1996); 0: at once, as IRN. */
+			uint32_t front = nic_psn_add(sack_psn, (NIC_PSN_MASK + 1 - qp->nic->p.sr_reorder_pkts) &
+								       NIC_PSN_MASK);
+
 			nic_bit_set(qp->sack_bits, qp->sr_mask, sack_psn);
-			if (nic_psn_diff(sack_psn, qp->lost_hi) > 0)
-				qp->lost_hi = sack_psn;
+			if (nic_psn_diff(front, qp->lost_hi) > 0)
+				qp->lost_hi = front;
 		}
 	} else if (nic_psn_diff(psn, qp->next_psn) < 0) {
 		nic_gbn_goto(qp, psn);

@@ -6,11 +6,15 @@ follows the files, which are compared themselves), keys A does not have and
 engine.packet_pool (the pool's
 size when the experiment leaves it unset: the default pool sizes itself
 since the seams round, and a pool that never ran dry changes no result;
-summary.json's valid and nic.pool_exhausted say when one did). Prints the differences; exit 1
-when there are any."""
+summary.json's valid and nic.pool_exhausted say when one did).
+resolved.yaml likewise: every value of A's must be in B's (B may name new
+keys with their defaults). Prints the differences; exit 1 when there are
+any."""
 import json
 import os
 import sys
+
+import yaml
 
 
 def flat(d, prefix=""):
@@ -22,6 +26,18 @@ def flat(d, prefix=""):
         else:
             out[key] = v
     return out
+
+
+def subset(x, y, path, diffs):
+    """Every value of x is in y (maps: key by key; lists and scalars: equal)."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k, v in x.items():
+            if k not in y:
+                diffs.append(f"  resolved {path}{k}: missing in new")
+            else:
+                subset(v, y[k], f"{path}{k}.", diffs)
+    elif x != y:
+        diffs.append(f"  resolved {path.rstrip('.')}: {x} -> {y}")
 
 
 def main():
@@ -45,6 +61,8 @@ def main():
                         diffs.append(f"  summary {k}: missing in new")
                     elif jb[k] != v:
                         diffs.append(f"  summary {k}: {v} -> {jb[k]}")
+            elif rel == "resolved.yaml":
+                subset(yaml.safe_load(open(pa)), yaml.safe_load(open(pb)), "", diffs)
             elif open(pa, "rb").read() != open(pb, "rb").read():
                 diffs.append(f"  {rel}: differs")
     for d in diffs[:10]:

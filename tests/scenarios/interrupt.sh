@@ -54,13 +54,15 @@ rc=0
 mv "$tmp/err" "$tmp/wall/err"
 stopped "$tmp/wall" "--max-wall 0.3s" "$rc"
 
+# The signals come 2 s in: well after the handlers are in place, even on a
+# loaded machine (before that the default action would end the process).
 rc=0
-timeout --preserve-status -s INT 0.5 "$fabemu" run "$tmp/long.yaml" -o "$tmp/int" -q 2>"$tmp/err" || rc=$?
+timeout --preserve-status -s INT 2 "$fabemu" run "$tmp/long.yaml" -o "$tmp/int" -q 2>"$tmp/err" || rc=$?
 mv "$tmp/err" "$tmp/int/err"
 stopped "$tmp/int" SIGINT "$rc"
 
 rc=0
-timeout --preserve-status -s TERM 0.5 "$fabemu" run "$tmp/long.yaml" -o "$tmp/term" -q 2>"$tmp/err" || rc=$?
+timeout --preserve-status -s TERM 2 "$fabemu" run "$tmp/long.yaml" -o "$tmp/term" -q 2>"$tmp/err" || rc=$?
 mv "$tmp/err" "$tmp/term/err"
 stopped "$tmp/term" SIGTERM "$rc"
 
