@@ -14,8 +14,14 @@
 #   equals the no-collision step plus (max load - 1) x the wire time of
 #   one flow, within 2% (store-and-forward arithmetic; nothing else is
 #   shared).
-# - Spraying and adaptive routing (per packet, selective repeat) finish the
-#   step within 10% of the no-collision step on the same seeds.
+# - Per packet (selective repeat tolerating reordering), on 5 seeds:
+#   round-robin spraying and adaptive routing finish within 2% and 10% of
+#   the no-collision step; random spraying within 20%: its 8 x 256 packets
+#   land on the 8 uplinks as Binomial(2048, 1/8) counts, whose largest is
+#   about 1.08 x the mean (mean + 1.42 sd, the expected maximum of 8
+#   normals), and the queues' random walk idles some uplinks while others
+#   hold a backlog, so a full-load step pays about 10-15% over the optimum
+#   (it is at least its busiest uplink's time, also checked).
 #   ecmp_collisions.sh FABEMU EXPERIMENTS_DIR [SEEDS]
 set -eu
 fabemu=$1
@@ -31,6 +37,14 @@ run() { # OUT SEED ARGS...: one run, quiet
 for k in 1 2 4 8; do
 	for s in $(seq 1 "$seeds"); do
 		run "$tmp/k$k-s$s" "$s" --set traffic.0.qps=$k --set traffic.0.messages.0.size=1MiB
+	done
+done
+# The same step, per packet: spraying and adaptive routing on 5 seeds,
+# the receivers tolerating reordering (docs/config.md, nic.sr_reorder).
+for p in spray round-robin adaptive; do
+	for s in 1 2 3 4 5; do
+		run "$tmp/$p-s$s" "$s" --set fabric.path.policy=$p --set nic.recovery=selective-repeat \
+			--set nic.sr_reorder=32 --set nic.bdp_fc=false
 	done
 done
 python3 - "$tmp" "$seeds" <<'PY' || fail=1
@@ -104,6 +118,19 @@ for k in (1, 2, 4, 8):
     crit = dof * (1 - 2 / (9 * dof) + z * math.sqrt(2 / (9 * dof))) ** 3
     say(chi <= crit, "k=%d: QPs per uplink fit Binomial(%d, 1/8): chi2 %.1f <= %.1f (%d dof)" % (k, n, chi, crit, dof))
     say(worst <= 0.02, "k=%d: every step = ideal + (max load - 1) x one flow's wire time, worst error %.2f%%" % (k, 100 * worst))
+for p, bound in (("spray", 1.20), ("round-robin", 1.02), ("adaptive", 1.10)):
+    worst, below = 0.0, 0
+    for s in range(1, 6):
+        d = "%s/%s-s%d" % (tmp, p, s)
+        end, ideal = step_ns(d)
+        worst = max(worst, end / ideal)
+        up = uplinks(d)
+        # at least the busiest uplink's wire time (4178 B frames carry
+        # 4158 B of tx_bytes and 20 B of preamble and gap)
+        below += end < max(up) * 4178 / 4158 * 8 / 100e9 * 1e9
+    say(worst <= bound and below == 0,
+        "%s: every step within %d%% of the no-collision step (worst %.3f x), none shorter than its busiest uplink"
+        % (p, round(100 * (bound - 1)), worst))
 sys.exit(0 if ok else 1)
 PY
 exit "$fail"
