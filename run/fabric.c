@@ -179,7 +179,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	double start = fabric_now_s();
 	const struct topo *t = e->topo;
 	struct nic_params np;
-	struct sw_params sp;
+	struct sw_params sp, sp_up;
 	char cerr[CFG_ERR_BYTES];
 	struct topo_fib_buf fb = { 0 };
 	int r;
@@ -207,8 +207,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 					       .port = t->eps[e].port };
 	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
+	if (sw_params_scaleup(&sp, &sp_up) != 0)
+		goto nomem;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		uint32_t node = t->switches[i];
+		bool up = t->nodes[node].tier == TOPO_TIER_SCALEUP;
+		struct sw_params *swp = up ? &sp_up : &sp;
 		struct fib_rows fib;
 		struct rng rng;
 
@@ -217,9 +221,9 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (topo_fib_rows(f->routes, t, node, &fb, &fib) != 0)
 			goto nomem;
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
-		sp.hash_seed = rng_next(&rng);
-		sp.path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
-		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, &sp, &fib);
+		swp->hash_seed = rng_next(&rng);
+		swp->path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
+		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, swp, &fib);
 		if (!f->sws[i])
 			goto nomem;
 	}
@@ -235,8 +239,11 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 				     &np);
 		if (!f->nics[i])
 			goto nomem;
-		/* NIC ports honour the pauses of their switch. */
-		for (uint16_t p = 0; e->sw.pfc.lossless_prio && p < t->nodes[node].n_ports; p++)
+		/* NIC ports honour the pauses of their switch (an NVLink
+		 * endpoint's scale-up switch pauses on every priority). */
+		for (uint16_t p = 0; (e->sw.pfc.lossless_prio || t->nodes[node].role == TOPO_ROLE_GPU) &&
+				     p < t->nodes[node].n_ports;
+		     p++)
 			if (port_pfc_enable(nic_port(f->nics[i], p), e->sw.prio_to_tc) != 0)
 				goto nomem;
 	}

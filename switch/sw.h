@@ -86,6 +86,12 @@ const struct sw_path_ops *sw_path_for_tier(const struct sw_params *p, uint8_t ti
 
 struct cfg_table;
 
+/* The params of a scale-up (NVLink) switch from the fabric's @fabric:
+ * the same, lossless on every priority (NVLink's flow control loses
+ * nothing; the model stands PFC in for it), with fabric.pfc's thresholds,
+ * or its defaults when the fabric has none. 0 or -ENOMEM. */
+int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out);
+
 /* The switch's `fabric:` keys (sw_cfg.c), filling struct sw_params (all
  * but hash_seed and max_frame_bytes, which assembly computes). */
 extern const struct cfg_table sw_cfg_fabric_table;

@@ -518,6 +518,28 @@ static const struct cfg_table sw_cfg_path_table = {
 
 static const struct cfg_sub sw_cfg_sched_subs[] = { { &sw_cfg_sched_table, 0 }, { NULL, 0 } };
 static const struct cfg_sub sw_cfg_pfc_subs[] = { { &sw_cfg_pfc_table, 0 }, { NULL, 0 } };
+
+int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out)
+{
+	*out = *fabric;
+	if (!fabric->pfc.lossless_prio) {
+		/* No fabric.pfc: the block's own defaults, read through its table
+		 * from an empty map so that the two cannot differ. */
+		char err[CFG_ERR_BYTES];
+		struct cfg_doc *doc;
+		int rc = cfg_doc_load_string("scale-up defaults", "{}", &doc, err);
+
+		if (rc != 0)
+			return rc;
+		rc = cfg_schema_read(doc, cfg_doc_root(doc), "pfc",
+				     &(struct cfg_bind){ &sw_cfg_pfc_table, out }, 1, err);
+		cfg_doc_free(doc);
+		if (rc != 0)
+			return rc;
+	}
+	out->pfc.lossless_prio = UINT8_MAX;
+	return 0;
+}
 static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };
 static const struct cfg_sub sw_cfg_path_subs[] = { { &sw_cfg_path_table, 0 }, { NULL, 0 } };
 
