@@ -296,6 +296,43 @@ nomem:
 	return -ENOMEM;
 }
 
+int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = f->topo;
+	struct sw_fib_next **next = calloc(t->n_switches ? t->n_switches : 1, sizeof(*next));
+	struct topo_routes *r = NULL;
+	struct topo_fib_buf fb = { 0 };
+	int rc = next ? topo_routes_build_avoiding(t, link_down, &r, err) : -ENOMEM;
+
+	/* Every switch's new forwarding first, then all at once or none. */
+	for (uint32_t i = 0; rc == 0 && i < t->n_switches; i++) {
+		struct fib_rows fib;
+
+		if ((rc = topo_fib_rows(r, t, t->switches[i], &fb, &fib)) == 0)
+			rc = sw_fib_prepare(f->sws[i], &fib, &next[i]);
+		if (rc != 0)
+			snprintf(err, CFG_ERR_BYTES, "rerouting %s: %s", t->nodes[t->switches[i]].name,
+				 strerror(-rc));
+	}
+	topo_fib_buf_free(&fb);
+	for (uint32_t i = 0; next && i < t->n_switches; i++) {
+		if (rc == 0)
+			sw_fib_commit(f->sws[i], next[i]);
+		else
+			sw_fib_discard(next[i]);
+	}
+	free(next);
+	if (rc != 0) {
+		topo_routes_free(r);
+		if (!next)
+			snprintf(err, CFG_ERR_BYTES, "rerouting: out of memory");
+		return rc;
+	}
+	topo_routes_free(f->routes);
+	f->routes = r;
+	return 0;
+}
+
 /* Progress state: the status line is redrawn at most every half second. */
 struct fabric_progress {
 	const struct fabric *f;   /* what to report on */

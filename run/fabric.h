@@ -62,6 +62,13 @@ void fabric_run(struct fabric *f, bool progress);
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 void fabric_free(struct fabric *f);
 
+/* Recompute the forwarding of every switch, between events, with the
+ * links @link_down[l] != 0 taken out (NULL: none), from the topology
+ * (topo_routes_build_avoiding, sw_set_fib): what a fabric does when links
+ * or switches fail (frames already queued stay where they are). 0, or
+ * -errno with @err filled and the old forwarding everywhere. */
+int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_BYTES]);
+
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
 

@@ -351,35 +351,85 @@ out:
 	return rc;
 }
 
-/* Forward by @fib from now on: build its groups and the policy's group
- * state, then swap them in and free the old ones. Returns 0 or -errno
- * (sw_build_groups, -ENOMEM), leaving the old ones intact. */
-static int sw_fib_apply(struct sw *s, const struct fib_rows *fib)
-{
-	struct sw_fwd f;
-	int rc = sw_build_groups(fib, s->n_ports, &f);
+/* Forwarding built from rows and not yet in use (sw_fib_prepare): the
+ * groups and the policy's per-group state for them. */
+struct sw_fib_next {
+	struct sw_fwd fwd;           /* groups */
+	uint8_t *grp_slots;          /* the policy's per-group state, zeroed; NULL when it
+				      * keeps none */
+	uint32_t n_eps;              /* destinations */
+	const uint32_t *ep_class;    /* their classes (the rows', shared) */
+	uint32_t direct_lo;          /* attached endpoints */
+	uint32_t direct_n;
+};
 
-	if (rc != 0)
-		return rc;
-	if ((rc = sw_path_env_groups(&s->path_env, f.n_grps)) != 0) {
-		sw_fwd_free(&f);
+int sw_fib_prepare(const struct sw *s, const struct fib_rows *fib, struct sw_fib_next **out)
+{
+	struct sw_fib_next *n = calloc(1, sizeof(*n));
+	int rc;
+
+	*out = NULL;
+	if (!n)
+		return -ENOMEM;
+	if ((rc = sw_build_groups(fib, s->n_ports, &n->fwd)) != 0) {
+		free(n);
 		return rc;
 	}
+	if (s->path_env.grp_state_bytes &&
+	    !(n->grp_slots = calloc(n->fwd.n_grps ? n->fwd.n_grps : 1, s->path_env.grp_state_bytes))) {
+		sw_fib_discard(n);
+		return -ENOMEM;
+	}
+	n->n_eps = fib->n_eps;
+	n->ep_class = fib->ep_class;
+	n->direct_lo = fib->direct_lo;
+	n->direct_n = fib->direct_n;
+	*out = n;
+	return 0;
+}
+
+void sw_fib_commit(struct sw *s, struct sw_fib_next *n)
+{
 	free(s->class_grp);
 	free(s->direct_grp);
 	free(s->grp_off);
 	free(s->grp_ports);
 	free(s->grp_magic);
-	s->class_grp = f.class_grp;
-	s->direct_grp = f.direct_grp;
-	s->grp_off = f.grp_off;
-	s->grp_ports = f.grp_ports;
-	s->grp_magic = f.grp_magic;
-	s->n_eps = fib->n_eps;
-	s->ep_class = fib->ep_class;
-	s->direct_lo = fib->direct_lo;
-	s->direct_n = fib->direct_n;
-	return 0;
+	s->class_grp = n->fwd.class_grp;
+	s->direct_grp = n->fwd.direct_grp;
+	s->grp_off = n->fwd.grp_off;
+	s->grp_ports = n->fwd.grp_ports;
+	s->grp_magic = n->fwd.grp_magic;
+	s->n_eps = n->n_eps;
+	s->ep_class = n->ep_class;
+	s->direct_lo = n->direct_lo;
+	s->direct_n = n->direct_n;
+	free(s->path_env.grp_slots);
+	s->path_env.grp_slots = n->grp_slots;
+	s->path_env.n_grps = n->fwd.n_grps;
+	free(n);
+}
+
+void sw_fib_discard(struct sw_fib_next *n)
+{
+	if (!n)
+		return;
+	sw_fwd_free(&n->fwd);
+	free(n->grp_slots);
+	free(n);
+}
+
+/* Forward by @fib from now on: build its groups and the policy's group
+ * state, then swap them in and free the old ones. Returns 0 or -errno
+ * (sw_build_groups, -ENOMEM), leaving the old ones intact. */
+static int sw_fib_apply(struct sw *s, const struct fib_rows *fib)
+{
+	struct sw_fib_next *n;
+	int rc = sw_fib_prepare(s, fib, &n);
+
+	if (rc == 0)
+		sw_fib_commit(s, n);
+	return rc;
 }
 
 int sw_set_fib(struct sw *s, const struct fib_rows *fib)
@@ -400,7 +450,7 @@ const struct sw_path_ops *sw_path_for_tier(const struct sw_params *p, uint8_t ti
 }
 
 /* Take @ops as the path-choice policy, with the state it keeps (its
- * group slots come with the groups, sw_fib_apply). Returns 0, -EINVAL
+ * group slots come with the groups, sw_fib_commit). Returns 0, -EINVAL
  * (no pick) or -ENOMEM. */
 static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
 {

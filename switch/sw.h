@@ -136,6 +136,15 @@ void sw_free(struct sw *s); /* NULL is fine */
  * rows), -E2BIG (over UINT16_MAX groups) or -ENOMEM, leaving the old
  * forwarding intact. */
 int sw_set_fib(struct sw *s, const struct fib_rows *fib);
+/* sw_set_fib in two steps, for replacing the forwarding of many switches
+ * at once or none: sw_fib_prepare builds @s's forwarding from @fib
+ * (trusted: rows from topo_fib_rows) into *@out without using it (0, or
+ * -EINVAL, -E2BIG, -ENOMEM as sw_set_fib); sw_fib_commit puts it in use
+ * (it cannot fail, and takes @n); sw_fib_discard drops it (NULL is fine). */
+struct sw_fib_next;
+int sw_fib_prepare(const struct sw *s, const struct fib_rows *fib, struct sw_fib_next **out);
+void sw_fib_commit(struct sw *s, struct sw_fib_next *n);
+void sw_fib_discard(struct sw_fib_next *n);
 struct port *sw_port(struct sw *s, uint16_t i);
 /* MAC of port @i of switch number @index (the addressing plan). */
 void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6]);

@@ -64,19 +64,6 @@ int sw_path_env_init(struct sw_path_env *env, const struct sw_path_ops *ops,
 	return 0;
 }
 
-int sw_path_env_groups(struct sw_path_env *env, uint32_t n_grps)
-{
-	uint8_t *slots = NULL;
-
-	if (env->grp_state_bytes &&
-	    !(slots = calloc(n_grps ? n_grps : 1, env->grp_state_bytes)))
-		return -ENOMEM;
-	free(env->grp_slots);
-	env->grp_slots = slots;
-	env->n_grps = n_grps;
-	return 0;
-}
-
 void sw_path_env_fini(struct sw_path_env *env)
 {
 	free(env->flow_slots);

@@ -117,16 +117,13 @@ uint32_t sw_path_least_loaded(struct sw_path_env *env, const uint16_t *ports, ui
 
 /* Set up @env for policy @ops with settings @p on a switch of @ports in
  * @sim, its stream from @seed: zeroed flow slots if @ops keeps flow state,
- * no group slots yet (sw_path_env_groups). Returns 0 or -ENOMEM (then
- * sw_path_env_fini is still fine). */
+ * no group slots yet (the switch gives them with its groups: sw.c,
+ * sw_fib_commit). Returns 0 or -ENOMEM (then sw_path_env_fini is still
+ * fine). */
 int sw_path_env_init(struct sw_path_env *env, const struct sw_path_ops *ops,
 		     const struct sw_path_params *p, const struct port *ports,
 		     const struct sim *sim, uint64_t seed);
-/* Give @env zeroed slots for @n_grps groups (if its policy keeps group
- * state), replacing the old ones. Returns 0, or -ENOMEM leaving the old
- * ones as they were. */
-int sw_path_env_groups(struct sw_path_env *env, uint32_t n_grps);
-/* Free what sw_path_env_init and sw_path_env_groups allocated. */
+/* Free what sw_path_env_init allocated, and the group slots. */
 void sw_path_env_fini(struct sw_path_env *env);
 
 /* Policy by name, NULL if unknown. */

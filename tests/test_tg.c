@@ -251,6 +251,89 @@ static void test_tg_gpu_parts(void)
 	exp_free(e);
 }
 
+/* Rerouting during a run: what the reroute event does and sees. */
+struct tt_reroute {
+	struct fabric *f;        /* the running fabric */
+	uint32_t link;           /* the link taken out */
+	uint64_t bytes_then;     /* its tx bytes at the reroute */
+	int rc;                  /* fabric_reroute's */
+};
+
+static void tt_reroute_fire(struct sim *sim, void *obj)
+{
+	struct tt_reroute *x = obj;
+	const struct topo_link *l = &x->f->topo->links[x->link];
+	uint8_t *down = calloc(x->f->topo->n_links, 1);
+	char err[CFG_ERR_BYTES];
+
+	(void)sim;
+	down[x->link] = 1;
+	x->bytes_then = port_tx_bytes(fabric_port(x->f, l->node[0], l->port[0]));
+	x->rc = fabric_reroute(x->f, down, err);
+	free(down);
+}
+
+/* Forwarding recomputed during a run (fabric_reroute): a 4 MiB write from
+ * h0 to h4 across two spines; 100 us in, the leaf0 uplink it hashed onto
+ * is taken out of the routes. The rest of the message leaves by the other
+ * uplink at once (the old one sends only what was queued then), nothing is lost or resent (the link itself stays up),
+ * and the message completes as if nothing happened: both paths are
+ * equally long, so within 1% of its ideal FCT (the analytic model). */
+static void test_tg_reroute(void)
+{
+	struct exp *e = tt_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
+	char err[CFG_ERR_BYTES] = "";
+	struct fabric f = { 0 };
+	struct tt_reroute x = { .f = &f };
+	struct ev_src src;
+	const struct tg_flow *fl;
+	uint32_t n, leaf0 = 0, used = UINT32_MAX, other = UINT32_MAX;
+	uint64_t total = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	leaf0 = (uint32_t)topo_find(f.topo, "leaf0");
+	sim_new_src(&f.sim, &src);
+	sim_at(&f.sim, 100000000, &src, tt_reroute_fire, &x);
+	/* The uplink ECMP hashes the flow onto (leaf0's ports 4 and 5 lead to
+	 * the spines): the one a run without the reroute uses. */
+	{
+		struct exp *e2 = tt_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
+		struct fabric g = { 0 };
+
+		CU_ASSERT_EQUAL_FATAL(fabric_build(&g, e2, test_mempool(), NULL, err), 0);
+		fabric_run(&g, false);
+		for (uint16_t p = 4; p < 6; p++)
+			if (port_tx_bytes(fabric_port(&g, leaf0, p)) > 0)
+				used = p;
+		fabric_free(&g);
+		exp_free(e2);
+	}
+	CU_ASSERT_FATAL(used != UINT32_MAX);
+	other = used == 4 ? 5 : 4;
+	x.link = f.topo->nodes[leaf0].port_links[used];
+	fabric_run(&f, false);
+	fl = tg_flows(f.tg, &n);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(tg_n_done(f.tg), 1);
+	CU_ASSERT_TRUE(fl[0].end_ps <= fl[0].ideal_ps + fl[0].ideal_ps / 100);
+	CU_ASSERT_TRUE(x.bytes_then > 0);
+	/* After the reroute the old uplink sent only what was queued then:
+	 * frames come in at 100 Gb/s and leave at 100 Gb/s, so that is the
+	 * frame in flight and at most two more (3 x 4158 B). */
+	CU_ASSERT_TRUE(port_tx_bytes(fabric_port(&f, leaf0, (uint16_t)used)) - x.bytes_then <=
+		       3 * 4158);
+	CU_ASSERT_TRUE(port_tx_bytes(fabric_port(&f, leaf0, (uint16_t)other)) > 0);
+	for (uint16_t p = 4; p < 6; p++)
+		total += port_tx_bytes(fabric_port(&f, leaf0, p));
+	/* every data frame crossed one uplink once: 1024 frames of 4158 B, the
+	 * first 16 B more (RETH) */
+	CU_ASSERT_EQUAL(total, UINT64_C(1024) * 4158 + 16);
+	CU_ASSERT_EQUAL(nic_stats(f.nics[0])->retx_pkts, 0);
+	fabric_free(&f);
+	exp_free(e);
+}
+
 static struct exp *tt_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
@@ -456,6 +539,7 @@ int test_tg_register(void)
 		{ "endpoints are NIC ports", test_tg_endpoints },
 		{ "qps splits messages over QPs", test_tg_qps },
 		{ "GPUs are put on NVLink or rail NICs", test_tg_gpu_parts },
+		{ "forwarding recomputed during a run", test_tg_reroute },
 		{ "poisson offered load", test_tg_poisson_load },
 		{ "poisson sizes follow the CDF", test_tg_poisson_sizes },
 		{ "poisson destinations uniform", test_tg_poisson_dsts },
