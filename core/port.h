@@ -226,6 +226,22 @@ static inline uint64_t port_queue_bytes(const struct port *p)
 {
 	return p->queue_bytes;
 }
+/* What @p still has to send at @now_ps: its queued frame bytes and the
+ * rest of the frame on the wire (all of it when an event ends it, else
+ * the bytes its remaining serialisation time is worth). An idle port and
+ * one finishing a frame differ by that frame: the load adaptive path
+ * choice weighs. */
+static inline uint64_t port_backlog_bytes(const struct port *p, uint64_t now)
+{
+	uint64_t b = p->queue_bytes;
+
+	if (p->tx_pkt)
+		b += p->tx_bytes_cur;
+	else if (p->busy_until_ps > now)
+		b += (uint64_t)((unsigned __int128)(p->busy_until_ps - now) * p->rate_bps /
+				(8 * UNITS_PS_PER_S));
+	return b;
+}
 /* Frames queued on class @tc of @p. */
 static inline uint32_t port_tc_len(const struct port *p, uint8_t tc)
 {

@@ -17,6 +17,7 @@
 
 #include "port.h"
 #include "rng.h"
+#include "sim.h"
 
 struct sim;
 
@@ -100,11 +101,12 @@ static inline void *sw_path_grp_state(const struct sw_path_env *env, uint32_t gr
 	return env->grp_slots + (size_t)grp * env->grp_state_bytes;
 }
 
-/* Frame bytes queued on the switch's port @port, all traffic classes
- * (port_queue_bytes: the load a load-aware policy compares). */
+/* What the switch's port @port still has to send, all traffic classes
+ * and the frame on the wire (port_backlog_bytes: the load a load-aware
+ * policy compares). */
 static inline uint64_t sw_path_load(const struct sw_path_env *env, uint16_t port)
 {
-	return port_queue_bytes(&env->ports[port]);
+	return port_backlog_bytes(&env->ports[port], env->sim->now_ps);
 }
 
 /* The index of the least-loaded port of @ports[0..@n_ports) (sw_path_load),
