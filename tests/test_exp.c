@@ -433,6 +433,36 @@ static void test_exp_permutation(void)
 		CU_ASSERT_EQUAL(dst_mask, (1u << 1) | (1u << 4) | (1u << 6));
 	}
 	exp_free(a);
+
+	/* Stride(s): host i of the set to host i + s, whatever the seed. */
+	a = te_load("traffic: [{kind: permutation, stride: 3, size: 1KiB}]\n", seed2, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL_FATAL(a->n_msgs, 8);
+	for (uint32_t i = 0; i < 8; i++)
+		CU_ASSERT_TRUE(a->msgs[i].src == i && a->msgs[i].dst == (i + 3) % 8);
+	exp_free(a);
+	a = te_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], stride: 2, size: 1KiB}]\n",
+		    NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_TRUE(a->n_msgs == 3 && a->msgs[0].dst == 6 && a->msgs[1].dst == 1 &&
+		       a->msgs[2].dst == 4);
+	exp_free(a);
+	for (int k = 0; k < 2; k++) {
+		char err[CFG_ERR_BYTES] = "";
+
+		a = NULL;
+		CU_ASSERT_NOT_EQUAL(exp_load_string("x.yaml",
+			k ? "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n"
+			    "traffic: [{kind: permutation, stride: 8, size: 1KiB}]\n"
+			  : "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n"
+			    "traffic: [{kind: permutation, stride: 0, size: 1KiB}]\n",
+			NULL, 0, &a, err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, k ? "x.yaml:2:39: 8 is above the maximum 7"
+						     : "x.yaml:2:39: 0 is below the minimum 1"));
+		if (!strstr(err, k ? "above" : "below"))
+			fprintf(stderr, "\n  %s\n", err);
+		exp_free(a);
+	}
 }
 
 /* (d) incast count takes the first N hosts other than dst. */

@@ -93,6 +93,10 @@ struct tg_framing {
  * (a uniformly random derangement drawn from @rng). */
 int tg_permutation(struct rng *rng, const uint32_t *hosts, uint32_t n_hosts,
 		   const struct tg_msg *proto, struct tg_msg **msgs, uint32_t *n);
+/* Endpoint i of @hosts sends to endpoint (i + @stride) mod @n_hosts,
+ * 0 < @stride < @n_hosts (Stride, Al-Fares et al., SIGCOMM 2008). */
+int tg_stride(const uint32_t *hosts, uint32_t n_hosts, uint32_t stride, const struct tg_msg *proto,
+	      struct tg_msg **msgs, uint32_t *n);
 /* Every endpoint in @srcs sends @bytes to proto->dst. */
 int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
 	      struct tg_msg **msgs, uint32_t *n);

@@ -55,6 +55,23 @@ int tg_permutation(struct rng *rng, const uint32_t *hosts, uint32_t n_hosts,
 	return 0;
 }
 
+int tg_stride(const uint32_t *hosts, uint32_t n_hosts, uint32_t stride, const struct tg_msg *proto,
+	      struct tg_msg **msgs, uint32_t *n)
+{
+	if (n_hosts < 2 || stride == 0 || stride >= n_hosts)
+		return -EINVAL;
+	if (tg_grow(msgs, *n, n_hosts) != 0)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n_hosts; i++) {
+		struct tg_msg *m = &(*msgs)[(*n)++];
+
+		*m = *proto;
+		m->src = hosts[i];
+		m->dst = hosts[(uint32_t)(((uint64_t)i + stride) % n_hosts)];
+	}
+	return 0;
+}
+
 int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
 	      struct tg_msg **msgs, uint32_t *n)
 {

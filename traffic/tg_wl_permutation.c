@@ -1,6 +1,8 @@
 /* The `permutation` workload kind: every host of a set sends one message
- * to a distinct other host of the set, a random derangement drawn from the
- * workload's own RNG stream (stable under edits of other workloads). */
+ * to a distinct other host of the set: a random derangement drawn from
+ * the workload's own RNG stream (stable under edits of other workloads),
+ * or with `stride: s` host i of the set to host i + s (mod the set's
+ * size), the Stride(s) pattern of Al-Fares et al. (SIGCOMM 2008). */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -13,6 +15,7 @@ struct tg_wl_perm {
 	struct tg_wl_proto proto; /* first: the prototype table reads it here */
 	uint32_t *hosts;          /* the set (malloc'd) */
 	uint32_t n_hosts;         /* its size */
+	const struct cfg_node *stride; /* the stride key, or NULL: random */
 };
 
 static int tg_wl_perm_hosts(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -27,9 +30,19 @@ static int tg_wl_perm_hosts(const struct cfg_node *n, void *params, char err[CFG
 	return rc;
 }
 
+/* Read after the set, whose size bounds it. */
+static int tg_wl_perm_stride(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	(void)err;
+	((struct tg_wl_perm *)params)->stride = n;
+	return 0;
+}
+
 static const struct cfg_key tg_wl_perm_keys[] = {
 	{ "hosts", CFG_KEY_CUSTOM, "all", .read = tg_wl_perm_hosts,
 	  .doc = "all or a list of host names: the set, at least 2, no repeats" },
+	{ "stride", CFG_KEY_CUSTOM, NULL, .read = tg_wl_perm_stride,
+	  .doc = "1..(set size - 1): host i of the set sends to host i + stride; absent: a random derangement" },
 };
 
 static const struct cfg_table tg_wl_perm_table = {
@@ -51,7 +64,12 @@ static int tg_wl_perm_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 
 	tg_wl_proto_init(&p.proto, c);
 	rc = cfg_schema_read(c->doc, it, "workload", b, 3, err);
-	if (rc == 0) {
+	if (rc == 0 && p.stride) {
+		uint64_t s;
+
+		if ((rc = cfg_u64(p.stride, 1, p.n_hosts - 1, &s, err)) == 0)
+			rc = tg_stride(p.hosts, p.n_hosts, (uint32_t)s, &p.proto.msg, c->msgs, c->n_msgs);
+	} else if (rc == 0) {
 		rng_init(&rng, c->seed, TG_WL_PERM_STREAM + c->index);
 		rc = tg_permutation(&rng, p.hosts, p.n_hosts, &p.proto.msg, c->msgs, c->n_msgs);
 	}
