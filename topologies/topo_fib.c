@@ -36,14 +36,30 @@ int topo_fib_rows(const struct topo_routes *r, const struct topo *t, uint32_t no
 	if (!b->off && !(b->off = malloc(sizeof(*b->off) * ((size_t)r->n_classes + 1))))
 		return -ENOMEM;
 	b->used = 0;
-	for (uint32_t c = 0; c < r->n_classes; c++) {
-		uint32_t rep = r->class_rep[c];
+	/* A class row: the ports toward a switch one hop closer to the class
+	 * (topo_route_ports' rule, read straight off the hop table); empty
+	 * for a class out of reach or attached here (its endpoints' rows
+	 * follow). */
+	{
+		const uint8_t *mine = &r->hops[(size_t)r->row[node] * r->n_classes];
+		const uint32_t *peers = &r->peers[r->first[node]];
 
-		if (topo_fib_room(b, n_ports) != 0)
-			return -ENOMEM;
-		b->off[c] = (uint32_t)b->used;
-		if (topo_route_hops(r, node, rep) != 1)
-			b->used += topo_route_ports(r, node, rep, b->ports + b->used, n_ports);
+		for (uint32_t c = 0; c < r->n_classes; c++) {
+			uint8_t d = mine[c];
+
+			if (topo_fib_room(b, n_ports) != 0)
+				return -ENOMEM;
+			b->off[c] = (uint32_t)b->used;
+			if (d == UINT8_MAX || d <= 1)
+				continue;
+			for (uint16_t p = 0; p < n_ports; p++) {
+				uint32_t m = peers[p];
+
+				if (m != TOPO_NO_LINK && r->row[m] != TOPO_NO_LINK &&
+				    r->hops[(size_t)r->row[m] * r->n_classes + c] == d - 1)
+					b->ports[b->used++] = p;
+			}
+		}
 	}
 	b->off[r->n_classes] = (uint32_t)b->used;
 	/* The endpoints attached here: a range of endpoint numbers. */

@@ -109,20 +109,20 @@ static int topo_route_make_classes(const struct topo *t, struct topo_routes *r)
 	return 0;
 }
 
-/* Hop counts to endpoint @e from every node, into @dist (UINT32_MAX when
- * unreachable): a search that leaves the endpoint's host by the
- * endpoint's port only (as topo_bfs, over the flattened adjacency; hosts
- * do not forward). */
-static void topo_route_search(const struct topo_routes *a, uint32_t n_nodes, uint32_t e,
-			      uint32_t *dist, uint32_t *queue)
+/* Hop counts to endpoint @e from the nodes that reach it, into @dist
+ * (which holds UINT32_MAX everywhere else, as it must on entry): a search
+ * that leaves the endpoint's host by the endpoint's port only (as
+ * topo_bfs, over the flattened adjacency; hosts do not forward). The
+ * reached nodes but the endpoint's host are in @queue, nearest first;
+ * returns their count (topo_route_unsearch puts @dist back). */
+static uint32_t topo_route_search(const struct topo_routes *a, uint32_t e, uint32_t *dist,
+				  uint32_t *queue)
 {
 	uint32_t head = 0, tail = 0, src = a->ep_node[e], m = topo_route_ep_peer(a, e);
 
-	for (uint32_t i = 0; i < n_nodes; i++)
-		dist[i] = UINT32_MAX;
 	dist[src] = 0;
 	if (m == TOPO_NO_LINK)
-		return;
+		return 0;
 	if (m != src) {
 		dist[m] = 1;
 		queue[tail++] = m;
@@ -141,11 +141,23 @@ static void topo_route_search(const struct topo_routes *a, uint32_t n_nodes, uin
 			}
 		}
 	}
+	return tail;
+}
+
+/* Undo topo_route_search's marks: @dist all UINT32_MAX again. */
+static void topo_route_unsearch(const struct topo_routes *a, uint32_t e, uint32_t *dist,
+				const uint32_t *queue, uint32_t n)
+{
+	dist[a->ep_node[e]] = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		dist[queue[i]] = UINT32_MAX;
 }
 
 /* Fill hops[], one search per class. The searches give columns of the
  * switch-major table; a block of TOPO_HOPS_BLOCK columns is gathered in a
- * small buffer first so that the big table is written row by row. */
+ * small buffer first so that the big table is written row by row. A
+ * search touches only the nodes it reaches (a scale-up domain's few, out
+ * of a whole cluster's). */
 static int topo_route_fill_hops(const struct topo *t, struct topo_routes *r, char err[CFG_ERR_BYTES])
 {
 	size_t n_nodes = t->n_nodes ? t->n_nodes : 1;
@@ -158,15 +170,20 @@ static int topo_route_fill_hops(const struct topo *t, struct topo_routes *r, cha
 		snprintf(err, CFG_ERR_BYTES, "routes: out of memory");
 		rc = -ENOMEM;
 	}
+	for (size_t i = 0; rc == 0 && i < n_nodes; i++)
+		dist[i] = UINT32_MAX;
 	for (uint32_t c0 = 0; c0 < r->n_classes && rc == 0; c0 += TOPO_HOPS_BLOCK) {
 		uint32_t width = r->n_classes - c0 < TOPO_HOPS_BLOCK ? r->n_classes - c0 : TOPO_HOPS_BLOCK;
 
+		memset(block, TOPO_HOPS_NONE, (size_t)r->n_rows * TOPO_HOPS_BLOCK);
 		for (uint32_t j = 0; j < width && rc == 0; j++) {
 			uint32_t rep = r->class_rep[c0 + j], src = r->ep_node[rep];
+			uint32_t reached = topo_route_search(r, rep, dist, queue);
 
-			topo_route_search(r, t->n_nodes, rep, dist, queue);
-			for (uint32_t n = 0; n < t->n_nodes; n++) {
-				if (dist[n] != UINT32_MAX && dist[n] > TOPO_HOPS_MAX) {
+			for (uint32_t i = 0; i < reached; i++) {
+				uint32_t n = queue[i];
+
+				if (dist[n] > TOPO_HOPS_MAX) {
 					topo_errorf(err, &t->nodes[n].mark,
 						    "routes: %s is %u hops from %s, at most %d",
 						    t->nodes[n].name, dist[n], t->nodes[src].name,
@@ -174,11 +191,10 @@ static int topo_route_fill_hops(const struct topo *t, struct topo_routes *r, cha
 					rc = -E2BIG;
 					break;
 				}
-				if (r->row[n] == TOPO_NO_LINK)
-					continue;
-				block[(size_t)r->row[n] * TOPO_HOPS_BLOCK + j] =
-					dist[n] == UINT32_MAX ? TOPO_HOPS_NONE : (uint8_t)dist[n];
+				if (r->row[n] != TOPO_NO_LINK)
+					block[(size_t)r->row[n] * TOPO_HOPS_BLOCK + j] = (uint8_t)dist[n];
 			}
+			topo_route_unsearch(r, rep, dist, queue, reached);
 		}
 		for (uint32_t s = 0; s < r->n_rows && rc == 0; s++)
 			memcpy(&r->hops[(size_t)s * r->n_classes + c0], &block[(size_t)s * TOPO_HOPS_BLOCK],
