@@ -517,10 +517,28 @@ int cli_topo(const struct cli_opts *o)
 		cfg_doc_free(doc);
 		return CLI_BAD_INPUT;
 	}
-	if (o->dot)
+	if (o->dot) {
 		topo_dot(t, stdout);
-	else
+	} else {
+		struct topo_routes *r;
+		double t0 = fabric_now_s();
+
 		topo_describe(t, stdout);
+		/* The forwarding state the switches would hold: per class, not
+		 * per endpoint. */
+		if (topo_routes_build(t, &r, err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			topo_free(t);
+			cfg_doc_free(doc);
+			return CLI_BAD_INPUT;
+		}
+		printf("routes: %u destination classes for %u endpoints; hop table %u switches x %u "
+		       "classes = %.1f MiB, built in %.3f s; each switch maps a class, not an "
+		       "endpoint, to its ports\n",
+		       r->n_classes, r->n_eps, r->n_rows, r->n_classes,
+		       (double)r->n_rows * r->n_classes / (1 << 20), fabric_now_s() - t0);
+		topo_routes_free(r);
+	}
 	topo_free(t);
 	cfg_doc_free(doc);
 	return CLI_OK;
