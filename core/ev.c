@@ -179,12 +179,9 @@ static int ev_run_reserve(struct ev_queue *q, uint32_t n)
 	return 0;
 }
 
-/* Insert @e into the sorted run. New events are nearly always the latest of
- * their time, so this rarely moves anything. */
-static int ev_run_insert(struct ev_queue *q, const struct ev *e)
+/* Append @e, later than every event of the sorted run, to it. */
+static int ev_run_append(struct ev_queue *q, const struct ev *e)
 {
-	uint32_t j;
-
 	if (q->run_n == q->run_cap) {
 		if (q->run_head > 0) {
 			memmove(q->run, q->run + q->run_head, sizeof(*q->run) * (q->run_n - q->run_head));
@@ -194,10 +191,7 @@ static int ev_run_insert(struct ev_queue *q, const struct ev *e)
 		if (q->run_n == q->run_cap && ev_run_reserve(q, q->run_n + 1) != 0)
 			return -ENOMEM;
 	}
-	j = q->run_n++;
-	for (; j > q->run_head && q->run[j - 1].key > e->key; j--)
-		q->run[j] = q->run[j - 1];
-	q->run[j] = *e;
+	q->run[q->run_n++] = *e;
 	return 0;
 }
 
@@ -205,10 +199,16 @@ int ev_push_slow(struct ev_queue *q, const struct ev *e)
 {
 	uint64_t bucket = ev_time(e) >> EV_BUCKET_SHIFT;
 
-	/* The run is the earliest ring bucket: an event for it, or (after a
-	 * peek) for an earlier one, joins it in order. */
+	/* The run is the earliest ring bucket, sorted. An event for it that
+	 * is later than all of it (nearly every one: a source's events come
+	 * in its sequence order) is appended; any other, or one (after a
+	 * peek) for an earlier bucket, goes to the heap, which pops take
+	 * from whenever its least is smaller than the run's, so the order is
+	 * the same, without shifting a long run (thousands of NICs starting
+	 * in one bucket) for every event. */
 	if (q->run_head < q->run_n && bucket <= q->run_bucket) {
-		if (ev_run_insert(q, e) != 0)
+		if (e->key > q->run[q->run_n - 1].key ? ev_run_append(q, e) != 0
+						       : ev_heap_push(q, e) != 0)
 			return -ENOMEM;
 	} else if (bucket - q->cur < EV_RING_BUCKETS) {
 		uint32_t idx = (uint32_t)(bucket & EV_RING_MASK);

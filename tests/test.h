@@ -3,6 +3,8 @@
 #ifndef FAB_TEST_H
 #define FAB_TEST_H
 
+#include <stdio.h>
+
 #include <CUnit/CUnit.h>
 
 struct rte_mempool;
@@ -11,6 +13,9 @@ struct rte_mempool;
 struct rte_mempool *test_mempool(void);
 /* Absolute path of a file under tests/data. */
 const char *test_data_path(const char *name);
+/* What @fn (topo_describe, topo_dot) prints for @t, malloc'd (test_topo.c). */
+struct topo;
+char *test_topo_print(const struct topo *t, void (*fn)(const struct topo *, FILE *));
 
 int test_capture_register(void);
 int test_cc_register(void);

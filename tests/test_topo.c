@@ -643,7 +643,7 @@ static void test_topo_bisection(void)
 	}
 }
 
-static char *capture(const struct topo *t, void (*fn)(const struct topo *, FILE *))
+char *test_topo_print(const struct topo *t, void (*fn)(const struct topo *, FILE *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -658,7 +658,7 @@ static char *capture(const struct topo *t, void (*fn)(const struct topo *, FILE 
 static void test_topo_describe_dot(void)
 {
 	struct topo *t = fat_tree(4, 3, 100 * G, 100 * G);
-	char *s = capture(t, topo_describe);
+	char *s = test_topo_print(t, topo_describe);
 
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "fat-tree: 16 hosts, 20 switches, 48 links"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "core: 4 switches, 4 ports each"));
@@ -668,7 +668,7 @@ static void test_topo_describe_dot(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "agg: 1.00:1"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bisection bandwidth: 800Gbps (100%"));
 	free(s);
-	s = capture(t, topo_dot);
+	s = test_topo_print(t, topo_dot);
 	CU_ASSERT_EQUAL(strncmp(s, "graph fabric {", 14), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"h0\" -- \"edge0\" [label=\"100G\"];"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"agg0\" -- \"core0\" [label=\"100G\"];"));
@@ -678,7 +678,7 @@ static void test_topo_describe_dot(void)
 	topo_free(t);
 
 	t = leaf_spine(4, 2, 4, 1, 100 * G, 100 * G);
-	s = capture(t, topo_describe);
+	s = test_topo_print(t, topo_describe);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "leaf: 2.00:1 (1.6Tbps down, 800Gbps up)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bisection bandwidth: 400Gbps (50%"));
 	free(s);

@@ -529,22 +529,10 @@ static void test_rail_presets_resolved(void)
 	cfg_doc_free(doc);
 }
 
-static char *tr_capture(const struct topo *t, void (*fn)(const struct topo *, FILE *))
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CU_ASSERT_FATAL(f != NULL);
-	fn(t, f);
-	fclose(f);
-	return buf;
-}
-
 static void test_rail_describe_dot(void)
 {
 	struct topo *t = tr_build("topology: {kind: rail-optimised, preset: dgx-h100-superpod, units: 3}\n");
-	char *s = tr_capture(t, topo_describe);
+	char *s = test_topo_print(t, topo_describe);
 
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "rail-optimised: 760 GPUs in 95 nodes of 8, 3 units of 32 node slots"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "NVLink domains: 95 of 8 GPUs"));
@@ -557,7 +545,7 @@ static void test_rail_describe_dot(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bisection bandwidth (GPU NICs, scale-out): 152Tbps (100%"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "memory: "));
 	free(s);
-	s = tr_capture(t, topo_dot);
+	s = test_topo_print(t, topo_dot);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "subgraph cluster_unit2 {"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "subgraph cluster_pod0 {"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "subgraph cluster_nvl94 {"));
@@ -568,14 +556,14 @@ static void test_rail_describe_dot(void)
 	topo_free(t);
 
 	t = tr_build("topology: {kind: rail-optimised, preset: dgx-b200-superpod, units: 16}\n");
-	s = tr_capture(t, topo_describe);
+	s = test_topo_print(t, topo_describe);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "4 pods"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "core: 64 switches, 64/64 ports"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "spine-core: 4096 x 400Gbps"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "gpu-nvl: 4096 x 7.2Tbps"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "spine: 1.00:1"));
 	free(s);
-	s = tr_capture(t, topo_dot);
+	s = test_topo_print(t, topo_dot);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "subgraph cluster_pod3 {"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\t\"core63\";\n"));
 	free(s);
