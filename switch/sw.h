@@ -78,6 +78,9 @@ struct sw_params {
 	struct sw_red_params red;     /* marking curve */
 	bool int_on;                  /* HPCC INT: each data packet gets a record at
 				       * egress (pkt_telemetry.h) */
+	bool committed_on_top;        /* reserves and PFC headroom are added to buffer_bytes
+				       * (sw_ready) instead of taken from it: a scale-up
+				       * switch, whose PFC stands in for credits */
 };
 
 /* The policy of a switch of topology tier @tier (topo_node.tier: 1 leaf,
@@ -89,7 +92,9 @@ struct cfg_table;
 /* The params of a scale-up (NVLink) switch from the fabric's @fabric:
  * the same, lossless on every priority (NVLink's flow control loses
  * nothing; the model stands PFC in for it), with fabric.pfc's thresholds,
- * or its defaults when the fabric has none. 0 or -ENOMEM. */
+ * or its defaults when the fabric has none, and the headroom that stand-in
+ * needs on top of the buffer (credits need none): the shared pool is the
+ * whole fabric.buffer. 0 or -ENOMEM. */
 int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out);
 
 /* The switch's `fabric:` keys (sw_cfg.c), filling struct sw_params (all

@@ -538,6 +538,7 @@ int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out)
 			return rc;
 	}
 	out->pfc.lossless_prio = UINT8_MAX;
+	out->committed_on_top = true;
 	return 0;
 }
 static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };

@@ -317,6 +317,10 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 			committed += (uint64_t)s->reserve_bytes * PKT_N_PRIO +
 				     x->headroom_bytes * n_lossless;
 	}
+	/* A scale-up switch's PFC stands in for credits, which need no
+	 * headroom: its reserves and headroom come on top of the buffer. */
+	if (s->p.committed_on_top)
+		s->buffer_bytes += committed;
 	if (committed >= s->buffer_bytes) {
 		snprintf(err, CFG_ERR_BYTES,
 			 "switch buffer %llu bytes cannot hold the reserves and PFC headroom of its ports (%llu bytes)",
