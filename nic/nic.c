@@ -123,6 +123,16 @@ void nic_free(struct nic *n)
 struct port *nic_port(struct nic *n, uint16_t i) { return &n->ports[i]; }
 uint16_t nic_n_ports(const struct nic *n) { return n->n_ports; }
 uint32_t nic_host(const struct nic *n) { return n->host; }
+
+struct nic_qp *nic_qp_find(struct nic *n, uint32_t qpn)
+{
+	uint32_t i = qpn - NIC_QPN_BASE;
+
+	return qpn >= NIC_QPN_BASE && i < n->n_qps ? n->qps[i] : NULL;
+}
+
+void nic_qp_set_user(struct nic_qp *qp, void *user) { qp->user = user; }
+void *nic_qp_user(const struct nic_qp *qp) { return qp->user; }
 uint32_t nic_port_ip(const struct nic *n, uint16_t i) { return addr_ep_ip(n->first_ep + i); }
 const struct nic_stats *nic_stats(const struct nic *n) { return &n->stats; }
 

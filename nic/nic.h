@@ -156,6 +156,11 @@ void nic_set_next_hop_mac(struct nic *n, uint16_t i, const uint8_t mac[6]);
  * ENOMEM) on failure. */
 struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr);
 uint32_t nic_qp_num(const struct nic_qp *qp);
+/* The QP of @n numbered @qpn (a completion's qp_num), or NULL. */
+struct nic_qp *nic_qp_find(struct nic *n, uint32_t qpn);
+/* A pointer the caller keeps with @qp (verbs' qp_context); NULL until set. */
+void nic_qp_set_user(struct nic_qp *qp, void *user);
+void *nic_qp_user(const struct nic_qp *qp);
 /* Connect @qp and make it ready to send (the INIT->RTR->RTS transitions in
  * one step). Reads attr->dest_qp_num, path_mtu (IBV_MTU_256..4096, must not
  * exceed the NIC's), sq_psn, rq_psn, ah_attr.port_num (1-based),

@@ -124,6 +124,7 @@ struct nic_qp {
 	uint8_t rtt_valid;         /* a PSN is being timed */
 	uint8_t ecn_echo;          /* the QP's algorithm wants CE echoed in ACKs (both ends) */
 	uint8_t ce_state;          /* responder: the packets since the last ACK were CE-marked */
+	void *user;                /* the caller's (nic_qp_set_user), as verbs' qp_context */
 };
 
 struct nic_port_state {

@@ -83,6 +83,8 @@ struct exp {
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */
 	uint32_t n_msgs;              /* their count */
+	struct tg_graph graph;        /* the operations that order some of them, and
+				       * compute phases (empty without dependencies) */
 	uint32_t *islands;            /* island of each endpoint (topo_ep_islands), made
 				       * when the first workload is checked; NULL before */
 	struct exp_workload *workloads; /* per workload index */

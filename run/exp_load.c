@@ -614,6 +614,7 @@ void exp_free(struct exp *e)
 		return;
 	topo_free(e->topo);
 	free(e->msgs);
+	tg_graph_free(&e->graph);
 	free(e->workloads);
 	free(e->islands);
 	free(e->captures);

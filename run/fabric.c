@@ -282,7 +282,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, f->tg_eps, t->n_eps, e->msgs, e->n_msgs,
-			       fabric_path, f, &fr, err);
+			       &e->graph, fabric_path, f, &fr, err);
 		if (!f->tg)
 			return -EINVAL;
 	}

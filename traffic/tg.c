@@ -6,30 +6,7 @@
 
 #include "nic.h"
 #include "sim.h"
-#include "tg.h"
-
-/* One message in flight: what the start event needs. */
-struct tg_slot {
-	struct tg *t;         /* owner */
-	uint32_t qp;          /* its connection's first sending QP in t->qps */
-	uint32_t idx;         /* flow index = wr_id */
-};
-
-struct tg {
-	struct sim *sim;         /* owning simulation */
-	struct nic **nics;       /* the NICs (borrowed) */
-	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
-	struct ev_src src;       /* event identity of message posts */
-	uint32_t n_flows;        /* messages */
-	uint32_t n_done;         /* completed successfully */
-	uint32_t n_failed;       /* completed in error */
-	struct tg_flow *flows;   /* records */
-	struct tg_slot *slots;   /* per message */
-	uint8_t *parts_left;     /* per message: parts not completed yet (msg.qps of them,
-				  * or fewer for a message shorter than that) */
-	struct nic_qp **qps;     /* sending QPs, a connection's msg.qps of them in a row */
-	uint32_t n_qps;          /* their count */
-};
+#include "tg_int.h"
 
 static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
 {
@@ -38,7 +15,7 @@ static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
 }
 
 /* A message fails once: at its first part in error. */
-static void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
+void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
 {
 	if (f->status != TG_PENDING)
 		return;
@@ -47,19 +24,20 @@ static void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
 	t->n_failed++;
 }
 
-/* The parts a message of @bytes is split into over @qps QPs: one each,
- * and none empty (a 0-byte message is one part). */
-static uint32_t tg_n_parts(uint64_t bytes, uint32_t qps)
+uint32_t tg_n_parts(uint64_t bytes, uint32_t qps)
 {
 	return bytes == 0 ? 1 : bytes < qps ? (uint32_t)bytes : qps;
 }
 
-static void tg_post(struct sim *sim, void *obj)
+void tg_post(struct sim *sim, void *obj)
 {
 	struct tg_slot *s = obj;
 	struct tg_flow *f = &s->t->flows[s->idx];
 	uint32_t parts = tg_n_parts(f->msg.bytes, f->msg.qps);
 
+	/* Its record starts when it is posted (later than its start time when
+	 * it waited for others). */
+	f->msg.start_ps = sim->now_ps;
 	/* Part j takes bytes/parts, the first bytes % parts one more, on the
 	 * connection's QP j (NCCL_IB_SPLIT_DATA_ON_QPS=1's way: every QP
 	 * carries a share of every message). */
@@ -77,7 +55,9 @@ static void tg_post(struct sim *sim, void *obj)
 		wr.wr.rdma.rkey = 0x1000 + f->msg.src;
 		/* QPs are sized for all their messages at set-up, so a post fails
 		 * only on a QP that went to error: the message fails with it. */
-		if (nic_post_send(s->t->qps[s->qp + j], &wr, &bad) != 0)
+		if (s->t->qpx && tg_graph_posted(s->t, s->qp + j, s->idx) != 0)
+			tg_fail(s->t, f, sim->now_ps);
+		else if (nic_post_send(s->t->qps[s->qp + j], &wr, &bad) != 0)
 			tg_fail(s->t, f, sim->now_ps);
 	}
 }
@@ -87,8 +67,12 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	struct tg *t = arg;
 	struct tg_flow *f;
 
-	(void)n;
-	if (wc->opcode == IBV_WC_RECV || wc->wr_id >= t->n_flows)
+	if (wc->opcode == IBV_WC_RECV) {
+		if (t->qpx)
+			tg_graph_received(t, n, wc, now_ps);
+		return;
+	}
+	if (wc->wr_id >= t->n_flows)
 		return;
 	f = &t->flows[wc->wr_id];
 	if (wc->status != IBV_WC_SUCCESS) {
@@ -101,6 +85,8 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->done = true;
 	f->status = TG_DONE;
 	t->n_done++;
+	if (t->op_of_msg && f->msg.op != TG_OP_SEND)
+		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
 }
 
 /* Sort key grouping the messages of one connection together: same
@@ -132,7 +118,7 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
  * endpoint @dst. */
 static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs, uint8_t dscp,
 		      uint32_t mtu, const struct cc_ops *cc, const struct tg_path *fwd,
-		      const struct tg_path *rev, struct nic_qp **out)
+		      const struct tg_path *rev, struct nic_qp **out, struct nic_qp **out_rx)
 {
 	struct nic *a = t->nics[t->eps[src].nic], *b = t->nics[t->eps[dst].nic];
 	uint16_t pa = t->eps[src].port, pb = t->eps[dst].port;
@@ -171,12 +157,14 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	if (nic_qp_connect(qb_p, &qa, tg_base_rtt_ps(rev)) != 0)
 		return -EINVAL;
 	*out = qa_p;
+	*out_rx = qb_p;
 	return 0;
 }
 
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
-		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path,
-		  void *path_arg, const struct tg_framing *fr, char err[CFG_ERR_BYTES])
+		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs,
+		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
+		  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
 	struct tg *t = calloc(1, sizeof(*t));
 	struct tg_key *keys = calloc(n_msgs ? n_msgs : 1, sizeof(*keys));
@@ -244,15 +232,20 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		for (uint32_t q = 0; q < m->qps; q++) {
 			if (t->n_qps % TG_QPS_CHUNK == 0) {
 				struct nic_qp **v = realloc(t->qps, sizeof(*v) * (t->n_qps + TG_QPS_CHUNK));
+				struct nic_qp **r = v ? realloc(t->rqps, sizeof(*r) * (t->n_qps + TG_QPS_CHUNK))
+						      : NULL;
 
-				if (!v) {
+				if (v)
+					t->qps = v;
+				if (r)
+					t->rqps = r;
+				if (!v || !r) {
 					snprintf(err, CFG_ERR_BYTES, "out of memory for QPs");
 					goto fail;
 				}
-				t->qps = v;
 			}
 			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd,
-				       &rev, &t->qps[t->n_qps]) != 0) {
+				       &rev, &t->qps[t->n_qps], &t->rqps[t->n_qps]) != 0) {
 				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
 					 m->src, m->dst);
 				goto fail;
@@ -267,9 +260,15 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 			s->idx = keys[i].idx;
 		}
 	}
-	/* Posts are scheduled in message order: equal start times keep it. */
+	if (graph && graph->n_ops && tg_graph_init(t, graph, err) != 0)
+		goto fail;
+	/* Posts are scheduled in message order: equal start times keep it. The
+	 * messages of the graph are posted as it allows. */
 	for (uint32_t i = 0; i < n_msgs; i++)
-		sim_at(sim, msgs[i].start_ps, &t->src, tg_post, &t->slots[i]);
+		if (!t->op_of_msg || t->op_of_msg[i] == TG_NO_OP)
+			sim_at(sim, msgs[i].start_ps, &t->src, tg_post, &t->slots[i]);
+	if (t->op_of_msg)
+		tg_graph_start(t);
 	free(keys);
 	return t;
 fail:
@@ -286,6 +285,8 @@ void tg_free(struct tg *t)
 	free(t->slots);
 	free(t->parts_left);
 	free(t->qps);
+	free(t->rqps);
+	tg_graph_fini(t);
 	free(t);
 }
 

@@ -106,6 +106,51 @@ int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
 uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 			 const struct tg_framing *fr);
 
+/* Dependencies: a workload as a graph of operations (tg_graph.c). An
+ * operation starts when every operation it depends on has completed,
+ * and not before its own start time: a transfer (a message) is posted
+ * then, a compute phase runs for its duration. A transfer completes, for
+ * what depends on it, when its data has arrived (the receive completion
+ * of a SEND, every part of it) or, for a WRITE or READ, when the sender's
+ * work request completes. Messages that no operation names are posted at
+ * their start time, as before. */
+enum tg_node_kind {
+	TG_NODE_XFER,     /* a message */
+	TG_NODE_COMPUTE,  /* a duration, on a participant (a GPU) */
+};
+
+enum { TG_NO_COLL = UINT32_MAX /* an operation of no collective */ };
+
+struct tg_node {
+	uint8_t kind;        /* enum tg_node_kind */
+	uint32_t msg;        /* transfer: its message (an index of the message list) */
+	uint32_t part;       /* compute: the participant it runs on, for reports */
+	uint64_t dur_ps;     /* compute: how long it runs */
+	uint64_t start_ps;   /* not before this (a transfer's: its message's start) */
+	uint32_t dep_off;    /* what it waits for: deps[dep_off .. dep_off + n_deps) of
+			      * its graph, operations added before it */
+	uint32_t n_deps;     /* their count */
+	uint32_t coll;       /* the collective instance it belongs to, or TG_NO_COLL */
+};
+
+/* A graph being built (zero-initialised; tg_graph_free). */
+struct tg_graph {
+	struct tg_node *ops;   /* operations, in an order where each follows what it waits for */
+	uint32_t n_ops;      /* their count */
+	uint32_t cap_ops;    /* allocated */
+	uint32_t *deps;      /* predecessor lists, concatenated */
+	uint32_t n_deps;     /* their length */
+	uint32_t cap_deps;   /* allocated */
+	uint32_t n_colls;    /* collective instances numbered so far */
+};
+
+/* Add operation @op (its dep_off and n_deps are set here) waiting for the
+ * @n_deps operations @deps, each already in @g; its index into *@id.
+ * Returns 0, -EINVAL (a dependency not in the graph yet) or -ENOMEM. */
+int tg_graph_add(struct tg_graph *g, const struct tg_node *op, const uint32_t *deps, uint32_t n_deps,
+		 uint32_t *id);
+void tg_graph_free(struct tg_graph *g);
+
 struct tg;
 
 /* Where an endpoint is: the NIC and the port of it. */
@@ -114,16 +159,19 @@ struct tg_ep {
 	uint16_t port;       /* its port */
 };
 
-/* Post @msgs (copied) on @nics from their start times; message endpoints
- * index @eps, which say which NIC and port each is. One RC QP per
- * (workload, src, dst) carries that connection's messages in order
+/* Post @msgs (copied) on @nics from their start times, or as the
+ * operations of @graph (may be NULL) that name them allow; message
+ * endpoints index @eps, which say which NIC and port each is. One RC QP
+ * per (workload, src, dst) carries that connection's messages in order
  * (TG_QP_PER_CONNECTION), or each message has a QP pair of its own
  * (TG_QP_PER_MESSAGE), under the congestion control its messages name
- * (both ends); a QP is bound to its endpoint's port. Returns NULL with
- * @err filled on failure. */
+ * (both ends); a QP is bound to its endpoint's port. A message's record
+ * (tg_flows) takes as its start the time it was posted. Returns NULL
+ * with @err filled on failure. */
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
-		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs, tg_path_fn path,
-		  void *path_arg, const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
+		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs,
+		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
+		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
 void tg_free(struct tg *t); /* NULL is fine */
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 /* Messages completed successfully so far. */
@@ -136,5 +184,12 @@ const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);
 /* All the sending QPs of message @i's connection into *@qps: returns
  * their count (msg.qps), 0 past the last. */
 uint32_t tg_flow_qps(const struct tg *t, uint32_t i, struct nic_qp *const **qps);
+
+/* When collective instance @c (of the graph) started (its first operation)
+ * and ended (its last completed): 0 with both set when every operation of
+ * it completed, -EAGAIN when some did not. */
+int tg_coll_span(const struct tg *t, uint32_t c, uint64_t *start_ps, uint64_t *end_ps);
+/* Operations of the graph completed so far, of @n_ops. */
+uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops);
 
 #endif

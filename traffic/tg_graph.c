@@ -1,0 +1,255 @@
+/* The dependency graph of a workload (see tg.h): building it, and running
+ * it. An operation waits for a count of predecessors; each completion
+ * counts its successors down and starts those that reach zero, at the
+ * later of now and their own start time. A transfer completes for its
+ * successors when its data has arrived (a SEND's receive completions:
+ * the k-th message a QP receives is the k-th its peer posted, so every
+ * sending QP of the graph keeps the list of what it posted) or, for a
+ * WRITE or READ, when the sender's request completes. State per
+ * operation and per message is made only when there is a graph. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic.h"
+#include "tg_int.h"
+
+enum { TG_GRAPH_FIRST_CAP = 1024 /* first allocation of a growing array */ };
+
+/* Room for @more entries of @size bytes in *@v (of *@cap, @n used). */
+static int tg_graph_grow(void **v, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
+{
+	uint64_t want = *cap ? *cap : TG_GRAPH_FIRST_CAP;
+	void *p;
+
+	if ((uint64_t)n + more <= *cap)
+		return 0;
+	while (want < (uint64_t)n + more)
+		want *= 2;
+	if (want > UINT32_MAX || !(p = realloc(*v, want * size)))
+		return -ENOMEM;
+	*v = p;
+	*cap = (uint32_t)want;
+	return 0;
+}
+
+int tg_graph_add(struct tg_graph *g, const struct tg_node *op, const uint32_t *deps, uint32_t n_deps,
+		 uint32_t *id)
+{
+	struct tg_node *o;
+
+	for (uint32_t i = 0; i < n_deps; i++)
+		if (deps[i] >= g->n_ops)
+			return -EINVAL;
+	if (tg_graph_grow((void **)&g->ops, &g->cap_ops, g->n_ops, 1, sizeof(*g->ops)) != 0 ||
+	    tg_graph_grow((void **)&g->deps, &g->cap_deps, g->n_deps, n_deps, sizeof(*g->deps)) != 0)
+		return -ENOMEM;
+	o = &g->ops[g->n_ops];
+	*o = *op;
+	o->dep_off = g->n_deps;
+	o->n_deps = n_deps;
+	if (n_deps)
+		memcpy(&g->deps[g->n_deps], deps, sizeof(*deps) * n_deps);
+	g->n_deps += n_deps;
+	*id = g->n_ops++;
+	return 0;
+}
+
+void tg_graph_free(struct tg_graph *g)
+{
+	free(g->ops);
+	free(g->deps);
+	memset(g, 0, sizeof(*g));
+}
+
+int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES])
+{
+	uint32_t n = g->n_ops;
+
+	t->n_ops = n;
+	t->ops = malloc(sizeof(*t->ops) * n);
+	t->succ_off = calloc((size_t)n + 1, sizeof(*t->succ_off));
+	t->succ = malloc(sizeof(*t->succ) * (g->n_deps ? g->n_deps : 1));
+	t->left = malloc(sizeof(*t->left) * n);
+	t->opev = malloc(sizeof(*t->opev) * n);
+	t->op_of_msg = malloc(sizeof(*t->op_of_msg) * (t->n_flows ? t->n_flows : 1));
+	t->rparts_left = calloc(t->n_flows ? t->n_flows : 1, sizeof(*t->rparts_left));
+	t->qpx = calloc(t->n_qps ? t->n_qps : 1, sizeof(*t->qpx));
+	t->n_colls = g->n_colls;
+	t->colls = calloc(g->n_colls ? g->n_colls : 1, sizeof(*t->colls));
+	if (!t->ops || !t->succ_off || !t->succ || !t->left || !t->opev || !t->op_of_msg ||
+	    !t->rparts_left || !t->qpx || !t->colls) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for %u operations", n);
+		return -ENOMEM;
+	}
+	memcpy(t->ops, g->ops, sizeof(*t->ops) * n);
+	for (uint32_t i = 0; i < t->n_flows; i++)
+		t->op_of_msg[i] = TG_NO_OP;
+	for (uint32_t c = 0; c < t->n_colls; c++)
+		t->colls[c].start_ps = UINT64_MAX;
+	/* Successors: count, place, fill (a dependency is always on an earlier
+	 * operation, so the graph has no cycle). */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < g->ops[i].n_deps; k++)
+			t->succ_off[g->deps[g->ops[i].dep_off + k] + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		t->succ_off[i + 1] += t->succ_off[i];
+	for (uint32_t i = 0; i < n; i++)
+		t->left[i] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tg_node *o = &g->ops[i];
+
+		for (uint32_t k = 0; k < o->n_deps; k++) {
+			uint32_t d = g->deps[o->dep_off + k];
+
+			/* t->left[d] counts the successors placed so far. */
+			t->succ[t->succ_off[d] + t->left[d]++] = i;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tg_node *o = &g->ops[i];
+
+		t->left[i] = o->n_deps;
+		t->opev[i] = (struct tg_opev){ .t = t, .op = i };
+		if (o->coll != TG_NO_COLL) {
+			if (o->coll >= t->n_colls) {
+				snprintf(err, CFG_ERR_BYTES, "operation %u: collective %u of %u", i, o->coll,
+					 t->n_colls);
+				return -EINVAL;
+			}
+			t->colls[o->coll].left++;
+		}
+		if (o->kind != TG_NODE_XFER)
+			continue;
+		if (o->msg >= t->n_flows || t->op_of_msg[o->msg] != TG_NO_OP) {
+			snprintf(err, CFG_ERR_BYTES, "operation %u: message %u is not one of the %u, or has an operation already",
+				 i, o->msg, t->n_flows);
+			return -EINVAL;
+		}
+		t->op_of_msg[o->msg] = i;
+		t->rparts_left[o->msg] =
+			(uint8_t)tg_n_parts(t->flows[o->msg].msg.bytes, t->flows[o->msg].msg.qps);
+	}
+	/* The receiving QP of every connection carrying graph messages finds
+	 * its sender's post list through its user pointer. */
+	for (uint32_t i = 0; i < t->n_flows; i++) {
+		if (t->op_of_msg[i] == TG_NO_OP)
+			continue;
+		for (uint32_t q = 0; q < t->flows[i].msg.qps; q++)
+			nic_qp_set_user(t->rqps[t->slots[i].qp + q], &t->qpx[t->slots[i].qp + q]);
+	}
+	sim_new_src(t->sim, &t->op_src);
+	return 0;
+}
+
+static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps);
+
+/* Operation @i completed at @now_ps: start what was waiting for it. */
+static void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
+{
+	const struct tg_node *o = &t->ops[i];
+
+	t->n_ops_done++;
+	if (o->coll != TG_NO_COLL) {
+		struct tg_coll_rt *c = &t->colls[o->coll];
+
+		c->left--;
+		if (now_ps > c->end_ps)
+			c->end_ps = now_ps;
+	}
+	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++)
+		if (--t->left[t->succ[k]] == 0)
+			tg_graph_op_start(t, t->succ[k], now_ps);
+}
+
+static void tg_graph_compute_done(struct sim *sim, void *obj)
+{
+	const struct tg_opev *ev = obj;
+
+	tg_graph_op_done(ev->t, ev->op, sim->now_ps);
+}
+
+/* Operation @i may start: at @now_ps, or its own start time if later. */
+static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
+{
+	const struct tg_node *o = &t->ops[i];
+	uint64_t at = o->start_ps > now_ps ? o->start_ps : now_ps;
+
+	if (o->coll != TG_NO_COLL && at < t->colls[o->coll].start_ps)
+		t->colls[o->coll].start_ps = at;
+	if (o->kind == TG_NODE_XFER)
+		sim_at(t->sim, at, &t->src, tg_post, &t->slots[o->msg]);
+	else
+		sim_at(t->sim, at + o->dur_ps, &t->op_src, tg_graph_compute_done, &t->opev[i]);
+}
+
+void tg_graph_start(struct tg *t)
+{
+	for (uint32_t i = 0; i < t->n_ops; i++)
+		if (t->ops[i].n_deps == 0)
+			tg_graph_op_start(t, i, 0);
+}
+
+int tg_graph_posted(struct tg *t, uint32_t qp, uint32_t msg)
+{
+	struct tg_qpx *x = &t->qpx[qp];
+
+	if (t->op_of_msg[msg] == TG_NO_OP)
+		return 0;
+	if (tg_graph_grow((void **)&x->posted, &x->cap, x->n, 1, sizeof(*x->posted)) != 0)
+		return -ENOMEM;
+	x->posted[x->n++] = msg;
+	return 0;
+}
+
+void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
+{
+	struct nic_qp *qp = nic_qp_find(n, wc->qp_num);
+	const struct tg_qpx *x = qp ? nic_qp_user(qp) : NULL;
+	uint32_t msg;
+
+	/* A receive on a QP outside the graph, or past what was posted (never:
+	 * RC delivers what was sent, once, in order). */
+	if (!x || wc->wr_id == 0 || wc->wr_id > x->n)
+		return;
+	msg = x->posted[wc->wr_id - 1];
+	if (--t->rparts_left[msg] == 0 && t->flows[msg].msg.op == TG_OP_SEND)
+		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
+}
+
+void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps)
+{
+	if (t->op_of_msg[msg] != TG_NO_OP)
+		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
+}
+
+int tg_coll_span(const struct tg *t, uint32_t c, uint64_t *start_ps, uint64_t *end_ps)
+{
+	if (c >= t->n_colls || t->colls[c].left != 0)
+		return -EAGAIN;
+	*start_ps = t->colls[c].start_ps;
+	*end_ps = t->colls[c].end_ps;
+	return 0;
+}
+
+uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops)
+{
+	*n_ops = t->n_ops;
+	return t->n_ops_done;
+}
+
+void tg_graph_fini(struct tg *t)
+{
+	for (uint32_t i = 0; t->qpx && i < t->n_qps; i++)
+		free(t->qpx[i].posted);
+	free(t->ops);
+	free(t->succ_off);
+	free(t->succ);
+	free(t->left);
+	free(t->opev);
+	free(t->op_of_msg);
+	free(t->rparts_left);
+	free(t->qpx);
+	free(t->colls);
+}
