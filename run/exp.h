@@ -85,6 +85,8 @@ struct exp {
 	uint32_t n_msgs;              /* their count */
 	struct tg_graph graph;        /* the operations that order some of them, and
 				       * compute phases (empty without dependencies) */
+	struct tg_coll *colls;        /* collective instances (graph.n_colls) */
+	uint32_t n_colls;             /* their count */
 	uint32_t *islands;            /* island of each endpoint (topo_ep_islands), made
 				       * when the first workload is checked; NULL before */
 	struct exp_workload *workloads; /* per workload index */

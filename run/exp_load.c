@@ -169,6 +169,9 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.index = (uint16_t)e->n_workloads,
 			.msgs = &e->msgs,
 			.n_msgs = &e->n_msgs,
+			.graph = &e->graph,
+			.colls = &e->colls,
+			.n_colls = &e->n_colls,
 		};
 		char kinds[256];
 		uint32_t first;
@@ -615,6 +618,7 @@ void exp_free(struct exp *e)
 	topo_free(e->topo);
 	free(e->msgs);
 	tg_graph_free(&e->graph);
+	free(e->colls);
 	free(e->workloads);
 	free(e->islands);
 	free(e->captures);

@@ -14,10 +14,7 @@
 #include "results.h"
 #include "units.h"
 
-static struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
+struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
 {
 	struct res_metric *m;
 	va_list ap;
@@ -39,35 +36,6 @@ static struct res_metric *res_add(struct results *r, enum res_type type, const c
 	va_end(ap);
 	return m;
 }
-
-#define RES_U64(r, val, ...)                                             \
-	do {                                                             \
-		struct res_metric *m_ = res_add((r), RES_U64, __VA_ARGS__); \
-		if (!m_)                                                 \
-			return -ENOMEM;                                  \
-		m_->u = (val);                                           \
-	} while (0)
-#define RES_DBL(r, val, ...)                                                \
-	do {                                                                \
-		struct res_metric *m_ = res_add((r), RES_DOUBLE, __VA_ARGS__); \
-		if (!m_)                                                    \
-			return -ENOMEM;                                     \
-		m_->d = (val);                                              \
-	} while (0)
-#define RES_BOOL(r, val, ...)                                             \
-	do {                                                              \
-		struct res_metric *m_ = res_add((r), RES_BOOL, __VA_ARGS__); \
-		if (!m_)                                                  \
-			return -ENOMEM;                                   \
-		m_->u = (val) ? 1 : 0;                                    \
-	} while (0)
-#define RES_STR(r, val, ...)                                             \
-	do {                                                             \
-		struct res_metric *m_ = res_add((r), RES_STR, __VA_ARGS__); \
-		if (!m_)                                                 \
-			return -ENOMEM;                                  \
-		m_->s = (val);                                           \
-	} while (0)
 
 static int res_dbl_cmp(const void *a, const void *b)
 {
@@ -431,7 +399,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	}
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
-	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0)
+	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0 || res_collectives(r, f) != 0)
 		return -ENOMEM;
 	RES_U64(r, f->exp->engine.pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
@@ -616,8 +584,8 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 {
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "rates.csv", "flows.csv",
-					       "fct_bins.csv" };
-	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 8));
+					       "fct_bins.csv", "collectives.csv" };
+	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 9));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;
 	size_t covers_len = 0;
@@ -638,6 +606,11 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	}
 	if (res_fct_bins_wanted(f) && (rc = res_write_fct_bins(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/fct_bins.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	if (f->exp->n_colls && (rc = res_write_collectives(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/collectives.csv: cannot write: %s", dir,
+			 strerror(-rc));
 		goto out;
 	}
 	if ((rc = res_write_ports(f, dir)) != 0) {
@@ -910,6 +883,7 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 			RV("flows.slowdown.p50"), RV("flows.slowdown.p99"), RV("flows.slowdown.max"));
 	fprintf(out, "  drops: %.0f (buffer %.0f), peak switch buffer %.0f bytes\n", RV("drops.total"),
 		RV("drops.buffer"), RV("switch.buffer_peak_bytes"));
+	res_print_collectives(f, out);
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"

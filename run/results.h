@@ -5,6 +5,7 @@
 #ifndef FAB_RESULTS_H
 #define FAB_RESULTS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +46,41 @@ struct results {
 				    * NULL until res_write_all) */
 };
 
+/* Append a metric named by @fmt (its value set by the caller); NULL when
+ * out of memory. The RES_* macros below add one and return -ENOMEM from
+ * the calling function when that fails. */
+struct res_metric *res_add(struct results *r, enum res_type type, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define RES_U64(r, val, ...)                                             \
+	do {                                                             \
+		struct res_metric *m_ = res_add((r), RES_U64, __VA_ARGS__); \
+		if (!m_)                                                 \
+			return -ENOMEM;                                  \
+		m_->u = (val);                                           \
+	} while (0)
+#define RES_DBL(r, val, ...)                                                \
+	do {                                                                \
+		struct res_metric *m_ = res_add((r), RES_DOUBLE, __VA_ARGS__); \
+		if (!m_)                                                    \
+			return -ENOMEM;                                     \
+		m_->d = (val);                                              \
+	} while (0)
+#define RES_BOOL(r, val, ...)                                             \
+	do {                                                              \
+		struct res_metric *m_ = res_add((r), RES_BOOL, __VA_ARGS__); \
+		if (!m_)                                                  \
+			return -ENOMEM;                                   \
+		m_->u = (val) ? 1 : 0;                                    \
+	} while (0)
+#define RES_STR(r, val, ...)                                             \
+	do {                                                             \
+		struct res_metric *m_ = res_add((r), RES_STR, __VA_ARGS__); \
+		if (!m_)                                                 \
+			return -ENOMEM;                                  \
+		m_->s = (val);                                           \
+	} while (0)
+
+
 /* Collect every metric of a finished run of @f (also of one not yet run:
  * the names are the same). Returns 0 or -ENOMEM. */
 int res_collect(struct results *r, const struct fabric *f);
@@ -76,6 +112,12 @@ int res_write_pfc(const struct fabric *f, const char *dir);
  * flows.csv when a workload is of kind poisson. 0 or -errno. */
 bool res_fct_bins_wanted(const struct fabric *f);
 int res_write_fct_bins(const struct fabric *f, const char *dir);
+/* Collectives (run/results_coll.c): collectives.<workload>.* metrics,
+ * collectives.csv (one row per instance, nccl-tests' columns) and their
+ * table in the human summary. 0 or -errno. */
+int res_collectives(struct results *r, const struct fabric *f);
+int res_write_collectives(const struct fabric *f, const char *dir);
+void res_print_collectives(const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);
 

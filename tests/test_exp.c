@@ -216,6 +216,7 @@ static void test_exp_table_defaults(void)
 		"  - {kind: messages, messages: [{src: h1, dst: h2, size: 1KiB}]}\n"
 		"  - {kind: messages, messages: [{src: h2, dst: h1, size: 1KiB}], cc: timely}\n"
 		"  - {kind: messages, messages: [{src: h2, dst: h0, size: 1KiB}], cc: swift}\n"
+		"  - {kind: collective, collective: all-gather, ranks: [h0, h1], size: 4KiB}\n"
 		"capture: {ports: ['h0:0']}\n"
 		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
 		"expect: [{metric: drops.total, op: '==', value: 0}]\n";

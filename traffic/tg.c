@@ -93,6 +93,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
  * workload, endpoints and DSCP (a QP has one traffic class). */
 struct tg_key {
 	uint64_t key;  /* workload << 48 | dscp << 40 | src << 20 | dst */
+	uint16_t chan; /* then the connection tag */
 	uint32_t idx;  /* message */
 };
 
@@ -102,6 +103,8 @@ static int tg_key_cmp(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
+	if (x->chan != y->chan)
+		return x->chan < y->chan ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -208,6 +211,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
 		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
 			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
+		keys[i].chan = msgs[i].chan;
 		keys[i].idx = i;
 	}
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
@@ -220,7 +224,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		 * and the workload is part of the key). */
 		if (m->qp_mode == TG_QP_PER_MESSAGE)
 			j++;
-		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key)
+		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key &&
+		       keys[j].chan == keys[i].chan)
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0) {

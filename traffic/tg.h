@@ -56,6 +56,9 @@ struct tg_msg {
 	uint8_t qps;         /* QP pairs of its connection, 1..TG_MAX_QPS: the message is
 			      * split into that many parts, one on each, and completes
 			      * when every part has */
+	uint16_t chan;       /* connection tag: messages of one workload between the same
+			      * endpoints with another tag (a collective's channel) get
+			      * connections of their own */
 	const struct cc_ops *cc; /* congestion control of its QP (its workload's cc key);
 			      * NULL: the NIC's (nic.cc) */
 };
@@ -150,6 +153,45 @@ struct tg_graph {
 int tg_graph_add(struct tg_graph *g, const struct tg_node *op, const uint32_t *deps, uint32_t n_deps,
 		 uint32_t *id);
 void tg_graph_free(struct tg_graph *g);
+
+/* Collectives (traffic/tg_wl_coll.c): what nccl-tests measures. */
+enum tg_coll_kind {
+	TG_COLL_ALL_REDUCE,
+	TG_COLL_ALL_GATHER,
+	TG_COLL_REDUCE_SCATTER,
+	TG_COLL_BROADCAST,
+	TG_COLL_ALL_TO_ALL,
+};
+
+enum tg_coll_alg {
+	TG_ALG_RING,             /* rings (a chain for broadcast), one per channel */
+	TG_ALG_HIERARCHICAL,     /* all-reduce: reduce-scatter in each node, all-reduce
+				  * across the nodes rail by rail, all-gather in each node */
+	TG_ALG_HALVING_DOUBLING, /* all-reduce: recursive halving then doubling
+				  * (Rabenseifner), 2^k ranks */
+	TG_ALG_DIRECT,           /* all-to-all: every pair at once */
+};
+
+/* One collective instance (of a workload; one per size and iteration). */
+struct tg_coll {
+	uint16_t workload;   /* the workload that made it */
+	uint8_t kind;        /* enum tg_coll_kind */
+	uint8_t alg;         /* enum tg_coll_alg */
+	uint32_t n_ranks;    /* ranks taking part */
+	uint64_t bytes;      /* the size S nccl-tests reports (all-reduce, broadcast: the
+			      * buffer; all-gather, reduce-scatter: the whole result, n x a
+			      * rank's part; all-to-all: what each rank sends in all) */
+	uint32_t iter;       /* iteration at this size, from 0 */
+};
+
+/* nccl-tests' bus bandwidth factor of @kind on @n ranks: busbw = algbw x
+ * this (doc/PERFORMANCE.md of nccl-tests): 2(n-1)/n for all-reduce,
+ * (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for
+ * broadcast. */
+double tg_coll_bus_factor(uint8_t kind, uint32_t n);
+/* Value <-> name of the kinds and algorithms (NULL-terminated lists). */
+const char *const *tg_coll_kind_names(void);
+const char *const *tg_coll_alg_names(void);
 
 struct tg;
 

@@ -14,6 +14,7 @@ static const struct tg_wl_kind *const tg_wl_registry[] = {
 	&tg_wl_permutation_kind,
 	&tg_wl_incast_kind,
 	&tg_wl_poisson_kind,
+	&tg_wl_collective_kind,
 };
 
 static const char *const tg_wl_registry_names[] = {
@@ -21,6 +22,7 @@ static const char *const tg_wl_registry_names[] = {
 	"permutation",
 	"incast",
 	"poisson",
+	"collective",
 	NULL,
 };
 
@@ -45,7 +47,7 @@ const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast or poisson" },
+	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson or collective" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },

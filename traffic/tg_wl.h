@@ -27,6 +27,9 @@ struct tg_wl_ctx {
 	uint8_t qps;              /* QP pairs per connection (its qps key) */
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
+	struct tg_graph *graph;   /* the experiment's dependency graph, appended to */
+	struct tg_coll **colls;   /* collective instances, appended to (realloc'd) */
+	uint32_t *n_colls;        /* their count (= graph->n_colls) */
 };
 
 struct tg_wl_kind {

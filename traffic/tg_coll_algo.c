@@ -1,0 +1,370 @@
+/* Collective algorithms as transfers and dependencies (sources:
+ * collectives reference of this project, docs/config.md "kind:
+ * collective", after NCCL's and nccl-tests' definitions). Every transfer
+ * is a SEND from one rank to another; a rank forwards data only once it
+ * has arrived (its receive completion), slice by slice, so steps
+ * pipeline the way NCCL's ring does with its step buffers.
+ *
+ * - Ring reduce-scatter / all-gather / all-reduce: per channel, the data
+ *   of the channel in n chunks; at step t position p sends chunk
+ *   (p - t) mod n to p + 1 (reduce-scatter, all-gather), all-reduce
+ *   doing n - 1 reduce-scatter steps and then n - 1 all-gather steps
+ *   sending chunk (p + 1 - t') mod n. Each position forwards at step t
+ *   the chunk it received at step t - 1, slice for slice.
+ * - Broadcast: a pipelined chain from the root along the ring order.
+ * - Halving-doubling all-reduce (Rabenseifner): log2 n steps of
+ *   recursive halving, exchanging S/2, S/4, ... with the partner p ^ d,
+ *   then the same sizes back in doubling order; a step waits for all of
+ *   the rank's previous receive.
+ * - Hierarchical all-reduce: a ring reduce-scatter inside each node, a
+ *   ring all-reduce across the nodes per local GPU (rail by rail, on the
+ *   GPUs' own NICs), a ring all-gather inside each node; each phase of a
+ *   rank waits for its last receive of the phase before.
+ * - Direct all-to-all: every rank sends S/n to every other at once. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tg_coll_int.h"
+
+int tg_deps_add(struct tg_deps *d, uint32_t id)
+{
+	if (d->n == d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 8;
+		uint32_t *v = realloc(d->v, sizeof(*v) * cap);
+
+		if (!v)
+			return -ENOMEM;
+		d->v = v;
+		d->cap = cap;
+	}
+	d->v[d->n++] = id;
+	return 0;
+}
+
+void tg_deps_free(struct tg_deps *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+enum tg_ring_phase {
+	TG_RING_RS,    /* reduce-scatter: n - 1 steps */
+	TG_RING_AG,    /* all-gather: n - 1 steps */
+	TG_RING_AR,    /* all-reduce: both */
+	TG_RING_BCAST, /* broadcast: a chain, n - 1 hops */
+};
+
+/* Bytes of part @i of @total split into @n parts (the first total % n
+ * one more). */
+static uint64_t tg_coll_part(uint64_t total, uint64_t n, uint64_t i)
+{
+	return total / n + (i < total % n);
+}
+
+/* Slices of a chunk of @bytes: at least one, none over slice_bytes. */
+static uint32_t tg_coll_slices(const struct tg_cb *b, uint64_t bytes)
+{
+	uint64_t l = (bytes + b->slice_bytes - 1) / b->slice_bytes;
+
+	return l ? (uint32_t)l : 1;
+}
+
+/* The chunk position @p sends at step @t of a ring of @n in @phase. */
+static uint32_t tg_ring_chunk(enum tg_ring_phase phase, uint32_t n, uint32_t p, uint32_t t)
+{
+	if (phase == TG_RING_BCAST)
+		return 0;
+	if (phase == TG_RING_AR && t >= n - 1)
+		return (p + 1 + n - (t - (n - 1)) % n) % n;
+	return (p + n - t % n) % n;
+}
+
+/* One ring (or chain) over positions @order[0..@n) (rank numbers) moving
+ * @bytes in the way of @phase on channel @chan, inter-node edges on
+ * @rail. Position p's first sends wait for @start[p] (NULL or empty: the
+ * gate); @end[p] (when not NULL, and not for a chain) receives the
+ * nodes of p's last receive. 0 or -errno. */
+static int tg_ring(struct tg_cb *b, const uint32_t *order, uint32_t n, uint64_t bytes,
+		   enum tg_ring_phase phase, uint16_t chan, uint32_t rail, struct tg_deps *start,
+		   struct tg_deps *end)
+{
+	uint32_t chunks = phase == TG_RING_BCAST ? 1 : n, steps, lmax;
+	uint32_t *prev = NULL, *next = NULL;
+	int rc = 0;
+
+	if (n < 2) {
+		for (uint32_t p = 0; end && start && p < n; p++)
+			for (uint32_t k = 0; k < start[p].n && rc == 0; k++)
+				rc = tg_deps_add(&end[p], start[p].v[k]);
+		return rc;
+	}
+	steps = phase == TG_RING_AR ? 2 * (n - 1) : n - 1;
+	lmax = tg_coll_slices(b, tg_coll_part(bytes, chunks, 0));
+	prev = malloc(sizeof(*prev) * (size_t)n * lmax);
+	next = malloc(sizeof(*next) * (size_t)n * lmax);
+	if (!prev || !next) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t t = 0; t < steps && rc == 0; t++) {
+		for (uint32_t p = 0; p < n && rc == 0; p++) {
+			uint32_t k, l;
+			uint64_t size;
+
+			if (phase == TG_RING_BCAST && p != t)
+				continue; /* hop t: only position t sends */
+			k = tg_ring_chunk(phase, n, p, t);
+			size = tg_coll_part(bytes, chunks, k);
+			l = tg_coll_slices(b, size);
+			for (uint32_t j = 0; j < l && rc == 0; j++) {
+				const uint32_t *deps = NULL;
+				uint32_t n_deps = 0, id;
+
+				if (t > 0) {
+					deps = &prev[(size_t)p * lmax + j];
+					n_deps = 1;
+				} else if (start && start[p].n) {
+					deps = start[p].v;
+					n_deps = start[p].n;
+				}
+				rc = tg_cb_xfer(b, order[p], order[(p + 1) % n], chan, rail,
+						tg_coll_part(size, l, j), deps, n_deps, &id);
+				next[(size_t)((p + 1) % n) * lmax + j] = id;
+			}
+		}
+		{
+			uint32_t *x = prev;
+
+			prev = next;
+			next = x;
+		}
+	}
+	/* prev holds, for each position, what it received at the last step:
+	 * the chunk its predecessor sent then. */
+	for (uint32_t p = 0; end && phase != TG_RING_BCAST && p < n && rc == 0; p++) {
+		uint32_t k = tg_ring_chunk(phase, n, (p + n - 1) % n, steps - 1);
+		uint32_t l = tg_coll_slices(b, tg_coll_part(bytes, chunks, k));
+
+		for (uint32_t j = 0; j < l && rc == 0; j++)
+			rc = tg_deps_add(&end[p], prev[(size_t)p * lmax + j]);
+	}
+out:
+	free(prev);
+	free(next);
+	return rc;
+}
+
+/* The ring order of channel @c over all ranks: rank order, each node's run
+ * of ranks rotated to start at GPU c (mod its run's length) so that the
+ * channel's inter-node hops all leave and enter on rail c. */
+static void tg_coll_ring_order(const struct tg_cb *b, uint32_t c, uint32_t *order)
+{
+	uint32_t i = 0;
+
+	while (i < b->n) {
+		uint32_t j = i, len, rot = 0;
+
+		while (j < b->n && tg_cb_node_of(b, j) == tg_cb_node_of(b, i))
+			j++;
+		len = j - i;
+		for (uint32_t k = 0; k < len; k++)
+			if (tg_cb_gpu_of(b, i + k) == c % (b->t->gpus.gpus_per_node ? b->t->gpus.gpus_per_node : 1)) {
+				rot = k;
+				break;
+			}
+		if (!b->t->gpus.gpus_per_node)
+			rot = 0;
+		for (uint32_t k = 0; k < len; k++)
+			order[i + k] = i + (rot + k) % len;
+		i = j;
+	}
+}
+
+static int tg_coll_rings(struct tg_cb *b, enum tg_ring_phase phase)
+{
+	uint32_t *order = malloc(sizeof(*order) * b->n);
+	uint32_t g = b->t->gpus.gpus_per_node;
+	int rc = order ? 0 : -ENOMEM;
+
+	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
+		tg_coll_ring_order(b, c, order);
+		if (phase == TG_RING_BCAST) {
+			/* The chain starts at the root: rotate the order to it. */
+			uint32_t at = 0, *rot = malloc(sizeof(*rot) * b->n);
+
+			if (!rot) {
+				rc = -ENOMEM;
+				break;
+			}
+			while (order[at] != b->root)
+				at++;
+			for (uint32_t k = 0; k < b->n; k++)
+				rot[k] = order[(at + k) % b->n];
+			rc = tg_ring(b, rot, b->n, tg_coll_part(b->bytes, b->channels, c), phase,
+				     (uint16_t)c, g ? c % g : TG_COLL_NO_RAIL, NULL, NULL);
+			free(rot);
+			continue;
+		}
+		rc = tg_ring(b, order, b->n, tg_coll_part(b->bytes, b->channels, c), phase, (uint16_t)c,
+			     g ? c % g : TG_COLL_NO_RAIL, NULL, NULL);
+	}
+	free(order);
+	return rc;
+}
+
+static int tg_coll_halving_doubling(struct tg_cb *b, const struct cfg_node *at,
+				    char err[CFG_ERR_BYTES])
+{
+	struct tg_deps *last = calloc(b->n, sizeof(*last)), *now = calloc(b->n, sizeof(*now));
+	uint32_t k = 0;
+	int rc = 0;
+
+	while ((1u << k) < b->n)
+		k++;
+	if ((1u << k) != b->n) {
+		cfg_errorf(err, at, "halving-doubling needs a power of two of ranks (got %u)", b->n);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && (!last || !now))
+		rc = -ENOMEM;
+	/* Steps 0 .. k-1 halve (distance n/2, n/4, ...), steps k .. 2k-1
+	 * double (distance 1, 2, ...): step s moves S / 2^(s+1) or its mirror. */
+	for (uint32_t s = 0; s < 2 * k && rc == 0; s++) {
+		uint32_t e = s < k ? s : 2 * k - 1 - s, d = b->n >> (e + 1);
+		uint64_t size = b->bytes >> (e + 1);
+		uint32_t l = tg_coll_slices(b, size);
+
+		for (uint32_t p = 0; p < b->n && rc == 0; p++)
+			for (uint32_t j = 0; j < l && rc == 0; j++) {
+				uint32_t id;
+
+				rc = tg_cb_xfer(b, p, p ^ d, 0, TG_COLL_NO_RAIL, tg_coll_part(size, l, j),
+						last[p].v, last[p].n, &id);
+				if (rc == 0)
+					rc = tg_deps_add(&now[p ^ d], id);
+			}
+		for (uint32_t p = 0; p < b->n && rc == 0; p++) {
+			struct tg_deps x = last[p];
+
+			last[p] = now[p];
+			now[p] = x;
+			now[p].n = 0;
+		}
+	}
+	for (uint32_t p = 0; last && now && p < b->n; p++) {
+		tg_deps_free(&last[p]);
+		tg_deps_free(&now[p]);
+	}
+	free(last);
+	free(now);
+	return rc;
+}
+
+static int tg_coll_hierarchical(struct tg_cb *b, const struct cfg_node *at,
+				char err[CFG_ERR_BYTES])
+{
+	uint32_t g = 0, n_nodes, *order = malloc(sizeof(*order) * b->n);
+	struct tg_deps *a = calloc(b->n, sizeof(*a)), *z = calloc(b->n, sizeof(*z));
+	int rc = order && a && z ? 0 : -ENOMEM;
+
+	/* Equal runs of ranks per node, and more than one node. */
+	while (rc == 0 && g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
+		g++;
+	n_nodes = g ? b->n / g : 0;
+	for (uint32_t i = 0; rc == 0 && i < b->n; i++)
+		if (b->n % g || tg_cb_node_of(b, i) != tg_cb_node_of(b, (i / g) * g) ||
+		    tg_cb_gpu_of(b, i) != tg_cb_gpu_of(b, i % g) ||
+		    (i % g == 0 && i && tg_cb_node_of(b, i) == tg_cb_node_of(b, i - 1))) {
+			cfg_errorf(err, at, "hierarchical all-reduce needs the same GPUs of every node, node by node (rank %u breaks it)", i);
+			rc = -EINVAL;
+		}
+	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
+		uint64_t part = tg_coll_part(b->bytes, b->channels, c);
+
+		for (uint32_t i = 0; i < b->n; i++) {
+			a[i].n = 0;
+			z[i].n = 0;
+		}
+		tg_coll_ring_order(b, c, order);
+		/* 1. reduce-scatter inside each node (the node's run of the order) */
+		for (uint32_t m = 0; m < n_nodes && rc == 0; m++)
+			rc = tg_ring(b, &order[m * g], g, part, TG_RING_RS, (uint16_t)c, TG_COLL_NO_RAIL,
+				     NULL, &a[m * g]);
+		/* 2. all-reduce across the nodes, GPU by GPU, a chunk each */
+		for (uint32_t i = 0; i < g && rc == 0; i++) {
+			uint32_t *ring = malloc(sizeof(*ring) * n_nodes);
+			struct tg_deps *st = calloc(n_nodes, sizeof(*st)), *en = calloc(n_nodes, sizeof(*en));
+
+			if (!ring || !st || !en)
+				rc = -ENOMEM;
+			for (uint32_t m = 0; m < n_nodes && rc == 0; m++) {
+				ring[m] = order[m * g + i];
+				st[m] = a[m * g + i];
+			}
+			if (rc == 0)
+				rc = tg_ring(b, ring, n_nodes, tg_coll_part(part, g, i), TG_RING_AR,
+					     (uint16_t)(b->channels + c), TG_COLL_NO_RAIL, st, en);
+			for (uint32_t m = 0; m < n_nodes && rc == 0; m++) {
+				tg_deps_free(&z[m * g + i]);
+				z[m * g + i] = en[m];
+				en[m] = (struct tg_deps){ 0 };
+			}
+			for (uint32_t m = 0; en && m < n_nodes; m++)
+				tg_deps_free(&en[m]);
+			free(ring);
+			free(st);
+			free(en);
+		}
+		/* 3. all-gather inside each node */
+		for (uint32_t m = 0; m < n_nodes && rc == 0; m++)
+			rc = tg_ring(b, &order[m * g], g, part, TG_RING_AG, (uint16_t)(2 * b->channels + c),
+				     TG_COLL_NO_RAIL, &z[m * g], NULL);
+	}
+	for (uint32_t i = 0; a && z && i < b->n; i++) {
+		tg_deps_free(&a[i]);
+		tg_deps_free(&z[i]);
+	}
+	free(a);
+	free(z);
+	free(order);
+	return rc;
+}
+
+static int tg_coll_all_to_all(struct tg_cb *b)
+{
+	uint64_t pair = b->bytes / b->n;
+	uint32_t l = tg_coll_slices(b, pair);
+	int rc = 0;
+
+	/* Rank a sends to a + 1, a + 2, ...: every rank starts on another. */
+	for (uint32_t off = 1; off < b->n && rc == 0; off++)
+		for (uint32_t a = 0; a < b->n && rc == 0; a++)
+			for (uint32_t j = 0; j < l && rc == 0; j++) {
+				uint32_t id;
+
+				rc = tg_cb_xfer(b, a, (a + off) % b->n, 0, TG_COLL_NO_RAIL,
+						tg_coll_part(pair, l, j), NULL, 0, &id);
+			}
+	return rc;
+}
+
+int tg_coll_build(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES])
+{
+	switch (b->kind) {
+	case TG_COLL_ALL_REDUCE:
+		if (b->alg == TG_ALG_HIERARCHICAL)
+			return tg_coll_hierarchical(b, at, err);
+		if (b->alg == TG_ALG_HALVING_DOUBLING)
+			return tg_coll_halving_doubling(b, at, err);
+		return tg_coll_rings(b, TG_RING_AR);
+	case TG_COLL_REDUCE_SCATTER:
+		return tg_coll_rings(b, TG_RING_RS);
+	case TG_COLL_ALL_GATHER:
+		return tg_coll_rings(b, TG_RING_AG);
+	case TG_COLL_BROADCAST:
+		return tg_coll_rings(b, TG_RING_BCAST);
+	default:
+		return tg_coll_all_to_all(b);
+	}
+}

@@ -1,0 +1,64 @@
+/* Collectives, private: a collective instance being built (the workload
+ * kind in tg_wl_coll.c reads the keys and orders the ranks; the
+ * algorithms in tg_coll_algo.c turn an instance into transfers and their
+ * dependencies). */
+#ifndef FAB_TG_COLL_INT_H
+#define FAB_TG_COLL_INT_H
+
+#include "tg_wl_int.h"
+
+enum {
+	TG_COLL_NO_RAIL = UINT32_MAX, /* an edge on the GPUs' own NICs */
+};
+
+/* What a rank waits for, or what it last received: node ids. */
+struct tg_deps {
+	uint32_t *v;          /* node ids (malloc'd) */
+	uint32_t n;           /* how many */
+	uint32_t cap;         /* allocated */
+};
+
+/* One instance under construction. */
+struct tg_cb {
+	struct tg_wl_ctx *c;       /* the experiment */
+	const struct topo *t;      /* its topology */
+	struct tg_msg proto;       /* what its messages share (SEND, DSCP, workload, QPs) */
+	const uint32_t *ranks;     /* participants (GPUs or endpoints), in rank order */
+	uint32_t n;                /* their count */
+	uint32_t coll;             /* its instance number */
+	uint32_t gate;             /* a node every first transfer waits for (the previous
+				    * instance's end), or TG_NO_GATE */
+	uint64_t slice_bytes;      /* the most one transfer carries (pipelining) */
+	uint32_t channels;         /* rings / data parts */
+	uint32_t root;             /* broadcast: the root's rank */
+	uint8_t kind;              /* enum tg_coll_kind */
+	uint8_t alg;               /* enum tg_coll_alg */
+	uint64_t bytes;            /* S */
+	uint32_t first_node;       /* its first node: nodes first_node.. are its own */
+};
+
+enum { TG_NO_GATE = UINT32_MAX };
+
+/* Append @id to @d. 0 or -ENOMEM. */
+int tg_deps_add(struct tg_deps *d, uint32_t id);
+void tg_deps_free(struct tg_deps *d);
+
+/* A transfer of @bytes from rank @a to rank @b on channel @chan waiting
+ * for the @n_deps nodes @deps (or the gate when there are none), its
+ * endpoints chosen by tg_cb_edge with @rail; its node id into *@id.
+ * 0, -EINVAL (ranks that cannot reach each other) or -ENOMEM. */
+int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+	       uint64_t bytes, const uint32_t *deps, uint32_t n_deps, uint32_t *id);
+/* The node of rank @r inside a GPU node (its GPU index), its GPU node,
+ * for rank orders; a rank that is no GPU is its own node, index 0. */
+uint32_t tg_cb_node_of(const struct tg_cb *b, uint32_t r);
+uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r);
+/* Ranks @a and @r share a scale-up (NVLink) domain. */
+bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r);
+
+/* The algorithms (tg_coll_algo.c): add the instance's transfers. 0,
+ * -EINVAL with @err (an algorithm that does not fit the ranks) or
+ * -ENOMEM. */
+int tg_coll_build(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES]);
+
+#endif

@@ -1,0 +1,397 @@
+/* The `collective` workload kind: an all-reduce, all-gather,
+ * reduce-scatter, broadcast or all-to-all among ranks (GPUs of a GPU
+ * fabric, or hosts), as real RDMA SENDs with their step dependencies
+ * (tg_coll_algo.c), once or over a sweep of sizes as nccl-tests runs them
+ * (`all_reduce_perf -b 8 -e 8G -f 2`), one instance after the other. An
+ * edge between two GPUs of one NVLink domain goes over NVLink; between
+ * nodes, a ring's channel c uses the rail-c NICs of both nodes (NCCL's
+ * rail-aligned rings, with PXN carrying the data to the rail's GPU), the
+ * other algorithms the GPUs' own NICs. Here: the keys, the ranks and
+ * their placement, the instances. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "tg_coll_int.h"
+
+enum {
+	TG_COLL_MAX_CHANNELS = 64,    /* NCCL's MAXCHANNELS */
+	TG_COLL_MAX_SIZES = 64,       /* sizes in a sweep */
+	TG_COLL_MAX_ITERATIONS = 1000,
+	TG_COLL_MAX_MSGS = 20000000,  /* messages one collective workload may make */
+};
+
+static const char *const tg_coll_kinds[] = {
+	"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all", NULL,
+};
+static const char *const tg_coll_algs[] = {
+	"ring", "hierarchical", "halving-doubling", "direct", NULL,
+};
+
+const char *const *tg_coll_kind_names(void) { return tg_coll_kinds; }
+const char *const *tg_coll_alg_names(void) { return tg_coll_algs; }
+
+double tg_coll_bus_factor(uint8_t kind, uint32_t n)
+{
+	if (n < 2)
+		return 0;
+	if (kind == TG_COLL_ALL_REDUCE)
+		return 2.0 * (n - 1) / n;
+	if (kind == TG_COLL_BROADCAST)
+		return 1;
+	return (double)(n - 1) / n;
+}
+
+/* What the keys give. */
+struct tg_wl_coll {
+	const struct tg_wl_ctx *ctx;  /* the experiment */
+	int kind;                     /* enum tg_coll_kind */
+	int alg;                      /* enum tg_coll_alg, or -1: the kind's default */
+	uint32_t *ranks;              /* participants (malloc'd) */
+	uint32_t n_ranks;             /* their count */
+	const struct cfg_node *size;  /* the size key, or NULL */
+	const struct cfg_node *sizes; /* the sizes key, or NULL */
+	const struct cfg_node *channels; /* the channels key */
+	uint64_t slice_bytes;         /* pipelining unit */
+	uint32_t iterations;          /* instances per size */
+	uint32_t root;                /* broadcast root rank */
+	uint64_t start_ps;            /* the first instance's earliest start */
+	uint8_t dscp;                 /* DSCP of its data */
+	bool dscp_set;                /* given */
+};
+
+#define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
+
+static int tg_wl_coll_ranks(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_coll *p = params;
+	int rc = tg_wl_eps(p->ctx->topo, n, &p->ranks, &p->n_ranks, err);
+
+	if (rc == 0 && p->n_ranks < 2) {
+		cfg_errorf(err, n, "a collective needs at least 2 ranks (got %u)", p->n_ranks);
+		return -EINVAL;
+	}
+	return rc;
+}
+
+static int tg_wl_coll_keep(const struct cfg_node *n, const struct cfg_node **slot)
+{
+	*slot = n;
+	return 0;
+}
+
+static int tg_wl_coll_size(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	(void)err;
+	return tg_wl_coll_keep(n, &((struct tg_wl_coll *)params)->size);
+}
+
+static int tg_wl_coll_sizes(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	(void)err;
+	return tg_wl_coll_keep(n, &((struct tg_wl_coll *)params)->sizes);
+}
+
+static int tg_wl_coll_channels(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	(void)err;
+	return tg_wl_coll_keep(n, &((struct tg_wl_coll *)params)->channels);
+}
+
+static int tg_wl_coll_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_coll *p = params;
+	uint64_t v;
+
+	if (cfg_u64(n, 0, 63, &v, err) != 0)
+		return -EINVAL;
+	p->dscp = (uint8_t)v;
+	p->dscp_set = true;
+	return 0;
+}
+
+static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	return cfg_enum(n, tg_coll_algs, &((struct tg_wl_coll *)params)->alg, err);
+}
+
+static const struct cfg_key tg_wl_coll_keys[] = {
+	{ "collective", CFG_KEY_ENUM, .required = "all-reduce, all-gather, reduce-scatter, broadcast or all-to-all",
+	  .off = TG_WL_COLL_OFF(kind), .names = tg_coll_kinds,
+	  .doc = "all-reduce, all-gather, reduce-scatter, broadcast or all-to-all" },
+	{ "algorithm", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_alg,
+	  .doc = "ring (the default; a chain for broadcast), hierarchical or halving-doubling (all-reduce), direct (all-to-all, its default)" },
+	{ "ranks", CFG_KEY_CUSTOM, "all", .read = tg_wl_coll_ranks,
+	  .doc = "all (every GPU, or every host) or a list of names and patterns, in rank order" },
+	{ "size", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_size,
+	  .doc = "the size S as nccl-tests reports it (or sizes)" },
+	{ "sizes", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_sizes,
+	  .doc = "a sweep {from, to, factor} (as all_reduce_perf -b -e -f), or a list of sizes" },
+	{ "channels", CFG_KEY_CUSTOM, "auto", .read = tg_wl_coll_channels,
+	  .doc = "rings (data parts), 1..64; auto: the GPUs per node (one per rail), 1 without GPUs" },
+	{ "slice", CFG_KEY_SIZE, "512KiB", .off = TG_WL_COLL_OFF(slice_bytes), .size = 8,
+	  .min = 1, .max = TG_WL_MAX_MSG_BYTES, .doc = "the most one transfer carries (NCCL's 512 KiB step)" },
+	{ "iterations", CFG_KEY_UINT, "1", .off = TG_WL_COLL_OFF(iterations), .size = 4, .min = 1,
+	  .max = TG_COLL_MAX_ITERATIONS, .doc = "instances per size, one after the other" },
+	{ "root", CFG_KEY_UINT, "0", .off = TG_WL_COLL_OFF(root), .size = 4,
+	  .max = UINT32_MAX - 1, .doc = "broadcast: the root's rank" },
+	{ "start", CFG_KEY_TIME, "0ns", .off = TG_WL_COLL_OFF(start_ps),
+	  .doc = "the first instance starts then" },
+	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_dscp,
+	  .doc = "DSCP of its data; absent: nic.dscp" },
+};
+
+static const struct cfg_table tg_wl_coll_table = {
+	.section = "traffic",
+	.keys = tg_wl_coll_keys,
+	.n_keys = sizeof(tg_wl_coll_keys) / sizeof(tg_wl_coll_keys[0]),
+};
+
+/* ---- placement ---- */
+
+static bool tg_cb_is_gpu(const struct tg_cb *b, uint32_t r)
+{
+	return b->ranks[r] >= b->t->n_eps;
+}
+
+uint32_t tg_cb_node_of(const struct tg_cb *b, uint32_t r)
+{
+	return tg_cb_is_gpu(b, r) ? (b->ranks[r] - b->t->n_eps) / b->t->gpus.gpus_per_node
+				  : b->t->gpus.n_nodes + b->ranks[r];
+}
+
+uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r)
+{
+	return tg_cb_is_gpu(b, r) ? (b->ranks[r] - b->t->n_eps) % b->t->gpus.gpus_per_node : 0;
+}
+
+bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+
+	return tg_cb_is_gpu(b, a) && tg_cb_is_gpu(b, r) && g->nvl && g->domain_gpus &&
+	       (b->ranks[a] - b->t->n_eps) / g->domain_gpus == (b->ranks[r] - b->t->n_eps) / g->domain_gpus;
+}
+
+/* The endpoint rank @r sends or receives on: its NVLink endpoint when
+ * @nvl, else the NIC (its own, or its node's rail-@rail one) port @port. */
+static uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+	uint32_t gpu, nic;
+
+	if (!tg_cb_is_gpu(b, r))
+		return b->ranks[r];
+	gpu = b->ranks[r] - b->t->n_eps;
+	if (nvl)
+		return b->t->nodes[g->nvl[gpu]].first_ep;
+	nic = rail == TG_COLL_NO_RAIL ? g->nic[gpu] : g->nic[(gpu / g->gpus_per_node) * g->gpus_per_node + rail];
+	return b->t->nodes[nic].first_ep + port % b->t->nodes[nic].n_ports;
+}
+
+int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+	       uint64_t bytes, const uint32_t *deps, uint32_t n_deps, uint32_t *id)
+{
+	bool nvl = tg_cb_same_domain(b, a, r);
+	uint16_t port = (uint16_t)(b->t->gpus.gpus_per_node ? chan / b->t->gpus.gpus_per_node : 0);
+	struct tg_node node = { .kind = TG_NODE_XFER, .start_ps = b->proto.start_ps, .coll = b->coll };
+	struct tg_msg *m;
+	int rc;
+
+	if (*b->c->n_msgs >= TG_COLL_MAX_MSGS)
+		return -E2BIG;
+	if (!(m = realloc(*b->c->msgs, sizeof(*m) * ((size_t)*b->c->n_msgs + 1))))
+		return -ENOMEM;
+	*b->c->msgs = m;
+	m = &m[*b->c->n_msgs];
+	*m = b->proto;
+	m->src = tg_cb_ep(b, a, nvl, rail, port);
+	m->dst = tg_cb_ep(b, r, nvl, rail, port);
+	m->bytes = bytes;
+	m->chan = chan;
+	node.msg = *b->c->n_msgs;
+	if (!n_deps && b->gate != TG_NO_GATE) {
+		deps = &b->gate;
+		n_deps = 1;
+	}
+	if ((rc = tg_graph_add(b->c->graph, &node, deps, n_deps, id)) != 0)
+		return rc;
+	(*b->c->n_msgs)++;
+	return 0;
+}
+
+/* ---- sizes ---- */
+
+/* The sizes of the sweep into @out (at most TG_COLL_MAX_SIZES): a size, a
+ * list, or {from, to, factor}. */
+static int tg_wl_coll_read_sizes(const struct tg_wl_coll *p, const struct cfg_node *it,
+				 uint64_t *out, uint32_t *n, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "from", "to", "factor", NULL };
+	const struct cfg_node *s = p->sizes;
+	uint64_t from, to, factor;
+
+	*n = 0;
+	if ((p->size != NULL) == (s != NULL)) {
+		cfg_errorf(err, it, "a collective needs exactly one of 'size' or 'sizes'");
+		return -EINVAL;
+	}
+	if (p->size)
+		return cfg_size(p->size, 0, TG_WL_MAX_MSG_BYTES, &out[(*n)++], err);
+	if (s->type == CFG_SEQ) {
+		if (s->n == 0 || s->n > TG_COLL_MAX_SIZES) {
+			cfg_errorf(err, s, "sizes: 1..%d sizes", TG_COLL_MAX_SIZES);
+			return -EINVAL;
+		}
+		for (uint32_t i = 0; i < s->n; i++)
+			if (cfg_size(s->items[i], 0, TG_WL_MAX_MSG_BYTES, &out[(*n)++], err) != 0)
+				return -EINVAL;
+		return 0;
+	}
+	if (cfg_want(s, CFG_MAP, "sizes ({from, to, factor} or a list)", err) != 0 ||
+	    cfg_check_keys(s, keys, err) != 0)
+		return -EINVAL;
+	if (!cfg_get(s, "from") || !cfg_get(s, "to")) {
+		cfg_errorf(err, s, "sizes needs 'from' and 'to' (and 'factor', default 2)");
+		return -EINVAL;
+	}
+	if (cfg_size(cfg_get(s, "from"), 1, TG_WL_MAX_MSG_BYTES, &from, err) != 0 ||
+	    cfg_size(cfg_get(s, "to"), from, TG_WL_MAX_MSG_BYTES, &to, err) != 0)
+		return -EINVAL;
+	factor = 2;
+	if (cfg_get(s, "factor") && cfg_u64(cfg_get(s, "factor"), 2, 1024, &factor, err) != 0)
+		return -EINVAL;
+	for (uint64_t v = from; v <= to; v *= factor) {
+		if (*n == TG_COLL_MAX_SIZES) {
+			cfg_errorf(err, s, "sizes: more than %d sizes from %llu to %llu", TG_COLL_MAX_SIZES,
+				   (unsigned long long)from, (unsigned long long)to);
+			return -EINVAL;
+		}
+		out[(*n)++] = v;
+		if (v > UINT64_MAX / factor)
+			break;
+	}
+	return 0;
+}
+
+/* ---- the kind ---- */
+
+/* A zero-length compute node waiting for every node of the instance that
+ * began at @first: the next instance's gate. */
+static int tg_wl_coll_barrier(struct tg_wl_ctx *c, uint32_t first, uint32_t *gate)
+{
+	struct tg_graph *g = c->graph;
+	struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+	uint32_t n = g->n_ops - first, *deps = malloc(sizeof(*deps) * (n ? n : 1));
+	int rc;
+
+	if (!deps)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		deps[i] = first + i;
+	rc = tg_graph_add(g, &node, deps, n, gate);
+	free(deps);
+	return rc;
+}
+
+static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_coll p = { .ctx = c, .alg = -1 };
+	const struct cfg_bind bind[] = {
+		{ &tg_wl_common_table, &p },
+		{ &tg_wl_coll_table, &p },
+	};
+	uint64_t sizes[TG_COLL_MAX_SIZES], channels = 0;
+	uint32_t n_sizes = 0, gate = TG_NO_GATE;
+	struct tg_cb b = { .c = c, .t = c->topo };
+	int rc;
+
+	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
+		goto out;
+	if ((rc = tg_wl_coll_read_sizes(&p, it, sizes, &n_sizes, err)) != 0)
+		goto out;
+	if (p.alg < 0)
+		p.alg = p.kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING;
+	if ((p.alg == TG_ALG_DIRECT) != (p.kind == TG_COLL_ALL_TO_ALL) ||
+	    ((p.alg == TG_ALG_HIERARCHICAL || p.alg == TG_ALG_HALVING_DOUBLING) &&
+	     p.kind != TG_COLL_ALL_REDUCE)) {
+		cfg_errorf(err, cfg_get(it, "algorithm"), "algorithm %s does not run %s (ring: all but all-to-all; hierarchical, halving-doubling: all-reduce; direct: all-to-all)",
+			   tg_coll_algs[p.alg], tg_coll_kinds[p.kind]);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (p.root >= p.n_ranks) {
+		cfg_errorf(err, cfg_get(it, "root"), "root %u is not a rank (0..%u)", p.root, p.n_ranks - 1);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (p.channels->type == CFG_SCALAR && strcmp(p.channels->str, "auto") == 0)
+		channels = c->topo->gpus.n_nodes && p.ranks[0] >= c->topo->n_eps
+				   ? c->topo->gpus.gpus_per_node
+				   : 1;
+	else if ((rc = cfg_u64(p.channels, 1, TG_COLL_MAX_CHANNELS, &channels, err)) != 0)
+		goto out;
+	b.proto.op = TG_OP_SEND;
+	b.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
+	b.proto.workload = c->index;
+	b.proto.cc = c->cc;
+	b.proto.qp_mode = c->qp_mode;
+	b.proto.qps = c->qps;
+	b.proto.start_ps = p.start_ps;
+	b.ranks = p.ranks;
+	b.n = p.n_ranks;
+	b.slice_bytes = p.slice_bytes;
+	b.channels = (uint32_t)channels;
+	b.root = p.root;
+	b.kind = (uint8_t)p.kind;
+	b.alg = (uint8_t)p.alg;
+	for (uint32_t s = 0; s < n_sizes && rc == 0; s++) {
+		for (uint32_t k = 0; k < p.iterations && rc == 0; k++) {
+			struct tg_coll *v = realloc(*c->colls, sizeof(*v) * ((size_t)*c->n_colls + 1));
+
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			*c->colls = v;
+			v[*c->n_colls] = (struct tg_coll){ .workload = c->index, .kind = (uint8_t)p.kind,
+							   .alg = (uint8_t)p.alg, .n_ranks = p.n_ranks,
+							   .bytes = sizes[s], .iter = k };
+			b.coll = c->graph->n_colls;
+			b.bytes = sizes[s];
+			b.gate = gate;
+			b.first_node = c->graph->n_ops;
+			if ((rc = tg_coll_build(&b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
+						err)) != 0)
+				break;
+			c->graph->n_colls++;
+			(*c->n_colls)++;
+			/* The next instance waits for this one's end, as nccl-tests'
+			 * iterations do (one synchronous collective at a time). */
+			if (s + 1 < n_sizes || k + 1 < p.iterations)
+				rc = tg_wl_coll_barrier(c, b.first_node, &gate);
+		}
+	}
+	if (rc == -E2BIG) {
+		cfg_errorf(err, it, "the collective makes more than %d messages: fewer sizes, or a larger slice",
+			   TG_COLL_MAX_MSGS);
+		rc = -EINVAL;
+	}
+out:
+	free(p.ranks);
+	return rc;
+}
+
+static const struct cfg_table *const tg_wl_coll_tables[] = {
+	&tg_wl_common_table,
+	&tg_wl_coll_table,
+	NULL,
+};
+
+const struct tg_wl_kind tg_wl_collective_kind = {
+	.name = "collective",
+	.tables = tg_wl_coll_tables,
+	.expand = tg_wl_coll_expand,
+};
