@@ -28,6 +28,8 @@ struct tg_cb {
 	uint32_t coll;             /* its instance number */
 	uint32_t gate;             /* a node every first transfer waits for (the previous
 				    * instance's end), or TG_NO_GATE */
+	uint32_t *rank_gate;       /* per rank: what its first transfers wait for instead
+				    * (its compute phase), or NULL */
 	uint64_t slice_bytes;      /* the most one transfer carries (pipelining) */
 	uint32_t channels;         /* rings / data parts */
 	uint32_t root;             /* broadcast: the root's rank */

@@ -60,6 +60,9 @@ struct tg_wl_coll {
 	uint64_t start_ps;            /* the first instance's earliest start */
 	uint8_t dscp;                 /* DSCP of its data */
 	bool dscp_set;                /* given */
+	uint64_t compute_ps;          /* each rank computes this long before each instance */
+	double jitter;                /* compute: +- this fraction, uniform, per rank and instance */
+	double *slow;                 /* per rank: its compute's factor (stragglers), malloc'd */
 };
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
@@ -117,6 +120,44 @@ static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_E
 	return cfg_enum(n, tg_coll_algs, &((struct tg_wl_coll *)params)->alg, err);
 }
 
+/* stragglers: [{rank: NAME, factor: F}, ...]: those ranks compute F times
+ * as long (read after ranks: the table's order). */
+static int tg_wl_coll_stragglers(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "rank", "factor", NULL };
+	struct tg_wl_coll *p = params;
+
+	if (cfg_want(n, CFG_SEQ, "stragglers (a list of {rank, factor})", err) != 0)
+		return -EINVAL;
+	if (!(p->slow = malloc(sizeof(*p->slow) * p->n_ranks)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < p->n_ranks; i++)
+		p->slow[i] = 1;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const struct cfg_node *it = n->items[i], *rn, *fn;
+		uint32_t ep, r = 0;
+		double f;
+
+		if (cfg_want(it, CFG_MAP, "a straggler ({rank, factor})", err) != 0 ||
+		    cfg_check_keys(it, keys, err) != 0)
+			return -EINVAL;
+		if (!(rn = cfg_get(it, "rank")) || !(fn = cfg_get(it, "factor"))) {
+			cfg_errorf(err, it, "a straggler needs 'rank' (a name among the ranks) and 'factor'");
+			return -EINVAL;
+		}
+		if (tg_wl_ep(p->ctx->topo, rn, &ep, err) != 0 || cfg_double(fn, 0, 1000, &f, err) != 0)
+			return -EINVAL;
+		while (r < p->n_ranks && p->ranks[r] != ep)
+			r++;
+		if (r == p->n_ranks) {
+			cfg_errorf(err, rn, "'%s' is not one of the collective's ranks", rn->str);
+			return -EINVAL;
+		}
+		p->slow[r] = f;
+	}
+	return 0;
+}
+
 static const struct cfg_key tg_wl_coll_keys[] = {
 	{ "collective", CFG_KEY_ENUM, .required = "all-reduce, all-gather, reduce-scatter, broadcast or all-to-all",
 	  .off = TG_WL_COLL_OFF(kind), .names = tg_coll_kinds,
@@ -139,6 +180,12 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .max = UINT32_MAX - 1, .doc = "broadcast: the root's rank" },
 	{ "start", CFG_KEY_TIME, "0ns", .off = TG_WL_COLL_OFF(start_ps),
 	  .doc = "the first instance starts then" },
+	{ "compute", CFG_KEY_TIME, "0ns", .off = TG_WL_COLL_OFF(compute_ps),
+	  .doc = "each rank computes this long before each instance (a training step's phase)" },
+	{ "compute_jitter", CFG_KEY_FRACTION, "0%", .off = TG_WL_COLL_OFF(jitter), .lo = 0, .hi = 1,
+	  .doc = "compute: +- this fraction, uniformly, per rank and instance (the workload's stream)" },
+	{ "stragglers", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_stragglers,
+	  .doc = "ranks whose compute takes longer: [{rank: NAME, factor: 1.5}]" },
 	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_dscp,
 	  .doc = "DSCP of its data; absent: nic.dscp" },
 };
@@ -212,11 +259,32 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 	m->bytes = bytes;
 	m->chan = chan;
 	node.msg = *b->c->n_msgs;
-	if (!n_deps && b->gate != TG_NO_GATE) {
-		deps = &b->gate;
-		n_deps = 1;
+	if (b->rank_gate) {
+		/* The sender's part of the collective runs once it has launched
+		 * it (its compute phase is over): every send waits for that, and
+		 * for its data. */
+		uint32_t both[2] = { b->rank_gate[a], n_deps ? deps[0] : b->rank_gate[a] };
+
+		if (n_deps > 1) {
+			uint32_t *all = malloc(sizeof(*all) * ((size_t)n_deps + 1));
+
+			if (!all)
+				return -ENOMEM;
+			all[0] = b->rank_gate[a];
+			memcpy(all + 1, deps, sizeof(*deps) * n_deps);
+			rc = tg_graph_add(b->c->graph, &node, all, n_deps + 1, id);
+			free(all);
+		} else {
+			rc = tg_graph_add(b->c->graph, &node, both, n_deps ? 2 : 1, id);
+		}
+	} else {
+		if (!n_deps && b->gate != TG_NO_GATE) {
+			deps = &b->gate;
+			n_deps = 1;
+		}
+		rc = tg_graph_add(b->c->graph, &node, deps, n_deps, id);
 	}
-	if ((rc = tg_graph_add(b->c->graph, &node, deps, n_deps, id)) != 0)
+	if (rc != 0)
 		return rc;
 	(*b->c->n_msgs)++;
 	return 0;
@@ -278,6 +346,31 @@ static int tg_wl_coll_read_sizes(const struct tg_wl_coll *p, const struct cfg_no
 
 /* ---- the kind ---- */
 
+/* The stream of workload w is (seed, TG_WL_COLL_STREAM + w). */
+#define TG_WL_COLL_STREAM UINT64_C(0x636f6c6c00000000)
+
+/* Each rank's compute phase of instance @b (after the gate), its node the
+ * rank's first transfers wait for: compute x straggler factor x (1 +-
+ * jitter). 0 or -ENOMEM. */
+static int tg_wl_coll_compute(const struct tg_wl_coll *p, struct tg_cb *b, struct rng *rng)
+{
+	for (uint32_t r = 0; r < p->n_ranks; r++) {
+		double f = p->slow ? p->slow[r] : 1;
+		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = p->ranks[r],
+					.start_ps = p->start_ps, .coll = b->coll };
+		int rc;
+
+		if (p->jitter > 0)
+			f *= 1 + p->jitter * (2 * rng_unit(rng) - 1);
+		node.dur_ps = (uint64_t)((double)p->compute_ps * f + 0.5);
+		rc = tg_graph_add(b->c->graph, &node, b->gate == TG_NO_GATE ? NULL : &b->gate,
+				  b->gate == TG_NO_GATE ? 0 : 1, &b->rank_gate[r]);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* A zero-length compute node waiting for every node of the instance that
  * began at @first: the next instance's gate. */
 static int tg_wl_coll_barrier(struct tg_wl_ctx *c, uint32_t first, uint32_t *gate)
@@ -306,6 +399,7 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	uint64_t sizes[TG_COLL_MAX_SIZES], channels = 0;
 	uint32_t n_sizes = 0, gate = TG_NO_GATE;
 	struct tg_cb b = { .c = c, .t = c->topo };
+	struct rng rng;
 	int rc;
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
@@ -347,6 +441,11 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	b.root = p.root;
 	b.kind = (uint8_t)p.kind;
 	b.alg = (uint8_t)p.alg;
+	rng_init(&rng, c->seed, TG_WL_COLL_STREAM + c->index);
+	if (p.compute_ps && !(b.rank_gate = malloc(sizeof(*b.rank_gate) * p.n_ranks))) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	for (uint32_t s = 0; s < n_sizes && rc == 0; s++) {
 		for (uint32_t k = 0; k < p.iterations && rc == 0; k++) {
 			struct tg_coll *v = realloc(*c->colls, sizeof(*v) * ((size_t)*c->n_colls + 1));
@@ -363,6 +462,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 			b.bytes = sizes[s];
 			b.gate = gate;
 			b.first_node = c->graph->n_ops;
+			if (p.compute_ps && (rc = tg_wl_coll_compute(&p, &b, &rng)) != 0)
+				break;
 			if ((rc = tg_coll_build(&b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
 						err)) != 0)
 				break;
@@ -381,6 +482,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	}
 out:
 	free(p.ranks);
+	free(p.slow);
+	free(b.rank_gate);
 	return rc;
 }
 
