@@ -87,6 +87,8 @@ struct exp {
 				       * compute phases (empty without dependencies) */
 	struct tg_coll *colls;        /* collective instances (graph.n_colls) */
 	uint32_t n_colls;             /* their count */
+	struct tg_step *steps;        /* training steps */
+	uint32_t n_steps;             /* their count */
 	uint32_t *islands;            /* island of each endpoint (topo_ep_islands), made
 				       * when the first workload is checked; NULL before */
 	struct exp_workload *workloads; /* per workload index */

@@ -172,6 +172,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.graph = &e->graph,
 			.colls = &e->colls,
 			.n_colls = &e->n_colls,
+			.steps = &e->steps,
+			.n_steps = &e->n_steps,
 		};
 		char kinds[256];
 		uint32_t first;
@@ -619,6 +621,7 @@ void exp_free(struct exp *e)
 	free(e->msgs);
 	tg_graph_free(&e->graph);
 	free(e->colls);
+	free(e->steps);
 	free(e->workloads);
 	free(e->islands);
 	free(e->captures);

@@ -118,6 +118,12 @@ int res_write_fct_bins(const struct fabric *f, const char *dir);
 int res_collectives(struct results *r, const struct fabric *f);
 int res_write_collectives(const struct fabric *f, const char *dir);
 void res_print_collectives(const struct fabric *f, FILE *out);
+/* Training (run/results_train.c): training.<workload>.* metrics (step
+ * time, its critical path by part), training.csv (one row per step) and
+ * a line per workload in the human summary. 0 or -errno. */
+int res_training(struct results *r, const struct fabric *f);
+int res_write_training(const struct fabric *f, const char *dir);
+void res_print_training(const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);
 

@@ -94,6 +94,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 struct tg_key {
 	uint64_t key;  /* workload << 48 | dscp << 40 | src << 20 | dst */
 	uint16_t chan; /* then the connection tag */
+	uint32_t comm; /* then the communicator */
 	uint32_t idx;  /* message */
 };
 
@@ -105,6 +106,8 @@ static int tg_key_cmp(const void *a, const void *b)
 		return x->key < y->key ? -1 : 1;
 	if (x->chan != y->chan)
 		return x->chan < y->chan ? -1 : 1;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -212,6 +215,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
 			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
 		keys[i].chan = msgs[i].chan;
+		keys[i].comm = msgs[i].comm;
 		keys[i].idx = i;
 	}
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
@@ -225,7 +229,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		if (m->qp_mode == TG_QP_PER_MESSAGE)
 			j++;
 		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key &&
-		       keys[j].chan == keys[i].chan)
+		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm)
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0) {

@@ -59,6 +59,8 @@ struct tg_msg {
 	uint16_t chan;       /* connection tag: messages of one workload between the same
 			      * endpoints with another tag (a collective's channel) get
 			      * connections of their own */
+	uint32_t comm;       /* communicator: messages of different communicators never
+			      * share a connection (a training job's groups; 0 elsewhere) */
 	const struct cc_ops *cc; /* congestion control of its QP (its workload's cc key);
 			      * NULL: the NIC's (nic.cc) */
 };
@@ -134,6 +136,18 @@ struct tg_node {
 			      * its graph, operations added before it */
 	uint32_t n_deps;     /* their count */
 	uint32_t coll;       /* the collective instance it belongs to, or TG_NO_COLL */
+	uint8_t tag;         /* what it is for, in reports (enum tg_tag) */
+};
+
+/* What a node is for, for the share of a step each part takes. */
+enum tg_tag {
+	TG_TAG_NONE,         /* not reported */
+	TG_TAG_COMPUTE,      /* a compute phase */
+	TG_TAG_TP,           /* tensor-parallel communication */
+	TG_TAG_PP,           /* pipeline-parallel sends */
+	TG_TAG_DP,           /* data-parallel gradient reduction (or FSDP's) */
+	TG_TAG_EP,           /* expert-parallel all-to-all */
+	TG_TAG_N,
 };
 
 /* A graph being built (zero-initialised; tg_graph_free). */
@@ -152,6 +166,9 @@ struct tg_graph {
  * Returns 0, -EINVAL (a dependency not in the graph yet) or -ENOMEM. */
 int tg_graph_add(struct tg_graph *g, const struct tg_node *op, const uint32_t *deps, uint32_t n_deps,
 		 uint32_t *id);
+/* A zero-length node waiting for every node from @first on (the end of
+ * what was added since): its index into *@id. 0 or -ENOMEM. */
+int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id);
 void tg_graph_free(struct tg_graph *g);
 
 /* Collectives (traffic/tg_wl_coll.c): what nccl-tests measures. */
@@ -182,6 +199,15 @@ struct tg_coll {
 			      * buffer; all-gather, reduce-scatter: the whole result, n x a
 			      * rank's part; all-to-all: what each rank sends in all) */
 	uint32_t iter;       /* iteration at this size, from 0 */
+};
+
+/* A step of a training workload (traffic/tg_wl_train.c): the graph nodes
+ * first.. end, end waiting for all of them. */
+struct tg_step {
+	uint16_t workload;   /* the workload that made it */
+	uint32_t step;       /* its number, from 0 */
+	uint32_t first;      /* its first node */
+	uint32_t end;        /* the node that waits for all of it */
 };
 
 /* nccl-tests' bus bandwidth factor of @kind on @n ranks: busbw = algbw x
@@ -233,5 +259,23 @@ uint32_t tg_flow_qps(const struct tg *t, uint32_t i, struct nic_qp *const **qps)
 int tg_coll_span(const struct tg *t, uint32_t c, uint64_t *start_ps, uint64_t *end_ps);
 /* Operations of the graph completed so far, of @n_ops. */
 uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops);
+/* When graph node @i started (a transfer: its post) and completed: 0, or
+ * -EAGAIN when it has not completed. */
+int tg_node_span(const struct tg *t, uint32_t i, uint64_t *start_ps, uint64_t *end_ps);
+/* Completion times of the graph's operations so far (UINT64_MAX: not
+ * yet), indexed like its nodes; NULL without a graph. */
+const uint64_t *tg_op_ends(const struct tg *t);
+/* The critical path of nodes @first..@last of @g (@last waiting, directly
+ * or not, for all of them), given when each completed (@end_ps, UINT64_MAX:
+ * not), started at @start_ps: walked back from @last, at each node to the
+ * predecessor (of index >= @first) that completed last (the highest index
+ * of those that tie), each node charged the time from that predecessor's
+ * end (or @start_ps, for the first node of the path) to its own end, by
+ * its tag, into @part (zeroed first). The parts add up to the end of
+ * @last less @start_ps. 0, or -EAGAIN when @last has not completed. */
+int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t first, uint32_t last,
+		     uint64_t start_ps, uint64_t part[TG_TAG_N]);
+/* Value <-> name of the tags (NULL-terminated, index = enum tg_tag). */
+const char *const *tg_tag_names(void);
 
 #endif

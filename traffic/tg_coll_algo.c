@@ -181,10 +181,34 @@ static void tg_coll_ring_order(const struct tg_cb *b, uint32_t c, uint32_t *orde
 	}
 }
 
+/* The rail of channel @c's inter-node hops: rail c when every node's run
+ * of ranks holds GPU c (the ring enters and leaves each node there), else
+ * none (each GPU on its own NIC: a communicator of one GPU per node uses
+ * that GPU's rail for every channel, as NCCL does). */
+static uint32_t tg_coll_ring_rail(const struct tg_cb *b, uint32_t c)
+{
+	uint32_t g = b->t->gpus.gpus_per_node, i = 0;
+
+	if (!g)
+		return TG_COLL_NO_RAIL;
+	while (i < b->n) {
+		uint32_t j = i;
+		bool has = false;
+
+		while (j < b->n && tg_cb_node_of(b, j) == tg_cb_node_of(b, i)) {
+			has = has || tg_cb_gpu_of(b, j) == c % g;
+			j++;
+		}
+		if (!has)
+			return TG_COLL_NO_RAIL;
+		i = j;
+	}
+	return c % g;
+}
+
 static int tg_coll_rings(struct tg_cb *b, enum tg_ring_phase phase)
 {
 	uint32_t *order = malloc(sizeof(*order) * b->n);
-	uint32_t g = b->t->gpus.gpus_per_node;
 	int rc = order ? 0 : -ENOMEM;
 
 	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
@@ -202,12 +226,12 @@ static int tg_coll_rings(struct tg_cb *b, enum tg_ring_phase phase)
 			for (uint32_t k = 0; k < b->n; k++)
 				rot[k] = order[(at + k) % b->n];
 			rc = tg_ring(b, rot, b->n, tg_coll_part(b->bytes, b->channels, c), phase,
-				     (uint16_t)c, g ? c % g : TG_COLL_NO_RAIL, NULL, NULL);
+				     (uint16_t)c, tg_coll_ring_rail(b, c), NULL, NULL);
 			free(rot);
 			continue;
 		}
 		rc = tg_ring(b, order, b->n, tg_coll_part(b->bytes, b->channels, c), phase, (uint16_t)c,
-			     g ? c % g : TG_COLL_NO_RAIL, NULL, NULL);
+			     tg_coll_ring_rail(b, c), NULL, NULL);
 	}
 	free(order);
 	return rc;

@@ -56,6 +56,21 @@ int tg_graph_add(struct tg_graph *g, const struct tg_node *op, const uint32_t *d
 	return 0;
 }
 
+int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
+{
+	struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+	uint32_t n = g->n_ops - first, *deps = malloc(sizeof(*deps) * (n ? n : 1));
+	int rc;
+
+	if (!deps)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		deps[i] = first + i;
+	rc = tg_graph_add(g, &node, deps, n, id);
+	free(deps);
+	return rc;
+}
+
 void tg_graph_free(struct tg_graph *g)
 {
 	free(g->ops);
@@ -72,13 +87,16 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 	t->succ_off = calloc((size_t)n + 1, sizeof(*t->succ_off));
 	t->succ = malloc(sizeof(*t->succ) * (g->n_deps ? g->n_deps : 1));
 	t->left = malloc(sizeof(*t->left) * n);
+	t->op_start = malloc(sizeof(*t->op_start) * n);
+	t->op_end = malloc(sizeof(*t->op_end) * n);
 	t->opev = malloc(sizeof(*t->opev) * n);
 	t->op_of_msg = malloc(sizeof(*t->op_of_msg) * (t->n_flows ? t->n_flows : 1));
 	t->rparts_left = calloc(t->n_flows ? t->n_flows : 1, sizeof(*t->rparts_left));
 	t->qpx = calloc(t->n_qps ? t->n_qps : 1, sizeof(*t->qpx));
 	t->n_colls = g->n_colls;
 	t->colls = calloc(g->n_colls ? g->n_colls : 1, sizeof(*t->colls));
-	if (!t->ops || !t->succ_off || !t->succ || !t->left || !t->opev || !t->op_of_msg ||
+	if (!t->ops || !t->succ_off || !t->succ || !t->left || !t->op_start || !t->op_end ||
+	    !t->opev || !t->op_of_msg ||
 	    !t->rparts_left || !t->qpx || !t->colls) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory for %u operations", n);
 		return -ENOMEM;
@@ -111,6 +129,7 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 		const struct tg_node *o = &g->ops[i];
 
 		t->left[i] = o->n_deps;
+		t->op_start[i] = t->op_end[i] = UINT64_MAX;
 		t->opev[i] = (struct tg_opev){ .t = t, .op = i };
 		if (o->coll != TG_NO_COLL) {
 			if (o->coll >= t->n_colls) {
@@ -151,6 +170,7 @@ static void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 	const struct tg_node *o = &t->ops[i];
 
 	t->n_ops_done++;
+	t->op_end[i] = now_ps;
 	if (o->coll != TG_NO_COLL) {
 		struct tg_coll_rt *c = &t->colls[o->coll];
 
@@ -176,6 +196,7 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 	const struct tg_node *o = &t->ops[i];
 	uint64_t at = o->start_ps > now_ps ? o->start_ps : now_ps;
 
+	t->op_start[i] = at;
 	if (o->coll != TG_NO_COLL && at < t->colls[o->coll].start_ps)
 		t->colls[o->coll].start_ps = at;
 	if (o->kind == TG_NODE_XFER)
@@ -233,6 +254,59 @@ int tg_coll_span(const struct tg *t, uint32_t c, uint64_t *start_ps, uint64_t *e
 	return 0;
 }
 
+int tg_node_span(const struct tg *t, uint32_t i, uint64_t *start_ps, uint64_t *end_ps)
+{
+	if (i >= t->n_ops || t->op_end[i] == UINT64_MAX)
+		return -EAGAIN;
+	*start_ps = t->op_start[i];
+	*end_ps = t->op_end[i];
+	return 0;
+}
+
+const uint64_t *tg_op_ends(const struct tg *t)
+{
+	return t->op_end;
+}
+
+int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t first, uint32_t last,
+		     uint64_t start_ps, uint64_t part[TG_TAG_N])
+{
+	uint32_t cur = last;
+	uint64_t cur_end;
+
+	memset(part, 0, sizeof(*part) * TG_TAG_N);
+	if (last >= g->n_ops || (cur_end = end_ps[last]) == UINT64_MAX)
+		return -EAGAIN;
+	for (;;) {
+		const struct tg_node *o = &g->ops[cur];
+		uint8_t tag = o->tag < TG_TAG_N ? o->tag : TG_TAG_NONE;
+		uint32_t best = UINT32_MAX;
+		uint64_t best_end = 0;
+
+		for (uint32_t j = 0; j < o->n_deps; j++) {
+			uint32_t d = g->deps[o->dep_off + j];
+
+			if (d >= first && end_ps[d] != UINT64_MAX &&
+			    (best == UINT32_MAX || end_ps[d] > best_end ||
+			     (end_ps[d] == best_end && d > best))) {
+				best = d;
+				best_end = end_ps[d];
+			}
+		}
+		if (best == UINT32_MAX || best_end <= start_ps) {
+			part[tag] += cur_end > start_ps ? cur_end - start_ps : 0;
+			return 0;
+		}
+		part[tag] += cur_end - best_end;
+		cur = best;
+		cur_end = best_end;
+	}
+}
+
+static const char *const tg_tags[] = { "none", "compute", "tp", "pp", "dp", "ep", NULL };
+
+const char *const *tg_tag_names(void) { return tg_tags; }
+
 uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops)
 {
 	*n_ops = t->n_ops;
@@ -247,6 +321,8 @@ void tg_graph_fini(struct tg *t)
 	free(t->succ_off);
 	free(t->succ);
 	free(t->left);
+	free(t->op_start);
+	free(t->op_end);
 	free(t->opev);
 	free(t->op_of_msg);
 	free(t->rparts_left);

@@ -61,6 +61,8 @@ struct tg {
 	uint32_t *succ_off;      /* n_ops + 1: the operations waiting for op i are */
 	uint32_t *succ;          /* succ[succ_off[i] .. succ_off[i + 1]) */
 	uint32_t *left;          /* per operation: what it still waits for */
+	uint64_t *op_start;      /* per operation: when it started (UINT64_MAX: not yet) */
+	uint64_t *op_end;        /* per operation: when it completed (UINT64_MAX: not yet) */
 	uint32_t *op_of_msg;     /* per message: its operation, or TG_NO_OP */
 	uint8_t *rparts_left;    /* per message: parts not received yet */
 	struct tg_qpx *qpx;      /* per sending QP (n_qps) */

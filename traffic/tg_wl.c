@@ -15,6 +15,7 @@ static const struct tg_wl_kind *const tg_wl_registry[] = {
 	&tg_wl_incast_kind,
 	&tg_wl_poisson_kind,
 	&tg_wl_collective_kind,
+	&tg_wl_training_kind,
 };
 
 static const char *const tg_wl_registry_names[] = {
@@ -23,6 +24,7 @@ static const char *const tg_wl_registry_names[] = {
 	"incast",
 	"poisson",
 	"collective",
+	"training",
 	NULL,
 };
 
@@ -47,7 +49,7 @@ const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson or collective" },
+	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson, collective or training" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },

@@ -30,6 +30,8 @@ struct tg_wl_ctx {
 	struct tg_graph *graph;   /* the experiment's dependency graph, appended to */
 	struct tg_coll **colls;   /* collective instances, appended to (realloc'd) */
 	uint32_t *n_colls;        /* their count (= graph->n_colls) */
+	struct tg_step **steps;   /* training steps, appended to (realloc'd) */
+	uint32_t *n_steps;        /* their count */
 };
 
 struct tg_wl_kind {

@@ -16,6 +16,7 @@ extern const struct tg_wl_kind tg_wl_permutation_kind;
 extern const struct tg_wl_kind tg_wl_incast_kind;
 extern const struct tg_wl_kind tg_wl_poisson_kind;
 extern const struct tg_wl_kind tg_wl_collective_kind;
+extern const struct tg_wl_kind tg_wl_training_kind;
 
 /* kind and name, in every workload map (the run module reads name). */
 extern const struct cfg_table tg_wl_common_table;

@@ -1,0 +1,158 @@
+/* Training workloads' results: per step its time and its critical path,
+ * part by part. The critical path is walked back from the step's end: at
+ * each node the predecessor that completed last is the one it waited for,
+ * and the time from that predecessor's end to the node's own end goes to
+ * the node's part (compute, or the tensor / pipeline / data / expert
+ * parallel communication that was exposed). The parts add up to the step
+ * exactly. As training.csv (one row per step), training.<workload>.*
+ * metrics (means over the completed steps) and a line in the human
+ * summary. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results.h"
+#include "units.h"
+
+/* Step @k's time and critical-path parts (ps, by tag); false when it did
+ * not complete. The step starts when the one before it ended, or (the
+ * first) when its first node started. */
+static bool res_train_step(const struct fabric *f, uint32_t k, uint64_t *start, uint64_t *end,
+			   uint64_t part[TG_TAG_N])
+{
+	const struct exp *e = f->exp;
+	const struct tg_step *s = &e->steps[k];
+	uint64_t a, b;
+
+	if (tg_node_span(f->tg, s->end, &a, end) != 0)
+		return false;
+	*start = UINT64_MAX;
+	if (k > 0 && e->steps[k - 1].workload == s->workload &&
+	    tg_node_span(f->tg, e->steps[k - 1].end, &a, &b) == 0)
+		*start = b;
+	else
+		for (uint32_t i = s->first; i < s->end; i++)
+			if (tg_node_span(f->tg, i, &a, &b) == 0 && a < *start)
+				*start = a;
+	return tg_critical_path(&e->graph, tg_op_ends(f->tg), s->first, s->end, *start, part) == 0;
+}
+
+/* Workload @w's steps, how many completed, and the mean step and parts
+ * (us) of those. */
+static uint32_t res_train_mean(const struct fabric *f, uint16_t w, uint32_t *done, double *us,
+			       double part_us[TG_TAG_N])
+{
+	uint32_t n = 0;
+
+	*done = 0;
+	*us = 0;
+	for (int t = 0; t < TG_TAG_N; t++)
+		part_us[t] = 0;
+	for (uint32_t k = 0; k < f->exp->n_steps; k++) {
+		uint64_t start, end, part[TG_TAG_N];
+
+		if (f->exp->steps[k].workload != w)
+			continue;
+		n++;
+		if (!res_train_step(f, k, &start, &end, part))
+			continue;
+		(*done)++;
+		*us += units_ps_to_ns(end - start) / 1e3;
+		for (int t = 0; t < TG_TAG_N; t++)
+			part_us[t] += units_ps_to_ns(part[t]) / 1e3;
+	}
+	if (*done) {
+		*us /= *done;
+		for (int t = 0; t < TG_TAG_N; t++)
+			part_us[t] /= *done;
+	}
+	return n;
+}
+
+int res_training(struct results *r, const struct fabric *f)
+{
+	const struct exp *e = f->exp;
+	const char *const *tags = tg_tag_names();
+
+	for (uint16_t w = 0; w < e->n_workloads; w++) {
+		double us, part[TG_TAG_N], net = 0;
+		uint32_t done, n = res_train_mean(f, w, &done, &us, part);
+		const char *name = e->workloads[w].name;
+
+		if (!n)
+			continue;
+		RES_U64(r, n, "training.%s.steps", name);
+		RES_U64(r, done, "training.%s.completed", name);
+		RES_DBL(r, us, "training.%s.step_time_us", name);
+		for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++) {
+			RES_DBL(r, part[t], "training.%s.critical_path.%s_us", name, tags[t]);
+			if (t != TG_TAG_COMPUTE)
+				net += part[t];
+		}
+		RES_DBL(r, part[TG_TAG_NONE], "training.%s.critical_path.other_us", name);
+		RES_DBL(r, us > 0 ? net / us : 0, "training.%s.exposed_comm_fraction", name);
+	}
+	return 0;
+}
+
+int res_write_training(const struct fabric *f, const char *dir)
+{
+	const struct exp *e = f->exp;
+	const char *const *tags = tg_tag_names();
+	char path[4200];
+	FILE *out;
+	int bad, err;
+
+	snprintf(path, sizeof(path), "%s/training.csv", dir);
+	if (!(out = fopen(path, "w")))
+		return -errno;
+	fputs("workload,step,start_us,end_us,step_time_us", out);
+	for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++)
+		fprintf(out, ",%s_us", tags[t]);
+	fputs(",other_us,status\n", out);
+	for (uint32_t k = 0; k < e->n_steps; k++) {
+		const struct tg_step *s = &e->steps[k];
+		uint64_t start, end, part[TG_TAG_N];
+
+		fprintf(out, "%s,%u,", e->workloads[s->workload].name, s->step);
+		if (!res_train_step(f, k, &start, &end, part)) {
+			fputs(",,", out);
+			for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++)
+				fputc(',', out);
+			fputs(",,incomplete\n", out);
+			continue;
+		}
+		fprintf(out, "%.6f,%.6f,%.6f", units_ps_to_ns(start) / 1e3, units_ps_to_ns(end) / 1e3,
+			units_ps_to_ns(end - start) / 1e3);
+		for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++)
+			fprintf(out, ",%.6f", units_ps_to_ns(part[t]) / 1e3);
+		fprintf(out, ",%.6f,complete\n", units_ps_to_ns(part[TG_TAG_NONE]) / 1e3);
+	}
+	bad = ferror(out);
+	err = errno;
+	if (fclose(out) != 0)
+		return -errno;
+	return bad ? -(err ? err : EIO) : 0;
+}
+
+void res_print_training(const struct fabric *f, FILE *out)
+{
+	const struct exp *e = f->exp;
+	const char *const *tags = tg_tag_names();
+
+	for (uint16_t w = 0; w < e->n_workloads; w++) {
+		double us, part[TG_TAG_N];
+		uint32_t done, n = res_train_mean(f, w, &done, &us, part);
+
+		if (!n)
+			continue;
+		fprintf(out, "  %s: %u of %u steps, step %.2f us; critical path:", e->workloads[w].name,
+			done, n, us);
+		for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++)
+			if (part[t] > 0 || t == TG_TAG_COMPUTE)
+				fprintf(out, " %s %.1f%%", tags[t], us > 0 ? 100 * part[t] / us : 0);
+		if (part[TG_TAG_NONE] > 0)
+			fprintf(out, " other %.1f%%", us > 0 ? 100 * part[TG_TAG_NONE] / us : 0);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,510 @@
+/* The `training` workload kind: steps of a training job laid out by its
+ * parallelism (tensor, pipeline, data and expert parallel, as Megatron-LM
+ * arranges them: tensor-parallel groups innermost, then data-parallel
+ * replicas, then pipeline stages), as one dependency graph: per
+ * microbatch a forward compute on every GPU of a stage, the stage's
+ * tensor-parallel all-reduce (inside its NVLink domain), an expert
+ * all-to-all when experts are sharded, the activations sent to the next
+ * stage; then the backward passes in reverse; then the data-parallel
+ * gradient all-reduce (or FSDP's reduce-scatter, with its parameter
+ * all-gather before the forward), optionally overlapping the last
+ * backward. A step starts when the one before has ended. Every node is
+ * tagged with its dimension, so the results can say how much of a step
+ * the network took on its critical path, dimension by dimension. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "tg_coll_int.h"
+
+enum {
+	TG_TRAIN_MAX_STEPS = 1000,
+	TG_TRAIN_MAX_MICROBATCHES = 1024,
+	TG_TRAIN_MAX_DEGREE = 65536,
+};
+
+/* The stream of workload w is (seed, TG_TRAIN_STREAM + w). */
+#define TG_TRAIN_STREAM UINT64_C(0x747261696e000000)
+
+struct tg_wl_train {
+	const struct tg_wl_ctx *ctx;  /* the experiment */
+	uint32_t *gpus;               /* participants (malloc'd), in rank order */
+	uint32_t n_gpus;              /* their count */
+	uint32_t tp, pp, dp, ep;      /* the parallel degrees */
+	uint32_t steps;               /* steps, one after the other */
+	uint32_t microbatches;        /* per step */
+	uint64_t fwd_ps;              /* forward compute of one microbatch on one stage */
+	uint64_t bwd_ps;              /* backward compute */
+	uint64_t tp_bytes;            /* each tensor-parallel all-reduce (per pass) */
+	uint64_t pp_bytes;            /* activations (and their gradients) between stages */
+	uint64_t dp_bytes;            /* gradients each GPU reduces with its replicas per step */
+	uint64_t ep_bytes;            /* each expert all-to-all, per rank, per pass */
+	bool fsdp;                    /* data parallel as FSDP: all-gather + reduce-scatter */
+	bool overlap;                 /* DP reduction starts half way through the last backward */
+	double jitter;                /* compute +- this fraction */
+	double *slow;                 /* per GPU: its compute's factor (stragglers) */
+	uint64_t start_ps;            /* the first step's earliest start */
+	uint8_t dscp;                 /* DSCP of its data */
+	bool dscp_set;                /* given */
+};
+
+#define TG_TRAIN_OFF(f) offsetof(struct tg_wl_train, f)
+
+static int tg_train_gpus(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_train *p = params;
+
+	return tg_wl_eps(p->ctx->topo, n, &p->gpus, &p->n_gpus, err);
+}
+
+static int tg_train_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_train *p = params;
+	uint64_t v;
+
+	if (cfg_u64(n, 0, 63, &v, err) != 0)
+		return -EINVAL;
+	p->dscp = (uint8_t)v;
+	p->dscp_set = true;
+	return 0;
+}
+
+/* parallel: {tp, pp, dp, ep}, each 1.. (absent: 1); tp x pp x dp must be
+ * the GPUs, ep divide dp. */
+static int tg_train_parallel(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "tp", "pp", "dp", "ep", NULL };
+	struct tg_wl_train *p = params;
+	uint32_t *dst[] = { &p->tp, &p->pp, &p->dp, &p->ep };
+
+	if (cfg_want(n, CFG_MAP, "parallel ({tp, pp, dp, ep})", err) != 0 ||
+	    cfg_check_keys(n, keys, err) != 0)
+		return -EINVAL;
+	for (int i = 0; i < 4; i++) {
+		const struct cfg_node *v = cfg_get(n, keys[i]);
+		uint64_t x = 1;
+
+		if (v && cfg_u64(v, 1, TG_TRAIN_MAX_DEGREE, &x, err) != 0)
+			return -EINVAL;
+		*dst[i] = (uint32_t)x;
+	}
+	if ((uint64_t)p->tp * p->pp * p->dp != p->n_gpus) {
+		cfg_errorf(err, n, "tp x pp x dp = %u x %u x %u = %llu, but there are %u GPUs", p->tp,
+			   p->pp, p->dp, (unsigned long long)p->tp * p->pp * p->dp, p->n_gpus);
+		return -EINVAL;
+	}
+	if (p->dp % p->ep) {
+		cfg_errorf(err, n, "ep (%u) must divide dp (%u): experts are sharded across data-parallel replicas",
+			   p->ep, p->dp);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* stragglers: [{gpu: NAME, factor: F}] (after gpus). */
+static int tg_train_stragglers(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "gpu", "factor", NULL };
+	struct tg_wl_train *p = params;
+
+	if (cfg_want(n, CFG_SEQ, "stragglers (a list of {gpu, factor})", err) != 0)
+		return -EINVAL;
+	if (!(p->slow = malloc(sizeof(*p->slow) * (p->n_gpus ? p->n_gpus : 1))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < p->n_gpus; i++)
+		p->slow[i] = 1;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const struct cfg_node *it = n->items[i], *gn, *fn;
+		uint32_t ep, r = 0;
+		double f;
+
+		if (cfg_want(it, CFG_MAP, "a straggler ({gpu, factor})", err) != 0 ||
+		    cfg_check_keys(it, keys, err) != 0)
+			return -EINVAL;
+		if (!(gn = cfg_get(it, "gpu")) || !(fn = cfg_get(it, "factor"))) {
+			cfg_errorf(err, it, "a straggler needs 'gpu' and 'factor'");
+			return -EINVAL;
+		}
+		if (tg_wl_ep(p->ctx->topo, gn, &ep, err) != 0 || cfg_double(fn, 0, 1000, &f, err) != 0)
+			return -EINVAL;
+		while (r < p->n_gpus && p->gpus[r] != ep)
+			r++;
+		if (r == p->n_gpus) {
+			cfg_errorf(err, gn, "'%s' is not one of the workload's GPUs", gn->str);
+			return -EINVAL;
+		}
+		p->slow[r] = f;
+	}
+	return 0;
+}
+
+static const struct cfg_key tg_train_keys[] = {
+	{ "gpus", CFG_KEY_CUSTOM, "all", .read = tg_train_gpus,
+	  .doc = "all (every GPU) or a list of names and patterns, in rank order" },
+	{ "parallel", CFG_KEY_CUSTOM, "{}", .read = tg_train_parallel,
+	  .doc = "{tp, pp, dp, ep}: the degrees, tp x pp x dp = the GPUs, ep dividing dp" },
+	{ "steps", CFG_KEY_UINT, "1", .off = TG_TRAIN_OFF(steps), .size = 4, .min = 1,
+	  .max = TG_TRAIN_MAX_STEPS, .doc = "training steps, one after the other" },
+	{ "microbatches", CFG_KEY_UINT, "1", .off = TG_TRAIN_OFF(microbatches), .size = 4, .min = 1,
+	  .max = TG_TRAIN_MAX_MICROBATCHES, .doc = "microbatches per step (the pipeline's)" },
+	{ "forward", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(fwd_ps),
+	  .doc = "forward compute of one microbatch on one stage" },
+	{ "backward", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(bwd_ps),
+	  .doc = "backward compute of one microbatch on one stage" },
+	{ "tp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(tp_bytes), .size = 8,
+	  .max = TG_WL_MAX_MSG_BYTES, .doc = "each tensor-parallel all-reduce (one per pass); 0B: none" },
+	{ "pp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(pp_bytes), .size = 8,
+	  .max = TG_WL_MAX_MSG_BYTES, .doc = "activations sent to the next stage (gradients back), per microbatch" },
+	{ "dp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(dp_bytes), .size = 8,
+	  .max = TG_WL_MAX_MSG_BYTES, .doc = "gradients each GPU reduces with its replicas per step; 0B: none" },
+	{ "ep_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(ep_bytes), .size = 8,
+	  .max = TG_WL_MAX_MSG_BYTES, .doc = "each expert all-to-all, per rank and pass; 0B: none" },
+	{ "fsdp", CFG_KEY_BOOL, "false", .off = TG_TRAIN_OFF(fsdp),
+	  .doc = "data parallel as FSDP: parameters all-gathered before the forward, gradients reduce-scattered" },
+	{ "overlap", CFG_KEY_BOOL, "false", .off = TG_TRAIN_OFF(overlap),
+	  .doc = "the gradient reduction starts half way through the last backward" },
+	{ "compute_jitter", CFG_KEY_FRACTION, "0%", .off = TG_TRAIN_OFF(jitter), .lo = 0, .hi = 1,
+	  .doc = "each compute phase +- this fraction, uniformly (the workload's stream)" },
+	{ "stragglers", CFG_KEY_CUSTOM, NULL, .read = tg_train_stragglers,
+	  .doc = "slow GPUs: [{gpu: NAME, factor: 1.5}]" },
+	{ "start", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(start_ps),
+	  .doc = "the first step starts then" },
+	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_train_dscp, .doc = "DSCP of its data; absent: nic.dscp" },
+};
+
+static const struct cfg_table tg_train_table = {
+	.section = "traffic",
+	.keys = tg_train_keys,
+	.n_keys = sizeof(tg_train_keys) / sizeof(tg_train_keys[0]),
+};
+
+/* Building one workload. */
+struct tg_train {
+	struct tg_wl_train *p;     /* its keys */
+	struct tg_wl_ctx *c;       /* the experiment */
+	struct tg_msg proto;       /* its messages' shared fields */
+	struct rng rng;            /* compute jitter */
+	uint32_t gate;             /* the previous step's end, or TG_NO_GATE */
+	uint32_t *last;            /* per GPU: its latest node (what it does next waits for) */
+	uint32_t *ranks;           /* scratch: the ranks of one group */
+};
+
+/* GPU number of (stage s, replica d, tensor rank t): tensor-parallel
+ * innermost, then data-parallel, then pipeline (Megatron-LM's order). */
+static uint32_t tg_train_gpu(const struct tg_wl_train *p, uint32_t s, uint32_t d, uint32_t t)
+{
+	return (s * p->dp + d) * p->tp + t;
+}
+
+/* Tag the nodes added since @first. */
+static void tg_train_tag(struct tg_train *x, uint32_t first, uint8_t tag)
+{
+	for (uint32_t i = first; i < x->c->graph->n_ops; i++)
+		x->c->graph->ops[i].tag = tag;
+}
+
+/* The communicator of a group (see tg_train_group), or (TG_TAG_PP) of
+ * the pipeline sends from (@s, @d, @t): each its own connections. */
+static uint32_t tg_train_comm(const struct tg_wl_train *p, uint8_t tag, uint32_t s, uint32_t d,
+			      uint32_t t)
+{
+	uint32_t tp = p->pp * p->dp, dp = p->pp * p->tp, ep = p->pp * p->tp * (p->dp / p->ep);
+
+	switch (tag) {
+	case TG_TAG_TP:
+		return 1 + s * p->dp + d;
+	case TG_TAG_DP:
+		return 1 + tp + s * p->tp + t;
+	case TG_TAG_EP:
+		return 1 + tp + dp + (s * (p->dp / p->ep) + d / p->ep) * p->tp + t;
+	default:
+		return 1 + tp + dp + ep + tg_train_gpu(p, s, d, t);
+	}
+}
+
+/* A compute phase of @dur on GPU @g after its latest node (and the gate).
+ * 0 or -ENOMEM. */
+static int tg_train_compute(struct tg_train *x, uint32_t g, uint64_t dur)
+{
+	const struct tg_wl_train *p = x->p;
+	double f = p->slow ? p->slow[g] : 1;
+	struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = p->gpus[g],
+				.start_ps = p->start_ps, .coll = TG_NO_COLL, .tag = TG_TAG_COMPUTE };
+	uint32_t dep = x->last[g] != TG_NO_GATE ? x->last[g] : x->gate;
+
+	if (p->jitter > 0)
+		f *= 1 + p->jitter * (2 * rng_unit(&x->rng) - 1);
+	node.dur_ps = (uint64_t)((double)dur * f + 0.5);
+	return tg_graph_add(x->c->graph, &node, dep == TG_NO_GATE ? NULL : &dep, dep == TG_NO_GATE ? 0 : 1,
+			    &x->last[g]);
+}
+
+/* Collective @kind of @bytes among the @n GPUs @group, each starting after
+ * its latest node; then every one of them waits for its end, unless
+ * @aside (it runs beside what they do next; the step's end waits for it). */
+static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, uint8_t kind,
+			 uint64_t bytes, uint8_t tag, uint32_t comm, bool aside, char err[CFG_ERR_BYTES])
+{
+	struct tg_graph *g = x->c->graph;
+	uint32_t first = g->n_ops, end, *gate = malloc(sizeof(*gate) * n);
+	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .n = n, .coll = TG_NO_COLL,
+			   .gate = x->gate, .rank_gate = gate, .slice_bytes = 512 * 1024,
+			   .kind = kind, .bytes = bytes,
+			   .alg = kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING };
+	int rc;
+
+	if (!gate)
+		return -ENOMEM;
+	b.proto.comm = comm;
+	for (uint32_t i = 0; i < n; i++) {
+		x->ranks[i] = x->p->gpus[group[i]];
+		gate[i] = x->last[group[i]];
+		if (gate[i] == TG_NO_GATE && x->gate == TG_NO_GATE) {
+			/* Nothing before it: a zero-length start node to wait for. */
+			struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX,
+						.start_ps = x->p->start_ps, .coll = TG_NO_COLL };
+
+			if ((rc = tg_graph_add(g, &node, NULL, 0, &gate[i])) != 0)
+				goto out;
+		} else if (gate[i] == TG_NO_GATE) {
+			gate[i] = x->gate;
+		}
+	}
+	b.ranks = x->ranks;
+	b.channels = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
+	b.first_node = g->n_ops;
+	if (n < 2) {
+		rc = 0;
+		goto out;
+	}
+	if ((rc = tg_coll_build(&b, NULL, err)) != 0 || (rc = tg_graph_join(g, first, &end)) != 0)
+		goto out;
+	tg_train_tag(x, first, tag);
+	for (uint32_t i = 0; i < n && !aside; i++)
+		x->last[group[i]] = end;
+out:
+	free(gate);
+	return rc;
+}
+
+/* Point-to-point @bytes from GPU @a to GPU @r after @a's latest node; @r's
+ * next work waits for the data's arrival as well as its own latest. */
+static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t bytes, uint16_t chan)
+{
+	struct tg_graph *g = x->c->graph;
+	uint32_t pair[2] = { x->p->gpus[a], x->p->gpus[r] }, deps[2], nd = 0, id, join;
+	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .ranks = pair, .n = 2,
+			   .coll = TG_NO_COLL, .gate = x->gate };
+	int rc;
+
+	b.proto.comm = tg_train_comm(x->p, TG_TAG_PP, 0, 0, a); /* GPU a's pipeline sends */
+	if (x->last[a] != TG_NO_GATE)
+		deps[nd++] = x->last[a];
+	if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, bytes, deps, nd, &id)) != 0)
+		return rc;
+	g->ops[id].tag = TG_TAG_PP;
+	/* The sender goes on computing once it has posted (the send runs on
+	 * its own stream); the step's end waits for the transfer. */
+	nd = 0;
+	deps[nd++] = id;
+	if (x->last[r] != TG_NO_GATE && x->last[r] != id)
+		deps[nd++] = x->last[r];
+	{
+		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+
+		if ((rc = tg_graph_add(g, &node, deps, nd, &join)) != 0)
+			return rc;
+	}
+	x->last[r] = join;
+	return 0;
+}
+
+/* The groups of one dimension: for stage @s, the tensor group of replica
+ * @d (@t unused), or the data-parallel group of tensor rank @t, or the
+ * expert group @k (ep consecutive replicas) of tensor rank @t. */
+static uint32_t tg_train_group(const struct tg_wl_train *p, uint8_t tag, uint32_t s, uint32_t d,
+			       uint32_t t, uint32_t *out)
+{
+	uint32_t n = 0;
+
+	if (tag == TG_TAG_TP)
+		for (uint32_t i = 0; i < p->tp; i++)
+			out[n++] = tg_train_gpu(p, s, d, i);
+	else if (tag == TG_TAG_DP)
+		for (uint32_t i = 0; i < p->dp; i++)
+			out[n++] = tg_train_gpu(p, s, i, t);
+	else
+		for (uint32_t i = (d / p->ep) * p->ep; i < (d / p->ep + 1) * p->ep; i++)
+			out[n++] = tg_train_gpu(p, s, i, t);
+	return n;
+}
+
+/* One pass (forward when @fwd) of microbatch @m over stage @s: compute,
+ * tensor all-reduce, expert all-to-all; the send to the next stage (the
+ * previous one, backward) comes after, from the caller. */
+static int tg_train_pass(struct tg_train *x, uint32_t s, bool fwd, uint32_t *grp,
+			 char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	int rc = 0;
+
+	for (uint32_t d = 0; d < p->dp && rc == 0; d++)
+		for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+			rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), fwd ? p->fwd_ps : p->bwd_ps);
+	for (uint32_t d = 0; p->tp_bytes && p->tp > 1 && d < p->dp && rc == 0; d++)
+		rc = tg_train_coll(x, grp, tg_train_group(p, TG_TAG_TP, s, d, 0, grp), TG_COLL_ALL_REDUCE,
+				   p->tp_bytes, TG_TAG_TP, tg_train_comm(p, TG_TAG_TP, s, d, 0), false, err);
+	for (uint32_t d = 0; p->ep_bytes && p->ep > 1 && d < p->dp && rc == 0; d += p->ep)
+		for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+			rc = tg_train_coll(x, grp, tg_train_group(p, TG_TAG_EP, s, d, t, grp),
+					   TG_COLL_ALL_TO_ALL, p->ep_bytes, TG_TAG_EP,
+					   tg_train_comm(p, TG_TAG_EP, s, d, t), false, err);
+	return rc;
+}
+
+/* The data-parallel collective @kind of stage @s, every tensor rank's
+ * group (@aside: see tg_train_coll). */
+static int tg_train_dp(struct tg_train *x, uint32_t s, uint8_t kind, bool aside, uint32_t *grp,
+		       char err[CFG_ERR_BYTES])
+{
+	int rc = 0;
+
+	for (uint32_t t = 0; x->p->dp_bytes && x->p->dp > 1 && t < x->p->tp && rc == 0; t++)
+		rc = tg_train_coll(x, grp, tg_train_group(x->p, TG_TAG_DP, s, 0, t, grp), kind,
+				   x->p->dp_bytes, TG_TAG_DP, tg_train_comm(x->p, TG_TAG_DP, s, 0, t), aside, err);
+	return rc;
+}
+
+/* One step: GPipe's order (every forward, then every backward), then the
+ * gradient reduction. */
+static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < p->n_gpus; i++)
+		x->last[i] = TG_NO_GATE;
+	for (uint32_t s = 0; p->fsdp && s < p->pp && rc == 0; s++)
+		rc = tg_train_dp(x, s, TG_COLL_ALL_GATHER, false, grp, err);
+	for (uint32_t m = 0; m < p->microbatches && rc == 0; m++)
+		for (uint32_t s = 0; s < p->pp && rc == 0; s++) {
+			rc = tg_train_pass(x, s, true, grp, err);
+			for (uint32_t d = 0; p->pp_bytes && s + 1 < p->pp && d < p->dp && rc == 0; d++)
+				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
+							   tg_train_gpu(p, s + 1, d, t), p->pp_bytes, 0);
+		}
+	for (uint32_t m = p->microbatches; m-- > 0 && rc == 0;)
+		for (uint32_t s = p->pp; s-- > 0 && rc == 0;) {
+			bool last = m == 0;
+			uint64_t bwd = p->bwd_ps;
+
+			if (last && p->overlap) {
+				/* The last backward in two halves, the gradient
+				 * reduction (of stage s) between them. */
+				struct tg_wl_train half = *p;
+
+				half.bwd_ps = bwd / 2;
+				x->p = &half;
+				rc = tg_train_pass(x, s, false, grp, err);
+				x->p = (struct tg_wl_train *)p;
+				if (rc == 0)
+					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
+							 true, grp, err);
+				for (uint32_t d = 0; d < p->dp && rc == 0; d++)
+					for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+						rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), bwd - bwd / 2);
+			} else {
+				rc = tg_train_pass(x, s, false, grp, err);
+				if (rc == 0 && last)
+					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
+							 false, grp, err);
+			}
+			for (uint32_t d = 0; p->pp_bytes && s > 0 && d < p->dp && rc == 0; d++)
+				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
+							   tg_train_gpu(p, s - 1, d, t), p->pp_bytes, 1);
+		}
+	return rc;
+}
+
+static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_train p = { .ctx = c };
+	const struct cfg_bind bind[] = {
+		{ &tg_wl_common_table, &p },
+		{ &tg_train_table, &p },
+	};
+	struct tg_train x = { .p = &p, .c = c, .gate = TG_NO_GATE };
+	uint32_t *grp = NULL;
+	int rc;
+
+	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
+		goto out;
+	if (!c->topo->gpus.n_nodes) {
+		cfg_errorf(err, it, "a training workload runs on GPUs: use a rail-optimised topology");
+		rc = -EINVAL;
+		goto out;
+	}
+	for (uint32_t i = 0; i < p.n_gpus; i++)
+		if (p.gpus[i] < c->topo->n_eps) {
+			cfg_errorf(err, cfg_get(it, "gpus"), "gpus: a training workload's ranks are GPUs (nodeN/gpuG), not NIC ports");
+			rc = -EINVAL;
+			goto out;
+		}
+	x.proto.op = TG_OP_SEND;
+	x.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
+	x.proto.workload = c->index;
+	x.proto.cc = c->cc;
+	x.proto.qp_mode = c->qp_mode;
+	x.proto.qps = c->qps;
+	x.proto.start_ps = p.start_ps;
+	rng_init(&x.rng, c->seed, TG_TRAIN_STREAM + c->index);
+	x.last = malloc(sizeof(*x.last) * p.n_gpus);
+	x.ranks = malloc(sizeof(*x.ranks) * p.n_gpus);
+	grp = malloc(sizeof(*grp) * p.n_gpus);
+	if (!x.last || !x.ranks || !grp) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < p.steps && rc == 0; k++) {
+		uint32_t first = c->graph->n_ops, end;
+		struct tg_step *v;
+
+		if ((rc = tg_train_step(&x, grp, err)) != 0 || (rc = tg_graph_join(c->graph, first, &end)) != 0)
+			break;
+		if (!(v = realloc(*c->steps, sizeof(*v) * ((size_t)*c->n_steps + 1)))) {
+			rc = -ENOMEM;
+			break;
+		}
+		*c->steps = v;
+		v[(*c->n_steps)++] = (struct tg_step){ .workload = c->index, .step = k, .first = first,
+						       .end = end };
+		x.gate = end;
+	}
+	if (rc == -E2BIG) {
+		cfg_errorf(err, it, "the training workload makes too many messages: fewer steps or microbatches");
+		rc = -EINVAL;
+	}
+out:
+	free(p.gpus);
+	free(p.slow);
+	free(x.last);
+	free(x.ranks);
+	free(grp);
+	return rc;
+}
+
+static const struct cfg_table *const tg_wl_train_tables[] = {
+	&tg_wl_common_table,
+	&tg_train_table,
+	NULL,
+};
+
+const struct tg_wl_kind tg_wl_training_kind = {
+	.name = "training",
+	.tables = tg_wl_train_tables,
+	.expand = tg_wl_train_expand,
+};
