@@ -18,6 +18,7 @@ struct topo;
 char *test_topo_print(const struct topo *t, void (*fn)(const struct topo *, FILE *));
 
 int test_capture_register(void);
+int test_coll_register(void);
 int test_cc_register(void);
 int test_cfg_register(void);
 int test_ev_register(void);

@@ -12,6 +12,7 @@
 #include "port.h"
 #include "rng.h"
 #include "tg.h"
+#include "tg_wl.h"
 #include "topo.h"
 #include "test.h"
 
@@ -220,13 +221,15 @@ static void test_exp_table_defaults(void)
 		"capture: {ports: ['h0:0']}\n"
 		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
 		"expect: [{metric: drops.total, op: '==', value: 0}]\n";
-	struct cfg_schema_names keys;
+	struct cfg_schema_names keys, train_keys = { 0 };
 	char err[CFG_ERR_BYTES] = "";
 	void *scratch = calloc(1, 1 << 16);
 	unsigned n_typed = 0, n_checked = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
 	CU_ASSERT_EQUAL_FATAL(exp_schema_keys(&keys), 0);
+	for (const struct cfg_table *const *t = tg_wl_find("training")->tables; *t; t++)
+		CU_ASSERT_EQUAL_FATAL(cfg_schema_names_add(&train_keys, *t), 0);
 	for (unsigned i = 0; i < keys.n; i++) {
 		const struct cfg_key *k = keys.keys[i];
 		struct cfg_doc *doc = NULL;
@@ -267,7 +270,8 @@ static void test_exp_table_defaults(void)
 			     cfg_schema_names_find(&kind_keys, keys.names[i]) < 0))
 				continue;
 			n_checked++;
-			if (!te_has(cfg_doc_root(back), keys.names[i])) {
+			if (!te_has(cfg_doc_root(back), keys.names[i]) &&
+			    cfg_schema_names_find(&train_keys, keys.names[i]) < 0) {
 				fprintf(stderr, "\n  resolved.yaml lacks %s\n", keys.names[i]);
 				CU_FAIL("a key with a default missing from resolved.yaml");
 			}
@@ -281,6 +285,43 @@ static void test_exp_table_defaults(void)
 		unlink(path);
 	}
 	CU_ASSERT(n_checked > 150);
+	/* The training kind needs GPUs: its keys (left out above) on a
+	 * rail-optimised fabric. */
+	{
+		static const char rail[] =
+			"topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2}\n"
+			"traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1us, dp_bytes: 4KiB,"
+			" stragglers: [{gpu: node0/gpu0, factor: 1.5}], dscp: 10}]\n";
+		char path[] = "/tmp/fabemu-test-resolved-XXXXXX";
+		struct cfg_doc *back = NULL;
+		struct exp *e = NULL, *again = NULL;
+		unsigned n_train = 0;
+		int fd = mkstemp(path);
+
+		CU_ASSERT_FATAL(fd >= 0);
+		close(fd);
+		if (exp_load_string("x.yaml", rail, NULL, 0, &e, err) != 0)
+			fprintf(stderr, "\n  %s\n", err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(exp_write_resolved(e, path, err), 0);
+		CU_ASSERT_EQUAL_FATAL(cfg_doc_load(path, &back, err), 0);
+		for (unsigned i = 0; i < train_keys.n; i++) {
+			if (!train_keys.keys[i]->dflt)
+				continue;
+			n_train++;
+			if (!te_has(cfg_doc_root(back), train_keys.names[i])) {
+				fprintf(stderr, "\n  resolved.yaml lacks %s\n", train_keys.names[i]);
+				CU_FAIL("a training key with a default missing from resolved.yaml");
+			}
+		}
+		CU_ASSERT(n_train > 10);
+		CU_ASSERT_EQUAL(exp_load(path, NULL, 0, false, 0, &again, err), 0);
+		exp_free(again);
+		exp_free(e);
+		cfg_doc_free(back);
+		unlink(path);
+	}
+	cfg_schema_names_free(&train_keys);
 	cfg_schema_names_free(&keys);
 	free(scratch);
 }

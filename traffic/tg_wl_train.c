@@ -55,8 +55,20 @@ struct tg_wl_train {
 static int tg_train_gpus(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_train *p = params;
+	int rc;
 
-	return tg_wl_eps(p->ctx->topo, n, &p->gpus, &p->n_gpus, err);
+	if (!p->ctx->topo->gpus.n_nodes) {
+		cfg_errorf(err, n, "a training workload runs on GPUs: use a rail-optimised topology");
+		return -EINVAL;
+	}
+	if ((rc = tg_wl_eps(p->ctx->topo, n, &p->gpus, &p->n_gpus, err)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < p->n_gpus; i++)
+		if (p->gpus[i] < p->ctx->topo->n_eps) {
+			cfg_errorf(err, n, "gpus: a training workload's ranks are GPUs (nodeN/gpuG), not NIC ports");
+			return -EINVAL;
+		}
+	return 0;
 }
 
 static int tg_train_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -156,7 +168,7 @@ static const struct cfg_key tg_train_keys[] = {
 	{ "tp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(tp_bytes), .size = 8,
 	  .max = TG_WL_MAX_MSG_BYTES, .doc = "each tensor-parallel all-reduce (one per pass); 0B: none" },
 	{ "pp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(pp_bytes), .size = 8,
-	  .max = TG_WL_MAX_MSG_BYTES, .doc = "activations sent to the next stage (gradients back), per microbatch" },
+	  .max = TG_WL_MAX_MSG_BYTES, .doc = "activations sent to the next stage (gradients back), per microbatch; 0B: free, the stages still wait" },
 	{ "dp_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(dp_bytes), .size = 8,
 	  .max = TG_WL_MAX_MSG_BYTES, .doc = "gradients each GPU reduces with its replicas per step; 0B: none" },
 	{ "ep_bytes", CFG_KEY_SIZE, "0B", .off = TG_TRAIN_OFF(ep_bytes), .size = 8,
@@ -290,7 +302,8 @@ out:
 }
 
 /* Point-to-point @bytes from GPU @a to GPU @r after @a's latest node; @r's
- * next work waits for the data's arrival as well as its own latest. */
+ * next work waits for the data's arrival as well as its own latest (with
+ * no bytes, for @a's latest). */
 static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t bytes, uint16_t chan)
 {
 	struct tg_graph *g = x->c->graph;
@@ -302,9 +315,16 @@ static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t by
 	b.proto.comm = tg_train_comm(x->p, TG_TAG_PP, 0, 0, a); /* GPU a's pipeline sends */
 	if (x->last[a] != TG_NO_GATE)
 		deps[nd++] = x->last[a];
-	if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, bytes, deps, nd, &id)) != 0)
-		return rc;
-	g->ops[id].tag = TG_TAG_PP;
+	if (!bytes) {
+		/* No data to model: the stage still waits for the one before. */
+		if (!nd)
+			return 0;
+		id = deps[0];
+	} else {
+		if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, bytes, deps, nd, &id)) != 0)
+			return rc;
+		g->ops[id].tag = TG_TAG_PP;
+	}
 	/* The sender goes on computing once it has posted (the send runs on
 	 * its own stream); the step's end waits for the transfer. */
 	nd = 0;
@@ -391,7 +411,7 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 	for (uint32_t m = 0; m < p->microbatches && rc == 0; m++)
 		for (uint32_t s = 0; s < p->pp && rc == 0; s++) {
 			rc = tg_train_pass(x, s, true, grp, err);
-			for (uint32_t d = 0; p->pp_bytes && s + 1 < p->pp && d < p->dp && rc == 0; d++)
+			for (uint32_t d = 0; s + 1 < p->pp && d < p->dp && rc == 0; d++)
 				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
 					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
 							   tg_train_gpu(p, s + 1, d, t), p->pp_bytes, 0);
@@ -422,7 +442,7 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
 							 false, grp, err);
 			}
-			for (uint32_t d = 0; p->pp_bytes && s > 0 && d < p->dp && rc == 0; d++)
+			for (uint32_t d = 0; s > 0 && d < p->dp && rc == 0; d++)
 				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
 					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
 							   tg_train_gpu(p, s - 1, d, t), p->pp_bytes, 1);
@@ -443,17 +463,6 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
 		goto out;
-	if (!c->topo->gpus.n_nodes) {
-		cfg_errorf(err, it, "a training workload runs on GPUs: use a rail-optimised topology");
-		rc = -EINVAL;
-		goto out;
-	}
-	for (uint32_t i = 0; i < p.n_gpus; i++)
-		if (p.gpus[i] < c->topo->n_eps) {
-			cfg_errorf(err, cfg_get(it, "gpus"), "gpus: a training workload's ranks are GPUs (nodeN/gpuG), not NIC ports");
-			rc = -EINVAL;
-			goto out;
-		}
 	x.proto.op = TG_OP_SEND;
 	x.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
 	x.proto.workload = c->index;

@@ -331,5 +331,32 @@ rm "$tmp/cmp-ok/flows.csv"
 cexpect plot-no-name "/: no folder name to put the plots under: give -o DIR" "$fabemu" plot /
 [ ! -e "$tmp/plot-out" ] || { echo "FAIL [plot]: bad input wrote $tmp/plot-out"; fail=1; }
 
+# Collectives and training, one case per class (on 2 nodes of 2 GPUs).
+rt='topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2}'
+exp coll-kind "coll-kind.yaml:2:42: unknown value 'all-reduc' \(did you mean 'all-reduce'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduc, size: 1MiB}]"
+exp coll-hd "coll-hd.yaml:2:[0-9]+: halving-doubling needs a power of two of ranks \(got 3\)" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, ranks: [node0/gpu0, node0/gpu1, node1/gpu0], size: 1MiB}]"
+exp coll-sweep "coll-sweep.yaml:2:[0-9]+: size 1048576 bytes is below the minimum 8388608" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, sizes: {from: 8MiB, to: 1MiB, factor: 2}}]"
+exp coll-one-rank "coll-one-rank.yaml:2:[0-9]+: a collective needs at least 2 ranks" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, ranks: [node0/gpu0], size: 1MiB}]"
+exp coll-root "coll-root.yaml:2:[0-9]+: root 9 is not a rank \(0..3\)" \
+	"$rt" "traffic: [{kind: collective, collective: broadcast, root: 9, size: 1MiB}]"
+exp coll-straggler "coll-straggler.yaml:2:[0-9]+: unknown host 'node5/gpu0'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, stragglers: [{rank: node5/gpu0, factor: 2}]}]"
+exp train-degrees "train-degrees.yaml:2:38: tp x pp x dp = 2 x 3 x 1 = 6, but there are 4 GPUs" \
+	"$rt" "traffic: [{kind: training, parallel: {tp: 2, pp: 3}, forward: 1ms}]"
+exp train-ep "train-ep.yaml:2:[0-9]+: ep \(3\) must divide dp \(4\)" \
+	"$rt" "traffic: [{kind: training, parallel: {dp: 4, ep: 3}, forward: 1ms}]"
+exp train-key "train-key.yaml:2:[0-9]+: unknown key 'tq' \(did you mean 'tp'\?\)" \
+	"$rt" "traffic: [{kind: training, parallel: {tq: 2}}]"
+exp train-nic "train-nic.yaml:2:[0-9]+: gpus: a training workload's ranks are GPUs" \
+	"$rt" "traffic: [{kind: training, gpus: [node0/nic0], parallel: {}}]"
+exp train-factor "train-factor.yaml:2:[0-9]+: -1 is below the minimum 0" \
+	"$rt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, stragglers: [{gpu: node0/gpu0, factor: -1}]}]"
+exp train-no-gpus "train-no-gpus.yaml:2:[0-9]+: a training workload runs on GPUs: use a rail-optimised topology" \
+	"$good_topo" "traffic: [{kind: training, forward: 1ms}]"
+
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

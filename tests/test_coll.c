@@ -1,0 +1,306 @@
+/* CUnit suite for the collective and training workload kinds and the
+ * dependency graph: the bytes each algorithm moves against its textbook
+ * volume (ring all-reduce 2(n-1)S in all, all-gather, reduce-scatter,
+ * all-to-all and a broadcast chain (n-1)S), rail-aligned ring channels,
+ * a training step's compute, tensor, pipeline and data-parallel volumes
+ * against its parallel layout, communicators kept apart, and the
+ * critical-path walk on a hand-timed graph. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exp.h"
+#include "tg.h"
+#include "topo.h"
+#include "test.h"
+
+/* 2 nodes of 4 GPUs (node0/gpu0..node1/gpu3), a NIC per GPU on its rail,
+ * NVLink inside each node. */
+#define TC_TOPO                                                                              \
+	"topology: {kind: rail-optimised, gpus_per_node: 4, rails: 4, nodes_per_unit: 2, "  \
+	"nodes: 2, nvlink: {rate: 3.6Tbps, delay: 100ns}}\n"
+
+static struct exp *tc_load(const char *traffic)
+{
+	char text[2048], err[CFG_ERR_BYTES] = "";
+	struct exp *e = NULL;
+
+	snprintf(text, sizeof(text), TC_TOPO "traffic:\n%s", traffic);
+	if (exp_load_string("c.yaml", text, NULL, 0, &e, err) != 0) {
+		fprintf(stderr, "\n  unexpected: %s\n", err);
+		return NULL;
+	}
+	return e;
+}
+
+/* Sum of the bytes of the graph's transfers of tag @tag (TG_TAG_N: all). */
+static uint64_t tc_bytes(const struct exp *e, uint8_t tag)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+
+		if (o->kind == TG_NODE_XFER && (tag == TG_TAG_N || o->tag == tag))
+			sum += e->msgs[o->msg].bytes;
+	}
+	return sum;
+}
+
+/* The graph is in dependency order: every node waits only for earlier ones. */
+static bool tc_ordered(const struct exp *e)
+{
+	for (uint32_t i = 0; i < e->graph.n_ops; i++)
+		for (uint32_t j = 0; j < e->graph.ops[i].n_deps; j++)
+			if (e->graph.deps[e->graph.ops[i].dep_off + j] >= i)
+				return false;
+	return true;
+}
+
+/* Each algorithm moves its textbook volume in all (S = 8 MiB on n = 8
+ * ranks, so that every part divides evenly): ring all-reduce 2(n-1)S,
+ * halving-doubling 2(n-1)S as well (Thakur et al., 2005), all-gather,
+ * reduce-scatter, all-to-all and the broadcast chain (n-1)S. */
+static void test_coll_volumes(void)
+{
+	static const struct {
+		const char *yaml;
+		uint64_t factor; /* of S */
+	} cases[] = {
+		{ "  - {kind: collective, collective: all-reduce, size: 8MiB}\n", 14 },
+		{ "  - {kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 8MiB}\n", 14 },
+		{ "  - {kind: collective, collective: all-gather, size: 8MiB}\n", 7 },
+		{ "  - {kind: collective, collective: reduce-scatter, size: 8MiB}\n", 7 },
+		{ "  - {kind: collective, collective: all-to-all, size: 8MiB}\n", 7 },
+		{ "  - {kind: collective, collective: broadcast, root: 3, size: 8MiB}\n", 7 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct exp *e = tc_load(cases[i].yaml);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(e->n_colls, 1);
+		CU_ASSERT_EQUAL(e->colls[0].n_ranks, 8);
+		CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_N), cases[i].factor * (8u << 20));
+		CU_ASSERT(tc_ordered(e));
+		if (tc_bytes(e, TG_TAG_N) != cases[i].factor * (8u << 20))
+			fprintf(stderr, "\n  case %zu: %llu bytes\n", i,
+				(unsigned long long)tc_bytes(e, TG_TAG_N));
+		exp_free(e);
+	}
+}
+
+/* Ring channel c crosses between the nodes on rail c (NCCL's rail-aligned
+ * rings on DGX-class nodes): with all 4 GPUs of both nodes, every
+ * transfer between the nodes leaves from and arrives at a rail-c NIC, 2
+ * crossings per ring step and channel: 2 x 2(n-1) x S/n bytes in all.
+ * A communicator of one GPU per node (GPU 1 of each) uses that GPU's own
+ * NIC for every channel. */
+static void test_coll_rails(void)
+{
+	struct exp *e = tc_load("  - {kind: collective, collective: all-reduce, size: 8MiB}\n");
+	const struct topo_gpus *g;
+	uint64_t cross = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	g = &e->topo->gpus;
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+		uint32_t c = m->chan % 4;
+		bool nic0 = m->src == e->topo->nodes[g->nic[c]].first_ep ||
+			    m->src == e->topo->nodes[g->nic[4 + c]].first_ep;
+		bool nic1 = m->dst == e->topo->nodes[g->nic[c]].first_ep ||
+			    m->dst == e->topo->nodes[g->nic[4 + c]].first_ep;
+		bool nvl = m->src >= e->topo->nodes[g->nvl[0]].first_ep &&
+			   m->src <= e->topo->nodes[g->nvl[7]].first_ep;
+
+		if (nvl)
+			continue;
+		CU_ASSERT(nic0 && nic1);
+		cross += m->bytes;
+	}
+	CU_ASSERT_EQUAL(cross, 2 * 2 * 7 * (uint64_t)(1 << 20));
+	exp_free(e);
+
+	e = tc_load("  - {kind: collective, collective: all-reduce, ranks: [node0/gpu1, node1/gpu1], size: 8MiB}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	g = &e->topo->gpus;
+	CU_ASSERT_EQUAL(e->n_msgs > 0, 1);
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+
+		CU_ASSERT(m->src == e->topo->nodes[g->nic[1]].first_ep ||
+			  m->src == e->topo->nodes[g->nic[5]].first_ep);
+		CU_ASSERT(m->dst == e->topo->nodes[g->nic[1]].first_ep ||
+			  m->dst == e->topo->nodes[g->nic[5]].first_ep);
+	}
+	CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_N), 2 * (uint64_t)(8 << 20));
+	exp_free(e);
+}
+
+/* A training step's volumes from its layout (tp 2, pp 2, dp 2 on 8 GPUs,
+ * 3 microbatches): each GPU computes 3 x (1 + 2) ms, 6 passes; tensor
+ * all-reduces: pp x dp groups x 6 passes x 2(tp-1) x 1 MiB; pipeline
+ * sends: dp x tp x (pp-1) x 6 of 2 MiB; gradient all-reduce: pp x tp
+ * groups x 2(dp-1) x 4 MiB (FSDP's all-gather and reduce-scatter the
+ * same in all); a straggler of factor 2 computes twice as long; two steps,
+ * each ending in a node that waits for all of it. */
+static void test_train_layout(void)
+{
+	static const char base[] =
+		"  - {kind: training, name: job, parallel: {tp: 2, pp: 2, dp: 2}, microbatches: 3,"
+		" forward: 1ms, backward: 2ms, tp_bytes: 1MiB, pp_bytes: 2MiB, dp_bytes: 4MiB, steps: 2%s}\n";
+	char yaml[512];
+
+	for (int fsdp = 0; fsdp < 2; fsdp++) {
+		struct exp *e;
+		uint64_t compute[8] = { 0 };
+		uint32_t n_compute = 0;
+
+		snprintf(yaml, sizeof(yaml), base,
+			 fsdp ? ", fsdp: true, stragglers: [{gpu: node1/gpu2, factor: 2}]" : "");
+		e = tc_load(yaml);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT(tc_ordered(e));
+		CU_ASSERT_EQUAL_FATAL(e->n_steps, 2);
+		CU_ASSERT_EQUAL(e->steps[0].first, 0);
+		CU_ASSERT_EQUAL(e->steps[1].first, e->steps[0].end + 1);
+		CU_ASSERT_EQUAL(e->graph.ops[e->steps[0].end].n_deps, e->steps[0].end);
+		for (uint32_t i = e->steps[0].first; i < e->steps[0].end; i++) {
+			const struct tg_node *o = &e->graph.ops[i];
+
+			if (o->kind != TG_NODE_COMPUTE || o->tag != TG_TAG_COMPUTE)
+				continue;
+			CU_ASSERT_FATAL(o->part >= e->topo->n_eps && o->part < e->topo->n_eps + 8);
+			compute[o->part - e->topo->n_eps] += o->dur_ps;
+			n_compute++;
+		}
+		CU_ASSERT_EQUAL(n_compute, 8 * 6);
+		for (int gpu = 0; gpu < 8; gpu++)
+			CU_ASSERT_EQUAL(compute[gpu], (fsdp && gpu == 6 ? 2 : 1) * UINT64_C(9000000000));
+		CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_TP), 2 * 4 * 6 * 2 * (uint64_t)(1 << 20));
+		CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_PP), 2 * 4 * 6 * (uint64_t)(2 << 20));
+		CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_DP), 2 * 4 * 2 * (uint64_t)(4 << 20));
+		CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_EP), 0);
+		exp_free(e);
+	}
+}
+
+/* Communicators never share a connection: the two tensor-parallel groups
+ * of stage 0 (GPUs 0-1 and 2-3 of node 0) and the data-parallel groups
+ * carry different comm numbers, while all the messages of one group share
+ * one. An expert all-to-all (ep 2 of dp 4) moves (ep-1)/ep x ep x S per
+ * group and pass. */
+static void test_train_comms(void)
+{
+	struct exp *e = tc_load("  - {kind: training, parallel: {tp: 2, dp: 4, ep: 2}, forward: 1ms,"
+				" tp_bytes: 1MiB, dp_bytes: 1MiB, ep_bytes: 1MiB}\n");
+	uint32_t comm_of_src[64];
+	bool seen[64] = { false };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+		const struct tg_msg *m;
+
+		if (o->kind != TG_NODE_XFER || o->tag != TG_TAG_TP)
+			continue;
+		m = &e->msgs[o->msg];
+		CU_ASSERT_FATAL(m->src < 64);
+		if (seen[m->src])
+			CU_ASSERT_EQUAL(comm_of_src[m->src], m->comm);
+		seen[m->src] = true;
+		comm_of_src[m->src] = m->comm;
+		CU_ASSERT(m->comm != 0);
+	}
+	{
+		const struct topo_gpus *g = &e->topo->gpus;
+		uint32_t a = e->topo->nodes[g->nvl[0]].first_ep, b = e->topo->nodes[g->nvl[2]].first_ep;
+
+		CU_ASSERT(seen[a] && seen[b]);
+		if (seen[a] && seen[b])
+			CU_ASSERT_NOT_EQUAL(comm_of_src[a], comm_of_src[b]);
+	}
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i], *p;
+
+		for (uint32_t j = 0; j < i && o->kind == TG_NODE_XFER; j++) {
+			p = &e->graph.ops[j];
+			if (p->kind == TG_NODE_XFER && p->tag != o->tag &&
+			    (o->tag == TG_TAG_DP || p->tag == TG_TAG_DP))
+				CU_ASSERT_NOT_EQUAL(e->msgs[o->msg].comm, e->msgs[p->msg].comm);
+		}
+	}
+	/* 2 passes x tp 2 x dp/ep 2 groups x (ep-1)/ep x ep x 1 MiB */
+	CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_EP), 2 * 2 * 2 * (uint64_t)(1 << 20));
+	exp_free(e);
+}
+
+/* The critical path of a hand-timed graph: 0 compute (ends 10), 1 a DP
+ * transfer after 0 (ends 25), 2 compute after 0 (ends 18), 3 a TP
+ * transfer after 2 (ends 25, the same as 1: the later index wins), 4 the
+ * join of all (ends 25). Walked back: 4 (none, 0) <- 3 (tp, 7) <- 2
+ * (compute, 8) <- 0 (compute, 10 from the start 0): compute 18, tp 7, the
+ * sum 25; from a start of 4, node 0 counts 6. Not completed: -EAGAIN. */
+static void test_critical_path(void)
+{
+	struct tg_graph g = { 0 };
+	struct tg_node n = { .kind = TG_NODE_COMPUTE, .coll = TG_NO_COLL, .tag = TG_TAG_COMPUTE };
+	uint32_t id, d0 = 0, d2 = 2, all[] = { 0, 1, 2, 3 };
+	uint64_t end[] = { 10, 25, 18, 25, 25 }, part[TG_TAG_N], sum = 0;
+
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, NULL, 0, &id), 0);
+	n.kind = TG_NODE_XFER;
+	n.tag = TG_TAG_DP;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, &d0, 1, &id), 0);
+	n.kind = TG_NODE_COMPUTE;
+	n.tag = TG_TAG_COMPUTE;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, &d0, 1, &id), 0);
+	n.kind = TG_NODE_XFER;
+	n.tag = TG_TAG_TP;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, &d2, 1, &id), 0);
+	CU_ASSERT_EQUAL(tg_graph_join(&g, 0, &id), 0);
+	CU_ASSERT_EQUAL(id, 4);
+	CU_ASSERT_EQUAL(g.ops[4].n_deps, 4);
+	CU_ASSERT_EQUAL(memcmp(&g.deps[g.ops[4].dep_off], all, sizeof(all)), 0);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 18);
+	CU_ASSERT_EQUAL(part[TG_TAG_TP], 7);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 0);
+	for (int t = 0; t < TG_TAG_N; t++)
+		sum += part[t];
+	CU_ASSERT_EQUAL(sum, 25);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 4, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 14);
+	end[3] = 24; /* now 1 ends last: the DP transfer is the path */
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 15);
+	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 10);
+	CU_ASSERT_EQUAL(part[TG_TAG_TP], 0);
+	end[4] = UINT64_MAX;
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), -EAGAIN);
+	tg_graph_free(&g);
+}
+
+int test_coll_register(void)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} tests[] = {
+		{ "collective volumes", test_coll_volumes },
+		{ "rail-aligned ring channels", test_coll_rails },
+		{ "training layout and volumes", test_train_layout },
+		{ "training communicators", test_train_comms },
+		{ "critical path", test_critical_path },
+	};
+	CU_pSuite s = CU_add_suite("coll", NULL, NULL);
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}
