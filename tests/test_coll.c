@@ -60,7 +60,9 @@ static bool tc_ordered(const struct exp *e)
 
 /* Each algorithm moves its textbook volume in all (S = 8 MiB on n = 8
  * ranks, so that every part divides evenly): ring all-reduce 2(n-1)S,
- * halving-doubling 2(n-1)S as well (Thakur et al., 2005), all-gather,
+ * halving-doubling 2(n-1)S as well (Thakur et al., 2005), the double
+ * binary tree too (every rank but the root sends its sum up, every one
+ * but the root receives the result: 2(n-1) edges of S), all-gather,
  * reduce-scatter, all-to-all and the broadcast chain (n-1)S. */
 static void test_coll_volumes(void)
 {
@@ -70,6 +72,7 @@ static void test_coll_volumes(void)
 	} cases[] = {
 		{ "  - {kind: collective, collective: all-reduce, size: 8MiB}\n", 14 },
 		{ "  - {kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 8MiB}\n", 14 },
+		{ "  - {kind: collective, collective: all-reduce, algorithm: tree, size: 8MiB}\n", 14 },
 		{ "  - {kind: collective, collective: all-gather, size: 8MiB}\n", 7 },
 		{ "  - {kind: collective, collective: reduce-scatter, size: 8MiB}\n", 7 },
 		{ "  - {kind: collective, collective: all-to-all, size: 8MiB}\n", 7 },
@@ -136,6 +139,37 @@ static void test_coll_rails(void)
 			  m->dst == e->topo->nodes[g->nic[5]].first_ep);
 	}
 	CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_N), 2 * (uint64_t)(8 << 20));
+	exp_free(e);
+}
+
+/* A skewed all-to-all (load: a weight per rank): rank r receives its
+ * share of every other rank's S, (n-1) x S x w_r / sum(w); a rank of
+ * weight 0 receives nothing. With Zipf(1) rank 0 gets 1/H_8 of each S. */
+static void test_coll_load(void)
+{
+	struct exp *e = tc_load("  - {kind: collective, collective: all-to-all, size: 8MiB,"
+				" load: [2, 0, 1, 0, 1, 0, 0, 0]}\n");
+	uint64_t got[8] = { 0 };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		for (uint32_t gpu = 0; gpu < 8; gpu++)
+			if (e->msgs[i].dst == e->topo->nodes[e->topo->gpus.nvl[gpu]].first_ep ||
+			    e->msgs[i].dst == e->topo->nodes[e->topo->gpus.nic[gpu]].first_ep)
+				got[gpu] += e->msgs[i].bytes;
+	CU_ASSERT_EQUAL(got[0], 7 * (uint64_t)(4 << 20));
+	CU_ASSERT_EQUAL(got[2], 7 * (uint64_t)(2 << 20));
+	CU_ASSERT_EQUAL(got[4], 7 * (uint64_t)(2 << 20));
+	CU_ASSERT_EQUAL(got[1] + got[3] + got[5] + got[6] + got[7], 0);
+	exp_free(e);
+	e = tc_load("  - {kind: collective, collective: all-to-all, size: 8MiB, load: {zipf: 1}}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	memset(got, 0, sizeof(got));
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		if (e->msgs[i].dst == e->topo->nodes[e->topo->gpus.nvl[0]].first_ep ||
+		    e->msgs[i].dst == e->topo->nodes[e->topo->gpus.nic[0]].first_ep)
+			got[0] += e->msgs[i].bytes;
+	CU_ASSERT_EQUAL(got[0], 7 * (uint64_t)((double)(8 << 20) / (1 + 1 / 2. + 1 / 3. + 1 / 4. + 1 / 5. + 1 / 6. + 1 / 7. + 1 / 8.)));
 	exp_free(e);
 }
 
@@ -291,6 +325,7 @@ int test_coll_register(void)
 	} tests[] = {
 		{ "collective volumes", test_coll_volumes },
 		{ "rail-aligned ring channels", test_coll_rails },
+		{ "skewed all-to-all", test_coll_load },
 		{ "training layout and volumes", test_train_layout },
 		{ "training communicators", test_train_comms },
 		{ "critical path", test_critical_path },

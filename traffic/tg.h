@@ -187,6 +187,8 @@ enum tg_coll_alg {
 	TG_ALG_HALVING_DOUBLING, /* all-reduce: recursive halving then doubling
 				  * (Rabenseifner), 2^k ranks */
 	TG_ALG_DIRECT,           /* all-to-all: every pair at once */
+	TG_ALG_TREE,             /* all-reduce: NCCL's double binary tree across the
+				  * nodes, a chain inside each */
 };
 
 /* One collective instance (of a workload; one per size and iteration). */

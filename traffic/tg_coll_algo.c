@@ -20,7 +20,8 @@
  *   ring all-reduce across the nodes per local GPU (rail by rail, on the
  *   GPUs' own NICs), a ring all-gather inside each node; each phase of a
  *   rank waits for its last receive of the phase before.
- * - Direct all-to-all: every rank sends S/n to every other at once. */
+ * - Direct all-to-all: every rank sends S/n to every other at once (or
+ *   the destination's share of S under a skewed load). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +56,12 @@ enum tg_ring_phase {
 	TG_RING_BCAST, /* broadcast: a chain, n - 1 hops */
 };
 
-/* Bytes of part @i of @total split into @n parts (the first total % n
- * one more). */
-static uint64_t tg_coll_part(uint64_t total, uint64_t n, uint64_t i)
+uint64_t tg_coll_part(uint64_t total, uint64_t n, uint64_t i)
 {
 	return total / n + (i < total % n);
 }
 
-/* Slices of a chunk of @bytes: at least one, none over slice_bytes. */
-static uint32_t tg_coll_slices(const struct tg_cb *b, uint64_t bytes)
+uint32_t tg_coll_slices(const struct tg_cb *b, uint64_t bytes)
 {
 	uint64_t l = (bytes + b->slice_bytes - 1) / b->slice_bytes;
 
@@ -357,19 +355,24 @@ static int tg_coll_hierarchical(struct tg_cb *b, const struct cfg_node *at,
 
 static int tg_coll_all_to_all(struct tg_cb *b)
 {
-	uint64_t pair = b->bytes / b->n;
-	uint32_t l = tg_coll_slices(b, pair);
 	int rc = 0;
 
-	/* Rank a sends to a + 1, a + 2, ...: every rank starts on another. */
+	/* Rank a sends to a + 1, a + 2, ...: every rank starts on another.
+	 * Rank r gets S/n of every rank's S, or its load's share of it
+	 * (rounded down; a pair of no bytes sends nothing). */
 	for (uint32_t off = 1; off < b->n && rc == 0; off++)
-		for (uint32_t a = 0; a < b->n && rc == 0; a++)
-			for (uint32_t j = 0; j < l && rc == 0; j++) {
+		for (uint32_t a = 0; a < b->n && rc == 0; a++) {
+			uint32_t r = (a + off) % b->n;
+			uint64_t pair = b->load ? (uint64_t)((double)b->bytes * b->load[r]) : b->bytes / b->n;
+			uint32_t l = tg_coll_slices(b, pair);
+
+			for (uint32_t j = 0; pair && j < l && rc == 0; j++) {
 				uint32_t id;
 
-				rc = tg_cb_xfer(b, a, (a + off) % b->n, 0, TG_COLL_NO_RAIL,
-						tg_coll_part(pair, l, j), NULL, 0, &id);
+				rc = tg_cb_xfer(b, a, r, 0, TG_COLL_NO_RAIL, tg_coll_part(pair, l, j), NULL, 0,
+						&id);
 			}
+		}
 	return rc;
 }
 
@@ -381,6 +384,8 @@ int tg_coll_build(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_B
 			return tg_coll_hierarchical(b, at, err);
 		if (b->alg == TG_ALG_HALVING_DOUBLING)
 			return tg_coll_halving_doubling(b, at, err);
+		if (b->alg == TG_ALG_TREE)
+			return tg_coll_tree(b);
 		return tg_coll_rings(b, TG_RING_AR);
 	case TG_COLL_REDUCE_SCATTER:
 		return tg_coll_rings(b, TG_RING_RS);

@@ -37,6 +37,8 @@ struct tg_cb {
 	uint8_t alg;               /* enum tg_coll_alg */
 	uint64_t bytes;            /* S */
 	uint32_t first_node;       /* its first node: nodes first_node.. are its own */
+	const double *load;        /* all-to-all: per rank, its share of every rank's S
+				    * (adding up to 1), or NULL: S/n each */
 };
 
 enum { TG_NO_GATE = UINT32_MAX };
@@ -57,6 +59,14 @@ uint32_t tg_cb_node_of(const struct tg_cb *b, uint32_t r);
 uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r);
 /* Ranks @a and @r share a scale-up (NVLink) domain. */
 bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r);
+
+/* Bytes of part @i of @total split into @n parts (the first total % n
+ * one more). */
+uint64_t tg_coll_part(uint64_t total, uint64_t n, uint64_t i);
+/* Slices of a chunk of @bytes: at least one, none over slice_bytes. */
+uint32_t tg_coll_slices(const struct tg_cb *b, uint64_t bytes);
+/* Double binary tree all-reduce (tg_coll_tree.c). 0 or -errno. */
+int tg_coll_tree(struct tg_cb *b);
 
 /* The algorithms (tg_coll_algo.c): add the instance's transfers. 0,
  * -EINVAL with @err (an algorithm that does not fit the ranks) or

@@ -9,6 +9,7 @@
  * other algorithms the GPUs' own NICs. Here: the keys, the ranks and
  * their placement, the instances. */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static const char *const tg_coll_kinds[] = {
 	"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all", NULL,
 };
 static const char *const tg_coll_algs[] = {
-	"ring", "hierarchical", "halving-doubling", "direct", NULL,
+	"ring", "hierarchical", "halving-doubling", "direct", "tree", NULL,
 };
 
 const char *const *tg_coll_kind_names(void) { return tg_coll_kinds; }
@@ -63,6 +64,9 @@ struct tg_wl_coll {
 	uint64_t compute_ps;          /* each rank computes this long before each instance */
 	double jitter;                /* compute: +- this fraction, uniform, per rank and instance */
 	double *slow;                 /* per rank: its compute's factor (stragglers), malloc'd */
+	double *load;                 /* all-to-all: per rank, its share of what every rank
+				       * sends (malloc'd), or NULL: uniform */
+	const struct cfg_node *load_at; /* the load key */
 };
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
@@ -118,6 +122,53 @@ static int tg_wl_coll_dscp(const struct cfg_node *n, void *params, char err[CFG_
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	return cfg_enum(n, tg_coll_algs, &((struct tg_wl_coll *)params)->alg, err);
+}
+
+/* load: uniform, {zipf: S} or a list of one weight per rank (after
+ * ranks): how every rank's S splits among the destinations of an
+ * all-to-all, an MoE layer's tokens per expert. */
+static int tg_wl_coll_load(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "zipf", NULL };
+	struct tg_wl_coll *p = params;
+	double sum = 0, sz;
+
+	p->load_at = n;
+	if (n->type == CFG_SCALAR && strcmp(n->str, "uniform") == 0)
+		return 0;
+	if (n->type == CFG_SEQ && n->n != p->n_ranks) {
+		cfg_errorf(err, n, "load: %u weights for %u ranks (one per rank)", n->n, p->n_ranks);
+		return -EINVAL;
+	}
+	if (n->type == CFG_MAP) {
+		if (cfg_check_keys(n, keys, err) != 0)
+			return -EINVAL;
+		if (!cfg_get(n, "zipf")) {
+			cfg_errorf(err, n, "load: give {zipf: S}");
+			return -EINVAL;
+		}
+		if (cfg_double(cfg_get(n, "zipf"), 0, 100, &sz, err) != 0)
+			return -EINVAL;
+	} else if (n->type != CFG_SEQ) {
+		cfg_errorf(err, n, "load: expected uniform, {zipf: S} or a list of one weight per rank");
+		return -EINVAL;
+	}
+	if (!(p->load = malloc(sizeof(*p->load) * p->n_ranks)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < p->n_ranks; i++) {
+		if (n->type == CFG_MAP)
+			p->load[i] = pow(1.0 + i, -sz);
+		else if (cfg_double(n->items[i], 0, 1e12, &p->load[i], err) != 0)
+			return -EINVAL;
+		sum += p->load[i];
+	}
+	if (!(sum > 0)) {
+		cfg_errorf(err, n, "load: the weights add up to 0");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < p->n_ranks; i++)
+		p->load[i] /= sum;
+	return 0;
 }
 
 /* stragglers: [{rank: NAME, factor: F}, ...]: those ranks compute F times
@@ -184,6 +235,8 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .doc = "each rank computes this long before each instance (a training step's phase)" },
 	{ "compute_jitter", CFG_KEY_FRACTION, "0%", .off = TG_WL_COLL_OFF(jitter), .lo = 0, .hi = 1,
 	  .doc = "compute: +- this fraction, uniformly, per rank and instance (the workload's stream)" },
+	{ "load", CFG_KEY_CUSTOM, "uniform", .read = tg_wl_coll_load,
+	  .doc = "all-to-all: each rank's S split uniform, {zipf: S} (rank j gets 1/(j+1)^S) or by a weight per rank" },
 	{ "stragglers", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_stragglers,
 	  .doc = "ranks whose compute takes longer: [{rank: NAME, factor: 1.5}]" },
 	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_dscp,
@@ -409,13 +462,19 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	if (p.alg < 0)
 		p.alg = p.kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING;
 	if ((p.alg == TG_ALG_DIRECT) != (p.kind == TG_COLL_ALL_TO_ALL) ||
-	    ((p.alg == TG_ALG_HIERARCHICAL || p.alg == TG_ALG_HALVING_DOUBLING) &&
+	    ((p.alg == TG_ALG_HIERARCHICAL || p.alg == TG_ALG_HALVING_DOUBLING || p.alg == TG_ALG_TREE) &&
 	     p.kind != TG_COLL_ALL_REDUCE)) {
-		cfg_errorf(err, cfg_get(it, "algorithm"), "algorithm %s does not run %s (ring: all but all-to-all; hierarchical, halving-doubling: all-reduce; direct: all-to-all)",
+		cfg_errorf(err, cfg_get(it, "algorithm"), "algorithm %s does not run %s (ring: all but all-to-all; hierarchical, halving-doubling, tree: all-reduce; direct: all-to-all)",
 			   tg_coll_algs[p.alg], tg_coll_kinds[p.kind]);
 		rc = -EINVAL;
 		goto out;
 	}
+	if (p.load && p.kind != TG_COLL_ALL_TO_ALL) {
+		cfg_errorf(err, p.load_at, "load shapes an all-to-all, not %s", tg_coll_kinds[p.kind]);
+		rc = -EINVAL;
+		goto out;
+	}
+	b.load = p.load;
 	if (p.root >= p.n_ranks) {
 		cfg_errorf(err, cfg_get(it, "root"), "root %u is not a rank (0..%u)", p.root, p.n_ranks - 1);
 		rc = -EINVAL;
@@ -423,8 +482,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	}
 	if (p.channels->type == CFG_SCALAR && strcmp(p.channels->str, "auto") == 0)
 		channels = c->topo->gpus.n_nodes && p.ranks[0] >= c->topo->n_eps
-				   ? c->topo->gpus.gpus_per_node
-				   : 1;
+				   ? c->topo->gpus.gpus_per_node * (p.alg == TG_ALG_TREE ? 2 : 1)
+				   : p.alg == TG_ALG_TREE ? 2 : 1; /* both trees */
 	else if ((rc = cfg_u64(p.channels, 1, TG_COLL_MAX_CHANNELS, &channels, err)) != 0)
 		goto out;
 	b.proto.op = TG_OP_SEND;
@@ -483,6 +542,7 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 out:
 	free(p.ranks);
 	free(p.slow);
+	free(p.load);
 	free(b.rank_gate);
 	return rc;
 }

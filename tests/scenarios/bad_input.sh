@@ -331,6 +331,13 @@ rm "$tmp/cmp-ok/flows.csv"
 cexpect plot-no-name "/: no folder name to put the plots under: give -o DIR" "$fabemu" plot /
 [ ! -e "$tmp/plot-out" ] || { echo "FAIL [plot]: bad input wrote $tmp/plot-out"; fail=1; }
 
+exp links-empty "links-empty.yaml:3:[0-9]+: a link override needs 'ports' and a 'rate' or a 'delay'" \
+	"$good_topo" "$good_traffic" "fabric: {links: [{ports: ['h0:0']}]}"
+exp links-port "links-port.yaml:3:[0-9]+: .*h9" \
+	"$good_topo" "$good_traffic" "fabric: {links: [{ports: ['h9:0'], rate: 10Gbps}]}"
+exp links-rate "links-rate.yaml:3:[0-9]+: .*(unit|rate)" \
+	"$good_topo" "$good_traffic" "fabric: {links: [{ports: ['h0:0'], rate: fast}]}"
+
 # Collectives and training, one case per class (on 2 nodes of 2 GPUs).
 rt='topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2}'
 exp coll-kind "coll-kind.yaml:2:42: unknown value 'all-reduc' \(did you mean 'all-reduce'" \
@@ -345,6 +352,14 @@ exp coll-root "coll-root.yaml:2:[0-9]+: root 9 is not a rank \(0..3\)" \
 	"$rt" "traffic: [{kind: collective, collective: broadcast, root: 9, size: 1MiB}]"
 exp coll-straggler "coll-straggler.yaml:2:[0-9]+: unknown host 'node5/gpu0'" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, stragglers: [{rank: node5/gpu0, factor: 2}]}]"
+exp coll-load-len "coll-load-len.yaml:2:[0-9]+: load: 2 weights for 4 ranks" \
+	"$rt" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, load: [1, 2]}]"
+exp coll-load-kind "coll-load-kind.yaml:2:[0-9]+: load shapes an all-to-all, not all-reduce" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, load: {zipf: 1}}]"
+exp coll-load-zero "coll-load-zero.yaml:2:[0-9]+: load: the weights add up to 0" \
+	"$rt" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, load: [0, 0, 0, 0]}]"
+exp coll-tree-kind "coll-tree-kind.yaml:2:[0-9]+: algorithm tree does not run all-gather" \
+	"$rt" "traffic: [{kind: collective, collective: all-gather, algorithm: tree, size: 1MiB}]"
 exp train-degrees "train-degrees.yaml:2:38: tp x pp x dp = 2 x 3 x 1 = 6, but there are 4 GPUs" \
 	"$rt" "traffic: [{kind: training, parallel: {tp: 2, pp: 3}, forward: 1ms}]"
 exp train-ep "train-ep.yaml:2:[0-9]+: ep \(3\) must divide dp \(4\)" \

@@ -1,0 +1,240 @@
+/* Double binary tree all-reduce, as NCCL's Tree algorithm lays it out
+ * (the two-tree scheme of Sanders, Speck and Träff, "Two-tree algorithms
+ * for full bandwidth broadcast, reduction and scan", Parallel Computing
+ * 2009; NCCL 2.4's announcement describes the same): the nodes form two
+ * binary trees, each carrying half of the data (even channels the first,
+ * odd channels the second), so that a node interior in one tree is a leaf
+ * of the other. Channels 2k and 2k + 1 share rail k (mod G): every NIC
+ * carries both trees, 2 S_c each way for the pair, as much as a ring's
+ * 2(n - 1)/n S_c per channel. Inside a node the GPUs form a chain from
+ * the node's head (the GPU of the pair's rail when the node holds it, so
+ * that the tree's inter-node hops stay on one rail as the rings' do). Slice by slice, a rank sends its
+ * partial sum up to its parent once every child's has arrived, and the
+ * root's result flows back down, each rank forwarding a slice to its
+ * children as it arrives: 2(n - 1) S bytes in all, like the ring, but
+ * with a latency of 2 log2(N) hops across N nodes instead of 2(N - 1).
+ *
+ * Tree of positions 0..N-1 (in-order): position p > 0 with lowest set bit
+ * b has children p - b/2 and the largest p + b' (b' a power of two below
+ * b) under N; its parent is p + b when bit 2b of p is clear and p + b <
+ * N, else p - b; position 0 is the root, its one child the largest power
+ * of two below N. The odd positions are the leaves. The second tree puts
+ * rank r at position (r - 1) mod N: the first tree's leaves (odd ranks)
+ * are the second's interior, and the other way round when N is even. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tg_coll_int.h"
+
+enum { TG_TREE_NONE = UINT32_MAX, TG_TREE_KIDS = 3 };
+
+/* Parent and children of position @p in the in-order tree of @n. */
+static void tg_btree(uint32_t n, uint32_t p, uint32_t *up, uint32_t kid[2])
+{
+	uint32_t b = 1;
+
+	kid[0] = kid[1] = TG_TREE_NONE;
+	if (p == 0) {
+		*up = TG_TREE_NONE;
+		while (b * 2 < n)
+			b *= 2;
+		if (n > 1)
+			kid[1] = b;
+		return;
+	}
+	while (!(p & b))
+		b <<= 1;
+	*up = (!(p & (b << 1)) && p + b < n) ? p + b : p - b;
+	for (uint32_t h = b >> 1; h; h >>= 1)
+		if (p + h < n) {
+			kid[1] = p + h;
+			break;
+		}
+	if (b > 1)
+		kid[0] = p - (b >> 1);
+}
+
+/* The tree of channel @c over ranks: parent and children per rank. */
+struct tg_tree {
+	uint32_t *up;    /* per rank: its parent, or TG_TREE_NONE (the root) */
+	uint32_t *kids;  /* per rank: TG_TREE_KIDS children (TG_TREE_NONE for none) */
+	uint32_t *order; /* ranks parents first (pre-order) */
+	uint32_t root;
+};
+
+static int tg_tree_build(const struct tg_cb *b, uint32_t c, struct tg_tree *tr)
+{
+	uint32_t g = b->t->gpus.gpus_per_node, n_nodes = 0, *head, *run, *len, i = 0;
+	int rc = 0;
+
+	head = malloc(sizeof(*head) * b->n); /* per node run: its head rank */
+	run = malloc(sizeof(*run) * b->n);   /* its first rank */
+	len = malloc(sizeof(*len) * b->n);   /* its length */
+	if (!head || !run || !len) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t r = 0; r < b->n; r++) {
+		tr->up[r] = TG_TREE_NONE;
+		for (int k = 0; k < TG_TREE_KIDS; k++)
+			tr->kids[(size_t)r * TG_TREE_KIDS + k] = TG_TREE_NONE;
+	}
+	/* Node runs; the head of each, and the chain from it (rotated). */
+	while (i < b->n) {
+		uint32_t j = i, rot = 0;
+
+		while (j < b->n && tg_cb_node_of(b, j) == tg_cb_node_of(b, i))
+			j++;
+		for (uint32_t k = 0; g && k < j - i; k++)
+			if (tg_cb_gpu_of(b, i + k) == (c / 2) % g) {
+				rot = k;
+				break;
+			}
+		run[n_nodes] = i;
+		len[n_nodes] = j - i;
+		head[n_nodes] = i + rot;
+		for (uint32_t k = 1; k < j - i; k++) {
+			uint32_t me = i + (rot + k) % (j - i), prev = i + (rot + k - 1) % (j - i);
+
+			tr->up[me] = prev;
+			tr->kids[(size_t)prev * TG_TREE_KIDS + 2] = me;
+		}
+		n_nodes++;
+		i = j;
+	}
+	/* The inter-node tree of the channel's parity over the heads. */
+	for (uint32_t m = 0; m < n_nodes; m++) {
+		uint32_t pos = c % 2 ? (m + n_nodes - 1) % n_nodes : m, up, kid[2];
+
+		tg_btree(n_nodes, pos, &up, kid);
+		for (int k = 0; k < 2; k++)
+			if (kid[k] != TG_TREE_NONE) {
+				uint32_t km = c % 2 ? (kid[k] + 1) % n_nodes : kid[k];
+
+				tr->kids[(size_t)head[m] * TG_TREE_KIDS + k] = head[km];
+				tr->up[head[km]] = head[m];
+			}
+		if (up == TG_TREE_NONE)
+			tr->root = head[m];
+	}
+	/* Pre-order from the root (a stack of ranks). */
+	{
+		uint32_t top = 0, n = 0, *stack = run; /* run is no longer needed */
+
+		stack[top++] = tr->root;
+		while (top) {
+			uint32_t r = stack[--top];
+
+			tr->order[n++] = r;
+			for (int k = TG_TREE_KIDS - 1; k >= 0; k--)
+				if (tr->kids[(size_t)r * TG_TREE_KIDS + k] != TG_TREE_NONE)
+					stack[top++] = tr->kids[(size_t)r * TG_TREE_KIDS + k];
+		}
+		if (n != b->n)
+			rc = -EINVAL; /* cannot be: every rank is in the tree */
+	}
+out:
+	free(head);
+	free(run);
+	free(len);
+	return rc;
+}
+
+/* The rail of the tree's inter-node hops: channels 2k and 2k + 1 (the two
+ * trees) share rail k mod G, so that each NIC carries both trees, interior
+ * in one and a leaf of the other, when every node holds that GPU (its
+ * head); else each GPU's own NIC. */
+static uint32_t tg_tree_rail(const struct tg_cb *b, uint32_t c)
+{
+	uint32_t g = b->t->gpus.gpus_per_node, i = 0;
+
+	if (!g)
+		return TG_COLL_NO_RAIL;
+	while (i < b->n) {
+		uint32_t j = i;
+		bool has = false;
+
+		while (j < b->n && tg_cb_node_of(b, j) == tg_cb_node_of(b, i)) {
+			has = has || tg_cb_gpu_of(b, j) == (c / 2) % g;
+			j++;
+		}
+		if (!has)
+			return TG_COLL_NO_RAIL;
+		i = j;
+	}
+	return (c / 2) % g;
+}
+
+/* One channel: its @bytes up the tree and back down, slice by slice. */
+static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t bytes, struct tg_tree *tr)
+{
+	uint32_t l = tg_coll_slices(b, bytes), rail = tg_tree_rail(b, c);
+	uint32_t *upid = malloc(sizeof(*upid) * b->n), *downid = malloc(sizeof(*downid) * b->n);
+	int rc = upid && downid ? 0 : -ENOMEM;
+
+	for (uint32_t j = 0; j < l && rc == 0; j++) {
+		uint64_t size = tg_coll_part(bytes, l, j);
+
+		/* Up, children first: reverse pre-order. */
+		for (uint32_t k = b->n; k-- > 0 && rc == 0;) {
+			uint32_t r = tr->order[k], deps[TG_TREE_KIDS], nd = 0;
+
+			for (int q = 0; q < TG_TREE_KIDS; q++) {
+				uint32_t kid = tr->kids[(size_t)r * TG_TREE_KIDS + q];
+
+				if (kid != TG_TREE_NONE)
+					deps[nd++] = upid[kid];
+			}
+			if (tr->up[r] == TG_TREE_NONE) {
+				upid[r] = TG_TREE_NONE;
+				continue;
+			}
+			rc = tg_cb_xfer(b, r, tr->up[r], (uint16_t)c, rail, size, deps, nd, &upid[r]);
+		}
+		/* Down, parents first: the root once every child's sum is in,
+		 * the others as their parent's result arrives. */
+		for (uint32_t k = 0; k < b->n && rc == 0; k++) {
+			uint32_t r = tr->order[k], deps[TG_TREE_KIDS], nd = 0;
+
+			if (tr->up[r] == TG_TREE_NONE) {
+				for (int q = 0; q < TG_TREE_KIDS; q++) {
+					uint32_t kid = tr->kids[(size_t)r * TG_TREE_KIDS + q];
+
+					if (kid != TG_TREE_NONE)
+						deps[nd++] = upid[kid];
+				}
+			} else {
+				deps[nd++] = downid[r];
+			}
+			for (int q = 0; q < TG_TREE_KIDS && rc == 0; q++) {
+				uint32_t kid = tr->kids[(size_t)r * TG_TREE_KIDS + q];
+
+				if (kid != TG_TREE_NONE)
+					rc = tg_cb_xfer(b, r, kid, (uint16_t)c, rail, size, deps, nd, &downid[kid]);
+			}
+		}
+	}
+	free(upid);
+	free(downid);
+	return rc;
+}
+
+int tg_coll_tree(struct tg_cb *b)
+{
+	struct tg_tree tr = { 0 };
+	int rc = 0;
+
+	tr.up = malloc(sizeof(*tr.up) * b->n);
+	tr.kids = malloc(sizeof(*tr.kids) * b->n * TG_TREE_KIDS);
+	tr.order = malloc(sizeof(*tr.order) * b->n);
+	if (!tr.up || !tr.kids || !tr.order)
+		rc = -ENOMEM;
+	for (uint32_t c = 0; c < b->channels && rc == 0; c++)
+		if ((rc = tg_tree_build(b, c, &tr)) == 0)
+			rc = tg_tree_channel(b, c, tg_coll_part(b->bytes, b->channels, c), &tr);
+	free(tr.up);
+	free(tr.kids);
+	free(tr.order);
+	return rc;
+}
