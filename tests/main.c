@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		test_nic_register,
 		test_exp_register,
 		test_tg_register,
+		test_trace_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;
