@@ -353,6 +353,8 @@ static void test_trace_htsim_errors(void)
 		{ "Connections 1\n0->1 id 1 start 0 size 1\n", "t.cm:2:1: no 'Nodes N' line" },
 		{ "Nodes 4\nConnections 1\n0-1 id 1 start 0 size 1\n", "t.cm:3:1: unknown line '0-1'" },
 		{ "# only a comment\n", "t.cm:1:1: empty trace" },
+		{ TT_CM_HEAD "0->1 id 1 start 0 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10\n"
+		  "trigger id 1 barrier\n", "t.cm:6:14: a barrier needs 'count C'" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

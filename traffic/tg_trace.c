@@ -17,8 +17,7 @@ enum {
 	TG_TRACE_MAX_SCALE = 18,  /* decimal digits a number may be scaled by (10^18 < 2^64) */
 };
 
-/* Room for one more of @size bytes in *@v (of *@cap, @n used). */
-static int tg_trace_grow(void **v, uint32_t *cap, uint32_t n, size_t size)
+int tg_trace_grow(void **v, uint32_t *cap, uint32_t n, size_t size)
 {
 	uint64_t want;
 	void *p;

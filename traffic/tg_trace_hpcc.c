@@ -14,7 +14,6 @@
 enum {
 	TG_HPCC_COLS = 6,          /* src dst pg dport size start_s */
 	TG_HPCC_COLS_ID = 7,       /* a flow id first */
-	TG_HPCC_MAX_DSCP = 63,
 	TG_HPCC_MAX_PORT = 65535,
 	TG_HPCC_PS_DIGITS = 12,    /* seconds -> picoseconds */
 };
@@ -62,7 +61,7 @@ static int tg_hpcc_flow(const struct tg_trace_in *in, const struct tg_trace_line
 	    tg_trace_index(in, v[1], l->no, c[1].col, &op->dst, err) != 0)
 		return -EINVAL;
 	if (in->pg_dscp) {
-		if (v[2] > TG_HPCC_MAX_DSCP)
+		if (v[2] > TG_TRACE_MAX_DSCP)
 			return tg_trace_errf(err, in, l->no, c[2].col,
 					     "pg %llu is not a DSCP (0..63), and pg: dscp makes it one",
 					     (unsigned long long)v[2]);

@@ -89,20 +89,6 @@ struct tg_htsim {
 	struct tg_trace_ids flow_ids;   /* flow id -> flow index */
 };
 
-static int tg_htsim_more(void **v, uint32_t *cap, uint32_t n, size_t size)
-{
-	uint32_t want = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	if (want < *cap || !(p = realloc(*v, (size_t)want * size)))
-		return -ENOMEM;
-	*v = p;
-	*cap = want;
-	return 0;
-}
-
 /* The value after key @t[i] (an integer up to @max, or a picosecond
  * decimal when @ps). */
 static int tg_htsim_value(const struct tg_htsim *h, const struct tg_trace_line *l,
@@ -219,7 +205,7 @@ static int tg_htsim_conn(struct tg_htsim *h, const struct tg_trace_line *l,
 	if (seen[TG_HTSIM_SEND_DONE] && f.op.op == TG_OP_SEND)
 		return tg_trace_errf(err, in, l->no, seen[TG_HTSIM_SEND_DONE],
 				     "send_done_trigger fires at the sender's completion, which fabemu waits for only for WRITEs and READs: give the workload op: write or read");
-	if (tg_htsim_more((void **)&h->flows, &h->cap_flows, h->n_flows, sizeof(*h->flows)) != 0)
+	if (tg_trace_grow((void **)&h->flows, &h->cap_flows, h->n_flows, sizeof(*h->flows)) != 0)
 		return -ENOMEM;
 	if (h->n_flows >= TG_TRACE_MAX_OPS)
 		return tg_trace_errf(err, in, l->no, 1, "more than %d connections", TG_TRACE_MAX_OPS);
@@ -263,10 +249,12 @@ static int tg_htsim_trigger(struct tg_htsim *h, const struct tg_trace_line *l,
 		return tg_trace_errf(err, in, l->no, 1, "a trigger needs 'id T' (T from 1)");
 	if (!type_col)
 		return tg_trace_errf(err, in, l->no, l->len + 1, "a trigger needs a type: oneshot, multishot or barrier");
+	if (g.type == TG_HTSIM_BARRIER && g.count == 0)
+		return tg_trace_errf(err, in, l->no, type_col, "a barrier needs 'count C', C >= 1: the signals it waits for");
 	if (tg_trace_ids_get(&h->trig_of, g.id, &prev))
 		return tg_trace_errf(err, in, l->no, 1, "trigger %llu is already declared on line %u",
 				     (unsigned long long)g.id, h->trigs[prev].line);
-	if (tg_htsim_more((void **)&h->trigs, &h->cap_trigs, h->n_trigs, sizeof(*h->trigs)) != 0 ||
+	if (tg_trace_grow((void **)&h->trigs, &h->cap_trigs, h->n_trigs, sizeof(*h->trigs)) != 0 ||
 	    tg_trace_ids_put(&h->trig_of, g.id, h->n_trigs) != 0)
 		return -ENOMEM;
 	if (h->n_trigs >= TG_TRACE_MAX_OPS)

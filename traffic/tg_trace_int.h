@@ -15,6 +15,7 @@ enum {
 	TG_TRACE_MAX_OPS = 10000000,   /* operations (messages, triggers) one trace may hold */
 	TG_TRACE_MAX_FIELDS = 32,      /* fields of one line a reader looks at */
 	TG_TRACE_FIELD_BYTES = 256,    /* a field copied out as a string, NUL included */
+	TG_TRACE_MAX_DSCP = 63,        /* DSCPs are 6 bits */
 };
 
 /* What an operation of a trace is. */
@@ -48,6 +49,9 @@ struct tg_trace {
 	uint32_t cap_deps;       /* allocated */
 };
 
+/* Room for one more element of @size bytes in the array *@v (*@cap
+ * allocated, @n used), doubling. 0 or -ENOMEM. */
+int tg_trace_grow(void **v, uint32_t *cap, uint32_t n, size_t size);
 /* Append @op (its dep_off and n_deps are set here: none yet). 0, -E2BIG
  * past TG_TRACE_MAX_OPS, or -ENOMEM. */
 int tg_trace_push(struct tg_trace *tr, const struct tg_trace_op *op);

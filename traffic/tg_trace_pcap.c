@@ -183,15 +183,8 @@ static int tg_pcap_conn(struct tg_pcap *x, const struct pkt_view *v, struct tg_p
 			return -ENOMEM;
 	}
 	if (!tg_trace_ids_get(&x->conn_of, (uint64_t)pair << TG_PCAP_QP_BITS | v->dest_qp, &idx)) {
-		if (x->n_conns == x->cap_conns) {
-			uint32_t cap = x->cap_conns ? x->cap_conns * 2 : 64;
-			struct tg_pcap_conn *p = realloc(x->conns, sizeof(*p) * cap);
-
-			if (!p)
-				return -ENOMEM;
-			x->conns = p;
-			x->cap_conns = cap;
-		}
+		if (tg_trace_grow((void **)&x->conns, &x->cap_conns, x->n_conns, sizeof(*x->conns)) != 0)
+			return -ENOMEM;
 		idx = x->n_conns++;
 		x->conns[idx] = (struct tg_pcap_conn){ .open = TG_PCAP_NONE };
 		if (tg_trace_ids_put(&x->conn_of, (uint64_t)pair << TG_PCAP_QP_BITS | v->dest_qp, idx) != 0)
@@ -210,15 +203,8 @@ static int tg_pcap_cut(struct tg_pcap *x, struct tg_pcap_conn *c, const char *ho
 		return tg_pcap_errf(err, x, "the SEND starting here has no last packet (%s): trim the capture, or give partial: skip",
 				    how);
 	}
-	if (x->n_cut == x->cap_cut) {
-		uint32_t cap = x->cap_cut ? x->cap_cut * 2 : 16;
-		uint32_t *p = realloc(x->cut, sizeof(*p) * cap);
-
-		if (!p)
-			return -ENOMEM;
-		x->cut = p;
-		x->cap_cut = cap;
-	}
+	if (tg_trace_grow((void **)&x->cut, &x->cap_cut, x->n_cut, sizeof(*x->cut)) != 0)
+		return -ENOMEM;
 	x->cut[x->n_cut++] = c->msg;
 	c->open = TG_PCAP_NONE;
 	return 0;

@@ -410,7 +410,7 @@ static int tg_wl_trace_inputs(const struct tg_wl_trace *p, struct tg_trace_in *i
 	if (p->dscp) {
 		uint64_t d;
 
-		if (cfg_u64(p->dscp, 0, 63, &d, err) != 0)
+		if (cfg_u64(p->dscp, 0, TG_TRACE_MAX_DSCP, &d, err) != 0)
 			return -EINVAL;
 		in->dscp = (uint8_t)d;
 		in->dscp_set = true;
