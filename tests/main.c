@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 		test_exp_register,
 		test_tg_register,
 		test_coll_register,
+		test_trace_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

@@ -218,6 +218,7 @@ static void test_exp_table_defaults(void)
 		"  - {kind: messages, messages: [{src: h2, dst: h1, size: 1KiB}], cc: timely}\n"
 		"  - {kind: messages, messages: [{src: h2, dst: h0, size: 1KiB}], cc: swift}\n"
 		"  - {kind: collective, collective: all-gather, ranks: [h0, h1], size: 4KiB}\n"
+		"  - {kind: trace, file: '%s'}\n"
 		"capture: {ports: ['h0:0']}\n"
 		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
 		"expect: [{metric: drops.total, op: '==', value: 0}]\n";
@@ -250,14 +251,15 @@ static void test_exp_table_defaults(void)
 	CU_ASSERT(n_typed > 10);
 	for (unsigned t = 0; t < sizeof(topos) / sizeof(topos[0]); t++) {
 		struct cfg_schema_names kind_keys = { 0 };
-		char text[2048], path[] = "/tmp/fabemu-test-resolved-XXXXXX";
+		char text[2048], body[1536], path[] = "/tmp/fabemu-test-resolved-XXXXXX";
 		struct cfg_doc *back = NULL;
 		struct exp *e = NULL, *again = NULL;
 		int fd = mkstemp(path);
 
 		CU_ASSERT_FATAL(fd >= 0);
 		close(fd);
-		snprintf(text, sizeof(text), "%s%s", topos[t], rest);
+		snprintf(body, sizeof(body), rest, test_data_path("trace-two.csv"));
+		snprintf(text, sizeof(text), "%s%s", topos[t], body);
 		if (exp_load_string("x.yaml", text, NULL, 0, &e, err) != 0)
 			fprintf(stderr, "\n  %s\n", err);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);

@@ -3,6 +3,7 @@
  * (size, start, op, dscp). Endpoint names are resolved in tg_names.c. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ static const struct tg_wl_kind *const tg_wl_registry[] = {
 	&tg_wl_poisson_kind,
 	&tg_wl_collective_kind,
 	&tg_wl_training_kind,
+	&tg_wl_trace_kind,
 };
 
 static const char *const tg_wl_registry_names[] = {
@@ -25,6 +27,7 @@ static const char *const tg_wl_registry_names[] = {
 	"poisson",
 	"collective",
 	"training",
+	"trace",
 	NULL,
 };
 
@@ -49,7 +52,7 @@ const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson, collective or training" },
+	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson, collective, training or trace" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
@@ -81,6 +84,16 @@ const struct cfg_table tg_wl_common_table = {
 	.keys = tg_wl_common_keys,
 	.n_keys = sizeof(tg_wl_common_keys) / sizeof(tg_wl_common_keys[0]),
 };
+
+void tg_wl_file_path(const struct cfg_node *n, const char *name, char *path, size_t size)
+{
+	const char *file = n->mark.file, *slash = file ? strrchr(file, '/') : NULL;
+
+	if (name[0] != '/' && slash && strncmp(file, "--set", 5) != 0)
+		snprintf(path, size, "%.*s/%s", (int)(slash - file), file, name);
+	else
+		snprintf(path, size, "%s", name);
+}
 
 void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c)
 {

@@ -17,6 +17,7 @@ extern const struct tg_wl_kind tg_wl_incast_kind;
 extern const struct tg_wl_kind tg_wl_poisson_kind;
 extern const struct tg_wl_kind tg_wl_collective_kind;
 extern const struct tg_wl_kind tg_wl_training_kind;
+extern const struct tg_wl_kind tg_wl_trace_kind;
 
 /* kind and name, in every workload map (the run module reads name). */
 extern const struct cfg_table tg_wl_common_table;
@@ -30,6 +31,10 @@ struct tg_wl_proto {
 	const struct tg_wl_ctx *ctx;    /* the experiment */
 };
 
+/* The file @name that key @n gives, into @path: relative to the folder
+ * of the experiment file @n is in (to the current folder when absolute or
+ * given by --set). */
+void tg_wl_file_path(const struct cfg_node *n, const char *name, char *path, size_t size);
 /* Start @p for context @c: DSCP from the context, workload index set. */
 void tg_wl_proto_init(struct tg_wl_proto *p, const struct tg_wl_ctx *c);
 /* Participants (tg_names.c): what an expander pairs up. Participant e <

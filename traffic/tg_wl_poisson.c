@@ -295,7 +295,7 @@ static int tg_wl_cdf_load_file(const char *path, const struct cfg_node *at, stru
  * file's folder (to the current folder for a --set value). */
 static int tg_wl_cdf_load(const struct cfg_node *n, struct tg_wl_cdf *c, char err[CFG_ERR_BYTES])
 {
-	const char *v, *file = n->mark.file, *slash;
+	const char *v;
 	const char *names[TG_WL_N_CDF_SHIPPED + 1];
 	char path[4096];
 	int rc;
@@ -318,11 +318,7 @@ static int tg_wl_cdf_load(const struct cfg_node *n, struct tg_wl_cdf *c, char er
 			   v, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		return -EINVAL;
 	}
-	slash = file ? strrchr(file, '/') : NULL;
-	if (v[0] != '/' && slash && strncmp(file, "--set", 5) != 0)
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file), file, v);
-	else
-		snprintf(path, sizeof(path), "%s", v);
+	tg_wl_file_path(n, v, path, sizeof(path));
 	return tg_wl_cdf_load_file(path, n, c, err);
 }
 

@@ -39,6 +39,34 @@ exp() {
 	expect "$name" "$re" "$fabemu" run "$tmp/$name.yaml" -o "$tmp/res-$name" -q
 }
 
+# Trace replay (traffic kind trace): each bad trace is an error at its own
+# line and column, a bad capture at the experiment's file key.
+trace() { # NAME FILE FORMAT TEXT REGEX: the trace FILE holds TEXT
+	printf "$4" >"$tmp/$2"
+	exp "$1" "$5" "$good_topo" "traffic: [{kind: trace, file: $2, format: $3}]"
+}
+trace trace-unknown-host t1.csv csv 'start,src,dst,bytes\n0us,h0,h9,10\n' \
+	"t1.csv:2:8: unknown host 'h9' \(did you mean 'h0'\?\)"
+trace trace-index t2.csv csv 'start,src,dst,bytes\n0us,h0,4,10\n' \
+	"t2.csv:2:8: node index 4 is beyond hosts \(4 of them: 0..3\)"
+trace trace-dep t3.csv csv 'start,src,dst,bytes,id,depends_on\n0us,h0,h1,10,1,2\n' \
+	"t3.csv:2:16: depends on id 2, which no row above defines"
+trace trace-number t4.csv csv 'start,src,dst,bytes\n0us,h0,h1,ten\n' \
+	"t4.csv:2:11: bytes: expected an integer, got 'ten'"
+trace trace-empty t5.csv csv '' "t5.csv:1:1: empty trace"
+trace trace-hpcc-count f1.txt hpcc-flow '3\n0 1 3 100 10000 0.000001\n' \
+	"f1.txt:1:1: line 1 says 3 flows, the file has 1"
+trace trace-htsim-cycle c1.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 2\n0->1 id 1 trigger 2 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10 send_done_trigger 2\ntrigger id 1 oneshot\ntrigger id 2 oneshot\n' \
+	"c1.cm:[0-9]+:1: a dependency cycle"
+trace trace-htsim-multishot c2.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 1\n0->1 id 1 start 0 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10\ntrigger id 1 multishot\n' \
+	"c2.cm:6:1: multishot trigger 1"
+trace trace-not-roce p1.pcap pcap 'not a capture\n' \
+	"trace-not-roce.yaml:2:31: trace '.*p1.pcap': not a capture libpcap can read"
+exp trace-missing "trace-missing.yaml:2:31: cannot open trace '.*nope.csv'" \
+	"$good_topo" "traffic: [{kind: trace, file: nope.csv}]"
+exp trace-key "trace-key.yaml:2:57: 'map' \(address -> host\) is for format: pcap, not csv" \
+	"$good_topo" "traffic: [{kind: trace, file: t1.csv, format: csv, map: {10.0.0.1: h0}}]"
+
 exp unknown-key "unknown-key.yaml:2:1: unknown key 'trafic' \(did you mean 'traffic'\?\)" \
 	"$good_topo" "trafic: []"
 exp wrong-type "wrong-type.yaml:3:9: .*expected a map" \

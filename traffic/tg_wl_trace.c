@@ -1,0 +1,484 @@
+/* The `trace` workload kind: messages replayed from a file users bring
+ * (fabemu's csv, an HPCC ns-3 flow file, an htsim connection matrix, a
+ * pcap of RoCEv2), read by one reader per format (tg_trace_*.c) into a
+ * trace of operations, then turned into messages and, when the trace has
+ * dependencies, operations of the experiment's graph (tg.h): a transfer
+ * per message (one per part when a GPU message is split over NIC ports,
+ * with a point that waits for the parts), a zero-length compute node per
+ * join. The trace file is relative to the experiment file's folder. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "tg_trace_int.h"
+
+enum {
+	TG_WL_TRACE_MAX_FILE_BYTES = 1 << 30, /* a text trace larger is refused */
+	TG_WL_TRACE_READ_BYTES = 1 << 20,     /* read at a time */
+	TG_WL_TRACE_PATH_BYTES = 4096,
+};
+
+enum tg_wl_trace_format {
+	TG_WL_TRACE_CSV,
+	TG_WL_TRACE_HPCC,
+	TG_WL_TRACE_HTSIM,
+	TG_WL_TRACE_PCAP,
+};
+
+static const char *const tg_wl_trace_formats[] = { "csv", "hpcc-flow", "htsim-cm", "pcap", NULL };
+static const char *const tg_wl_trace_ops[] = { "write", "send", "read", NULL };
+static const char *const tg_wl_trace_pgs[] = { "ignore", "dscp", NULL };
+static const char *const tg_wl_trace_partials[] = { "error", "skip", NULL };
+
+static int (*const tg_wl_trace_readers[])(const struct tg_trace_in *, struct tg_trace *,
+					  char[CFG_ERR_BYTES]) = {
+	[TG_WL_TRACE_CSV] = tg_trace_csv,
+	[TG_WL_TRACE_HPCC] = tg_trace_hpcc,
+	[TG_WL_TRACE_HTSIM] = tg_trace_htsim,
+	[TG_WL_TRACE_PCAP] = tg_trace_pcap,
+};
+
+/* What the keys give. */
+struct tg_wl_trace {
+	const struct tg_wl_ctx *ctx;     /* the experiment */
+	const struct cfg_node *file;     /* the file key */
+	int format;                      /* enum tg_wl_trace_format */
+	uint32_t *hosts;                 /* node index -> participant (malloc'd) */
+	uint32_t n_hosts;                /* their count */
+	const struct cfg_node *op;       /* the op key, or NULL */
+	const struct cfg_node *dscp;     /* the dscp key, or NULL */
+	const struct cfg_node *pg;       /* the pg key, or NULL */
+	const struct cfg_node *map;      /* the map key, or NULL */
+	const struct cfg_node *partial;  /* the partial key, or NULL */
+};
+
+#define TG_WL_TRACE_KEEP(field)                                                              \
+	static int tg_wl_trace_keep_##field(const struct cfg_node *n, void *params,           \
+					    char err[CFG_ERR_BYTES])                          \
+	{                                                                                     \
+		(void)err;                                                                    \
+		((struct tg_wl_trace *)params)->field = n;                                    \
+		return 0;                                                                     \
+	}
+
+TG_WL_TRACE_KEEP(file)
+TG_WL_TRACE_KEEP(op)
+TG_WL_TRACE_KEEP(dscp)
+TG_WL_TRACE_KEEP(pg)
+TG_WL_TRACE_KEEP(map)
+TG_WL_TRACE_KEEP(partial)
+
+static int tg_wl_trace_hosts(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_trace *p = params;
+
+	return tg_wl_eps(p->ctx->topo, n, &p->hosts, &p->n_hosts, err);
+}
+
+/* The keys that belong to one format only. */
+static int tg_wl_trace_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_trace *p = params;
+	const char *fmt = tg_wl_trace_formats[p->format];
+
+	(void)map;
+	if (p->op && p->format == TG_WL_TRACE_PCAP) {
+		cfg_errorf(err, p->op, "a capture gives every message's op: 'op' is for the csv, hpcc-flow and htsim-cm formats");
+		return -EINVAL;
+	}
+	if (p->map && p->format != TG_WL_TRACE_PCAP) {
+		cfg_errorf(err, p->map, "'map' (address -> host) is for format: pcap, not %s", fmt);
+		return -EINVAL;
+	}
+	if (p->partial && p->format != TG_WL_TRACE_PCAP) {
+		cfg_errorf(err, p->partial, "'partial' is for format: pcap, not %s", fmt);
+		return -EINVAL;
+	}
+	if (p->pg && p->format != TG_WL_TRACE_HPCC) {
+		cfg_errorf(err, p->pg, "'pg' is for format: hpcc-flow, not %s", fmt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define TG_WL_TRACE_OFF(f) offsetof(struct tg_wl_trace, f)
+
+static const struct cfg_key tg_wl_trace_keys[] = {
+	{ "file", CFG_KEY_CUSTOM, .required = "the trace file, relative to the experiment's folder",
+	  .read = tg_wl_trace_keep_file,
+	  .doc = "trace: the file to replay, relative to the experiment file's folder" },
+	{ "format", CFG_KEY_ENUM, "csv", .off = TG_WL_TRACE_OFF(format), .names = tg_wl_trace_formats,
+	  .doc = "trace: csv, hpcc-flow, htsim-cm or pcap" },
+	{ "hosts", CFG_KEY_CUSTOM, "all", .read = tg_wl_trace_hosts,
+	  .doc = "all or a list of names: the participants the trace's node indices 0, 1, ... are" },
+	{ "op", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_op,
+	  .doc = "trace: write, send or read, for messages the trace gives none; absent: write" },
+	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_dscp,
+	  .doc = "DSCP of its data packets; absent: nic.dscp (pcap: the capture's)" },
+	{ "pg", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_pg,
+	  .doc = "trace, hpcc-flow: ignore or dscp (a flow's pg is its DSCP); absent: ignore" },
+	{ "map", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_map,
+	  .doc = "trace, pcap: {IPv4 address: name}; absent: addresses onto hosts in order of appearance" },
+	{ "partial", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_partial,
+	  .doc = "trace, pcap: error or skip, for messages the capture cuts; absent: error" },
+};
+
+static const struct cfg_table tg_wl_trace_table = {
+	.section = "traffic",
+	.keys = tg_wl_trace_keys,
+	.n_keys = sizeof(tg_wl_trace_keys) / sizeof(tg_wl_trace_keys[0]),
+	.check = tg_wl_trace_check,
+};
+
+/* The text file @path, NUL-terminated, into *@text (malloc'd); errors at
+ * the file key @at. */
+static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char **text,
+			     char err[CFG_ERR_BYTES])
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0, cap = 0, got;
+	char *buf = NULL;
+
+	if (!f) {
+		cfg_errorf(err, at, "cannot open trace '%s': %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	do {
+		if (cap - n < TG_WL_TRACE_READ_BYTES + 1) {
+			char *p;
+
+			cap = cap ? cap * 2 : TG_WL_TRACE_READ_BYTES + 1;
+			if (!(p = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, TG_WL_TRACE_READ_BYTES, f);
+		n += got;
+	} while (got && n <= TG_WL_TRACE_MAX_FILE_BYTES);
+	if (ferror(f) || n > TG_WL_TRACE_MAX_FILE_BYTES) {
+		cfg_errorf(err, at, "cannot read trace '%s': %s", path,
+			   ferror(f) ? "read error" : "larger than 1 GiB");
+		fclose(f);
+		free(buf);
+		return -EINVAL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		cfg_errorf(err, at, "trace '%s' is not a text file (a capture is format: pcap)", path);
+		free(buf);
+		return -EINVAL;
+	}
+	*text = buf;
+	return 0;
+}
+
+/* The operations of @tr in an order where each follows what it waits for
+ * (file order where nothing says otherwise), into @order; a cycle is an
+ * error at a line on it. */
+static int tg_wl_trace_order(const struct tg_trace_in *in, const struct tg_trace *tr,
+			     uint32_t *order, char err[CFG_ERR_BYTES])
+{
+	uint32_t n = tr->n_ops, head = 0, tail = 0;
+	uint32_t *left = malloc(sizeof(*left) * n), *off = calloc((size_t)n + 1, sizeof(*off));
+	uint32_t *succ = malloc(sizeof(*succ) * (tr->n_deps ? tr->n_deps : 1));
+	int rc = 0;
+
+	if (!left || !off || !succ) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t d = 0; d < tr->n_deps; d++)
+		off[tr->deps[d] + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	for (uint32_t i = 0; i < n; i++)
+		left[i] = 0;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < tr->ops[i].n_deps; k++) {
+			uint32_t d = tr->deps[tr->ops[i].dep_off + k];
+
+			succ[off[d] + left[d]++] = i; /* left[d]: successors placed so far */
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		left[i] = tr->ops[i].n_deps;
+		if (!left[i])
+			order[tail++] = i;
+	}
+	while (head < tail) {
+		uint32_t i = order[head++];
+
+		for (uint32_t k = off[i]; k < off[i + 1]; k++)
+			if (--left[succ[k]] == 0)
+				order[tail++] = succ[k];
+	}
+	if (tail < n) {
+		/* Walk back from one that never became ready, along what it still
+		 * waits for: after n steps the walk is on a cycle. */
+		uint32_t i = 0;
+
+		while (!left[i])
+			i++;
+		for (uint32_t step = 0; step < n; step++) {
+			const struct tg_trace_op *o = &tr->ops[i];
+
+			for (uint32_t k = 0; k < o->n_deps; k++)
+				if (left[tr->deps[o->dep_off + k]]) {
+					i = tr->deps[o->dep_off + k];
+					break;
+				}
+		}
+		rc = tg_trace_errf(err, in, tr->ops[i].line, 1,
+				   "a dependency cycle: this line waits, through what it waits for, for itself");
+	}
+out:
+	free(left);
+	free(off);
+	free(succ);
+	return rc;
+}
+
+/* Room for @more messages in the experiment's list, of *@cap allocated. */
+static int tg_wl_trace_room(struct tg_wl_ctx *c, size_t *cap, size_t more)
+{
+	struct tg_msg *v;
+
+	if (*c->n_msgs + more <= *cap)
+		return 0;
+	if (!(v = realloc(*c->msgs, sizeof(*v) * (*c->n_msgs + more))))
+		return -ENOMEM;
+	*c->msgs = v;
+	*cap = *c->n_msgs + more;
+	return 0;
+}
+
+/* The message of transfer @o. */
+static struct tg_msg tg_wl_trace_proto(const struct tg_wl_ctx *c, const struct tg_trace_op *o)
+{
+	struct tg_wl_proto p;
+
+	tg_wl_proto_init(&p, c);
+	p.msg.src = o->src;
+	p.msg.dst = o->dst;
+	p.msg.bytes = o->bytes;
+	p.msg.start_ps = o->start_ps;
+	p.msg.op = o->op;
+	p.msg.dscp = o->dscp;
+	return p.msg;
+}
+
+/* A trace with dependencies: messages on endpoints (placed here, so that
+ * the graph names each part), operations in dependency order. */
+static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
+			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
+{
+	uint32_t n = tr->n_ops, *order = malloc(sizeof(*order) * (n ? n : 1));
+	uint32_t *first = malloc(sizeof(*first) * (n ? n : 1)), *parts = calloc(n ? n : 1, sizeof(*parts));
+	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL;
+	uint32_t cap_deps = 0, n_xfers = 0, done = 0;
+	size_t cap = *c->n_msgs;
+	int rc;
+
+	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = tg_wl_trace_order(in, tr, order, err)) != 0)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		n_xfers += tr->ops[i].kind == TG_TRACE_XFER;
+	/* Messages in trace order, each on endpoints. */
+	rc = tg_wl_trace_room(c, &cap, n_xfers);
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		struct tg_msg *one;
+		uint32_t k = 1;
+
+		if (tr->ops[i].kind != TG_TRACE_XFER)
+			continue;
+		if (!(one = malloc(sizeof(*one)))) {
+			rc = -ENOMEM;
+			break;
+		}
+		*one = tg_wl_trace_proto(c, &tr->ops[i]);
+		rc = tg_wl_place(c->topo, islands, &one, &k, 0);
+		if (rc == 0 && k > 1)
+			rc = tg_wl_trace_room(c, &cap, (size_t)(n_xfers - done) + k - 1);
+		first[i] = *c->n_msgs;
+		parts[i] = k;
+		for (uint32_t j = 0; j < k && rc == 0; j++)
+			(*c->msgs)[(*c->n_msgs)++] = one[j];
+		done++;
+		free(one);
+	}
+	/* Operations, each after what it waits for. */
+	for (uint32_t x = 0; x < n && rc == 0; x++) {
+		uint32_t i = order[x];
+		const struct tg_trace_op *o = &tr->ops[i];
+		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+
+		if (o->n_deps > cap_deps) {
+			uint32_t *d = realloc(deps, sizeof(*d) * o->n_deps);
+
+			if (!d) {
+				rc = -ENOMEM;
+				break;
+			}
+			deps = d;
+			cap_deps = o->n_deps;
+		}
+		for (uint32_t k = 0; k < o->n_deps; k++)
+			deps[k] = node_of[tr->deps[o->dep_off + k]];
+		if (o->kind == TG_TRACE_JOIN) {
+			rc = tg_graph_add(c->graph, &node, deps, o->n_deps, &node_of[i]);
+			continue;
+		}
+		node.kind = TG_NODE_XFER;
+		node.start_ps = o->start_ps;
+		for (uint32_t j = 0; j < parts[i] && rc == 0; j++) {
+			node.msg = first[i] + j;
+			rc = tg_graph_add(c->graph, &node, deps, o->n_deps, &node_of[i]);
+		}
+		if (rc == 0 && parts[i] > 1) {
+			/* The message is done when every part is: a point after them
+			 * (the parts' nodes are the last ones added). */
+			struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX,
+						.coll = TG_NO_COLL };
+			uint32_t *all = malloc(sizeof(*all) * parts[i]);
+
+			if (!all) {
+				rc = -ENOMEM;
+				break;
+			}
+			for (uint32_t j = 0; j < parts[i]; j++)
+				all[j] = node_of[i] - (parts[i] - 1) + j;
+			rc = tg_graph_add(c->graph, &join, all, parts[i], &node_of[i]);
+			free(all);
+		}
+	}
+out:
+	free(order);
+	free(first);
+	free(parts);
+	free(node_of);
+	free(deps);
+	free(islands);
+	return rc;
+}
+
+/* The trace's messages (and operations) into the experiment. */
+static int tg_wl_trace_emit(struct tg_wl_ctx *c, const struct tg_trace_in *in,
+			    const struct tg_trace *tr, char err[CFG_ERR_BYTES])
+{
+	struct tg_msg *v;
+
+	if (tr->n_deps)
+		return tg_wl_trace_graph(c, in, tr, err);
+	/* Nothing waits for anything: plain messages (GPU messages placed
+	 * with every workload's, after the expansion). */
+	v = realloc(*c->msgs, sizeof(*v) * ((size_t)*c->n_msgs + tr->n_ops));
+	if (!v)
+		return -ENOMEM;
+	*c->msgs = v;
+	for (uint32_t i = 0; i < tr->n_ops; i++)
+		v[(*c->n_msgs)++] = tg_wl_trace_proto(c, &tr->ops[i]);
+	return 0;
+}
+
+/* The reader's inputs from the keys. */
+static int tg_wl_trace_inputs(const struct tg_wl_trace *p, struct tg_trace_in *in,
+			      char err[CFG_ERR_BYTES])
+{
+	int v;
+
+	in->topo = p->ctx->topo;
+	in->hosts = p->hosts;
+	in->n_hosts = p->n_hosts;
+	in->op = TG_OP_WRITE;
+	in->dscp = p->ctx->dscp;
+	in->map = p->map;
+	in->at = p->file;
+	if (p->op) {
+		if (cfg_enum(p->op, tg_wl_trace_ops, &v, err) != 0)
+			return -EINVAL;
+		in->op = (uint8_t)v;
+	}
+	if (p->dscp) {
+		uint64_t d;
+
+		if (cfg_u64(p->dscp, 0, TG_TRACE_MAX_DSCP, &d, err) != 0)
+			return -EINVAL;
+		in->dscp = (uint8_t)d;
+		in->dscp_set = true;
+	}
+	if (p->pg) {
+		if (cfg_enum(p->pg, tg_wl_trace_pgs, &v, err) != 0)
+			return -EINVAL;
+		in->pg_dscp = v == 1;
+	}
+	if (p->partial) {
+		if (cfg_enum(p->partial, tg_wl_trace_partials, &v, err) != 0)
+			return -EINVAL;
+		in->skip_partial = v == 1;
+	}
+	return 0;
+}
+
+static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_trace p = { .ctx = c };
+	const struct cfg_bind b[] = {
+		{ &tg_wl_common_table, &p },
+		{ &tg_wl_trace_table, &p },
+	};
+	struct tg_trace_in in = { 0 };
+	struct tg_trace tr = { 0 };
+	char path[TG_WL_TRACE_PATH_BYTES], *text = NULL;
+	const char *name;
+	int rc;
+
+	if ((rc = cfg_schema_read(c->doc, it, "workload", b, 2, err)) != 0)
+		goto out;
+	if ((rc = tg_wl_trace_inputs(&p, &in, err)) != 0 || (rc = cfg_str(p.file, &name, err)) != 0)
+		goto out;
+	tg_wl_file_path(p.file, name, path, sizeof(path));
+	in.path = path;
+	if (p.format == TG_WL_TRACE_PCAP) {
+		FILE *f = fopen(path, "rb");
+
+		if (!f) {
+			cfg_errorf(err, p.file, "cannot open trace '%s': %s", path, strerror(errno));
+			rc = -EINVAL;
+			goto out;
+		}
+		fclose(f);
+	} else if ((rc = tg_wl_trace_slurp(path, p.file, &text, err)) != 0) {
+		goto out;
+	}
+	in.text = text;
+	if ((rc = tg_wl_trace_readers[p.format](&in, &tr, err)) == 0)
+		rc = tg_wl_trace_emit(c, &in, &tr, err);
+out:
+	if (rc == -ENOMEM)
+		cfg_errorf(err, it, "out of memory reading trace");
+	tg_trace_free(&tr);
+	free(text);
+	free(p.hosts);
+	return rc;
+}
+
+static const struct cfg_table *const tg_wl_trace_tables[] = {
+	&tg_wl_common_table,
+	&tg_wl_trace_table,
+	NULL,
+};
+
+const struct tg_wl_kind tg_wl_trace_kind = {
+	.name = "trace",
+	.tables = tg_wl_trace_tables,
+	.expand = tg_wl_trace_expand,
+};
