@@ -169,6 +169,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.index = (uint16_t)e->n_workloads,
 			.msgs = &e->msgs,
 			.n_msgs = &e->n_msgs,
+			.msgs_cap = e->n_msgs,
 			.graph = &e->graph,
 			.colls = &e->colls,
 			.n_colls = &e->n_colls,

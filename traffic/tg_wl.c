@@ -64,6 +64,24 @@ static const struct cfg_key tg_wl_common_keys[] = {
 
 static const char *const tg_wl_qp_names[] = { "per-connection", "per-message", NULL };
 
+int tg_wl_msgs_room(struct tg_wl_ctx *c, size_t more)
+{
+	size_t want = c->msgs_cap < 16 ? 16 : c->msgs_cap;
+	struct tg_msg *v;
+
+	if (c->msgs_cap < *c->n_msgs)
+		c->msgs_cap = *c->n_msgs;
+	if (*c->n_msgs + more <= c->msgs_cap)
+		return 0;
+	while (want < *c->n_msgs + more)
+		want *= 2;
+	if (want > SIZE_MAX / sizeof(*v) || !(v = realloc(*c->msgs, sizeof(*v) * want)))
+		return -ENOMEM;
+	*c->msgs = v;
+	c->msgs_cap = want;
+	return 0;
+}
+
 int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	const struct cfg_node *n = cfg_get(it, "qp"), *q = cfg_get(it, "qps");

@@ -5,6 +5,7 @@
 #ifndef FAB_TG_WL_H
 #define FAB_TG_WL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cfg.h"
@@ -27,6 +28,8 @@ struct tg_wl_ctx {
 	uint8_t qps;              /* QP pairs per connection (its qps key) */
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
+	size_t msgs_cap;          /* entries allocated in *msgs: at least *n_msgs (set
+				   * to it when the workload starts); tg_wl_msgs_room */
 	struct tg_graph *graph;   /* the experiment's dependency graph, appended to */
 	struct tg_coll **colls;   /* collective instances, appended to (realloc'd) */
 	uint32_t *n_colls;        /* their count (= graph->n_colls) */
@@ -44,6 +47,11 @@ struct tg_wl_kind {
 	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 };
 
+/* Room for @more messages past *c->n_msgs in *c->msgs, the allocation
+ * doubled when it grows (appending one message at a time stays linear,
+ * also where realloc always copies, as under AddressSanitizer).
+ * 0 or -ENOMEM. */
+int tg_wl_msgs_room(struct tg_wl_ctx *c, size_t more);
 /* The qp and qps keys of workload map @it (absent: per-connection, 1)
  * into c->qp_mode and c->qps.
  * 0, or -EINVAL with @err filled. */

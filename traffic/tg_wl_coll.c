@@ -302,10 +302,9 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 
 	if (*b->c->n_msgs >= TG_COLL_MAX_MSGS)
 		return -E2BIG;
-	if (!(m = realloc(*b->c->msgs, sizeof(*m) * ((size_t)*b->c->n_msgs + 1))))
+	if (tg_wl_msgs_room(b->c, 1) != 0)
 		return -ENOMEM;
-	*b->c->msgs = m;
-	m = &m[*b->c->n_msgs];
+	m = &(*b->c->msgs)[*b->c->n_msgs];
 	*m = b->proto;
 	m->src = tg_cb_ep(b, a, nvl, rail, port);
 	m->dst = tg_cb_ep(b, r, nvl, rail, port);

@@ -78,15 +78,12 @@ static int tg_wl_messages_expand(struct cfg_node *it, struct tg_wl_ctx *c, char 
 	for (uint32_t i = 0; i < list->n; i++) {
 		struct tg_wl_proto p;
 		struct cfg_bind msg[2] = { { &tg_wl_msg_table, &p }, { &tg_wl_proto_table, &p } };
-		struct tg_msg *v;
-
 		tg_wl_proto_init(&p, c);
 		if ((rc = cfg_schema_read(c->doc, list->items[i], "message", msg, 2, err)) != 0)
 			return rc;
-		if (!(v = realloc(*c->msgs, sizeof(*v) * (*c->n_msgs + 1))))
+		if (tg_wl_msgs_room(c, 1) != 0)
 			return -ENOMEM;
-		*c->msgs = v;
-		v[(*c->n_msgs)++] = p.msg;
+		(*c->msgs)[(*c->n_msgs)++] = p.msg;
 	}
 	return 0;
 }
