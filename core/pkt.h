@@ -90,7 +90,8 @@ static inline uint8_t pkt_opcode(enum pkt_xfer x, bool first, bool last)
 /* AETH syndromes (bits 6:5 select ACK / RNR NAK / NAK). */
 enum pkt_aeth {
 	PKT_AETH_ACK_UNLIMITED = 0x1F, /* ACK, credit code "unlimited" */
-	PKT_AETH_KIND_MASK = 0x60,     /* bits 6:5 */
+	PKT_AETH_KIND_MASK = 0x60,     /* bits 6:5: 0 ACK, 0x20 RNR NAK, 0x60 NAK */
+	PKT_AETH_KIND_NAK = 0x60,
 	PKT_AETH_NAK_PSN_SEQ = 0x60,   /* NAK: PSN sequence error */
 	PKT_AETH_NAK_INV_REQ = 0x61,   /* NAK: invalid request */
 	PKT_AETH_NAK_REM_ACCESS = 0x62, /* NAK: remote access error */

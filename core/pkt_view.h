@@ -299,6 +299,19 @@ static inline void pkt_view_int_hop(const struct pkt_view *v, const uint8_t *d, 
 	pkt_int_hop_read(d + v->int_off + PKT_INT_HDR_BYTES + i * PKT_INT_HOP_BYTES, h);
 }
 
+/* Offset of the payload of a frame @d viewed by pkt_view_bth: after the
+ * transport headers and, when the BTH's INT flag is set, HPCC's INT stack
+ * (pkt_telemetry.h; its header gives its hop count). For a frame that
+ * holds its payload (the caller knows). */
+static inline uint32_t pkt_view_payload_off(const struct pkt_view *v, const uint8_t *d)
+{
+	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
+
+	if (d[v->bth_off + 4] & PKT_BTH_INT)
+		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) * PKT_INT_HOP_BYTES;
+	return off;
+}
+
 /* Stages 1 and 3: what a NIC reads of a received frame. */
 static inline int pkt_view_roce(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
 				uint32_t len)
