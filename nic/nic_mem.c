@@ -51,11 +51,12 @@ struct ibv_mr *nic_reg_mr(struct nic *n, void *addr, size_t len, unsigned access
 
 int nic_dereg_mr(struct nic *n, struct ibv_mr *mr)
 {
-	if (!mr || mr->handle >= n->n_mrs || n->mrs[mr->handle] == NULL ||
-	    &n->mrs[mr->handle]->mr != mr)
+	uint32_t i;
+
+	if (!mr || (i = mr->handle) >= n->n_mrs || n->mrs[i] == NULL || &n->mrs[i]->mr != mr)
 		return -EINVAL;
-	free(n->mrs[mr->handle]);
-	n->mrs[mr->handle] = NULL;
+	free(n->mrs[i]);
+	n->mrs[i] = NULL;
 	return 0;
 }
 

@@ -706,7 +706,10 @@ out:
 
 static const char *res_op_name(uint8_t op)
 {
-	return op == TG_OP_SEND ? "send" : op == TG_OP_READ ? "read" : "write";
+	return op == TG_OP_SEND		? "send"
+	       : op == TG_OP_READ	? "read"
+	       : op == TG_OP_WRITE_IMM ? "write-imm"
+					: "write";
 }
 
 int res_write_flows(const struct fabric *f, const char *dir)

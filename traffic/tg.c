@@ -1,4 +1,5 @@
 /* Posting messages and recording their completions (see tg.h). */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,14 @@
 
 static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
 {
-	return op == TG_OP_SEND ? IBV_WR_SEND : op == TG_OP_READ ? IBV_WR_RDMA_READ
-								  : IBV_WR_RDMA_WRITE;
+	static const enum ibv_wr_opcode ops[] = {
+		[TG_OP_WRITE] = IBV_WR_RDMA_WRITE,
+		[TG_OP_SEND] = IBV_WR_SEND,
+		[TG_OP_READ] = IBV_WR_RDMA_READ,
+		[TG_OP_WRITE_IMM] = IBV_WR_RDMA_WRITE_WITH_IMM,
+	};
+
+	return ops[op];
 }
 
 /* A message fails once: at its first part in error. */
@@ -51,6 +58,9 @@ void tg_post(struct sim *sim, void *obj)
 		wr.num_sge = 1;
 		wr.opcode = tg_wr_opcode(f->msg.op);
 		wr.send_flags = IBV_SEND_SIGNALED;
+		/* What NCCL's IB transport puts there is its own; here: which
+		 * message this is (network order, as verbs carries it). */
+		wr.imm_data = htobe32(s->idx);
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 		wr.wr.rdma.rkey = 0x1000 + f->msg.src;
 		/* QPs are sized for all their messages at set-up, so a post fails
@@ -67,7 +77,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	struct tg *t = arg;
 	struct tg_flow *f;
 
-	if (wc->opcode == IBV_WC_RECV) {
+	if (wc->opcode == IBV_WC_RECV || wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
 		if (t->qpx)
 			tg_graph_received(t, n, wc, now_ps);
 		return;
@@ -85,7 +95,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->done = true;
 	f->status = TG_DONE;
 	t->n_done++;
-	if (t->op_of_msg && f->msg.op != TG_OP_SEND)
+	if (t->op_of_msg && !tg_op_on_arrival(f->msg.op))
 		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
 }
 

@@ -20,7 +20,17 @@ enum tg_op {
 	TG_OP_WRITE, /* RDMA WRITE */
 	TG_OP_SEND,  /* SEND */
 	TG_OP_READ,  /* RDMA READ: src reads bytes from dst; completes at src */
+	TG_OP_WRITE_IMM, /* RDMA WRITE with immediate: the receiver gets a completion
+			  * (the immediate is the message's index) */
 };
+
+/* A message of @op completes for what depends on it when its data has
+ * arrived (the receiver's completion: SEND, WRITE with immediate), not
+ * when its sender's request completes (WRITE, READ). */
+static inline bool tg_op_on_arrival(uint8_t op)
+{
+	return op == TG_OP_SEND || op == TG_OP_WRITE_IMM;
+}
 
 /* Outcome of a message. */
 enum tg_status {
@@ -114,8 +124,8 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
  * and not before its own start time: a transfer (a message) is posted
  * then, a compute phase runs for its duration. A transfer completes, for
  * what depends on it, when its data has arrived (the receive completion
- * of a SEND, every part of it) or, for a WRITE or READ, when the sender's
- * work request completes. Messages that no operation names are posted at
+ * of a SEND or a WRITE with immediate, every part of it) or, for a WRITE
+ * or READ, when the sender's work request completes. Messages that no operation names are posted at
  * their start time, as before. */
 enum tg_node_kind {
 	TG_NODE_XFER,     /* a message */

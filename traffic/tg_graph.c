@@ -2,7 +2,8 @@
  * it. An operation waits for a count of predecessors; each completion
  * counts its successors down and starts those that reach zero, at the
  * later of now and their own start time. A transfer completes for its
- * successors when its data has arrived (a SEND's receive completions:
+ * successors when its data has arrived (the receive completions of a SEND
+ * or a WRITE with immediate:
  * the k-th message a QP receives is the k-th its peer posted, so every
  * sending QP of the graph keeps the list of what it posted) or, for a
  * WRITE or READ, when the sender's request completes. State per
@@ -214,7 +215,7 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 	if (!x || wc->wr_id == 0 || wc->wr_id > x->n)
 		return;
 	msg = x->posted[wc->wr_id - 1];
-	if (--t->rparts_left[msg] == 0 && t->flows[msg].msg.op == TG_OP_SEND)
+	if (--t->rparts_left[msg] == 0 && tg_op_on_arrival(t->flows[msg].msg.op))
 		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
 }
 
