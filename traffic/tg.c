@@ -52,6 +52,9 @@ void tg_post(struct sim *sim, void *obj)
 		uint64_t len = f->msg.bytes / parts + (j < f->msg.bytes % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
 		struct ibv_send_wr wr = { 0 }, *bad;
+		const struct tg_mem *mem = s->t->mem && tg_data_msg(s->t, s->idx) ? &s->t->mem[s->idx] : NULL;
+		/* Part j's bytes start after the parts before it. */
+		uint64_t off = j * (f->msg.bytes / parts) + (j < f->msg.bytes % parts ? j : f->msg.bytes % parts);
 
 		wr.wr_id = s->idx;
 		wr.sg_list = &sge;
@@ -63,6 +66,13 @@ void tg_post(struct sim *sim, void *obj)
 		wr.imm_data = htobe32(s->idx);
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 		wr.wr.rdma.rkey = 0x1000 + f->msg.src;
+		if (mem) {
+			/* Data: from the sender's region into the receiver's. */
+			sge.addr = mem->laddr + off;
+			sge.lkey = mem->lkey;
+			wr.wr.rdma.remote_addr = mem->raddr + off;
+			wr.wr.rdma.rkey = mem->rkey;
+		}
 		/* QPs are sized for all their messages at set-up, so a post fails
 		 * only on a QP that went to error: the message fails with it. */
 		if (s->t->qpx && tg_graph_posted(s->t, s->qp + j, s->idx) != 0)
@@ -130,7 +140,7 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 /* Create and connect the QP pair of one connection, from endpoint @src to
  * endpoint @dst. */
 static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs, uint8_t dscp,
-		      uint32_t mtu, const struct cc_ops *cc, const struct tg_path *fwd,
+		      uint32_t mtu, const struct cc_ops *cc, bool mem, const struct tg_path *fwd,
 		      const struct tg_path *rev, struct nic_qp **out, struct nic_qp **out_rx)
 {
 	struct nic *a = t->nics[t->eps[src].nic], *b = t->nics[t->eps[dst].nic];
@@ -155,6 +165,8 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	if (nic_qp_set_hops(qa_p, fwd->n_hops) != 0 || nic_qp_set_hops(qb_p, rev->n_hops) != 0)
 		return -EINVAL;
 	qa.path_mtu = m;
+	/* Data: the QPs model memory (remote writes into registered regions). */
+	qa.qp_access_flags = mem ? IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE : 0;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
 	qa.ah_attr.port_num = (uint8_t)(pa + 1);
@@ -224,6 +236,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		keys[i].chan = msgs[i].chan;
 		keys[i].idx = i;
 	}
+	/* Which messages carry data decides how their QPs connect. */
+	if (graph && graph->data.n_xfers && tg_data_init(t, graph, err) != 0)
+		goto fail;
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
 	for (uint32_t i = 0; i < n_msgs;) {
 		uint32_t j = i, first = t->n_qps;
@@ -259,8 +274,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 					goto fail;
 				}
 			}
-			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd,
-				       &rev, &t->qps[t->n_qps], &t->rqps[t->n_qps]) != 0) {
+			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc,
+				       tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
+				       &t->rqps[t->n_qps]) != 0) {
 				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
 					 m->src, m->dst);
 				goto fail;
@@ -276,6 +292,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		}
 	}
 	if (graph && graph->n_ops && tg_graph_init(t, graph, err) != 0)
+		goto fail;
+	if (t->data && tg_data_start(t, err) != 0)
 		goto fail;
 	/* Posts are scheduled in message order: equal start times keep it. The
 	 * messages of the graph are posted as it allows. */
@@ -301,6 +319,7 @@ void tg_free(struct tg *t)
 	free(t->parts_left);
 	free(t->qps);
 	free(t->rqps);
+	tg_data_fini(t);
 	tg_graph_fini(t);
 	free(t);
 }
