@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 		test_nic_mem_register,
 		test_exp_register,
 		test_tg_register,
+		test_tg_data_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

@@ -29,6 +29,7 @@ int test_port_register(void);
 int test_sha256_register(void);
 int test_sw_register(void);
 int test_tg_register(void);
+int test_tg_data_register(void);
 int test_topo_register(void);
 int test_topo_rail_register(void);
 int test_units_register(void);
