@@ -186,15 +186,27 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 	const struct exp *e = f->exp;
 
 	for (uint16_t w = 0; w < e->n_workloads; w++) {
-		uint64_t last = UINT64_MAX;
-		bool head = false;
+		uint64_t last = UINT64_MAX, checked = 0, errors = 0;
+		bool head = false, data = false;
 
 		for (uint32_t i = 0; i < e->n_colls; i++) {
 			const struct tg_coll *c = &e->colls[i];
 			uint32_t done;
 			double us, algbw, busbw;
 
-			if (c->workload != w || c->bytes == last)
+			if (c->workload != w)
+				continue;
+			{
+				uint64_t k, x;
+				int rc = tg_coll_data(f->tg, i, &k, &x);
+
+				data = data || rc != -ENOENT;
+				if (rc == 0) {
+					checked += k;
+					errors += x;
+				}
+			}
+			if (c->bytes == last)
 				continue;
 			if (!head) {
 				fprintf(out, "  %s: %s, %s, %u ranks\n", e->workloads[w].name,
@@ -215,5 +227,8 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 					(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4),
 					"float", "-", "-", "-");
 		}
+		if (data)
+			fprintf(out, "  data: %llu elements compared with the exact result, %llu wrong\n",
+				(unsigned long long)checked, (unsigned long long)errors);
 	}
 }

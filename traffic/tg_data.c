@@ -102,10 +102,15 @@ int tg_data_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES]
 	if (!d->plan.xfers || !d->plan.colls || !d->plan.ranges || !d->plan.sets ||
 	    !d->xfer_of_msg || !d->dcoll_of_coll || !d->region_off || !d->res)
 		goto nomem;
-	memcpy(d->plan.xfers, p->xfers, sizeof(*p->xfers) * p->n_xfers);
-	memcpy(d->plan.colls, p->colls, sizeof(*p->colls) * p->n_colls);
-	memcpy(d->plan.ranges, p->ranges, sizeof(*p->ranges) * p->n_ranges);
-	memcpy(d->plan.sets, p->sets, sizeof(*p->sets) * p->n_sets);
+	/* (An empty array may be NULL, which memcpy must not be given.) */
+	if (p->n_xfers)
+		memcpy(d->plan.xfers, p->xfers, sizeof(*p->xfers) * p->n_xfers);
+	if (p->n_colls)
+		memcpy(d->plan.colls, p->colls, sizeof(*p->colls) * p->n_colls);
+	if (p->n_ranges)
+		memcpy(d->plan.ranges, p->ranges, sizeof(*p->ranges) * p->n_ranges);
+	if (p->n_sets)
+		memcpy(d->plan.sets, p->sets, sizeof(*p->sets) * p->n_sets);
 	for (uint32_t i = 0; i < t->n_flows; i++)
 		d->xfer_of_msg[i] = TG_DATA_NONE;
 	for (uint32_t i = 0; i < g->n_colls; i++)
