@@ -37,18 +37,20 @@ static const uint8_t pkt_pfc_dst[6] = { 0x01, 0x80, 0xC2, 0x00, 0x00, 0x01 };
 
 #define PKT_L(ext_bytes, exts, kind) { PKT_BTH_BYTES + (ext_bytes), (exts), (kind) }
 #define PKT_L_DATA PKT_L(0, 0, PKT_KIND_DATA)
-#define PKT_L_RETH(more) PKT_L(PKT_RETH_BYTES + (more), PKT_EXT_RETH, PKT_KIND_DATA)
+#define PKT_L_IMM(more) PKT_L((more) + PKT_IMM_BYTES, PKT_EXT_IMM, PKT_KIND_DATA)
+#define PKT_L_RETH PKT_L(PKT_RETH_BYTES, PKT_EXT_RETH, PKT_KIND_DATA)
+#define PKT_L_RETH_IMM PKT_L(PKT_RETH_BYTES + PKT_IMM_BYTES, PKT_EXT_RETH | PKT_EXT_IMM, PKT_KIND_DATA)
 
 /* RC (0x00-0x17), UC (0x20-0x2B), UD (0x64/0x65) and CNP, after IBTA Vol 1
  * section 9.2 / Linux include/rdma/ib_pack.h. */
 const struct pkt_layout pkt_layouts[256] = {
 	[0x00] = PKT_L_DATA, [0x01] = PKT_L_DATA, [0x02] = PKT_L_DATA,
-	[0x03] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x03] = PKT_L_IMM(0),
 	[0x04] = PKT_L_DATA,
-	[0x05] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
-	[0x06] = PKT_L_RETH(0), [0x07] = PKT_L_DATA, [0x08] = PKT_L_DATA,
-	[0x09] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
-	[0x0A] = PKT_L_RETH(0), [0x0B] = PKT_L_RETH(PKT_IMM_BYTES),
+	[0x05] = PKT_L_IMM(0),
+	[0x06] = PKT_L_RETH, [0x07] = PKT_L_DATA, [0x08] = PKT_L_DATA,
+	[0x09] = PKT_L_IMM(0),
+	[0x0A] = PKT_L_RETH, [0x0B] = PKT_L_RETH_IMM,
 	[0x0C] = PKT_L(PKT_RETH_BYTES, PKT_EXT_RETH, PKT_KIND_CTRL),
 	[0x0D] = PKT_L(PKT_AETH_BYTES, PKT_EXT_AETH, PKT_KIND_DATA),
 	[0x0E] = PKT_L_DATA,
@@ -61,14 +63,14 @@ const struct pkt_layout pkt_layouts[256] = {
 	[0x16] = PKT_L(PKT_IETH_BYTES, 0, PKT_KIND_DATA),
 	[0x17] = PKT_L(PKT_IETH_BYTES, 0, PKT_KIND_DATA),
 	[0x20] = PKT_L_DATA, [0x21] = PKT_L_DATA, [0x22] = PKT_L_DATA,
-	[0x23] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x23] = PKT_L_IMM(0),
 	[0x24] = PKT_L_DATA,
-	[0x25] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
-	[0x26] = PKT_L_RETH(0), [0x27] = PKT_L_DATA, [0x28] = PKT_L_DATA,
-	[0x29] = PKT_L(PKT_IMM_BYTES, 0, PKT_KIND_DATA),
-	[0x2A] = PKT_L_RETH(0), [0x2B] = PKT_L_RETH(PKT_IMM_BYTES),
+	[0x25] = PKT_L_IMM(0),
+	[0x26] = PKT_L_RETH, [0x27] = PKT_L_DATA, [0x28] = PKT_L_DATA,
+	[0x29] = PKT_L_IMM(0),
+	[0x2A] = PKT_L_RETH, [0x2B] = PKT_L_RETH_IMM,
 	[0x64] = PKT_L(PKT_DETH_BYTES, 0, PKT_KIND_DATA),
-	[0x65] = PKT_L(PKT_DETH_BYTES + PKT_IMM_BYTES, 0, PKT_KIND_DATA),
+	[0x65] = PKT_L_IMM(PKT_DETH_BYTES),
 	[PKT_OP_CNP] = PKT_L(PKT_CNP_PAD_BYTES, 0, PKT_KIND_CNP),
 };
 
@@ -343,6 +345,8 @@ pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
 		ext[0] = f->aeth_syndrome;
 		pkt_put24(ext + 1, f->aeth_msn & PKT_24BIT_MASK);
 	}
+	if (unlikely(lay->exts & PKT_EXT_IMM))
+		pkt_put32(bth + lay->hdr_bytes - PKT_IMM_BYTES, f->imm_data);
 
 	if (full) {
 		uint8_t *end = p + l->hdr_end;
@@ -505,6 +509,8 @@ int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 		out->aeth_syndrome = v.aeth_syndrome;
 		out->aeth_msn = v.aeth_msn;
 	}
+	if (pkt_layouts[v.opcode].exts & PKT_EXT_IMM)
+		out->imm_data = v.imm_data;
 	return 0;
 }
 

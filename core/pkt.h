@@ -39,11 +39,15 @@ enum pkt_opcode {
 	PKT_OP_SEND_FIRST = 0x00,
 	PKT_OP_SEND_MIDDLE = 0x01,
 	PKT_OP_SEND_LAST = 0x02,
+	PKT_OP_SEND_LAST_IMM = 0x03,
 	PKT_OP_SEND_ONLY = 0x04,
+	PKT_OP_SEND_ONLY_IMM = 0x05,
 	PKT_OP_WRITE_FIRST = 0x06,
 	PKT_OP_WRITE_MIDDLE = 0x07,
 	PKT_OP_WRITE_LAST = 0x08,
+	PKT_OP_WRITE_LAST_IMM = 0x09,  /* ImmDt after the BTH */
 	PKT_OP_WRITE_ONLY = 0x0A,
+	PKT_OP_WRITE_ONLY_IMM = 0x0B,  /* RETH, then ImmDt */
 	PKT_OP_READ_REQ = 0x0C,
 	PKT_OP_READ_RESP_FIRST = 0x0D,
 	PKT_OP_READ_RESP_MIDDLE = 0x0E,
@@ -59,6 +63,7 @@ enum pkt_xfer {
 	PKT_XFER_SEND,      /* SEND request */
 	PKT_XFER_WRITE,     /* RDMA WRITE request */
 	PKT_XFER_READ_RESP, /* RDMA READ response */
+	PKT_XFER_WRITE_IMM, /* RDMA WRITE with immediate: the last packet carries ImmDt */
 	PKT_XFER_N,
 };
 
@@ -75,6 +80,8 @@ static inline uint8_t pkt_opcode(enum pkt_xfer x, bool first, bool last)
 				     { PKT_OP_WRITE_FIRST, PKT_OP_WRITE_ONLY } },
 		[PKT_XFER_READ_RESP] = { { PKT_OP_READ_RESP_MIDDLE, PKT_OP_READ_RESP_LAST },
 					 { PKT_OP_READ_RESP_FIRST, PKT_OP_READ_RESP_ONLY } },
+		[PKT_XFER_WRITE_IMM] = { { PKT_OP_WRITE_MIDDLE, PKT_OP_WRITE_LAST_IMM },
+					 { PKT_OP_WRITE_FIRST, PKT_OP_WRITE_ONLY_IMM } },
 	};
 
 	return ops[x][first][last];
@@ -83,7 +90,12 @@ static inline uint8_t pkt_opcode(enum pkt_xfer x, bool first, bool last)
 /* AETH syndromes (bits 6:5 select ACK / RNR NAK / NAK). */
 enum pkt_aeth {
 	PKT_AETH_ACK_UNLIMITED = 0x1F, /* ACK, credit code "unlimited" */
+	PKT_AETH_KIND_MASK = 0x60,     /* bits 6:5: 0 ACK, 0x20 RNR NAK, 0x60 NAK */
+	PKT_AETH_KIND_NAK = 0x60,
 	PKT_AETH_NAK_PSN_SEQ = 0x60,   /* NAK: PSN sequence error */
+	PKT_AETH_NAK_INV_REQ = 0x61,   /* NAK: invalid request */
+	PKT_AETH_NAK_REM_ACCESS = 0x62, /* NAK: remote access error */
+	PKT_AETH_NAK_REM_OP = 0x63,    /* NAK: remote operational error */
 };
 
 /* IPv4 ECN codepoints (RFC 3168). */
@@ -202,7 +214,8 @@ struct pkt_addr {
 
 /* Transport fields of one RoCEv2 packet. Which extension headers are present
  * follows from the opcode (RETH for WRITE first/only and READ request, AETH
- * for ACK and READ response first/last/only, 16 reserved bytes for CNP). */
+ * for ACK and READ response first/last/only, ImmDt for the "with immediate"
+ * opcodes, 16 reserved bytes for CNP). */
 struct pkt_roce {
 	struct pkt_addr addr;   /* L2/L3/L4 */
 	uint8_t opcode;         /* enum pkt_opcode */
@@ -217,6 +230,7 @@ struct pkt_roce {
 	uint32_t reth_len;      /* RETH DMA length: bytes of the whole message */
 	uint8_t aeth_syndrome;  /* AETH syndrome */
 	uint32_t aeth_msn;      /* AETH MSN, 24 bits */
+	uint32_t imm_data;      /* ImmDt, as a number (written big-endian) */
 	uint32_t payload_bytes; /* payload length (before pad) */
 };
 

@@ -33,11 +33,13 @@ static inline void pkt_ll_kind_valid(unsigned kind)
 }
 
 /* Which extension headers follow the BTH, per opcode. RETH and AETH always
- * sit right after the BTH; other headers (ImmDt, IETH, DETH, AtomicETH,
+ * sit right after the BTH; ImmDt is always the last extension header (after
+ * the BTH, the RETH or the DETH). Other headers (IETH, DETH, AtomicETH,
  * AtomicAckETH) are only counted, written as zeros and skipped on parse. */
 enum pkt_ext {
 	PKT_EXT_RETH = 1 << 0,
 	PKT_EXT_AETH = 1 << 1,
+	PKT_EXT_IMM = 1 << 2,
 };
 
 /* What an opcode implies after the BTH (pkt_layouts). */
@@ -115,6 +117,7 @@ struct pkt_view {
 	uint32_t reth_rkey;     /* RETH R_Key (only when the opcode has a RETH) */
 	uint32_t reth_len;      /* RETH DMA length (likewise) */
 	uint64_t reth_va;       /* RETH virtual address (likewise) */
+	uint32_t imm_data;      /* ImmDt (only when the opcode has one) */
 	/* pkt_view_rest */
 	uint16_t net_bytes;     /* what the network header covers: IPv4 total length */
 	uint8_t hdr_bytes;      /* BTH + extension headers of the opcode */
@@ -189,10 +192,10 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 
 /* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: a UDP
  * datagram to port 4791 whose BTH opcode is known (pkt_layouts), the BTH's
- * opcode, A bit, destination QP and PSN, and the AETH or RETH its opcode
- * implies (those fields are set only when it does). Fills l4_off, bth_off
- * and these. Returns 0, or -EINVAL when the frame is not RoCEv2 or the BTH
- * (with its AETH / RETH) lies beyond @len. */
+ * opcode, A bit, destination QP and PSN, and the AETH, RETH and ImmDt its
+ * opcode implies (those fields are set only when it does). Fills l4_off,
+ * bth_off and these. Returns 0, or -EINVAL when the frame is not RoCEv2 or
+ * the BTH (with its AETH / RETH / ImmDt) lies beyond @len. */
 static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t len)
 {
 	const uint8_t *ip = d + v->l3_off, *bth, *ext;
@@ -224,6 +227,11 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 		v->reth_va = (uint64_t)pkt_get32(ext) << 32 | pkt_get32(ext + 4);
 		v->reth_rkey = pkt_get32(ext + 8);
 		v->reth_len = pkt_get32(ext + 12);
+	}
+	if (unlikely(lay->exts & PKT_EXT_IMM)) {
+		if (unlikely(len < bth_off + lay->hdr_bytes))
+			return -EINVAL;
+		v->imm_data = pkt_get32(bth + lay->hdr_bytes - PKT_IMM_BYTES);
 	}
 	return 0;
 }
@@ -289,6 +297,19 @@ static inline void pkt_view_int_hop(const struct pkt_view *v, const uint8_t *d, 
 				    struct pkt_int_hop *h)
 {
 	pkt_int_hop_read(d + v->int_off + PKT_INT_HDR_BYTES + i * PKT_INT_HOP_BYTES, h);
+}
+
+/* Offset of the payload of a frame @d viewed by pkt_view_bth: after the
+ * transport headers and, when the BTH's INT flag is set, HPCC's INT stack
+ * (pkt_telemetry.h; its header gives its hop count). For a frame that
+ * holds its payload (the caller knows). */
+static inline uint32_t pkt_view_payload_off(const struct pkt_view *v, const uint8_t *d)
+{
+	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
+
+	if (d[v->bth_off + 4] & PKT_BTH_INT)
+		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) * PKT_INT_HOP_BYTES;
+	return off;
 }
 
 /* Stages 1 and 3: what a NIC reads of a received frame. */

@@ -1,6 +1,7 @@
 /* NIC set-up and the verbs-style control path: QP creation, connection,
- * posting work requests (validated before anything is queued; each gets
- * its PSNs when posted). */
+ * posting work requests (validated before anything is queued, SGEs against
+ * the regions on a QP that models memory; each gets its PSNs when
+ * posted). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,7 @@ static void nic_qp_free(struct nic_qp *qp)
 	nic_qp_rel_fini(qp);
 	free(qp->rds);
 	free(qp->wrs);
+	free(qp->wr_laddrs);
 	free(qp->cc.priv);
 	free(qp);
 }
@@ -113,6 +115,7 @@ void nic_free(struct nic *n)
 		nic_qp_free(n->qps[i]);
 	for (uint16_t i = 0; n->ports && i < n->n_ports; i++)
 		port_fini(&n->ports[i]);
+	nic_mrs_free(n);
 	free(n->qps);
 	free(n->ports);
 	free(n->ps);
@@ -381,6 +384,16 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	    nic_gid_to_ipv4(&attr->ah_attr.grh.dgid, &dst_ip) != 0 ||
 	    attr->dest_qp_num > NIC_PSN_MASK)
 		return -EINVAL;
+	/* Memory modelled: go-back-N only (selective repeat holds packets out
+	 * of order by their count, without their bytes or RETH). */
+	if (attr->qp_access_flags &&
+	    ((attr->qp_access_flags & ~(unsigned)NIC_MR_ACCESS) || n->p.recovery != NIC_RECOVERY_GBN))
+		return -EINVAL;
+	if (attr->qp_access_flags && !qp->wr_laddrs &&
+	    !(qp->wr_laddrs = calloc((size_t)qp->wr_mask + 1, sizeof(*qp->wr_laddrs))))
+		return -EINVAL;
+	qp->mem = attr->qp_access_flags != 0;
+	qp->access = attr->qp_access_flags;
 	dscp = attr->ah_attr.grh.traffic_class >> 2;
 	qp->port = (uint16_t)(port - 1);
 	qp->mtu_bytes = mtu;
@@ -436,8 +449,8 @@ static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr
 {
 	uint64_t bytes = 0;
 
-	if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_SEND &&
-	    wr->opcode != IBV_WR_RDMA_READ)
+	if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM &&
+	    wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_RDMA_READ)
 		return -EINVAL;
 	if (wr->num_sge < 0 || (wr->num_sge > 0 && !wr->sg_list))
 		return -EINVAL;
@@ -446,6 +459,12 @@ static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr
 	/* RETH carries 32 bits of length; a message may not take half the
 	 * PSN space (comparisons are on the 24-bit circle). */
 	if (bytes > UINT32_MAX || nic_n_psns(bytes, qp->mtu_bytes) > NIC_PSN_MASK / 4)
+		return -EINVAL;
+	/* Memory: one SGE, inside the region of its lkey (a READ writes it). */
+	if (qp->mem && (wr->num_sge > 1 ||
+			(bytes && !nic_mr_check(qp->nic, wr->sg_list[0].lkey, wr->sg_list[0].addr, bytes,
+						wr->opcode == IBV_WR_RDMA_READ ? IBV_ACCESS_LOCAL_WRITE
+									       : 0))))
 		return -EINVAL;
 	return 0;
 }
@@ -478,6 +497,9 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 			q->bytes += w->sg_list[i].length;
 		q->opcode = (uint8_t)w->opcode;
 		q->signaled = (w->send_flags & IBV_SEND_SIGNALED) != 0;
+		q->imm_data = w->opcode == IBV_WR_RDMA_WRITE_WITH_IMM ? w->imm_data : 0;
+		if (qp->mem)
+			qp->wr_laddrs[(qp->post_idx - 1) & qp->wr_mask] = w->num_sge ? w->sg_list[0].addr : 0;
 		q->remote_addr = w->wr.rdma.remote_addr;
 		q->rkey = w->wr.rdma.rkey;
 		q->first_psn = qp->post_psn;

@@ -9,7 +9,10 @@
  * with a retransmission timer that backs off and finally fails the QP. The
  * responder is also the DCQCN notification point: CE-marked data makes it
  * send CNPs. Packets are built when the port can send them (pulled), so a
- * NIC holds no more mbufs than are on the wire. */
+ * NIC holds no more mbufs than are on the wire. Memory is modelled on the
+ * QPs that ask for it (qp_access_flags at connect): registered regions
+ * (nic_reg_mr), keys checked on use, payload taken from and written to
+ * the regions' real addresses. */
 #ifndef FAB_NIC_H
 #define FAB_NIC_H
 
@@ -105,6 +108,10 @@ struct nic_stats {
 	uint64_t tx_read_resps;     /* READ response packets sent (also in tx_data_pkts) */
 	uint64_t rx_ooo_accepted;   /* selective repeat: packets held out of order */
 	uint64_t rx_read_dropped;   /* READ requests dropped: no response slot free */
+	uint64_t access_errors;     /* requests the responder refused (a RETH outside the
+				     * regions, or more data than it named): NAKed */
+	uint64_t placed_bytes;      /* payload bytes written into registered memory (WRITEs
+				     * as responder, READ responses as requester) */
 };
 
 enum nic_qp_state {
@@ -127,9 +134,14 @@ struct nic_qp_stats {
 
 /* Called for every completion (sender side: the work request is
  * acknowledged, or the READ's data arrived; receiver side: IBV_WC_RECV for
- * each SEND message). When a QP fails, every outstanding work request
- * completes: the oldest with IBV_WC_RETRY_EXC_ERR, the rest with
- * IBV_WC_WR_FLUSH_ERR (signaled or not). */
+ * each SEND message, IBV_WC_RECV_RDMA_WITH_IMM with wc_flags
+ * IBV_WC_WITH_IMM and imm_data for each WRITE with immediate, byte_len the
+ * message's length and wr_id the responder's message count, MSN: receive
+ * queues are not modelled, so nothing is consumed and no RNR NAK is
+ * sent). When a QP fails, every outstanding work request completes: the
+ * oldest with IBV_WC_RETRY_EXC_ERR (retries ran out) or the status of the
+ * NAK that refused it (IBV_WC_REM_ACCESS_ERR, IBV_WC_REM_INV_REQ_ERR), the
+ * rest with IBV_WC_WR_FLUSH_ERR (signaled or not). */
 typedef void (*nic_wc_fn)(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps);
 
 /* A NIC for host number @host (topology node @node) with @n_ports ports,
@@ -164,10 +176,22 @@ void *nic_qp_user(const struct nic_qp *qp);
 /* Connect @qp and make it ready to send (the INIT->RTR->RTS transitions in
  * one step). Reads attr->dest_qp_num, path_mtu (IBV_MTU_256..4096, must not
  * exceed the NIC's), sq_psn, rq_psn, ah_attr.port_num (1-based),
- * ah_attr.grh.dgid (IPv4-mapped IPv6, ::ffff:a.b.c.d, as RoCEv2 GIDs are) and
- * ah_attr.grh.traffic_class (DSCP << 2). @base_rtt_ps feeds the QP's
+ * ah_attr.grh.dgid (IPv4-mapped IPv6, ::ffff:a.b.c.d, as RoCEv2 GIDs are),
+ * ah_attr.grh.traffic_class (DSCP << 2) and qp_access_flags. With
+ * qp_access_flags 0 (a zeroed attr) the QP does not model memory: keys and
+ * addresses are carried but not checked, payload comes from the NIC's
+ * pattern and is dropped on arrival. Nonzero (IBV_ACCESS_REMOTE_WRITE,
+ * IBV_ACCESS_REMOTE_READ, IBV_ACCESS_LOCAL_WRITE) it does, as verbs: its
+ * SGEs must lie in regions of their lkey (nic_post_send), a WRITE or READ
+ * it receives must be allowed by these flags and name a region of the NIC
+ * with that remote access covering its RETH (else the QP NAKs it with the
+ * remote access error syndrome and goes to the error state), and with
+ * nic.payload the bytes come from the SGE, land at the RETH's address
+ * (READ: at the SGE). Such a QP needs go-back-N (selective repeat would
+ * hold packets whose bytes are not kept). @base_rtt_ps feeds the QP's
  * congestion control. Returns 0 or -EINVAL (bad attribute, already
- * connected, or no memory for the selective-repeat bitmap). */
+ * connected, memory under selective repeat, or no memory for the
+ * selective-repeat bitmap). */
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
 /* Give @qp its own congestion control @ops (a workload's algorithm)
  * instead of the NIC's; before nic_qp_connect. Its settings come from the
@@ -183,9 +207,13 @@ int nic_qp_set_hops(struct nic_qp *qp, uint32_t n_hops);
 const struct cc_qp *nic_qp_cc(const struct nic_qp *qp);
 /* Add the congestion-control counters of every QP of @n to @sum. */
 void nic_cc_stats(const struct nic *n, struct cc_stats *sum);
-/* Post a chain of work requests: IBV_WR_RDMA_WRITE, IBV_WR_SEND or
- * IBV_WR_RDMA_READ (completes as IBV_WC_RDMA_READ when its last response
- * arrives), any number of SGEs (their lengths add up). Every request is
+/* Post a chain of work requests: IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM
+ * (imm_data goes in the last packet's ImmDt; completes as IBV_WC_RDMA_WRITE),
+ * IBV_WR_SEND or IBV_WR_RDMA_READ (completes as IBV_WC_RDMA_READ when its
+ * last response arrives), any number of SGEs (their lengths add up; at most
+ * one on a QP that models memory, whose SGE must lie in the region of its
+ * lkey, with local write for a READ: where verbs would complete such a
+ * request with IBV_WC_LOC_PROT_ERR, the post is refused). Every request is
  * validated before any is queued; on error *bad points at the first bad one
  * and nothing is queued. Returns 0, -EINVAL (bad request, QP not connected
  * or in error) or -ENOMEM (send queue full). */
@@ -193,6 +221,19 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 /* Work requests posted and not yet completed. */
 uint32_t nic_qp_outstanding(const struct nic_qp *qp);
 const struct nic_qp_stats *nic_qp_stats(const struct nic_qp *qp);
+
+/* Register @len bytes at @addr (memory of this process: the simulation's
+ * NICs share it) with @access (IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_WRITE,
+ * which needs local write, IBV_ACCESS_REMOTE_READ), as ibv_reg_mr: the
+ * region's lkey and rkey (equal, never 0, never reused on @n) are what
+ * SGEs and RETHs of QPs that model memory name. The NIC owns the returned
+ * object until nic_dereg_mr or nic_free. NULL with errno set: EINVAL (NULL
+ * or empty range, unknown flags, remote write without local write),
+ * ENOMEM. */
+struct ibv_mr *nic_reg_mr(struct nic *n, void *addr, size_t len, unsigned access);
+/* Deregister @mr (of @n): its keys name nothing from now on. 0 or -EINVAL
+ * (not a region of @n). */
+int nic_dereg_mr(struct nic *n, struct ibv_mr *mr);
 
 /* IPv4-mapped GID for an IPv4 address (host order). */
 void nic_gid_from_ipv4(union ibv_gid *gid, uint32_t ip);

@@ -1,7 +1,7 @@
 /* Private to nic/: the NIC and QP structures shared by the transmit path
- * (nic_tx.c), the receive path and responder (nic_rx.c) and the requester's
+ * (nic_tx.c), the receive path and responder (nic_rx.c), the requester's
  * reliability (nic_rel.c: ACK/NAK handling, retransmission timer, selective
- * repeat bitmaps, failing a QP). */
+ * repeat bitmaps, failing a QP) and memory regions (nic_mem.c). */
 #ifndef FAB_NIC_INT_H
 #define FAB_NIC_INT_H
 
@@ -21,8 +21,29 @@ enum {
 	NIC_SR_WINDOW_MAX_PKTS = 1 << 22, /* well inside half the PSN space */
 	/* Selective repeat responder: per held PSN, payload bytes and flags. */
 	NIC_SLOT_BYTES_MASK = 0x1FFF, /* payload bytes, <= 4096 */
-	NIC_SLOT_LAST = 0x2000,       /* last packet of its message */
-	NIC_SLOT_SEND = 0x4000,       /* of a SEND: completes a receive */
+	NIC_SLOT_KIND_SHIFT = 13,     /* the packet's enum nic_rx_kind bits */
+	/* Memory regions (nic_mem.c): keys are NIC_MR_KEY_BASE + the region's
+	 * index, never reused, so key 0 and a stale key name nothing. */
+	NIC_MR_KEY_BASE = 0x100,
+	NIC_MR_MAX = 1 << 20,         /* regions per NIC */
+	NIC_MR_ACCESS = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+};
+
+/* What an in-order request packet does at the responder, by opcode
+ * (nic_rx_kinds); kept per held packet in its slot, shifted by
+ * NIC_SLOT_KIND_SHIFT. */
+enum nic_rx_kind {
+	NIC_RX_LAST = 1 << 0, /* last packet of its message */
+	NIC_RX_SEND = 1 << 1, /* of a SEND: completes a receive (IBV_WC_RECV) */
+	NIC_RX_IMM = 1 << 2,  /* carries ImmDt: the receive completion has it (a WRITE
+			       * with immediate: IBV_WC_RECV_RDMA_WITH_IMM) */
+};
+
+/* A registered memory region: the verbs object the caller holds, embedded
+ * (container_of gets back here), and what it allows. */
+struct nic_mr {
+	struct ibv_mr mr;      /* addr, length, lkey, rkey, handle (the index) */
+	unsigned access;       /* enum ibv_access_flags it was registered with */
 };
 
 /* A posted work request. Its PSNs are fixed when it is posted: every packet
@@ -39,6 +60,8 @@ struct nic_wr {
 	uint32_t rd_seq;       /* READs posted before it (for the READ limit) */
 	uint8_t opcode;        /* enum ibv_wr_opcode */
 	uint8_t signaled;      /* report a completion */
+	uint32_t imm_data;     /* IBV_WR_RDMA_WRITE_WITH_IMM: ImmDt as posted (network
+				* order, as ibv_send_wr.imm_data); else 0 */
 };
 
 /* A READ the responder answers: responses req_psn..last_psn, pulled one at
@@ -82,6 +105,8 @@ struct nic_qp {
 	uint64_t cc_rate_bps;      /* pacing rate (cc.rate_bps as last applied) */
 	uint32_t cc_window_bytes;  /* bytes in flight allowed, 0: no window (cc.window_bytes) */
 	uint8_t cc_send;           /* a send calls nic_cc_sent (on_send or on_ack set) */
+	uint8_t mem;               /* models memory (connected with qp_access_flags): keys
+				    * are checked, payload comes from and goes to regions */
 	uint64_t *sack_bits;       /* selective repeat: PSNs the responder holds out of order,
 				    * bit psn & sr_mask (see nic_rel.c); NULL with go-back-N */
 	/* line 2: the first bytes of its data frames (a QP is line-aligned) */
@@ -125,6 +150,13 @@ struct nic_qp {
 	uint8_t ecn_echo;          /* the QP's algorithm wants CE echoed in ACKs (both ends) */
 	uint8_t ce_state;          /* responder: the packets since the last ACK were CE-marked */
 	void *user;                /* the caller's (nic_qp_set_user), as verbs' qp_context */
+	/* memory (a QP with mem set; see nic_mem.c) */
+	unsigned access;           /* its qp_access_flags (IBV_ACCESS_REMOTE_*) */
+	uint64_t *wr_laddrs;       /* requester: per send-queue slot, its SGE's address */
+	uint64_t rsp_va;           /* responder: RETH VA of the WRITE being received */
+	uint64_t rsp_bytes;        /* ... and its RETH length */
+	uint32_t *rcv_imms;        /* selective repeat: ImmDt of held packets that carry one,
+				    * by psn & sr_mask; made at the first */
 };
 
 struct nic_port_state {
@@ -167,6 +199,10 @@ struct nic {
 	const uint8_t *rx_int;     /* while a data frame carrying an INT stack is
 				    * received: that stack, which the ACKs it causes
 				    * echo (nic_send_ctl); else NULL */
+	struct nic_mr **mrs;       /* registered regions by key - NIC_MR_KEY_BASE (NULL:
+				    * deregistered) */
+	uint32_t n_mrs;            /* keys handed out */
+	uint32_t cap_mrs;          /* slots in mrs */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -211,6 +247,13 @@ static inline void nic_bit_clear(uint64_t *bits, uint32_t mask, uint32_t psn)
 
 	bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
 }
+
+/* nic_mem.c */
+/* The region key @key names on @n if it covers [@addr, @addr + @len) and
+ * allows every access in @need (0: local read), else NULL. */
+const struct nic_mr *nic_mr_check(const struct nic *n, uint32_t key, uint64_t addr, uint64_t len,
+				  unsigned need);
+void nic_mrs_free(struct nic *n);
 
 /* nic_tx.c */
 void nic_qp_activate(struct nic_qp *qp);
@@ -257,6 +300,13 @@ void nic_req_answered(struct nic_qp *qp, uint32_t psn); /* READ response @psn ca
 /* NAK (PSN sequence error) expecting @psn; @sack_psn (selective repeat)
  * arrived out of order. */
 void nic_req_nak(struct nic_qp *qp, uint32_t psn, uint32_t sack_psn);
+/* A NAK of an error class (remote access, invalid request, remote
+ * operational) for the request at @psn: what came before it completes;
+ * it completes with @st and the QP fails (rxe's completer does the same). */
+void nic_req_refused(struct nic_qp *qp, uint32_t psn, enum ibv_wc_status st);
+/* Put @qp in the error state: every outstanding request completes, the
+ * oldest with @st, the rest with IBV_WC_WR_FLUSH_ERR. */
+void nic_qp_fail(struct nic_qp *qp, enum ibv_wc_status st);
 /* Selective repeat: the next lost PSN to resend, false when none. */
 bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn);
 /* Responder bitmaps (selective repeat), allocated at first use. */

@@ -61,6 +61,7 @@ void nic_qp_rel_fini(struct nic_qp *qp)
 	free(qp->sack_bits);
 	free(qp->rcv_bits);
 	free(qp->rcv_slots);
+	free(qp->rcv_imms);
 }
 
 int nic_rcv_window_get(struct nic_qp *qp)
@@ -265,6 +266,13 @@ void nic_req_nak(struct nic_qp *qp, uint32_t psn, uint32_t sack_psn)
 	}
 }
 
+void nic_req_refused(struct nic_qp *qp, uint32_t psn, enum ibv_wc_status st)
+{
+	nic_req_acked(qp, psn);
+	if (qp->state == NIC_QP_OK)
+		nic_qp_fail(qp, st);
+}
+
 bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn)
 {
 	uint32_t from = qp->rtx_psn, n, off;
@@ -298,12 +306,11 @@ static void nic_rd_rerequest(struct nic_qp *qp)
 	}
 }
 
-/* Retries exhausted: complete every outstanding request in error and stop
- * the QP for good. */
-static void nic_qp_fail(struct nic_qp *qp)
+/* Retries exhausted, or a request refused: complete every outstanding
+ * request in error and stop the QP for good. */
+void nic_qp_fail(struct nic_qp *qp, enum ibv_wc_status st)
 {
 	struct nic *n = qp->nic;
-	enum ibv_wc_status st = IBV_WC_RETRY_EXC_ERR;
 
 	qp->state = qp->stats.state = NIC_QP_ERROR;
 	n->stats.qp_errors++;
@@ -334,7 +341,7 @@ static void nic_rto_expired(struct nic_qp *qp)
 		nic_cc_apply(qp);
 	}
 	if (qp->retries_left == 0) {
-		nic_qp_fail(qp);
+		nic_qp_fail(qp, IBV_WC_RETRY_EXC_ERR);
 		return;
 	}
 	qp->retries_left--;

@@ -3,11 +3,17 @@
  * (go-back-N: once per gap; selective repeat: every out-of-order packet,
  * which is kept in a bitmap window) and, as DCQCN's notification point,
  * turn CE marks into CNPs; ACKs echo the INT stack of the data packet they
- * answer (HPCC). As requester: hand ACKs, NAKs and READ responses to
- * nic_rel.c and CNPs to the QP's congestion control; nic_ack_int decodes
- * an ACK's INT stack, which the ACK event carries to algorithms that read
- * INT (CC_F_INT). */
+ * answer (HPCC). On a QP that models memory it checks each WRITE's and
+ * READ's RETH against the regions (a violation is NAKed with the remote
+ * access error and fails the QP, IBTA's class C responder error as Linux
+ * rxe_resp.c handles it) and writes a WRITE's payload to its address. As
+ * requester: hand ACKs, NAKs and READ responses to nic_rel.c (placing a
+ * READ's data at its SGE) and CNPs to the QP's congestion control;
+ * nic_ack_int decodes an ACK's INT stack, which the ACK event carries to
+ * algorithms that read INT (CC_F_INT). */
+#include <endian.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nic_int.h"
 #include "pkt_view.h"
@@ -66,10 +72,10 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 		qp->unacked_pkts = 0;
 		n->stats.naks_tx++;
 		qp->stats.naks_tx++;
-	} else {
+	} else if (syndrome == PKT_AETH_ACK_UNLIMITED) {
 		qp->unacked_pkts = 0;
 		n->stats.tx_acks++;
-	}
+	} /* error NAKs: counted as access_errors by their sender (nic_rsp_refuse) */
 	port_enqueue(&n->ports[qp->port], m, tc, pkt_meta(m)->frame_bytes);
 }
 
@@ -89,20 +95,30 @@ void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
 	wc.opcode = op;
 	wc.byte_len = (uint32_t)wr->bytes;
 	wc.qp_num = qp->qpn;
+	/* A receive of a request with immediate data reports it. */
+	if ((op == IBV_WC_RECV || op == IBV_WC_RECV_RDMA_WITH_IMM) &&
+	    (wr->opcode == IBV_WR_SEND_WITH_IMM || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)) {
+		wc.wc_flags = IBV_WC_WITH_IMM;
+		wc.imm_data = wr->imm_data;
+	}
 	if (n->wc_fn)
 		n->wc_fn(n->wc_arg, n, &wc, n->sim->now_ps);
 }
 
-static bool nic_is_last(uint8_t op)
-{
-	return op == PKT_OP_SEND_LAST || op == PKT_OP_SEND_ONLY || op == PKT_OP_WRITE_LAST ||
-	       op == PKT_OP_WRITE_ONLY;
-}
-
-static bool nic_is_send(uint8_t op)
-{
-	return op <= PKT_OP_SEND_ONLY;
-}
+/* What an in-order request of each BTH opcode does at the responder (RC
+ * SEND and WRITE opcodes, IBTA Vol 1 table 38); 0 for the rest. */
+static const uint8_t nic_rx_kinds[256] = {
+	[PKT_OP_SEND_FIRST] = NIC_RX_SEND,
+	[PKT_OP_SEND_MIDDLE] = NIC_RX_SEND,
+	[PKT_OP_SEND_LAST] = NIC_RX_SEND | NIC_RX_LAST,
+	[PKT_OP_SEND_LAST_IMM] = NIC_RX_SEND | NIC_RX_LAST | NIC_RX_IMM,
+	[PKT_OP_SEND_ONLY] = NIC_RX_SEND | NIC_RX_LAST,
+	[PKT_OP_SEND_ONLY_IMM] = NIC_RX_SEND | NIC_RX_LAST | NIC_RX_IMM,
+	[PKT_OP_WRITE_LAST] = NIC_RX_LAST,
+	[PKT_OP_WRITE_LAST_IMM] = NIC_RX_LAST | NIC_RX_IMM,
+	[PKT_OP_WRITE_ONLY] = NIC_RX_LAST,
+	[PKT_OP_WRITE_ONLY_IMM] = NIC_RX_LAST | NIC_RX_IMM,
+};
 
 static bool nic_is_read_resp(uint8_t op)
 {
@@ -134,18 +150,25 @@ static void nic_np_ce(struct nic *n, struct nic_qp *qp)
 	nic_send_ctl(n, qp, PKT_OP_CNP, 0, 0, 0);
 }
 
-/* One in-order packet of a message ends: count it, complete receives. */
-static void nic_msg_progress(struct nic *n, struct nic_qp *qp, uint32_t payload, bool last,
-			     bool send)
+/* One in-order packet of a message (enum nic_rx_kind @kind; its ImmDt
+ * @imm when it has one) is taken: count it, complete receives (SENDs, and
+ * WRITEs with immediate: verbs' receive completions). */
+static void nic_msg_progress(struct nic *n, struct nic_qp *qp, uint32_t payload, unsigned kind,
+			     uint32_t imm)
 {
 	qp->recv_bytes += payload;
-	if (!last)
+	if (!(kind & NIC_RX_LAST))
 		return;
 	qp->msn++;
-	if (send) {
+	if (kind & (NIC_RX_SEND | NIC_RX_IMM)) {
 		struct nic_wr w = { .wr_id = qp->msn, .bytes = qp->recv_bytes };
 
-		nic_complete(n, qp, &w, IBV_WC_RECV, IBV_WC_SUCCESS);
+		if (kind & NIC_RX_IMM) {
+			w.imm_data = htobe32(imm);
+			w.opcode = kind & NIC_RX_SEND ? IBV_WR_SEND_WITH_IMM : IBV_WR_RDMA_WRITE_WITH_IMM;
+		}
+		nic_complete(n, qp, &w, kind & NIC_RX_SEND ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM,
+			     IBV_WC_SUCCESS);
 	}
 	qp->recv_bytes = 0;
 }
@@ -159,9 +182,11 @@ static bool nic_sr_drain(struct nic *n, struct nic_qp *qp)
 	while (nic_bit_test(qp->rcv_bits, qp->sr_mask, qp->expected_psn)) {
 		uint16_t s = qp->rcv_slots[qp->expected_psn & qp->sr_mask];
 
+		unsigned kind = s >> NIC_SLOT_KIND_SHIFT;
+
 		nic_bit_clear(qp->rcv_bits, qp->sr_mask, qp->expected_psn);
-		nic_msg_progress(n, qp, s & NIC_SLOT_BYTES_MASK, s & NIC_SLOT_LAST,
-				 s & NIC_SLOT_SEND);
+		nic_msg_progress(n, qp, s & NIC_SLOT_BYTES_MASK, kind,
+				 kind & NIC_RX_IMM ? qp->rcv_imms[qp->expected_psn & qp->sr_mask] : 0);
 		qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
 		moved = true;
 	}
@@ -188,6 +213,67 @@ static bool nic_rd_insert(struct nic_qp *qp, uint32_t at, const struct pkt_view 
 	return true;
 }
 
+/* Responder: refuse request @h with NAK @syndrome and go to the error
+ * state (IBTA class C: Linux rxe_resp.c, do_class_ac_error, then its
+ * error state; the requester fails its request, nic_rx_ack). */
+static void nic_rsp_refuse(struct nic *n, struct nic_qp *qp, const struct pkt_view *h,
+			   uint8_t syndrome)
+{
+	n->stats.access_errors++;
+	nic_send_ctl(n, qp, PKT_OP_ACK, h->psn, syndrome, qp->msn);
+	nic_qp_fail(qp, IBV_WC_WR_FLUSH_ERR);
+}
+
+/* The RETH of @h may be used with remote access @need on @qp. */
+static bool nic_reth_ok(const struct nic *n, const struct nic_qp *qp, const struct pkt_view *h,
+			unsigned need)
+{
+	return (qp->access & need) &&
+	       (h->reth_len == 0 || nic_mr_check(n, h->reth_rkey, h->reth_va, h->reth_len, need));
+}
+
+/* Responder, a QP that models memory: the in-order request packet @m
+ * (viewed by @h), before it counts. A WRITE's or READ's first packet must
+ * be allowed by the QP's access flags and name a region with that remote
+ * access covering its RETH (a zero-length one names none: IBTA needs no
+ * key for it); a WRITE's payload goes to the RETH's address plus what the
+ * message has received so far, never past its RETH length. SENDs are not
+ * placed (receive queues are not modelled). 0, or -EACCES when refused. */
+static int nic_rx_mem(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
+		      const struct pkt_view *h)
+{
+	uint32_t payload = pkt_meta(m)->payload_bytes;
+	uint8_t *d = pkt_data(m);
+
+	if (nic_rx_kinds[h->opcode] & NIC_RX_SEND)
+		return 0;
+	if (pkt_layouts[h->opcode].exts & PKT_EXT_RETH) {
+		unsigned need = h->opcode == PKT_OP_READ_REQ ? IBV_ACCESS_REMOTE_READ
+							     : IBV_ACCESS_REMOTE_WRITE;
+
+		if (!nic_reth_ok(n, qp, h, need)) {
+			nic_rsp_refuse(n, qp, h, PKT_AETH_NAK_REM_ACCESS);
+			return -EACCES;
+		}
+		if (h->opcode == PKT_OP_READ_REQ)
+			return 0;
+		qp->rsp_va = h->reth_va;
+		qp->rsp_bytes = h->reth_len;
+	}
+	if (qp->recv_bytes + payload > qp->rsp_bytes) {
+		nic_rsp_refuse(n, qp, h, PKT_AETH_NAK_INV_REQ);
+		return -EACCES;
+	}
+	/* A whole frame (payload mode) holds the bytes; its ICRC was checked. */
+	if (payload && n->pattern &&
+	    (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes) {
+		memcpy((void *)(uintptr_t)(qp->rsp_va + qp->recv_bytes), d + pkt_view_payload_off(h, d),
+		       payload);
+		n->stats.placed_bytes += payload;
+	}
+	return 0;
+}
+
 /* A READ request behind expected_psn: the requester lost responses and asks
  * again from h->psn. Restart the READ being answered that holds it, or
  * answer it anew (in PSN order with the others). */
@@ -195,6 +281,10 @@ static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct pkt_view
 {
 	uint32_t i = qp->rd_head;
 
+	if (unlikely(qp->mem) && !nic_reth_ok(n, qp, h, IBV_ACCESS_REMOTE_READ)) {
+		nic_rsp_refuse(n, qp, h, PKT_AETH_NAK_REM_ACCESS);
+		return;
+	}
 	for (; i != qp->rd_tail; i++) {
 		struct nic_rd *rd = &qp->rds[i & (NIC_RD_SLOTS - 1)];
 
@@ -219,6 +309,8 @@ static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 {
 	bool read = h->opcode == PKT_OP_READ_REQ;
 
+	if (unlikely(qp->mem) && nic_rx_mem(n, qp, m, h) != 0)
+		return;
 	qp->nak_sent = 0;
 	if (read) {
 		if (!nic_rd_insert(qp, qp->rd_tail, h)) {
@@ -244,10 +336,12 @@ static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 				nic_send_ack(n, qp);
 			qp->ce_state = ce;
 		}
+		unsigned kind = nic_rx_kinds[h->opcode];
+
 		qp->expected_psn = nic_psn_add(qp->expected_psn, 1);
 		qp->unacked_pkts++;
 		n->stats.rx_payload_bytes += payload;
-		nic_msg_progress(n, qp, payload, nic_is_last(h->opcode), nic_is_send(h->opcode));
+		nic_msg_progress(n, qp, payload, kind, kind & NIC_RX_IMM ? h->imm_data : 0);
 	}
 	if ((qp->rcv_bits && nic_sr_drain(n, qp)) ||
 	    (!read && (h->ack_req || qp->unacked_pkts >= n->p.ack_every_pkts)))
@@ -262,7 +356,11 @@ static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 {
 	uint32_t sack = nic_psn_add(qp->expected_psn, NIC_PSN_MASK); /* none */
 
-	if (ahead <= qp->sr_mask && h->opcode != PKT_OP_READ_REQ && nic_rcv_window_get(qp) == 0) {
+	unsigned kind = nic_rx_kinds[h->opcode];
+
+	if (ahead <= qp->sr_mask && h->opcode != PKT_OP_READ_REQ && nic_rcv_window_get(qp) == 0 &&
+	    (!(kind & NIC_RX_IMM) || qp->rcv_imms ||
+	     (qp->rcv_imms = calloc((size_t)qp->sr_mask + 1, sizeof(*qp->rcv_imms))))) {
 		if (nic_bit_test(qp->rcv_bits, qp->sr_mask, h->psn)) {
 			n->stats.rx_duplicate++;
 		} else {
@@ -270,9 +368,9 @@ static void nic_sr_rx_ahead(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 
 			nic_bit_set(qp->rcv_bits, qp->sr_mask, h->psn);
 			qp->rcv_slots[h->psn & qp->sr_mask] =
-				(uint16_t)((payload & NIC_SLOT_BYTES_MASK) |
-					   (nic_is_last(h->opcode) ? NIC_SLOT_LAST : 0) |
-					   (nic_is_send(h->opcode) ? NIC_SLOT_SEND : 0));
+				(uint16_t)((payload & NIC_SLOT_BYTES_MASK) | kind << NIC_SLOT_KIND_SHIFT);
+			if (kind & NIC_RX_IMM)
+				qp->rcv_imms[h->psn & qp->sr_mask] = h->imm_data;
 			n->stats.rx_payload_bytes += payload;
 			n->stats.rx_ooo_accepted++;
 		}
@@ -340,7 +438,23 @@ static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 	/* The responder has the READ request, so everything before it. */
 	nic_req_acked(qp, nic_psn_add(wr->last_psn, 1));
 	if (h->psn == qp->snd_una) {
-		n->stats.rx_payload_bytes += pkt_meta(m)->payload_bytes;
+		uint32_t payload = pkt_meta(m)->payload_bytes;
+
+		/* Memory: the data goes to the SGE (checked when posted), at
+		 * this response's offset; never past the READ's length. */
+		if (unlikely(qp->mem) && payload && n->pattern &&
+		    (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes) {
+			uint64_t off = (uint64_t)(uint32_t)nic_psn_diff(h->psn, wr->first_psn) *
+				       qp->mtu_bytes;
+			uint8_t *d = pkt_data(m);
+
+			if (off + payload <= wr->bytes) {
+				memcpy((void *)(uintptr_t)(qp->wr_laddrs[idx & qp->wr_mask] + off),
+				       d + pkt_view_payload_off(h, d), payload);
+				n->stats.placed_bytes += payload;
+			}
+		}
+		n->stats.rx_payload_bytes += payload;
 		nic_req_answered(qp, h->psn);
 	} else {
 		n->stats.rx_out_of_seq++;
@@ -433,9 +547,9 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
 		       const struct pkt_view *h)
 {
-	uint8_t kind = h->aeth_syndrome & 0x60;
+	uint8_t kind = h->aeth_syndrome & PKT_AETH_KIND_MASK;
 
-	if (kind == 0x60) {
+	if (kind == PKT_AETH_KIND_NAK) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
 		if (h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
@@ -444,6 +558,12 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *
 				qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
 				nic_cc_apply(qp);
 			}
+		} else {
+			/* A request refused (rxe_comp.c's statuses): it fails, with the QP. */
+			nic_req_refused(qp, h->psn,
+					h->aeth_syndrome == PKT_AETH_NAK_REM_ACCESS ? IBV_WC_REM_ACCESS_ERR
+					: h->aeth_syndrome == PKT_AETH_NAK_INV_REQ  ? IBV_WC_REM_INV_REQ_ERR
+										    : IBV_WC_REM_OP_ERR);
 		}
 	} else if (kind == 0) {
 		uint32_t una = qp->ack_psn;

@@ -4,6 +4,8 @@
  * responder, a READ re-request, selective-repeat resends, then the packet
  * at its send pointer. A QP that must wait arms one timer per port; a QP
  * whose class is paused (PFC) is skipped until the pause ends. */
+#include <endian.h>
+
 #include "nic_int.h"
 
 static void nic_act_insert(struct nic_port_state *ps, struct nic_qp *qp)
@@ -129,9 +131,11 @@ void nic_qp_repace(struct nic_qp *qp, uint64_t old_bps, uint64_t new_bps)
 	nic_arm_timer(n, &n->ps[qp->port], qp->next_ok_ps);
 }
 
-/* Build @f, a frame of @qp, into a fresh data-pool packet of its class;
- * NULL when the pool is at its data limit. */
-static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f)
+/* Build @f, a frame of @qp with its payload from @payload (NULL: headers
+ * only), into a fresh data-pool packet of its class; NULL when the pool is
+ * at its data limit. */
+static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const struct pkt_roce *f,
+				  const uint8_t *payload)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(n->sim, true);
 
@@ -139,7 +143,7 @@ static struct rte_mbuf *nic_build(struct nic *n, const struct nic_qp *qp, const 
 		n->sim->n_alloc_fail++;
 		return NULL;
 	}
-	if (unlikely(pkt_build_roce_tmpl(m, &qp->tmpl, f, n->pattern) != 0)) {
+	if (unlikely(pkt_build_roce_tmpl(m, &qp->tmpl, f, payload) != 0)) {
 		sim_pkt_free(n->sim, m);
 		n->sim->n_alloc_fail++;
 		return NULL;
@@ -168,6 +172,14 @@ static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t o
 	f->payload_bytes = 0;
 }
 
+/* The packets a send work request of @wr_op is made of (WRITE or SEND). */
+static inline enum pkt_xfer nic_xfer(uint8_t wr_op)
+{
+	return wr_op == IBV_WR_RDMA_WRITE	   ? PKT_XFER_WRITE
+	       : wr_op == IBV_WR_RDMA_WRITE_WITH_IMM ? PKT_XFER_WRITE_IMM
+						     : PKT_XFER_SEND;
+}
+
 /* Build the packet of request @idx at @psn: one data packet, or a READ
  * request for the rest of the READ from @psn on. *@end_psn is the last PSN
  * it covers. */
@@ -177,6 +189,7 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 	const struct nic_wr *wr = nic_wr_at(qp, idx);
 	uint64_t off = (uint64_t)(uint32_t)nic_psn_diff(psn, wr->first_psn) * qp->mtu_bytes;
 	uint64_t left = wr->bytes - off;
+	const uint8_t *payload = n->pattern;
 	struct rte_mbuf *m;
 	struct pkt_roce f;
 	bool retx;
@@ -191,10 +204,11 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		uint32_t len = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
 		bool last = psn == wr->last_psn;
 
-		nic_roce_init(&f, qp,
-			      pkt_opcode(wr->opcode == IBV_WR_RDMA_WRITE ? PKT_XFER_WRITE : PKT_XFER_SEND,
-					 off == 0, last),
-			      psn);
+		nic_roce_init(&f, qp, pkt_opcode(nic_xfer(wr->opcode), off == 0, last), psn);
+		f.imm_data = be32toh(wr->imm_data);
+		/* Memory: the bytes at the SGE's address, at this packet's offset. */
+		if (unlikely(qp->mem) && payload)
+			payload = (const uint8_t *)(uintptr_t)(qp->wr_laddrs[idx & qp->wr_mask] + off);
 		/* AckReq on a message's last packet, and on the packet that fills a
 		 * window algorithm's window (else the responder, coalescing, would
 		 * leave a window-limited sender waiting for its timeout). */
@@ -208,7 +222,7 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.payload_bytes = len;
 		*end_psn = psn;
 	}
-	m = nic_build(n, qp, &f);
+	m = nic_build(n, qp, &f, payload);
 	if (unlikely(!m))
 		return NULL;
 	if (wr->opcode == IBV_WR_RDMA_READ) {
@@ -238,6 +252,7 @@ static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
 	uint64_t off = (uint64_t)(uint32_t)nic_psn_diff(psn, rd->req_psn) * qp->mtu_bytes;
 	uint64_t left = rd->bytes > off ? rd->bytes - off : 0;
 	bool first = psn == rd->req_psn, last = psn == rd->last_psn;
+	const uint8_t *payload = n->pattern;
 	struct rte_mbuf *m;
 	struct pkt_roce f;
 
@@ -245,7 +260,10 @@ static struct rte_mbuf *nic_build_resp(struct nic *n, struct nic_qp *qp)
 	f.aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
 	f.aeth_msn = qp->msn & NIC_PSN_MASK;
 	f.payload_bytes = left > qp->mtu_bytes ? qp->mtu_bytes : (uint32_t)left;
-	m = nic_build(n, qp, &f);
+	/* Memory: the bytes at the READ's address (checked when it came). */
+	if (unlikely(qp->mem) && payload)
+		payload = (const uint8_t *)(uintptr_t)(rd->va + off);
+	m = nic_build(n, qp, &f, payload);
 	if (unlikely(!m))
 		return NULL;
 	n->stats.tx_data_pkts++;

@@ -165,6 +165,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.doc = e->doc,
 			.topo = e->topo,
 			.dscp = e->nic.data_dscp,
+			.payload = e->nic.payload,
+			.go_back_n = e->nic.recovery == NIC_RECOVERY_GBN,
 			.seed = e->seed,
 			.index = (uint16_t)e->n_workloads,
 			.msgs = &e->msgs,

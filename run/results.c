@@ -324,6 +324,8 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 		ns.qp_errors += x->qp_errors;
 		ns.tx_read_reqs += x->tx_read_reqs;
 		ns.rx_ooo_accepted += x->rx_ooo_accepted;
+		ns.access_errors += x->access_errors;
+		ns.placed_bytes += x->placed_bytes;
 	}
 	for (uint32_t i = 0; i < n_flows; i++) {
 		offered += fl[i].msg.bytes;
@@ -383,6 +385,8 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_U64(r, ns.qp_errors, "nic.qp_errors");
 	RES_U64(r, ns.tx_read_reqs, "nic.read_requests");
 	RES_U64(r, ns.rx_ooo_accepted, "nic.out_of_order_accepted");
+	RES_U64(r, ns.access_errors, "nic.access_errors");
+	RES_U64(r, ns.placed_bytes, "nic.placed_bytes");
 	if (res_cc_in_use(f->exp)) {
 		/* Only when an algorithm other than none runs: a run without
 		 * congestion control writes what it always wrote. */
@@ -712,7 +716,10 @@ out:
 
 static const char *res_op_name(uint8_t op)
 {
-	return op == TG_OP_SEND ? "send" : op == TG_OP_READ ? "read" : "write";
+	return op == TG_OP_SEND		? "send"
+	       : op == TG_OP_READ	? "read"
+	       : op == TG_OP_WRITE_IMM ? "write-imm"
+					: "write";
 }
 
 int res_write_flows(const struct fabric *f, const char *dir)

@@ -4,7 +4,12 @@
  * (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for
  * broadcast; GB/s are 1e9 bytes/s), as collectives.csv, as
  * collectives.<workload>.* metrics (those of the workload's largest size)
- * and as nccl-tests' table in the human summary. */
+ * and as nccl-tests' table in the human summary. A data-carrying
+ * workload (its data key) adds the elements compared at its instances'
+ * ends and those that were wrong, summed over all its instances, and
+ * collectives.csv two columns at the end (only when a workload carries
+ * data: other runs write the file they always wrote). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +62,47 @@ static uint32_t res_coll_mean(const struct fabric *f, uint16_t w, uint64_t bytes
 	return n;
 }
 
+/* Workload @w's data check, over its instances: nothing when it carries
+ * no data. 0 or -ENOMEM. */
+static int res_coll_data(struct results *r, const struct fabric *f, uint16_t w)
+{
+	const struct exp *e = f->exp;
+	uint64_t checked = 0, errors = 0;
+	bool data = false;
+
+	for (uint32_t i = 0; i < e->n_colls; i++) {
+		uint64_t c, x;
+		int rc;
+
+		if (e->colls[i].workload != w)
+			continue;
+		rc = tg_coll_data(f->tg, i, &c, &x);
+		if (rc == -ENOENT)
+			continue;
+		data = true;
+		if (rc == 0) {
+			checked += c;
+			errors += x;
+		}
+	}
+	if (!data)
+		return 0;
+	RES_U64(r, checked, "collectives.%s.data_checked", e->workloads[w].name);
+	RES_U64(r, errors, "collectives.%s.data_errors", e->workloads[w].name);
+	return 0;
+}
+
+/* Some instance of the run carries data. */
+static bool res_coll_any_data(const struct fabric *f)
+{
+	uint64_t c, x;
+
+	for (uint32_t i = 0; i < f->exp->n_colls; i++)
+		if (tg_coll_data(f->tg, i, &c, &x) != -ENOENT)
+			return true;
+	return false;
+}
+
 int res_collectives(struct results *r, const struct fabric *f)
 {
 	const struct exp *e = f->exp;
@@ -84,6 +130,8 @@ int res_collectives(struct results *r, const struct fabric *f)
 		RES_DBL(r, us, "collectives.%s.time_us", e->workloads[w].name);
 		RES_DBL(r, algbw, "collectives.%s.algbw_GBps", e->workloads[w].name);
 		RES_DBL(r, busbw, "collectives.%s.busbw_GBps", e->workloads[w].name);
+		if (res_coll_data(r, f, w) != 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -92,6 +140,7 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 {
 	const struct exp *e = f->exp;
 	char path[4200];
+	bool data = res_coll_any_data(f);
 	FILE *out;
 	int bad, err;
 
@@ -99,7 +148,8 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 	if (!(out = fopen(path, "w")))
 		return -errno;
 	fputs("workload,collective,algorithm,ranks,size_bytes,count,type,iteration,time_us,"
-	      "algbw_GBps,busbw_GBps,status\n", out);
+	      "algbw_GBps,busbw_GBps,status", out);
+	fputs(data ? ",data_checked,data_errors\n" : "\n", out);
 	for (uint32_t i = 0; i < e->n_colls; i++) {
 		const struct tg_coll *c = &e->colls[i];
 		double us, algbw, busbw;
@@ -109,9 +159,20 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 			tg_coll_kind_names()[c->kind], tg_coll_alg_names()[c->alg], c->n_ranks,
 			(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4), c->iter);
 		if (ok)
-			fprintf(out, "%.3f,%.6f,%.6f,complete\n", us, algbw, busbw);
+			fprintf(out, "%.3f,%.6f,%.6f,complete", us, algbw, busbw);
 		else
-			fputs(",,,incomplete\n", out);
+			fputs(",,,incomplete", out);
+		if (data) {
+			uint64_t checked, errors;
+
+			/* Empty: no data, or not compared (incomplete). */
+			if (tg_coll_data(f->tg, i, &checked, &errors) == 0)
+				fprintf(out, ",%llu,%llu", (unsigned long long)checked,
+					(unsigned long long)errors);
+			else
+				fputs(",,", out);
+		}
+		fputc('\n', out);
 	}
 	bad = ferror(out);
 	err = errno;
@@ -125,15 +186,27 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 	const struct exp *e = f->exp;
 
 	for (uint16_t w = 0; w < e->n_workloads; w++) {
-		uint64_t last = UINT64_MAX;
-		bool head = false;
+		uint64_t last = UINT64_MAX, checked = 0, errors = 0;
+		bool head = false, data = false;
 
 		for (uint32_t i = 0; i < e->n_colls; i++) {
 			const struct tg_coll *c = &e->colls[i];
 			uint32_t done;
 			double us, algbw, busbw;
 
-			if (c->workload != w || c->bytes == last)
+			if (c->workload != w)
+				continue;
+			{
+				uint64_t k, x;
+				int rc = tg_coll_data(f->tg, i, &k, &x);
+
+				data = data || rc != -ENOENT;
+				if (rc == 0) {
+					checked += k;
+					errors += x;
+				}
+			}
+			if (c->bytes == last)
 				continue;
 			if (!head) {
 				fprintf(out, "  %s: %s, %s, %u ranks\n", e->workloads[w].name,
@@ -154,5 +227,8 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 					(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4),
 					"float", "-", "-", "-");
 		}
+		if (data)
+			fprintf(out, "  data: %llu elements compared with the exact result, %llu wrong\n",
+				(unsigned long long)checked, (unsigned long long)errors);
 	}
 }

@@ -38,10 +38,12 @@ int main(int argc, char **argv)
 		test_topo_rail_register,
 		test_sw_register,
 		test_nic_register,
+		test_nic_mem_register,
 		test_exp_register,
 		test_tg_register,
 		test_coll_register,
 		test_trace_register,
+		test_tg_data_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

@@ -34,7 +34,7 @@ enum {
 static const uint8_t tpkt_ops[] = {
 	PKT_OP_SEND_FIRST, PKT_OP_SEND_MIDDLE, PKT_OP_SEND_LAST, PKT_OP_SEND_ONLY,
 	PKT_OP_WRITE_FIRST, PKT_OP_WRITE_MIDDLE, PKT_OP_WRITE_LAST, PKT_OP_WRITE_ONLY,
-	PKT_OP_READ_REQ, PKT_OP_READ_RESP_FIRST, PKT_OP_READ_RESP_MIDDLE,
+	PKT_OP_WRITE_LAST_IMM, PKT_OP_WRITE_ONLY_IMM, PKT_OP_READ_REQ, PKT_OP_READ_RESP_FIRST, PKT_OP_READ_RESP_MIDDLE,
 	PKT_OP_READ_RESP_LAST, PKT_OP_READ_RESP_ONLY, PKT_OP_ACK, PKT_OP_CNP,
 };
 
@@ -45,7 +45,13 @@ static uint8_t tpkt_payload[TPKT_TOO_BIG_BYTES];
 /* Expectations written from the spec tables, independent of pkt.c's. */
 static bool tpkt_has_reth(uint8_t op)
 {
-	return op == PKT_OP_WRITE_FIRST || op == PKT_OP_WRITE_ONLY || op == PKT_OP_READ_REQ;
+	return op == PKT_OP_WRITE_FIRST || op == PKT_OP_WRITE_ONLY || op == PKT_OP_WRITE_ONLY_IMM ||
+	       op == PKT_OP_READ_REQ;
+}
+
+static bool tpkt_has_imm(uint8_t op)
+{
+	return op == PKT_OP_WRITE_LAST_IMM || op == PKT_OP_WRITE_ONLY_IMM;
 }
 
 static bool tpkt_has_aeth(uint8_t op)
@@ -62,7 +68,8 @@ static bool tpkt_has_payload(uint8_t op)
 static unsigned tpkt_xport_bytes(uint8_t op)
 {
 	return PKT_BTH_BYTES + (tpkt_has_reth(op) ? PKT_RETH_BYTES : 0) +
-	       (tpkt_has_aeth(op) ? PKT_AETH_BYTES : 0) + (op == PKT_OP_CNP ? PKT_CNP_PAD_BYTES : 0);
+	       (tpkt_has_aeth(op) ? PKT_AETH_BYTES : 0) + (tpkt_has_imm(op) ? PKT_IMM_BYTES : 0) +
+	       (op == PKT_OP_CNP ? PKT_CNP_PAD_BYTES : 0);
 }
 
 static uint8_t tpkt_kind(uint8_t op)
@@ -145,6 +152,7 @@ static struct pkt_roce tpkt_frame(uint8_t op, bool vlan, uint32_t payload_bytes)
 	f.reth_len = 0x10000;
 	f.aeth_syndrome = PKT_AETH_NAK_PSN_SEQ;
 	f.aeth_msn = 0xFEDCBA;
+	f.imm_data = 0xC0FFEE11;
 	f.payload_bytes = payload_bytes;
 	return f;
 }
@@ -174,6 +182,7 @@ static void tpkt_assert_same(const struct pkt_roce *a, const struct pkt_roce *b)
 	CU_ASSERT_EQUAL(a->reth_len, b->reth_len);
 	CU_ASSERT_EQUAL(a->aeth_syndrome, b->aeth_syndrome);
 	CU_ASSERT_EQUAL(a->aeth_msn, b->aeth_msn);
+	CU_ASSERT_EQUAL(a->imm_data, b->imm_data);
 	CU_ASSERT_EQUAL(a->payload_bytes, b->payload_bytes);
 }
 
@@ -223,6 +232,8 @@ static void tpkt_roundtrip(uint8_t op, bool vlan, uint32_t payload_bytes, bool m
 		want.aeth_syndrome = 0;
 		want.aeth_msn = 0;
 	}
+	if (!tpkt_has_imm(op))
+		want.imm_data = 0;
 	CU_ASSERT_EQUAL_FATAL(pkt_parse_roce(m, &back), 0);
 	tpkt_assert_same(&back, &want);
 	rte_pktmbuf_free(m);
@@ -668,6 +679,9 @@ static void tpkt_view_vs_parse(struct rte_mbuf *m)
 	if (exts & PKT_EXT_RETH)
 		CU_ASSERT(v.reth_va == f.reth_va && v.reth_rkey == f.reth_rkey &&
 			  v.reth_len == f.reth_len && w.reth_len == f.reth_len);
+	CU_ASSERT_EQUAL(exts & PKT_EXT_IMM, tpkt_has_imm(f.opcode) ? PKT_EXT_IMM : 0);
+	if (exts & PKT_EXT_IMM)
+		CU_ASSERT(v.imm_data == f.imm_data && w.imm_data == f.imm_data);
 	CU_ASSERT_EQUAL_FATAL(pkt_view_rest(&v, d), 0);
 	CU_ASSERT_EQUAL(v.se, f.se);
 	CU_ASSERT_EQUAL(v.becn, f.becn);
@@ -902,6 +916,7 @@ static void test_pkt_opcode_table(void)
 		[PKT_XFER_SEND] = { 0x04, 0x00, 0x01, 0x02 },
 		[PKT_XFER_WRITE] = { 0x0A, 0x06, 0x07, 0x08 },
 		[PKT_XFER_READ_RESP] = { 0x10, 0x0D, 0x0E, 0x0F },
+		[PKT_XFER_WRITE_IMM] = { 0x0B, 0x06, 0x07, 0x09 },
 	};
 
 	for (unsigned x = 0; x < PKT_XFER_N; x++) {
@@ -909,6 +924,41 @@ static void test_pkt_opcode_table(void)
 		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, true, false), want[x][1]);
 		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, false, false), want[x][2]);
 		CU_ASSERT_EQUAL(pkt_opcode((enum pkt_xfer)x, false, true), want[x][3]);
+	}
+}
+
+/* WRITE with immediate at the byte offsets docs/wire-formats.md gives
+ * (untagged: BTH at 42, RETH at 54): Last with Immediate (0x09) has ImmDt
+ * at 54..57 and payload from 58, Only with Immediate (0x0B) RETH at 54..69,
+ * ImmDt at 70..73 and payload from 74; ImmDt goes big-endian, as the BTH
+ * fields; the 4 bytes are in the IPv4 length and the frame length (IBTA
+ * Vol 1 9.3.3's header order: BTH, RETH, ImmDt). */
+static void test_pkt_write_imm_layout(void)
+{
+	static const struct { uint8_t op; unsigned imm_off, payload_off; } c[] = {
+		{ PKT_OP_WRITE_LAST_IMM, 54, 58 },
+		{ PKT_OP_WRITE_ONLY_IMM, 70, 74 },
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(c); i++) {
+		struct pkt_roce f = tpkt_frame(c[i].op, false, 100), plain = f;
+		struct rte_mbuf *m = tpkt_alloc();
+		const uint8_t *p;
+
+		f.imm_data = 0x01020304;
+		plain.opcode = c[i].op == PKT_OP_WRITE_LAST_IMM ? PKT_OP_WRITE_LAST : PKT_OP_WRITE_ONLY;
+		CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, tpkt_payload), 0);
+		p = rte_pktmbuf_mtod(m, const uint8_t *);
+		CU_ASSERT_EQUAL(p[42], c[i].op);
+		CU_ASSERT(p[c[i].imm_off] == 1 && p[c[i].imm_off + 1] == 2 && p[c[i].imm_off + 2] == 3 &&
+			  p[c[i].imm_off + 3] == 4);
+		CU_ASSERT(memcmp(p + c[i].payload_off, tpkt_payload, 100) == 0);
+		CU_ASSERT_EQUAL(tpkt_get16(p + 16), c[i].payload_off - 14 + 100 + 0 + 4);
+		CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, pkt_roce_frame_bytes(&plain) + PKT_IMM_BYTES);
+		CU_ASSERT_EQUAL(pkt_icrc_check(m), 1);
+		if (c[i].op == PKT_OP_WRITE_ONLY_IMM)
+			CU_ASSERT_EQUAL(tpkt_get16(p + 54 + 12), f.reth_len >> 16);
+		rte_pktmbuf_free(m);
 	}
 }
 
@@ -1023,6 +1073,7 @@ int test_pkt_register(void)
 	    !CU_add_test(s, "view = parse, every opcode and the vectors", test_pkt_view) ||
 	    !CU_add_test(s, "view rejects", test_pkt_view_rejects) ||
 	    !CU_add_test(s, "opcode table = IBTA", test_pkt_opcode_table) ||
+	    !CU_add_test(s, "WRITE with immediate: ImmDt offsets", test_pkt_write_imm_layout) ||
 	    !CU_add_test(s, "INT stack: append 1..5 hops, parse, echo", test_pkt_int) ||
 	    !CU_add_test(s, "packet pool grows as packets are taken", test_pkt_pool_grows))
 		return CU_get_error();

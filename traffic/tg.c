@@ -1,4 +1,5 @@
 /* Posting messages and recording their completions (see tg.h). */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,14 @@
 
 static enum ibv_wr_opcode tg_wr_opcode(uint8_t op)
 {
-	return op == TG_OP_SEND ? IBV_WR_SEND : op == TG_OP_READ ? IBV_WR_RDMA_READ
-								  : IBV_WR_RDMA_WRITE;
+	static const enum ibv_wr_opcode ops[] = {
+		[TG_OP_WRITE] = IBV_WR_RDMA_WRITE,
+		[TG_OP_SEND] = IBV_WR_SEND,
+		[TG_OP_READ] = IBV_WR_RDMA_READ,
+		[TG_OP_WRITE_IMM] = IBV_WR_RDMA_WRITE_WITH_IMM,
+	};
+
+	return ops[op];
 }
 
 /* A message fails once: at its first part in error. */
@@ -45,14 +52,27 @@ void tg_post(struct sim *sim, void *obj)
 		uint64_t len = f->msg.bytes / parts + (j < f->msg.bytes % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
 		struct ibv_send_wr wr = { 0 }, *bad;
+		const struct tg_mem *mem = s->t->mem && tg_data_msg(s->t, s->idx) ? &s->t->mem[s->idx] : NULL;
+		/* Part j's bytes start after the parts before it. */
+		uint64_t off = j * (f->msg.bytes / parts) + (j < f->msg.bytes % parts ? j : f->msg.bytes % parts);
 
 		wr.wr_id = s->idx;
 		wr.sg_list = &sge;
 		wr.num_sge = 1;
 		wr.opcode = tg_wr_opcode(f->msg.op);
 		wr.send_flags = IBV_SEND_SIGNALED;
+		/* What NCCL's IB transport puts there is its own; here: which
+		 * message this is (network order, as verbs carries it). */
+		wr.imm_data = htobe32(s->idx);
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 		wr.wr.rdma.rkey = 0x1000 + f->msg.src;
+		if (mem) {
+			/* Data: from the sender's region into the receiver's. */
+			sge.addr = mem->laddr + off;
+			sge.lkey = mem->lkey;
+			wr.wr.rdma.remote_addr = mem->raddr + off;
+			wr.wr.rdma.rkey = mem->rkey;
+		}
 		/* QPs are sized for all their messages at set-up, so a post fails
 		 * only on a QP that went to error: the message fails with it. */
 		if (s->t->qpx && tg_graph_posted(s->t, s->qp + j, s->idx) != 0)
@@ -67,7 +87,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	struct tg *t = arg;
 	struct tg_flow *f;
 
-	if (wc->opcode == IBV_WC_RECV) {
+	if (wc->opcode == IBV_WC_RECV || wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
 		if (t->qpx)
 			tg_graph_received(t, n, wc, now_ps);
 		return;
@@ -85,7 +105,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->done = true;
 	f->status = TG_DONE;
 	t->n_done++;
-	if (t->op_of_msg && f->msg.op != TG_OP_SEND)
+	if (t->op_of_msg && !tg_op_on_arrival(f->msg.op))
 		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
 }
 
@@ -123,7 +143,7 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 /* Create and connect the QP pair of one connection, from endpoint @src to
  * endpoint @dst. */
 static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs, uint8_t dscp,
-		      uint32_t mtu, const struct cc_ops *cc, const struct tg_path *fwd,
+		      uint32_t mtu, const struct cc_ops *cc, bool mem, const struct tg_path *fwd,
 		      const struct tg_path *rev, struct nic_qp **out, struct nic_qp **out_rx)
 {
 	struct nic *a = t->nics[t->eps[src].nic], *b = t->nics[t->eps[dst].nic];
@@ -148,6 +168,8 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	if (nic_qp_set_hops(qa_p, fwd->n_hops) != 0 || nic_qp_set_hops(qb_p, rev->n_hops) != 0)
 		return -EINVAL;
 	qa.path_mtu = m;
+	/* Data: the QPs model memory (remote writes into registered regions). */
+	qa.qp_access_flags = mem ? IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE : 0;
 	qa.sq_psn = 0;
 	qa.rq_psn = 0;
 	qa.ah_attr.port_num = (uint8_t)(pa + 1);
@@ -218,6 +240,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		keys[i].comm = msgs[i].comm;
 		keys[i].idx = i;
 	}
+	/* Which messages carry data decides how their QPs connect. */
+	if (graph && graph->data.n_xfers && tg_data_init(t, graph, err) != 0)
+		goto fail;
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
 	for (uint32_t i = 0; i < n_msgs;) {
 		uint32_t j = i, first = t->n_qps;
@@ -253,8 +278,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 					goto fail;
 				}
 			}
-			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc, &fwd,
-				       &rev, &t->qps[t->n_qps], &t->rqps[t->n_qps]) != 0) {
+			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc,
+				       tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
+				       &t->rqps[t->n_qps]) != 0) {
 				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
 					 m->src, m->dst);
 				goto fail;
@@ -270,6 +296,8 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		}
 	}
 	if (graph && graph->n_ops && tg_graph_init(t, graph, err) != 0)
+		goto fail;
+	if (t->data && tg_data_start(t, err) != 0)
 		goto fail;
 	/* Posts are scheduled in message order: equal start times keep it. The
 	 * messages of the graph are posted as it allows. */
@@ -295,6 +323,7 @@ void tg_free(struct tg *t)
 	free(t->parts_left);
 	free(t->qps);
 	free(t->rqps);
+	tg_data_fini(t);
 	tg_graph_fini(t);
 	free(t);
 }

@@ -20,7 +20,17 @@ enum tg_op {
 	TG_OP_WRITE, /* RDMA WRITE */
 	TG_OP_SEND,  /* SEND */
 	TG_OP_READ,  /* RDMA READ: src reads bytes from dst; completes at src */
+	TG_OP_WRITE_IMM, /* RDMA WRITE with immediate: the receiver gets a completion
+			  * (the immediate is the message's index) */
 };
+
+/* A message of @op completes for what depends on it when its data has
+ * arrived (the receiver's completion: SEND, WRITE with immediate), not
+ * when its sender's request completes (WRITE, READ). */
+static inline bool tg_op_on_arrival(uint8_t op)
+{
+	return op == TG_OP_SEND || op == TG_OP_WRITE_IMM;
+}
 
 /* Outcome of a message. */
 enum tg_status {
@@ -116,8 +126,8 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
  * and not before its own start time: a transfer (a message) is posted
  * then, a compute phase runs for its duration. A transfer completes, for
  * what depends on it, when its data has arrived (the receive completion
- * of a SEND, every part of it) or, for a WRITE or READ, when the sender's
- * work request completes. Messages that no operation names are posted at
+ * of a SEND or a WRITE with immediate, every part of it) or, for a WRITE
+ * or READ, when the sender's work request completes. Messages that no operation names are posted at
  * their start time, as before. */
 enum tg_node_kind {
 	TG_NODE_XFER,     /* a message */
@@ -150,6 +160,88 @@ enum tg_tag {
 	TG_TAG_N,
 };
 
+/* Data-carrying collectives (a collective's `data` key; tg_data.c runs
+ * them). Each rank of an instance has a region of float32 elements, its
+ * buffer then a receive area, registered on the NICs it uses; each
+ * transfer is an RDMA WRITE with immediate of a range of the sender's
+ * region into the receiver's, which the receiver applies when it has
+ * arrived (its receive completion); at the instance's end every rank's
+ * buffer is compared element by element with the exact result
+ * (tg_coll_data). */
+enum tg_data_act {
+	TG_DATA_PLACE, /* a copy step: the bytes land where they belong */
+	TG_DATA_ADD,   /* a reduce step: they land in the receive area and are
+			* added element-wise into the buffer on arrival */
+};
+
+/* What one data-carrying transfer moves. Offsets are bytes of a rank's
+ * region (its buffer first). */
+struct tg_data_xfer {
+	uint32_t msg;        /* its message (an index of the message list) */
+	uint32_t coll;       /* its instance (an index of the plan's colls) */
+	uint32_t src_rank;   /* sender, a rank of the instance */
+	uint32_t dst_rank;   /* receiver */
+	uint64_t src_off;    /* the bytes come from the sender's region here */
+	uint64_t dst_off;    /* and land in the receiver's region here */
+	uint64_t apply_off;  /* TG_DATA_ADD: where in the receiver's buffer they are added */
+	uint8_t act;         /* enum tg_data_act */
+};
+
+/* A range of a rank's buffer the result is defined on: what it holds
+ * reduced at the end (reduce-scatter), or holds at the start
+ * (all-gather). */
+struct tg_data_range {
+	uint32_t rank;       /* its owner */
+	uint64_t off;        /* bytes from the buffer's start */
+	uint64_t bytes;      /* its length */
+};
+
+/* A data-carrying instance: how its buffers start and what they must hold
+ * at its end. */
+struct tg_data_coll {
+	uint32_t coll;       /* the graph's collective instance */
+	uint32_t set;        /* the regions it uses (the plan's sets) */
+	uint8_t kind;        /* enum tg_coll_kind */
+	uint32_t n_ranks;    /* ranks */
+	uint32_t root;       /* broadcast: the root's rank */
+	uint64_t bytes;      /* S: a rank's buffer (all-to-all: its send buffer, its
+			      * receive buffer following) */
+	uint64_t pair_bytes; /* all-to-all: the block one rank sends another */
+	uint32_t range_off;  /* its ranges: the plan's ranges[range_off .. + n_ranges) */
+	uint32_t n_ranges;   /* their count (reduce-scatter, all-gather) */
+};
+
+/* The regions of one data-carrying workload's ranks, which its instances
+ * (one at a time) share. */
+struct tg_data_set {
+	uint32_t n_ranks;     /* ranks */
+	uint64_t region_bytes; /* per rank: the largest instance's buffer and receive area */
+};
+
+/* Everything the data-carrying collectives of a graph need (empty
+ * without). Each array grows by the tg_data_add_* calls. */
+struct tg_data_plan {
+	struct tg_data_xfer *xfers;   /* per data-carrying transfer */
+	uint32_t n_xfers;             /* their count */
+	uint32_t cap_xfers;           /* allocated */
+	struct tg_data_coll *colls;   /* per data-carrying instance */
+	uint32_t n_colls;             /* their count */
+	uint32_t cap_colls;           /* allocated */
+	struct tg_data_range *ranges; /* the instances' ranges */
+	uint32_t n_ranges;            /* their count */
+	uint32_t cap_ranges;          /* allocated */
+	struct tg_data_set *sets;     /* per data-carrying workload */
+	uint32_t n_sets;              /* their count */
+	uint32_t cap_sets;            /* allocated */
+};
+
+/* Append one entry to @p's array of that kind (a copy of @x); its index
+ * into *@id when @id is not NULL. 0 or -ENOMEM. */
+int tg_data_add_xfer(struct tg_data_plan *p, const struct tg_data_xfer *x);
+int tg_data_add_coll(struct tg_data_plan *p, const struct tg_data_coll *x, uint32_t *id);
+int tg_data_add_range(struct tg_data_plan *p, const struct tg_data_range *x);
+int tg_data_add_set(struct tg_data_plan *p, const struct tg_data_set *x, uint32_t *id);
+
 /* A graph being built (zero-initialised; tg_graph_free). */
 struct tg_graph {
 	struct tg_node *ops;   /* operations, in an order where each follows what it waits for */
@@ -159,6 +251,7 @@ struct tg_graph {
 	uint32_t n_deps;     /* their length */
 	uint32_t cap_deps;   /* allocated */
 	uint32_t n_colls;    /* collective instances numbered so far */
+	struct tg_data_plan data; /* data-carrying collectives (empty without) */
 };
 
 /* Add operation @op (its dep_off and n_deps are set here) waiting for the
@@ -279,5 +372,10 @@ int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t 
 		     uint64_t start_ps, uint64_t part[TG_TAG_N]);
 /* Value <-> name of the tags (NULL-terminated, index = enum tg_tag). */
 const char *const *tg_tag_names(void);
+/* Collective instance @c (of the graph) carried data: the elements its
+ * end compared (*@checked) and those that were not the exact result
+ * (*@errors). 0; -ENOENT when it carried no data; -EAGAIN when it has not
+ * completed (nothing compared). */
+int tg_coll_data(const struct tg *t, uint32_t c, uint64_t *checked, uint64_t *errors);
 
 #endif

@@ -141,40 +141,21 @@ out:
 	return rc;
 }
 
-/* The rail of the tree's inter-node hops: channels 2k and 2k + 1 (the two
- * trees) share rail k mod G, so that each NIC carries both trees, interior
- * in one and a leaf of the other, when every node holds that GPU (its
- * head); else each GPU's own NIC. */
-static uint32_t tg_tree_rail(const struct tg_cb *b, uint32_t c)
+/* One channel: its @bytes (from @base of the data) up the tree and back
+ * down, slice by slice. Channels 2k and 2k + 1 (the two trees) share rail
+ * k mod G, so that each NIC carries both trees, interior in one and a leaf
+ * of the other, when every node holds that GPU (its head). With data, a
+ * child's partial sum is added at its parent on arrival (the parent sends
+ * up only once all its children's have), the result copied down. */
+static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t base, uint64_t bytes,
+			   struct tg_tree *tr)
 {
-	uint32_t g = b->t->gpus.gpus_per_node, i = 0;
-
-	if (!g)
-		return TG_COLL_NO_RAIL;
-	while (i < b->n) {
-		uint32_t j = i;
-		bool has = false;
-
-		while (j < b->n && tg_cb_node_of(b, j) == tg_cb_node_of(b, i)) {
-			has = has || tg_cb_gpu_of(b, j) == (c / 2) % g;
-			j++;
-		}
-		if (!has)
-			return TG_COLL_NO_RAIL;
-		i = j;
-	}
-	return (c / 2) % g;
-}
-
-/* One channel: its @bytes up the tree and back down, slice by slice. */
-static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t bytes, struct tg_tree *tr)
-{
-	uint32_t l = tg_coll_slices(b, bytes), rail = tg_tree_rail(b, c);
+	uint32_t l = tg_coll_slices(b, bytes), rail = tg_coll_rail(b, c / 2);
 	uint32_t *upid = malloc(sizeof(*upid) * b->n), *downid = malloc(sizeof(*downid) * b->n);
 	int rc = upid && downid ? 0 : -ENOMEM;
 
 	for (uint32_t j = 0; j < l && rc == 0; j++) {
-		uint64_t size = tg_coll_part(bytes, l, j);
+		uint64_t size = tg_coll_part(b, bytes, l, j), at = base + tg_coll_off(b, bytes, l, j);
 
 		/* Up, children first: reverse pre-order. */
 		for (uint32_t k = b->n; k-- > 0 && rc == 0;) {
@@ -190,7 +171,8 @@ static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t bytes, struct t
 				upid[r] = TG_TREE_NONE;
 				continue;
 			}
-			rc = tg_cb_xfer(b, r, tr->up[r], (uint16_t)c, rail, size, deps, nd, &upid[r]);
+			rc = tg_cb_xfer(b, r, tr->up[r], (uint16_t)c, rail, at, at, size, TG_STEP_REDUCE,
+					deps, nd, &upid[r]);
 		}
 		/* Down, parents first: the root once every child's sum is in,
 		 * the others as their parent's result arrives. */
@@ -211,7 +193,8 @@ static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t bytes, struct t
 				uint32_t kid = tr->kids[(size_t)r * TG_TREE_KIDS + q];
 
 				if (kid != TG_TREE_NONE)
-					rc = tg_cb_xfer(b, r, kid, (uint16_t)c, rail, size, deps, nd, &downid[kid]);
+					rc = tg_cb_xfer(b, r, kid, (uint16_t)c, rail, at, at, size,
+							TG_STEP_COPY, deps, nd, &downid[kid]);
 			}
 		}
 	}
@@ -232,7 +215,8 @@ int tg_coll_tree(struct tg_cb *b)
 		rc = -ENOMEM;
 	for (uint32_t c = 0; c < b->channels && rc == 0; c++)
 		if ((rc = tg_tree_build(b, c, &tr)) == 0)
-			rc = tg_tree_channel(b, c, tg_coll_part(b->bytes, b->channels, c), &tr);
+			rc = tg_tree_channel(b, c, tg_coll_off(b, b->bytes, b->channels, c),
+					     tg_coll_part(b, b->bytes, b->channels, c), &tr);
 	free(tr.up);
 	free(tr.kids);
 	free(tr.order);

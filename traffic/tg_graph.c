@@ -2,7 +2,8 @@
  * it. An operation waits for a count of predecessors; each completion
  * counts its successors down and starts those that reach zero, at the
  * later of now and their own start time. A transfer completes for its
- * successors when its data has arrived (a SEND's receive completions:
+ * successors when its data has arrived (the receive completions of a SEND
+ * or a WRITE with immediate:
  * the k-th message a QP receives is the k-th its peer posted, so every
  * sending QP of the graph keeps the list of what it posted) or, for a
  * WRITE or READ, when the sender's request completes. State per
@@ -75,7 +76,47 @@ void tg_graph_free(struct tg_graph *g)
 {
 	free(g->ops);
 	free(g->deps);
+	free(g->data.xfers);
+	free(g->data.colls);
+	free(g->data.ranges);
+	free(g->data.sets);
 	memset(g, 0, sizeof(*g));
+}
+
+int tg_data_add_xfer(struct tg_data_plan *p, const struct tg_data_xfer *x)
+{
+	if (tg_graph_grow((void **)&p->xfers, &p->cap_xfers, p->n_xfers, 1, sizeof(*x)) != 0)
+		return -ENOMEM;
+	p->xfers[p->n_xfers++] = *x;
+	return 0;
+}
+
+int tg_data_add_coll(struct tg_data_plan *p, const struct tg_data_coll *x, uint32_t *id)
+{
+	if (tg_graph_grow((void **)&p->colls, &p->cap_colls, p->n_colls, 1, sizeof(*x)) != 0)
+		return -ENOMEM;
+	if (id)
+		*id = p->n_colls;
+	p->colls[p->n_colls++] = *x;
+	return 0;
+}
+
+int tg_data_add_range(struct tg_data_plan *p, const struct tg_data_range *x)
+{
+	if (tg_graph_grow((void **)&p->ranges, &p->cap_ranges, p->n_ranges, 1, sizeof(*x)) != 0)
+		return -ENOMEM;
+	p->ranges[p->n_ranges++] = *x;
+	return 0;
+}
+
+int tg_data_add_set(struct tg_data_plan *p, const struct tg_data_set *x, uint32_t *id)
+{
+	if (tg_graph_grow((void **)&p->sets, &p->cap_sets, p->n_sets, 1, sizeof(*x)) != 0)
+		return -ENOMEM;
+	if (id)
+		*id = p->n_sets;
+	p->sets[p->n_sets++] = *x;
+	return 0;
 }
 
 int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES])
@@ -177,6 +218,8 @@ static void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 		c->left--;
 		if (now_ps > c->end_ps)
 			c->end_ps = now_ps;
+		if (c->left == 0 && t->data)
+			tg_data_coll_done(t, o->coll); /* before what waits for it starts */
 	}
 	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++)
 		if (--t->left[t->succ[k]] == 0)
@@ -235,8 +278,11 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 	if (!x || wc->wr_id == 0 || wc->wr_id > x->n)
 		return;
 	msg = x->posted[wc->wr_id - 1];
-	if (--t->rparts_left[msg] == 0 && t->flows[msg].msg.op == TG_OP_SEND)
+	if (--t->rparts_left[msg] == 0 && tg_op_on_arrival(t->flows[msg].msg.op)) {
+		if (t->data)
+			tg_data_arrived(t, msg); /* the receiver applies it, then moves on */
 		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
+	}
 }
 
 void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps)

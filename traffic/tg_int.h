@@ -32,6 +32,17 @@ struct tg_opev {
 	uint32_t op;          /* the operation */
 };
 
+/* Where a data-carrying message's bytes are (tg_data.c): its SGE and
+ * RETH. */
+struct tg_mem {
+	uint64_t laddr;       /* the sender's bytes */
+	uint64_t raddr;       /* where they land at the receiver */
+	uint32_t lkey;        /* region of laddr on the sending NIC */
+	uint32_t rkey;        /* region of raddr on the receiving NIC */
+};
+
+struct tg_data;
+
 /* A collective instance while it runs. */
 struct tg_coll_rt {
 	uint64_t start_ps;    /* its first operation's start, UINT64_MAX before */
@@ -70,6 +81,9 @@ struct tg {
 	struct tg_coll_rt *colls; /* per collective instance */
 	uint32_t n_colls;        /* their count */
 	struct ev_src op_src;    /* event identity of compute phases */
+	/* Data-carrying collectives (tg_data.c); NULL without. */
+	struct tg_data *data;    /* their regions, plan and results */
+	struct tg_mem *mem;      /* per message: its addresses and keys (NULL: none) */
 };
 
 /* tg.c */
@@ -95,5 +109,22 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 /* Message @msg (a WRITE or READ) completed at its sender. */
 void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps);
 void tg_graph_fini(struct tg *t);
+
+/* tg_data.c */
+/* Take the data plan of @g (copied): which messages carry data, before
+ * the QPs are made (theirs model memory). 0 or -errno, with @err. */
+int tg_data_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES]);
+/* After the QPs: give every rank a region, register it on the NICs its
+ * transfers use, fill t->mem and start the first instance of each set.
+ * 0 or -errno with @err. */
+int tg_data_start(struct tg *t, char err[CFG_ERR_BYTES]);
+/* Message @msg carries data (for the QP flags). */
+bool tg_data_msg(const struct tg *t, uint32_t msg);
+/* Every part of data-carrying message @msg has arrived: apply it. */
+void tg_data_arrived(struct tg *t, uint32_t msg);
+/* Collective instance @coll of the graph completed: compare its result,
+ * then set up the next instance of its regions. */
+void tg_data_coll_done(struct tg *t, uint32_t coll);
+void tg_data_fini(struct tg *t);
 
 #endif

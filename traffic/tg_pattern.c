@@ -106,9 +106,13 @@ static uint64_t tg_frame_ps(uint32_t frame_bytes, uint64_t rate_bps)
 /* Opcode of packet @p of @n of a message sent with @op (READ: responses). */
 static uint8_t tg_opcode(uint8_t op, uint64_t p, uint64_t n)
 {
-	enum pkt_xfer x = op == TG_OP_WRITE ? PKT_XFER_WRITE
-			  : op == TG_OP_READ ? PKT_XFER_READ_RESP
-					     : PKT_XFER_SEND;
+	static const enum pkt_xfer xs[] = {
+		[TG_OP_WRITE] = PKT_XFER_WRITE,
+		[TG_OP_SEND] = PKT_XFER_SEND,
+		[TG_OP_READ] = PKT_XFER_READ_RESP,
+		[TG_OP_WRITE_IMM] = PKT_XFER_WRITE_IMM, /* its last packet carries ImmDt */
+	};
+	enum pkt_xfer x = xs[op];
 
 	return pkt_opcode(x, p == 0, p == n - 1);
 }

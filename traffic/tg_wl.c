@@ -31,7 +31,7 @@ static const char *const tg_wl_registry_names[] = {
 	NULL,
 };
 
-static const char *const tg_wl_op_names[] = { "write", "send", "read", NULL };
+static const char *const tg_wl_op_names[] = { "write", "send", "read", "write-imm", NULL };
 
 const struct tg_wl_kind *tg_wl_find(const char *name)
 {
@@ -141,7 +141,7 @@ static const struct cfg_key tg_wl_proto_keys[] = {
 	  .doc = "message length, 0B..2GiB" },
 	{ "start", CFG_KEY_TIME, "0ns", .off = offsetof(struct tg_wl_proto, msg.start_ps),
 	  .doc = "when the message is posted" },
-	{ "op", CFG_KEY_CUSTOM, "write", .read = tg_wl_op, .doc = "write, send or read" },
+	{ "op", CFG_KEY_CUSTOM, "write", .read = tg_wl_op, .doc = "write, send, read or write-imm" },
 	{ "dscp", CFG_KEY_UINT, NULL, .off = offsetof(struct tg_wl_proto, msg.dscp), .size = 1,
 	  .max = 63, .doc = "DSCP of its data packets; absent: nic.dscp" },
 };

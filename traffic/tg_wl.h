@@ -20,6 +20,8 @@ struct tg_wl_ctx {
 	struct cfg_doc *doc;      /* the experiment: absent keys get their defaults filled in */
 	const struct topo *topo;  /* host names */
 	uint8_t dscp;             /* DSCP of data when the workload names none (nic.dscp) */
+	bool payload;             /* NICs materialise payload (nic.payload) */
+	bool go_back_n;           /* NICs recover by go-back-N (nic.recovery) */
 	uint64_t seed;            /* experiment seed */
 	uint16_t index;           /* the workload's position in traffic:, from 0 */
 	const struct cc_ops *cc;  /* the workload's congestion control (its cc key); NULL:

@@ -6,8 +6,10 @@
  * edge between two GPUs of one NVLink domain goes over NVLink; between
  * nodes, a ring's channel c uses the rail-c NICs of both nodes (NCCL's
  * rail-aligned rings, with PXN carrying the data to the rail's GPU), the
- * other algorithms the GPUs' own NICs. Here: the keys, the ranks and
- * their placement, the instances. */
+ * other algorithms the GPUs' own NICs. With `data: true` the transfers
+ * are RDMA WRITEs with immediate that carry every rank's float32 data,
+ * checked at each instance's end (tg_data.c). Here: the keys, the ranks
+ * and their placement, the instances and their data plan. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -22,7 +24,12 @@ enum {
 	TG_COLL_MAX_SIZES = 64,       /* sizes in a sweep */
 	TG_COLL_MAX_ITERATIONS = 1000,
 	TG_COLL_MAX_MSGS = 20000000,  /* messages one collective workload may make */
+	TG_COLL_DATA_ELEM_BYTES = 4,  /* data: float32 elements */
 };
+
+/* data: the most memory a workload's ranks' regions (buffers and receive
+ * areas) may take together. */
+#define TG_COLL_DATA_MAX_BYTES (UINT64_C(4) << 30)
 
 static const char *const tg_coll_kinds[] = {
 	"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all", NULL,
@@ -67,6 +74,7 @@ struct tg_wl_coll {
 	double *load;                 /* all-to-all: per rank, its share of what every rank
 				       * sends (malloc'd), or NULL: uniform */
 	const struct cfg_node *load_at; /* the load key */
+	bool data;                    /* carry every rank's data and check the result */
 };
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
@@ -117,6 +125,13 @@ static int tg_wl_coll_dscp(const struct cfg_node *n, void *params, char err[CFG_
 	p->dscp = (uint8_t)v;
 	p->dscp_set = true;
 	return 0;
+}
+
+/* Absent, it stays absent from the resolved experiment (files that name
+ * no data read as they always did). */
+static int tg_wl_coll_data(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	return cfg_bool(n, &((struct tg_wl_coll *)params)->data, err);
 }
 
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -241,6 +256,8 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .doc = "ranks whose compute takes longer: [{rank: NAME, factor: 1.5}]" },
 	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_dscp,
 	  .doc = "DSCP of its data; absent: nic.dscp" },
+	{ "data", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_data,
+	  .doc = "true: carry float32 data (RDMA WRITEs with immediate into registered memory) and check every rank's result element by element; needs nic.payload; absent: false" },
 };
 
 static const struct cfg_table tg_wl_coll_table = {
@@ -291,8 +308,34 @@ static uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t r
 	return b->t->nodes[nic].first_ep + port % b->t->nodes[nic].n_ports;
 }
 
+/* With data: the plan's transfer of message @msg (what tg_cb_xfer was
+ * told): a reduce step lands in the next free bytes of the receiver's
+ * receive area, a copy where it belongs. */
+static int tg_cb_data_xfer(struct tg_cb *b, uint32_t msg, uint32_t a, uint32_t r, uint64_t src_off,
+			   uint64_t dst_off, uint64_t bytes, enum tg_coll_step step)
+{
+	struct tg_data_xfer x = { .msg = msg, .coll = b->dcoll, .src_rank = a, .dst_rank = r,
+				  .src_off = src_off, .dst_off = dst_off, .act = TG_DATA_PLACE };
+
+	if (step == TG_STEP_REDUCE) {
+		x.act = TG_DATA_ADD;
+		x.apply_off = dst_off;
+		x.dst_off = b->buf_bytes + b->recv_used[r];
+		b->recv_used[r] += bytes;
+	}
+	return tg_data_add_xfer(&b->c->graph->data, &x);
+}
+
+int tg_cb_own(struct tg_cb *b, uint32_t r, uint64_t off, uint64_t bytes)
+{
+	struct tg_data_range g = { .rank = r, .off = off, .bytes = bytes };
+
+	return b->data ? tg_data_add_range(&b->c->graph->data, &g) : 0;
+}
+
 int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
-	       uint64_t bytes, const uint32_t *deps, uint32_t n_deps, uint32_t *id)
+	       uint64_t src_off, uint64_t dst_off, uint64_t bytes, enum tg_coll_step step,
+	       const uint32_t *deps, uint32_t n_deps, uint32_t *id)
 {
 	bool nvl = tg_cb_same_domain(b, a, r);
 	uint16_t port = (uint16_t)(b->t->gpus.gpus_per_node ? chan / b->t->gpus.gpus_per_node : 0);
@@ -336,6 +379,8 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 		}
 		rc = tg_graph_add(b->c->graph, &node, deps, n_deps, id);
 	}
+	if (rc == 0 && b->data)
+		rc = tg_cb_data_xfer(b, node.msg, a, r, src_off, dst_off, bytes, step);
 	if (rc != 0)
 		return rc;
 	(*b->c->n_msgs)++;
@@ -396,6 +441,78 @@ static int tg_wl_coll_read_sizes(const struct tg_wl_coll *p, const struct cfg_no
 	return 0;
 }
 
+/* ---- data ---- */
+
+/* What data: true needs of the NICs and the sizes, before anything is
+ * built: payload and go-back-N, whole float32 elements (halving-doubling:
+ * S / n of them at every rank), and a set of regions for the ranks. */
+static int tg_wl_coll_data_check(const struct tg_wl_coll *p, const struct cfg_node *it,
+				 const uint64_t *sizes, uint32_t n_sizes, struct tg_cb *b,
+				 uint32_t *set, char err[CFG_ERR_BYTES])
+{
+	const struct cfg_node *at = cfg_get(it, "data"), *sz = p->size ? p->size : p->sizes;
+	struct tg_data_set s = { .n_ranks = p->n_ranks };
+	uint64_t unit = TG_COLL_DATA_ELEM_BYTES *
+			(p->alg == TG_ALG_HALVING_DOUBLING ? (uint64_t)p->n_ranks : 1);
+
+	if (!p->ctx->payload) {
+		cfg_errorf(err, at, "data: true needs nic.payload: true (the bytes must travel to be checked)");
+		return -EINVAL;
+	}
+	if (!p->ctx->go_back_n) {
+		cfg_errorf(err, at, "data: true needs nic.recovery: go-back-n (selective repeat keeps packets out of order without their bytes)");
+		return -EINVAL;
+	}
+	if (p->load) {
+		cfg_errorf(err, p->load_at, "data: true checks an even all-to-all only (load: uniform): a skewed load's blocks are not compared");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < n_sizes; i++)
+		if (sizes[i] % unit) {
+			cfg_errorf(err, sz, "data: true needs sizes in whole float32 elements%s: %llu bytes is not a multiple of %llu",
+				   p->alg == TG_ALG_HALVING_DOUBLING ? ", S / 4 a multiple of the ranks (halving-doubling)" : "",
+				   (unsigned long long)sizes[i], (unsigned long long)unit);
+			return -EINVAL;
+		}
+	if (!(b->recv_used = calloc(p->n_ranks, sizeof(*b->recv_used))))
+		return -ENOMEM;
+	return tg_data_add_set(&p->ctx->graph->data, &s, set);
+}
+
+/* With data: instance @b (S = b->bytes) gets its data instance, before
+ * its transfers are built. */
+static int tg_wl_coll_data_begin(const struct tg_wl_coll *p, struct tg_cb *b, uint32_t set)
+{
+	struct tg_data_plan *plan = &p->ctx->graph->data;
+	struct tg_data_coll dc = {
+		.coll = b->coll, .set = set, .kind = (uint8_t)p->kind, .n_ranks = p->n_ranks,
+		.root = p->root, .bytes = b->bytes, .range_off = plan->n_ranges,
+	};
+
+	b->buf_bytes = p->kind == TG_COLL_ALL_TO_ALL ? 2 * b->bytes : b->bytes;
+	if (p->kind == TG_COLL_ALL_TO_ALL)
+		dc.pair_bytes = b->bytes / ((uint64_t)TG_COLL_DATA_ELEM_BYTES * p->n_ranks) *
+				TG_COLL_DATA_ELEM_BYTES;
+	memset(b->recv_used, 0, sizeof(*b->recv_used) * p->n_ranks);
+	return tg_data_add_coll(plan, &dc, &b->dcoll);
+}
+
+/* With data: instance @b is built: its ranges, and the regions it needs
+ * (its buffer and the largest receive area of a rank). */
+static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uint32_t set)
+{
+	struct tg_data_plan *plan = &p->ctx->graph->data;
+	struct tg_data_coll *dc = &plan->colls[b->dcoll];
+	uint64_t recv = 0;
+
+	dc->n_ranges = plan->n_ranges - dc->range_off;
+	for (uint32_t r = 0; r < p->n_ranks; r++)
+		if (b->recv_used[r] > recv)
+			recv = b->recv_used[r];
+	if (b->buf_bytes + recv > plan->sets[set].region_bytes)
+		plan->sets[set].region_bytes = b->buf_bytes + recv;
+}
+
 /* ---- the kind ---- */
 
 /* The stream of workload w is (seed, TG_WL_COLL_STREAM + w). */
@@ -449,7 +566,7 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 		{ &tg_wl_coll_table, &p },
 	};
 	uint64_t sizes[TG_COLL_MAX_SIZES], channels = 0;
-	uint32_t n_sizes = 0, gate = TG_NO_GATE;
+	uint32_t n_sizes = 0, gate = TG_NO_GATE, set = 0;
 	struct tg_cb b = { .c = c, .t = c->topo };
 	struct rng rng;
 	int rc;
@@ -485,7 +602,9 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 				   : p.alg == TG_ALG_TREE ? 2 : 1; /* both trees */
 	else if ((rc = cfg_u64(p.channels, 1, TG_COLL_MAX_CHANNELS, &channels, err)) != 0)
 		goto out;
-	b.proto.op = TG_OP_SEND;
+	/* With data, a transfer writes into the receiver's memory and tells it
+	 * (what NCCL's IB transport does); without, a SEND. */
+	b.proto.op = p.data ? TG_OP_WRITE_IMM : TG_OP_SEND;
 	b.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
 	b.proto.workload = c->index;
 	b.proto.cc = c->cc;
@@ -499,6 +618,10 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	b.root = p.root;
 	b.kind = (uint8_t)p.kind;
 	b.alg = (uint8_t)p.alg;
+	b.data = p.data;
+	b.granule = p.data ? TG_COLL_DATA_ELEM_BYTES : 1;
+	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
+		goto out;
 	rng_init(&rng, c->seed, TG_WL_COLL_STREAM + c->index);
 	if (p.compute_ps && !(b.rank_gate = malloc(sizeof(*b.rank_gate) * p.n_ranks))) {
 		rc = -ENOMEM;
@@ -522,9 +645,13 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 			b.first_node = c->graph->n_ops;
 			if (p.compute_ps && (rc = tg_wl_coll_compute(&p, &b, &rng)) != 0)
 				break;
+			if (p.data && (rc = tg_wl_coll_data_begin(&p, &b, set)) != 0)
+				break;
 			if ((rc = tg_coll_build(&b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
 						err)) != 0)
 				break;
+			if (p.data)
+				tg_wl_coll_data_end(&p, &b, set);
 			c->graph->n_colls++;
 			(*c->n_colls)++;
 			/* The next instance waits for this one's end, as nccl-tests'
@@ -538,11 +665,23 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 			   TG_COLL_MAX_MSGS);
 		rc = -EINVAL;
 	}
+	if (rc == 0 && p.data) {
+		uint64_t region = c->graph->data.sets[set].region_bytes;
+
+		if ((uint64_t)p.n_ranks * region > TG_COLL_DATA_MAX_BYTES) {
+			cfg_errorf(err, cfg_get(it, "data"), "data: true would take %.2f GiB of memory (%u ranks x %.2f MiB of buffer and receive area), more than the %llu GiB allowed: a smaller size",
+				   (double)p.n_ranks * (double)region / (1 << 30), p.n_ranks,
+				   (double)region / (1 << 20),
+				   (unsigned long long)(TG_COLL_DATA_MAX_BYTES >> 30));
+			rc = -EINVAL;
+		}
+	}
 out:
 	free(p.ranks);
 	free(p.slow);
 	free(p.load);
 	free(b.rank_gate);
+	free(b.recv_used);
 	return rc;
 }
 

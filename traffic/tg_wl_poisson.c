@@ -372,7 +372,7 @@ static int tg_wl_poisson_check(const struct cfg_node *map, void *params, char er
 	return 0;
 }
 
-static const char *const tg_wl_poisson_ops[] = { "write", "send", "read", NULL };
+static const char *const tg_wl_poisson_ops[] = { "write", "send", "read", "write-imm", NULL };
 
 static const struct cfg_key tg_wl_poisson_keys[] = {
 	{ "load", CFG_KEY_FRACTION, .required = "the target load of each host link, e.g. 30%",
@@ -390,7 +390,7 @@ static const struct cfg_key tg_wl_poisson_keys[] = {
 	{ "start", CFG_KEY_TIME, "0ns", .off = offsetof(struct tg_wl_poisson, msg.start_ps),
 	  .doc = "when the message is posted" },
 	{ "op", CFG_KEY_ENUM, "write", .off = offsetof(struct tg_wl_poisson, op),
-	  .names = tg_wl_poisson_ops, .doc = "write, send or read" },
+	  .names = tg_wl_poisson_ops, .doc = "write, send, read or write-imm" },
 	{ "dscp", CFG_KEY_UINT, NULL, .off = offsetof(struct tg_wl_poisson, msg.dscp), .size = 1,
 	  .max = 63, .doc = "DSCP of its data packets; absent: nic.dscp" },
 };

@@ -263,7 +263,7 @@ static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, 
 	uint32_t first = g->n_ops, end, *gate = malloc(sizeof(*gate) * n);
 	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .n = n, .coll = TG_NO_COLL,
 			   .gate = x->gate, .rank_gate = gate, .slice_bytes = 512 * 1024,
-			   .kind = kind, .bytes = bytes,
+			   .kind = kind, .bytes = bytes, .granule = 1,
 			   .alg = kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING };
 	int rc;
 
@@ -309,7 +309,7 @@ static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t by
 	struct tg_graph *g = x->c->graph;
 	uint32_t pair[2] = { x->p->gpus[a], x->p->gpus[r] }, deps[2], nd = 0, id, join;
 	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .ranks = pair, .n = 2,
-			   .coll = TG_NO_COLL, .gate = x->gate };
+			   .coll = TG_NO_COLL, .gate = x->gate, .granule = 1 };
 	int rc;
 
 	b.proto.comm = tg_train_comm(x->p, TG_TAG_PP, 0, 0, a); /* GPU a's pipeline sends */
@@ -321,7 +321,8 @@ static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t by
 			return 0;
 		id = deps[0];
 	} else {
-		if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, bytes, deps, nd, &id)) != 0)
+		if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, deps, nd,
+				     &id)) != 0)
 			return rc;
 		g->ops[id].tag = TG_TAG_PP;
 	}

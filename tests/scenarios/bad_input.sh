@@ -127,7 +127,7 @@ exp duplicate-key "duplicate-key.yaml:3:1: .*duplicate" \
 	"$good_topo" "$good_traffic" "topology: {kind: fat-tree, k: 4}"
 exp missing-traffic "missing-traffic.yaml:1:1: missing key 'traffic'" \
 	"$good_topo"
-exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send, read\)" \
+exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send, read, write-imm\)" \
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read_write}]" ""
 exp capture-port "capture-port.yaml:3:[0-9]+: h0 has no connected port 3" \
 	"$good_topo" "$good_traffic" "capture: {ports: ['h0:3']}"
@@ -186,6 +186,24 @@ exp retry-cnt "retry-cnt.yaml:3:[0-9]+: .*7" \
 	"$good_topo" "$good_traffic" "nic: {retry_cnt: 8}"
 exp recovery "recovery.yaml:3:[0-9]+: unknown value 'gbn' .*go-back-n" \
 	"$good_topo" "$good_traffic" "nic: {recovery: gbn}"
+# Data-carrying collectives: what data: true needs.
+exp data-payload "data-payload.yaml:2:[0-9]+: data: true needs nic.payload: true" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, data: true}]"
+exp data-sr "data-sr.yaml:2:[0-9]+: data: true needs nic.recovery: go-back-n" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, data: true}]" \
+	"nic: {payload: true, recovery: selective-repeat}"
+exp data-elements "data-elements.yaml:2:[0-9]+: data: true needs sizes in whole float32 elements: 1001 bytes" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, size: 1001B, data: true}]" \
+	"nic: {payload: true}"
+exp data-hd "data-hd.yaml:2:[0-9]+: .*halving-doubling.*: 1000 bytes is not a multiple of 16" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 1000B, data: true}]" \
+	"nic: {payload: true}"
+exp data-load "data-load.yaml:2:[0-9]+: data: true checks an even all-to-all only" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, load: {zipf: 1}, data: true}]" \
+	"nic: {payload: true}"
+exp data-memory "data-memory.yaml:2:[0-9]+: data: true would take 7.00 GiB of memory \(4 ranks x 1792.00 MiB" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, size: 1GiB, slice: 64MiB, data: true}]" \
+	"nic: {payload: true}"
 
 # warn NAME REGEX YAML...: exit 0 with a FILE:LINE:COL warning on stderr
 warn() {
