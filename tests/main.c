@@ -23,6 +23,19 @@ const char *test_data_path(const char *name)
 	return buf;
 }
 
+int test_suite_n(const char *name, CU_InitializeFunc init, CU_CleanupFunc clean,
+		 const struct test_case *tests, size_t n)
+{
+	CU_pSuite s = CU_add_suite(name, init, clean);
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int (*const suites[])(void) = {

@@ -7,7 +7,23 @@
 
 #include <CUnit/CUnit.h>
 
+#include <stddef.h>
+
 struct rte_mempool;
+
+/* One test of a suite. */
+struct test_case {
+	const char *name;
+	CU_TestFunc fn;
+};
+
+/* Register suite @name (@init and @clean around it, or NULL) with the @n
+ * tests @tests. 0 or -1. */
+int test_suite_n(const char *name, CU_InitializeFunc init, CU_CleanupFunc clean,
+		 const struct test_case *tests, size_t n);
+/* The same for an array @tests, without init and clean. */
+#define test_suite(name, tests) \
+	test_suite_n((name), NULL, NULL, (tests), sizeof(tests) / sizeof((tests)[0]))
 
 /* Mempool of mbufs with room for a full 4 KiB-MTU frame and pkt_meta. */
 struct rte_mempool *test_mempool(void);

@@ -730,10 +730,7 @@ static void test_cc_settings(void)
 
 int test_cc_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "conformance of every algorithm", test_cc_conformance },
 		{ "registration checks", test_cc_ops_check },
 		{ "DCQCN reaction-point trace", test_cc_dcqcn_trace },
@@ -744,12 +741,6 @@ int test_cc_register(void)
 		{ "Swift window, target and pacing", test_cc_swift },
 		{ "settings and presets", test_cc_settings },
 	};
-	CU_pSuite s = CU_add_suite("cc", NULL, NULL);
 
-	if (!s)
-		return -1;
-	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("cc", tests);
 }

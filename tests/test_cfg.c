@@ -687,10 +687,7 @@ static void test_cfg_write(void)
 
 int test_cfg_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "tree and marks", test_cfg_tree },
 		{ "aliases", test_cfg_aliases },
 		{ "load errors", test_cfg_load_errors },
@@ -706,13 +703,6 @@ int test_cfg_register(void)
 		{ "schema walker and names", test_cfg_schema },
 		{ "write back", test_cfg_write },
 	};
-	CU_pSuite s = CU_add_suite("cfg", NULL, NULL);
-	unsigned i;
 
-	if (!s)
-		return -1;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("cfg", tests);
 }

@@ -319,10 +319,7 @@ static void test_critical_path(void)
 
 int test_coll_register(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "collective volumes", test_coll_volumes },
 		{ "rail-aligned ring channels", test_coll_rails },
 		{ "skewed all-to-all", test_coll_load },
@@ -330,12 +327,6 @@ int test_coll_register(void)
 		{ "training communicators", test_train_comms },
 		{ "critical path", test_critical_path },
 	};
-	CU_pSuite s = CU_add_suite("coll", NULL, NULL);
 
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("coll", tests);
 }

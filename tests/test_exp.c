@@ -778,10 +778,7 @@ static void test_exp_ideal_fct(void)
 
 int test_exp_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "config.md covers the schema", test_exp_docs },
 		{ "port lists take patterns", test_exp_port_patterns },
 		{ "defaults and overrides", test_exp_defaults },
@@ -792,13 +789,6 @@ int test_exp_register(void)
 		{ "fabric.path: policy, tiers, settings", test_exp_path },
 		{ "ideal FCT against every packet followed", test_exp_ideal_fct },
 	};
-	CU_pSuite s = CU_add_suite("exp", NULL, NULL);
-	unsigned i;
 
-	if (!s)
-		return -1;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("exp", tests);
 }

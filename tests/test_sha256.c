@@ -87,20 +87,11 @@ static void test_sha256_padding(void)
 
 int test_sha256_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "FIPS 180-4 examples", test_sha256_vectors },
 		{ "one million a", test_sha256_million_a },
 		{ "padding boundaries", test_sha256_padding },
 	};
-	CU_pSuite s = CU_add_suite("sha256", NULL, NULL);
 
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("sha256", tests);
 }

@@ -560,10 +560,7 @@ static void test_tg_poisson_seed(void)
 
 int test_tg_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "qp per connection or per message", test_tg_qp_mode },
 		{ "endpoints are NIC ports", test_tg_endpoints },
 		{ "qps splits messages over QPs", test_tg_qps },
@@ -574,12 +571,6 @@ int test_tg_register(void)
 		{ "poisson destinations uniform", test_tg_poisson_dsts },
 		{ "poisson seed, hosts, start, file CDF", test_tg_poisson_seed },
 	};
-	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
 
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("traffic", tests);
 }

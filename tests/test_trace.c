@@ -616,10 +616,7 @@ static int tt_suite_clean(void)
 
 int test_trace_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "csv: every bad row refused at its line", test_trace_csv_errors },
 		{ "csv: rows as written", test_trace_csv_rows },
 		{ "csv: depends_on waits for completion", test_trace_csv_deps },
@@ -632,12 +629,7 @@ int test_trace_register(void)
 		{ "pcap: bad captures refused", test_trace_pcap_errors },
 		{ "keys of the trace kind", test_trace_keys },
 	};
-	CU_pSuite s = CU_add_suite("trace", tt_suite_init, tt_suite_clean);
 
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite_n("trace", tt_suite_init, tt_suite_clean, tests,
+			    sizeof(tests) / sizeof(tests[0]));
 }

@@ -247,23 +247,13 @@ static void test_units_ser_ps(void)
 
 int test_units_register(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct test_case tests[] = {
 		{ "good quantities", test_units_good },
 		{ "bad quantities", test_units_bad },
 		{ "fractions", test_units_fraction },
 		{ "rate formatting", test_units_fmt_rate },
 		{ "serialisation time", test_units_ser_ps },
 	};
-	CU_pSuite s = CU_add_suite("units", NULL, NULL);
-	unsigned i;
 
-	if (!s)
-		return -1;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!CU_add_test(s, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return test_suite("units", tests);
 }

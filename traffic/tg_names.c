@@ -227,6 +227,54 @@ static int tg_names_glob(const struct topo *t, const struct cfg_node *n, uint32_
 	return 0;
 }
 
+int tg_wl_dscp(const struct cfg_node *n, uint8_t *dscp, bool *set, char err[CFG_ERR_BYTES])
+{
+	uint64_t v;
+
+	if (cfg_u64(n, 0, 63, &v, err) != 0)
+		return -EINVAL;
+	*dscp = (uint8_t)v;
+	*set = true;
+	return 0;
+}
+
+int tg_wl_stragglers(const struct topo *t, const struct cfg_node *n, const char *key,
+		     const char *among, const uint32_t *parts, uint32_t n_parts, double **slow,
+		     char err[CFG_ERR_BYTES])
+{
+	const char *const keys[] = { key, "factor", NULL };
+
+	if (cfg_want(n, CFG_SEQ, "stragglers (a list of {NAME, factor})", err) != 0)
+		return -EINVAL;
+	if (!(*slow = malloc(sizeof(**slow) * (n_parts ? n_parts : 1))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n_parts; i++)
+		(*slow)[i] = 1;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const struct cfg_node *it = n->items[i], *nn, *fn;
+		uint32_t ep, r = 0;
+		double f;
+
+		if (cfg_want(it, CFG_MAP, "a straggler ({NAME, factor})", err) != 0 ||
+		    cfg_check_keys(it, keys, err) != 0)
+			return -EINVAL;
+		if (!(nn = cfg_get(it, key)) || !(fn = cfg_get(it, "factor"))) {
+			cfg_errorf(err, it, "a straggler needs '%s' (a name among %s) and 'factor'", key, among);
+			return -EINVAL;
+		}
+		if (tg_wl_ep(t, nn, &ep, err) != 0 || cfg_double(fn, 0, 1000, &f, err) != 0)
+			return -EINVAL;
+		while (r < n_parts && parts[r] != ep)
+			r++;
+		if (r == n_parts) {
+			cfg_errorf(err, nn, "'%s' is not one of %s", nn->str, among);
+			return -EINVAL;
+		}
+		(*slow)[r] = f;
+	}
+	return 0;
+}
+
 int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
 	      char err[CFG_ERR_BYTES])
 {

@@ -118,13 +118,8 @@ static int tg_wl_coll_channels(const struct cfg_node *n, void *params, char err[
 static int tg_wl_coll_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_coll *p = params;
-	uint64_t v;
 
-	if (cfg_u64(n, 0, 63, &v, err) != 0)
-		return -EINVAL;
-	p->dscp = (uint8_t)v;
-	p->dscp_set = true;
-	return 0;
+	return tg_wl_dscp(n, &p->dscp, &p->dscp_set, err);
 }
 
 /* Absent, it stays absent from the resolved experiment (files that name
@@ -190,38 +185,10 @@ static int tg_wl_coll_load(const struct cfg_node *n, void *params, char err[CFG_
  * as long (read after ranks: the table's order). */
 static int tg_wl_coll_stragglers(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
-	static const char *const keys[] = { "rank", "factor", NULL };
 	struct tg_wl_coll *p = params;
 
-	if (cfg_want(n, CFG_SEQ, "stragglers (a list of {rank, factor})", err) != 0)
-		return -EINVAL;
-	if (!(p->slow = malloc(sizeof(*p->slow) * p->n_ranks)))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < p->n_ranks; i++)
-		p->slow[i] = 1;
-	for (uint32_t i = 0; i < n->n; i++) {
-		const struct cfg_node *it = n->items[i], *rn, *fn;
-		uint32_t ep, r = 0;
-		double f;
-
-		if (cfg_want(it, CFG_MAP, "a straggler ({rank, factor})", err) != 0 ||
-		    cfg_check_keys(it, keys, err) != 0)
-			return -EINVAL;
-		if (!(rn = cfg_get(it, "rank")) || !(fn = cfg_get(it, "factor"))) {
-			cfg_errorf(err, it, "a straggler needs 'rank' (a name among the ranks) and 'factor'");
-			return -EINVAL;
-		}
-		if (tg_wl_ep(p->ctx->topo, rn, &ep, err) != 0 || cfg_double(fn, 0, 1000, &f, err) != 0)
-			return -EINVAL;
-		while (r < p->n_ranks && p->ranks[r] != ep)
-			r++;
-		if (r == p->n_ranks) {
-			cfg_errorf(err, rn, "'%s' is not one of the collective's ranks", rn->str);
-			return -EINVAL;
-		}
-		p->slow[r] = f;
-	}
-	return 0;
+	return tg_wl_stragglers(p->ctx->topo, n, "rank", "the collective's ranks", p->ranks, p->n_ranks,
+				&p->slow, err);
 }
 
 static const struct cfg_key tg_wl_coll_keys[] = {
@@ -540,24 +507,6 @@ static int tg_wl_coll_compute(const struct tg_wl_coll *p, struct tg_cb *b, struc
 	return 0;
 }
 
-/* A zero-length compute node waiting for every node of the instance that
- * began at @first: the next instance's gate. */
-static int tg_wl_coll_barrier(struct tg_wl_ctx *c, uint32_t first, uint32_t *gate)
-{
-	struct tg_graph *g = c->graph;
-	struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
-	uint32_t n = g->n_ops - first, *deps = malloc(sizeof(*deps) * (n ? n : 1));
-	int rc;
-
-	if (!deps)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		deps[i] = first + i;
-	rc = tg_graph_add(g, &node, deps, n, gate);
-	free(deps);
-	return rc;
-}
-
 static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_coll p = { .ctx = c, .alg = -1 };
@@ -657,7 +606,7 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 			/* The next instance waits for this one's end, as nccl-tests'
 			 * iterations do (one synchronous collective at a time). */
 			if (s + 1 < n_sizes || k + 1 < p.iterations)
-				rc = tg_wl_coll_barrier(c, b.first_node, &gate);
+				rc = tg_graph_join(c->graph, b.first_node, &gate); /* the next instance's gate */
 		}
 	}
 	if (rc == -E2BIG) {

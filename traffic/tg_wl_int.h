@@ -51,6 +51,16 @@ int tg_wl_ep(const struct topo *t, const struct cfg_node *n, uint32_t *ep,
 /* `all` or a list of names and patterns (no repeats), malloc'd into *out. */
 int tg_wl_eps(const struct topo *t, const struct cfg_node *n, uint32_t **out, uint32_t *n_out,
 	      char err[CFG_ERR_BYTES]);
+/* A workload's own DSCP (0..63) from @n into *@dscp, *@set true. 0 or
+ * -EINVAL with @err filled. */
+int tg_wl_dscp(const struct cfg_node *n, uint8_t *dscp, bool *set, char err[CFG_ERR_BYTES]);
+/* A stragglers list, [{@key: NAME, factor: F}] (F 0..1000) over the
+ * participants @parts[0..@n): per participant its factor (1 for those not
+ * named), malloc'd into *@slow; @among says in errors what the names must
+ * be among. 0, -EINVAL with @err filled, or -ENOMEM. */
+int tg_wl_stragglers(const struct topo *t, const struct cfg_node *n, const char *key,
+		     const char *among, const uint32_t *parts, uint32_t n_parts, double **slow,
+		     char err[CFG_ERR_BYTES]);
 /* What `all` is: every GPU of a GPU fabric, else every endpoint with a
  * link, in order, malloc'd into *out. 0 or -ENOMEM. */
 int tg_wl_all_parts(const struct topo *t, uint32_t **out, uint32_t *n_out);

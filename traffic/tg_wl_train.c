@@ -74,13 +74,8 @@ static int tg_train_gpus(const struct cfg_node *n, void *params, char err[CFG_ER
 static int tg_train_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_train *p = params;
-	uint64_t v;
 
-	if (cfg_u64(n, 0, 63, &v, err) != 0)
-		return -EINVAL;
-	p->dscp = (uint8_t)v;
-	p->dscp_set = true;
-	return 0;
+	return tg_wl_dscp(n, &p->dscp, &p->dscp_set, err);
 }
 
 /* parallel: {tp, pp, dp, ep}, each 1.. (absent: 1); tp x pp x dp must be
@@ -118,38 +113,10 @@ static int tg_train_parallel(const struct cfg_node *n, void *params, char err[CF
 /* stragglers: [{gpu: NAME, factor: F}] (after gpus). */
 static int tg_train_stragglers(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
-	static const char *const keys[] = { "gpu", "factor", NULL };
 	struct tg_wl_train *p = params;
 
-	if (cfg_want(n, CFG_SEQ, "stragglers (a list of {gpu, factor})", err) != 0)
-		return -EINVAL;
-	if (!(p->slow = malloc(sizeof(*p->slow) * (p->n_gpus ? p->n_gpus : 1))))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < p->n_gpus; i++)
-		p->slow[i] = 1;
-	for (uint32_t i = 0; i < n->n; i++) {
-		const struct cfg_node *it = n->items[i], *gn, *fn;
-		uint32_t ep, r = 0;
-		double f;
-
-		if (cfg_want(it, CFG_MAP, "a straggler ({gpu, factor})", err) != 0 ||
-		    cfg_check_keys(it, keys, err) != 0)
-			return -EINVAL;
-		if (!(gn = cfg_get(it, "gpu")) || !(fn = cfg_get(it, "factor"))) {
-			cfg_errorf(err, it, "a straggler needs 'gpu' and 'factor'");
-			return -EINVAL;
-		}
-		if (tg_wl_ep(p->ctx->topo, gn, &ep, err) != 0 || cfg_double(fn, 0, 1000, &f, err) != 0)
-			return -EINVAL;
-		while (r < p->n_gpus && p->gpus[r] != ep)
-			r++;
-		if (r == p->n_gpus) {
-			cfg_errorf(err, gn, "'%s' is not one of the workload's GPUs", gn->str);
-			return -EINVAL;
-		}
-		p->slow[r] = f;
-	}
-	return 0;
+	return tg_wl_stragglers(p->ctx->topo, n, "gpu", "the workload's GPUs", p->gpus, p->n_gpus,
+				&p->slow, err);
 }
 
 static const struct cfg_key tg_train_keys[] = {

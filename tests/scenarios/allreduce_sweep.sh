@@ -21,11 +21,7 @@ dir=$2
 python3 - "$tmp/s/collectives.csv" <<'PY' || fail=1
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "complete"]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 n = int(rows[0]["ranks"])
 size = [int(r["size_bytes"]) for r in rows]
 t = [float(r["time_us"]) for r in rows]
@@ -44,6 +40,6 @@ nic = [b / 8 for b in top]
 say(max(top) <= 1.02 * min(top), "plateau: the last three sizes' busbw %.1f..%.1f GB/s" % (min(top), max(top)))
 say(46 <= min(nic) and max(nic) <= 49.0187,
     "plateau per NIC %.2f..%.2f GB/s, between 46 (measured) and 49.02 (the ceiling)" % (min(nic), max(nic)))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

@@ -22,11 +22,7 @@ done
 python3 - "$tmp" <<'PY' || fail=1
 import csv, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 B = 400e9 / 8 * 4096 / 4178 / 1e9
 model = B * (63 / 64) / (8 * 49 / 64 / 4)
 bus = {}
@@ -43,6 +39,6 @@ say(all(abs(x - model) <= 0.10 * model for x in ad),
 say(max(ad) - min(ad) <= 0.01 * max(ad), "adaptive: the same on every seed (spread %.3f GB/s)" % (max(ad) - min(ad)))
 say(all(e < a for e, a in zip(ec, ad)), "ecmp: below adaptive on every seed (%s)" % ", ".join("%.2f" % x for x in ec))
 say(max(ec) - min(ec) > max(ad) - min(ad), "ecmp: moves with the seed (spread %.2f GB/s)" % (max(ec) - min(ec)))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

@@ -52,11 +52,7 @@ import csv, math, random, sys
 tmp, seeds = sys.argv[1], int(sys.argv[2])
 F = P = 8
 table = {1: 0.38, 2: 0.48, 4: 0.57, 8: 0.65}
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 def uplinks(d):
     rows = [r for r in csv.DictReader(open(d + "/ports.csv")) if r["node"] == "leaf0" and r["peer"].startswith("spine")]
     return [int(r["tx_bytes"]) for r in rows]
@@ -131,6 +127,6 @@ for p, bound in (("spray", 1.20), ("round-robin", 1.02), ("adaptive", 1.10)):
     say(worst <= bound and below == 0,
         "%s: every step within %d%% of the no-collision step (worst %.3f x), none shorter than its busiest uplink"
         % (p, round(100 * (bound - 1)), worst))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

@@ -16,11 +16,7 @@ dir=$2
 python3 - "$tmp" <<'PY' || fail=1
 import csv, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 S, G, N = 256 * 2 ** 20, 8, 2
 n = G * N
 pay = 4096 / 4178
@@ -36,6 +32,6 @@ for run, nvl_bps in (("fast", 40e12), ("nvl4", 3.6e12)):
     r, m = rows["flat"] / rows["hier"], t_flat / t_hier
     say(abs(r - m) <= 0.10 * m, "%s: flat / hierarchical %.3f, model %.3f (%s)"
         % (run, r, m, "hierarchical wins" if m > 1 else "flat wins"))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

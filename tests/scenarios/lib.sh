@@ -1,7 +1,9 @@
 # Shared by the scenario scripts (sourced after `set -eu`): a scratch folder
 # removed on exit ($tmp), a failure flag ($fail) with bad() to raise it,
 # check() to test a numeric condition and say so, and key() to read one
-# value of a summary.json.
+# value of a summary.json; the folder on PYTHONPATH for scen.py (say(),
+# done()) in the scripts' Python checks.
+export PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")${PYTHONPATH:+:$PYTHONPATH}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

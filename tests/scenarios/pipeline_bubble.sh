@@ -21,11 +21,7 @@ done
 python3 - "$tmp" <<'PY' || fail=1
 import csv, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 P, F, B = 4, 1000.0, 2000.0
 for m in (1, 2, 4, 8, 16):
     free = list(csv.DictReader(open("%s/free%d/training.csv" % (tmp, m))))
@@ -43,6 +39,6 @@ for m in (1, 2, 4, 8, 16):
     pp = float(sent[-1]["pp_us"])
     say(abs(float(sent[-1]["compute_us"]) - want) < 1e-3 and 427.1 <= pp <= 427.1 * 1.01,
         "M=%d sent: compute %s us on the path, sends %.2f us (expected 427.1 .. 431.4)" % (m, sent[-1]["compute_us"], pp))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

@@ -28,11 +28,7 @@ done
 python3 - "$tmp" <<'PY' || fail=1
 import csv, json, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 runs = {}
 for seed in range(1, 6):
   for p in ("ecmp", "adaptive"):
@@ -59,6 +55,6 @@ say(sum(ar) / 5 <= 1.10 and max(ar) <= 1.20,
     % (sum(ar) / 5, max(ar)))
 say(sum(ec) / 5 >= 2 * sum(ar) / 5,
     "ecmp: cross step %.2f x the optimum on average, at least 2 x adaptive's" % (sum(ec) / 5))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

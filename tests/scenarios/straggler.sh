@@ -23,11 +23,7 @@ dir=$2
 python3 - "$tmp" <<'PY' || fail=1
 import csv, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 def times(run):
     return [float(r["time_us"]) for r in csv.DictReader(open("%s/%s/collectives.csv" % (tmp, run)))]
 slow, even, ar = times("slow"), times("even"), times("ar")
@@ -42,6 +38,6 @@ bw = 1.875 * 8 * 2**20 / 49.0187e9 * 1e6
 for i, (s, e) in enumerate(zip(nic, even)):
     say(abs((s - e) - bw) <= 0.03 * bw, "step %d: %.1f us with a 200G NIC, %.1f without: %.1f us longer (expected %.1f)"
         % (i, s, e, s - e, bw))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"

@@ -34,11 +34,7 @@ fi
 python3 - "$tmp" "$dir/traces" "$have_tshark" <<'PY' || fail=1
 import csv, sys
 tmp, traces, have_tshark = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 EPS = 0.0015  # flows.csv prints ns with 3 decimals
 
 rows = list(csv.DictReader(open(tmp + "/run/flows.csv")))
@@ -138,6 +134,6 @@ if have_tshark:
         good = (r["src"], r["dst"], int(r["bytes"]), r["op"]) == (m[1], m[2], m[3], m[4]) and \
             abs(f(r, "start_ns") - m[0]) < 1
         say(good, "rdma-mix.pcap: %s %s -> %s of %d B at %.0f ns" % (m[4], m[1], m[2], m[3], m[0]))
-sys.exit(0 if ok else 1)
+done()
 PY
 exit $fail

@@ -16,11 +16,7 @@ dir=$2
 python3 - "$tmp" <<'PY' || fail=1
 import csv, sys
 tmp = sys.argv[1]
-ok = True
-def say(good, text):
-    global ok
-    print(("ok: " if good else "FAIL: ") + text)
-    ok = ok and good
+from scen import say, done
 def rows(run):
     return {int(r["size_bytes"]): r for r in csv.DictReader(open("%s/%s/collectives.csv" % (tmp, run)))}
 tree, ring = rows("tree"), rows("ring")
@@ -34,6 +30,6 @@ rb, tb = float(ring[268435456]["busbw_GBps"]), float(tree[268435456]["busbw_GBps
 say(0.95 * 392.1 <= rb <= 392.1, "ring at 256 MiB: busbw %.1f GB/s, bound 392.1" % rb)
 say(tb < rb, "tree at 256 MiB: busbw %.1f GB/s, below the ring's" % tb)
 say(float(tree[4096]["time_us"]) < float(ring[4096]["time_us"]) / 3, "the tree is over 3x faster at 4 KiB")
-sys.exit(0 if ok else 1)
+done()
 PY
 exit "$fail"
