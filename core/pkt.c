@@ -368,6 +368,7 @@ pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
 	meta->payload_bytes = (uint16_t)f->payload_bytes;
 	meta->l3_off = (uint8_t)l->l3_off;
 	meta->kind = lay->kind;
+	meta->flags = 0;
 }
 
 /* Checks and lengths shared by both builders: the frame's layout, lengths,
@@ -631,6 +632,7 @@ int pkt_build_pfc(struct rte_mbuf *m, const uint8_t src_mac[6], uint8_t enable,
 	meta->payload_bytes = 0;
 	meta->l3_off = 0;
 	meta->kind = PKT_KIND_PFC;
+	meta->flags = 0;
 	return 0;
 }
 

@@ -128,7 +128,15 @@ struct pkt_meta {
 				 * frames */
 	uint8_t tc;             /* traffic class of the current egress queue */
 	uint8_t kind;           /* enum pkt_kind */
-	uint8_t rsvd;           /* keeps the layout 8-byte aligned */
+	uint8_t flags;          /* PKT_MF_*: what a fault did to it on the wire (0 as
+				 * built) */
+};
+
+/* Faults a frame met on its link (struct pkt_meta flags), read when it
+ * arrives: set only on links with a fault (port_set_down, corruption). */
+enum {
+	PKT_MF_LOST = 1,    /* on a link that went down while it was on the way */
+	PKT_MF_CORRUPT = 2, /* bits flipped: the receiving MAC's FCS check fails */
 };
 
 _Static_assert(sizeof(struct pkt_meta) == 8, "pkt_meta must stay 8 bytes: see pkt_data");

@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "port.h"
+#include "port_fault.h"
 #include "port_pfc.h"
 #include "rng.h"
 #include "sim.h"
@@ -174,6 +175,7 @@ static void port_ring_free(struct sim *sim, struct port_ring *r)
 void port_fini(struct port *p)
 {
 	port_pfc_fini(p);
+	port_fault_fini(p);
 	port_ring_free(p->sim, &p->ctrl);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		port_ring_free(p->sim, &p->q[tc]);
@@ -229,24 +231,12 @@ static inline int port_pick_tc(struct port *p)
 	}
 }
 
-/* Is the frame on the wire lost? A splitmix64 draw per frame, only on
- * lossy links. */
-static inline bool port_lose(struct port *p)
-{
-	if (likely(!(p->flags & PORT_F_LOSSY)))
-		return false;
-	return rng_splitmix64(&p->rng) % UINT64_C(1000000000) < p->loss_ppb;
-}
-
-/* Hand a frame to the link: it reaches the peer at @due_ps, or is lost. */
+/* Hand a frame to the link: it reaches the peer at @due_ps, or is lost
+ * (only on lossy or faulty links: port_fault_tx draws and frees). */
 static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 {
-	if (unlikely(port_lose(p))) {
-		p->lost_pkts++;
-		p->lost_bytes += pkt_meta(m)->frame_bytes;
-		sim_pkt_free(p->sim, m);
+	if (unlikely(p->flags & PORT_F_LOSSY) && port_fault_tx(p, m))
 		return;
-	}
 	port_pipe_push(&p->pipe, m, due_ps);
 	if (port_pipe_len(&p->pipe) == 1) {
 		p->pipe_head = m;
@@ -404,7 +394,7 @@ void port_set_loss(struct port *p, double loss, uint64_t seed)
 {
 	p->loss_ppb = (uint64_t)(loss * 1e9 + 0.5);
 	p->rng = seed;
-	if (p->loss_ppb)
+	if (p->loss_ppb || p->fault)
 		p->flags |= PORT_F_LOSSY;
 	else
 		p->flags &= (uint8_t)~PORT_F_LOSSY;
@@ -458,6 +448,10 @@ static void port_arrive(struct sim *sim, void *obj)
 		pkt_prefetch(next->m);
 	}
 	sim->n_hops++;
+	if (unlikely(pkt_meta(m)->flags)) {
+		port_fault_arrive(p, m); /* lost with its link, or corrupted */
+		return;
+	}
 	if (unlikely(pipe->peer_cap))
 		cap_write(p->peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
 	/* MAC control (PFC) is the receiving MAC's business, not its node's. */

@@ -20,6 +20,7 @@
 struct sim;
 struct port;
 struct port_pfc;
+struct port_fault;
 struct cap_file;
 
 enum {
@@ -107,8 +108,9 @@ struct port_stats {
 
 enum {
 	PORT_F_CTRL = 1,  /* MAC control frames are queued */
-	PORT_F_LOSSY = 2, /* frames may be lost on this direction */
+	PORT_F_LOSSY = 2, /* frames may be lost or hurt on this direction (loss, faults) */
 	PORT_F_WAKE = 4,  /* an event will restart the port at busy_until_ps */
+	PORT_F_DOWN = 8,  /* its link is down (port_fault.h): what it sends is lost */
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
@@ -165,6 +167,7 @@ struct port {
 	struct port_pfc *pfc;        /* PFC state, NULL when the port does not do PFC */
 	const struct pkt_ll *ll;     /* link layer (default pkt_ll_roce; port_set_ll) */
 	uint64_t loss_ppb;           /* random frame loss on this direction, parts per 1e9 */
+	struct port_fault *fault;    /* link faults of this direction (port_fault.h), or NULL */
 	uint64_t rng;                /* its random stream (splitmix64 state) */
 	uint64_t lost_pkts;          /* frames lost on the link */
 	uint64_t ctrl_tx_pkts;       /* MAC control frames transmitted */
@@ -241,6 +244,11 @@ static inline uint64_t port_backlog_bytes(const struct port *p, uint64_t now)
 		b += (uint64_t)((unsigned __int128)(p->busy_until_ps - now) * p->rate_bps /
 				(8 * UNITS_PS_PER_S));
 	return b;
+}
+/* Is @p's link up? (Down: port_link_set_down, port_fault.h.) */
+static inline bool port_up(const struct port *p)
+{
+	return !(p->flags & PORT_F_DOWN);
 }
 /* Frames queued on class @tc of @p. */
 static inline uint32_t port_tc_len(const struct port *p, uint8_t tc)

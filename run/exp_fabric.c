@@ -100,6 +100,8 @@ static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG
 
 	(void)err;
 	e->buffer_mark = cfg_get(f, "buffer")->mark;
+	if (!cfg_get(f, "convergence"))
+		e->convergence_ps = EXP_CONVERGENCE_PS;
 	return 0;
 }
 
@@ -108,6 +110,8 @@ static const struct cfg_key exp_fabric_keys[] = {
 	  .doc = "random frame loss per link direction, 0..1" },
 	{ "pfc", CFG_KEY_SECTION, NULL, .subs = exp_pfc_subs, .what = "pfc",
 	  .doc = "priority flow control; absent: no PFC" },
+	{ "convergence", CFG_KEY_TIME, NULL, .off = offsetof(struct exp, convergence_ps),
+	  .doc = "after a link goes down or up (faults:), every switch's forwarding is recomputed this much later; absent: 1ms" },
 	{ "links", CFG_KEY_CUSTOM, NULL, .read = exp_links,
 	  .doc = "per-link rate or delay: [{ports: [node1/nic3:0], rate: 200Gbps, delay: 2us}]" },
 };

@@ -456,6 +456,8 @@ static const struct cfg_key exp_top_keys[] = {
 	  .doc = "settings of the simulator itself" },
 	{ "traffic", CFG_KEY_CUSTOM, .required = "a list of workloads", .read = exp_traffic,
 	  .doc = "workloads (registered kinds)" },
+	{ "faults", CFG_KEY_CUSTOM, NULL, .read = exp_faults_read,
+	  .doc = "the fault schedule: links down and up, flaps, rate changes, loss, corruption, failing switches and NICs, PFC storms" },
 	{ "capture", CFG_KEY_SECTION, NULL, .subs = exp_capture_subs, .what = "capture",
 	  .doc = "ports to record to pcap; absent: none" },
 	{ "outputs", CFG_KEY_SECTION, "{}", .subs = exp_outputs_subs, .what = "outputs",
@@ -480,6 +482,7 @@ int exp_schema_keys(struct cfg_schema_names *out)
 	memset(out, 0, sizeof(*out));
 	r = cfg_schema_names_add(out, &exp_top_table);
 	r = r ? r : cfg_schema_names_add(out, &exp_expect_table);
+	r = r ? r : cfg_schema_names_add(out, exp_faults_table());
 	for (unsigned i = 0; r == 0 && (t = topo_kind_table(i)) != NULL; i++)
 		r = cfg_schema_names_add(out, t);
 	for (unsigned i = 0; r == 0 && (k = tg_wl_kind_at(i)) != NULL; i++)
@@ -629,6 +632,7 @@ void exp_free(struct exp *e)
 	free(e->islands);
 	free(e->captures);
 	free(e->expects);
+	exp_faults_free(e);
 	free(e->series);
 	free(e->rate_workloads);
 	free(e->pfc_off);

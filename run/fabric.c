@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "faults.h"
 #include "pkt_telemetry.h"
 #include "port_pfc.h"
 
@@ -288,6 +289,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	if (outdir && (r = fabric_rates_open(f, outdir, err)) != 0)
 		return r;
+	if ((r = fabric_faults_arm(f, err)) != 0)
+		return r;
 	f->setup_s = fabric_now_s() - start;
 	return 0;
 nomem:
@@ -423,6 +426,7 @@ void fabric_free(struct fabric *f)
 	if (f->rates)
 		fclose(f->rates);
 	free(f->rate_flows);
+	fabric_faults_free(f);
 	free(f->dl_next);
 	free(f->dl_tx);
 	free(f->caps);

@@ -44,6 +44,7 @@ struct fabric {
 				       * UINT32_MAX off it */
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
+	struct fabric_faults *faults; /* the fault schedule (faults.c), NULL without */
 };
 
 /* Monotonic wall-clock time, s. */

@@ -404,7 +404,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
 	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0 || res_collectives(r, f) != 0 ||
-	    res_training(r, f) != 0)
+	    res_training(r, f) != 0 || res_faults(r, f) != 0)
 		return -ENOMEM;
 	RES_U64(r, f->exp->engine.pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
@@ -590,8 +590,9 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "rates.csv", "flows.csv",
 					       "fct_bins.csv", "collectives.csv",
-					       "training.csv" };
-	const char **files = malloc(sizeof(*files) * (f->exp->n_captures + 10));
+					       "training.csv", "faults.csv" };
+	const char **files = malloc(sizeof(*files) *
+				    (f->exp->n_captures + sizeof(tables) / sizeof(tables[0])));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;
 	size_t covers_len = 0;
@@ -621,6 +622,10 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	}
 	if (f->exp->n_steps && (rc = res_write_training(f, dir)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s/training.csv: cannot write: %s", dir, strerror(-rc));
+		goto out;
+	}
+	if (f->exp->n_faults && (rc = res_write_faults(f, dir)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s/faults.csv: cannot write: %s", dir, strerror(-rc));
 		goto out;
 	}
 	if ((rc = res_write_ports(f, dir)) != 0) {
@@ -898,6 +903,7 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 		RV("drops.buffer"), RV("switch.buffer_peak_bytes"));
 	res_print_collectives(f, out);
 	res_print_training(f, out);
+	res_print_faults(f, out);
 	if (RV("messages.incomplete") > 0)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"

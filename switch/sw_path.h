@@ -103,10 +103,14 @@ static inline void *sw_path_grp_state(const struct sw_path_env *env, uint32_t gr
 
 /* What the switch's port @port still has to send, all traffic classes
  * and the frame on the wire (port_backlog_bytes: the load a load-aware
- * policy compares). */
+ * policy compares); UINT64_MAX when its link is down, so that a
+ * load-aware policy avoids a dead port at once (the others keep it until
+ * the forwarding is recomputed). */
 static inline uint64_t sw_path_load(const struct sw_path_env *env, uint16_t port)
 {
-	return port_backlog_bytes(&env->ports[port], env->sim->now_ps);
+	const struct port *p = &env->ports[port];
+
+	return likely(port_up(p)) ? port_backlog_bytes(p, env->sim->now_ps) : UINT64_MAX;
 }
 
 /* The index of the least-loaded port of @ports[0..@n_ports) (sw_path_load),

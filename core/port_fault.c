@@ -1,0 +1,239 @@
+/* Link faults (see port_fault.h). Everything here is off the hot path: a
+ * port reaches it only while it has a fault (PORT_F_LOSSY), a frame only
+ * when a fault marked it. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "capture.h"
+#include "port_fault.h"
+#include "port_pfc.h"
+#include "rng.h"
+#include "sim.h"
+
+/* A uniform draw in [0, 1) from the port's stream (the one its uniform
+ * loss uses). */
+static double port_fault_unit(struct port *p)
+{
+	return (double)(rng_splitmix64(&p->rng) >> 11) * 0x1.0p-53;
+}
+
+static struct port_fault *port_fault_get(struct port *p)
+{
+	if (!p->fault && !(p->fault = calloc(1, sizeof(*p->fault))))
+		return NULL;
+	p->flags |= PORT_F_LOSSY;
+	return p->fault;
+}
+
+void port_fault_fini(struct port *p)
+{
+	free(p->fault);
+	p->fault = NULL;
+}
+
+/* Lose @m on @p's link (counted as the link's loss: what the peer did not
+ * receive). */
+static void port_fault_drop(struct port *p, struct rte_mbuf *m)
+{
+	p->lost_pkts++;
+	p->lost_bytes += pkt_meta(m)->frame_bytes;
+	sim_pkt_free(p->sim, m);
+}
+
+bool port_fault_tx(struct port *p, struct rte_mbuf *m)
+{
+	struct port_fault *f = p->fault;
+	struct pkt_meta *pm = pkt_meta(m);
+
+	if (f && f->down) {
+		f->stats.down_lost++;
+		port_fault_drop(p, m);
+		return true;
+	}
+	/* Uniform loss first, with the draw it always had: a port without
+	 * other faults loses exactly the frames it lost before. */
+	if (p->loss_ppb && rng_splitmix64(&p->rng) % UINT64_C(1000000000) < p->loss_ppb) {
+		if (f)
+			f->stats.random_lost++;
+		port_fault_drop(p, m);
+		return true;
+	}
+	if (!f)
+		return false;
+	if (pm->kind != PKT_KIND_PFC && f->tc_loss_ppb[pm->tc & (PORT_N_TC - 1)] &&
+	    rng_splitmix64(&p->rng) % UINT64_C(1000000000) < f->tc_loss_ppb[pm->tc & (PORT_N_TC - 1)]) {
+		f->stats.random_lost++;
+		port_fault_drop(p, m);
+		return true;
+	}
+	if (f->ge_on) {
+		/* A step of the chain per frame, then the state's loss. */
+		if (port_fault_unit(p) < (f->ge_bad ? f->ge.p_bg : f->ge.p_gb))
+			f->ge_bad = !f->ge_bad;
+		if (port_fault_unit(p) < (f->ge_bad ? f->ge.loss_bad : f->ge.loss_good)) {
+			f->stats.random_lost++;
+			port_fault_drop(p, m);
+			return true;
+		}
+	}
+	if (f->ber > 0) {
+		double hit = -expm1(8.0 * pm->frame_bytes * log1p(-f->ber));
+
+		if (port_fault_unit(p) < hit) {
+			/* One bit flipped where the frame has bytes (a frame without its
+			 * payload in memory has its headers): what a capture at the
+			 * receiver shows. */
+			uint32_t len = rte_pktmbuf_data_len(m);
+
+			if (len) {
+				uint64_t bit = rng_splitmix64(&p->rng) % ((uint64_t)len * 8);
+
+				pkt_data(m)[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+			}
+			pm->flags |= PKT_MF_CORRUPT;
+			f->stats.corrupted++;
+		}
+	}
+	return false;
+}
+
+void port_fault_arrive(struct port *p, struct rte_mbuf *m)
+{
+	struct port *rx = p->peer;
+
+	if (pkt_meta(m)->flags & PKT_MF_LOST) {
+		/* Went down with the link: never arrives. */
+		if (p->fault)
+			p->fault->stats.down_lost++;
+		port_fault_drop(p, m);
+		return;
+	}
+	/* Corrupted: the receiving MAC sees it (a capture there shows the
+	 * flipped bit), its FCS check fails, it goes no further. */
+	if (p->pipe.peer_cap)
+		cap_write(rx->cap, p->sim->now_ps, m, pkt_meta(m)->frame_bytes);
+	if (port_fault_get(rx))
+		rx->fault->stats.fcs_errors++;
+	port_fault_drop(p, m);
+}
+
+/* Mark every frame on @p's wire lost. */
+static void port_fault_wipe(struct port *p)
+{
+	for (uint32_t i = p->pipe.head; i != p->pipe.tail; i++)
+		pkt_meta(p->pipe.slots[i & p->pipe.mask].m)->flags |= PKT_MF_LOST;
+	if (p->tx_pkt)
+		pkt_meta(p->tx_pkt)->flags |= PKT_MF_LOST; /* half sent */
+}
+
+static int port_dir_set_down(struct port *p, bool down)
+{
+	struct port_fault *f = port_fault_get(p);
+	uint64_t now = p->sim->now_ps;
+
+	if (!f)
+		return -ENOMEM;
+	if (f->down == down)
+		return 0;
+	f->down = down;
+	if (down)
+		p->flags |= PORT_F_DOWN;
+	else
+		p->flags &= (uint8_t)~PORT_F_DOWN;
+	if (down) {
+		f->down_since_ps = now;
+		f->stats.downs++;
+		port_fault_wipe(p);
+		/* The peer's pauses end with the link (ignoring a priority lifts
+		 * its pause; what the watchdog ignores stays as it was). */
+		if (p->pfc) {
+			uint8_t keep = p->pfc->ignore_prio;
+
+			for (uint8_t prio = 0; prio < PKT_N_PRIO; prio++)
+				port_pfc_ignore(p, prio, true);
+			p->pfc->ignore_prio = keep;
+		}
+	} else {
+		f->stats.down_ps += now - f->down_since_ps;
+		port_kick(p);
+	}
+	return 0;
+}
+
+int port_link_set_down(struct port *p, bool down)
+{
+	int rc = port_dir_set_down(p, down);
+
+	return rc ? rc : port_dir_set_down(p->peer, down);
+}
+
+bool port_link_down(const struct port *p)
+{
+	return p->fault && p->fault->down;
+}
+
+static void port_dir_set_rate(struct port *p, uint64_t rate_bps)
+{
+	p->rate_bps = rate_bps;
+	p->ser_rem = 0;
+	p->ps_per_byte = rate_bps && (8 * UNITS_PS_PER_S) % rate_bps == 0 &&
+					 (8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
+				 ? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
+				 : 0;
+}
+
+void port_link_set_rate(struct port *p, uint64_t rate_bps)
+{
+	port_dir_set_rate(p, rate_bps);
+	port_dir_set_rate(p->peer, rate_bps);
+}
+
+int port_fault_set_loss(struct port *p, int tc, double loss)
+{
+	struct port_fault *f = port_fault_get(p);
+	uint64_t ppb = (uint64_t)(loss * 1e9 + 0.5);
+
+	if (!f)
+		return -ENOMEM;
+	for (int c = 0; c < PORT_N_TC; c++)
+		if (tc < 0 || c == tc)
+			f->tc_loss_ppb[c] = ppb;
+	return 0;
+}
+
+int port_fault_set_ge(struct port *p, const struct port_ge *ge)
+{
+	struct port_fault *f = port_fault_get(p);
+
+	if (!f)
+		return -ENOMEM;
+	f->ge_on = ge != NULL;
+	f->ge_bad = false;
+	if (ge)
+		f->ge = *ge;
+	return 0;
+}
+
+int port_fault_set_ber(struct port *p, double ber)
+{
+	struct port_fault *f = port_fault_get(p);
+
+	if (!f)
+		return -ENOMEM;
+	f->ber = ber;
+	return 0;
+}
+
+void port_fault_stats(const struct port *p, struct port_fault_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!p->fault)
+		return;
+	*out = p->fault->stats;
+	if (p->fault->down)
+		out->down_ps += p->sim->now_ps - p->fault->down_since_ps;
+}
