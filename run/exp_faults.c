@@ -22,6 +22,11 @@ const char *exp_fault_kind_name(int kind)
 
 #define EXP_FAULT_OFF(f) offsetof(struct exp_fault, f)
 
+/* A fault's start, end and every flap lie before this: 2^62 ps, about 53
+ * days of virtual time, a quarter of the clock's range (sums of times
+ * stay exact). */
+#define EXP_FAULT_HORIZON_PS (UINT64_C(1) << 62)
+
 static int exp_fault_name(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp_fault *x = params;
@@ -225,6 +230,19 @@ static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG
 	if (x->kind == EXP_FAULT_FLAP && x->period_ps < 2) {
 		cfg_errorf(err, cfg_get(it, "period"), "flap: the period must be above 0");
 		return -EINVAL;
+	}
+	{
+		/* The last instant it acts at must stay far inside the 64-bit
+		 * picosecond clock (about 213 days): no sum of times wraps. */
+		unsigned __int128 end = (unsigned __int128)x->at_ps + x->duration_ps;
+
+		if (x->kind == EXP_FAULT_FLAP)
+			end = (unsigned __int128)x->at_ps + (unsigned __int128)x->count * x->period_ps;
+		if (end > EXP_FAULT_HORIZON_PS) {
+			cfg_errorf(err, it, "this fault ends past the simulator's horizon (%llu s)",
+				   (unsigned long long)(EXP_FAULT_HORIZON_PS / UNITS_PS_PER_S));
+			return -EINVAL;
+		}
 	}
 	if (cfg_get(it, "duration") && x->duration_ps == 0) {
 		cfg_errorf(err, cfg_get(it, "duration"), "duration must be above 0 (absent: to the end of the run)");

@@ -39,6 +39,7 @@ static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
 	memset(rte_pktmbuf_append(m, 64), 0, 64);
 	pkt_meta(m)->frame_bytes = bytes;
 	pkt_meta(m)->tc = tc;
+	pkt_meta(m)->flags = 0;
 	return m;
 }
 

@@ -205,6 +205,42 @@ exp data-memory "data-memory.yaml:2:[0-9]+: data: true would take 7.00 GiB of me
 	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, size: 1GiB, slice: 64MiB, data: true}]" \
 	"nic: {payload: true}"
 
+# Faults: what each kind needs, what it may not have, what it names.
+ft="$good_topo"
+exp fault-list "fault-list.yaml:3:9: faults \(a list" "$ft" "$good_traffic" "faults: {kind: link-down}"
+exp fault-kind "fault-kind.yaml:3:17: .*'link-dwn'" "$ft" "$good_traffic" \
+	"faults: [{kind: link-dwn, at: 1ms, ports: [leaf0:2]}]"
+exp fault-at "fault-at.yaml:3:10: missing key 'at'" "$ft" "$good_traffic" \
+	"faults: [{kind: link-down, ports: [leaf0:2]}]"
+exp fault-needs "fault-needs.yaml:3:10: a flap fault needs 'period'" "$ft" "$good_traffic" \
+	"faults: [{kind: flap, at: 1ms, ports: [leaf0:2], count: 3}]"
+exp fault-extra "fault-extra.yaml:3:[0-9]+: a link-down fault takes no 'ber'" "$ft" "$good_traffic" \
+	"faults: [{kind: link-down, at: 1ms, ports: [leaf0:2], ber: 1e-6}]"
+exp fault-port "fault-port.yaml:3:[0-9]+: leaf0 has no connected port 9" "$ft" "$good_traffic" \
+	"faults: [{kind: link-down, at: 1ms, ports: ['leaf0:9']}]"
+exp fault-node-kind "fault-node-kind.yaml:3:[0-9]+: h0 is a host: switch-down takes a switch" "$ft" "$good_traffic" \
+	"faults: [{kind: switch-down, at: 1ms, node: h0}]"
+exp fault-node "fault-node.yaml:3:[0-9]+: unknown node 'spine7'" "$ft" "$good_traffic" \
+	"faults: [{kind: switch-down, at: 1ms, node: spine7}]"
+exp fault-ber "fault-ber.yaml:3:58: 0.5 is above the maximum 0.001" "$ft" "$good_traffic" \
+	"faults: [{kind: corrupt, at: 1ms, ports: [leaf0:2], ber: 0.5}]"
+exp fault-loss-both "fault-loss-both.yaml:3:[0-9]+: a loss fault takes 'loss' or 'gilbert', not both" "$ft" "$good_traffic" \
+	"faults: [{kind: loss, at: 1ms, ports: [leaf0:2], loss: 0.1, gilbert: {p_gb: 0.1, p_bg: 0.5}}]"
+exp fault-loss-none "fault-loss-none.yaml:3:[0-9]+: a loss fault needs 'loss'" "$ft" "$good_traffic" \
+	"faults: [{kind: loss, at: 1ms, ports: [leaf0:2]}]"
+exp fault-gilbert "fault-gilbert.yaml:3:[0-9]+: gilbert: p_bg must be above 0" "$ft" "$good_traffic" \
+	"faults: [{kind: loss, at: 1ms, ports: [leaf0:2], gilbert: {p_gb: 0.1, p_bg: 0}}]"
+exp fault-tc "fault-tc.yaml:3:65: 9 is above the maximum 7" "$ft" "$good_traffic" \
+	"faults: [{kind: loss, at: 1ms, ports: [leaf0:2], loss: 0.1, tc: 9}]"
+exp fault-duration "fault-duration.yaml:3:[0-9]+: duration must be above 0" "$ft" "$good_traffic" \
+	"faults: [{kind: link-down, at: 1ms, duration: 0ns, ports: [leaf0:2]}]"
+exp fault-name "fault-name.yaml:3:[0-9]+: two faults are named 'x'" "$ft" "$good_traffic" \
+	"faults: [{kind: link-down, name: x, at: 1ms, ports: [leaf0:2]}, {kind: link-up, name: x, at: 2ms, ports: [leaf0:2]}]"
+exp fault-horizon "fault-horizon.yaml:3:[0-9]+: this fault ends past the simulator's horizon" "$ft" "$good_traffic" \
+	"faults: [{kind: flap, at: 1ms, period: 1000000s, count: 1000000, ports: [leaf0:2]}]"
+exp fault-priority "fault-priority.yaml:3:62: 8 is above the maximum 7" "$ft" "$good_traffic" \
+	"faults: [{kind: pfc-storm, at: 1ms, ports: [h0:0], priority: 8}]"
+
 # warn NAME REGEX YAML...: exit 0 with a FILE:LINE:COL warning on stderr
 warn() {
 	local name=$1 re=$2
