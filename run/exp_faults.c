@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "exp_int.h"
+#include "rng.h"
 
 static const char *const exp_fault_kinds[] = {
 	"link-down", "link-up", "flap", "rate", "loss", "corrupt", "switch-down", "nic-down",
@@ -306,4 +309,159 @@ void exp_faults_free(struct exp *e)
 	free(e->faults);
 	e->faults = NULL;
 	e->n_faults = 0;
+}
+
+/* ---- random failures ---- */
+
+/* The stream of component c of kind k is (seed, EXP_FAIL_STREAM + k <<
+ * 32 + c): each draws its own, so that one kind's settings leave the
+ * others' failures as they were. */
+#define EXP_FAIL_STREAM UINT64_C(0x6661696c00000000)
+
+/* One component kind's process: time to failure exponential of mean
+ * mtbf, time to repair exponential of mean mttr, again until @until. */
+struct exp_fail_kind {
+	uint64_t mtbf_ps;
+	uint64_t mttr_ps;
+	bool on;
+};
+
+static int exp_fail_kind_read(const struct cfg_node *n, struct exp_fail_kind *k,
+			      char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "mtbf", "mttr", NULL };
+	const struct cfg_node *b, *r;
+
+	if (cfg_want(n, CFG_MAP, "a failure process ({mtbf, mttr})", err) != 0 ||
+	    cfg_check_keys(n, keys, err) != 0)
+		return -EINVAL;
+	if (!(b = cfg_get(n, "mtbf")) || !(r = cfg_get(n, "mttr"))) {
+		cfg_errorf(err, n, "a failure process needs 'mtbf' (mean time between failures of one component) and 'mttr' (mean time to repair)");
+		return -EINVAL;
+	}
+	if (cfg_time(b, &k->mtbf_ps, err) != 0 || cfg_time(r, &k->mttr_ps, err) != 0)
+		return -EINVAL;
+	if (!k->mtbf_ps || !k->mttr_ps) {
+		cfg_errorf(err, k->mtbf_ps ? r : b, "mtbf and mttr must be above 0");
+		return -EINVAL;
+	}
+	k->on = true;
+	return 0;
+}
+
+/* An exponential draw of mean @mean_ps, at least 1 ps. */
+static uint64_t exp_fail_draw(struct rng *r, uint64_t mean_ps)
+{
+	double t = -log1p(-rng_unit(r)) * (double)mean_ps;
+
+	return t < 1 ? 1 : t >= (double)EXP_FAULT_HORIZON_PS ? EXP_FAULT_HORIZON_PS : (uint64_t)t;
+}
+
+static int exp_fail_push(struct exp *e, uint32_t *cap, int kind, uint32_t node, uint16_t port,
+			 uint64_t at, uint64_t dur, const struct cfg_mark *mark)
+{
+	struct exp_fault *f;
+
+	if (e->n_faults >= EXP_MAX_FAULTS)
+		return -E2BIG;
+	if (e->n_faults == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 16;
+		struct exp_fault *v = realloc(e->faults, sizeof(*v) * c);
+
+		if (!v)
+			return -ENOMEM;
+		e->faults = v;
+		*cap = c;
+	}
+	f = &e->faults[e->n_faults];
+	*f = (struct exp_fault){ .kind = kind, .at_ps = at, .duration_ps = dur, .tc = -1,
+				 .mark = *mark };
+	snprintf(f->name, sizeof(f->name), "random%u", e->n_faults);
+	if (kind == EXP_FAULT_LINK_DOWN) {
+		if (!(f->ports = malloc(sizeof(*f->ports))))
+			return -ENOMEM;
+		f->ports[0] = (struct exp_capture){ .node = node, .port = port };
+		f->n_ports = 1;
+	} else {
+		const struct topo_node *tn = &e->topo->nodes[node];
+
+		if (!(f->ports = calloc(tn->n_ports ? tn->n_ports : 1, sizeof(*f->ports))))
+			return -ENOMEM;
+		for (uint16_t p = 0; p < tn->n_ports; p++)
+			if (tn->port_links[p] != TOPO_NO_LINK)
+				f->ports[f->n_ports++] = (struct exp_capture){ .node = node, .port = p };
+	}
+	e->n_faults++;
+	return 0;
+}
+
+int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "until", "nic", "link", "switch", NULL };
+	static const char *const kinds[] = { "nic", "link", "switch" };
+	struct exp *e = params;
+	const struct topo *t = e->topo;
+	struct exp_fail_kind k[3] = { { 0 } };
+	const struct cfg_node *u;
+	uint64_t until;
+	uint32_t cap = e->n_faults;
+	int rc = 0;
+
+	if (cfg_want(x, CFG_MAP, "failures ({until, nic, link, switch})", err) != 0 ||
+	    cfg_check_keys(x, keys, err) != 0)
+		return -EINVAL;
+	if (!(u = cfg_get(x, "until"))) {
+		cfg_errorf(err, x, "failures needs 'until' (the failure processes run from 0 to then)");
+		return -EINVAL;
+	}
+	if (cfg_time(u, &until, err) != 0)
+		return -EINVAL;
+	if (until > EXP_FAULT_HORIZON_PS / 2) {
+		cfg_errorf(err, u, "until is past the simulator's horizon (%llu s)",
+			   (unsigned long long)(EXP_FAULT_HORIZON_PS / 2 / UNITS_PS_PER_S));
+		return -EINVAL;
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct cfg_node *n = cfg_get(x, kinds[i]);
+
+		if (n && exp_fail_kind_read(n, &k[i], err) != 0)
+			return -EINVAL;
+	}
+	/* NICs (hosts), links, switches: each in topology order, each its own
+	 * stream; a component fails, is repaired, may fail again. */
+	for (int i = 0; i < 3 && rc == 0; i++) {
+		uint32_t n = i == 0 ? t->n_hosts : i == 1 ? t->n_links : t->n_switches;
+
+		for (uint32_t c = 0; k[i].on && c < n && rc == 0; c++) {
+			struct rng r;
+			uint64_t now = 0;
+
+			rng_init(&r, e->seed, EXP_FAIL_STREAM + ((uint64_t)i << 32) + c);
+			for (;;) {
+				uint64_t up = exp_fail_draw(&r, k[i].mtbf_ps), fix;
+
+				if (up >= until - now)
+					break;
+				now += up;
+				fix = exp_fail_draw(&r, k[i].mttr_ps);
+				if (fix > EXP_FAULT_HORIZON_PS - now)
+					fix = EXP_FAULT_HORIZON_PS - now;
+				if (i == 1)
+					rc = exp_fail_push(e, &cap, EXP_FAULT_LINK_DOWN, t->links[c].node[0],
+							   t->links[c].port[0], now, fix, &x->mark);
+				else
+					rc = exp_fail_push(e, &cap, i == 0 ? EXP_FAULT_NIC_DOWN : EXP_FAULT_SWITCH_DOWN,
+							   i == 0 ? t->hosts[c] : t->switches[c], 0, now, fix, &x->mark);
+				if (rc != 0 || fix >= until - now)
+					break;
+				now += fix;
+			}
+		}
+	}
+	if (rc == -E2BIG) {
+		cfg_errorf(err, x, "the failure processes make more than %d faults: longer mtbf or a shorter until",
+			   EXP_MAX_FAULTS);
+		return -EINVAL;
+	}
+	return rc;
 }

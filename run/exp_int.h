@@ -21,6 +21,9 @@ int exp_port_list(const struct exp *e, const struct cfg_node *list, const char *
  * entries' table (for the schema) and the release of what it read. */
 int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 const struct cfg_table *exp_faults_table(void);
+/* failures: random failure processes per component kind, drawn from the
+ * seed into more entries of the schedule (after faults:). */
+int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 void exp_faults_free(struct exp *e);
 /* The run module's keys of the fabric: section (loss, pfc.enabled,
  * pfc.deadlock_check, pfc.disabled_ports), beside the switch's; params

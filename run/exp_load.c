@@ -458,6 +458,8 @@ static const struct cfg_key exp_top_keys[] = {
 	  .doc = "workloads (registered kinds)" },
 	{ "faults", CFG_KEY_CUSTOM, NULL, .read = exp_faults_read,
 	  .doc = "the fault schedule: links down and up, flaps, rate changes, loss, corruption, failing switches and NICs, PFC storms" },
+	{ "failures", CFG_KEY_CUSTOM, NULL, .read = exp_failures_read,
+	  .doc = "random failures per component kind: {until, nic, link, switch: {mtbf, mttr}}" },
 	{ "capture", CFG_KEY_SECTION, NULL, .subs = exp_capture_subs, .what = "capture",
 	  .doc = "ports to record to pcap; absent: none" },
 	{ "outputs", CFG_KEY_SECTION, "{}", .subs = exp_outputs_subs, .what = "outputs",

@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 		test_nic_register,
 		test_nic_mem_register,
 		test_exp_register,
+		test_faults_register,
 		test_tg_register,
 		test_coll_register,
 		test_trace_register,

@@ -39,6 +39,7 @@ int test_cc_register(void);
 int test_cfg_register(void);
 int test_ev_register(void);
 int test_exp_register(void);
+int test_faults_register(void);
 int test_nic_register(void);
 int test_nic_mem_register(void);
 int test_pkt_register(void);

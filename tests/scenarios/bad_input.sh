@@ -238,6 +238,16 @@ exp fault-name "fault-name.yaml:3:[0-9]+: two faults are named 'x'" "$ft" "$good
 	"faults: [{kind: link-down, name: x, at: 1ms, ports: [leaf0:2]}, {kind: link-up, name: x, at: 2ms, ports: [leaf0:2]}]"
 exp fault-horizon "fault-horizon.yaml:3:[0-9]+: this fault ends past the simulator's horizon" "$ft" "$good_traffic" \
 	"faults: [{kind: flap, at: 1ms, period: 1000000s, count: 1000000, ports: [leaf0:2]}]"
+exp fail-until "fail-until.yaml:3:11: failures needs 'until'" "$ft" "$good_traffic" \
+	"failures: {link: {mtbf: 1ms, mttr: 1us}}"
+exp fail-key "fail-key.yaml:3:[0-9]+: .*'links'" "$ft" "$good_traffic" \
+	"failures: {until: 1ms, links: {mtbf: 1ms, mttr: 1us}}"
+exp fail-mttr "fail-mttr.yaml:3:[0-9]+: a failure process needs 'mtbf'" "$ft" "$good_traffic" \
+	"failures: {until: 1ms, link: {mtbf: 1ms}}"
+exp fail-zero "fail-zero.yaml:3:[0-9]+: mtbf and mttr must be above 0" "$ft" "$good_traffic" \
+	"failures: {until: 1ms, link: {mtbf: 0ns, mttr: 1us}}"
+exp fail-many "fail-many.yaml:3:11: the failure processes make more than 100000 faults" "$ft" "$good_traffic" \
+	"failures: {until: 1s, link: {mtbf: 1us, mttr: 1us}}"
 exp fault-priority "fault-priority.yaml:3:62: 8 is above the maximum 7" "$ft" "$good_traffic" \
 	"faults: [{kind: pfc-storm, at: 1ms, ports: [h0:0], priority: 8}]"
 
