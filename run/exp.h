@@ -63,6 +63,8 @@ enum exp_fault_kind {
 	EXP_FAULT_SWITCH_DOWN, /* every link of a switch goes down */
 	EXP_FAULT_NIC_DOWN,    /* every link of a host (a NIC) goes down */
 	EXP_FAULT_PFC_STORM,   /* a port keeps sending XOFF for a priority */
+	EXP_FAULT_SLOW_RX,     /* a receiver drains at a rate below its link's: its port
+				* pauses the link for the rest of each period (PFC) */
 	EXP_FAULT_N,
 };
 
@@ -83,13 +85,14 @@ struct exp_fault {
 	uint64_t duration_ps;  /* how long it lasts, 0 = to the end of the run */
 	uint64_t period_ps;    /* flap: down for half of it, up for the other half */
 	uint32_t count;        /* flap: times down */
-	uint64_t rate_bps;     /* rate */
+	uint64_t rate_bps;     /* rate, slow-receiver */
 	double loss;           /* loss: per frame */
 	int tc;                /* loss: the traffic class, -1 = all */
 	bool ge_on;            /* loss: bursty */
 	struct port_ge ge;     /* ... its chain */
 	double ber;            /* corrupt: bit error rate */
-	uint32_t priority;     /* pfc-storm: the priority paused */
+	uint32_t priority;     /* pfc-storm, slow-receiver: the priority paused */
+	bool priority_set;     /* slow-receiver: priority given (else all eight) */
 	struct exp_capture *ports; /* the ports it acts on (node-wide kinds: every
 				    * connected port of the node) */
 	uint32_t n_ports;      /* their count */

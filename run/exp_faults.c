@@ -15,7 +15,7 @@
 
 static const char *const exp_fault_kinds[] = {
 	"link-down", "link-up", "flap", "rate", "loss", "corrupt", "switch-down", "nic-down",
-	"pfc-storm", NULL,
+	"pfc-storm", "slow-receiver", NULL,
 };
 
 const char *exp_fault_kind_name(int kind)
@@ -132,10 +132,22 @@ static int exp_fault_ge(const struct cfg_node *n, void *params, char err[CFG_ERR
 	return 0;
 }
 
+static int exp_fault_priority(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_fault *x = params;
+	uint64_t v;
+
+	if (cfg_u64(n, 0, PKT_N_PRIO - 1, &v, err) != 0)
+		return -EINVAL;
+	x->priority = (uint32_t)v;
+	x->priority_set = true;
+	return 0;
+}
+
 static const struct cfg_key exp_fault_keys[] = {
-	{ "kind", CFG_KEY_ENUM, .required = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down or pfc-storm",
+	{ "kind", CFG_KEY_ENUM, .required = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down, pfc-storm or slow-receiver",
 	  .off = EXP_FAULT_OFF(kind), .names = exp_fault_kinds,
-	  .doc = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down, pfc-storm" },
+	  .doc = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down, pfc-storm, slow-receiver" },
 	{ "name", CFG_KEY_CUSTOM, NULL, .read = exp_fault_name,
 	  .doc = "names its results (faults.NAME.*); default fault<index>" },
 	{ "at", CFG_KEY_TIME, .required = "when it starts, e.g. 1ms", .off = EXP_FAULT_OFF(at_ps),
@@ -151,7 +163,7 @@ static const struct cfg_key exp_fault_keys[] = {
 	{ "count", CFG_KEY_UINT, NULL, .off = EXP_FAULT_OFF(count), .size = 4, .min = 1,
 	  .max = 1000000, .doc = "flap: how many times the links go down" },
 	{ "rate", CFG_KEY_RATE, NULL, .off = EXP_FAULT_OFF(rate_bps), .min = 1000000,
-	  .doc = "rate: the links' rate meanwhile (a 400G port falling back to 200G)" },
+	  .doc = "rate: the links' rate meanwhile (a 400G port falling back to 200G); slow-receiver: its drain rate" },
 	{ "loss", CFG_KEY_DOUBLE, NULL, .off = EXP_FAULT_OFF(loss), .lo = 0, .hi = 1,
 	  .doc = "loss: the chance each frame is lost, 0..1" },
 	{ "tc", CFG_KEY_CUSTOM, NULL, .read = exp_fault_tc,
@@ -160,8 +172,8 @@ static const struct cfg_key exp_fault_keys[] = {
 	  .doc = "loss: bursty, {p_gb, p_bg, loss_bad (1), loss_good (0)} per frame" },
 	{ "ber", CFG_KEY_DOUBLE, NULL, .off = EXP_FAULT_OFF(ber), .lo = 0, .hi = 1e-3,
 	  .doc = "corrupt: bit error rate, up to 1e-3" },
-	{ "priority", CFG_KEY_UINT, NULL, .off = EXP_FAULT_OFF(priority), .size = 4, .max = 7,
-	  .doc = "pfc-storm: the priority its XOFFs pause" },
+	{ "priority", CFG_KEY_CUSTOM, NULL, .read = exp_fault_priority,
+	  .doc = "pfc-storm: the priority its XOFFs pause; slow-receiver: the one it pauses (absent: all)" },
 };
 
 /* Which keys a kind needs (N) and allows (A) besides kind, name and at. */
@@ -180,6 +192,7 @@ static const struct exp_fault_rule exp_fault_rules[EXP_FAULT_N] = {
 	[EXP_FAULT_SWITCH_DOWN] = { "node", "duration" },
 	[EXP_FAULT_NIC_DOWN] = { "node", "duration" },
 	[EXP_FAULT_PFC_STORM] = { "ports priority", "duration" },
+	[EXP_FAULT_SLOW_RX] = { "ports rate", "priority duration" },
 };
 
 /* Is @key one of the space-separated words of @list? */
@@ -244,6 +257,24 @@ static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG
 		if (end > EXP_FAULT_HORIZON_PS) {
 			cfg_errorf(err, it, "this fault ends past the simulator's horizon (%llu s)",
 				   (unsigned long long)(EXP_FAULT_HORIZON_PS / UNITS_PS_PER_S));
+			return -EINVAL;
+		}
+	}
+	if ((x->kind == EXP_FAULT_SLOW_RX || x->kind == EXP_FAULT_PFC_STORM) && x->n_ports != 1) {
+		cfg_errorf(err, cfg_get(it, "ports"), "a %s fault acts on one port (got %u)", kind, x->n_ports);
+		return -EINVAL;
+	}
+	if (x->kind == EXP_FAULT_SLOW_RX) {
+		const struct topo_node *tn = &x->e->topo->nodes[x->ports[0].node];
+		uint64_t line = x->e->topo->links[tn->port_links[x->ports[0].port]].rate_bps;
+
+		if (tn->kind != TOPO_HOST) {
+			cfg_errorf(err, cfg_get(it, "ports"), "a slow receiver is a host's port, not %s's", tn->name);
+			return -EINVAL;
+		}
+		if (x->rate_bps >= line) {
+			cfg_errorf(err, cfg_get(it, "rate"), "a slow receiver drains below its link's rate (%llu bit/s)",
+				   (unsigned long long)line);
 			return -EINVAL;
 		}
 	}

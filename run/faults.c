@@ -13,6 +13,9 @@
 #include "faults.h"
 #include "port_pfc.h"
 
+/* A slow receiver's pause period (shorter where the longest pause is). */
+#define FAULT_SLOW_PERIOD_PS UINT64_C(50000000)
+
 /* What an action does. */
 enum fault_op {
 	FAULT_OP_DOWN,      /* the fault's links go down */
@@ -39,11 +42,16 @@ struct fault_act {
 	uint8_t op;        /* enum fault_op */
 };
 
-/* A storm in progress. */
+/* A port that pauses its link on a timer: a PFC storm (65535 quanta every
+ * half pause time), or a slow receiver (each period, a pause for the part
+ * of it the drain rate leaves). */
 struct fault_storm {
 	uint32_t fault;    /* its fault */
 	bool on;           /* sending */
 	uint64_t xoffs;    /* XOFF frames sent */
+	uint64_t period_ps; /* between XOFFs */
+	uint16_t quanta;   /* each one's pause */
+	uint8_t mask;      /* the priorities it pauses */
 	struct ev_src src; /* its chain of XOFFs */
 	struct fabric_faults *ff;
 };
@@ -210,12 +218,12 @@ static void fault_storm_tick(struct sim *sim, void *obj)
 	const struct exp_fault *x = &f->exp->faults[s->fault];
 	struct port *p = fault_port(f, x, 0);
 
+	(void)x;
 	if (!fault_live(f) || !s->on)
 		return;
-	if (port_pfc_send(p, (uint8_t)(1u << x->priority), UINT16_MAX) == 0)
+	if (port_pfc_send(p, s->mask, s->quanta) == 0)
 		s->xoffs++;
-	/* Again before the pause runs out: the peer never resumes. */
-	fault_at(f, sim->now_ps + port_pfc_quanta_ps(p, UINT16_MAX) / 2, &s->src, fault_storm_tick, s);
+	fault_at(f, sim->now_ps + s->period_ps, &s->src, fault_storm_tick, s);
 }
 
 static int fault_do(struct fabric_faults *ff, const struct fault_act *a)
@@ -264,7 +272,10 @@ static int fault_do(struct fabric_faults *ff, const struct fault_act *a)
 		break;
 	}
 	if (rc == 0)
-		rc = fault_log(ff, a->fault, fault_op_names[a->op], "%s", where);
+		rc = fault_log(ff, a->fault,
+			       x->kind != EXP_FAULT_SLOW_RX ? fault_op_names[a->op]
+			       : a->op == FAULT_OP_STORM_ON ? "slow receiver start" : "slow receiver end",
+			       "%s", where);
 	return rc;
 }
 
@@ -313,6 +324,7 @@ static int fault_plan(struct fabric_faults *ff, uint32_t *cap, uint32_t i)
 		[EXP_FAULT_SWITCH_DOWN] = { FAULT_OP_DOWN, FAULT_OP_UP },
 		[EXP_FAULT_NIC_DOWN] = { FAULT_OP_DOWN, FAULT_OP_UP },
 		[EXP_FAULT_PFC_STORM] = { FAULT_OP_STORM_ON, FAULT_OP_STORM_OFF },
+		[EXP_FAULT_SLOW_RX] = { FAULT_OP_STORM_ON, FAULT_OP_STORM_OFF },
 	};
 	int rc = 0;
 
@@ -330,6 +342,30 @@ static int fault_plan(struct fabric_faults *ff, uint32_t *cap, uint32_t i)
 	if (rc == 0 && x->duration_ps && x->kind != EXP_FAULT_LINK_UP)
 		rc = fault_add(ff, cap, x->at_ps + x->duration_ps, i, ops[x->kind][1]);
 	return rc;
+}
+
+/* A storm's timing. PFC storm: the longest pause, refreshed every half of
+ * it, so the peer never resumes. Slow receiver draining at R of a link of
+ * B: every period P (FAULT_SLOW_PERIOD_PS, or half the longest pause where
+ * that is shorter), a pause of (1 - R/B) P: the peer sends for R/B of
+ * each period. */
+static void fault_storm_init(struct fabric *f, struct fault_storm *s, const struct exp_fault *x)
+{
+	struct port *p = fault_port(f, x, 0);
+	uint64_t longest = port_pfc_quanta_ps(p, UINT16_MAX);
+
+	if (x->kind == EXP_FAULT_PFC_STORM) {
+		s->quanta = UINT16_MAX;
+		s->period_ps = longest / 2;
+		s->mask = (uint8_t)(1u << x->priority);
+		return;
+	}
+	s->period_ps = FAULT_SLOW_PERIOD_PS < longest / 2 ? FAULT_SLOW_PERIOD_PS : longest / 2;
+	/* quanta = (1 - R/B) P / (512 bit times), rounded to the nearest. */
+	s->quanta = (uint16_t)(((unsigned __int128)(port_rate_bps(p) - x->rate_bps) * s->period_ps /
+				  UNITS_PS_PER_S + PORT_PFC_QUANTUM_BITS / 2) /
+			       PORT_PFC_QUANTUM_BITS);
+	s->mask = x->priority_set ? (uint8_t)(1u << x->priority) : UINT8_MAX;
 }
 
 int fabric_faults_arm(struct fabric *f, char err[CFG_ERR_BYTES])
@@ -359,8 +395,10 @@ int fabric_faults_arm(struct fabric *f, char err[CFG_ERR_BYTES])
 	sim_new_src(&f->sim, &ff->reroute_src);
 	for (uint32_t i = 0; i < e->n_faults; i++) {
 		ff->storms[i] = (struct fault_storm){ .fault = i, .ff = ff };
-		if (e->faults[i].kind == EXP_FAULT_PFC_STORM)
+		if (e->faults[i].kind == EXP_FAULT_PFC_STORM || e->faults[i].kind == EXP_FAULT_SLOW_RX) {
+			fault_storm_init(f, &ff->storms[i], &e->faults[i]);
 			sim_new_src(&f->sim, &ff->storms[i].src);
+		}
 	}
 	if (ff->n_acts)
 		fault_at(f, ff->acts[0].t_ps, &ff->src, fault_fire, ff);
@@ -401,7 +439,7 @@ void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts
 		/* Link kinds: both directions; the others act on the egress only,
 		 * but the peer's receive side counts what it dropped corrupted. */
 		bool both = x->kind != EXP_FAULT_LOSS && x->kind != EXP_FAULT_CORRUPT &&
-			    x->kind != EXP_FAULT_PFC_STORM;
+			    x->kind != EXP_FAULT_PFC_STORM && x->kind != EXP_FAULT_SLOW_RX;
 		struct port_fault_stats a, b;
 
 		port_fault_stats(p, &a);
@@ -413,7 +451,7 @@ void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts
 		if (k == 0)
 			out->down_ps = a.down_ps;
 	}
-	if (f->faults && x->kind == EXP_FAULT_PFC_STORM)
+	if (f->faults && (x->kind == EXP_FAULT_PFC_STORM || x->kind == EXP_FAULT_SLOW_RX))
 		out->xoffs = f->faults->storms[i].xoffs;
 }
 

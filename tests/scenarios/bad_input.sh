@@ -248,6 +248,12 @@ exp fail-zero "fail-zero.yaml:3:[0-9]+: mtbf and mttr must be above 0" "$ft" "$g
 	"failures: {until: 1ms, link: {mtbf: 0ns, mttr: 1us}}"
 exp fail-many "fail-many.yaml:3:11: the failure processes make more than 100000 faults" "$ft" "$good_traffic" \
 	"failures: {until: 1s, link: {mtbf: 1us, mttr: 1us}}"
+exp slow-rate "slow-rate.yaml:3:[0-9]+: a slow receiver drains below its link's rate" "$ft" "$good_traffic" \
+	"faults: [{kind: slow-receiver, at: 0ns, ports: [h0:0], rate: 200Gbps}]"
+exp slow-switch "slow-switch.yaml:3:[0-9]+: a slow receiver is a host's port, not leaf0's" "$ft" "$good_traffic" \
+	"faults: [{kind: slow-receiver, at: 0ns, ports: [leaf0:0], rate: 1Gbps}]"
+exp storm-ports "storm-ports.yaml:3:[0-9]+: a pfc-storm fault acts on one port \\(got 4\\)" "$ft" "$good_traffic" \
+	"faults: [{kind: pfc-storm, at: 0ns, ports: ['h*:0'], priority: 3}]"
 exp fault-priority "fault-priority.yaml:3:62: 8 is above the maximum 7" "$ft" "$good_traffic" \
 	"faults: [{kind: pfc-storm, at: 1ms, ports: [h0:0], priority: 8}]"
 
