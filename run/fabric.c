@@ -237,6 +237,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 
 		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
 				     &np);
+		if (!f->nics[i] && errno == EINVAL) {
+			/* Not a memory problem: say so rather than hide it. */
+			topo_fib_buf_free(&fb);
+			snprintf(err, CFG_ERR_BYTES,
+				 "internal error: the NIC refused settings the loader accepted (nic.*)");
+			return -EINVAL;
+		}
 		if (!f->nics[i])
 			goto nomem;
 		/* NIC ports honour the pauses of their switch (an NVLink
@@ -278,6 +285,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
 		return r;
 	fabric_deadlock_arm(f);
+	fabric_progress_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 

@@ -44,6 +44,11 @@ struct fabric {
 				       * UINT32_MAX off it */
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
+	/* no-progress detector (engine.no_progress, fabric_progress_arm) */
+	uint64_t np_tx_pkts;          /* data frames sent by all ports at the last look */
+	uint64_t np_since_ps;         /* when that count last changed */
+	uint64_t np_look_ps;          /* time of the last look */
+	bool no_progress_stopped;     /* the run was stopped: busy, but no data frame moved */
 };
 
 /* Monotonic wall-clock time, s. */
@@ -87,6 +92,11 @@ int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYT
 void fabric_rates_sample(struct fabric *f, uint64_t now_ps);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
+/* The no-progress detector: with engine.no_progress above 0, the run
+ * stops (no_progress_stopped) when events go on but no data frame has
+ * left any port for that long. It looks between events (sim.watch), so it
+ * adds no event and no work per packet. */
+void fabric_progress_arm(struct fabric *f);
 
 enum {
 	FABRIC_POOL_MAX_PKTS = 1 << 26,      /* engine.packet_pool's maximum */

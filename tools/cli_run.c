@@ -486,8 +486,9 @@ int cli_run(const struct cli_opts *o, bool check)
 				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
 			if (check)
 				rc = cli_check(e, &res, o->junit);
-			else if (f.sim.interrupted)
-				rc = CLI_FAIL;
+			else if (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
+				 f.no_progress_stopped)
+				rc = CLI_FAIL; /* stopped short: events were left */
 		}
 		res_free(&res);
 	}

@@ -419,5 +419,27 @@ exp train-factor "train-factor.yaml:2:[0-9]+: -1 is below the minimum 0" \
 exp train-no-gpus "train-no-gpus.yaml:2:[0-9]+: a training workload runs on GPUs: use a rail-optimised topology" \
 	"$good_topo" "traffic: [{kind: training, forward: 1ms}]"
 
+# The clock's horizon (docs/config.md): a time, a sum of times or a
+# back-off cap that would wrap the 64-bit picosecond clock is an error at
+# its own position.
+exp horizon-delay "horizon-delay.yaml:1:[0-9]+: .*got '5000000s': above the clock's horizon: times are at most 1000000s" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, fabric_link: {delay: 5000000s}}" \
+	"$good_traffic"
+exp link-delay-max "link-delay-max.yaml:1:[0-9]+: time '?2s'? is above the maximum 1s" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {delay: 2s}}" \
+	"$good_traffic"
+exp link-override-delay "link-override-delay.yaml:3:[0-9]+: time '?10s'? is above the maximum 1s" \
+	"$good_topo" "$good_traffic" "fabric: {links: [{ports: ['h0:0'], delay: 10s}]}"
+exp horizon-start "horizon-start.yaml:2:[0-9]+: .*above the clock's horizon" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1KiB, start: 5000000s}]}]"
+exp horizon-rto "horizon-rto.yaml:3:12: time '?300000s'? is above the maximum 15625s \(the back-off cap" \
+	"$good_topo" "$good_traffic" "nic: {rto: 300000s}"
+expect horizon-set "^--set #1:1:11: .*above the clock's horizon" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set stop_time=1000001s
+
+exp horizon-sum "horizon-sum.yaml:2:[0-9]+: start plus duration is beyond the clock's horizon" \
+	"$good_topo" "traffic: [{kind: poisson, load: 30%, cdf: websearch, start: 999999s, duration: 2s}]"
+trace horizon-trace f2.txt hpcc-flow '1\n0 1 3 100 10000 5000000\n' \
+	"f2.txt:2:1: starts beyond the clock's horizon"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
