@@ -118,11 +118,19 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
+/* mkdir @path, or find a folder there; -ENOTDIR when it is a file. */
 static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 {
+	struct stat st;
+
 	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, CFG_ERR_BYTES, "fabemu: %.400s: exists and is not a folder: nothing written there (remove it or use another -o)",
+			 path);
+		return -ENOTDIR;
 	}
 	return 0;
 }

@@ -33,6 +33,10 @@ struct fabric {
 	/* monitors */
 	FILE *series;                 /* series.csv, or NULL */
 	FILE *rates;                  /* rates.csv, or NULL (series_rate.c) */
+	uint64_t series_bytes;        /* written to series.csv and rates.csv so far */
+	bool series_full;             /* they reached outputs.series.max_bytes: sampling
+				       * stopped (at series_full_ps) */
+	uint64_t series_full_ps;      /* when */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
 	struct ev_src mon_src;        /* event identity of the monitors */
@@ -89,7 +93,8 @@ int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BY
  * (nothing when none is named); 0 or -errno with @err filled. Each
  * series.csv sample then writes a row per QP. */
 int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
-void fabric_rates_sample(struct fabric *f, uint64_t now_ps);
+/* Returns the bytes written. */
+uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 /* The no-progress detector: with engine.no_progress above 0, the run

@@ -122,13 +122,21 @@ static void fabric_sample(struct sim *sim, void *obj)
 		const struct topo_node *n = &f->topo->nodes[c->node];
 		struct port *p = fabric_port(f, c->node, c->port);
 
-		fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
+		int w = fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
 			n->name, c->port, (unsigned long long)p->queue_bytes,
 			(unsigned long long)port_tx_bytes(p), p->paused_mask,
 			p->pfc ? p->pfc->paused_prio : 0,
 			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
+
+		f->series_bytes += w > 0 ? (uint64_t)w : 0;
 	}
-	fabric_rates_sample(f, sim->now_ps);
+	f->series_bytes += fabric_rates_sample(f, sim->now_ps);
+	if (f->series_bytes >= e->series_max_bytes) {
+		/* The output budget: no more samples (results say so). */
+		f->series_full = true;
+		f->series_full_ps = sim->now_ps;
+		return;
+	}
 	if (fabric_mon_busy(f))
 		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
 }

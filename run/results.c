@@ -262,6 +262,11 @@ static void res_validity(struct results *r, const struct fabric *f, const struct
 		res_invalid(r, "stopped with virtual time stuck at %.3f ns: %u events handled without "
 			    "the clock moving, %u events pending",
 			    units_ps_to_ns(s->now_ps), (unsigned)SIM_STUCK_EVENTS, s->evq.n);
+	if (f->series_full)
+		res_invalid(r, "series.csv and rates.csv reached outputs.series.max_bytes (%llu bytes) at "
+			    "%.3f ns of simulated time: sampling stopped there (raise "
+			    "outputs.series.interval or max_bytes)",
+			    (unsigned long long)f->exp->series_max_bytes, units_ps_to_ns(f->series_full_ps));
 	if (f->no_progress_stopped)
 		res_invalid(r, "stopped for lack of progress at %.3f ns of simulated time: events went "
 			    "on but no frame other than PFC left any port after %.3f ns "

@@ -441,5 +441,41 @@ exp horizon-sum "horizon-sum.yaml:2:[0-9]+: start plus duration is beyond the cl
 	"$good_topo" "traffic: [{kind: poisson, load: 30%, cdf: websearch, start: 999999s, duration: 2s}]"
 trace horizon-trace f2.txt hpcc-flow '1\n0 1 3 100 10000 5000000\n' \
 	"f2.txt:2:1: starts beyond the clock's horizon"
+# Reads are bounded: a device or a huge file is refused as it is read.
+expect input-dev-zero "/dev/zero: NUL byte at offset 0: not a text file" "$fabemu" run /dev/zero -q
+yes 'a: 1' | head -c 68000000 >"$tmp/huge.yaml"
+expect input-huge "huge.yaml: larger than 64 MiB: not an experiment or topology file" \
+	"$fabemu" run "$tmp/huge.yaml" -q -o "$tmp/res-huge"
+rm -f "$tmp/huge.yaml"
+# Results folders: empty, a file, a capture folder that is a file, too long.
+expect out-empty "-o needs a folder name, got an empty one" "$fabemu" run "$tmp/ok.yaml" -q -o ""
+: >"$tmp/a-file"
+expect out-file "a-file: cannot create results folder: it, or a folder above it, exists and is not a folder" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/a-file"
+expect out-under-file "a-file/sub: cannot create results folder: it, or a folder above it, exists and is not a folder" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/a-file/sub"
+printf '%s\n' "$good_topo" "$good_traffic" "capture: {ports: ['h0:0']}" >"$tmp/cap.yaml"
+mkdir -p "$tmp/res-capfile" && : >"$tmp/res-capfile/capture"
+expect capture-dir-file "res-capfile/capture: exists and is not a folder" \
+	"$fabemu" run "$tmp/cap.yaml" -q -o "$tmp/res-capfile"
+long=$tmp/$(printf 'd%.0s' $(seq 200))
+long=$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long
+expect out-too-long "-o: a results folder path of [0-9]+ bytes is too long \(at most [0-9]+" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$long"
+[ ! -e "$tmp/$(printf 'd%.0s' $(seq 200))" ] || { echo "FAIL [out-too-long]: wrote a folder"; fail=1; }
+# YAML tags other than the core schema's are refused, not ignored.
+exp yaml-tag "yaml-tag.yaml:2:37: unknown YAML tag '!foo'" \
+	"$good_topo" "traffic: [{kind: permutation, size: !foo 64KiB}]"
+expect set-yaml-tag "^--set #1:1:6: unknown YAML tag '!bar'" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set 'name=!bar x'
+# More workloads than the 16-bit workload index holds.
+{ printf '%s\ntraffic:\n' "$good_topo"; yes '  - {kind: messages, messages: [{src: h0, dst: h1, size: 1KiB}]}' | head -n 65537; } \
+	>"$tmp/workloads.yaml"
+expect workloads-max "workloads.yaml:3:3: traffic lists 65537 workloads, at most 65536" \
+	"$fabemu" run "$tmp/workloads.yaml" -q -o "$tmp/res-wl"
+exp series-floor "series-floor.yaml:3:[0-9]+: the sampling interval 1ps is below the minimum 100ns" \
+	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1ps}}"
+exp series-budget "series-budget.yaml:3:[0-9]+: size 1024 bytes is below the minimum 1048576 bytes" \
+	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1us, max_bytes: 1KiB}}"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
