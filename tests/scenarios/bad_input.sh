@@ -477,5 +477,9 @@ exp series-floor "series-floor.yaml:3:[0-9]+: the sampling interval 1ps is below
 	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1ps}}"
 exp series-budget "series-budget.yaml:3:[0-9]+: size 1024 bytes is below the minimum 1048576 bytes" \
 	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1us, max_bytes: 1KiB}}"
+exp horizon-straggler "horizon-straggler.yaml:2:[0-9]+: a straggler's compute phase .* would pass the clock's horizon" \
+	"$rt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1000000s, stragglers: [{gpu: node0/gpu0, factor: 1000}]}]"
+exp horizon-coll-straggler "horizon-coll-straggler.yaml:2:[0-9]+: a straggler's compute phase" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, compute: 900000s, stragglers: [{rank: node0/gpu0, factor: 2}]}]"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
