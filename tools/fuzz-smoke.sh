@@ -23,10 +23,11 @@ cc=$(command -v clang || command -v clang-14 || true)
 ninja -C "$dir" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# The seed corpus: the shipped experiments and topologies, the scenarios'.
+# The seed corpus: the shipped experiments and topologies, the scenarios',
+# tests/fuzz/seeds (inputs with a #--set part) and the regression inputs.
 seeds=$dir/fuzz-seeds
 rm -rf "$seeds" && mkdir -p "$seeds"
-for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml; do
+for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/seeds/* tests/fuzz/regressions/*; do
 	cp "$f" "$seeds/$(echo "${f%/*}" | tr / -)-${f##*/}"
 done
 status=0
