@@ -20,6 +20,11 @@ enum {
 	CFG_READ_BYTES = 65536,     /* file read step */
 };
 
+/* The largest experiment or topology file read (docs/config.md): a file
+ * is read whole before it is parsed, so a larger one (or a device such as
+ * /dev/zero) is refused as it is read, not after memory ran out. */
+#define CFG_MAX_FILE_BYTES (64u << 20)
+
 /* One arena chunk; nodes, arrays and strings of a document live here. */
 struct cfg_chunk {
 	struct cfg_chunk *next; /* older chunk */
@@ -280,6 +285,39 @@ static int cfg_attach(struct cfg_builder *b, struct cfg_node *n)
 	return 0;
 }
 
+/* A tag: fabemu reads untagged YAML. The core schema's own tags (!!str,
+ * !!int, ... written out as tag:yaml.org,2002:NAME) say what the readers
+ * check anyway and are taken; !!str quotes a scalar. Any other tag
+ * (!foo, !<x>) would be silently meaningless: an error at its node. */
+static int cfg_check_tag(struct cfg_builder *b, const yaml_char_t *tag, enum cfg_type type,
+			 const struct cfg_mark *mark, bool *is_str)
+{
+	static const char core[] = "tag:yaml.org,2002:";
+	static const char *const scalar_tags[] = { "str", "int", "float", "bool", "null", NULL };
+	const char *t = (const char *)tag, *name;
+	char q[CFG_QUOTE_BYTES];
+
+	*is_str = false;
+	if (!t || !strcmp(t, "!") || !strcmp(t, "?"))
+		return 0; /* none, or the non-specific ones libyaml reports */
+	if (!strncmp(t, core, sizeof(core) - 1)) {
+		name = t + sizeof(core) - 1;
+		if ((type == CFG_MAP && !strcmp(name, "map")) ||
+		    (type == CFG_SEQ && !strcmp(name, "seq")))
+			return 0;
+		for (unsigned i = 0; type == CFG_SCALAR && scalar_tags[i]; i++) {
+			if (!strcmp(name, scalar_tags[i])) {
+				*is_str = i == 0;
+				return 0;
+			}
+		}
+	}
+	cfg_errorf_mark(b->err, mark,
+			"unknown YAML tag '%s' (fabemu reads untagged YAML: remove it, or quote a value that starts with '!')",
+			cfg_quote(t, q));
+	return -EINVAL;
+}
+
 static bool cfg_is_null_text(const char *s)
 {
 	return !strcmp(s, "") || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
@@ -294,15 +332,18 @@ static int cfg_on_scalar(struct cfg_builder *b, const yaml_event_t *ev)
 	yaml_scalar_style_t style = ev->data.scalar.style;
 	const char *text = (const char *)ev->data.scalar.value;
 	struct cfg_node *n;
+	bool is_str;
 	int rc = 0;
 
+	if ((rc = cfg_check_tag(b, ev->data.scalar.tag, CFG_SCALAR, &mark, &is_str)) != 0)
+		return rc;
 	n = cfg_build_node(b, CFG_SCALAR, &mark, &rc);
 	if (!n)
 		return rc;
-	n->quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	n->quoted = is_str || style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 		    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	/* Keys stay text: "null: 1" has the key "null". */
-	if (!is_key && style == YAML_PLAIN_SCALAR_STYLE && cfg_is_null_text(text)) {
+	if (!is_key && !n->quoted && style == YAML_PLAIN_SCALAR_STYLE && cfg_is_null_text(text)) {
 		n->type = CFG_NULL;
 	} else {
 		n->str = cfg_strndup(b->doc, text, ev->data.scalar.length);
@@ -353,11 +394,15 @@ static int cfg_on_alias(struct cfg_builder *b, const yaml_event_t *ev)
 }
 
 static int cfg_push(struct cfg_builder *b, enum cfg_type type, const yaml_event_t *ev,
-		    const yaml_char_t *anchor)
+		    const yaml_char_t *anchor, const yaml_char_t *tag)
 {
 	struct cfg_mark mark = cfg_mark_of(b, ev->start_mark);
 	struct cfg_frame *f;
+	bool is_str;
 	int rc = 0;
+
+	if ((rc = cfg_check_tag(b, tag, type, &mark, &is_str)) != 0)
+		return rc;
 
 	if (b->depth == CFG_MAX_DEPTH) {
 		cfg_errorf_mark(b->err, &mark, "nesting deeper than %d levels", CFG_MAX_DEPTH);
@@ -427,9 +472,11 @@ static int cfg_on_event(struct cfg_builder *b, const yaml_event_t *ev)
 	case YAML_ALIAS_EVENT:
 		return cfg_on_alias(b, ev);
 	case YAML_SEQUENCE_START_EVENT:
-		return cfg_push(b, CFG_SEQ, ev, ev->data.sequence_start.anchor);
+		return cfg_push(b, CFG_SEQ, ev, ev->data.sequence_start.anchor,
+				ev->data.sequence_start.tag);
 	case YAML_MAPPING_START_EVENT:
-		return cfg_push(b, CFG_MAP, ev, ev->data.mapping_start.anchor);
+		return cfg_push(b, CFG_MAP, ev, ev->data.mapping_start.anchor,
+				ev->data.mapping_start.tag);
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
 		return cfg_pop(b);
@@ -584,22 +631,32 @@ static int cfg_read_file(const char *path, char **out, char err[CFG_ERR_BYTES])
 			text = t;
 			cap += CFG_READ_BYTES;
 		}
-		len += fread(text + len, 1, cap - len, f);
+		size_t got = fread(text + len, 1, cap - len, f);
+		const char *nul = memchr(text + len, '\0', got);
+
 		if (ferror(f)) {
 			rc = errno ? -errno : -EIO;
 			cfg_errorf_mark(err, NULL, "%s: cannot read: %s", path, strerror(-rc));
+			goto out;
+		}
+		/* Checked chunk by chunk, so that /dev/zero stops at once. */
+		if (nul) {
+			rc = -EINVAL;
+			cfg_errorf_mark(err, NULL, "%s: NUL byte at offset %zu: not a text file", path,
+					(size_t)(nul - text));
+			goto out;
+		}
+		len += got;
+		if (len > CFG_MAX_FILE_BYTES) {
+			rc = -EFBIG;
+			cfg_errorf_mark(err, NULL, "%s: larger than %u MiB: not an experiment or topology file",
+					path, CFG_MAX_FILE_BYTES >> 20);
 			goto out;
 		}
 		if (feof(f))
 			break;
 	}
 	text[len] = '\0';
-	if (strlen(text) != len) {
-		rc = -EINVAL;
-		cfg_errorf_mark(err, NULL, "%s: NUL byte at offset %zu: not a text file", path,
-				strlen(text));
-		goto out;
-	}
 	*out = text;
 	text = NULL;
 out:

@@ -115,6 +115,10 @@ int cfg_bool(const struct cfg_node *n, bool *out, char err[CFG_ERR_BYTES]);
 int cfg_str(const struct cfg_node *n, const char **out, char err[CFG_ERR_BYTES]);
 int cfg_rate(const struct cfg_node *n, uint64_t min_bps, uint64_t *bps, char err[CFG_ERR_BYTES]);
 int cfg_time(const struct cfg_node *n, uint64_t *ps, char err[CFG_ERR_BYTES]);
+/* A time of at most @max_ps ("time 5s is above the maximum 1s (@why)");
+ * @why says what the bound is for. */
+int cfg_time_max(const struct cfg_node *n, uint64_t max_ps, const char *why, uint64_t *ps,
+		 char err[CFG_ERR_BYTES]);
 int cfg_size(const struct cfg_node *n, uint64_t min, uint64_t max, uint64_t *bytes,
 	     char err[CFG_ERR_BYTES]);
 /* A fraction written "30%" or "0.3", in [min, max]. */

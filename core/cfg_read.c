@@ -434,6 +434,41 @@ int cfg_time(const struct cfg_node *n, uint64_t *ps, char err[CFG_ERR_BYTES])
 	return cfg_quantity(n, "a time such as 1us", units_parse_time, ps, err);
 }
 
+/* @ps as the shortest exact "N<unit>" into @buf. */
+static const char *cfg_fmt_time(uint64_t ps, char buf[CFG_QUOTE_BYTES])
+{
+	static const struct { uint64_t mult; const char *unit; } units[] = {
+		{ UNITS_PS_PER_S, "s" },     { UNITS_PS_PER_MS, "ms" }, { UNITS_PS_PER_US, "us" },
+		{ UNITS_PS_PER_NS, "ns" },   { 1, "ps" },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ps % units[i].mult == 0 || units[i].mult == 1) {
+			snprintf(buf, CFG_QUOTE_BYTES, "%llu%s", (unsigned long long)(ps / units[i].mult),
+				 units[i].unit);
+			break;
+		}
+	}
+	return buf;
+}
+
+int cfg_time_max(const struct cfg_node *n, uint64_t max_ps, const char *why, uint64_t *ps,
+		 char err[CFG_ERR_BYTES])
+{
+	char got[CFG_QUOTE_BYTES], lim[CFG_QUOTE_BYTES];
+	uint64_t v;
+
+	if (cfg_time(n, &v, err) != 0)
+		return -EINVAL;
+	if (v > max_ps) {
+		cfg_errorf(err, n, "time %s is above the maximum %s (%s)", cfg_quote(n->str, got),
+			   cfg_fmt_time(max_ps, lim), why);
+		return -EINVAL;
+	}
+	*ps = v;
+	return 0;
+}
+
 int cfg_size(const struct cfg_node *n, uint64_t min, uint64_t max, uint64_t *bytes,
 	     char err[CFG_ERR_BYTES])
 {

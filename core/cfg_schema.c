@@ -45,7 +45,9 @@ static void cfg_schema_store(void *dst, uint8_t size, uint64_t v)
 int cfg_schema_read_key(const struct cfg_key *k, const struct cfg_node *n, void *params,
 			char err[CFG_ERR_BYTES])
 {
-	void *dst = (char *)params + k->off;
+	/* Tables that only check (CFG_KEY_ANY, custom readers) may have no
+	 * params: no pointer arithmetic on NULL. */
+	void *dst = params ? (char *)params + k->off : NULL;
 	uint64_t v;
 	double d;
 	int i, rc;

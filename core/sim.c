@@ -18,6 +18,7 @@
 
 #include "pkt.h"
 #include "sim.h"
+#include "units.h"
 
 enum { SIM_EV_INITIAL = 4096 };
 
@@ -100,8 +101,8 @@ static void sim_prefetch_run(struct sim *s)
 
 uint64_t sim_run(struct sim *s)
 {
-	uint64_t start = s->n_events;
-	uint32_t fills = s->evq.n_fills;
+	uint64_t start = s->n_events, poll_ps = s->now_ps;
+	uint32_t fills = s->evq.n_fills, still_polls = 0;
 	struct ev e;
 
 	if (s->interrupt && *s->interrupt) {
@@ -115,6 +116,14 @@ uint64_t sim_run(struct sim *s)
 			break;
 		}
 		ev_pop(&s->evq, &e);
+		if (unlikely(ev_time(&e) > UNITS_TIME_MAX_PS)) {
+			/* Put it back (same key, same place in the order): the
+			 * run ends with it pending, not counted twice. */
+			if (ev_push_slow(&s->evq, &e) == 0)
+				s->evq.n_pushed--;
+			s->horizon = true;
+			break;
+		}
 		if (s->evq.n_fills != fills) {
 			fills = s->evq.n_fills;
 			sim_prefetch_run(s);
@@ -132,6 +141,16 @@ uint64_t sim_run(struct sim *s)
 				s->interrupted = true;
 				break;
 			}
+			/* Checked here, between polls, so that it costs no
+			 * event anything. */
+			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;
+			poll_ps = s->now_ps;
+			if (unlikely(still_polls >= SIM_STUCK_EVENTS / SIM_POLL_EVENTS)) {
+				s->stuck = true;
+				break;
+			}
+			if (s->watch && s->watch(s, s->watch_arg))
+				break;
 		}
 	}
 	return s->n_events - start;

@@ -20,6 +20,8 @@ enum {
 	SIM_NO_PTR = 0xffff,
 	SIM_POLL_EVENTS = 1 << 14,     /* events between two looks at sim.interrupt */
 	SIM_PROGRESS_EVENTS = 1 << 20, /* events between two progress reports */
+	SIM_STUCK_EVENTS = 1 << 26,    /* events handled without the clock moving that
+					* stop a run as stuck (a zero-delay loop) */
 };
 
 struct sim {
@@ -51,6 +53,11 @@ struct sim {
 	/* Progress report hook, called every SIM_PROGRESS_EVENTS events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
+	/* Watchdog hook, called every SIM_POLL_EVENTS events (so only while
+	 * events are handled, and never as an event of its own); true ends
+	 * the run there, the events left stay queued. May be NULL. */
+	bool (*watch)(struct sim *sim, void *arg);
+	void *watch_arg;            /* its argument */
 	/* Cold fields last, out of the hot lines above. */
 	/* A stop request from outside the simulation (the command line's
 	 * signal handler or wall-clock limit sets it non-zero); polled every
@@ -59,12 +66,18 @@ struct sim {
 	const volatile sig_atomic_t *interrupt;
 	uint64_t n_saturated;       /* counters clamped at their type's maximum (the
 				     * run's results are bent: see docs/results.md) */
+	bool horizon;               /* the run stopped because its next event lay beyond
+				     * the clock's horizon (UNITS_TIME_MAX_PS; events left) */
+	bool stuck;                 /* the run stopped because SIM_STUCK_EVENTS events
+				     * passed without virtual time moving (events left) */
 };
 
 /* Settings of the engine itself (the `engine:` keys, sim_cfg.c). */
 struct sim_params {
 	uint32_t pool_pkts;         /* mbufs in the packet pool; 0: chosen by the caller
 				     * from the packet size (engine.packet_pool absent) */
+	uint64_t no_progress_ps;    /* stop a busy run in which no data frame moved for
+				     * this long (engine.no_progress); 0 = never */
 };
 
 struct cfg_table;
@@ -142,9 +155,11 @@ static inline void sim_at(struct sim *s, uint64_t t_ps, struct ev_src *src, ev_f
  * is a no-op; past SIM_MAX_HINTS handlers, ignored. */
 void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t ptr_line);
 
-/* Run until no event is left, stop_ps is passed (sets stopped) or
- * *interrupt is non-zero at a poll (sets interrupted; the events left stay
- * queued). Returns events handled. */
+/* Run until no event is left, stop_ps is passed (sets stopped),
+ * *interrupt is non-zero at a poll (sets interrupted), the next event lies
+ * beyond the clock's horizon (sets horizon) or SIM_STUCK_EVENTS events
+ * pass without the clock moving (sets stuck), or the watch hook asks to
+ * stop; the events left stay queued. Returns events handled. */
 uint64_t sim_run(struct sim *s);
 
 /* Start the DPDK EAL the way fabemu runs anywhere: no hugepages, no PCI, no

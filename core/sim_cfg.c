@@ -9,6 +9,8 @@ static const struct cfg_key sim_cfg_keys[] = {
 	{ "packet_pool", CFG_KEY_UINT, NULL, .off = offsetof(struct sim_params, pool_pkts),
 	  .size = 4, .min = 1024, .max = UINT64_C(1) << 26,
 	  .doc = "mbufs in the packet pool; absent: sized from the fabric and the traffic" },
+	{ "no_progress", CFG_KEY_TIME, "1s", .off = offsetof(struct sim_params, no_progress_ps),
+	  .doc = "stop a run in which events go on but no data frame moves for this long (0s: never)" },
 };
 
 const struct cfg_table sim_cfg_table = {

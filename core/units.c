@@ -275,7 +275,17 @@ int units_parse_rate(const char *s, uint64_t *bps, const char **why)
 
 int units_parse_time(const char *s, uint64_t *ps, const char **why)
 {
-	return units_parse(s, &units_time, ps, why);
+	uint64_t v;
+	int rc = units_parse(s, &units_time, &v, why);
+
+	if (rc)
+		return rc;
+	if (v > UNITS_TIME_MAX_PS) {
+		*why = "above the clock's horizon: times are at most 1000000s (about 11.6 days)";
+		return -EINVAL;
+	}
+	*ps = v;
+	return 0;
 }
 
 int units_parse_size(const char *s, uint64_t *bytes, const char **why)

@@ -8,6 +8,7 @@
 
 #include "cfg_schema.h"
 #include "nic.h"
+#include "units.h"
 
 #define NIC_CFG_OFF(f) offsetof(struct nic_params, f)
 
@@ -68,7 +69,11 @@ static int nic_cfg_rto(const struct cfg_node *n, void *params, char err[CFG_ERR_
 {
 	struct nic_params *p = params;
 
-	if (cfg_time(n, &p->rto_ps, err) != 0)
+	/* rto_max defaults to rto x 2^6, which must stay inside the clock's
+	 * horizon too. */
+	if (cfg_time_max(n, UNITS_TIME_MAX_PS >> NIC_RTO_MAX_SHIFT_DEFAULT,
+			 "the back-off cap, rto x 64 unless rto_max is given, must stay within the clock's horizon",
+			 &p->rto_ps, err) != 0)
 		return -EINVAL;
 	if (p->rto_ps == 0) {
 		cfg_errorf(err, n, "the retransmission timeout must be above 0");

@@ -98,6 +98,10 @@ struct exp_fault {
 	uint32_t n_ports;      /* their count */
 	struct cfg_mark mark;  /* where it was written */
 };
+/* The finest outputs.series.interval: each sample writes a row per port
+ * (and per sampled flow), so a finer one writes gigabytes per simulated
+ * millisecond. */
+#define EXP_SERIES_MIN_INTERVAL_PS UINT64_C(100000) /* 100 ns */
 
 struct exp {
 	struct cfg_doc *doc;          /* the document (owns all strings); defaults are
@@ -150,7 +154,9 @@ struct exp {
 	bool flows_csv;               /* write flows.csv */
 	struct exp_capture *series;   /* ports sampled into series.csv */
 	uint32_t n_series;            /* their count */
-	uint64_t series_interval_ps;  /* sampling interval */
+	uint64_t series_interval_ps;  /* sampling interval, at least EXP_SERIES_MIN_INTERVAL_PS */
+	uint64_t series_max_bytes;    /* outputs.series.max_bytes: what series.csv and
+				       * rates.csv may take together; sampling stops there */
 	uint16_t *rate_workloads;     /* workloads whose QPs are sampled into rates.csv
 				       * (outputs.series.flows) */
 	uint32_t n_rate_workloads;    /* their count */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "exp_int.h"
+#include "units.h"
 
 static int exp_pfc_off(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
@@ -43,7 +44,7 @@ static int exp_links(const struct cfg_node *n, void *params, char err[CFG_ERR_BY
 			cfg_errorf(err, it, "a link override needs 'ports' and a 'rate' or a 'delay'");
 			return -EINVAL;
 		}
-		if ((rn && cfg_rate(rn, 1, &rate, err) != 0) || (dn && cfg_time(dn, &delay, err) != 0))
+		if ((rn && cfg_rate(rn, 1, &rate, err) != 0) || (dn && cfg_time_max(dn, UNITS_LINK_DELAY_MAX_PS, UNITS_LINK_DELAY_WHY, &delay, err) != 0))
 			return -EINVAL;
 		if ((rc = exp_port_list(e, pn, "links.ports", false, &ports, NULL, &n_ports, err)) != 0)
 			return rc;

@@ -25,10 +25,10 @@ const char *exp_fault_kind_name(int kind)
 
 #define EXP_FAULT_OFF(f) offsetof(struct exp_fault, f)
 
-/* A fault's start, end and every flap lie before this: 2^62 ps, about 53
- * days of virtual time, a quarter of the clock's range (sums of times
- * stay exact). */
-#define EXP_FAULT_HORIZON_PS (UINT64_C(1) << 62)
+/* A fault's start, end and every flap lie within the clock's horizon
+ * (UNITS_TIME_MAX_PS, 1,000,000 s: the engine stops a run whose next
+ * event lies beyond it). */
+#define EXP_FAULT_HORIZON_PS UNITS_TIME_MAX_PS
 
 static int exp_fault_name(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
@@ -248,8 +248,8 @@ static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG
 		return -EINVAL;
 	}
 	{
-		/* The last instant it acts at must stay far inside the 64-bit
-		 * picosecond clock (about 213 days): no sum of times wraps. */
+		/* The last instant it acts at must stay inside the clock's
+		 * horizon (128-bit sums: nothing wraps on the way). */
 		unsigned __int128 end = (unsigned __int128)x->at_ps + x->duration_ps;
 
 		if (x->kind == EXP_FAULT_FLAP)

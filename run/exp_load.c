@@ -158,6 +158,12 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 
 	if (cfg_want(t, CFG_SEQ, "traffic (a list of workloads)", err) != 0)
 		return -EINVAL;
+	if (t->n > TG_WL_MAX_WORKLOADS) {
+		cfg_errorf(err, t, "traffic lists %u workloads, at most %d (a message carries its "
+			   "workload's index in 16 bits): merge workloads, e.g. into one kind: messages list",
+			   t->n, TG_WL_MAX_WORKLOADS);
+		return -EINVAL;
+	}
 	for (uint32_t i = 0; i < t->n; i++) {
 		const struct cfg_node *it = t->items[i], *k, *cc;
 		const struct tg_wl_kind *kind;
@@ -245,8 +251,10 @@ static int exp_series_interval(const struct cfg_node *n, void *params, char err[
 
 	if (cfg_time(n, &e->series_interval_ps, err) != 0)
 		return -EINVAL;
-	if (e->series_interval_ps == 0) {
-		cfg_errorf(err, n, "the sampling interval must be above 0");
+	if (e->series_interval_ps < EXP_SERIES_MIN_INTERVAL_PS) {
+		cfg_errorf(err, n, "the sampling interval %s is below the minimum 100ns (each sample "
+			   "writes a row per port: finer ones write gigabytes per simulated millisecond)",
+			   n->str);
 		return -EINVAL;
 	}
 	return 0;
@@ -298,7 +306,10 @@ static const struct cfg_key exp_series_keys[] = {
 	{ "ports", CFG_KEY_CUSTOM, .required = "the ports to sample, node:port",
 	  .read = exp_series_ports, .doc = "ports (node:port) sampled into series.csv" },
 	{ "interval", CFG_KEY_CUSTOM, .required = "the sampling interval, e.g. 1us",
-	  .read = exp_series_interval, .doc = "sampling interval, > 0" },
+	  .read = exp_series_interval, .doc = "sampling interval, at least 100ns" },
+	{ "max_bytes", CFG_KEY_SIZE, "1GiB", .off = offsetof(struct exp, series_max_bytes), .size = 8,
+	  .min = 1 << 20, .max = UINT64_C(1) << 40,
+	  .doc = "what series.csv and rates.csv may take together; sampling stops there (run not valid)" },
 	{ "flows", CFG_KEY_CUSTOM, NULL, .read = exp_series_flows,
 	  .doc = "workload names whose flows (sending QPs) are sampled into rates.csv; absent: none" },
 };

@@ -119,11 +119,19 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
+/* mkdir @path, or find a folder there; -ENOTDIR when it is a file. */
 static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 {
+	struct stat st;
+
 	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, CFG_ERR_BYTES, "fabemu: %.400s: exists and is not a folder: nothing written there (remove it or use another -o)",
+			 path);
+		return -ENOTDIR;
 	}
 	return 0;
 }
@@ -238,6 +246,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 
 		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
 				     &np);
+		if (!f->nics[i] && errno == EINVAL) {
+			/* Not a memory problem: say so rather than hide it. */
+			topo_fib_buf_free(&fb);
+			snprintf(err, CFG_ERR_BYTES,
+				 "internal error: the NIC refused settings the loader accepted (nic.*)");
+			return -EINVAL;
+		}
 		if (!f->nics[i])
 			goto nomem;
 		/* NIC ports honour the pauses of their switch (an NVLink
@@ -279,6 +294,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
 		return r;
 	fabric_deadlock_arm(f);
+	fabric_progress_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
 

@@ -33,6 +33,10 @@ struct fabric {
 	/* monitors */
 	FILE *series;                 /* series.csv, or NULL */
 	FILE *rates;                  /* rates.csv, or NULL (series_rate.c) */
+	uint64_t series_bytes;        /* written to series.csv and rates.csv so far */
+	bool series_full;             /* they reached outputs.series.max_bytes: sampling
+				       * stopped (at series_full_ps) */
+	uint64_t series_full_ps;      /* when */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
 	struct ev_src mon_src;        /* event identity of the monitors */
@@ -45,6 +49,11 @@ struct fabric {
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
 	struct fabric_faults *faults; /* the fault schedule (faults.c), NULL without */
+	/* no-progress detector (engine.no_progress, fabric_progress_arm) */
+	uint64_t np_tx_pkts;          /* data frames sent by all ports at the last look */
+	uint64_t np_since_ps;         /* when that count last changed */
+	uint64_t np_look_ps;          /* time of the last look */
+	bool no_progress_stopped;     /* the run was stopped: busy, but no data frame moved */
 };
 
 /* Monotonic wall-clock time, s. */
@@ -85,9 +94,15 @@ int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BY
  * (nothing when none is named); 0 or -errno with @err filled. Each
  * series.csv sample then writes a row per QP. */
 int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
-void fabric_rates_sample(struct fabric *f, uint64_t now_ps);
+/* Returns the bytes written. */
+uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
+/* The no-progress detector: with engine.no_progress above 0, the run
+ * stops (no_progress_stopped) when events go on but no data frame has
+ * left any port for that long. It looks between events (sim.watch), so it
+ * adds no event and no work per packet. */
+void fabric_progress_arm(struct fabric *f);
 
 enum {
 	FABRIC_POOL_MAX_PKTS = 1 << 26,      /* engine.packet_pool's maximum */

@@ -122,13 +122,21 @@ static void fabric_sample(struct sim *sim, void *obj)
 		const struct topo_node *n = &f->topo->nodes[c->node];
 		struct port *p = fabric_port(f, c->node, c->port);
 
-		fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
+		int w = fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
 			n->name, c->port, (unsigned long long)p->queue_bytes,
 			(unsigned long long)port_tx_bytes(p), p->paused_mask,
 			p->pfc ? p->pfc->paused_prio : 0,
 			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
+
+		f->series_bytes += w > 0 ? (uint64_t)w : 0;
 	}
-	fabric_rates_sample(f, sim->now_ps);
+	f->series_bytes += fabric_rates_sample(f, sim->now_ps);
+	if (f->series_bytes >= e->series_max_bytes) {
+		/* The output budget: no more samples (results say so). */
+		f->series_full = true;
+		f->series_full_ps = sim->now_ps;
+		return;
+	}
 	if (fabric_mon_busy(f))
 		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
 }
@@ -315,4 +323,57 @@ void fabric_deadlock_arm(struct fabric *f)
 	for (uint32_t i = 0; i < n; i++)
 		f->dl_next[i] = UINT32_MAX;
 	fabric_mon_at(f, f->exp->deadlock_check_ps, fabric_deadlock_check);
+}
+
+/* Frames other than MAC control (PFC) ones, sent by every port so far:
+ * data, ACKs and CNPs, which all stop in a fabric that is stuck. */
+static uint64_t fabric_data_tx(const struct fabric *f)
+{
+	const struct topo *t = f->topo;
+	uint64_t tx = 0;
+
+	for (uint32_t i = 0; i < t->n_switches; i++)
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++)
+			tx += sw_port(f->sws[i], p)->tx_pkts - sw_port(f->sws[i], p)->ctrl_tx_pkts;
+	for (uint32_t i = 0; i < t->n_hosts; i++)
+		for (uint16_t p = 0; p < nic_n_ports(f->nics[i]); p++)
+			tx += nic_port(f->nics[i], p)->tx_pkts - nic_port(f->nics[i], p)->ctrl_tx_pkts;
+	return tx;
+}
+
+/* sim.watch: every few thousand events, and at most four times per span
+ * of virtual time, count the data frames sent. The run is stuck when that
+ * count has not moved for the whole span while the model (not only its
+ * observers) kept handling events in the last quarter of it: a fabric
+ * that waits for a later start or a compute phase handles no events
+ * meanwhile, so it is never taken for stuck. */
+static bool fabric_progress_watch(struct sim *sim, void *arg)
+{
+	struct fabric *f = arg;
+	uint64_t span = f->exp->engine.no_progress_ps, tx;
+
+	if (sim->now_ps - f->np_look_ps < span / 4)
+		return false;
+	f->np_look_ps = sim->now_ps;
+	tx = fabric_data_tx(f);
+	if (tx != f->np_tx_pkts) {
+		f->np_tx_pkts = tx;
+		f->np_since_ps = sim->now_ps;
+		return false;
+	}
+	if (sim->now_ps - f->np_since_ps < span || sim->last_work_ps + span / 4 < sim->now_ps)
+		return false;
+	f->no_progress_stopped = true;
+	return true;
+}
+
+void fabric_progress_arm(struct fabric *f)
+{
+	if (!f->exp->engine.no_progress_ps)
+		return;
+	f->np_tx_pkts = fabric_data_tx(f);
+	f->np_since_ps = f->sim.now_ps;
+	f->np_look_ps = f->sim.now_ps;
+	f->sim.watch = fabric_progress_watch;
+	f->sim.watch_arg = f;
 }

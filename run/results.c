@@ -254,6 +254,25 @@ static void res_validity(struct results *r, const struct fabric *f, const struct
 	if (s->n_saturated)
 		res_invalid(r, "%llu counter updates saturated at their type's maximum",
 			    (unsigned long long)s->n_saturated);
+	if (s->horizon)
+		res_invalid(r, "stopped at the clock's horizon: the next event lies beyond %.0f s of "
+			    "simulated time, with %u events pending",
+			    units_ps_to_s(UNITS_TIME_MAX_PS), s->evq.n);
+	if (s->stuck)
+		res_invalid(r, "stopped with virtual time stuck at %.3f ns: %u events handled without "
+			    "the clock moving, %u events pending",
+			    units_ps_to_ns(s->now_ps), (unsigned)SIM_STUCK_EVENTS, s->evq.n);
+	if (f->series_full)
+		res_invalid(r, "series.csv and rates.csv reached outputs.series.max_bytes (%llu bytes) at "
+			    "%.3f ns of simulated time: sampling stopped there (raise "
+			    "outputs.series.interval or max_bytes)",
+			    (unsigned long long)f->exp->series_max_bytes, units_ps_to_ns(f->series_full_ps));
+	if (f->no_progress_stopped)
+		res_invalid(r, "stopped for lack of progress at %.3f ns of simulated time: events went "
+			    "on but no frame other than PFC left any port after %.3f ns "
+			    "(engine.no_progress %.3f ns), with %u events pending",
+			    units_ps_to_ns(s->now_ps), units_ps_to_ns(f->np_since_ps),
+			    units_ps_to_ns(f->exp->engine.no_progress_ps), s->evq.n);
 }
 
 /* An algorithm other than none runs on some QP. */
@@ -908,6 +927,9 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 		fprintf(out, "  WARNING: %.0f messages did not complete%s\n", RV("messages.incomplete"),
 			f->deadlock_stopped ? " (PFC deadlock)"
 			: f->sim.interrupted ? " (run interrupted)"
+			: f->no_progress_stopped ? " (no progress: run stopped)"
+			: f->sim.stuck ? " (virtual time stuck: run stopped)"
+			: f->sim.horizon ? " (clock's horizon reached)"
 			: f->sim.stopped    ? " before stop_time"
 					    : " (their QPs failed: retries exhausted)");
 	if (RV("nic.retransmitted") > 0 || RV("nic.qp_errors") > 0)

@@ -107,7 +107,7 @@ int res_collectives(struct results *r, const struct fabric *f)
 {
 	const struct exp *e = f->exp;
 
-	for (uint16_t w = 0; w < e->n_workloads; w++) {
+	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		uint32_t n = 0, done = 0, d;
 		uint64_t largest = 0;
 		double us, algbw, busbw;
@@ -185,7 +185,7 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 {
 	const struct exp *e = f->exp;
 
-	for (uint16_t w = 0; w < e->n_workloads; w++) {
+	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		uint64_t last = UINT64_MAX, checked = 0, errors = 0;
 		bool head = false, data = false;
 

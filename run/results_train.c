@@ -74,7 +74,7 @@ int res_training(struct results *r, const struct fabric *f)
 	const struct exp *e = f->exp;
 	const char *const *tags = tg_tag_names();
 
-	for (uint16_t w = 0; w < e->n_workloads; w++) {
+	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		double us, part[TG_TAG_N], net = 0;
 		uint32_t done, n = res_train_mean(f, w, &done, &us, part);
 		const char *name = e->workloads[w].name;
@@ -140,7 +140,7 @@ void res_print_training(const struct fabric *f, FILE *out)
 	const struct exp *e = f->exp;
 	const char *const *tags = tg_tag_names();
 
-	for (uint16_t w = 0; w < e->n_workloads; w++) {
+	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		double us, part[TG_TAG_N];
 		uint32_t done, n = res_train_mean(f, w, &done, &us, part);
 

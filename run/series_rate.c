@@ -65,14 +65,15 @@ int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYT
 	return 0;
 }
 
-void fabric_rates_sample(struct fabric *f, uint64_t now_ps)
+uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps)
 {
 	const struct exp *e = f->exp;
 	const struct tg_flow *fl;
+	uint64_t bytes = 0;
 	uint32_t n;
 
 	if (!f->rates)
-		return;
+		return 0;
 	fl = tg_flows(f->tg, &n);
 	for (uint32_t i = 0; i < f->n_rate_flows; i++) {
 		uint32_t id = f->rate_flows[i];
@@ -81,10 +82,13 @@ void fabric_rates_sample(struct fabric *f, uint64_t now_ps)
 		const struct cc_qp *cc = nic_qp_cc(qp);
 		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES];
 
-		fprintf(f->rates, "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%u\n", units_ps_to_ns(now_ps),
+		int w = fprintf(f->rates, "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%u\n", units_ps_to_ns(now_ps),
 			e->workloads[m->workload].name, id, topo_ep_name(f->topo, m->src, sb),
 			topo_ep_name(f->topo, m->dst, db), nic_qp_num(qp),
 			(unsigned long long)(cc ? cc->rate_bps : 0),
 			(unsigned long long)(cc ? cc->window_bytes : 0), nic_qp_outstanding(qp));
+
+		bytes += w > 0 ? (uint64_t)w : 0;
 	}
+	return bytes;
 }

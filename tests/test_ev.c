@@ -7,6 +7,7 @@
 #include "rng.h"
 #include "sim.h"
 #include "test.h"
+#include "units.h"
 
 struct rec {
 	uint64_t t;      /* time it fired */
@@ -88,6 +89,46 @@ static void test_ev_stop_time(void)
 	CU_ASSERT_EQUAL(sim_run(&s), 11);
 	CU_ASSERT(s.stopped);
 	CU_ASSERT_EQUAL(s.now_ps, 70);
+	sim_fini(&s);
+}
+
+/* The clock's horizon: an event beyond it ends the run, and stays queued. */
+static void test_ev_horizon(void)
+{
+	struct ev_src src = { 0, 0 };
+	struct sim s;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, NULL), 0);
+	chain_left = 1000;
+	sim_at(&s, UNITS_TIME_MAX_PS - 14, &src, ev_chain, &src);
+	/* At the horizon - 14, - 7 and the horizon itself; not 7 ps past it. */
+	CU_ASSERT_EQUAL(sim_run(&s), 3);
+	CU_ASSERT(s.horizon);
+	CU_ASSERT(!s.stopped && !s.stuck);
+	CU_ASSERT_EQUAL(s.now_ps, UNITS_TIME_MAX_PS);
+	CU_ASSERT_EQUAL(s.evq.n, 1);
+	CU_ASSERT_EQUAL(s.evq.n_pushed, 4);
+	sim_fini(&s);
+}
+
+/* A handler that schedules itself again at the same time, for ever. */
+static void ev_spin(struct sim *s, void *obj)
+{
+	sim_at(s, s->now_ps, obj, ev_spin, obj);
+}
+
+/* Virtual time that stops moving ends the run (SIM_STUCK_EVENTS). */
+static void test_ev_stuck(void)
+{
+	struct ev_src src = { 0, 0 };
+	struct sim s;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, NULL), 0);
+	sim_at(&s, 5, &src, ev_spin, &src);
+	CU_ASSERT(sim_run(&s) <= (uint64_t)SIM_STUCK_EVENTS + SIM_POLL_EVENTS);
+	CU_ASSERT(s.stuck);
+	CU_ASSERT_EQUAL(s.now_ps, 5);
+	CU_ASSERT_EQUAL(s.evq.n, 1);
 	sim_fini(&s);
 }
 
@@ -338,6 +379,8 @@ int test_ev_register(void)
 
 	if (!s || !CU_add_test(s, "order by time, source, sequence", test_ev_order) ||
 	    !CU_add_test(s, "stop time", test_ev_stop_time) ||
+	    !CU_add_test(s, "the clock's horizon ends a run", test_ev_horizon) ||
+	    !CU_add_test(s, "virtual time stuck ends a run", test_ev_stuck) ||
 	    !CU_add_test(s, "heap growth keeps order", test_ev_growth) ||
 	    !CU_add_test(s, "crowded buckets keep the full order", test_ev_crowded) ||
 	    !CU_add_test(s, "buckets of sorted runs", test_ev_runs) ||

@@ -15,6 +15,11 @@ enum cli_exit {
 
 enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100, CLI_MAX_DIRS = 26 /* compare: A..Z */ };
 
+/* The longest results folder path (-o, or results/<name>), bytes: the
+ * files under it (capture/NODE-pPORT.pcap and the tables) must fit in
+ * PATH_MAX (4096) too. */
+enum { CLI_OUTDIR_MAX_BYTES = 3584 };
+
 /* The options of every command (each reads those it takes). */
 struct cli_opts {
 	const char *exp_path;          /* experiment file */
@@ -42,7 +47,8 @@ struct cli_opts {
 	char **eal_argv;
 };
 
-/* mkdir -p @path. 0 or -errno. */
+/* mkdir -p @path. 0 or -errno: -ENOTDIR when @path (or a folder above
+ * it) exists and is not a folder. */
 int cli_mkdirs(const char *path);
 
 int cli_run(const struct cli_opts *o, bool check);

@@ -39,6 +39,15 @@ int cli_mkdirs(const char *path)
 	}
 	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
 		return -errno;
+	/* EEXIST also for a file of that name: it is no folder to write in. */
+	{
+		struct stat st;
+
+		if (stat(buf, &st) != 0)
+			return -errno;
+		if (!S_ISDIR(st.st_mode))
+			return -ENOTDIR;
+	}
 	return 0;
 }
 
@@ -389,13 +398,23 @@ int cli_run(const struct cli_opts *o, bool check)
 	}
 	if (exp_load(o->exp_path, o->sets, o->n_sets, o->seed_set, o->seed, &e, err) != 0)
 		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
+	if (strlen(o->outdir ? o->outdir : e->name) + sizeof("results/") > CLI_OUTDIR_MAX_BYTES) {
+		snprintf(msg, sizeof(msg),
+			 "fabemu: -o: a results folder path of %zu bytes is too long (at most %d: the "
+			 "files under it must fit in PATH_MAX)",
+			 strlen(o->outdir ? o->outdir : e->name), CLI_OUTDIR_MAX_BYTES - (int)sizeof("results/"));
+		rc = cli_bad_input(o, check, e->name, "bad_input", msg);
+		exp_free(e);
+		return rc;
+	}
 	if (o->outdir)
 		snprintf(outdir, sizeof(outdir), "%s", o->outdir);
 	else
 		snprintf(outdir, sizeof(outdir), "results/%s", e->name);
 	if ((r = cli_mkdirs(outdir)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot create results folder: %s", outdir,
-			 strerror(-r));
+			 r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
+				       : strerror(-r));
 		rc = cli_bad_input(o, check, e->name, "bad_input", msg);
 		exp_free(e);
 		return rc;
@@ -444,9 +463,10 @@ int cli_run(const struct cli_opts *o, bool check)
 		return rc;
 	}
 	if ((r = fabric_build(&f, e, pool, outdir, err)) != 0) {
-		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
-		rc = r == -ENOSPC ? cli_bad_input(o, check, e->name, "bad_input", err)
-				  : cli_failed(o, check, e->name, "build", err);
+		/* -ENOSPC: the configuration cannot fit (bad input, at its line);
+		 * -ENOTDIR: a capture folder that is a file (a bad -o). */
+		rc = r == -ENOSPC || r == -ENOTDIR ? cli_bad_input(o, check, e->name, "bad_input", err)
+						   : cli_failed(o, check, e->name, "build", err);
 		fabric_free(&f);
 		goto out;
 	}
@@ -486,8 +506,9 @@ int cli_run(const struct cli_opts *o, bool check)
 				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
 			if (check)
 				rc = cli_check(e, &res, o->junit);
-			else if (f.sim.interrupted)
-				rc = CLI_FAIL;
+			else if (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
+				 f.no_progress_stopped)
+				rc = CLI_FAIL; /* stopped short: events were left */
 		}
 		res_free(&res);
 	}

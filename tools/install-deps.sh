@@ -4,8 +4,10 @@
 # skipped and nothing is downloaded when all are present.
 set -eu
 pkgs=(
+	clang             # the fuzz targets (libFuzzer, tools/fuzz-smoke.sh)
 	gcc
 	gnuplot-nox       # fabemu plot draws with it (and its scenario test)
+	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
 	libcunit1-dev     # unit tests
 	libdpdk-dev       # rte_mbuf packets, mempools, EAL
 	libibverbs-dev    # rdma-core verbs types of the NIC API

@@ -231,6 +231,8 @@ int main(int argc, char **argv)
 			v = argv[++i];
 		}
 		if (!strcmp(d->name, "-o")) {
+			if (!*v)
+				return cli_bad("%s", "-o needs a folder name, got an empty one");
 			o.outdir = v;
 		} else if (!strcmp(d->name, "--junit")) {
 			o.junit = v;

@@ -2,8 +2,11 @@
 # Set everything up and run the whole test suite (unit and scenario tests),
 # once on a normal build and once under AddressSanitizer and
 # UndefinedBehaviorSanitizer: what README's test command and CI run.
-# FABEMU_NO_SANITIZE=1 skips the second pass. Ends with one line
-# "N passed, M failed" over both passes.
+# FABEMU_NO_SANITIZE=1 skips the second pass. Then a fuzzing smoke run
+# (tools/fuzz-smoke.sh: each libFuzzer target for FABEMU_FUZZ_SECONDS,
+# default 45, under ASan and UBSan); FABEMU_NO_FUZZ=1 skips it. Ends with
+# one line "N passed, M failed" over the test passes (and the fuzz run,
+# counted as one).
 set -eu
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -27,6 +30,14 @@ if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
 	ninja -C build-san
 	run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		ASAN_OPTIONS=detect_leaks=1 || status=1
+fi
+if [ "${FABEMU_NO_FUZZ:-0}" != 1 ]; then
+	if tools/fuzz-smoke.sh "${FABEMU_FUZZ_SECONDS:-45}"; then
+		echo "Ok: 1" >>"$log" # the fuzz smoke run, as one
+	else
+		echo "Fail: 1" >>"$log"
+		status=1
+	fi
 fi
 passed=$(awk '/^Ok:/ { n += $2 } END { print n + 0 }' "$log")
 failed=$(awk '/^(Fail|Timeout|Unexpected Pass):/ { n += $NF } END { print n + 0 }' "$log")

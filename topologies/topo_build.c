@@ -12,6 +12,7 @@
 
 #include "cfg_schema.h"
 #include "topo_int.h"
+#include "units.h"
 
 /* The registry: a plain static array, and the names in the same order. */
 static const struct topo_kind *const topo_kinds[] = {
@@ -97,7 +98,7 @@ int topo_read_rate_delay(const struct cfg_node *map, const struct topo_link_para
 	if ((v = cfg_get(map, "rate")) != NULL)
 		rc = cfg_rate(v, 1, &out->rate_bps, err);
 	if (rc == 0 && (v = cfg_get(map, "delay")) != NULL)
-		rc = cfg_time(v, &out->delay_ps, err);
+		rc = cfg_time_max(v, UNITS_LINK_DELAY_MAX_PS, UNITS_LINK_DELAY_WHY, &out->delay_ps, err);
 	return rc;
 }
 

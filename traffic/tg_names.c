@@ -17,6 +17,7 @@
 
 #include "topo.h"
 #include "tg_wl_int.h"
+#include "units.h"
 
 enum { TG_NAMES_HINTS = 64 /* host names offered to "did you mean" */ };
 
@@ -434,5 +435,23 @@ int tg_wl_place(const struct topo *t, const uint32_t *islands, struct tg_msg **m
 	free(*msgs);
 	*msgs = v;
 	*n_msgs = k;
+	return 0;
+}
+
+int tg_wl_stragglers_fit(const struct cfg_node *n, const double *slow, uint32_t n_parts,
+			 uint64_t compute_ps, char err[CFG_ERR_BYTES])
+{
+	double worst = 1;
+
+	for (uint32_t i = 0; slow && i < n_parts; i++)
+		if (slow[i] > worst)
+			worst = slow[i];
+	/* In double: the product may not fit the clock, which is the point. */
+	if ((double)compute_ps * worst * 2 > (double)UNITS_TIME_MAX_PS) {
+		cfg_errorf(err, n, "a straggler's compute phase (%.0f s x factor %g, x 2 with jitter) "
+			   "would pass the clock's horizon (1000000s)",
+			   units_ps_to_s(compute_ps), worst);
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -360,8 +360,16 @@ static int tg_pcap_read(struct tg_pcap *x, pcap_t *p, char err[CFG_ERR_BYTES])
 	if ((rc = tg_pcap_compact(x)) != 0)
 		return rc;
 	/* Starts were kept as the frames' nanoseconds: from the earliest frame. */
-	for (uint32_t i = 0; i < x->out->n_ops; i++)
-		x->out->ops[i].start_ps = units_ns_to_ps(x->out->ops[i].start_ps - origin_ns);
+	for (uint32_t i = 0; i < x->out->n_ops; i++) {
+		uint64_t ns = x->out->ops[i].start_ps - origin_ns;
+
+		if (ns > UNITS_TIME_MAX_PS / UNITS_PS_PER_NS) {
+			x->frame = x->out->ops[i].line;
+			return tg_pcap_errf(err, x, "a request %llu s after the first: beyond the clock's horizon (1000000 s)",
+					    (unsigned long long)(ns / 1000000000));
+		}
+		x->out->ops[i].start_ps = units_ns_to_ps(ns);
+	}
 	if (x->out->n_ops == 0)
 		return tg_pcap_errf(err, x, "no RC SEND, WRITE or READ request among its %u RoCEv2 frames", roce);
 	return 0;

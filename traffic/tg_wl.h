@@ -15,6 +15,13 @@ struct cfg_table;
 struct cc_ops;
 struct topo;
 
+enum {
+	/* Workloads one experiment may list: a message, collective and step
+	 * carry their workload's index in 16 bits (struct tg_msg is on the
+	 * hot path, so it stays narrow). */
+	TG_WL_MAX_WORKLOADS = UINT16_MAX + 1,
+};
+
 /* What an expander needs from the experiment. */
 struct tg_wl_ctx {
 	struct cfg_doc *doc;      /* the experiment: absent keys get their defaults filled in */

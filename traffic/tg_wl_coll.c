@@ -187,8 +187,10 @@ static int tg_wl_coll_stragglers(const struct cfg_node *n, void *params, char er
 {
 	struct tg_wl_coll *p = params;
 
-	return tg_wl_stragglers(p->ctx->topo, n, "rank", "the collective's ranks", p->ranks, p->n_ranks,
-				&p->slow, err);
+	int rc = tg_wl_stragglers(p->ctx->topo, n, "rank", "the collective's ranks", p->ranks,
+				  p->n_ranks, &p->slow, err);
+
+	return rc ? rc : tg_wl_stragglers_fit(n, p->slow, p->n_ranks, p->compute_ps, err);
 }
 
 static const struct cfg_key tg_wl_coll_keys[] = {

@@ -61,6 +61,11 @@ int tg_wl_dscp(const struct cfg_node *n, uint8_t *dscp, bool *set, char err[CFG_
 int tg_wl_stragglers(const struct topo *t, const struct cfg_node *n, const char *key,
 		     const char *among, const uint32_t *parts, uint32_t n_parts, double **slow,
 		     char err[CFG_ERR_BYTES]);
+/* Whether the longest compute phase the stragglers @slow[0..@n_parts)
+ * make of @compute_ps (times 2, the most compute_jitter adds) stays within
+ * the clock's horizon; else -EINVAL with @err filled at @n. */
+int tg_wl_stragglers_fit(const struct cfg_node *n, const double *slow, uint32_t n_parts,
+			 uint64_t compute_ps, char err[CFG_ERR_BYTES]);
 /* What `all` is: every GPU of a GPU fabric, else every endpoint with a
  * link, in order, malloc'd into *out. 0 or -ENOMEM. */
 int tg_wl_all_parts(const struct topo *t, uint32_t **out, uint32_t *n_out);

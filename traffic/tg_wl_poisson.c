@@ -13,6 +13,7 @@
 #include "tg_cdf_data.h"
 #include "topo.h"
 #include "tg_wl_int.h"
+#include "units.h"
 
 /* The stream of workload w is (seed, TG_WL_POISSON_STREAM + w). */
 #define TG_WL_POISSON_STREAM UINT64_C(0x706f6973736f6e00)
@@ -500,6 +501,10 @@ static int tg_wl_poisson_expand(struct cfg_node *it, struct tg_wl_ctx *c, char e
 
 		if ((rc = cfg_time(p.duration, &d_ps, err)) == 0 && d_ps == 0) {
 			cfg_errorf(err, p.duration, "the duration must be above 0");
+			rc = -EINVAL;
+		} else if (rc == 0 && d_ps > UNITS_TIME_MAX_PS - p.msg.start_ps) {
+			cfg_errorf(err, p.duration,
+				   "start plus duration is beyond the clock's horizon (at most 1000000s in all)");
 			rc = -EINVAL;
 		}
 		end_ps = p.msg.start_ps + d_ps;

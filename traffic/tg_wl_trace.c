@@ -13,6 +13,7 @@
 
 #include "topo.h"
 #include "tg_trace_int.h"
+#include "units.h"
 
 enum {
 	TG_WL_TRACE_MAX_FILE_BYTES = 1 << 30, /* a text trace larger is refused */
@@ -428,6 +429,18 @@ static int tg_wl_trace_inputs(const struct tg_wl_trace *p, struct tg_trace_in *i
 	return 0;
 }
 
+/* Every start within the clock's horizon (the readers' own numbers can
+ * say more), else an error at its line. */
+static int tg_wl_trace_horizon(const struct tg_trace_in *in, const struct tg_trace *tr,
+			       char err[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < tr->n_ops; i++)
+		if (tr->ops[i].start_ps > UNITS_TIME_MAX_PS)
+			return tg_trace_errf(err, in, tr->ops[i].line, 1,
+					     "starts beyond the clock's horizon (times are at most 1000000s)");
+	return 0;
+}
+
 static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_trace p = { .ctx = c };
@@ -461,6 +474,8 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	}
 	in.text = text;
 	if ((rc = tg_wl_trace_readers[p.format](&in, &tr, err)) == 0)
+		rc = tg_wl_trace_horizon(&in, &tr, err);
+	if (rc == 0)
 		rc = tg_wl_trace_emit(c, &in, &tr, err);
 out:
 	if (rc == -ENOMEM)

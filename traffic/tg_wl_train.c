@@ -115,8 +115,11 @@ static int tg_train_stragglers(const struct cfg_node *n, void *params, char err[
 {
 	struct tg_wl_train *p = params;
 
-	return tg_wl_stragglers(p->ctx->topo, n, "gpu", "the workload's GPUs", p->gpus, p->n_gpus,
-				&p->slow, err);
+	int rc = tg_wl_stragglers(p->ctx->topo, n, "gpu", "the workload's GPUs", p->gpus, p->n_gpus,
+				  &p->slow, err);
+
+	return rc ? rc : tg_wl_stragglers_fit(n, p->slow, p->n_gpus,
+					      p->fwd_ps > p->bwd_ps ? p->fwd_ps : p->bwd_ps, err);
 }
 
 static const struct cfg_key tg_train_keys[] = {

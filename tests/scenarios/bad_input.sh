@@ -471,5 +471,67 @@ exp train-factor "train-factor.yaml:2:[0-9]+: -1 is below the minimum 0" \
 exp train-no-gpus "train-no-gpus.yaml:2:[0-9]+: a training workload runs on GPUs: use a rail-optimised topology" \
 	"$good_topo" "traffic: [{kind: training, forward: 1ms}]"
 
+# The clock's horizon (docs/config.md): a time, a sum of times or a
+# back-off cap that would wrap the 64-bit picosecond clock is an error at
+# its own position.
+exp horizon-delay "horizon-delay.yaml:1:[0-9]+: .*got '5000000s': above the clock's horizon: times are at most 1000000s" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, fabric_link: {delay: 5000000s}}" \
+	"$good_traffic"
+exp link-delay-max "link-delay-max.yaml:1:[0-9]+: time '?2s'? is above the maximum 1s" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {delay: 2s}}" \
+	"$good_traffic"
+exp link-override-delay "link-override-delay.yaml:3:[0-9]+: time '?10s'? is above the maximum 1s" \
+	"$good_topo" "$good_traffic" "fabric: {links: [{ports: ['h0:0'], delay: 10s}]}"
+exp horizon-start "horizon-start.yaml:2:[0-9]+: .*above the clock's horizon" \
+	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1KiB, start: 5000000s}]}]"
+exp horizon-rto "horizon-rto.yaml:3:12: time '?300000s'? is above the maximum 15625s \(the back-off cap" \
+	"$good_topo" "$good_traffic" "nic: {rto: 300000s}"
+expect horizon-set "^--set #1:1:11: .*above the clock's horizon" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set stop_time=1000001s
+
+exp horizon-sum "horizon-sum.yaml:2:[0-9]+: start plus duration is beyond the clock's horizon" \
+	"$good_topo" "traffic: [{kind: poisson, load: 30%, cdf: websearch, start: 999999s, duration: 2s}]"
+trace horizon-trace f2.txt hpcc-flow '1\n0 1 3 100 10000 5000000\n' \
+	"f2.txt:2:1: starts beyond the clock's horizon"
+# Reads are bounded: a device or a huge file is refused as it is read.
+expect input-dev-zero "/dev/zero: NUL byte at offset 0: not a text file" "$fabemu" run /dev/zero -q
+yes 'a: 1' | head -c 68000000 >"$tmp/huge.yaml"
+expect input-huge "huge.yaml: larger than 64 MiB: not an experiment or topology file" \
+	"$fabemu" run "$tmp/huge.yaml" -q -o "$tmp/res-huge"
+rm -f "$tmp/huge.yaml"
+# Results folders: empty, a file, a capture folder that is a file, too long.
+expect out-empty "-o needs a folder name, got an empty one" "$fabemu" run "$tmp/ok.yaml" -q -o ""
+: >"$tmp/a-file"
+expect out-file "a-file: cannot create results folder: it, or a folder above it, exists and is not a folder" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/a-file"
+expect out-under-file "a-file/sub: cannot create results folder: it, or a folder above it, exists and is not a folder" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/a-file/sub"
+printf '%s\n' "$good_topo" "$good_traffic" "capture: {ports: ['h0:0']}" >"$tmp/cap.yaml"
+mkdir -p "$tmp/res-capfile" && : >"$tmp/res-capfile/capture"
+expect capture-dir-file "res-capfile/capture: exists and is not a folder" \
+	"$fabemu" run "$tmp/cap.yaml" -q -o "$tmp/res-capfile"
+long=$tmp/$(printf 'd%.0s' $(seq 200))
+long=$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long
+expect out-too-long "-o: a results folder path of [0-9]+ bytes is too long \(at most [0-9]+" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$long"
+[ ! -e "$tmp/$(printf 'd%.0s' $(seq 200))" ] || { echo "FAIL [out-too-long]: wrote a folder"; fail=1; }
+# YAML tags other than the core schema's are refused, not ignored.
+exp yaml-tag "yaml-tag.yaml:2:37: unknown YAML tag '!foo'" \
+	"$good_topo" "traffic: [{kind: permutation, size: !foo 64KiB}]"
+expect set-yaml-tag "^--set #1:1:6: unknown YAML tag '!bar'" \
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set 'name=!bar x'
+# More workloads than the 16-bit workload index holds.
+{ printf '%s\ntraffic:\n' "$good_topo"; yes '  - {kind: messages, messages: [{src: h0, dst: h1, size: 1KiB}]}' | head -n 65537; } \
+	>"$tmp/workloads.yaml"
+expect workloads-max "workloads.yaml:3:3: traffic lists 65537 workloads, at most 65536" \
+	"$fabemu" run "$tmp/workloads.yaml" -q -o "$tmp/res-wl"
+exp series-floor "series-floor.yaml:3:[0-9]+: the sampling interval 1ps is below the minimum 100ns" \
+	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1ps}}"
+exp series-budget "series-budget.yaml:3:[0-9]+: size 1024 bytes is below the minimum 1048576 bytes" \
+	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1us, max_bytes: 1KiB}}"
+exp horizon-straggler "horizon-straggler.yaml:2:[0-9]+: a straggler's compute phase .* would pass the clock's horizon" \
+	"$rt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1000000s, stragglers: [{gpu: node0/gpu0, factor: 1000}]}]"
+exp horizon-coll-straggler "horizon-coll-straggler.yaml:2:[0-9]+: a straggler's compute phase" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, compute: 900000s, stragglers: [{rank: node0/gpu0, factor: 2}]}]"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets of tests/fuzz (clang, ASan and UBSan, in
+# build-fuzz or $FABEMU_FUZZ_BUILD) and run each for SECONDS (default 60):
+# first every input of tests/fuzz/regressions (inputs that once crashed),
+# then fuzzing from the seed corpus (experiments/*.yaml, topologies/*.yaml
+# and the scenarios' experiments), in experiments/ so that their relative file names resolve.
+# A crash, a sanitizer report, a leak, a timeout or a packet not returned
+# to the pool fails it, with the input saved under build-fuzz/fuzz-crashes.
+# What the corpus grew to is kept in build-fuzz/fuzz-corpus/TARGET for the
+# next run. The longer campaign: docs/user-guide.md, "Fuzzing".
+#   tools/fuzz-smoke.sh [SECONDS]
+set -eu
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+case "$secs" in '' | *[!0-9]*) echo "fuzz-smoke: SECONDS must be a whole number, got '$secs'" >&2; exit 2 ;; esac
+root=$PWD
+dir=$root/${FABEMU_FUZZ_BUILD:-build-fuzz}
+cc=$(command -v clang || command -v clang-14 || true)
+[ -n "$cc" ] || { echo "fuzz-smoke: clang not found (tools/install-deps.sh installs it)" >&2; exit 1; }
+[ -f "$dir/build.ninja" ] ||
+	CC=$cc meson setup "$dir" -Dfuzz=enabled -Dtests=disabled -Db_sanitize=address,undefined \
+		-Db_lundef=false >/dev/null
+ninja -C "$dir" >/dev/null
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# The seed corpus: the shipped experiments and topologies, the scenarios',
+# tests/fuzz/seeds (inputs with a #--set part) and the regression inputs.
+seeds=$dir/fuzz-seeds
+rm -rf "$seeds" && mkdir -p "$seeds"
+for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/seeds/* tests/fuzz/regressions/*; do
+	cp "$f" "$seeds/$(echo "${f%/*}" | tr / -)-${f##*/}"
+done
+status=0
+for t in fuzz_exp fuzz_run; do
+	corpus=$dir/fuzz-corpus/$t crashes=$dir/fuzz-crashes/$t log=$dir/fuzz-logs/$t.log
+	mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
+	# The regressions, each once.
+	if ! (cd experiments && "$dir/tests/fuzz/$t" "$root"/tests/fuzz/regressions/* </dev/null) >"$log" 2>&1; then
+		echo "fuzz-smoke: $t: a regression input fails again:"; tail -n 40 "$log"; status=1; continue
+	fi
+	if (cd experiments && "$dir/tests/fuzz/$t" -max_total_time="$secs" -timeout=25 -rss_limit_mb=4096 \
+		-max_len=16384 -print_final_stats=1 -artifact_prefix="$crashes/" \
+		"$corpus" "$seeds" </dev/null) >"$log" 2>&1; then
+		echo "fuzz-smoke: $t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1), corpus $(ls "$corpus" | wc -l) inputs"
+	else
+		echo "fuzz-smoke: $t FAILED (log $log, input under $crashes):"
+		grep -E 'ERROR|runtime error|SUMMARY|Test unit written|not returned' "$log" | head -n 20
+		status=1
+	fi
+done
+exit "$status"
