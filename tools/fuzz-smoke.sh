@@ -8,7 +8,7 @@
 # to the pool fails it, with the input saved under build-fuzz/fuzz-crashes.
 # What the corpus grew to is kept in build-fuzz/fuzz-corpus/TARGET for the
 # next run. The longer campaign: docs/user-guide.md, "Fuzzing".
-#   tools/fuzz-smoke.sh [SECONDS]
+#   tools/fuzz-smoke.sh [SECONDS]      (FABEMU_FUZZ_RUNS=N: N inputs, seed 1)
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -30,6 +30,14 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/seeds/* tests/fuzz/regressions/*; do
 	cp "$f" "$seeds/$(echo "${f%/*}" | tr / -)-${f##*/}"
 done
+# FABEMU_FUZZ_RUNS=N: N inputs per target from a fixed seed instead of a
+# time (the same inputs on every machine: what CI runs, so that its result
+# does not depend on the machine's speed), SECONDS still the cap.
+budget="-max_total_time=$secs"
+if [ -n "${FABEMU_FUZZ_RUNS:-}" ]; then
+	case "$FABEMU_FUZZ_RUNS" in *[!0-9]*) echo "fuzz-smoke: FABEMU_FUZZ_RUNS must be a whole number" >&2; exit 2 ;; esac
+	budget="-runs=$FABEMU_FUZZ_RUNS -seed=1 -max_total_time=$secs"
+fi
 status=0
 for t in fuzz_exp fuzz_run; do
 	corpus=$dir/fuzz-corpus/$t crashes=$dir/fuzz-crashes/$t log=$dir/fuzz-logs/$t.log
@@ -38,7 +46,7 @@ for t in fuzz_exp fuzz_run; do
 	if ! (cd experiments && "$dir/tests/fuzz/$t" "$root"/tests/fuzz/regressions/* </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: a regression input fails again:"; tail -n 40 "$log"; status=1; continue
 	fi
-	if (cd experiments && "$dir/tests/fuzz/$t" -max_total_time="$secs" -timeout=25 -rss_limit_mb=4096 \
+	if (cd experiments && "$dir/tests/fuzz/$t" $budget -timeout=25 -rss_limit_mb=4096 \
 		-max_len=16384 -print_final_stats=1 -artifact_prefix="$crashes/" \
 		"$corpus" "$seeds" </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1), corpus $(ls "$corpus" | wc -l) inputs"
