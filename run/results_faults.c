@@ -60,11 +60,13 @@ int res_write_faults(const struct fabric *f, const char *dir)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct exp_fault *x = row[i].fault < e->n_faults ? &e->faults[row[i].fault] : NULL;
 
-		/* where holds names and numbers only (node names have no comma),
-		 * but a reroute's reason is free text: quoted. */
-		fprintf(out, "%.6f,%s,%s,%s,\"%s\"\n", units_ps_to_ns(row[i].t_ps) / 1e3,
-			x ? x->name : "-", x ? exp_fault_kind_name(x->kind) : "fabric", row[i].what,
-			row[i].detail);
+		/* where is free text (a reroute's reason): quoted, its quotes
+		 * doubled (RFC 4180). */
+		fprintf(out, "%.6f,%s,%s,%s,\"", units_ps_to_ns(row[i].t_ps) / 1e3, x ? x->name : "-",
+			x ? exp_fault_kind_name(x->kind) : "fabric", row[i].what);
+		for (const char *c = row[i].detail; *c; c++)
+			fputs(*c == '"' ? "\"\"" : (char[2]){ *c, 0 }, out);
+		fputs("\"\n", out);
 	}
 	bad = ferror(out);
 	err = errno;
