@@ -63,9 +63,9 @@ struct fabric_faults {
 	uint32_t next;             /* the next to do */
 	struct ev_src src;         /* the schedule's events */
 	struct ev_src reroute_src; /* the recomputations' */
-	uint16_t *refs;            /* per topology link: faults holding it down */
+	uint32_t *refs;            /* per topology link: faults holding it down */
 	uint8_t *link_down;        /* per topology link: down (fabric_reroute's map) */
-	struct fault_storm *storms; /* per fault (used by pfc-storm faults only) */
+	struct fault_storm *storms; /* per fault (used by pfc-storm and slow-receiver faults) */
 	struct fault_row *rows;    /* the log */
 	uint32_t n_rows;
 	uint32_t cap_rows;
