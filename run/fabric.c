@@ -315,25 +315,42 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Rows of a switch's forwarding toward destination class @c (egress ports,
+ * ascending) differ between @a and @b. */
+static bool fabric_rows_differ(const struct fib_rows *a, const struct fib_rows *b, uint32_t c)
+{
+	uint32_t na = a->off[c + 1] - a->off[c], nb = b->off[c + 1] - b->off[c];
+
+	return na != nb || memcmp(a->ports + a->off[c], b->ports + b->off[c], sizeof(*a->ports) * na) != 0;
+}
+
 int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_BYTES])
 {
 	const struct topo *t = f->topo;
 	struct sw_fib_next **next = calloc(t->n_switches ? t->n_switches : 1, sizeof(*next));
 	struct topo_routes *r = NULL;
-	struct topo_fib_buf fb = { 0 };
+	struct topo_fib_buf fb = { 0 }, ob = { 0 };
+	uint64_t changed = 0;
 	int rc = next ? topo_routes_build_avoiding(t, link_down, &r, err) : -ENOMEM;
 
 	/* Every switch's new forwarding first, then all at once or none. */
 	for (uint32_t i = 0; rc == 0 && i < t->n_switches; i++) {
-		struct fib_rows fib;
+		struct fib_rows fib, old;
 
 		if ((rc = topo_fib_rows(r, t, t->switches[i], &fb, &fib)) == 0)
 			rc = sw_fib_prepare(f->sws[i], &fib, &next[i]);
+		/* How much changed: the (switch, destination class) rows whose
+		 * ports differ from the forwarding in use (classes are the
+		 * topology's, the same either way). */
+		if (rc == 0 && (rc = topo_fib_rows(f->routes, t, t->switches[i], &ob, &old)) == 0)
+			for (uint32_t c = 0; c < fib.n_classes && c < old.n_classes; c++)
+				changed += fabric_rows_differ(&fib, &old, c);
 		if (rc != 0)
 			snprintf(err, CFG_ERR_BYTES, "rerouting %s: %s", t->nodes[t->switches[i]].name,
 				 strerror(-rc));
 	}
 	topo_fib_buf_free(&fb);
+	topo_fib_buf_free(&ob);
 	for (uint32_t i = 0; next && i < t->n_switches; i++) {
 		if (rc == 0)
 			sw_fib_commit(f->sws[i], next[i]);
@@ -349,6 +366,7 @@ int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_
 	}
 	topo_routes_free(f->routes);
 	f->routes = r;
+	f->reroute_changed = changed;
 	return 0;
 }
 

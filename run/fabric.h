@@ -49,6 +49,8 @@ struct fabric {
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
 	struct fabric_faults *faults; /* the fault schedule (faults.c), NULL without */
+	uint64_t reroute_changed;     /* (switch, destination class) rows the last
+				       * fabric_reroute changed */
 	/* no-progress detector (engine.no_progress, fabric_progress_arm) */
 	uint64_t np_tx_pkts;          /* data frames sent by all ports at the last look */
 	uint64_t np_since_ps;         /* when that count last changed */

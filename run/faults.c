@@ -72,6 +72,7 @@ struct fabric_faults {
 	uint32_t reroutes;         /* forwarding recomputed */
 	uint32_t reroute_failed;   /* ... and failed (the old forwarding stayed) */
 	uint32_t pending_reroutes; /* queued */
+	uint64_t routes_changed;   /* (switch, destination class) rows the reroutes changed */
 };
 
 /* Fault events are the fabric's monitors' kind (f->mon_pending): they do
@@ -171,7 +172,9 @@ static void fault_reroute_fire(struct sim *sim, void *obj)
 		return;
 	}
 	ff->reroutes++;
-	fault_log(ff, UINT32_MAX, "reroute", "forwarding recomputed at every switch");
+	ff->routes_changed += ff->f->reroute_changed;
+	fault_log(ff, UINT32_MAX, "reroute", "%llu switch rows changed",
+		  (unsigned long long)ff->f->reroute_changed);
 }
 
 /* A link changed state: recompute the forwarding after the convergence
@@ -461,6 +464,7 @@ void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint3
 	const struct topo *t = f->topo;
 
 	memset(out, 0, sizeof(*out));
+	out->routes_changed = f->faults ? f->faults->routes_changed : 0;
 	*reroutes = f->faults ? f->faults->reroutes : 0;
 	*reroute_failed = f->faults ? f->faults->reroute_failed : 0;
 	for (uint32_t l = 0; l < t->n_links; l++)

@@ -25,6 +25,8 @@ struct fault_counts {
 	uint64_t fcs_errors;  /* frames dropped by a receiver's FCS check */
 	uint64_t down_ps;     /* time its (first) link was down */
 	uint64_t xoffs;       /* pfc-storm: XOFF frames it sent */
+	uint64_t routes_changed; /* totals only: (switch, destination class) rows the
+				  * recomputations of the forwarding changed */
 };
 
 /* Schedule the experiment's faults on @f (nothing without). 0 or -ENOMEM

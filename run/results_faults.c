@@ -23,6 +23,7 @@ int res_faults(struct results *r, const struct fabric *f)
 	RES_U64(r, n_rows, "faults.actions");
 	RES_U64(r, reroutes, "faults.reroutes");
 	RES_U64(r, failed, "faults.reroutes_failed");
+	RES_U64(r, c.routes_changed, "faults.routes_changed");
 	RES_U64(r, c.lost_down, "faults.frames_lost_link_down");
 	RES_U64(r, c.lost_random, "faults.frames_lost_random");
 	RES_U64(r, c.corrupted, "faults.frames_corrupted");

@@ -6,7 +6,8 @@
 # the failure the all-reduce takes 2(n-1)/n S / 49.02 Gb/s = 38.33 ms
 # (within 1%); with it, the part after 10 ms takes twice as long as
 # without (half the uplink capacity: the ratio within 5% of 2); faults.csv
-# shows the failure at 10 ms and the forwarding recomputed 100 us later;
+# shows the failure at 10 ms and the forwarding recomputed 100 us later,
+# changing the 3 rows the topology implies;
 # under ECMP the fabric keeps hashing flows onto the dead link until then,
 # so it loses more frames than adaptive routing does, and still recovers.
 #   link_failure.sh FABEMU EXPERIMENTS_DIR
@@ -38,6 +39,9 @@ rows = list(csv.DictReader(open("%s/fail/faults.csv" % tmp)))
 say([(r["action"], float(r["time_us"])) for r in rows] == [("down", 10000.0), ("reroute", 10100.0)],
     "faults.csv: down at 10 ms, the forwarding recomputed at 10.1 ms (%s)" %
     ", ".join("%s %s" % (r["action"], r["time_us"]) for r in rows))
+# Rerouted: leaf0's and leaf1's rows toward each other lose spine0, and
+# spine0 reaches leaf0's hosts through leaf1 instead: 3 rows.
+say(fail["faults"]["routes_changed"] == 3, "the recomputation changed 3 switch rows (%d)" % fail["faults"]["routes_changed"])
 for name, s in (("adaptive", fail), ("ecmp", ecmp)):
     say(s["messages"]["incomplete"] == 0 and s["nic"]["qp_errors"] == 0,
         "%s: everything completes, no QP failed (%d frames lost, %d retransmitted)" %
