@@ -224,11 +224,16 @@ static int exp_capture_ports(const struct cfg_node *n, void *params, char err[CF
 			     &e->n_captures, err);
 }
 
+static const char *const exp_cap_formats[] = { "pcap", "pcapng", NULL };
+
 static const struct cfg_key exp_capture_keys[] = {
 	{ "snaplen", CFG_KEY_UINT, "65535", .off = offsetof(struct exp, snaplen), .size = 4,
 	  .min = 64, .max = 65535, .doc = "bytes captured per frame at most" },
 	{ "ports", CFG_KEY_CUSTOM, NULL, .read = exp_capture_ports,
 	  .doc = "connected ports (node:port) to record, no repeats" },
+	{ "format", CFG_KEY_ENUM, "pcap", .off = offsetof(struct exp, cap_format),
+	  .names = exp_cap_formats,
+	  .doc = "pcap (a file per port) or pcapng (one file, an interface per port)" },
 };
 
 static const struct cfg_table exp_capture_table = {

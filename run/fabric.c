@@ -119,61 +119,6 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
-/* mkdir @path, or find a folder there; -ENOTDIR when it is a file. */
-static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
-{
-	struct stat st;
-
-	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, CFG_ERR_BYTES, "fabemu: %.400s: exists and is not a folder: nothing written there (remove it or use another -o)",
-			 path);
-		return -ENOTDIR;
-	}
-	return 0;
-}
-
-static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
-{
-	const struct exp *e = f->exp;
-	char dir[4096];
-	int r;
-
-	if (!e->n_captures)
-		return 0;
-	snprintf(dir, sizeof(dir), "%s/capture", outdir);
-	if ((r = fabric_mkdir(dir, err)) != 0)
-		return r;
-	f->caps = calloc(e->n_captures, sizeof(*f->caps));
-	f->cap_paths = calloc(e->n_captures, sizeof(*f->cap_paths));
-	if (!f->caps || !f->cap_paths)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < e->n_captures; i++) {
-		const struct exp_capture *c = &e->captures[i];
-		char path[4200], cerr[CFG_ERR_BYTES];
-
-		char name[TOPO_NAME_BYTES];
-
-		/* A node name may hold '/' (node3/nic2): one file per port all
-		 * the same, node3-nic2-p0.pcap. */
-		snprintf(name, sizeof(name), "%s", f->topo->nodes[c->node].name);
-		for (char *q = name; *q; q++)
-			*q = *q == '/' ? '-' : *q;
-		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, name, c->port);
-		if ((r = cap_open(path, e->snaplen, fabric_port(f, c->node, c->port)->ll, &f->caps[i],
-				  cerr)) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "%s", cerr);
-			return r;
-		}
-		f->cap_paths[i] = strdup(path);
-		port_set_capture(fabric_port(f, c->node, c->port), f->caps[i]);
-	}
-	return 0;
-}
-
 double fabric_now_s(void)
 {
 	struct timespec ts;
@@ -289,7 +234,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	if ((r = fabric_ready(f, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_captures(f, outdir, err)) != 0)
+	if (outdir && (r = fabric_captures_open(f, outdir, err)) != 0)
 		return r;
 	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
 		return r;
@@ -393,17 +338,8 @@ void fabric_run(struct fabric *f, bool progress)
 
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
-	int rc = 0, r;
+	int rc = fabric_captures_close(f, err), r;
 
-	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
-		r = cap_close(f->caps[i]);
-		f->caps[i] = NULL;
-		if (r != 0 && rc == 0) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", f->cap_paths[i],
-				 strerror(-r));
-			rc = r;
-		}
-	}
 	if (f->series) {
 		int bad = ferror(f->series), e = errno;
 
@@ -433,10 +369,7 @@ void fabric_free(struct fabric *f)
 {
 	const struct topo *t = f->topo;
 
-	for (uint32_t i = 0; f->exp && f->caps && i < f->exp->n_captures; i++) {
-		cap_close(f->caps[i]);
-		free(f->cap_paths[i]);
-	}
+	fabric_captures_free(f);
 	if (f->series)
 		fclose(f->series);
 	if (f->rates)
@@ -445,8 +378,6 @@ void fabric_free(struct fabric *f)
 	fabric_faults_free(f);
 	free(f->dl_next);
 	free(f->dl_tx);
-	free(f->caps);
-	free(f->cap_paths);
 	tg_free(f->tg);
 	for (uint32_t i = 0; t && f->sws && i < t->n_switches; i++)
 		sw_free(f->sws[i]);

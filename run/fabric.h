@@ -16,6 +16,7 @@
 #include "topo.h"
 
 struct cap_file;
+struct cap_ng;
 
 struct fabric {
 	struct sim sim;               /* the simulation */
@@ -27,7 +28,10 @@ struct fabric {
 	struct tg_ep *tg_eps;         /* NIC and port of each endpoint, for traffic */
 	struct tg *tg;                /* traffic */
 	struct cap_file **caps;       /* per exp capture */
-	char **cap_paths;             /* their files */
+	struct cap_ng *cap_ng;        /* capture.format pcapng: the one file, else NULL */
+	char **cap_paths;             /* the files under capture/: the per-port pcaps in
+				       * capture order (or capture.pcapng), hosts, ethers */
+	uint32_t n_cap_paths;         /* their count */
 	double setup_s;               /* wall-clock time of fabric_build (not part of results) */
 	double wall_s;                /* wall-clock run time (not part of results) */
 	/* monitors */
@@ -78,6 +82,15 @@ void fabric_free(struct fabric *f);
  * or switches fail (frames already queued stay where they are). 0, or
  * -errno with @err filled and the old forwarding everywhere. */
 int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_BYTES]);
+
+/* run/fabric_cap.c. Open the captures under @outdir/capture (capture.format)
+ * and write the name files hosts and ethers there; nothing without
+ * capture.ports. 0 or -errno with @err filled. */
+int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+/* Close them: 0, or -errno with "PATH: cannot write: reason" in @err. */
+int fabric_captures_close(struct fabric *f, char err[CFG_ERR_BYTES]);
+/* Free what is left (closing unchecked); fabric_free calls it. */
+void fabric_captures_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);

@@ -51,10 +51,14 @@ int cli_mkdirs(const char *path)
 	return 0;
 }
 
-/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap. */
+/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap, or
+ * capture.pcapng, hosts and ethers. */
 static bool cli_capture_name(const char *name)
 {
 	size_t n = strlen(name), i;
+
+	if (!strcmp(name, "capture.pcapng") || !strcmp(name, "hosts") || !strcmp(name, "ethers"))
+		return true;
 
 	if (n < 8 || strcmp(name + n - 5, ".pcap"))
 		return false;
@@ -73,7 +77,7 @@ static void cli_clean(const char *dir)
 					     "collectives.csv", "training.csv", "faults.csv", "ports.csv", "pfc.csv",
 					     "series.csv", "rates.csv", "resolved.yaml",
 					     "overrides.txt" };
-	char path[4200];
+	char path[4200 + sizeof(((struct dirent *)0)->d_name)]; /* the folder, capture/, a name */
 	struct dirent *de;
 	DIR *d;
 
