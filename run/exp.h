@@ -159,6 +159,7 @@ struct exp {
 	enum exp_cap_format cap_format; /* capture.format: a pcap per port or one pcapng */
 	/* outputs */
 	bool flows_csv;               /* write flows.csv */
+	bool pfc_log;                 /* write pfc_log.csv: every PFC frame sent or received */
 	struct exp_capture *series;   /* ports sampled into series.csv */
 	uint32_t n_series;            /* their count */
 	uint64_t series_interval_ps;  /* sampling interval, at least EXP_SERIES_MIN_INTERVAL_PS */

@@ -330,6 +330,8 @@ static const struct cfg_sub exp_series_subs[] = { { &exp_series_table, 0 }, { NU
 static const struct cfg_key exp_outputs_keys[] = {
 	{ "flows_csv", CFG_KEY_BOOL, "true", .off = offsetof(struct exp, flows_csv),
 	  .doc = "write flows.csv" },
+	{ "pfc_log", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, pfc_log),
+	  .doc = "write pfc_log.csv: a row per priority of every PFC frame a port sends or receives" },
 	{ "series", CFG_KEY_SECTION, NULL, .subs = exp_series_subs, .what = "outputs.series",
 	  .doc = "per-port time series {ports, interval}; absent: none" },
 };

@@ -238,6 +238,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		return r;
 	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
 		return r;
+	if (outdir && (r = fabric_pfc_log_open(f, outdir, err)) != 0)
+		return r;
 	fabric_deadlock_arm(f);
 	fabric_progress_arm(f);
 	{
@@ -339,7 +341,12 @@ void fabric_run(struct fabric *f, bool progress)
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	int rc = fabric_captures_close(f, err), r;
+	char perr[CFG_ERR_BYTES];
 
+	if ((r = fabric_pfc_log_close(f, outdir, perr)) != 0 && rc == 0) {
+		snprintf(err, CFG_ERR_BYTES, "%s", perr);
+		rc = r;
+	}
 	if (f->series) {
 		int bad = ferror(f->series), e = errno;
 
@@ -370,6 +377,7 @@ void fabric_free(struct fabric *f)
 	const struct topo *t = f->topo;
 
 	fabric_captures_free(f);
+	fabric_pfc_log_free(f);
 	if (f->series)
 		fclose(f->series);
 	if (f->rates)

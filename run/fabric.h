@@ -17,6 +17,7 @@
 
 struct cap_file;
 struct cap_ng;
+struct fabric_pfc_log_port;
 
 struct fabric {
 	struct sim sim;               /* the simulation */
@@ -41,6 +42,8 @@ struct fabric {
 	bool series_full;             /* they reached outputs.series.max_bytes: sampling
 				       * stopped (at series_full_ps) */
 	uint64_t series_full_ps;      /* when */
+	FILE *pfc_log;                /* pfc_log.csv, or NULL (pfc_log.c) */
+	struct fabric_pfc_log_port *pfc_log_ports; /* the hook argument of each linked port */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
 	struct ev_src mon_src;        /* event identity of the monitors */
@@ -91,6 +94,14 @@ int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_
 int fabric_captures_close(struct fabric *f, char err[CFG_ERR_BYTES]);
 /* Free what is left (closing unchecked); fabric_free calls it. */
 void fabric_captures_free(struct fabric *f);
+
+/* run/pfc_log.c. With outputs.pfc_log, open @outdir/pfc_log.csv and hook
+ * every linked port that does PFC; 0 or -errno with @err filled. Close:
+ * 0, or -errno with "PATH: cannot write: reason" in @err. Free: what is
+ * left, unchecked (fabric_free). */
+int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+void fabric_pfc_log_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);

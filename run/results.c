@@ -609,7 +609,7 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "rates.csv", "flows.csv",
 					       "fct_bins.csv", "collectives.csv",
-					       "training.csv", "faults.csv" };
+					       "training.csv", "faults.csv", "pfc_log.csv" };
 	const char **files = malloc(sizeof(*files) *
 				    (f->n_cap_paths + sizeof(tables) / sizeof(tables[0])));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;

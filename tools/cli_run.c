@@ -74,7 +74,7 @@ static bool cli_capture_name(const char *name)
 static void cli_clean(const char *dir)
 {
 	static const char *const files[] = { "summary.json", "flows.csv", "fct_bins.csv",
-					     "collectives.csv", "training.csv", "faults.csv", "ports.csv", "pfc.csv",
+					     "collectives.csv", "training.csv", "faults.csv", "ports.csv", "pfc.csv", "pfc_log.csv",
 					     "series.csv", "rates.csv", "resolved.yaml",
 					     "overrides.txt" };
 	char path[4200 + sizeof(((struct dirent *)0)->d_name)]; /* the folder, capture/, a name */
