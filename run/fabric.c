@@ -299,42 +299,70 @@ int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_
 	return 0;
 }
 
-/* Progress state: the status line is redrawn at most every half second. */
+/* Progress on stderr: on a terminal a status line redrawn in place at most
+ * every half second; elsewhere (a CI log) a plain line every 5 s.
+ * FABEMU_PROGRESS_INTERVAL_MS sets the interval instead (for tests). The
+ * simulation calls back every SIM_PROGRESS_EVENTS events, so a line can
+ * come no more often than that. */
+enum {
+	FABRIC_PROGRESS_TTY_MS = 500,    /* redraw interval on a terminal */
+	FABRIC_PROGRESS_PLAIN_MS = 5000, /* line interval elsewhere */
+};
+
 struct fabric_progress {
 	const struct fabric *f;   /* what to report on */
 	double start_s;           /* wall clock at start */
-	double last_s;            /* last redraw */
+	double last_s;            /* last line */
+	double interval_s;        /* between two lines */
+	uint64_t last_events;     /* events at the last line */
+	bool tty;                 /* stderr is a terminal: redraw with \r */
+	bool shown;               /* a line was written */
 };
 
 static void fabric_progress_cb(const struct sim *s, void *arg)
 {
 	struct fabric_progress *p = arg;
-	double now = fabric_now_s();
+	uint64_t stop_ps = p->f->exp->stop_ps;
+	double now = fabric_now_s(), wall_s = now - p->start_s, dt = now - p->last_s;
+	char eta[64] = "";
 	uint32_t n;
 
-	if (now - p->last_s < 0.5)
+	if (dt < p->interval_s)
 		return;
-	p->last_s = now;
+	if (stop_ps && s->now_ps > 0 && s->now_ps < stop_ps)
+		snprintf(eta, sizeof(eta), " of %.3f ms (%.0f%%), ETA %.1f s",
+			 units_ps_to_s(stop_ps) * 1e3, 100.0 * (double)s->now_ps / (double)stop_ps,
+			 wall_s * (double)(stop_ps - s->now_ps) / (double)s->now_ps);
 	tg_flows(p->f->tg, &n);
-	fprintf(stderr, "\r[fabemu] t=%.3f ms  events=%llu  messages %u/%u done  %.1f s",
-		units_ps_to_s(s->now_ps) * 1e3, (unsigned long long)s->n_events, tg_n_done(p->f->tg),
-		n, now - p->start_s);
+	fprintf(stderr, "%s[fabemu] t=%.3f ms%s  events=%llu (%.2f M/s)  messages %u/%u done  %.1f s%s",
+		p->tty ? "\r" : "", units_ps_to_s(s->now_ps) * 1e3, eta,
+		(unsigned long long)s->n_events,
+		dt > 0 ? (double)(s->n_events - p->last_events) / dt * 1e-6 : 0.0, tg_n_done(p->f->tg),
+		n, wall_s, p->tty ? "\033[K" : "\n");
 	fflush(stderr);
+	p->last_s = now;
+	p->last_events = s->n_events;
+	p->shown = true;
 }
 
 void fabric_run(struct fabric *f, bool progress)
 {
-	struct fabric_progress p = { f, fabric_now_s(), 0 };
+	struct fabric_progress p = { .f = f, .start_s = fabric_now_s() };
+	const char *ms = getenv("FABEMU_PROGRESS_INTERVAL_MS");
 
 	p.last_s = p.start_s;
+	p.tty = isatty(STDERR_FILENO);
+	p.interval_s = (p.tty ? FABRIC_PROGRESS_TTY_MS : FABRIC_PROGRESS_PLAIN_MS) * 1e-3;
+	if (ms && *ms)
+		p.interval_s = strtod(ms, NULL) * 1e-3;
 	if (progress) {
 		f->sim.progress = fabric_progress_cb;
 		f->sim.progress_arg = &p;
 	}
 	sim_run(&f->sim);
 	f->wall_s = fabric_now_s() - p.start_s;
-	if (progress && p.last_s > p.start_s)
-		fprintf(stderr, "\r%80s\r", "");
+	if (progress && p.shown && p.tty)
+		fprintf(stderr, "\r\033[K");
 	f->sim.progress = NULL;
 }
 

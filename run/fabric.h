@@ -71,7 +71,10 @@ double fabric_now_s(void);
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char err[CFG_ERR_BYTES]);
 /* Run to completion (or stop_time, or an interrupt: sim.interrupt);
- * @progress shows a status line. */
+ * @progress reports on stderr: virtual time (of stop_time, with an ETA,
+ * when there is one), events and events/s, messages done, wall time;
+ * redrawn in place on a terminal, a plain line every 5 s elsewhere
+ * (FABEMU_PROGRESS_INTERVAL_MS overrides the interval). */
 void fabric_run(struct fabric *f, bool progress);
 /* Close the run's captures and series.csv (fabric_free closes what is
  * left unchecked), written into @outdir. 0, or -errno with "PATH: cannot

@@ -489,7 +489,7 @@ int cli_run(const struct cli_opts *o, bool check)
 			goto out;
 		}
 	}
-	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);
+	fabric_run(&f, !o->quiet);
 	cli_disarm_stop();
 	if ((r = fabric_close_outputs(&f, outdir, err)) != 0) {
 		rc = cli_failed(o, check, e->name, "write", err);
