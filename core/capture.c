@@ -1,4 +1,5 @@
-/* pcap writer on libpcap: the link layer's link type, nanosecond timestamps taken
+/* pcap writer on libpcap, and a pcapng writer of our own (libpcap of Debian
+ * 12 cannot write pcapng): the link layer's link type, nanosecond timestamps taken
  * from virtual time. A frame whose payload is not materialised is recorded
  * with the bytes the mbuf holds as caplen and its full length (without trailer)
  * as len, so Wireshark shows "[Packet size limited during capture]". */
@@ -21,7 +22,29 @@ enum {
 
 #define CAP_PS_PER_S UINT64_C(1000000000000)
 
+/* pcapng (IETF draft-ietf-opsawg-pcapng): blocks of 32-bit words in the
+ * writer's byte order, which the section header's magic tells. */
+enum {
+	CAP_NG_SHB = 0x0A0D0D0A,       /* Section Header Block type */
+	CAP_NG_IDB = 0x00000001,       /* Interface Description Block type */
+	CAP_NG_EPB = 0x00000006,       /* Enhanced Packet Block type */
+	CAP_NG_MAGIC = 0x1A2B3C4D,     /* byte-order magic */
+	CAP_NG_OPT_END = 0,            /* opt_endofopt */
+	CAP_NG_OPT_IF_NAME = 2,        /* if_name: UTF-8, not terminated */
+	CAP_NG_OPT_IF_TSRESOL = 9,     /* if_tsresol: one byte, 10^-n s */
+	CAP_NG_TSRESOL_NS = 9,         /* nanoseconds */
+	CAP_NG_IF_NAME_MAX_BYTES = 256, /* longest if_name written */
+};
+
+struct cap_ng {
+	FILE *f;              /* the open file */
+	uint32_t n_ifs;       /* interfaces described so far (the next id) */
+	int err;              /* first write error (errno), 0 = none */
+};
+
 struct cap_file {
+	struct cap_ng *ng;    /* the pcapng file this interface writes into, or NULL (pcap) */
+	uint32_t if_id;       /* pcapng: its interface id */
 	pcap_t *pcap;         /* dead handle: link type, snaplen, ns precision */
 	pcap_dumper_t *dump;  /* the open file */
 	uint8_t *linear;      /* snaplen bytes, for copying chained mbufs */
@@ -67,6 +90,128 @@ int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct
 	return 0;
 }
 
+static uint32_t cap_ng_pad4(uint32_t n)
+{
+	return (n + 3) & ~UINT32_C(3);
+}
+
+/* Append @n bytes to the pcapng file, keeping the first error. */
+static void cap_ng_put(struct cap_ng *ng, const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, ng->f) != n && ng->err == 0)
+		ng->err = errno ? errno : EIO;
+}
+
+int cap_ng_open(const char *path, struct cap_ng **out, char err[CFG_ERR_BYTES])
+{
+	/* SHB: type, length, magic, version 1.0, section length unknown (-1),
+	 * no options, length again. */
+	const uint32_t shb[7] = { CAP_NG_SHB, sizeof(shb), CAP_NG_MAGIC, 1 /* major */ | 0 << 16,
+				  UINT32_MAX, UINT32_MAX, sizeof(shb) };
+	struct cap_ng *ng;
+	int rc;
+
+	*out = NULL;
+	ng = calloc(1, sizeof(*ng));
+	if (ng == NULL) {
+		snprintf(err, CFG_ERR_BYTES, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	errno = 0;
+	ng->f = fopen(path, "wb");
+	if (ng->f == NULL) {
+		rc = errno != 0 ? -errno : -EIO;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot write pcapng: %s", path, strerror(-rc));
+		free(ng);
+		return rc;
+	}
+	cap_ng_put(ng, shb, sizeof(shb));
+	*out = ng;
+	return 0;
+}
+
+int cap_ng_add(struct cap_ng *ng, const char *if_name, uint32_t snaplen, const struct pkt_ll *ll,
+	       struct cap_file **out, char err[CFG_ERR_BYTES])
+{
+	uint32_t name_bytes = (uint32_t)strnlen(if_name, CAP_NG_IF_NAME_MAX_BYTES);
+	uint32_t len = 4 * 4 /* type, length, link type + reserved, snaplen */ +
+		       4 + cap_ng_pad4(name_bytes) /* if_name */ + 4 + 4 /* if_tsresol */ +
+		       4 /* opt_endofopt */ + 4 /* length */;
+	uint32_t head[4], tail[3];
+	uint16_t opt[2];
+	static const uint8_t zeros[4];
+	struct cap_file *c;
+
+	*out = NULL;
+	if (snaplen == 0)
+		snaplen = CAP_DEFAULT_SNAPLEN;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL || (c->linear = malloc(snaplen)) == NULL) {
+		free(c);
+		snprintf(err, CFG_ERR_BYTES, "%s: out of memory", if_name);
+		return -ENOMEM;
+	}
+	c->ng = ng;
+	c->if_id = ng->n_ifs++;
+	c->snaplen = snaplen;
+	c->trailer_bytes = ll->trailer_bytes;
+	head[0] = CAP_NG_IDB;
+	head[1] = len;
+	head[2] = ll->pcap_linktype; /* link type in the low 16 bits, reserved 0 */
+	head[3] = snaplen;
+	cap_ng_put(ng, head, sizeof(head));
+	opt[0] = CAP_NG_OPT_IF_NAME;
+	opt[1] = (uint16_t)name_bytes;
+	cap_ng_put(ng, opt, sizeof(opt));
+	cap_ng_put(ng, if_name, name_bytes);
+	cap_ng_put(ng, zeros, cap_ng_pad4(name_bytes) - name_bytes);
+	opt[0] = CAP_NG_OPT_IF_TSRESOL;
+	opt[1] = 1;
+	cap_ng_put(ng, opt, sizeof(opt));
+	/* The option's one byte, then three of padding, in either byte order. */
+	memset(tail, 0, sizeof(tail));
+	((uint8_t *)tail)[0] = CAP_NG_TSRESOL_NS;
+	tail[1] = CAP_NG_OPT_END;
+	tail[2] = len;
+	cap_ng_put(ng, tail, 3 * sizeof(tail[0]));
+	*out = c;
+	return 0;
+}
+
+int cap_ng_close(struct cap_ng *ng)
+{
+	int rc;
+
+	if (ng == NULL)
+		return 0;
+	rc = -ng->err;
+	errno = 0;
+	if ((fflush(ng->f) != 0 || ferror(ng->f)) && rc == 0)
+		rc = errno ? -errno : -EIO;
+	if (fclose(ng->f) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	free(ng);
+	return rc;
+}
+
+/* An Enhanced Packet Block of @caplen bytes at @data: no allocation, a
+ * header, the data, its padding and the trailing length. */
+static void cap_ng_write(struct cap_file *c, uint64_t t_ps, const void *data, uint32_t caplen,
+			 uint32_t len)
+{
+	static const uint8_t zeros[4];
+	uint64_t t_ns = t_ps / CAP_PS_PER_NS;
+	uint32_t total = 7 * 4 + cap_ng_pad4(caplen) + 4;
+	uint32_t h[7] = { CAP_NG_EPB, total, c->if_id, (uint32_t)(t_ns >> 32), (uint32_t)t_ns,
+			  caplen, len };
+
+	cap_ng_put(c->ng, h, sizeof(h));
+	cap_ng_put(c->ng, data, caplen);
+	cap_ng_put(c->ng, zeros, cap_ng_pad4(caplen) - caplen);
+	cap_ng_put(c->ng, &total, sizeof(total));
+	c->n_frames++;
+}
+
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes)
 {
 	struct pcap_pkthdr h;
@@ -76,6 +221,10 @@ void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint
 
 	/* Contiguous data is used in place; a chain is copied into c->linear. */
 	data = rte_pktmbuf_read(m, 0, caplen, c->linear);
+	if (c->ng != NULL) {
+		cap_ng_write(c, t_ps, data, caplen, RTE_MAX(len, caplen));
+		return;
+	}
 	h.ts.tv_sec = (time_t)(t_ps / CAP_PS_PER_S);
 	/* With nanosecond precision libpcap stores tv_usec as nanoseconds. */
 	h.ts.tv_usec = (suseconds_t)(t_ps % CAP_PS_PER_S / CAP_PS_PER_NS);
@@ -92,6 +241,8 @@ void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint
 
 int cap_error(const struct cap_file *c)
 {
+	if (c->ng != NULL)
+		return -c->ng->err;
 	return -c->err;
 }
 

@@ -1,5 +1,7 @@
-/* Packet capture to pcap files (libpcap), nanosecond timestamps in virtual
- * time, the link type of the port's link layer (struct pkt_ll). Frames
+/* Packet capture to pcap files (libpcap), or to one pcapng file holding
+ * each captured port as a named interface (written here, from the pcapng
+ * specification); nanosecond timestamps in virtual time, the link type of
+ * the port's link layer (struct pkt_ll). Frames
  * whose payload is not materialised are written as they are in the mbuf
  * (headers only) with the frame's full
  * length as orig_len, so a reader sees an honest truncated frame. */
@@ -12,6 +14,7 @@
 
 struct rte_mbuf;
 struct cap_file;
+struct cap_ng;
 struct pkt_ll;
 
 /* Open @path for writing frames of link layer @ll (its pcap link type; its
@@ -24,12 +27,25 @@ int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct
  * trailer, the Ethernet FCS, which captures never hold). Captured bytes =
  * min(data in mbuf, snaplen). */
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes);
+/* A pcapng file (section header written): one per run, whose interfaces
+ * are added with cap_ng_add. Returns 0 or -errno with a message in @err. */
+int cap_ng_open(const char *path, struct cap_ng **out, char err[CFG_ERR_BYTES]);
+/* Add interface @if_name (its Interface Description Block: link type of
+ * @ll, @snaplen as in cap_open, nanosecond resolution) to @ng and return a
+ * handle that cap_write records into as that interface (an Enhanced Packet
+ * Block each). Close the handles (cap_close) before @ng. 0 or -errno with
+ * a message in @err. */
+int cap_ng_add(struct cap_ng *ng, const char *if_name, uint32_t snaplen, const struct pkt_ll *ll,
+	       struct cap_file **out, char err[CFG_ERR_BYTES]);
+/* Flush and close the file; NULL is fine. 0, or -errno when a write failed. */
+int cap_ng_close(struct cap_ng *ng);
 uint64_t cap_frames(const struct cap_file *c);
 /* 0, or -errno of the first write that failed (a full disk, a file-size
  * limit): the file is cut short. */
 int cap_error(const struct cap_file *c);
 /* Flush and close; NULL is fine. 0, or -errno when a write failed: the
- * file is incomplete and the caller must say so. */
+ * file is incomplete and the caller must say so (an interface of a pcapng
+ * file returns 0: cap_ng_close reports the file). */
 int cap_close(struct cap_file *c);
 
 #endif

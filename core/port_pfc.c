@@ -108,6 +108,8 @@ void port_pfc_rx(struct port *p, struct rte_mbuf *m)
 	for (int pr = 0; pr < PKT_N_PRIO; pr++) {
 		if (!(enable & (1u << pr)))
 			continue;
+		if (unlikely(f->log != NULL))
+			f->log(f->log_arg, p, false, (uint8_t)pr, quanta[pr]);
 		if (quanta[pr] == 0) {
 			f->stats.xon_rx[pr]++;
 			port_pfc_resume(p, pr, now);
@@ -141,6 +143,8 @@ int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta)
 			continue;
 		q[pr] = quanta;
 		if (f) {
+			if (unlikely(f->log != NULL))
+				f->log(f->log_arg, p, true, (uint8_t)pr, quanta);
 			if (quanta)
 				f->stats.xoff_tx[pr]++;
 			else
@@ -153,6 +157,14 @@ int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta)
 	}
 	port_send_ctrl(p, m);
 	return 0;
+}
+
+void port_pfc_set_log(struct port *p, port_pfc_log_fn fn, void *arg)
+{
+	if (!p->pfc)
+		return;
+	p->pfc->log = fn;
+	p->pfc->log_arg = arg;
 }
 
 void port_pfc_ignore(struct port *p, uint8_t prio, bool ignore)

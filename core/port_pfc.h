@@ -24,6 +24,12 @@ struct port_pfc_stats {
 	uint64_t ignored_rx;            /* PFC frames received while PFC is off */
 };
 
+/* Called for each priority a PFC frame of @p carries, sent (@tx) or
+ * received and honoured or not (the frames the counters count), with its
+ * pause @quanta (0 = XON), at @p's current time. */
+typedef void (*port_pfc_log_fn)(void *arg, const struct port *p, bool tx, uint8_t prio,
+				uint16_t quanta);
+
 /* PFC state of one port (allocated by port_pfc_enable). */
 struct port_pfc {
 	uint64_t until_ps[PKT_N_PRIO];  /* pause expiry per priority, 0 = not paused */
@@ -35,6 +41,8 @@ struct port_pfc {
 	uint8_t paused_prio;            /* priorities paused now */
 	uint8_t ignore_prio;            /* priorities whose pauses are ignored (watchdog) */
 	struct port_pfc_stats stats;    /* counters */
+	port_pfc_log_fn log;            /* per-frame log (port_pfc_set_log), NULL = off */
+	void *log_arg;                  /* its argument */
 };
 
 /* Let @p take part in PFC: pauses from its peer are honoured on the queue
@@ -47,6 +55,10 @@ void port_pfc_rx(struct port *p, struct rte_mbuf *m);
 /* Send a PFC frame from @p to its peer: for the priorities in @enable,
  * pause for @quanta (0 = XON). Returns 0 or -ENOBUFS (pool empty). */
 int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta);
+
+/* Log every PFC frame @p sends or receives through @fn(@arg, ...) (NULL:
+ * stop); nothing when @p does not do PFC. Costs a test per PFC frame. */
+void port_pfc_set_log(struct port *p, port_pfc_log_fn fn, void *arg);
 
 /* Pause time of @quanta at @p's line rate, in ps. */
 uint64_t port_pfc_quanta_ps(const struct port *p, uint16_t quanta);

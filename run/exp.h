@@ -38,6 +38,12 @@ struct exp_expect {
 	struct cfg_mark mark;  /* where it was written */
 };
 
+/* capture.format: the file layout of captures. */
+enum exp_cap_format {
+	EXP_CAP_PCAP,   /* capture/NODE-pPORT.pcap, one per port */
+	EXP_CAP_PCAPNG, /* capture/capture.pcapng, an interface per port */
+};
+
 /* A port to capture. */
 struct exp_capture {
 	uint32_t node;         /* topology node */
@@ -150,8 +156,10 @@ struct exp {
 	struct exp_capture *captures; /* ports to capture */
 	uint32_t n_captures;          /* their count */
 	uint32_t snaplen;             /* capture bytes per frame, 0 = all */
+	enum exp_cap_format cap_format; /* capture.format: a pcap per port or one pcapng */
 	/* outputs */
 	bool flows_csv;               /* write flows.csv */
+	bool pfc_log;                 /* write pfc_log.csv: every PFC frame sent or received */
 	struct exp_capture *series;   /* ports sampled into series.csv */
 	uint32_t n_series;            /* their count */
 	uint64_t series_interval_ps;  /* sampling interval, at least EXP_SERIES_MIN_INTERVAL_PS */

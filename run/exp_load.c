@@ -224,11 +224,16 @@ static int exp_capture_ports(const struct cfg_node *n, void *params, char err[CF
 			     &e->n_captures, err);
 }
 
+static const char *const exp_cap_formats[] = { "pcap", "pcapng", NULL };
+
 static const struct cfg_key exp_capture_keys[] = {
 	{ "snaplen", CFG_KEY_UINT, "65535", .off = offsetof(struct exp, snaplen), .size = 4,
 	  .min = 64, .max = 65535, .doc = "bytes captured per frame at most" },
 	{ "ports", CFG_KEY_CUSTOM, NULL, .read = exp_capture_ports,
 	  .doc = "connected ports (node:port) to record, no repeats" },
+	{ "format", CFG_KEY_ENUM, "pcap", .off = offsetof(struct exp, cap_format),
+	  .names = exp_cap_formats,
+	  .doc = "pcap (a file per port) or pcapng (one file, an interface per port)" },
 };
 
 static const struct cfg_table exp_capture_table = {
@@ -325,6 +330,8 @@ static const struct cfg_sub exp_series_subs[] = { { &exp_series_table, 0 }, { NU
 static const struct cfg_key exp_outputs_keys[] = {
 	{ "flows_csv", CFG_KEY_BOOL, "true", .off = offsetof(struct exp, flows_csv),
 	  .doc = "write flows.csv" },
+	{ "pfc_log", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, pfc_log),
+	  .doc = "write pfc_log.csv: a row per priority of every PFC frame a port sends or receives" },
 	{ "series", CFG_KEY_SECTION, NULL, .subs = exp_series_subs, .what = "outputs.series",
 	  .doc = "per-port time series {ports, interval}; absent: none" },
 };

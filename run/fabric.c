@@ -119,61 +119,6 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
-/* mkdir @path, or find a folder there; -ENOTDIR when it is a file. */
-static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
-{
-	struct stat st;
-
-	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, CFG_ERR_BYTES, "fabemu: %.400s: exists and is not a folder: nothing written there (remove it or use another -o)",
-			 path);
-		return -ENOTDIR;
-	}
-	return 0;
-}
-
-static int fabric_captures(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
-{
-	const struct exp *e = f->exp;
-	char dir[4096];
-	int r;
-
-	if (!e->n_captures)
-		return 0;
-	snprintf(dir, sizeof(dir), "%s/capture", outdir);
-	if ((r = fabric_mkdir(dir, err)) != 0)
-		return r;
-	f->caps = calloc(e->n_captures, sizeof(*f->caps));
-	f->cap_paths = calloc(e->n_captures, sizeof(*f->cap_paths));
-	if (!f->caps || !f->cap_paths)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < e->n_captures; i++) {
-		const struct exp_capture *c = &e->captures[i];
-		char path[4200], cerr[CFG_ERR_BYTES];
-
-		char name[TOPO_NAME_BYTES];
-
-		/* A node name may hold '/' (node3/nic2): one file per port all
-		 * the same, node3-nic2-p0.pcap. */
-		snprintf(name, sizeof(name), "%s", f->topo->nodes[c->node].name);
-		for (char *q = name; *q; q++)
-			*q = *q == '/' ? '-' : *q;
-		snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, name, c->port);
-		if ((r = cap_open(path, e->snaplen, fabric_port(f, c->node, c->port)->ll, &f->caps[i],
-				  cerr)) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "%s", cerr);
-			return r;
-		}
-		f->cap_paths[i] = strdup(path);
-		port_set_capture(fabric_port(f, c->node, c->port), f->caps[i]);
-	}
-	return 0;
-}
-
 double fabric_now_s(void)
 {
 	struct timespec ts;
@@ -289,9 +234,11 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	if ((r = fabric_ready(f, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_captures(f, outdir, err)) != 0)
+	if (outdir && (r = fabric_captures_open(f, outdir, err)) != 0)
 		return r;
 	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
+		return r;
+	if (outdir && (r = fabric_pfc_log_open(f, outdir, err)) != 0)
 		return r;
 	fabric_deadlock_arm(f);
 	fabric_progress_arm(f);
@@ -370,57 +317,81 @@ int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_
 	return 0;
 }
 
-/* Progress state: the status line is redrawn at most every half second. */
+/* Progress on stderr: on a terminal a status line redrawn in place at most
+ * every half second; elsewhere (a CI log) a plain line every 5 s.
+ * FABEMU_PROGRESS_INTERVAL_MS sets the interval instead (for tests). The
+ * simulation calls back every SIM_PROGRESS_EVENTS events, so a line can
+ * come no more often than that. */
+enum {
+	FABRIC_PROGRESS_TTY_MS = 500,    /* redraw interval on a terminal */
+	FABRIC_PROGRESS_PLAIN_MS = 5000, /* line interval elsewhere */
+};
+
 struct fabric_progress {
 	const struct fabric *f;   /* what to report on */
 	double start_s;           /* wall clock at start */
-	double last_s;            /* last redraw */
+	double last_s;            /* last line */
+	double interval_s;        /* between two lines */
+	uint64_t last_events;     /* events at the last line */
+	bool tty;                 /* stderr is a terminal: redraw with \r */
+	bool shown;               /* a line was written */
 };
 
 static void fabric_progress_cb(const struct sim *s, void *arg)
 {
 	struct fabric_progress *p = arg;
-	double now = fabric_now_s();
+	uint64_t stop_ps = p->f->exp->stop_ps;
+	double now = fabric_now_s(), wall_s = now - p->start_s, dt = now - p->last_s;
+	char eta[64] = "";
 	uint32_t n;
 
-	if (now - p->last_s < 0.5)
+	if (dt < p->interval_s)
 		return;
-	p->last_s = now;
+	if (stop_ps && s->now_ps > 0 && s->now_ps < stop_ps)
+		snprintf(eta, sizeof(eta), " of %.3f ms (%.0f%%), ETA %.1f s",
+			 units_ps_to_s(stop_ps) * 1e3, 100.0 * (double)s->now_ps / (double)stop_ps,
+			 wall_s * (double)(stop_ps - s->now_ps) / (double)s->now_ps);
 	tg_flows(p->f->tg, &n);
-	fprintf(stderr, "\r[fabemu] t=%.3f ms  events=%llu  messages %u/%u done  %.1f s",
-		units_ps_to_s(s->now_ps) * 1e3, (unsigned long long)s->n_events, tg_n_done(p->f->tg),
-		n, now - p->start_s);
+	fprintf(stderr, "%s[fabemu] t=%.3f ms%s  events=%llu (%.2f M/s)  messages %u/%u done  %.1f s%s",
+		p->tty ? "\r" : "", units_ps_to_s(s->now_ps) * 1e3, eta,
+		(unsigned long long)s->n_events,
+		dt > 0 ? (double)(s->n_events - p->last_events) / dt * 1e-6 : 0.0, tg_n_done(p->f->tg),
+		n, wall_s, p->tty ? "\033[K" : "\n");
 	fflush(stderr);
+	p->last_s = now;
+	p->last_events = s->n_events;
+	p->shown = true;
 }
 
 void fabric_run(struct fabric *f, bool progress)
 {
-	struct fabric_progress p = { f, fabric_now_s(), 0 };
+	struct fabric_progress p = { .f = f, .start_s = fabric_now_s() };
+	const char *ms = getenv("FABEMU_PROGRESS_INTERVAL_MS");
 
 	p.last_s = p.start_s;
+	p.tty = isatty(STDERR_FILENO);
+	p.interval_s = (p.tty ? FABRIC_PROGRESS_TTY_MS : FABRIC_PROGRESS_PLAIN_MS) * 1e-3;
+	if (ms && *ms)
+		p.interval_s = strtod(ms, NULL) * 1e-3;
 	if (progress) {
 		f->sim.progress = fabric_progress_cb;
 		f->sim.progress_arg = &p;
 	}
 	sim_run(&f->sim);
 	f->wall_s = fabric_now_s() - p.start_s;
-	if (progress && p.last_s > p.start_s)
-		fprintf(stderr, "\r%80s\r", "");
+	if (progress && p.shown && p.tty)
+		fprintf(stderr, "\r\033[K");
 	f->sim.progress = NULL;
 }
 
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
-	int rc = 0, r;
+	int rc = fabric_captures_close(f, err), r;
+	char perr[CFG_ERR_BYTES];
 
-	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
-		r = cap_close(f->caps[i]);
-		f->caps[i] = NULL;
-		if (r != 0 && rc == 0) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", f->cap_paths[i],
-				 strerror(-r));
-			rc = r;
-		}
+	if ((r = fabric_pfc_log_close(f, outdir, perr)) != 0 && rc == 0) {
+		snprintf(err, CFG_ERR_BYTES, "%s", perr);
+		rc = r;
 	}
 	if (f->series) {
 		int bad = ferror(f->series), e = errno;
@@ -451,10 +422,8 @@ void fabric_free(struct fabric *f)
 {
 	const struct topo *t = f->topo;
 
-	for (uint32_t i = 0; f->exp && f->caps && i < f->exp->n_captures; i++) {
-		cap_close(f->caps[i]);
-		free(f->cap_paths[i]);
-	}
+	fabric_captures_free(f);
+	fabric_pfc_log_free(f);
 	if (f->series)
 		fclose(f->series);
 	if (f->rates)
@@ -463,8 +432,6 @@ void fabric_free(struct fabric *f)
 	fabric_faults_free(f);
 	free(f->dl_next);
 	free(f->dl_tx);
-	free(f->caps);
-	free(f->cap_paths);
 	tg_free(f->tg);
 	for (uint32_t i = 0; t && f->sws && i < t->n_switches; i++)
 		sw_free(f->sws[i]);

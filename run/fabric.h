@@ -16,6 +16,8 @@
 #include "topo.h"
 
 struct cap_file;
+struct cap_ng;
+struct fabric_pfc_log_port;
 
 struct fabric {
 	struct sim sim;               /* the simulation */
@@ -27,7 +29,10 @@ struct fabric {
 	struct tg_ep *tg_eps;         /* NIC and port of each endpoint, for traffic */
 	struct tg *tg;                /* traffic */
 	struct cap_file **caps;       /* per exp capture */
-	char **cap_paths;             /* their files */
+	struct cap_ng *cap_ng;        /* capture.format pcapng: the one file, else NULL */
+	char **cap_paths;             /* the files under capture/: the per-port pcaps in
+				       * capture order (or capture.pcapng), hosts, ethers */
+	uint32_t n_cap_paths;         /* their count */
 	double setup_s;               /* wall-clock time of fabric_build (not part of results) */
 	double wall_s;                /* wall-clock run time (not part of results) */
 	/* monitors */
@@ -37,6 +42,8 @@ struct fabric {
 	bool series_full;             /* they reached outputs.series.max_bytes: sampling
 				       * stopped (at series_full_ps) */
 	uint64_t series_full_ps;      /* when */
+	FILE *pfc_log;                /* pfc_log.csv, or NULL (pfc_log.c) */
+	struct fabric_pfc_log_port *pfc_log_ports; /* the hook argument of each linked port */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
 	struct ev_src mon_src;        /* event identity of the monitors */
@@ -66,7 +73,10 @@ double fabric_now_s(void);
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
 		 const char *outdir, char err[CFG_ERR_BYTES]);
 /* Run to completion (or stop_time, or an interrupt: sim.interrupt);
- * @progress shows a status line. */
+ * @progress reports on stderr: virtual time (of stop_time, with an ETA,
+ * when there is one), events and events/s, messages done, wall time;
+ * redrawn in place on a terminal, a plain line every 5 s elsewhere
+ * (FABEMU_PROGRESS_INTERVAL_MS overrides the interval). */
 void fabric_run(struct fabric *f, bool progress);
 /* Close the run's captures and series.csv (fabric_free closes what is
  * left unchecked), written into @outdir. 0, or -errno with "PATH: cannot
@@ -80,6 +90,23 @@ void fabric_free(struct fabric *f);
  * or switches fail (frames already queued stay where they are). 0, or
  * -errno with @err filled and the old forwarding everywhere. */
 int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_BYTES]);
+
+/* run/fabric_cap.c. Open the captures under @outdir/capture (capture.format)
+ * and write the name files hosts and ethers there; nothing without
+ * capture.ports. 0 or -errno with @err filled. */
+int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+/* Close them: 0, or -errno with "PATH: cannot write: reason" in @err. */
+int fabric_captures_close(struct fabric *f, char err[CFG_ERR_BYTES]);
+/* Free what is left (closing unchecked); fabric_free calls it. */
+void fabric_captures_free(struct fabric *f);
+
+/* run/pfc_log.c. With outputs.pfc_log, open @outdir/pfc_log.csv and hook
+ * every linked port that does PFC; 0 or -errno with @err filled. Close:
+ * 0, or -errno with "PATH: cannot write: reason" in @err. Free: what is
+ * left, unchecked (fabric_free). */
+int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+void fabric_pfc_log_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);

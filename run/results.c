@@ -609,9 +609,9 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "rates.csv", "flows.csv",
 					       "fct_bins.csv", "collectives.csv",
-					       "training.csv", "faults.csv" };
+					       "training.csv", "faults.csv", "pfc_log.csv" };
 	const char **files = malloc(sizeof(*files) *
-				    (f->exp->n_captures + sizeof(tables) / sizeof(tables[0])));
+				    (f->n_cap_paths + sizeof(tables) / sizeof(tables[0])));
 	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
 	uint32_t n_files = 0;
 	size_t covers_len = 0;
@@ -662,10 +662,10 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 		if (stat(path, &st) == 0)
 			files[n_files++] = tables[i];
 	}
-	for (uint32_t i = 0; f->cap_paths && i < f->exp->n_captures; i++) {
+	for (uint32_t i = 0; i < f->n_cap_paths; i++) {
 		const char *slash = strrchr(f->cap_paths[i], '/');
 
-		/* capture/NAME.pcap: the path relative to the folder. */
+		/* capture/NAME: the path relative to the folder. */
 		files[n_files++] = f->cap_paths[i] + (slash - f->cap_paths[i]) - strlen("capture");
 	}
 	qsort(files, n_files, sizeof(files[0]), res_str_cmp);

@@ -51,10 +51,14 @@ int cli_mkdirs(const char *path)
 	return 0;
 }
 
-/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap. */
+/* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap, or
+ * capture.pcapng, hosts and ethers. */
 static bool cli_capture_name(const char *name)
 {
 	size_t n = strlen(name), i;
+
+	if (!strcmp(name, "capture.pcapng") || !strcmp(name, "hosts") || !strcmp(name, "ethers"))
+		return true;
 
 	if (n < 8 || strcmp(name + n - 5, ".pcap"))
 		return false;
@@ -70,10 +74,10 @@ static bool cli_capture_name(const char *name)
 static void cli_clean(const char *dir)
 {
 	static const char *const files[] = { "summary.json", "flows.csv", "fct_bins.csv",
-					     "collectives.csv", "training.csv", "faults.csv", "ports.csv", "pfc.csv",
+					     "collectives.csv", "training.csv", "faults.csv", "ports.csv", "pfc.csv", "pfc_log.csv",
 					     "series.csv", "rates.csv", "resolved.yaml",
 					     "overrides.txt" };
-	char path[4200];
+	char path[4200 + sizeof(((struct dirent *)0)->d_name)]; /* the folder, capture/, a name */
 	struct dirent *de;
 	DIR *d;
 
@@ -485,7 +489,7 @@ int cli_run(const struct cli_opts *o, bool check)
 			goto out;
 		}
 	}
-	fabric_run(&f, isatty(STDERR_FILENO) && !o->quiet);
+	fabric_run(&f, !o->quiet);
 	cli_disarm_stop();
 	if ((r = fabric_close_outputs(&f, outdir, err)) != 0) {
 		rc = cli_failed(o, check, e->name, "write", err);

@@ -131,6 +131,10 @@ exp bad-op "bad-op.yaml:2:48: unknown value .read_write. \(valid: write, send, r
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read_write}]" ""
 exp capture-port "capture-port.yaml:3:[0-9]+: h0 has no connected port 3" \
 	"$good_topo" "$good_traffic" "capture: {ports: ['h0:3']}"
+exp capture-format "capture-format.yaml:3:[0-9]+: unknown value .pcap-ng. \(did you mean .pcapng.\?; valid: pcap, pcapng\)" \
+	"$good_topo" "$good_traffic" "capture: {ports: ['h0:0'], format: pcap-ng}"
+exp pfc-log "pfc-log.yaml:3:[0-9]+: expected true or false, got .sometimes." \
+	"$good_topo" "$good_traffic" "outputs: {pfc_log: sometimes}"
 exp expect-op "expect-op.yaml:3:[0-9]+: .*unknown" \
 	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, op: '=>', value: 0}]"
 exp bad-bool "bad-bool.yaml:3:[0-9]+: .*true or false" \

@@ -1,0 +1,89 @@
+/* pfc_log.csv (outputs.pfc_log): one row per priority of every PFC frame a
+ * port sends or receives, written from the hook of core/port_pfc.c as it
+ * happens, so rows are in time order. PFC frames are rare, and without
+ * the key no port has a hook: nothing is added to any path. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+#include "port_pfc.h"
+
+enum {
+	PFC_LOG_PS_PER_NS = 1000,
+};
+
+/* The hook's argument: which port of the topology it is. */
+struct fabric_pfc_log_port {
+	struct fabric *f;  /* its fabric (the log file, the names) */
+	uint32_t node;     /* topology node */
+	uint16_t port;     /* its port */
+};
+
+static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t prio,
+			       uint16_t quanta)
+{
+	const struct fabric_pfc_log_port *lp = arg;
+	uint64_t now_ps = p->sim->now_ps;
+
+	fprintf(lp->f->pfc_log, "%llu.%03llu,%s:%u,%s,%u,%s,%u\n",
+		(unsigned long long)(now_ps / PFC_LOG_PS_PER_NS),
+		(unsigned long long)(now_ps % PFC_LOG_PS_PER_NS), lp->f->topo->nodes[lp->node].name,
+		lp->port, tx ? "tx" : "rx", prio, quanta ? "xoff" : "xon", quanta);
+}
+
+int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = f->topo;
+	char path[4200];
+	uint32_t n = 0;
+
+	if (!f->exp->pfc_log)
+		return 0;
+	snprintf(path, sizeof(path), "%.4000s/pfc_log.csv", outdir);
+	f->pfc_log_ports = calloc(2 * (size_t)t->n_links + 1, sizeof(*f->pfc_log_ports));
+	if (!f->pfc_log_ports) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
+	if (!(f->pfc_log = fopen(path, "w"))) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
+		return -errno;
+	}
+	fputs("time_ns,port,direction,priority,kind,quanta\n", f->pfc_log);
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		for (int s = 0; s < 2; s++) {
+			struct fabric_pfc_log_port *lp = &f->pfc_log_ports[n++];
+
+			*lp = (struct fabric_pfc_log_port){ f, t->links[l].node[s], t->links[l].port[s] };
+			port_pfc_set_log(fabric_port(f, lp->node, lp->port), fabric_pfc_log_row, lp);
+		}
+	}
+	return 0;
+}
+
+int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	int bad, e, r;
+
+	if (!f->pfc_log)
+		return 0;
+	bad = ferror(f->pfc_log);
+	e = errno;
+	r = fclose(f->pfc_log) != 0 ? -errno : bad ? -(e ? e : EIO) : 0;
+	f->pfc_log = NULL;
+	if (r != 0)
+		snprintf(err, CFG_ERR_BYTES, "%.400s/pfc_log.csv: cannot write: %s", outdir,
+			 strerror(-r));
+	return r;
+}
+
+void fabric_pfc_log_free(struct fabric *f)
+{
+	if (f->pfc_log)
+		fclose(f->pfc_log);
+	f->pfc_log = NULL;
+	free(f->pfc_log_ports);
+	f->pfc_log_ports = NULL;
+}
