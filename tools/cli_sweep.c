@@ -82,7 +82,8 @@ static int swp_bad(char msg[CFG_ERR_BYTES], const char *fmt, ...)
 }
 
 /* Split @list at the commas that are not inside [], {} or quotes (a value
- * may be a YAML flow list, as --set takes it) into @out. */
+ * may be a YAML flow list, as --set takes it) into @out (malloc'd); @opt
+ * is the --sweep as given, for messages. */
 static int swp_split(const char *opt, const char *list, char **out, unsigned max, unsigned *n,
 		     char msg[CFG_ERR_BYTES])
 {
@@ -96,7 +97,7 @@ static int swp_split(const char *opt, const char *list, char **out, unsigned max
 			if (*p == quote)
 				quote = 0;
 			else if (!*p)
-				return swp_bad(msg, "fabemu: %s '%s': unterminated quote", opt, list);
+				return swp_bad(msg, "fabemu: --sweep '%s': unterminated quote", opt);
 			continue;
 		}
 		if (*p == '"' || *p == '\'')
@@ -108,15 +109,15 @@ static int swp_split(const char *opt, const char *list, char **out, unsigned max
 		if (*p && (*p != ',' || depth > 0))
 			continue;
 		if (p == start)
-			return swp_bad(msg, "fabemu: %s '%s': an empty value (values are separated by "
-					    "single commas)", opt, list);
+			return swp_bad(msg, "fabemu: --sweep '%s': an empty value (values are separated "
+					    "by single commas)", opt);
 		if (*n == max)
-			return swp_bad(msg, "fabemu: %s '%s': more than %u values", opt, list, max);
+			return swp_bad(msg, "fabemu: --sweep '%s': more than %u values", opt, max);
 		if (!(out[*n] = strndup(start, (size_t)(p - start))))
 			return -ENOMEM;
 		for (unsigned i = 0; i < *n; i++)
 			if (!strcmp(out[i], out[*n]))
-				return swp_bad(msg, "fabemu: %s '%s': value '%s' given twice", opt, list,
+				return swp_bad(msg, "fabemu: --sweep '%s': value '%s' given twice", opt,
 					       out[*n]);
 		(*n)++;
 		if (!*p)
@@ -197,7 +198,7 @@ static int swp_parse_axis(struct swp_plan *p, const char *s, char msg[CFG_ERR_BY
 	for (unsigned i = 0; i + 1 < p->n_axes; i++)
 		if (!strcmp(p->axes[i].key, a->key))
 			return swp_bad(msg, "fabemu: --sweep: key '%s' swept twice", a->key);
-	r = swp_split("--sweep", eq + 1, a->values, SWP_MAX_VALUES, &a->n_values, msg);
+	r = swp_split(s, eq + 1, a->values, SWP_MAX_VALUES, &a->n_values, msg);
 	return r;
 }
 
@@ -597,9 +598,17 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 					     err);
 			swp_sets_free(o, p, sets);
 			if (r != 0) {
-				swp_combo_name(p, c, name);
-				return swp_bad(msg, "%s%s%s%s", err, p->n_axes ? " (in the sweep point " : "",
-					       p->n_axes ? name : "", p->n_axes ? ")" : "");
+				size_t len = 0;
+
+				name[0] = '\0';
+				for (unsigned k = 0; k < p->n_axes && len < sizeof(name); k++)
+					len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s=%s",
+								k ? "," : "", p->axes[k].key,
+								p->axes[k].values[swp_value_of(p, c, k)]);
+				if (!p->n_axes)
+					return swp_bad(msg, "%s", err);
+				return swp_bad(msg, "%s (sweep point %s; the sweep's keys are --set #%u to #%u)",
+					       err, name, o->n_sets + 1, o->n_sets + p->n_axes);
 			}
 			if (c == 0) {
 				size_t len;
