@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cfg.h"
 
@@ -13,7 +14,15 @@ enum cli_exit {
 	CLI_BAD_INPUT = 2,   /* bad command line, experiment or topology */
 };
 
-enum { CLI_MAX_SETS = 64, CLI_MAX_REPEAT = 100, CLI_MAX_DIRS = 26 /* compare: A..Z */ };
+enum {
+	CLI_MAX_SETS = 64,
+	CLI_MAX_REPEAT = 100,
+	CLI_MAX_DIRS = 26,     /* compare: A..Z */
+	CLI_MAX_EXPS = 64,     /* run, check: experiment files */
+	CLI_MAX_SWEEPS = 8,    /* --sweep options */
+	CLI_MAX_METRICS = 32,  /* --metric options */
+	CLI_MAX_JOBS = 256,    /* -j */
+};
 
 /* The longest results folder path (-o, or results/<name>), bytes: the
  * files under it (capture/NODE-pPORT.pcap and the tables) must fit in
@@ -22,7 +31,15 @@ enum { CLI_OUTDIR_MAX_BYTES = 3584 };
 
 /* The options of every command (each reads those it takes). */
 struct cli_opts {
-	const char *exp_path;          /* experiment file */
+	const char *exp_path;          /* experiment file (the first of exps for run, check) */
+	const char *exps[CLI_MAX_EXPS]; /* run, check: every experiment file, in order */
+	unsigned n_exps;               /* how many */
+	const char *sweeps[CLI_MAX_SWEEPS]; /* --sweep key=v1,v2,... as given */
+	unsigned n_sweeps;
+	const char *seeds;             /* --seeds A..B or A,B,C as given, or NULL */
+	const char *metric_names[CLI_MAX_METRICS]; /* --metric: sweep.csv's columns */
+	unsigned n_metric_names;
+	unsigned jobs;                 /* -j: runs at a time (0 = 1) */
 	const char *outdir;            /* results folder, NULL = results/<name> */
 	const char *junit;             /* check: JUnit XML file, or NULL */
 	const char *sets[CLI_MAX_SETS]; /* --set overrides */
@@ -52,6 +69,23 @@ struct cli_opts {
 int cli_mkdirs(const char *path);
 
 int cli_run(const struct cli_opts *o, bool check);
+/* Whether the JUnit report @path can be written, without leaving a file
+ * behind. 0 or -errno. */
+int cli_junit_probe(const char *path);
+/* Write @s to @f with <, >, & and " escaped (for XML attributes). */
+void cli_xml_escape(FILE *f, const char *s);
+/* Several runs (tools/cli_sweep.c): every experiment file of @o, for
+ * --sweep and --seeds every point, each a child process `fabemu run|check`
+ * into its own folder, up to -j at a time, then sweep.csv and
+ * sweep_summary.csv. Returns a CLI_* exit status. */
+int cli_sweep(const struct cli_opts *o, bool check);
+/* Whether the metrics @names (and for @check every expect: metric) exist
+ * for the experiment @path with the overrides @sets and @o's seed: loads,
+ * starts the EAL and builds the fabric without running or writing it; for
+ * a process of its own (the EAL starts once per process). CLI_OK, or
+ * CLI_BAD_INPUT / CLI_FAIL with a message on stderr. */
+int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *const *sets,
+		      unsigned n_sets, const char *const *names, unsigned n_names, bool check);
 int cli_topo(const struct cli_opts *o);
 int cli_bench(const struct cli_opts *o);
 int cli_compare(const struct cli_opts *o);

@@ -191,9 +191,8 @@ static int cli_lock(const char *dir, int *fd_out)
 	return 0;
 }
 
-/* Whether the JUnit report @path can be written, without leaving a file
- * behind. 0 or -errno. */
-static int cli_junit_probe(const char *path)
+/* cli.h */
+int cli_junit_probe(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 
@@ -226,7 +225,8 @@ static bool cli_expect_holds(const struct exp_expect *a, double m)
 	return false;
 }
 
-static void cli_xml_escape(FILE *f, const char *s)
+/* cli.h */
+void cli_xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -395,6 +395,8 @@ int cli_run(const struct cli_opts *o, bool check)
 	struct exp *e;
 	int rc = CLI_OK, r, lock_fd = -1;
 
+	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
+		return cli_sweep(o, check);
 	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
 		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
 			strerror(-r));
@@ -568,4 +570,65 @@ int cli_topo(const struct cli_opts *o)
 	topo_free(t);
 	cfg_doc_free(doc);
 	return CLI_OK;
+}
+
+/* cli.h */
+int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *const *sets,
+		      unsigned n_sets, const char *const *names, unsigned n_names, bool check)
+{
+	char err[CFG_ERR_BYTES];
+	struct rte_mempool *pool;
+	struct results res;
+	struct fabric f;
+	struct exp *e;
+	int rc = CLI_OK;
+
+	if (exp_load(path, sets, n_sets, o->seed_set, o->seed, &e, err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return CLI_BAD_INPUT;
+	}
+	e->engine.pool_pkts = fabric_pool_pkts(e);
+	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		exp_free(e);
+		return CLI_BAD_INPUT;
+	}
+	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
+	if (!pool) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		rc = CLI_FAIL;
+	} else if (fabric_build(&f, e, pool, NULL, err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		rc = CLI_BAD_INPUT;
+		fabric_free(&f);
+	} else {
+		if (res_collect(&res, &f) != 0) {
+			fprintf(stderr, "fabemu: out of memory\n");
+			rc = CLI_FAIL;
+		} else if (check && cli_expect_names(e, &res, err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = CLI_BAD_INPUT;
+		}
+		for (unsigned i = 0; rc == CLI_OK && i < n_names; i++) {
+			const char *all[1024];
+			const char *near;
+			uint32_t n = 0;
+
+			if (res_find(&res, names[i]))
+				continue;
+			for (uint32_t j = 0; j < res.n && n < 1023; j++)
+				all[n++] = res.m[j].name;
+			all[n] = NULL;
+			near = cfg_nearest(names[i], all);
+			fprintf(stderr, "fabemu: --metric '%s': unknown metric%s%s%s (see docs/results.md)\n",
+				names[i], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			rc = CLI_BAD_INPUT;
+		}
+		res_free(&res);
+		fabric_free(&f);
+	}
+	rte_mempool_free(pool);
+	exp_free(e);
+	rte_eal_cleanup();
+	return rc;
 }

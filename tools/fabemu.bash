@@ -12,8 +12,8 @@ _fabemu()
 		return
 	fi
 	case $cmd in
-	run) opts='-o --output --seed --set --max-wall -q --quiet -h --help' ;;
-	check) opts='-o --output --junit --seed --set --max-wall -q --quiet -h --help' ;;
+	run) opts='-o --output --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
+	check) opts='-o --output --junit --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	topo) opts='--dot -h --help' ;;
 	bench) opts='--quick --deep --json --repeat --seed --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
@@ -24,7 +24,7 @@ _fabemu()
 	-o|--output) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'png svg' -- "$cur")); return ;;
-	--seed|--set|--max-wall|--repeat|--tolerance|--metrics) return ;;
+	--seed|--set|--max-wall|--repeat|--tolerance|--metrics|--sweep|--seeds|--metric|-j|--jobs) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

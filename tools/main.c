@@ -13,10 +13,12 @@
 #include "units.h"
 
 static const char usage[] =
-	"usage: fabemu run EXP.yaml [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
-	"                           [-- EAL args]\n"
-	"       fabemu check EXP.yaml [-o DIR] [--junit FILE] [--seed N] [--set key=value]...\n"
-	"                             [--max-wall TIME] [-q] [-- EAL args]\n"
+	"usage: fabemu run EXP.yaml... [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
+	"                              [--sweep key=v1,v2,...]... [--seeds A..B] [--metric NAME]... [-j N]\n"
+	"                              [-- EAL args]\n"
+	"       fabemu check EXP.yaml... [-o DIR] [--junit FILE] [--seed N] [--set key=value]...\n"
+	"                                [--max-wall TIME] [-q] [--sweep key=v1,v2,...]... [--seeds A..B]\n"
+	"                                [--metric NAME]... [-j N] [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
@@ -31,11 +33,12 @@ static const struct cli_cmddef {
 	const char *what;     /* one line on what it does */
 	const char *exits;    /* its exit statuses */
 } cli_cmddefs[] = {
-	{ "run", "EXP.yaml [options] [-- EAL args]",
-	  "Run one experiment and write its results folder (docs/results.md).",
+	{ "run", "EXP.yaml... [options] [-- EAL args]",
+	  "Run experiments (with --sweep/--seeds every point) and write their results folders "
+	  "(docs/results.md).",
 	  "0 done, 1 interrupted (signal, --max-wall) or a result could not be written, 2 bad input" },
-	{ "check", "EXP.yaml [options] [-- EAL args]",
-	  "Run one experiment and evaluate its expect: assertions.",
+	{ "check", "EXP.yaml... [options] [-- EAL args]",
+	  "Run experiments (with --sweep/--seeds every point) and evaluate their expect: assertions.",
 	  "0 all pass, 1 an assertion failed or the results are not valid, 2 bad input" },
 	{ "topo", "FILE.yaml [options]",
 	  "Describe a topology (counts, bisection bandwidth, oversubscription per tier).",
@@ -72,6 +75,12 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "--max-wall", NULL, "run check", "TIME",
 	  "stop after this much wall-clock time, e.g. 30s (results not valid, exit 1)" },
 	{ "-q", "--quiet", "run check", NULL, "leave out the human summary" },
+	{ "--sweep", NULL, "run check", "key=v1,v2,...",
+	  "run every value of a --set key (repeatable: every combination)" },
+	{ "--seeds", NULL, "run check", "A..B|A,B,...", "run every point with each of these seeds" },
+	{ "--metric", NULL, "run check", "NAME",
+	  "a sweep.csv column, a summary.json dotted name (repeatable)" },
+	{ "-j", "--jobs", "run check", "N", "runs at a time, 1..256 (default 1)" },
 	{ "--dot", NULL, "topo", NULL, "draw the topology as Graphviz dot" },
 	{ "--quick", NULL, "bench", NULL, "the small scenario (k=8, reference settings)" },
 	{ "--deep", NULL, "bench", NULL, "the deep-buffer variant (64 MiB switches, dynamic PFC)" },
@@ -207,6 +216,13 @@ int main(int argc, char **argv)
 			o.dirs[o.n_dirs++] = a;
 			continue;
 		}
+		if ((a[0] != '-' || a[1] == '\0') && cli_cmd_in(cmd, "run check")) {
+			if (o.n_exps == CLI_MAX_EXPS)
+				return cli_bad("at most 64 experiment files ('%s' is one too many)", a);
+			o.exps[o.n_exps++] = a;
+			o.exp_path = o.exps[0];
+			continue;
+		}
 		if (a[0] != '-' || a[1] == '\0') {
 			if (o.exp_path || !strcmp(cmd, "bench"))
 				return cli_bad("unexpected argument '%s'", a);
@@ -273,6 +289,27 @@ int main(int argc, char **argv)
 				return CLI_BAD_INPUT;
 			}
 			o.repeat = (unsigned)n;
+		} else if (!strcmp(d->name, "--sweep")) {
+			if (o.n_sweeps == CLI_MAX_SWEEPS)
+				return cli_bad("%s", "at most 8 --sweep options");
+			o.sweeps[o.n_sweeps++] = v;
+		} else if (!strcmp(d->name, "--seeds")) {
+			if (o.seeds)
+				return cli_bad("%s", "--seeds given twice (give one range or list)");
+			o.seeds = v;
+		} else if (!strcmp(d->name, "--metric")) {
+			if (o.n_metric_names == CLI_MAX_METRICS)
+				return cli_bad("%s", "at most 32 --metric options");
+			o.metric_names[o.n_metric_names++] = v;
+		} else if (!strcmp(d->name, "-j")) {
+			uint64_t n;
+
+			if (cli_parse_u64(v, &n) != 0 || n < 1 || n > CLI_MAX_JOBS) {
+				fprintf(stderr, "fabemu: -j needs an integer 1..%d, got '%s' (see fabemu %s --help)\n",
+					CLI_MAX_JOBS, v, cmd);
+				return CLI_BAD_INPUT;
+			}
+			o.jobs = (unsigned)n;
 		} else if (!strcmp(d->name, "--json")) {
 			o.json = true;
 		} else if (!strcmp(d->name, "--tolerance")) {

@@ -537,5 +537,36 @@ exp horizon-straggler "horizon-straggler.yaml:2:[0-9]+: a straggler's compute ph
 	"$rt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1000000s, stragglers: [{gpu: node0/gpu0, factor: 1000}]}]"
 exp horizon-coll-straggler "horizon-coll-straggler.yaml:2:[0-9]+: a straggler's compute phase" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, compute: 900000s, stragglers: [{rank: node0/gpu0, factor: 2}]}]"
+# Sweeps and seeds (run and check alike): each class refused before
+# anything is written, the results folder not even created.
+sweep() { # NAME REGEX ARGS...: run ok.yaml into res-NAME with ARGS
+	local name=$1 re=$2
+	shift 2
+	expect "$name" "$re" "$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-$name" "$@"
+	[ ! -e "$tmp/res-$name" ] || { echo "FAIL [$name]: wrote $tmp/res-$name"; fail=1; }
+}
+sweep sweep-unknown-key "^--set #1:1:8: unknown key 'bufer' \(did you mean 'buffer'\?\) \(sweep point fabric.bufer=1MiB" \
+	--sweep fabric.bufer=1MiB,2MiB
+sweep sweep-bad-value "^--set #2:1:15: expected a size such as 4KiB, got 'big'.*sweep point fabric.buffer=big" \
+	--set seed=3 --sweep fabric.buffer=1MiB,big
+sweep sweep-no-values "--sweep 'a=': no values after '='" --sweep a=
+sweep sweep-no-key "--sweep '=1': expected key=v1,v2,..." --sweep =1
+sweep sweep-empty-value "--sweep 'fabric.buffer=1MiB,,2MiB': an empty value" --sweep fabric.buffer=1MiB,,2MiB
+sweep sweep-twice "--sweep: key 'fabric.buffer' swept twice" --sweep fabric.buffer=1MiB --sweep fabric.buffer=2MiB
+sweep seeds-empty-range "--seeds '5..1': an empty range \(5 is above 1\)" --seeds 5..1
+sweep seeds-not-number "--seeds 'x..3': expected A..B with non-negative integers" --seeds x..3
+sweep seeds-list "--seeds '1,,2': '' is not a non-negative integer" --seeds 1,,2
+sweep seeds-and-seed "--seed and --seeds: give one of them" --seed 1 --seeds 1..2
+sweep sweep-metric "--metric 'drops.totl': unknown metric \(did you mean 'drops.total'\?\)" \
+	--seeds 1..2 --metric drops.totl
+sweep sweep-metric-alone "--metric names sweep.csv's columns: it needs --sweep or --seeds" --metric drops.total
+sweep jobs-zero "-j needs an integer 1..256, got '0'" --seeds 1..2 -j 0
+sweep jobs-high "-j needs an integer 1..256, got '257'" --seeds 1..2 -j 257
+expect sweep-check-expect "metric.yaml:3:[0-9]+: unknown metric 'drops.totl'" \
+	"$fabemu" check "$tmp/metric.yaml" -q -o "$tmp/res-sweep-check" --seeds 1..2
+[ ! -e "$tmp/res-sweep-check" ] || { echo "FAIL [sweep-check-expect]: wrote a folder"; fail=1; }
+expect exps-same-name "would both write .*/res-two/experiment \(two experiments of one name\)" \
+	"$fabemu" run "$tmp/ok.yaml" "$tmp/ok.yaml" -q -o "$tmp/res-two"
+[ ! -e "$tmp/res-two" ] || { echo "FAIL [exps-same-name]: wrote a folder"; fail=1; }
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
