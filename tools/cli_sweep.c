@@ -7,9 +7,8 @@
  * docs/results.md, "Sweeps". */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,54 +19,12 @@
 
 #include "cfg.h"
 #include "cli.h"
+#include "cli_sweep.h"
 #include "exp.h"
-
-enum {
-	SWP_MAX_VALUES = 256,   /* values of one --sweep */
-	SWP_MAX_SEEDS = 1000,   /* --seeds */
-	SWP_MAX_RUNS = 10000,   /* runs of all files together */
-	SWP_NAME_MAX_BYTES = 255, /* a folder name (NAME_MAX) */
-	SWP_PATH_BYTES = 4096,
-	SWP_NOT_RUN = -1000,    /* swp_run.status before its end */
-	SWP_CELL_BYTES = 128,   /* a metric's text in a table */
-};
 
 /* The metrics sweep.csv gets without --metric (docs/results.md). */
 static const char *const swp_default_metrics[] = {
 	"messages.incomplete", "drops.total", "goodput_gbps", "flows.fct_ns.p99", "flows.slowdown.p99",
-};
-
-/* One --sweep: a --set key and its values. */
-struct swp_axis {
-	char *key;          /* malloc'd */
-	char *values[SWP_MAX_VALUES]; /* as written, malloc'd */
-	unsigned n_values;
-};
-
-/* One run: an experiment file, a combination of the axes' values, a seed. */
-struct swp_run {
-	unsigned file;      /* index in cli_opts.exps */
-	unsigned combo;     /* combination, the last axis fastest */
-	unsigned seed_i;    /* index in swp_plan.seeds (0 without --seeds) */
-	char *dir;          /* its results folder (malloc'd) */
-	pid_t pid;          /* while it runs */
-	int status;         /* exit status, 128 + signal, or SWP_NOT_RUN */
-	struct cfg_doc *doc; /* its summary.json once read, or NULL */
-};
-
-/* Everything to do, parsed and checked before anything is written. */
-struct swp_plan {
-	struct swp_axis axes[CLI_MAX_SWEEPS];
-	unsigned n_axes;
-	uint64_t seeds[SWP_MAX_SEEDS]; /* --seeds, in order */
-	unsigned n_seeds;   /* 0 without --seeds: the file's seed (or --seed) */
-	unsigned n_combos;  /* product of the axes' value counts (1 without) */
-	const char *metrics[CLI_MAX_METRICS];
-	unsigned n_metrics;
-	char *bases[CLI_MAX_EXPS];  /* each file's folder (malloc'd) */
-	struct swp_run *runs;
-	unsigned n_runs;
-	bool multi;         /* --sweep or --seeds: point folders and the tables */
 };
 
 static int swp_bad(char msg[CFG_ERR_BYTES], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -203,7 +160,7 @@ static int swp_parse_axis(struct swp_plan *p, const char *s, char msg[CFG_ERR_BY
 }
 
 /* The value index of axis @k in combination @combo (the last axis fastest). */
-static unsigned swp_value_of(const struct swp_plan *p, unsigned combo, unsigned k)
+unsigned swp_value_of(const struct swp_plan *p, unsigned combo, unsigned k)
 {
 	for (unsigned j = p->n_axes; j-- > k + 1;)
 		combo /= p->axes[j].n_values;
@@ -235,7 +192,7 @@ static void swp_escape(char *out, size_t cap, size_t *len, const char *s)
 /* The folder name of combination @combo: key=value,key=value, each key
  * and value escaped (a value's own comma is %2C); -ENAMETOOLONG beyond a
  * file name's 255 bytes. */
-static int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_BYTES])
+int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_BYTES])
 {
 	size_t len = 0;
 
@@ -257,240 +214,6 @@ static int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP
 	return len > SWP_NAME_MAX_BYTES ? -ENAMETOOLONG : 0;
 }
 
-/* t(0.975, df): the two-sided 95% quantile of Student's t distribution,
- * from a table for df 1..30 (17 digits, computed here by inverting the
- * regularized incomplete beta function with mpmath), and beyond from the
- * Cornish-Fisher expansion of t around the normal quantile z (Abramowitz
- * and Stegun 26.7.5, five terms: 2.6e-8 low at df 31, less above). */
-static double swp_t975(unsigned df)
-{
-	static const double t[31] = {
-		0,
-		12.706204736174705, 4.3026527297494639, 3.1824463052837096,
-		2.7764451051977944, 2.5705818356363155, 2.44691185114497,
-		2.3646242515927853, 2.3060041352041667, 2.2621571627982055,
-		2.2281388519862747, 2.2009851600916399, 2.1788128296672289,
-		2.1603686564627925, 2.1447866879178038, 2.1314495455597757,
-		2.1199052992212547, 2.1098155778333171, 2.1009220402410385,
-		2.0930240544083098, 2.0859634472658648, 2.0796138447276804,
-		2.0738730679040262, 2.0686576104190487, 2.0638985616280258,
-		2.0595385527532977, 2.0555294386428732, 2.0518305164802856,
-		2.0484071417952452, 2.0452296421327043, 2.0422724563012383,
-	};
-	const double z = 1.959963984540054, v = df;
-	double z2 = z * z;
-
-	if (df <= 30)
-		return t[df];
-	return z + z * (z2 + 1) / (4 * v) + z * ((5 * z2 + 16) * z2 + 3) / (96 * v * v) +
-	       z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * v * v * v) +
-	       z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) / (92160 * v * v * v * v);
-}
-
-/* The node at the dotted @name under @root (map keys, sequence indices),
- * or NULL. */
-static const struct cfg_node *swp_lookup(const struct cfg_node *root, const char *name)
-{
-	char buf[1024], *save = NULL;
-	const struct cfg_node *n = root;
-
-	if (strlen(name) >= sizeof(buf))
-		return NULL;
-	strcpy(buf, name);
-	for (char *part = strtok_r(buf, ".", &save); part && n; part = strtok_r(NULL, ".", &save)) {
-		if (n->type == CFG_MAP) {
-			n = cfg_get(n, part);
-		} else if (n->type == CFG_SEQ) {
-			char *end;
-			unsigned long i = strtoul(part, &end, 10);
-
-			n = *end || i >= n->n ? NULL : n->items[i];
-		} else {
-			return NULL;
-		}
-	}
-	return n;
-}
-
-/* A run's metric: its text as summary.json has it ("" for null, a
- * container or a missing one) and, when it is a number (true/false as
- * 1/0), *@x. */
-static const char *swp_metric(const struct swp_run *r, const char *name, double *x, bool *num)
-{
-	const struct cfg_node *n = r->doc ? swp_lookup(cfg_doc_root(r->doc), name) : NULL;
-	char *end;
-
-	*num = false;
-	if (!n || n->type != CFG_SCALAR)
-		return "";
-	if (!n->quoted && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) {
-		*x = n->str[0] == 't';
-		*num = true;
-	} else if (!n->quoted && n->str[0]) {
-		errno = 0;
-		*x = strtod(n->str, &end);
-		*num = !*end && isfinite(*x);
-	}
-	return n->str;
-}
-
-/* One CSV field (RFC 4180: quoted when it holds a comma, quote or line
- * break, its quotes doubled). */
-static void swp_csv_field(FILE *f, const char *s, bool last)
-{
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-static const char *swp_status_word(int status, bool check)
-{
-	switch (status) {
-	case 0: return check ? "pass" : "ok";
-	case 1: return check ? "fail" : "failed";
-	case 2: return "bad_input";
-	case SWP_NOT_RUN: return "not_run";
-	}
-	return status > 128 ? "killed" : "error";
-}
-
-/* The seed of run @r as text: summary.json's, else the one it was given. */
-static void swp_seed_text(const struct swp_plan *p, const struct cli_opts *o,
-			  const struct swp_run *r, char out[32])
-{
-	double x;
-	bool num;
-	const char *s = swp_metric(r, "seed", &x, &num);
-
-	if (*s)
-		snprintf(out, 32, "%.31s", s);
-	else if (p->n_seeds)
-		snprintf(out, 32, "%llu", (unsigned long long)p->seeds[r->seed_i]);
-	else if (o->seed_set)
-		snprintf(out, 32, "%llu", (unsigned long long)o->seed);
-	else
-		out[0] = '\0';
-}
-
-/* Write @path through PATH.tmp and a rename, so that it is whole or absent.
- * @fill writes the rows; 0, or -errno with the message on stderr. */
-static int swp_write_table(const char *path, void (*fill)(FILE *, const void *), const void *arg)
-{
-	char tmp[SWP_PATH_BYTES + 8];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w"))) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", tmp, strerror(errno));
-		return -errno;
-	}
-	fill(f, arg);
-	if ((ferror(f) | fclose(f)) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* What the table writers read. */
-struct swp_table_arg {
-	const struct swp_plan *p;
-	const struct cli_opts *o;
-	unsigned file;      /* whose rows */
-	bool check;
-};
-
-/* sweep.csv: the swept keys, seed, status, then the metrics; one row per run. */
-static void swp_fill_runs(FILE *f, const void *arg)
-{
-	const struct swp_table_arg *t = arg;
-	const struct swp_plan *p = t->p;
-
-	for (unsigned k = 0; k < p->n_axes; k++)
-		swp_csv_field(f, p->axes[k].key, false);
-	swp_csv_field(f, "seed", false);
-	swp_csv_field(f, "status", p->n_metrics == 0);
-	for (unsigned m = 0; m < p->n_metrics; m++)
-		swp_csv_field(f, p->metrics[m], m + 1 == p->n_metrics);
-	for (unsigned i = 0; i < p->n_runs; i++) {
-		const struct swp_run *r = &p->runs[i];
-		char seed[32];
-
-		if (r->file != t->file)
-			continue;
-		for (unsigned k = 0; k < p->n_axes; k++)
-			swp_csv_field(f, p->axes[k].values[swp_value_of(p, r->combo, k)], false);
-		swp_seed_text(p, t->o, r, seed);
-		swp_csv_field(f, seed, false);
-		swp_csv_field(f, swp_status_word(r->status, t->check), p->n_metrics == 0);
-		for (unsigned m = 0; m < p->n_metrics; m++) {
-			double x;
-			bool num;
-
-			swp_csv_field(f, swp_metric(r, p->metrics[m], &x, &num), m + 1 == p->n_metrics);
-		}
-	}
-}
-
-/* sweep_summary.csv: per combination and metric, over the seeds' runs
- * with a number: n, mean, the sample standard deviation s and the 95%
- * interval mean -+ t(0.975, n-1) s / sqrt(n) (sd and interval empty for
- * n < 2, everything for n = 0). */
-static void swp_fill_summary(FILE *f, const void *arg)
-{
-	const struct swp_table_arg *t = arg;
-	const struct swp_plan *p = t->p;
-
-	for (unsigned k = 0; k < p->n_axes; k++)
-		swp_csv_field(f, p->axes[k].key, false);
-	fputs("metric,n,mean,sd,ci95_low,ci95_high\n", f);
-	for (unsigned c = 0; c < p->n_combos; c++) {
-		for (unsigned m = 0; m < p->n_metrics; m++) {
-			double sum = 0, ss = 0, mean, x;
-			unsigned n = 0;
-			bool num;
-
-			/* Two passes (mean, then squares about it): no cancellation. */
-			for (unsigned i = 0; i < p->n_runs; i++)
-				if (p->runs[i].file == t->file && p->runs[i].combo == c) {
-					swp_metric(&p->runs[i], p->metrics[m], &x, &num);
-					if (num) {
-						sum += x;
-						n++;
-					}
-				}
-			mean = n ? sum / n : 0;
-			for (unsigned i = 0; i < p->n_runs; i++)
-				if (p->runs[i].file == t->file && p->runs[i].combo == c) {
-					swp_metric(&p->runs[i], p->metrics[m], &x, &num);
-					if (num)
-						ss += (x - mean) * (x - mean);
-				}
-			for (unsigned k = 0; k < p->n_axes; k++)
-				swp_csv_field(f, p->axes[k].values[swp_value_of(p, c, k)], false);
-			swp_csv_field(f, p->metrics[m], false);
-			if (n == 0) {
-				fprintf(f, "0,,,,\n");
-			} else if (n == 1) {
-				fprintf(f, "1,%.12g,,,\n", mean);
-			} else {
-				double sd = sqrt(ss / (n - 1)), h = swp_t975(n - 1) * sd / sqrt(n);
-
-				fprintf(f, "%u,%.12g,%.12g,%.12g,%.12g\n", n, mean, sd, mean - h, mean + h);
-			}
-		}
-	}
-}
 
 /* The --set list of a run: the command line's, then one per axis
  * (malloc'd: freed with swp_sets_free from index @o->n_sets). */
@@ -822,132 +545,6 @@ static void swp_run_all(const struct cli_opts *o, bool check, struct swp_plan *p
 	sigaction(SIGTERM, &old_term, NULL);
 }
 
-/* check's verdict line of run @r ("3 passed, 0 failed") from its log, or "". */
-static void swp_verdict(const struct swp_run *r, char out[64])
-{
-	char path[SWP_PATH_BYTES + 16], line[256];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(path, sizeof(path), "%s/fabemu.log", r->dir);
-	if (!(f = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned a, b;
-
-		if (sscanf(line, "%u passed, %u failed", &a, &b) == 2)
-			snprintf(out, 64, "%u/%u", a, a + b);
-	}
-	fclose(f);
-}
-
-/* How the table names run @r: its folder under the file's (several files:
- * under -o or results/, so with the experiment's name). */
-static const char *swp_shown(const struct cli_opts *o, const struct swp_plan *p,
-			     const struct swp_run *r)
-{
-	size_t skip;
-
-	if (o->n_exps > 1)
-		skip = strlen(o->outdir ? o->outdir : "results") + 1;
-	else if (p->multi)
-		skip = strlen(p->bases[r->file]) + 1;
-	else
-		skip = 0;
-	return strlen(r->dir) > skip ? r->dir + skip : r->dir;
-}
-
-/* The compact table: a row per run (the point, seed, status, for check
- * the assertions that held, then the metrics). */
-static void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan *p)
-{
-	enum { COLS = 4 + CLI_MAX_METRICS };
-	const char *head[COLS] = { "run", "seed", "status", check ? "expect" : NULL };
-	int width[COLS] = { 0 };
-	unsigned n_cols = 4 + p->n_metrics;
-
-	for (unsigned m = 0; m < p->n_metrics; m++)
-		head[4 + m] = p->metrics[m];
-	for (int pass = 0; pass < 2; pass++) {
-		for (int row = -1; row < (int)p->n_runs; row++) {
-			char cells[COLS][SWP_CELL_BYTES];
-
-			for (unsigned c = 0; c < n_cols; c++)
-				snprintf(cells[c], SWP_CELL_BYTES, "%s", head[c] ? head[c] : "");
-			if (row >= 0) {
-				const struct swp_run *r = &p->runs[row];
-				char seed[32], verdict[64];
-
-				swp_seed_text(p, o, r, seed);
-				swp_verdict(r, verdict);
-				snprintf(cells[0], SWP_CELL_BYTES, "%s", swp_shown(o, p, r));
-				snprintf(cells[1], SWP_CELL_BYTES, "%s", seed);
-				snprintf(cells[2], SWP_CELL_BYTES, "%s", swp_status_word(r->status, check));
-				snprintf(cells[3], SWP_CELL_BYTES, "%s", check ? verdict : "");
-				for (unsigned m = 0; m < p->n_metrics; m++) {
-					double x;
-					bool num;
-					const char *s = swp_metric(r, p->metrics[m], &x, &num);
-
-					snprintf(cells[4 + m], SWP_CELL_BYTES, "%s", *s ? s : "-");
-				}
-			}
-			for (unsigned c = 0; c < n_cols; c++) {
-				int len = (int)strlen(cells[c]);
-				bool last = c + 1 == n_cols || (c == 2 && !check && n_cols == 4);
-
-				if (c == 3 && !check)
-					continue;
-				if (pass == 0 && len > width[c])
-					width[c] = len;
-				else if (pass == 1 && last)
-					printf("%s\n", cells[c]);
-				else if (pass == 1)
-					printf("%-*s  ", width[c], cells[c]);
-			}
-		}
-	}
-}
-
-/* With --junit: one test case per run, failed unless its status is 0. */
-static int swp_junit(const struct cli_opts *o, const struct swp_plan *p)
-{
-	unsigned n_fail = 0;
-	FILE *f;
-
-	for (unsigned i = 0; i < p->n_runs; i++)
-		n_fail += p->runs[i].status != 0;
-	if (!(f = fopen(o->junit, "w"))) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -errno;
-	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"fabemu sweep\" "
-		   "tests=\"%u\" failures=\"%u\">\n", p->n_runs, n_fail);
-	for (unsigned i = 0; i < p->n_runs; i++) {
-		const struct swp_run *r = &p->runs[i];
-		char verdict[64];
-
-		fprintf(f, "  <testcase classname=\"");
-		cli_xml_escape(f, o->exps[r->file]);
-		fprintf(f, "\" name=\"");
-		cli_xml_escape(f, r->dir);
-		if (r->status == 0) {
-			fprintf(f, "\"/>\n");
-			continue;
-		}
-		swp_verdict(r, verdict);
-		fprintf(f, "\"><failure message=\"%s%s%s: see ", swp_status_word(r->status, true),
-			verdict[0] ? ", assertions held " : "", verdict);
-		cli_xml_escape(f, r->dir);
-		fprintf(f, "/fabemu.log\"/></testcase>\n");
-	}
-	fprintf(f, "</testsuite>\n");
-	if ((ferror(f) | fclose(f)) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
 
 static void swp_plan_free(struct swp_plan *p)
 {
