@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -17,6 +18,7 @@
 #include <rte_mempool.h>
 
 #include "cli.h"
+#include "fab_version.h"
 #include "fabric.h"
 #include "results.h"
 
@@ -293,6 +295,36 @@ static int cli_expect_names(const struct exp *e, const struct results *r, char m
 	return 0;
 }
 
+/* The JUnit suite's head: name, counts, the run's wall-clock time and a
+ * timestamp (the report is not a result file: neither is in the digest),
+ * and as properties what makes the run reproducible: the experiment file,
+ * the seed, fabemu's version and commit. */
+static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_fail)
+{
+	const struct res_metric *setup = res_find(r, "wall_clock.setup_s");
+	const struct res_metric *run = res_find(r, "wall_clock.run_s");
+	double wall = (setup ? res_value(setup) : 0) + (run ? res_value(run) : 0);
+	char stamp[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+	cli_xml_escape(jf, e->name);
+	fprintf(jf, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\" timestamp=\"%s\">\n",
+		e->n_expects + !r->valid, n_fail, wall == wall ? wall : 0.0, stamp);
+	fprintf(jf, "  <properties>\n    <property name=\"experiment\" value=\"");
+	cli_xml_escape(jf, e->path ? e->path : "");
+	fprintf(jf, "\"/>\n    <property name=\"seed\" value=\"%llu\"/>\n", (unsigned long long)e->seed);
+	fprintf(jf, "    <property name=\"fabemu_version\" value=\"");
+	cli_xml_escape(jf, FAB_VERSION);
+	fprintf(jf, "\"/>\n    <property name=\"commit\" value=\"");
+	cli_xml_escape(jf, FAB_COMMIT);
+	fprintf(jf, "\"/>\n    <property name=\"valid\" value=\"%s\"/>\n  </properties>\n",
+		r->valid ? "true" : "false");
+}
+
 /* Evaluate all assertions (their names were checked before the run); a
  * run whose results are not valid fails whatever they say. */
 static int cli_check(const struct exp *e, const struct results *r, const char *junit)
@@ -308,9 +340,7 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 		for (uint32_t i = 0; i < e->n_expects; i++)
 			n_fail += !cli_expect_holds(&e->expects[i],
 						    res_value(res_find(r, e->expects[i].metric)));
-		fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
-		cli_xml_escape(jf, e->name);
-		fprintf(jf, "\" tests=\"%u\" failures=\"%u\">\n", e->n_expects + !r->valid, n_fail);
+		cli_junit_head(jf, e, r, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
@@ -333,14 +363,16 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 			cli_xml_escape(jf, a->metric);
 			fputc(' ', jf);
 			cli_xml_escape(jf, exp_op_name(a->op));
-			fprintf(jf, " %.10g\"", a->value);
-			if (ok) {
-				fprintf(jf, "/>\n");
-			} else {
-				fprintf(jf, "><failure message=\"");
+			fprintf(jf, " %.10g\" time=\"0\">", a->value);
+			if (!ok) {
+				fprintf(jf, "<failure message=\"");
 				cli_xml_escape(jf, line);
-				fprintf(jf, "\"/></testcase>\n");
+				fprintf(jf, "\"/>");
 			}
+			/* The measured value and the bound, pass or fail. */
+			fprintf(jf, "<system-out>");
+			cli_xml_escape(jf, line + 5);
+			fprintf(jf, "</system-out></testcase>\n");
 		}
 	}
 	if (!r->valid) {

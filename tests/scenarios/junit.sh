@@ -4,7 +4,8 @@
 # is refused at once, nothing simulated, no results written), bad input
 # with --junit still writes a report with one error case whose message is
 # the FILE:LINE:COL line, exit status 2; a --junit path that cannot be
-# written is refused before anything runs, without leaving a file.
+# written is refused before anything runs, without leaving a file; a run's
+# report holds the run's properties and each case's measured value.
 #   junit.sh FABEMU
 set -eu
 fabemu=$1
@@ -48,5 +49,35 @@ rc=0
 "$fabemu" check "$tmp/metric.yaml" -o "$tmp/res4" -q --junit "$tmp/ok.xml" --set nosuchkey=1 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || bad "--set nosuchkey: exit status $rc, not 2"
 error_case "$tmp/ok.xml" bad_input "[^\"]+"
+# A check that runs: one passing and one failing assertion. The report
+# parses as XML, names the run (experiment, seed, version, commit as
+# properties, a wall-clock time and an ISO 8601 timestamp), and every case
+# holds the measured value and the bound; the failed one a failure whose
+# message says both.
+printf '%s\n' 'topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 2}' \
+	'traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 64KiB}]}]' \
+	"expect: [{metric: drops.total, op: '==', value: 0}, {metric: messages.completed, op: '>', value: 5}]" \
+	>"$tmp/run.yaml"
+rc=0
+"$fabemu" check "$tmp/run.yaml" -o "$tmp/res5" -q --seed 7 --junit "$tmp/run.xml" >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || bad "a failing assertion: exit status $rc, not 1"
+python3 - "$tmp/run.xml" <<'PY' || fail=1
+import re, sys
+import xml.etree.ElementTree as ET
+from scen import say, done
+s = ET.parse(sys.argv[1]).getroot()
+say(s.tag == "testsuite" and s.get("tests") == "2" and s.get("failures") == "1", "suite: 2 tests, 1 failure")
+say(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", s.get("timestamp", "")) is not None and float(s.get("time")) >= 0,
+    "suite: timestamp %s, time %s s" % (s.get("timestamp"), s.get("time")))
+props = {p.get("name"): p.get("value") for p in s.iter("property")}
+say(props.get("seed") == "7" and props.get("experiment", "").endswith("run.yaml") and props.get("commit") and props.get("fabemu_version"),
+    "properties: %s" % props)
+cases = s.findall("testcase")
+say(all("measured" in (c.findtext("system-out") or "") for c in cases), "every case holds its measured value")
+failed = [c for c in cases if c.find("failure") is not None]
+say(len(failed) == 1 and "measured 1" in failed[0].find("failure").get("message") and "> 5" in failed[0].find("failure").get("message"),
+    "the failed case says the bound and the value: %s" % (failed[0].find("failure").get("message") if failed else None))
+done()
+PY
 [ "$fail" -eq 0 ] && echo "junit: OK (expectations checked before the run; error cases on bad input)"
 exit "$fail"
