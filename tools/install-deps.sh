@@ -7,6 +7,7 @@ pkgs=(
 	clang             # the fuzz targets (libFuzzer, tools/fuzz-smoke.sh)
 	gcc
 	gnuplot-nox       # fabemu plot draws with it (and its scenario test)
+	graphviz          # lays out fabemu topo --dot (dot -Tsvg; checked in a test)
 	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
 	libcunit1-dev     # unit tests
 	libdpdk-dev       # rte_mbuf packets, mempools, EAL

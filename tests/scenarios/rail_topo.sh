@@ -18,7 +18,14 @@ want() {
 	for line in "$@"; do
 		grep -qF -- "$line" "$tmp/out" || bad "$file: no line '$line' in: $(cat "$tmp/out")"
 	done
-	"$fabemu" topo "$dir/$file" --dot | grep -q "subgraph cluster_unit0 {" || bad "$file: --dot"
+	"$fabemu" topo "$dir/$file" --dot >"$tmp/g.dot"
+	grep -q "subgraph cluster_unit0 {" "$tmp/g.dot" || bad "$file: --dot"
+	# Graphviz (the external reader) lays it out: a well-formed SVG.
+	if command -v dot >/dev/null 2>&1; then
+		dot -Tsvg "$tmp/g.dot" >"$tmp/g.svg" 2>"$tmp/dot.err" || bad "$file: dot failed: $(cat "$tmp/dot.err")"
+		python3 -c 'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); sys.exit(not r.tag.endswith("svg"))' \
+			"$tmp/g.svg" || bad "$file: dot did not make an SVG"
+	fi
 }
 want dgx-h100-superpod.yaml "248 GPUs in 31 nodes of 8, 1 unit of 32 node slots" \
 	"leaf: 8 switches" "spine: 4 switches" "node-leaf: 252 (248 GPU NIC + 4 management)" \
