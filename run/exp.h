@@ -33,8 +33,12 @@ enum exp_op {
 struct exp_expect {
 	char metric[96];       /* summary.json path or flows.<column>.<aggregate> */
 	enum exp_op op;        /* comparison */
-	double value;          /* expected value */
-	double tolerance;      /* absolute slack (relative ones resolved at load) */
+	double value;          /* expected value (with of: the factor) */
+	double tolerance;      /* absolute slack (relative ones resolved at load, but
+				* with of or baseline: see tol_frac) */
+	double tol_frac;       /* with of or baseline: slack as a fraction of the bound */
+	char of[96];           /* "" or another metric: the bound is value x its value */
+	bool baseline;         /* the bound is this metric in the --baseline folder */
 	struct cfg_mark mark;  /* where it was written */
 };
 

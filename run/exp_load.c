@@ -381,10 +381,62 @@ static int exp_expect_tolerance(const struct cfg_node *t, void *params, char err
 
 		if (cfg_fraction(t, 0, 10, &frac, err) != 0)
 			return -EINVAL;
+		a->tol_frac = frac; /* of, baseline: of the bound, at check time */
 		a->tolerance = frac * (a->value < 0 ? -a->value : a->value);
 		return 0;
 	}
 	return cfg_double(t, 0, 1e300, &a->tolerance, err);
+}
+
+/* of: another metric; the bound is value x its measured value. */
+static int exp_expect_of(const struct cfg_node *m, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+	const char *metric;
+
+	if (cfg_str(m, &metric, err) != 0)
+		return -EINVAL;
+	if (!metric[0] || strlen(metric) >= sizeof(a->of)) {
+		cfg_errorf(err, m, "of: a metric name (1..%zu characters)", sizeof(a->of) - 1);
+		return -EINVAL;
+	}
+	strcpy(a->of, metric);
+	return 0;
+}
+
+/* baseline: N%: the bound is this metric in the --baseline results folder,
+ * N% of it the slack. */
+static int exp_expect_baseline(const struct cfg_node *b, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+
+	if (b->type != CFG_SCALAR || !b->str[0] || b->str[strlen(b->str) - 1] != '%') {
+		cfg_errorf(err, b, "baseline: the slack as a percentage of the baseline's value, e.g. 5%%");
+		return -EINVAL;
+	}
+	if (cfg_fraction(b, 0, 10, &a->tol_frac, err) != 0)
+		return -EINVAL;
+	a->baseline = true;
+	return 0;
+}
+
+/* value is needed unless the bound comes from the baseline (then it may
+ * not be given); of and baseline exclude each other, and a baseline's
+ * slack is its own. */
+static int exp_expect_check(const struct cfg_node *it, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+	const struct cfg_node *v = cfg_get(it, "value"), *t = cfg_get(it, "tolerance");
+
+	if (a->baseline && (v || a->of[0] || (t && !t->dflt))) {
+		cfg_errorf(err, cfg_get(it, "baseline"), "an assertion against the baseline takes no value, of or tolerance (baseline: N%% is its slack)");
+		return -EINVAL;
+	}
+	if (!a->baseline && !v) {
+		cfg_errorf(err, it, "missing key 'value' (the expected number; or baseline: N%%)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static const struct cfg_key exp_expect_keys[] = {
@@ -392,9 +444,12 @@ static const struct cfg_key exp_expect_keys[] = {
 	  .read = exp_expect_metric, .doc = "a summary.json path or flows.<column>.<stat>" },
 	{ "op", CFG_KEY_CUSTOM, .required = "one of <, <=, ==, !=, >=, >", .read = exp_expect_op,
 	  .doc = "<, <=, ==, !=, >=, >" },
-	{ "value", CFG_KEY_DOUBLE, .required = "the expected number",
-	  .off = offsetof(struct exp_expect, value), .lo = -1e300, .hi = 1e300,
-	  .doc = "the expected value" },
+	{ "value", CFG_KEY_DOUBLE, NULL, .off = offsetof(struct exp_expect, value), .lo = -1e300,
+	  .hi = 1e300, .doc = "the expected value (with of: a factor); required but with baseline" },
+	{ "of", CFG_KEY_CUSTOM, NULL, .read = exp_expect_of,
+	  .doc = "another metric: the bound is value x its measured value" },
+	{ "baseline", CFG_KEY_CUSTOM, NULL, .read = exp_expect_baseline,
+	  .doc = "N%: the bound is this metric in the --baseline folder, N% of it the slack" },
 	{ "tolerance", CFG_KEY_CUSTOM, "0", .read = exp_expect_tolerance,
 	  .doc = "slack: absolute, or N% of |value|" },
 };
@@ -403,6 +458,7 @@ static const struct cfg_table exp_expect_table = {
 	.section = "expect",
 	.keys = exp_expect_keys,
 	.n_keys = sizeof(exp_expect_keys) / sizeof(exp_expect_keys[0]),
+	.check = exp_expect_check,
 };
 
 static int exp_expects(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES])

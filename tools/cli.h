@@ -42,6 +42,7 @@ struct cli_opts {
 	unsigned jobs;                 /* -j: runs at a time (0 = 1) */
 	const char *outdir;            /* results folder, NULL = results/<name> */
 	const char *junit;             /* check: JUnit XML file, or NULL */
+	const char *baseline;          /* check: --baseline results folder, or NULL */
 	const char *sets[CLI_MAX_SETS]; /* --set overrides */
 	unsigned n_sets;
 	bool seed_set;                 /* --seed given */
@@ -97,5 +98,9 @@ int cli_plot(const struct cli_opts *o);
  * missing folder, one without summary.json, a malformed file (FILE:LINE:COL),
  * not an object, another schema_version. */
 int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES]);
+/* The node of dotted path @name (map keys, list indices) in a summary, or
+ * NULL; and as a number (true/false as 1/0): 0 or -ENOENT. */
+const struct cfg_node *cli_summary_get(const struct cfg_doc *doc, const char *name);
+int cli_summary_number(const struct cfg_doc *doc, const char *name, double *x);
 
 #endif

@@ -228,6 +228,45 @@ static int cmp_walk_node(struct cmp_walk *w, const struct cfg_node *n, size_t le
 	return 0;
 }
 
+const struct cfg_node *cli_summary_get(const struct cfg_doc *doc, const char *name)
+{
+	char buf[1024], *save = NULL;
+	const struct cfg_node *n = doc ? cfg_doc_root((struct cfg_doc *)doc) : NULL;
+
+	if (strlen(name) >= sizeof(buf))
+		return NULL;
+	strcpy(buf, name);
+	for (char *part = strtok_r(buf, ".", &save); part && n; part = strtok_r(NULL, ".", &save)) {
+		if (n->type == CFG_MAP) {
+			n = cfg_get(n, part);
+		} else if (n->type == CFG_SEQ) {
+			char *end;
+			unsigned long i = strtoul(part, &end, 10);
+
+			n = *end || i >= n->n ? NULL : n->items[i];
+		} else {
+			return NULL;
+		}
+	}
+	return n;
+}
+
+int cli_summary_number(const struct cfg_doc *doc, const char *name, double *x)
+{
+	const struct cfg_node *n = cli_summary_get(doc, name);
+	char *end;
+
+	if (!n || n->type != CFG_SCALAR || n->quoted || !n->str[0])
+		return -ENOENT;
+	if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
+		*x = n->str[0] == 't';
+		return 0;
+	}
+	errno = 0;
+	*x = strtod(n->str, &end);
+	return *end || !isfinite(*x) ? -ENOENT : 0;
+}
+
 int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES])
 {
 	char path[CMP_PATH_BYTES];

@@ -212,17 +212,33 @@ int cli_junit_probe(const char *path)
 	return 0;
 }
 
-static bool cli_expect_holds(const struct exp_expect *a, double m)
+/* The bound of assertion @a and its slack: its value; value x the
+ * measured value of its `of` metric; or its metric in the baseline's
+ * summary @base (names and numbers checked before the run). */
+static void cli_expect_bound(const struct exp_expect *a, const struct results *r,
+			     const struct cfg_doc *base, double *bound, double *tol)
 {
-	if (isnan(m))
+	*bound = a->value;
+	*tol = a->tolerance;
+	if (a->of[0])
+		*bound = a->value * res_value(res_find(r, a->of));
+	else if (a->baseline)
+		cli_summary_number(base, a->metric, bound);
+	if (a->of[0] || a->baseline)
+		*tol = a->tol_frac * fabs(*bound);
+}
+
+static bool cli_expect_holds(const struct exp_expect *a, double m, double v, double t)
+{
+	if (isnan(m) || isnan(v))
 		return false;
 	switch (a->op) {
-	case EXP_OP_LT: return m < a->value + a->tolerance;
-	case EXP_OP_LE: return m <= a->value + a->tolerance;
-	case EXP_OP_EQ: return fabs(m - a->value) <= a->tolerance;
-	case EXP_OP_NE: return fabs(m - a->value) > a->tolerance;
-	case EXP_OP_GE: return m >= a->value - a->tolerance;
-	case EXP_OP_GT: return m > a->value - a->tolerance;
+	case EXP_OP_LT: return m < v + t;
+	case EXP_OP_LE: return m <= v + t;
+	case EXP_OP_EQ: return fabs(m - v) <= t;
+	case EXP_OP_NE: return fabs(m - v) > t;
+	case EXP_OP_GE: return m >= v - t;
+	case EXP_OP_GT: return m > v - t;
 	}
 	return false;
 }
@@ -280,16 +296,21 @@ static int cli_expect_names(const struct exp *e, const struct results *r, char m
 		const char *near;
 		uint32_t n = 0;
 
-		if (res_find(r, e->expects[i].metric))
+		if (res_find(r, e->expects[i].metric) &&
+		    (!e->expects[i].of[0] || res_find(r, e->expects[i].of)))
 			continue;
 		for (uint32_t j = 0; j < r->n && n < 1023; j++)
 			names[n++] = r->m[j].name;
 		names[n] = NULL;
-		near = cfg_nearest(e->expects[i].metric, names);
-		snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: unknown metric '%s'%s%s%s (see docs/results.md)",
-			 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
-			 e->expects[i].metric, near ? " (did you mean '" : "", near ? near : "",
-			 near ? "'?)" : "");
+		{
+			const char *bad = res_find(r, e->expects[i].metric) ? e->expects[i].of
+									    : e->expects[i].metric;
+
+			near = cfg_nearest(bad, names);
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: unknown metric '%s'%s%s%s (see docs/results.md)",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+				 bad, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		}
 		return -EINVAL;
 	}
 	return 0;
@@ -325,9 +346,52 @@ static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *
 		r->valid ? "true" : "false");
 }
 
+/* The baseline the assertions with `baseline:` need: --baseline's
+ * summary.json (of this schema version) into *@base, and in it a number
+ * for each such metric. 0, or -EINVAL with the message in @msg (no such
+ * folder, another schema, a metric it lacks, or no --baseline at all). */
+static int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+			       char msg[CFG_ERR_BYTES])
+{
+	bool need = false;
+
+	for (uint32_t i = 0; i < e->n_expects; i++)
+		need = need || e->expects[i].baseline;
+	*base = NULL;
+	if (!need)
+		return 0;
+	for (uint32_t i = 0; !o->baseline && i < e->n_expects; i++)
+		if (e->expects[i].baseline) {
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: an assertion against the baseline needs --baseline DIR (a results folder)",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col);
+			return -EINVAL;
+		}
+	if (cli_summary_load(o->baseline, base, msg) != 0) {
+		char why[CFG_ERR_BYTES];
+
+		snprintf(why, sizeof(why), "%s", msg);
+		snprintf(msg, CFG_ERR_BYTES, "--baseline: %.480s", why);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < e->n_expects; i++) {
+		double x;
+
+		if (e->expects[i].baseline && cli_summary_number(*base, e->expects[i].metric, &x) != 0) {
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: the baseline %.200s/summary.json has no number '%.95s'",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+				 o->baseline, e->expects[i].metric);
+			cfg_doc_free(*base);
+			*base = NULL;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Evaluate all assertions (their names were checked before the run); a
  * run whose results are not valid fails whatever they say. */
-static int cli_check(const struct exp *e, const struct results *r, const char *junit)
+static int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
+		     const char *junit)
 {
 	uint32_t failed = 0, n_fail = !r->valid;
 	FILE *jf = NULL;
@@ -337,23 +401,32 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 		return CLI_BAD_INPUT;
 	}
 	if (jf) {
-		for (uint32_t i = 0; i < e->n_expects; i++)
+		for (uint32_t i = 0; i < e->n_expects; i++) {
+			double v, t;
+
+			cli_expect_bound(&e->expects[i], r, base, &v, &t);
 			n_fail += !cli_expect_holds(&e->expects[i],
-						    res_value(res_find(r, e->expects[i].metric)));
+						    res_value(res_find(r, e->expects[i].metric)), v, t);
+		}
 		cli_junit_head(jf, e, r, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
-		double m = res_value(res_find(r, a->metric));
-		bool ok = cli_expect_holds(a, m);
-		char line[512];
+		double m = res_value(res_find(r, a->metric)), v, t;
+		bool ok;
+		char line[512], how[160] = "";
 
+		cli_expect_bound(a, r, base, &v, &t);
+		ok = cli_expect_holds(a, m, v, t);
+		if (a->of[0])
+			snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
+		else if (a->baseline)
+			snprintf(how, sizeof(how), " (the baseline's)");
 		snprintf(line, sizeof(line), "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
-			 a->metric, exp_op_name(a->op), a->value, "", m);
-		if (a->tolerance > 0)
-			snprintf(line, sizeof(line), "%s %s %s %.10g (tolerance %.6g) measured %.10g",
-				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), a->value,
-				 a->tolerance, m);
+			 a->metric, exp_op_name(a->op), v, how, m);
+		if (t > 0)
+			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
+				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
 		printf("%s\n", line);
 		failed += !ok;
 		if (jf) {
@@ -363,7 +436,15 @@ static int cli_check(const struct exp *e, const struct results *r, const char *j
 			cli_xml_escape(jf, a->metric);
 			fputc(' ', jf);
 			cli_xml_escape(jf, exp_op_name(a->op));
-			fprintf(jf, " %.10g\" time=\"0\">", a->value);
+			if (a->of[0])
+				fprintf(jf, " %.10g x ", a->value);
+			if (a->of[0])
+				cli_xml_escape(jf, a->of);
+			else if (a->baseline)
+				fprintf(jf, " baseline");
+			else
+				fprintf(jf, " %.10g", a->value);
+			fprintf(jf, "\" time=\"0\">");
 			if (!ok) {
 				fprintf(jf, "<failure message=\"");
 				cli_xml_escape(jf, line);
@@ -422,6 +503,7 @@ int cli_run(const struct cli_opts *o, bool check)
 {
 	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], outdir[4096], why_buf[64];
 	struct rte_mempool *pool;
+	struct cfg_doc *base = NULL;
 	struct results res;
 	struct fabric f;
 	struct exp *e;
@@ -514,7 +596,8 @@ int cli_run(const struct cli_opts *o, bool check)
 	if (check && e->n_expects) {
 		if (res_collect(&res, &f) != 0) {
 			rc = cli_failed(o, check, e->name, "memory", "out of memory");
-		} else if (cli_expect_names(e, &res, err) != 0) {
+		} else if (cli_expect_names(e, &res, err) != 0 ||
+			   cli_expect_baseline(o, e, &base, err) != 0) {
 			rc = cli_bad_input(o, check, e->name, "bad_input", err);
 		}
 		res_free(&res);
@@ -543,7 +626,7 @@ int cli_run(const struct cli_opts *o, bool check)
 			if (!res.valid)
 				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
 			if (check)
-				rc = cli_check(e, &res, o->junit);
+				rc = cli_check(e, &res, base, o->junit);
 			else if (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
 				 f.no_progress_stopped)
 				rc = CLI_FAIL; /* stopped short: events were left */
@@ -552,6 +635,7 @@ int cli_run(const struct cli_opts *o, bool check)
 	}
 	fabric_free(&f);
 out:
+	cfg_doc_free(base);
 	rte_mempool_free(pool);
 	exp_free(e);
 	rte_eal_cleanup();

@@ -457,6 +457,10 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 		argv[n++] = "--max-wall";
 		argv[n++] = o->max_wall;
 	}
+	if (check && o->baseline) {
+		argv[n++] = "--baseline";
+		argv[n++] = o->baseline;
+	}
 	if (o->eal_argc) {
 		argv[n++] = "--";
 		for (int i = 0; i < o->eal_argc; i++)

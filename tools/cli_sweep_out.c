@@ -39,37 +39,12 @@ double swp_t975(unsigned df)
 	       z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) / (92160 * v * v * v * v);
 }
 
-/* The node at the dotted @name under @root (map keys, sequence indices),
- * or NULL. */
-static const struct cfg_node *swp_lookup(const struct cfg_node *root, const char *name)
-{
-	char buf[1024], *save = NULL;
-	const struct cfg_node *n = root;
-
-	if (strlen(name) >= sizeof(buf))
-		return NULL;
-	strcpy(buf, name);
-	for (char *part = strtok_r(buf, ".", &save); part && n; part = strtok_r(NULL, ".", &save)) {
-		if (n->type == CFG_MAP) {
-			n = cfg_get(n, part);
-		} else if (n->type == CFG_SEQ) {
-			char *end;
-			unsigned long i = strtoul(part, &end, 10);
-
-			n = *end || i >= n->n ? NULL : n->items[i];
-		} else {
-			return NULL;
-		}
-	}
-	return n;
-}
-
 /* A run's metric: its text as summary.json has it ("" for null, a
  * container or a missing one) and, when it is a number (true/false as
  * 1/0), *@x. */
 static const char *swp_metric(const struct swp_run *r, const char *name, double *x, bool *num)
 {
-	const struct cfg_node *n = r->doc ? swp_lookup(cfg_doc_root(r->doc), name) : NULL;
+	const struct cfg_node *n = r->doc ? cli_summary_get(r->doc, name) : NULL;
 	char *end;
 
 	*num = false;

@@ -13,7 +13,7 @@ _fabemu()
 	fi
 	case $cmd in
 	run) opts='-o --output --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
-	check) opts='-o --output --junit --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
+	check) opts='-o --output --junit --baseline --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	topo) opts='--dot -h --help' ;;
 	bench) opts='--quick --deep --json --repeat --seed --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
@@ -23,6 +23,7 @@ _fabemu()
 	case $prev in
 	-o|--output) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--baseline) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'png svg' -- "$cur")); return ;;
 	--seed|--set|--max-wall|--repeat|--tolerance|--metrics|--sweep|--seeds|--metric|-j|--jobs) return ;;
 	esac

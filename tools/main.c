@@ -16,7 +16,7 @@ static const char usage[] =
 	"usage: fabemu run EXP.yaml... [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
 	"                              [--sweep key=v1,v2,...]... [--seeds A..B] [--metric NAME]... [-j N]\n"
 	"                              [-- EAL args]\n"
-	"       fabemu check EXP.yaml... [-o DIR] [--junit FILE] [--seed N] [--set key=value]...\n"
+	"       fabemu check EXP.yaml... [-o DIR] [--junit FILE] [--baseline DIR] [--seed N] [--set key=value]...\n"
 	"                                [--max-wall TIME] [-q] [--sweep key=v1,v2,...]... [--seeds A..B]\n"
 	"                                [--metric NAME]... [-j N] [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
@@ -70,6 +70,7 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "-o", "--output", "plot", "OUTDIR", "where the pictures go (default plots/<DIR's name>)" },
 	{ "--format", NULL, "plot", "png|svg", "image format (default png)" },
 	{ "--junit", NULL, "check", "FILE", "also write the verdicts as a JUnit XML report" },
+	{ "--baseline", NULL, "check", "DIR", "a results folder the assertions with baseline: compare against" },
 	{ "--seed", NULL, "run check bench", "N", "master seed, instead of the file's" },
 	{ "--set", NULL, "run check bench", "key=value", "override one value of the file (repeatable)" },
 	{ "--max-wall", NULL, "run check", "TIME",
@@ -252,6 +253,8 @@ int main(int argc, char **argv)
 			o.outdir = v;
 		} else if (!strcmp(d->name, "--junit")) {
 			o.junit = v;
+		} else if (!strcmp(d->name, "--baseline")) {
+			o.baseline = v;
 		} else if (!strcmp(d->name, "--seed")) {
 			if (cli_parse_u64(v, &o.seed) != 0)
 				return cli_bad("--seed needs a non-negative integer, got '%s'", v);
