@@ -29,6 +29,12 @@ enum exp_op {
 	EXP_OP_GT,
 };
 
+/* A port to capture. */
+struct exp_capture {
+	uint32_t node;         /* topology node */
+	uint16_t port;         /* its port */
+};
+
 /* One `expect:` assertion. */
 struct exp_expect {
 	char metric[96];       /* summary.json path or flows.<column>.<aggregate> */
@@ -39,8 +45,18 @@ struct exp_expect {
 	double tol_frac;       /* with of or baseline: slack as a fraction of the bound */
 	char of[96];           /* "" or another metric: the bound is value x its value */
 	bool baseline;         /* the bound is this metric in the --baseline folder */
+	int series;            /* -1, or a column of series.csv (exp_series_columns):
+				* every sample of port in [after, before] must hold;
+				* metric then names it for reports */
+	struct exp_capture port; /* series: the sampled port */
+	uint64_t after_ps;     /* series: from this time */
+	uint64_t before_ps;    /* series: to this one, 0 = the end */
+	const struct exp *e;   /* the experiment, while it is read */
 	struct cfg_mark mark;  /* where it was written */
 };
+
+/* The columns of series.csv an assertion may name (NULL-terminated). */
+extern const char *const exp_series_columns[];
 
 /* capture.format: the file layout of captures. */
 enum exp_cap_format {
@@ -48,11 +64,6 @@ enum exp_cap_format {
 	EXP_CAP_PCAPNG, /* capture/capture.pcapng, an interface per port */
 };
 
-/* A port to capture. */
-struct exp_capture {
-	uint32_t node;         /* topology node */
-	uint16_t port;         /* its port */
-};
 
 struct exp_workload {
 	char name[32];         /* given or "<kind><index>" */

@@ -388,6 +388,33 @@ static int exp_expect_tolerance(const struct cfg_node *t, void *params, char err
 	return cfg_double(t, 0, 1e300, &a->tolerance, err);
 }
 
+const char *const exp_series_columns[] = {
+	"queue_bytes", "tx_bytes", "paused_tc_mask", "paused_prio_mask", "switch_buffer_bytes", NULL,
+};
+
+/* series: a column of series.csv; the assertion holds for every sample. */
+static int exp_expect_series(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+
+	return cfg_enum(n, exp_series_columns, &a->series, err);
+}
+
+/* port: a sampled port (outputs.series.ports). */
+static int exp_expect_port(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+	const struct exp *e = a->e;
+
+	if (exp_port_ref(e, n, &a->port, err) != 0)
+		return -EINVAL;
+	for (uint32_t i = 0; i < e->n_series; i++)
+		if (e->series[i].node == a->port.node && e->series[i].port == a->port.port)
+			return 0;
+	cfg_errorf(err, n, "%s is not sampled: a series assertion needs its port in outputs.series.ports", n->str);
+	return -EINVAL;
+}
+
 /* of: another metric; the bound is value x its measured value. */
 static int exp_expect_of(const struct cfg_node *m, void *params, char err[CFG_ERR_BYTES])
 {
@@ -428,6 +455,33 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 	struct exp_expect *a = params;
 	const struct cfg_node *v = cfg_get(it, "value"), *t = cfg_get(it, "tolerance");
 
+	if (!cfg_get(it, "metric") == (a->series < 0)) {
+		cfg_errorf(err, it, "an assertion names a 'metric' or a 'series', one of the two");
+		return -EINVAL;
+	}
+	if (a->series >= 0) {
+		const char *bad = a->baseline ? "baseline" : a->of[0] ? "of" : !cfg_get(it, "port") ? NULL : "";
+
+		if (!cfg_get(it, "port")) {
+			cfg_errorf(err, it, "a series assertion needs 'port' (one of outputs.series.ports)");
+			return -EINVAL;
+		}
+		if (bad && bad[0]) {
+			cfg_errorf(err, cfg_get(it, bad), "a series assertion takes no '%s'", bad);
+			return -EINVAL;
+		}
+		if (a->before_ps && a->before_ps < a->after_ps) {
+			cfg_errorf(err, cfg_get(it, "before"), "before is earlier than after");
+			return -EINVAL;
+		}
+		/* Its name in reports: series.COLUMN@NODE:PORT. */
+		snprintf(a->metric, sizeof(a->metric), "series.%s@%.40s:%u", exp_series_columns[a->series],
+			 a->e->topo->nodes[a->port.node].name, a->port.port);
+		a->mark = it->mark;
+	} else if (cfg_get(it, "port") || cfg_get(it, "after") || cfg_get(it, "before")) {
+		cfg_errorf(err, it, "port, after and before belong to a series assertion");
+		return -EINVAL;
+	}
 	if (a->baseline && (v || a->of[0] || (t && !t->dflt))) {
 		cfg_errorf(err, cfg_get(it, "baseline"), "an assertion against the baseline takes no value, of or tolerance (baseline: N%% is its slack)");
 		return -EINVAL;
@@ -440,8 +494,16 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 }
 
 static const struct cfg_key exp_expect_keys[] = {
-	{ "metric", CFG_KEY_CUSTOM, .required = "a summary.json path or flows.<column>.<stat>",
-	  .read = exp_expect_metric, .doc = "a summary.json path or flows.<column>.<stat>" },
+	{ "metric", CFG_KEY_CUSTOM, NULL, .read = exp_expect_metric,
+	  .doc = "a summary.json path or flows.<column>.<stat> (or series)" },
+	{ "series", CFG_KEY_CUSTOM, NULL, .read = exp_expect_series,
+	  .doc = "instead of metric: a column of series.csv, every sample of port in [after, before]" },
+	{ "port", CFG_KEY_CUSTOM, NULL, .read = exp_expect_port,
+	  .doc = "series: the sampled port, node:port" },
+	{ "after", CFG_KEY_TIME, NULL, .off = offsetof(struct exp_expect, after_ps),
+	  .doc = "series: from this time (default 0)" },
+	{ "before", CFG_KEY_TIME, NULL, .off = offsetof(struct exp_expect, before_ps),
+	  .doc = "series: to this time (default: the end)" },
 	{ "op", CFG_KEY_CUSTOM, .required = "one of <, <=, ==, !=, >=, >", .read = exp_expect_op,
 	  .doc = "<, <=, ==, !=, >=, >" },
 	{ "value", CFG_KEY_DOUBLE, NULL, .off = offsetof(struct exp_expect, value), .lo = -1e300,
@@ -472,10 +534,13 @@ static int exp_expects(const struct cfg_node *x, void *params, char err[CFG_ERR_
 		return -ENOMEM;
 	for (uint32_t i = 0; i < x->n; i++) {
 		struct cfg_bind b = { &exp_expect_table, &e->expects[i] };
-		int r = cfg_schema_read(e->doc, x->items[i], "assertion", &b, 1, err);
+		int r;
 
-		if (r != 0)
+		e->expects[i].series = -1;
+		e->expects[i].e = e;
+		if ((r = cfg_schema_read(e->doc, x->items[i], "assertion", &b, 1, err)) != 0)
 			return r;
+		e->expects[i].e = NULL;
 		e->n_expects++;
 	}
 	return 0;

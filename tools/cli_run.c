@@ -296,8 +296,8 @@ static int cli_expect_names(const struct exp *e, const struct results *r, char m
 		const char *near;
 		uint32_t n = 0;
 
-		if (res_find(r, e->expects[i].metric) &&
-		    (!e->expects[i].of[0] || res_find(r, e->expects[i].of)))
+		if (e->expects[i].series >= 0 || (res_find(r, e->expects[i].metric) &&
+						   (!e->expects[i].of[0] || res_find(r, e->expects[i].of))))
 			continue;
 		for (uint32_t j = 0; j < r->n && n < 1023; j++)
 			names[n++] = r->m[j].name;
@@ -346,6 +346,52 @@ static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *
 		r->valid ? "true" : "false");
 }
 
+/* A series assertion's measured value: over the samples of its port in
+ * [after, before] of series.csv in @dir, the one that decides (the
+ * largest for < and <=, the smallest for > and >=, the farthest from the
+ * bound for ==, the nearest for !=); NaN when there is none. */
+static double cli_series_worst(const struct exp *e, const struct exp_expect *a, double bound,
+			       const char *dir)
+{
+	char path[4200], line[512], want[160];
+	double worst = NAN;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/series.csv", dir);
+	snprintf(want, sizeof(want), "%s:%u", e->topo->nodes[a->port.node].name, a->port.port);
+	if (!(f = fopen(path, "r")))
+		return NAN;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, ",\n", &save);
+		double t_ns, x = NAN;
+		bool pick;
+
+		if (!tok || !strcmp(tok, "time_ns"))
+			continue;
+		t_ns = strtod(tok, NULL);
+		if (!(tok = strtok_r(NULL, ",\n", &save)) || strcmp(tok, want) != 0)
+			continue;
+		for (int c = 0; c <= a->series && (tok = strtok_r(NULL, ",\n", &save)); c++)
+			if (c == a->series)
+				x = strtod(tok, NULL);
+		if (isnan(x) || t_ns * 1e3 < (double)a->after_ps ||
+		    (a->before_ps && t_ns * 1e3 > (double)a->before_ps))
+			continue;
+		switch (a->op) {
+		case EXP_OP_LT:
+		case EXP_OP_LE: pick = !(x <= worst); break;
+		case EXP_OP_GT:
+		case EXP_OP_GE: pick = !(x >= worst); break;
+		case EXP_OP_EQ: pick = !(fabs(x - bound) <= fabs(worst - bound)); break;
+		default: pick = !(fabs(x - bound) >= fabs(worst - bound)); break;
+		}
+		if (pick)
+			worst = x;
+	}
+	fclose(f);
+	return worst;
+}
+
 /* The baseline the assertions with `baseline:` need: --baseline's
  * summary.json (of this schema version) into *@base, and in it a number
  * for each such metric. 0, or -EINVAL with the message in @msg (no such
@@ -391,7 +437,7 @@ static int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, st
 /* Evaluate all assertions (their names were checked before the run); a
  * run whose results are not valid fails whatever they say. */
 static int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
-		     const char *junit)
+		     const char *dir, const char *junit)
 {
 	uint32_t failed = 0, n_fail = !r->valid;
 	FILE *jf = NULL;
@@ -406,24 +452,36 @@ static int cli_check(const struct exp *e, const struct results *r, const struct 
 
 			cli_expect_bound(&e->expects[i], r, base, &v, &t);
 			n_fail += !cli_expect_holds(&e->expects[i],
-						    res_value(res_find(r, e->expects[i].metric)), v, t);
+						    e->expects[i].series >= 0
+							    ? cli_series_worst(e, &e->expects[i], v, dir)
+							    : res_value(res_find(r, e->expects[i].metric)),
+						    v, t);
 		}
 		cli_junit_head(jf, e, r, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
-		double m = res_value(res_find(r, a->metric)), v, t;
+		double m, v, t;
 		bool ok;
 		char line[512], how[160] = "";
 
 		cli_expect_bound(a, r, base, &v, &t);
+		m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
 		ok = cli_expect_holds(a, m, v, t);
 		if (a->of[0])
 			snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
 		else if (a->baseline)
 			snprintf(how, sizeof(how), " (the baseline's)");
+		else if (a->series >= 0 && a->before_ps)
+			snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
+				 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
+		else if (a->series >= 0)
+			snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
 		snprintf(line, sizeof(line), "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
 			 a->metric, exp_op_name(a->op), v, how, m);
+		if (a->series >= 0 && isnan(m))
+			snprintf(line, sizeof(line), "FAIL %s %s %.10g%s: no sample there", a->metric,
+				 exp_op_name(a->op), v, how);
 		if (t > 0)
 			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
 				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
@@ -626,7 +684,7 @@ int cli_run(const struct cli_opts *o, bool check)
 			if (!res.valid)
 				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
 			if (check)
-				rc = cli_check(e, &res, base, o->junit);
+				rc = cli_check(e, &res, base, outdir, o->junit);
 			else if (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
 				 f.no_progress_stopped)
 				rc = CLI_FAIL; /* stopped short: events were left */
