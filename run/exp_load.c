@@ -460,14 +460,14 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 		return -EINVAL;
 	}
 	if (a->series >= 0) {
-		const char *bad = a->baseline ? "baseline" : a->of[0] ? "of" : !cfg_get(it, "port") ? NULL : "";
-
 		if (!cfg_get(it, "port")) {
 			cfg_errorf(err, it, "a series assertion needs 'port' (one of outputs.series.ports)");
 			return -EINVAL;
 		}
-		if (bad && bad[0]) {
-			cfg_errorf(err, cfg_get(it, bad), "a series assertion takes no '%s'", bad);
+		if (a->baseline || a->of[0]) {
+			const char *k = a->baseline ? "baseline" : "of";
+
+			cfg_errorf(err, cfg_get(it, k), "a series assertion takes no '%s'", k);
 			return -EINVAL;
 		}
 		if (a->before_ps && a->before_ps < a->after_ps) {
