@@ -64,6 +64,8 @@ bad_case window "window.yaml:7:[0-9]+: before is earlier than after" \
 	"{series: queue_bytes, port: 'leaf0:0', after: 2us, before: 1us, op: '<=', value: 1}"
 bad_case port-on-metric "port-on-metric.yaml:7:[0-9]+: port, after and before belong to a series assertion" \
 	"{metric: drops.total, port: 'leaf0:0', op: '<=', value: 1}"
+bad_case series-baseline "series-baseline.yaml:7:[0-9]+: a series assertion takes no 'baseline'" \
+	"{series: queue_bytes, port: 'leaf0:0', op: '<=', baseline: 5%}"
 bad_case column "column.yaml:7:[0-9]+: .*'queue_byte'" "{series: queue_byte, port: 'leaf0:0', op: '<=', value: 1}"
 [ "$fail" = 0 ] && echo "series assertions: OK"
 exit "$fail"
