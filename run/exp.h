@@ -117,6 +117,7 @@ struct exp_fault {
 	struct exp_capture *ports; /* the ports it acts on (node-wide kinds: every
 				    * connected port of the node) */
 	uint32_t n_ports;      /* their count */
+	bool random;           /* drawn by failures: (no faults.NAME.* keys of its own) */
 	struct cfg_mark mark;  /* where it was written */
 };
 /* The finest outputs.series.interval: each sample writes a row per port

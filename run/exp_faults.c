@@ -406,7 +406,7 @@ static int exp_fail_push(struct exp *e, uint32_t *cap, int kind, uint32_t node, 
 	}
 	f = &e->faults[e->n_faults];
 	*f = (struct exp_fault){ .kind = kind, .at_ps = at, .duration_ps = dur, .tc = -1,
-				 .mark = *mark };
+				 .random = true, .mark = *mark };
 	snprintf(f->name, sizeof(f->name), "random%u", e->n_faults);
 	if (kind == EXP_FAULT_LINK_DOWN) {
 		if (!(f->ports = malloc(sizeof(*f->ports))))

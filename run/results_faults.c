@@ -29,9 +29,20 @@ int res_faults(struct results *r, const struct fabric *f)
 	RES_U64(r, c.corrupted, "faults.frames_corrupted");
 	RES_U64(r, c.fcs_errors, "faults.fcs_errors");
 	RES_U64(r, c.xoffs, "faults.storm_xoffs");
+	{
+		uint32_t drawn = 0;
+
+		for (uint32_t i = 0; i < e->n_faults; i++)
+			drawn += e->faults[i].random;
+		RES_U64(r, drawn, "faults.random");
+	}
+	/* Per fault for the faults: entries; a failure process's (up to
+	 * 100,000) are in the totals and faults.csv. */
 	for (uint32_t i = 0; i < e->n_faults; i++) {
 		const char *n = e->faults[i].name;
 
+		if (e->faults[i].random)
+			continue;
 		fabric_fault_counts(f, i, &c);
 		RES_STR(r, exp_fault_kind_name(e->faults[i].kind), "faults.%s.kind", n);
 		RES_U64(r, c.lost_down, "faults.%s.frames_lost_link_down", n);
