@@ -17,6 +17,10 @@ int exp_port_ref(const struct exp *e, const struct cfg_node *n, struct exp_captu
 int exp_port_list(const struct exp *e, const struct cfg_node *list, const char *what,
 		  bool unique, struct exp_capture **out, struct cfg_mark **marks,
 		  uint32_t *n_out, char err[CFG_ERR_BYTES]);
+/* The assertions (exp_expect.c): the expect: key's reader and its
+ * entries' table (for the schema). */
+int exp_expects_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
+const struct cfg_table *exp_expect_table(void);
 /* The fault schedule (exp_faults.c): the faults: key's reader, its
  * entries' table (for the schema) and the release of what it read. */
 int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);

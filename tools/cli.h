@@ -8,6 +8,9 @@
 
 #include "cfg.h"
 
+struct exp;
+struct results;
+
 enum cli_exit {
 	CLI_OK = 0,          /* success */
 	CLI_FAIL = 1,        /* an assertion failed, or the run could not be done */
@@ -73,6 +76,22 @@ int cli_run(const struct cli_opts *o, bool check);
 /* Whether the JUnit report @path can be written, without leaving a file
  * behind. 0 or -errno. */
 int cli_junit_probe(const char *path);
+/* cli_check.c. A JUnit report of one error case (@type, @msg) for a check
+ * that could not be done (nothing without @path). */
+void cli_junit_error(const char *path, const char *suite, const char *type, const char *msg);
+/* Every expect: metric (and of) of @e is a name of @r: 0, or -EINVAL with
+ * "FILE:LINE:COL: unknown metric ..." in @msg. */
+int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_ERR_BYTES]);
+/* The --baseline summary the assertions with baseline: need, into *@base
+ * (NULL when none does): 0, or -EINVAL with the message in @msg. */
+int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+			char msg[CFG_ERR_BYTES]);
+/* Evaluate @e's assertions on @r (series ones on @dir/series.csv, baseline
+ * ones on @base), print them, write the JUnit report @junit: CLI_OK,
+ * CLI_FAIL (an assertion failed, or the results are not valid) or
+ * CLI_BAD_INPUT (the report cannot be written). */
+int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
+	      const char *dir, const char *junit);
 /* Write @s to @f with <, >, & and " escaped (for XML attributes). */
 void cli_xml_escape(FILE *f, const char *s);
 /* Several runs (tools/cli_sweep.c): every experiment file of @o, for

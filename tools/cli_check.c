@@ -1,0 +1,361 @@
+/* `fabemu check`'s verdicts: each assertion's bound (a value, a multiple of
+ * another metric, a baseline's value, or every sample of a series), the
+ * PASS/FAIL lines, the JUnit report (and the error report for a check that
+ * could not be done), and the checks of metric names and the baseline made
+ * before a run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fab_version.h"
+#include "fabric.h"
+#include "results.h"
+
+/* cli.h */
+int cli_junit_probe(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (errno != EEXIST)
+		return -errno;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* The bound of assertion @a and its slack: its value; value x the
+ * measured value of its `of` metric; or its metric in the baseline's
+ * summary @base (names and numbers checked before the run). */
+static void cli_expect_bound(const struct exp_expect *a, const struct results *r,
+			     const struct cfg_doc *base, double *bound, double *tol)
+{
+	*bound = a->value;
+	*tol = a->tolerance;
+	if (a->of[0])
+		*bound = a->value * res_value(res_find(r, a->of));
+	else if (a->baseline)
+		cli_summary_number(base, a->metric, bound);
+	if (a->of[0] || a->baseline)
+		*tol = a->tol_frac * fabs(*bound);
+}
+
+static bool cli_expect_holds(const struct exp_expect *a, double m, double v, double t)
+{
+	if (isnan(m) || isnan(v))
+		return false;
+	switch (a->op) {
+	case EXP_OP_LT: return m < v + t;
+	case EXP_OP_LE: return m <= v + t;
+	case EXP_OP_EQ: return fabs(m - v) <= t;
+	case EXP_OP_NE: return fabs(m - v) > t;
+	case EXP_OP_GE: return m >= v - t;
+	case EXP_OP_GT: return m > v - t;
+	}
+	return false;
+}
+
+/* cli.h */
+void cli_xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* A JUnit report for a check that could not be done: one test case with
+ * an error of @type (bad_input, write, ...) whose message is @msg, so that
+ * CI shows why. Complains on stderr when it cannot be written. */
+void cli_junit_error(const char *path, const char *suite, const char *type, const char *msg)
+{
+	FILE *jf;
+
+	if (!path)
+		return;
+	if (!(jf = fopen(path, "w"))) {
+		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+	cli_xml_escape(jf, suite);
+	fprintf(jf, "\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testcase classname=\"");
+	cli_xml_escape(jf, suite);
+	fprintf(jf, "\" name=\"fabemu check\"><error type=\"");
+	cli_xml_escape(jf, type);
+	fprintf(jf, "\" message=\"");
+	cli_xml_escape(jf, msg);
+	fprintf(jf, "\"/></testcase>\n</testsuite>\n");
+	if ((ferror(jf) | fclose(jf)) != 0)
+		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
+}
+
+/* Every expect: metric must be a name of @r (the metrics of the fabric,
+ * run or not: the names do not depend on the run). 0, or -EINVAL with
+ * "FILE:LINE:COL: unknown metric ..." in @msg. */
+int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < e->n_expects; i++) {
+		const char *names[1024];
+		const char *near;
+		uint32_t n = 0;
+
+		if (e->expects[i].series >= 0 || (res_find(r, e->expects[i].metric) &&
+						   (!e->expects[i].of[0] || res_find(r, e->expects[i].of))))
+			continue;
+		for (uint32_t j = 0; j < r->n && n < 1023; j++)
+			names[n++] = r->m[j].name;
+		names[n] = NULL;
+		{
+			const char *bad = res_find(r, e->expects[i].metric) ? e->expects[i].of
+									    : e->expects[i].metric;
+
+			near = cfg_nearest(bad, names);
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: unknown metric '%s'%s%s%s (see docs/results.md)",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+				 bad, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The JUnit suite's head: name, counts, the run's wall-clock time and a
+ * timestamp (the report is not a result file: neither is in the digest),
+ * and as properties what makes the run reproducible: the experiment file,
+ * the seed, fabemu's version and commit. */
+static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_fail)
+{
+	const struct res_metric *setup = res_find(r, "wall_clock.setup_s");
+	const struct res_metric *run = res_find(r, "wall_clock.run_s");
+	double wall = (setup ? res_value(setup) : 0) + (run ? res_value(run) : 0);
+	char stamp[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+	cli_xml_escape(jf, e->name);
+	fprintf(jf, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\" timestamp=\"%s\">\n",
+		e->n_expects + !r->valid, n_fail, wall == wall ? wall : 0.0, stamp);
+	fprintf(jf, "  <properties>\n    <property name=\"experiment\" value=\"");
+	cli_xml_escape(jf, e->path ? e->path : "");
+	fprintf(jf, "\"/>\n    <property name=\"seed\" value=\"%llu\"/>\n", (unsigned long long)e->seed);
+	fprintf(jf, "    <property name=\"fabemu_version\" value=\"");
+	cli_xml_escape(jf, FAB_VERSION);
+	fprintf(jf, "\"/>\n    <property name=\"commit\" value=\"");
+	cli_xml_escape(jf, FAB_COMMIT);
+	fprintf(jf, "\"/>\n    <property name=\"valid\" value=\"%s\"/>\n  </properties>\n",
+		r->valid ? "true" : "false");
+}
+
+/* A series assertion's measured value: over the samples of its port in
+ * [after, before] of series.csv in @dir, the one that decides (the
+ * largest for < and <=, the smallest for > and >=, the farthest from the
+ * bound for ==, the nearest for !=); NaN when there is none. */
+static double cli_series_worst(const struct exp *e, const struct exp_expect *a, double bound,
+			       const char *dir)
+{
+	char path[4200], line[512], want[160];
+	double worst = NAN;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/series.csv", dir);
+	snprintf(want, sizeof(want), "%s:%u", e->topo->nodes[a->port.node].name, a->port.port);
+	if (!(f = fopen(path, "r")))
+		return NAN;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, ",\n", &save);
+		double t_ns, x = NAN;
+		bool pick;
+
+		if (!tok || !strcmp(tok, "time_ns"))
+			continue;
+		t_ns = strtod(tok, NULL);
+		if (!(tok = strtok_r(NULL, ",\n", &save)) || strcmp(tok, want) != 0)
+			continue;
+		for (int c = 0; c <= a->series && (tok = strtok_r(NULL, ",\n", &save)); c++)
+			if (c == a->series)
+				x = strtod(tok, NULL);
+		if (isnan(x) || t_ns * 1e3 < (double)a->after_ps ||
+		    (a->before_ps && t_ns * 1e3 > (double)a->before_ps))
+			continue;
+		switch (a->op) {
+		case EXP_OP_LT:
+		case EXP_OP_LE: pick = !(x <= worst); break;
+		case EXP_OP_GT:
+		case EXP_OP_GE: pick = !(x >= worst); break;
+		case EXP_OP_EQ: pick = !(fabs(x - bound) <= fabs(worst - bound)); break;
+		default: pick = !(fabs(x - bound) >= fabs(worst - bound)); break;
+		}
+		if (pick)
+			worst = x;
+	}
+	fclose(f);
+	return worst;
+}
+
+/* The baseline the assertions with `baseline:` need: --baseline's
+ * summary.json (of this schema version) into *@base, and in it a number
+ * for each such metric. 0, or -EINVAL with the message in @msg (no such
+ * folder, another schema, a metric it lacks, or no --baseline at all). */
+int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+			       char msg[CFG_ERR_BYTES])
+{
+	bool need = false;
+
+	for (uint32_t i = 0; i < e->n_expects; i++)
+		need = need || e->expects[i].baseline;
+	*base = NULL;
+	if (!need)
+		return 0;
+	for (uint32_t i = 0; !o->baseline && i < e->n_expects; i++)
+		if (e->expects[i].baseline) {
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: an assertion against the baseline needs --baseline DIR (a results folder)",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col);
+			return -EINVAL;
+		}
+	if (cli_summary_load(o->baseline, base, msg) != 0) {
+		char why[CFG_ERR_BYTES];
+
+		snprintf(why, sizeof(why), "%s", msg);
+		snprintf(msg, CFG_ERR_BYTES, "--baseline: %.480s", why);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < e->n_expects; i++) {
+		double x;
+
+		if (e->expects[i].baseline && cli_summary_number(*base, e->expects[i].metric, &x) != 0) {
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: the baseline %.200s/summary.json has no number '%.95s'",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+				 o->baseline, e->expects[i].metric);
+			cfg_doc_free(*base);
+			*base = NULL;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Evaluate all assertions (their names were checked before the run); a
+ * run whose results are not valid fails whatever they say. */
+int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
+		     const char *dir, const char *junit)
+{
+	uint32_t failed = 0, n_fail = !r->valid;
+	FILE *jf = NULL;
+
+	if (junit && !(jf = fopen(junit, "w"))) {
+		fprintf(stderr, "fabemu: %s: cannot write: %s\n", junit, strerror(errno));
+		return CLI_BAD_INPUT;
+	}
+	if (jf) {
+		for (uint32_t i = 0; i < e->n_expects; i++) {
+			double v, t;
+
+			cli_expect_bound(&e->expects[i], r, base, &v, &t);
+			n_fail += !cli_expect_holds(&e->expects[i],
+						    e->expects[i].series >= 0
+							    ? cli_series_worst(e, &e->expects[i], v, dir)
+							    : res_value(res_find(r, e->expects[i].metric)),
+						    v, t);
+		}
+		cli_junit_head(jf, e, r, n_fail);
+	}
+	for (uint32_t i = 0; i < e->n_expects; i++) {
+		const struct exp_expect *a = &e->expects[i];
+		double m, v, t;
+		bool ok;
+		char line[512], how[160] = "";
+
+		cli_expect_bound(a, r, base, &v, &t);
+		m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
+		ok = cli_expect_holds(a, m, v, t);
+		if (a->of[0])
+			snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
+		else if (a->baseline)
+			snprintf(how, sizeof(how), " (the baseline's)");
+		else if (a->series >= 0 && a->before_ps)
+			snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
+				 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
+		else if (a->series >= 0)
+			snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
+		snprintf(line, sizeof(line), "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
+			 a->metric, exp_op_name(a->op), v, how, m);
+		if (a->series >= 0 && isnan(m))
+			snprintf(line, sizeof(line), "FAIL %s %s %.10g%s: no sample there", a->metric,
+				 exp_op_name(a->op), v, how);
+		if (t > 0)
+			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
+				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
+		printf("%s\n", line);
+		failed += !ok;
+		if (jf) {
+			fprintf(jf, "  <testcase classname=\"");
+			cli_xml_escape(jf, e->name);
+			fprintf(jf, "\" name=\"");
+			cli_xml_escape(jf, a->metric);
+			fputc(' ', jf);
+			cli_xml_escape(jf, exp_op_name(a->op));
+			if (a->of[0])
+				fprintf(jf, " %.10g x ", a->value);
+			if (a->of[0])
+				cli_xml_escape(jf, a->of);
+			else if (a->baseline)
+				fprintf(jf, " baseline");
+			else
+				fprintf(jf, " %.10g", a->value);
+			fprintf(jf, "\" time=\"0\">");
+			if (!ok) {
+				fprintf(jf, "<failure message=\"");
+				cli_xml_escape(jf, line);
+				fprintf(jf, "\"/>");
+			}
+			/* The measured value and the bound, pass or fail. */
+			fprintf(jf, "<system-out>");
+			cli_xml_escape(jf, line + 5);
+			fprintf(jf, "</system-out></testcase>\n");
+		}
+	}
+	if (!r->valid) {
+		printf("FAIL results not valid: %s\n", r->reasons);
+		if (jf) {
+			fprintf(jf, "  <testcase classname=\"");
+			cli_xml_escape(jf, e->name);
+			fprintf(jf, "\" name=\"results valid\"><failure message=\"");
+			cli_xml_escape(jf, r->reasons);
+			fprintf(jf, "\"/></testcase>\n");
+		}
+	}
+	if (jf) {
+		fprintf(jf, "</testsuite>\n");
+		if ((ferror(jf) | fclose(jf)) != 0) {
+			fprintf(stderr, "fabemu: %s: cannot write: %s\n", junit, strerror(errno));
+			return CLI_FAIL;
+		}
+	}
+	printf("%u passed, %u failed%s\n", e->n_expects - failed, failed,
+	       r->valid ? "" : "; results not valid");
+	return failed || !r->valid ? CLI_FAIL : CLI_OK;
+}
