@@ -68,15 +68,21 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	b->peer_owner = a->owner;
 	a->pipe.peer_cap = b->cap != NULL;
 	b->pipe.peer_cap = a->cap != NULL;
-	a->rate_bps = b->rate_bps = rate_bps;
+	port_set_rate(a, rate_bps);
+	port_set_rate(b, rate_bps);
+	a->delay_ps = b->delay_ps = delay_ps;
+}
+
+void port_set_rate(struct port *p, uint64_t rate_bps)
+{
+	p->rate_bps = rate_bps;
+	p->ser_rem = 0;
 	/* Standard rates serialise a byte in a whole number of picoseconds
 	 * (80 ps at 100 Gb/s): no division per frame then. */
-	a->ps_per_byte = b->ps_per_byte =
-		rate_bps && (8 * UNITS_PS_PER_S) % rate_bps == 0 &&
-				(8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
-			? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
-			: 0;
-	a->delay_ps = b->delay_ps = delay_ps;
+	p->ps_per_byte = rate_bps && (8 * UNITS_PS_PER_S) % rate_bps == 0 &&
+					 (8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
+				 ? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
+				 : 0;
 }
 
 void port_set_macs(struct port *p, const uint8_t own[6], const uint8_t next_hop[6])

@@ -197,6 +197,10 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 /* Wire @a and @b together as the two directions of one link (after both
  * are initialised). */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);
+/* The line rate of @p's direction from now (port_connect sets both; a
+ * rate fault, port_link_set_rate, changes them mid-run): the frame on the
+ * wire keeps its time. */
+void port_set_rate(struct port *p, uint64_t rate_bps);
 /* This port's own MAC (source of the frames it sends, PFC included). */
 static inline const uint8_t *port_mac(const struct port *p) { return p->l2 + 6; }
 /* Set either or both (NULL leaves one as it is: a switch sets its own

@@ -176,20 +176,10 @@ bool port_link_down(const struct port *p)
 	return p->fault && p->fault->down;
 }
 
-static void port_dir_set_rate(struct port *p, uint64_t rate_bps)
-{
-	p->rate_bps = rate_bps;
-	p->ser_rem = 0;
-	p->ps_per_byte = rate_bps && (8 * UNITS_PS_PER_S) % rate_bps == 0 &&
-					 (8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
-				 ? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
-				 : 0;
-}
-
 void port_link_set_rate(struct port *p, uint64_t rate_bps)
 {
-	port_dir_set_rate(p, rate_bps);
-	port_dir_set_rate(p->peer, rate_bps);
+	port_set_rate(p, rate_bps);
+	port_set_rate(p->peer, rate_bps);
 }
 
 int port_fault_set_loss(struct port *p, int tc, double loss)

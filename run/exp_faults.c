@@ -54,6 +54,20 @@ static int exp_fault_ports(const struct cfg_node *n, void *params, char err[CFG_
 	return exp_port_list(x->e, n, "faults.ports", false, &x->ports, NULL, &x->n_ports, err);
 }
 
+/* Every connected port of topology node @node into @x's ports. 0 or
+ * -ENOMEM. */
+static int exp_fault_node_ports(const struct topo *t, uint32_t node, struct exp_fault *x)
+{
+	const struct topo_node *tn = &t->nodes[node];
+
+	if (!(x->ports = calloc(tn->n_ports ? tn->n_ports : 1, sizeof(*x->ports))))
+		return -ENOMEM;
+	for (uint16_t p = 0; p < tn->n_ports; p++)
+		if (tn->port_links[p] != TOPO_NO_LINK)
+			x->ports[x->n_ports++] = (struct exp_capture){ .node = node, .port = p };
+	return 0;
+}
+
 /* node: a switch (switch-down) or a host (nic-down): every connected port. */
 static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
@@ -70,11 +84,8 @@ static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_E
 		return -EINVAL;
 	}
 	node = &t->nodes[i];
-	if (!(x->ports = calloc(node->n_ports ? node->n_ports : 1, sizeof(*x->ports))))
+	if (exp_fault_node_ports(t, (uint32_t)i, x) != 0)
 		return -ENOMEM;
-	for (uint16_t p = 0; p < node->n_ports; p++)
-		if (node->port_links[p] != TOPO_NO_LINK)
-			x->ports[x->n_ports++] = (struct exp_capture){ .node = (uint32_t)i, .port = p };
 	if ((x->kind == EXP_FAULT_SWITCH_DOWN) != (node->kind == TOPO_SWITCH)) {
 		cfg_errorf(err, n, "%s is a %s: %s takes a %s", s, node->kind == TOPO_SWITCH ? "switch" : "host",
 			   exp_fault_kinds[x->kind], x->kind == EXP_FAULT_SWITCH_DOWN ? "switch" : "host (a NIC)");
@@ -413,14 +424,8 @@ static int exp_fail_push(struct exp *e, uint32_t *cap, int kind, uint32_t node, 
 			return -ENOMEM;
 		f->ports[0] = (struct exp_capture){ .node = node, .port = port };
 		f->n_ports = 1;
-	} else {
-		const struct topo_node *tn = &e->topo->nodes[node];
-
-		if (!(f->ports = calloc(tn->n_ports ? tn->n_ports : 1, sizeof(*f->ports))))
-			return -ENOMEM;
-		for (uint16_t p = 0; p < tn->n_ports; p++)
-			if (tn->port_links[p] != TOPO_NO_LINK)
-				f->ports[f->n_ports++] = (struct exp_capture){ .node = node, .port = p };
+	} else if (exp_fault_node_ports(e->topo, node, f) != 0) {
+		return -ENOMEM;
 	}
 	e->n_faults++;
 	return 0;

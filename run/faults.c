@@ -218,10 +218,8 @@ static void fault_storm_tick(struct sim *sim, void *obj)
 {
 	struct fault_storm *s = obj;
 	struct fabric *f = s->ff->f;
-	const struct exp_fault *x = &f->exp->faults[s->fault];
-	struct port *p = fault_port(f, x, 0);
+	struct port *p = fault_port(f, &f->exp->faults[s->fault], 0);
 
-	(void)x;
 	if (!fault_live(f) || !s->on)
 		return;
 	if (port_pfc_send(p, s->mask, s->quanta) == 0)

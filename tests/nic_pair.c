@@ -210,7 +210,13 @@ void pair_free(struct pair *p)
 
 int post(struct nic_qp *qp, enum ibv_wr_opcode op, uint32_t bytes, uint64_t id)
 {
-	struct ibv_sge sge = { .length = bytes };
+	return post_mem(qp, op, 0, bytes, 0, 0, 0, 0, id);
+}
+
+int post_mem(struct nic_qp *qp, enum ibv_wr_opcode op, uint64_t laddr, uint32_t len,
+	     uint32_t lkey, uint64_t raddr, uint32_t rkey, uint32_t imm_host, uint64_t id)
+{
+	struct ibv_sge sge = { .addr = laddr, .length = len, .lkey = lkey };
 	struct ibv_send_wr wr = { 0 }, *bad;
 
 	wr.wr_id = id;
@@ -218,5 +224,9 @@ int post(struct nic_qp *qp, enum ibv_wr_opcode op, uint32_t bytes, uint64_t id)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.imm_data = htobe32(imm_host);
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
 	return nic_post_send(qp, &wr, &bad);
 }
+

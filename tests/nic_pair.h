@@ -97,5 +97,9 @@ void pair_setup(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uint32_t m
 void pair_free(struct pair *p);
 /* Post one signaled request of @bytes (one SGE at address 0, lkey 0). */
 int post(struct nic_qp *qp, enum ibv_wr_opcode op, uint32_t bytes, uint64_t id);
+/* The same with one SGE (@laddr, @len, @lkey), for a WRITE or READ the
+ * remote side (@raddr, @rkey), and an immediate (host order). */
+int post_mem(struct nic_qp *qp, enum ibv_wr_opcode op, uint64_t laddr, uint32_t len, uint32_t lkey,
+	     uint64_t raddr, uint32_t rkey, uint32_t imm_host, uint64_t id);
 
 #endif

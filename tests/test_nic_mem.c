@@ -30,25 +30,6 @@ enum {
 
 static const uint64_t TNM_G100 = UINT64_C(100000000000), TNM_US = 1000000;
 
-/* One signaled request with one SGE (@laddr, @len, @lkey) and, for a
- * WRITE or READ, the remote side (@raddr, @rkey). */
-static int tnm_post(struct nic_qp *qp, enum ibv_wr_opcode op, uint64_t laddr, uint32_t len,
-		    uint32_t lkey, uint64_t raddr, uint32_t rkey, uint32_t imm_host, uint64_t id)
-{
-	struct ibv_sge sge = { .addr = laddr, .length = len, .lkey = lkey };
-	struct ibv_send_wr wr = { 0 }, *bad;
-
-	wr.wr_id = id;
-	wr.opcode = op;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.imm_data = htobe32(imm_host);
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	return nic_post_send(qp, &wr, &bad);
-}
-
 static uint32_t tnm_get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -73,8 +54,8 @@ static void test_nic_write_imm(void)
 	const struct wire_dir *w;
 
 	pair_setup_opts(&p, TNM_G100, TNM_US, 1024, &o);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 3000, 0, 0x1000, 7, 0xA1B2C3D4, 1), 0);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 100, 0, 0x2000, 7, 7, 2), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 3000, 0, 0x1000, 7, 0xA1B2C3D4, 1), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 100, 0, 0x2000, 7, 7, 2), 0);
 	sim_run(&p.sim);
 	CU_ASSERT_EQUAL_FATAL(p.la.n, 2);
 	for (uint32_t i = 0; i < 2; i++) {
@@ -120,7 +101,7 @@ static uint64_t tnm_one_write_ps(enum ibv_wr_opcode op)
 	uint64_t t;
 
 	pair_setup_opts(&p, TNM_G100, TNM_US, 1024, &o);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, op, 0, 100, 0, 0x1000, 7, 1, 1), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, op, 0, 100, 0, 0x1000, 7, 1, 1), 0);
 	sim_run(&p.sim);
 	CU_ASSERT_EQUAL_FATAL(p.la.n, 1);
 	t = p.la.t_ps[0];
@@ -149,7 +130,7 @@ static void tnm_imm_loss(enum nic_recovery mode)
 	pair_setup_opts(&p, TNM_G100, TNM_US, 1024, &o);
 	p.w.dir[0].drop_psns[0] = 1;
 	p.w.dir[0].n_drop_psns = 1;
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 3000, 0, 0x1000, 7, 0x55AA, 1), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 3000, 0, 0x1000, 7, 0x55AA, 1), 0);
 	sim_run(&p.sim);
 	CU_ASSERT_EQUAL_FATAL(p.la.n, 1);
 	CU_ASSERT_EQUAL(p.la.wc[0].status, IBV_WC_SUCCESS);
@@ -192,14 +173,14 @@ static void test_nic_reg_mr(void)
 	CU_ASSERT(a->lkey != 0 && a->lkey != b->lkey && a->rkey == a->lkey);
 	CU_ASSERT(a->addr == buf && a->length == 128);
 	/* In the region, or one byte past its end. */
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf, 128, a->lkey, 0, 0, 0, 1), 0);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf + 1, 128, a->lkey, 0, 0, 0, 2),
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf, 128, a->lkey, 0, 0, 0, 1), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf + 1, 128, a->lkey, 0, 0, 0, 2),
 			-EINVAL);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf + 128, 8, a->lkey, 0, 0, 0, 3),
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf + 128, 8, a->lkey, 0, 0, 0, 3),
 			-EINVAL);
 	/* A READ writes its SGE: the region needs local write. */
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_READ, (uintptr_t)buf, 8, a->lkey, 0, 0, 0, 4), -EINVAL);
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_READ, (uintptr_t)buf + 128, 8, b->lkey, 0, 0, 0, 5), 0);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_READ, (uintptr_t)buf, 8, a->lkey, 0, 0, 0, 4), -EINVAL);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_READ, (uintptr_t)buf + 128, 8, b->lkey, 0, 0, 0, 5), 0);
 	a_key = a->lkey;
 	CU_ASSERT_EQUAL(nic_dereg_mr(p.a, a), 0);
 	{
@@ -207,7 +188,7 @@ static void test_nic_reg_mr(void)
 
 		CU_ASSERT_EQUAL(nic_dereg_mr(p.a, &copy), -EINVAL);
 	}
-	CU_ASSERT_EQUAL(tnm_post(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf, 8, a_key, 0, 0, 0, 6), -EINVAL);
+	CU_ASSERT_EQUAL(post_mem(p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)buf, 8, a_key, 0, 0, 0, 6), -EINVAL);
 	c = nic_reg_mr(p.a, buf, 128, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT(c->lkey != b->lkey && c->lkey != a_key); /* a key is not reused */
@@ -305,11 +286,11 @@ static void tnm_placement(uint32_t drop_every)
 
 	tnm_mem_setup(&t, all, all, drop_every);
 	b0 = (uintptr_t)t.bbuf;
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, TNM_MSG_BYTES, t.amr->lkey,
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, TNM_MSG_BYTES, t.amr->lkey,
 				 b0 + TNM_DST_OFF, t.bmr->rkey, 0, 1), 0);
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, (uintptr_t)t.abuf + 7, 3000,
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE_WITH_IMM, (uintptr_t)t.abuf + 7, 3000,
 				 t.amr->lkey, b0 + 32 * TNM_KIB, t.bmr->rkey, 9, 2), 0);
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_READ, (uintptr_t)t.abuf + 40 * TNM_KIB, 5000,
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_READ, (uintptr_t)t.abuf + 40 * TNM_KIB, 5000,
 				 t.amr->lkey, b0 + TNM_DST_OFF + 1, t.bmr->rkey, 0, 3), 0);
 	sim_run(&t.p.sim);
 	CU_ASSERT_EQUAL_FATAL(t.p.la.n, 3);
@@ -369,14 +350,14 @@ static void tnm_refused(enum tnm_bad c)
 	b0 = (uintptr_t)t.bbuf;
 	rkey = c == TNM_BAD_RKEY ? t.bmr->rkey + 1 : t.bmr->rkey;
 	if (c == TNM_BAD_READ) {
-		CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_READ, (uintptr_t)t.abuf, 100, t.amr->lkey, b0,
+		CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_READ, (uintptr_t)t.abuf, 100, t.amr->lkey, b0,
 					 rkey, 0, 1), 0);
 	} else {
-		CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 2000, t.amr->lkey,
+		CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 2000, t.amr->lkey,
 					 c == TNM_BAD_PAST_END ? b0 + TNM_BUF_BYTES - 1999 : b0, rkey, 0, 1),
 				0);
 	}
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, b0,
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, b0,
 				 t.bmr->rkey, 0, 2), 0);
 	sim_run(&t.p.sim);
 	CU_ASSERT_EQUAL(t.p.w.dir[1].n_err_naks, 1);
@@ -393,7 +374,7 @@ static void tnm_refused(enum tnm_bad c)
 	CU_ASSERT_EQUAL(t.p.la.wc[1].status, IBV_WC_WR_FLUSH_ERR);
 	CU_ASSERT_EQUAL(t.p.lb.n, 0);
 	/* A QP in error takes no more posts. */
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, b0,
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, b0,
 				 t.bmr->rkey, 0, 3), -EINVAL);
 	tnm_mem_free(&t);
 }
@@ -412,8 +393,8 @@ static void test_nic_mem_zero_length(void)
 	struct tnm_mem t;
 
 	tnm_mem_setup(&t, rw, rw, 0);
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, 0, 0, 0, 0, 0, 0, 1), 0);
-	CU_ASSERT_EQUAL(tnm_post(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, 0, 0, 0, 2),
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, 0, 0, 0, 0, 0, 0, 1), 0);
+	CU_ASSERT_EQUAL(post_mem(t.p.qa, IBV_WR_RDMA_WRITE, (uintptr_t)t.abuf, 10, t.amr->lkey, 0, 0, 0, 2),
 			0);
 	sim_run(&t.p.sim);
 	CU_ASSERT_EQUAL_FATAL(t.p.la.n, 2);

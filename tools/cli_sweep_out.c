@@ -45,19 +45,11 @@ double swp_t975(unsigned df)
 static const char *swp_metric(const struct swp_run *r, const char *name, double *x, bool *num)
 {
 	const struct cfg_node *n = r->doc ? cli_summary_get(r->doc, name) : NULL;
-	char *end;
 
 	*num = false;
 	if (!n || n->type != CFG_SCALAR)
 		return "";
-	if (!n->quoted && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) {
-		*x = n->str[0] == 't';
-		*num = true;
-	} else if (!n->quoted && n->str[0]) {
-		errno = 0;
-		*x = strtod(n->str, &end);
-		*num = !*end && isfinite(*x);
-	}
+	*num = cli_summary_number(r->doc, name, x) == 0;
 	return n->str;
 }
 

@@ -38,7 +38,10 @@ struct tg_wl_ctx {
 	struct tg_msg **msgs;     /* messages, appended to (realloc'd) */
 	uint32_t *n_msgs;         /* their count */
 	size_t msgs_cap;          /* entries allocated in *msgs: at least *n_msgs (set
-				   * to it when the workload starts); tg_wl_msgs_room */
+				   * to it when the workload starts); kept by
+				   * tg_wl_msgs_room, which a workload that uses it must
+				   * use for all its growth (tg_pattern's kinds grow
+				   * exactly, in contexts of their own) */
 	struct tg_graph *graph;   /* the experiment's dependency graph, appended to */
 	struct tg_coll **colls;   /* collective instances, appended to (realloc'd) */
 	uint32_t *n_colls;        /* their count (= graph->n_colls) */

@@ -33,7 +33,7 @@ struct tg_wl_cdf {
 };
 
 struct tg_wl_poisson {
-	const struct tg_wl_ctx *ctx;    /* the experiment */
+	struct tg_wl_ctx *ctx;          /* the experiment */
 	struct tg_msg msg;              /* prototype: start, op, dscp */
 	int op;                         /* enum tg_op, read as an enum */
 	double load;                    /* target load of each sender's link, (0, 1] */
@@ -411,9 +411,9 @@ static const struct cfg_table tg_wl_poisson_table = {
 static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cdf, uint64_t end_ps,
 			     uint64_t max_msgs, char err[CFG_ERR_BYTES])
 {
-	const struct tg_wl_ctx *c = p->ctx;
+	struct tg_wl_ctx *c = p->ctx;
 	double *cum = malloc(sizeof(*cum) * p->n_hosts), total = 0, mean_gap_ps;
-	uint64_t t_ps = p->msg.start_ps, made = 0, cap = *c->n_msgs;
+	uint64_t t_ps = p->msg.start_ps, made = 0;
 	struct rng rng;
 	int rc = 0;
 
@@ -457,14 +457,9 @@ static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cd
 		dst = (uint32_t)rng_below(&rng, p->n_hosts - 1);
 		if (dst >= lo)
 			dst++;
-		if (*c->n_msgs == cap) {
-			/* grow by doubling (the other kinds leave it exactly full) */
-			cap = cap < 16 ? 16 : cap * 2;
-			if (!(v = realloc(*c->msgs, sizeof(*v) * cap))) {
-				rc = -ENOMEM;
-				break;
-			}
-			*c->msgs = v;
+		if (tg_wl_msgs_room(c, 1) != 0) {
+			rc = -ENOMEM;
+			break;
 		}
 		v = &(*c->msgs)[(*c->n_msgs)++];
 		*v = p->msg;

@@ -244,20 +244,6 @@ out:
 	return rc;
 }
 
-/* Room for @more messages in the experiment's list, of *@cap allocated. */
-static int tg_wl_trace_room(struct tg_wl_ctx *c, size_t *cap, size_t more)
-{
-	struct tg_msg *v;
-
-	if (*c->n_msgs + more <= *cap)
-		return 0;
-	if (!(v = realloc(*c->msgs, sizeof(*v) * (*c->n_msgs + more))))
-		return -ENOMEM;
-	*c->msgs = v;
-	*cap = *c->n_msgs + more;
-	return 0;
-}
-
 /* The message of transfer @o. */
 static struct tg_msg tg_wl_trace_proto(const struct tg_wl_ctx *c, const struct tg_trace_op *o)
 {
@@ -282,7 +268,6 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	uint32_t *first = malloc(sizeof(*first) * (n ? n : 1)), *parts = calloc(n ? n : 1, sizeof(*parts));
 	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL;
 	uint32_t cap_deps = 0, n_xfers = 0, done = 0;
-	size_t cap = *c->n_msgs;
 	int rc;
 
 	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0) {
@@ -294,7 +279,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	for (uint32_t i = 0; i < n; i++)
 		n_xfers += tr->ops[i].kind == TG_TRACE_XFER;
 	/* Messages in trace order, each on endpoints. */
-	rc = tg_wl_trace_room(c, &cap, n_xfers);
+	rc = tg_wl_msgs_room(c, n_xfers);
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		struct tg_msg *one;
 		uint32_t k = 1;
@@ -308,7 +293,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 		*one = tg_wl_trace_proto(c, &tr->ops[i]);
 		rc = tg_wl_place(c->topo, islands, &one, &k, 0);
 		if (rc == 0 && k > 1)
-			rc = tg_wl_trace_room(c, &cap, (size_t)(n_xfers - done) + k - 1);
+			rc = tg_wl_msgs_room(c, (size_t)(n_xfers - done) + k - 1);
 		first[i] = *c->n_msgs;
 		parts[i] = k;
 		for (uint32_t j = 0; j < k && rc == 0; j++)
@@ -375,18 +360,14 @@ out:
 static int tg_wl_trace_emit(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			    const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
-	struct tg_msg *v;
-
 	if (tr->n_deps)
 		return tg_wl_trace_graph(c, in, tr, err);
 	/* Nothing waits for anything: plain messages (GPU messages placed
 	 * with every workload's, after the expansion). */
-	v = realloc(*c->msgs, sizeof(*v) * ((size_t)*c->n_msgs + tr->n_ops));
-	if (!v)
+	if (tg_wl_msgs_room(c, tr->n_ops) != 0)
 		return -ENOMEM;
-	*c->msgs = v;
 	for (uint32_t i = 0; i < tr->n_ops; i++)
-		v[(*c->n_msgs)++] = tg_wl_trace_proto(c, &tr->ops[i]);
+		(*c->msgs)[(*c->n_msgs)++] = tg_wl_trace_proto(c, &tr->ops[i]);
 	return 0;
 }
 
