@@ -113,6 +113,7 @@ enum pkt_kind {
 	PKT_KIND_CNP,     /* RoCEv2 congestion notification */
 	PKT_KIND_PFC,     /* 802.1Qbb pause frame */
 	PKT_KIND_CTRL,    /* other control (e.g. READ request) */
+	PKT_KIND_FC,      /* InfiniBand link flow-control (credit) packet */
 };
 
 /* Our per-packet metadata, in the mbuf private area (hot-path struct, kept
@@ -218,6 +219,15 @@ struct pkt_addr {
 	uint8_t ecn;         /* enum pkt_ecn */
 	uint8_t ttl;         /* initial TTL */
 	uint16_t udp_sport;  /* flow entropy for ECMP */
+	/* Native InfiniBand (ll PKT_LL_IB) reads these instead of the
+	 * Ethernet, IPv4 and UDP fields above (GRH GIDs: the IPv4-mapped
+	 * addresses of src_ip / dst_ip). */
+	uint8_t ll;          /* enum pkt_ll_kind the frame is built for (0: RoCE) */
+	uint8_t sl;          /* IB service level, 0..15 (the class selector) */
+	uint8_t vl;          /* IB virtual lane of the first link, 0..14 */
+	bool grh;            /* IB: carry a GRH (LRH next header 3) */
+	uint16_t slid;       /* IB source LID */
+	uint16_t dlid;       /* IB destination LID */
 };
 
 /* Transport fields of one RoCEv2 packet. Which extension headers are present

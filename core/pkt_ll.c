@@ -2,6 +2,7 @@
  * IEEE 802.3 (preamble, SFD, inter-frame gap, FCS, minimum frame),
  * IEEE 802.1Qbb (PFC on MAC control frames), tcpdump.org link types. */
 #include "pkt_ll.h"
+#include "pkt_ib.h"
 
 #include <string.h>
 
@@ -10,6 +11,10 @@ enum {
 	PKT_LL_ETH_IFG_BYTES = 12,
 	PKT_LL_LINKTYPE_ETHERNET = 1,
 	PKT_LL_IPV4_ADDR_BYTES = 4,
+	PKT_LL_LINKTYPE_INFINIBAND = 247,
+	PKT_LL_LID_BYTES = 2,
+	/* The shortest IB packet: LRH, BTH, ICRC, VCRC. */
+	PKT_LL_IB_MIN_BYTES = PKT_IB_LRH_BYTES + PKT_BTH_BYTES + PKT_ICRC_BYTES + PKT_IB_VCRC_BYTES,
 };
 
 const struct pkt_ll pkt_ll_roce = {
@@ -27,9 +32,28 @@ const struct pkt_ll pkt_ll_roce = {
 	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
 };
 
+/* IB frames have no preamble or gap: the physical layer's delimiters
+ * and idles live in its line code, which the data rate already excludes
+ * (IBTA Vol 2). */
+const struct pkt_ll pkt_ll_ib = {
+	.name = "infiniband",
+	.kind = PKT_LL_IB,
+	.fc = PKT_LL_FC_CREDIT,
+	.wire_overhead_bytes = 0,
+	.min_frame_bytes = PKT_LL_IB_MIN_BYTES,
+	.trailer_bytes = PKT_IB_VCRC_BYTES,
+	.hdr_bytes = PKT_IB_LRH_BYTES,
+	.ctrl_type = 0,
+	.ctrl_frame_bytes = PKT_IB_FC_BYTES,
+	.credit_block_bytes = PKT_IB_BLOCK_BYTES,
+	.pcap_linktype = PKT_LL_LINKTYPE_INFINIBAND,
+	.addr_bytes = PKT_LL_LID_BYTES,
+};
+
 /* Every descriptor, by kind. */
 static const struct pkt_ll *const pkt_lls[PKT_LL_N] = {
 	[PKT_LL_ROCE] = &pkt_ll_roce,
+	[PKT_LL_IB] = &pkt_ll_ib,
 };
 
 const struct pkt_ll *pkt_ll_find(const char *name)

@@ -1,8 +1,8 @@
 /* Link-layer descriptors: what a port's link layer is on the wire (framing
  * overhead, trailer, minimum frame, control frames, flow-control unit,
- * pcap link type) and how its congestion bits are read and marked. One
- * instance today, Ethernet carrying RoCEv2 (pkt_ll_roce); native
- * InfiniBand is shaped to fit (docs/wire-formats.md). Per-packet helpers
+ * pcap link type) and how its congestion bits are read and marked:
+ * Ethernet carrying RoCEv2 (pkt_ll_roce) and native InfiniBand
+ * (pkt_ll_ib); docs/wire-formats.md. Per-packet helpers
  * switch on the small enum pkt_ll_kind a port keeps a copy of. */
 #ifndef FAB_PKT_LL_H
 #define FAB_PKT_LL_H
@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "pkt.h"
+#include "pkt_ib.h"
 #include "pkt_view.h"
 #include "units.h"
 
@@ -26,7 +27,7 @@ enum pkt_ll_fc {
  * of a packet always include the trailer; the wire adds
  * wire_overhead_bytes per frame. */
 struct pkt_ll {
-	const char *name;             /* "roce" */
+	const char *name;             /* "roce", "infiniband" */
 	uint8_t kind;                 /* enum pkt_ll_kind: what per-packet code switches on */
 	uint8_t fc;                   /* enum pkt_ll_fc */
 	uint16_t wire_overhead_bytes; /* per frame besides its bytes: preamble + SFD +
@@ -47,6 +48,9 @@ struct pkt_ll {
 
 /* Ethernet II (optional 802.1Q) carrying RoCEv2 over IPv4, with 802.1Qbb PFC. */
 extern const struct pkt_ll pkt_ll_roce;
+/* Native InfiniBand (LRH, optional GRH, BTH ..., ICRC, VCRC) with credit
+ * flow control per virtual lane (pkt_ib.h). */
+extern const struct pkt_ll pkt_ll_ib;
 
 /* The descriptor called @name, or NULL. */
 const struct pkt_ll *pkt_ll_find(const char *name);
@@ -69,43 +73,64 @@ static inline uint64_t pkt_ll_frame_ps(const struct pkt_ll *ll, uint32_t frame_b
 	return pkt_ll_ser_ps(ll->wire_overhead_bytes, frame_bytes, rate_bps);
 }
 
-/* Is the frame at @d a link-level control frame of link layer @kind
- * (RoCE: MAC control, EtherType 0x8808: PFC)? Those belong to the
- * receiving MAC, not to its node. */
-static inline bool pkt_ll_is_ctrl(uint8_t kind, const uint8_t *d)
+/* Is @m a link-level control frame of link layer @kind (RoCE: MAC
+ * control, EtherType 0x8808: PFC; IB: a flow-control packet, the only
+ * 6-byte packet, data packets being at least 26)? Those belong to the
+ * receiving MAC or link, not to its node. */
+static inline bool pkt_ll_is_ctrl(uint8_t kind, const struct rte_mbuf *m)
 {
+	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
+
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
 		return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) &&
 		       d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
+	case PKT_LL_IB:
+		return pkt_meta_const(m)->frame_bytes == PKT_IB_FC_BYTES;
 	default:
 		return false;
 	}
 }
 
+/* The BTH of the IB packet at @d: after the LRH, and the GRH when the
+ * LRH's next-header field says one follows. */
+static inline uint8_t *pkt_ll_ib_bth(uint8_t *d)
+{
+	return d + PKT_IB_LRH_BYTES + ((d[1] & 3) == PKT_IB_LNH_GLOBAL ? PKT_IB_GRH_BYTES : 0);
+}
+
 /* The congestion bits of @m (link layer @kind) as an RFC 3168 codepoint
- * (enum pkt_ecn): RoCE reads the IPv4 ECN field. */
+ * (enum pkt_ecn): RoCE reads the IPv4 ECN field; IB's BTH FECN bit reads
+ * as CE when set and ECT(0) when clear (every IB packet may be marked). */
 static inline uint8_t pkt_ll_ecn(uint8_t kind, const struct rte_mbuf *m)
 {
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
 		return pkt_ipv4_ecn(m);
+	case PKT_LL_IB:
+		return (pkt_ll_ib_bth(pkt_data((struct rte_mbuf *)(uintptr_t)m))[4] & PKT_BTH_FECN)
+			       ? PKT_ECN_CE
+			       : PKT_ECN_ECT0;
 	default:
 		return PKT_ECN_NOT_ECT;
 	}
 }
 
 /* Mark @m (link layer @kind) as having met congestion: RoCE sets IPv4 ECN
- * CE and updates the header checksum. Only on packets pkt_ll_ecn says are
- * ECN-capable (ECT). */
+ * CE and updates the header checksum; IB sets the BTH's FECN bit (and
+ * updates the VCRC of a packet that holds one: pkt_ib_mark_fecn). Only
+ * on packets pkt_ll_ecn says are ECN-capable (ECT). */
 static inline void pkt_ll_mark_ce(uint8_t kind, struct rte_mbuf *m)
 {
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
 		pkt_ipv4_set_ce(m);
+		break;
+	case PKT_LL_IB:
+		pkt_ib_mark_fecn(m);
 		break;
 	default:
 		break;

@@ -15,17 +15,17 @@
 #include "pkt.h"
 #include "pkt_telemetry.h"
 
-/* Link layers a view can be parsed from (struct pkt_ll describes each).
- * Native InfiniBand (LRH, optional GRH, BTH) is the next one: its own
- * case in each stage below, filling the same fields. */
+/* Link layers a view can be parsed from (struct pkt_ll describes each):
+ * each has its own case in the stages below, filling the same fields. */
 enum pkt_ll_kind {
 	PKT_LL_ROCE = 0, /* Ethernet II, optional 802.1Q, IPv4, UDP 4791 (RoCEv2) */
+	PKT_LL_IB = 1,   /* native InfiniBand: LRH, optional GRH, BTH (pkt_ib.h) */
 	PKT_LL_N,
 };
 
 /* Tell the compiler that @kind is a valid enum pkt_ll_kind (an invariant:
- * kinds come from descriptors). With one link layer, per-packet switches
- * on the kind then cost nothing. */
+ * kinds come from descriptors), so that per-packet switches on the kind
+ * need no default case. */
 static inline void pkt_ll_kind_valid(unsigned kind)
 {
 	if (kind >= PKT_LL_N)

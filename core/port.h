@@ -293,10 +293,10 @@ static inline uint64_t port_frame_ps(const struct port *p, uint32_t frame_bytes,
  * share it). port_init sets pkt_ll_roce. */
 void port_set_ll(struct port *p, const struct pkt_ll *ll);
 /* Is @m, arriving over @p's link, a link-level control frame (Ethernet:
- * MAC control, EtherType 0x8808)? */
+ * MAC control, EtherType 0x8808; IB: a flow-control packet)? */
 static inline bool port_is_ctrl(const struct port *p, const struct rte_mbuf *m)
 {
-	return pkt_ll_is_ctrl(p->pipe.ll_kind, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+	return pkt_ll_is_ctrl(p->pipe.ll_kind, m);
 }
 /* The MACs a frame sent by @p carries (next hop's, then @p's own): a
  * forwarding node writes these 12 bytes over the frame's Ethernet
