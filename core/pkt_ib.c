@@ -122,3 +122,17 @@ void pkt_ib_mark_fecn(struct rte_mbuf *m)
 		d[frame_bytes - 1] = (uint8_t)(crc >> 8);
 	}
 }
+
+void pkt_ib_set_vl(struct rte_mbuf *m, uint8_t vl)
+{
+	uint8_t *d = pkt_data(m);
+	uint32_t frame_bytes = pkt_meta(m)->frame_bytes;
+
+	d[0] = (uint8_t)(vl << 4 | (d[0] & 0x0F));
+	if (rte_pktmbuf_data_len(m) == frame_bytes) {
+		uint16_t crc = pkt_ib_crc16(d, frame_bytes - PKT_IB_VCRC_BYTES);
+
+		d[frame_bytes - 2] = (uint8_t)crc;
+		d[frame_bytes - 1] = (uint8_t)(crc >> 8);
+	}
+}

@@ -57,6 +57,10 @@ uint16_t pkt_ib_crc16(const uint8_t *p, uint32_t len);
  * forward mark) and, when @m holds its whole packet, rewrite its VCRC. */
 void pkt_ib_mark_fecn(struct rte_mbuf *m);
 
+/* Put the IB packet @m on VL @vl (a switch's SL-to-VL mapping at egress)
+ * and, when @m holds its whole packet, rewrite its VCRC. */
+void pkt_ib_set_vl(struct rte_mbuf *m, uint8_t vl);
+
 /* A flow-control packet of VL @vl (0..14) with operand @op (normal or
  * init), total blocks sent @fctbs and credit limit @fccl (both mod 4096),
  * and its LPCRC, into the empty mbuf @m; pkt_meta: frame_bytes 6,

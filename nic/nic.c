@@ -83,6 +83,8 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t firs
 	n->cnp_tc = rp.dscp_to_tc[rp.cnp_dscp];
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&n->ports[i], sim, &nic_port_ops, n, node, i);
+		if (rp.ll)
+			port_set_ll(&n->ports[i], rp.ll);
 		n->ports[i].sched = p->sched;
 		sim_new_src(sim, &n->ps[i].timer_src);
 		n->ps[i].nic = n;
@@ -414,6 +416,15 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	qp->addr.ecn = PKT_ECN_ECT0;
 	qp->addr.ttl = 64;
 	qp->addr.udp_sport = nic_udp_sport(qp->addr.src_ip, qp->qpn);
+	if (nic_on_ib(n)) {
+		/* LID l is endpoint l - 1 (the subnet manager's plan). */
+		qp->addr.ll = PKT_LL_IB;
+		qp->addr.sl = n->p.dscp_to_sl[dscp];
+		qp->addr.vl = qp->tc;
+		qp->addr.grh = n->p.ib_grh;
+		qp->addr.slid = (uint16_t)(n->first_ep + qp->port + 1);
+		qp->addr.dlid = (uint16_t)(addr_ip_ep(dst_ip) + 1);
+	}
 	pkt_tmpl_init(&qp->tmpl, &qp->addr, 0xFFFF, qp->dest_qpn);
 	n->ps[qp->port].line_rate_bps = n->ports[qp->port].rate_bps;
 	if (nic_qp_cc_init(qp, n->ports[qp->port].rate_bps, base_rtt_ps, mtu) != 0 ||

@@ -55,8 +55,14 @@ struct nic_params {
 	uint8_t data_dscp;          /* DSCP of data when a workload names none (traffic
 				     * reads it; the NIC sends what each QP is given) */
 	uint8_t ack_dscp;           /* DSCP of ACK/NAK/CNP */
-	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class); set at
-				     * assembly from the fabric's classes, not a key */
+	uint8_t dscp_to_tc[64];     /* NIC egress class per DSCP (PCP = class; on IB the
+				     * VL); set at assembly from the fabric's classes,
+				     * not a key */
+	const struct pkt_ll *ll;    /* link layer of the ports; NULL: pkt_ll_roce. Set at
+				     * assembly (fabric.link_layer), not a key */
+	uint8_t dscp_to_sl[64];     /* IB: service level per DSCP (the LRH's SL); set at
+				     * assembly */
+	bool ib_grh;                /* IB: packets carry a GRH; set at assembly */
 	struct port_sched sched;    /* NIC egress scheduler; set at assembly (fabric.scheduler) */
 	const struct cc_ops *cc;    /* congestion control of the QPs that name none
 				     * (nic_qp_set_cc) */

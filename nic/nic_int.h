@@ -312,4 +312,10 @@ bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn);
 /* Responder bitmaps (selective repeat), allocated at first use. */
 int nic_rcv_window_get(struct nic_qp *qp);
 
+/* Does @n send native InfiniBand (nic_params.ll)? */
+static inline bool nic_on_ib(const struct nic *n)
+{
+	return n->p.ll && n->p.ll->kind == PKT_LL_IB;
+}
+
 #endif

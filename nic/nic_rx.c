@@ -21,10 +21,12 @@
 /* The view of a received frame (pkt_view_roce). Frames hold their headers
  * (the builders write them; only payload may be left out), so the frame
  * length bounds them, as at a switch; nothing of the mbuf header is read.
- * Returns 0, or -EINVAL when it is not a RoCEv2 frame. */
-static int nic_parse(struct rte_mbuf *m, struct pkt_view *h)
+ * Returns 0, or -EINVAL when it is not a RoCEv2 (or, on an IB port, a
+ * native IB) packet. */
+static int nic_parse(const struct port *in, struct rte_mbuf *m, struct pkt_view *h)
 {
-	return pkt_view_roce(h, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(m));
+	return pkt_view_roce(h, (enum pkt_ll_kind)port_ll_kind(in), pkt_data(m),
+			     pkt_view_hdr_limit(m));
 }
 
 /* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
@@ -46,6 +48,8 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	f.addr.dscp = opcode == PKT_OP_CNP ? n->p.cnp_dscp : n->p.ack_dscp;
 	f.addr.ecn = PKT_ECN_NOT_ECT;
 	f.addr.pcp = tc;
+	f.addr.vl = tc;
+	f.addr.sl = n->p.dscp_to_sl[f.addr.dscp & 63];
 	f.opcode = opcode;
 	/* CNPs carry BECN; so do ACKs of CE-marked data when the QP's
 	 * algorithm asks for the echo (ECN echo, as InfiniBand's BECN). */
@@ -586,8 +590,7 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	struct nic_qp *qp;
 	uint32_t idx;
 
-	(void)in;
-	if (unlikely(nic_parse(m, &h) != 0)) {
+	if (unlikely(nic_parse(in, m, &h) != 0)) {
 		n->stats.rx_unknown_qp++;
 		goto out;
 	}

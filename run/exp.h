@@ -120,6 +120,19 @@ struct exp_fault {
 	bool random;           /* drawn by failures: (no faults.NAME.* keys of its own) */
 	struct cfg_mark mark;  /* where it was written */
 };
+/* fabric.ib: the InfiniBand link layer's settings (fabric.link_layer:
+ * infiniband): the subnet manager's routing engine and SL-to-VL map, the
+ * credit buffers and their updates, the GRH. */
+struct exp_ib {
+	int routing;                  /* enum sw_ib_routing */
+	uint8_t sl2vl[SW_IB_N_SL];    /* VL of each SL, every port */
+	bool grh;                     /* packets carry a GRH */
+	uint64_t vl_buffer_bytes;     /* credit buffer each receiver grants per VL */
+	uint64_t credit_update_bytes; /* freed bytes that trigger a flow-control packet */
+	uint64_t credit_interval_ps;  /* refresh of unadvertised credit (flow-control
+				       * packet at least this often while some is) */
+};
+
 /* The finest outputs.series.interval: each sample writes a row per port
  * (and per sampled flow), so a finer one writes gigabytes per simulated
  * millisecond. */
@@ -155,6 +168,8 @@ struct exp {
 	uint32_t n_pfc_off;           /* their count */
 	struct cfg_mark *pfc_off_marks; /* where each was named */
 	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
+	int link_layer;               /* fabric.link_layer: enum pkt_ll_kind */
+	struct exp_ib ib;             /* fabric.ib (exp_fabric.c) */
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */
 	uint32_t n_msgs;              /* their count */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "exp_int.h"
+#include "pkt_ib.h"
 #include "units.h"
 
 static int exp_pfc_off(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -94,12 +95,91 @@ static const struct cfg_table exp_pfc_table = {
 
 static const struct cfg_sub exp_pfc_subs[] = { { &exp_pfc_table, 0 }, { NULL, 0 } };
 
+static const char *const exp_link_layers[] = { "roce", "infiniband", NULL };
+/* In enum sw_ib_routing's order (sw_ib_routing_names; a test compares). */
+static const char *const exp_ib_routings[] = { "minhop", "ftree", NULL };
+_Static_assert(PKT_LL_ROCE == 0 && PKT_LL_IB == 1, "fabric.link_layer's names follow enum pkt_ll_kind");
+
+/* sl2vl: 16 VLs, one per SL, each 0..7 (the data VLs a port models). */
+static int exp_ib_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+
+	if (cfg_want(n, CFG_SEQ, "sl2vl (16 VLs, one per service level)", err) != 0)
+		return -EINVAL;
+	if (n->n != SW_IB_N_SL) {
+		cfg_errorf(err, n, "sl2vl needs 16 entries (SL 0..15), not %u", n->n);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < n->n; i++) {
+		uint64_t v;
+
+		if (cfg_u64(n->items[i], 0, PORT_N_TC - 1, &v, err) != 0)
+			return -EINVAL;
+		e->ib.sl2vl[i] = (uint8_t)v;
+	}
+	return 0;
+}
+
+static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+
+	if (e->ib.vl_buffer_bytes % PKT_IB_BLOCK_BYTES) {
+		cfg_errorf(err, cfg_get(b, "vl_buffer"),
+			   "vl_buffer must be a whole number of 64-byte credits, not %llu bytes",
+			   (unsigned long long)e->ib.vl_buffer_bytes);
+		return -EINVAL;
+	}
+	if (e->ib.credit_update_bytes > e->ib.vl_buffer_bytes) {
+		cfg_errorf(err, cfg_get(b, "credit_update"),
+			   "credit_update (%llu bytes) exceeds vl_buffer (%llu bytes): credits would never be returned",
+			   (unsigned long long)e->ib.credit_update_bytes,
+			   (unsigned long long)e->ib.vl_buffer_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Defaults: OpenSM's default engine is minhop; SL s on VL s mod 8; a
+ * 128 KiB buffer per VL (the most the 12-bit credit count may run ahead,
+ * 2048 blocks) returned every 2 KiB freed and refreshed each 1 us. */
+static const struct cfg_key exp_ib_keys[] = {
+	{ "routing", CFG_KEY_ENUM, "minhop", .off = offsetof(struct exp, ib.routing),
+	  .names = exp_ib_routings, .doc = "subnet manager routing engine: minhop or ftree (d-mod-k)" },
+	{ "sl2vl", CFG_KEY_CUSTOM, "[0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]",
+	  .read = exp_ib_sl2vl, .doc = "VL (0..7) of each service level 0..15, every port" },
+	{ "grh", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, ib.grh),
+	  .doc = "packets carry a global route header (40 bytes)" },
+	{ "vl_buffer", CFG_KEY_SIZE, "128KiB", .off = offsetof(struct exp, ib.vl_buffer_bytes),
+	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
+	  .doc = "receive buffer per port and VL that credits stand for (64B..128KiB)" },
+	{ "credit_update", CFG_KEY_SIZE, "2KiB", .off = offsetof(struct exp, ib.credit_update_bytes),
+	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
+	  .doc = "a flow-control packet goes once this much buffer was freed" },
+	{ "credit_interval", CFG_KEY_TIME, "1us", .off = offsetof(struct exp, ib.credit_interval_ps),
+	  .doc = "and at least this often while freed buffer is not yet advertised" },
+};
+
+static const struct cfg_table exp_ib_table = {
+	.section = "fabric.ib",
+	.keys = exp_ib_keys,
+	.n_keys = sizeof(exp_ib_keys) / sizeof(exp_ib_keys[0]),
+	.check = exp_ib_check,
+};
+
+static const struct cfg_sub exp_ib_subs[] = { { &exp_ib_table, 0 }, { NULL, 0 } };
+
 /* Switch-buffer errors found at assembly point at the buffer's setting. */
 static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
 
-	(void)err;
+	if (e->link_layer == PKT_LL_IB && e->sw.int_on) {
+		cfg_errorf(err, cfg_get(f, "int"),
+			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: infiniband");
+		return -EINVAL;
+	}
 	e->buffer_mark = cfg_get(f, "buffer")->mark;
 	if (!cfg_get(f, "convergence"))
 		e->convergence_ps = EXP_CONVERGENCE_PS;
@@ -111,6 +191,11 @@ static const struct cfg_key exp_fabric_keys[] = {
 	  .doc = "random frame loss per link direction, 0..1" },
 	{ "pfc", CFG_KEY_SECTION, NULL, .subs = exp_pfc_subs, .what = "pfc",
 	  .doc = "priority flow control; absent: no PFC" },
+	{ "link_layer", CFG_KEY_ENUM, "roce", .off = offsetof(struct exp, link_layer),
+	  .names = exp_link_layers,
+	  .doc = "roce (Ethernet, PFC) or infiniband (native IB packets, credits per VL, a subnet manager's routes)" },
+	{ "ib", CFG_KEY_SECTION, "{}", .subs = exp_ib_subs, .what = "ib",
+	  .doc = "InfiniBand settings (with link_layer: infiniband)" },
 	{ "convergence", CFG_KEY_TIME, NULL, .off = offsetof(struct exp, convergence_ps),
 	  .doc = "after a link goes down or up (faults:), every switch's forwarding is recomputed this much later; absent: 1ms" },
 	{ "links", CFG_KEY_CUSTOM, NULL, .read = exp_links,

@@ -161,6 +161,13 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 					       .port = t->eps[e].port };
 	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
+	if (e->link_layer == PKT_LL_IB) {
+		/* Credits hold senders back, not pauses; the subnet manager's
+		 * engine fills the forwarding tables. */
+		sp.ll = &pkt_ll_ib;
+		sp.ib_routing = (uint8_t)e->ib.routing;
+		memcpy(sp.sl2vl, e->ib.sl2vl, sizeof(sp.sl2vl));
+	}
 	if (sw_params_scaleup(&sp, &sp_up) != 0)
 		goto nomem;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
@@ -177,6 +184,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
 		swp->hash_seed = rng_next(&rng);
 		swp->path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
+		swp->tier = t->nodes[node].tier;
 		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, swp, &fib);
 		if (!f->sws[i])
 			goto nomem;
@@ -186,6 +194,16 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
 	np.sched = e->sw.sched;
+	if (e->link_layer == PKT_LL_IB) {
+		/* A QP's SL is the class its DSCP selects (the same classes as
+		 * on Ethernet); it sends on the VL its SL maps to. */
+		np.ll = &pkt_ll_ib;
+		np.ib_grh = e->ib.grh;
+		for (int d = 0; d < 64; d++) {
+			np.dscp_to_sl[d] = np.dscp_to_tc[d];
+			np.dscp_to_tc[d] = e->ib.sl2vl[np.dscp_to_sl[d]];
+		}
+	}
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		uint32_t node = t->hosts[i];
 
@@ -202,7 +220,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 			goto nomem;
 		/* NIC ports honour the pauses of their switch (an NVLink
 		 * endpoint's scale-up switch pauses on every priority). */
-		for (uint16_t p = 0; (e->sw.pfc.lossless_prio || t->nodes[node].role == TOPO_ROLE_GPU) &&
+		for (uint16_t p = 0; e->link_layer != PKT_LL_IB &&
+				     (e->sw.pfc.lossless_prio || t->nodes[node].role == TOPO_ROLE_GPU) &&
 				     p < t->nodes[node].n_ports;
 		     p++)
 			if (port_pfc_enable(nic_port(f->nics[i], p), e->sw.prio_to_tc) != 0)
@@ -243,7 +262,9 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	fabric_deadlock_arm(f);
 	fabric_progress_arm(f);
 	{
-		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan };
+		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan,
+					 .ll = e->link_layer == PKT_LL_IB ? &pkt_ll_ib : NULL,
+					 .ib_grh = e->ib.grh };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, f->tg_eps, t->n_eps, e->msgs, e->n_msgs,
 			       &e->graph, fabric_path, f, &fr, err);

@@ -14,6 +14,8 @@ uint32_t fabric_max_frame(const struct exp *e)
 	struct pkt_roce f = { 0 };
 
 	f.addr.vlan = e->nic.vlan;
+	f.addr.ll = (uint8_t)e->link_layer;
+	f.addr.grh = e->ib.grh;
 	f.opcode = PKT_OP_WRITE_FIRST;
 	f.payload_bytes = e->nic.mtu_bytes;
 	return pkt_roce_frame_bytes(&f);

@@ -361,6 +361,7 @@ struct sw_fib_next {
 	const uint32_t *ep_class;    /* their classes (the rows', shared) */
 	uint32_t direct_lo;          /* attached endpoints */
 	uint32_t direct_n;
+	uint16_t *lft_pick;          /* IB: the routing engine's pick per endpoint */
 };
 
 int sw_fib_prepare(const struct sw *s, const struct fib_rows *fib, struct sw_fib_next **out)
@@ -380,6 +381,13 @@ int sw_fib_prepare(const struct sw *s, const struct fib_rows *fib, struct sw_fib
 		sw_fib_discard(n);
 		return -ENOMEM;
 	}
+	if (sw_on_ib(s) &&
+	    (rc = sw_ib_lft_build(s->p.ib_routing, s->p.tier, fib, n->fwd.class_grp,
+				  n->fwd.direct_grp, n->fwd.grp_off, n->fwd.grp_ports, s->n_ports,
+				  &n->lft_pick)) != 0) {
+		sw_fib_discard(n);
+		return rc;
+	}
 	n->n_eps = fib->n_eps;
 	n->ep_class = fib->ep_class;
 	n->direct_lo = fib->direct_lo;
@@ -395,6 +403,8 @@ void sw_fib_commit(struct sw *s, struct sw_fib_next *n)
 	free(s->grp_off);
 	free(s->grp_ports);
 	free(s->grp_magic);
+	free(s->lft_pick);
+	s->lft_pick = n->lft_pick;
 	s->class_grp = n->fwd.class_grp;
 	s->direct_grp = n->fwd.direct_grp;
 	s->grp_off = n->fwd.grp_off;
@@ -416,6 +426,7 @@ void sw_fib_discard(struct sw_fib_next *n)
 		return;
 	sw_fwd_free(&n->fwd);
 	free(n->grp_slots);
+	free(n->lft_pick);
 	free(n);
 }
 
@@ -520,14 +531,19 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	for (uint16_t i = 0; i < n_ports; i++) {
 		uint8_t mac[6];
 
-		port_init(&s->ports[i], sim, p->int_on ? &sw_port_ops_int : &sw_port_ops, s, node, i);
+		port_init(&s->ports[i], sim,
+			  sw_on_ib(s) ? &sw_port_ops_ib : p->int_on ? &sw_port_ops_int : &sw_port_ops,
+			  s, node, i);
+		if (p->ll)
+			port_set_ll(&s->ports[i], p->ll);
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;
 		for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
 			sw_pg(s, i, pr)->lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
 		sim_new_src(sim, &s->px[i].refresh_src);
-		if (p->pfc.lossless_prio && port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
+		if (p->pfc.lossless_prio && !sw_on_ib(s) &&
+		    port_pfc_enable(&s->ports[i], p->prio_to_tc) != 0) {
 			sw_free(s);
 			return NULL;
 		}
@@ -556,6 +572,7 @@ void sw_free(struct sw *s)
 	free(s->grp_off);
 	free(s->grp_magic);
 	free(s->grp_ports);
+	free(s->lft_pick);
 	sw_path_env_fini(&s->path_env);
 	free(s);
 }

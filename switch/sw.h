@@ -56,7 +56,31 @@ struct sw_pfc_params {
 	uint64_t wd_restore_ps;       /* watchdog: restore after this long without pauses */
 };
 
+/* The InfiniBand routing engines that fill a switch's linear forwarding
+ * table (one egress port per destination LID), as a subnet manager does
+ * at start-up (OpenSM's engines of the same names). */
+enum sw_ib_routing {
+	SW_IB_ROUTE_MINHOP, /* among the min-hop ports, the one with the fewest LIDs so far */
+	SW_IB_ROUTE_FTREE,  /* fat-tree d-mod-k: digit (tier - 1) of the LID in base n */
+	SW_IB_ROUTE_N,
+};
+/* Value <-> name ("minhop", "ftree"), NULL-terminated. */
+const char *const *sw_ib_routing_names(void);
+
+enum { SW_IB_N_SL = 16 /* service levels */ };
+
 struct sw_params {
+	const struct pkt_ll *ll;      /* link layer of every port; NULL: pkt_ll_roce. On
+				       * InfiniBand (pkt_ll_ib) the switch forwards on the
+				       * LRH's DLID, queues on the VL its SL maps to and
+				       * holds senders back with credits, not pauses */
+	uint8_t ib_routing;           /* IB: the engine filling the forwarding table
+				       * (enum sw_ib_routing); used by the static policies
+				       * (ecmp, first), the others choose per packet among
+				       * the same min-hop ports (IB adaptive routing) */
+	uint8_t tier;                 /* topology tier of the switch (1 leaf .. 3 core; 0
+				       * unknown): ftree's digit */
+	uint8_t sl2vl[SW_IB_N_SL];    /* IB: VL of each SL on every egress port (0..7) */
 	uint64_t buffer_bytes;        /* buffer, all ports */
 	uint64_t hash_seed;           /* per-switch flow hash seed (also ECN and path-choice
 				       * draws) */

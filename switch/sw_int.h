@@ -113,6 +113,9 @@ struct sw {
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
+	uint16_t *lft_pick;            /* IB: per endpoint, the index in its group of the
+				        * port the routing engine chose (the LFT); NULL
+				        * on Ethernet */
 };
 
 /* The accounting of ingress port @port and priority @prio. Priority-major:
@@ -139,6 +142,23 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+
+/* Is @s on native InfiniBand (its ports' link layer)? */
+static inline bool sw_on_ib(const struct sw *s)
+{
+	return s->p.ll && s->p.ll->kind == PKT_LL_IB;
+}
+
+/* The per-endpoint picks of routing engine @engine (enum sw_ib_routing)
+ * for a switch of topology tier @tier, forwarding by the groups @grp_off /
+ * @class_grp / @direct_grp of @fib's endpoints (sw.c's tables being
+ * built): *@out gets n_eps indices into each endpoint's group (0 where it
+ * has one port or none). Returns 0 or -ENOMEM. */
+int sw_ib_lft_build(uint8_t engine, uint8_t tier, const struct fib_rows *fib,
+		    const uint16_t *class_grp, const uint16_t *direct_grp, const uint32_t *grp_off,
+		    const uint16_t *grp_ports, uint16_t n_ports, uint16_t **out);
+/* The port callbacks of a switch on InfiniBand (sw_ib.c). */
+extern const struct port_ops sw_port_ops_ib;
 
 /* The shipped path-choice policies (one file each; registry in sw_path.c). */
 extern const struct sw_path_ops sw_path_ecmp_ops;

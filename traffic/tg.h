@@ -100,6 +100,8 @@ typedef int (*tg_path_fn)(void *arg, uint32_t src, uint32_t dst, struct tg_path 
 struct tg_framing {
 	uint32_t mtu_bytes;    /* payload per packet */
 	bool vlan;             /* frames carry an 802.1Q tag */
+	const struct pkt_ll *ll; /* link layer; NULL: pkt_ll_roce */
+	bool ib_grh;           /* IB packets carry a GRH */
 };
 
 /* Message patterns. Each appends to *msgs (realloc'd; *n updated) and

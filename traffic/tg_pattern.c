@@ -86,21 +86,23 @@ int tg_incast(const uint32_t *srcs, uint32_t n_srcs, const struct tg_msg *proto,
 	return 0;
 }
 
-static uint32_t tg_frame_bytes(uint8_t opcode, uint32_t payload, bool vlan)
+static uint32_t tg_frame_bytes(uint8_t opcode, uint32_t payload, const struct tg_framing *fr)
 {
 	struct pkt_roce f = { 0 };
 
-	f.addr.vlan = vlan;
+	f.addr.vlan = fr->vlan;
+	f.addr.ll = fr->ll ? fr->ll->kind : PKT_LL_ROCE;
+	f.addr.grh = fr->ib_grh;
 	f.opcode = opcode;
 	f.payload_bytes = payload;
 	return pkt_roce_frame_bytes(&f);
 }
 
-/* Serialisation of a frame of @frame_bytes at @rate_bps: the model's
- * frames are RoCEv2 on Ethernet (tg_frame_bytes). */
-static uint64_t tg_frame_ps(uint32_t frame_bytes, uint64_t rate_bps)
+/* Serialisation of a frame of @frame_bytes at @rate_bps on the model's
+ * link layer (tg_frame_bytes). */
+static uint64_t tg_frame_ps(const struct tg_framing *fr, uint32_t frame_bytes, uint64_t rate_bps)
 {
-	return pkt_ll_frame_ps(&pkt_ll_roce, frame_bytes, rate_bps);
+	return pkt_ll_frame_ps(fr->ll ? fr->ll : &pkt_ll_roce, frame_bytes, rate_bps);
 }
 
 /* Opcode of packet @p of @n of a message sent with @op (READ: responses). */
@@ -133,15 +135,15 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 	 * responder; the data then flows back over the same links. */
 	if (read)
 		for (uint32_t i = 0; i < h; i++)
-			t0 += tg_frame_ps(tg_frame_bytes(PKT_OP_READ_REQ, 0, fr->vlan), path->rate_bps[i]) +
+			t0 += tg_frame_ps(fr, tg_frame_bytes(PKT_OP_READ_REQ, 0, fr), path->rate_bps[i]) +
 			      path->delay_ps[i];
 	for (uint32_t k = 0; k < h; k++) {
 		uint32_t i = read ? h - 1 - k : k; /* responses go back the way */
-		uint32_t frame = tg_frame_bytes(tg_opcode(op, 1, 3), fr->mtu_bytes, fr->vlan);
+		uint32_t frame = tg_frame_bytes(tg_opcode(op, 1, 3), fr->mtu_bytes, fr);
 
 		rate[k] = path->rate_bps[i];
 		delay[k] = path->delay_ps[i];
-		mid_ps[k] = tg_frame_ps(frame, rate[k]);
+		mid_ps[k] = tg_frame_ps(fr, frame, rate[k]);
 		step_ps[k] = k && step_ps[k - 1] > mid_ps[k] ? step_ps[k - 1] : mid_ps[k];
 	}
 	/* Tandem of store-and-forward links: a packet leaves link k when it
@@ -155,7 +157,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 		bool mid = p > 0 && p < n_pkts - 1, steady = mid && p > 1;
 		uint32_t len = p == n_pkts - 1 ? (uint32_t)(bytes - p * fr->mtu_bytes) : fr->mtu_bytes;
 		uint32_t frame = mid ? 0 : tg_frame_bytes(tg_opcode(op, p, n_pkts), bytes ? len : 0,
-							 fr->vlan);
+							 fr);
 		uint64_t ready = t0;
 
 		for (uint32_t k = 0; k < h; k++) {
@@ -164,7 +166,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 			if (steady)
 				steady = mid_ps[k] >= (k ? step_ps[k - 1] : 0) ? dep[k] >= ready
 									  : ready >= dep[k];
-			dep[k] = start + (mid ? mid_ps[k] : tg_frame_ps(frame, rate[k]));
+			dep[k] = start + (mid ? mid_ps[k] : tg_frame_ps(fr, frame, rate[k]));
 			ready = dep[k] + delay[k];
 		}
 		if (steady && p + 2 < n_pkts) {
@@ -179,7 +181,7 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 	if (read)
 		return t; /* complete when the last response arrives: no ACK */
 	for (uint32_t i = h; i-- > 0;)
-		t += tg_frame_ps(tg_frame_bytes(PKT_OP_ACK, 0, fr->vlan), path->rate_bps[i]) +
+		t += tg_frame_ps(fr, tg_frame_bytes(PKT_OP_ACK, 0, fr), path->rate_bps[i]) +
 		     path->delay_ps[i];
 	return t;
 }
