@@ -436,6 +436,13 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_
 	struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric");
 	struct cfg_node *v;
 
+	if (e->link_layer == PKT_LL_IB) {
+		/* HPCC needs INT, an Ethernet switch feature. */
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: congestion control '%s' reads in-band telemetry, which is not modelled with fabric.link_layer: infiniband (use ibcc, or another that needs no INT)",
+			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->name);
+		return -EINVAL;
+	}
 	if (!fab || e->sw.int_on)
 		return 0;
 	if ((v = cfg_schema_get(fab, "int")) != NULL) {

@@ -165,6 +165,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		/* Credits hold senders back, not pauses; the subnet manager's
 		 * engine fills the forwarding tables. */
 		sp.ll = &pkt_ll_ib;
+		sp.ecn_tc_mask = 0; /* fabric.ecn is Ethernet's; IB marks by fabric.ib_cc */
 		sp.ib_routing = (uint8_t)e->ib.routing;
 		memcpy(sp.sl2vl, e->ib.sl2vl, sizeof(sp.sl2vl));
 	}

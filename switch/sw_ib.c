@@ -2,7 +2,8 @@
  * LID through a linear forwarding table filled by a routing engine at
  * start-up (the subnet manager's job: OpenSM's minhop and ftree), or per
  * packet among the same min-hop ports by the path-choice policy (IB
- * adaptive routing); SL-to-VL mapping per egress port; and the same MMU
+ * adaptive routing); SL-to-VL mapping per egress port; FECN marking of
+ * IB congestion control (sw_ibcc.c, not fabric.ecn's RED); and the same MMU
  * as Ethernet, whose lossless groups are the (ingress port, VL) buffers
  * the credits of core/port_credit.c stand for. */
 #include <errno.h>
@@ -146,8 +147,6 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	}
 	pm->tc = vl;
 	s->stats.fwd_pkts++;
-	if (unlikely(s->ecn_enq_mask & (1u << vl)))
-		sw_ecn(s, op, m, port_tc_bytes(op, vl));
 	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl & (PKT_N_PRIO - 1), adm.pool));
 }
 
@@ -158,11 +157,11 @@ static void sw_departing_ib(void *owner, struct port *p, struct rte_mbuf *m, uin
 {
 	struct sw *s = owner;
 
+	(void)p;
+	(void)m;
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* flow-control packets hold no buffer */
 	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
-	if (unlikely(s->ecn_deq_mask & (1u << tc)))
-		sw_ecn(s, p, m, port_tc_bytes(p, tc));
 }
 
 const struct port_ops sw_port_ops_ib = {
