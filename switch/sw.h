@@ -210,6 +210,10 @@ static inline uint32_t sw_mod(uint32_t h, uint64_t magic, uint32_t n)
 	return (uint32_t)(((unsigned __int128)(magic * h) * n) >> 64);
 }
 
+/* The egress port the linear forwarding table of @s (on InfiniBand: its
+ * routing engine's choice) gives destination endpoint @ep (LID @ep + 1),
+ * or UINT16_MAX when @s is not on InfiniBand or cannot reach @ep. */
+uint16_t sw_ib_lft_port(const struct sw *s, uint32_t ep);
 /* The flow hash of a 5-tuple, which path-choice policies get (ECMP takes
  * it modulo the group size); exposed for tests. */
 uint32_t sw_ecmp_hash(uint64_t seed, uint32_t src_ip, uint32_t dst_ip, uint8_t proto,

@@ -75,6 +75,22 @@ int sw_ib_lft_build(uint8_t engine, uint8_t tier, const struct fib_rows *fib,
 	return 0;
 }
 
+uint16_t sw_ib_lft_port(const struct sw *s, uint32_t ep)
+{
+	uint32_t g, o, i;
+
+	if (!sw_on_ib(s) || !s->lft_pick || ep >= s->n_eps)
+		return UINT16_MAX;
+	g = s->class_grp[s->ep_class[ep]];
+	i = ep - s->direct_lo;
+	if (s->grp_off[g + 1] == s->grp_off[g] && i < s->direct_n)
+		g = s->direct_grp[i];
+	o = s->grp_off[g];
+	if (s->grp_off[g + 1] == o)
+		return UINT16_MAX;
+	return s->grp_ports[o + s->lft_pick[ep]];
+}
+
 /* The data path of a packet arriving on @in. */
 static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 {
