@@ -24,7 +24,7 @@
  * Returns 0, or -EINVAL when it is not a RoCEv2 frame. */
 static int nic_parse(struct rte_mbuf *m, struct pkt_view *h)
 {
-	return pkt_view_roce(h, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(m));
+	return pkt_view_roce(h, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(PKT_LL_ROCE, m));
 }
 
 /* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
@@ -527,7 +527,7 @@ int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
 	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
 	struct pkt_view v = *h;
 
-	if (pkt_view_int(&v, d, pkt_view_hdr_limit(m)) != 0)
+	if (pkt_view_int(&v, d, pkt_view_hdr_limit(PKT_LL_ROCE, m)) != 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < v.int_hops; i++)
 		pkt_view_int_hop(&v, d, i, &hops[i]);
