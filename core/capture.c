@@ -49,13 +49,20 @@ struct cap_file {
 	pcap_dumper_t *dump;  /* the open file */
 	uint8_t *linear;      /* snaplen bytes, for copying chained mbufs */
 	uint32_t snaplen;     /* bytes captured per frame at most */
-	uint32_t trailer_bytes; /* link trailer counted in frame_bytes, never captured (FCS) */
+	uint32_t trailer_bytes; /* link trailer counted in frame_bytes, not captured (the
+				 * Ethernet FCS; 0 for IB, whose VCRC is captured) */
 	uint64_t n_frames;    /* frames written */
 	int err;              /* first write error (errno), 0 = none */
 };
 
 int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct cap_file **out,
 	     char err[CFG_ERR_BYTES])
+{
+	return cap_open_as(path, snaplen, ll, ll->pcap_linktype, out, err);
+}
+
+int cap_open_as(const char *path, uint32_t snaplen, const struct pkt_ll *ll, uint16_t linktype,
+		struct cap_file **out, char err[CFG_ERR_BYTES])
 {
 	struct cap_file *c;
 	int rc;
@@ -69,9 +76,9 @@ int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct
 		return -ENOMEM;
 	}
 	c->snaplen = snaplen;
-	c->trailer_bytes = ll->trailer_bytes;
+	c->trailer_bytes = ll->cap_trailer_bytes;
 	c->linear = malloc(snaplen);
-	c->pcap = pcap_open_dead_with_tstamp_precision(ll->pcap_linktype, (int)snaplen,
+	c->pcap = pcap_open_dead_with_tstamp_precision(linktype, (int)snaplen,
 						       PCAP_TSTAMP_PRECISION_NANO);
 	if (c->linear == NULL || c->pcap == NULL) {
 		snprintf(err, CFG_ERR_BYTES, "%s: out of memory", path);
@@ -133,6 +140,13 @@ int cap_ng_open(const char *path, struct cap_ng **out, char err[CFG_ERR_BYTES])
 int cap_ng_add(struct cap_ng *ng, const char *if_name, uint32_t snaplen, const struct pkt_ll *ll,
 	       struct cap_file **out, char err[CFG_ERR_BYTES])
 {
+	return cap_ng_add_as(ng, if_name, snaplen, ll, ll->pcap_linktype, out, err);
+}
+
+int cap_ng_add_as(struct cap_ng *ng, const char *if_name, uint32_t snaplen,
+		  const struct pkt_ll *ll, uint16_t linktype, struct cap_file **out,
+		  char err[CFG_ERR_BYTES])
+{
 	uint32_t name_bytes = (uint32_t)strnlen(if_name, CAP_NG_IF_NAME_MAX_BYTES);
 	uint32_t len = 4 * 4 /* type, length, link type + reserved, snaplen */ +
 		       4 + cap_ng_pad4(name_bytes) /* if_name */ + 4 + 4 /* if_tsresol */ +
@@ -154,10 +168,10 @@ int cap_ng_add(struct cap_ng *ng, const char *if_name, uint32_t snaplen, const s
 	c->ng = ng;
 	c->if_id = ng->n_ifs++;
 	c->snaplen = snaplen;
-	c->trailer_bytes = ll->trailer_bytes;
+	c->trailer_bytes = ll->cap_trailer_bytes;
 	head[0] = CAP_NG_IDB;
 	head[1] = len;
-	head[2] = ll->pcap_linktype; /* link type in the low 16 bits, reserved 0 */
+	head[2] = linktype; /* link type in the low 16 bits, reserved 0 */
 	head[3] = snaplen;
 	cap_ng_put(ng, head, sizeof(head));
 	opt[0] = CAP_NG_OPT_IF_NAME;

@@ -1,7 +1,9 @@
 /* Packet capture to pcap files (libpcap), or to one pcapng file holding
  * each captured port as a named interface (written here, from the pcapng
  * specification); nanosecond timestamps in virtual time, the link type of
- * the port's link layer (struct pkt_ll). Frames
+ * the port's link layer (struct pkt_ll), or another one the caller picks
+ * (native IB as LINKTYPE_USER0, which Wireshark 4.0 opens and
+ * LINKTYPE_INFINIBAND it does not: tools/fabemu-ib.lua). Frames
  * whose payload is not materialised are written as they are in the mbuf
  * (headers only) with the frame's full
  * length as orig_len, so a reader sees an honest truncated frame. */
@@ -17,15 +19,28 @@ struct cap_file;
 struct cap_ng;
 struct pkt_ll;
 
-/* Open @path for writing frames of link layer @ll (its pcap link type; its
- * trailer is not captured). @snaplen caps captured bytes per frame (0 =
- * 65535). Returns 0 or -errno with a message in @err. */
+/* Link types (tcpdump.org link-layer header types) a caller may pick
+ * instead of the link layer's own. */
+enum cap_linktype {
+	CAP_LINKTYPE_USER0 = 147,       /* private use: native IB for Wireshark 4.0 */
+	CAP_LINKTYPE_INFINIBAND = 247,  /* raw IB packets from the LRH (pkt_ll_ib's) */
+};
+
+/* Open @path for writing frames of link layer @ll (its pcap link type; of
+ * its trailer, what ll->cap_trailer_bytes says is not captured: RoCE's
+ * FCS; IB's VCRC is captured). @snaplen caps captured bytes per frame (0
+ * = 65535). Returns 0 or -errno with a message in @err. */
 int cap_open(const char *path, uint32_t snaplen, const struct pkt_ll *ll, struct cap_file **out,
 	     char err[CFG_ERR_BYTES]);
+/* cap_open with the file's link type @linktype (LINKTYPE_*, e.g.
+ * CAP_LINKTYPE_USER0) instead of ll->pcap_linktype; the frames are the
+ * same. */
+int cap_open_as(const char *path, uint32_t snaplen, const struct pkt_ll *ll, uint16_t linktype,
+		struct cap_file **out, char err[CFG_ERR_BYTES]);
 /* Record @m at virtual time @t_ps; @frame_bytes is the frame length on the
- * wire including its trailer (the record's orig_len is that minus the
- * trailer, the Ethernet FCS, which captures never hold). Captured bytes =
- * min(data in mbuf, snaplen). */
+ * wire including its trailer (the record's orig_len is that minus what
+ * captures leave out of the trailer: the Ethernet FCS; for IB, nothing,
+ * orig_len = frame_bytes). Captured bytes = min(data in mbuf, snaplen). */
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes);
 /* A pcapng file (section header written): one per run, whose interfaces
  * are added with cap_ng_add. Returns 0 or -errno with a message in @err. */
@@ -37,6 +52,10 @@ int cap_ng_open(const char *path, struct cap_ng **out, char err[CFG_ERR_BYTES]);
  * a message in @err. */
 int cap_ng_add(struct cap_ng *ng, const char *if_name, uint32_t snaplen, const struct pkt_ll *ll,
 	       struct cap_file **out, char err[CFG_ERR_BYTES]);
+/* cap_ng_add with the interface's link type @linktype (as cap_open_as). */
+int cap_ng_add_as(struct cap_ng *ng, const char *if_name, uint32_t snaplen,
+		  const struct pkt_ll *ll, uint16_t linktype, struct cap_file **out,
+		  char err[CFG_ERR_BYTES]);
 /* Flush and close the file; NULL is fine. 0, or -errno when a write failed. */
 int cap_ng_close(struct cap_ng *ng);
 uint64_t cap_frames(const struct cap_file *c);

@@ -3,6 +3,8 @@
  * IBTA Annex A17 as done by Linux rxe) and in-place IPv4 rewrites with
  * incremental checksum update (RFC 1624). Layouts: docs/wire-formats.md. */
 #include "pkt.h"
+#include "pkt_ib.h"
+#include "pkt_int.h"
 #include "pkt_view.h"
 
 #include <assert.h>
@@ -103,27 +105,8 @@ __attribute__((constructor)) static void pkt_crc32_init(void)
 		}
 }
 
-static inline void pkt_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void pkt_put24(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
-}
-
-static inline void pkt_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	pkt_put24(p + 1, v);
-}
-
-/* Advance the (un-inverted) CRC state @crc over @len bytes at @p. */
-static uint32_t pkt_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
+/* pkt_int.h */
+uint32_t pkt_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
 {
 	const uint32_t (*t)[256] = pkt_crc32_tables;
 
@@ -141,12 +124,6 @@ static uint32_t pkt_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
 	while (len--)
 		crc = t[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
 	return crc;
-}
-
-/* Pad after the payload that makes BTH..payload a multiple of 4 bytes. */
-static inline uint32_t pkt_pad_bytes(uint32_t payload_bytes)
-{
-	return -payload_bytes & 3;
 }
 
 /* Lengths of frame @f, shared by the builder and pkt_roce_frame_bytes so that
@@ -191,6 +168,8 @@ uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f)
 {
 	struct pkt_lens l;
 
+	if (f->addr.ll == PKT_LL_IB)
+		return pkt_ib_frame_bytes(f);
 	pkt_lens_of(f, pkt_layouts[f->opcode].hdr_bytes, &l);
 	return l.frame_bytes;
 }
@@ -231,29 +210,6 @@ uint32_t pkt_icrc(const uint8_t *ip, uint32_t len)
 
 	crc = pkt_crc32_update(crc, ip + n, len - n);
 	return ~crc;
-}
-
-static inline void pkt_write_icrc(uint8_t *p, uint32_t icrc)
-{
-	/* Least-significant byte first, like the Ethernet FCS. */
-	p[0] = (uint8_t)icrc;
-	p[1] = (uint8_t)(icrc >> 8);
-	p[2] = (uint8_t)(icrc >> 16);
-	p[3] = (uint8_t)(icrc >> 24);
-}
-
-/* Room for @len bytes at the start of the empty packet @m, or NULL. An
- * empty packet from a pool is one segment (a pool's free mbufs have no
- * next), so unlike rte_pktmbuf_append this does not look for the last
- * segment: that is on the mbuf's second line, which nothing else on a
- * packet's way reads. */
-static inline uint8_t *pkt_fill_empty(struct rte_mbuf *m, uint16_t len)
-{
-	if (m->pkt_len != 0 || len > rte_pktmbuf_tailroom(m))
-		return NULL;
-	m->data_len = len;
-	m->pkt_len = len;
-	return rte_pktmbuf_mtod(m, uint8_t *);
 }
 
 /* The fields of a frame that depend only on where it goes (pkt_tmpl):
@@ -317,7 +273,6 @@ pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
 		    const uint8_t *payload, bool full, uint32_t data_bytes)
 {
 	uint8_t *ip = p + l->l3_off, *udp = ip + PKT_IPV4_BYTES, *bth = udp + PKT_UDP_BYTES;
-	uint8_t *ext = bth + PKT_BTH_BYTES;
 	uint32_t pad = pkt_pad_bytes(f->payload_bytes);
 	struct pkt_meta *meta;
 
@@ -328,25 +283,7 @@ pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
 	pkt_put16(ip + 10, (uint16_t)~ip_sum);
 	pkt_put16(udp + 4, (uint16_t)(l->ip_bytes - PKT_IPV4_BYTES));
 
-	bth[0] = f->opcode;
-	bth[1] = (uint8_t)((f->se ? PKT_BTH_SE : 0) | pad << PKT_BTH_PAD_SHIFT);
-	bth[4] = f->becn ? PKT_BTH_BECN : 0;
-	bth[8] = f->ack_req ? PKT_BTH_ACKREQ : 0;
-	pkt_put24(bth + 9, f->psn & PKT_24BIT_MASK);
-
-	memset(ext, 0, lay->hdr_bytes - PKT_BTH_BYTES);
-	if (lay->exts & PKT_EXT_RETH) {
-		pkt_put32(ext, (uint32_t)(f->reth_va >> 32));
-		pkt_put32(ext + 4, (uint32_t)f->reth_va);
-		pkt_put32(ext + 8, f->reth_rkey);
-		pkt_put32(ext + 12, f->reth_len);
-	}
-	if (lay->exts & PKT_EXT_AETH) {
-		ext[0] = f->aeth_syndrome;
-		pkt_put24(ext + 1, f->aeth_msn & PKT_24BIT_MASK);
-	}
-	if (unlikely(lay->exts & PKT_EXT_IMM))
-		pkt_put32(bth + lay->hdr_bytes - PKT_IMM_BYTES, f->imm_data);
+	pkt_write_xport(bth, lay, f, pad);
 
 	if (full) {
 		uint8_t *end = p + l->hdr_end;
@@ -357,7 +294,7 @@ pkt_roce_write_rest(struct rte_mbuf *m, uint8_t *p, const struct pkt_lens *l,
 		end += f->payload_bytes;
 		memset(end, 0, pad);
 		end += pad;
-		pkt_write_icrc(end, pkt_icrc(ip, icrc_len));
+		pkt_put_crc32(end, pkt_icrc(ip, icrc_len));
 		end += PKT_ICRC_BYTES;
 		/* Ethernet padding up to the 60-byte minimum. */
 		memset(end, 0, (size_t)(p + data_bytes - end));
@@ -403,6 +340,8 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	uint8_t *p;
 	int rc;
 
+	if (f->addr.ll == PKT_LL_IB)
+		return pkt_ib_build(m, f, payload);
 	rc = pkt_roce_plan(f, pkt_l3_off_of(&f->addr), payload, &lay, &l, &full, &data_bytes);
 	if (rc != 0)
 		return rc;
@@ -419,6 +358,10 @@ void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, 
 {
 	uint32_t l3_off;
 
+	if (a->ll == PKT_LL_IB) {
+		pkt_ib_tmpl_init(t, a, pkey, dest_qp);
+		return;
+	}
 	memset(t, 0, sizeof(*t));
 	l3_off = pkt_roce_write_fixed(t->bytes, a, pkey, dest_qp);
 	t->ip_sum = pkt_ipv4_fixed_sum(t->bytes + l3_off);
@@ -436,6 +379,8 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 	uint8_t *p;
 	int rc;
 
+	if (t->ll == PKT_LL_IB)
+		return pkt_ib_build_tmpl(m, t, f, payload);
 	if (f->pkey != pkt_get16(bth + 2) || (f->dest_qp & PKT_24BIT_MASK) != pkt_get24(bth + 5))
 		return -EINVAL;
 	rc = pkt_roce_plan(f, t->l3_off, payload, &lay, &l, &full, &data_bytes);
@@ -453,11 +398,12 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 	return 0;
 }
 
-/* The view of the frame in @m, whatever its segments: its headers are
- * copied into @buf (PKT_VIEW_MAX_HDR_BYTES, zero past what @m holds) and
- * bounded by the bytes @m holds. Returns 0 or -EINVAL (pkt_view_all). */
-static int pkt_view_mbuf(const struct rte_mbuf *m, struct pkt_view *v,
-			 uint8_t buf[PKT_VIEW_MAX_HDR_BYTES])
+/* The view of the frame of link layer @ll in @m, whatever its segments:
+ * its headers are copied into @buf (PKT_VIEW_MAX_HDR_BYTES, zero past
+ * what @m holds) and bounded by the bytes @m holds. Returns 0 or -EINVAL
+ * (pkt_view_all). */
+int pkt_view_mbuf(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_view *v,
+		  uint8_t buf[PKT_VIEW_MAX_HDR_BYTES])
 {
 	uint32_t len = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)PKT_VIEW_MAX_HDR_BYTES);
 	const uint8_t *d = rte_pktmbuf_read(m, 0, len, buf);
@@ -467,7 +413,36 @@ static int pkt_view_mbuf(const struct rte_mbuf *m, struct pkt_view *v,
 	if (d != buf)
 		memcpy(buf, d, len);
 	memset(buf + len, 0, PKT_VIEW_MAX_HDR_BYTES - len);
-	return pkt_view_all(v, PKT_LL_ROCE, buf, len);
+	return pkt_view_all(v, ll, buf, len);
+}
+
+/* pkt_int.h */
+void pkt_parse_xport(const struct pkt_view *v, struct pkt_roce *out)
+{
+	out->opcode = v->opcode;
+	out->se = v->se;
+	out->pkey = v->pkey;
+	out->becn = v->becn;
+	out->dest_qp = v->dest_qp;
+	out->ack_req = v->ack_req;
+	out->psn = v->psn;
+	out->payload_bytes = v->payload_bytes;
+	if (pkt_layouts[v->opcode].exts & PKT_EXT_RETH) {
+		out->reth_va = v->reth_va;
+		out->reth_rkey = v->reth_rkey;
+		out->reth_len = v->reth_len;
+	}
+	if (pkt_layouts[v->opcode].exts & PKT_EXT_AETH) {
+		out->aeth_syndrome = v->aeth_syndrome;
+		out->aeth_msn = v->aeth_msn;
+	}
+	if (pkt_layouts[v->opcode].exts & PKT_EXT_IMM)
+		out->imm_data = v->imm_data;
+}
+
+int pkt_parse_ll(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_roce *out)
+{
+	return ll == PKT_LL_IB ? pkt_parse_ib(m, out) : pkt_parse_roce(m, out);
 }
 
 int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
@@ -477,7 +452,7 @@ int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = pkt_view_mbuf(m, &v, buf);
+	rc = pkt_view_mbuf(PKT_LL_ROCE, m, &v, buf);
 	if (rc != 0)
 		return rc;
 	memcpy(out->addr.dst_mac, buf, 6);
@@ -493,49 +468,17 @@ int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 	out->addr.src_ip = v.src;
 	out->addr.dst_ip = v.dst;
 	out->addr.udp_sport = v.sport;
-	out->opcode = v.opcode;
-	out->se = v.se;
-	out->pkey = v.pkey;
-	out->becn = v.becn;
-	out->dest_qp = v.dest_qp;
-	out->ack_req = v.ack_req;
-	out->psn = v.psn;
-	out->payload_bytes = v.payload_bytes;
-	if (pkt_layouts[v.opcode].exts & PKT_EXT_RETH) {
-		out->reth_va = v.reth_va;
-		out->reth_rkey = v.reth_rkey;
-		out->reth_len = v.reth_len;
-	}
-	if (pkt_layouts[v.opcode].exts & PKT_EXT_AETH) {
-		out->aeth_syndrome = v.aeth_syndrome;
-		out->aeth_msn = v.aeth_msn;
-	}
-	if (pkt_layouts[v.opcode].exts & PKT_EXT_IMM)
-		out->imm_data = v.imm_data;
+	pkt_parse_xport(&v, out);
 	return 0;
 }
 
-int pkt_icrc_check(const struct rte_mbuf *m)
+/* pkt_int.h */
+uint32_t pkt_crc32_mbuf(uint32_t crc, const struct rte_mbuf *m, uint32_t off, uint32_t end)
 {
-	uint8_t buf[PKT_VIEW_MAX_HDR_BYTES], hdr[PKT_ICRC_MASKED_MAX_BYTES], icrc_buf[PKT_ICRC_BYTES];
-	const uint8_t *icrc;
 	const struct rte_mbuf *seg;
-	struct pkt_view v;
-	uint32_t n, off, end, crc;
 
-	if (pkt_view_mbuf(m, &v, buf) != 0)
-		return -EINVAL;
-	if ((uint32_t)v.l3_off + v.net_bytes > rte_pktmbuf_pkt_len(m))
-		return -EINVAL;
-	/* IPv4 (with options), UDP and BTH: the fields masked in the ICRC. */
-	n = v.bth_off + PKT_BTH_BYTES - v.l3_off;
-	n = pkt_icrc_masked(buf + v.l3_off, n, hdr);
-	crc = pkt_crc32_update(PKT_ICRC_SEED, hdr, n);
-
-	/* The rest may span segments: feed each one's share. */
-	off = v.l3_off + n;
-	end = v.l3_off + v.net_bytes - PKT_ICRC_BYTES;
-	for (seg = m; seg != NULL; seg = seg->next) {
+	/* Feed each segment's share. */
+	for (seg = m; seg != NULL && off < end; seg = seg->next) {
 		uint32_t seg_len = rte_pktmbuf_data_len(seg);
 
 		if (off < seg_len) {
@@ -549,6 +492,26 @@ int pkt_icrc_check(const struct rte_mbuf *m)
 		off -= seg_len;
 		end -= seg_len;
 	}
+	return crc;
+}
+
+int pkt_icrc_check(const struct rte_mbuf *m)
+{
+	uint8_t buf[PKT_VIEW_MAX_HDR_BYTES], hdr[PKT_ICRC_MASKED_MAX_BYTES], icrc_buf[PKT_ICRC_BYTES];
+	const uint8_t *icrc;
+	struct pkt_view v;
+	uint32_t n, crc;
+
+	if (pkt_view_mbuf(PKT_LL_ROCE, m, &v, buf) != 0)
+		return -EINVAL;
+	if ((uint32_t)v.l3_off + v.net_bytes > rte_pktmbuf_pkt_len(m))
+		return -EINVAL;
+	/* IPv4 (with options), UDP and BTH: the fields masked in the ICRC. */
+	n = v.bth_off + PKT_BTH_BYTES - v.l3_off;
+	n = pkt_icrc_masked(buf + v.l3_off, n, hdr);
+	crc = pkt_crc32_update(PKT_ICRC_SEED, hdr, n);
+	/* The rest may span segments. */
+	crc = pkt_crc32_mbuf(crc, m, v.l3_off + n, v.l3_off + v.net_bytes - PKT_ICRC_BYTES);
 	icrc = rte_pktmbuf_read(m, v.l3_off + v.net_bytes - PKT_ICRC_BYTES, PKT_ICRC_BYTES, icrc_buf);
 	crc = ~crc;
 	return icrc[0] == (uint8_t)crc && icrc[1] == (uint8_t)(crc >> 8) &&

@@ -1,5 +1,6 @@
 /* Packets: rte_mbufs holding real wire headers (Ethernet II, optional 802.1Q,
- * IPv4, UDP 4791, InfiniBand BTH and its extension headers) plus our metadata
+ * IPv4, UDP 4791, InfiniBand BTH and its extension headers; or native
+ * InfiniBand: LRH, optional GRH, BTH ..., ICRC, VCRC) plus our metadata
  * in the mbuf private area. Payload is materialised only on request; the
  * metadata always carries the full frame length. Builders, parsers, the ICRC
  * and in-place rewrites (ECN CE, TTL) live here. Wire formats: see
@@ -116,17 +117,27 @@ enum pkt_kind {
 	PKT_KIND_FC,      /* InfiniBand link flow-control (credit) packet */
 };
 
+/* Link layers frames are built for and views parsed from (struct pkt_ll describes each):
+ * each has its own case in the builders and in the stages of pkt_view.h,
+ * filling the same fields. */
+enum pkt_ll_kind {
+	PKT_LL_ROCE = 0, /* Ethernet II, optional 802.1Q, IPv4, UDP 4791 (RoCEv2) */
+	PKT_LL_IB = 1,   /* native InfiniBand: LRH, optional GRH, BTH (pkt_ib.h) */
+	PKT_LL_N,
+};
+
 /* Our per-packet metadata, in the mbuf private area (hot-path struct, kept
  * inline). Everything here is derivable from the headers or the simulation;
  * it saves re-parsing on every hop. Eight bytes, so that with the Ethernet,
  * IPv4, UDP and BTH headers of an untagged frame (54 bytes) it fills one
  * cache line: what a switch and a receiving NIC read of a packet. */
 struct pkt_meta {
-	uint16_t frame_bytes;   /* Ethernet frame on the wire, incl. FCS, 64..65535 */
+	uint16_t frame_bytes;   /* frame on the wire with its trailer: Ethernet incl.
+				 * FCS, 64..65535; IB LRH..VCRC, 6..8190 */
 	uint16_t payload_bytes; /* RDMA payload bytes the frame carries */
 	uint8_t l3_off;         /* where the link layer's network header starts in the
-				 * data (RoCE: IPv4 at 14, 18 tagged); 0 for control
-				 * frames */
+				 * data (RoCE: IPv4 at 14, 18 tagged; IB: what follows
+				 * the LRH, 8); 0 for control frames */
 	uint8_t tc;             /* traffic class of the current egress queue */
 	uint8_t kind;           /* enum pkt_kind */
 	uint8_t flags;          /* PKT_MF_*: what a fault did to it on the wire (0 as
@@ -254,30 +265,52 @@ struct pkt_roce {
 
 /* Length of the headers the opcode implies from BTH on (BTH + extensions). */
 unsigned pkt_roce_xport_hdr_bytes(uint8_t opcode);
-/* Frame bytes on the wire (incl. ICRC, pad and FCS, at least 64) of @f. */
+/* Frame bytes on the wire of @f with its trailer: RoCE incl. ICRC, pad and
+ * FCS, at least 64; native IB (f->addr.ll PKT_LL_IB) LRH [GRH] BTH ...
+ * payload pad ICRC VCRC, no minimum (PktLen * 4 + 2). */
 uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f);
 
 /* Build @f into the empty mbuf @m and fill pkt_meta (frame_bytes,
  * payload_bytes, l3_off, kind). With @payload NULL only the headers are
  * written (payload not materialised). With @payload non-NULL,
  * payload_bytes of it are copied, the pad and the real ICRC are appended.
- * The IPv4 header checksum is always correct. Returns 0, or -ENOSPC when the
- * mbuf lacks room. */
+ * A frame without payload is always written whole.
+ * RoCE (f->addr.ll PKT_LL_ROCE): the IPv4 header checksum is always
+ * correct.
+ * Native IB (f->addr.ll PKT_LL_IB; docs/wire-formats.md): LRH (VL, SL,
+ * DLID, SLID of f->addr, PktLen), with f->addr.grh a GRH (TClass dscp<<2 |
+ * ecn, HopLmt ttl, GIDs ::ffff:src_ip / dst_ip), then the BTH and its
+ * extension headers as RoCE writes them, payload, pad and, when written
+ * whole, the ICRC (pkt_ib_icrc) and the VCRC; no Ethernet pad. pkt_meta:
+ * frame_bytes LRH..VCRC, l3_off 8. Any payload whose packet PktLen's 11
+ * bits hold (IB MTUs are 256..4096).
+ * Returns 0, -EINVAL (an opcode without a layout, a frame too long for
+ * its length fields) or -ENOSPC when the mbuf lacks room. */
 int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload);
 
 /* What the frames of one sender to one destination QP share (everything
  * but lengths, IPv4 checksum, opcode, flags, PSN and what follows the
  * BTH), written once by pkt_tmpl_init and copied into each frame by
  * pkt_build_roce_tmpl: a NIC builds a data packet from its QP's template
- * instead of field by field. */
+ * instead of field by field.
+ * Native IB templates hold the LRH less PktLen, the GRH less PayLen and
+ * the BTH through its destination QP (byte 8): a GRH frame's 60 header
+ * bytes do not fit, but what a template fixes of them ends at byte 56, so
+ * GRH frames take the template path too and the template stays one line
+ * (its copy writes BTH bytes 8..9, which every frame writes again). */
 struct pkt_tmpl {
 	uint8_t bytes[PKT_ETH_BYTES + PKT_VLAN_BYTES + PKT_IPV4_BYTES + PKT_UDP_BYTES +
 		      PKT_BTH_BYTES]; /* the frame's first bytes, through the BTH */
-	uint8_t l3_off;                /* IPv4 header offset (14, 18 with a tag) */
-	uint8_t rsvd;
-	uint32_t ip_sum;               /* IPv4 header sum without its length */
+	uint8_t l3_off;                /* IPv4 header offset (14, 18 with a tag); IB 8 */
+	uint8_t ll;                    /* enum pkt_ll_kind of the frames (0: RoCE) */
+	uint32_t ip_sum;               /* IPv4 header sum without its length (RoCE) */
 };
 _Static_assert(sizeof(struct pkt_tmpl) == 64, "a frame template is one line");
+/* An IB template's fixed bytes: LRH, GRH and the BTH up to the end of its
+ * destination QP (bytes 5..7). */
+_Static_assert(8 /* LRH */ + 40 /* GRH */ + 8 /* BTH through DestQP */ <=
+		       sizeof(((struct pkt_tmpl *)0)->bytes),
+	       "an IB template holds what it fixes of a GRH frame");
 
 /* The template of frames with addressing @a, partition key @pkey, to QP
  * @dest_qp. */
@@ -288,6 +321,17 @@ void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, 
  * writes. The mbuf needs room for the whole template (-ENOSPC). */
 int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const struct pkt_roce *f,
 			const uint8_t *payload);
+
+/* Parse a frame of link layer @ll (enum pkt_ll_kind) built by anyone:
+ * RoCE is pkt_parse_roce; native IB reads the LRH (addr.ll PKT_LL_IB,
+ * sl, vl, slid, dlid), an optional GRH (addr.grh; dscp, ecn, ttl from
+ * TClass and HopLmt, src_ip / dst_ip from the low 4 bytes of the GIDs),
+ * the BTH and the extension headers of its opcode, reading only the bytes
+ * present; payload_bytes from PktLen. Returns 0, or -EINVAL when the
+ * frame is not of that link layer (IB: LVer not 0, LNH not 2 or 3, a GRH
+ * not IPv6 with next header 0x1B, an unknown opcode, lengths that do not
+ * add up). */
+int pkt_parse_ll(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_roce *out);
 
 /* Parse a frame built by anyone (not only pkt_build_roce): Ethernet, optional
  * VLAN, IPv4 (no options required, but IHL honoured), UDP to 4791, BTH and

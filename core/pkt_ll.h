@@ -33,8 +33,11 @@ struct pkt_ll {
 	uint16_t wire_overhead_bytes; /* per frame besides its bytes: preamble + SFD +
 				       * inter-frame gap (Ethernet 20; IB 0) */
 	uint16_t min_frame_bytes;     /* shortest frame, trailer included (Ethernet 64) */
-	uint16_t trailer_bytes;       /* link CRC ending each frame, never captured
-				       * (Ethernet FCS 4; IB VCRC 2) */
+	uint16_t trailer_bytes;       /* link CRC ending each frame (Ethernet FCS 4;
+				       * IB VCRC 2) */
+	uint16_t cap_trailer_bytes;   /* of it, what captures leave out: Ethernet's FCS
+				       * (4) is never captured; IB's VCRC is (0), as
+				       * Wireshark's IB dissector reads ICRC and VCRC */
 	uint16_t hdr_bytes;           /* link header before the network header, untagged
 				       * (Ethernet 14; IB LRH 8) */
 	uint16_t ctrl_type;           /* what marks a link-level control frame: its
@@ -42,7 +45,8 @@ struct pkt_ll {
 	uint16_t ctrl_frame_bytes;    /* a control frame, trailer included (PFC 64;
 				       * IB flow-control packet 6) */
 	uint16_t credit_block_bytes;  /* flow-control credit unit; 0 with pauses (IB 64) */
-	uint16_t pcap_linktype;       /* LINKTYPE_* of captures (Ethernet 1; IB 247) */
+	uint16_t pcap_linktype;       /* LINKTYPE_* of captures (Ethernet 1; IB 247,
+				       * or USER0 147 by choice: capture.h) */
 	uint8_t addr_bytes;           /* bytes of a pkt_view dst / src address (IPv4 4; LID 2) */
 };
 
@@ -97,7 +101,7 @@ static inline bool pkt_ll_is_ctrl(uint8_t kind, const struct rte_mbuf *m)
  * LRH's next-header field says one follows. */
 static inline uint8_t *pkt_ll_ib_bth(uint8_t *d)
 {
-	return d + PKT_IB_LRH_BYTES + ((d[1] & 3) == PKT_IB_LNH_GLOBAL ? PKT_IB_GRH_BYTES : 0);
+	return d + pkt_view_ib_bth_off(d);
 }
 
 /* The congestion bits of @m (link layer @kind) as an RFC 3168 codepoint

@@ -2,7 +2,9 @@
  * link layer, the class selector, the congestion bits, the addresses and
  * flow-hash inputs, the BTH and the AETH / RETH. Switches, NICs and the
  * parsers of core/pkt.c read headers only through it; nothing else walks
- * Ethernet / IPv4 / UDP / BTH by hand. Wire formats: docs/wire-formats.md. */
+ * Ethernet / IPv4 / UDP / BTH or LRH / GRH / BTH by hand. Each stage has a
+ * case per link layer (RoCEv2; native InfiniBand) filling the same
+ * fields. Wire formats: docs/wire-formats.md. */
 #ifndef FAB_PKT_VIEW_H
 #define FAB_PKT_VIEW_H
 
@@ -13,15 +15,8 @@
 #include <rte_branch_prediction.h>
 
 #include "pkt.h"
+#include "pkt_ib.h"
 #include "pkt_telemetry.h"
-
-/* Link layers a view can be parsed from (struct pkt_ll describes each):
- * each has its own case in the stages below, filling the same fields. */
-enum pkt_ll_kind {
-	PKT_LL_ROCE = 0, /* Ethernet II, optional 802.1Q, IPv4, UDP 4791 (RoCEv2) */
-	PKT_LL_IB = 1,   /* native InfiniBand: LRH, optional GRH, BTH (pkt_ib.h) */
-	PKT_LL_N,
-};
 
 /* Tell the compiler that @kind is a valid enum pkt_ll_kind (an invariant:
  * kinds come from descriptors), so that per-packet switches on the kind
@@ -82,7 +77,15 @@ enum {
 	 * options, UDP, BTH, extension headers and a full INT stack. */
 	PKT_VIEW_MAX_HDR_BYTES = PKT_ETH_BYTES + PKT_VLAN_BYTES + 60 + PKT_UDP_BYTES +
 				 PKT_BTH_BYTES + PKT_EXT_MAX_BYTES + PKT_INT_MAX_BYTES,
+	PKT_IB_LVER_MASK = 0x0F,     /* LRH byte 0: link version, 0 */
+	PKT_IB_LNH_MASK = 3,         /* LRH byte 1: link next header */
+	PKT_IB_PKTLEN_MASK = 0x07FF, /* LRH bytes 4..5: PktLen, 11 bits */
+	PKT_IB_GRH_IPVER = 6,        /* GRH byte 0, high nibble */
+	PKT_IB_GRH_NXTHDR_OFF = 6,   /* GRH next header byte */
 };
+_Static_assert(PKT_IB_LRH_BYTES + PKT_IB_GRH_BYTES + PKT_BTH_BYTES + PKT_EXT_MAX_BYTES +
+			       PKT_INT_MAX_BYTES <= PKT_VIEW_MAX_HDR_BYTES,
+	       "a view's buffer holds the longest IB headers too");
 
 /* The headers of one frame. Stages fill it, each reading only what it
  * needs: pkt_view_l3 (what a forwarding hop reads), then pkt_view_flow
@@ -96,16 +99,20 @@ struct pkt_view {
 	uint8_t ll;             /* enum pkt_ll_kind of the link layer that parsed it */
 	uint8_t cls;            /* class selector: DSCP (RoCE); SL (IB) */
 	uint8_t cong;           /* congestion bits as read, as an RFC 3168 codepoint
-				 * (enum pkt_ecn): the IPv4 ECN field (RoCE) */
-	uint8_t proto;          /* flow: IP protocol (flow-hash input) */
-	uint16_t l3_off;        /* the link layer's network header: IPv4 (RoCE) */
-	uint16_t l4_off;        /* flow, bth: the transport header (UDP) */
+				 * (enum pkt_ecn): the IPv4 ECN field (RoCE); the BTH
+				 * FECN bit, CE when set, ECT(0) when clear (IB) */
+	uint8_t proto;          /* flow: IP protocol (flow-hash input); IB 0 */
+	uint8_t vl;             /* IB: the LRH's virtual lane (not set for RoCE) */
+	uint16_t l3_off;        /* the link layer's network header: IPv4 (RoCE); what
+				 * follows the LRH, 8 (IB) */
+	uint16_t l4_off;        /* flow, bth: the transport header (UDP; IB the BTH) */
 	uint32_t dst;           /* destination address of the link layer's kind:
 				 * IPv4, host byte order (RoCE); DLID (IB) */
 	/* pkt_view_flow */
-	uint32_t src;           /* source address, of dst's kind */
-	uint16_t sport;         /* UDP source port (flow entropy) */
-	uint16_t dport;         /* UDP destination port */
+	uint32_t src;           /* source address, of dst's kind (IB: SLID) */
+	uint16_t sport;         /* UDP source port (flow entropy); IB: the low 16
+				 * bits of the BTH destination QP */
+	uint16_t dport;         /* UDP destination port; IB 0 */
 	/* pkt_view_bth */
 	uint16_t bth_off;       /* the BTH */
 	uint8_t opcode;         /* enum pkt_opcode */
@@ -119,7 +126,8 @@ struct pkt_view {
 	uint64_t reth_va;       /* RETH virtual address (likewise) */
 	uint32_t imm_data;      /* ImmDt (only when the opcode has one) */
 	/* pkt_view_rest */
-	uint16_t net_bytes;     /* what the network header covers: IPv4 total length */
+	uint16_t net_bytes;     /* what the network header covers: IPv4 total length
+				 * (from l3_off); IB PktLen * 4, LRH..ICRC (from 0) */
 	uint8_t hdr_bytes;      /* BTH + extension headers of the opcode */
 	uint8_t pad_bytes;      /* BTH pad count, 0..3 */
 	uint8_t se;             /* BTH solicited event */
@@ -154,32 +162,83 @@ static inline int pkt_view_l3_roce(struct pkt_view *v, const uint8_t *d, uint32_
 	return 0;
 }
 
+/* LRH (and the BTH's FECN bit): version 0, next header BTH or GRH. */
+static inline int pkt_view_l3_ib(struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	uint32_t bth_off = PKT_IB_LRH_BYTES;
+	uint8_t lnh = d[1] & PKT_IB_LNH_MASK;
+
+	if (lnh == PKT_IB_LNH_GLOBAL)
+		bth_off += PKT_IB_GRH_BYTES;
+	if (unlikely((d[0] & PKT_IB_LVER_MASK) != 0 || lnh < PKT_IB_LNH_LOCAL ||
+		     len < bth_off + PKT_BTH_BYTES))
+		return -EINVAL;
+	v->ll = PKT_LL_IB;
+	v->l3_off = PKT_IB_LRH_BYTES;
+	v->vl = d[0] >> 4;
+	v->cls = d[1] >> 4;
+	v->cong = (d[bth_off + 4] & PKT_BTH_FECN) ? PKT_ECN_CE : PKT_ECN_ECT0;
+	v->dst = pkt_get16(d + 2);
+	return 0;
+}
+
+/* Where the BTH of the IB packet @d starts: after the LRH, and the GRH
+ * when the LRH's next header says one follows. */
+static inline uint32_t pkt_view_ib_bth_off(const uint8_t *d)
+{
+	return PKT_IB_LRH_BYTES +
+	       ((d[1] & PKT_IB_LNH_MASK) == PKT_IB_LNH_GLOBAL ? PKT_IB_GRH_BYTES : 0);
+}
+
 /* Stage 1: the link layer @ll's framing up to the network header of the
  * frame at @d, whose headers lie within @len bytes (a frame holds its
  * headers: its length less the trailer bounds them; a parser of captured
  * bytes passes what it holds). At least PKT_ETH_BYTES + PKT_VLAN_BYTES
  * bytes at @d must be readable. Fills ll, l3_off, cls, cong and dst.
+ * IB: the LRH (cls SL, vl, dst DLID, l3_off 8) and the BTH's FECN bit
+ * as cong, so the BTH (after the GRH when LNH is 3) must lie within @len.
  * Returns 0, or -EINVAL when the frame is not of a network protocol the
- * link layer carries (RoCE: IPv4) or its header does not fit. */
+ * link layer carries (RoCE: IPv4; IB: LVer 0 with LNH 2 or 3) or its
+ * header does not fit. */
 static inline int pkt_view_l3(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
 			      uint32_t len)
 {
 	switch (ll) {
 	case PKT_LL_ROCE:
 		return pkt_view_l3_roce(v, d, len);
+	case PKT_LL_IB:
+		return pkt_view_l3_ib(v, d, len);
 	default:
 		return -EINVAL;
 	}
 }
 
+/* IB's flow: SLID, and the destination QP standing in for a port (IB
+ * has no UDP; pkt_view_l3_ib checked the BTH lies within the frame). */
+static inline int pkt_view_flow_ib(struct pkt_view *v, const uint8_t *d)
+{
+	uint32_t bth_off = pkt_view_ib_bth_off(d);
+
+	v->l4_off = (uint16_t)bth_off;
+	v->src = pkt_get16(d + 6);
+	v->proto = 0;
+	v->sport = pkt_get16(d + bth_off + 6);
+	v->dport = 0;
+	return 0;
+}
+
 /* Stage 2 (after pkt_view_l3): the flow-hash inputs, source address, IP
- * protocol and the UDP ports, and l4_off. Returns 0, or -EINVAL when the
- * first 8 bytes of the transport header lie beyond @len. */
+ * protocol and the UDP ports, and l4_off (IB: SLID, protocol 0, the low
+ * 16 bits of the BTH destination QP as sport, dport 0, l4_off the BTH).
+ * Returns 0, or -EINVAL when the first 8 bytes of the transport header
+ * lie beyond @len. */
 static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t len)
 {
 	const uint8_t *ip = d + v->l3_off;
 	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4;
 
+	if (v->ll == PKT_LL_IB)
+		return pkt_view_flow_ib(v, d);
 	if (unlikely(len < l4 + PKT_UDP_BYTES))
 		return -EINVAL;
 	v->l4_off = (uint16_t)l4;
@@ -191,7 +250,8 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 }
 
 /* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: a UDP
- * datagram to port 4791 whose BTH opcode is known (pkt_layouts), the BTH's
+ * datagram to port 4791 (IB: the BTH after the LRH, or after the GRH
+ * when LNH is 3; l4_off = bth_off) whose BTH opcode is known (pkt_layouts), the BTH's
  * opcode, A bit, destination QP and PSN, and the AETH, RETH and ImmDt its
  * opcode implies (those fields are set only when it does). Fills l4_off,
  * bth_off and these. Returns 0, or -EINVAL when the frame is not RoCEv2 or
@@ -202,9 +262,14 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4, bth_off = l4 + PKT_UDP_BYTES;
 	const struct pkt_layout *lay;
 
-	if (unlikely(ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
-		     pkt_get16(d + l4 + 2) != PKT_ROCE_UDP_PORT))
+	if (v->ll == PKT_LL_IB) {
+		/* pkt_view_l3_ib checked the BTH lies within @len. */
+		bth_off = pkt_view_ib_bth_off(d);
+		l4 = bth_off;
+	} else if (unlikely(ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
+			    pkt_get16(d + l4 + 2) != PKT_ROCE_UDP_PORT)) {
 		return -EINVAL;
+	}
 	bth = d + bth_off;
 	ext = bth + PKT_BTH_BYTES;
 	lay = &pkt_layouts[bth[0]];
@@ -238,15 +303,40 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 
 /* Stage 4 (after pkt_view_bth), for frames from anywhere (captures, other
  * tools), which built frames need not: the IPv4 header is version 4 with
- * IHL >= 5 and not a fragment, and its total length holds the headers;
- * fills the rest of the BTH (se, pad_bytes, pkey, becn), net_bytes,
- * hdr_bytes and payload_bytes (from the total length, not the bytes held,
- * so truncated frames parse). Returns 0 or -EINVAL. */
+ * IHL >= 5 and not a fragment, and its total length holds the headers
+ * (IB: a GRH is IPVer 6 with next header 0x1B, and PktLen * 4 holds the
+ * headers); fills the rest of the BTH (se, pad_bytes, pkey, becn),
+ * net_bytes, hdr_bytes and payload_bytes (from the total length or
+ * PktLen, not the bytes held, so truncated frames parse). Returns 0 or
+ * -EINVAL. */
+static inline int pkt_view_rest_ib(struct pkt_view *v, const uint8_t *d)
+{
+	const uint8_t *grh = d + PKT_IB_LRH_BYTES, *bth = d + v->bth_off;
+	uint32_t fixed_bytes;
+
+	if (v->bth_off > PKT_IB_LRH_BYTES &&
+	    (grh[0] >> 4 != PKT_IB_GRH_IPVER || grh[PKT_IB_GRH_NXTHDR_OFF] != PKT_IB_GRH_NXTHDR))
+		return -EINVAL;
+	v->net_bytes = (uint16_t)((pkt_get16(d + 4) & PKT_IB_PKTLEN_MASK) * 4);
+	v->hdr_bytes = pkt_layouts[v->opcode].hdr_bytes;
+	v->se = (bth[1] & PKT_BTH_SE) != 0;
+	v->pad_bytes = (bth[1] >> PKT_BTH_PAD_SHIFT) & 3;
+	v->pkey = pkt_get16(bth + 2);
+	v->becn = (bth[4] & PKT_BTH_BECN) != 0;
+	fixed_bytes = v->bth_off + v->hdr_bytes + v->pad_bytes + PKT_ICRC_BYTES;
+	if (v->net_bytes < fixed_bytes)
+		return -EINVAL;
+	v->payload_bytes = v->net_bytes - fixed_bytes;
+	return 0;
+}
+
 static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 {
 	const uint8_t *ip = d + v->l3_off, *bth = d + v->bth_off;
 	uint32_t ihl_bytes = (uint32_t)v->l4_off - v->l3_off, fixed_bytes;
 
+	if (v->ll == PKT_LL_IB)
+		return pkt_view_rest_ib(v, d);
 	if (ip[0] >> 4 != 4 || ihl_bytes < PKT_IPV4_BYTES ||
 	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
 		return -EINVAL;
@@ -344,17 +434,21 @@ static inline int pkt_view_all(struct pkt_view *v, enum pkt_ll_kind ll, const ui
 	return rc;
 }
 
-/* Did the fabric mark the frame as congested (RoCE: IPv4 ECN CE)? */
+/* Did the fabric mark the frame as congested (RoCE: IPv4 ECN CE; IB: BTH
+ * FECN)? */
 static inline bool pkt_view_ce(const struct pkt_view *v)
 {
 	return v->cong == PKT_ECN_CE;
 }
 
-/* The bytes that bound a built frame's headers: its length less the FCS
- * (frames hold their headers; only payload may be left out). */
-static inline uint32_t pkt_view_hdr_limit(const struct rte_mbuf *m)
+/* The bytes that bound the headers of a frame of link layer @ll built
+ * here: its length less its trailer (RoCE: the FCS, 4; IB: the VCRC, 2),
+ * as frames hold their headers and only payload may be left out. */
+static inline uint32_t pkt_view_hdr_limit(enum pkt_ll_kind ll, const struct rte_mbuf *m)
 {
-	return pkt_meta_const(m)->frame_bytes - PKT_FCS_BYTES;
+	pkt_ll_kind_valid(ll);
+	return pkt_meta_const(m)->frame_bytes -
+	       (ll == PKT_LL_IB ? (uint32_t)PKT_IB_VCRC_BYTES : (uint32_t)PKT_FCS_BYTES);
 }
 
 #endif

@@ -25,8 +25,9 @@
  * native IB) packet. */
 static int nic_parse(const struct port *in, struct rte_mbuf *m, struct pkt_view *h)
 {
-	return pkt_view_roce(h, (enum pkt_ll_kind)port_ll_kind(in), pkt_data(m),
-			     pkt_view_hdr_limit(m));
+	enum pkt_ll_kind ll = (enum pkt_ll_kind)port_ll_kind(in);
+
+	return pkt_view_roce(h, ll, pkt_data(m), pkt_view_hdr_limit(ll, m));
 }
 
 /* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
@@ -531,7 +532,7 @@ int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
 	const uint8_t *d = pkt_data((struct rte_mbuf *)(uintptr_t)m);
 	struct pkt_view v = *h;
 
-	if (pkt_view_int(&v, d, pkt_view_hdr_limit(m)) != 0)
+	if (pkt_view_int(&v, d, pkt_view_hdr_limit(PKT_LL_ROCE, m)) != 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < v.int_hops; i++)
 		pkt_view_int_hop(&v, d, i, &hops[i]);

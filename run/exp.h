@@ -64,6 +64,13 @@ enum exp_cap_format {
 	EXP_CAP_PCAPNG, /* capture/capture.pcapng, an interface per port */
 };
 
+/* capture.ib_linktype: the link type of native InfiniBand ports' captures. */
+enum exp_cap_ib_linktype {
+	EXP_CAP_IB_INFINIBAND, /* LINKTYPE_INFINIBAND (247), the registered one */
+	EXP_CAP_IB_USER0,      /* LINKTYPE_USER0 (147): what Wireshark 4.0 opens
+				* (tools/fabemu-ib.lua) */
+};
+
 
 struct exp_workload {
 	char name[32];         /* given or "<kind><index>" */
@@ -188,6 +195,7 @@ struct exp {
 	uint32_t n_captures;          /* their count */
 	uint32_t snaplen;             /* capture bytes per frame, 0 = all */
 	enum exp_cap_format cap_format; /* capture.format: a pcap per port or one pcapng */
+	enum exp_cap_ib_linktype cap_ib_linktype; /* capture.ib_linktype: IB ports' link type */
 	/* outputs */
 	bool flows_csv;               /* write flows.csv */
 	bool pfc_log;                 /* write pfc_log.csv: every PFC frame sent or received */

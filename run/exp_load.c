@@ -223,6 +223,7 @@ static int exp_capture_ports(const struct cfg_node *n, void *params, char err[CF
 }
 
 static const char *const exp_cap_formats[] = { "pcap", "pcapng", NULL };
+static const char *const exp_cap_ib_linktypes[] = { "infiniband", "user0", NULL };
 
 static const struct cfg_key exp_capture_keys[] = {
 	{ "snaplen", CFG_KEY_UINT, "65535", .off = offsetof(struct exp, snaplen), .size = 4,
@@ -232,6 +233,10 @@ static const struct cfg_key exp_capture_keys[] = {
 	{ "format", CFG_KEY_ENUM, "pcap", .off = offsetof(struct exp, cap_format),
 	  .names = exp_cap_formats,
 	  .doc = "pcap (a file per port) or pcapng (one file, an interface per port)" },
+	{ "ib_linktype", CFG_KEY_ENUM, "infiniband", .off = offsetof(struct exp, cap_ib_linktype),
+	  .names = exp_cap_ib_linktypes,
+	  .doc = "link type of InfiniBand ports' captures: infiniband (247) or user0 (147, "
+		 "for Wireshark 4.0 with tools/fabemu-ib.lua)" },
 };
 
 static const struct cfg_table exp_capture_table = {

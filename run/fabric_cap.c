@@ -1,5 +1,6 @@
 /* Captures of a run (capture.ports): one pcap per port, or one pcapng with
- * an interface per port (capture.format), and beside them the name files
+ * an interface per port (capture.format), native IB ports under the link
+ * type capture.ib_linktype says, and beside them the name files
  * Wireshark reads, capture/hosts (IPv4 -> endpoint) and capture/ethers
  * (MAC -> port), so that a decode shows h3 and leaf2-p4, not addresses. */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "pkt_ll.h"
 
 enum {
 	FABRIC_CAP_DIR_BYTES = 4096,  /* the capture folder (a results folder is at most 3575 bytes) */
@@ -152,11 +154,15 @@ int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_
 		const struct pkt_ll *ll = fabric_port(f, c->node, c->port)->ll;
 		const char *node = f->topo->nodes[c->node].name;
 		char name[TOPO_NAME_BYTES + 8];
+		/* IB as LINKTYPE_USER0 when asked: Wireshark 4.0 cannot open 247. */
+		uint16_t lt = ll->kind == PKT_LL_IB && e->cap_ib_linktype == EXP_CAP_IB_USER0
+				      ? (uint16_t)CAP_LINKTYPE_USER0
+				      : ll->pcap_linktype;
 
 		if (ng) {
 			/* The interface is named as the port is written: node3/nic2:0. */
 			snprintf(name, sizeof(name), "%s:%u", node, c->port);
-			r = cap_ng_add(f->cap_ng, name, e->snaplen, ll, &f->caps[i], cerr);
+			r = cap_ng_add_as(f->cap_ng, name, e->snaplen, ll, lt, &f->caps[i], cerr);
 		} else {
 			/* A node name may hold '/' (node3/nic2): one file per port
 			 * all the same, node3-nic2-p0.pcap. */
@@ -164,7 +170,7 @@ int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_
 			for (char *q = name; *q; q++)
 				*q = *q == '/' ? '-' : *q;
 			snprintf(path, sizeof(path), "%s/%s-p%u.pcap", dir, name, c->port);
-			r = cap_open(path, e->snaplen, ll, &f->caps[i], cerr);
+			r = cap_open_as(path, e->snaplen, ll, lt, &f->caps[i], cerr);
 			if (r == 0)
 				f->cap_paths[f->n_cap_paths++] = strdup(path);
 		}

@@ -49,7 +49,8 @@ static void wire_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		struct pkt_view v;
 		int n;
 
-		CU_ASSERT_EQUAL_FATAL(pkt_view_roce(&v, PKT_LL_ROCE, pkt_data(m), pkt_view_hdr_limit(m)),
+		CU_ASSERT_EQUAL_FATAL(pkt_view_roce(&v, PKT_LL_ROCE, pkt_data(m),
+					    pkt_view_hdr_limit(PKT_LL_ROCE, m)),
 				      0);
 		n = nic_ack_int(m, &v, hops);
 		if (n == 1 && hops[0].ts_ps == want.ts_ps && hops[0].tx_bytes == want.tx_bytes &&

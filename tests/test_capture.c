@@ -182,8 +182,9 @@ static void test_capture_snaplen(void)
 }
 
 /* The capture takes its link type and trailer from the port's link-layer
- * descriptor: one with LINKTYPE_USER0 (147) and a 2-byte trailer (IB's
- * VCRC) writes that link type and lengths 2 bytes short of the frame. */
+ * descriptor: one with LINKTYPE_USER0 (147) that leaves a 2-byte trailer
+ * out of captures writes that link type and lengths 2 bytes short of the
+ * frame. */
 static void test_capture_link_type(void)
 {
 	struct pkt_ll ll = pkt_ll_roce;
@@ -196,7 +197,7 @@ static void test_capture_link_type(void)
 	int fd;
 
 	ll.pcap_linktype = 147;
-	ll.trailer_bytes = 2;
+	ll.cap_trailer_bytes = 2;
 	snprintf(path, sizeof(path), "/tmp/fabemu-cap-XXXXXX");
 	fd = mkstemp(path);
 	CU_ASSERT_FATAL(fd >= 0);

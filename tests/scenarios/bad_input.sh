@@ -133,6 +133,8 @@ exp capture-port "capture-port.yaml:3:[0-9]+: h0 has no connected port 3" \
 	"$good_topo" "$good_traffic" "capture: {ports: ['h0:3']}"
 exp capture-format "capture-format.yaml:3:[0-9]+: unknown value .pcap-ng. \(did you mean .pcapng.\?; valid: pcap, pcapng\)" \
 	"$good_topo" "$good_traffic" "capture: {ports: ['h0:0'], format: pcap-ng}"
+exp capture-ib-linktype "capture-ib-linktype.yaml:3:[0-9]+: unknown value .user1. \(did you mean .user0.\?; valid: infiniband, user0\)" \
+	"$good_topo" "$good_traffic" "capture: {ports: ['h0:0'], ib_linktype: user1}"
 exp pfc-log "pfc-log.yaml:3:[0-9]+: expected true or false, got .sometimes." \
 	"$good_topo" "$good_traffic" "outputs: {pfc_log: sometimes}"
 exp expect-op "expect-op.yaml:3:[0-9]+: .*unknown" \
