@@ -207,7 +207,7 @@ static void test_ibcc_settings(void)
 		err[0] = '\0';
 		CU_ASSERT_EQUAL(ti_read(bad[i].yaml, buf, err), -EINVAL);
 		if (!strstr(err, bad[i].err))
-			fprintf(stderr, "\n  case %u: got '%s', want '%s'\n", i, err, bad[i].err);
+			fprintf(stderr, "\n  case %u: got '%s'\n", i, err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].err));
 	}
 }
@@ -428,7 +428,7 @@ static void test_ibcc_switch_settings(void)
 		CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("f.yaml", bad[i].yaml, &doc, err), 0);
 		CU_ASSERT_EQUAL(cfg_schema_read(doc, cfg_doc_root(doc), "fabric", &b, 1, err), -EINVAL);
 		if (!strstr(err, bad[i].err))
-			fprintf(stderr, "\n  case %u: got '%s', want '%s'\n", i, err, bad[i].err);
+			fprintf(stderr, "\n  case %u: got '%s'\n", i, err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].err));
 		cfg_doc_free(doc);
 	}
