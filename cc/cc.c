@@ -16,6 +16,7 @@ static const struct cc_ops *const cc_registry[] = {
 	&cc_hpcc_ops,
 	&cc_timely_ops,
 	&cc_swift_ops,
+	&cc_ibcc_ops,
 };
 
 static const char *const cc_registry_names[] = {
@@ -25,6 +26,7 @@ static const char *const cc_registry_names[] = {
 	"hpcc",
 	"timely",
 	"swift",
+	"ibcc",
 	NULL,
 };
 
@@ -36,6 +38,7 @@ _Static_assert(sizeof(struct cc_dctcp_cfg) <= CC_CFG_BYTES, "DCTCP settings fit 
 _Static_assert(sizeof(struct cc_hpcc_cfg) <= CC_CFG_BYTES, "HPCC settings fit a slot");
 _Static_assert(sizeof(struct cc_timely_cfg) <= CC_CFG_BYTES, "TIMELY settings fit a slot");
 _Static_assert(sizeof(struct cc_swift_cfg) <= CC_CFG_BYTES, "Swift settings fit a slot");
+_Static_assert(sizeof(struct cc_ibcc_cfg) <= CC_CFG_BYTES, "IB CC settings fit a slot");
 
 #define CC_SLOT(i) (offsetof(struct cc_cfg_set, slot) + (size_t)(i) * CC_CFG_BYTES)
 
@@ -44,6 +47,7 @@ static const struct cfg_sub cc_dctcp_subs[] = { { &cc_dctcp_cfg_table, CC_SLOT(2
 static const struct cfg_sub cc_hpcc_subs[] = { { &cc_hpcc_cfg_table, CC_SLOT(3) }, { NULL, 0 } };
 static const struct cfg_sub cc_timely_subs[] = { { &cc_timely_cfg_table, CC_SLOT(4) }, { NULL, 0 } };
 static const struct cfg_sub cc_swift_subs[] = { { &cc_swift_cfg_table, CC_SLOT(5) }, { NULL, 0 } };
+static const struct cfg_sub cc_ibcc_subs[] = { { &cc_ibcc_cfg_table, CC_SLOT(6) }, { NULL, 0 } };
 
 /* Absent sections are not filled here (dflt NULL): only the algorithms in
  * use get theirs, through cc_cfg_resolve, so an experiment that uses none
@@ -59,6 +63,8 @@ static const struct cfg_key cc_cfg_keys[] = {
 	  .doc = "TIMELY rate settings (used when an algorithm is timely)" },
 	{ "swift", CFG_KEY_SECTION, NULL, .subs = cc_swift_subs, .what = "nic.swift",
 	  .doc = "Swift window settings (used when an algorithm is swift)" },
+	{ "ibcc", CFG_KEY_SECTION, NULL, .subs = cc_ibcc_subs, .what = "nic.ibcc",
+	  .doc = "InfiniBand CC (IBTA A10) source settings (used when an algorithm is ibcc)" },
 };
 
 const struct cfg_table cc_cfg_table = {

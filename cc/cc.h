@@ -19,7 +19,8 @@ struct cfg_doc;
 
 enum {
 	CC_MAX_ALGOS = 8,    /* registered algorithms, at most */
-	CC_CFG_BYTES = 256,  /* settings of one algorithm (its cfg_size), at most */
+	CC_CFG_BYTES = 512,  /* settings of one algorithm (its cfg_size), at most (ibcc's
+			      * 128-entry congestion control table takes 256) */
 };
 
 /* What the algorithm reacts to (struct cc_ops.flags). */
@@ -101,6 +102,11 @@ struct cc_qp {
 	uint64_t base_rtt_ps;      /* unloaded round-trip time of the QP's path */
 	uint32_t mtu_bytes;        /* payload bytes per packet */
 	uint32_t n_hops;           /* links of the QP's path (nic_qp_set_hops); 0: unknown */
+	uint64_t cnp_interval_ps;  /* set before init, may be changed by init: the least
+				    * time between two CNPs the responder end of the QP
+				    * sends (the NIC sets nic.cnp_interval, DCQCN's N;
+				    * ibcc sets its becn_interval, 0 by default: a BECN
+				    * for every FECN, as IBTA A10 has it) */
 	bool backlogged;           /* set by the NIC before on_timer: the QP has data to
 				    * send or in flight (an algorithm may let its timer
 				    * sleep while not, and catch up when it sends) */

@@ -362,6 +362,7 @@ static int nic_qp_cc_init(struct nic_qp *qp, uint64_t line_rate_bps, uint64_t ba
 	c->line_rate_bps = line_rate_bps;
 	c->base_rtt_ps = base_rtt_ps;
 	c->mtu_bytes = mtu;
+	c->cnp_interval_ps = qp->nic->p.cnp_interval_ps; /* the algorithm may set its own */
 	if (!(c->priv = calloc(1, ops->priv_size ? ops->priv_size : 1)))
 		return -ENOMEM;
 	if (ops->init(c) != 0)

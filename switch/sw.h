@@ -38,6 +38,7 @@ enum sw_drop_reason {
 /* Value <-> name, for counters and results. */
 const char *sw_drop_reason_name(enum sw_drop_reason r);
 
+#include "sw_ibcc.h"
 #include "sw_path.h"
 #include "sw_red.h"
 
@@ -100,6 +101,8 @@ struct sw_params {
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
 	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
 	struct sw_red_params red;     /* marking curve */
+	struct sw_ibcc_params ib_cc;  /* InfiniBand FECN marking (IBTA A10), fabric.ib_cc;
+				       * threshold 0: off */
 	bool int_on;                  /* HPCC INT: each data packet gets a record at
 				       * egress (pkt_telemetry.h) */
 	bool committed_on_top;        /* reserves and PFC headroom are added to buffer_bytes
@@ -130,6 +133,7 @@ struct sw_stats {
 	uint64_t fwd_pkts;                /* frames admitted and queued */
 	uint64_t buffer_peak_bytes;       /* high-water mark of the whole buffer */
 	uint64_t ecn_marked;              /* frames marked CE */
+	uint64_t fecn_marked;             /* IB frames marked FECN (IB CC, fabric.ib_cc) */
 	uint64_t storms;                  /* queues the watchdog declared stormed */
 	uint64_t drops[SW_DROP_N];        /* by reason */
 	uint64_t int_full;                /* INT on: data frames forwarded without a
@@ -142,6 +146,7 @@ struct sw_stats {
 struct sw_port_stats {
 	uint64_t drops[SW_DROP_N];        /* frames dropped toward this port, by reason */
 	uint64_t ecn_marked;              /* frames marked CE on this port */
+	uint64_t fecn_marked;             /* IB frames marked FECN on this port */
 	uint64_t headroom_peak_bytes;     /* most headroom used on this (ingress) port */
 };
 

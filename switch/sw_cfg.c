@@ -5,7 +5,8 @@
  * policies' settings) and HPCC's in-band telemetry (INT), read straight
  * into struct sw_params by the schema walker (core/cfg_schema.h), with the
  * checks between them. The fabric-wide keys of the section (loss, disabled
- * ports, deadlock check) are the run module's. */
+ * ports, deadlock check) are the run module's. InfiniBand's FECN marking
+ * (fabric.ib_cc, IBTA A10) is read here too. */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -428,6 +429,71 @@ static const struct cfg_table sw_cfg_ecn_table = {
 	.check = sw_cfg_ecn_check,
 };
 
+/* ---- InfiniBand congestion control (IBTA A10) ---- */
+
+/* Ports that mark as victims too: a list of port numbers 0..255, or `all`. */
+static int sw_cfg_victim_mask(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+	uint64_t *mask = p->ib_cc.victim_mask;
+
+	memset(p->ib_cc.victim_mask, 0, sizeof(p->ib_cc.victim_mask));
+	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0) {
+		memset(p->ib_cc.victim_mask, 0xFF, sizeof(p->ib_cc.victim_mask));
+		return 0;
+	}
+	if (n->type != CFG_SEQ) {
+		cfg_errorf(err, n, "ib_cc.victim_mask: expected a list of ports (0..%d) or 'all'",
+			   SW_IBCC_MAX_PORTS - 1);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < n->n; i++) {
+		uint64_t port;
+
+		if (cfg_u64(n->items[i], 0, SW_IBCC_MAX_PORTS - 1, &port, err) != 0)
+			return -EINVAL;
+		mask[port / 64] |= UINT64_C(1) << (port % 64);
+	}
+	return 0;
+}
+
+static int sw_cfg_ib_cc_check(const struct cfg_node *c, void *params, char err[CFG_ERR_BYTES])
+{
+	struct sw_params *p = params;
+
+	(void)c;
+	(void)err;
+	p->ib_cc.threshold_bytes = sw_ibcc_threshold_bytes(p->ib_cc.threshold,
+							   p->ib_cc.vl_buffer_bytes);
+	return 0;
+}
+
+/* OpenSM's defaults are all 0 (osm_subn_set_default_opt: no marking); a
+ * present section marks, with the aggressive end of IBTA's scale and
+ * OpenSM's zeros for the rest (every eligible packet, any size, no port
+ * marking as a victim). */
+static const struct cfg_key sw_cfg_ib_cc_keys[] = {
+	{ "threshold", CFG_KEY_UINT, "15", .off = SW_CFG_OFF(ib_cc.threshold), .size = 1,
+	  .max = SW_IBCC_THRESHOLD_MAX,
+	  .doc = "0 (off), 1 (loose) .. 15 (aggressive): congested above vl_buffer x (16 - t) / 16" },
+	{ "vl_buffer", CFG_KEY_SIZE, "256KiB", .off = SW_CFG_OFF(ib_cc.vl_buffer_bytes), .size = 8,
+	  .min = 64, .max = UINT64_C(1) << 40, .doc = "the reference threshold scales: a port/VL's buffer" },
+	{ "marking_rate", CFG_KEY_UINT, "0", .off = SW_CFG_OFF(ib_cc.marking_rate), .size = 2,
+	  .max = 0xFFFF, .doc = "eligible packets left unmarked after each mark (0: mark all)" },
+	{ "packet_size", CFG_KEY_UINT, "0", .off = SW_CFG_OFF(ib_cc.packet_size_blocks), .size = 1,
+	  .max = 0xFF, .doc = "packets of fewer 64-byte blocks (credits) are never marked" },
+	{ "victim_mask", CFG_KEY_CUSTOM, "[]", .read = sw_cfg_victim_mask,
+	  .doc = "ports (0..255) that mark while only victims (credit-starved), or all" },
+};
+
+static const struct cfg_table sw_cfg_ib_cc_table = {
+	.section = "fabric.ib_cc",
+	.keys = sw_cfg_ib_cc_keys,
+	.n_keys = sizeof(sw_cfg_ib_cc_keys) / sizeof(sw_cfg_ib_cc_keys[0]),
+	.check = sw_cfg_ib_cc_check,
+	.ordered = true,
+};
+
 /* ---- path choice ---- */
 
 static const char *const sw_cfg_flowlet_picks[] = { "random", "least-loaded", NULL };
@@ -542,6 +608,7 @@ int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out)
 	return 0;
 }
 static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };
+static const struct cfg_sub sw_cfg_ib_cc_subs[] = { { &sw_cfg_ib_cc_table, 0 }, { NULL, 0 } };
 static const struct cfg_sub sw_cfg_path_subs[] = { { &sw_cfg_path_table, 0 }, { NULL, 0 } };
 
 static const struct cfg_key sw_cfg_fabric_keys[] = {
@@ -561,6 +628,8 @@ static const struct cfg_key sw_cfg_fabric_keys[] = {
 	  .doc = "priority flow control; absent: no PFC" },
 	{ "ecn", CFG_KEY_SECTION, NULL, .subs = sw_cfg_ecn_subs, .what = "ecn",
 	  .doc = "ECN marking (RED); absent: no marking" },
+	{ "ib_cc", CFG_KEY_SECTION, NULL, .subs = sw_cfg_ib_cc_subs, .what = "ib_cc",
+	  .doc = "InfiniBand congestion control: FECN marking (IBTA A10); absent: none" },
 	{ "path", CFG_KEY_SECTION, "{}", .subs = sw_cfg_path_subs, .what = "path",
 	  .doc = "path choice among equal-cost ports" },
 	{ "int", CFG_KEY_BOOL, NULL, .off = SW_CFG_OFF(int_on),

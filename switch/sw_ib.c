@@ -163,6 +163,10 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	}
 	pm->tc = vl;
 	s->stats.fwd_pkts++;
+	/* IB congestion control marks on the way in: a packet that leaves
+	 * had credits, so only here is a credit-starved (victim) VL seen. */
+	if (unlikely(s->p.ib_cc.threshold) && pm->kind == PKT_KIND_DATA)
+		sw_ibcc_mark(s, op, m, vl, pm->frame_bytes, port_tc_bytes(op, vl), false);
 	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl & (PKT_N_PRIO - 1), adm.pool));
 }
 

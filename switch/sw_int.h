@@ -57,6 +57,8 @@ struct sw_port_x {
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
 	struct sw_port_stats stats;      /* counters */
+	uint16_t ibcc_skip[PKT_IB_N_VL]; /* IB CC: eligible packets still to skip before the
+					  * next FECN mark, per VL (sw_ibcc_take) */
 };
 
 /* Fields read for every packet come first. The forwarding table is
@@ -142,6 +144,19 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+/* IB congestion control's congestion point (IBTA A10; sw_ibcc.c): the IB
+ * data packet @m (@frame_bytes long, VCRC included) is being queued on
+ * data VL @vl of egress port @p, @q_bytes frame bytes already queued on
+ * that VL ahead of it, and @starved tells whether the VL's credits do not
+ * cover its head packet now (pkt_ib_fc_may_send false: the port/VL is held
+ * back by the next hop, a victim rather than a root). When the port/VL is
+ * congested and @m is eligible (sw_ibcc_eligible) and not yet marked,
+ * every (marking_rate + 1)-th such packet gets FECN (pkt_ll_mark_ce, which
+ * rewrites the VCRC) and counts in fecn_marked. Only for ports of link
+ * layer PKT_LL_IB and when s->p.ib_cc.threshold != 0 (a caller may test
+ * that first); never for flow-control packets. */
+void sw_ibcc_mark(struct sw *s, struct port *p, struct rte_mbuf *m, uint8_t vl,
+		  uint32_t frame_bytes, uint64_t q_bytes, bool starved);
 
 /* Is @s on native InfiniBand (its ports' link layer)? */
 static inline bool sw_on_ib(const struct sw *s)

@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 		test_pkt_register,
 		test_capture_register,
 		test_cc_register,
+		test_ibcc_register,
 		test_port_register,
 		test_port_fault_register,
 		test_topo_register,

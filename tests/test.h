@@ -40,6 +40,7 @@ int test_cfg_register(void);
 int test_ev_register(void);
 int test_exp_register(void);
 int test_faults_register(void);
+int test_ibcc_register(void);
 int test_nic_register(void);
 int test_nic_mem_register(void);
 int test_pkt_register(void);

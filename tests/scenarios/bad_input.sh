@@ -174,6 +174,14 @@ exp headroom-lossy "headroom-lossy.yaml:3:[0-9]+: headroom configured for priori
 	"$good_topo" "$good_traffic" "fabric: {pfc: {priorities: [3], headroom: {0: 64KiB}}}"
 exp kmin-above-kmax "kmin-above-kmax.yaml:3:[0-9]+: kmin .* is above kmax" \
 	"$good_topo" "$good_traffic" "fabric: {ecn: {kmin: 500KB, kmax: 100KB}}"
+exp ib-cc-threshold "ib-cc-threshold.yaml:3:29: .*15" \
+	"$good_topo" "$good_traffic" "fabric: {ib_cc: {threshold: 16}}"
+exp ib-cc-victim "ib-cc-victim.yaml:3:31: ib_cc.victim_mask: expected a list of ports" \
+	"$good_topo" "$good_traffic" "fabric: {ib_cc: {victim_mask: some}}"
+exp ibcc-cct-entry "ibcc-cct-entry.yaml:3:35: CCT entry '4:1': shift is 0..3" \
+	"$good_topo" "$good_traffic" "nic: {cc: ibcc, ibcc: {table: [0, '4:1']}}"
+exp ibcc-limit "ibcc-limit.yaml:3:51: ccti_limit 3 is past the table's last entry \\(1\\)" \
+	"$good_topo" "$good_traffic" "nic: {cc: ibcc, ibcc: {table: [0, 1], ccti_limit: 3}}"
 exp buffer-too-small "buffer-too-small.yaml:3:[0-9]+: leaf0: switch buffer .* cannot hold the reserves and PFC headroom" \
 	"$good_topo" "$good_traffic" "fabric: {buffer: 100KiB, pfc: {priorities: [3]}}"
 # Room for reserves and headroom, but a shared pool so small that a paused
