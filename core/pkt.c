@@ -168,7 +168,7 @@ uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f)
 {
 	struct pkt_lens l;
 
-	if (f->addr.ll == PKT_LL_IB)
+	if (unlikely(f->addr.ll == PKT_LL_IB))
 		return pkt_ib_frame_bytes(f);
 	pkt_lens_of(f, pkt_layouts[f->opcode].hdr_bytes, &l);
 	return l.frame_bytes;
@@ -340,7 +340,7 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 	uint8_t *p;
 	int rc;
 
-	if (f->addr.ll == PKT_LL_IB)
+	if (unlikely(f->addr.ll == PKT_LL_IB))
 		return pkt_ib_build(m, f, payload);
 	rc = pkt_roce_plan(f, pkt_l3_off_of(&f->addr), payload, &lay, &l, &full, &data_bytes);
 	if (rc != 0)
@@ -358,7 +358,7 @@ void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, 
 {
 	uint32_t l3_off;
 
-	if (a->ll == PKT_LL_IB) {
+	if (unlikely(a->ll == PKT_LL_IB)) {
 		pkt_ib_tmpl_init(t, a, pkey, dest_qp);
 		return;
 	}
@@ -379,7 +379,7 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 	uint8_t *p;
 	int rc;
 
-	if (t->ll == PKT_LL_IB)
+	if (unlikely(t->ll == PKT_LL_IB))
 		return pkt_ib_build_tmpl(m, t, f, payload);
 	if (f->pkey != pkt_get16(bth + 2) || (f->dest_qp & PKT_24BIT_MASK) != pkt_get24(bth + 5))
 		return -EINVAL;

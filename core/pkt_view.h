@@ -237,7 +237,9 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 	const uint8_t *ip = d + v->l3_off;
 	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4;
 
-	if (v->ll == PKT_LL_IB)
+	/* unlikely(): measured, fabemu bench with the RoCE path's layout kept
+	 * (docs/wire-formats.md, Native InfiniBand). */
+	if (unlikely(v->ll == PKT_LL_IB))
 		return pkt_view_flow_ib(v, d);
 	if (unlikely(len < l4 + PKT_UDP_BYTES))
 		return -EINVAL;
@@ -262,7 +264,7 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4, bth_off = l4 + PKT_UDP_BYTES;
 	const struct pkt_layout *lay;
 
-	if (v->ll == PKT_LL_IB) {
+	if (unlikely(v->ll == PKT_LL_IB)) {
 		/* pkt_view_l3_ib checked the BTH lies within @len. */
 		bth_off = pkt_view_ib_bth_off(d);
 		l4 = bth_off;
@@ -335,7 +337,7 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 	const uint8_t *ip = d + v->l3_off, *bth = d + v->bth_off;
 	uint32_t ihl_bytes = (uint32_t)v->l4_off - v->l3_off, fixed_bytes;
 
-	if (v->ll == PKT_LL_IB)
+	if (unlikely(v->ll == PKT_LL_IB))
 		return pkt_view_rest_ib(v, d);
 	if (ip[0] >> 4 != 4 || ihl_bytes < PKT_IPV4_BYTES ||
 	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)

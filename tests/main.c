@@ -44,6 +44,7 @@ int main(int argc, char **argv)
 		test_cfg_register,
 		test_ev_register,
 		test_pkt_register,
+		test_pkt_ib_register,
 		test_capture_register,
 		test_cc_register,
 		test_ibcc_register,
