@@ -13,7 +13,8 @@
 -- LINKTYPE_INFINIBAND (247) files cannot be helped from Lua: Wireshark 4.0's
 -- wiretap has no mapping for 247 and refuses to open them before any
 -- dissector runs (write them with capture.ib_linktype: user0).
--- Fields: fabemu_iblink.op, .fctbs, .vl, .fccl, .lpcrc, .lpcrc_good.
+-- Fields: fabemu_iblink.op, .fctbs, .vl, .fccl, .lpcrc, .lpcrc_good; on data
+-- packets fabemu_ib.fecn, .becn and .cnp.
 
 local bit = bit32 or bit
 
@@ -55,9 +56,42 @@ end
 
 local ib = Dissector.get("infiniband")
 
+-- IB congestion control's bits (IBTA Annex A10: BTH byte 4, FECN 0x80 and
+-- BECN 0x40), which Wireshark 4.0 shows only as a reserved byte; and
+-- opcode 0x81, the congestion notification packet it does not name.
+local cc = Proto("fabemu_ib", "fabemu InfiniBand congestion bits")
+local f_fecn = ProtoField.bool("fabemu_ib.fecn", "FECN (forward congestion)", 8, nil, 0x80)
+local f_becn = ProtoField.bool("fabemu_ib.becn", "BECN (backward congestion)", 8, nil, 0x40)
+local f_cnp = ProtoField.bool("fabemu_ib.cnp", "Congestion notification packet (opcode 0x81)")
+cc.fields = { f_fecn, f_becn, f_cnp }
+
+local LRH_BYTES, GRH_BYTES = 8, 40
+
+local function congestion_bits(tvb, pinfo, tree)
+	if tvb:len() < LRH_BYTES then
+		return
+	end
+	local bth = LRH_BYTES
+	if bit.band(tvb(1, 1):uint(), 3) == 3 then
+		bth = bth + GRH_BYTES
+	end
+	if tvb:len() < bth + 5 then
+		return
+	end
+	local t = tree:add(cc, tvb(bth + 4, 1))
+	t:add(f_fecn, tvb(bth + 4, 1))
+	t:add(f_becn, tvb(bth + 4, 1))
+	if tvb(bth, 1):uint() == 0x81 then
+		t:add(f_cnp, tvb(bth, 1), true):set_generated()
+		pinfo.cols.info:prepend("CNP ")
+	end
+end
+
 function p.dissector(tvb, pinfo, tree)
 	if tvb:len() ~= FC_BYTES then
-		return ib:call(tvb, pinfo, tree)
+		local n = ib:call(tvb, pinfo, tree)
+		congestion_bits(tvb, pinfo, tree)
+		return n
 	end
 	pinfo.cols.protocol = "IB FC"
 	local t = tree:add(p, tvb(0, FC_BYTES))
