@@ -57,14 +57,29 @@ static inline uint16_t port_credit_limit(const struct port_credit_vl *v)
 
 static void port_credit_timer(struct sim *sim, void *obj);
 
-static void port_credit_arm(struct port *p)
+/* Have the refresh event pending (one per port at most: it re-arms itself
+ * for what is not yet due when it fires). */
+static void port_credit_arm(struct port *p, uint64_t at_ps)
 {
 	struct port_credit *c = p->credit;
 
 	if (c->timer_ps)
 		return;
-	c->timer_ps = p->sim->now_ps + c->refresh_ps;
-	sim_at(p->sim, c->timer_ps, &c->timer_src, port_credit_timer, p);
+	c->timer_ps = at_ps;
+	sim_at(p->sim, at_ps, &c->timer_src, port_credit_timer, p);
+}
+
+/* VL @vl of @p has something to advertise: due one refresh interval after
+ * the oldest of it. */
+static void port_credit_mark(struct port *p, uint8_t vl)
+{
+	struct port_credit *c = p->credit;
+
+	if (!(c->unadv & (1u << vl))) {
+		c->unadv |= (uint8_t)(1u << vl);
+		c->vl[vl].unadv_since_ps = p->sim->now_ps;
+	}
+	port_credit_arm(p, p->sim->now_ps + c->refresh_ps);
 }
 
 /* Send a flow-control packet of VL @vl (operand @op) from @p: @p's FCTBS
@@ -83,18 +98,15 @@ static void port_credit_send(struct port *p, uint8_t vl, uint8_t op, bool last)
 			sim_pkt_free(p->sim, m);
 		/* Pool empty: the refresh tries again. */
 		c->stats.fc_no_mbuf++;
-		c->unadv |= (uint8_t)(1u << vl);
-		port_credit_arm(p);
+		c->unadv &= (uint8_t)~(1u << vl);
+		port_credit_mark(p, vl);
 		return;
 	}
 	v->adv = limit;
 	c->stats.fc_tx[vl]++;
-	if (last || !(p->flags & PORT_F_LOSSY)) {
-		c->unadv &= (uint8_t)~(1u << vl);
-	} else {
-		c->unadv |= (uint8_t)(1u << vl);
-		port_credit_arm(p);
-	}
+	c->unadv &= (uint8_t)~(1u << vl);
+	if (!last && (p->flags & PORT_F_LOSSY))
+		port_credit_mark(p, vl);
 	port_send_ctrl(p, m);
 }
 
@@ -103,15 +115,21 @@ static void port_credit_timer(struct sim *sim, void *obj)
 	struct port *p = obj;
 	struct port_credit *c = p->credit;
 	uint8_t todo = c->unadv;
+	uint64_t next = UINT64_MAX;
 
-	(void)sim;
 	c->timer_ps = 0;
 	while (todo) {
 		uint8_t vl = (uint8_t)__builtin_ctz(todo);
+		uint64_t due = c->vl[vl].unadv_since_ps + c->refresh_ps;
 
 		todo &= (uint8_t)(todo - 1);
-		port_credit_send(p, vl, PKT_IB_FC_OP_NORMAL, true);
+		if (due <= sim->now_ps)
+			port_credit_send(p, vl, PKT_IB_FC_OP_NORMAL, true);
+		else if (due < next)
+			next = due;
 	}
+	if (next != UINT64_MAX)
+		port_credit_arm(p, next);
 }
 
 int port_credit_enable(struct port *p, const struct port_credit_params *params)
@@ -198,8 +216,7 @@ void port_credit_release(struct port *in, uint8_t vl, uint32_t frame_bytes)
 	if (unadv >= c->update_blocks) {
 		port_credit_send(in, vl & (PORT_N_TC - 1), PKT_IB_FC_OP_NORMAL, false);
 	} else {
-		c->unadv |= (uint8_t)(1u << (vl & (PORT_N_TC - 1)));
-		port_credit_arm(in);
+		port_credit_mark(in, vl & (PORT_N_TC - 1));
 	}
 }
 
@@ -245,10 +262,8 @@ void port_credit_rx(struct port *p, struct rte_mbuf *m)
 		 * blocks lost on the link come back as credits. (On a lossless
 		 * link they are equal: the packet follows every frame counted.) */
 		v->abr = fctbs;
-		if ((uint32_t)(port_credit_limit(v) - v->adv) & PORT_CREDIT_MOD_MASK) {
-			c->unadv |= bit;
-			port_credit_arm(p);
-		}
+		if ((uint32_t)(port_credit_limit(v) - v->adv) & PORT_CREDIT_MOD_MASK)
+			port_credit_mark(p, vl);
 	}
 	if ((c->blocked & bit) && port_credit_vl_may(v, port_credit_head_bytes(p, vl))) {
 		c->blocked &= (uint8_t)~bit;
@@ -311,8 +326,7 @@ void port_credit_sent(struct port *p, uint8_t tc, uint32_t frame_bytes)
 	if (unlikely(p->flags & PORT_F_LOSSY)) {
 		/* The peer learns FCTBS (and recovers lost blocks) from the
 		 * next flow-control packet: see that one goes. */
-		c->unadv |= (uint8_t)(1u << tc);
-		port_credit_arm(p);
+		port_credit_mark(p, tc);
 	}
 }
 

@@ -72,6 +72,8 @@ struct port_credit_vl {
 	uint32_t buffer_blocks;    /* receiver: blocks granted to the peer */
 	uint32_t held_blocks;      /* receiver: blocks held now */
 	uint64_t starved_since_ps; /* sender: when the head began to wait for credits */
+	uint64_t unadv_since_ps;   /* since when something is unadvertised (the bit of
+				    * port_credit.unadv): the refresh is due then + refresh */
 };
 
 /* Credit state of one port (port_credit_enable). */
@@ -85,7 +87,7 @@ struct port_credit {
 	uint8_t release_on_arrival; /* params.release_on_arrival */
 	uint32_t update_blocks;     /* params.update_bytes in blocks (0: every release) */
 	uint64_t refresh_ps;        /* params.refresh_ps resolved against the rate */
-	uint64_t timer_ps;          /* armed refresh, 0 when none */
+	uint64_t timer_ps;          /* armed refresh (the one pending event), 0 when none */
 	struct ev_src timer_src;    /* its event identity */
 	struct port_credit_stats stats; /* counters */
 };

@@ -401,7 +401,10 @@ int sw_port_credit_on(struct sw *s, uint16_t i, const struct port_credit_params 
 {
 	int rc;
 
-	if (i >= s->n_ports)
+	char err[CFG_ERR_BYTES];
+
+	if (i >= s->n_ports || s->ports[i].ll->fc != PKT_LL_FC_CREDIT ||
+	    port_credit_params_check(p, err) != 0)
 		return -EINVAL;
 	sw_port_pfc_off(s, i);
 	rc = port_credit_enable(&s->ports[i], p);
