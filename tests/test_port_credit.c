@@ -199,21 +199,29 @@ static void test_credit_window_edge(void)
 }
 
 /* (b) The 12-bit counters wrap: 400 frames of 4096 bytes are 25,600
- * blocks (six wraps of 4096) through an 8 KiB buffer; all arrive, FCTBS
- * and ABR end at 25,600 mod 4096 on both ends, nothing overruns. With
- * unmasked counters or a comparison outside mod 4096 the link would stall
- * at the first wrap. */
+ * blocks (six wraps of 4096) through an 8 KiB buffer (a window of 2
+ * frames, a credit packet per frame); all arrive, each at the time of the
+ * closed form of (c) (T0 + (j / 2) R + (j % 2) S + S + d), FCTBS and ABR
+ * end at 25,600 mod 4096 on both ends, nothing overruns. With unmasked
+ * counters or a comparison outside mod 4096 the link would stall or run
+ * ahead at the first wrap; without the gating every frame would come
+ * early. */
 static void test_credit_wrap(void)
 {
+	const uint64_t d = 500000, S = 4096 * 20, T0 = 6 * 20, R = S + 2 * d + 6 * 20;
 	struct port_credit_params pa = params(8192, 1024), pb = params(8192, 1024);
 	struct port_credit_stats st;
+	bool exact = true;
 	struct link l;
 
-	link_init(&l, &pa, &pb, rate_400g, 500000);
+	link_init(&l, &pa, &pb, rate_400g, d);
 	for (int i = 0; i < 400; i++)
 		port_enqueue(&l.a, frame(&l.s, 4096, 0), 0, 4096);
 	sim_run(&l.s);
-	CU_ASSERT_EQUAL(l.rb.n, 400);
+	CU_ASSERT_EQUAL_FATAL(l.rb.n, 400);
+	for (uint32_t j = 0; j < 400; j++)
+		exact &= l.rb.t_ps[j] == T0 + (j / 2) * R + (j % 2) * S + S + d;
+	CU_ASSERT(exact);
 	CU_ASSERT_EQUAL(l.a.credit->vl[0].fctbs, 25600 % PKT_IB_FC_MOD);
 	CU_ASSERT_EQUAL(l.b.credit->vl[0].abr, 25600 % PKT_IB_FC_MOD);
 	CU_ASSERT_EQUAL(l.b.credit->vl[0].held_blocks, 0);
