@@ -198,7 +198,7 @@ void port_fini(struct port *p)
 
 /* Pick the class to serve: strict classes from the highest down, then DWRR
  * among the others. Returns -1 when nothing may be sent. */
-static inline int port_pick_tc(struct port *p)
+static inline __attribute__((always_inline)) int port_pick_tc(struct port *p)
 {
 	uint8_t ready = p->nonempty_mask & (uint8_t)~p->paused_mask;
 	uint8_t strict, rr;
