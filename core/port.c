@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "port.h"
+#include "port_credit.h"
 #include "port_fault.h"
 #include "port_pfc.h"
 #include "rng.h"
@@ -68,9 +69,12 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	b->peer_owner = a->owner;
 	a->pipe.peer_cap = b->cap != NULL;
 	b->pipe.peer_cap = a->cap != NULL;
+	a->pipe.peer_credit = b->credit != NULL;
+	b->pipe.peer_credit = a->credit != NULL;
 	port_set_rate(a, rate_bps);
 	port_set_rate(b, rate_bps);
 	a->delay_ps = b->delay_ps = delay_ps;
+	port_credit_link_up(a, b);
 }
 
 void port_set_rate(struct port *p, uint64_t rate_bps)
@@ -181,6 +185,7 @@ static void port_ring_free(struct sim *sim, struct port_ring *r)
 void port_fini(struct port *p)
 {
 	port_pfc_fini(p);
+	port_credit_fini(p);
 	port_fault_fini(p);
 	port_ring_free(p->sim, &p->ctrl);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
@@ -193,7 +198,7 @@ void port_fini(struct port *p)
 
 /* Pick the class to serve: strict classes from the highest down, then DWRR
  * among the others. Returns -1 when nothing may be sent. */
-static inline int port_pick_tc(struct port *p)
+static inline __attribute__((always_inline)) int port_pick_tc(struct port *p)
 {
 	uint8_t ready = p->nonempty_mask & (uint8_t)~p->paused_mask;
 	uint8_t strict, rr;
@@ -289,6 +294,97 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 	}
 }
 
+/* Start the MAC control frame at the head of the control ring. */
+static inline void port_start_ctrl(struct port *p)
+{
+	struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
+
+	if (p->ctrl.head == p->ctrl.tail)
+		p->flags &= (uint8_t)~PORT_F_CTRL;
+	port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux, 0);
+}
+
+/* Take the head frame of class @tc (which holds one) off its queue. */
+static inline struct port_slot port_take(struct port *p, int tc)
+{
+	struct port_ring *q = &p->q[tc];
+	struct port_slot s = q->slots[q->head++ & q->mask];
+	uint32_t bytes = (uint32_t)s.aux;
+
+	/* The slots of a long queue were written long ago: load the
+	 * next line of them one frame time ahead of its use. */
+	__builtin_prefetch(&q->slots[(q->head + PORT_SLOTS_PER_LINE) & q->mask]);
+
+	q->bytes -= bytes;
+	p->queue_bytes -= bytes;
+	if (q->head == q->tail) {
+		p->nonempty_mask &= (uint8_t)~(1u << tc);
+		q->deficit = 0;
+	} else {
+		/* (Strict classes never use theirs.) */
+		q->deficit -= bytes;
+	}
+	return s;
+}
+
+/* Queue @m (@frame_bytes) on class @tc as port_enqueue does, without
+ * starting anything. */
+static inline void port_push(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes,
+			     uint32_t tag)
+{
+	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
+
+	port_ring_push(q, m, frame_bytes | (uint64_t)tag << 32);
+	q->bytes += frame_bytes;
+	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
+	p->queue_bytes += frame_bytes;
+	if (p->queue_bytes > p->max_queue_bytes)
+		p->max_queue_bytes = p->queue_bytes;
+}
+
+/* port_next of a port under IB credits (port_credit.h): the same order,
+ * with the credit check of each class's head folded into paused_mask
+ * before the pick. A pulled frame whose VL lacks credits (or is paused)
+ * waits as the head of its class queue; its class is then paused, which
+ * the owner's pull honours (nic_pull skips paused classes), so pulling
+ * goes on only for the other VLs; at most one round of PORT_N_TC pulls per
+ * call. */
+static __attribute__((noinline, cold)) void port_next_credit(struct port *p)
+{
+	struct rte_mbuf *m;
+	int tc;
+
+	if (p->flags & PORT_F_CTRL) {
+		port_start_ctrl(p);
+		return;
+	}
+	port_credit_eval(p);
+	tc = port_pick_tc(p);
+	if (tc >= 0) {
+		struct port_slot s = port_take(p, tc);
+
+		port_credit_sent(p, (uint8_t)tc, (uint32_t)s.aux);
+		/* The VL it crosses the link on, for the receiver's count. */
+		pkt_meta(s.m)->tc = (uint8_t)tc;
+		port_start(p, s.m, (uint8_t)tc, (uint32_t)s.aux, (uint32_t)(s.aux >> 32));
+		return;
+	}
+	for (int i = 0; i < PORT_N_TC && p->ops->pull && (m = p->ops->pull(p->owner, p)); i++) {
+		const struct pkt_meta *pm = pkt_meta(m);
+		uint8_t vl = pm->tc & (PORT_N_TC - 1), bit = (uint8_t)(1u << vl);
+		uint32_t bytes = pm->frame_bytes;
+
+		if (!(p->paused_mask & bit) && port_credit_may(p, vl, bytes)) {
+			port_credit_sent(p, vl, bytes);
+			port_start(p, m, vl, bytes, 0);
+			return;
+		}
+		port_push(p, m, vl, bytes, 0);
+		port_credit_park(p, vl);
+	}
+	p->tx_pkt = NULL;
+}
+
 /* Start the next frame if one may go: control frames first, then the
  * queues, then the owner's. */
 void port_next(struct port *p)
@@ -304,34 +400,18 @@ void port_next(struct port *p)
 		}
 		return;
 	}
-	if (unlikely(p->flags & PORT_F_CTRL)) {
-		struct port_slot s = p->ctrl.slots[p->ctrl.head++ & p->ctrl.mask];
-
-		if (p->ctrl.head == p->ctrl.tail)
-			p->flags &= (uint8_t)~PORT_F_CTRL;
-		port_start(p, s.m, PORT_TC_CTRL, (uint32_t)s.aux, 0);
+	if (unlikely(p->flags & (PORT_F_CTRL | PORT_F_CREDIT))) {
+		if (p->flags & PORT_F_CREDIT)
+			port_next_credit(p);
+		else
+			port_start_ctrl(p);
 		return;
 	}
 	tc = port_pick_tc(p);
 	if (tc >= 0) {
-		struct port_ring *q = &p->q[tc];
-		struct port_slot s = q->slots[q->head++ & q->mask];
-		uint32_t bytes = (uint32_t)s.aux;
+		struct port_slot s = port_take(p, tc);
 
-		/* The slots of a long queue were written long ago: load the
-		 * next line of them one frame time ahead of its use. */
-		__builtin_prefetch(&q->slots[(q->head + PORT_SLOTS_PER_LINE) & q->mask]);
-
-		q->bytes -= bytes;
-		p->queue_bytes -= bytes;
-		if (q->head == q->tail) {
-			p->nonempty_mask &= (uint8_t)~(1u << tc);
-			q->deficit = 0;
-		} else {
-			/* (Strict classes never use theirs.) */
-			q->deficit -= bytes;
-		}
-		port_start(p, s.m, (uint8_t)tc, bytes, (uint32_t)(s.aux >> 32));
+		port_start(p, s.m, (uint8_t)tc, (uint32_t)s.aux, (uint32_t)(s.aux >> 32));
 		return;
 	}
 	if (p->ops->pull && (m = p->ops->pull(p->owner, p)) != NULL) {
@@ -346,14 +426,7 @@ void port_next(struct port *p)
 void port_enqueue_tag(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t frame_bytes,
 		      uint32_t tag)
 {
-	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
-
-	port_ring_push(q, m, frame_bytes | (uint64_t)tag << 32);
-	q->bytes += frame_bytes;
-	p->nonempty_mask |= (uint8_t)(1u << (tc & (PORT_N_TC - 1)));
-	p->queue_bytes += frame_bytes;
-	if (p->queue_bytes > p->max_queue_bytes)
-		p->max_queue_bytes = p->queue_bytes;
+	port_push(p, m, tc, frame_bytes, tag);
 	if (!p->tx_pkt)
 		port_next(p);
 }
@@ -375,6 +448,8 @@ uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg)
 			/* As port_next when a class empties. */
 			p->nonempty_mask &= (uint8_t)~(1u << (tc & (PORT_N_TC - 1)));
 			q->deficit = 0;
+			if (p->flags & PORT_F_CREDIT)
+				port_credit_flushed(p, tc & (PORT_N_TC - 1));
 		}
 		n++;
 		fn(arg, s.m, bytes, (uint32_t)(s.aux >> 32));
@@ -408,6 +483,10 @@ void port_set_loss(struct port *p, double loss, uint64_t seed)
 
 void port_set_paused(struct port *p, uint8_t tc, bool paused)
 {
+	if (p->flags & PORT_F_CREDIT) {
+		port_credit_set_paused(p, tc, paused);
+		return;
+	}
 	if (paused)
 		p->paused_mask |= (uint8_t)(1u << tc);
 	else
@@ -460,11 +539,17 @@ static void port_arrive(struct sim *sim, void *obj)
 	}
 	if (unlikely(pipe->peer_cap))
 		cap_write(p->peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
-	/* MAC control (PFC) is the receiving MAC's business, not its node's. */
+	/* MAC control (PFC) is the receiving MAC's business, not its node's;
+	 * so are IB flow-control packets. */
 	if (unlikely(port_is_ctrl(p, m))) {
-		port_pfc_rx(p->peer, m);
+		if (p->ll->fc == PKT_LL_FC_CREDIT)
+			port_credit_rx(p->peer, m);
+		else
+			port_pfc_rx(p->peer, m);
 		return;
 	}
+	if (unlikely(pipe->peer_credit))
+		port_credit_arrive(p->peer, m);
 	p->peer_rx(p->peer_owner, p->peer, m);
 }
 

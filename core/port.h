@@ -20,6 +20,7 @@
 struct sim;
 struct port;
 struct port_pfc;
+struct port_credit;
 struct port_fault;
 struct cap_file;
 
@@ -79,7 +80,8 @@ struct port_pipe {
 	uint32_t mask;           /* capacity - 1 */
 	uint32_t head;           /* next to arrive */
 	uint32_t tail;           /* next in */
-	uint16_t external;       /* slots were allocated */
+	uint8_t external;        /* slots were allocated */
+	uint8_t peer_credit;     /* the peer counts arriving blocks (port_credit.h) */
 	uint8_t peer_cap;        /* the peer captures what it receives */
 	uint8_t ll_kind;         /* enum pkt_ll_kind of the link (both ends share it):
 				  * an arrival tells control frames with it */
@@ -111,6 +113,7 @@ enum {
 	PORT_F_LOSSY = 2, /* frames may be lost or hurt on this direction (loss, faults) */
 	PORT_F_WAKE = 4,  /* an event will restart the port at busy_until_ps */
 	PORT_F_DOWN = 8,  /* its link is down (port_fault.h): what it sends is lost */
+	PORT_F_CREDIT = 16, /* IB credit flow control (port_credit.h): its own port_next */
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
@@ -165,6 +168,7 @@ struct port {
 	/* cold */
 	struct port_ring ctrl;       /* MAC control frames (PFC): sent first, never paused */
 	struct port_pfc *pfc;        /* PFC state, NULL when the port does not do PFC */
+	struct port_credit *credit;  /* IB credit state, NULL when the port has none */
 	const struct pkt_ll *ll;     /* link layer (default pkt_ll_roce; port_set_ll) */
 	uint64_t loss_ppb;           /* random frame loss on this direction, parts per 1e9 */
 	struct port_fault *fault;    /* link faults of this direction (port_fault.h), or NULL */
@@ -270,7 +274,8 @@ typedef void (*port_flush_fn)(void *arg, struct rte_mbuf *m, uint32_t frame_byte
 uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg);
 /* Tell an idle port that its owner has something to pull. */
 void port_kick(struct port *p);
-/* Set or clear the pause of class @tc; unpausing restarts an idle port. */
+/* Set or clear the pause of class @tc; unpausing restarts an idle port.
+ * (On a credit port these pauses are kept apart from the credit check.) */
 void port_set_paused(struct port *p, uint8_t tc, bool paused);
 /* Queue a MAC control frame (PFC); it goes before any queued data frame,
  * after the frame on the wire. Takes ownership. */
@@ -305,7 +310,8 @@ static inline const uint8_t *port_l2(const struct port *p)
 {
 	return p->l2;
 }
-/* Classes of @p's egress that may not transmit now (PFC). */
+/* Classes of @p's egress that may not transmit now (PFC; on a credit
+ * port, the classes whose head frame waits for credits). */
 static inline uint8_t port_paused_mask(const struct port *p)
 {
 	return p->paused_mask;

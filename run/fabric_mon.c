@@ -1,12 +1,15 @@
 /* Fabric-wide monitors and PFC set-up: per-port PFC settings and switch
  * buffer checks after wiring, the series.csv sampler, and detection of
- * cyclic buffer dependencies (PFC deadlocks). */
+ * cyclic buffer dependencies (PFC deadlocks, and InfiniBand credit loops:
+ * a port whose VL holds frames without credit for its head waits on its
+ * peer just as a paused one does). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric.h"
+#include "port_credit.h"
 #include "port_pfc.h"
 
 uint32_t fabric_max_frame(const struct exp *e)
@@ -176,36 +179,55 @@ static int fabric_peer_switch(const struct fabric *f, uint32_t s, uint16_t i)
 	return t->nodes[peer].kind == TOPO_SWITCH ? (int)t->nodes[peer].index : -1;
 }
 
+/* What holds a switch port: its bits in an edge's or a cycle's mechanism. */
+enum {
+	FABRIC_DL_PFC = 1,    /* a paused lossless queue holding frames */
+	FABRIC_DL_CREDIT = 2, /* a VL holding frames without credit for its head */
+};
+
+/* Why port @p of switch @i waits on its peer: FABRIC_DL_* bits, 0 if not. */
+static uint8_t fabric_port_blocked(const struct fabric *f, uint32_t i, uint16_t p)
+{
+	return (uint8_t)((sw_port_blocked(f->sws[i], p) >= 0 ? FABRIC_DL_PFC : 0) |
+			 (sw_port_credit_blocked(f->sws[i], p) >= 0 ? FABRIC_DL_CREDIT : 0));
+}
+
 /* Find a cycle in the graph "switch a waits for switch b" (a has a
- * lossless queue toward b that is paused and holds frames; a switch may
- * wait for several). Marks the cycle's switches in @on, links them in
- * @next (each to its successor on the cycle) and returns its length, or 0.
- * Depth-first over every edge, so a cycle through any of a switch's
- * blocked ports is found. */
-static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next)
+ * lossless queue toward b that is paused and holds frames, or a VL toward
+ * b whose head lacks credits; a switch may wait for several). Marks the
+ * cycle's switches in @on, links them in @next (each to its successor on
+ * the cycle), sets @mech to the FABRIC_DL_* bits of its edges and returns
+ * its length, or 0. Depth-first over every edge, so a cycle through any of
+ * a switch's blocked ports is found. */
+static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next, uint8_t *mech)
 {
 	uint32_t n = f->topo->n_switches, n_edges = 0, len = 0;
 	uint32_t *off = calloc(n + 1, sizeof(*off));
 	uint32_t *adj = NULL, *stack = NULL, *edge = NULL;
 	uint8_t *state = calloc(n, 1); /* 0 new, 1 on the path, 2 done */
+	uint8_t *why = NULL;           /* per edge: FABRIC_DL_* */
 
 	if (!off || !state)
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		n_edges += sw_n_ports(f->sws[i]);
 	adj = malloc(sizeof(*adj) * (n_edges ? n_edges : 1));
+	why = malloc(n_edges ? n_edges : 1);
 	stack = malloc(sizeof(*stack) * (n + 1));
 	edge = malloc(sizeof(*edge) * (n + 1));
-	if (!adj || !stack || !edge)
+	if (!adj || !why || !stack || !edge)
 		goto out;
 	n_edges = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		off[i] = n_edges;
 		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
+			uint8_t b = fabric_port_blocked(f, i, p);
 			int peer;
 
-			if (sw_port_blocked(f->sws[i], p) >= 0 && (peer = fabric_peer_switch(f, i, p)) >= 0)
+			if (b && (peer = fabric_peer_switch(f, i, p)) >= 0) {
+				why[n_edges] = b;
 				adj[n_edges++] = (uint32_t)peer;
+			}
 		}
 	}
 	off[n] = n_edges;
@@ -240,6 +262,8 @@ static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next)
 				for (uint32_t j = k; j < depth; j++) {
 					on[stack[j]] = 1;
 					next[stack[j]] = j + 1 < depth ? stack[j + 1] : w;
+					/* edge[j] is one past the edge it left by. */
+					*mech |= why[edge[j] - 1];
 				}
 				len = depth - k;
 			}
@@ -248,6 +272,7 @@ static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next)
 out:
 	free(off);
 	free(adj);
+	free(why);
 	free(stack);
 	free(edge);
 	free(state);
@@ -273,7 +298,8 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 	uint32_t n = f->topo->n_switches;
 	uint8_t *on = calloc(n, 1);
 	uint32_t *next = malloc(sizeof(*next) * (n ? n : 1));
-	uint32_t len = on && next ? fabric_find_cycle(f, on, next) : 0;
+	uint8_t mech = 0;
+	uint32_t len = on && next ? fabric_find_cycle(f, on, next, &mech) : 0;
 	bool stuck = len > 0;
 
 	f->mon_pending--;
@@ -290,14 +316,20 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 		while (!on[start])
 			start++;
 		f->deadlock_ps = sim->now_ps;
+		/* Name the mechanism of a cycle that credits take part in (a
+		 * PFC-only cycle keeps the plain "s0 -> s1 -> s0"). */
+		if (mech & FABRIC_DL_CREDIT)
+			off = (size_t)snprintf(f->deadlock_cycle, sizeof(f->deadlock_cycle), "%s: ",
+					       mech & FABRIC_DL_PFC ? "credit loop and PFC" : "credit loop");
 		for (uint32_t v = start, k = 0; k <= len && off < sizeof(f->deadlock_cycle); k++) {
 			off += (size_t)snprintf(f->deadlock_cycle + off, sizeof(f->deadlock_cycle) - off,
 						"%s%s", k ? " -> " : "",
 						f->topo->nodes[f->topo->switches[v]].name);
 			v = next[v];
 		}
-		if (!f->exp->sw.pfc.wd_detect_ps) {
-			/* Nothing will ever break it: end the run and report. */
+		if (!f->exp->sw.pfc.wd_detect_ps || !(mech & FABRIC_DL_PFC)) {
+			/* Nothing will ever break it (the PFC watchdog breaks
+			 * pauses, never a credit loop): end the run and report. */
 			f->deadlock_stopped = true;
 			sim->stop_ps = sim->now_ps;
 		}
@@ -315,8 +347,12 @@ static void fabric_deadlock_check(struct sim *sim, void *obj)
 void fabric_deadlock_arm(struct fabric *f)
 {
 	uint32_t n = f->topo->n_switches;
+	bool credit = false;
 
-	if (!f->exp->sw.pfc.lossless_prio || !f->exp->deadlock_check_ps || !n)
+	for (uint32_t i = 0; i < n && !credit; i++)
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]) && !credit; p++)
+			credit = port_credit_on(sw_port(f->sws[i], p));
+	if ((!f->exp->sw.pfc.lossless_prio && !credit) || !f->exp->deadlock_check_ps || !n)
 		return;
 	f->dl_next = malloc(sizeof(*f->dl_next) * n);
 	f->dl_tx = calloc(n, sizeof(*f->dl_tx));

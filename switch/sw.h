@@ -207,6 +207,21 @@ void sw_port_pfc_off(struct sw *s, uint16_t i);
  * (for deadlock detection): the first such priority, or -ENOENT. */
 int sw_port_blocked(const struct sw *s, uint16_t i);
 
+struct port_credit_params;
+/* Put port @i of @s under InfiniBand credit flow control with @p
+ * (core/port_credit.h), after port_set_ll(sw_port(s, i), &pkt_ll_ib) and
+ * before sw_ready; either side of port_connect. PFC is turned off there;
+ * every VL's (ingress port, VL) group is a credit group: frames the
+ * forwarding admits with sw_mmu_admit(s, i, VL, ...) are never dropped for
+ * buffer nor XOFF'd, and give their blocks back when released. sw_ready
+ * commits the VL buffers granted (erroring when they do not fit). Returns
+ * 0, -EINVAL (port out of range, bad params, not a credit link layer) or
+ * -ENOMEM. */
+int sw_port_credit_on(struct sw *s, uint16_t i, const struct port_credit_params *p);
+/* Port @i of @s has a VL with frames queued and no credit for its head
+ * (a credit-loop edge, for deadlock detection): that VL, or -ENOENT. */
+int sw_port_credit_blocked(const struct sw *s, uint16_t i);
+
 /* @h % @n by multiplication, with @magic = UINT64_MAX / @n + 1 (exact for
  * 32-bit operands: Lemire, Kaser and Kurz, "Faster remainder by direct
  * computation", 2019); a switch keeps the magic of each ECMP group. */

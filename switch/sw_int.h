@@ -12,6 +12,13 @@ enum sw_pool {
 	SW_POOL_RESERVE,   /* the ingress port/priority's guaranteed bytes */
 	SW_POOL_SHARED,    /* the shared pool */
 	SW_POOL_HEADROOM,  /* PFC headroom (lossless, after XOFF) */
+	SW_POOL_CREDIT,    /* the VL buffer an IB ingress port grants its peer */
+};
+
+/* sw_pg.lossless: how a group is kept from losing frames. */
+enum {
+	SW_PG_LOSSLESS = 1, /* PFC */
+	SW_PG_CREDIT = 2,   /* IB credits: the peer sends only what the VL buffer holds */
 };
 
 /* The tag a queued frame carries for the MMU (port_enqueue_tag): where it
@@ -42,9 +49,10 @@ _Static_assert(PKT_VIEW_MAX_HDR_BYTES < 512, "an INT record's offset fits the ta
 struct sw_pg {
 	uint32_t reserve_used;    /* bytes in the reserve */
 	uint32_t shared_used;     /* bytes in the shared pool */
-	uint32_t headroom_used;   /* bytes in headroom */
+	uint32_t headroom_used;   /* bytes in headroom (a credit group: in its VL buffer) */
 	uint16_t paused;          /* XOFF sent upstream and not yet XON */
-	uint16_t lossless;        /* a PFC priority on a port that does PFC */
+	uint16_t lossless;        /* 0, or SW_PG_LOSSLESS (a PFC priority on a port that
+				   * does PFC) or SW_PG_CREDIT (a VL of an IB port) */
 };
 
 /* Per-port switch state. */
@@ -139,7 +147,9 @@ struct sw_admit {
  * @res->drop set (a drop, counted by the caller). May send XOFF upstream. */
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
 		 uint32_t frame_bytes, struct sw_admit *res);
-/* A frame left: give its bytes back; may send XON upstream. */
+/* A frame left: give its bytes back; may send XON upstream, or (a frame
+ * admitted to SW_POOL_CREDIT) return its blocks to the ingress port's peer
+ * (port_credit_release). */
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes);
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);

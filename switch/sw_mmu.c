@@ -17,6 +17,7 @@
 
 #include "rng.h"
 #include "sim.h"
+#include "port_credit.h"
 #include "sw_int.h"
 
 /* PFC pause threshold on a priority group's shared use. */
@@ -106,12 +107,28 @@ static inline int sw_mmu_refuse(struct sw_admit *res, enum sw_drop_reason why)
 	return -ENOBUFS;
 }
 
+/* sw_mmu_admit on a credit group: charged to the group, never refused,
+ * no XOFF (credits stop at the upstream by themselves). */
+static int sw_mmu_admit_credit(struct sw *s, struct sw_pg *pg, uint64_t len, struct sw_admit *res)
+{
+	res->pool = SW_POOL_CREDIT;
+	pg->headroom_used += (uint32_t)len;
+	s->buffer_used += len;
+	if (s->buffer_used > s->stats.buffer_peak_bytes)
+		s->stats.buffer_peak_bytes = s->buffer_used;
+	return 0;
+}
+
 int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out, uint8_t tc,
 		 uint32_t frame_bytes, struct sw_admit *res)
 {
 	struct sw_pg *pg = sw_pg(s, in_port, prio);
 	uint64_t len = frame_bytes;
 
+	/* An IB ingress: the upstream sent it against credits for this VL's
+	 * buffer, committed apart (sw_ready), so it always fits. */
+	if (unlikely(pg->lossless == SW_PG_CREDIT))
+		return sw_mmu_admit_credit(s, pg, len, res);
 	if (unlikely(s->wd_on) && (s->px[out->index].stormed_prio & (1u << prio)))
 		return sw_mmu_refuse(res, SW_DROP_WATCHDOG);
 	if (s->buffer_used + len > s->buffer_bytes)
@@ -169,6 +186,10 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 		s->shared_used -= bytes;
 	} else {
 		pg->headroom_used -= bytes;
+		if (pool == SW_POOL_CREDIT) {
+			port_credit_release(&s->ports[in_port], prio, bytes);
+			return;
+		}
 	}
 	if (unlikely(pg->paused))
 		sw_try_xon(s, in_port, prio);
@@ -299,6 +320,8 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 	uint16_t worst_port = 0;
 
 	warn[0] = '\0';
+	uint64_t credit = 0;
+
 	for (uint16_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 		struct sw_port_x *x = &s->px[i];
@@ -306,6 +329,14 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 								s->p.max_frame_bytes) : 0;
 		unsigned n_lossless = (unsigned)__builtin_popcount(s->lossless_prio);
 
+		if (port_credit_on(p)) {
+			/* The VL buffers it grants its peer are real buffer: no
+			 * reserve (its frames never use one), no headroom. */
+			x->headroom_bytes = 0;
+			for (uint8_t vl = 0; vl < PORT_N_TC; vl++)
+				credit += port_credit_buffer_bytes(p, vl);
+			continue;
+		}
 		x->headroom_bytes = s->p.pfc.headroom_bytes ? s->p.pfc.headroom_bytes : need;
 		if (s->p.pfc.headroom_bytes && need > s->p.pfc.headroom_bytes &&
 		    need - s->p.pfc.headroom_bytes > worst_need - worst_have) {
@@ -321,6 +352,14 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 	 * headroom: its reserves and headroom come on top of the buffer. */
 	if (s->p.committed_on_top)
 		s->buffer_bytes += committed;
+	if (credit && committed + credit >= s->buffer_bytes) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "switch buffer %llu bytes cannot hold the credit buffers its InfiniBand ports grant their peers (%llu bytes) and the reserves and PFC headroom of the others (%llu bytes)",
+			 (unsigned long long)s->buffer_bytes, (unsigned long long)credit,
+			 (unsigned long long)committed);
+		return -ENOSPC;
+	}
+	committed += credit;
 	if (committed >= s->buffer_bytes) {
 		snprintf(err, CFG_ERR_BYTES,
 			 "switch buffer %llu bytes cannot hold the reserves and PFC headroom of its ports (%llu bytes)",
@@ -356,6 +395,29 @@ void sw_port_pfc_off(struct sw *s, uint16_t i)
 	for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
 		sw_pg(s, i, pr)->lossless = 0;
 	port_pfc_fini(&s->ports[i]);
+}
+
+int sw_port_credit_on(struct sw *s, uint16_t i, const struct port_credit_params *p)
+{
+	int rc;
+
+	char err[CFG_ERR_BYTES];
+
+	if (i >= s->n_ports || s->ports[i].ll->fc != PKT_LL_FC_CREDIT ||
+	    port_credit_params_check(p, err) != 0)
+		return -EINVAL;
+	sw_port_pfc_off(s, i);
+	rc = port_credit_enable(&s->ports[i], p);
+	if (rc != 0)
+		return rc;
+	for (uint8_t vl = 0; vl < PKT_N_PRIO; vl++)
+		sw_pg(s, i, vl)->lossless = SW_PG_CREDIT;
+	return 0;
+}
+
+int sw_port_credit_blocked(const struct sw *s, uint16_t i)
+{
+	return port_credit_blocked_vl(&s->ports[i]);
 }
 
 int sw_port_blocked(const struct sw *s, uint16_t i)

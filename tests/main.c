@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 		test_cc_register,
 		test_ibcc_register,
 		test_port_register,
+		test_port_credit_register,
 		test_port_fault_register,
 		test_topo_register,
 		test_topo_rail_register,

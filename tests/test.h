@@ -46,6 +46,7 @@ int test_nic_mem_register(void);
 int test_pkt_register(void);
 int test_pkt_ib_register(void);
 int test_port_register(void);
+int test_port_credit_register(void);
 int test_port_fault_register(void);
 int test_sha256_register(void);
 int test_sw_register(void);
