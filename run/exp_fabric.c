@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exp_int.h"
 #include "pkt_ib.h"
@@ -121,6 +122,19 @@ static int exp_ib_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR
 	return 0;
 }
 
+/* vl_buffer: auto (0: sized per link at assembly) or a size. */
+static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+
+	if (n->type == CFG_SCALAR && strcmp(n->str, "auto") == 0) {
+		e->ib.vl_buffer_bytes = 0;
+		return 0;
+	}
+	return cfg_size(n, PKT_IB_BLOCK_BYTES, PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
+			&e->ib.vl_buffer_bytes, err);
+}
+
 static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
@@ -131,7 +145,7 @@ static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR
 			   (unsigned long long)e->ib.vl_buffer_bytes);
 		return -EINVAL;
 	}
-	if (e->ib.credit_update_bytes > e->ib.vl_buffer_bytes) {
+	if (e->ib.vl_buffer_bytes && e->ib.credit_update_bytes > e->ib.vl_buffer_bytes) {
 		cfg_errorf(err, cfg_get(b, "credit_update"),
 			   "credit_update (%llu bytes) exceeds vl_buffer (%llu bytes): credits would never be returned",
 			   (unsigned long long)e->ib.credit_update_bytes,
@@ -151,9 +165,8 @@ static const struct cfg_key exp_ib_keys[] = {
 	  .read = exp_ib_sl2vl, .doc = "VL (0..7) of each service level 0..15, every port" },
 	{ "grh", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, ib.grh),
 	  .doc = "packets carry a global route header (40 bytes)" },
-	{ "vl_buffer", CFG_KEY_SIZE, "128KiB", .off = offsetof(struct exp, ib.vl_buffer_bytes),
-	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
-	  .doc = "receive buffer per port and VL that credits stand for (64B..128KiB)" },
+	{ "vl_buffer", CFG_KEY_CUSTOM, "auto", .read = exp_ib_vl_buffer,
+	  .doc = "receive buffer per port and VL that credits stand for: auto (the link's credit loop) or 64B..128KiB" },
 	{ "credit_update", CFG_KEY_SIZE, "2KiB", .off = offsetof(struct exp, ib.credit_update_bytes),
 	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
 	  .doc = "a flow-control packet goes once this much buffer was freed" },

@@ -15,6 +15,7 @@
 #include "fabric.h"
 #include "faults.h"
 #include "pkt_telemetry.h"
+#include "port_credit.h"
 #include "port_pfc.h"
 
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
@@ -125,6 +126,55 @@ double fabric_now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The VLs something is sent on (data of any message, ACKs, CNPs: the VL
+ * the NIC's @np gives their DSCPs): those get credit buffers, the others
+ * none, so that a switch commits only the buffers in use. */
+static uint8_t fabric_credit_vls(const struct exp *e, const struct nic_params *np)
+{
+	uint8_t used = 0;
+
+	used |= (uint8_t)(1u << np->dscp_to_tc[e->nic.data_dscp & 63]);
+	used |= (uint8_t)(1u << np->dscp_to_tc[e->nic.ack_dscp & 63]);
+	used |= (uint8_t)(1u << np->dscp_to_tc[(e->nic.cnp_dscp ? e->nic.cnp_dscp
+								   : NIC_CNP_DSCP_DEFAULT) & 63]);
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		used |= (uint8_t)(1u << np->dscp_to_tc[e->msgs[i].dscp & 63]);
+	return used;
+}
+
+/* The buffer a port of @rate_bps and @delay_ps grants per VL with
+ * fabric.ib.vl_buffer: auto: what keeps the link at line rate, the credit
+ * loop's bytes (a round trip of the cable at line rate, the largest frame
+ * it waits behind at each end, the update threshold's worth not yet
+ * advertised), in 64-byte blocks, at most 128 KiB (the 12-bit counters'
+ * reach: a faster or longer link then runs below line rate). */
+uint64_t fabric_credit_auto_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
+				  uint64_t update_bytes)
+{
+	uint64_t cable = (uint64_t)((unsigned __int128)rate_bps * 2 * delay_ps / 8 / UNITS_PS_PER_S);
+	uint64_t need = cable + 2 * (uint64_t)max_frame_bytes + update_bytes;
+
+	need = (need + PKT_IB_BLOCK_BYTES - 1) / PKT_IB_BLOCK_BYTES * PKT_IB_BLOCK_BYTES;
+	return need < PORT_CREDIT_MAX_BUFFER_BYTES ? need : PORT_CREDIT_MAX_BUFFER_BYTES;
+}
+
+/* The credit settings of IB port @p (fabric.ib) on the VLs in @used. */
+static void fabric_credit_params(const struct exp *e, uint8_t used, const struct port *p,
+				 struct port_credit_params *cp)
+{
+	uint64_t buf = e->ib.vl_buffer_bytes
+			       ? e->ib.vl_buffer_bytes
+			       : fabric_credit_auto_bytes(port_rate_bps(p), port_delay_ps(p),
+							  fabric_max_frame(e),
+							  e->ib.credit_update_bytes);
+
+	port_credit_params_default(cp);
+	for (int vl = 0; vl < PORT_N_TC; vl++)
+		cp->buffer_bytes[vl] = (used >> vl & 1) ? (uint32_t)buf : 0;
+	cp->update_bytes = (uint32_t)e->ib.credit_update_bytes;
+	cp->refresh_ps = e->ib.credit_interval_ps;
 }
 
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
@@ -251,6 +301,26 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 			else
 				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
 		}
+	}
+	if (e->link_layer == PKT_LL_IB) {
+		/* Credits on every port: switches hold what arrives in their
+		 * MMU, NICs consume it at once. */
+		struct port_credit_params cp;
+		uint8_t used = fabric_credit_vls(e, &np);
+
+		for (uint32_t i = 0; i < t->n_switches; i++)
+			for (uint16_t p = 0; p < t->nodes[t->switches[i]].n_ports; p++) {
+				fabric_credit_params(e, used, sw_port(f->sws[i], p), &cp);
+				if (sw_port_credit_on(f->sws[i], p, &cp) != 0)
+					goto nomem;
+			}
+		for (uint32_t i = 0; i < t->n_hosts; i++)
+			for (uint16_t p = 0; p < t->nodes[t->hosts[i]].n_ports; p++) {
+				fabric_credit_params(e, used, nic_port(f->nics[i], p), &cp);
+				cp.release_on_arrival = true;
+				if (port_credit_enable(nic_port(f->nics[i], p), &cp) != 0)
+					goto nomem;
+			}
 	}
 	if ((r = fabric_ready(f, err)) != 0)
 		return r;

@@ -151,4 +151,11 @@ uint16_t fabric_data_room(const struct exp *e);
 uint32_t fabric_pool_pkts(const struct exp *e);
 unsigned fabric_eal_mem_mb(const struct exp *e);
 
+/* fabric.ib.vl_buffer: auto for a port of @rate_bps and @delay_ps with
+ * frames up to @max_frame_bytes and an update threshold of @update_bytes:
+ * the credit loop's bytes, a whole number of 64-byte blocks, at most
+ * 128 KiB (fabric.c). */
+uint64_t fabric_credit_auto_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
+				  uint64_t update_bytes);
+
 #endif

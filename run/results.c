@@ -164,7 +164,7 @@ static int res_pfc(struct results *r, const struct fabric *f)
 			res_pfc_port(&sum, nic_port(f->nics[i], p), f->sim.now_ps);
 	RES_U64(r, sum.lost, "links.lost_pkts");
 	RES_U64(r, marked, "ecn.marked");
-	RES_U64(r, f->exp->sw.pfc.lossless_prio != 0, "pfc.enabled");
+	RES_U64(r, f->exp->sw.pfc.lossless_prio != 0 && !res_ib_on(f), "pfc.enabled");
 	RES_U64(r, sum.xoff_tx, "pfc.xoff_sent");
 	RES_U64(r, sum.xon_tx, "pfc.xon_sent");
 	RES_U64(r, sum.xoff_rx, "pfc.xoff_received");
@@ -423,7 +423,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_U64(r, buf_peak, "switch.buffer_peak_bytes");
 	RES_U64(r, q_peak, "switch.queue_peak_bytes");
 	if (res_pfc(r, f) != 0 || res_workloads(r, f) != 0 || res_collectives(r, f) != 0 ||
-	    res_training(r, f) != 0 || res_faults(r, f) != 0)
+	    res_training(r, f) != 0 || res_faults(r, f) != 0 || res_ib(r, f) != 0)
 		return -ENOMEM;
 	RES_U64(r, f->exp->engine.pool_pkts, "engine.packet_pool");
 	RES_U64(r, s->pkts_peak, "engine.packets_peak");
@@ -813,8 +813,11 @@ int res_write_ports(const struct fabric *f, const char *dir)
 		return -errno;
 	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes,"
 	      "lost_pkts,drops,drops_buffer,drops_threshold,drops_headroom,drops_watchdog,ecn_marked,"
-	      "pfc_xoff_sent,pfc_xon_sent,pfc_xoff_received,paused_ns\n",
+	      "pfc_xoff_sent,pfc_xon_sent,pfc_xoff_received,paused_ns",
 	      out);
+	if (res_ib_on(f))
+		res_ib_port_header(out);
+	fputc('\n', out);
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *lk = &t->links[l];
 
@@ -837,7 +840,7 @@ int res_write_ports(const struct fabric *f, const char *dir)
 				}
 				marked = ps->ecn_marked;
 			}
-			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+			fprintf(out, "%s,%u,%s:%u,%.3f,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f",
 				nd->name, lk->port[s], t->nodes[lk->node[1 - s]].name,
 				lk->port[1 - s], (double)lk->rate_bps / 1e9,
 				(unsigned long long)st.tx_pkts, (unsigned long long)st.tx_bytes,
@@ -850,6 +853,9 @@ int res_write_ports(const struct fabric *f, const char *dir)
 				(unsigned long long)marked, (unsigned long long)pf.xoff_tx,
 				(unsigned long long)pf.xon_tx, (unsigned long long)pf.xoff_rx,
 				units_ps_to_ns(pf.paused_ps));
+			if (res_ib_on(f))
+				res_ib_port_row(f, p, nd, lk->port[s], out);
+			fputc('\n', out);
 		}
 	}
 	return res_fclose(out);
@@ -941,6 +947,7 @@ void res_print_human(const struct results *r, const struct fabric *f, FILE *out)
 			RV("pfc.paused_ns_max") / 1e3);
 	if (RV("ecn.marked") > 0)
 		fprintf(out, "  ECN: %.0f frames marked CE\n", RV("ecn.marked"));
+	res_print_ib(r, f, out);
 	if (RV("pfc.deadlocks") > 0)
 		fprintf(out, "  DEADLOCK: cyclic buffer dependency %s at %.3f us%s\n",
 			res_find(r, "pfc.deadlock_cycle")->s, RV("pfc.deadlock_at_ns") / 1e3,

@@ -129,6 +129,14 @@ int res_write_faults(const struct fabric *f, const char *dir);
 void res_print_faults(const struct fabric *f, FILE *out);
 int res_write_training(const struct fabric *f, const char *dir);
 void res_print_training(const struct fabric *f, FILE *out);
+/* InfiniBand (results_ib.c): credit.* and fecn.* metrics, ports.csv's
+ * extra columns and a summary line; nothing on Ethernet. */
+bool res_ib_on(const struct fabric *f);
+int res_ib(struct results *r, const struct fabric *f);
+void res_ib_port_header(FILE *out);
+void res_ib_port_row(const struct fabric *f, const struct port *p, const struct topo_node *nd,
+		     uint16_t port, FILE *out);
+void res_print_ib(const struct results *r, const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);
 

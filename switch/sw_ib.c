@@ -11,6 +11,7 @@
 
 #include "pkt_ib.h"
 #include "pkt_view.h"
+#include "port_credit.h"
 #include "sim.h"
 #include "sw_int.h"
 
@@ -91,6 +92,14 @@ uint16_t sw_ib_lft_port(const struct sw *s, uint32_t ep)
 	return s->grp_ports[o + s->lft_pick[ep]];
 }
 
+/* A packet dropped before the MMU took it: its blocks still go back to
+ * the sender as credits (the buffer it held on arrival is free). */
+static void sw_ib_drop(struct sw *s, struct port *in, struct rte_mbuf *m, enum sw_drop_reason r)
+{
+	port_credit_release(in, pkt_meta(m)->tc, pkt_meta(m)->frame_bytes);
+	sw_drop(s, m, r);
+}
+
 /* The data path of a packet arriving on @in. */
 static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 {
@@ -107,13 +116,13 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 
 	s->stats.rx_pkts++;
 	if (unlikely(pkt_view_l3(&v, PKT_LL_IB, d, pm->frame_bytes) != 0)) {
-		sw_drop(s, m, SW_DROP_PARSE);
+		sw_ib_drop(s, in, m, SW_DROP_PARSE);
 		return;
 	}
 	/* LID l is endpoint l - 1 (LID 0 is reserved: no endpoint). */
 	ep = v.dst - 1;
 	if (unlikely(v.dst == 0 || ep >= s->n_eps)) {
-		sw_drop(s, m, SW_DROP_NO_ROUTE);
+		sw_ib_drop(s, in, m, SW_DROP_NO_ROUTE);
 		return;
 	}
 	g = s->class_grp[s->ep_class[ep]];
@@ -126,7 +135,7 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 		o = s->grp_off[g];
 		n = s->grp_off[g + 1] - o;
 		if (unlikely(n == 0)) {
-			sw_drop(s, m, SW_DROP_NO_ROUTE);
+			sw_ib_drop(s, in, m, SW_DROP_NO_ROUTE);
 			return;
 		}
 	}
@@ -141,7 +150,7 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 			uint32_t h;
 
 			if (unlikely(pkt_view_flow(&v, d, pm->frame_bytes) != 0)) {
-				sw_drop(s, m, SW_DROP_PARSE);
+				sw_ib_drop(s, in, m, SW_DROP_PARSE);
 				return;
 			}
 			h = sw_ecmp_hash(s->hash_seed, v.src, v.dst, v.proto, v.sport, v.dport);
@@ -150,15 +159,17 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	}
 	out = s->grp_ports[o + pick];
 	op = &s->ports[out];
-	in_vl = d[0] >> 4;
+	/* The VL it came on (the sender's port stamps it in the metadata,
+	 * as in the LRH). */
+	in_vl = pm->tc & (PKT_N_PRIO - 1);
 	vl = s->p.sl2vl[v.cls & (SW_IB_N_SL - 1)];
 	if (vl != in_vl)
 		pkt_ib_set_vl(m, vl);
 	/* The ingress buffer charged is that of the VL it came on. */
-	if (unlikely(sw_mmu_admit(s, in_port, in_vl & (PKT_N_PRIO - 1), op, vl, pm->frame_bytes,
+	if (unlikely(sw_mmu_admit(s, in_port, in_vl, op, vl, pm->frame_bytes,
 				  &adm) != 0)) {
 		s->px[out].stats.drops[adm.drop]++;
-		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
+		sw_ib_drop(s, in, m, (enum sw_drop_reason)adm.drop);
 		return;
 	}
 	pm->tc = vl;
@@ -166,8 +177,9 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	/* IB congestion control marks on the way in: a packet that leaves
 	 * had credits, so only here is a credit-starved (victim) VL seen. */
 	if (unlikely(s->p.ib_cc.threshold) && pm->kind == PKT_KIND_DATA)
-		sw_ibcc_mark(s, op, m, vl, pm->frame_bytes, port_tc_bytes(op, vl), false);
-	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl & (PKT_N_PRIO - 1), adm.pool));
+		sw_ibcc_mark(s, op, m, vl, pm->frame_bytes, port_tc_bytes(op, vl),
+			     (port_paused_mask(op) >> vl) & 1);
+	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl, adm.pool));
 }
 
 /* A packet leaves a queue of @p: its buffer goes back (and with it the

@@ -178,6 +178,25 @@ exp ib-cc-threshold "ib-cc-threshold.yaml:3:29: .*15" \
 	"$good_topo" "$good_traffic" "fabric: {ib_cc: {threshold: 16}}"
 exp ib-cc-victim "ib-cc-victim.yaml:3:31: ib_cc.victim_mask: expected a list of ports" \
 	"$good_topo" "$good_traffic" "fabric: {ib_cc: {victim_mask: some}}"
+# InfiniBand link layer (fabric.link_layer, fabric.ib)
+exp ib-link-layer "ib-link-layer.yaml:3:22: .*(roce|infiniband)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: ethernet}"
+exp ib-routing "ib-routing.yaml:3:48: .*(minhop|ftree)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {routing: updown}}"
+exp ib-sl2vl-len "ib-sl2vl-len.yaml:3:46: sl2vl needs 16 entries" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {sl2vl: [0, 1]}}"
+exp ib-sl2vl-vl "ib-sl2vl-vl.yaml:3:50: 9 is above the maximum 7" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {sl2vl: [0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}"
+exp ib-vl-buffer "ib-vl-buffer.yaml:3:50: vl_buffer must be a whole number of 64-byte credits" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {vl_buffer: 1000B}}"
+exp ib-vl-buffer-big "ib-vl-buffer-big.yaml:3:50: size 1048576 bytes is above the maximum" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {vl_buffer: 1MiB}}"
+exp ib-credit-update "ib-credit-update.yaml:3:71: credit_update .* exceeds vl_buffer" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {vl_buffer: 4KiB, credit_update: 8KiB}}"
+exp ib-int "ib-int.yaml:3:39: fabric.int .* not modelled with link_layer: infiniband" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, int: true}"
+exp ib-hpcc "ib-hpcc.yaml:[0-9]+:[0-9]+: congestion control 'hpcc' reads in-band telemetry, which is not modelled" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband}" "nic: {cc: hpcc}"
 exp ibcc-cct-entry "ibcc-cct-entry.yaml:3:35: CCT entry '4:1': shift is 0..3" \
 	"$good_topo" "$good_traffic" "nic: {cc: ibcc, ibcc: {table: [0, '4:1']}}"
 exp ibcc-limit "ibcc-limit.yaml:3:51: ccti_limit 3 is past the table's last entry \\(1\\)" \
