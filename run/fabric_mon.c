@@ -29,8 +29,11 @@ uint32_t fabric_max_frame(const struct exp *e)
 static void fabric_warn_ecn(const struct exp *e)
 {
 	bool nic_used = e->n_workloads == 0;
+	/* The marking that applies: RED on Ethernet, FECN on InfiniBand. */
+	bool ib = e->link_layer == PKT_LL_IB;
+	const char *what = ib ? "FECN marking is on (fabric.ib_cc)" : "ECN marking is on (fabric.ecn)";
 
-	if (!e->sw.ecn_tc_mask)
+	if (ib ? !e->sw.ib_cc.threshold : !e->sw.ecn_tc_mask)
 		return;
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct exp_workload *w = &e->workloads[i];
@@ -39,13 +42,13 @@ static void fabric_warn_ecn(const struct exp *e)
 			nic_used = true;
 		else if (!(w->cc->flags & CC_F_ECN))
 			fprintf(stderr,
-				"%s:%u:%u: warning: ECN marking is on (fabric.ecn) but workload '%s' uses congestion control '%s', which ignores it\n",
-				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, w->name, w->cc->name);
+				"%s:%u:%u: warning: %s but workload '%s' uses congestion control '%s', which ignores it\n",
+				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, what, w->name, w->cc->name);
 	}
 	if (nic_used && !(e->nic.cc->flags & CC_F_ECN))
 		fprintf(stderr,
-			"%s:%u:%u: warning: ECN marking is on (fabric.ecn) but congestion control '%s' (nic.cc) ignores it: marks and CNPs slow nothing down\n",
-			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, e->nic.cc->name);
+			"%s:%u:%u: warning: %s but congestion control '%s' (nic.cc) ignores it: marks and CNPs slow nothing down\n",
+			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, what, e->nic.cc->name);
 }
 
 /* An algorithm in use reads INT but the responders coalesce ACKs: it sees

@@ -49,14 +49,21 @@ int res_ib(struct results *r, const struct fabric *f)
 {
 	const struct topo *t = f->topo;
 	struct res_credit_sum sum = { 0 };
-	uint64_t fecn = 0;
+	uint64_t fecn = 0, granted_max = 0;
 
 	if (!res_ib_on(f))
 		return 0;
 	for (uint32_t i = 0; i < t->n_switches; i++) {
+		uint64_t granted = 0;
+
 		fecn += sw_stats(f->sws[i])->fecn_marked;
-		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++)
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
 			res_credit_port(&sum, sw_port(f->sws[i], p), NULL);
+			for (uint8_t vl = 0; vl < PORT_N_TC; vl++)
+				granted += port_credit_buffer_bytes(sw_port(f->sws[i], p), vl);
+		}
+		if (granted > granted_max)
+			granted_max = granted;
 	}
 	for (uint32_t i = 0; i < t->n_hosts; i++)
 		for (uint16_t p = 0; p < nic_n_ports(f->nics[i]); p++)
@@ -69,6 +76,8 @@ int res_ib(struct results *r, const struct fabric *f)
 	RES_DBL(r, units_ps_to_ns(sum.starved_ps), "credit.starved_ns_total");
 	RES_DBL(r, units_ps_to_ns(sum.starved_max_ps), "credit.starved_ns_max");
 	RES_U64(r, sum.overruns, "credit.overruns");
+	/* What credits let a switch hold at most: the buffers its ports grant. */
+	RES_U64(r, granted_max, "credit.granted_bytes_max");
 	RES_U64(r, fecn, "fecn.marked");
 	return 0;
 }

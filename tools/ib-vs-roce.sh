@@ -18,5 +18,5 @@ exp=experiments/ib-vs-roce.yaml
 metrics='collectives.ar.time_us,collectives.ar.busbw_GBps,last_completion_ns'
 metrics+=',workloads.incast.fct_ns_max,workloads.incast.goodput_gbps,flows.slowdown.p99'
 metrics+=',switch.queue_peak_bytes,drops.total,pfc.paused_ns_total,credit.starved_ns_total'
-metrics+=',ecn.marked,fecn.marked,nic.cnps_received,nic.becns_received'
+metrics+=',ecn.marked,fecn.marked,nic.cnps_sent,credit.overruns'
 "$fabemu" compare "$out/roce" "$out/infiniband" --tolerance 1000% --metrics "$metrics" "$@"
