@@ -17,7 +17,7 @@
 # - The side-by-side table has both sides' rows.
 #   ib_vs_roce.sh FABEMU SOURCE_ROOT
 set -eu
-fabemu=$1
+fabemu=$(realpath "$1")
 root=$2
 . "$(dirname "$0")/lib.sh"
 
