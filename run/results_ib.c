@@ -5,6 +5,7 @@
  * extra columns, and a line of the human summary. Nothing of this on
  * Ethernet, whose files stay as they were. */
 #include <stdio.h>
+#include <string.h>
 
 #include "port_credit.h"
 #include "results.h"
@@ -78,6 +79,10 @@ int res_ib(struct results *r, const struct fabric *f)
 	RES_U64(r, sum.overruns, "credit.overruns");
 	/* What credits let a switch hold at most: the buffers its ports grant. */
 	RES_U64(r, granted_max, "credit.granted_bytes_max");
+	/* A cycle the deadlock check found that credits hold (its report
+	 * says which mechanism holds each edge: fabric_mon.c). */
+	RES_U64(r, f->deadlocks && strncmp(f->deadlock_cycle, "credit loop", 11) == 0,
+		"credit.deadlocks");
 	RES_U64(r, fecn, "fecn.marked");
 	return 0;
 }
