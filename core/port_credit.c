@@ -384,6 +384,27 @@ int port_credit_blocked_vl(const struct port *p)
 	return -ENOENT;
 }
 
+uint64_t port_credit_owed_bytes(const struct port *p)
+{
+	const struct port_credit *c = p->credit;
+	const struct port_credit *pc = p->peer ? p->peer->credit : NULL;
+	uint64_t owed = 0;
+
+	if (!c || !pc)
+		return 0;
+	for (uint8_t vl = 0; vl < PORT_N_TC; vl++) {
+		uint32_t grant = pc->vl[vl].buffer_blocks;
+		uint32_t avail = (uint32_t)(c->vl[vl].fccl - c->vl[vl].fctbs) % PKT_IB_FC_MOD;
+
+		/* A limit behind what was sent (it never is) counts as none left. */
+		if (avail > PKT_IB_FC_HALF)
+			avail = 0;
+		if (grant > avail)
+			owed += (uint64_t)(grant - avail) * PKT_IB_BLOCK_BYTES;
+	}
+	return owed;
+}
+
 uint32_t port_credit_buffer_bytes(const struct port *p, uint8_t vl)
 {
 	return p->credit ? p->credit->vl[vl & (PORT_N_TC - 1)].buffer_blocks * PKT_IB_BLOCK_BYTES : 0;

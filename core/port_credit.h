@@ -123,6 +123,11 @@ static inline bool port_credit_on(const struct port *p)
 {
 	return p->credit != NULL;
 }
+/* What @p's sending is owed in credits, bytes over all VLs: the buffer
+ * its peer granted less the credits it has left, i.e. what it sent that
+ * the peer still holds or that is on the link (0 without credits). IB
+ * adaptive routing weighs it with the queue. */
+uint64_t port_credit_owed_bytes(const struct port *p);
 /* Buffer @p grants its peer on VL @vl, bytes (0 without credits). */
 uint32_t port_credit_buffer_bytes(const struct port *p, uint8_t vl);
 /* @p's counters, starvation in progress counted up to now (zeros without

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "port.h"
+#include "port_credit.h"
 #include "rng.h"
 #include "sim.h"
 
@@ -103,14 +104,21 @@ static inline void *sw_path_grp_state(const struct sw_path_env *env, uint32_t gr
 
 /* What the switch's port @port still has to send, all traffic classes
  * and the frame on the wire (port_backlog_bytes: the load a load-aware
- * policy compares); UINT64_MAX when its link is down, so that a
+ * policy compares), and on InfiniBand what it sent that the next hop
+ * still holds (its credits owed: a port whose downstream is backed up
+ * looks loaded before its own queue grows, as IB adaptive routing weighs
+ * queue and credit state); UINT64_MAX when its link is down, so that a
  * load-aware policy avoids a dead port at once (the others keep it until
  * the forwarding is recomputed). */
 static inline uint64_t sw_path_load(const struct sw_path_env *env, uint16_t port)
 {
 	const struct port *p = &env->ports[port];
 
-	return likely(port_up(p)) ? port_backlog_bytes(p, env->sim->now_ps) : UINT64_MAX;
+	if (unlikely(!port_up(p)))
+		return UINT64_MAX;
+	if (unlikely(p->flags & PORT_F_CREDIT))
+		return port_backlog_bytes(p, env->sim->now_ps) + port_credit_owed_bytes(p);
+	return port_backlog_bytes(p, env->sim->now_ps);
 }
 
 /* The index of the least-loaded port of @ports[0..@n_ports) (sw_path_load),
