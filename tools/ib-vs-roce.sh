@@ -19,4 +19,8 @@ metrics='collectives.ar.time_us,collectives.ar.busbw_GBps,last_completion_ns'
 metrics+=',workloads.incast.fct_ns_max,workloads.incast.goodput_gbps,flows.slowdown.p99'
 metrics+=',switch.queue_peak_bytes,drops.total,pfc.paused_ns_total,credit.starved_ns_total'
 metrics+=',ecn.marked,fecn.marked,nic.cnps_sent,credit.overruns'
-"$fabemu" compare "$out/roce" "$out/infiniband" --tolerance 1000% --metrics "$metrics" "$@"
+# The two differ on purpose: no tolerance flags them (exit 1 only says
+# that something moved; 2 is an error).
+rc=0
+"$fabemu" compare "$out/roce" "$out/infiniband" --tolerance 1000000% --metrics "$metrics" "$@" || rc=$?
+[ "$rc" -le 1 ]
