@@ -81,6 +81,7 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t firs
 	n->n_ports = n_ports;
 	n->ack_tc = rp.dscp_to_tc[rp.ack_dscp & 63];
 	n->cnp_tc = rp.dscp_to_tc[rp.cnp_dscp];
+	n->ll_kind = rp.ll ? rp.ll->kind : PKT_LL_ROCE;
 	for (uint16_t i = 0; i < n_ports; i++) {
 		port_init(&n->ports[i], sim, &nic_port_ops, n, node, i);
 		if (rp.ll)

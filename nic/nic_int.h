@@ -188,6 +188,8 @@ struct nic {
 	uint16_t n_ports;          /* ports */
 	uint8_t ack_tc;            /* class of ACKs */
 	uint8_t cnp_tc;            /* class of CNPs */
+	uint8_t ll_kind;           /* enum pkt_ll_kind of its ports (p.ll), read per
+				    * received frame without touching the port */
 	const struct cc_ops *cc;   /* p.cc: the algorithm of QPs that name none */
 	/* line 1: what a data packet sent or received writes */
 	uint8_t *pattern;          /* materialised payload bytes (NIC_PATTERN_BYTES) with
@@ -315,7 +317,7 @@ int nic_rcv_window_get(struct nic_qp *qp);
 /* Does @n send native InfiniBand (nic_params.ll)? */
 static inline bool nic_on_ib(const struct nic *n)
 {
-	return n->p.ll && n->p.ll->kind == PKT_LL_IB;
+	return n->ll_kind == PKT_LL_IB;
 }
 
 #endif

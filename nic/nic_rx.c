@@ -23,9 +23,9 @@
  * length bounds them, as at a switch; nothing of the mbuf header is read.
  * Returns 0, or -EINVAL when it is not a RoCEv2 (or, on an IB port, a
  * native IB) packet. */
-static int nic_parse(const struct port *in, struct rte_mbuf *m, struct pkt_view *h)
+static int nic_parse(const struct nic *n, struct rte_mbuf *m, struct pkt_view *h)
 {
-	enum pkt_ll_kind ll = (enum pkt_ll_kind)port_ll_kind(in);
+	enum pkt_ll_kind ll = (enum pkt_ll_kind)n->ll_kind;
 
 	return pkt_view_roce(h, ll, pkt_data(m), pkt_view_hdr_limit(ll, m));
 }
@@ -592,7 +592,8 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	struct nic_qp *qp;
 	uint32_t idx;
 
-	if (unlikely(nic_parse(in, m, &h) != 0)) {
+	(void)in;
+	if (unlikely(nic_parse(n, m, &h) != 0)) {
 		n->stats.rx_unknown_qp++;
 		goto out;
 	}
