@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "port_credit.h"
 #include "port_pfc.h"
@@ -103,7 +104,7 @@ static void port_credit_send(struct port *p, uint8_t vl, uint8_t op, bool last)
 		return;
 	}
 	v->adv = limit;
-	c->stats.fc_tx[vl]++;
+	v->fc_tx++;
 	c->unadv &= (uint8_t)~(1u << vl);
 	if (!last && (p->flags & PORT_F_LOSSY))
 		port_credit_mark(p, vl);
@@ -139,9 +140,11 @@ int port_credit_enable(struct port *p, const struct port_credit_params *params)
 
 	if (port_credit_params_check(params, err) != 0 || p->ll->fc != PKT_LL_FC_CREDIT || p->pfc)
 		return -EINVAL;
-	c = calloc(1, sizeof(*c));
+	/* Line-aligned: a VL's state is one line (struct port_credit_vl). */
+	c = aligned_alloc(64, (sizeof(*c) + 63) / 64 * 64);
 	if (!c)
 		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
 	free(p->credit);
 	for (int v = 0; v < PORT_N_TC; v++)
 		c->vl[v].buffer_blocks = params->buffer_bytes[v] / PKT_IB_BLOCK_BYTES;
@@ -284,9 +287,9 @@ void port_credit_arrive(struct port *p, const struct rte_mbuf *m)
 
 	v->abr = (uint16_t)((v->abr + n) & PORT_CREDIT_MOD_MASK);
 	v->held_blocks += n;
-	c->stats.blocks_rx[vl] += n;
-	if (v->held_blocks > c->stats.max_held_blocks[vl])
-		c->stats.max_held_blocks[vl] = v->held_blocks;
+	v->blocks_rx += n;
+	if (v->held_blocks > v->max_held_blocks)
+		v->max_held_blocks = v->held_blocks;
 	/* Never dropped for want of buffer: an overrun is the model's bug. */
 	if (v->held_blocks > v->buffer_blocks)
 		c->stats.credit_overruns[vl]++;
@@ -320,7 +323,7 @@ void port_credit_sent(struct port *p, uint8_t tc, uint32_t frame_bytes)
 	uint32_t n = pkt_ib_blocks(frame_bytes);
 
 	v->fctbs = (uint16_t)((v->fctbs + n) & PORT_CREDIT_MOD_MASK);
-	c->stats.blocks_tx[tc] += n;
+	v->blocks_tx += n;
 	/* The class has a new head (or none). */
 	c->known &= (uint8_t)~(1u << tc);
 	if (unlikely(p->flags & PORT_F_LOSSY)) {
@@ -418,6 +421,12 @@ void port_credit_stats(const struct port *p, struct port_credit_stats *out)
 	if (!c)
 		return;
 	*out = c->stats;
+	for (int tc = 0; tc < PORT_N_TC; tc++) {
+		out->blocks_tx[tc] = c->vl[tc].blocks_tx;
+		out->blocks_rx[tc] = c->vl[tc].blocks_rx;
+		out->max_held_blocks[tc] = c->vl[tc].max_held_blocks;
+		out->fc_tx[tc] = c->vl[tc].fc_tx;
+	}
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		if (c->blocked & (1u << tc))
 			out->credit_starved_ps[tc] += p->sim->now_ps - c->vl[tc].starved_since_ps;

@@ -63,7 +63,8 @@ struct port_credit_stats {
 	uint64_t fc_no_mbuf;                   /* advertisements put off: pool empty */
 };
 
-/* Per VL state. */
+/* Per VL state, with the VL's counters, on one cache line: a hop on the
+ * VL touches this line only. */
 struct port_credit_vl {
 	uint16_t fctbs;            /* sender: total blocks sent, mod 4096 */
 	uint16_t fccl;             /* sender: the peer's last credit limit, mod 4096 */
@@ -74,7 +75,13 @@ struct port_credit_vl {
 	uint64_t starved_since_ps; /* sender: when the head began to wait for credits */
 	uint64_t unadv_since_ps;   /* since when something is unadvertised (the bit of
 				    * port_credit.unadv): the refresh is due then + refresh */
-};
+	uint64_t blocks_tx;        /* counters (struct port_credit_stats' per VL) */
+	uint64_t blocks_rx;
+	uint32_t max_held_blocks;
+	uint32_t fc_tx;
+	/* (fc_rx, starved time and overruns, rarer, in port_credit.stats) */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct port_credit_vl) == 64, "a VL's credit state is one line");
 
 /* Credit state of one port (port_credit_enable). */
 struct port_credit {

@@ -158,7 +158,7 @@ static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR
 /* Defaults: OpenSM's default engine is minhop; SL s on VL s mod 8; a
  * buffer per VL sized for the link's credit loop (at most 128 KiB, what
  * the 12-bit credit count may run ahead: 2048 blocks) returned every
- * 8 KiB freed (two 4 KiB-MTU frames) and refreshed within 65,536 byte
+ * 16 KiB freed (four 4 KiB-MTU frames) and refreshed within 65,536 byte
  * times (docs/infiniband.md). */
 static const struct cfg_key exp_ib_keys[] = {
 	{ "routing", CFG_KEY_ENUM, "minhop", .off = offsetof(struct exp, ib.routing),
@@ -169,7 +169,7 @@ static const struct cfg_key exp_ib_keys[] = {
 	  .doc = "packets carry a global route header (40 bytes)" },
 	{ "vl_buffer", CFG_KEY_CUSTOM, "auto", .read = exp_ib_vl_buffer,
 	  .doc = "receive buffer per port and VL that credits stand for: auto (the link's credit loop) or 64B..128KiB" },
-	{ "credit_update", CFG_KEY_SIZE, "8KiB", .off = offsetof(struct exp, ib.credit_update_bytes),
+	{ "credit_update", CFG_KEY_SIZE, "16KiB", .off = offsetof(struct exp, ib.credit_update_bytes),
 	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
 	  .doc = "a flow-control packet goes once this much buffer was freed" },
 	{ "credit_interval", CFG_KEY_TIME, "0s", .off = offsetof(struct exp, ib.credit_interval_ps),
