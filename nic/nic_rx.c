@@ -130,10 +130,20 @@ static bool nic_is_read_resp(uint8_t op)
 	return op >= PKT_OP_READ_RESP_FIRST && op <= PKT_OP_READ_RESP_ONLY;
 }
 
-/* A materialised frame whose ICRC does not match is dropped like a frame
- * lost on the wire. */
+/* A materialised frame whose ICRC (on IB: or VCRC) does not match is
+ * dropped like a frame lost on the wire. */
 static bool nic_icrc_bad(struct nic *n, struct rte_mbuf *m)
 {
+	if (unlikely(nic_on_ib(n))) {
+		/* A whole IB packet: its ICRC, and the VCRC the last hop
+		 * rewrote (a switch's VL or FECN change updates it). */
+		if (n->pattern && rte_pktmbuf_data_len(m) == pkt_meta(m)->frame_bytes &&
+		    (pkt_ib_icrc_check(m) != 1 || pkt_ib_vcrc_check(m) != 1)) {
+			n->stats.rx_icrc_errors++;
+			return true;
+		}
+		return false;
+	}
 	if (n->pattern &&
 	    (uint32_t)rte_pktmbuf_data_len(m) + PKT_FCS_BYTES >= pkt_meta(m)->frame_bytes &&
 	    pkt_icrc_check(m) != 1) {

@@ -15,6 +15,8 @@
 #   largest sum of VL buffers a switch grants (credit.granted_bytes_max);
 #   PFC's shared pool has no such bound and RoCE's peak is above it.
 # - The side-by-side table has both sides' rows.
+# - With real payload and a GRH, the receiving NICs' ICRC and VCRC checks
+#   pass on every packet although switches marked FECN on the way.
 #   ib_vs_roce.sh FABEMU SOURCE_ROOT
 set -eu
 fabemu=$(realpath "$1")
@@ -44,6 +46,16 @@ qi=$(key "$ib" switch.buffer_peak_bytes)
 qr=$(key "$ro" switch.buffer_peak_bytes)
 check "IB peak buffer $qi <= granted $gi" "$qi <= $gi"
 check "RoCE peak buffer $qr above that bound" "$qr > $gi"
+# The CRCs through the fabric: with real payload (and a GRH) every
+# packet's ICRC and VCRC are recomputed from scratch by the receiving NIC,
+# so FECN marks (which switches set and patch the VCRC for, incrementally)
+# must leave both right: no packet refused, every message complete.
+"$fabemu" run "$root/experiments/ib-vs-roce.yaml" -o "$tmp/payload" -q --set nic.payload=true \
+	--set fabric.ib.grh=true
+p=$tmp/payload/summary.json
+check "with payload: FECN marks set ($(key "$p" fecn.marked))" "$(key "$p" fecn.marked) > 0"
+check "with payload: no ICRC or VCRC error" "$(key "$p" nic.icrc_errors) == 0"
+check "with payload: every message completes" "$(key "$p" messages.incomplete) == 0"
 for m in pfc.paused_ns_total credit.starved_ns_total collectives.ar.busbw_GBps flows.slowdown.p99; do
 	grep -q "^$m " "$tmp/table.txt" || bad "the table has no row $m"
 done
