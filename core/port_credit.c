@@ -308,7 +308,10 @@ void port_credit_eval(struct port *p)
 
 		stale &= (uint8_t)(stale - 1);
 		c->known |= bit;
-		if (!port_credit_vl_may(&c->vl[tc], port_credit_head_bytes(p, tc))) {
+		/* A link that is down takes everything (and loses it, as an IB
+		 * port discards what it cannot deliver): no credits to wait for. */
+		if (!(p->flags & PORT_F_DOWN) &&
+		    !port_credit_vl_may(&c->vl[tc], port_credit_head_bytes(p, tc))) {
 			c->blocked |= bit;
 			c->vl[tc].starved_since_ps = p->sim->now_ps;
 		}
@@ -335,7 +338,42 @@ void port_credit_sent(struct port *p, uint8_t tc, uint32_t frame_bytes)
 
 bool port_credit_may(const struct port *p, uint8_t tc, uint32_t frame_bytes)
 {
-	return port_credit_vl_may(&p->credit->vl[tc], frame_bytes);
+	return (p->flags & PORT_F_DOWN) || port_credit_vl_may(&p->credit->vl[tc], frame_bytes);
+}
+
+void port_credit_link_down(struct port *p)
+{
+	struct port_credit *c = p->credit;
+	uint64_t now = p->sim->now_ps;
+
+	if (!c)
+		return;
+	/* What waited for credits may go now (into the dead link). */
+	for (uint8_t tc = 0; tc < PORT_N_TC; tc++)
+		if (c->blocked & (1u << tc))
+			c->stats.credit_starved_ps[tc] += now - c->vl[tc].starved_since_ps;
+	c->blocked = 0;
+	c->known = 0;
+	port_credit_mask(p);
+	port_kick(p);
+}
+
+void port_credit_relink(struct port *a, struct port *b)
+{
+	if (!a->credit || !b->credit || a->peer != b)
+		return;
+	/* Link training again: both ends start their counts anew; each
+	 * receiver grants what its buffer has free (frames it still holds
+	 * from before stay counted until released). */
+	for (int v = 0; v < PORT_N_TC; v++) {
+		a->credit->vl[v].fctbs = a->credit->vl[v].abr = 0;
+		b->credit->vl[v].fctbs = b->credit->vl[v].abr = 0;
+	}
+	a->credit->unadv = b->credit->unadv = 0;
+	a->credit->known = b->credit->known = 0;
+	port_credit_link_up(a, b);
+	port_kick(a);
+	port_kick(b);
 }
 
 void port_credit_park(struct port *p, uint8_t tc)

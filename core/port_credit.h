@@ -117,6 +117,14 @@ void port_credit_fini(struct port *p);
  * it; nothing unless both ends have credits). */
 void port_credit_link_up(struct port *a, struct port *b);
 
+/* @p's link went down: its sender stops waiting for credits (what it
+ * sends is lost with the link, as an IB port discards what it cannot
+ * deliver). port_fault.c calls it. */
+void port_credit_link_down(struct port *p);
+/* The link @a-@b came back up: both ends' counts restart and each grants
+ * what its buffer has free, with init packets (link training again). */
+void port_credit_relink(struct port *a, struct port *b);
+
 /* The receiving node frees @frame_bytes of a frame that arrived on @in on
  * VL @vl: its blocks become credits, advertised by the update policy.
  * Nothing when @in is not under credits. */

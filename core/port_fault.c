@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "capture.h"
+#include "port_credit.h"
 #include "port_fault.h"
 #include "port_pfc.h"
 #include "rng.h"
@@ -148,6 +149,8 @@ static int port_dir_set_down(struct port *p, bool down)
 		f->down_since_ps = now;
 		f->stats.downs++;
 		port_fault_wipe(p);
+		if (p->credit)
+			port_credit_link_down(p);
 		/* The peer's pauses end with the link (ignoring a priority lifts
 		 * its pause; what the watchdog ignores stays as it was). */
 		if (p->pfc) {
@@ -168,7 +171,12 @@ int port_link_set_down(struct port *p, bool down)
 {
 	int rc = port_dir_set_down(p, down);
 
-	return rc ? rc : port_dir_set_down(p->peer, down);
+	if (rc == 0)
+		rc = port_dir_set_down(p->peer, down);
+	/* Credits: the link trains again once both directions are up. */
+	if (rc == 0 && !down && p->credit)
+		port_credit_relink(p, p->peer);
+	return rc;
 }
 
 bool port_link_down(const struct port *p)

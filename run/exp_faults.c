@@ -271,6 +271,14 @@ static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG
 			return -EINVAL;
 		}
 	}
+	if ((x->kind == EXP_FAULT_SLOW_RX || x->kind == EXP_FAULT_PFC_STORM) &&
+	    x->e->link_layer == PKT_LL_IB) {
+		/* Both act through PFC pauses, which an IB link does not have. */
+		cfg_errorf(err, cfg_get(it, "kind"),
+			   "a %s fault sends PFC pauses: an Ethernet fault, not with fabric.link_layer: infiniband",
+			   kind);
+		return -EINVAL;
+	}
 	if ((x->kind == EXP_FAULT_SLOW_RX || x->kind == EXP_FAULT_PFC_STORM) && x->n_ports != 1) {
 		cfg_errorf(err, cfg_get(it, "ports"), "a %s fault acts on one port (got %u)", kind, x->n_ports);
 		return -EINVAL;

@@ -195,6 +195,9 @@ exp ib-credit-update "ib-credit-update.yaml:3:71: credit_update .* exceeds vl_bu
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {vl_buffer: 4KiB, credit_update: 8KiB}}"
 exp ib-int "ib-int.yaml:3:39: fabric.int .* not modelled with link_layer: infiniband" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, int: true}"
+exp ib-pfc-storm "ib-pfc-storm.yaml:4:[0-9]+: a pfc-storm fault sends PFC pauses" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband}" \
+	"faults: [{kind: pfc-storm, at: 1us, ports: ['leaf0:0'], priority: 3}]"
 exp ib-hpcc "ib-hpcc.yaml:[0-9]+:[0-9]+: congestion control 'hpcc' reads in-band telemetry, which is not modelled" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband}" "nic: {cc: hpcc}"
 exp ibcc-cct-entry "ibcc-cct-entry.yaml:3:35: CCT entry '4:1': shift is 0..3" \
