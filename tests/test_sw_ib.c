@@ -49,25 +49,28 @@ static void si_fib_leaf(struct si_fib *f, uint32_t leaf)
 				     .direct_ports = f->direct_ports };
 }
 
-static struct sw *si_leaf(struct sim *s, uint8_t engine, uint32_t leaf, uint8_t tier)
+/* A leaf switch forwarding by @f (filled here; its class map must outlive
+ * the switch, as sw_new says). */
+static struct sw *si_leaf(struct sim *s, struct si_fib *f, uint8_t engine, uint32_t leaf,
+			  uint8_t tier)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1, .ll = &pkt_ll_ib,
 			       .ib_routing = engine, .tier = tier };
-	struct si_fib f;
 
-	si_fib_leaf(&f, leaf);
-	return sw_new(s, 0, 0, 2 * SI_HOSTS, &p, &f.rows);
+	si_fib_leaf(f, leaf);
+	return sw_new(s, 0, 0, 2 * SI_HOSTS, &p, &f->rows);
 }
 
 static void test_sw_ib_minhop(void)
 {
 	struct sim s;
+	struct si_fib f;
 	struct sw *sw;
 	uint32_t per_port[2 * SI_HOSTS] = { 0 }, same_as_prev = 0;
 	uint16_t prev = UINT16_MAX;
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
-	sw = si_leaf(&s, SW_IB_ROUTE_MINHOP, 3, 1);
+	sw = si_leaf(&s, &f, SW_IB_ROUTE_MINHOP, 3, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	for (uint32_t e = 0; e < SI_EPS; e++) {
 		uint16_t port = sw_ib_lft_port(sw, e);
@@ -93,10 +96,11 @@ static void test_sw_ib_minhop(void)
 static void test_sw_ib_ftree(void)
 {
 	struct sim s;
+	struct si_fib f;
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	for (uint8_t tier = 1; tier <= 2; tier++) {
-		struct sw *sw = si_leaf(&s, SW_IB_ROUTE_FTREE, 0, tier);
+		struct sw *sw = si_leaf(&s, &f, SW_IB_ROUTE_FTREE, 0, tier);
 		uint32_t bad = 0;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
@@ -114,11 +118,12 @@ static void test_sw_ib_ftree(void)
 static void test_sw_ib_shift(void)
 {
 	struct sim s;
+	struct si_fib f;
 	uint32_t shared = 0;
 
 	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
 	for (uint32_t leaf = 0; leaf < SI_LEAVES; leaf++) {
-		struct sw *sw = si_leaf(&s, SW_IB_ROUTE_FTREE, leaf, 1);
+		struct sw *sw = si_leaf(&s, &f, SW_IB_ROUTE_FTREE, leaf, 1);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 		/* Shift s: host i sends to (i + s) mod N; remote shifts only
