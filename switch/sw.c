@@ -132,20 +132,10 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 		sw_drop(s, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	g = s->class_grp[s->ep_class[ep]];
-	o = s->grp_off[g];
-	n = s->grp_off[g + 1] - o;
-	if (n == 0) {
-		/* An endpoint attached here (or none that can be reached). */
-		uint32_t i = ep - s->direct_lo;
-
-		g = i < s->direct_n ? s->direct_grp[i] : g;
-		o = s->grp_off[g];
-		n = s->grp_off[g + 1] - o;
-		if (unlikely(n == 0)) {
-			sw_drop(s, m, SW_DROP_NO_ROUTE);
-			return;
-		}
+	n = sw_ep_grp(s, ep, &g, &o);
+	if (unlikely(n == 0)) {
+		sw_drop(s, m, SW_DROP_NO_ROUTE);
+		return;
 	}
 	pick = 0;
 	if (n > 1) {

@@ -78,16 +78,9 @@ int sw_ib_lft_build(uint8_t engine, uint8_t tier, const struct fib_rows *fib,
 
 uint16_t sw_ib_lft_port(const struct sw *s, uint32_t ep)
 {
-	uint32_t g, o, i;
+	uint32_t g, o;
 
-	if (!sw_on_ib(s) || !s->lft_pick || ep >= s->n_eps)
-		return UINT16_MAX;
-	g = s->class_grp[s->ep_class[ep]];
-	i = ep - s->direct_lo;
-	if (s->grp_off[g + 1] == s->grp_off[g] && i < s->direct_n)
-		g = s->direct_grp[i];
-	o = s->grp_off[g];
-	if (s->grp_off[g + 1] == o)
+	if (!sw_on_ib(s) || !s->lft_pick || ep >= s->n_eps || sw_ep_grp(s, ep, &g, &o) == 0)
 		return UINT16_MAX;
 	return s->grp_ports[o + s->lft_pick[ep]];
 }
@@ -125,19 +118,10 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 		sw_ib_drop(s, in, m, SW_DROP_NO_ROUTE);
 		return;
 	}
-	g = s->class_grp[s->ep_class[ep]];
-	o = s->grp_off[g];
-	n = s->grp_off[g + 1] - o;
-	if (n == 0) {
-		uint32_t i = ep - s->direct_lo;
-
-		g = i < s->direct_n ? s->direct_grp[i] : g;
-		o = s->grp_off[g];
-		n = s->grp_off[g + 1] - o;
-		if (unlikely(n == 0)) {
-			sw_ib_drop(s, in, m, SW_DROP_NO_ROUTE);
-			return;
-		}
+	n = sw_ep_grp(s, ep, &g, &o);
+	if (unlikely(n == 0)) {
+		sw_ib_drop(s, in, m, SW_DROP_NO_ROUTE);
+		return;
 	}
 	pick = 0;
 	if (n > 1) {

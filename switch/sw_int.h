@@ -168,6 +168,29 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
 void sw_ibcc_mark(struct sw *s, struct port *p, struct rte_mbuf *m, uint8_t vl,
 		  uint32_t frame_bytes, uint64_t q_bytes, bool starved);
 
+/* The ECMP group toward endpoint @ep (< n_eps): its class's, or, for an
+ * endpoint attached here, its own row's. Sets *@g and *@o (its first
+ * port in grp_ports) and returns its port count (0: unreachable). Inline
+ * in both data paths (sw.c, sw_ib.c). */
+static inline __attribute__((always_inline)) uint32_t sw_ep_grp(const struct sw *s, uint32_t ep,
+								 uint32_t *g, uint32_t *o)
+{
+	uint32_t n;
+
+	*g = s->class_grp[s->ep_class[ep]];
+	*o = s->grp_off[*g];
+	n = s->grp_off[*g + 1] - *o;
+	if (n == 0) {
+		/* An endpoint attached here (or none that can be reached). */
+		uint32_t i = ep - s->direct_lo;
+
+		*g = i < s->direct_n ? s->direct_grp[i] : *g;
+		*o = s->grp_off[*g];
+		n = s->grp_off[*g + 1] - *o;
+	}
+	return n;
+}
+
 /* Is @s on native InfiniBand (its ports' link layer)? */
 static inline bool sw_on_ib(const struct sw *s)
 {
