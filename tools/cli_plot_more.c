@@ -485,8 +485,7 @@ static int plot_rates(struct plot_ctx *x, const struct plot_more *m, char err[CF
 		n_panels, more, unit, m->max_t_ns > 0 ? m->max_t_ns / div : 1);
 	for (unsigned fl = 0; fl < m->n_flows; fl++) {
 		fprintf(f, "%s'flow-rates.dat' index %u using 1:2 with steps lw 1.5 dt %u title ",
-			fl ? ", \\\n     " : "", fl,
-			fl / 8 + 1);
+			fl ? ", \\\n     " : "", fl, fl / 8 + 1);
 		plot_gp_str(f, m->flows[fl]);
 	}
 	if (m->any_window) {
@@ -494,8 +493,7 @@ static int plot_rates(struct plot_ctx *x, const struct plot_more *m, char err[CF
 			   "set format y '%%.0s%%cB'\nplot ");
 		for (unsigned fl = 0; fl < m->n_flows; fl++) {
 			fprintf(f, "%s'flow-rates.dat' index %u using 1:3 with steps lw 1.5 dt %u title ",
-				fl ? ", \\\n     " : "", fl,
-				fl / 8 + 1);
+				fl ? ", \\\n     " : "", fl, fl / 8 + 1);
 			plot_gp_str(f, m->flows[fl]);
 		}
 	}
