@@ -1,8 +1,9 @@
 /* `fabemu plot DIR`: pictures of a results folder drawn by gnuplot: FCT
  * slowdown by message size and the FCT CDF (flows.csv), queue depth and PFC
  * pause state per sampled port (series.csv) and a PFC pause timeline
- * (series.csv, or paused time per port from pfc.csv). For each picture the
- * output folder gets its data (.dat), its gnuplot script (.gp) and the image. */
+ * (series.csv, or paused time per port from pfc.csv); cli_plot_more.c draws
+ * the others. For each picture the output folder gets its data (.dat), its
+ * gnuplot script (.gp) and the image. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,16 +15,7 @@
 
 #include "cfg.h"
 #include "cli.h"
-
-enum {
-	PLOT_PATH_BYTES = 4096,  /* a file's path */
-	PLOT_MAX_SERIES = 10,    /* workloads drawn apart; more are drawn as one */
-	PLOT_MAX_PORTS = 12,     /* sampled ports with a panel of their own */
-	PLOT_MAX_POINTS = 2000,  /* points per line (CDF, queue) before thinning */
-	PLOT_MAX_SCATTER = 20000, /* messages in the scatter before thinning */
-	PLOT_MAX_FIELDS = 64,    /* columns of a CSV row */
-	PLOT_MAX_ROWS = 64,      /* rows of the pause timeline */
-};
+#include "cli_plot_int.h"
 
 /* The pictures, in the order drawn; each is NAME.gp, NAME*.dat, NAME.png|svg. */
 static const char *const plot_names[] = { "fct-slowdown", "fct-cdf", "queues", "pfc-timeline" };
@@ -65,27 +57,7 @@ struct plot_series {
 	double interval_ns;    /* the smallest step between two sample times */
 };
 
-/* Where the pictures go and how. */
-struct plot_ctx {
-	const char *dir;           /* the results folder */
-	char out[PLOT_PATH_BYTES]; /* the output folder */
-	const char *ext;           /* "png" or "svg" */
-	const char *gnuplot;       /* its path */
-	int n_drawn;               /* pictures written */
-};
-
-/* One CSV reader: a file's lines split at commas (fabemu does not quote). */
-struct plot_csv {
-	FILE *f;                          /* the file */
-	char path[PLOT_PATH_BYTES];       /* for messages */
-	char *line;                       /* the current line (getline) */
-	size_t cap;                       /* its buffer */
-	unsigned lineno;                  /* 1-based line number of line */
-	char *fields[PLOT_MAX_FIELDS];    /* into line */
-	unsigned n_fields;                /* how many */
-};
-
-static int plot_csv_open(struct plot_csv *c, const char *dir, const char *name)
+int plot_csv_open(struct plot_csv *c, const char *dir, const char *name)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
@@ -93,7 +65,7 @@ static int plot_csv_open(struct plot_csv *c, const char *dir, const char *name)
 	return c->f ? 0 : -errno;
 }
 
-static void plot_csv_close(struct plot_csv *c)
+void plot_csv_close(struct plot_csv *c)
 {
 	if (c->f)
 		fclose(c->f);
@@ -103,7 +75,7 @@ static void plot_csv_close(struct plot_csv *c)
 }
 
 /* The next line, split. Returns 1, 0 at the end, -errno on a read error. */
-static int plot_csv_next(struct plot_csv *c)
+int plot_csv_next(struct plot_csv *c)
 {
 	ssize_t len = getline(&c->line, &c->cap, c->f);
 	char *p;
@@ -125,7 +97,7 @@ static int plot_csv_next(struct plot_csv *c)
 }
 
 /* Index of the column @name in the header just read, or -1. */
-static int plot_csv_col(const struct plot_csv *c, const char *name)
+int plot_csv_col(const struct plot_csv *c, const char *name)
 {
 	for (unsigned k = 0; k < c->n_fields; k++)
 		if (!strcmp(c->fields[k], name))
@@ -133,7 +105,7 @@ static int plot_csv_col(const struct plot_csv *c, const char *name)
 	return -1;
 }
 
-static int plot_num(const char *s, double *out)
+int plot_num(const char *s, double *out)
 {
 	char *end;
 
@@ -143,7 +115,7 @@ static int plot_num(const char *s, double *out)
 	return *end || !isfinite(*out) ? -EINVAL : 0;
 }
 
-static int plot_grow(void **p, size_t *cap, size_t need, size_t size)
+int plot_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	void *q;
 	size_t c = *cap ? *cap : 1024;
@@ -335,7 +307,7 @@ static void plot_series_free(struct plot_series *se)
 	free(se->s);
 }
 
-static FILE *plot_fopen(const struct plot_ctx *x, const char *name, char err[CFG_ERR_BYTES])
+FILE *plot_fopen(const struct plot_ctx *x, const char *name, char err[CFG_ERR_BYTES])
 {
 	char path[PLOT_PATH_BYTES + 64];
 	FILE *f;
@@ -347,7 +319,7 @@ static FILE *plot_fopen(const struct plot_ctx *x, const char *name, char err[CFG
 	return f;
 }
 
-static int plot_fclose(const struct plot_ctx *x, FILE *f, const char *name, char err[CFG_ERR_BYTES])
+int plot_fclose(const struct plot_ctx *x, FILE *f, const char *name, char err[CFG_ERR_BYTES])
 {
 	int bad = ferror(f);
 
@@ -361,7 +333,7 @@ static int plot_fclose(const struct plot_ctx *x, FILE *f, const char *name, char
 
 /* A gnuplot string literal: single quotes, '' for a quote, control
  * characters as blanks (noenhanced text: nothing else is special). */
-static void plot_gp_str(FILE *f, const char *s)
+void plot_gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++)
@@ -373,7 +345,7 @@ static void plot_gp_str(FILE *f, const char *s)
 }
 
 /* The script's terminal, output and common look. */
-static void plot_gp_head(const struct plot_ctx *x, FILE *f, const char *name, int w, int h)
+void plot_gp_head(const struct plot_ctx *x, FILE *f, const char *name, int w, int h)
 {
 	fprintf(f, "# %s.%s of a fabemu results folder (fabemu plot): run `gnuplot %s.gp` here.\n",
 		name, x->ext, name);
@@ -390,7 +362,7 @@ static void plot_gp_head(const struct plot_ctx *x, FILE *f, const char *name, in
 }
 
 /* The unit a time axis is written in. */
-static double plot_time_unit(double max_ns, const char **label)
+double plot_time_unit(double max_ns, const char **label)
 {
 	if (max_ns >= 1e7) {
 		*label = "ms";
@@ -401,7 +373,7 @@ static double plot_time_unit(double max_ns, const char **label)
 }
 
 /* Run gnuplot on NAME.gp in the output folder. Returns 0, or -EIO with @err. */
-static int plot_run(struct plot_ctx *x, const char *name, const char *what, char err[CFG_ERR_BYTES])
+int plot_run(struct plot_ctx *x, const char *name, const char *what, char err[CFG_ERR_BYTES])
 {
 	char gp[64];
 	int status;
@@ -436,7 +408,7 @@ static int plot_run(struct plot_ctx *x, const char *name, const char *what, char
 	return 0;
 }
 
-static void plot_skip(const char *name, const char *why)
+void plot_skip(const char *name, const char *why)
 {
 	printf("%s: skipped: %s\n", name, why);
 }
@@ -862,10 +834,12 @@ int cli_plot(const struct cli_opts *o)
 	struct plot_ctx x = { .ext = "png" };
 	struct plot_flows fl = { 0 };
 	struct plot_series se = { 0 };
+	struct plot_more *more = NULL;
 	struct cfg_doc *doc = NULL;
 	char err[CFG_ERR_BYTES], gnuplot[PLOT_PATH_BYTES];
 	bool flows_present, drawn;
 	int ret = CLI_BAD_INPUT, rc;
+	const size_t n_names = sizeof(plot_names) / sizeof(plot_names[0]);
 
 	if (o->n_dirs != 1) {
 		fprintf(stderr, "fabemu: plot takes one results folder%s (see fabemu plot --help)\n",
@@ -895,7 +869,7 @@ int cli_plot(const struct cli_opts *o)
 		goto out;
 	}
 	if (plot_read_flows(x.dir, &fl, &flows_present, err) != 0 ||
-	    plot_read_series(x.dir, &se, err) != 0) {
+	    plot_read_series(x.dir, &se, err) != 0 || plot_more_read(x.dir, &more, err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
@@ -912,13 +886,14 @@ int cli_plot(const struct cli_opts *o)
 		goto out;
 	}
 	/* No picture of an earlier plot into this folder stays beside new ones. */
-	for (size_t k = 0; k < sizeof(plot_names) / sizeof(plot_names[0]); k++) {
+	for (size_t k = 0; k < n_names + plot_n_more_names; k++) {
 		static const char *const exts[] = { "png", "svg", "gp", "dat" };
+		const char *name = k < n_names ? plot_names[k] : plot_more_names[k - n_names];
 
 		for (size_t e = 0; e < 4; e++) {
 			char path[PLOT_PATH_BYTES];
 
-			if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", x.out, plot_names[k],
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", x.out, name,
 					     exts[e]) >= sizeof(path)) {
 				fprintf(stderr, "fabemu: %s: path too long\n", x.out);
 				goto out;
@@ -954,10 +929,15 @@ int cli_plot(const struct cli_opts *o)
 	}
 	if (!drawn)
 		plot_skip("pfc-timeline", se.n ? "no sampled port was paused" : "no port was paused by PFC");
+	if (plot_more_draw(&x, more, err) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		goto out;
+	}
 	ret = CLI_OK;
 out:
 	plot_flows_free(&fl);
 	plot_series_free(&se);
+	plot_more_free(more);
 	cfg_doc_free(doc);
 	return ret;
 }

@@ -5,10 +5,17 @@
 # size); the results folder gets nothing new; the .dat files sit beside the
 # images; without gnuplot in PATH, exit 1 and nothing written. Skipped
 # (exit 77) when gnuplot is missing: tools/install-deps.sh installs it.
-#   plot.sh FABEMU EXPERIMENT.yaml   (one with PFC pauses and outputs.series)
+# Then the pictures of other inputs: bus bandwidth by size (collectives.csv
+# of allreduce-sweep-2x8), per-flow rate and window (rates.csv of
+# hpcc-incast with outputs.series.flows; rate only from dcqcn-fairness) and
+# switch port utilisation (ports.csv), checked against their inputs; a folder
+# without an input draws no such picture and exits 0; a bad input exits 2.
+#   plot.sh FABEMU EXPERIMENT.yaml   (one with PFC pauses and outputs.series,
+#                                     in experiments/ beside the others)
 set -eu
 fabemu=$(realpath "$1")
 exp=$2
+exp_dir=$(dirname "$exp")
 if ! command -v gnuplot >/dev/null; then
 	echo "SKIP: gnuplot is not installed (Debian: gnuplot-nox; tools/install-deps.sh installs it)"
 	exit 77
@@ -43,7 +50,8 @@ ls -A "$tmp/res" >"$tmp/before"
 want="fct-slowdown 1000 600
 fct-cdf 1000 600
 queues 1000 560
-pfc-timeline 1000 200"
+pfc-timeline 1000 200
+port-utilisation 1000 228"
 for fmt in png svg; do
 	out=$tmp/plots-$fmt
 	rc=0
@@ -71,5 +79,89 @@ PATH=/nonexistent "$fabemu" plot "$tmp/res" -o "$tmp/none" >"$tmp/out" 2>"$tmp/e
 [ "$rc" -eq 1 ] || bad "no gnuplot: exit $rc, want 1"
 grep -q "plot needs gnuplot, which is not in PATH" "$tmp/err" || bad "no gnuplot: message"
 [ ! -e "$tmp/none" ] || bad "no gnuplot: wrote $tmp/none"
+# No collective, no rates.csv: those pictures skipped, nothing of them written.
+for name in busbw flow-rates; do
+	[ ! -e "$tmp/plots-png/$name.png" ] && [ ! -e "$tmp/plots-png/$name.gp" ] &&
+		[ ! -e "$tmp/plots-png/$name.dat" ] || bad "$name drawn without its input"
+done
+
+# plot_more DIR OUT FORMAT: fabemu plot, exit 0 and quiet on stderr
+plot_more() {
+	rc=0
+	"$fabemu" plot "$1" -o "$2" --format "$3" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 0 ] || { bad "$1: exit status $rc"; cat "$tmp/out" "$tmp/err"; }
+	[ ! -s "$tmp/err" ] || { bad "$1: gnuplot said something:"; cat "$tmp/err"; }
+}
+# drawn OUT NAME FORMAT W H: the picture, its script and data
+drawn() {
+	grep -qx "$1/$2.$3: .*" "$tmp/out" || bad "$2.$3: no line for it"
+	image "$1/$2.$3" "$4" "$5" || bad "$2.$3 is not a ${4}x$5 image"
+	[ -s "$1/$2.gp" ] || bad "no $2.gp"
+	[ -s "$1/$2.dat" ] || bad "no $2.dat"
+}
+
+# Bus bandwidth: one line (ar, ring), a point per size at the busbw of
+# collectives.csv (one iteration per size); the heat map of 11 switches.
+"$fabemu" run "$exp_dir/allreduce-sweep-2x8.yaml" -o "$tmp/ar" -q
+for fmt in png svg; do
+	plot_more "$tmp/ar" "$tmp/ar-$fmt" "$fmt"
+	drawn "$tmp/ar-$fmt" busbw "$fmt" 1000 600
+	drawn "$tmp/ar-$fmt" port-utilisation "$fmt" 1000 354
+	grep -q "flow-rates: skipped: no rates.csv" "$tmp/out" || bad "ar: flow-rates not skipped"
+done
+awk -F, 'NR > 1 && $12 == "complete" { printf "%s %s\n", $5, $11 + 0 }' "$tmp/ar/collectives.csv" \
+	>"$tmp/bw-want"
+grep -v '^#' "$tmp/ar-png/busbw.dat" | awk 'NF { printf "%s %s\n", $1, $2 + 0 }' >"$tmp/bw-got"
+[ "$(wc -l <"$tmp/bw-want")" -ge 20 ] || bad "ar: fewer than 20 sizes in collectives.csv"
+cmp -s "$tmp/bw-want" "$tmp/bw-got" || { bad "busbw.dat is not collectives.csv's busbw"; diff "$tmp/bw-want" "$tmp/bw-got" | head; }
+grep -q "title 'ar (all-reduce, ring)'" "$tmp/ar-png/busbw.gp" || bad "busbw: no line titled ar (all-reduce, ring)"
+grep -q "set logscale x" "$tmp/ar-png/busbw.gp" || bad "busbw: x not log scale"
+# The heat map: tiers bottom up, leaf0 port 0's cell is its utilisation.
+grep -q "set y2tics ('leaf' 3.5, 'spine' 8, 'NVLink' 9.5)" "$tmp/ar-png/port-utilisation.gp" ||
+	bad "port-utilisation: tiers"
+grep -q "cblabel 'utilisation" "$tmp/ar-png/port-utilisation.gp" || bad "port-utilisation: no colour box label"
+u=$(awk -F, '$1 == "leaf0" && $2 == 0 { print $9 + 0 }' "$tmp/ar/ports.csv")
+[ "$(awk '$1 == 0 && $2 == 0 { print $3 + 0 }' "$tmp/ar-png/port-utilisation.dat")" = "$u" ] ||
+	bad "port-utilisation: leaf0:0 is not $u"
+! grep -q "'node0/nic0'" "$tmp/ar-png/port-utilisation.gp" || bad "port-utilisation: a NIC drawn as a switch"
+
+# Rate and window (HPCC has a window): 8 flows in two panels, the rates in
+# Gb/s of rates.csv's first row.
+"$fabemu" run "$exp_dir/hpcc-incast.yaml" -o "$tmp/hpcc" -q --set 'outputs.series.flows=[incast]'
+for fmt in png svg; do
+	plot_more "$tmp/hpcc" "$tmp/hpcc-$fmt" "$fmt"
+	drawn "$tmp/hpcc-$fmt" flow-rates "$fmt" 1000 880
+	grep -q "busbw: skipped: no collectives.csv" "$tmp/out" || bad "hpcc: busbw not skipped"
+done
+[ "$(grep -c "using 1:2 with steps" "$tmp/hpcc-png/flow-rates.gp")" -eq 8 ] || bad "flow-rates: not 8 rate lines"
+[ "$(grep -c "using 1:3 with steps" "$tmp/hpcc-png/flow-rates.gp")" -eq 8 ] || bad "flow-rates: not 8 window lines"
+grep -q "title 'incast flow 0: h1 -> h0'" "$tmp/hpcc-png/flow-rates.gp" || bad "flow-rates: flow 0's title"
+r=$(awk -F, 'NR == 2 { print $7 / 1e9, $8 + 0 }' "$tmp/hpcc/rates.csv")
+[ "$(awk '!/^#/ { print $2 + 0, $3 + 0; exit }' "$tmp/hpcc-png/flow-rates.dat")" = "$r" ] ||
+	bad "flow-rates.dat: the first sample is not '$r'"
+# DCQCN has no window: one panel, rate only.
+"$fabemu" run "$exp_dir/dcqcn-fairness.yaml" -o "$tmp/dcqcn" -q
+plot_more "$tmp/dcqcn" "$tmp/dcqcn-png" png
+drawn "$tmp/dcqcn-png" flow-rates png 1000 500
+! grep -q "using 1:3" "$tmp/dcqcn-png/flow-rates.gp" || bad "flow-rates: a window panel without windows"
+grep -q "the first 16 of 26 flows" "$tmp/dcqcn-png/flow-rates.gp" || bad "flow-rates: not the first 16 of 26"
+
+# Without ports.csv nor rates.csv: neither drawn, exit 0.
+mkdir "$tmp/bare"
+cp "$tmp/hpcc/summary.json" "$tmp/hpcc/flows.csv" "$tmp/bare/"
+plot_more "$tmp/bare" "$tmp/bare-png" png
+for name in busbw flow-rates port-utilisation; do
+	grep -q "^$name: skipped: " "$tmp/out" || bad "bare: no skip line for $name"
+	! ls "$tmp/bare-png/$name".* >/dev/null 2>&1 || bad "bare: $name drawn without its input"
+done
+# A bad rates.csv header: exit 2, nothing written.
+cp "$tmp/hpcc/rates.csv" "$tmp/bare/rates.csv"
+sed -i '1s/rate_bps/rate/' "$tmp/bare/rates.csv"
+rc=0
+"$fabemu" plot "$tmp/bare" -o "$tmp/bare-bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "bad rates.csv: exit $rc, want 2"
+grep -q "bare/rates.csv:1: not a fabemu rates.csv header" "$tmp/err" || bad "bad rates.csv: message"
+[ ! -e "$tmp/bare-bad" ] || bad "bad rates.csv: wrote $tmp/bare-bad"
+
 [ "$fail" -eq 0 ] && echo "plot: OK"
 exit "$fail"
