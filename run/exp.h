@@ -169,6 +169,7 @@ struct exp {
 	const char *const *sets;      /* --set overrides as given (borrowed), in order */
 	unsigned n_sets;              /* their count */
 	uint64_t stop_ps;             /* stop_time, 0 = until traffic is done */
+	bool nightly;                 /* too long for CI: check --skip-nightly skips it */
 	struct topo *topo;            /* topology */
 	/* module settings, each filled by its module's key table */
 	struct sw_params sw;          /* fabric.* of the switches (switch/sw_cfg.c);
