@@ -35,6 +35,16 @@ struct exp_capture {
 	uint16_t port;         /* its port */
 };
 
+/* across_seeds: the statistic, over the seeds of a sweep point, that an
+ * assertion bounds (EXP_ACROSS_NONE: an assertion of each run). */
+enum exp_across {
+	EXP_ACROSS_NONE,
+	EXP_ACROSS_MEAN,
+	EXP_ACROSS_MIN,
+	EXP_ACROSS_MAX,
+	EXP_ACROSS_PCT,        /* nearest rank: across_pct; median is p50 */
+};
+
 /* One `expect:` assertion. */
 struct exp_expect {
 	char metric[96];       /* summary.json path or flows.<column>.<aggregate> */
@@ -51,6 +61,9 @@ struct exp_expect {
 	struct exp_capture port; /* series: the sampled port */
 	uint64_t after_ps;     /* series: from this time */
 	uint64_t before_ps;    /* series: to this one, 0 = the end */
+	enum exp_across across; /* across_seeds: over the seeds, or NONE */
+	double across_pct;     /* EXP_ACROSS_PCT: the percentile, (0, 100] */
+	char across_name[16];  /* across_seeds as written ("p90", "mean") */
 	const struct exp *e;   /* the experiment, while it is read */
 	struct cfg_mark mark;  /* where it was written */
 };
@@ -156,6 +169,7 @@ struct exp {
 	const char *const *sets;      /* --set overrides as given (borrowed), in order */
 	unsigned n_sets;              /* their count */
 	uint64_t stop_ps;             /* stop_time, 0 = until traffic is done */
+	bool nightly;                 /* too long for CI: check --skip-nightly skips it */
 	struct topo *topo;            /* topology */
 	/* module settings, each filled by its module's key table */
 	struct sw_params sw;          /* fabric.* of the switches (switch/sw_cfg.c);

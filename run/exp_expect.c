@@ -1,7 +1,8 @@
 /* The experiment's assertions (`expect:`): a metric of summary.json, or
  * a column of series.csv over a window of samples, against a value, a
  * multiple of another metric (of) or a baseline's value (baseline); read
- * through one key table whose check says which keys go together.
+ * through one key table whose check says which keys go together; with
+ * across_seeds the bound is on a statistic over a sweep point's seeds.
  * tools/cli_run.c evaluates them after the run. */
 #include <stddef.h>
 #include <stdio.h>
@@ -118,6 +119,41 @@ static int exp_expect_baseline(const struct cfg_node *b, void *params, char err[
 	return 0;
 }
 
+/* across_seeds: mean, min, max, median (p50) or pN, N in (0, 100]: the
+ * statistic over the seeds of a sweep point (nearest rank, as
+ * docs/results.md defines percentiles) that the bound applies to. */
+static int exp_expect_across(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const names[] = { "mean", "min", "max", "median", NULL };
+	static const enum exp_across kinds[] = { EXP_ACROSS_MEAN, EXP_ACROSS_MIN, EXP_ACROSS_MAX,
+						  EXP_ACROSS_PCT };
+	struct exp_expect *a = params;
+	const char *s;
+
+	if (cfg_str(n, &s, err) != 0)
+		return -EINVAL;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i])) {
+			a->across = kinds[i];
+			a->across_pct = 50;
+			snprintf(a->across_name, sizeof(a->across_name), "%s", s);
+			return 0;
+		}
+	if (s[0] == 'p' && s[1] >= '0' && s[1] <= '9' && strlen(s) < sizeof(a->across_name)) {
+		char *end;
+		double pct = strtod(s + 1, &end);
+
+		if (!*end && pct > 0 && pct <= 100) {
+			a->across = EXP_ACROSS_PCT;
+			a->across_pct = pct;
+			snprintf(a->across_name, sizeof(a->across_name), "%s", s);
+			return 0;
+		}
+	}
+	cfg_errorf(err, n, "across_seeds: unknown statistic '%s' (mean, median, min, max, or pN with N in (0, 100]: p90, p99.9)", s);
+	return -EINVAL;
+}
+
 /* value is needed unless the bound comes from the baseline (then it may
  * not be given); of and baseline exclude each other, and a baseline's
  * slack is its own. */
@@ -153,6 +189,12 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 		cfg_errorf(err, it, "port, after and before belong to a series assertion");
 		return -EINVAL;
 	}
+	if (a->across != EXP_ACROSS_NONE && (a->series >= 0 || a->of[0] || a->baseline)) {
+		const char *k = a->series >= 0 ? "series" : a->of[0] ? "of" : "baseline";
+
+		cfg_errorf(err, cfg_get(it, "across_seeds"), "across_seeds bounds a metric of summary.json by a value: it takes no '%s'", k);
+		return -EINVAL;
+	}
 	if (a->baseline && (v || a->of[0] || (t && !t->dflt))) {
 		cfg_errorf(err, cfg_get(it, "baseline"), "an assertion against the baseline takes no value, of or tolerance (baseline: N%% is its slack)");
 		return -EINVAL;
@@ -183,6 +225,8 @@ static const struct cfg_key exp_expect_keys[] = {
 	  .doc = "another metric: the bound is value x its measured value" },
 	{ "baseline", CFG_KEY_CUSTOM, NULL, .read = exp_expect_baseline,
 	  .doc = "N%: the bound is this metric in the --baseline folder, N% of it the slack" },
+	{ "across_seeds", CFG_KEY_CUSTOM, NULL, .read = exp_expect_across,
+	  .doc = "mean, median, min, max or pN: the bound holds for this statistic over a point's seeds" },
 	{ "tolerance", CFG_KEY_CUSTOM, "0", .read = exp_expect_tolerance,
 	  .doc = "slack: absolute, or N% of |value|" },
 };

@@ -384,6 +384,8 @@ static const struct cfg_key exp_top_keys[] = {
 	  .doc = "master seed; every random stream derives from it" },
 	{ "stop_time", CFG_KEY_TIME, "0ns", .off = offsetof(struct exp, stop_ps),
 	  .doc = "stop at this virtual time, 0ns = when no event is left" },
+	{ "nightly", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, nightly),
+	  .doc = "too long for CI: fabemu check --skip-nightly skips it" },
 	{ "topology", CFG_KEY_CUSTOM, .required = "leaf-spine, fat-tree, rail-optimised or explicit",
 	  .read = exp_topology, .doc = "the fabric graph (a registered kind)" },
 	{ "fabric", CFG_KEY_SECTION, "{}", .subs = exp_fabric_subs, .what = "fabric",

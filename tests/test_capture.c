@@ -1,7 +1,8 @@
 /* CUnit suite for core/capture: frames written with virtual-time stamps are
  * read back by libpcap with exact nanoseconds, honest caplen/len for frames
  * whose payload is not materialised, and (when tshark is installed) decode
- * without a single malformed packet. */
+ * without a single malformed packet; a pcapng of two interfaces (RoCE,
+ * IB as LINKTYPE_USER0) parsed here block by block against the spec. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +300,174 @@ static void test_capture_tshark(void)
 	unlink(path);
 }
 
+/* pcapng, read back byte by byte against the specification
+ * (draft-ietf-opsawg-pcapng), not through the writer's code: a Section
+ * Header Block, an Interface Description Block per interface (link type,
+ * snaplen, if_name, if_tsresol), then an Enhanced Packet Block per frame
+ * (interface id, timestamp in the declared resolution, captured and
+ * original lengths, data padded to 32 bits), each block's total length
+ * repeated at its end. Two interfaces: RoCE (LINKTYPE_ETHERNET) and
+ * native IB as LINKTYPE_USER0 (147). */
+enum { TNG_N_ROCE = 3, TNG_N_IB = 2, TNG_IB_SNAPLEN = 40 };
+
+static uint32_t tng_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint16_t tng_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+struct tng_if {
+	uint16_t linktype;
+	uint32_t snaplen;
+	char name[64];
+	int tsresol;            /* -1 when absent */
+};
+
+/* One IDB's body (after type and length) into @f; 0 or -1. */
+static int tng_idb(const uint8_t *b, uint32_t len, struct tng_if *f)
+{
+	uint32_t off = 8;
+
+	f->linktype = tng_u16(b);
+	CU_ASSERT_EQUAL(tng_u16(b + 2), 0); /* reserved */
+	f->snaplen = tng_u32(b + 4);
+	f->name[0] = '\0';
+	f->tsresol = -1;
+	while (off + 4 <= len) {
+		uint16_t code = tng_u16(b + off), olen = tng_u16(b + off + 2);
+
+		if (code == 0)
+			return olen == 0 ? 0 : -1; /* opt_endofopt */
+		if (off + 4 + olen > len)
+			return -1;
+		if (code == 2 && olen < sizeof(f->name)) { /* if_name, UTF-8, unterminated */
+			memcpy(f->name, b + off + 4, olen);
+			f->name[olen] = '\0';
+		}
+		if (code == 9 && olen == 1) /* if_tsresol */
+			f->tsresol = b[off + 4];
+		off += 4 + ((olen + 3u) & ~3u);
+	}
+	return off == len ? 0 : -1; /* options may end without opt_endofopt */
+}
+
+static void test_capture_pcapng(void)
+{
+	char path[64] = "/tmp/fabemu-ng-XXXXXX", err[CFG_ERR_BYTES] = "";
+	static const uint64_t ib_t_ps[TNG_N_IB] = { UINT64_C(2000000000001000), UINT64_C(2000000000002000) };
+	static const uint16_t ib_len[TNG_N_IB] = { 30, 61 }; /* one under, one over the snaplen */
+	struct rte_mbuf *roce[TNG_N_ROCE], *ib[TNG_N_IB];
+	struct cap_file *cr, *ci;
+	struct cap_ng *ng;
+	struct tng_if ifs[4];
+	unsigned n_ifs = 0, n_roce = 0, n_ib = 0, n_shb = 0;
+	uint8_t *buf;
+	long size;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL_FATAL(cap_ng_open(path, &ng, err), 0);
+	CU_ASSERT_EQUAL_FATAL(cap_ng_add(ng, "h0:0", 0, &pkt_ll_roce, &cr, err), 0);
+	CU_ASSERT_EQUAL_FATAL(cap_ng_add_as(ng, "sw1:7", TNG_IB_SNAPLEN, &pkt_ll_ib, CAP_LINKTYPE_USER0,
+					    &ci, err), 0);
+	for (unsigned i = 0; i < TNG_N_ROCE; i++) {
+		roce[i] = tcap_build(&tcap_samples[i]);
+		cap_write(cr, tcap_samples[i].t_ps, roce[i], pkt_meta(roce[i])->frame_bytes);
+	}
+	for (unsigned i = 0; i < TNG_N_IB; i++) {
+		uint8_t *p;
+
+		ib[i] = tcap_alloc();
+		p = (uint8_t *)rte_pktmbuf_append(ib[i], ib_len[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		for (unsigned k = 0; k < ib_len[i]; k++)
+			p[k] = (uint8_t)(0xA0 + i + k);
+		cap_write(ci, ib_t_ps[i], ib[i], ib_len[i]);
+	}
+	CU_ASSERT_EQUAL(cap_close(cr), 0);
+	CU_ASSERT_EQUAL(cap_close(ci), 0);
+	CU_ASSERT_EQUAL_FATAL(cap_ng_close(ng), 0);
+
+	f = fopen(path, "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)size);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	CU_ASSERT_EQUAL_FATAL(fread(buf, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(size % 4, 0);
+	for (long off = 0; off < size;) {
+		uint32_t type, len;
+		const uint8_t *b = buf + off;
+
+		CU_ASSERT_FATAL(off + 12 <= size);
+		type = tng_u32(b);
+		len = tng_u32(b + 4);
+		CU_ASSERT_FATAL(len >= 12 && len % 4 == 0 && off + (long)len <= size);
+		CU_ASSERT_EQUAL(tng_u32(b + len - 4), len); /* the total length again */
+		if (type == 0x0A0D0D0A) { /* SHB: first, byte-order magic, version 1.0 */
+			CU_ASSERT_EQUAL(off, 0);
+			CU_ASSERT_EQUAL(tng_u32(b + 8), 0x1A2B3C4D);
+			CU_ASSERT_EQUAL(tng_u16(b + 12), 1);
+			CU_ASSERT_EQUAL(tng_u16(b + 14), 0);
+			n_shb++;
+		} else if (type == 1) { /* IDB */
+			CU_ASSERT_FATAL(n_ifs < 4);
+			CU_ASSERT_EQUAL(tng_idb(b + 8, len - 12, &ifs[n_ifs]), 0);
+			n_ifs++;
+		} else if (type == 6) { /* EPB */
+			uint32_t id = tng_u32(b + 8), cap = tng_u32(b + 20), orig = tng_u32(b + 24);
+			uint64_t ts = (uint64_t)tng_u32(b + 12) << 32 | tng_u32(b + 16);
+			uint8_t mb[4352];
+
+			CU_ASSERT_FATAL(id < n_ifs);
+			CU_ASSERT_EQUAL(ifs[id].tsresol, 9); /* 10^-9 s */
+			/* the data padded to 32 bits, then (no options) the length */
+			CU_ASSERT_EQUAL(len, 32 + ((cap + 3u) & ~3u));
+			for (uint32_t k = cap; k < ((cap + 3u) & ~3u); k++)
+				CU_ASSERT_EQUAL(b[28 + k], 0);
+			if (ifs[id].linktype == 1 && n_roce < TNG_N_ROCE) {
+				struct rte_mbuf *m = roce[n_roce];
+				uint32_t have = rte_pktmbuf_pkt_len(m);
+
+				CU_ASSERT_EQUAL(ts, tcap_samples[n_roce].t_ps / 1000);
+				CU_ASSERT_EQUAL(cap, have < 65535 ? have : 65535);
+				CU_ASSERT_EQUAL(orig, pkt_meta(m)->frame_bytes - PKT_FCS_BYTES);
+				CU_ASSERT(cap <= sizeof(mb) && memcmp(b + 28, rte_pktmbuf_read(m, 0, cap, mb), cap) == 0);
+				n_roce++;
+			} else if (ifs[id].linktype == CAP_LINKTYPE_USER0 && n_ib < TNG_N_IB) {
+				uint32_t want = ib_len[n_ib] < TNG_IB_SNAPLEN ? ib_len[n_ib] : TNG_IB_SNAPLEN;
+
+				CU_ASSERT_EQUAL(ts, ib_t_ps[n_ib] / 1000);
+				CU_ASSERT_EQUAL(cap, want);
+				CU_ASSERT_EQUAL(orig, ib_len[n_ib]); /* IB: nothing left out */
+				CU_ASSERT(memcmp(b + 28, rte_pktmbuf_mtod(ib[n_ib], uint8_t *), cap) == 0);
+				n_ib++;
+			} else {
+				CU_FAIL("an EPB of an unexpected interface");
+			}
+		}
+		off += len;
+	}
+	CU_ASSERT_EQUAL(n_shb, 1);
+	CU_ASSERT_EQUAL_FATAL(n_ifs, 2);
+	CU_ASSERT_EQUAL(ifs[0].linktype, 1); /* LINKTYPE_ETHERNET */
+	CU_ASSERT_EQUAL(ifs[0].snaplen, 65535);
+	CU_ASSERT_STRING_EQUAL(ifs[0].name, "h0:0");
+	CU_ASSERT_EQUAL(ifs[1].linktype, CAP_LINKTYPE_USER0);
+	CU_ASSERT_EQUAL(ifs[1].snaplen, TNG_IB_SNAPLEN);
+	CU_ASSERT_STRING_EQUAL(ifs[1].name, "sw1:7");
+	CU_ASSERT_EQUAL(n_roce, TNG_N_ROCE);
+	CU_ASSERT_EQUAL(n_ib, TNG_N_IB);
+	free(buf);
+	unlink(path);
+	for (unsigned i = 0; i < TNG_N_ROCE; i++)
+		rte_pktmbuf_free(roce[i]);
+	for (unsigned i = 0; i < TNG_N_IB; i++)
+		rte_pktmbuf_free(ib[i]);
+}
+
 int test_capture_register(void)
 {
 	CU_pSuite s = CU_add_suite("capture", NULL, NULL);
@@ -309,6 +478,7 @@ int test_capture_register(void)
 	    !CU_add_test(s, "open error", test_capture_open_error) ||
 	    !CU_add_test(s, "link type from the descriptor", test_capture_link_type) ||
 	    !CU_add_test(s, "write error", test_capture_write_error) ||
+	    !CU_add_test(s, "pcapng: two interfaces, block by block", test_capture_pcapng) ||
 	    !CU_add_test(s, "tshark decodes", test_capture_tshark))
 		return CU_get_error();
 	return 0;

@@ -46,6 +46,7 @@ struct cli_opts {
 	const char *outdir;            /* results folder, NULL = results/<name> */
 	const char *junit;             /* check: JUnit XML file, or NULL */
 	const char *baseline;          /* check: --baseline results folder, or NULL */
+	bool skip_nightly;             /* check: --skip-nightly: files with nightly: true not run */
 	const char *sets[CLI_MAX_SETS]; /* --set overrides */
 	unsigned n_sets;
 	bool seed_set;                 /* --seed given */

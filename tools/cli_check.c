@@ -2,7 +2,8 @@
  * another metric, a baseline's value, or every sample of a series), the
  * PASS/FAIL lines, the JUnit report (and the error report for a check that
  * could not be done), and the checks of metric names and the baseline made
- * before a run. */
+ * before a run. Assertions across seeds (across_seeds) are judged here on
+ * a single run, and by the sweep (cli_sweep_out.c) over a point's seeds. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_sweep.h"
 #include "fab_version.h"
 #include "fabric.h"
 #include "results.h"
@@ -65,6 +67,73 @@ static bool cli_expect_holds(const struct exp_expect *a, double m, double v, dou
 	case EXP_OP_GT: return m > v - t;
 	}
 	return false;
+}
+
+/* cli_sweep.h */
+bool cli_across_skipped(const struct exp_expect *a)
+{
+	return a->across != EXP_ACROSS_NONE && getenv(SWP_RUN_ENV) != NULL;
+}
+
+static int cli_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* cli_sweep.h */
+double cli_across_value(const struct exp_expect *a, double *xs, unsigned n)
+{
+	double sum = 0;
+	unsigned rank;
+
+	if (n == 0)
+		return NAN;
+	qsort(xs, n, sizeof(*xs), cli_cmp_double);
+	switch (a->across) {
+	case EXP_ACROSS_MEAN:
+		for (unsigned i = 0; i < n; i++)
+			sum += xs[i];
+		return sum / n;
+	case EXP_ACROSS_MIN: return xs[0];
+	case EXP_ACROSS_MAX: return xs[n - 1];
+	default:
+		/* Nearest rank ceil(p n / 100), at least 1; the epsilon keeps an
+		 * exact product (90 x 10 / 100) from rounding up a rank. */
+		rank = (unsigned)ceil(a->across_pct * n / 100.0 - 1e-9);
+		return xs[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
+	}
+}
+
+/* cli_sweep.h */
+bool cli_across_line(const struct exp_expect *a, double m, unsigned n_runs, unsigned n_missing,
+		     const char *where, char line[CLI_LINE_BYTES])
+{
+	bool ok = n_missing == 0 && cli_expect_holds(a, m, a->value, a->tolerance);
+	char tol[48] = "", count[96];
+
+	if (a->tolerance > 0)
+		snprintf(tol, sizeof(tol), " (tolerance %.6g)", a->tolerance);
+	if (n_missing)
+		snprintf(count, sizeof(count), "%u of %u seeds without a number", n_missing, n_runs);
+	else
+		snprintf(count, sizeof(count), "%u %s", n_runs, n_runs == 1 ? "run" : "seeds");
+	snprintf(line, CLI_LINE_BYTES, "%s %s across_seeds %s %s %.10g%s measured %.10g (%s)%s%.200s",
+		 ok ? "PASS" : "FAIL", a->metric, a->across_name, exp_op_name(a->op), a->value, tol, m,
+		 count, where && where[0] ? " at " : "", where ? where : "");
+	return ok;
+}
+
+/* cli_sweep.h */
+void cli_across_junit_name(FILE *jf, const struct exp_expect *a)
+{
+	cli_xml_escape(jf, a->metric);
+	fprintf(jf, " across_seeds ");
+	cli_xml_escape(jf, a->across_name);
+	fputc(' ', jf);
+	cli_xml_escape(jf, exp_op_name(a->op));
+	fprintf(jf, " %.10g", a->value);
 }
 
 /* cli.h */
@@ -120,7 +189,15 @@ int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_
 		const char *near;
 		uint32_t n = 0;
 
-		if (e->expects[i].series >= 0 || (res_find(r, e->expects[i].metric) &&
+		const struct res_metric *m = res_find(r, e->expects[i].metric);
+
+		if (m && e->expects[i].across != EXP_ACROSS_NONE && m->type == RES_STR) {
+			snprintf(msg, CFG_ERR_BYTES, "%s:%u:%u: across_seeds: '%s' is not a number (a statistic over the seeds needs a numeric metric)",
+				 e->expects[i].mark.file, e->expects[i].mark.line, e->expects[i].mark.col,
+				 e->expects[i].metric);
+			return -EINVAL;
+		}
+		if (e->expects[i].series >= 0 || (m &&
 						   (!e->expects[i].of[0] || res_find(r, e->expects[i].of))))
 			continue;
 		for (uint32_t j = 0; j < r->n && n < 1023; j++)
@@ -144,7 +221,8 @@ int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_
  * timestamp (the report is not a result file: neither is in the digest),
  * and as properties what makes the run reproducible: the experiment file,
  * the seed, fabemu's version and commit. */
-static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_fail)
+static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_tests,
+			   uint32_t n_fail)
 {
 	const struct res_metric *setup = res_find(r, "wall_clock.setup_s");
 	const struct res_metric *run = res_find(r, "wall_clock.run_s");
@@ -158,7 +236,7 @@ static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *
 	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
 	cli_xml_escape(jf, e->name);
 	fprintf(jf, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\" timestamp=\"%s\">\n",
-		e->n_expects + !r->valid, n_fail, wall == wall ? wall : 0.0, stamp);
+		n_tests + !r->valid, n_fail, wall == wall ? wall : 0.0, stamp);
 	fprintf(jf, "  <properties>\n    <property name=\"experiment\" value=\"");
 	cli_xml_escape(jf, e->path ? e->path : "");
 	fprintf(jf, "\"/>\n    <property name=\"seed\" value=\"%llu\"/>\n", (unsigned long long)e->seed);
@@ -263,8 +341,11 @@ int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cf
 int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
 		     const char *dir, const char *junit)
 {
-	uint32_t failed = 0, n_fail = !r->valid;
+	uint32_t failed = 0, n_fail = !r->valid, n_skipped = 0;
 	FILE *jf = NULL;
+
+	for (uint32_t i = 0; i < e->n_expects; i++)
+		n_skipped += cli_across_skipped(&e->expects[i]);
 
 	if (junit && !(jf = fopen(junit, "w"))) {
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", junit, strerror(errno));
@@ -274,6 +355,8 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 		for (uint32_t i = 0; i < e->n_expects; i++) {
 			double v, t;
 
+			if (cli_across_skipped(&e->expects[i]))
+				continue;
 			cli_expect_bound(&e->expects[i], r, base, &v, &t);
 			n_fail += !cli_expect_holds(&e->expects[i],
 						    e->expects[i].series >= 0
@@ -281,14 +364,18 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 							    : res_value(res_find(r, e->expects[i].metric)),
 						    v, t);
 		}
-		cli_junit_head(jf, e, r, n_fail);
+		cli_junit_head(jf, e, r, e->n_expects - n_skipped, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
 		double m, v, t;
 		bool ok;
-		char line[512], how[160] = "";
+		char line[CLI_LINE_BYTES], how[160] = "";
 
+		/* A sweep's run leaves an assertion across seeds to the sweep;
+		 * alone, the statistic over its one run is its value. */
+		if (cli_across_skipped(a))
+			continue;
 		cli_expect_bound(a, r, base, &v, &t);
 		m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
 		ok = cli_expect_holds(a, m, v, t);
@@ -309,23 +396,29 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 		if (t > 0)
 			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
 				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
+		if (a->across != EXP_ACROSS_NONE)
+			ok = cli_across_line(a, m, 1, 0, NULL, line);
 		printf("%s\n", line);
 		failed += !ok;
 		if (jf) {
 			fprintf(jf, "  <testcase classname=\"");
 			cli_xml_escape(jf, e->name);
 			fprintf(jf, "\" name=\"");
-			cli_xml_escape(jf, a->metric);
-			fputc(' ', jf);
-			cli_xml_escape(jf, exp_op_name(a->op));
-			if (a->of[0])
-				fprintf(jf, " %.10g x ", a->value);
-			if (a->of[0])
-				cli_xml_escape(jf, a->of);
-			else if (a->baseline)
-				fprintf(jf, " baseline");
-			else
-				fprintf(jf, " %.10g", a->value);
+			if (a->across != EXP_ACROSS_NONE) {
+				cli_across_junit_name(jf, a);
+			} else {
+				cli_xml_escape(jf, a->metric);
+				fputc(' ', jf);
+				cli_xml_escape(jf, exp_op_name(a->op));
+				if (a->of[0]) {
+					fprintf(jf, " %.10g x ", a->value);
+					cli_xml_escape(jf, a->of);
+				} else if (a->baseline) {
+					fprintf(jf, " baseline");
+				} else {
+					fprintf(jf, " %.10g", a->value);
+				}
+			}
 			fprintf(jf, "\" time=\"0\">");
 			if (!ok) {
 				fprintf(jf, "<failure message=\"");
@@ -355,7 +448,7 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 			return CLI_FAIL;
 		}
 	}
-	printf("%u passed, %u failed%s\n", e->n_expects - failed, failed,
+	printf("%u passed, %u failed%s\n", e->n_expects - n_skipped - failed, failed,
 	       r->valid ? "" : "; results not valid");
 	return failed || !r->valid ? CLI_FAIL : CLI_OK;
 }

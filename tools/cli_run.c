@@ -211,6 +211,34 @@ static int cli_failed(const struct cli_opts *o, bool check, const char *suite, c
 	return CLI_FAIL;
 }
 
+/* check --skip-nightly: the files of @o without nightly: true, checked
+ * as without the flag; a line "SKIP FILE: nightly: true" for each of the
+ * others (a file that does not load stays, for its error). Exit 0 when
+ * every file was skipped. */
+static int cli_skip_nightly(const struct cli_opts *o)
+{
+	struct cli_opts k = *o;
+	char err[CFG_ERR_BYTES];
+
+	k.skip_nightly = false;
+	k.n_exps = 0;
+	for (unsigned i = 0; i < o->n_exps; i++) {
+		struct exp *e = NULL;
+		bool nightly = exp_load(o->exps[i], o->sets, o->n_sets, o->seed_set, o->seed, &e, err) == 0 &&
+			       e->nightly;
+
+		exp_free(e);
+		if (nightly)
+			printf("SKIP %s: nightly: true (--skip-nightly)\n", o->exps[i]);
+		else
+			k.exps[k.n_exps++] = o->exps[i];
+	}
+	if (!k.n_exps)
+		return CLI_OK;
+	k.exp_path = k.exps[0];
+	return cli_run(&k, true);
+}
+
 int cli_run(const struct cli_opts *o, bool check)
 {
 	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], outdir[4096], why_buf[64];
@@ -221,6 +249,8 @@ int cli_run(const struct cli_opts *o, bool check)
 	struct exp *e;
 	int rc = CLI_OK, r, lock_fd = -1;
 
+	if (check && o->skip_nightly)
+		return cli_skip_nightly(o);
 	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
 		return cli_sweep(o, check);
 	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {

@@ -411,6 +411,81 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 	return 0;
 }
 
+/* cli_sweep.h. Each point's file is loaded again (with its --set list)
+ * for its assertions; a statistic is taken over the point's runs, and one
+ * of them without a number for the metric (a run that wrote no summary,
+ * a null) fails the assertion. */
+int swp_across(const struct cli_opts *o, struct swp_plan *p)
+{
+	unsigned per_point = p->n_seeds ? p->n_seeds : 1, n_failed = 0;
+	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES], where[SWP_PATH_BYTES + 8];
+	double *xs = calloc(per_point, sizeof(*xs));
+
+	if (!xs)
+		return -ENOMEM;
+	for (unsigned f = 0; f < o->n_exps; f++) {
+		for (unsigned c = 0; c < p->n_combos; c++) {
+			const char *sets[CLI_MAX_SETS] = { 0 };
+			struct exp *e = NULL;
+			int r;
+
+			if ((r = swp_sets(o, p, c, sets)) == 0)
+				r = exp_load(o->exps[f], sets, o->n_sets + p->n_axes,
+					     o->seed_set || p->n_seeds, p->n_seeds ? p->seeds[0] : o->seed, &e,
+					     err);
+			swp_sets_free(o, p, sets);
+			if (r != 0) {
+				fprintf(stderr, "%s\n", r == -ENOMEM ? "fabemu: out of memory" : err);
+				free(xs);
+				return r;
+			}
+			swp_combo_name(p, c, name);
+			snprintf(where, sizeof(where), "%s%s%s", p->bases[f], p->n_axes ? "/" : "", name);
+			for (uint32_t i = 0; i < e->n_expects; i++) {
+				const struct exp_expect *a = &e->expects[i];
+				struct swp_verdict *v, *grown;
+				unsigned n = 0, n_runs = 0;
+				FILE *nf;
+
+				if (a->across == EXP_ACROSS_NONE)
+					continue;
+				for (unsigned k = 0; k < p->n_runs; k++) {
+					const struct swp_run *run = &p->runs[k];
+
+					if (run->file != f || run->combo != c)
+						continue;
+					n_runs++;
+					if (run->doc && cli_summary_number(run->doc, a->metric, &xs[n]) == 0 &&
+					    xs[n] == xs[n])
+						n++;
+				}
+				grown = realloc(p->verdicts, (p->n_verdicts + 1) * sizeof(*p->verdicts));
+				if (!grown) {
+					exp_free(e);
+					free(xs);
+					return -ENOMEM;
+				}
+				p->verdicts = grown;
+				v = &p->verdicts[p->n_verdicts++];
+				*v = (struct swp_verdict){ .file = f, .combo = c };
+				v->ok = cli_across_line(a, cli_across_value(a, xs, n), n_runs, n_runs - n,
+							(p->n_axes || o->n_exps > 1) ? where : NULL, v->line);
+				if ((nf = fmemopen(v->name, sizeof(v->name) - 1, "w"))) {
+					cli_across_junit_name(nf, a);
+					fclose(nf);
+				}
+				n_failed += !v->ok;
+				printf("%s\n", v->line);
+			}
+			exp_free(e);
+		}
+	}
+	if (p->n_verdicts)
+		printf("%u of %u assertions across seeds held\n", p->n_verdicts - n_failed, p->n_verdicts);
+	free(xs);
+	return (int)n_failed;
+}
+
 /* The signal that asked the sweep to stop (0 while none did): no run is
  * started after it, the ones going finish (SIGTERM is passed on to them;
  * a terminal's SIGINT reaches them itself) and the tables are written. */
@@ -478,6 +553,8 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 	r->pid = fork();
 	if (r->pid == 0) {
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(CLI_FAIL);
+		if (check && setenv(SWP_RUN_ENV, "1", 1) != 0)
 			_exit(CLI_FAIL);
 		execv("/proc/self/exe", (char *const *)argv);
 		fprintf(stderr, "fabemu: cannot run /proc/self/exe: %s\n", strerror(errno));
@@ -564,6 +641,7 @@ static void swp_plan_free(struct swp_plan *p)
 		cfg_doc_free(p->runs[i].doc);
 	}
 	free(p->runs);
+	free(p->verdicts);
 	free(p);
 }
 
@@ -654,6 +732,8 @@ int cli_sweep(const struct cli_opts *o, bool check)
 		swp_print_table(o, check, p);
 	for (unsigned f = 0; p->multi && !o->quiet && f < o->n_exps; f++)
 		printf("  results: %s/sweep.csv, %s/sweep_summary.csv\n", p->bases[f], p->bases[f]);
+	if (check && swp_across(o, p) != 0)
+		rc = rc == CLI_OK ? CLI_FAIL : rc;
 	if (check) {
 		unsigned n_ok = 0;
 

@@ -19,6 +19,22 @@ enum {
 	SWP_PATH_BYTES = 4096,
 	SWP_NOT_RUN = -1000,    /* swp_run.status before its end */
 	SWP_CELL_BYTES = 128,   /* a metric's text in a table */
+	CLI_LINE_BYTES = 768,   /* a verdict line */
+};
+
+/* Set in the environment of a sweep's runs: `fabemu check` then leaves
+ * the assertions across seeds to the sweep, which judges them per point. */
+#define SWP_RUN_ENV "FABEMU_SWEEP_RUN"
+
+struct exp_expect;
+
+/* The verdict of one assertion across seeds at one point. */
+struct swp_verdict {
+	unsigned file;      /* index in cli_opts.exps */
+	unsigned combo;     /* the point */
+	bool ok;            /* it held */
+	char name[256];     /* the JUnit test case's name */
+	char line[CLI_LINE_BYTES]; /* PASS/FAIL ... as printed */
 };
 
 
@@ -53,6 +69,8 @@ struct swp_plan {
 	struct swp_run *runs;
 	unsigned n_runs;
 	bool multi;         /* --sweep or --seeds: point folders and the tables */
+	struct swp_verdict *verdicts; /* check: the assertions across seeds (malloc'd) */
+	unsigned n_verdicts;
 };
 
 /* What the table writers read. */
@@ -63,6 +81,18 @@ struct swp_table_arg {
 	bool check;
 };
 
+/* cli_check.c: whether this process leaves assertion @a to its sweep (it
+ * is across seeds and this is a sweep's run); the statistic of @a over
+ * the @n values @xs (sorted in place; NaN for none); the verdict line of
+ * @a on statistic @m of @n_runs runs, @n_missing of them without a number
+ * (then it fails), @where the point or NULL, whether it holds; the JUnit
+ * name of @a, escaped, into @jf. */
+bool cli_across_skipped(const struct exp_expect *a);
+double cli_across_value(const struct exp_expect *a, double *xs, unsigned n);
+bool cli_across_line(const struct exp_expect *a, double m, unsigned n_runs, unsigned n_missing,
+		     const char *where, char line[CLI_LINE_BYTES]);
+void cli_across_junit_name(FILE *jf, const struct exp_expect *a);
+
 /* cli_sweep.c */
 unsigned swp_value_of(const struct swp_plan *p, unsigned combo, unsigned k);
 int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_BYTES]);
@@ -70,13 +100,18 @@ int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_B
 /* cli_sweep_out.c: t(0.975, df); a run's status as a word; a table written
  * through @fill into @path (a temporary file renamed: never half); the
  * fillers of sweep.csv and sweep_summary.csv (@arg a struct swp_table_arg);
- * the printed table; the JUnit report. */
+ * the printed table; the JUnit report (a test case per run, then one per
+ * assertion across seeds and point). */
 double swp_t975(unsigned df);
 const char *swp_status_word(int status, bool check);
 int swp_write_table(const char *path, void (*fill)(FILE *, const void *), const void *arg);
 void swp_fill_runs(FILE *f, const void *arg);
 void swp_fill_summary(FILE *f, const void *arg);
 void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan *p);
+/* cli_sweep.c: judge every assertion across seeds of every point over its runs'
+ * summaries into p->verdicts and print their lines; how many failed, or
+ * -errno (the message on stderr). */
+int swp_across(const struct cli_opts *o, struct swp_plan *p);
 int swp_junit(const struct cli_opts *o, const struct swp_plan *p);
 
 #endif

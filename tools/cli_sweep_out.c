@@ -291,7 +291,8 @@ void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan
 	}
 }
 
-/* With --junit: one test case per run, failed unless its status is 0. */
+/* With --junit: one test case per run, failed unless its status is 0,
+ * then one per assertion across seeds and point, with its line. */
 int swp_junit(const struct cli_opts *o, const struct swp_plan *p)
 {
 	unsigned n_fail = 0;
@@ -299,12 +300,14 @@ int swp_junit(const struct cli_opts *o, const struct swp_plan *p)
 
 	for (unsigned i = 0; i < p->n_runs; i++)
 		n_fail += p->runs[i].status != 0;
+	for (unsigned i = 0; i < p->n_verdicts; i++)
+		n_fail += !p->verdicts[i].ok;
 	if (!(f = fopen(o->junit, "w"))) {
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
 		return -errno;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"fabemu sweep\" "
-		   "tests=\"%u\" failures=\"%u\">\n", p->n_runs, n_fail);
+		   "tests=\"%u\" failures=\"%u\">\n", p->n_runs + p->n_verdicts, n_fail);
 	for (unsigned i = 0; i < p->n_runs; i++) {
 		const struct swp_run *r = &p->runs[i];
 		char verdict[64];
@@ -322,6 +325,22 @@ int swp_junit(const struct cli_opts *o, const struct swp_plan *p)
 			verdict[0] ? ", assertions held " : "", verdict);
 		cli_xml_escape(f, r->dir);
 		fprintf(f, "/fabemu.log\"/></testcase>\n");
+	}
+	/* The assertions across seeds: the name already escaped. */
+	for (unsigned i = 0; i < p->n_verdicts; i++) {
+		const struct swp_verdict *v = &p->verdicts[i];
+
+		fprintf(f, "  <testcase classname=\"");
+		cli_xml_escape(f, o->exps[v->file]);
+		fprintf(f, "\" name=\"%s\">", v->name);
+		if (!v->ok) {
+			fprintf(f, "<failure message=\"");
+			cli_xml_escape(f, v->line);
+			fprintf(f, "\"/>");
+		}
+		fprintf(f, "<system-out>");
+		cli_xml_escape(f, v->line + 5);
+		fprintf(f, "</system-out></testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n");
 	if ((ferror(f) | fclose(f)) != 0) {

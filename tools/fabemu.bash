@@ -13,7 +13,7 @@ _fabemu()
 	fi
 	case $cmd in
 	run) opts='-o --output --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
-	check) opts='-o --output --junit --baseline --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
+	check) opts='-o --output --junit --baseline --skip-nightly --seed --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	topo) opts='--dot -h --help' ;;
 	bench) opts='--quick --deep --json --repeat --seed --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;

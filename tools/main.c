@@ -18,7 +18,7 @@ static const char usage[] =
 	"                              [-- EAL args]\n"
 	"       fabemu check EXP.yaml... [-o DIR] [--junit FILE] [--baseline DIR] [--seed N] [--set key=value]...\n"
 	"                                [--max-wall TIME] [-q] [--sweep key=v1,v2,...]... [--seeds A..B]\n"
-	"                                [--metric NAME]... [-j N] [-- EAL args]\n"
+	"                                [--metric NAME]... [-j N] [--skip-nightly] [-- EAL args]\n"
 	"       fabemu topo FILE.yaml [--dot]\n"
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
@@ -71,6 +71,7 @@ static const struct cli_optdef cli_optdefs[] = {
 	{ "--format", NULL, "plot", "png|svg", "image format (default png)" },
 	{ "--junit", NULL, "check", "FILE", "also write the verdicts as a JUnit XML report" },
 	{ "--baseline", NULL, "check", "DIR", "a results folder the assertions with baseline: compare against" },
+	{ "--skip-nightly", NULL, "check", NULL, "skip the files marked nightly: true (CI's quick pass)" },
 	{ "--seed", NULL, "run check bench", "N", "master seed, instead of the file's" },
 	{ "--set", NULL, "run check bench", "key=value", "override one value of the file (repeatable)" },
 	{ "--max-wall", NULL, "run check", "TIME",
@@ -255,6 +256,8 @@ int main(int argc, char **argv)
 			o.junit = v;
 		} else if (!strcmp(d->name, "--baseline")) {
 			o.baseline = v;
+		} else if (!strcmp(d->name, "--skip-nightly")) {
+			o.skip_nightly = true;
 		} else if (!strcmp(d->name, "--seed")) {
 			if (cli_parse_u64(v, &o.seed) != 0)
 				return cli_bad("--seed needs a non-negative integer, got '%s'", v);

@@ -597,6 +597,20 @@ sweep jobs-high "-j needs an integer 1..256, got '257'" --seeds 1..2 -j 257
 expect sweep-check-expect "metric.yaml:3:[0-9]+: unknown metric 'drops.totl'" \
 	"$fabemu" check "$tmp/metric.yaml" -q -o "$tmp/res-sweep-check" --seeds 1..2
 [ ! -e "$tmp/res-sweep-check" ] || { echo "FAIL [sweep-check-expect]: wrote a folder"; fail=1; }
+# Assertions across seeds: an unknown statistic, one with of, and one on
+# a metric that is not a number (found by check, per run and per sweep).
+exp across-unknown "across-unknown.yaml:3:[0-9]+: across_seeds: unknown statistic 'p900'" \
+	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, across_seeds: p900, op: '<=', value: 1}]"
+exp across-stat "across-stat.yaml:3:[0-9]+: across_seeds: unknown statistic 'average'" \
+	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, across_seeds: average, op: '<=', value: 1}]"
+exp across-of "across-of.yaml:3:[0-9]+: across_seeds bounds a metric of summary.json by a value: it takes no 'of'" \
+	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, across_seeds: mean, op: '<=', value: 1, of: drops.total}]"
+printf '%s\n' "$good_topo" "$good_traffic" "expect: [{metric: name, across_seeds: p90, op: '<=', value: 1}]" >"$tmp/across-str.yaml"
+expect across-string "across-str.yaml:3:[0-9]+: across_seeds: 'name' is not a number" \
+	"$fabemu" check "$tmp/across-str.yaml" -q -o "$tmp/res-across-str"
+expect across-string-seeds "across-str.yaml:3:[0-9]+: across_seeds: 'name' is not a number" \
+	"$fabemu" check "$tmp/across-str.yaml" -q -o "$tmp/res-across-str2" --seeds 1..3
+[ ! -e "$tmp/res-across-str2" ] || { echo "FAIL [across-string-seeds]: wrote a folder"; fail=1; }
 expect exps-same-name "would both write .*/res-two/experiment \(two experiments of one name\)" \
 	"$fabemu" run "$tmp/ok.yaml" "$tmp/ok.yaml" -q -o "$tmp/res-two"
 [ ! -e "$tmp/res-two" ] || { echo "FAIL [exps-same-name]: wrote a folder"; fail=1; }
