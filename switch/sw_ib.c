@@ -166,8 +166,8 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl, adm.pool));
 }
 
-/* A packet leaves a queue of @p: its buffer goes back (and with it the
- * ingress VL's credits), and marking at dequeue. */
+/* A packet leaves a queue of @p: its buffer goes back, and with it the
+ * ingress VL's credits (IB CC marked it when it was queued). */
 static void sw_departing_ib(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 			    uint32_t frame_bytes, uint32_t tag)
 {
