@@ -242,6 +242,21 @@ static void swp_sets_free(const struct cli_opts *o, const struct swp_plan *p, co
 		free((char *)sets[o->n_sets + k]);
 }
 
+/* Load file @file at point @combo of @p (its --set values in @sets,
+ * freed again here) with the point's first seed: exp_load's result. */
+static int swp_load(const struct cli_opts *o, const struct swp_plan *p, unsigned file,
+		    unsigned combo, const char *sets[CLI_MAX_SETS], struct exp **e,
+		    char err[CFG_ERR_BYTES])
+{
+	int r = swp_sets(o, p, combo, sets);
+
+	if (r == 0)
+		r = exp_load(o->exps[file], sets, o->n_sets + p->n_axes, o->seed_set || p->n_seeds,
+			     p->n_seeds ? p->seeds[0] : o->seed, e, err);
+	swp_sets_free(o, p, sets);
+	return r;
+}
+
 /* Fork a process of its own that checks the metrics of file @file (the
  * EAL starts once per process); its exit status as CLI_*. */
 static int swp_check_metrics(const struct cli_opts *o, const struct swp_plan *p, unsigned file,
@@ -321,11 +336,7 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 			const char *sets[CLI_MAX_SETS] = { 0 };
 			struct exp *e = NULL;
 
-			if ((r = swp_sets(o, p, c, sets)) == 0)
-				r = exp_load(o->exps[f], sets, o->n_sets + p->n_axes,
-					     o->seed_set || p->n_seeds, p->n_seeds ? p->seeds[0] : o->seed, &e,
-					     err);
-			swp_sets_free(o, p, sets);
+			r = swp_load(o, p, f, c, sets, &e, err);
 			if (r != 0) {
 				size_t len = 0;
 
@@ -429,11 +440,7 @@ int swp_across(const struct cli_opts *o, struct swp_plan *p)
 			struct exp *e = NULL;
 			int r;
 
-			if ((r = swp_sets(o, p, c, sets)) == 0)
-				r = exp_load(o->exps[f], sets, o->n_sets + p->n_axes,
-					     o->seed_set || p->n_seeds, p->n_seeds ? p->seeds[0] : o->seed, &e,
-					     err);
-			swp_sets_free(o, p, sets);
+			r = swp_load(o, p, f, c, sets, &e, err);
 			if (r != 0) {
 				fprintf(stderr, "%s\n", r == -ENOMEM ? "fabemu: out of memory" : err);
 				free(xs);
