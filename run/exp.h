@@ -151,6 +151,10 @@ struct exp_ib {
 	uint64_t credit_update_bytes; /* freed bytes that trigger a flow-control packet */
 	uint64_t credit_interval_ps;  /* refresh of unadvertised credit (flow-control
 				       * packet at least this often while some is) */
+	struct exp_capture *sl2vl_ports; /* port_sl2vl: switch ports with a table of their
+				       * own (in order; later entries win) */
+	uint8_t (*sl2vl_maps)[SW_IB_N_SL]; /* their tables */
+	uint32_t n_sl2vl_ports;       /* their count */
 };
 
 /* The finest outputs.series.interval: each sample writes a row per port

@@ -101,27 +101,6 @@ static const char *const exp_link_layers[] = { "roce", "infiniband", NULL };
 static const char *const exp_ib_routings[] = { "minhop", "ftree", NULL };
 _Static_assert(PKT_LL_ROCE == 0 && PKT_LL_IB == 1, "fabric.link_layer's names follow enum pkt_ll_kind");
 
-/* sl2vl: 16 VLs, one per SL, each 0..7 (the data VLs a port models). */
-static int exp_ib_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp *e = params;
-
-	if (cfg_want(n, CFG_SEQ, "sl2vl (16 VLs, one per service level)", err) != 0)
-		return -EINVAL;
-	if (n->n != SW_IB_N_SL) {
-		cfg_errorf(err, n, "sl2vl needs 16 entries (SL 0..15), not %u", n->n);
-		return -EINVAL;
-	}
-	for (uint32_t i = 0; i < n->n; i++) {
-		uint64_t v;
-
-		if (cfg_u64(n->items[i], 0, PORT_N_TC - 1, &v, err) != 0)
-			return -EINVAL;
-		e->ib.sl2vl[i] = (uint8_t)v;
-	}
-	return 0;
-}
-
 /* vl_buffer: auto (0: sized per link at assembly) or a size. */
 static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
@@ -133,6 +112,89 @@ static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG
 	}
 	return cfg_size(n, PKT_IB_BLOCK_BYTES, PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
 			&e->ib.vl_buffer_bytes, err);
+}
+
+/* The 16 VLs of an sl2vl list @n into @map. */
+static int exp_ib_map(const struct cfg_node *n, uint8_t map[SW_IB_N_SL], char err[CFG_ERR_BYTES])
+{
+	if (cfg_want(n, CFG_SEQ, "sl2vl (16 VLs, one per service level)", err) != 0)
+		return -EINVAL;
+	if (n->n != SW_IB_N_SL) {
+		cfg_errorf(err, n, "sl2vl needs 16 entries (SL 0..15), not %u", n->n);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < n->n; i++) {
+		uint64_t v;
+
+		if (cfg_u64(n->items[i], 0, PORT_N_TC - 1, &v, err) != 0)
+			return -EINVAL;
+		map[i] = (uint8_t)v;
+	}
+	return 0;
+}
+
+/* sl2vl: 16 VLs, one per SL, each 0..7 (the data VLs a port models). */
+static int exp_ib_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	return exp_ib_map(n, ((struct exp *)params)->ib.sl2vl, err);
+}
+
+/* port_sl2vl: [{ports: [SWITCH:PORT, ...], sl2vl: [16 VLs]}]: those switch
+ * egress ports map SLs by their own table (a VL change on the way). */
+static int exp_ib_port_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "ports", "sl2vl", NULL };
+	struct exp *e = params;
+
+	if (cfg_want(n, CFG_SEQ, "port_sl2vl (a list of {ports, sl2vl})", err) != 0)
+		return -EINVAL;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const struct cfg_node *it = n->items[i], *pn, *mn;
+		struct exp_capture *ports = NULL;
+		uint8_t map[SW_IB_N_SL];
+		uint32_t n_ports = 0, base;
+		void *grown;
+		int rc;
+
+		if (cfg_want(it, CFG_MAP, "a port_sl2vl entry ({ports, sl2vl})", err) != 0 ||
+		    cfg_check_keys(it, keys, err) != 0)
+			return -EINVAL;
+		pn = cfg_get(it, "ports");
+		mn = cfg_get(it, "sl2vl");
+		if (!pn || !mn) {
+			cfg_errorf(err, it, "a port_sl2vl entry needs 'ports' and 'sl2vl'");
+			return -EINVAL;
+		}
+		if (exp_ib_map(mn, map, err) != 0)
+			return -EINVAL;
+		if ((rc = exp_port_list(e, pn, "port_sl2vl.ports", false, &ports, NULL, &n_ports, err)) != 0)
+			return rc;
+		for (uint32_t k = 0; k < n_ports; k++)
+			if (e->topo->nodes[ports[k].node].kind != TOPO_SWITCH) {
+				cfg_errorf(err, pn, "port_sl2vl names switch ports; %s is not a switch (NICs use sl2vl)",
+					   e->topo->nodes[ports[k].node].name);
+				free(ports);
+				return -EINVAL;
+			}
+		base = e->ib.n_sl2vl_ports;
+		grown = realloc(e->ib.sl2vl_ports, sizeof(*e->ib.sl2vl_ports) * (base + n_ports + 1));
+		if (grown)
+			e->ib.sl2vl_ports = grown;
+		grown = grown ? realloc(e->ib.sl2vl_maps, sizeof(*e->ib.sl2vl_maps) * (base + n_ports + 1))
+			      : NULL;
+		if (!grown) {
+			free(ports);
+			return -ENOMEM;
+		}
+		e->ib.sl2vl_maps = grown;
+		for (uint32_t k = 0; k < n_ports; k++) {
+			e->ib.sl2vl_ports[base + k] = ports[k];
+			memcpy(e->ib.sl2vl_maps[base + k], map, SW_IB_N_SL);
+		}
+		e->ib.n_sl2vl_ports = base + n_ports;
+		free(ports);
+	}
+	return 0;
 }
 
 static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR_BYTES])
@@ -165,6 +227,8 @@ static const struct cfg_key exp_ib_keys[] = {
 	  .names = exp_ib_routings, .doc = "subnet manager routing engine: minhop or ftree (d-mod-k)" },
 	{ "sl2vl", CFG_KEY_CUSTOM, "[0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]",
 	  .read = exp_ib_sl2vl, .doc = "VL (0..7) of each service level 0..15, every port" },
+	{ "port_sl2vl", CFG_KEY_CUSTOM, NULL, .read = exp_ib_port_sl2vl,
+	  .doc = "switch ports with their own SL-to-VL table: [{ports: [leaf*:*], sl2vl: [16 VLs]}]" },
 	{ "grh", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, ib.grh),
 	  .doc = "packets carry a global route header (40 bytes)" },
 	{ "vl_buffer", CFG_KEY_CUSTOM, "auto", .read = exp_ib_vl_buffer,

@@ -586,6 +586,8 @@ void exp_free(struct exp *e)
 	free(e->rate_workloads);
 	free(e->pfc_off);
 	free(e->pfc_off_marks);
+	free(e->ib.sl2vl_ports);
+	free(e->ib.sl2vl_maps);
 	cfg_doc_free(e->doc);
 	free(e);
 }

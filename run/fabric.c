@@ -128,19 +128,28 @@ double fabric_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The VLs something is sent on (data of any message, ACKs, CNPs: the VL
- * the NIC's @np gives their DSCPs): those get credit buffers, the others
+/* The VLs something is sent on (data of any message, ACKs, CNPs: the SLs
+ * the NIC's @np gives their DSCPs, on the VLs fabric.ib.sl2vl and every
+ * port_sl2vl table map them to): those get credit buffers, the others
  * none, so that a switch commits only the buffers in use. */
 static uint8_t fabric_credit_vls(const struct exp *e, const struct nic_params *np)
 {
+	uint16_t sls = 0;
 	uint8_t used = 0;
 
-	used |= (uint8_t)(1u << np->dscp_to_tc[e->nic.data_dscp & 63]);
-	used |= (uint8_t)(1u << np->dscp_to_tc[e->nic.ack_dscp & 63]);
-	used |= (uint8_t)(1u << np->dscp_to_tc[(e->nic.cnp_dscp ? e->nic.cnp_dscp
+	sls |= (uint16_t)(1u << np->dscp_to_sl[e->nic.data_dscp & 63]);
+	sls |= (uint16_t)(1u << np->dscp_to_sl[e->nic.ack_dscp & 63]);
+	sls |= (uint16_t)(1u << np->dscp_to_sl[(e->nic.cnp_dscp ? e->nic.cnp_dscp
 								   : NIC_CNP_DSCP_DEFAULT) & 63]);
 	for (uint32_t i = 0; i < e->n_msgs; i++)
-		used |= (uint8_t)(1u << np->dscp_to_tc[e->msgs[i].dscp & 63]);
+		sls |= (uint16_t)(1u << np->dscp_to_sl[e->msgs[i].dscp & 63]);
+	for (int sl = 0; sl < SW_IB_N_SL; sl++) {
+		if (!(sls >> sl & 1))
+			continue;
+		used |= (uint8_t)(1u << e->ib.sl2vl[sl]);
+		for (uint32_t k = 0; k < e->ib.n_sl2vl_ports; k++)
+			used |= (uint8_t)(1u << e->ib.sl2vl_maps[k][sl]);
+	}
 	return used;
 }
 
@@ -308,6 +317,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		struct port_credit_params cp;
 		uint8_t used = fabric_credit_vls(e, &np);
 
+		for (uint32_t k = 0; k < e->ib.n_sl2vl_ports; k++) {
+			const struct topo_node *n = &t->nodes[e->ib.sl2vl_ports[k].node];
+
+			sw_set_port_sl2vl(f->sws[n->index], e->ib.sl2vl_ports[k].port,
+					  e->ib.sl2vl_maps[k]);
+		}
 		for (uint32_t i = 0; i < t->n_switches; i++)
 			for (uint16_t p = 0; p < t->nodes[t->switches[i]].n_ports; p++) {
 				fabric_credit_params(e, used, sw_port(f->sws[i], p), &cp);

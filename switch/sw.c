@@ -507,6 +507,15 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));
+	if (sw_on_ib(s)) {
+		s->port_sl2vl = malloc(sizeof(*s->port_sl2vl) * (n_ports ? n_ports : 1));
+		if (!s->port_sl2vl) {
+			sw_free(s);
+			return NULL;
+		}
+		for (uint16_t i = 0; i < n_ports; i++)
+			memcpy(s->port_sl2vl[i], p->sl2vl, SW_IB_N_SL);
+	}
 	s->pgs = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*s->pgs) * PKT_N_PRIO * n_ports, 64));
 	if (!s->px || !s->pgs) {
 		sw_free(s);
@@ -563,6 +572,7 @@ void sw_free(struct sw *s)
 	free(s->grp_magic);
 	free(s->grp_ports);
 	free(s->lft_pick);
+	free(s->port_sl2vl);
 	sw_path_env_fini(&s->path_env);
 	free(s);
 }

@@ -230,6 +230,10 @@ static inline uint32_t sw_mod(uint32_t h, uint64_t magic, uint32_t n)
 	return (uint32_t)(((unsigned __int128)(magic * h) * n) >> 64);
 }
 
+/* On InfiniBand: egress port @i of @s maps SL s to VL @map[s] (0..7)
+ * from now, instead of sw_params.sl2vl (a VL change on the way: the
+ * packet's LRH and VCRC are rewritten). */
+void sw_set_port_sl2vl(struct sw *s, uint16_t i, const uint8_t map[SW_IB_N_SL]);
 /* The egress port the linear forwarding table of @s (on InfiniBand: its
  * routing engine's choice) gives destination endpoint @ep (LID @ep + 1),
  * or UINT16_MAX when @s is not on InfiniBand or cannot reach @ep. */

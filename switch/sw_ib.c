@@ -8,6 +8,7 @@
  * the credits of core/port_credit.c stand for. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pkt_ib.h"
 #include "pkt_view.h"
@@ -74,6 +75,12 @@ int sw_ib_lft_build(uint8_t engine, uint8_t tier, const struct fib_rows *fib,
 	free(routed);
 	*out = pick;
 	return 0;
+}
+
+void sw_set_port_sl2vl(struct sw *s, uint16_t i, const uint8_t map[SW_IB_N_SL])
+{
+	if (s->port_sl2vl && i < s->n_ports)
+		memcpy(s->port_sl2vl[i], map, SW_IB_N_SL);
 }
 
 uint16_t sw_ib_lft_port(const struct sw *s, uint32_t ep)
@@ -146,7 +153,7 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	/* The VL it came on (the sender's port stamps it in the metadata,
 	 * as in the LRH). */
 	in_vl = pm->tc & (PKT_N_PRIO - 1);
-	vl = s->p.sl2vl[v.cls & (SW_IB_N_SL - 1)];
+	vl = s->port_sl2vl[out][v.cls & (SW_IB_N_SL - 1)];
 	if (vl != in_vl)
 		pkt_ib_set_vl(m, vl);
 	/* The ingress buffer charged is that of the VL it came on. */

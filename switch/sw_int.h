@@ -123,6 +123,8 @@ struct sw {
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
+	uint8_t (*port_sl2vl)[SW_IB_N_SL]; /* IB: each egress port's SL-to-VL table
+					    * (p.sl2vl unless set: sw_set_port_sl2vl) */
 	uint16_t *lft_pick;            /* IB: per endpoint, the index in its group of the
 				        * port the routing engine chose (the LFT); NULL
 				        * on Ethernet */

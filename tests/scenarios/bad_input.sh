@@ -195,6 +195,10 @@ exp ib-credit-update "ib-credit-update.yaml:3:71: credit_update .* exceeds vl_bu
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {vl_buffer: 4KiB, credit_update: 8KiB}}"
 exp ib-int "ib-int.yaml:3:39: fabric.int .* not modelled with link_layer: infiniband" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, int: true}"
+exp ib-port-sl2vl-host "ib-port-sl2vl-host.yaml:3:[0-9]+: port_sl2vl names switch ports; h0 is not a switch" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {port_sl2vl: [{ports: ['h0:0'], sl2vl: [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]}]}}"
+exp ib-port-sl2vl-keys "ib-port-sl2vl-keys.yaml:3:[0-9]+: a port_sl2vl entry needs 'ports' and 'sl2vl'" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband, ib: {port_sl2vl: [{ports: ['leaf0:0']}]}}"
 exp ib-pfc-storm "ib-pfc-storm.yaml:4:[0-9]+: a pfc-storm fault sends PFC pauses" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: infiniband}" \
 	"faults: [{kind: pfc-storm, at: 1us, ports: ['leaf0:0'], priority: 3}]"
