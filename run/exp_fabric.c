@@ -97,8 +97,6 @@ static const struct cfg_table exp_pfc_table = {
 static const struct cfg_sub exp_pfc_subs[] = { { &exp_pfc_table, 0 }, { NULL, 0 } };
 
 static const char *const exp_link_layers[] = { "roce", "infiniband", NULL };
-/* In enum sw_ib_routing's order (sw_ib_routing_names; a test compares). */
-static const char *const exp_ib_routings[] = { "minhop", "ftree", NULL };
 _Static_assert(PKT_LL_ROCE == 0 && PKT_LL_IB == 1, "fabric.link_layer's names follow enum pkt_ll_kind");
 
 /* vl_buffer: auto (0: sized per link at assembly) or a size. */
@@ -224,7 +222,7 @@ static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR
  * times (docs/infiniband.md). */
 static const struct cfg_key exp_ib_keys[] = {
 	{ "routing", CFG_KEY_ENUM, "minhop", .off = offsetof(struct exp, ib.routing),
-	  .names = exp_ib_routings, .doc = "subnet manager routing engine: minhop or ftree (d-mod-k)" },
+	  .names = sw_ib_routing_names, .doc = "subnet manager routing engine: minhop or ftree (d-mod-k)" },
 	{ "sl2vl", CFG_KEY_CUSTOM, "[0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]",
 	  .read = exp_ib_sl2vl, .doc = "VL (0..7) of each service level 0..15, every port" },
 	{ "port_sl2vl", CFG_KEY_CUSTOM, NULL, .read = exp_ib_port_sl2vl,

@@ -65,8 +65,9 @@ enum sw_ib_routing {
 	SW_IB_ROUTE_FTREE,  /* fat-tree d-mod-k: digit (tier - 1) of the LID in base n */
 	SW_IB_ROUTE_N,
 };
-/* Value <-> name ("minhop", "ftree"), NULL-terminated. */
-const char *const *sw_ib_routing_names(void);
+/* Names by enum sw_ib_routing ("minhop", "ftree"), NULL-terminated (a
+ * constant, so that a config table can name it). */
+extern const char *const sw_ib_routing_names[SW_IB_ROUTE_N + 1];
 
 enum { SW_IB_N_SL = 16 /* service levels */ };
 

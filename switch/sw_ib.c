@@ -16,9 +16,11 @@
 #include "sim.h"
 #include "sw_int.h"
 
-static const char *const sw_ib_routings[] = { "minhop", "ftree", NULL };
-
-const char *const *sw_ib_routing_names(void) { return sw_ib_routings; }
+const char *const sw_ib_routing_names[SW_IB_ROUTE_N + 1] = {
+	[SW_IB_ROUTE_MINHOP] = "minhop",
+	[SW_IB_ROUTE_FTREE] = "ftree",
+	[SW_IB_ROUTE_N] = NULL,
+};
 
 /* The group of endpoint @ep under the tables being built (or in use). */
 static uint32_t sw_ib_grp_of(const struct fib_rows *fib, const uint16_t *class_grp,

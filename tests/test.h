@@ -8,8 +8,11 @@
 #include <CUnit/CUnit.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct rte_mempool;
+struct rte_mbuf;
+struct sim;
 
 /* One test of a suite. */
 struct test_case {
@@ -27,6 +30,9 @@ int test_suite_n(const char *name, CU_InitializeFunc init, CU_CleanupFunc clean,
 
 /* Mempool of mbufs with room for a full 4 KiB-MTU frame and pkt_meta. */
 struct rte_mempool *test_mempool(void);
+/* A 64-byte zeroed packet (test_port.c) that ports see as @bytes long on
+ * class @tc: what the port suites send. */
+struct rte_mbuf *test_port_frame(struct sim *s, uint32_t bytes, uint8_t tc);
 /* Absolute path of a file under tests/data. */
 const char *test_data_path(const char *name);
 /* What @fn (topo_describe, topo_dot) prints for @t, malloc'd (test_topo.c). */

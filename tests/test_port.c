@@ -30,7 +30,7 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 
 static const struct port_ops sink_ops = { .rx = sink_rx };
 
-static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
+struct rte_mbuf *test_port_frame(struct sim *s, uint32_t bytes, uint8_t tc)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(s, false);
 
@@ -62,7 +62,7 @@ static void run_rate(uint64_t rate_bps, const struct pkt_ll *ll)
 	port_connect(&pa, &pb, rate_bps, delay);
 	for (int rep = 0; rep < 20; rep++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, n++)
-			port_enqueue(&pa, frame(&s, sizes[i], 0), 0, sizes[i]);
+			port_enqueue(&pa, test_port_frame(&s, sizes[i], 0), 0, sizes[i]);
 	sim_run(&s);
 	CU_ASSERT_EQUAL(b.n, n);
 	/* Frame k ends at floor(sum of wire bits of frames 0..k * 1e12 / rate). */
@@ -177,9 +177,9 @@ static void test_port_strict_priority(void)
 	pa.sched.strict_mask = 0xC0;
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 5; i++)
-		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
+		port_enqueue(&pa, test_port_frame(&s, 1000, 3), 3, 1000);
 	for (int i = 0; i < 3; i++)
-		port_enqueue(&pa, frame(&s, 100, 6), 6, 100);
+		port_enqueue(&pa, test_port_frame(&s, 100, 6), 6, 100);
 	sim_run(&s);
 	CU_ASSERT_EQUAL_FATAL(b.n, 8);
 	/* The first TC3 frame was already on the wire; then all TC6 frames. */
@@ -209,8 +209,8 @@ static void test_port_dwrr_shares(void)
 	pa.sched.quantum_bytes[3] = 4500; /* weight 3 */
 	port_connect(&pa, &pb, UINT64_C(100000000000), 0);
 	for (int i = 0; i < 400; i++) {
-		port_enqueue(&pa, frame(&s, 1500, 1), 1, 1500);
-		port_enqueue(&pa, frame(&s, 1500, 3), 3, 1500);
+		port_enqueue(&pa, test_port_frame(&s, 1500, 1), 1, 1500);
+		port_enqueue(&pa, test_port_frame(&s, 1500, 3), 3, 1500);
 	}
 	/* Stop while both classes are still backlogged: 400 frames sent. */
 	s.stop_ps = 400 * pkt_ll_frame_ps(&pkt_ll_roce, 1500, UINT64_C(100000000000)) - 1;
@@ -259,8 +259,8 @@ static void test_port_pfc_pause(void)
 	CU_ASSERT_EQUAL(port_pfc_quanta_ps(&pa, 1000), 5120000);
 	CU_ASSERT_EQUAL(port_pfc_quanta_ps(&pa, 65535), UINT64_C(335539200));
 	for (int i = 0; i < 3; i++)
-		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
-	port_enqueue(&pa, frame(&s, 1000, 1), 1, 1000); /* another class: not paused */
+		port_enqueue(&pa, test_port_frame(&s, 1000, 3), 3, 1000);
+	port_enqueue(&pa, test_port_frame(&s, 1000, 1), 1, 1000); /* another class: not paused */
 	CU_ASSERT_EQUAL(port_pfc_send(&pb, 1u << 3, 1000), 0);
 	sim_run(&s);
 	CU_ASSERT_EQUAL_FATAL(b.n, 4);
@@ -284,7 +284,7 @@ static void test_port_pfc_pause(void)
 	CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pa, ident), 0);
 	sim_new_src(&s, &src);
 	for (int i = 0; i < 2; i++)
-		port_enqueue(&pa, frame(&s, 1000, 3), 3, 1000);
+		port_enqueue(&pa, test_port_frame(&s, 1000, 3), 3, 1000);
 	port_pfc_send(&pb, 1u << 3, 0xFFFF);
 	sim_at(&s, 1000000, &src, pfc_xon_at, &pb);
 	sim_run(&s);
@@ -342,7 +342,7 @@ static void test_port_ctrl_from_departing(void)
 		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pa, ident), 0);
 		CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&pb, ident), 0);
 		for (int i = 0; i < queued; i++)
-			port_enqueue(&pa, frame(&s, 1000, 1), 1, 1000);
+			port_enqueue(&pa, test_port_frame(&s, 1000, 1), 1, 1000);
 		sim_run(&s);
 		/* The PFC frame is the receiving MAC's: b sees the data frames. */
 		CU_ASSERT_EQUAL_FATAL(b.n, (uint32_t)queued);
@@ -381,10 +381,10 @@ static void flush_free(void *arg, struct rte_mbuf *m, uint32_t frame_bytes, uint
  * @n frames of TC1 and of TC3 alternately, all 1500 bytes. */
 static void dwrr_burst(struct sim *s, struct port *p, int n)
 {
-	port_enqueue(p, frame(s, 1500, 3), 3, 1500);
+	port_enqueue(p, test_port_frame(s, 1500, 3), 3, 1500);
 	for (int i = 0; i < n; i++) {
-		port_enqueue(p, frame(s, 1500, 1), 1, 1500);
-		port_enqueue(p, frame(s, 1500, 3), 3, 1500);
+		port_enqueue(p, test_port_frame(s, 1500, 1), 1, 1500);
+		port_enqueue(p, test_port_frame(s, 1500, 3), 3, 1500);
 	}
 }
 

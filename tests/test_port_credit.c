@@ -67,18 +67,6 @@ static void rx_free(struct rx *r, struct sim *s)
 		sim_pkt_free(s, r->held[r->n_released++]);
 }
 
-static struct rte_mbuf *frame(struct sim *s, uint32_t bytes, uint8_t tc)
-{
-	struct rte_mbuf *m = sim_pkt_alloc(s, false);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	memset(rte_pktmbuf_append(m, 64), 0, 64);
-	pkt_meta(m)->frame_bytes = bytes;
-	pkt_meta(m)->tc = tc;
-	pkt_meta(m)->flags = 0;
-	return m;
-}
-
 /* Sender a, receiver b on one IB link; both under credits. */
 struct link {
 	struct sim s;
@@ -135,7 +123,7 @@ static void test_credit_holds_buffer(void)
 	link_init(&l, &pa, &pb, rate_400g, 100000);
 	l.rb.hold = true;
 	for (int i = 0; i < 10; i++)
-		port_enqueue(&l.a, frame(&l.s, 1000, 0), 0, 1000);
+		port_enqueue(&l.a, test_port_frame(&l.s, 1000, 0), 0, 1000);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL(l.rb.n, 4);
 	CU_ASSERT_EQUAL(port_tc_len(&l.a, 0), 6);
@@ -180,7 +168,7 @@ static void test_credit_window_edge(void)
 	link_init(&l, &pa, &pb, rate_400g, 100000);
 	l.rb.hold = true;
 	for (int i = 0; i < 40; i++)
-		port_enqueue(&l.a, frame(&l.s, 4122, 0), 0, 4122);
+		port_enqueue(&l.a, test_port_frame(&l.s, 4122, 0), 0, 4122);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL(l.rb.n, 31);
 	port_credit_stats(&l.b, &st);
@@ -216,7 +204,7 @@ static void test_credit_wrap(void)
 
 	link_init(&l, &pa, &pb, rate_400g, d);
 	for (int i = 0; i < 400; i++)
-		port_enqueue(&l.a, frame(&l.s, 4096, 0), 0, 4096);
+		port_enqueue(&l.a, test_port_frame(&l.s, 4096, 0), 0, 4096);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL_FATAL(l.rb.n, 400);
 	for (uint32_t j = 0; j < 400; j++)
@@ -257,7 +245,7 @@ static void run_credit_loop(bool port_releases)
 	link_init(&l, &pa, &pb, rate_400g, d);
 	l.rb.hold = port_releases; /* the node keeps them: only the port returns credits */
 	for (uint32_t i = 0; i < M; i++)
-		port_enqueue(&l.a, frame(&l.s, 4096, 0), 0, 4096);
+		port_enqueue(&l.a, test_port_frame(&l.s, 4096, 0), 0, 4096);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL_FATAL(l.rb.n, M);
 	for (uint32_t j = 0; j < M; j++)
@@ -312,7 +300,7 @@ static void test_credit_line_rate(void)
 	port_credit_params_default(&pb);
 	link_init(&l, &pa, &pb, rate_400g, d);
 	for (uint32_t i = 0; i < M; i++)
-		port_enqueue(&l.a, frame(&l.s, 4096, 0), 0, 4096);
+		port_enqueue(&l.a, test_port_frame(&l.s, 4096, 0), 0, 4096);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL_FATAL(l.rb.n, M);
 	for (uint32_t j = 0; j < M; j++)
@@ -344,7 +332,7 @@ static void test_credit_refresh(void)
 	link_init(&l, &pa, &pb, rate_400g, 1000000);
 	l.rb.hold = true;
 	for (int i = 0; i < 6; i++)
-		port_enqueue(&l.a, frame(&l.s, 1024, 0), 0, 1024);
+		port_enqueue(&l.a, test_port_frame(&l.s, 1024, 0), 0, 1024);
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL(l.rb.n, 4);
 	rx_release(&l.rb, &l.b, 1); /* 16 blocks, under the 64-block threshold */
@@ -380,7 +368,7 @@ static struct rte_mbuf *pull_fn(void *owner, struct port *p)
 		if (u->left[vl] && !(port_paused_mask(p) & (1u << vl))) {
 			u->left[vl]--;
 			u->pulls++;
-			return frame(u->s, 1024, vl);
+			return test_port_frame(u->s, 1024, vl);
 		}
 	return NULL;
 }
@@ -481,7 +469,7 @@ static void test_credit_sw_mmu(void)
 	/* 32 frames of 4096 (the whole VL buffer) admitted, though past the
 	 * 72 KiB pool: credit groups are never refused. */
 	for (int i = 0; i < 32; i++) {
-		struct rte_mbuf *m = frame(&s, 4096, 0);
+		struct rte_mbuf *m = test_port_frame(&s, 4096, 0);
 
 		port_credit_arrive(sw_port(sw, 0), m);
 		sim_pkt_free(&s, m);
@@ -529,8 +517,8 @@ static void test_credit_blocked(void)
 	link_init(&l, &pa, &pb, rate_400g, 1000);
 	l.ra.hold = l.rb.hold = true;
 	for (int i = 0; i < 5; i++) {
-		port_enqueue(&l.a, frame(&l.s, 1024, 0), 0, 1024);
-		port_enqueue(&l.b, frame(&l.s, 1024, 0), 0, 1024);
+		port_enqueue(&l.a, test_port_frame(&l.s, 1024, 0), 0, 1024);
+		port_enqueue(&l.b, test_port_frame(&l.s, 1024, 0), 0, 1024);
 	}
 	sim_run(&l.s);
 	CU_ASSERT_EQUAL(port_credit_blocked_vl(&l.a), 0);
