@@ -139,6 +139,11 @@ struct cc_ops {
 	/* The timer asked for with cc_timer_arm is due (now_ps >= the time
 	 * asked for). Required when the algorithm arms timers. */
 	void (*on_timer)(struct cc_qp *q, uint64_t now_ps);
+	/* The largest round-trip time the settings @cfg treat as an ordinary
+	 * congestion signal (a delay target, a high threshold), ps, for the
+	 * check that the retransmission timeout is above it (a timeout below
+	 * resends data that is only queued). May be NULL: no delay signal. */
+	uint64_t (*delay_ceiling_ps)(const void *cfg);
 };
 
 /* Ask for the QP's one timer at @at_ps (after now; replaces an earlier

@@ -19,7 +19,19 @@
  * window once per window; a retransmission timeout sets it to one MTU.
  * The window never goes below one MTU; the rate stays at the line rate
  * (the window alone limits the QP). RDMA starts at the line rate: the
- * first window is one bandwidth-delay product, without slow start. */
+ * first window is one bandwidth-delay product, without slow start.
+ *
+ * `mode: rate` is DCTCP's law on a rate instead, as the HPCC authors' ns-3
+ * simulator runs it for the HPCC paper (alibaba-edu/High-Precision-
+ * Congestion-Control, RdmaHw::HandleAckDctcp, CC_MODE 8): the QP starts at
+ * the line rate; once per window of data (the first ACK past the data
+ * sent at the last update, snd_nxt) alpha <- (1 - g) alpha + g F with F
+ * the marked packets over the packets in flight at the last update plus
+ * one (at most 1); an echo outside CWR cuts R <- max(R_min, R (1 -
+ * alpha / 2)) and enters CWR until the data in flight at the cut is
+ * acknowledged; outside CWR each such update adds rai (capped at the line
+ * rate). The window follows the rate, rate x t (the simulator's HAS_WIN
+ * with VAR_WIN: its BDP window scaled by rate / line rate). */
 #include <errno.h>
 #include <stddef.h>
 
@@ -29,7 +41,13 @@
 #include "units.h"
 
 struct cc_dctcp {
-	double cwnd;            /* congestion window, bytes */
+	double cwnd;            /* congestion window, bytes (window mode) */
+	double rate_bps;        /* R: current rate (rate mode) */
+	uint64_t update_seq;    /* rate mode: next alpha update once acked_total passes
+				 * this (snd_nxt at the last update); 0: none yet */
+	uint64_t batch_pkts;    /* rate mode: packets in flight at the last update, + 1 */
+	uint64_t marked_pkts;   /* rate mode: packets acknowledged with echo since then */
+	uint64_t t_ps;          /* rate mode: the window is R x t */
 	double alpha;           /* alpha */
 	uint64_t acked;         /* bytes acknowledged in the observation window */
 	uint64_t marked;        /* of them, acknowledged with ECN echo */
@@ -60,6 +78,63 @@ static void cc_dctcp_publish(struct cc_qp *q, struct cc_dctcp *s)
 	q->window_bytes = (uint64_t)s->cwnd;
 }
 
+/* Rate mode: R into the QP's outputs, the window R x t (at least one MTU;
+ * none when t is 0). */
+static void cc_dctcp_rate_publish(struct cc_qp *q, struct cc_dctcp *s)
+{
+	double w = s->rate_bps * (double)s->t_ps / (8.0 * (double)UNITS_PS_PER_S);
+
+	q->rate_bps = (uint64_t)s->rate_bps;
+	q->window_bytes = s->t_ps == 0 ? 0 : w < q->mtu_bytes ? q->mtu_bytes : (uint64_t)w;
+}
+
+/* Rate mode, one ACK (see the file's comment). */
+static void cc_dctcp_rate_ack(struct cc_qp *q, struct cc_dctcp *s, const struct cc_ack *a)
+{
+	const struct cc_dctcp_cfg *c = cc_dctcp_cfg(q);
+	uint64_t snd_nxt, old = q->rate_bps;
+	bool new_batch = false;
+
+	s->acked_total += a->acked_bytes;
+	snd_nxt = s->acked_total + a->inflight_bytes;
+	if (a->ecn_echo)
+		s->marked_pkts += (a->acked_bytes + q->mtu_bytes - 1) / q->mtu_bytes;
+	if (s->acked_total > s->update_seq) {
+		new_batch = true;
+		if (s->update_seq) {
+			double f = (double)s->marked_pkts / (double)s->batch_pkts;
+
+			s->alpha = cc_ewma(s->alpha, f < 1.0 ? f : 1.0, c->g);
+			s->marked_pkts = 0;
+			s->batch_pkts = a->inflight_bytes / q->mtu_bytes + 1;
+		} else {
+			/* The first: alpha waits a window; the marks so far count. */
+			s->batch_pkts = snd_nxt / q->mtu_bytes + 1;
+		}
+		s->update_seq = snd_nxt;
+	}
+	if (s->cwr_end && s->acked_total > s->cwr_end)
+		s->cwr_end = 0; /* the data in flight at the cut is acknowledged */
+	if (a->ecn_echo && !s->cwr_end) {
+		double lo = (double)(c->min_rate_bps < q->line_rate_bps ? c->min_rate_bps
+									 : q->line_rate_bps);
+
+		s->rate_bps *= 1.0 - s->alpha / 2.0;
+		if (s->rate_bps < lo)
+			s->rate_bps = lo;
+		s->cwr_end = snd_nxt ? snd_nxt : 1;
+	} else if (!s->cwr_end && new_batch) {
+		s->rate_bps += (double)c->rai_bps;
+		if (s->rate_bps > (double)q->line_rate_bps)
+			s->rate_bps = (double)q->line_rate_bps;
+	}
+	cc_dctcp_rate_publish(q, s);
+	if (q->rate_bps < old)
+		q->stats.rate_cuts++;
+	else if (q->rate_bps > old)
+		q->stats.rate_increases++;
+}
+
 static int cc_dctcp_init(struct cc_qp *q)
 {
 	struct cc_dctcp *s = q->priv;
@@ -68,6 +143,13 @@ static int cc_dctcp_init(struct cc_qp *q)
 
 	if (!c || q->mtu_bytes == 0 || q->line_rate_bps == 0)
 		return -EINVAL;
+	if (c->mode == CC_DCTCP_RATE) {
+		s->alpha = c->alpha_init;
+		s->rate_bps = (double)q->line_rate_bps;
+		s->t_ps = c->t_ps ? c->t_ps : q->base_rtt_ps;
+		cc_dctcp_rate_publish(q, s);
+		return 0;
+	}
 	if (w == 0) /* one BDP, plus two packets for the serialisation of the first */
 		w = (uint64_t)((unsigned __int128)q->line_rate_bps * q->base_rtt_ps / 8 /
 			       UNITS_PS_PER_S) + 2 * (uint64_t)q->mtu_bytes;
@@ -100,6 +182,10 @@ static void cc_dctcp_on_ack(struct cc_qp *q, const struct cc_ack *a, uint64_t no
 	const struct cc_dctcp_cfg *c = cc_dctcp_cfg(q);
 
 	(void)now_ps;
+	if (c->mode == CC_DCTCP_RATE) {
+		cc_dctcp_rate_ack(q, s, a);
+		return;
+	}
 	if (a->acked_bytes == 0)
 		return;
 	s->acked_total += a->acked_bytes;
@@ -129,7 +215,10 @@ static void cc_dctcp_on_ack(struct cc_qp *q, const struct cc_ack *a, uint64_t no
 static void cc_dctcp_on_nak(struct cc_qp *q, uint64_t now_ps)
 {
 	(void)now_ps;
-	cc_dctcp_cut(q, q->priv, 0.5, q->window_bytes);
+	/* Rate mode: a loss changes nothing (the simulator defines no
+	 * reaction; its fabric is lossless). */
+	if (cc_dctcp_cfg(q)->mode == CC_DCTCP_WINDOW)
+		cc_dctcp_cut(q, q->priv, 0.5, q->window_bytes);
 }
 
 static void cc_dctcp_on_timeout(struct cc_qp *q, uint64_t now_ps)
@@ -138,6 +227,8 @@ static void cc_dctcp_on_timeout(struct cc_qp *q, uint64_t now_ps)
 	uint64_t old = q->window_bytes;
 
 	(void)now_ps;
+	if (cc_dctcp_cfg(q)->mode == CC_DCTCP_RATE)
+		return;
 	s->cwnd = q->mtu_bytes;
 	s->ca_bytes = 0;
 	cc_dctcp_publish(q, s);
@@ -149,7 +240,11 @@ static void cc_dctcp_on_timeout(struct cc_qp *q, uint64_t now_ps)
 
 #define CC_DCTCP_OFF(f) offsetof(struct cc_dctcp_cfg, f)
 
+static const char *const cc_dctcp_mode_names[] = { "window", "rate", NULL };
+
 static const struct cfg_key cc_dctcp_keys[] = {
+	{ "mode", CFG_KEY_ENUM, "window", .off = CC_DCTCP_OFF(mode), .names = cc_dctcp_mode_names,
+	  .doc = "window (RFC 8257) or rate (the HPCC authors' ns-3: DCTCP's law on a rate)" },
 	{ "g", CFG_KEY_FRACTION, "0.0625", .off = CC_DCTCP_OFF(g), .lo = 0, .hi = 1,
 	  .doc = "alpha's gain g (RFC 8257: 1/16)" },
 	{ "alpha_init", CFG_KEY_FRACTION, "1", .off = CC_DCTCP_OFF(alpha_init), .lo = 0, .hi = 1,
@@ -158,6 +253,12 @@ static const struct cfg_key cc_dctcp_keys[] = {
 	  .max = UINT64_C(1) << 32, .doc = "window at start, 0B: one bandwidth-delay product" },
 	{ "max_window", CFG_KEY_SIZE, "64MiB", .off = CC_DCTCP_OFF(max_window_bytes), .size = 8,
 	  .min = 1, .max = UINT64_C(1) << 32, .doc = "the window never grows past this" },
+	{ "rai", CFG_KEY_RATE, "1Gbps", .off = CC_DCTCP_OFF(rai_bps),
+	  .doc = "rate mode: added once per window of data outside CWR (the simulator's DctcpRateAI)" },
+	{ "min_rate", CFG_KEY_RATE, "1Gbps", .off = CC_DCTCP_OFF(min_rate_bps), .min = 1,
+	  .doc = "rate mode: the rate never goes below this (or the line rate, if lower)" },
+	{ "t", CFG_KEY_TIME, "0us", .off = CC_DCTCP_OFF(t_ps),
+	  .doc = "rate mode: the window is the rate times t; 0us: the QP's base RTT" },
 };
 
 const struct cfg_table cc_dctcp_cfg_table = {

@@ -14,29 +14,48 @@ enum cc_dcqcn_preset {
 	CC_DCQCN_PAPER,    /* Zhu et al., SIGCOMM 2015 */
 };
 
+/* DCQCN's hyper increase step. */
+enum cc_dcqcn_hyper {
+	CC_DCQCN_HYPER_FIXED,   /* R_T + R_HAI (ConnectX rpg_hai_rate; the HPCC ns-3) */
+	CC_DCQCN_HYPER_GROWING, /* R_T + i R_HAI in the i-th (Zhu et al. 2015) */
+};
+
 /* nic.dcqcn.*: the reaction point's parameters (names as in the paper). */
 struct cc_dcqcn_cfg {
 	int preset;               /* enum cc_dcqcn_preset */
 	double g;                 /* alpha's gain g */
-	uint64_t alpha_period_ps; /* alpha timer K: alpha decays once per K without CNP */
+	uint64_t alpha_period_ps; /* alpha period K: once per K, alpha gains g if a CNP
+				   * came in the period, else decays by (1 - g) */
 	double alpha_init;        /* alpha set on the first CNP */
-	uint64_t reduce_period_ps; /* at most one rate cut per this; 0: every CNP */
+	uint64_t reduce_period_ps; /* the rate-reduce clock: a CNP's cut waits for its next
+				   * tick (one cut per period); 0: every CNP cuts at once */
 	uint64_t timer_ps;        /* rate increase timer period T */
 	uint64_t byte_counter_bytes; /* rate increase every B bytes sent; 0: off */
-	uint32_t threshold;       /* F: increase events of fast recovery */
+	uint32_t threshold;       /* F: increase events of fast recovery (0: none) */
 	uint64_t rai_bps;         /* additive increase step R_AI */
 	uint64_t rhai_bps;        /* hyper increase step R_HAI */
 	uint64_t min_rate_bps;    /* the rate never goes below this */
 	bool clamp_target;        /* a cut always sets R_T to R_C (else only after an
 				   * increase since the last cut) */
+	int hyper;                /* enum cc_dcqcn_hyper */
+};
+
+/* DCTCP's control variable. */
+enum cc_dctcp_mode {
+	CC_DCTCP_WINDOW, /* a congestion window (RFC 8257) */
+	CC_DCTCP_RATE,   /* a rate, with a window of rate x t (the HPCC authors' ns-3) */
 };
 
 /* nic.dctcp.*: the window's parameters (RFC 8257). */
 struct cc_dctcp_cfg {
+	int mode;                 /* enum cc_dctcp_mode */
 	double g;                 /* alpha's gain g */
 	double alpha_init;        /* alpha at start */
 	uint64_t init_window_bytes; /* window at start; 0: one bandwidth-delay product */
 	uint64_t max_window_bytes; /* the window never grows past this */
+	uint64_t rai_bps;         /* rate mode: additive increase per window of data */
+	uint64_t min_rate_bps;    /* rate mode: the rate never goes below this */
+	uint64_t t_ps;            /* rate mode: window = rate x t; 0: the QP's base RTT */
 };
 
 /* nic.hpcc.*: HPCC's parameters (names as in Li et al., SIGCOMM 2019). */

@@ -280,6 +280,15 @@ const struct cfg_table cc_swift_cfg_table = {
 	.ordered = true,
 };
 
+/* The target at its largest, as far as the settings tell (a base target
+ * or hop count left to the path adds what the path has). */
+static uint64_t cc_swift_delay_ceiling(const void *cfg)
+{
+	const struct cc_swift_cfg *c = cfg;
+
+	return c->base_target_ps + (uint64_t)c->hops * c->hop_scale_ps + c->fs_range_ps;
+}
+
 const struct cc_ops cc_swift_ops = {
 	.name = "swift",
 	.priv_size = sizeof(struct cc_swift),
@@ -289,4 +298,5 @@ const struct cc_ops cc_swift_ops = {
 	.on_ack = cc_swift_on_ack,
 	.on_nak = cc_swift_on_nak,
 	.on_timeout = cc_swift_on_timeout,
+	.delay_ceiling_ps = cc_swift_delay_ceiling,
 };

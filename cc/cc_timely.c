@@ -201,6 +201,12 @@ static int cc_timely_check(const struct cfg_node *map, void *params, char err[CF
 	return 0;
 }
 
+/* RTTs up to T_high are TIMELY's gradient region: signals, not losses. */
+static uint64_t cc_timely_delay_ceiling(const void *cfg)
+{
+	return ((const struct cc_timely_cfg *)cfg)->t_high_ps;
+}
+
 const struct cfg_table cc_timely_cfg_table = {
 	.section = "nic.timely",
 	.keys = cc_timely_keys,
@@ -216,4 +222,5 @@ const struct cc_ops cc_timely_ops = {
 	.cfg_size = sizeof(struct cc_timely_cfg),
 	.init = cc_timely_init,
 	.on_ack = cc_timely_on_ack,
+	.delay_ceiling_ps = cc_timely_delay_ceiling,
 };

@@ -27,8 +27,6 @@ static int nic_params_resolve(struct nic_params *p)
 		p->sr_window_pkts = NIC_SR_WINDOW_DEFAULT_PKTS;
 	if (p->cnp_dscp == 0)
 		p->cnp_dscp = NIC_CNP_DSCP_DEFAULT;
-	if (p->cnp_interval_ps == 0)
-		p->cnp_interval_ps = NIC_CNP_INTERVAL_DEFAULT_PS;
 	if (!p->cc)
 		p->cc = cc_find("none");
 	{
@@ -384,6 +382,10 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	if (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096)
 		return -EINVAL;
 	mtu = 128u << attr->path_mtu;
+	/* A NIC whose payload size is not a power of two (nic.mtu 1000)
+	 * connects at the next larger path MTU and sends its own size. */
+	if (mtu > n->p.mtu_bytes && mtu / 2 < n->p.mtu_bytes)
+		mtu = n->p.mtu_bytes;
 	if (qp->connected || mtu > n->p.mtu_bytes || port < 1 || port > n->n_ports ||
 	    nic_gid_to_ipv4(&attr->ah_attr.grh.dgid, &dst_ip) != 0 ||
 	    attr->dest_qp_num > NIC_PSN_MASK)

@@ -40,7 +40,6 @@ enum {
 	NIC_RETRY_CNT_DEFAULT = 7,               /* as verbs' retry_cnt */
 	NIC_SR_WINDOW_DEFAULT_PKTS = 1024,       /* selective-repeat window */
 	NIC_CNP_DSCP_DEFAULT = 48,               /* ConnectX cnp_dscp */
-	NIC_CNP_INTERVAL_DEFAULT_PS = 50000000,  /* 50 us, DCQCN's N */
 	NIC_MAX_RD_ATOMIC = 16,                  /* READs outstanding per QP */
 };
 
@@ -70,6 +69,8 @@ struct nic_params {
 	/* reliability */
 	enum nic_recovery recovery; /* loss recovery; 0 is go-back-N */
 	uint64_t rto_ps;            /* first retransmission timeout; 0: default */
+	bool rto_off;               /* no retransmission timer (nic.rto: off; verbs timeout
+				     * 0): only NAKs recover losses */
 	uint64_t rto_max_ps;        /* back-off cap (>= rto_ps); 0: rto_ps x 2^6 */
 	uint8_t retry_cnt;          /* timeouts retried before the QP fails, 1..7; 0: default 7 */
 	bool sr_bdp_fc;             /* selective repeat: at most a BDP in flight (IRN) */
@@ -81,7 +82,8 @@ struct nic_params {
 				     * routing) */
 	/* notification point (DCQCN) */
 	uint8_t cnp_dscp;           /* DSCP (and so class) of CNPs; 0: default 48 */
-	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: default 50 us */
+	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: a CNP for every
+				     * CE-marked packet (taken as it is: no default) */
 };
 
 struct cfg_table;

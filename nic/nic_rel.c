@@ -145,6 +145,8 @@ static void nic_rto_fire(struct sim *sim, void *obj);
 
 static void nic_rto_arm(struct nic_qp *qp, uint64_t deadline_ps)
 {
+	if (unlikely(qp->nic->p.rto_off))
+		return; /* no timer: the deadline stays 0 */
 	qp->rto_deadline_ps = deadline_ps;
 	if (!qp->rto_ev_ps) {
 		qp->rto_ev_ps = deadline_ps;

@@ -529,7 +529,8 @@ static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *
 		qp->rtt_valid = 0;
 	}
 	a.inflight_bytes = (uint64_t)(uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) * qp->mtu_bytes;
-	a.ecn_echo = h->becn != 0;
+	/* Read from the BTH: the NIC's view (pkt_view_roce) leaves becn unset. */
+	a.ecn_echo = (pkt_data((struct rte_mbuf *)(uintptr_t)m)[h->bth_off + 4] & PKT_BTH_BECN) != 0;
 	if (unlikely(qp->cc.ops->flags & CC_F_INT) &&
 	    (a.n_int_hops = nic_cc_ack_int(m, h, hops)) != 0)
 		a.int_hops = hops;

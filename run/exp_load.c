@@ -475,6 +475,14 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 
 	if (!nic)
 		return 0;
+	if (e->link_layer == PKT_LL_IB && (e->nic.mtu_bytes & (e->nic.mtu_bytes - 1))) {
+		const struct cfg_node *m = cfg_get(nic, "mtu");
+
+		cfg_errorf(err, m ? m : nic,
+			   "InfiniBand sends a path MTU's payload per packet (256, 512, 1024, 2048, 4096), not %u bytes",
+			   e->nic.mtu_bytes);
+		return -EINVAL;
+	}
 	e->cc_mark = cc ? cc->mark : nic->mark;
 	ae = cfg_get(nic, "ack_every");
 	e->ack_every_mark = ae ? ae->mark : nic->mark;

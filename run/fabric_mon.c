@@ -62,6 +62,38 @@ static void fabric_warn_int(const struct exp *e)
 			e->nic.ack_every_pkts, e->nic.ack_every_pkts);
 }
 
+/* @ops's delay ceiling (a delay target, TIMELY's T_high) at or above
+ * the retransmission timeout: RTTs the algorithm takes as a congestion
+ * signal make the timer fire and resend data that is only queued. */
+static void fabric_warn_rto_one(const struct exp *e, const struct cc_ops *ops,
+				const struct cfg_mark *m)
+{
+	const void *cfg = cc_cfg_of(&e->nic.cc_cfg, ops);
+	uint64_t d = ops->delay_ceiling_ps && cfg ? ops->delay_ceiling_ps(cfg) : 0;
+
+	if (e->nic.rto_off || !d || d < e->nic.rto_ps)
+		return;
+	fprintf(stderr,
+		"%s:%u:%u: warning: congestion control '%s' treats round trips up to %.3f us as a congestion signal, but nic.rto is %.3f us: such round trips time out and resend data that is only queued (set nic.rto above it, e.g. 4.096us x 2^14 as perftest does, or nic.rto: off)\n",
+		m->file, m->line, m->col, ops->name, (double)d / 1e6, (double)e->nic.rto_ps / 1e6);
+}
+
+static void fabric_warn_rto(const struct exp *e)
+{
+	bool nic_used = e->n_workloads == 0;
+
+	for (uint32_t i = 0; i < e->n_workloads; i++) {
+		const struct exp_workload *w = &e->workloads[i];
+
+		if (!w->cc)
+			nic_used = true;
+		else
+			fabric_warn_rto_one(e, w->cc, &w->cc_mark);
+	}
+	if (nic_used)
+		fabric_warn_rto_one(e, e->nic.cc, &e->cc_mark);
+}
+
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
@@ -70,6 +102,7 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 
 	fabric_warn_ecn(e);
 	fabric_warn_int(e);
+	fabric_warn_rto(e);
 	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
 		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
 

@@ -156,6 +156,7 @@ void pair_setup_opts(struct pair *p, uint64_t rate_bps, uint64_t delay_ps, uint3
 	np.recovery = o->recovery;
 	np.rto_ps = o->rto_ps;
 	np.rto_max_ps = o->rto_max_ps;
+	np.cnp_interval_ps = o->cnp_interval_ps;
 	np.mtu_bytes = 4096;
 	np.ack_every_pkts = 16;
 	np.ack_dscp = 48;

@@ -79,6 +79,7 @@ struct pair_opts {
 	const struct cc_ops *cc;
 	bool payload;               /* materialise payload (NICs check the ICRC) */
 	unsigned access;            /* qp_access_flags of the pair's QPs (0: no memory) */
+	uint64_t cnp_interval_ps;   /* nic.cnp_interval (0: a CNP per CE-marked packet) */
 };
 
 /* The INT record the test wire writes into data packet @psn. */

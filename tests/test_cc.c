@@ -252,44 +252,58 @@ static void test_cc_ops_check(void)
 	CU_ASSERT(strstr(err, "echo") != NULL);
 }
 
-/* DCQCN's reaction point after one CNP at alpha 1, ConnectX firmware
- * defaults (Gd = 2, rpg_threshold F = 1, rpg_time_reset 300 us, rpg_ai_rate
- * 5 Mb/s; NVIDIA "DCQCN Parameters"): R_C = R/2 at once with R_T = R; then
- * every 300 us one additive increase, R_T clamped at the line rate, so R_C
- * = (R_T + R_C)/2 = 0.75R, 0.875R, 0.9375R, ... (the gap halves per
- * period; Zhu et al., SIGCOMM 2015, section 4). */
+/* DCQCN's reaction point after one CNP, ConnectX firmware defaults as
+ * NVIDIA documents them ("DCQCN Parameters": rate_reduce_monitor_period
+ * 4 us, dce_tcp_rtt 1 us, rpg_threshold F = 1, rpg_time_reset 300 us) and
+ * the HPCC authors' ns-3 runs them (RdmaHw::cnp_received_mlx,
+ * CheckRateDecreaseMlx, RateIncEventMlx): the first CNP sets alpha = 1 and
+ * cuts nothing; the cut comes at the rate-reduce clock's first tick, 4 us
+ * later, with alpha decayed by four alpha periods without a CNP: R_C =
+ * R (1 - (1 - g)^4 / 2), R_T = R (no increase came before: no clamp).
+ * Then every 300 us one increase, R_T held at the line rate, so the gap to
+ * R halves each time (the first is fast recovery, the rest additive and
+ * hyper increases of R_T, clamped at R). */
 static void test_cc_dcqcn_trace(void)
 {
 	static struct ct c;
 	struct cc_dcqcn_cfg *cfg;
-	const uint64_t t0 = 10 * CT_US;
-	uint64_t want = CT_LINE / 2;
+	const uint64_t t0 = 10 * CT_US, cut = t0 + 4 * CT_US;
+	double alpha;
+	uint64_t want;
 
 	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
 	cfg = (struct cc_dcqcn_cfg *)c.cfg;
 	CU_ASSERT_EQUAL(cfg->preset, CC_DCQCN_CONNECTX);
 	CU_ASSERT_EQUAL(cfg->timer_ps, 300 * CT_US);
+	CU_ASSERT_EQUAL(cfg->reduce_period_ps, 4 * CT_US);
 	CU_ASSERT_EQUAL(cfg->threshold, 1);
-	cfg->alpha_init = 1.0; /* the reference trace starts at alpha 1 */
+	cfg->alpha_init = 1.0;       /* as the simulator's first CNP */
 	cfg->byte_counter_bytes = 0; /* nothing is sent: the timer alone */
 	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
 	c.backlogged = true; /* the timer runs (an idle QP's sleeps: see below) */
 	CU_ASSERT_EQUAL(c.q.timer_ps, 0); /* at the line rate: no timer */
 	c.now_ps = t0;
 	ct_cnp(&c);
-	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE / 2);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);  /* the first CNP cuts nothing yet */
+	CU_ASSERT_EQUAL(c.q.timer_ps, cut);      /* the rate-reduce clock's tick */
+	ct_run(&c, cut);
+	alpha = pow(1.0 - cfg->g, 4);
+	want = (uint64_t)((double)CT_LINE * (1.0 - alpha / 2));
+	CU_ASSERT(c.q.rate_bps + 2 >= want && c.q.rate_bps <= want + 2);
+	want = c.q.rate_bps;
 	CU_ASSERT_EQUAL(cc_dcqcn_target(&c.q), CT_LINE);
 	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1);
 	for (int k = 1; k <= 6; k++) {
-		CU_ASSERT_EQUAL(c.q.timer_ps, t0 + (uint64_t)k * 300 * CT_US);
-		ct_run(&c, t0 + (uint64_t)k * 300 * CT_US - 1);
+		uint64_t at = cut + (uint64_t)k * 300 * CT_US;
+
+		CU_ASSERT_EQUAL(c.q.timer_ps, at);
+		ct_run(&c, at - 1);
 		CU_ASSERT_EQUAL(c.q.rate_bps, want); /* nothing before the period ends */
-		ct_run(&c, t0 + (uint64_t)k * 300 * CT_US);
-		want = (CT_LINE + want) / 2;         /* 0.75R, 0.875R, ... */
+		ct_run(&c, at);
+		want = CT_LINE / 2 + want / 2 + (want & 1); /* half the gap to R */
 		CU_ASSERT_EQUAL(c.q.rate_bps, want);
 		CU_ASSERT_EQUAL(cc_dcqcn_target(&c.q), CT_LINE);
 	}
-	CU_ASSERT_EQUAL(want, UINT64_C(99218750000)); /* 1 - 1/128 of R after six periods */
 	CU_ASSERT_EQUAL(c.q.stats.rate_increases, 6);
 	/* Recovery ends at the line rate and the timer stops. */
 	ct_run(&c, t0 + 1000000 * CT_US);
@@ -324,6 +338,87 @@ static void test_cc_dcqcn_trace(void)
 	}
 }
 
+/* The rate-reduce clock and alpha's period, against the HPCC authors' ns-3
+ * (RdmaHw::UpdateAlphaMlx, CheckRateDecreaseMlx): a CNP that arrives
+ * between two ticks is not dropped, its cut waits for the next tick; many
+ * CNPs before one tick make one cut; alpha gains g once per period that
+ * saw a CNP, however many came in it. And with the byte counter off, the
+ * increase timer alone reaches hyper increase (F expiries after a cut): R_T
+ * grows by R_AI at the F-th, then by R_HAI per expiry (fixed) or i R_HAI
+ * at the i-th past F (growing). */
+static void test_cc_dcqcn_clocks(void)
+{
+	static struct ct c;
+	struct cc_dcqcn_cfg *cfg;
+	const uint64_t t0 = 10 * CT_US;
+	double g;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
+	cfg = (struct cc_dcqcn_cfg *)c.cfg;
+	cfg->alpha_init = 1.0;
+	cfg->g = g = 1.0 / 256;
+	cfg->byte_counter_bytes = 0;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.backlogged = true;
+	c.now_ps = t0;
+	ct_cnp(&c);                 /* first: alpha 1, clocks start at t0 */
+	ct_run(&c, t0 + 4 * CT_US); /* first cut */
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1);
+	/* Four CNPs inside one alpha period (t0 + 5..6 us) and the same
+	 * rate-reduce period (t0 + 4..8 us). */
+	for (int k = 0; k < 4; k++) {
+		c.now_ps = t0 + 5 * CT_US + (uint64_t)k * 200000;
+		ct_cnp(&c);
+	}
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 1); /* deferred, not yet */
+	CU_ASSERT_EQUAL(c.q.timer_ps, t0 + 8 * CT_US);
+	/* alpha: four decays to t0 + 4 us, one more at +5 us, then +g once
+	 * at +6 us (one period with CNPs), decays at +7 and +8 us. */
+	CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0 + 8 * CT_US),
+			       ((1 - g) * pow(1 - g, 5) + g) * pow(1 - g, 2), 1e-12);
+	ct_run(&c, t0 + 8 * CT_US);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 2); /* one cut for the four */
+	/* A CNP just after a tick is cut at the next, 4 us later. */
+	c.now_ps = t0 + 8 * CT_US + 1;
+	ct_cnp(&c);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 2);
+	CU_ASSERT_EQUAL(c.q.timer_ps, t0 + 12 * CT_US);
+	ct_run(&c, t0 + 12 * CT_US);
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 3);
+	CU_ASSERT_EQUAL(c.bad, 0);
+
+	/* Hyper increase on the timer alone (F = 1, clamp on so R_T starts
+	 * at the cut rate and its growth shows). */
+	for (int growing = 0; growing < 2; growing++) {
+		uint64_t rt, steps[4];
+
+		CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
+		cfg = (struct cc_dcqcn_cfg *)c.cfg;
+		cfg->byte_counter_bytes = 0;
+		cfg->clamp_target = true;
+		cfg->hyper = growing ? CC_DCQCN_HYPER_GROWING : CC_DCQCN_HYPER_FIXED;
+		CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+		c.backlogged = true;
+		c.now_ps = t0;
+		ct_cnp(&c);
+		ct_run(&c, t0 + 4 * CT_US); /* R_T = R (the rate before), R_C about R/2 */
+		c.now_ps = t0 + 5 * CT_US;
+		ct_cnp(&c);
+		ct_run(&c, t0 + 8 * CT_US); /* R_T = R_C before the cut, about R/2 */
+		rt = cc_dcqcn_target(&c.q);
+		CU_ASSERT(rt < CT_LINE / 2 + CT_LINE / 20);
+		for (int k = 0; k < 4; k++) {
+			ct_run(&c, t0 + 8 * CT_US + (uint64_t)(k + 1) * 300 * CT_US);
+			steps[k] = cc_dcqcn_target(&c.q) - rt;
+			rt = cc_dcqcn_target(&c.q);
+		}
+		CU_ASSERT_EQUAL(steps[0], 0);                   /* T = 0 < F: fast recovery */
+		CU_ASSERT_EQUAL(steps[1], cfg->rai_bps);        /* T = F: additive */
+		CU_ASSERT_EQUAL(steps[2], cfg->rhai_bps);       /* T = F + 1: hyper, i = 1 */
+		CU_ASSERT_EQUAL(steps[3], (growing ? 2 : 1) * cfg->rhai_bps); /* i = 2 */
+	}
+}
+
 /* Alpha's decay with no CNP: alpha(t) = (1 - g)^(t/K). ConnectX: g = 5/1024
  * every dce_tcp_rtt = 1 us, half-life ln 2 / -ln(1019/1024) = 141.6 us;
  * the paper's g = 1/256 every K = 55 us: 9.74 ms (the period boundaries
@@ -336,19 +431,24 @@ static void test_cc_dcqcn_alpha(void)
 	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dcqcn_ops), 0);
 	((struct cc_dcqcn_cfg *)c.cfg)->alpha_init = 1.0;
 	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	c.backlogged = true;
 	c.now_ps = t0;
 	ct_cnp(&c);
 	CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0), 1.0, 1e-12);
 	CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 141 * CT_US) > 0.5);
 	CU_ASSERT(cc_dcqcn_alpha(&c.q, t0 + 142 * CT_US) < 0.5);
 	CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0 + 100 * CT_US), pow(1019.0 / 1024, 100), 1e-12);
-	/* A second CNP at the half-life cuts by alpha/2, about a quarter. */
-	c.now_ps = t0 + 142 * CT_US;
+	/* A second CNP at the half-life cuts at the next tick (t0 + 144 us)
+	 * by alpha/2 there: the 141 decays to it, +g for the period with the
+	 * CNP, one decay more. */
+	ct_run(&c, t0 + 142 * CT_US);
 	{
 		uint64_t before = c.q.rate_bps;
-		double alpha = cc_dcqcn_alpha(&c.q, c.now_ps);
+		double g = 5.0 / 1024, alpha = (pow(1 - g, 142) * (1 - g) + g) * (1 - g);
 
 		ct_cnp(&c);
+		ct_run(&c, t0 + 144 * CT_US);
+		CU_ASSERT_DOUBLE_EQUAL(cc_dcqcn_alpha(&c.q, t0 + 144 * CT_US), alpha, 1e-12);
 		CU_ASSERT_EQUAL(c.q.rate_bps, (uint64_t)((double)before * (1.0 - alpha / 2)));
 	}
 
@@ -409,6 +509,75 @@ static void test_cc_dctcp(void)
 	/* A timeout: one MTU. */
 	c.ops->on_timeout(&c.q, c.now_ps);
 	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU);
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/* One ACK of @pkts packets with @inflight packets still out, echoing CE
+ * or not. */
+static void ct_ack_in(struct ct *c, uint32_t pkts, uint32_t inflight, bool echo)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = (uint64_t)pkts * CT_MTU;
+	a.inflight_bytes = (uint64_t)inflight * CT_MTU;
+	a.ecn_echo = echo;
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* DCTCP's rate mode, by hand, as the HPCC authors' ns-3 runs it
+ * (RdmaHw::HandleAckDctcp): the window is R x t (t = 10 us: 125000 B at
+ * 100 Gb/s). The first ACK opens the first batch (13 packets: snd_nxt,
+ * 12 packets, plus one) and adds R_AI (capped at the line rate); an echo cuts
+ * R by alpha / 2 (alpha 1: half) and enters CWR, where neither echoes cut
+ * nor batches add; the ACK past the batch updates alpha with the marked
+ * fraction, 3 of 13: alpha = 15/16 + 1/16 x 3/13 (later batches: the
+ * packets in flight plus one, 12); once the data in
+ * flight at the cut is acknowledged, the next batch adds R_AI again and
+ * the next echo cuts by the new alpha / 2; R never goes below min_rate. */
+static void test_cc_dctcp_rate(void)
+{
+	static struct ct c;
+	struct cc_dctcp_cfg *cfg;
+	double alpha, r;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_dctcp_ops), 0);
+	cfg = (struct cc_dctcp_cfg *)c.cfg;
+	cfg->mode = CC_DCTCP_RATE;
+	cfg->t_ps = 10 * CT_US;
+	cfg->rai_bps = 615000000;
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 125000);
+	ct_ack_in(&c, 1, 11, false);       /* acked 1, snd_nxt 12: batch of 12 */
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE); /* + R_AI, capped */
+	ct_ack_in(&c, 1, 11, true);        /* acked 2, snd_nxt 13: cut, CWR to 13 */
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE / 2);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 62500);
+	ct_ack_in(&c, 1, 11, true);        /* in CWR: no cut */
+	ct_ack_in(&c, 1, 11, true);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE / 2);
+	for (int i = 0; i < 8; i++)         /* acked 5..12: nothing past the batch */
+		ct_ack_in(&c, 1, 11, false);
+	CU_ASSERT_DOUBLE_EQUAL(cc_dctcp_alpha(&c.q), 1.0, 1e-12);
+	ct_ack_in(&c, 1, 11, false);       /* acked 13 > 12: alpha update; 13 !> 13: still CWR */
+	alpha = 15.0 / 16 + 1.0 / 16 * 3.0 / 13;
+	CU_ASSERT_DOUBLE_EQUAL(cc_dctcp_alpha(&c.q), alpha, 1e-12);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE / 2); /* CWR: no increase */
+	for (int i = 0; i < 11; i++)        /* acked 14..24 (out of CWR at 14), batch to 24 */
+		ct_ack_in(&c, 1, 11, false);
+	ct_ack_in(&c, 1, 11, false);       /* acked 25 > 24: a batch outside CWR */
+	r = (double)(CT_LINE / 2) + 615000000.0;
+	CU_ASSERT_EQUAL(c.q.rate_bps, (uint64_t)r);
+	alpha *= 15.0 / 16;                /* the batch 13..24 had no mark */
+	CU_ASSERT_DOUBLE_EQUAL(cc_dctcp_alpha(&c.q), alpha, 1e-12);
+	ct_ack_in(&c, 1, 11, true);
+	CU_ASSERT_EQUAL(c.q.rate_bps, (uint64_t)(r * (1 - alpha / 2)));
+	CU_ASSERT_EQUAL(c.q.stats.rate_cuts, 2);
+	/* Many cuts end at min_rate (1 Gb/s). */
+	for (int i = 0; i < 2000; i++)
+		ct_ack_in(&c, 1, 0, true);
+	CU_ASSERT_EQUAL(c.q.rate_bps, cfg->min_rate_bps);
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
@@ -735,6 +904,8 @@ int test_cc_register(void)
 		{ "registration checks", test_cc_ops_check },
 		{ "DCQCN reaction-point trace", test_cc_dcqcn_trace },
 		{ "DCQCN alpha half-life", test_cc_dcqcn_alpha },
+		{ "DCQCN rate-reduce clock, alpha period, hyper increase", test_cc_dcqcn_clocks },
+		{ "DCTCP rate mode (the HPCC ns-3's)", test_cc_dctcp_rate },
 		{ "DCTCP window and alpha", test_cc_dctcp },
 		{ "HPCC window, reference window and stages", test_cc_hpcc },
 		{ "TIMELY trace", test_cc_timely },

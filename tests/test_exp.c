@@ -376,7 +376,7 @@ static void test_exp_defaults(void)
 
 	/* A bad override is reported at its own position. */
 	{
-		static const char *const bad[] = { "nic.mtu=1024", "nic.mtu=3000" };
+		static const char *const bad[] = { "nic.mtu=1024", "nic.mtu=5000" };
 		char text[512], err[CFG_ERR_BYTES] = "";
 		struct exp *x = NULL;
 

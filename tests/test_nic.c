@@ -376,7 +376,7 @@ static void test_nic_read_loss(void)
  * sender's QP; the sender's congestion control sees each one. */
 static void test_nic_cnp(void)
 {
-	struct pair_opts o = { .wire = true, .cc = &tcc_ops };
+	struct pair_opts o = { .wire = true, .cc = &tcc_ops, .cnp_interval_ps = 50 * US };
 	const uint64_t win = 50 * US, slack = 3 * pkt_ll_frame_ps(&pkt_ll_roce, 4162, G100);
 	struct nic_qp *qa2, *qb2;
 	struct pair p;
@@ -425,6 +425,30 @@ static void test_nic_cnp(void)
 		CU_ASSERT_EQUAL(nic_stats(p.a)->rx_cnps, total);
 		CU_ASSERT_EQUAL(tcc_cnps, total);
 	}
+	pair_free(&p);
+}
+
+/* nic.cnp_interval 0 means what the docs say: a CNP for every CE-marked
+ * data packet (the HPCC authors' ns-3 echoes every mark), never a
+ * default interval in its place. One QP WRITEs 1 MiB of 4 KiB packets
+ * through a wire that marks each: 256 marked packets, 256 CNPs, each seen
+ * by the sender's congestion control. */
+static void test_nic_cnp_every(void)
+{
+	struct pair_opts o = { .wire = true, .cc = &tcc_ops, .cnp_interval_ps = 0 };
+	struct pair p;
+
+	tcc_cnps = 0;
+	pair_setup_opts(&p, G100, 1 * US, 4096, &o);
+	p.w.dir[0].mark_ce = true;
+	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_RDMA_WRITE, 1 * MIB, 0), 0);
+	sim_run(&p.sim);
+	CU_ASSERT_EQUAL(p.la.n, 1);
+	CU_ASSERT_EQUAL(p.w.dir[1].bad_cnps, 0);
+	CU_ASSERT_EQUAL(p.w.dir[1].n_cnps, 256);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qb)->cnps_tx, 256);
+	CU_ASSERT_EQUAL(nic_qp_stats(p.qa)->cnps_rx, 256);
+	CU_ASSERT_EQUAL(tcc_cnps, 256);
 	pair_free(&p);
 }
 
@@ -539,6 +563,7 @@ int test_nic_register(void)
 	    !CU_add_test(s, "1 MiB READ", test_nic_read) ||
 	    !CU_add_test(s, "READ with lost responses", test_nic_read_loss) ||
 	    !CU_add_test(s, "CNP once per 50 us per QP", test_nic_cnp) ||
+	    !CU_add_test(s, "cnp_interval 0: a CNP per marked packet", test_nic_cnp_every) ||
 	    !CU_add_test(s, "random loss both ways, mixed operations", test_nic_random_loss) ||
 	    !CU_add_test(s, "INT stack echoed in ACKs, read by nic_ack_int", test_nic_int_echo))
 		return -1;
