@@ -247,6 +247,36 @@ static const struct cfg_table exp_ib_table = {
 
 static const struct cfg_sub exp_ib_subs[] = { { &exp_ib_table, 0 }, { NULL, 0 } };
 
+/* fabric.ecn.by_rate with no curve for other rates (sw_params_port_red):
+ * every switch port's link rate (after fabric.links) must be listed; the
+ * first that is not is an error at by_rate, as the HPCC ns-3 simulator
+ * refuses a rate its KMIN_MAP lacks. */
+static int exp_ecn_rates(const struct exp *e, const struct cfg_node *f, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = e->topo;
+	struct sw_red_params red;
+
+	if (e->link_layer == PKT_LL_IB || !e->sw.ecn_tc_mask || !e->sw.red_by_rate_only)
+		return 0;
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+
+		for (int s = 0; s < 2; s++) {
+			char r[32];
+
+			if (t->nodes[l->node[s]].kind != TOPO_SWITCH ||
+			    sw_params_port_red(&e->sw, l->rate_bps, &red) == 0)
+				continue;
+			units_fmt_rate(r, sizeof(r), l->rate_bps);
+			cfg_errorf(err, cfg_get(cfg_get(f, "ecn"), "by_rate"),
+				   "%s:%u runs at %s, which fabric.ecn.by_rate does not list: add an entry for that rate, or give the top-level kmin and kmax for the rates it does not list",
+				   t->nodes[l->node[s]].name, l->port[s], r);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Switch-buffer errors found at assembly point at the buffer's setting. */
 static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG_ERR_BYTES])
 {
@@ -257,6 +287,8 @@ static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG
 			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: infiniband");
 		return -EINVAL;
 	}
+	if (exp_ecn_rates(e, f, err) != 0)
+		return -EINVAL;
 	e->buffer_mark = cfg_get(f, "buffer")->mark;
 	if (!cfg_get(f, "convergence"))
 		e->convergence_ps = EXP_CONVERGENCE_PS;

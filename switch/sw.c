@@ -500,7 +500,6 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->reserve_bytes = p->reserve_bytes;
 	s->lossless_prio = p->pfc.lossless_prio;
 	s->xoff_bytes = p->pfc.xoff_bytes;
-	s->alpha_q16 = p->pfc.alpha_q16;
 	s->wd_on = p->pfc.wd_detect_ps != 0;
 	s->ecn_enq_mask = p->ecn_on_enqueue ? p->ecn_tc_mask : 0;
 	s->ecn_deq_mask = p->ecn_on_enqueue ? 0 : p->ecn_tc_mask;
@@ -538,6 +537,9 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;
+		/* The fabric-wide ones until sw_ready knows the port's rate. */
+		s->px[i].alpha_q16 = p->pfc.alpha_q16;
+		s->px[i].red = p->red;
 		for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
 			sw_pg(s, i, pr)->lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
 		sim_new_src(sim, &s->px[i].refresh_src);

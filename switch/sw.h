@@ -42,7 +42,25 @@ const char *sw_drop_reason_name(enum sw_drop_reason r);
 #include "sw_path.h"
 #include "sw_red.h"
 
-enum { SW_Q16 = 65536 /* 16.16 fixed point one */ };
+enum {
+	SW_Q16 = 65536,   /* 16.16 fixed point one */
+	SW_N_RATES = 16,  /* entries of a per-rate table (fabric.ecn.by_rate,
+			   * fabric.pfc.alpha_by_rate): Ethernet has 9 rates, 10G..1.6T */
+};
+
+/* One fabric.pfc.alpha_by_rate entry: the pause threshold of ingress
+ * ports of one link rate. */
+struct sw_alpha_rate {
+	uint64_t rate_bps;            /* ports whose link runs at exactly this rate */
+	uint32_t alpha_q16;           /* their alpha (16.16) */
+};
+
+/* One fabric.ecn.by_rate entry: the marking curve of egress ports of one
+ * link rate. */
+struct sw_red_rate {
+	uint64_t rate_bps;            /* ports whose link runs at exactly this rate */
+	struct sw_red_params red;     /* their curve */
+};
 
 /* Priority flow control and the lossless part of the MMU. */
 struct sw_pfc_params {
@@ -50,7 +68,10 @@ struct sw_pfc_params {
 	uint64_t headroom_bytes;      /* per port and lossless priority; 0 = from the link */
 	uint64_t xoff_bytes;          /* static pause threshold on a PG's shared use; 0 = dynamic */
 	uint64_t xon_bytes;           /* static resume threshold (static mode) */
-	uint32_t alpha_q16;           /* dynamic threshold: alpha x free shared buffer */
+	uint32_t alpha_q16;           /* dynamic threshold: alpha x free shared buffer, on
+				       * ports of a rate alpha_by_rate does not list */
+	uint8_t n_alpha_by_rate;      /* entries of alpha_by_rate */
+	struct sw_alpha_rate alpha_by_rate[SW_N_RATES]; /* per link rate (rates distinct) */
 	uint32_t xon_offset_bytes;    /* dynamic: resume this far below the threshold */
 	uint16_t quanta;              /* pause time sent with XOFF, 512-bit quanta */
 	uint64_t wd_detect_ps;        /* watchdog: paused this long = storm; 0 = off */
@@ -101,7 +122,15 @@ struct sw_params {
 	struct sw_pfc_params pfc;     /* lossless priorities */
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
 	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
-	struct sw_red_params red;     /* marking curve */
+	struct sw_red_params red;     /* marking curve of ports of a rate red_by_rate does
+				       * not list (scaled by red_ref_rate_bps if set) */
+	uint64_t red_ref_rate_bps;    /* fabric.ecn.reference_rate: red holds at this rate and
+				       * scales linearly with a port's rate; 0: no scaling */
+	uint8_t n_red_by_rate;        /* entries of red_by_rate */
+	bool red_by_rate_only;        /* red_by_rate without a fallback (no top-level kmin and
+				       * kmax written, no reference rate): a port of another
+				       * rate is an error (sw_params_port_red) */
+	struct sw_red_rate red_by_rate[SW_N_RATES]; /* fabric.ecn.by_rate (rates distinct) */
 	struct sw_ibcc_params ib_cc;  /* InfiniBand FECN marking (IBTA A10), fabric.ib_cc;
 				       * threshold 0: off */
 	bool int_on;                  /* HPCC INT: each data packet gets a record at
@@ -110,6 +139,18 @@ struct sw_params {
 				       * (sw_ready) instead of taken from it: a scale-up
 				       * switch, whose PFC stands in for credits */
 };
+
+/* The marking curve of an egress port whose link runs at @rate_bps under
+ * @p, resolved once per port when the switch is ready (sw_ready): the
+ * fabric.ecn.by_rate entry of that rate, else p->red scaled by @rate_bps /
+ * p->red_ref_rate_bps when that is set, else p->red. Returns 0, or
+ * -ENOENT (*@out untouched) when the entries are all there is
+ * (p->red_by_rate_only) and none is for @rate_bps. */
+int sw_params_port_red(const struct sw_params *p, uint64_t rate_bps, struct sw_red_params *out);
+/* The dynamic pause threshold's alpha (16.16) of an ingress port whose
+ * link runs at @rate_bps: its fabric.pfc.alpha_by_rate entry, else
+ * p->pfc.alpha_q16. */
+uint32_t sw_params_port_alpha(const struct sw_params *p, uint64_t rate_bps);
 
 /* The policy of a switch of topology tier @tier (topo_node.tier: 1 leaf,
  * 2 spine, 3 core) under @p: its tier's override, else p->path. */
@@ -191,10 +232,14 @@ const struct sw_port_stats *sw_port_stats(const struct sw *s, uint16_t i);
 uint64_t sw_buffer_used(const struct sw *s);
 
 /* After the links are wired: size each port's PFC headroom (from its rate,
- * delay and the largest frame unless configured) and the shared pool.
- * Returns 0, or -ENOSPC with @err filled when reserves and headroom do not
- * fit in the buffer. Writes a warning into @warn (or "") when a configured
- * headroom is smaller than the link needs. */
+ * delay and the largest frame unless configured) and the shared pool, and
+ * give each port the ECN curve and pause alpha of its link rate
+ * (sw_params_port_red, sw_params_port_alpha; until then every port has
+ * p->red and p->pfc.alpha_q16). Returns 0, or -ENOSPC with @err filled
+ * when reserves and headroom do not fit in the buffer, or -ENOENT when a
+ * marking port's rate has no curve (sw_params_port_red). Writes a warning
+ * into @warn (or "") when a configured headroom is smaller than the link
+ * needs. */
 int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES]);
 /* Headroom a lossless priority needs on a link of @rate_bps and @delay_ps
  * for frames up to @max_frame_bytes: the bytes still arriving after XOFF

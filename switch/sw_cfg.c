@@ -1,7 +1,8 @@
 /* The switch's part of the `fabric:` section: buffer, scheduler,
  * classification (DSCP -> priority -> traffic class), MMU reserve and
- * egress threshold, PFC (lossless priorities, thresholds, headroom,
- * watchdog), ECN marking, path choice (policy, per-tier overrides and the
+ * egress threshold, PFC (lossless priorities, thresholds and their alpha
+ * per link rate, headroom, watchdog), ECN marking (its curve per link
+ * rate, or scaled with it), path choice (policy, per-tier overrides and the
  * policies' settings) and HPCC's in-band telemetry (INT), read straight
  * into struct sw_params by the schema walker (core/cfg_schema.h), with the
  * checks between them. The fabric-wide keys of the section (loss, disabled
@@ -14,6 +15,7 @@
 #include "cfg_schema.h"
 #include "sw.h"
 #include "sw_path.h"
+#include "units.h"
 
 #define SW_CFG_OFF(f) offsetof(struct sw_params, f)
 #define SW_CFG_PFC_OFF(f) offsetof(struct sw_pfc_params, f)
@@ -21,6 +23,11 @@
 enum {
 	SW_CFG_XON_GAP_BYTES = 3 * 1024, /* a static xoff without xon resumes this far below */
 };
+
+/* The range of a pause threshold's alpha (fabric.pfc.alpha and each
+ * alpha_by_rate entry's). */
+#define SW_CFG_ALPHA_LO (1.0 / 1024)
+#define SW_CFG_ALPHA_HI 64.0
 
 static const char *const sw_cfg_dscp_map_keys[] = { "dscp", "priority", NULL };
 static const char *const sw_cfg_mark_points[] = { "dequeue", "enqueue", NULL };
@@ -64,6 +71,53 @@ static int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *
 		return -EINVAL;
 	if (n->dflt && *out > p->buffer_bytes)
 		((struct cfg_node *)n)->omit = true; /* the walker's own fill, in a doc it may edit */
+	return 0;
+}
+
+/* A per-rate list (fabric.ecn.by_rate, fabric.pfc.alpha_by_rate) @n of
+ * at most SW_N_RATES entries; @what names it in messages. */
+static int sw_cfg_rate_list(const struct cfg_node *n, const char *what, char err[CFG_ERR_BYTES])
+{
+	if (cfg_want(n, CFG_SEQ, what, err) != 0)
+		return -EINVAL;
+	if (n->n > SW_N_RATES) {
+		cfg_errorf(err, n->items[SW_N_RATES], "%s: at most %d rates", what, SW_N_RATES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Entry @i of the per-rate list @list: a map with every key of
+ * @keys (NULL-terminated, "rate" first; @need spells them for the
+ * message) and a rate no earlier entry has (@rates_bps[0..@i)), which
+ * it appends to @rates_bps. */
+static int sw_cfg_rate_entry(const struct cfg_node *list, uint32_t i, const char *what,
+			     const char *const *keys, const char *need, uint64_t *rates_bps,
+			     char err[CFG_ERR_BYTES])
+{
+	const struct cfg_node *it = list->items[i];
+
+	if (cfg_want(it, CFG_MAP, what, err) != 0 || cfg_check_keys(it, keys, err) != 0)
+		return -EINVAL;
+	for (const char *const *k = keys; *k; k++) {
+		if (!cfg_get(it, *k)) {
+			cfg_errorf(err, it, "%s entry needs %s (missing '%s')", what, need, *k);
+			return -EINVAL;
+		}
+	}
+	if (cfg_rate(cfg_get(it, "rate"), 1, &rates_bps[i], err) != 0)
+		return -EINVAL;
+	for (uint32_t j = 0; j < i; j++) {
+		if (rates_bps[j] == rates_bps[i]) {
+			char r[32];
+
+			units_fmt_rate(r, sizeof(r), rates_bps[i]);
+			cfg_errorf(err, cfg_get(it, "rate"),
+				   "%s lists rate %s twice (entries %u and %u): one entry per rate", what,
+				   r, j + 1, i + 1);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -281,6 +335,32 @@ static int sw_cfg_headroom(const struct cfg_node *n, void *params, char err[CFG_
 	return cfg_size(n, 1, p->buffer_bytes, &p->pfc.headroom_bytes, err);
 }
 
+/* alpha_by_rate: [{rate, alpha}]: ingress ports of that link rate pause
+ * at alpha x (free shared pool) instead of fabric.pfc.alpha. */
+static int sw_cfg_alpha_by_rate(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "rate", "alpha", NULL };
+	struct sw_params *p = params;
+	uint64_t rates_bps[SW_N_RATES] = { 0 };
+
+	if (sw_cfg_rate_list(n, "pfc.alpha_by_rate", err) != 0)
+		return -EINVAL;
+	for (uint32_t i = 0; i < n->n; i++) {
+		double a;
+
+		if (sw_cfg_rate_entry(n, i, "pfc.alpha_by_rate", keys, "'rate' and 'alpha'",
+				      rates_bps, err) != 0 ||
+		    cfg_fraction(cfg_get(n->items[i], "alpha"), SW_CFG_ALPHA_LO, SW_CFG_ALPHA_HI, &a,
+				 err) != 0)
+			return -EINVAL;
+		p->pfc.alpha_by_rate[i].rate_bps = rates_bps[i];
+		/* Rounded as fabric.pfc.alpha is (CFG_KEY_Q16). */
+		p->pfc.alpha_by_rate[i].alpha_q16 = (uint32_t)(a * SW_Q16 + 0.5);
+	}
+	p->pfc.n_alpha_by_rate = (uint8_t)n->n;
+	return 0;
+}
+
 static int sw_cfg_wd_detect(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct sw_params *p = params;
@@ -315,7 +395,12 @@ static int sw_cfg_pfc_check(const struct cfg_node *map, void *params, char err[C
 {
 	struct sw_params *p = params;
 
-	(void)err;
+	if (p->pfc.n_alpha_by_rate && p->pfc.xoff_bytes) {
+		cfg_errorf(err, cfg_get(map, "alpha_by_rate"),
+			   "alpha_by_rate sets the dynamic pause threshold, and xoff is static (%llu bytes): it would change nothing (use xoff: dynamic)",
+			   (unsigned long long)p->pfc.xoff_bytes);
+		return -EINVAL;
+	}
 	if (!cfg_get(map, "xon") && p->pfc.xoff_bytes)
 		p->pfc.xon_bytes = p->pfc.xoff_bytes > SW_CFG_XON_GAP_BYTES
 					   ? p->pfc.xoff_bytes - SW_CFG_XON_GAP_BYTES
@@ -328,8 +413,11 @@ static int sw_cfg_pfc_check(const struct cfg_node *map, void *params, char err[C
 static const struct cfg_key sw_cfg_pfc_keys[] = {
 	{ "priorities", CFG_KEY_CUSTOM, "[3]", .read = sw_cfg_pfc_prios,
 	  .doc = "lossless priorities (RoCE on 3)" },
-	{ "alpha", CFG_KEY_Q16, "12.5%", .off = SW_CFG_OFF(pfc.alpha_q16), .lo = 1.0 / 1024,
-	  .hi = 64, .doc = "dynamic xoff: alpha x free shared buffer" },
+	{ "alpha", CFG_KEY_Q16, "12.5%", .off = SW_CFG_OFF(pfc.alpha_q16), .lo = SW_CFG_ALPHA_LO,
+	  .hi = SW_CFG_ALPHA_HI, .doc = "dynamic xoff: alpha x free shared buffer" },
+	{ "alpha_by_rate", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_alpha_by_rate,
+	  .doc = "[{rate, alpha}]: ingress ports of that link rate use this alpha; absent: alpha "
+		 "on every port" },
 	{ "xoff", CFG_KEY_CUSTOM, "dynamic", .read = sw_cfg_xoff,
 	  .doc = "pause threshold: dynamic or a static size up to the buffer" },
 	{ "xon", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_xon,
@@ -396,14 +484,74 @@ static int sw_cfg_mark_on(const struct cfg_node *n, void *params, char err[CFG_E
 	return 0;
 }
 
+/* by_rate: [{rate, kmin, kmax, pmax}]: egress ports of that link rate
+ * mark by this curve (the HPCC ns-3 simulator's KMIN_MAP, KMAX_MAP and
+ * PMAX_MAP). Every key is required: a curve is not pieced together. */
+static int sw_cfg_ecn_by_rate(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	static const char *const keys[] = { "rate", "kmin", "kmax", "pmax", NULL };
+	struct sw_params *p = params;
+	uint64_t rates_bps[SW_N_RATES] = { 0 };
+
+	if (sw_cfg_rate_list(n, "ecn.by_rate", err) != 0)
+		return -EINVAL;
+	for (uint32_t i = 0; i < n->n; i++) {
+		const struct cfg_node *it = n->items[i];
+		struct sw_red_rate *r = &p->red_by_rate[i];
+		double pmax;
+
+		if (sw_cfg_rate_entry(n, i, "ecn.by_rate", keys, "'rate', 'kmin', 'kmax' and 'pmax'",
+				      rates_bps, err) != 0 ||
+		    sw_cfg_upto_buffer(cfg_get(it, "kmin"), p, 0, &r->red.kmin_bytes, err) != 0 ||
+		    sw_cfg_upto_buffer(cfg_get(it, "kmax"), p, 0, &r->red.kmax_bytes, err) != 0 ||
+		    cfg_fraction(cfg_get(it, "pmax"), 0, 1, &pmax, err) != 0)
+			return -EINVAL;
+		if (r->red.kmin_bytes > r->red.kmax_bytes) {
+			cfg_errorf(err, cfg_get(it, "kmin"), "kmin (%llu bytes) is above kmax (%llu bytes)",
+				   (unsigned long long)r->red.kmin_bytes,
+				   (unsigned long long)r->red.kmax_bytes);
+			return -EINVAL;
+		}
+		r->rate_bps = rates_bps[i];
+		r->red.pmax_ppm = (uint32_t)(pmax * SW_RED_ONE + 0.5);
+	}
+	p->n_red_by_rate = (uint8_t)n->n;
+	return 0;
+}
+
+/* With by_rate and no reference_rate, the top-level curve is the one of
+ * ports whose rate by_rate does not list only when kmin and kmax are
+ * written: left to their defaults, such a port is an error (the HPCC
+ * simulator refuses it too), so that no port marks by a curve nobody
+ * chose. */
 static int sw_cfg_ecn_check(const struct cfg_node *c, void *params, char err[CFG_ERR_BYTES])
 {
+	static const char *const top[] = { "kmin", "kmax", "pmax" };
 	struct sw_params *p = params;
+	const struct cfg_node *given = NULL;
 
 	if (p->red.kmin_bytes > p->red.kmax_bytes) {
 		cfg_errorf(err, cfg_get(c, "kmin"), "kmin (%llu bytes) is above kmax (%llu bytes)",
 			   (unsigned long long)p->red.kmin_bytes, (unsigned long long)p->red.kmax_bytes);
 		return -EINVAL;
+	}
+	p->red_by_rate_only = false;
+	if (!p->n_red_by_rate || p->red_ref_rate_bps)
+		return 0;
+	for (int i = 0; i < 3 && !given; i++)
+		if (!cfg_get(c, top[i])->dflt)
+			given = cfg_get(c, top[i]);
+	if (given && (cfg_get(c, "kmin")->dflt || cfg_get(c, "kmax")->dflt)) {
+		cfg_errorf(err, given,
+			   "with by_rate, the top-level kmin, kmax and pmax are the curve of ports whose rate it does not list: give kmin and kmax both, or none of the three (then every switch port's rate must be listed)");
+		return -EINVAL;
+	}
+	if (!given) {
+		p->red_by_rate_only = true;
+		/* They apply to no port: the resolved experiment leaves them
+		 * out, so that reading it back keeps this meaning. */
+		for (int i = 0; i < 3; i++)
+			((struct cfg_node *)cfg_get(c, top[i]))->omit = true;
 	}
 	return 0;
 }
@@ -420,6 +568,12 @@ static const struct cfg_key sw_cfg_ecn_keys[] = {
 	  .doc = "marking probability at kmax (0..100%)" },
 	{ "mark_on", CFG_KEY_CUSTOM, "dequeue", .read = sw_cfg_mark_on,
 	  .doc = "decide on dequeue or enqueue" },
+	{ "by_rate", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_ecn_by_rate,
+	  .doc = "[{rate, kmin, kmax, pmax}]: egress ports of that link rate mark by this curve; "
+		 "absent: kmin, kmax, pmax on every port" },
+	{ "reference_rate", CFG_KEY_RATE, NULL, .off = SW_CFG_OFF(red_ref_rate_bps), .min = 1,
+	  .doc = "kmin and kmax hold at this port rate and scale linearly with a port's (by_rate "
+		 "entries excepted); absent: no scaling" },
 };
 
 static const struct cfg_table sw_cfg_ecn_table = {

@@ -61,7 +61,11 @@ struct sw_port_x {
 	uint16_t index;                  /* port number */
 	uint8_t paused_prio;             /* priorities this port has XOFF'd upstream */
 	uint8_t stormed_prio;            /* priorities the watchdog declared stormed */
+	uint32_t alpha_q16;              /* dynamic pause threshold of this ingress port
+					  * (sw_params_port_alpha of its rate, sw_ready) */
 	uint64_t headroom_bytes;         /* per lossless priority */
+	struct sw_red_params red;        /* ECN curve of this egress port
+					  * (sw_params_port_red of its rate, sw_ready) */
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
 	struct sw_port_stats stats;      /* counters */
@@ -86,8 +90,8 @@ struct sw {
 	uint64_t hash_seed;            /* ECMP seed */
 	uint32_t n_eps;                /* destinations: endpoints */
 	uint32_t reserve_bytes;        /* per ingress port and priority */
-	uint64_t xoff_bytes;           /* static pause threshold (p.pfc), 0 = dynamic */
-	uint32_t alpha_q16;            /* dynamic pause threshold (p.pfc) */
+	uint64_t xoff_bytes;           /* static pause threshold (p.pfc), 0 = dynamic; the
+				        * dynamic one's alpha is per port (sw_port_x) */
 	uint8_t lossless_prio;         /* PFC priorities */
 	uint8_t ecn_enq_mask;          /* classes that mark, deciding on enqueue */
 	uint8_t ecn_deq_mask;          /* classes that mark, deciding on dequeue */

@@ -1,5 +1,7 @@
 /* The switch MMU: buffer admission and release, PFC XOFF/XON toward the
- * upstream port, ECN marking and the PFC watchdog. The admission follows
+ * upstream port, ECN marking and the PFC watchdog, with each port's pause
+ * alpha and marking curve resolved from its link rate once, at sw_ready
+ * (as the HPCC ns-3 simulator sets them per port). The admission follows
  * the shared-buffer switches of the field (Broadcom-style, as the HPCC and
  * ConWeave ns-3 models describe them; figures in docs/config.md): each
  * ingress port and priority first fills a small reserve, then the shared
@@ -17,15 +19,18 @@
 
 #include "rng.h"
 #include "sim.h"
+#include "units.h"
 #include "port_credit.h"
 #include "sw_int.h"
 
-/* PFC pause threshold on a priority group's shared use. */
-static inline uint64_t sw_xoff_thr(const struct sw *s)
+/* PFC pause threshold on the shared use of a priority group of ingress
+ * port @x: static, or its alpha x the free shared pool (the HPCC ns-3
+ * MMU's GetPfcThreshold, whose alpha is 2^-pfc_a_shift per port). */
+static inline uint64_t sw_xoff_thr(const struct sw *s, const struct sw_port_x *x)
 {
 	if (s->xoff_bytes)
 		return s->xoff_bytes;
-	return (uint64_t)s->alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
+	return (uint64_t)x->alpha_q16 * (s->shared_size - s->shared_used) / SW_Q16;
 }
 
 /* Resume (XON) @prio on ingress @i if its group may: no headroom in use and
@@ -39,7 +44,7 @@ static void sw_try_xon(struct sw *s, uint16_t i, uint8_t prio)
 	if (pg->headroom_used)
 		return;
 	resume = s->xoff_bytes ? pg->shared_used <= s->p.pfc.xon_bytes
-				     : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s);
+				     : pg->shared_used + s->p.pfc.xon_offset_bytes <= sw_xoff_thr(s, x);
 	if (!resume)
 		return;
 	pg->paused = 0;
@@ -138,7 +143,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		pg->reserve_used += len;
 	} else if (pg->lossless) {
 		struct sw_port_x *x = &s->px[in_port]; /* read only here */
-		uint64_t thr = sw_xoff_thr(s);
+		uint64_t thr = sw_xoff_thr(s, x);
 
 		if (pg->shared_used + len <= thr && s->shared_used + len <= s->shared_size) {
 			res->pool = SW_POOL_SHARED;
@@ -152,7 +157,7 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		} else {
 			return sw_mmu_refuse(res, SW_DROP_HEADROOM);
 		}
-		if (!pg->paused && (pg->headroom_used || pg->shared_used >= sw_xoff_thr(s)))
+		if (!pg->paused && (pg->headroom_used || pg->shared_used >= sw_xoff_thr(s, x)))
 			sw_xoff(s, in_port, prio);
 	} else {
 		uint64_t free_shared = s->shared_size - s->shared_used;
@@ -204,10 +209,16 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 {
 	uint8_t ecn = pkt_ll_ecn(port_ll_kind(p), m);
+	uint32_t ppm;
 
-	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE || sw_red_ppm(&s->p.red, q_bytes) == 0)
+	/* The egress port's own curve (sw_ready). No draw where no mark can
+	 * happen (ppm 0): the stream advances exactly as it always has. The
+	 * probability is computed once (the draw's store could alias the
+	 * curve), and the port's state is indexed again only for a mark. */
+	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE ||
+	    (ppm = sw_red_ppm(&s->px[port_index(p)].red, q_bytes)) == 0)
 		return;
-	if (sw_red_mark(&s->p.red, q_bytes, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
+	if (sw_red_mark_ppm(ppm, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
 		pkt_ll_mark_ce(port_ll_kind(p), m);
 		s->stats.ecn_marked++;
 		s->px[port_index(p)].stats.ecn_marked++;
@@ -314,14 +325,79 @@ uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_fr
 	return (total + 1023) / 1024 * 1024;
 }
 
+/* @bytes x @num / @den, at most UINT64_MAX. */
+static uint64_t sw_scale_bytes(uint64_t bytes, uint64_t num, uint64_t den)
+{
+	unsigned __int128 v = (unsigned __int128)bytes * num / den;
+
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+int sw_params_port_red(const struct sw_params *p, uint64_t rate_bps, struct sw_red_params *out)
+{
+	for (uint8_t i = 0; i < p->n_red_by_rate; i++) {
+		if (p->red_by_rate[i].rate_bps == rate_bps) {
+			*out = p->red_by_rate[i].red;
+			return 0;
+		}
+	}
+	if (p->red_by_rate_only)
+		return -ENOENT;
+	*out = p->red;
+	if (p->red_ref_rate_bps && rate_bps != p->red_ref_rate_bps) {
+		/* K proportional to C (DCTCP's K > C x RTT / 7): the same
+		 * queueing delay at every rate. */
+		out->kmin_bytes = sw_scale_bytes(p->red.kmin_bytes, rate_bps, p->red_ref_rate_bps);
+		out->kmax_bytes = sw_scale_bytes(p->red.kmax_bytes, rate_bps, p->red_ref_rate_bps);
+	}
+	return 0;
+}
+
+uint32_t sw_params_port_alpha(const struct sw_params *p, uint64_t rate_bps)
+{
+	for (uint8_t i = 0; i < p->pfc.n_alpha_by_rate; i++)
+		if (p->pfc.alpha_by_rate[i].rate_bps == rate_bps)
+			return p->pfc.alpha_by_rate[i].alpha_q16;
+	return p->pfc.alpha_q16;
+}
+
+/* Each port's ECN curve and pause alpha, by its link's rate (once: the
+ * data path then reads them per port, never the tables). A port not
+ * wired keeps the fabric-wide ones. Returns 0, or -ENOENT with @err
+ * filled (sw_params_port_red). */
+static int sw_ready_rates(struct sw *s, char err[CFG_ERR_BYTES])
+{
+	for (uint16_t i = 0; i < s->n_ports; i++) {
+		struct sw_port_x *x = &s->px[i];
+		uint64_t rate_bps = port_rate_bps(&s->ports[i]);
+
+		x->alpha_q16 = sw_params_port_alpha(&s->p, rate_bps);
+		if (rate_bps && (s->ecn_enq_mask | s->ecn_deq_mask) &&
+		    sw_params_port_red(&s->p, rate_bps, &x->red) != 0) {
+			char r[32];
+
+			units_fmt_rate(r, sizeof(r), rate_bps);
+			snprintf(err, CFG_ERR_BYTES,
+				 "port %u runs at %s, which fabric.ecn.by_rate does not list (and no top-level kmin and kmax are given for other rates)",
+				 i, r);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
 int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 {
 	uint64_t committed = 0, worst_need = 0, worst_have = 0;
+	uint32_t alpha_min = UINT32_MAX;
 	uint16_t worst_port = 0;
+	int rc;
 
 	warn[0] = '\0';
 	uint64_t credit = 0;
 
+	if ((rc = sw_ready_rates(s, err)) != 0)
+		return rc;
 	for (uint16_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 		struct sw_port_x *x = &s->px[i];
@@ -329,6 +405,8 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 								s->p.max_frame_bytes) : 0;
 		unsigned n_lossless = (unsigned)__builtin_popcount(s->lossless_prio);
 
+		if (port_rate_bps(p) && p->pfc && !port_credit_on(p) && x->alpha_q16 < alpha_min)
+			alpha_min = x->alpha_q16;
 		if (port_credit_on(p)) {
 			/* The VL buffers it grants its peer are real buffer: no
 			 * reserve (its frames never use one), no headroom. */
@@ -370,8 +448,10 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 	if (s->lossless_prio && !s->p.pfc.xoff_bytes) {
 		/* A paused group resumes once its shared use is xon_offset under
 		 * alpha x (free pool): with the pool empty that must leave room
-		 * for a frame, or XON is never sent and the fabric stalls. */
-		uint64_t thr = (uint64_t)s->p.pfc.alpha_q16 * s->shared_size / SW_Q16;
+		 * for a frame, or XON is never sent and the fabric stalls. The
+		 * port with the smallest alpha decides. */
+		uint32_t alpha = alpha_min != UINT32_MAX ? alpha_min : s->p.pfc.alpha_q16;
+		uint64_t thr = (uint64_t)alpha * s->shared_size / SW_Q16;
 		uint64_t need = (uint64_t)s->p.pfc.xon_offset_bytes + s->p.max_frame_bytes;
 
 		if (thr < need) {
@@ -379,7 +459,7 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 				 "switch buffer %llu bytes leaves a shared pool of %llu bytes after reserves and PFC headroom; its pause threshold (alpha x pool = %llu bytes) must exceed xon_offset plus a frame (%llu bytes) for a paused priority to resume: the pool needs %llu bytes (a larger buffer, or less headroom)",
 				 (unsigned long long)s->buffer_bytes, (unsigned long long)s->shared_size,
 				 (unsigned long long)thr, (unsigned long long)need,
-				 (unsigned long long)(need * SW_Q16 / s->p.pfc.alpha_q16 + 1));
+				 (unsigned long long)(need * SW_Q16 / alpha + 1));
 			return -ENOSPC;
 		}
 	}

@@ -28,12 +28,16 @@ static inline uint32_t sw_red_ppm(const struct sw_red_params *r, uint64_t q_byte
 			  (r->kmax_bytes - r->kmin_bytes));
 }
 
+/* Mark with probability @ppm? @draw is uniform in [0, 2^32). */
+static inline int sw_red_mark_ppm(uint32_t ppm, uint32_t draw)
+{
+	return ppm >= SW_RED_ONE || (uint64_t)draw * SW_RED_ONE < (uint64_t)ppm << 32;
+}
+
 /* Mark? @draw is uniform in [0, 2^32). */
 static inline int sw_red_mark(const struct sw_red_params *r, uint64_t q_bytes, uint32_t draw)
 {
-	uint32_t ppm = sw_red_ppm(r, q_bytes);
-
-	return ppm >= SW_RED_ONE || (uint64_t)draw * SW_RED_ONE < (uint64_t)ppm << 32;
+	return sw_red_mark_ppm(sw_red_ppm(r, q_bytes), draw);
 }
 
 #endif

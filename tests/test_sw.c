@@ -1,19 +1,23 @@
 /* Switch: ECMP spread over equal-cost ports (chi-square against uniform),
  * the path-choice registry and its policies (alone, one conformance body
  * over all of them, and in a switch), forwarding replaced during a run,
- * forwarding with header rewrite, tail drop on a full shared buffer, and
- * HPCC's INT records (what a switch writes, the grown frame's timing). */
+ * forwarding with header rewrite, tail drop on a full shared buffer,
+ * HPCC's INT records (what a switch writes, the grown frame's timing),
+ * and ECN curves and PFC alphas per port link rate (their keys, and what
+ * a switch mixing 100G and 400G ports does with them). */
 #include <math.h>
 
 #include <rte_mbuf.h>
 
 #include "addr.h"
+#include "cfg_schema.h"
 #include "rng.h"
 #include "sim.h"
 #include "pkt_telemetry.h"
 #include "pkt_view.h"
 #include "port_pfc.h"
 #include "sw.h"
+#include "sw_int.h"
 #include "test.h"
 
 static void test_sw_ecmp_spread(void)
@@ -1255,6 +1259,323 @@ static void test_sw_headroom(void)
 	CU_ASSERT_EQUAL(sw_headroom_bytes(UINT64_C(400000000000), 200000, 4200), 85 * 1024);
 }
 
+enum {
+	TSW_100G = 100000000000ULL, /* bit/s */
+	TSW_400G = 400000000000ULL,
+};
+
+/* Read @text as the `fabric:` section into *@p (zeroed first), through
+ * the switch's table alone. 0 or the reader's -errno, @err filled. */
+static int tsw_fabric(const char *text, struct sw_params *p, char err[CFG_ERR_BYTES])
+{
+	struct cfg_doc *doc;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = cfg_doc_load_string("f.yaml", text, &doc, err)) != 0)
+		return rc;
+	rc = cfg_schema_read(doc, cfg_doc_root(doc), "fabric",
+			     &(struct cfg_bind){ &sw_cfg_fabric_table, p }, 1, err);
+	cfg_doc_free(doc);
+	return rc;
+}
+
+/* A switch for @p on the three-port rig, its ports 0, 1, 2 wired at
+ * @rates to sinks (1 us), ready. */
+static struct sw *tsw_rates_rig(struct sim *s, const struct sw_params *p, const uint64_t rates[3],
+				struct port *peers, struct sink *sinks)
+{
+	static const uint8_t mac[6] = { 0 };
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+	struct sw *sw;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(s, 1, test_mempool()), 0);
+	sw = sw_new(s, 0, 0, 3, p, &rig_fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_connect(sw_port(sw, i), &peers[i], rates[i], 1000000);
+		sw_set_next_hop_mac(sw, i, mac);
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
+	return sw;
+}
+
+/* The keys: a table per rate is read into the params as written, the
+ * fallback is the top-level curve only when kmin and kmax are written,
+ * and a curve is found per rate: its entry, the scaled or plain top-level
+ * one, or none (-ENOENT). Without the new keys nothing changes. */
+static void test_sw_rate_keys(void)
+{
+	struct sw_params p;
+	struct sw_red_params r;
+	char err[CFG_ERR_BYTES];
+
+	/* Defaults: no table, every rate gets the top-level curve and alpha. */
+	CU_ASSERT_EQUAL_FATAL(tsw_fabric("{pfc: {}, ecn: {}}", &p, err), 0);
+	CU_ASSERT_EQUAL(p.n_red_by_rate, 0);
+	CU_ASSERT_EQUAL(p.pfc.n_alpha_by_rate, 0);
+	CU_ASSERT_EQUAL(p.red_ref_rate_bps, 0);
+	CU_ASSERT(!p.red_by_rate_only);
+	for (uint64_t rate = TSW_100G / 4; rate <= TSW_400G; rate *= 2) {
+		CU_ASSERT_EQUAL(sw_params_port_red(&p, rate, &r), 0);
+		CU_ASSERT_EQUAL(r.kmin_bytes, 400000);
+		CU_ASSERT_EQUAL(r.kmax_bytes, 1600000);
+		CU_ASSERT_EQUAL(r.pmax_ppm, 200000);
+		CU_ASSERT_EQUAL(sw_params_port_alpha(&p, rate), SW_Q16 / 8);
+	}
+
+	/* The HPCC simulator's maps (KB = 1000 B) and its 400G alpha. */
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("{pfc: {alpha_by_rate: [{rate: 400Gbps, alpha: 50%}]},\n"
+			   " ecn: {by_rate: [{rate: 100Gbps, kmin: 400KB, kmax: 1600KB, pmax: 20%},\n"
+			   "                 {rate: 400Gbps, kmin: 1600KB, kmax: 6400KB, pmax: 20%}]}}",
+			   &p, err),
+		0);
+	CU_ASSERT_EQUAL(p.n_red_by_rate, 2);
+	CU_ASSERT(p.red_by_rate_only); /* no top-level kmin/kmax written */
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_400G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 1600000);
+	CU_ASSERT_EQUAL(r.kmax_bytes, 6400000);
+	CU_ASSERT_EQUAL(r.pmax_ppm, 200000);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_100G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 400000);
+	r.kmin_bytes = 1;
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_100G / 4, &r), -ENOENT); /* unlisted */
+	CU_ASSERT_EQUAL(r.kmin_bytes, 1); /* untouched */
+	CU_ASSERT_EQUAL(sw_params_port_alpha(&p, TSW_400G), SW_Q16 / 2);
+	CU_ASSERT_EQUAL(sw_params_port_alpha(&p, TSW_100G), SW_Q16 / 8); /* fabric.pfc.alpha */
+
+	/* Written top-level kmin and kmax: the curve of unlisted rates. */
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("ecn: {kmin: 300KB, kmax: 300KB, pmax: 100%,\n"
+			   "      by_rate: [{rate: 400Gbps, kmin: 1200KB, kmax: 1200KB, pmax: 100%}]}",
+			   &p, err),
+		0);
+	CU_ASSERT(!p.red_by_rate_only);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_100G / 4, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 300000);
+	CU_ASSERT_EQUAL(r.pmax_ppm, SW_RED_ONE);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_400G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmax_bytes, 1200000);
+
+	/* reference_rate: K in proportion to the rate, entries excepted. */
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("ecn: {reference_rate: 100Gbps,\n"
+			   "      by_rate: [{rate: 200Gbps, kmin: 1KB, kmax: 2KB, pmax: 1%}]}",
+			   &p, err),
+		0);
+	CU_ASSERT(!p.red_by_rate_only);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_400G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 1600000);
+	CU_ASSERT_EQUAL(r.kmax_bytes, 6400000);
+	CU_ASSERT_EQUAL(r.pmax_ppm, 200000);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_100G / 4, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 100000);
+	CU_ASSERT_EQUAL(r.kmax_bytes, 400000);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_100G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 400000);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, 2 * TSW_100G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, 1000);
+	CU_ASSERT_EQUAL(r.pmax_ppm, 10000);
+	/* Scaled far beyond 64 bits: the most there is, not a wrap. */
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("buffer: 1TiB\necn: {kmin: 1TiB, kmax: 1TiB, reference_rate: 1bps}", &p, err),
+		0);
+	CU_ASSERT_EQUAL(sw_params_port_red(&p, TSW_400G, &r), 0);
+	CU_ASSERT_EQUAL(r.kmin_bytes, UINT64_MAX);
+}
+
+/* Bad per-rate input is refused at its FILE:LINE:COL, saying why. */
+static void test_sw_rate_keys_bad(void)
+{
+	static const struct {
+		const char *text; /* the fabric: section */
+		const char *err;  /* in the message */
+	} bad[] = {
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 400KB, kmax: 300KB, pmax: 1}]}",
+		  "f.yaml:1:39: kmin (400000 bytes) is above kmax (300000 bytes)" },
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},\n"
+		  "                {rate: 100000Mbps, kmin: 1KB, kmax: 2KB, pmax: 1}]}",
+		  "f.yaml:2:24: ecn.by_rate lists rate 100Gbps twice (entries 1 and 2)" },
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 1KB, kmax: 2KB, pmax: 120%}]}",
+		  "f.yaml:1:61: fraction 1.2 is above the maximum 1" },
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 1KB, kmax: 2KB, pmax: -1%}]}",
+		  "f.yaml:1:61: " },
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 1KB, kmax: 2KB}]}",
+		  "f.yaml:1:17: ecn.by_rate entry needs 'rate', 'kmin', 'kmax' and 'pmax' (missing 'pmax')" },
+		{ "ecn: {by_rate: [{rate: 100Gbps, kmin: 1KB, kmax: 2KB, pmx: 1}]}",
+		  "f.yaml:1:55: unknown key 'pmx' (did you mean 'pmax'?)" },
+		{ "ecn: {by_rate: [{rate: 0Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}]}",
+		  "f.yaml:1:24: rate must be above zero" },
+		{ "buffer: 1MB\necn: {by_rate: [{rate: 1Gbps, kmin: 1KB, kmax: 2MB, pmax: 1}]}",
+		  "f.yaml:2:48: size 2000000 bytes is above the maximum 1000000 bytes" },
+		{ "ecn: {by_rate: {rate: 100Gbps}}", "f.yaml:1:16: ecn.by_rate" },
+		{ "ecn: {kmin: 100KB, by_rate: [{rate: 1Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}]}",
+		  "f.yaml:1:13: with by_rate, the top-level kmin, kmax and pmax" },
+		{ "ecn: {pmax: 1, by_rate: [{rate: 1Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}]}",
+		  "f.yaml:1:13: with by_rate" },
+		{ "ecn: {reference_rate: 0bps}", "f.yaml:1:23: rate must be above zero" },
+		{ "ecn: {by_rate: [{rate: 1Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 2Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 3Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 4Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 5Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 6Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 7Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 8Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 9Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 10Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 11Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 12Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 13Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 14Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 15Gbps, kmin: 1KB, kmax: 2KB, pmax: 1},"
+		  " {rate: 16Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}, {rate: 17Gbps, kmin: 1KB, kmax: 2KB, pmax: 1}]}",
+		  "ecn.by_rate: at most 16 rates" },
+		{ "pfc: {alpha_by_rate: [{rate: 400Gbps, alpha: 0}]}",
+		  "f.yaml:1:46: fraction 0 is below the minimum" },
+		{ "pfc: {alpha_by_rate: [{rate: 400Gbps, alpha: 65}]}", "f.yaml:1:46: fraction 65 is above" },
+		{ "pfc: {alpha_by_rate: [{rate: 400Gbps}]}",
+		  "f.yaml:1:23: pfc.alpha_by_rate entry needs 'rate' and 'alpha' (missing 'alpha')" },
+		{ "pfc: {alpha_by_rate: [{rate: 400Gbps, alpha: 1}, {rate: 400Gbps, alpha: 2}]}",
+		  "f.yaml:1:57: pfc.alpha_by_rate lists rate 400Gbps twice (entries 1 and 2)" },
+		{ "pfc: {xoff: 100KB, alpha_by_rate: [{rate: 400Gbps, alpha: 1}]}",
+		  "f.yaml:1:35: alpha_by_rate sets the dynamic pause threshold, and xoff is static" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sw_params p;
+		char err[CFG_ERR_BYTES] = "";
+
+		CU_ASSERT_NOT_EQUAL(tsw_fabric(bad[i].text, &p, err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].err));
+		if (!strstr(err, bad[i].err))
+			fprintf(stderr, "\n  case %zu: got '%s'\n", i, err);
+	}
+}
+
+/* Marking by each port's own curve (the HPCC simulator's ConfigEcn per
+ * port), DCTCP-style (kmin = kmax, pmax 100%): K = 300 KB on 100G ports
+ * and 1200 KB on 400G ones. A frame leaving a 350 KB queue is marked on
+ * the 100G port and not on the 400G one; above 1200 KB both mark. A
+ * switch whose marking port runs at a rate the table lacks is not made
+ * ready. */
+static void test_sw_ecn_by_rate(void)
+{
+	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_400G };
+	struct sink sinks[3] = { 0 };
+	struct port peers[3];
+	struct sw_params p;
+	struct sim s;
+	struct sw *sw;
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+	static const struct {
+		uint16_t port;     /* egress */
+		uint64_t q_bytes;  /* queue behind the frame */
+		bool ce;           /* marked */
+	} cases[] = {
+		{ 1, 350000, true },
+		{ 2, 350000, false },
+		{ 1, 300000, false }, /* at K: not above it */
+		{ 2, 1200000, false },
+		{ 2, 1200001, true },
+	};
+	uint64_t marked[3] = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("ecn: {tcs: [3], by_rate: [{rate: 100Gbps, kmin: 300KB, kmax: 300KB, pmax: 100%},\n"
+			   "                          {rate: 400Gbps, kmin: 1200KB, kmax: 1200KB, pmax: 100%}]}",
+			   &p, err),
+		0);
+	p.hash_seed = 1;
+	sw = tsw_rates_rig(&s, &p, rates, peers, sinks);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rte_mbuf *m = roce_to(&s, cases[i].port, 1000);
+
+		sw_ecn(sw, sw_port(sw, cases[i].port), m, cases[i].q_bytes);
+		CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m) == PKT_ECN_CE, cases[i].ce);
+		marked[cases[i].port] += cases[i].ce;
+		sim_pkt_free(&s, m);
+	}
+	for (uint16_t i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(sw_port_stats(sw, i)->ecn_marked, marked[i]);
+	rig_free(&s, sw, peers, sinks);
+
+	/* Only 100G listed, no fallback: the 400G port has no curve. */
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("ecn: {by_rate: [{rate: 100Gbps, kmin: 300KB, kmax: 300KB, pmax: 1}]}", &p,
+			   err),
+		0);
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	sw = sw_new(&s, 0, 0, 3, &p, &rig_fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_connect(sw_port(sw, i), &peers[i], rates[i], 1000000);
+	}
+	CU_ASSERT_EQUAL(sw_ready(sw, err, warn), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "port 2 runs at 400Gbps"));
+	rig_free(&s, sw, peers, sinks);
+}
+
+/* fabric.pfc.alpha_by_rate: the 400G ingress pauses at alpha 1/2, the
+ * 100G one at the fabric's 1/8 (the HPCC simulator's pfc_a_shift 1 and 3
+ * with 100G NICs): at the same free pool its threshold is 4x larger.
+ * Filling alone from a pool with F bytes already taken (lossy), a port of
+ * alpha a pauses once its shared use b reaches a x (S - F - b), that is
+ * at b = a (S - F) / (1 + a): (S - F) / 9 on the 100G port, (S - F) / 3
+ * on the 400G one, within a frame (the frame that no longer fits goes to
+ * headroom and pauses too). */
+static void test_sw_pfc_alpha_by_rate(void)
+{
+	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_400G };
+	const uint32_t len = 1000;
+	struct sink sinks[3] = { 0 };
+	struct port peers[3];
+	struct sw_params p;
+	struct sim s;
+	struct sw *sw;
+	struct sw_admit adm;
+	uint64_t free_pool, lossy = 0;
+	char err[CFG_ERR_BYTES];
+
+	CU_ASSERT_EQUAL_FATAL(
+		tsw_fabric("buffer: 4MB\npfc: {alpha_by_rate: [{rate: 400Gbps, alpha: 50%}]}", &p, err),
+		0);
+	p.hash_seed = 1;
+	p.max_frame_bytes = 1100;
+	sw = tsw_rates_rig(&s, &p, rates, peers, sinks);
+	CU_ASSERT_EQUAL(sw->px[0].alpha_q16, SW_Q16 / 8);
+	CU_ASSERT_EQUAL(sw->px[2].alpha_q16, 4 * sw->px[0].alpha_q16);
+	/* Half the pool taken by lossy frames (priority 0) from port 1. */
+	while (sw->shared_used + len <= sw->shared_size / 2) {
+		CU_ASSERT_EQUAL_FATAL(sw_mmu_admit(sw, 1, 0, sw_port(sw, 0), 0, len, &adm), 0);
+		lossy += len;
+	}
+	free_pool = sw->shared_size - sw->shared_used;
+	for (uint16_t in = 0; in < 3; in += 2) {
+		const struct sw_pg *pg = sw_pg(sw, in, 3);
+		uint64_t a_q16 = in == 0 ? SW_Q16 / 8 : SW_Q16 / 2;
+		uint64_t want = a_q16 * free_pool / (SW_Q16 + a_q16), b;
+		uint32_t n_hr = 0;
+
+		while (!pg->paused) {
+			CU_ASSERT_EQUAL_FATAL(sw_mmu_admit(sw, in, 3, sw_port(sw, 1), 3, len, &adm), 0);
+			CU_ASSERT_FATAL(adm.pool == SW_POOL_SHARED || adm.pool == SW_POOL_HEADROOM);
+			n_hr += adm.pool == SW_POOL_HEADROOM;
+		}
+		CU_ASSERT(n_hr <= 1);
+		b = pg->shared_used;
+		CU_ASSERT(b + len >= want && b < want + len);
+		/* Give them back: the group resumes, the pool is as before. */
+		while (n_hr--)
+			sw_mmu_release(sw, in, 3, SW_POOL_HEADROOM, len);
+		for (uint64_t k = 0; k < b / len; k++)
+			sw_mmu_release(sw, in, 3, SW_POOL_SHARED, len);
+		CU_ASSERT_EQUAL(pg->paused, 0);
+		CU_ASSERT_EQUAL(sw->shared_size - sw->shared_used, free_pool);
+	}
+	for (uint64_t k = 0; k < lossy / len; k++)
+		sw_mmu_release(sw, 1, 0, SW_POOL_SHARED, len);
+	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+	sim_run(&s); /* the XOFF and XON frames */
+	rig_free(&s, sw, peers, sinks);
+}
+
 int test_sw_register(void)
 {
 	CU_pSuite s = CU_add_suite("switch", NULL, NULL);
@@ -1282,6 +1603,10 @@ int test_sw_register(void)
 	    !CU_add_test(s, "forwarding replaced during a run (sw_set_fib)", test_sw_set_fib) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom) ||
+	    !CU_add_test(s, "per-rate ECN and PFC keys", test_sw_rate_keys) ||
+	    !CU_add_test(s, "per-rate ECN and PFC keys: bad input", test_sw_rate_keys_bad) ||
+	    !CU_add_test(s, "ECN marks by each port's own rate's curve", test_sw_ecn_by_rate) ||
+	    !CU_add_test(s, "PFC alpha per ingress port rate", test_sw_pfc_alpha_by_rate) ||
 	    !CU_add_test(s, "INT records: the port's state at dequeue, grown frames' timing",
 			 test_sw_int_records))
 		return -1;

@@ -1,5 +1,5 @@
 /* Unit tests for topologies/: builder counts and wiring (leaf-spine, k-ary
- * fat-trees of 2 and 3 tiers, explicit), port use, the connectivity check,
+ * fat-trees of 2 and 3 tiers, explicit, ns-3 topology files), port use, the connectivity check,
  * ECMP forwarding tables, bisection bandwidth against analytic values, the
  * summary and dot output, and every class of bad input with its
  * FILE:LINE:COL (rail-optimised's too; its other tests are in
@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "cfg_schema.h"
@@ -1061,6 +1063,345 @@ static void test_topo_path(void)
 	topo_free(t);
 }
 
+/* ---- ns3: topology files of the HPCC authors' ns-3 simulator ---- */
+
+/* @text into @dir/@name (NULL: remove it). */
+static void ns3_put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	rmdir(path);
+	if (text == NULL)
+		return;
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The experiment @dir/exp.yaml, `topology: {kind: ns3, file: t.txt}`,
+ * loaded: its topology into *@t (the file relative to the experiment's
+ * folder). Returns topo_from_cfg's code; *@doc is freed by the caller. */
+static int ns3_load(const char *dir, struct cfg_doc **doc, struct topo **t, char err[CFG_ERR_BYTES])
+{
+	char path[512];
+
+	*t = NULL;
+	ns3_put(dir, "exp.yaml", "topology: {kind: ns3, file: t.txt}\ntraffic: []\n");
+	snprintf(path, sizeof(path), "%s/exp.yaml", dir);
+	CU_ASSERT_EQUAL_FATAL(cfg_doc_load(path, doc, err), 0);
+	return topo_from_cfg(*doc, cfg_schema_get(cfg_doc_root(*doc), "topology"), t, err);
+}
+
+/* A small file: switches not last, a blank line, CRLF, every kind of
+ * rate and delay spelling; names, ports in file order, rates, delays,
+ * marks and tiers. */
+static void test_topo_ns3_small(void)
+{
+	static const char text[] =
+		"5 2 4\n"
+		"3 0\n"
+		"1 0 100Gbps 1000ns 0.000000\n"
+		"0 3 400Gbps 1us 0\n"
+		"\n"
+		"2 3 25Gb/s 0.001ms 0\n"
+		"4\t3  5GBps 500ns 0e0\r\n";
+	char dir[] = "/tmp/fabemu-ns3-XXXXXX", err[CFG_ERR_BYTES] = "";
+	struct topo_routes *r = NULL;
+	struct cfg_doc *doc = NULL;
+	struct topo *t = NULL;
+	char *s;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	ns3_put(dir, "t.txt", text);
+	if (ns3_load(dir, &doc, &t, err) != 0)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_STRING_EQUAL(t->kind, "ns3");
+	CU_ASSERT_EQUAL(t->n_nodes, 5);
+	CU_ASSERT_EQUAL(t->n_hosts, 3);
+	CU_ASSERT_EQUAL(t->n_switches, 2);
+	CU_ASSERT_EQUAL(t->n_links, 4);
+	/* Node i is ns-3 node i; host k is the k-th host id. */
+	CU_ASSERT_STRING_EQUAL(t->nodes[0].name, "s0");
+	CU_ASSERT_STRING_EQUAL(t->nodes[1].name, "h1");
+	CU_ASSERT_STRING_EQUAL(t->nodes[2].name, "h2");
+	CU_ASSERT_STRING_EQUAL(t->nodes[3].name, "s3");
+	CU_ASSERT_STRING_EQUAL(t->nodes[4].name, "h4");
+	CU_ASSERT_EQUAL(t->hosts[0], 1);
+	CU_ASSERT_EQUAL(t->hosts[1], 2);
+	CU_ASSERT_EQUAL(t->hosts[2], 4);
+	CU_ASSERT_EQUAL(t->switches[0], 0);
+	CU_ASSERT_EQUAL(t->switches[1], 3);
+	/* Ports in the order the node's links appear. */
+	CU_ASSERT_EQUAL(t->nodes[0].n_ports, 2);
+	CU_ASSERT_EQUAL(t->nodes[3].n_ports, 3);
+	CU_ASSERT_EQUAL(t->nodes[4].n_ports, 1);
+	CU_ASSERT(peer_is(t, "s0", 0, "h1"));
+	CU_ASSERT(peer_is(t, "s0", 1, "s3"));
+	CU_ASSERT(peer_is(t, "s3", 0, "s0"));
+	CU_ASSERT(peer_is(t, "s3", 1, "h2"));
+	CU_ASSERT(peer_is(t, "s3", 2, "h4"));
+	CU_ASSERT(peer_is(t, "h4", 0, "s3"));
+	CU_ASSERT_EQUAL(t->links[0].rate_bps, 100 * G);
+	CU_ASSERT_EQUAL(t->links[0].delay_ps, 1000000);
+	CU_ASSERT_EQUAL(t->links[1].rate_bps, 400 * G);
+	CU_ASSERT_EQUAL(t->links[1].delay_ps, 1000000);
+	CU_ASSERT_EQUAL(t->links[2].rate_bps, 25 * G);
+	CU_ASSERT_EQUAL(t->links[2].delay_ps, 1000000);
+	CU_ASSERT_EQUAL(t->links[3].rate_bps, 40 * G); /* 5 GB/s */
+	CU_ASSERT_EQUAL(t->links[3].delay_ps, 500000);
+	/* Marks point into the file: a link at its line, a switch at its id on
+	 * line 2, a host where a link first names it. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t->links[2].mark.file, "/t.txt"));
+	CU_ASSERT_EQUAL(t->links[2].mark.line, 6);
+	CU_ASSERT_EQUAL(t->links[3].mark.line, 7);
+	CU_ASSERT_EQUAL(t->nodes[0].mark.line, 2);
+	CU_ASSERT_EQUAL(t->nodes[0].mark.col, 3);
+	CU_ASSERT_EQUAL(t->nodes[4].mark.line, 7);
+	CU_ASSERT_EQUAL(t->nodes[4].mark.col, 1);
+	CU_ASSERT_EQUAL(t->nodes[0].tier, 1);
+	CU_ASSERT_EQUAL(t->nodes[3].tier, 1);
+	/* h1 -> s0 -> s3 -> h4. */
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 1, 2), 3);
+	CU_ASSERT_EQUAL(topo_route_hops(r, 2, 2), 2);
+	s = test_topo_print(t, topo_describe);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "ns3: 3 hosts, 2 switches, 4 links"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "tier1: 2 switches, 2..3 ports"));
+	free(s);
+	topo_routes_free(r);
+	topo_free(t);
+	cfg_doc_free(doc);
+	ns3_put(dir, "t.txt", NULL);
+	ns3_put(dir, "exp.yaml", NULL);
+	rmdir(dir);
+}
+
+/* The HPCC paper's 320-host fat-tree (tests/data/cc-ns3/fat.txt). */
+static void test_topo_ns3_fat(void)
+{
+	char yaml[4200], err[CFG_ERR_BYTES] = "";
+	uint32_t n_tier[4] = { 0 }, host_links = 0, max_hops = 0, *islands = NULL;
+	struct topo_routes *r = NULL;
+	struct cfg_doc *doc = NULL;
+	struct topo *t = NULL;
+	char *s;
+	int bad = 0;
+
+	snprintf(yaml, sizeof(yaml), "topology: {kind: ns3, file: '%s'}\n",
+		 test_data_path("cc-ns3/fat.txt"));
+	if (load(yaml, &doc, &t, err) != 0)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(t->n_hosts, 320);
+	CU_ASSERT_EQUAL(t->n_switches, 56);
+	CU_ASSERT_EQUAL(t->n_links, 480);
+	CU_ASSERT_EQUAL(t->n_eps, 320);
+	/* Host i is ns-3 node i, h<i>: what hpcc-flow's node index i names. */
+	for (uint32_t i = 0; i < t->n_hosts; i++) {
+		char name[TOPO_NAME_BYTES];
+
+		snprintf(name, sizeof(name), "h%u", i);
+		bad += t->hosts[i] != i || strcmp(t->nodes[t->hosts[i]].name, name) != 0 ||
+		       t->nodes[t->hosts[i]].n_ports != 1;
+	}
+	for (uint32_t i = 0; i < t->n_switches; i++) {
+		char name[TOPO_NAME_BYTES];
+
+		snprintf(name, sizeof(name), "s%u", 320 + i);
+		bad += t->switches[i] != 320 + i || strcmp(t->nodes[t->switches[i]].name, name) != 0;
+		if (t->nodes[t->switches[i]].tier < 4)
+			n_tier[t->nodes[t->switches[i]].tier]++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* 20 ToRs, 20 aggregation and 16 core switches. */
+	CU_ASSERT_EQUAL(n_tier[1], 20);
+	CU_ASSERT_EQUAL(n_tier[2], 20);
+	CU_ASSERT_EQUAL(n_tier[3], 16);
+	/* 100 Gb/s to the hosts, 400 Gb/s elsewhere, 1 us everywhere. */
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *k = &t->links[l];
+		bool to_host = t->nodes[k->node[0]].kind == TOPO_HOST || t->nodes[k->node[1]].kind == TOPO_HOST;
+
+		host_links += to_host;
+		bad += k->rate_bps != (to_host ? 100 : 400) * G || k->delay_ps != 1000000;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(host_links, 320);
+	/* s320: hosts 0..15 on ports 0..15, then its four uplinks. */
+	CU_ASSERT(peer_is(t, "s320", 0, "h0"));
+	CU_ASSERT(peer_is(t, "s320", 15, "h15"));
+	CU_ASSERT(peer_is(t, "s320", 16, "s340"));
+	CU_ASSERT(peer_is(t, "s320", 19, "s343"));
+	CU_ASSERT_EQUAL(t->nodes[node(t, "s320")].n_ports, 20);
+	/* What `fabemu topo` reports: every host reaches every other, in at
+	 * most six links (ToR, aggregation, core and down). */
+	CU_ASSERT_EQUAL_FATAL(topo_ep_islands(t, &islands), 0);
+	for (uint32_t e = 1; e < t->n_eps; e++)
+		bad += islands[e] != islands[0];
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
+	for (uint32_t a = 0; a < t->n_hosts; a++) {
+		for (uint32_t e = 0; e < t->n_eps; e++) {
+			uint32_t h = topo_route_hops(r, t->hosts[a], e);
+
+			bad += h == UINT8_MAX || (h == 0) != (a == e);
+			max_hops = h != UINT8_MAX && h > max_hops ? h : max_hops;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(max_hops, 6);
+	CU_ASSERT_EQUAL(topo_route_hops(r, t->hosts[0], 15), 2);
+	CU_ASSERT(topo_bisection_bps(t) <= 16000 * G);
+	s = test_topo_print(t, topo_describe);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "ns3: 320 hosts, 56 switches, 480 links"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "host-tier1: 320 x 100Gbps, 1us"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "tier1-tier2: 80 x 400Gbps, 1us"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "tier2-tier3: 80 x 400Gbps, 1us"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "tier1: 1.00:1"));
+	free(s);
+	free(islands);
+	topo_routes_free(r);
+	topo_free(t);
+	cfg_doc_free(doc);
+}
+
+/* ns-3 prelude: hosts 0 and 2, switch 1, lines 1-3; line 4 is the case's. */
+#define NS3_HEAD "3 1 2\n1\n0 1 1Gbps 1us 0\n"
+
+/* Every class of bad input: "DIR/t.txt:LINE:COL: ..." inside the file,
+ * "DIR/exp.yaml:1:COL: topology.file: ..." for the file itself. */
+static void test_topo_ns3_errors(void)
+{
+	static const struct {
+		const char *text;  /* the file; NULL: none */
+		const char *want;  /* the message after "DIR/" starts with this */
+	} cases[] = {
+		{ "", "t.txt:1:1: empty file" },
+		{ "\n\n", "t.txt:2:1: empty file" },
+		{ "3 1\n",
+		  "t.txt:1:4: the first line of an ns-3 topology file is 'node_num switch_num "
+		  "link_num'; this one has 2 fields" },
+		{ "3 1 2 4\n", "t.txt:1:7: extra field '4'" },
+		{ "x 1 2\n", "t.txt:1:1: node_num: expected an integer, got 'x'" },
+		{ "3 -1 2\n", "t.txt:1:3: switch_num: expected an integer, got '-1'" },
+		{ "3 1 9999999\n", "t.txt:1:5: link_num 9999999 is above the maximum 1048576" },
+		{ "3 4 2\n", "t.txt:1:3: switch_num 4 is more than node_num 3" },
+		{ "2 2 1\n", "t.txt:1:3: all 2 nodes are switches" },
+		{ "0 0 0\n", "t.txt:1:1: node_num is 0" },
+		{ "3 1 2\n",
+		  "t.txt:1:3: line 1 says 1 switches, but the file ends before their ids" },
+		{ "3 2 2\n1\n", "t.txt:2:1: line 2 lists 1 switch ids, line 1 says 2" },
+		{ "3 1 2\n1 2\n", "t.txt:2:3: more switch ids than line 1 says (1): '2'" },
+		{ "3 1 2\n3\n",
+		  "t.txt:2:1: switch id 3 is out of range: line 1 says 3 nodes (ids 0..2)" },
+		{ "3 2 2\n1 1\n", "t.txt:2:3: switch id 1 is listed twice (first at column 1)" },
+		{ "3 1 2\ns1\n", "t.txt:2:1: switch id: expected a node id, got 's1'" },
+		{ NS3_HEAD, "t.txt:1:5: line 1 says 2 links, the file has 1" },
+		{ NS3_HEAD "2 1 1Gbps 1us 0\n0 1 1Gbps 1us 0\n",
+		  "t.txt:5:1: more links than line 1 says (2)" },
+		{ NS3_HEAD "2 1 1Gbps 1us\n",
+		  "t.txt:4:14: a link line is 'src dst rate delay error_rate'; this one has 4 "
+		  "fields" },
+		{ NS3_HEAD "2 1 1Gbps 1us 0 junk\n",
+		  "t.txt:4:17: extra field 'junk' after the error rate" },
+		{ NS3_HEAD "2 7 1Gbps 1us 0\n",
+		  "t.txt:4:3: node id 7 is out of range: line 1 says 3 nodes (ids 0..2)" },
+		{ NS3_HEAD "h2 1 1Gbps 1us 0\n", "t.txt:4:1: src: expected a node id, got 'h2'" },
+		{ NS3_HEAD "1 1 1Gbps 1us 0\n", "t.txt:4:3: link connects s1 to itself" },
+		{ NS3_HEAD "2 1 100Gbs 1us 0\n",
+		  "t.txt:4:5: bad rate '100Gbs': unknown unit (did you mean 'Gbps'?); ns-3 rates "
+		  "here are bps" },
+		{ NS3_HEAD "2 1 100 1us 0\n", "t.txt:4:5: bad rate '100': missing unit" },
+		{ NS3_HEAD "2 1 0Gbps 1us 0\n",
+		  "t.txt:4:5: bad rate '0Gbps': a link needs a rate above 0" },
+		{ NS3_HEAD "2 1 1Gbps 1000 0\n",
+		  "t.txt:4:11: bad delay '1000': missing unit: write e.g. 1us; ns-3 delays here "
+		  "are s, ms, us, ns or ps" },
+		{ NS3_HEAD "2 1 1Gbps 1min 0\n", "t.txt:4:11: bad delay '1min': unknown unit" },
+		{ NS3_HEAD "2 1 1Gbps 2s 0\n", "t.txt:4:11: delay 2s is above the maximum 1s" },
+		{ NS3_HEAD "2 1 1Gbps 1us 0.001\n",
+		  "t.txt:4:15: error rate 0.001: fabemu takes no per-link loss from a topology "
+		  "file; write 0 here and add faults: [{kind: loss, at: 0ns, ports: ['h2:0', "
+		  "'s1:1'], loss: 0.001}]" },
+		{ NS3_HEAD "2 1 1Gbps 1us none\n",
+		  "t.txt:4:15: error_rate: expected a probability such as 0.000000, got 'none'" },
+		{ "4 1 2\n1\n0 1 1Gbps 1us 0\n2 1 1Gbps 1us 0\n",
+		  "t.txt:1:1: node 3 is a host (not among the switch ids) and no link names it" },
+		/* topo_check, after the file: at the experiment's topology map. */
+		{ "4 2 2\n2 3\n0 2 1Gbps 1us 0\n1 3 1Gbps 1us 0\n",
+		  "exp.yaml:1:11: topology is disconnected" },
+		{ "4 2 2\n2 3\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n",
+		  "exp.yaml:1:11: topology is disconnected: s3 cannot reach h0" },
+		{ NULL, "exp.yaml:1:29: topology.file: cannot open '" },
+	};
+	char dir[] = "/tmp/fabemu-ns3-XXXXXX", path[512];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char err[CFG_ERR_BYTES] = "", want[1024];
+		struct cfg_doc *doc = NULL;
+		struct topo *t;
+		int rc;
+
+		ns3_put(dir, "t.txt", cases[i].text);
+		rc = ns3_load(dir, &doc, &t, err);
+		CU_ASSERT_NOT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NULL(t);
+		snprintf(want, sizeof(want), "%s/%s", dir, cases[i].want);
+		if (strncmp(err, want, strlen(want)) != 0) {
+			fprintf(stderr, "\ncase %zu: got '%s'\n         want '%s...'\n", i, err, want);
+			CU_FAIL("error message");
+		}
+		topo_free(t);
+		cfg_doc_free(doc);
+	}
+	/* Not a regular file: a folder, a FIFO (refused, not waited on); too
+	 * large (a sparse file past the bound); not text. */
+	for (int c = 0; c < 4; c++) {
+		static const char *const wants[] = {
+			"is a directory, not a regular file", "is a FIFO, not a regular file",
+			"is larger than 64 MiB, the bound on an ns-3 topology file",
+			"holds a NUL byte at offset 2: not a text file",
+		};
+		char err[CFG_ERR_BYTES] = "";
+		struct cfg_doc *doc = NULL;
+		struct topo *t = NULL;
+		FILE *f;
+
+		ns3_put(dir, "t.txt", NULL);
+		snprintf(path, sizeof(path), "%s/t.txt", dir);
+		if (c == 0) {
+			CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+		} else if (c == 1) {
+			CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(path, "w"));
+			if (c == 2) {
+				CU_ASSERT_EQUAL(ftruncate(fileno(f), (64 << 20) + 1), 0);
+			} else {
+				fwrite("3 \0 1\n", 1, 6, f);
+			}
+			fclose(f);
+		}
+		CU_ASSERT_NOT_EQUAL(ns3_load(dir, &doc, &t, err), 0);
+		CU_ASSERT_PTR_NULL(t);
+		if (strncmp(err, dir, strlen(dir)) != 0 || !strstr(err, "/exp.yaml:1:29: topology.file: '") ||
+		    !strstr(err, wants[c])) {
+			fprintf(stderr, "\nfile case %d: got '%s'\n  want '...%s'\n", c, err, wants[c]);
+			CU_FAIL("error message");
+		}
+		cfg_doc_free(doc);
+	}
+	ns3_put(dir, "t.txt", NULL);
+	ns3_put(dir, "exp.yaml", NULL);
+	rmdir(dir);
+}
+
 int test_topo_register(void)
 {
 	static const struct {
@@ -1082,6 +1423,9 @@ int test_topo_register(void)
 		{ "forwarding rows per switch", test_topo_fib_rows },
 		{ "first-equal-cost path", test_topo_path },
 		{ "routes avoid links that are down", test_topo_routes_link_down },
+		{ "ns3: a small file, names, ports, rates", test_topo_ns3_small },
+		{ "ns3: the HPCC paper's fat-tree", test_topo_ns3_fat },
+		{ "ns3: errors at FILE:LINE:COL", test_topo_ns3_errors },
 	};
 	CU_pSuite s = CU_add_suite("topo", NULL, NULL);
 

@@ -143,6 +143,7 @@ void topo_free(struct topo *t)
 	free(t->switches);
 	free(t->gpus.nic);
 	free(t->gpus.nvl);
+	free(t->source);
 	free(t);
 }
 

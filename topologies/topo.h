@@ -1,7 +1,7 @@
 /* Topologies: the graph of hosts, switches, ports and full-duplex links that
  * an experiment describes, built from a few parameters (leaf-spine, k-ary
- * fat-tree of 2 or 3 tiers, rail-optimised GPU fabric with NVLink domains)
- * or from explicit nodes and links; checked for
+ * fat-tree of 2 or 3 tiers, rail-optimised GPU fabric with NVLink domains),
+ * from explicit nodes and links, or from an HPCC ns-3 topology file; checked for
  * consistency and connectivity; described (counts, bisection bandwidth,
  * oversubscription per tier) and drawn (Graphviz dot). Also computes the
  * equal-cost shortest-path forwarding tables the switches use. */
@@ -127,8 +127,8 @@ struct topo_gpus {
 };
 
 struct topo {
-	const char *kind;         /* "leaf-spine", "fat-tree", "rail-optimised", "explicit"
-				   * (static string) */
+	const char *kind;         /* "leaf-spine", "fat-tree", "rail-optimised", "explicit",
+				   * "ns3" (static string) */
 	uint32_t n_nodes;         /* hosts + switches */
 	uint32_t n_links;         /* full-duplex links */
 	uint32_t n_hosts;
@@ -142,10 +142,12 @@ struct topo {
 	struct topo_gpus gpus;    /* GPU nodes, NICs and NVLink (rail-optimised only) */
 	uint64_t build_ns;        /* wall-clock time topo_from_cfg took (reading, building,
 				   * checking), for the summary; 0 when built in code */
+	char *source;             /* the file the graph was read from (ns3), owned: the
+				   * node and link marks point at it; NULL otherwise */
 };
 
 /* Build from the experiment's `topology:` map. Keys (see docs/config.md):
- *   kind: leaf-spine | fat-tree | rail-optimised | explicit
+ *   kind: leaf-spine | fat-tree | rail-optimised | explicit | ns3
  *   leaf-spine: leaves, spines, hosts_per_leaf, host_link{rate,delay},
  *               fabric_link{rate,delay}, links_per_spine (parallel links, default 1)
  *   fat-tree:   k (even, >= 2), tiers (2 or 3), host_link, fabric_link
@@ -155,6 +157,7 @@ struct topo {
  *               fabric_link
  *   explicit:   nodes: [{name, kind: host|switch, ports}], links:
  *               [{endpoints: [a:0, b:3], rate, delay}], default_link{rate,delay}
+ *   ns3:        file (an HPCC ns-3 topology file, relative to the experiment's folder)
  * Then runs topo_check. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
 int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **out,
 		  char err[CFG_ERR_BYTES]);

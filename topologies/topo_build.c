@@ -1,6 +1,6 @@
 /* Topologies from configuration: the `topology:` map of an experiment,
  * dispatched on its kind through the registry of topology kinds (one file
- * each: topo_ls.c, topo_ft.c, topo_rail*.c, topo_x.c), read strictly through the kind's
+ * each: topo_ls.c, topo_ft.c, topo_rail*.c, topo_x.c, topo_ns3.c), read strictly through the kind's
  * key table (core/cfg_schema.h), built, and finally checked by topo_check.
  * Also the pieces the builders share: node naming and link classes. */
 #include <ctype.h>
@@ -20,6 +20,7 @@ static const struct topo_kind *const topo_kinds[] = {
 	&topo_ft_kind,
 	&topo_x_kind,
 	&topo_rail_kind,
+	&topo_ns3_kind,
 };
 
 static const char *const topo_kind_name_list[] = {
@@ -27,6 +28,7 @@ static const char *const topo_kind_name_list[] = {
 	"fat-tree",
 	"explicit",
 	"rail-optimised",
+	"ns3",
 	NULL,
 };
 
@@ -119,6 +121,18 @@ int topo_link_read(const struct cfg_node *n, struct topo_link_params *out, char 
 }
 
 
+int topo_file_path(const struct cfg_node *at, const char *name, char *path, size_t size)
+{
+	const char *from = at->mark.file, *slash = from ? strrchr(from, '/') : NULL;
+	int rc;
+
+	if (name[0] != '/' && slash && strncmp(from, "--set", 5) != 0)
+		rc = snprintf(path, size, "%.*s/%s", (int)(slash - from), from, name);
+	else
+		rc = snprintf(path, size, "%s", name);
+	return rc < 0 || (size_t)rc >= size ? -ENAMETOOLONG : 0;
+}
+
 /* ---- the registry ----------------------------------------------------------- */
 
 const char *const *topo_kind_names(void)
@@ -140,26 +154,26 @@ const struct cfg_table *topo_kind_table(unsigned i)
 static int topo_include(struct cfg_doc *doc, struct cfg_node *topology, char err[CFG_ERR_BYTES])
 {
 	const struct cfg_node *fn = cfg_get(topology, "file"), *inner;
-	const char *v, *from, *slash;
+	const struct cfg_node *kn = cfg_get(topology, "kind");
 	struct cfg_node *root;
+	const char *v;
 	char path[4096];
 	int rc;
 
 	if (!fn)
 		return 0;
+	/* A kind whose `file` is its own input reads it itself. */
+	for (size_t i = 0; i < sizeof(topo_kinds) / sizeof(topo_kinds[0]); i++)
+		if (topo_kinds[i]->own_file && kn && kn->type == CFG_SCALAR &&
+		    strcmp(kn->str, topo_kinds[i]->name) == 0)
+			return 0;
 	if (cfg_str(fn, &v, err) != 0)
 		return -EINVAL;
 	if (!*v) {
 		cfg_errorf(err, fn, "topology.file: expected a file name");
 		return -EINVAL;
 	}
-	from = fn->mark.file;
-	slash = from ? strrchr(from, '/') : NULL;
-	if (v[0] != '/' && slash && strncmp(from, "--set", 5) != 0)
-		rc = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, v);
-	else
-		rc = snprintf(path, sizeof(path), "%s", v);
-	if (rc < 0 || (size_t)rc >= sizeof(path)) {
+	if (topo_file_path(fn, v, path, sizeof(path)) != 0) {
 		cfg_errorf(err, fn, "topology.file: path too long");
 		return -ENAMETOOLONG;
 	}
@@ -210,7 +224,7 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 	kn = cfg_get(topology, "kind");
 	if (kn == NULL) {
 		cfg_errorf(err, topology,
-			   "topology needs 'kind' (leaf-spine, fat-tree, rail-optimised or explicit)");
+			   "topology needs 'kind' (leaf-spine, fat-tree, rail-optimised, explicit or ns3)");
 		return -EINVAL;
 	}
 	rc = cfg_enum(kn, topo_kind_name_list, &id, err);

@@ -2,7 +2,7 @@
  * classes, oversubscription per tier, bisection bandwidth), a Graphviz
  * drawing (`fabemu topo --dot`), and the bisection bandwidth itself: closed
  * forms for the regular builders, max-flow over balanced host splits for
- * explicit graphs. The rail-optimised kind has its own
+ * explicit and ns3 graphs. The rail-optimised kind has its own
  * (topo_rail_describe.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,7 +332,8 @@ uint64_t topo_bisection_bps(const struct topo *t)
 }
 
 /* Name of a tier: "host", then the name stem of its first switch ("leaf",
- * "agg") for the regular builders, "tier2" for explicit graphs. */
+ * "agg") for the regular builders, "tier2" for explicit and ns3 graphs
+ * (whose names say nothing of the tier). */
 static void topo_desc_tier_name(const struct topo *t, uint8_t tier, char buf[TOPO_NAME_BYTES])
 {
 	uint32_t s = tier == 0 ? TOPO_NO_LINK : topo_desc_first_of_tier(t, tier);
@@ -342,7 +343,7 @@ static void topo_desc_tier_name(const struct topo *t, uint8_t tier, char buf[TOP
 		snprintf(buf, TOPO_NAME_BYTES, "host");
 		return;
 	}
-	if (topo_desc_is_kind(t, "explicit") || s == TOPO_NO_LINK) {
+	if (topo_desc_is_kind(t, "explicit") || topo_desc_is_kind(t, "ns3") || s == TOPO_NO_LINK) {
 		snprintf(buf, TOPO_NAME_BYTES, "tier%u", tier);
 		return;
 	}

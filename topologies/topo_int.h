@@ -89,11 +89,13 @@ struct topo_rail_params {
 };
 
 /* A topology kind: one file each (topo_ls.c, topo_ft.c, topo_rail*.c,
- * topo_x.c), listed in the registry of topo_build.c. */
+ * topo_x.c, topo_ns3.c), listed in the registry of topo_build.c. */
 struct topo_kind {
 	const char *name;              /* value of topology.kind, and topo->kind */
 	const struct cfg_table *table; /* the keys of its topology map (kind included) */
 	size_t params_size;            /* bytes of the params the table fills (zeroed first) */
+	bool own_file;                 /* its `file` key names the kind's own input (ns3),
+					* not a topology file to include */
 	/* Before the table is read: fill values the kind derives from other
 	 * keys (a preset's) into @m, so that the resolved experiment shows
 	 * them. 0 or -errno with @err. May be NULL. */
@@ -109,6 +111,7 @@ extern const struct topo_kind topo_ls_kind; /* leaf-spine */
 extern const struct topo_kind topo_ft_kind; /* fat-tree */
 extern const struct topo_kind topo_rail_kind; /* rail-optimised */
 extern const struct topo_kind topo_x_kind;  /* explicit */
+extern const struct topo_kind topo_ns3_kind; /* ns3: an HPCC ns-3 topology file */
 
 /* Link class defaults (TOPO_DEFAULT_RATE_BPS, TOPO_DEFAULT_DELAY_PS). */
 extern const struct topo_link_params topo_default_link;
@@ -122,6 +125,15 @@ int topo_read_rate_delay(const struct cfg_node *map, const struct topo_link_para
 int topo_build_add_nodes(struct topo *t, uint32_t first, uint32_t n, const char *prefix,
 			 enum topo_node_kind kind, uint8_t tier, uint16_t n_ports,
 			 const struct cfg_mark *mark);
+/* The path of the file @name that the key @at names: relative to the
+ * folder of the file @at is in (to the current folder in a --set value),
+ * unless absolute. 0, or -ENAMETOOLONG when it does not fit in @size. */
+int topo_file_path(const struct cfg_node *at, const char *name, char *path, size_t size);
+/* Switch tiers from the graph, for the kinds that list their switches
+ * (explicit, ns3): a switch's tier is its distance in hops from the
+ * nearest host (a ToR is 1; 1 when no host reaches it, at most 255).
+ * @dist and @queue are scratch of n_nodes entries each; @t is indexed. */
+void topo_x_tiers(struct topo *t, uint32_t *dist, uint32_t *queue);
 /* End of a regular builder: index @t and hand it out when @rc is 0, else
  * free it and report out of memory. */
 int topo_build_finish(struct topo *t, int rc, struct topo **out, char err[CFG_ERR_BYTES]);

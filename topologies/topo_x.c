@@ -255,7 +255,7 @@ static int topo_x_read_link(const struct cfg_node *item, const struct topo_link_
 }
 
 /* Switch tiers from the graph: hops from the nearest host (a ToR is 1). */
-static void topo_x_tiers(struct topo *t, uint32_t *dist, uint32_t *queue)
+void topo_x_tiers(struct topo *t, uint32_t *dist, uint32_t *queue)
 {
 	topo_bfs(t, t->hosts, t->n_hosts, dist, queue);
 	for (uint32_t s = 0; s < t->n_switches; s++) {

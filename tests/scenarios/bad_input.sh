@@ -80,10 +80,18 @@ exp negative-delay "negative-delay.yaml:1:[0-9]+: .*negative" \
 exp bad-unit "bad-unit.yaml:1:[0-9]+: .*(unknown unit|did you mean).*" \
 	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {rate: 100Gbs}}" \
 	"$good_traffic"
-exp mtu "mtu.yaml:3:12: RoCE path MTU must be one of 256, 512, 1024, 2048, 4096" \
+exp mtu "mtu.yaml:3:12: payload bytes per packet must be 256..4096 \(a path MTU: 256, 512, 1024, 2048, 4096; on RoCE any size between\), got 9000" \
 	"$good_topo" "$good_traffic" "nic: {mtu: 9000}"
-exp mtu-small "mtu-small.yaml:3:12: RoCE path MTU" \
+exp mtu-small "mtu-small.yaml:3:12: payload bytes per packet must be 256..4096" \
 	"$good_topo" "$good_traffic" "nic: {mtu: 128}"
+exp mtu-ib-1000 "mtu-ib-1000.yaml:3:12: InfiniBand sends a path MTU's payload per packet \(256, 512, 1024, 2048, 4096\), not 1000 bytes" \
+	"$good_topo" "$good_traffic" "nic: {mtu: 1000}" "fabric: {link_layer: infiniband}"
+exp rto-max-off "rto-max-off.yaml:3:[0-9]+: rto_max caps the timeout's back-off: it has no meaning with rto: off" \
+	"$good_topo" "$good_traffic" "nic: {rto: off, rto_max: 1ms}"
+exp dctcp-mode "dctcp-mode.yaml:3:[0-9]+: unknown value .rates. \(did you mean .rate.\?" \
+	"$good_topo" "$good_traffic" "nic: {cc: dctcp, dctcp: {mode: rates}}"
+exp dcqcn-hyper "dcqcn-hyper.yaml:3:[0-9]+: unknown value .grow. " \
+	"$good_topo" "$good_traffic" "nic: {cc: dcqcn, dcqcn: {hyper: grow}}"
 exp unknown-host "unknown-host.yaml:2:[0-9]+: unknown host 'h9'" \
 	"$good_topo" "traffic: [{kind: messages, messages: [{src: h0, dst: h9, size: 1KiB}]}]"
 exp switch-as-host "switch-as-host.yaml:2:[0-9]+: 'leaf0' is a switch" \
@@ -322,7 +330,7 @@ expect unknown-metric "metric.yaml:3:[0-9]+: unknown metric 'drops.totl' \(did y
 	"$fabemu" check "$tmp/metric.yaml" -o "$tmp/res-metric"
 printf '%s\n' "$good_topo" "$good_traffic" >"$tmp/ok.yaml"
 expect set-bad-value "^--set #1:1:[0-9]+: .*MTU" \
-	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set nic.mtu=3000
+	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set nic.mtu=5000
 expect set-unknown-key "unknown key 'bufer' \(did you mean 'buffer'\?\)" \
 	"$fabemu" run "$tmp/ok.yaml" -q -o "$tmp/res-set" --set fabric.bufer=1MB
 expect set-into-scalar "^--set #1:" \
@@ -618,5 +626,46 @@ expect across-string-seeds "across-str.yaml:3:[0-9]+: across_seeds: 'name' is no
 expect exps-same-name "would both write .*/res-two/experiment \(two experiments of one name\)" \
 	"$fabemu" run "$tmp/ok.yaml" "$tmp/ok.yaml" -q -o "$tmp/res-two"
 [ ! -e "$tmp/res-two" ] || { echo "FAIL [exps-same-name]: wrote a folder"; fail=1; }
+# ns-3 topology files (topology kind ns3): each bad file is an error at its
+# own line and column, a file that cannot be read one at the experiment's
+# file key; `fabemu topo` says the same as `fabemu run`.
+ns3() { # NAME FILE TEXT REGEX: the ns-3 topology FILE holds TEXT
+	printf "$3" >"$tmp/$2"
+	exp "$1" "$4" "topology: {kind: ns3, file: $2}" "$good_traffic"
+}
+ns3_head='3 1 2\n1\n0 1 100Gbps 1000ns 0.000000\n' # line 4 is the case's
+exp ns3-missing "ns3-missing.yaml:1:29: topology.file: cannot open '.*nope.txt': No such file" \
+	"topology: {kind: ns3, file: nope.txt}" "$good_traffic"
+mkdir "$tmp/ns3-dir.txt"
+exp ns3-folder "ns3-folder.yaml:1:29: topology.file: '.*ns3-dir.txt' is a directory, not a regular file" \
+	"topology: {kind: ns3, file: ns3-dir.txt}" "$good_traffic"
+mkfifo "$tmp/ns3-fifo.txt"
+exp ns3-fifo "ns3-fifo.yaml:1:29: topology.file: '.*ns3-fifo.txt' is a FIFO, not a regular file" \
+	"topology: {kind: ns3, file: ns3-fifo.txt}" "$good_traffic"
+truncate -s 65M "$tmp/ns3-big.txt"
+exp ns3-too-large "ns3-too-large.yaml:1:29: topology.file: '.*ns3-big.txt' is larger than 64 MiB, the bound on an ns-3 topology file" \
+	"topology: {kind: ns3, file: ns3-big.txt}" "$good_traffic"
+ns3 ns3-empty n0.txt '\n' "n0.txt:1:1: empty file: an ns-3 topology file starts with 'node_num switch_num link_num'"
+ns3 ns3-head n1.txt '3 1 x\n' "n1.txt:1:5: link_num: expected an integer, got 'x'"
+ns3 ns3-few-links n2.txt "$ns3_head" "n2.txt:1:5: line 1 says 2 links, the file has 1"
+ns3 ns3-many-links n3.txt "${ns3_head}2 1 100Gbps 1us 0\n2 1 100Gbps 1us 0\n" \
+	"n3.txt:5:1: more links than line 1 says \(2\)"
+ns3 ns3-few-switches n4.txt '3 2 1\n1\n0 1 1Gbps 1us 0\n' "n4.txt:2:1: line 2 lists 1 switch ids, line 1 says 2"
+ns3 ns3-switch-range n5.txt '3 1 2\n3\n' "n5.txt:2:1: switch id 3 is out of range: line 1 says 3 nodes \(ids 0..2\)"
+ns3 ns3-switch-twice n6.txt '3 2 2\n1 1\n' "n6.txt:2:3: switch id 1 is listed twice \(first at column 1\)"
+ns3 ns3-end-range n7.txt "${ns3_head}2 9 100Gbps 1us 0\n" \
+	"n7.txt:4:3: node id 9 is out of range: line 1 says 3 nodes \(ids 0..2\)"
+ns3 ns3-self-loop n8.txt "${ns3_head}1 1 100Gbps 1us 0\n" "n8.txt:4:3: link connects s1 to itself"
+ns3 ns3-rate n9.txt "${ns3_head}2 1 100Gbs 1us 0\n" \
+	"n9.txt:4:5: bad rate '100Gbs': unknown unit \(did you mean 'Gbps'\?\); ns-3 rates here are bps, Kbps, Mbps, Gbps, Tbps"
+ns3 ns3-delay n10.txt "${ns3_head}2 1 100Gbps 1000 0\n" \
+	"n10.txt:4:13: bad delay '1000': missing unit: write e.g. 1us; ns-3 delays here are s, ms, us, ns or ps"
+ns3 ns3-error-rate n11.txt "${ns3_head}2 1 100Gbps 1us 0.001\n" \
+	"n11.txt:4:17: error rate 0.001: fabemu takes no per-link loss from a topology file; .*ports: \['h2:0', 's1:1'\], loss: 0.001"
+ns3 ns3-extra n12.txt "${ns3_head}2 1 100Gbps 1us 0 x\n" "n12.txt:4:19: extra field 'x' after the error rate"
+ns3 ns3-no-link n13.txt '4 1 2\n1\n0 1 1Gbps 1us 0\n2 1 1Gbps 1us 0\n' \
+	"n13.txt:1:1: node 3 is a host \(not among the switch ids\) and no link names it"
+printf 'topology: {kind: ns3, file: n9.txt}\n' >"$tmp/ns3-topo.yaml"
+expect ns3-topo-cmd "n9.txt:4:5: bad rate '100Gbs'" "$fabemu" topo "$tmp/ns3-topo.yaml"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
