@@ -103,6 +103,11 @@ static int cc_hpcc_init(struct cc_qp *q)
 	if (s->w_max < s->w_min)
 		s->w_max = s->w_min;
 	s->wc = s->w_max; /* RDMA starts at the line rate */
+	/* U starts at 1, a fully used path, as the authors' simulator starts
+	 * it (RdmaQueuePair: hp.u = 1): a new flow's first ACKs see U fall
+	 * from there toward what the INT says, so it does not take the line
+	 * rate for a whole RTT before its first measurement counts. */
+	s->u = 1.0;
 	cc_hpcc_publish(q, s, s->wc);
 	return 0;
 }

@@ -173,9 +173,9 @@ static const struct cfg_key cc_timely_keys[] = {
 	  .doc = "above this RTT the rate decreases by beta (1 - t_high / rtt)" },
 	{ "min_rtt", CFG_KEY_TIME, "20us", .off = CC_TIMELY_OFF(min_rtt_ps),
 	  .doc = "minRTT normalising the gradient; > 0" },
-	{ "rai", CFG_KEY_RATE, NULL, .off = CC_TIMELY_OFF(rai_bps),
+	{ "rai", CFG_KEY_RATE, NULL, .off = CC_TIMELY_OFF(rai_bps), .min = 1,
 	  .doc = "additive increase delta; absent: line rate / 1000 (100Mbps at 100Gbps)" },
-	{ "rhai", CFG_KEY_RATE, NULL, .off = CC_TIMELY_OFF(rhai_bps),
+	{ "rhai", CFG_KEY_RATE, NULL, .off = CC_TIMELY_OFF(rhai_bps), .min = 1,
 	  .doc = "hyper increase step; absent: line rate / 200 (500Mbps at 100Gbps)" },
 	{ "min_rate", CFG_KEY_RATE, "1Gbps", .off = CC_TIMELY_OFF(min_rate_bps), .min = 1,
 	  .doc = "the rate never goes below this (or the line rate, if lower)" },
@@ -185,8 +185,10 @@ static int cc_timely_check(const struct cfg_node *map, void *params, char err[CF
 {
 	struct cc_timely_cfg *c = params;
 
+	/* Absent: 0 here, per line rate at init; a value given is at least
+	 * 1 bit/s (the table's .min), so 0 never stands for one given. */
 	if (!cfg_get(map, "rai"))
-		c->rai_bps = 0; /* per line rate, at init */
+		c->rai_bps = 0;
 	if (!cfg_get(map, "rhai"))
 		c->rhai_bps = 0;
 	if (c->min_rtt_ps == 0) {

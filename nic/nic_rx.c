@@ -155,12 +155,14 @@ static bool nic_icrc_bad(struct nic *n, struct rte_mbuf *m)
 
 /* Notification point: a CE-marked data packet asks the sender to slow down,
  * at most once per the QP's cnp_interval_ps (nic.cnp_interval, DCQCN's N;
- * IB CC's BECN per FECN sets 0: every marked packet). */
+ * 0, and IB CC's BECN per FECN: every marked packet). */
 static void nic_np_ce(struct nic *n, struct nic_qp *qp)
 {
 	uint64_t now = n->sim->now_ps;
 
-	if (now < qp->cnp_ok_ps)
+	/* A QP whose algorithm takes the mark echoed in ACKs (DCTCP) gets no
+	 * CNP on top: the echo is its notification. */
+	if (now < qp->cnp_ok_ps || qp->ecn_echo)
 		return;
 	qp->cnp_ok_ps = now + qp->cc.cnp_interval_ps;
 	nic_send_ctl(n, qp, PKT_OP_CNP, 0, 0, 0);

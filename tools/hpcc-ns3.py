@@ -26,9 +26,14 @@ switch-mmu.cc at commit 9f4be2a):
   1/8) on NIC-rate ports and one less per doubling of a port's rate above
   it; ECN marks at dequeue on the egress queue's bytes with KMIN/KMAX/PMAX
   per port rate (KB = 1000 B);
-- an ACK per packet (L2_ACK_INTERVAL 1), no retransmission timer, CNPs
-  echoed for every CE-marked packet, ACKs in the highest class when
-  ACK_HIGH_PRIO is 1 and in the data's class otherwise;
+- an ACK per packet (L2_ACK_INTERVAL 1), no retransmission timer, a CNP
+  for every CE-marked packet (the simulator flags the ACK);
+- ACKs and CNPs in the data's class: the simulator's switches queue ACKs
+  (and the CNP flags they carry) with the data of their priority group,
+  since third.cc never sets SwitchNode's AckHighPrio (default 0);
+  ACK_HIGH_PRIO only names the priority whose PFC pause stops a host's
+  ACK queue, which the host NIC serves before data either way (fabemu's
+  NICs send queued ACKs before pulled data too), and no run pauses;
 - GLOBAL_T 1: T (HPCC) and the window's RTT (HPCC, DCTCP with VAR_WIN) are
   the fabric's largest base RTT, 2 x delay + the serialisation of one
   payload per link along the longest host-to-host shortest path, as
@@ -259,7 +264,7 @@ def convert(cfg_path, topo_arg, flows_arg, out_path):
         if shift != 3:
             alpha_by_rate.append("{rate: %s, alpha: %g%%}" % (fmt_rate(r), 100.0 / (1 << shift)))
 
-    ack_high = one("ACK_HIGH_PRIO", int, "0")
+    one("ACK_HIGH_PRIO", int, "0")  # read, and no effect here: see the module comment
     min_rate = fmt_rate(rate_bps(one("MIN_RATE")))
     rai = fmt_rate(rate_bps(one("RATE_AI")))
     rhai = fmt_rate(rate_bps(one("RATE_HAI")))
@@ -317,7 +322,9 @@ def convert(cfg_path, topo_arg, flows_arg, out_path):
         "  cc: %s" % cc,
         "  mtu: %d" % payload,
         "  ack_every: 1",
-        "  ack_dscp: %d" % (48 if ack_high else 26),
+        "  dscp: 26",
+        "  ack_dscp: 26",
+        "  cnp_dscp: 26",
         "  cnp_interval: 0us",
         "  rto: off",
         "  %s" % cc_line,
