@@ -35,35 +35,69 @@ enum cc_flags {
 
 enum {
 	CC_INT_MAX_HOPS = 5,     /* hops of an INT stack, at most */
-	CC_INT_TS_BITS = 40,     /* struct cc_int_hop's ts_ps counts modulo 2^40 ps */
-	CC_INT_TX_BITS = 32,     /* its tx_bytes modulo 2^32 */
+	CC_INT_TS_BITS = 40,     /* full records: struct cc_int_hop's ts_ps counts modulo
+				  * 2^40 ps */
+	CC_INT_TX_BITS = 32,     /* full records: its tx_bytes modulo 2^32 */
 };
 
 /* One hop of an echoed INT stack, in path order (the NIC decodes the
  * switches' records for algorithms with CC_F_INT; HPCC reads it). Time and
- * byte count are the wire's modular fields: difference two records of one
- * hop with cc_int_ts_delta_ps and cc_int_tx_delta_bytes, never directly. */
+ * byte count are the wire's modular fields, whose width depends on the
+ * record format (fabric.int_record): difference two records of one hop
+ * with cc_int_hop_ts_delta_ps and cc_int_hop_tx_delta_bytes, never
+ * directly. */
 struct cc_int_hop {
 	uint64_t ts_ps;          /* when the data packet left the hop's egress queue, ps
-				  * modulo 2^CC_INT_TS_BITS */
+				  * modulo ts_wrap_ps */
 	uint64_t qlen_bytes;     /* frame bytes queued on that egress port once it left */
 	uint64_t tx_bytes;       /* frame bytes the port had sent before it, modulo
-				  * 2^CC_INT_TX_BITS */
+				  * tx_wrap_bytes */
 	uint64_t rate_bps;       /* the egress link's rate (whole Mb/s on the wire) */
+	uint64_t ts_wrap_ps;     /* ts_ps counts modulo this (full records 2^40 ps,
+				  * compact ones 2^24 ns); 0: 2^CC_INT_TS_BITS */
+	uint64_t tx_wrap_bytes;  /* tx_bytes counts modulo this (full records 2^32,
+				  * compact ones 2^20 x 128 m); 0: 2^CC_INT_TX_BITS */
 };
 
-/* @later - @earlier of two records' times of one hop, ps (wrap-safe for
- * gaps below 2^CC_INT_TS_BITS ps, 1.1 s). */
+/* @later - @earlier of two full records' times of one hop, ps (wrap-safe
+ * for gaps below 2^CC_INT_TS_BITS ps, 1.1 s). */
 static inline uint64_t cc_int_ts_delta_ps(uint64_t later, uint64_t earlier)
 {
 	return (later - earlier) & ((UINT64_C(1) << CC_INT_TS_BITS) - 1);
 }
 
-/* @later - @earlier of two records' tx bytes of one hop (wrap-safe for
- * gaps below 4 GiB). */
+/* @later - @earlier of two full records' tx bytes of one hop (wrap-safe
+ * for gaps below 4 GiB). */
 static inline uint64_t cc_int_tx_delta_bytes(uint64_t later, uint64_t earlier)
 {
 	return (later - earlier) & ((UINT64_C(1) << CC_INT_TX_BITS) - 1);
+}
+
+/* @later - @earlier modulo @wrap, both below it. */
+static inline uint64_t cc_int_wrap_delta(uint64_t later, uint64_t earlier, uint64_t wrap)
+{
+	return later >= earlier ? later - earlier : later + (wrap - earlier);
+}
+
+/* Time from record @earlier to record @later of one hop, ps, modulo
+ * @later's width (wrap-safe for gaps below it: 1.1 s with full records,
+ * 16.7 ms with compact ones). */
+static inline uint64_t cc_int_hop_ts_delta_ps(const struct cc_int_hop *later,
+					      const struct cc_int_hop *earlier)
+{
+	return later->ts_wrap_ps
+		       ? cc_int_wrap_delta(later->ts_ps, earlier->ts_ps, later->ts_wrap_ps)
+		       : cc_int_ts_delta_ps(later->ts_ps, earlier->ts_ps);
+}
+
+/* Bytes the hop sent from record @earlier to record @later, modulo
+ * @later's width (4 GiB with full records, 128 m MiB with compact ones). */
+static inline uint64_t cc_int_hop_tx_delta_bytes(const struct cc_int_hop *later,
+						 const struct cc_int_hop *earlier)
+{
+	return later->tx_wrap_bytes
+		       ? cc_int_wrap_delta(later->tx_bytes, earlier->tx_bytes, later->tx_wrap_bytes)
+		       : cc_int_tx_delta_bytes(later->tx_bytes, earlier->tx_bytes);
 }
 
 /* What an acknowledgement tells the sender. */

@@ -16,6 +16,11 @@
  * from the old W_c without committing. R = W / T; W <= W_init = B_nic T.
  * L <- the ACK's stack after every ACK.
  *
+ * Differences are taken modulo the records' widths, which the NIC passes
+ * with each hop: full records are exact; compact ones (fabric.int_record,
+ * the authors' simulator's) give ts in ns and byte counts in the
+ * simulator's units, as its GetTimeDelta and GetBytesDelta read them.
+ *
  * Sequence numbers here are byte counts: the ACK's sequence is the bytes
  * acknowledged since the start, snd_nxt that plus the bytes in flight after
  * the ACK. The first ACK with a stack (or one whose path length changed)
@@ -121,13 +126,13 @@ static bool cc_hpcc_measure(struct cc_hpcc *s, const struct cc_int_hop *h, uint3
 
 	for (uint32_t j = 0; j < n; j++) {
 		const struct cc_int_hop *l = &s->last[j];
-		uint64_t dt = cc_int_ts_delta_ps(h[j].ts_ps, l->ts_ps);
+		uint64_t dt = cc_int_hop_ts_delta_ps(&h[j], l);
 		double b = (double)h[j].rate_bps, qlen, tx_bps, u;
 
 		if (dt == 0 || h[j].rate_bps == 0)
 			continue;
 		qlen = (double)(h[j].qlen_bytes < l->qlen_bytes ? h[j].qlen_bytes : l->qlen_bytes);
-		tx_bps = (double)cc_int_tx_delta_bytes(h[j].tx_bytes, l->tx_bytes) * 8.0 *
+		tx_bps = (double)cc_int_hop_tx_delta_bytes(&h[j], l) * 8.0 *
 			 (double)UNITS_PS_PER_S / (double)dt;
 		u = qlen * 8.0 * (double)UNITS_PS_PER_S / (b * t) + tx_bps / b;
 		if (!any || u > umax) {

@@ -1,7 +1,8 @@
 /* HPCC's INT stack on RoCEv2 frames (pkt_telemetry.h): opening a record at
  * the stack's end as a frame grows in place (the payload, pad and ICRC move
- * when held; IPv4, UDP and frame lengths follow), filling it, and copying a
- * whole stack into an ACK. Layout: docs/wire-formats.md, "INT stack". */
+ * when held; IPv4, UDP and frame lengths follow), filling it in the stack's
+ * format (full or compact), and copying a whole stack into an ACK.
+ * Layout: docs/wire-formats.md, "INT stack". */
 #include "pkt_telemetry.h"
 
 #include <errno.h>
@@ -100,38 +101,46 @@ static int pkt_int_grow(struct rte_mbuf *m, const struct pkt_view *v, uint32_t a
 	return 0;
 }
 
-int pkt_int_reserve(struct rte_mbuf *m, struct pkt_int_slot *slot)
+int pkt_int_reserve(struct rte_mbuf *m, struct pkt_int_enc enc, struct pkt_int_slot *slot)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t at, hdr, rec, hops = 0;
+	uint32_t at, hdr, rec, rec_bytes, hops = 0;
 	struct pkt_view v;
 	bool whole;
 	int rc;
 
-	if (pkt_int_view(&v, d, rte_pktmbuf_data_len(m)) != 0)
+	if (!pkt_int_enc_valid(enc.fmt, enc.multi) ||
+	    pkt_int_view(&v, d, rte_pktmbuf_data_len(m)) != 0)
 		return -EINVAL;
+	rec_bytes = pkt_int_rec_bytes(enc.fmt);
 	hdr = (uint32_t)v.bth_off + pkt_layouts[v.opcode].hdr_bytes;
 	if (v.int_off) {
+		/* One format per stack: its records' size is in its header. */
+		if (v.int_fmt != enc.fmt || v.int_multi != enc.multi)
+			return -EINVAL;
 		hops = v.int_hops;
 		if (hops >= PKT_INT_MAX_HOPS)
 			return -E2BIG;
-		at = rec = hdr + PKT_INT_HDR_BYTES + hops * PKT_INT_HOP_BYTES;
-		rc = pkt_int_grow(m, &v, at, PKT_INT_HOP_BYTES, &whole);
+		at = rec = hdr + PKT_INT_HDR_BYTES + hops * rec_bytes;
+		rc = pkt_int_grow(m, &v, at, rec_bytes, &whole);
 	} else {
 		at = hdr;
 		rec = hdr + PKT_INT_HDR_BYTES;
-		rc = pkt_int_grow(m, &v, at, PKT_INT_HDR_BYTES + PKT_INT_HOP_BYTES, &whole);
+		rc = pkt_int_grow(m, &v, at, PKT_INT_HDR_BYTES + rec_bytes, &whole);
 	}
 	if (rc != 0)
 		return rc;
 	if (!v.int_off) {
-		memset(d + hdr, 0, PKT_INT_HDR_BYTES);
+		d[hdr + PKT_INT_HDR_FMT_OFF] = enc.fmt;
+		d[hdr + PKT_INT_HDR_MULTI_OFF] = enc.multi;
 		d[v.bth_off + 4] |= PKT_BTH_INT;
 	}
 	pkt_int_put16(d + hdr, hops + 1);
-	memset(d + rec, 0, PKT_INT_HOP_BYTES);
+	memset(d + rec, 0, rec_bytes);
 	slot->rec_off = (uint16_t)rec;
 	slot->whole = whole;
+	slot->fmt = enc.fmt;
+	slot->multi = enc.multi;
 	return 0;
 }
 
@@ -140,33 +149,43 @@ void pkt_int_fill(struct rte_mbuf *m, const struct pkt_int_slot *slot,
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 
-	pkt_int_hop_write(d + slot->rec_off, h);
+	if (slot->fmt == PKT_INT_FMT_COMPACT)
+		pkt_int_hop_write_compact(d + slot->rec_off, h, slot->multi);
+	else
+		pkt_int_hop_write(d + slot->rec_off, h);
 	if (slot->whole)
 		pkt_int_icrc(d + pkt_meta(m)->l3_off);
 }
 
-int pkt_int_append(struct rte_mbuf *m, const struct pkt_int_hop *h)
+int pkt_int_append_enc(struct rte_mbuf *m, struct pkt_int_enc enc, const struct pkt_int_hop *h)
 {
 	struct pkt_int_slot slot;
-	int rc = pkt_int_reserve(m, &slot);
+	int rc = pkt_int_reserve(m, enc, &slot);
 
 	if (rc == 0)
 		pkt_int_fill(m, &slot, h);
 	return rc;
 }
 
+int pkt_int_append(struct rte_mbuf *m, const struct pkt_int_hop *h)
+{
+	return pkt_int_append_enc(m, (struct pkt_int_enc){ PKT_INT_FMT_FULL, 0 }, h);
+}
+
 int pkt_int_echo(struct rte_mbuf *m, const uint8_t *stack)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t hops = pkt_get16(stack), bytes, at;
+	uint8_t fmt = stack[PKT_INT_HDR_FMT_OFF];
 	struct pkt_view v;
 	bool whole;
 	int rc;
 
-	if (hops > PKT_INT_MAX_HOPS || pkt_int_view(&v, d, rte_pktmbuf_data_len(m)) != 0 ||
-	    v.int_off || !pkt_int_whole(&v, d, rte_pktmbuf_data_len(m)))
+	if (hops > PKT_INT_MAX_HOPS || !pkt_int_enc_valid(fmt, stack[PKT_INT_HDR_MULTI_OFF]) ||
+	    pkt_int_view(&v, d, rte_pktmbuf_data_len(m)) != 0 || v.int_off ||
+	    !pkt_int_whole(&v, d, rte_pktmbuf_data_len(m)))
 		return -EINVAL;
-	bytes = PKT_INT_HDR_BYTES + hops * PKT_INT_HOP_BYTES;
+	bytes = PKT_INT_HDR_BYTES + hops * pkt_int_rec_bytes(fmt);
 	at = (uint32_t)v.bth_off + pkt_layouts[v.opcode].hdr_bytes;
 	rc = pkt_int_grow(m, &v, at, bytes, &whole);
 	if (rc != 0)

@@ -138,6 +138,8 @@ struct pkt_view {
 	/* pkt_view_int */
 	uint16_t int_off;       /* the INT stack's header (pkt_telemetry.h); 0: none */
 	uint8_t int_hops;       /* records in it, 0..PKT_INT_MAX_HOPS */
+	uint8_t int_fmt;        /* their format, enum pkt_int_fmt (0 without a stack) */
+	uint8_t int_multi;      /* compact records' multiplier m; 0 with full ones */
 };
 
 /* Ethernet, an optional 802.1Q tag, IPv4. */
@@ -356,51 +358,70 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 }
 
 /* Stage 5 (after pkt_view_bth): HPCC's INT stack, present when the BTH's
- * PKT_BTH_INT bit is set, right after the transport headers: int_off and
- * int_hops (0 and 0 without one). Returns 0, or -EINVAL when the stack
- * (header and records) lies beyond @len or claims more than
- * PKT_INT_MAX_HOPS records. */
+ * PKT_BTH_INT bit is set, right after the transport headers: int_off,
+ * int_hops, int_fmt and int_multi (all 0 without one). Returns 0, or
+ * -EINVAL when the stack (header and records) lies beyond @len, claims
+ * more than PKT_INT_MAX_HOPS records or names no valid format
+ * (pkt_int_enc_valid). */
 static inline int pkt_view_int(struct pkt_view *v, const uint8_t *d, uint32_t len)
 {
 	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes, hops;
+	uint8_t fmt, multi;
 
 	v->int_off = 0;
 	v->int_hops = 0;
+	v->int_fmt = 0;
+	v->int_multi = 0;
 	if (!(d[v->bth_off + 4] & PKT_BTH_INT))
 		return 0;
 	if (len < off + PKT_INT_HDR_BYTES)
 		return -EINVAL;
 	hops = pkt_get16(d + off);
-	if (hops > PKT_INT_MAX_HOPS || len < off + PKT_INT_HDR_BYTES + hops * PKT_INT_HOP_BYTES)
+	fmt = d[off + PKT_INT_HDR_FMT_OFF];
+	multi = d[off + PKT_INT_HDR_MULTI_OFF];
+	if (hops > PKT_INT_MAX_HOPS || !pkt_int_enc_valid(fmt, multi) ||
+	    len < off + PKT_INT_HDR_BYTES + hops * pkt_int_rec_bytes(fmt))
 		return -EINVAL;
 	v->int_off = (uint16_t)off;
 	v->int_hops = (uint8_t)hops;
+	v->int_fmt = fmt;
+	v->int_multi = multi;
 	return 0;
 }
 
 /* Bytes of the INT stack pkt_view_int found (0 without one). */
 static inline uint32_t pkt_view_int_bytes(const struct pkt_view *v)
 {
-	return v->int_off ? PKT_INT_HDR_BYTES + (uint32_t)v->int_hops * PKT_INT_HOP_BYTES : 0;
+	return v->int_off
+		       ? PKT_INT_HDR_BYTES + (uint32_t)v->int_hops * pkt_int_rec_bytes(v->int_fmt)
+		       : 0;
 }
 
-/* Record @i (0 = the first switch's) of the stack pkt_view_int found. */
+/* Record @i (0 = the first switch's) of the stack pkt_view_int found,
+ * decoded from its format into the same units. */
 static inline void pkt_view_int_hop(const struct pkt_view *v, const uint8_t *d, unsigned i,
 				    struct pkt_int_hop *h)
 {
-	pkt_int_hop_read(d + v->int_off + PKT_INT_HDR_BYTES + i * PKT_INT_HOP_BYTES, h);
+	const uint8_t *rec =
+		d + v->int_off + PKT_INT_HDR_BYTES + i * pkt_int_rec_bytes(v->int_fmt);
+
+	if (v->int_fmt == PKT_INT_FMT_COMPACT)
+		pkt_int_hop_read_compact(rec, v->int_multi, h);
+	else
+		pkt_int_hop_read(rec, h);
 }
 
 /* Offset of the payload of a frame @d viewed by pkt_view_bth: after the
  * transport headers and, when the BTH's INT flag is set, HPCC's INT stack
- * (pkt_telemetry.h; its header gives its hop count). For a frame that
- * holds its payload (the caller knows). */
+ * (pkt_telemetry.h; its header gives its hop count and record format).
+ * For a frame that holds its payload (the caller knows). */
 static inline uint32_t pkt_view_payload_off(const struct pkt_view *v, const uint8_t *d)
 {
 	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
 
 	if (d[v->bth_off + 4] & PKT_BTH_INT)
-		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) * PKT_INT_HOP_BYTES;
+		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) *
+						   pkt_int_rec_bytes(d[off + PKT_INT_HDR_FMT_OFF]);
 	return off;
 }
 

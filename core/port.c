@@ -87,6 +87,7 @@ void port_set_rate(struct port *p, uint64_t rate_bps)
 					 (8 * UNITS_PS_PER_S) / rate_bps <= UINT32_MAX
 				 ? (uint32_t)((8 * UNITS_PS_PER_S) / rate_bps)
 				 : 0;
+	port_credit_rate_changed(p);
 }
 
 void port_set_macs(struct port *p, const uint8_t own[6], const uint8_t next_hop[6])

@@ -149,7 +149,7 @@ int port_credit_enable(struct port *p, const struct port_credit_params *params)
 	for (int v = 0; v < PORT_N_TC; v++)
 		c->vl[v].buffer_blocks = params->buffer_bytes[v] / PKT_IB_BLOCK_BYTES;
 	c->update_blocks = pkt_ib_blocks(params->update_bytes);
-	c->refresh_ps = params->refresh_ps;
+	c->refresh_cfg_ps = c->refresh_ps = params->refresh_ps;
 	c->release_on_arrival = params->release_on_arrival;
 	sim_new_src(p->sim, &c->timer_src);
 	p->credit = c;
@@ -168,12 +168,23 @@ void port_credit_fini(struct port *p)
 	p->flags &= (uint8_t)~PORT_F_CREDIT;
 }
 
-/* The refresh interval of @p: configured, or 65,536 byte times. */
+/* The refresh interval of @p: configured, or 65,536 byte times at its
+ * current rate (@p->rate_bps above 0). */
 static uint64_t port_credit_refresh_ps(const struct port *p)
 {
-	return p->credit->refresh_ps ? p->credit->refresh_ps
-				     : (uint64_t)((unsigned __int128)PORT_CREDIT_REFRESH_BYTES * 8 *
-						  UNITS_PS_PER_S / p->rate_bps);
+	return p->credit->refresh_cfg_ps
+		       ? p->credit->refresh_cfg_ps
+		       : (uint64_t)((unsigned __int128)PORT_CREDIT_REFRESH_BYTES * 8 * UNITS_PS_PER_S /
+				    p->rate_bps);
+}
+
+void port_credit_rate_changed(struct port *p)
+{
+	/* Derived intervals only: fabric.ib.credit_interval 0s means 65,536
+	 * byte times of the link, so a link that retrains at another rate (a
+	 * rate fault) refreshes at the new rate's, not the first one's. */
+	if (p->credit && !p->credit->refresh_cfg_ps && p->rate_bps)
+		p->credit->refresh_ps = port_credit_refresh_ps(p);
 }
 
 void port_credit_link_up(struct port *a, struct port *b)
@@ -193,7 +204,7 @@ void port_credit_link_up(struct port *a, struct port *b)
 	for (int e = 0; e < 2; e++) {
 		struct port *p = ends[e];
 
-		if (!p->credit->refresh_ps)
+		if (p->rate_bps)
 			p->credit->refresh_ps = port_credit_refresh_ps(p);
 		/* ... and the init packets go anyway: visible in captures, and
 		 * what the peer's credit limit would be set from. */

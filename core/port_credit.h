@@ -93,7 +93,9 @@ struct port_credit {
 	uint8_t unadv;              /* VLs with freed blocks not yet advertised */
 	uint8_t release_on_arrival; /* params.release_on_arrival */
 	uint32_t update_blocks;     /* params.update_bytes in blocks (0: every release) */
-	uint64_t refresh_ps;        /* params.refresh_ps resolved against the rate */
+	uint64_t refresh_cfg_ps;    /* params.refresh_ps as given; 0: 65,536 byte times */
+	uint64_t refresh_ps;        /* refresh_cfg_ps resolved against the link's current
+				     * rate (port_credit_rate_changed) */
 	uint64_t timer_ps;          /* armed refresh (the one pending event), 0 when none */
 	struct ev_src timer_src;    /* its event identity */
 	struct port_credit_stats stats; /* counters */
@@ -116,6 +118,11 @@ void port_credit_fini(struct port *p);
 /* Bring the credit link @a-@b up (port_connect and port_credit_enable call
  * it; nothing unless both ends have credits). */
 void port_credit_link_up(struct port *a, struct port *b);
+
+/* @p's rate changed (port_set_rate): a refresh interval left to the rate
+ * (params.refresh_ps 0) follows it, as 65,536 byte times of the new rate.
+ * Nothing when @p is not under credits or the interval was given. */
+void port_credit_rate_changed(struct port *p);
 
 /* @p's link went down: its sender stops waiting for credits (what it
  * sends is lost with the link, as an IB port discards what it cannot

@@ -17,9 +17,10 @@ static const struct port_ops nic_port_ops = {
 /* Fill in the defaults of fields left zero and check the rest. */
 static int nic_params_resolve(struct nic_params *p)
 {
-	if (p->rto_ps == 0)
+	/* Without a timer (nic.rto: off) there is no timeout to default. */
+	if (!p->rto_off && p->rto_ps == 0)
 		p->rto_ps = NIC_RTO_DEFAULT_PS;
-	if (p->rto_max_ps == 0)
+	if (!p->rto_off && p->rto_max_ps == 0)
 		p->rto_max_ps = p->rto_ps << NIC_RTO_MAX_SHIFT_DEFAULT;
 	if (p->retry_cnt == 0)
 		p->retry_cnt = NIC_RETRY_CNT_DEFAULT;

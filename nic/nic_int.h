@@ -273,12 +273,12 @@ void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
 		  enum ibv_wc_opcode op, enum ibv_wc_status status);
 /* HPCC: the INT stack a received ACK @m (viewed by @h, pkt_view_bth)
  * echoes, the records of the switches on the data packet's path in path
- * order, decoded into @hops: ts_ps (dequeue time, ps mod 2^40), tx_bytes
- * (bytes the egress port had sent, mod 2^32: take differences with
- * pkt_int_ts_delta_ps and pkt_int_tx_delta_bytes), qlen_bytes and
- * rate_bps. Returns the number of hops (0: the ACK carries no stack), or
- * -EINVAL when its stack is malformed. For the congestion-control call on
- * an ACK. */
+ * order, decoded into @hops (full or compact records alike): ts_ps
+ * (dequeue time, ps mod ts_wrap_ps), tx_bytes (bytes the egress port had
+ * sent, mod tx_wrap_bytes: take differences with pkt_int_hop_ts_delta_ps
+ * and pkt_int_hop_tx_delta_bytes), qlen_bytes and rate_bps. Returns the
+ * number of hops (0: the ACK carries no stack), or -EINVAL when its stack
+ * is malformed. For the congestion-control call on an ACK. */
 int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
 		struct pkt_int_hop hops[PKT_INT_MAX_HOPS]);
 

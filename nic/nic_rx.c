@@ -490,9 +490,10 @@ static_assert((int)CC_INT_MAX_HOPS == (int)PKT_INT_MAX_HOPS &&
 	      "struct cc_int_hop carries the wire's INT fields unchanged");
 
 /* The INT stack the ACK @m echoes, into @hops for an algorithm with
- * CC_F_INT (units are the same; times and byte counts stay modular, as
- * cc.h says). Returns the hops, 0 when the ACK has none or a malformed
- * one. Out of line: only such algorithms come here. */
+ * CC_F_INT (units are the same, whatever the records' format; times and
+ * byte counts stay modular, with the widths of the format, as cc.h says).
+ * Returns the hops, 0 when the ACK has none or a malformed one. Out of
+ * line: only such algorithms come here. */
 static __attribute__((noinline)) uint32_t nic_cc_ack_int(const struct rte_mbuf *m,
 							  const struct pkt_view *h,
 							  struct cc_int_hop hops[CC_INT_MAX_HOPS])
@@ -508,6 +509,8 @@ static __attribute__((noinline)) uint32_t nic_cc_ack_int(const struct rte_mbuf *
 		hops[i].qlen_bytes = w[i].qlen_bytes;
 		hops[i].tx_bytes = w[i].tx_bytes;
 		hops[i].rate_bps = w[i].rate_bps;
+		hops[i].ts_wrap_ps = w[i].ts_wrap_ps;
+		hops[i].tx_wrap_bytes = w[i].tx_wrap_bytes;
 	}
 	return n > 0 ? (uint32_t)n : 0;
 }

@@ -177,6 +177,14 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 			cfg_errorf(err, cfg_get(it, k), "a series assertion takes no '%s'", k);
 			return -EINVAL;
 		}
+		/* before_ps 0 stands for "absent: the end" (tools/cli_check.c):
+		 * a `before: 0ns` written would silently become the whole run,
+		 * so it is refused (a window ending at 0 holds one sample). */
+		if (cfg_get(it, "before") && !a->before_ps) {
+			cfg_errorf(err, cfg_get(it, "before"),
+				   "before must be above 0 (absent: the end of the run)");
+			return -EINVAL;
+		}
 		if (a->before_ps && a->before_ps < a->after_ps) {
 			cfg_errorf(err, cfg_get(it, "before"), "before is earlier than after");
 			return -EINVAL;

@@ -1,9 +1,12 @@
 /* The run module's part of the fabric: section: the settings of the fabric
  * as a whole (random link loss, per-link rate and delay overrides, PFC on
  * or off, ports with PFC disabled, deadlock detection), beside the switch's keys (switch/sw_cfg.c), and the
- * marks that later warnings and errors point at. */
+ * marks that later warnings and errors point at; the checks of the
+ * switch's keys that need the topology (ECN curves and INT records per
+ * link rate). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,6 +280,58 @@ static int exp_ecn_rates(const struct exp *e, const struct cfg_node *f, char err
 	return 0;
 }
 
+/* fabric.int_record: compact: every switch port's link rate (after
+ * fabric.links) must have a rate code (25, 50, 100, 200, 400 Gb/s), the
+ * first that has none is an error at int_record; fabric.int_multi absent
+ * is the fastest NIC's rate / 25 Gb/s (at least 1), filled in so that the
+ * resolved experiment shows it, as the authors' run.py sets INT_MULTI from
+ * the host bandwidth for HPCC. int_multi with full records is an error. */
+static int exp_int_record(struct exp *e, const struct cfg_node *f, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = e->topo;
+	struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric"), *v;
+	uint64_t nic_bps = 0, m;
+	char txt[16];
+
+	if (e->sw.int_record != PKT_INT_FMT_COMPACT) {
+		if (cfg_get(f, "int_multi")) {
+			cfg_errorf(err, cfg_get(f, "int_multi"),
+				   "fabric.int_multi sets the units of compact INT records: it needs fabric.int_record: compact");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+
+		for (int s = 0; s < 2; s++) {
+			char r[32];
+
+			if (t->nodes[l->node[s]].kind != TOPO_SWITCH) {
+				if (l->rate_bps > nic_bps)
+					nic_bps = l->rate_bps;
+				continue;
+			}
+			if (pkt_int_c_rate_code(l->rate_bps) != PKT_INT_C_RATE_NONE)
+				continue;
+			units_fmt_rate(r, sizeof(r), l->rate_bps);
+			cfg_errorf(err, cfg_get(f, "int_record"),
+				   "%s:%u runs at %s, which compact INT records cannot carry (their rate codes are 25, 50, 100, 200 and 400 Gbps): use int_record: full",
+				   t->nodes[l->node[s]].name, l->port[s], r);
+			return -EINVAL;
+		}
+	}
+	if (e->sw.int_multi)
+		return 0;
+	m = nic_bps / PKT_INT_C_RATE_BASE_BPS;
+	m = m < 1 ? 1 : m > PKT_INT_C_MULTI_MAX ? PKT_INT_C_MULTI_MAX : m;
+	snprintf(txt, sizeof(txt), "%u", (unsigned)m);
+	if (!fab || cfg_doc_fill(e->doc, fab, "int_multi", txt, &v, err) != 0)
+		return -EINVAL;
+	e->sw.int_multi = (uint8_t)m;
+	return 0;
+}
+
 /* Switch-buffer errors found at assembly point at the buffer's setting. */
 static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG_ERR_BYTES])
 {
@@ -287,7 +342,7 @@ static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG
 			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: infiniband");
 		return -EINVAL;
 	}
-	if (exp_ecn_rates(e, f, err) != 0)
+	if (exp_ecn_rates(e, f, err) != 0 || exp_int_record(e, f, err) != 0)
 		return -EINVAL;
 	e->buffer_mark = cfg_get(f, "buffer")->mark;
 	if (!cfg_get(f, "convergence"))

@@ -57,13 +57,14 @@ static __attribute__((noinline)) uint32_t sw_path_call(struct sw *s, uint32_t g,
 	return s->path_pick(&s->path_env, g, &s->grp_ports[o], n, s->grp_magic[g], h);
 }
 
-/* INT: make room for this hop's record in data frame @m (filled by
- * sw_int_fill when it leaves the queue). Returns its tag bits, or 0 when
- * it goes without (counted). */
+/* INT: make room for this hop's record in data frame @m, in the switch's
+ * format (filled by sw_int_fill when it leaves the queue). Returns its tag
+ * bits, or 0 when it goes without (counted; a stack of another format
+ * counts as no room). */
 static __attribute__((noinline)) uint32_t sw_int_reserve(struct sw *s, struct rte_mbuf *m)
 {
 	struct pkt_int_slot slot;
-	int rc = pkt_int_reserve(m, &slot);
+	int rc = pkt_int_reserve(m, s->int_enc, &slot);
 
 	if (rc == 0)
 		return SW_TAG_INT | (slot.whole ? SW_TAG_INT_WHOLE : 0) |
@@ -84,6 +85,8 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	const struct pkt_int_slot slot = {
 		.rec_off = (uint16_t)(tag >> SW_TAG_INT_OFF_SHIFT),
 		.whole = (tag & SW_TAG_INT_WHOLE) != 0,
+		.fmt = s->int_enc.fmt,
+		.multi = s->int_enc.multi,
 	};
 	struct pkt_int_hop h = {
 		.ts_ps = s->sim->now_ps,
@@ -497,6 +500,9 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->ecn_rng = p->hash_seed ^ UINT64_C(0x6563e5a3d1c4b7f1);
 	sim_new_src(sim, &s->wd_src);
 	s->p = *p;
+	if (p->int_record == PKT_INT_FMT_COMPACT)
+		s->int_enc = (struct pkt_int_enc){ PKT_INT_FMT_COMPACT,
+						   p->int_multi ? p->int_multi : 1 };
 	s->reserve_bytes = p->reserve_bytes;
 	s->lossless_prio = p->pfc.lossless_prio;
 	s->xoff_bytes = p->pfc.xoff_bytes;

@@ -20,6 +20,7 @@
 
 #include "cfg.h"
 #include "fib.h"
+#include "pkt_telemetry.h"
 #include "port.h"
 
 struct sim;
@@ -135,6 +136,11 @@ struct sw_params {
 				       * threshold 0: off */
 	bool int_on;                  /* HPCC INT: each data packet gets a record at
 				       * egress (pkt_telemetry.h) */
+	enum pkt_int_fmt int_record;  /* INT: the records' format (fabric.int_record):
+				       * full, or compact as the HPCC authors' simulator */
+	uint8_t int_multi;            /* INT, compact records: m, their units of tx bytes
+				       * (128 m) and queue bytes (80 m) (fabric.int_multi;
+				       * 0: 1, the simulator's default) */
 	bool committed_on_top;        /* reserves and PFC headroom are added to buffer_bytes
 				       * (sw_ready) instead of taken from it: a scale-up
 				       * switch, whose PFC stands in for credits */
@@ -181,7 +187,8 @@ struct sw_stats {
 	uint64_t int_full;                /* INT on: data frames forwarded without a
 					   * record, their stack full (PKT_INT_MAX_HOPS) */
 	uint64_t int_no_room;             /* INT on: likewise, the mbuf or the frame's
-					   * length limits had no room for it */
+					   * length limits had no room for it, or its
+					   * stack holds records of another format */
 };
 
 /* Per egress port: what the switch did there. */

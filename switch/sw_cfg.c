@@ -3,10 +3,11 @@
  * egress threshold, PFC (lossless priorities, thresholds and their alpha
  * per link rate, headroom, watchdog), ECN marking (its curve per link
  * rate, or scaled with it), path choice (policy, per-tier overrides and the
- * policies' settings) and HPCC's in-band telemetry (INT), read straight
- * into struct sw_params by the schema walker (core/cfg_schema.h), with the
- * checks between them. The fabric-wide keys of the section (loss, disabled
- * ports, deadlock check) are the run module's. InfiniBand's FECN marking
+ * policies' settings) and HPCC's in-band telemetry (INT, its record format),
+ * read straight into struct sw_params by the schema walker
+ * (core/cfg_schema.h), with the checks between them. The fabric-wide keys
+ * of the section (loss, disabled ports, deadlock check, and the checks
+ * that need the topology) are the run module's. InfiniBand's FECN marking
  * (fabric.ib_cc, IBTA A10) is read here too. */
 #include <errno.h>
 #include <stddef.h>
@@ -31,6 +32,8 @@ enum {
 
 static const char *const sw_cfg_dscp_map_keys[] = { "dscp", "priority", NULL };
 static const char *const sw_cfg_mark_points[] = { "dequeue", "enqueue", NULL };
+/* fabric.int_record, in enum pkt_int_fmt's order. */
+static const char *const sw_cfg_int_records[] = { "full", "compact", NULL };
 
 /* An integer 0..@max. */
 static int sw_cfg_small(const struct cfg_node *n, uint8_t max, uint8_t *out,
@@ -310,6 +313,12 @@ static int sw_cfg_headroom(const struct cfg_node *n, void *params, char err[CFG_
 	if (n->type == CFG_MAP) {
 		uint64_t v = 0;
 
+		/* headroom_bytes 0 is `auto`: an empty map would silently be
+		 * that, so it is refused. */
+		if (n->n == 0) {
+			cfg_errorf(err, n, "headroom: {} names no priority: write auto, a size, or {priority: size}");
+			return -EINVAL;
+		}
 		for (uint32_t i = 0; i < n->n; i++) {
 			uint8_t pr;
 
@@ -789,6 +798,15 @@ static const struct cfg_key sw_cfg_fabric_keys[] = {
 	{ "int", CFG_KEY_BOOL, NULL, .off = SW_CFG_OFF(int_on),
 	  .doc = "HPCC in-band telemetry: each switch appends a record to every data packet; "
 		 "absent: off" },
+	{ "int_record", CFG_KEY_ENUM, NULL, .off = SW_CFG_OFF(int_record),
+	  .names = sw_cfg_int_records,
+	  .doc = "INT record format: full (16 bytes a hop, exact) or compact (8 bytes, the "
+		 "HPCC authors' simulator's; every switch port at 25/50/100/200/400 Gb/s); "
+		 "absent: full" },
+	{ "int_multi", CFG_KEY_UINT, NULL, .off = SW_CFG_OFF(int_multi), .size = 1, .min = 1,
+	  .max = PKT_INT_C_MULTI_MAX,
+	  .doc = "compact INT records: m, the simulator's INT_MULTI (units of 128 m tx bytes, 80 m "
+		 "queue bytes); absent: the fastest NIC's rate / 25 Gb/s" },
 };
 
 const struct cfg_table sw_cfg_fabric_table = {

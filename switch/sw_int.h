@@ -127,6 +127,8 @@ struct sw {
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
+	struct pkt_int_enc int_enc;    /* INT: how this switch writes its records
+				        * (p.int_record, p.int_multi) */
 	uint8_t (*port_sl2vl)[SW_IB_N_SL]; /* IB: each egress port's SL-to-VL table
 					    * (p.sl2vl unless set: sw_set_port_sl2vl) */
 	uint16_t *lft_pick;            /* IB: per endpoint, the index in its group of the

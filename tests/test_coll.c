@@ -58,6 +58,23 @@ static bool tc_ordered(const struct exp *e)
 	return true;
 }
 
+/* Does node @i wait, directly or through others, for node @j? (A node
+ * waits only for earlier ones.) */
+static bool tc_reaches(const struct exp *e, uint32_t i, uint32_t j)
+{
+	const struct tg_node *o = &e->graph.ops[i];
+
+	if (i == j)
+		return true;
+	for (uint32_t k = 0; k < o->n_deps; k++) {
+		uint32_t d = e->graph.deps[o->dep_off + k];
+
+		if (d >= j && tc_reaches(e, d, j))
+			return true;
+	}
+	return false;
+}
+
 /* Each algorithm moves its textbook volume in all (S = 8 MiB on n = 8
  * ranks, so that every part divides evenly): ring all-reduce 2(n-1)S,
  * halving-doubling 2(n-1)S as well (Thakur et al., 2005), the double
@@ -221,6 +238,81 @@ static void test_train_layout(void)
 	}
 }
 
+/* The documented zeros of a training workload: tp_bytes, dp_bytes and
+ * ep_bytes 0B make no collective (no transfer at all), pp_bytes 0B no
+ * transfer but the stages still wait for each other (so stage 1's first
+ * forward depends, through a join, on stage 0's), compute_jitter 0% every
+ * phase exactly forward or backward. And an all-to-all whose pairs get no
+ * byte (ep_bytes 1B over ep 2) sends nothing but is still a node of the
+ * graph after the phase before it: the GPU's next phase keeps waiting for
+ * its previous one. */
+static void test_train_zeros(void)
+{
+	struct exp *e = tc_load("  - {kind: training, parallel: {tp: 2, pp: 2, dp: 2, ep: 2},"
+				" forward: 1ms, backward: 2ms, tp_bytes: 0B, pp_bytes: 0B, dp_bytes: 0B,"
+				" ep_bytes: 0B, compute_jitter: 0%}\n");
+	uint32_t n_compute = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(tc_bytes(e, TG_TAG_N), 0);
+	CU_ASSERT_EQUAL(e->n_msgs, 0);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+
+		CU_ASSERT_NOT_EQUAL(o->kind, TG_NODE_XFER);
+		if (o->kind == TG_NODE_COMPUTE && o->tag == TG_TAG_COMPUTE) {
+			CU_ASSERT(o->dur_ps == UINT64_C(1000000000) || o->dur_ps == UINT64_C(2000000000));
+			n_compute++;
+		}
+	}
+	CU_ASSERT_EQUAL(n_compute, 8 * 2);
+	/* GPU 4 (stage 1, tensor rank 0 of replica 0) computes its forward
+	 * after GPU 0's (stage 0): its first compute node reaches it. */
+	{
+		uint32_t first1 = UINT32_MAX, first0 = UINT32_MAX;
+
+		for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+			const struct tg_node *o = &e->graph.ops[i];
+
+			if (o->kind != TG_NODE_COMPUTE || o->tag != TG_TAG_COMPUTE)
+				continue;
+			if (o->part == e->topo->n_eps + 0 && first0 == UINT32_MAX)
+				first0 = i;
+			if (o->part == e->topo->n_eps + 4 && first1 == UINT32_MAX)
+				first1 = i;
+		}
+		CU_ASSERT_FATAL(first0 != UINT32_MAX && first1 != UINT32_MAX);
+		CU_ASSERT(tc_reaches(e, first1, first0));
+	}
+	exp_free(e);
+
+	/* ep_bytes 1B among 2: no pair has a byte. */
+	e = tc_load("  - {kind: training, parallel: {tp: 1, pp: 2, dp: 4, ep: 2}, forward: 1ms,"
+		    " backward: 2ms, ep_bytes: 1B, microbatches: 2}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->n_msgs, 0);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+
+		/* Every node but the step's first compute phases waits for
+		 * something: no phase floats free of the one before. */
+		if (!(o->kind == TG_NODE_COMPUTE && o->tag == TG_TAG_COMPUTE && i < 4))
+			CU_ASSERT(o->n_deps > 0);
+	}
+	exp_free(e);
+
+	/* A 0B all-to-all collective: its instance is one node per rank. */
+	e = tc_load("  - {kind: collective, collective: all-to-all, ranks: [node0/gpu0, node1/gpu0],"
+		    " size: 0B}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->n_msgs, 0);
+	CU_ASSERT_EQUAL(e->graph.n_colls, 1);
+	CU_ASSERT_EQUAL(e->graph.n_ops, 2);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++)
+		CU_ASSERT_EQUAL(e->graph.ops[i].coll, 0);
+	exp_free(e);
+}
+
 /* Communicators never share a connection: the two tensor-parallel groups
  * of stage 0 (GPUs 0-1 and 2-3 of node 0) and the data-parallel groups
  * carry different comm numbers, while all the messages of one group share
@@ -325,6 +417,7 @@ int test_coll_register(void)
 		{ "skewed all-to-all", test_coll_load },
 		{ "training layout and volumes", test_train_layout },
 		{ "training communicators", test_train_comms },
+		{ "training and all-to-all of no bytes", test_train_zeros },
 		{ "critical path", test_critical_path },
 	};
 

@@ -777,6 +777,59 @@ static void test_exp_ideal_fct(void)
 	}
 }
 
+/* fabric.int_record and int_multi as loaded: absent, full and m 0; compact
+ * with int_multi absent gets the NICs' 100 Gbps / 25 Gbps = 4, or keeps
+ * the one given; a switch port whose rate has no compact code is an error
+ * at int_record naming the port, as is int_multi without compact and an
+ * unknown format. */
+static void test_exp_int_record(void)
+{
+	static const struct {
+		const char *fabric; /* the fabric: line */
+		int fmt;            /* enum pkt_int_fmt loaded; -1: an error */
+		unsigned multi;     /* int_multi loaded */
+		const char *err;    /* in the message */
+	} cases[] = {
+		{ "fabric: {int: true}", PKT_INT_FMT_FULL, 0, NULL },
+		{ "fabric: {int: true, int_record: full}", PKT_INT_FMT_FULL, 0, NULL },
+		{ "fabric: {int: true, int_record: compact}", PKT_INT_FMT_COMPACT, 4, NULL },
+		{ "fabric: {int: true, int_record: compact, int_multi: 1}", PKT_INT_FMT_COMPACT, 1, NULL },
+		{ "fabric: {int: true, int_record: compact, links: [{ports: [h0:0], rate: 400Gbps}]}",
+		  PKT_INT_FMT_COMPACT, 16, NULL },
+		{ "fabric: {int: true, int_record: compact, links: [{ports: [h5:0], rate: 40Gbps}]}", -1, 0,
+		  "x.yaml:2:33: leaf1:1 runs at 40Gbps, which compact INT records cannot carry" },
+		{ "fabric: {int: true, int_multi: 4}", -1, 0,
+		  "x.yaml:2:32: fabric.int_multi sets the units of compact INT records" },
+		{ "fabric: {int_record: compact, int_multi: 0}", -1, 0, "x.yaml:2:42: " },
+		{ "fabric: {int_record: compct}", -1, 0, "x.yaml:2:22: unknown value 'compct' (did you mean 'compact'?" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512], err[CFG_ERR_BYTES] = "";
+		struct exp *e = NULL;
+		int rc;
+
+		snprintf(text, sizeof(text),
+			 "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n%s\n"
+			 "traffic: []\n", cases[i].fabric);
+		rc = exp_load_string("x.yaml", text, NULL, 0, &e, err);
+		if (cases[i].fmt >= 0) {
+			CU_ASSERT_EQUAL(rc, 0);
+			if (rc != 0)
+				fprintf(stderr, "\n  case %zu: %s\n", i, err);
+			else
+				CU_ASSERT(e->sw.int_record == (enum pkt_int_fmt)cases[i].fmt &&
+					  e->sw.int_multi == cases[i].multi);
+		} else {
+			CU_ASSERT_NOT_EQUAL(rc, 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].err));
+			if (!strstr(err, cases[i].err))
+				fprintf(stderr, "\n  case %zu: %s\n", i, err);
+		}
+		exp_free(e);
+	}
+}
+
 int test_exp_register(void)
 {
 	static const struct test_case tests[] = {
@@ -788,6 +841,7 @@ int test_exp_register(void)
 		{ "incast count", test_exp_incast },
 		{ "expect tolerance", test_exp_expect },
 		{ "fabric.path: policy, tiers, settings", test_exp_path },
+		{ "fabric.int_record: compact's rates and multiplier", test_exp_int_record },
 		{ "ideal FCT against every packet followed", test_exp_ideal_fct },
 	};
 

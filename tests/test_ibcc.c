@@ -315,6 +315,14 @@ static void test_ibcc_threshold(void)
 	CU_ASSERT_EQUAL(sw_port_stats(sw, 0)->fecn_marked, 0);
 	CU_ASSERT_EQUAL(sw_stats(sw)->ecn_marked, 0);
 	sw_free(sw);
+	/* threshold 0 written in a present section: off, as absent (docs:
+	 * "0 (off)"), never the section's default 15. */
+	sw = ts_switch(&s, "{ib_cc: {threshold: 0}}", &p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	CU_ASSERT_EQUAL(p.ib_cc.threshold, 0);
+	CU_ASSERT_EQUAL(p.ib_cc.threshold_bytes, UINT64_MAX);
+	CU_ASSERT_FALSE(ts_mark(&s, sw, 1, 0, 2048, 1 << 20, false));
+	sw_free(sw);
 	/* Absent: no marking. */
 	sw = ts_switch(&s, "{}", &p);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
@@ -371,10 +379,12 @@ static void test_ibcc_spacing(void)
 		CU_ASSERT_FALSE(ts_mark(&s, sw, 1, 0, 1024, 40000, false)); /* 2nd of 4 */
 	}
 	sw_free(sw);
-	/* marking_rate 0: every eligible packet. */
-	sw = ts_switch(&s, "{ib_cc: {marking_rate: 0}}", &p);
+	/* marking_rate 0: every eligible packet; packet_size 0: of any size
+	 * (a one-block frame too). */
+	sw = ts_switch(&s, "{ib_cc: {marking_rate: 0, packet_size: 0}}", &p);
 	for (unsigned i = 0; i < 10; i++)
 		CU_ASSERT_TRUE(ts_mark(&s, sw, 0, 2, 256, 20000, false));
+	CU_ASSERT_TRUE(ts_mark(&s, sw, 0, 2, 64, 20000, false));
 	sw_free(sw);
 	sim_fini(&s);
 }

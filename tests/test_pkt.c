@@ -840,6 +840,8 @@ static void tpkt_int_case(unsigned i, bool vlan, bool mat, unsigned s)
 		CU_ASSERT_EQUAL_FATAL(pkt_view_all(&v, PKT_LL_ROCE, d, rte_pktmbuf_data_len(m)), 0);
 		CU_ASSERT_EQUAL(v.int_off, hdr_end);
 		CU_ASSERT_EQUAL_FATAL(v.int_hops, k);
+		CU_ASSERT(v.int_fmt == PKT_INT_FMT_FULL && v.int_multi == 0 &&
+			  d[hdr_end + 2] == 0 && d[hdr_end + 3] == 0); /* format 0, as ever */
 		for (unsigned j = 0; j < k; j++) {
 			struct pkt_int_hop w = tpkt_int_hop(j + 1), r;
 
@@ -907,6 +909,149 @@ static void test_pkt_int(void)
 	/* Differences across the fields' wrap. */
 	CU_ASSERT_EQUAL(pkt_int_ts_delta_ps(5, (UINT64_C(1) << PKT_INT_TS_BITS) - 3), 8);
 	CU_ASSERT_EQUAL(pkt_int_tx_delta_bytes(10, UINT32_MAX), 11);
+}
+
+/* Compact records (fabric.int_record: compact), the HPCC authors'
+ * simulator's: the word's layout and rounding (ts 1,234,567 ps -> 1,234
+ * ns; a 100,000-byte queue at m = 4 -> 312 units of 320 B = 99,840 B),
+ * the rate codes, deltas across the 2^24 ns and 2^20-unit wraps; a frame
+ * grows by 12 then 8 bytes a hop, 5 hops are 44 bytes, the header names
+ * the format, the view decodes each hop, the payload and ICRC stay whole,
+ * a full record is refused on a compact stack, an ACK echoes it as is;
+ * the view refuses a format it does not know. */
+static void test_pkt_int_compact(void)
+{
+	const struct pkt_int_enc enc = { PKT_INT_FMT_COMPACT, 4 };
+	struct pkt_int_hop h = {
+		.ts_ps = 1234567,
+		.tx_bytes = 5 * 512 + 511, /* 5 units of 128 x 4, and change */
+		.qlen_bytes = 100000,
+		.rate_bps = UINT64_C(100000000000),
+	}, r, a, b;
+	uint8_t rec[PKT_INT_C_HOP_BYTES];
+	uint64_t w = 0;
+
+	pkt_int_hop_write_compact(rec, &h, 4);
+	for (int i = 0; i < 8; i++)
+		w = w << 8 | rec[i];
+	CU_ASSERT_EQUAL(w >> 47, 312);                    /* qlen, 80 x 4 B */
+	CU_ASSERT_EQUAL(w >> 27 & ((1u << 20) - 1), 5);   /* tx, 128 x 4 B */
+	CU_ASSERT_EQUAL(w >> 3 & ((1u << 24) - 1), 1234); /* ns */
+	CU_ASSERT_EQUAL(w & 7, 2);                        /* 100 Gb/s */
+	pkt_int_hop_read_compact(rec, 4, &r);
+	CU_ASSERT_EQUAL(r.ts_ps, 1234000);
+	CU_ASSERT_EQUAL(r.qlen_bytes, 99840);
+	CU_ASSERT_EQUAL(r.tx_bytes, 5 * 512);
+	CU_ASSERT_EQUAL(r.rate_bps, h.rate_bps);
+	CU_ASSERT_EQUAL(r.ts_wrap_ps, (UINT64_C(1) << 24) * 1000);
+	CU_ASSERT_EQUAL(r.tx_wrap_bytes, (UINT64_C(1) << 20) * 512);
+	/* The simulator's codes; any other rate is 7 and reads as 0. */
+	for (uint8_t c = 0; c < 5; c++)
+		CU_ASSERT_EQUAL(pkt_int_c_rate_code(UINT64_C(25000000000) << c), c);
+	CU_ASSERT_EQUAL(pkt_int_c_rate_code(UINT64_C(40000000000)), PKT_INT_C_RATE_NONE);
+	h.rate_bps = UINT64_C(800000000000);
+	h.qlen_bytes = UINT32_MAX; /* saturates at 2^17 - 1 units */
+	pkt_int_hop_write_compact(rec, &h, 4);
+	pkt_int_hop_read_compact(rec, 4, &r);
+	CU_ASSERT_EQUAL(r.rate_bps, 0);
+	CU_ASSERT_EQUAL(r.qlen_bytes, ((1u << 17) - 1) * 320);
+	/* Deltas across the wraps: 2^24 - 2 ns -> 2^24 + 3 ns is 5 ns; 2^20 - 1
+	 * units -> 2^20 + 2 units is 3 units. */
+	h.ts_ps = ((UINT64_C(1) << 24) - 2) * 1000 + 999;
+	h.tx_bytes = ((UINT64_C(1) << 20) - 1) * 512;
+	pkt_int_hop_write_compact(rec, &h, 4);
+	pkt_int_hop_read_compact(rec, 4, &a);
+	h.ts_ps = ((UINT64_C(1) << 24) + 3) * 1000;
+	h.tx_bytes = ((UINT64_C(1) << 20) + 2) * 512 + 100;
+	pkt_int_hop_write_compact(rec, &h, 4);
+	pkt_int_hop_read_compact(rec, 4, &b);
+	CU_ASSERT_EQUAL(b.ts_ps, 3000);
+	CU_ASSERT_EQUAL(pkt_int_hop_ts_delta_ps(&b, &a), 5000);
+	CU_ASSERT_EQUAL(pkt_int_hop_tx_delta_bytes(&b, &a), 3 * 512);
+	CU_ASSERT_EQUAL(pkt_int_hop_ts_delta_ps(&a, &a), 0);
+
+	for (unsigned mat = 0; mat < 2; mat++) {
+		struct pkt_roce f = tpkt_frame(PKT_OP_WRITE_MIDDLE, false, 1024), back;
+		struct rte_mbuf *m = tpkt_alloc(), *ack;
+		uint32_t hdr_end = 14 + 20 + 8 + tpkt_xport_bytes(PKT_OP_WRITE_MIDDLE);
+		uint16_t frame0;
+		struct pkt_view v;
+		uint8_t *d, *k;
+
+		CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, mat ? tpkt_payload : NULL), 0);
+		d = rte_pktmbuf_mtod(m, uint8_t *);
+		frame0 = pkt_meta(m)->frame_bytes;
+		for (unsigned i = 1; i <= PKT_INT_MAX_HOPS; i++) {
+			h = (struct pkt_int_hop){ .ts_ps = i * UINT64_C(1000000), .tx_bytes = i * 5120,
+						  .qlen_bytes = i * 3200,
+						  .rate_bps = UINT64_C(25000000000) << (i - 1) };
+			CU_ASSERT_EQUAL_FATAL(pkt_int_append_enc(m, enc, &h), 0);
+			CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, frame0 + 4 + 8 * i); /* +12, then +8 */
+		}
+		CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, frame0 + 44);
+		CU_ASSERT_EQUAL(pkt_int_append_enc(m, enc, &h), -E2BIG);
+		CU_ASSERT_EQUAL_FATAL(pkt_view_all(&v, PKT_LL_ROCE, d, rte_pktmbuf_data_len(m)), 0);
+		CU_ASSERT_EQUAL(v.int_off, hdr_end);
+		CU_ASSERT_EQUAL(v.int_hops, 5);
+		CU_ASSERT_EQUAL(v.int_fmt, PKT_INT_FMT_COMPACT);
+		CU_ASSERT_EQUAL(v.int_multi, 4);
+		CU_ASSERT_EQUAL(pkt_view_int_bytes(&v), 44);
+		CU_ASSERT_EQUAL(v.payload_bytes, 1024);
+		CU_ASSERT(d[hdr_end] == 0 && d[hdr_end + 1] == 5 && d[hdr_end + 2] == 1 &&
+			  d[hdr_end + 3] == 4); /* hops, format, m */
+		for (unsigned i = 0; i < 5; i++) {
+			pkt_view_int_hop(&v, d, i, &r);
+			CU_ASSERT(r.ts_ps == (i + 1) * UINT64_C(1000000) && r.tx_bytes == (i + 1) * 5120 &&
+				  r.qlen_bytes == (i + 1) * 3200 &&
+				  r.rate_bps == UINT64_C(25000000000) << i);
+		}
+		if (mat) {
+			CU_ASSERT_EQUAL(pkt_view_payload_off(&v, d), hdr_end + 44);
+			CU_ASSERT(memcmp(d + hdr_end + 44, tpkt_payload, 1024) == 0);
+			CU_ASSERT_EQUAL(pkt_icrc_check(m), 1);
+		}
+		/* One format per stack. */
+		CU_ASSERT_EQUAL(pkt_int_append(m, &h), -EINVAL);
+		/* The ACK echoes the 44 bytes as they are. */
+		ack = tpkt_alloc();
+		back = tpkt_frame(PKT_OP_ACK, false, 0);
+		CU_ASSERT_EQUAL_FATAL(pkt_build_roce(ack, &back, NULL), 0);
+		frame0 = pkt_meta(ack)->frame_bytes;
+		CU_ASSERT_EQUAL_FATAL(pkt_int_echo(ack, d + hdr_end), 0);
+		CU_ASSERT_EQUAL(pkt_meta(ack)->frame_bytes, frame0 + 44);
+		CU_ASSERT_EQUAL(pkt_icrc_check(ack), 1);
+		k = rte_pktmbuf_mtod(ack, uint8_t *);
+		CU_ASSERT_EQUAL_FATAL(pkt_view_all(&v, PKT_LL_ROCE, k, rte_pktmbuf_data_len(ack)), 0);
+		CU_ASSERT(v.int_hops == 5 && v.int_fmt == PKT_INT_FMT_COMPACT && v.payload_bytes == 0);
+		CU_ASSERT(memcmp(k + v.int_off, d + hdr_end, 44) == 0);
+		/* Formats the view does not know: 2; full with an m; compact without. */
+		{
+			static const uint8_t bad[][2] = { { 2, 0 }, { 2, 4 }, { 0, 4 }, { 1, 0 }, { 255, 255 } };
+
+			for (unsigned j = 0; j < RTE_DIM(bad); j++) {
+				k[v.int_off + 2] = bad[j][0];
+				k[v.int_off + 3] = bad[j][1];
+				CU_ASSERT_EQUAL(pkt_view_int(&v, k, rte_pktmbuf_data_len(ack)), -EINVAL);
+				d[hdr_end + 2] = bad[j][0];
+				d[hdr_end + 3] = bad[j][1];
+				CU_ASSERT_EQUAL(pkt_int_append_enc(m, enc, &h), -EINVAL);
+			}
+			d[hdr_end + 2] = 1;
+			d[hdr_end + 3] = 0;
+			rte_pktmbuf_free(ack);
+			ack = tpkt_alloc();
+			CU_ASSERT_EQUAL_FATAL(pkt_build_roce(ack, &back, NULL), 0);
+			CU_ASSERT_EQUAL(pkt_int_echo(ack, d + hdr_end), -EINVAL);
+		}
+		/* An invalid encoding is refused before anything changes. */
+		CU_ASSERT_EQUAL(pkt_int_append_enc(ack, (struct pkt_int_enc){ PKT_INT_FMT_COMPACT, 0 }, &h),
+				-EINVAL);
+		CU_ASSERT_EQUAL(pkt_int_append_enc(ack, (struct pkt_int_enc){ PKT_INT_FMT_FULL, 4 }, &h),
+				-EINVAL);
+		CU_ASSERT_EQUAL(pkt_meta(ack)->frame_bytes, frame0);
+		rte_pktmbuf_free(ack);
+		rte_pktmbuf_free(m);
+	}
 }
 
 static void test_pkt_opcode_table(void)
@@ -1075,6 +1220,8 @@ int test_pkt_register(void)
 	    !CU_add_test(s, "opcode table = IBTA", test_pkt_opcode_table) ||
 	    !CU_add_test(s, "WRITE with immediate: ImmDt offsets", test_pkt_write_imm_layout) ||
 	    !CU_add_test(s, "INT stack: append 1..5 hops, parse, echo", test_pkt_int) ||
+	    !CU_add_test(s, "INT stack: compact records (the HPCC simulator's)",
+			 test_pkt_int_compact) ||
 	    !CU_add_test(s, "packet pool grows as packets are taken", test_pkt_pool_grows))
 		return CU_get_error();
 	return 0;

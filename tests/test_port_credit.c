@@ -12,6 +12,7 @@
 #include "pkt_ib.h"
 #include "port.h"
 #include "port_credit.h"
+#include "port_fault.h"
 #include "sim.h"
 #include "sw.h"
 #include "sw_int.h"
@@ -352,6 +353,43 @@ static void test_credit_refresh(void)
 	link_fini(&l);
 }
 
+/* fabric.ib.credit_interval 0s (the default) means 65,536 byte times of
+ * the link: 65536 x 20 ps = 1,310,720 ps at 400 Gb/s, and the refresh of
+ * (d) comes that long after the release, not after some fixed default. A
+ * link that retrains at 200 Gb/s (a rate fault) refreshes at that rate's
+ * 2,621,440 ps; a configured interval stays as given. */
+static void test_credit_refresh_default(void)
+{
+	struct port_credit_params pa = params(4096, 0), pb = params(4096, 4096);
+	struct link l;
+
+	pb.refresh_ps = 0;
+	link_init(&l, &pa, &pb, rate_400g, 1000000);
+	CU_ASSERT_EQUAL(l.b.credit->refresh_ps, 65536 * 20);
+	l.rb.hold = true;
+	for (int i = 0; i < 6; i++)
+		port_enqueue(&l.a, test_port_frame(&l.s, 1024, 0), 0, 1024);
+	sim_run(&l.s);
+	CU_ASSERT_EQUAL(l.rb.n, 4);
+	rx_release(&l.rb, &l.b, 1);
+	sim_run(&l.s);
+	CU_ASSERT_EQUAL(l.rb.n, 5);
+	CU_ASSERT_EQUAL(l.rb.t_ps[4], l.rb.t_ps[3] + 65536 * 20 + 120 + 1000000 + 1024 * 20 + 1000000);
+	port_link_set_rate(&l.a, rate_400g / 2);
+	CU_ASSERT_EQUAL(l.b.credit->refresh_ps, 65536 * 40);
+	CU_ASSERT_EQUAL(l.a.credit->refresh_ps, 65536 * 40);
+	rx_release(&l.rb, &l.b, 100);
+	sim_run(&l.s);
+	CU_ASSERT_EQUAL(l.rb.n, 6);
+	link_fini(&l);
+
+	pb.refresh_ps = 5000000;
+	link_init(&l, &pa, &pb, rate_400g, 1000000);
+	port_link_set_rate(&l.a, rate_400g / 2);
+	CU_ASSERT_EQUAL(l.b.credit->refresh_ps, 5000000);
+	link_fini(&l);
+}
+
 /* A pulling owner (a NIC): frames on VL 0 beyond the credits wait in the
  * class queue; pulling goes on for VL 1, which has its own credits. */
 struct puller {
@@ -537,6 +575,7 @@ int test_port_credit_register(void)
 		{ "credit-limited goodput B/R, starved time, FC packets", test_credit_loop_bound },
 		{ "buffer over the round trip: line rate", test_credit_line_rate },
 		{ "lazy refresh timer", test_credit_refresh },
+		{ "refresh 0: 65,536 byte times at the link's rate", test_credit_refresh_default },
 		{ "pull path waits per VL", test_credit_pull },
 		{ "switch MMU on an IB ingress", test_credit_sw_mmu },
 		{ "credit-blocked ports", test_credit_blocked },

@@ -1248,6 +1248,91 @@ static void test_sw_int_records(void)
 	}
 }
 
+/* fabric.int_record: compact (m = 4), ports at 100 Gb/s: a frame without
+ * a stack grows by 12 bytes (header and one 8-byte record), one holding a
+ * compact record by 8; each record holds the port's state at dequeue in
+ * the compact units (ns, 128 x 4 and 80 x 4 bytes, rounded down; rate
+ * code 2); a frame holding full records passes without one (one format
+ * per stack), counted as no room. */
+static void test_sw_int_compact(void)
+{
+	enum { N_PLAIN = 4, N = N_PLAIN + 2 };
+	const uint64_t rate = UINT64_C(100000000000), delay = 1000;
+	const struct pkt_int_enc enc = { PKT_INT_FMT_COMPACT, 4 };
+	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1, .int_on = true,
+			       .int_record = PKT_INT_FMT_COMPACT, .int_multi = 4 };
+	struct fib_rows fib = rig_fib;
+	static struct int_sink sinks[3];
+	struct pkt_int_hop h = { .ts_ps = 7000, .tx_bytes = 512, .qlen_bytes = 320, .rate_bps = rate };
+	struct port peers[3], *in;
+	uint8_t mac[6] = { 0 };
+	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
+	uint64_t sent = 0, done_bits = 0;
+	uint32_t base = 0;
+	struct rte_mbuf *m;
+	struct sim s;
+	struct sw *sw;
+
+	memset(sinks, 0, sizeof(sinks));
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	sw = sw_new(&s, 0, 0, 3, &p, &fib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (uint16_t i = 0; i < 3; i++) {
+		port_init(&peers[i], &s, &int_sink_ops, &sinks[i], 1 + i, 0);
+		port_connect(sw_port(sw, i), &peers[i], rate, delay);
+		sw_set_next_hop_mac(sw, i, mac);
+	}
+	CU_ASSERT_EQUAL_FATAL(sw_ready(sw, err, warn), 0);
+	in = sw_port(sw, 0);
+	for (int i = 0; i < N_PLAIN; i++) {
+		m = roce_to(&s, 1, 1000);
+		base = pkt_meta(m)->frame_bytes;
+		in->ops->rx(in->owner, in, m);
+	}
+	m = roce_to(&s, 1, 1000); /* an earlier switch's compact record */
+	CU_ASSERT_EQUAL(pkt_int_append_enc(m, enc, &h), 0);
+	in->ops->rx(in->owner, in, m);
+	m = roce_to(&s, 1, 1000); /* a full record */
+	CU_ASSERT_EQUAL(pkt_int_append(m, &h), 0);
+	in->ops->rx(in->owner, in, m);
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(sinks[1].n, N);
+	for (int k = 0; k < N; k++) {
+		const struct pkt_int_hop *r = &sinks[1].last[k];
+		uint64_t start = done_bits * 1000000000000u / rate, q = 0;
+		uint32_t fb = sinks[1].frame_bytes[k];
+
+		for (int j = k + 1; j < N && k > 0; j++)
+			q += sinks[1].frame_bytes[j];
+		if (k < N_PLAIN) {
+			CU_ASSERT_EQUAL(fb, base + 12);
+			CU_ASSERT_EQUAL(sinks[1].hops[k], 1);
+		} else if (k == N_PLAIN) {
+			CU_ASSERT_EQUAL(fb, base + 12 + 8);
+			CU_ASSERT_EQUAL(sinks[1].hops[k], 2);
+		} else {
+			CU_ASSERT_EQUAL(fb, base + PKT_INT_HDR_BYTES + PKT_INT_HOP_BYTES);
+			CU_ASSERT_EQUAL(sinks[1].hops[k], 1);
+		}
+		if (k <= N_PLAIN) {
+			CU_ASSERT_EQUAL(r->ts_ps, start / 1000 * 1000);
+			CU_ASSERT_EQUAL(r->tx_bytes, sent / 512 * 512);
+			CU_ASSERT_EQUAL(r->qlen_bytes, q / 320 * 320);
+			CU_ASSERT_EQUAL(r->rate_bps, rate);
+		}
+		done_bits += (uint64_t)(fb + 20) * 8;
+		sent += fb;
+	}
+	CU_ASSERT_EQUAL(sw_stats(sw)->int_no_room, 1);
+	CU_ASSERT_EQUAL(sw_stats(sw)->int_full, 0);
+	CU_ASSERT_EQUAL(sw_buffer_used(sw), 0);
+	sw_free(sw);
+	for (int i = 0; i < 3; i++)
+		port_fini(&peers[i]);
+	CU_ASSERT_EQUAL(s.pkts_in_use, 0);
+	sim_fini(&s);
+}
+
 static void test_sw_headroom(void)
 {
 	/* The reference's worked example (congestion-control.md §8): 100 Gb/s,
@@ -1448,6 +1533,40 @@ static void test_sw_rate_keys_bad(void)
 	}
 }
 
+/* The switch keys whose 0 the docs give a meaning, written out: each is
+ * read as that 0, never the default it would have when absent (static
+ * xon absent: xoff - 3 KiB; xon_offset 3 KiB; ...): reserve 0B, static
+ * xon 0B (resume only once the group's shared use is 0), xon_offset 0B
+ * (resume at the threshold), adaptive_bias 0B, kmin = kmax = 0B (every
+ * frame with a byte queued behind it is marked, none from an empty
+ * queue), pmax 0% (no mark up to kmax, every one above). An empty
+ * headroom map would silently be `auto` (headroom 0): it is refused. */
+static void test_sw_zeros(void)
+{
+	char err[CFG_ERR_BYTES] = "";
+	struct sw_params p;
+
+	CU_ASSERT_EQUAL(tsw_fabric("{reserve: 0B, pfc: {xoff: 64KiB, xon: 0B}, "
+				   "path: {adaptive_bias: 0B}}", &p, err), 0);
+	CU_ASSERT_EQUAL(p.reserve_bytes, 0);
+	CU_ASSERT_EQUAL(p.pfc.xoff_bytes, 64 * 1024);
+	CU_ASSERT_EQUAL(p.pfc.xon_bytes, 0);
+	CU_ASSERT_EQUAL(p.path_params.adaptive_bias_bytes, 0);
+	CU_ASSERT_EQUAL(tsw_fabric("{pfc: {xoff: 64KiB}}", &p, err), 0);
+	CU_ASSERT_EQUAL(p.pfc.xon_bytes, 61 * 1024); /* absent: 3 KiB below */
+	CU_ASSERT_EQUAL(tsw_fabric("{pfc: {xon_offset: 0B}}", &p, err), 0);
+	CU_ASSERT_EQUAL(p.pfc.xon_offset_bytes, 0);
+	CU_ASSERT_EQUAL(tsw_fabric("{ecn: {kmin: 0B, kmax: 0B}}", &p, err), 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&p.red, 0), 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&p.red, 1), SW_RED_ONE);
+	CU_ASSERT_EQUAL(tsw_fabric("{ecn: {pmax: 0%}}", &p, err), 0);
+	CU_ASSERT_EQUAL(p.red.pmax_ppm, 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&p.red, p.red.kmax_bytes), 0);
+	CU_ASSERT_EQUAL(sw_red_ppm(&p.red, p.red.kmax_bytes + 1), SW_RED_ONE);
+	CU_ASSERT_NOT_EQUAL(tsw_fabric("{pfc: {headroom: {}}}", &p, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "f.yaml:1:18: headroom: {} names no priority"));
+}
+
 /* Marking by each port's own curve (the HPCC simulator's ConfigEcn per
  * port), DCTCP-style (kmin = kmax, pmax 100%): K = 300 KB on 100G ports
  * and 1200 KB on 400G ones. A frame leaving a 350 KB queue is marked on
@@ -1605,10 +1724,13 @@ int test_sw_register(void)
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom) ||
 	    !CU_add_test(s, "per-rate ECN and PFC keys", test_sw_rate_keys) ||
 	    !CU_add_test(s, "per-rate ECN and PFC keys: bad input", test_sw_rate_keys_bad) ||
+	    !CU_add_test(s, "documented zeros of the switch keys", test_sw_zeros) ||
 	    !CU_add_test(s, "ECN marks by each port's own rate's curve", test_sw_ecn_by_rate) ||
 	    !CU_add_test(s, "PFC alpha per ingress port rate", test_sw_pfc_alpha_by_rate) ||
 	    !CU_add_test(s, "INT records: the port's state at dequeue, grown frames' timing",
-			 test_sw_int_records))
+			 test_sw_int_records) ||
+	    !CU_add_test(s, "INT compact records: +12 then +8 bytes, the simulator's units",
+			 test_sw_int_compact))
 		return -1;
 	return 0;
 }

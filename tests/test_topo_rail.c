@@ -515,6 +515,17 @@ static void test_rail_presets_resolved(void)
 	topo_free(t);
 	free(text);
 
+	/* management_ports: 0 written means none (docs: "0: none"), even under
+	 * the H100 preset, whose own value is 4: the unit keeps all 32 node
+	 * slots for GPU nodes, 256 node-leaf cables, no mgmt0. */
+	t = tr_build("topology: {kind: rail-optimised, preset: dgx-h100-superpod, units: 1,"
+		     " management_ports: 0}\n");
+	CU_ASSERT_EQUAL(t->gpus.n_nodes, 32);
+	CU_ASSERT_EQUAL(tr_count(t).node_leaf, 256);
+	for (uint32_t i = 0; i < t->n_nodes; i++)
+		CU_ASSERT_NOT_EQUAL(t->nodes[i].role, TOPO_ROLE_MGMT);
+	topo_free(t);
+
 	/* Without a preset: the table's defaults, H100's NVLink rate. */
 	t = tr_load("topology: {kind: rail-optimised, nodes: 4, nvlink: {}}\n", &doc);
 	f = open_memstream(&text, &len);

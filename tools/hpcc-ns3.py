@@ -34,6 +34,8 @@ switch-mmu.cc at commit 9f4be2a):
   ACK_HIGH_PRIO only names the priority whose PFC pause stops a host's
   ACK queue, which the host NIC serves before data either way (fabemu's
   NICs send queued ACKs before pulled data too), and no run pauses;
+- HPCC's INT: the simulator's 8-byte record and its INT_MULTI
+  (`fabric.int_record: compact`, `fabric.int_multi`);
 - GLOBAL_T 1: T (HPCC) and the window's RTT (HPCC, DCTCP with VAR_WIN) are
   the fabric's largest base RTT, 2 x delay + the serialisation of one
   payload per link along the longest host-to-host shortest path, as
@@ -317,6 +319,10 @@ def convert(cfg_path, topo_arg, flows_arg, out_path):
     ]
     if ecn:
         lines.append("  ecn: {tcs: [3], mark_on: dequeue, by_rate: [%s]}" % ", ".join(by_rate))
+    if cc == "hpcc":
+        # The simulator's 8-byte INT record and its multiplier.
+        lines += ["  int: true", "  int_record: compact",
+                  "  int_multi: %d" % one("INT_MULTI", int, "1")]
     lines += [
         "nic:",
         "  cc: %s" % cc,

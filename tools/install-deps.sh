@@ -19,6 +19,7 @@ pkgs=(
 	pkg-config
 	python3           # scenario tests read summary.json and compare results
 	tshark            # decoder checks in the tests
+	valgrind          # the nightly memcheck pass (tests/scenarios/memcheck.sh)
 )
 missing=()
 for p in "${pkgs[@]}"; do

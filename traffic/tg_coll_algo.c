@@ -423,6 +423,8 @@ static int tg_coll_hierarchical(struct tg_cb *b, const struct cfg_node *at,
 static int tg_coll_all_to_all(struct tg_cb *b)
 {
 	uint64_t even = b->bytes / ((uint64_t)b->granule * b->n) * b->granule;
+	uint32_t first = b->c->graph->n_ops;
+	bool none;
 	int rc = 0;
 
 	/* Rank a sends to a + 1, a + 2, ...: every rank starts on another.
@@ -445,6 +447,21 @@ static int tg_coll_all_to_all(struct tg_cb *b)
 						TG_STEP_COPY, NULL, 0, &id);
 			}
 		}
+	/* No pair has a byte (S of 0B, or below a granule per rank): the
+	 * instance sends nothing and takes no time. A zero-length node per
+	 * rank, after what its transfers would have waited for, stands for
+	 * it: the instance completes once its ranks are ready (not never, as
+	 * an instance without nodes would), and what waits for it (the next
+	 * iteration, a training step's next phase) keeps its order. */
+	none = b->c->graph->n_ops == first;
+	for (uint32_t a = 0; rc == 0 && none && a < b->n; a++) {
+		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX,
+					.start_ps = b->proto.start_ps, .coll = b->coll };
+		uint32_t dep = b->rank_gate ? b->rank_gate[a] : b->gate, id;
+
+		rc = tg_graph_add(b->c->graph, &node, dep == TG_NO_GATE ? NULL : &dep,
+				  dep == TG_NO_GATE ? 0 : 1, &id);
+	}
 	return rc;
 }
 

@@ -321,6 +321,10 @@ warn headroom-small "headroom-small.yaml:3:[0-9]+: warning: leaf0: PFC headroom 
 	"$good_topo" "$good_traffic" "fabric: {pfc: {headroom: 4KiB}}"
 warn pfc-off-port "pfc-off-port.yaml:3:[0-9]+: warning: PFC disabled on leaf0:0, which carries lossless priorities" \
 	"$good_topo" "$good_traffic" "fabric: {pfc: {disabled_ports: ['leaf0:0']}}"
+warn timely-rto "timely-rto.yaml:3:[0-9]+: warning: congestion control 'timely' treats round trips up to 500.000 us as a congestion signal, but nic.rto is 262.144 us" \
+	"$good_topo" "$good_traffic" "nic: {cc: timely}"
+exp timely-rai-zero "timely-rai-zero.yaml:3:[0-9]+: rate must be above zero" \
+	"$good_topo" "$good_traffic" "nic: {cc: timely, timely: {rai: 0bps}}"
 
 # The file itself, the command line and --set.
 expect unreadable "nosuch.yaml: cannot open: No such file or directory" \
@@ -667,5 +671,13 @@ ns3 ns3-no-link n13.txt '4 1 2\n1\n0 1 1Gbps 1us 0\n2 1 1Gbps 1us 0\n' \
 	"n13.txt:1:1: node 3 is a host \(not among the switch ids\) and no link names it"
 printf 'topology: {kind: ns3, file: n9.txt}\n' >"$tmp/ns3-topo.yaml"
 expect ns3-topo-cmd "n9.txt:4:5: bad rate '100Gbs'" "$fabemu" topo "$tmp/ns3-topo.yaml"
+# A 0 that would silently stand for something else is refused: a series
+# window ending at 0ns (before_ps 0 is "absent: the end"), an empty
+# headroom map (headroom 0 is auto).
+exp expect-before-zero "expect-before-zero.yaml:4:[0-9]+: before must be above 0 \(absent: the end of the run\)" \
+	"$good_topo" "$good_traffic" "outputs: {series: {ports: ['h0:0'], interval: 1us}}" \
+	"expect: [{series: queue_bytes, port: 'h0:0', op: '<', value: 1, before: 0ns}]"
+exp headroom-empty "headroom-empty.yaml:3:26: headroom: \{\} names no priority" \
+	"$good_topo" "$good_traffic" "fabric: {pfc: {headroom: {}}}"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
