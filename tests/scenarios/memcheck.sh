@@ -41,6 +41,7 @@ vg="valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes --leak-chec
 vg+=" --num-callers=40 --child-silent-after-fork=yes"
 [ ! -f "$scen_dir/valgrind.supp" ] || vg+=" --suppressions=$(printf %q "$scen_dir/valgrind.supp")"
 mkdir "$tmp/bin"
+# shellcheck disable=SC2016 # $MEMCHECK_LOG_DIR and $@ are the wrapper's
 wrap() { # PROGRAM WRAPPER
 	printf '#!/bin/sh\nexec %s --log-file="$MEMCHECK_LOG_DIR/vg.%%p.log" %q "$@"\n' \
 		"$vg" "$1" >"$2"

@@ -27,7 +27,7 @@ those the reference completed before T: a flow's completion depends only
 on what happened before it, in either simulator, so this is the same
 work, cut short (a CI-sized check); --bins N sets the bins (10 by
 default; fewer for a short cut). Also prints wall time and peak memory of
-each fabemu run.
+each fabemu run (wall, CPU and peak resident memory).
 """
 import argparse
 import csv
@@ -214,9 +214,10 @@ def main():
         if pid not in running:
             continue
         name, t0 = running.pop(pid)
-        done[name] = (os.waitstatus_to_exitcode(status), time.monotonic() - t0, ru.ru_maxrss / 1024.0)
+        done[name] = (os.waitstatus_to_exitcode(status), time.monotonic() - t0, ru.ru_maxrss / 1024.0,
+                      ru.ru_utime + ru.ru_stime)
     for name, fct, tol, exp, res, cut_ns in ready:
-        code, wall, rss = done[name]
+        code, wall, rss, cpu = done[name]
         if code != 0:
             failed.append("%s: fabemu exited %d" % (name, code))
             continue
@@ -227,8 +228,8 @@ def main():
                           (name, len(fab), len(fab) + incomplete, len(ref)))
             continue
         worst, bad = check(name, tol, bins(ref, step), bins(fab, step), sys.stdout, step, tail_name)
-        summary.append("%-8s %5d flows, worst bin off by %5.1f%% (tolerance %d%%), wall %6.1f s, peak %5.0f MiB" %
-                       (name, len(fab), worst * 100, tol * 100, wall, rss))
+        summary.append("%-8s %5d flows, worst bin off by %5.1f%% (tolerance %d%%), wall %6.1f s, CPU %6.1f s, peak %5.0f MiB" %
+                       (name, len(fab), worst * 100, tol * 100, wall, cpu, rss))
         failed += ["%s: %s" % (name, b) for b in bad]
     print()
     for s in summary:
