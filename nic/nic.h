@@ -183,7 +183,8 @@ void nic_qp_set_user(struct nic_qp *qp, void *user);
 void *nic_qp_user(const struct nic_qp *qp);
 /* Connect @qp and make it ready to send (the INIT->RTR->RTS transitions in
  * one step). Reads attr->dest_qp_num, path_mtu (IBV_MTU_256..4096, must not
- * exceed the NIC's), sq_psn, rq_psn, ah_attr.port_num (1-based),
+ * exceed the NIC's; with a NIC payload size that is not a power of two,
+ * the next larger path MTU sends that size), sq_psn, rq_psn, ah_attr.port_num (1-based),
  * ah_attr.grh.dgid (IPv4-mapped IPv6, ::ffff:a.b.c.d, as RoCEv2 GIDs are),
  * ah_attr.grh.traffic_class (DSCP << 2) and qp_access_flags. With
  * qp_access_flags 0 (a zeroed attr) the QP does not model memory: keys and
