@@ -47,10 +47,23 @@ static int exp_fault_name(const struct cfg_node *n, void *params, char err[CFG_E
 	return 0;
 }
 
+/* A fault names its ports once: with `ports:` or with `node:` (the
+ * second would fill the first's array past its end and leak it). */
+static int exp_fault_ports_once(const struct cfg_node *n, const struct exp_fault *x,
+				char err[CFG_ERR_BYTES])
+{
+	if (!x->ports)
+		return 0;
+	cfg_errorf(err, n, "a fault names its ports with 'ports' or with 'node', not both");
+	return -EINVAL;
+}
+
 static int exp_fault_ports(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp_fault *x = params;
 
+	if (exp_fault_ports_once(n, x, err) != 0)
+		return -EINVAL;
 	return exp_port_list(x->e, n, "faults.ports", false, &x->ports, NULL, &x->n_ports, err);
 }
 
@@ -77,7 +90,7 @@ static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_E
 	const char *s;
 	int i;
 
-	if (cfg_str(n, &s, err) != 0)
+	if (exp_fault_ports_once(n, x, err) != 0 || cfg_str(n, &s, err) != 0)
 		return -EINVAL;
 	if ((i = topo_find(t, s)) < 0) {
 		cfg_errorf(err, n, "unknown node '%s'", s);

@@ -113,8 +113,9 @@ static int swp_parse_seeds(struct swp_plan *p, const char *s, char msg[CFG_ERR_B
 				       (unsigned long long)a, (unsigned long long)b);
 		if (b - a >= SWP_MAX_SEEDS)
 			return swp_bad(msg, "fabemu: --seeds '%s': more than %d seeds", s, SWP_MAX_SEEDS);
-		for (uint64_t x = a; x <= b; x++)
-			p->seeds[p->n_seeds++] = x;
+		/* Counted, not compared: x <= b never fails at b = 2^64 - 1. */
+		for (uint64_t i = 0; i <= b - a; i++)
+			p->seeds[p->n_seeds++] = a + i;
 		return 0;
 	}
 	for (const char *q = s;;) {

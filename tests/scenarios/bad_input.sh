@@ -268,6 +268,12 @@ exp fault-port "fault-port.yaml:3:[0-9]+: leaf0 has no connected port 9" "$ft" "
 	"faults: [{kind: link-down, at: 1ms, ports: ['leaf0:9']}]"
 exp fault-node-kind "fault-node-kind.yaml:3:[0-9]+: h0 is a host: switch-down takes a switch" "$ft" "$good_traffic" \
 	"faults: [{kind: switch-down, at: 1ms, node: h0}]"
+# Both ways of naming ports in one entry (the second once wrote past the
+# first's array: heap corruption; issue 23), in either order.
+exp fault-node-and-ports "fault-node-and-ports.yaml:3:[0-9]+: a fault names its ports with 'ports' or with 'node', not both" \
+	"$ft" "$good_traffic" "faults: [{kind: switch-down, at: 1ms, node: spine0, ports: [leaf0:2]}]"
+exp fault-ports-and-node "fault-ports-and-node.yaml:3:[0-9]+: a fault names its ports with 'ports' or with 'node', not both" \
+	"$ft" "$good_traffic" "faults: [{kind: link-down, at: 1ms, ports: [leaf0:2], node: leaf0}]"
 exp fault-node "fault-node.yaml:3:[0-9]+: unknown node 'spine7'" "$ft" "$good_traffic" \
 	"faults: [{kind: switch-down, at: 1ms, node: spine7}]"
 exp fault-ber "fault-ber.yaml:3:58: 0.5 is above the maximum 0.001" "$ft" "$good_traffic" \

@@ -92,5 +92,11 @@ grep -q '^1,1,fail,' "$tmp/ck/sweep.csv" || bad "sweep.csv: the failing point's 
 for n in quickstart incast-taildrop; do
 	[ -f "$tmp/two/$n/summary.json" ] || bad "no $tmp/two/$n/summary.json"
 done
+# The largest seeds: the range loop once wrapped past 2^64 - 1 and wrote
+# past the seeds array (exit 139; issue 23).
+"$fabemu" run "$qs" -o "$tmp/maxseed" -q --seeds 18446744073709551614..18446744073709551615 ||
+	bad "--seeds at 2^64 - 1: exit $?"
+n=$(find "$tmp/maxseed" -maxdepth 1 -name 'seed=*' | wc -l)
+[ "$n" -eq 2 ] || bad "--seeds 2^64-2..2^64-1: $n seed folders, want 2"
 [ "$fail" -eq 0 ] && echo "sweep: OK"
 exit "$fail"
