@@ -20,7 +20,8 @@ enum {
 	FABRIC_CAP_NAME_FILES = 2,    /* hosts and ethers */
 };
 
-/* mkdir @path, or find a folder there; -ENOTDIR when it is a file. */
+/* mkdir @path, or find a folder there; -ENOTDIR when it is a file or a
+ * symbolic link. */
 static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 {
 	struct stat st;
@@ -29,8 +30,9 @@ static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot create directory: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, CFG_ERR_BYTES, "fabemu: %.400s: exists and is not a folder: nothing written there (remove it or use another -o)",
+	/* lstat: a link to a folder is not the results folder's own. */
+	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, CFG_ERR_BYTES, "fabemu: %.380s: exists and is not a folder (links are not followed): nothing written there (remove it or use another -o)",
 			 path);
 		return -ENOTDIR;
 	}

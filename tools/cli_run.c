@@ -79,21 +79,24 @@ static void cli_clean(const char *dir)
 	char path[4200 + sizeof(((struct dirent *)0)->d_name)]; /* the folder, capture/, a name */
 	struct dirent *de;
 	DIR *d;
+	int fd;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
 	}
+	/* capture/ only when it is a folder of its own: a link there would
+	 * lead the clean-up (and the run's writes) into its target. */
 	snprintf(path, sizeof(path), "%s/capture", dir);
-	d = opendir(path);
-	if (!d)
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
 		return;
-	while ((de = readdir(d)) != NULL) {
-		if (cli_capture_name(de->d_name)) {
-			snprintf(path, sizeof(path), "%s/capture/%s", dir, de->d_name);
-			unlink(path);
-		}
 	}
+	while ((de = readdir(d)) != NULL)
+		if (cli_capture_name(de->d_name))
+			unlinkat(fd, de->d_name, 0);
 	closedir(d);
 }
 
@@ -177,7 +180,8 @@ static int cli_lock(const char *dir, int *fd_out)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/.fabemu.lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	/* Not through a link: a dangling one would be created where it points. */
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -287,6 +291,10 @@ int cli_run(const struct cli_opts *o, bool check)
 				 "fabemu: %.200s: in use by another fabemu run (it holds %.200s/.fabemu.lock); "
 				 "nothing written there: use another -o folder or wait",
 				 outdir, outdir);
+		else if (r == -ELOOP)
+			snprintf(msg, sizeof(msg),
+				 "fabemu: %.200s/.fabemu.lock is a symbolic link: nothing written there (remove it or use another -o folder)",
+				 outdir);
 		else
 			snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot lock the results folder: %s",
 				 outdir, strerror(-r));

@@ -332,6 +332,22 @@ warn timely-rto "timely-rto.yaml:3:[0-9]+: warning: congestion control 'timely' 
 exp timely-rai-zero "timely-rai-zero.yaml:3:[0-9]+: rate must be above zero" \
 	"$good_topo" "$good_traffic" "nic: {cc: timely, timely: {rai: 0bps}}"
 
+# Links in a results folder are not followed (issue 23): a capture folder
+# that is a link to elsewhere is refused and its target left as it was; a
+# dangling .fabemu.lock link is not created where it points.
+printf '%s\n' "$good_topo" "$good_traffic" "capture: {ports: ['h0:0']}" >"$tmp/cap.yaml"
+mkdir -p "$tmp/res-caplink" "$tmp/caplink-target"
+echo keep >"$tmp/caplink-target/hosts"
+ln -s "$tmp/caplink-target" "$tmp/res-caplink/capture"
+expect capture-link "res-caplink/capture: exists and is not a folder \(links are not followed\)" \
+	"$fabemu" run "$tmp/cap.yaml" -o "$tmp/res-caplink" -q
+[ "$(cat "$tmp/caplink-target/hosts")" = keep ] || bad "capture-link: the link's target was written"
+mkdir -p "$tmp/res-locklink"
+ln -s "$tmp/locklink-target" "$tmp/res-locklink/.fabemu.lock"
+expect lock-link "res-locklink/.fabemu.lock is a symbolic link: nothing written there" \
+	"$fabemu" run "$tmp/cap.yaml" -o "$tmp/res-locklink" -q
+[ ! -e "$tmp/locklink-target" ] || bad "lock-link: the dangling link's target was created"
+
 # The file itself, the command line and --set.
 expect unreadable "nosuch.yaml: cannot open: No such file or directory" \
 	"$fabemu" run "$tmp/nosuch.yaml" -q
