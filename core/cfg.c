@@ -3,10 +3,13 @@
  * before the typed readers (cfg_read.c) check it. Errors are located
  * "FILE:LINE:COL: message" in the caller's buffer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -602,20 +605,48 @@ int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out
 	return 0;
 }
 
+FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES])
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, CFG_WHY_BYTES, "not a regular file (%s)",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder"
+			 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	/* A regular file never blocks; back to ordinary reads. */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /* The whole text of @path, NUL-terminated, malloc'd into *@out. 0 or
  * -errno with @err filled ("PATH: cannot open: ..."). */
 static int cfg_read_file(const char *path, char **out, char err[CFG_ERR_BYTES])
 {
+	char why[CFG_WHY_BYTES];
 	size_t len = 0, cap = 0;
 	char *text = NULL;
 	FILE *f;
 	int rc = 0;
 
 	*out = NULL;
-	f = fopen(path, "rb");
+	f = cfg_fopen_regular(path, why);
 	if (!f) {
-		rc = -errno;
-		cfg_errorf_mark(err, NULL, "%s: cannot open: %s", path, strerror(errno));
+		rc = errno ? -errno : -EINVAL;
+		cfg_errorf_mark(err, NULL, "%s: cannot open: %s", path, why);
 		return rc;
 	}
 	errno = 0;

@@ -47,6 +47,16 @@ struct cfg_doc;
  * -errno with @err filled ("exp.yaml:3:7: ..." or "exp.yaml: cannot open:
  * No such file or directory"). */
 int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES]);
+
+enum { CFG_WHY_BYTES = 96 }; /* cfg_fopen_regular's reason */
+
+/* Open @path for reading only when it is a regular file: a FIFO, a device
+ * or a folder is refused before anything is read (opened non-blocking, so
+ * a FIFO without a writer cannot hang the caller). NULL with @why filled
+ * ("not a regular file (a FIFO)", or the system's reason) and errno set
+ * (the system's; EISDIR for a folder, EINVAL for a FIFO or device) when it
+ * cannot be read. Every input file fabemu reads goes through this. */
+FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES]);
 /* Same from a string; @name stands for the file name in marks. */
 int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
 			char err[CFG_ERR_BYTES]);

@@ -61,7 +61,12 @@ int plot_csv_open(struct plot_csv *c, const char *dir, const char *name)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
-	c->f = fopen(c->path, "r");
+	/* Not a FIFO or a device: a results file is a regular file. errno
+	 * says ENOENT when it is missing (the callers skip it then). */
+	errno = 0;
+	c->f = cfg_fopen_regular(c->path, c->why);
+	if (!c->f && errno != ENOENT)
+		errno = EINVAL;
 	return c->f ? 0 : -errno;
 }
 
@@ -144,7 +149,7 @@ static int plot_read_flows(const char *dir, struct plot_flows *fl, bool *present
 	*present = false;
 	if (plot_csv_open(&c, dir, "flows.csv") != 0)
 		return errno == ENOENT ? 0 : (snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s",
-						       c.path, strerror(errno)), -EIO);
+						       c.path, c.why), -EIO);
 	*present = true;
 	rc = plot_csv_next(&c);
 	if (rc > 0) {
@@ -235,7 +240,7 @@ static int plot_read_series(const char *dir, struct plot_series *se, char err[CF
 	if (plot_csv_open(&c, dir, "series.csv") != 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s", c.path, strerror(errno));
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s", c.path, c.why);
 		return -EIO;
 	}
 	rc = plot_csv_next(&c);

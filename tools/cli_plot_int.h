@@ -38,6 +38,7 @@ struct plot_csv {
 	unsigned lineno;                  /* 1-based line number of line */
 	char *fields[PLOT_MAX_FIELDS];    /* into line */
 	unsigned n_fields;                /* how many */
+	char why[CFG_WHY_BYTES];          /* why plot_csv_open failed (errno ENOENT: missing) */
 };
 
 /* Open @dir/@name. Returns 0 or -errno (errno set too); close it either way. */

@@ -124,7 +124,7 @@ static int plot_more_open(struct plot_csv *c, const char *dir, const char *name,
 	if (plot_csv_open(c, dir, name) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s", c->path, strerror(errno));
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s", c->path, c->why);
 		return -EIO;
 	}
 	*present = true;

@@ -258,13 +258,14 @@ static uint64_t tg_wl_cdf_sample(const struct tg_wl_cdf *c, double u)
 static int tg_wl_cdf_load_file(const char *path, const struct cfg_node *at, struct tg_wl_cdf *c,
 			       char err[CFG_ERR_BYTES])
 {
-	FILE *f = fopen(path, "rb");
+	char why[CFG_WHY_BYTES];
+	FILE *f = cfg_fopen_regular(path, why);
 	char *text;
 	size_t n;
 	int rc;
 
 	if (!f) {
-		cfg_errorf(err, at, "cannot open CDF file '%s': %s", path, strerror(errno));
+		cfg_errorf(err, at, "cannot open CDF file '%s': %s", path, why);
 		return -EINVAL;
 	}
 	text = malloc(TG_WL_POISSON_MAX_FILE_BYTES + 1);

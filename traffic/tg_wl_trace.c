@@ -138,12 +138,13 @@ static const struct cfg_table tg_wl_trace_table = {
 static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char **text,
 			     char err[CFG_ERR_BYTES])
 {
-	FILE *f = fopen(path, "rb");
+	char why[CFG_WHY_BYTES];
+	FILE *f = cfg_fopen_regular(path, why);
 	size_t n = 0, cap = 0, got;
 	char *buf = NULL;
 
 	if (!f) {
-		cfg_errorf(err, at, "cannot open trace '%s': %s", path, strerror(errno));
+		cfg_errorf(err, at, "cannot open trace '%s': %s", path, why);
 		return -EINVAL;
 	}
 	do {
@@ -442,10 +443,11 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	tg_wl_file_path(p.file, name, path, sizeof(path));
 	in.path = path;
 	if (p.format == TG_WL_TRACE_PCAP) {
-		FILE *f = fopen(path, "rb");
+		char why[CFG_WHY_BYTES];
+		FILE *f = cfg_fopen_regular(path, why);
 
 		if (!f) {
-			cfg_errorf(err, p.file, "cannot open trace '%s': %s", path, strerror(errno));
+			cfg_errorf(err, p.file, "cannot open trace '%s': %s", path, why);
 			rc = -EINVAL;
 			goto out;
 		}

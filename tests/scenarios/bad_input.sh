@@ -496,6 +496,25 @@ cexpect plot-format "--format is png or svg, got 'jpg'" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg
 cexpect plot-two "plot takes one results folder, got more" \
 	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok" -o "$tmp/plot-out"
+# FIFOs are refused before anything is read (they once blocked forever;
+# issue 23): as flows.csv for plot, as summary.json for compare, as the
+# experiment file, as topo's argument, as a trace. Each under timeout.
+mkdir -p "$tmp/cmp-fifo"
+mkfifo "$tmp/cmp-fifo/summary.json" "$tmp/fifo.yaml" "$tmp/fifo.csv"
+cexpect compare-fifo "cmp-fifo/summary.json: cannot open: not a regular file \(a FIFO\)" \
+	timeout 20 "$fabemu" compare "$tmp/cmp-fifo" "$tmp/cmp-ok"
+expect fifo-experiment "fifo.yaml: cannot open: not a regular file \(a FIFO\)" \
+	timeout 20 "$fabemu" run "$tmp/fifo.yaml" -q -o "$tmp/res-fifo"
+expect fifo-topo "fifo.yaml: cannot open: not a regular file \(a FIFO\)" \
+	timeout 20 "$fabemu" topo "$tmp/fifo.yaml"
+printf '%s\n' "$good_topo" "traffic: [{kind: trace, file: fifo.csv, format: csv}]" >"$tmp/fifo-trace.yaml"
+expect fifo-trace "fifo-trace.yaml:2:[0-9]+: cannot open trace '.*fifo.csv': not a regular file \(a FIFO\)" \
+	timeout 20 "$fabemu" run "$tmp/fifo-trace.yaml" -q -o "$tmp/res-fifo-trace"
+mkdir -p "$tmp/plot-fifo"
+cp "$tmp/cmp-ok/summary.json" "$tmp/plot-fifo/summary.json"
+mkfifo "$tmp/plot-fifo/flows.csv"
+cexpect plot-fifo "plot-fifo/flows.csv: cannot open: not a regular file \(a FIFO\)" \
+	timeout 20 "$fabemu" plot "$tmp/plot-fifo" -o "$tmp/plot-out"
 printf 'id,src,dst,bytes\n' >"$tmp/cmp-ok/flows.csv"
 cexpect plot-flows "cmp-ok/flows.csv:1: not a fabemu flows.csv header" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out"
@@ -568,7 +587,7 @@ exp horizon-sum "horizon-sum.yaml:2:[0-9]+: start plus duration is beyond the cl
 trace horizon-trace f2.txt hpcc-flow '1\n0 1 3 100 10000 5000000\n' \
 	"f2.txt:2:1: starts beyond the clock's horizon"
 # Reads are bounded: a device or a huge file is refused as it is read.
-expect input-dev-zero "/dev/zero: NUL byte at offset 0: not a text file" "$fabemu" run /dev/zero -q
+expect input-dev-zero "/dev/zero: cannot open: not a regular file \\(a device\\)" "$fabemu" run /dev/zero -q
 yes 'a: 1' | head -c 68000000 >"$tmp/huge.yaml"
 expect input-huge "huge.yaml: larger than 64 MiB: not an experiment or topology file" \
 	"$fabemu" run "$tmp/huge.yaml" -q -o "$tmp/res-huge"
