@@ -46,30 +46,28 @@ grep -q 'int_record: compact' "$tmp/hp95ai50.yaml" && grep -q 'int_multi: 4' "$t
 grep -q 'alpha_by_rate: \[{rate: 400Gbps, alpha: 50%}\]' "$tmp/dcqcn.yaml" ||
 	bad "dcqcn: the 400G ports' PFC alpha is not 1/2 (shift 1)"
 # Refusals: CONFIG:LINE: the key and why, exit 2.
-refuse() { # NAME SED-EXPRESSION REGEX
-	sed "$2" "$data/config_fat_ws_l30_t20ms_dcqcn.txt" >"$tmp/$1.txt"
+refused() { # NAME REGEX CONVERSION-ARGS...: exit 2 and a message matching REGEX
+	local name=$1 re=$2
+	shift 2
 	set +e
-	msg=$(conv "$tmp/$1.txt" --topology "$data/fat.txt" --flows "$tmp/flows.txt" -o "$tmp/$1.yaml" 2>&1)
+	msg=$(conv "$@" 2>&1)
 	rc=$?
 	set -e
-	if [ "$rc" = 2 ] && echo "$msg" | grep -Eq "$3"; then
-		echo "ok: refused $1: $msg"
+	if [ "$rc" = 2 ] && echo "$msg" | grep -Eq "$re"; then
+		echo "ok: refused $name: $msg"
 	else
-		bad "$1: exit $rc, '$msg'"
+		bad "$name: exit $rc, '$msg'"
 	fi
+}
+refuse() { # NAME SED-EXPRESSION REGEX: DCQCN's config edited by SED
+	sed "$2" "$data/config_fat_ws_l30_t20ms_dcqcn.txt" >"$tmp/$1.txt"
+	refused "$1" "$3" "$tmp/$1.txt" --topology "$data/fat.txt" --flows "$tmp/flows.txt" -o "$tmp/$1.yaml"
 }
 refuse cc-mode 's/^CC_MODE 1/CC_MODE 10/' '\.txt:[0-9]+: CC_MODE: mode 10 has no fabemu algorithm'
 refuse dcqcn-window 's/^HAS_WIN 0/HAS_WIN 1/' '\.txt:[0-9]+: HAS_WIN: DCQCN with a window'
 refuse link-loss 's/^ERROR_RATE_PER_LINK 0.0000/ERROR_RATE_PER_LINK 0.01/' '\.txt:[0-9]+: ERROR_RATE_PER_LINK: per-link loss'
 refuse link-down 's/^LINK_DOWN 0 0 0/LINK_DOWN 2.1 1 320/' '\.txt:[0-9]+: LINK_DOWN: link failures'
 refuse payload 's/^PACKET_PAYLOAD_SIZE 1000/PACKET_PAYLOAD_SIZE 9000/' '\.txt:[0-9]+: PACKET_PAYLOAD_SIZE: 9000 bytes'
-set +e
-msg=$(conv "$data/config_fat_ws_l30_t20ms_dcqcn.txt" --topology "$data/fat.txt" 2>&1)
-rc=$?
-set -e
-if [ "$rc" = 2 ] && echo "$msg" | grep -q 'flow file .* not found'; then
-	echo "ok: refused a missing flow file: $msg"
-else
-	bad "missing flow file: exit $rc, '$msg'"
-fi
+refused missing-flow-file 'flow file .* not found' \
+	"$data/config_fat_ws_l30_t20ms_dcqcn.txt" --topology "$data/fat.txt"
 exit "$fail"
