@@ -33,7 +33,6 @@ import argparse
 import csv
 import gzip
 import os
-import resource
 import subprocess
 import sys
 import time
