@@ -23,11 +23,14 @@ cc=$(command -v clang || command -v clang-14 || true)
 ninja -C "$dir" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# The seed corpus: the shipped experiments and topologies, the scenarios',
-# tests/fuzz/seeds (inputs with a #--set part) and the regression inputs.
+# The experiment targets' seed corpus (fuzz_exp, fuzz_run): the shipped
+# experiments and topologies, the scenarios', tests/fuzz/seeds (inputs with
+# a #--set part) and the YAML regression inputs. Every other target T (a
+# reader of another kind of file) takes tests/fuzz/seeds/T/ and
+# tests/fuzz/regressions/T/.
 seeds=$dir/fuzz-seeds
 rm -rf "$seeds" && mkdir -p "$seeds"
-for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/seeds/* tests/fuzz/regressions/*; do
+for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/seeds/*.yaml tests/fuzz/regressions/*.yaml; do
 	cp "$f" "$seeds/$(echo "${f%/*}" | tr / -)-${f##*/}"
 done
 # FABEMU_FUZZ_RUNS=N: N inputs per target from a fixed seed instead of a
@@ -39,16 +42,26 @@ if [ -n "${FABEMU_FUZZ_RUNS:-}" ]; then
 	budget="-runs=$FABEMU_FUZZ_RUNS -seed=1 -max_total_time=$secs"
 fi
 status=0
-for t in fuzz_exp fuzz_run; do
+# Every target built from tests/fuzz/fuzz_*.c.
+for src in tests/fuzz/fuzz_*.c; do
+	t=${src##*/} t=${t%.c}
+	[ "$t" != fuzz_input ] || continue
 	corpus=$dir/fuzz-corpus/$t crashes=$dir/fuzz-crashes/$t log=$dir/fuzz-logs/$t.log
 	mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
+	case $t in
+	fuzz_exp | fuzz_run) tseeds=$seeds regs=$(ls "$root"/tests/fuzz/regressions/*.yaml) ;;
+	*)
+		tseeds=$root/tests/fuzz/seeds/$t
+		[ -d "$tseeds" ] || { echo "fuzz-smoke: $t: no seed corpus tests/fuzz/seeds/$t/"; status=1; continue; }
+		regs=$(ls "$root"/tests/fuzz/regressions/"$t"/* 2>/dev/null || true) ;;
+	esac
 	# The regressions, each once.
-	if ! (cd experiments && "$dir/tests/fuzz/$t" "$root"/tests/fuzz/regressions/* </dev/null) >"$log" 2>&1; then
+	if [ -n "$regs" ] && ! (cd experiments && "$dir/tests/fuzz/$t" $regs </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: a regression input fails again:"; tail -n 40 "$log"; status=1; continue
 	fi
 	if (cd experiments && "$dir/tests/fuzz/$t" $budget -timeout=25 -rss_limit_mb=4096 \
 		-max_len=16384 -print_final_stats=1 -artifact_prefix="$crashes/" \
-		"$corpus" "$seeds" </dev/null) >"$log" 2>&1; then
+		"$corpus" "$tseeds" </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1), corpus $(ls "$corpus" | wc -l) inputs"
 	else
 		echo "fuzz-smoke: $t FAILED (log $log, input under $crashes):"
