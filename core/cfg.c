@@ -632,6 +632,22 @@ FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES])
 	return f;
 }
 
+FILE *cfg_fopen_out(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "wb"))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 /* The whole text of @path, NUL-terminated, malloc'd into *@out. 0 or
  * -errno with @err filled ("PATH: cannot open: ..."). */
 static int cfg_read_file(const char *path, char **out, char err[CFG_ERR_BYTES])

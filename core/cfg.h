@@ -57,6 +57,11 @@ enum { CFG_WHY_BYTES = 96 }; /* cfg_fopen_regular's reason */
  * (the system's; EISDIR for a folder, EINVAL for a FIFO or device) when it
  * cannot be read. Every input file fabemu reads goes through this. */
 FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES]);
+/* Open @path for writing (created, or truncated) without following a
+ * symbolic link in its last component: a link there fails with ELOOP and
+ * nothing is written where it points. Every file fabemu writes into a
+ * results folder goes through this. NULL with errno set on failure. */
+FILE *cfg_fopen_out(const char *path);
 /* Same from a string; @name stands for the file name in marks. */
 int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out,
 			char err[CFG_ERR_BYTES]);
