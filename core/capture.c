@@ -65,6 +65,7 @@ int cap_open_as(const char *path, uint32_t snaplen, const struct pkt_ll *ll, uin
 		struct cap_file **out, char err[CFG_ERR_BYTES])
 {
 	struct cap_file *c;
+	FILE *fp;
 	int rc;
 
 	*out = NULL;
@@ -86,10 +87,20 @@ int cap_open_as(const char *path, uint32_t snaplen, const struct pkt_ll *ll, uin
 		return -ENOMEM;
 	}
 	errno = 0;
-	c->dump = pcap_dump_open(c->pcap, path);
+	/* Opened here, not by libpcap: a link in the file's place is not
+	 * followed (cfg_fopen_out). */
+	fp = cfg_fopen_out(path);
+	if (fp == NULL) {
+		rc = errno != 0 ? -errno : -EIO;
+		snprintf(err, CFG_ERR_BYTES, "%s: cannot write pcap: %s", path, strerror(-rc));
+		cap_close(c);
+		return rc;
+	}
+	c->dump = pcap_dump_fopen(c->pcap, fp);
 	if (c->dump == NULL) {
 		rc = errno != 0 ? -errno : -EIO;
 		snprintf(err, CFG_ERR_BYTES, "%s: cannot write pcap: %s", path, pcap_geterr(c->pcap));
+		fclose(fp);
 		cap_close(c);
 		return rc;
 	}
@@ -125,7 +136,7 @@ int cap_ng_open(const char *path, struct cap_ng **out, char err[CFG_ERR_BYTES])
 		return -ENOMEM;
 	}
 	errno = 0;
-	ng->f = fopen(path, "wb");
+	ng->f = cfg_fopen_out(path);
 	if (ng->f == NULL) {
 		rc = errno != 0 ? -errno : -EIO;
 		snprintf(err, CFG_ERR_BYTES, "%s: cannot write pcapng: %s", path, strerror(-rc));

@@ -21,6 +21,7 @@ enum {
 	CFG_MAX_DEPTH = 256,        /* nesting limit, also after alias expansion */
 	CFG_MAX_NODES = 1 << 20,    /* per document, bounds alias expansion */
 	CFG_READ_BYTES = 65536,     /* file read step */
+	CFG_KEYS_HASHED = 16,       /* keys of a map before its duplicate check is hashed */
 };
 
 /* The largest experiment or topology file read (docs/config.md): a file
@@ -49,6 +50,9 @@ struct cfg_frame {
 	struct cfg_node **kids; /* map: key, value, key, ...; seq: items */
 	uint32_t n_kids;        /* used entries of kids */
 	uint32_t cap_kids;      /* allocated entries of kids */
+	uint32_t *key_slots;    /* map of over CFG_KEYS_HASHED keys: open-addressing set of
+				 * its keys, kids index + 1 (0: empty); NULL below that */
+	uint32_t n_key_slots;   /* a power of two, over twice the keys */
 	const char *anchor;     /* registered once complete, or NULL */
 };
 
@@ -246,12 +250,74 @@ static struct cfg_node *cfg_copy(struct cfg_builder *b, const struct cfg_node *s
 	return n;
 }
 
+static uint32_t cfg_key_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The earlier key @key of the map being built in @f, or NULL; *@slot is
+ * where a new key goes in f->key_slots (when there is a table). A small
+ * map is scanned (the common case, no allocation); a large one has a hash
+ * set of its keys, so that a map of many keys is not quadratic work. */
+static const struct cfg_node *cfg_key_find(const struct cfg_frame *f, const char *key,
+					   uint32_t *slot)
+{
+	uint32_t mask = f->n_key_slots - 1, i;
+
+	*slot = UINT32_MAX;
+	if (!f->key_slots) {
+		for (i = 0; i < f->n_kids; i += 2)
+			if (!strcmp(f->kids[i]->str, key))
+				return f->kids[i];
+		return NULL;
+	}
+	for (i = cfg_key_hash(key) & mask; f->key_slots[i]; i = (i + 1) & mask) {
+		const struct cfg_node *k = f->kids[f->key_slots[i] - 1];
+
+		if (!strcmp(k->str, key))
+			return k;
+	}
+	*slot = i;
+	return NULL;
+}
+
+/* After a key was added to @f: build its hash set once the map is large,
+ * and grow it to stay under half full. 0 or -ENOMEM. */
+static int cfg_key_index(struct cfg_frame *f)
+{
+	uint32_t n_keys = (f->n_kids + 1) / 2, n, *slots;
+
+	if (n_keys <= CFG_KEYS_HASHED || (f->key_slots && 2 * (n_keys + 1) <= f->n_key_slots))
+		return 0;
+	for (n = 4 * CFG_KEYS_HASHED; n < 2 * (n_keys + 1); n *= 2)
+		;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < f->n_kids; k += 2) {
+		uint32_t i = cfg_key_hash(f->kids[k]->str) & (n - 1);
+
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = k + 1;
+	}
+	free(f->key_slots);
+	f->key_slots = slots;
+	f->n_key_slots = n;
+	return 0;
+}
+
 /* Hang a finished node under the open container (or make it the root). */
 static int cfg_attach(struct cfg_builder *b, struct cfg_node *n)
 {
+	const struct cfg_node *first;
 	struct cfg_frame *f;
 	char q[CFG_DESCRIBE_BYTES];
-	uint32_t i;
+	uint32_t slot = UINT32_MAX;
 
 	if (!b->depth) {
 		b->root = n;
@@ -264,15 +330,11 @@ static int cfg_attach(struct cfg_builder *b, struct cfg_node *n)
 					cfg_describe(n, q));
 			return -EINVAL;
 		}
-		for (i = 0; i < f->n_kids; i += 2) {
-			const struct cfg_node *k = f->kids[i];
-
-			if (!strcmp(k->str, n->str)) {
-				cfg_errorf_mark(b->err, &n->mark,
-						"duplicate key %s (first at line %u, column %u)",
-						cfg_describe(n, q), k->mark.line, k->mark.col);
-				return -EINVAL;
-			}
+		first = cfg_key_find(f, n->str, &slot);
+		if (first) {
+			cfg_errorf_mark(b->err, &n->mark, "duplicate key %s (first at line %u, column %u)",
+					cfg_describe(n, q), first->mark.line, first->mark.col);
+			return -EINVAL;
 		}
 	}
 	if (f->n_kids == f->cap_kids) {
@@ -285,6 +347,10 @@ static int cfg_attach(struct cfg_builder *b, struct cfg_node *n)
 		f->cap_kids = cap;
 	}
 	f->kids[f->n_kids++] = n;
+	if (f->key_slots && slot < f->n_key_slots)
+		f->key_slots[slot] = f->n_kids; /* the key's kids index + 1 */
+	if (f->node->type == CFG_MAP && (f->n_kids & 1) && cfg_key_index(f) != 0)
+		return cfg_nomem(b);
 	return 0;
 }
 
@@ -449,7 +515,9 @@ static int cfg_pop(struct cfg_builder *b)
 			memcpy(n->items, f->kids, (size_t)f->n_kids * sizeof(*n->items));
 	}
 	free(f->kids);
+	free(f->key_slots);
 	f->kids = NULL;
+	f->key_slots = NULL;
 	b->depth--;
 	if (f->anchor) {
 		rc = cfg_add_anchor(b, f->anchor, n);
@@ -542,8 +610,11 @@ static int cfg_build(struct cfg_builder *b, const char *text, size_t len)
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
-	while (b->depth > 0)
-		free(b->stack[--b->depth].kids);
+	while (b->depth > 0) {
+		b->depth--;
+		free(b->stack[b->depth].kids);
+		free(b->stack[b->depth].key_slots);
+	}
 	free(b->anchors);
 	b->anchors = NULL;
 	return rc;

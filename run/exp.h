@@ -148,6 +148,7 @@ struct exp_ib {
 	uint8_t sl2vl[SW_IB_N_SL];    /* VL of each SL, every port */
 	bool grh;                     /* packets carry a GRH */
 	uint64_t vl_buffer_bytes;     /* credit buffer each receiver grants per VL */
+	struct cfg_mark vl_buffer_mark; /* where it was set (a size, not auto) */
 	uint64_t credit_update_bytes; /* freed bytes that trigger a flow-control packet */
 	uint64_t credit_interval_ps;  /* refresh of unadvertised credit (flow-control
 				       * packet at least this often while some is) */

@@ -111,6 +111,7 @@ static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG
 		e->ib.vl_buffer_bytes = 0;
 		return 0;
 	}
+	e->ib.vl_buffer_mark = n->mark;
 	return cfg_size(n, PKT_IB_BLOCK_BYTES, PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
 			&e->ib.vl_buffer_bytes, err);
 }

@@ -602,7 +602,7 @@ void exp_free(struct exp *e)
 
 int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_BYTES])
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = cfg_fopen_out(path);
 	int rc;
 
 	if (!f) {
@@ -627,7 +627,7 @@ int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_B
 
 int exp_write_overrides(const struct exp *e, const char *path, char err[CFG_ERR_BYTES])
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = cfg_fopen_out(path);
 	int rc = 0;
 
 	if (!f) {

@@ -186,8 +186,8 @@ static void fabric_credit_params(const struct exp *e, uint8_t used, const struct
 	cp->refresh_ps = e->ib.credit_interval_ps;
 }
 
-int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
-		 const char *outdir, char err[CFG_ERR_BYTES])
+int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool, bool outputs,
+		 char err[CFG_ERR_BYTES])
 {
 	double start = fabric_now_s();
 	const struct topo *t = e->topo;
@@ -339,11 +339,12 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	if ((r = fabric_ready(f, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_captures_open(f, outdir, err)) != 0)
+	/* What the outputs need before the traffic is posted: the sampler's
+	 * first event comes before the traffic's at time 0, the PFC log's
+	 * hooks; their files are opened by fabric_open_outputs. */
+	if (outputs && (r = fabric_series_arm(f, err)) != 0)
 		return r;
-	if (outdir && (r = fabric_series_open(f, outdir, err)) != 0)
-		return r;
-	if (outdir && (r = fabric_pfc_log_open(f, outdir, err)) != 0)
+	if (outputs && (r = fabric_pfc_log_hook(f, err)) != 0)
 		return r;
 	fabric_deadlock_arm(f);
 	fabric_progress_arm(f);
@@ -357,7 +358,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->tg)
 			return -EINVAL;
 	}
-	if (outdir && (r = fabric_rates_open(f, outdir, err)) != 0)
+	if (outputs && (r = fabric_rates_list(f, err)) != 0)
 		return r;
 	if ((r = fabric_faults_arm(f, err)) != 0)
 		return r;
@@ -489,6 +490,19 @@ void fabric_run(struct fabric *f, bool progress)
 	if (progress && p.shown && p.tty)
 		fprintf(stderr, "\r\033[K");
 	f->sim.progress = NULL;
+}
+
+int fabric_open_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	int r;
+
+	if ((r = fabric_captures_open(f, outdir, err)) != 0)
+		return r;
+	if ((r = fabric_series_open(f, outdir, err)) != 0)
+		return r;
+	if ((r = fabric_pfc_log_open(f, outdir, err)) != 0)
+		return r;
+	return fabric_rates_open(f, outdir, err);
 }
 
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])

@@ -68,10 +68,18 @@ struct fabric {
 /* Monotonic wall-clock time, s. */
 double fabric_now_s(void);
 
-/* Build everything for @e on @pool; captures go under @outdir/capture (NULL
- * = no captures). Returns 0 or -errno with @err filled. */
-int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool,
-		 const char *outdir, char err[CFG_ERR_BYTES]);
+/* Build everything for @e on @pool, opening no file: with @outputs, what
+ * the output files need in the simulation (the series sampler, the PFC
+ * log's hooks, the list of sampled QPs) is set up too, and
+ * fabric_open_outputs must follow before fabric_run. Returns 0 or -errno
+ * with @err filled. */
+int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool, bool outputs,
+		 char err[CFG_ERR_BYTES]);
+/* Open the run's output files in @outdir: the captures (under capture/),
+ * series.csv, pfc_log.csv and rates.csv, each as the experiment asks.
+ * Called once the run is known to start (an earlier run's results are
+ * removed just before). 0 or -errno with @err filled. */
+int fabric_open_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 /* Run to completion (or stop_time, or an interrupt: sim.interrupt);
  * @progress reports on stderr: virtual time (of stop_time, with an ETA,
  * when there is one), events and events/s, messages done, wall time;
@@ -95,15 +103,20 @@ int fabric_reroute(struct fabric *f, const uint8_t *link_down, char err[CFG_ERR_
  * and write the name files hosts and ethers there; nothing without
  * capture.ports. 0 or -errno with @err filled. */
 int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+/* Whether @outdir/capture can take @e's captures: -ENOTDIR with @err
+ * filled when it is a file or a link (checked before an earlier run's
+ * results are removed). */
+int fabric_captures_check(const struct exp *e, const char *outdir, char err[CFG_ERR_BYTES]);
 /* Close them: 0, or -errno with "PATH: cannot write: reason" in @err. */
 int fabric_captures_close(struct fabric *f, char err[CFG_ERR_BYTES]);
 /* Free what is left (closing unchecked); fabric_free calls it. */
 void fabric_captures_free(struct fabric *f);
 
-/* run/pfc_log.c. With outputs.pfc_log, open @outdir/pfc_log.csv and hook
- * every linked port that does PFC; 0 or -errno with @err filled. Close:
- * 0, or -errno with "PATH: cannot write: reason" in @err. Free: what is
- * left, unchecked (fabric_free). */
+/* run/pfc_log.c. With outputs.pfc_log, hook every linked port that does
+ * PFC (fabric_build), then open @outdir/pfc_log.csv; 0 or -errno with
+ * @err filled. Close: 0, or -errno with "PATH: cannot write: reason" in
+ * @err. Free: what is left, unchecked (fabric_free). */
+int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES]);
 int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 void fabric_pfc_log_free(struct fabric *f);
@@ -116,12 +129,15 @@ uint32_t fabric_max_frame(const struct exp *e);
 /* After wiring: PFC settings per port and switch buffers (warnings to
  * stderr with the file position they concern). */
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES]);
-/* series.csv: open it and start sampling (nothing when not asked for). */
+/* series.csv: start sampling (fabric_build), then open the file (nothing
+ * when not asked for); a sample before the file is open writes nothing. */
+int fabric_series_arm(struct fabric *f, char err[CFG_ERR_BYTES]);
 int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 /* rates.csv (run/series_rate.c): after the traffic is posted, list the
- * QPs of the workloads outputs.series.flows names and open the file
- * (nothing when none is named); 0 or -errno with @err filled. Each
- * series.csv sample then writes a row per QP. */
+ * QPs of the workloads outputs.series.flows names (fabric_build), then
+ * open the file (nothing when none is named); 0 or -errno with @err
+ * filled. Each series.csv sample then writes a row per QP. */
+int fabric_rates_list(struct fabric *f, char err[CFG_ERR_BYTES]);
 int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 /* Returns the bytes written. */
 uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps);

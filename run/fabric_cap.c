@@ -79,7 +79,7 @@ static int fabric_cap_names(struct fabric *f, const char dir[FABRIC_CAP_DIR_BYTE
 	int r;
 
 	snprintf(path, sizeof(path), "%s/hosts", dir);
-	if (!(fp = fopen(path, "w")))
+	if (!(fp = cfg_fopen_out(path)))
 		goto fail;
 	fprintf(fp, "# fabemu: IPv4 address of each endpoint (Wireshark hosts file)\n");
 	for (uint32_t ep = 0; ep < t->n_eps; ep++) {
@@ -97,7 +97,7 @@ static int fabric_cap_names(struct fabric *f, const char dir[FABRIC_CAP_DIR_BYTE
 		return r;
 	f->cap_paths[f->n_cap_paths++] = strdup(path);
 	snprintf(path, sizeof(path), "%s/ethers", dir);
-	if (!(fp = fopen(path, "w")))
+	if (!(fp = cfg_fopen_out(path)))
 		goto fail;
 	fprintf(fp, "# fabemu: MAC address of each port with a link (Wireshark ethers file)\n");
 	for (uint32_t i = 0; i < t->n_nodes; i++) {
@@ -125,6 +125,24 @@ fail:
 	r = -errno;
 	snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
 	return r;
+}
+
+int fabric_captures_check(const struct exp *e, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	char dir[FABRIC_CAP_DIR_BYTES];
+	struct stat st;
+
+	if (!e->n_captures)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/capture", outdir);
+	if (lstat(dir, &st) != 0)
+		return 0; /* made when the captures are opened */
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, CFG_ERR_BYTES, "fabemu: %.380s: exists and is not a folder (links are not followed): nothing written there (remove it or use another -o)",
+			 dir);
+		return -ENOTDIR;
+	}
+	return 0;
 }
 
 int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])

@@ -103,6 +103,21 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 	fabric_warn_ecn(e);
 	fabric_warn_int(e);
 	fabric_warn_rto(e);
+	/* A credit buffer that cannot hold one frame: no frame would ever be
+	 * granted the credit to go (the NIC's MTU is known only now). */
+	if (e->link_layer == PKT_LL_IB && e->ib.vl_buffer_bytes) {
+		uint64_t need = (fabric_max_frame(e) + PKT_IB_BLOCK_BYTES - 1) / PKT_IB_BLOCK_BYTES *
+				PKT_IB_BLOCK_BYTES;
+
+		if (e->ib.vl_buffer_bytes < need) {
+			snprintf(err, CFG_ERR_BYTES,
+				 "%s:%u:%u: fabric.ib.vl_buffer of %llu bytes cannot hold one frame (%u bytes at nic.mtu %u): no packet could ever be sent; at least %llu bytes",
+				 e->ib.vl_buffer_mark.file, e->ib.vl_buffer_mark.line,
+				 e->ib.vl_buffer_mark.col, (unsigned long long)e->ib.vl_buffer_bytes,
+				 fabric_max_frame(e), e->nic.mtu_bytes, (unsigned long long)need);
+			return -ENOSPC;
+		}
+	}
 	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
 		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
 
@@ -158,7 +173,7 @@ static void fabric_sample(struct sim *sim, void *obj)
 
 	f->mon_pending--;
 	sim->monitor_event = true;
-	for (uint32_t i = 0; i < e->n_series; i++) {
+	for (uint32_t i = 0; f->series && i < e->n_series; i++) {
 		const struct exp_capture *c = &e->series[i];
 		const struct topo_node *n = &f->topo->nodes[c->node];
 		struct port *p = fabric_port(f, c->node, c->port);
@@ -182,21 +197,30 @@ static void fabric_sample(struct sim *sim, void *obj)
 		fabric_mon_at(f, sim->now_ps + e->series_interval_ps, fabric_sample);
 }
 
+int fabric_series_arm(struct fabric *f, char err[CFG_ERR_BYTES])
+{
+	(void)err;
+	if (f->exp->n_series)
+		fabric_mon_at(f, 0, fabric_sample);
+	return 0;
+}
+
 int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	char path[4200];
+	int r;
 
 	if (!f->exp->n_series)
 		return 0;
 	snprintf(path, sizeof(path), "%s/series.csv", outdir);
-	f->series = fopen(path, "w");
+	f->series = cfg_fopen_out(path);
 	if (!f->series) {
+		r = -errno;
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
-		return -errno;
+		return r;
 	}
 	fputs("time_ns,port,queue_bytes,tx_bytes,paused_tc_mask,paused_prio_mask,switch_buffer_bytes\n",
 	      f->series);
-	fabric_mon_at(f, 0, fabric_sample);
 	return 0;
 }
 

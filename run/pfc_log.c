@@ -27,31 +27,26 @@ static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t
 	const struct fabric_pfc_log_port *lp = arg;
 	uint64_t now_ps = p->sim->now_ps;
 
+	if (!lp->f->pfc_log)
+		return;
 	fprintf(lp->f->pfc_log, "%llu.%03llu,%s:%u,%s,%u,%s,%u\n",
 		(unsigned long long)(now_ps / PFC_LOG_PS_PER_NS),
 		(unsigned long long)(now_ps % PFC_LOG_PS_PER_NS), lp->f->topo->nodes[lp->node].name,
 		lp->port, tx ? "tx" : "rx", prio, quanta ? "xoff" : "xon", quanta);
 }
 
-int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct topo *t = f->topo;
-	char path[4200];
 	uint32_t n = 0;
 
 	if (!f->exp->pfc_log)
 		return 0;
-	snprintf(path, sizeof(path), "%.4000s/pfc_log.csv", outdir);
 	f->pfc_log_ports = calloc(2 * (size_t)t->n_links + 1, sizeof(*f->pfc_log_ports));
 	if (!f->pfc_log_ports) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return -ENOMEM;
 	}
-	if (!(f->pfc_log = fopen(path, "w"))) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
-		return -errno;
-	}
-	fputs("time_ns,port,direction,priority,kind,quanta\n", f->pfc_log);
 	for (uint32_t l = 0; l < t->n_links; l++) {
 		for (int s = 0; s < 2; s++) {
 			struct fabric_pfc_log_port *lp = &f->pfc_log_ports[n++];
@@ -60,6 +55,23 @@ int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_B
 			port_pfc_set_log(fabric_port(f, lp->node, lp->port), fabric_pfc_log_row, lp);
 		}
 	}
+	return 0;
+}
+
+int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
+{
+	char path[4200];
+	int r;
+
+	if (!f->exp->pfc_log)
+		return 0;
+	snprintf(path, sizeof(path), "%.4000s/pfc_log.csv", outdir);
+	if (!(f->pfc_log = cfg_fopen_out(path))) {
+		r = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
+		return r;
+	}
+	fputs("time_ns,port,direction,priority,kind,quanta\n", f->pfc_log);
 	return 0;
 }
 

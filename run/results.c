@@ -215,21 +215,40 @@ static int res_workloads(struct results *r, const struct fabric *f)
 }
 
 /* Append "; "-separated @fmt to @r->reasons and mark the run invalid. */
-static void res_invalid(struct results *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void res_invalid(struct results *r, const char *fmt, ...)
+static void res_vinvalid(struct results *r, const char *fmt, va_list ap)
 {
 	size_t n = strlen(r->reasons);
-	va_list ap;
 
 	r->valid = false;
 	if (n && n + 2 < sizeof(r->reasons)) {
 		memcpy(r->reasons + n, "; ", 3);
 		n += 2;
 	}
-	va_start(ap, fmt);
 	vsnprintf(r->reasons + n, sizeof(r->reasons) - n, fmt, ap);
+}
+
+static void res_invalid(struct results *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void res_invalid(struct results *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	res_vinvalid(r, fmt, ap);
 	va_end(ap);
+}
+
+/* results.h */
+void res_mark_invalid(struct results *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	res_vinvalid(r, fmt, ap);
+	va_end(ap);
+	for (uint32_t i = 0; i < r->n; i++)
+		if (!strcmp(r->m[i].name, "valid"))
+			r->m[i].u = 0;
 }
 
 /* Whether a limit of the simulator, not the model, bent the run (the
@@ -549,7 +568,7 @@ static char *res_render_mem(const struct results *r, size_t *len)
 /* Write @n bytes of @text to @path, checked. 0 or -errno. */
 static int res_write_text(const char *path, const char *text, size_t n)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = cfg_fopen_out(path);
 
 	if (!f)
 		return -errno;
@@ -620,40 +639,43 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 	struct sha256 h;
 	struct stat st;
 	size_t len, pre;
-	int rc;
+	int rc, first = 0; /* the first table that could not be written */
 
 	if (!files) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
 		return -ENOMEM;
 	}
-	if (f->exp->flows_csv && (rc = res_write_flows(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/flows.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
-	}
-	if (res_fct_bins_wanted(f) && (rc = res_write_fct_bins(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/fct_bins.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
-	}
-	if (f->exp->n_colls && (rc = res_write_collectives(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/collectives.csv: cannot write: %s", dir,
-			 strerror(-rc));
-		goto out;
-	}
-	if (f->exp->n_steps && (rc = res_write_training(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/training.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
-	}
-	if (f->exp->n_faults && (rc = res_write_faults(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/faults.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
-	}
-	if ((rc = res_write_ports(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/ports.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
-	}
-	if ((rc = res_write_pfc(f, dir)) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/pfc.csv: cannot write: %s", dir, strerror(-rc));
-		goto out;
+	/* A table that cannot be written is removed (no cut table is left
+	 * to be read as whole), the run marked not valid, and the rest is
+	 * still written: summary.json says what is missing. The first
+	 * failure is returned. */
+	{
+		const struct {
+			const char *name;
+			bool wanted;
+			int (*write)(const struct fabric *, const char *);
+		} w[] = {
+			{ "flows.csv", f->exp->flows_csv, res_write_flows },
+			{ "fct_bins.csv", res_fct_bins_wanted(f), res_write_fct_bins },
+			{ "collectives.csv", f->exp->n_colls > 0, res_write_collectives },
+			{ "training.csv", f->exp->n_steps > 0, res_write_training },
+			{ "faults.csv", f->exp->n_faults > 0, res_write_faults },
+			{ "ports.csv", true, res_write_ports },
+			{ "pfc.csv", true, res_write_pfc },
+		};
+		for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+			if (!w[i].wanted || (rc = w[i].write(f, dir)) == 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, w[i].name);
+			unlink(path);
+			res_mark_invalid(r, "%s could not be written (%s) and was removed", w[i].name,
+					 strerror(-rc));
+			if (!first) {
+				first = rc;
+				snprintf(err, CFG_ERR_BYTES, "%.400s/%s: cannot write: %s", dir, w[i].name,
+					 strerror(-rc));
+			}
+		}
 	}
 	/* What this run wrote (an earlier run's files were removed before it
 	 * started), by relative path in byte order; summary.json sorts last. */
@@ -729,10 +751,16 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = res_write_text(path, text, len);
+	{
+		int w = res_write_text(path, text, len);
+
+		rc = first;
+		if (w != 0 && rc == 0) {
+			rc = w;
+			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(-w));
+		}
+	}
 	free(text);
-	if (rc != 0)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(-rc));
 out:
 	free(files);
 	return rc;
@@ -754,7 +782,7 @@ int res_write_flows(const struct fabric *f, const char *dir)
 	FILE *out;
 
 	snprintf(path, sizeof(path), "%s/flows.csv", dir);
-	out = fopen(path, "w");
+	out = cfg_fopen_out(path);
 	if (!out)
 		return -errno;
 	fputs("id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,goodput_gbps,op,workload,status,"
@@ -808,7 +836,7 @@ int res_write_ports(const struct fabric *f, const char *dir)
 	FILE *out;
 
 	snprintf(path, sizeof(path), "%s/ports.csv", dir);
-	out = fopen(path, "w");
+	out = cfg_fopen_out(path);
 	if (!out)
 		return -errno;
 	fputs("node,port,peer,rate_gbps,tx_pkts,tx_bytes,rx_pkts,rx_bytes,utilisation,max_queue_bytes,"
@@ -877,7 +905,7 @@ int res_write_pfc(const struct fabric *f, const char *dir)
 	if (!f->exp->sw.pfc.lossless_prio)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
-	out = fopen(path, "w");
+	out = cfg_fopen_out(path);
 	if (!out)
 		return -errno;
 	fputs("node,port,priority,xoff_sent,xon_sent,xoff_received,xon_received,paused_ns\n", out);

@@ -90,6 +90,9 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 void res_free(struct results *r);
 /* Metric by exact name, NULL if absent. */
 const struct res_metric *res_find(const struct results *r, const char *name);
+/* After collection: mark the run not valid, appending @fmt to
+ * invalid_reasons (an output that could not be written). */
+void res_mark_invalid(struct results *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Numeric value (u64 as double); NaN for strings. */
 double res_value(const struct res_metric *m);
 

@@ -77,7 +77,7 @@ int res_write_fct_bins(const struct fabric *f, const char *dir)
 	}
 	qsort(v, done, sizeof(*v), res_bin_flow_cmp);
 	snprintf(path, sizeof(path), "%s/fct_bins.csv", dir);
-	if (!(out = fopen(path, "w"))) {
+	if (!(out = cfg_fopen_out(path))) {
 		rc = -errno;
 		goto done;
 	}

@@ -145,7 +145,7 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 	int bad, err;
 
 	snprintf(path, sizeof(path), "%s/collectives.csv", dir);
-	if (!(out = fopen(path, "w")))
+	if (!(out = cfg_fopen_out(path)))
 		return -errno;
 	fputs("workload,collective,algorithm,ranks,size_bytes,count,type,iteration,time_us,"
 	      "algbw_GBps,busbw_GBps,status", out);

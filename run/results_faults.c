@@ -66,7 +66,7 @@ int res_write_faults(const struct fabric *f, const char *dir)
 
 	row = fabric_fault_rows(f, &n);
 	snprintf(path, sizeof(path), "%s/faults.csv", dir);
-	if (!(out = fopen(path, "w")))
+	if (!(out = cfg_fopen_out(path)))
 		return -errno;
 	fprintf(out, "time_us,fault,kind,action,where\n");
 	for (uint32_t i = 0; i < n; i++) {

@@ -104,7 +104,7 @@ int res_write_training(const struct fabric *f, const char *dir)
 	int bad, err;
 
 	snprintf(path, sizeof(path), "%s/training.csv", dir);
-	if (!(out = fopen(path, "w")))
+	if (!(out = cfg_fopen_out(path)))
 		return -errno;
 	fputs("workload,step,start_us,end_us,step_time_us", out);
 	for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++)

@@ -13,16 +13,20 @@
 /* The QPs to sample: the sending QP of each message of a named workload,
  * each QP once (a per-connection QP carries several messages; it is listed
  * under its first). */
-static int fabric_rates_list(struct fabric *f)
+int fabric_rates_list(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	const struct tg_flow *fl;
 	uint32_t n;
 
+	if (!e->n_rate_workloads)
+		return 0;
 	fl = tg_flows(f->tg, &n);
 	f->rate_flows = malloc(sizeof(*f->rate_flows) * (n ? n : 1));
-	if (!f->rate_flows)
+	if (!f->rate_flows) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for rates.csv");
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_qp *qp = tg_flow_qp(f->tg, i);
 		bool named = false, seen = false;
@@ -48,18 +52,16 @@ static int fabric_rates_list(struct fabric *f)
 int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	char path[4200];
+	int r;
 
 	if (!f->exp->n_rate_workloads)
 		return 0;
-	if (fabric_rates_list(f) != 0) {
-		snprintf(err, CFG_ERR_BYTES, "out of memory for rates.csv");
-		return -ENOMEM;
-	}
 	snprintf(path, sizeof(path), "%s/rates.csv", outdir);
-	f->rates = fopen(path, "w");
+	f->rates = cfg_fopen_out(path);
 	if (!f->rates) {
+		r = -errno;
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
-		return -errno;
+		return r;
 	}
 	fputs("time_ns,workload,flow,src,dst,qpn,rate_bps,window_bytes,outstanding_wrs\n", f->rates);
 	return 0;

@@ -49,7 +49,7 @@ static void test_tg_qp_mode(void)
 		e = tt_load(traffic, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT_EQUAL(e->msgs[0].qp_mode, k ? TG_QP_PER_MESSAGE : TG_QP_PER_CONNECTION);
-		if (fabric_build(&f, e, test_mempool(), NULL, err) != 0) {
+		if (fabric_build(&f, e, test_mempool(), false, err) != 0) {
 			fprintf(stderr, "\n  unexpected: %s\n", err);
 			CU_FAIL_FATAL("fabric_build");
 		}
@@ -115,7 +115,7 @@ static void test_tg_endpoints(void)
 	CU_ASSERT_EQUAL(e->topo->n_eps, 4);
 	CU_ASSERT_EQUAL(e->msgs[0].src, 0);
 	CU_ASSERT_EQUAL(e->msgs[1].dst, 3);
-	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), false, err), 0);
 	fabric_run(&f, false);
 	fl = tg_flows(f.tg, &n);
 	CU_ASSERT_EQUAL(tg_n_done(f.tg), 2);
@@ -164,7 +164,7 @@ static void test_tg_qps(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->msgs[0].qps, 16);
-	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), false, err), 0);
 	CU_ASSERT_EQUAL(tg_flow_qps(f.tg, 0, &qps), 16);
 	for (uint32_t i = 0; i < 16; i++)
 		for (uint32_t j = i + 1; j < 16; j++)
@@ -268,7 +268,7 @@ static void test_tg_gpu_parts(void)
 			" {src: node0/gpu0, dst: node18/gpu0, size: 1MiB}]}]\n", NULL, 0, &e, err), 0);
 		CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[0].dst, b), "node17/gpu3");
 		CU_ASSERT_STRING_EQUAL(topo_ep_name(e->topo, e->msgs[1].dst, b), "node18/nic0");
-		CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+		CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), false, err), 0);
 		fabric_run(&f, false);
 		fl = tg_flows(f.tg, &n);
 		CU_ASSERT_EQUAL(tg_n_done(f.tg), 2);
@@ -320,7 +320,7 @@ static void test_tg_reroute(void)
 	uint64_t total = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), NULL, err), 0);
+	CU_ASSERT_EQUAL_FATAL(fabric_build(&f, e, test_mempool(), false, err), 0);
 	leaf0 = (uint32_t)topo_find(f.topo, "leaf0");
 	sim_new_src(&f.sim, &src);
 	sim_at(&f.sim, 100000000, &src, tt_reroute_fire, &x);
@@ -330,7 +330,7 @@ static void test_tg_reroute(void)
 		struct exp *e2 = tt_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
 		struct fabric g = { 0 };
 
-		CU_ASSERT_EQUAL_FATAL(fabric_build(&g, e2, test_mempool(), NULL, err), 0);
+		CU_ASSERT_EQUAL_FATAL(fabric_build(&g, e2, test_mempool(), false, err), 0);
 		fabric_run(&g, false);
 		for (uint16_t p = 4; p < 6; p++)
 			if (port_tx_bytes(fabric_port(&g, leaf0, p)) > 0)

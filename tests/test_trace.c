@@ -167,7 +167,7 @@ static void tt_run(struct exp *e, struct fabric *f, const struct tg_flow **fl, u
 	char err[CFG_ERR_BYTES] = "";
 
 	memset(f, 0, sizeof(*f));
-	if (fabric_build(f, e, test_mempool(), NULL, err) != 0) {
+	if (fabric_build(f, e, test_mempool(), false, err) != 0) {
 		fprintf(stderr, "\n  unexpected: %s\n", err);
 		CU_FAIL_FATAL("fabric_build");
 	}

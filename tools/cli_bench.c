@@ -120,7 +120,7 @@ int cli_bench(const struct cli_opts *o)
 	 * EAL and creating the packet pool (its first chunk): once per process. */
 	start_s = fabric_now_s() - t0;
 	for (unsigned r = 0; r < runs; r++) {
-		if (fabric_build(&f, e, pool, NULL, err) != 0) {
+		if (fabric_build(&f, e, pool, false, err) != 0) {
 			fprintf(stderr, "fabemu: %s\n", err);
 			fabric_free(&f);
 			rc = CLI_FAIL;

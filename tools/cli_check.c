@@ -338,10 +338,44 @@ int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cf
 
 /* Evaluate all assertions (their names were checked before the run); a
  * run whose results are not valid fails whatever they say. */
+/* Whether the run left work undone that the experiment does not expect:
+ * messages incomplete or QPs failed, with no assertion on
+ * messages.incomplete, messages.completed, messages.failed or
+ * nic.qp_errors (an experiment that looks at them expects them), and for
+ * incomplete messages alone, not cut off by the experiment's own
+ * stop_time. @line gets the FAIL line. */
+static bool cli_unexpected_unfinished(const struct exp *e, const struct results *r,
+				      char line[CLI_LINE_BYTES])
+{
+	static const char *const names[] = { "messages.incomplete", "messages.completed",
+					     "messages.failed", "nic.qp_errors" };
+	double inc = res_value(res_find(r, "messages.incomplete"));
+	double failed = res_value(res_find(r, "messages.failed"));
+	double qps = res_value(res_find(r, "nic.qp_errors"));
+	double cut = res_value(res_find(r, "stopped_at_stop_time"));
+
+	if (!(inc > 0) && !(qps > 0))
+		return false;
+	if (!(qps > 0) && cut > 0)
+		return false;
+	for (uint32_t i = 0; i < e->n_expects; i++)
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(e->expects[i].metric, names[k]))
+				return false;
+	snprintf(line, CLI_LINE_BYTES,
+		 "FAIL messages complete: %.0f did not complete (%.0f failed with their QP), %.0f QPs "
+		 "failed; no assertion on messages.incomplete, messages.failed or nic.qp_errors "
+		 "expects that",
+		 inc, failed, qps);
+	return true;
+}
+
 int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
 		     const char *dir, const char *junit)
 {
-	uint32_t failed = 0, n_fail = !r->valid, n_skipped = 0;
+	char unfinished[CLI_LINE_BYTES];
+	bool undone = cli_unexpected_unfinished(e, r, unfinished);
+	uint32_t failed = 0, n_fail = !r->valid + undone, n_skipped = 0;
 	FILE *jf = NULL;
 
 	for (uint32_t i = 0; i < e->n_expects; i++)
@@ -364,7 +398,7 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 							    : res_value(res_find(r, e->expects[i].metric)),
 						    v, t);
 		}
-		cli_junit_head(jf, e, r, e->n_expects - n_skipped, n_fail);
+		cli_junit_head(jf, e, r, e->n_expects - n_skipped + undone, n_fail);
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
@@ -431,6 +465,16 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 			fprintf(jf, "</system-out></testcase>\n");
 		}
 	}
+	if (undone) {
+		printf("%s\n", unfinished);
+		if (jf) {
+			fprintf(jf, "  <testcase classname=\"");
+			cli_xml_escape(jf, e->name);
+			fprintf(jf, "\" name=\"messages complete\"><failure message=\"");
+			cli_xml_escape(jf, unfinished + 5);
+			fprintf(jf, "\"/></testcase>\n");
+		}
+	}
 	if (!r->valid) {
 		printf("FAIL results not valid: %s\n", r->reasons);
 		if (jf) {
@@ -448,7 +492,7 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 			return CLI_FAIL;
 		}
 	}
-	printf("%u passed, %u failed%s\n", e->n_expects - n_skipped - failed, failed,
-	       r->valid ? "" : "; results not valid");
-	return failed || !r->valid ? CLI_FAIL : CLI_OK;
+	printf("%u passed, %u failed%s%s\n", e->n_expects - n_skipped - failed, failed,
+	       undone ? "; messages incomplete" : "", r->valid ? "" : "; results not valid");
+	return failed || undone || !r->valid ? CLI_FAIL : CLI_OK;
 }

@@ -115,46 +115,72 @@ static int cli_write_resolved(const struct exp *e, const char *dir, char err[CFG
 }
 
 /* The one variable outside a run's structures: what a signal handler may
- * touch. The signal that asked the run to stop (SIGINT, SIGTERM, or
- * SIGALRM for --max-wall), 0 while none did; the simulation polls it
- * through sim.interrupt. */
+ * touch. The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE, SIGXFSZ, or SIGALRM for --max-wall), 0 while none did; the
+ * simulation polls it through sim.interrupt. */
 static volatile sig_atomic_t cli_stop_sig;
 
 static void cli_on_signal(int sig)
 {
-	cli_stop_sig = sig;
+	if (!cli_stop_sig)
+		cli_stop_sig = sig;
 }
 
-/* SIGINT and SIGTERM stop the run at an event boundary; the handler is
- * reset on delivery, so a second one ends the process as usual; system
- * calls it interrupts restart (a file read or written on set-up). With
- * --max-wall, a one-shot timer raises SIGALRM after that wall-clock time. */
+/* Every signal that would end the process stops the run at an event
+ * boundary instead, and the results are written, marked not valid:
+ * SIGINT, SIGTERM and SIGHUP (a terminal closed) are reset on delivery,
+ * so a second one ends the process as usual; SIGPIPE (a closed pipe on
+ * stdout or stderr) and SIGXFSZ (a write past the file-size limit) stay
+ * caught, the write that raised them failing with EPIPE or EFBIG and being
+ * reported as a write error. System calls they interrupt restart (a file
+ * read or written on set-up). With --max-wall, a one-shot timer raises
+ * SIGALRM after that wall-clock time. */
 static int cli_arm_stop(const struct cli_opts *o)
 {
-	struct sigaction sa = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
+	struct sigaction once = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
+	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
 
-	sigemptyset(&sa.sa_mask);
+	sigemptyset(&once.sa_mask);
+	sigemptyset(&keep.sa_mask);
 	cli_stop_sig = 0;
-	if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
+	if (sigaction(SIGINT, &once, NULL) != 0 || sigaction(SIGTERM, &once, NULL) != 0 ||
+	    sigaction(SIGHUP, &once, NULL) != 0 || sigaction(SIGPIPE, &keep, NULL) != 0)
 		return -errno;
+	/* Not yet SIGXFSZ: DPDK's set-up sizes a memfd for its memory and,
+	 * under a file-size limit, falls back to an anonymous map when that
+	 * fails; ignored, the failure is all it sees (cli_arm_xfsz follows). */
+	signal(SIGXFSZ, SIG_IGN);
 	if (o->max_wall_ps) {
 		uint64_t us = o->max_wall_ps / 1000000 ? o->max_wall_ps / 1000000 : 1;
 		struct itimerval it = { .it_value = { .tv_sec = (time_t)(us / 1000000),
 						      .tv_usec = (suseconds_t)(us % 1000000) } };
 
-		if (sigaction(SIGALRM, &sa, NULL) != 0 || setitimer(ITIMER_REAL, &it, NULL) != 0)
+		if (sigaction(SIGALRM, &once, NULL) != 0 || setitimer(ITIMER_REAL, &it, NULL) != 0)
 			return -errno;
 	}
 	return 0;
 }
 
-/* Back to the default handlers (the results are being written). */
+/* After the set-up: a write past the file-size limit stops the run. */
+static int cli_arm_xfsz(void)
+{
+	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&keep.sa_mask);
+	return sigaction(SIGXFSZ, &keep, NULL) != 0 ? -errno : 0;
+}
+
+/* The run is over; the results are being written: no timer, and a closed
+ * pipe or the file-size limit is a failed write (reported), not the end
+ * of the process. */
 static void cli_disarm_stop(void)
 {
 	struct itimerval off = { 0 };
 
 	setitimer(ITIMER_REAL, &off, NULL);
 	signal(SIGALRM, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 /* What stopped the run, for invalid_reasons, or NULL. */
@@ -163,11 +189,33 @@ static const char *cli_stop_why(const struct cli_opts *o, char buf[64])
 	switch (cli_stop_sig) {
 	case SIGINT: return "SIGINT";
 	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGPIPE: return "SIGPIPE (a closed pipe)";
+	case SIGXFSZ: return "SIGXFSZ (the file-size limit)";
 	case SIGALRM:
 		snprintf(buf, 64, "--max-wall %.40s", o->max_wall ? o->max_wall : "");
 		return buf;
 	}
 	return NULL;
+}
+
+/* One WARNING line on stderr when messages stayed incomplete or QPs
+ * failed, whatever -q says; not for a run stopped short (its own WARNING
+ * says why, and every message left is incomplete). */
+static void cli_warn_unfinished(const struct results *r, const struct fabric *f)
+{
+	double inc = res_value(res_find(r, "messages.incomplete"));
+	double failed = res_value(res_find(r, "messages.failed"));
+	double qps = res_value(res_find(r, "nic.qp_errors"));
+
+	if (f->sim.interrupted || f->sim.horizon || f->sim.stuck || f->no_progress_stopped ||
+	    f->deadlock_stopped)
+		return;
+	if (inc > 0 || qps > 0)
+		fprintf(stderr,
+			"fabemu: WARNING: %.0f messages did not complete (%.0f of them failed with their "
+			"QP), %.0f QPs failed\n",
+			inc, failed, qps);
 }
 
 /* Hold @dir for this run: an exclusive flock(2) on DIR/.fabemu.lock, kept
@@ -302,13 +350,6 @@ int cli_run(const struct cli_opts *o, bool check)
 		exp_free(e);
 		return rc;
 	}
-	cli_clean(outdir);
-	if (cli_write_resolved(e, outdir, err) != 0) {
-		rc = cli_failed(o, check, e->name, "write", err);
-		exp_free(e);
-		close(lock_fd);
-		return rc;
-	}
 	e->engine.pool_pkts = fabric_pool_pkts(e);
 	if (cli_arm_stop(o) != 0) {
 		rc = cli_failed(o, check, e->name, "signals", "cannot install signal handlers");
@@ -325,22 +366,21 @@ int cli_run(const struct cli_opts *o, bool check)
 		return rc;
 	}
 	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
-	if (!pool) {
-		rc = cli_failed(o, check, e->name, "pool", err);
+	if (!pool || cli_arm_xfsz() != 0) {
+		rc = cli_failed(o, check, e->name, "pool", pool ? "cannot install signal handlers" : err);
+		rte_mempool_free(pool);
 		exp_free(e);
 		rte_eal_cleanup();
 		close(lock_fd);
 		return rc;
 	}
-	if ((r = fabric_build(&f, e, pool, outdir, err)) != 0) {
-		/* -ENOSPC: the configuration cannot fit (bad input, at its line);
-		 * -ENOTDIR: a capture folder that is a file (a bad -o). */
-		rc = r == -ENOSPC || r == -ENOTDIR ? cli_bad_input(o, check, e->name, "bad_input", err)
-						   : cli_failed(o, check, e->name, "build", err);
+	if ((r = fabric_build(&f, e, pool, true, err)) != 0) {
+		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
+		rc = r == -ENOSPC ? cli_bad_input(o, check, e->name, "bad_input", err)
+				  : cli_failed(o, check, e->name, "build", err);
 		fabric_free(&f);
 		goto out;
 	}
-	f.sim.interrupt = &cli_stop_sig;
 	/* check: every metric the assertions name must exist before a
 	 * possibly long run is spent on them. */
 	if (check && e->n_expects) {
@@ -356,31 +396,67 @@ int cli_run(const struct cli_opts *o, bool check)
 			goto out;
 		}
 	}
+	if (fabric_captures_check(e, outdir, err) != 0) {
+		rc = cli_bad_input(o, check, e->name, "bad_input", err);
+		fabric_free(&f);
+		goto out;
+	}
+	/* A stop asked for during set-up: the run never starts, and the
+	 * folder keeps what an earlier run left. */
+	if (cli_stop_sig) {
+		snprintf(msg, sizeof(msg), "stopped by %s before the run started: nothing written in %.400s",
+			 cli_stop_why(o, why_buf), outdir);
+		rc = cli_failed(o, check, e->name, "interrupted", msg);
+		fabric_free(&f);
+		goto out;
+	}
+	/* Only now, with the run about to start, is an earlier run's output
+	 * removed (a refusal above leaves it as it was). */
+	cli_clean(outdir);
+	if (cli_write_resolved(e, outdir, err) != 0) {
+		rc = cli_failed(o, check, e->name, "write", err);
+		fabric_free(&f);
+		goto out;
+	}
+	if ((r = fabric_open_outputs(&f, outdir, err)) != 0) {
+		/* -ENOTDIR: a capture folder that is a file, -ELOOP: a link
+		 * (a bad -o folder). */
+		rc = r == -ENOTDIR || r == -ELOOP ? cli_bad_input(o, check, e->name, "bad_input", err)
+						  : cli_failed(o, check, e->name, "write", err);
+		fabric_free(&f);
+		goto out;
+	}
+	f.sim.interrupt = &cli_stop_sig;
 	fabric_run(&f, !o->quiet);
 	cli_disarm_stop();
-	if ((r = fabric_close_outputs(&f, outdir, err)) != 0) {
+	/* A capture or series file that could not be written is reported and
+	 * marks the run not valid; the rest of the results are still written. */
+	if ((r = fabric_close_outputs(&f, outdir, err)) != 0)
 		rc = cli_failed(o, check, e->name, "write", err);
-	} else if (res_collect_run(&res, &f, cli_stop_why(o, why_buf)) != 0) {
+	if (res_collect_run(&res, &f, cli_stop_why(o, why_buf)) != 0) {
 		rc = cli_failed(o, check, e->name, "memory", "out of memory collecting results");
 	} else {
-		if (res_write_all(&res, &f, outdir, err) != 0) {
+		if (r != 0)
+			res_mark_invalid(&res, "%s", err);
+		if (res_write_all(&res, &f, outdir, err) != 0)
 			rc = cli_failed(o, check, e->name, "write", err);
-		} else {
-			if (!o->quiet) {
-				res_print_human(&res, &f, stdout);
-				printf("  results: %s/summary.json\n", outdir);
-				for (uint32_t i = 0; i < e->n_captures; i++)
-					printf("  capture: %s\n", f.cap_paths[i]);
-			}
-			fflush(stdout);
-			if (!res.valid)
-				fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
-			if (check)
-				rc = cli_check(e, &res, base, outdir, o->junit);
-			else if (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
-				 f.no_progress_stopped)
-				rc = CLI_FAIL; /* stopped short: events were left */
+		if (!o->quiet) {
+			res_print_human(&res, &f, stdout);
+			printf("  results: %s/summary.json\n", outdir);
+			for (uint32_t i = 0; i < e->n_captures; i++)
+				printf("  capture: %s\n", f.cap_paths[i]);
 		}
+		fflush(stdout);
+		if (!res.valid)
+			fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
+		/* Said even with -q: a run can be valid and still not do its work. */
+		cli_warn_unfinished(&res, &f);
+		/* (A failed write was reported, and fails the run.) */
+		if (rc == CLI_OK && check)
+			rc = cli_check(e, &res, base, outdir, o->junit);
+		else if (rc == CLI_OK && (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
+					  f.no_progress_stopped))
+			rc = CLI_FAIL; /* stopped short: events were left */
 		res_free(&res);
 	}
 	fabric_free(&f);
@@ -463,7 +539,7 @@ int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *co
 	if (!pool) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		rc = CLI_FAIL;
-	} else if (fabric_build(&f, e, pool, NULL, err) != 0) {
+	} else if (fabric_build(&f, e, pool, false, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = CLI_BAD_INPUT;
 		fabric_free(&f);

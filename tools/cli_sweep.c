@@ -496,7 +496,9 @@ int swp_across(const struct cli_opts *o, struct swp_plan *p)
 
 /* The signal that asked the sweep to stop (0 while none did): no run is
  * started after it, the ones going finish (SIGTERM is passed on to them;
- * a terminal's SIGINT reaches them itself) and the tables are written. */
+ * a terminal's SIGINT or SIGHUP reaches them itself) and the tables are
+ * written. SIGPIPE and SIGXFSZ are ignored while the sweep goes: a
+ * write they would have ended fails, and is reported as such. */
 static volatile sig_atomic_t swp_stop_sig;
 
 static void swp_on_signal(int sig)
@@ -550,7 +552,7 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 			argv[n++] = o->eal_argv[i];
 	}
 	snprintf(log, sizeof(log), "%s/fabemu.log", r->dir);
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		rc = -errno;
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", log, strerror(errno));
@@ -584,14 +586,21 @@ out:
 static void swp_run_all(const struct cli_opts *o, bool check, struct swp_plan *p, unsigned jobs,
 			bool quiet)
 {
-	struct sigaction sa = { .sa_handler = swp_on_signal }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = swp_on_signal }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction old_int, old_term, old_hup;
 	unsigned next = 0, running = 0, done = 0;
 	bool passed_on = false;
 
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
 	swp_stop_sig = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	/* Kept ignored for the tables written after the runs. Each run sets
+	 * its own handlers for both (cli_run). */
+	sigaction(SIGPIPE, &ign, NULL);
+	sigaction(SIGXFSZ, &ign, NULL);
 	while (next < p->n_runs || running) {
 		int st;
 		pid_t pid;
@@ -632,6 +641,7 @@ static void swp_run_all(const struct cli_opts *o, bool check, struct swp_plan *p
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 
@@ -687,7 +697,7 @@ int cli_sweep(const struct cli_opts *o, bool check)
 			goto out;
 		}
 		snprintf(path, sizeof(path), "%s/.fabemu.lock", p->bases[f]);
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
 			fprintf(stderr, "fabemu: %.400s: in use by another fabemu run (or cannot be locked): "
 					"use another -o folder or wait\n", p->bases[f]);

@@ -108,7 +108,7 @@ int swp_write_table(const char *path, void (*fill)(FILE *, const void *), const 
 	FILE *f;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w"))) {
+	if (!(f = cfg_fopen_out(tmp))) {
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", tmp, strerror(errno));
 		return -errno;
 	}

@@ -80,7 +80,8 @@ static void fuzz_run_one(struct exp *e)
 		fprintf(stderr, "fuzz_run: %s\n", err);
 		abort(); /* the scratch folder is writable */
 	}
-	if (fabric_build(&f, e, fuzz_pool, fuzz_dir, err) == 0) {
+	if (fabric_build(&f, e, fuzz_pool, true, err) == 0 &&
+	    fabric_open_outputs(&f, fuzz_dir, err) == 0) {
 		fabric_run(&f, false);
 		if (fabric_close_outputs(&f, fuzz_dir, err) != 0 || res_collect_run(&res, &f, NULL) != 0) {
 			fprintf(stderr, "fuzz_run: %s\n", err);

@@ -78,11 +78,44 @@ signal_run() { # SIGNAL DIR
 }
 stopped "$tmp/int" SIGINT "$(signal_run INT int)"
 stopped "$tmp/term" SIGTERM "$(signal_run TERM term)"
+# Every other signal that would end the process (issue 23): a terminal
+# hung up, a closed pipe, the file-size limit.
+stopped "$tmp/hup" SIGHUP "$(signal_run HUP hup)"
+stopped "$tmp/pipe" SIGPIPE "$(signal_run PIPE pipe)"
+stopped "$tmp/xfsz" SIGXFSZ "$(signal_run XFSZ xfsz)"
+
+# A real closed pipe: progress lines go to stderr, a pipe whose reader
+# leaves after one byte. The run stops at SIGPIPE and its results say so
+# (the WARNING line has nowhere to go).
+rc=0
+set +e
+(FABEMU_PROGRESS_INTERVAL_MS=50 "$fabemu" run "$tmp/long.yaml" -o "$tmp/rpipe" 2>&1 >/dev/null; echo $? >"$tmp/rpipe.rc") |
+	head -c 1 >/dev/null
+set -e
+rc=$(cat "$tmp/rpipe.rc")
+[ "$rc" -eq 1 ] || bad "closed pipe: exit status $rc, not 1"
+[ "$(key "$tmp/rpipe/summary.json" valid)" = false ] || bad "closed pipe: valid is not false"
+case "$(key "$tmp/rpipe/summary.json" invalid_reasons)" in *"interrupted by SIGPIPE"*) ;;
+	*) bad "closed pipe: invalid_reasons '$(key "$tmp/rpipe/summary.json" invalid_reasons)'" ;; esac
+
+# A real file-size limit (ulimit -f, SIGXFSZ at its default: it would end
+# the process): the capture passes 256 KiB at once; the run stops there,
+# the capture's failed write is named, the tables that fit are written and
+# summary.json says both. Nothing of an earlier run is lost before it.
+rc=0
+(ulimit -f 256; exec "$fabemu" run "$tmp/long.yaml" -o "$tmp/fsz" -q) 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || bad "file-size limit: exit status $rc, not 1: $(cat "$tmp/err")"
+grep -q "^fabemu: $tmp/fsz/capture/h0-p0.pcap: cannot write: File too large" "$tmp/err" ||
+	bad "file-size limit: the capture's failed write is not named: $(cat "$tmp/err")"
+s=$tmp/fsz/summary.json
+[ "$(key "$s" valid)" = false ] || bad "file-size limit: valid is not false"
+case "$(key "$s" invalid_reasons)" in *"interrupted by SIGXFSZ"*"h0-p0.pcap: cannot write: File too large"*) ;;
+	*) bad "file-size limit: invalid_reasons '$(key "$s" invalid_reasons)'" ;; esac
 
 # check: an interrupted run fails whatever its (empty) expectations say.
 rc=0
 "$fabemu" check "$tmp/long.yaml" -o "$tmp/chk" -q --max-wall 0.2s >"$tmp/out" 2>/dev/null || rc=$?
 [ "$rc" -eq 1 ] || bad "check: exit status $rc, not 1"
 grep -q "^FAIL results not valid: interrupted by --max-wall 0.2s" "$tmp/out" || bad "check: no FAIL line: $(cat "$tmp/out")"
-[ "$fail" -eq 0 ] && echo "interrupt: OK (--max-wall, SIGINT, SIGTERM: stopped, written, exit 1)"
+[ "$fail" -eq 0 ] && echo "interrupt: OK (--max-wall, SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, a closed pipe, a file-size limit: stopped, written, exit 1)"
 exit "$fail"

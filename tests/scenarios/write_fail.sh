@@ -2,7 +2,8 @@
 # Every result write is checked: a write that fails (a file-size limit
 # makes writes past it fail with EFBIG, as a full disk fails them with
 # ENOSPC) is an error, exit status 1, with a message naming the file,
-# never a silently cut file. SIGXFSZ is ignored (and stays ignored across
+# never a silently cut file: the cut table is removed and summary.json,
+# still written, says so. SIGXFSZ is ignored (and stays ignored across
 # exec) so that the write fails instead of killing the process. A run
 # whose outputs fit under the limit still passes.
 #   write_fail.sh FABEMU EXPERIMENT   (an experiment with a capture > 16 KiB)
@@ -38,6 +39,13 @@ limited "$tmp/flows" "$tmp/flows.yaml" || rc=$?
 [ "$rc" -eq 1 ] || bad "flows.csv over the limit: exit status $rc, not 1"
 grep -q "^fabemu: $tmp/flows/flows.csv: cannot write: File too large" "$tmp/err" ||
 	bad "flows.csv over the limit: message: $(cat "$tmp/err")"
+# The cut table is removed; the rest, summary.json last, is written and
+# says what is missing (docs/results.md, "Exit statuses").
+[ ! -e "$tmp/flows/flows.csv" ] || bad "flows.csv over the limit: the cut flows.csv was left"
+[ "$(key "$tmp/flows/summary.json" valid)" = false ] || bad "flows.csv over the limit: summary.json not valid: false"
+case "$(key "$tmp/flows/summary.json" invalid_reasons)" in *"flows.csv could not be written (File too large)"*) ;;
+	*) bad "flows.csv over the limit: invalid_reasons '$(key "$tmp/flows/summary.json" invalid_reasons)'" ;; esac
+[ -s "$tmp/flows/ports.csv" ] || bad "flows.csv over the limit: ports.csv not written after it"
 
 # Small outputs under the same limit: a clean run.
 rc=0
