@@ -87,7 +87,16 @@ const char *cfg_describe(const struct cfg_node *n, char buf[CFG_DESCRIBE_BYTES])
 	case CFG_SCALAR:
 		break;
 	}
-	snprintf(buf, CFG_DESCRIBE_BYTES, "'%s'", cfg_quote(n->str, q));
+	/* A value where a map or a list belongs may be a whole file that is
+	 * no YAML (a password file given as the experiment): quoted only when
+	 * it is a short plain word, else described, its text not shown. */
+	if (strlen(n->str) <= CFG_DESCRIBE_WORD_BYTES &&
+	    strspn(n->str, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		    strlen(n->str)) {
+		snprintf(buf, CFG_DESCRIBE_BYTES, "'%s'", cfg_quote(n->str, q));
+		return buf;
+	}
+	snprintf(buf, CFG_DESCRIBE_BYTES, "a text of %zu bytes (not shown)", strlen(n->str));
 	return buf;
 }
 

@@ -211,11 +211,14 @@ static void cli_warn_unfinished(const struct results *r, const struct fabric *f)
 	if (f->sim.interrupted || f->sim.horizon || f->sim.stuck || f->no_progress_stopped ||
 	    f->deadlock_stopped)
 		return;
-	if (inc > 0 || qps > 0)
+	if (qps > 0)
 		fprintf(stderr,
 			"fabemu: WARNING: %.0f messages did not complete (%.0f of them failed with their "
 			"QP), %.0f QPs failed\n",
 			inc, failed, qps);
+	else if (inc > 0)
+		fprintf(stderr, "fabemu: WARNING: %.0f messages did not complete%s\n", inc,
+			f->sim.stopped ? " by stop_time" : "");
 }
 
 /* Hold @dir for this run: an exclusive flock(2) on DIR/.fabemu.lock, kept
