@@ -7,6 +7,7 @@
 #define FAB_EXP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "cc.h"
@@ -18,6 +19,7 @@
 #include "sim.h"
 #include "sw.h"
 #include "tg.h"
+#include "tg_wl.h"
 #include "topo.h"
 
 enum exp_op {
@@ -90,6 +92,7 @@ struct exp_workload {
 	const char *kind;      /* "messages", "permutation", "incast" (static) */
 	const struct cc_ops *cc; /* its cc key; NULL: nic.cc */
 	struct cfg_mark cc_mark; /* where its cc was named */
+	struct tg_wl_est est;  /* what it was estimated to make before it was expanded */
 };
 
 /* What a scheduled fault does (faults:, exp_faults.c; run/faults.c runs them). */
@@ -205,6 +208,10 @@ struct exp {
 	uint32_t n_colls;             /* their count */
 	struct tg_step *steps;        /* training steps */
 	uint32_t n_steps;             /* their count */
+	uint64_t qp_pairs_est;        /* QP pairs the workloads may make (each one's
+				       * estimate, tg_wl_admit: connections x qps) */
+	uint64_t max_memory_bytes;    /* engine.max_memory: the estimate's bound; 0 = the
+				       * machine's physical memory */
 	uint32_t *islands;            /* island of each endpoint (topo_ep_islands), made
 				       * when the first workload is checked; NULL before */
 	struct exp_workload *workloads; /* per workload index */
@@ -264,5 +271,36 @@ int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_B
 int exp_write_overrides(const struct exp *e, const char *path, char err[CFG_ERR_BYTES]);
 
 const char *exp_op_name(enum exp_op op);
+
+/* The size of a run, estimated before it is built (exp_estimate.c). */
+enum {
+	EXP_MAX_MSGS = 20000000,   /* messages one experiment may make */
+};
+
+/* What a run takes: the counts the workloads make and the memory they,
+ * the fabric and the packet pool take. Every part errs high. */
+struct exp_estimate {
+	uint64_t msgs;             /* messages */
+	uint64_t qp_pairs;         /* QP pairs, at most */
+	uint64_t ops;              /* dependency-graph operations */
+	uint64_t deps;             /* their edges */
+	uint64_t traffic_bytes;    /* messages, their records, QPs, collectives, data */
+	uint64_t graph_bytes;      /* operations and edges */
+	uint64_t fabric_bytes;     /* the program, topology, switches, ports and NICs */
+	uint64_t pool_bytes;       /* the packet pool at its largest, and its ring */
+	uint64_t total_bytes;      /* the sum */
+	uint64_t bound_bytes;      /* what it may take: engine.max_memory, else the
+				    * machine's physical memory */
+	bool bound_set;            /* the bound is engine.max_memory */
+};
+
+/* The estimate of loaded experiment @e into @out (the packet pool as
+ * fabric_pool_pkts sizes it). 0, or -E2BIG when the total passes the
+ * bound. */
+int exp_estimate(const struct exp *e, struct exp_estimate *out);
+/* fabemu check's line on @e's size before it is built, on @f: "check:
+ * memory: about 1.2 GiB (messages 0.9 GiB, graph ..., fabric ..., packet
+ * pool 0.3 GiB) for N messages and M graph operations; bound: ...". */
+void exp_estimate_print(const struct exp *e, FILE *f);
 
 #endif

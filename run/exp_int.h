@@ -6,6 +6,11 @@
 #include "cfg_schema.h"
 #include "exp.h"
 
+enum {
+	EXP_POOL_HEADERS_PKTS = 1 << 17, /* default pool, headers-only packets (~0.3 KiB each) */
+	EXP_POOL_PAYLOAD_PKTS = 1 << 15, /* default pool with payload (~4.4 KiB each at 4 KiB MTU) */
+};
+
 /* "node:port" naming a connected port of the topology (exp_ports.c). */
 int exp_port_ref(const struct exp *e, const struct cfg_node *n, struct exp_capture *out,
 		 char err[CFG_ERR_BYTES]);
@@ -29,6 +34,15 @@ const struct cfg_table *exp_faults_table(void);
  * seed into more entries of the schedule (after faults:). */
 int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 void exp_faults_free(struct exp *e);
+/* The loader's judgement of a workload's estimate (tg_wl_admit; @arg the
+ * struct exp being read): refused, with -EINVAL and @err at @at, when
+ * the experiment would pass EXP_MAX_MSGS, a graph index (2^32 - 1
+ * operations or edges) or its memory bound with it (exp_estimate.c). */
+int exp_estimate_admit(void *arg, const struct cfg_node *at, const char *kind,
+		       const struct tg_wl_est *est, char err[CFG_ERR_BYTES]);
+/* The whole experiment @e within its memory bound (its packet pool
+ * included), else -EINVAL with @err at @at. */
+int exp_estimate_check(const struct exp *e, const struct cfg_node *at, char err[CFG_ERR_BYTES]);
 /* The run module's keys of the fabric: section (loss, pfc.enabled,
  * pfc.deadlock_check, pfc.disabled_ports), beside the switch's; params
  * struct exp. */

@@ -2,6 +2,7 @@
  * sections (capture, outputs, expect), read through key tables by the
  * schema walker (core/cfg_schema.h), with the modules' tables for their
  * sections (switch, NIC, engine, topology kinds, workload kinds). */
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,8 +13,6 @@
 #include "tg_wl.h"
 
 enum {
-	EXP_POOL_HEADERS = 1 << 17, /* default pool, headers-only packets (~0.3 KiB each) */
-	EXP_POOL_PAYLOAD = 1 << 15, /* default pool with payload (~4.4 KiB each at 4 KiB MTU) */
 	EXP_NAME_MAX = 64,          /* characters of an experiment name */
 };
 
@@ -181,9 +180,12 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.n_colls = &e->n_colls,
 			.steps = &e->steps,
 			.n_steps = &e->n_steps,
+			.admit = exp_estimate_admit,
+			.admit_arg = e,
 		};
+		const struct tg_graph *g = &e->graph;
+		uint32_t first, ops = g->n_ops, deps = g->n_deps, colls = e->n_colls, steps = e->n_steps;
 		char kinds[256];
-		uint32_t first;
 		int idx, r;
 
 		exp_name_list(tg_wl_names(), kinds, sizeof(kinds));
@@ -208,6 +210,13 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
 		if (r != 0)
 			return r;
+		/* Every kind tells its estimate before it expands, and what it
+		 * made is within it (the tests check the same on samples). */
+		assert(ctx.admitted && e->n_msgs - first <= ctx.est.msgs &&
+		       g->n_ops - ops <= ctx.est.ops && g->n_deps - deps <= ctx.est.deps &&
+		       e->n_colls - colls <= ctx.est.colls && e->n_steps - steps <= ctx.est.steps);
+		e->workloads[e->n_workloads - 1].est = ctx.est;
+		e->qp_pairs_est += ctx.est.qp_pairs;
 	}
 	return 0;
 }
@@ -355,7 +364,7 @@ static int exp_top_check(const struct cfg_node *root, void *params, char err[CFG
 	(void)root;
 	(void)err;
 	if (!e->engine.pool_pkts)
-		e->engine.pool_pkts = e->nic.payload ? EXP_POOL_PAYLOAD : EXP_POOL_HEADERS;
+		e->engine.pool_pkts = e->nic.payload ? EXP_POOL_PAYLOAD_PKTS : EXP_POOL_HEADERS_PKTS;
 	return 0;
 }
 
@@ -369,8 +378,21 @@ static const struct cfg_sub exp_nic_subs[] = {
 	{ &cc_cfg_table, offsetof(struct exp, nic.cc_cfg) },
 	{ NULL, 0 },
 };
+static const struct cfg_key exp_engine_keys[] = {
+	{ "max_memory", CFG_KEY_SIZE, NULL, .off = offsetof(struct exp, max_memory_bytes), .size = 8,
+	  .min = 1 << 20, .max = UINT64_C(1) << 50,
+	  .doc = "refuse a run whose estimated memory is above this; absent: the machine's physical memory" },
+};
+
+static const struct cfg_table exp_engine_table = {
+	.section = "engine",
+	.keys = exp_engine_keys,
+	.n_keys = sizeof(exp_engine_keys) / sizeof(exp_engine_keys[0]),
+};
+
 static const struct cfg_sub exp_engine_subs[] = {
 	{ &sim_cfg_table, offsetof(struct exp, engine) },
+	{ &exp_engine_table, 0 },
 	{ NULL, 0 },
 };
 static const struct cfg_sub exp_capture_subs[] = { { &exp_capture_table, 0 }, { NULL, 0 } };
@@ -522,7 +544,8 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 		}
 	}
 	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", &top, 1, err) != 0 ||
-	    exp_cc_resolve(e, err) != 0) {
+	    exp_cc_resolve(e, err) != 0 ||
+	    exp_estimate_check(e, cfg_get(cfg_doc_root(e->doc), "traffic"), err) != 0) {
 		exp_free(e);
 		return -EINVAL;
 	}

@@ -11,6 +11,9 @@
 #include "sim.h"
 #include "test.h"
 
+/* tests/test_estimate.c (its suite is registered here, beside test.h's) */
+int test_estimate_register(void);
+
 static struct rte_mempool *test_pool;
 
 struct rte_mempool *test_mempool(void) { return test_pool; }
@@ -63,6 +66,7 @@ int main(int argc, char **argv)
 		test_coll_register,
 		test_trace_register,
 		test_tg_data_register,
+		test_estimate_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

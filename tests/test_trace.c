@@ -113,7 +113,11 @@ static void test_trace_csv_errors(void)
 		{ "start,src,dst,bytes\n0us,h0,h1,1x0\n", "t.csv:2:11: bytes: expected an integer" },
 		{ "start,src,dst,bytes\n0us,h0,h1,2147483649\n", "t.csv:2:11: bytes: 2147483649 is more than 2 GiB" },
 		{ "start,src,dst,bytes\n5,h0,h1,10\n", "t.csv:2:1: start: expected a time such as 12us" },
-		{ "start,src,dst,bytes,op\n0us,h0,h1,10,rdma\n", "t.csv:2:14: op: unknown value 'rdma'" },
+		{ "start,src,dst,bytes,op\n0us,h0,h1,10,rdma\n", "t.csv:2:14: op: expected write, send or read, got 'rdma'" },
+		{ "start,src,dst,bytes,id,depends_on\n0us,h0,h1,1,1,\n0us,h0,h1,1,2,1;1\n",
+		  "t.csv:3:17: id 1 listed twice" },
+		{ "start,src,dst,bytes\n0us,h0,h1,99999999999999999999999\n",
+		  "t.csv:2:11: bytes: 99999999999999999999999 is more than 2 GiB" },
 		{ "start,src,dst,bytes\n0us,h0,h1\n", "t.csv:2:10: fewer fields than the header's 4" },
 		{ "start,src,dst,bytes\n0us,h2,2,10\n", "t.csv:2:8: a message needs two different endpoints" },
 		{ "start,src,dst,byts\n", "t.csv:1:15: unknown column 'byts' (did you mean 'bytes'?)" },
@@ -291,7 +295,8 @@ static void test_trace_hpcc_errors(void)
 	} cases[] = {
 		{ "2\n0 1 3 100 10000 2.0\n", "t.txt:1:1: line 1 says 2 flows, the file has 1" },
 		{ "1\n0 1 3 100 10 2\n0 1 3 100 10 2\n", "t.txt:3:1: more flows than line 1 says (1)" },
-		{ "1\n0 1 3 100 1O 2\n", "t.txt:2:11: size (bytes): expected an integer, got '1O'" },
+		{ "1\n0 1 3 100 1O 2\n", "t.txt:2:11: size (bytes): expected an integer" },
+		{ "1\n0 1 3 100 1o 2\n", "t.txt:2:11: size (bytes): expected an integer, got '1o'" },
 		{ "1\n0 1 3 100 10 2e-6\n", "t.txt:2:14: start (seconds): expected a plain decimal" },
 		{ "2\n0 1 3 100 10 2\n0 1 3 100 10 1.5\n", "t.txt:3:14: flows must be sorted by start time" },
 		{ "1\n0 4 3 100 10 2\n", "t.txt:2:3: node index 4 is beyond hosts" },
@@ -351,7 +356,8 @@ static void test_trace_htsim_errors(void)
 		  "t.cm:4:9: flow id 1 is already the id of line 3" },
 		{ "Nodes 4\nConnections 1\n0->1 id 1 start 0\n", "t.cm:3:18: the connection has no 'size'" },
 		{ "Connections 1\n0->1 id 1 start 0 size 1\n", "t.cm:2:1: no 'Nodes N' line" },
-		{ "Nodes 4\nConnections 1\n0-1 id 1 start 0 size 1\n", "t.cm:3:1: unknown line '0-1'" },
+		{ "Nodes 4\nConnections 1\n0-1 id 1 start 0 size 1\n", "t.cm:3:1: an unknown line (expected SRC->DST" },
+		{ "Nodes 4\nConnections 1\nnodes 4\n", "t.cm:3:1: unknown line 'nodes' (expected SRC->DST" },
 		{ "# only a comment\n", "t.cm:1:1: empty trace" },
 		{ TT_CM_HEAD "0->1 id 1 start 0 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10\n"
 		  "trigger id 1 barrier\n", "t.cm:6:14: a barrier needs 'count C'" },
@@ -580,6 +586,84 @@ static void test_trace_pcap_errors(void)
 	tt_bad(NULL, NULL, "{kind: trace, file: aeth.pcap, format: pcap}", "not a capture libpcap can read");
 }
 
+/* ---- what a message may quote ---- */
+
+/* A file that is no trace at all (a password file, a key) is refused by
+ * every text reader at its first line, without a byte of it in the
+ * message: against each reader's error, the secret must be absent; a
+ * field is quoted only when a plain word of at most 32 bytes of
+ * [a-z0-9_] (tg_trace_word), else named by its position. */
+static void test_trace_no_echo(void)
+{
+	static const char secret[] = "root:x:0:0:Hunter2secret:/root:/bin/bash\n";
+	static const struct {
+		const char *file, *wl, *want, *text;
+	} cases[] = {
+		{ "t.csv", TT_CSV, "t.csv:1:1: an unknown column (field 1 of the header", NULL },
+		{ "t.txt", "{kind: trace, file: t.txt, format: hpcc-flow}",
+		  "t.txt:1:1: the first line of an HPCC flow file is the number of flows", NULL },
+		{ "t.cm", "{kind: trace, file: t.cm, format: htsim-cm}", "t.cm:1:1: no 'Nodes N' line before the first connection\n", NULL },
+		{ "t.csv", TT_CSV, "t.csv:2:8: expected a host: a name",
+		  "start,src,dst,bytes\n0us,h0,Hunter2secret=1,10\n" },
+		{ "t.csv", TT_CSV, "t.csv:1:15: an unknown column (field 4 of the header",
+		  "start,src,dst,hunter2secret_hunter2secret_hunter2secret\n" },
+		{ "t.csv", TT_CSV, "t.csv:2:1: start: expected a time such as 12us",
+		  "start,src,dst,bytes\nHunter2secret,h0,h1,10\n" },
+		{ "t.csv", TT_CSV, "t.csv:2:11: bytes: expected an integer\n",
+		  "start,src,dst,bytes\n0us,h0,h1,99999999999999999999999Hunter2secret\n" },
+		{ "t.csv", TT_CSV, "t.csv:2:14: op: expected write, send or read\n",
+		  "start,src,dst,bytes,op\n0us,h0,h1,10,Hunter2secret\n" },
+		{ "t.txt", "{kind: trace, file: t.txt, format: hpcc-flow}",
+		  "t.txt:2:14: start (seconds): expected a plain decimal such as 2.000001\n",
+		  "1\n0 1 3 100 10 Hunter2secret\n" },
+		{ "t.cm", "{kind: trace, file: t.cm, format: htsim-cm}",
+		  "t.cm:3:11: an unknown token (a connection takes",
+		  "Nodes 4\nConnections 1\n0->1 id 1 Hunter2secret 0 size 10\n" },
+		{ "t.cm", "{kind: trace, file: t.cm, format: htsim-cm}", "t.cm:3:17: start: expected picoseconds (a decimal)\n",
+		  "Nodes 4\nConnections 1\n0->1 id 1 start Hunter2secret size 10\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text ? cases[i].text : secret;
+		char err[CFG_ERR_BYTES + 1] = "";
+		struct exp *e;
+
+		tt_write(cases[i].file, text, strlen(text));
+		CU_ASSERT_NOT_EQUAL(tt_load(NULL, cases[i].wl, &e, err), 0);
+		/* A want ending in "\n" ends the message: nothing quoted after. */
+		strcat(err, "\n");
+		if (!strstr(err, cases[i].want) || strstr(err, "unter2") || strstr(err, "root:")) {
+			fprintf(stderr, "\n  got:  %s  want: %s (and no text of the file)\n", err,
+				cases[i].want);
+			CU_FAIL("a trace's text echoed, or not refused as it should be");
+		}
+		exp_free(e);
+	}
+}
+
+/* A file over its bound is refused from its size, before it is read: a
+ * sparse file of one byte more than the bound (which reads as zeros, and
+ * would be refused as binary or as no capture if it were read). */
+static void test_trace_size_bound(void)
+{
+	static const struct {
+		const char *file, *wl, *want;
+		off_t bytes;
+	} cases[] = {
+		{ "t.csv", TT_CSV, "t.csv' is 1073741825 bytes, more than the 1 GiB a text trace may be",
+		  ((off_t)1 << 30) + 1 },
+		{ "t.pcap", "{kind: trace, file: t.pcap, format: pcap}",
+		  "t.pcap' is 68719476737 bytes, more than the 64 GiB a pcap trace may be", ((off_t)64 << 30) + 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tt_write(cases[i].file, "", 0);
+		CU_ASSERT_EQUAL_FATAL(truncate(tt_path(cases[i].file), cases[i].bytes), 0);
+		tt_bad(NULL, NULL, cases[i].wl, cases[i].want);
+		tt_write(cases[i].file, "", 0); /* no sparse giant left behind */
+	}
+}
+
 /* ---- keys ---- */
 
 static void test_trace_keys(void)
@@ -628,6 +712,8 @@ int test_trace_register(void)
 		{ "pcap: messages of the test vector", test_trace_pcap },
 		{ "pcap: bad captures refused", test_trace_pcap_errors },
 		{ "keys of the trace kind", test_trace_keys },
+		{ "no text of a foreign file in a message", test_trace_no_echo },
+		{ "a file over its size bound refused unread", test_trace_size_bound },
 	};
 
 	return test_suite_n("trace", tt_suite_init, tt_suite_clean, tests,

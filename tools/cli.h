@@ -112,12 +112,25 @@ int cli_bench(const struct cli_opts *o);
 int cli_compare(const struct cli_opts *o);
 int cli_plot(const struct cli_opts *o);
 
+/* The largest summary.json read, bytes: the YAML loader's own bound on a
+ * file it reads whole (core/cfg.c), said before reading (docs/user-guide.md). */
+#define CLI_SUMMARY_MAX_BYTES ((uint64_t)64 << 20)
+
 /* Load the summary.json of the results folder @dir into *@doc (freed by the
  * caller, also on failure) and check that it is a summary of the schema
  * version this fabemu writes. Returns 0, or -errno with @err filled: a
- * missing folder, one without summary.json, a malformed file (FILE:LINE:COL),
- * not an object, another schema_version. */
+ * missing folder, one without summary.json, one over CLI_SUMMARY_MAX_BYTES,
+ * a malformed file (FILE:LINE:COL), not an object, another schema_version. */
 int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYTES]);
+/* compare's table (tools/cli_compare.c): every leaf of each folder's summary
+ * by dotted name, a row per name and a value per folder. */
+struct cli_cmp;
+/* Load the summaries of the @n_dirs (at most CLI_MAX_DIRS) results folders
+ * @dirs and build their table into *@out, which the caller frees with
+ * cli_cmp_free, also on failure. Returns 0, or -errno with @err. */
+int cli_cmp_read(const char *const *dirs, unsigned n_dirs, struct cli_cmp **out,
+		 char err[CFG_ERR_BYTES]);
+void cli_cmp_free(struct cli_cmp *t); /* NULL is fine */
 /* The node of dotted path @name (map keys, list indices) in a summary, or
  * NULL; and as a number (true/false as 1/0): 0 or -ENOENT. */
 const struct cfg_node *cli_summary_get(const struct cfg_doc *doc, const char *name);

@@ -44,7 +44,8 @@ struct cmp_row {
 
 /* All metrics of all folders, in the first folder's order, then the ones
  * that only later folders have, in their order. */
-struct cmp_table {
+struct cli_cmp {
+	struct cfg_doc *docs[CLI_MAX_DIRS]; /* each folder's summary: the values' text */
 	unsigned n_dirs;        /* folders */
 	struct cmp_row *rows;   /* the metrics */
 	size_t n_rows;          /* used */
@@ -55,7 +56,7 @@ struct cmp_table {
 
 /* One folder's summary being read. */
 struct cmp_walk {
-	struct cmp_table *t;  /* where its metrics go */
+	struct cli_cmp *t;    /* where its metrics go */
 	unsigned dir;         /* its index */
 	char name[CMP_NAME_BYTES]; /* the dotted name being built */
 	const char *path;     /* DIR/summary.json, for messages */
@@ -70,7 +71,7 @@ static uint64_t cmp_hash(const char *s)
 	return h;
 }
 
-static int cmp_rehash(struct cmp_table *t)
+static int cmp_rehash(struct cli_cmp *t)
 {
 	size_t n = t->n_slots ? t->n_slots * 2 : 256;
 	uint32_t *s = calloc(n, sizeof(*s));
@@ -92,7 +93,7 @@ static int cmp_rehash(struct cmp_table *t)
 
 /* The row named @name, added (all folders absent) when missing; NULL when
  * out of memory. */
-static struct cmp_row *cmp_row_get(struct cmp_table *t, const char *name)
+static struct cmp_row *cmp_row_get(struct cli_cmp *t, const char *name)
 {
 	struct cmp_row *row;
 	size_t i;
@@ -125,14 +126,19 @@ static struct cmp_row *cmp_row_get(struct cmp_table *t, const char *name)
 	return row;
 }
 
-static void cmp_table_free(struct cmp_table *t)
+void cli_cmp_free(struct cli_cmp *t)
 {
+	if (!t)
+		return;
 	for (size_t r = 0; r < t->n_rows; r++) {
 		free(t->rows[r].name);
 		free(t->rows[r].vals);
 	}
 	free(t->rows);
 	free(t->slots);
+	for (unsigned d = 0; d < t->n_dirs; d++)
+		cfg_doc_free(t->docs[d]);
+	free(t);
 }
 
 /* How a scalar reads: a number (true/false as 1/0, as expect: reads them),
@@ -292,6 +298,13 @@ int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYT
 		snprintf(err, CFG_ERR_BYTES, "%s: no summary.json in it (not a results folder?)", dir);
 		return -ENOENT;
 	}
+	/* Refused before it is read (the loader reads a file whole). A FIFO or
+	 * a device (no size) is the loader's to refuse. */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > CLI_SUMMARY_MAX_BYTES) {
+		snprintf(err, CFG_ERR_BYTES, "%.400s: larger than %llu MiB, the most fabemu reads of a "
+			 "summary.json", path, (unsigned long long)(CLI_SUMMARY_MAX_BYTES >> 20));
+		return -EFBIG;
+	}
 	rc = cfg_doc_load(path, doc, err);
 	if (rc != 0)
 		return rc;
@@ -305,12 +318,11 @@ int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYT
 		snprintf(err, CFG_ERR_BYTES, "%.400s: no schema_version: not a fabemu summary", path);
 		return -EINVAL;
 	}
-	if (ver->type != CFG_SCALAR || ver->quoted) {
-		cfg_errorf(err, ver, "schema_version is not a number: not a fabemu summary");
+	/* Said without the value: the file may be anything but a summary. */
+	if (ver->type != CFG_SCALAR || ver->quoted || cfg_u64(ver, 0, UINT64_MAX, &v, err) != 0) {
+		cfg_errorf(err, ver, "schema_version: expected a whole number: not a fabemu summary");
 		return -EINVAL;
 	}
-	if (cfg_u64(ver, 0, UINT64_MAX, &v, err) != 0)
-		return -EINVAL;
 	if (v != RES_SCHEMA_VERSION) {
 		cfg_errorf(err, ver, "schema_version %llu, this fabemu reads schema version %d",
 			   (unsigned long long)v, RES_SCHEMA_VERSION);
@@ -404,7 +416,7 @@ static void cmp_md_cell(FILE *f, const char *s)
 
 enum { CMP_CHANGE_BYTES = 32 };
 
-static void cmp_print_plain(FILE *f, const struct cmp_table *t, const struct cmp_row *const *sel,
+static void cmp_print_plain(FILE *f, const struct cli_cmp *t, const struct cmp_row *const *sel,
 			    size_t n_sel, const char *const *dirs, double tol, size_t n_flagged)
 {
 	size_t w_name = strlen("metric"), w_val[CLI_MAX_DIRS] = { 0 }, w_chg = strlen("vs A");
@@ -458,7 +470,7 @@ static void cmp_print_plain(FILE *f, const struct cmp_table *t, const struct cmp
 		n_flagged ? " (marked *)" : "");
 }
 
-static void cmp_print_markdown(FILE *f, const struct cmp_table *t,
+static void cmp_print_markdown(FILE *f, const struct cli_cmp *t,
 			       const struct cmp_row *const *sel, size_t n_sel,
 			       const char *const *dirs, double tol, size_t n_flagged)
 {
@@ -533,10 +545,50 @@ static bool cmp_selected(const char *name, char *const *pats, unsigned n_pats, b
 	return any;
 }
 
+int cli_cmp_read(const char *const *dirs, unsigned n_dirs, struct cli_cmp **out,
+		 char err[CFG_ERR_BYTES])
+{
+	struct cli_cmp *t;
+
+	*out = NULL;
+	if (n_dirs > CLI_MAX_DIRS) {
+		snprintf(err, CFG_ERR_BYTES, "compare: more than %d results folders", CLI_MAX_DIRS);
+		return -E2BIG;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, CFG_ERR_BYTES, "compare: out of memory");
+		return -ENOMEM;
+	}
+	*out = t;
+	t->n_dirs = n_dirs;
+	for (unsigned d = 0; d < n_dirs; d++) {
+		struct cmp_walk *w;
+		char path[CMP_PATH_BYTES];
+		int rc;
+
+		rc = cli_summary_load(dirs[d], &t->docs[d], err);
+		if (rc != 0)
+			return rc;
+		/* The name being built is large: not on the stack. */
+		w = malloc(sizeof(*w));
+		if (!w) {
+			snprintf(err, CFG_ERR_BYTES, "compare: out of memory");
+			return -ENOMEM;
+		}
+		snprintf(path, sizeof(path), "%s/summary.json", dirs[d]);
+		*w = (struct cmp_walk){ .t = t, .dir = d, .path = path };
+		rc = cmp_walk_node(w, cfg_doc_root(t->docs[d]), 0, 0, err);
+		free(w);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 int cli_compare(const struct cli_opts *o)
 {
-	struct cfg_doc *docs[CLI_MAX_DIRS] = { 0 };
-	struct cmp_table t = { .n_dirs = o->n_dirs };
+	struct cli_cmp *t = NULL;
 	char err[CFG_ERR_BYTES], patbuf[CMP_NAME_BYTES * 4];
 	char *pats[CMP_MAX_PATTERNS];
 	bool hit[CMP_MAX_PATTERNS] = { false };
@@ -560,43 +612,24 @@ int cli_compare(const struct cli_opts *o)
 				"got '%s' (see fabemu compare --help)\n", o->metrics);
 		return CLI_BAD_INPUT;
 	}
-	for (unsigned d = 0; d < o->n_dirs; d++) {
-		struct cmp_walk *w;
-		char path[CMP_PATH_BYTES];
-		int rc;
-
-		if (cli_summary_load(o->dirs[d], &docs[d], err) != 0) {
-			fprintf(stderr, "fabemu: %s\n", err);
-			goto out;
-		}
-		w = malloc(sizeof(*w));
-		if (!w) {
-			fprintf(stderr, "fabemu: compare: out of memory\n");
-			goto out;
-		}
-		snprintf(path, sizeof(path), "%s/summary.json", o->dirs[d]);
-		*w = (struct cmp_walk){ .t = &t, .dir = d, .path = path };
-		rc = cmp_walk_node(w, cfg_doc_root(docs[d]), 0, 0, err);
-		free(w);
-		if (rc != 0) {
-			fprintf(stderr, "fabemu: %s\n", err);
-			goto out;
-		}
+	if (cli_cmp_read(o->dirs, o->n_dirs, &t, err) != 0) {
+		fprintf(stderr, "fabemu: %s\n", err);
+		goto out;
 	}
-	sel = calloc(t.n_rows ? t.n_rows : 1, sizeof(*sel));
+	sel = calloc(t->n_rows ? t->n_rows : 1, sizeof(*sel));
 	if (!sel) {
 		fprintf(stderr, "fabemu: compare: out of memory\n");
 		goto out;
 	}
-	for (size_t r = 0; r < t.n_rows; r++) {
+	for (size_t r = 0; r < t->n_rows; r++) {
 		bool numeric = false;
 
-		for (unsigned d = 0; d < t.n_dirs; d++)
-			if (t.rows[r].vals[d].kind == CMP_NUMBER || t.rows[r].vals[d].kind == CMP_NULL)
+		for (unsigned d = 0; d < t->n_dirs; d++)
+			if (t->rows[r].vals[d].kind == CMP_NUMBER || t->rows[r].vals[d].kind == CMP_NULL)
 				numeric = true;
-		if (!numeric || !cmp_selected(t.rows[r].name, pats, n_pats, hit))
+		if (!numeric || !cmp_selected(t->rows[r].name, pats, n_pats, hit))
 			continue;
-		sel[n_sel++] = &t.rows[r];
+		sel[n_sel++] = &t->rows[r];
 	}
 	for (unsigned k = 0; k < n_pats; k++)
 		if (!hit[k]) {
@@ -605,7 +638,7 @@ int cli_compare(const struct cli_opts *o)
 			goto out;
 		}
 	for (size_t r = 0; r < n_sel; r++)
-		for (unsigned d = 1; d < t.n_dirs; d++) {
+		for (unsigned d = 1; d < t->n_dirs; d++) {
 			char chg[CMP_CHANGE_BYTES];
 
 			if (cmp_change(&sel[r]->vals[0], &sel[r]->vals[d], tol, chg, sizeof(chg))) {
@@ -614,9 +647,9 @@ int cli_compare(const struct cli_opts *o)
 			}
 		}
 	if (o->markdown)
-		cmp_print_markdown(stdout, &t, sel, n_sel, o->dirs, tol, n_flagged);
+		cmp_print_markdown(stdout, t, sel, n_sel, o->dirs, tol, n_flagged);
 	else
-		cmp_print_plain(stdout, &t, sel, n_sel, o->dirs, tol, n_flagged);
+		cmp_print_plain(stdout, t, sel, n_sel, o->dirs, tol, n_flagged);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "fabemu: compare: cannot write the table: %s\n", strerror(errno));
 		ret = CLI_FAIL;
@@ -625,8 +658,6 @@ int cli_compare(const struct cli_opts *o)
 	ret = n_flagged ? CLI_FAIL : CLI_OK;
 out:
 	free(sel);
-	cmp_table_free(&t);
-	for (unsigned d = 0; d < o->n_dirs; d++)
-		cfg_doc_free(docs[d]);
+	cli_cmp_free(t);
 	return ret;
 }

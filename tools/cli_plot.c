@@ -2,8 +2,9 @@
  * slowdown by message size and the FCT CDF (flows.csv), queue depth and PFC
  * pause state per sampled port (series.csv) and a PFC pause timeline
  * (series.csv, or paused time per port from pfc.csv); cli_plot_more.c draws
- * the others. For each picture the output folder gets its data (.dat), its
- * gnuplot script (.gp) and the image. */
+ * the others, from what cli_plot_read.c read first. For each picture the
+ * output folder gets its data (.dat), its gnuplot script (.gp) and the
+ * image. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,307 +21,17 @@
 /* The pictures, in the order drawn; each is NAME.gp, NAME*.dat, NAME.png|svg. */
 static const char *const plot_names[] = { "fct-slowdown", "fct-cdf", "queues", "pfc-timeline" };
 
-/* One completed message of flows.csv. */
-struct plot_msg {
-	double bytes;       /* message size */
-	double fct_ns;      /* flow completion time */
-	double slowdown;    /* fct / ideal fct */
-	unsigned workload;  /* index into plot_flows.names */
-};
-
-/* The completed messages of flows.csv. */
-struct plot_flows {
-	struct plot_msg *m;  /* in file order */
-	size_t n;            /* completed messages */
-	size_t cap;          /* allocated */
-	size_t n_rows;       /* rows, incomplete ones included */
-	char *names[PLOT_MAX_SERIES + 1]; /* workload names, first seen first */
-	unsigned n_names;    /* how many; PLOT_MAX_SERIES + 1 means "too many" */
-};
-
-/* One sample of series.csv. */
-struct plot_sample {
-	double t_ns;        /* sample time */
-	double queue_bytes; /* egress queue occupancy */
-	unsigned prio_mask; /* priorities paused */
-	unsigned port;      /* index into plot_series.ports */
-};
-
-/* series.csv. */
-struct plot_series {
-	struct plot_sample *s; /* in file order */
-	size_t n;              /* samples */
-	size_t cap;            /* allocated */
-	char **ports;          /* port names, first seen first */
-	unsigned n_ports;      /* how many */
-	double max_t_ns;       /* the last sample time */
-	double interval_ns;    /* the smallest step between two sample times */
-};
-
-int plot_csv_open(struct plot_csv *c, const char *dir, const char *name)
-{
-	memset(c, 0, sizeof(*c));
-	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
-	/* Not a FIFO or a device: a results file is a regular file. errno
-	 * says ENOENT when it is missing (the callers skip it then). */
-	errno = 0;
-	c->f = cfg_fopen_regular(c->path, c->why);
-	if (!c->f && errno != ENOENT)
-		errno = EINVAL;
-	return c->f ? 0 : -errno;
-}
-
-void plot_csv_close(struct plot_csv *c)
-{
-	if (c->f)
-		fclose(c->f);
-	free(c->line);
-	c->f = NULL;
-	c->line = NULL;
-}
-
-/* The next line, split. Returns 1, 0 at the end, -errno on a read error. */
-int plot_csv_next(struct plot_csv *c)
-{
-	ssize_t len = getline(&c->line, &c->cap, c->f);
-	char *p;
-
-	if (len < 0)
-		return ferror(c->f) ? -EIO : 0;
-	c->lineno++;
-	if (len && c->line[len - 1] == '\n')
-		c->line[--len] = '\0';
-	c->n_fields = 0;
-	for (p = c->line; c->n_fields < PLOT_MAX_FIELDS;) {
-		c->fields[c->n_fields++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return 1;
-}
-
-/* Index of the column @name in the header just read, or -1. */
-int plot_csv_col(const struct plot_csv *c, const char *name)
-{
-	for (unsigned k = 0; k < c->n_fields; k++)
-		if (!strcmp(c->fields[k], name))
-			return (int)k;
-	return -1;
-}
-
-int plot_num(const char *s, double *out)
-{
-	char *end;
-
-	if (!*s)
-		return -EINVAL;
-	*out = strtod(s, &end);
-	return *end || !isfinite(*out) ? -EINVAL : 0;
-}
-
-int plot_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	void *q;
-	size_t c = *cap ? *cap : 1024;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
-/* Read flows.csv. Returns 0 (also when absent: n_rows 0), or -errno with
- * @err. A workload name may hold commas, as fabemu writes them unquoted:
- * the columns after it are counted from the end of the row. */
-static int plot_read_flows(const char *dir, struct plot_flows *fl, bool *present,
-			   char err[CFG_ERR_BYTES])
-{
-	struct plot_csv c;
-	int c_bytes, c_fct, c_slow, c_wl, c_status, n_cols, rc;
-
-	*present = false;
-	if (plot_csv_open(&c, dir, "flows.csv") != 0)
-		return errno == ENOENT ? 0 : (snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s",
-						       c.path, c.why), -EIO);
-	*present = true;
-	rc = plot_csv_next(&c);
-	if (rc > 0) {
-		n_cols = (int)c.n_fields;
-		c_bytes = plot_csv_col(&c, "bytes");
-		c_fct = plot_csv_col(&c, "fct_ns");
-		c_slow = plot_csv_col(&c, "slowdown");
-		c_wl = plot_csv_col(&c, "workload");
-		c_status = plot_csv_col(&c, "status");
-	}
-	if (rc <= 0 || c_bytes < 0 || c_fct < 0 || c_slow < 0 || c_wl < 0 || c_status < 0 ||
-	    c_bytes > c_wl || c_fct > c_wl || c_slow > c_wl || c_status < c_wl) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s:1: not a fabemu flows.csv header", c.path);
-		plot_csv_close(&c);
-		return -EINVAL;
-	}
-	while ((rc = plot_csv_next(&c)) > 0) {
-		int extra = (int)c.n_fields - n_cols;
-		char name[256];
-		const char *status;
-		struct plot_msg m;
-		unsigned w;
-
-		if (extra < 0 || c.n_fields == PLOT_MAX_FIELDS) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s:%u: %u columns, the header has %d", c.path,
-				 c.lineno, c.n_fields, n_cols);
-			rc = -EINVAL;
-			break;
-		}
-		fl->n_rows++;
-		status = c.fields[c_status + extra];
-		if (strcmp(status, "complete"))
-			continue;
-		if (plot_num(c.fields[c_bytes], &m.bytes) || plot_num(c.fields[c_fct], &m.fct_ns) ||
-		    plot_num(c.fields[c_slow], &m.slowdown)) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s:%u: bytes, fct_ns or slowdown is not a number",
-				 c.path, c.lineno);
-			rc = -EINVAL;
-			break;
-		}
-		/* The workload's name: its column and the extra ones, commas restored. */
-		name[0] = '\0';
-		for (int k = c_wl; k <= c_wl + extra; k++)
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
-				 k > c_wl ? "," : "", c.fields[k]);
-		for (w = 0; w < fl->n_names && w < PLOT_MAX_SERIES; w++)
-			if (!strcmp(fl->names[w], name))
-				break;
-		if (w == fl->n_names && w < PLOT_MAX_SERIES) {
-			fl->names[w] = strdup(name);
-			if (!fl->names[w]) {
-				rc = -ENOMEM;
-				break;
-			}
-			fl->n_names++;
-		} else if (w == PLOT_MAX_SERIES) {
-			fl->n_names = PLOT_MAX_SERIES + 1;
-		}
-		m.workload = w;
-		if (plot_grow((void **)&fl->m, &fl->cap, fl->n + 1, sizeof(*fl->m)) != 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		fl->m[fl->n++] = m;
-	}
-	if (rc == -ENOMEM)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: out of memory", c.path);
-	else if (rc == -EIO)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot read", c.path);
-	plot_csv_close(&c);
-	return rc < 0 ? rc : 0;
-}
-
-static void plot_flows_free(struct plot_flows *fl)
-{
-	free(fl->m);
-	for (unsigned k = 0; k < fl->n_names && k < PLOT_MAX_SERIES; k++)
-		free(fl->names[k]);
-}
-
-/* Read series.csv (absent: n 0). Returns 0 or -errno with @err. */
-static int plot_read_series(const char *dir, struct plot_series *se, char err[CFG_ERR_BYTES])
-{
-	struct plot_csv c;
-	int c_t, c_port, c_q, c_mask, rc;
-	double prev_t = -1;
-
-	if (plot_csv_open(&c, dir, "series.csv") != 0) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot open: %s", c.path, c.why);
-		return -EIO;
-	}
-	rc = plot_csv_next(&c);
-	c_t = rc > 0 ? plot_csv_col(&c, "time_ns") : -1;
-	c_port = rc > 0 ? plot_csv_col(&c, "port") : -1;
-	c_q = rc > 0 ? plot_csv_col(&c, "queue_bytes") : -1;
-	c_mask = rc > 0 ? plot_csv_col(&c, "paused_prio_mask") : -1;
-	if (c_t < 0 || c_port < 0 || c_q < 0 || c_mask < 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s:1: not a fabemu series.csv header", c.path);
-		plot_csv_close(&c);
-		return -EINVAL;
-	}
-	se->interval_ns = INFINITY;
-	while ((rc = plot_csv_next(&c)) > 0) {
-		struct plot_sample s;
-		double mask;
-		unsigned p;
-
-		if (c.n_fields <= (unsigned)c_t || c.n_fields <= (unsigned)c_port ||
-		    c.n_fields <= (unsigned)c_q || c.n_fields <= (unsigned)c_mask ||
-		    plot_num(c.fields[c_t], &s.t_ns) || plot_num(c.fields[c_q], &s.queue_bytes) ||
-		    plot_num(c.fields[c_mask], &mask) || mask < 0 || mask > 255) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s:%u: not a series.csv row", c.path, c.lineno);
-			rc = -EINVAL;
-			break;
-		}
-		s.prio_mask = (unsigned)mask;
-		for (p = 0; p < se->n_ports; p++)
-			if (!strcmp(se->ports[p], c.fields[c_port]))
-				break;
-		if (p == se->n_ports) {
-			char **ports = realloc(se->ports, (p + 1) * sizeof(*ports));
-
-			if (!ports || !(ports[p] = strdup(c.fields[c_port]))) {
-				if (ports)
-					se->ports = ports;
-				rc = -ENOMEM;
-				break;
-			}
-			se->ports = ports;
-			se->n_ports++;
-		}
-		s.port = p;
-		if (s.t_ns > prev_t && prev_t >= 0 && s.t_ns - prev_t < se->interval_ns)
-			se->interval_ns = s.t_ns - prev_t;
-		prev_t = s.t_ns > prev_t ? s.t_ns : prev_t;
-		se->max_t_ns = prev_t;
-		if (plot_grow((void **)&se->s, &se->cap, se->n + 1, sizeof(*se->s)) != 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		se->s[se->n++] = s;
-	}
-	if (!isfinite(se->interval_ns))
-		se->interval_ns = 0;
-	if (rc == -ENOMEM)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: out of memory", c.path);
-	else if (rc == -EIO)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot read", c.path);
-	plot_csv_close(&c);
-	return rc < 0 ? rc : 0;
-}
-
-static void plot_series_free(struct plot_series *se)
-{
-	for (unsigned p = 0; p < se->n_ports; p++)
-		free(se->ports[p]);
-	free(se->ports);
-	free(se->s);
-}
-
 FILE *plot_fopen(const struct plot_ctx *x, const char *name, char err[CFG_ERR_BYTES])
 {
 	char path[PLOT_PATH_BYTES + 64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", x->out, name);
-	f = fopen(path, "w");
+	/* Not through a link planted in the output folder (ELOOP). */
+	f = cfg_fopen_out(path);
 	if (!f)
-		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path,
+			 errno == ELOOP ? "a symbolic link (plot does not follow one)" : strerror(errno));
 	return f;
 }
 
@@ -673,14 +384,14 @@ static int plot_timeline_series(struct plot_ctx *x, const struct plot_series *se
 	FILE *f;
 
 	*drawn = false;
+	/* From each port's mask of priorities ever paused, not a scan of the
+	 * samples per port (thousands of ports). */
 	for (unsigned p = 0; p < se->n_ports; p++)
 		for (unsigned prio = 0; prio < 8 && n_rows < PLOT_MAX_ROWS; prio++)
-			for (size_t i = 0; i < se->n; i++)
-				if (se->s[i].port == p && (se->s[i].prio_mask >> prio & 1)) {
-					rows[n_rows][0] = p;
-					rows[n_rows++][1] = prio;
-					break;
-				}
+			if (se->paused[p] >> prio & 1) {
+				rows[n_rows][0] = p;
+				rows[n_rows++][1] = prio;
+			}
 	if (!n_rows)
 		return 0;
 	div = plot_time_unit(se->max_t_ns + iv, &unit);
@@ -737,63 +448,28 @@ static int plot_timeline_series(struct plot_ctx *x, const struct plot_series *se
 
 /* (d) without series.csv: the paused time of each port and priority from
  * pfc.csv, as bars (pfc.csv holds totals, no times). */
-static int plot_timeline_pfc(struct plot_ctx *x, bool *drawn, char err[CFG_ERR_BYTES])
+static int plot_timeline_pfc(struct plot_ctx *x, const struct plot_pfc *pfc, bool *drawn,
+			     char err[CFG_ERR_BYTES])
 {
-	struct plot_csv c;
-	int c_node, c_port, c_prio, c_paused, rc;
-	unsigned n = 0;
-	FILE *f = NULL;
+	FILE *f;
 
 	*drawn = false;
-	if (plot_csv_open(&c, x->dir, "pfc.csv") != 0)
+	if (!pfc->n)
 		return 0;
-	rc = plot_csv_next(&c);
-	c_node = rc > 0 ? plot_csv_col(&c, "node") : -1;
-	c_port = rc > 0 ? plot_csv_col(&c, "port") : -1;
-	c_prio = rc > 0 ? plot_csv_col(&c, "priority") : -1;
-	c_paused = rc > 0 ? plot_csv_col(&c, "paused_ns") : -1;
-	if (c_node < 0 || c_port < 0 || c_prio < 0 || c_paused < 0) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s:1: not a fabemu pfc.csv header", c.path);
-		plot_csv_close(&c);
-		return -EINVAL;
-	}
-	while ((rc = plot_csv_next(&c)) > 0) {
-		double ns;
-
-		if (c.n_fields <= (unsigned)c_paused || c.n_fields <= (unsigned)c_node ||
-		    c.n_fields <= (unsigned)c_port || c.n_fields <= (unsigned)c_prio ||
-		    plot_num(c.fields[c_paused], &ns)) {
-			snprintf(err, CFG_ERR_BYTES, "%.400s:%u: not a pfc.csv row", c.path, c.lineno);
-			rc = -EINVAL;
-			break;
-		}
-		if (ns <= 0 || n == PLOT_MAX_ROWS)
-			continue;
-		if (!f && !(f = plot_fopen(x, "pfc-timeline.dat", err))) {
-			rc = -EIO;
-			break;
-		}
-		fprintf(f, "%u %.9g \"%s:%s prio %s\"\n", n++, ns / 1e3, c.fields[c_node],
-			c.fields[c_port], c.fields[c_prio]);
-	}
-	plot_csv_close(&c);
-	if (rc < 0) {
-		if (f)
-			fclose(f);
-		return rc;
-	}
-	if (!f)
-		return 0;
+	if (!(f = plot_fopen(x, "pfc-timeline.dat", err)))
+		return -EIO;
+	for (unsigned r = 0; r < pfc->n; r++)
+		fprintf(f, "%u %.9g \"%s\"\n", r, pfc->rows[r].paused_ns / 1e3, pfc->rows[r].label);
 	if (plot_fclose(x, f, "pfc-timeline.dat", err) != 0)
 		return -EIO;
 	if (!(f = plot_fopen(x, "pfc-timeline.gp", err)))
 		return -EIO;
-	plot_gp_head(x, f, "pfc-timeline", 1000, 160 + 40 * (int)n);
+	plot_gp_head(x, f, "pfc-timeline", 1000, 160 + 40 * (int)pfc->n);
 	fprintf(f, "set title 'PFC paused time per port and priority (pfc.csv; a timeline needs outputs.series)'\n"
 		   "set xlabel 'time paused (us)'\nset ylabel 'port, priority'\n"
 		   "set yrange [-0.6:%u.6]\nset xrange [0:*]\nset style fill solid 0.8 noborder\n"
 		   "plot 'pfc-timeline.dat' using ($2/2):1:($2/2):(0.35):ytic(3) with boxxyerror "
-		   "lc rgb 'red' title 'paused'\n", n - 1);
+		   "lc rgb 'red' title 'paused'\n", pfc->n - 1);
 	if (plot_fclose(x, f, "pfc-timeline.gp", err) != 0)
 		return -EIO;
 	*drawn = true;
@@ -834,15 +510,44 @@ static int plot_default_out(const char *dir, char *out, size_t len)
 	return (size_t)snprintf(out, len, "plots/%.*s", (int)n, base) < len ? 0 : -ENAMETOOLONG;
 }
 
+/* Make the output folder @out (and the folders above it). It must not be
+ * a symbolic link: plot removes its own earlier pictures there, writes
+ * there and runs gnuplot there, which a link in its place would take
+ * elsewhere; folders above it are the user's to arrange. Returns a CLI_*
+ * status, with the message on stderr. */
+static int plot_out_dir(char *out)
+{
+	size_t n = strlen(out);
+	struct stat st;
+	int rc;
+
+	/* "DIR/" would resolve a link: look at DIR itself. */
+	while (n > 1 && out[n - 1] == '/')
+		out[--n] = '\0';
+	rc = lstat(out, &st) == 0 && S_ISLNK(st.st_mode) ? -ELOOP : cli_mkdirs(out);
+	if (rc == 0 && lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+		rc = -ELOOP; /* made a link while the folders above were made */
+	if (rc == -ELOOP) {
+		fprintf(stderr, "fabemu: %s: a symbolic link: plot writes into a folder, not through "
+				"a link (give -o a folder)\n", out);
+		return CLI_BAD_INPUT;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "fabemu: %s: cannot create: %s\n", out,
+			rc == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
+				       : strerror(-rc));
+		return CLI_BAD_INPUT;
+	}
+	return CLI_OK;
+}
+
 int cli_plot(const struct cli_opts *o)
 {
 	struct plot_ctx x = { .ext = "png" };
-	struct plot_flows fl = { 0 };
-	struct plot_series se = { 0 };
-	struct plot_more *more = NULL;
+	struct plot_in in = { 0 };
 	struct cfg_doc *doc = NULL;
 	char err[CFG_ERR_BYTES], gnuplot[PLOT_PATH_BYTES];
-	bool flows_present, drawn;
+	bool drawn;
 	int ret = CLI_BAD_INPUT, rc;
 	const size_t n_names = sizeof(plot_names) / sizeof(plot_names[0]);
 
@@ -873,8 +578,8 @@ int cli_plot(const struct cli_opts *o)
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
-	if (plot_read_flows(x.dir, &fl, &flows_present, err) != 0 ||
-	    plot_read_series(x.dir, &se, err) != 0 || plot_more_read(x.dir, &more, err) != 0) {
+	/* Every input read and checked before anything is written. */
+	if (plot_read(x.dir, PLOT_ALL_FILES, &in, err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
@@ -885,11 +590,9 @@ int cli_plot(const struct cli_opts *o)
 		goto out;
 	}
 	x.gnuplot = gnuplot;
-	rc = cli_mkdirs(x.out);
-	if (rc != 0) {
-		fprintf(stderr, "fabemu: %s: cannot create: %s\n", x.out, strerror(-rc));
+	if ((ret = plot_out_dir(x.out)) != CLI_OK)
 		goto out;
-	}
+	ret = CLI_BAD_INPUT;
 	/* No picture of an earlier plot into this folder stays beside new ones. */
 	for (size_t k = 0; k < n_names + plot_n_more_names; k++) {
 		static const char *const exts[] = { "png", "svg", "gp", "dat" };
@@ -903,6 +606,7 @@ int cli_plot(const struct cli_opts *o)
 				fprintf(stderr, "fabemu: %s: path too long\n", x.out);
 				goto out;
 			}
+			/* A link there goes, not what it points to. */
 			if (unlink(path) != 0 && errno != ENOENT) {
 				fprintf(stderr, "fabemu: %s: cannot remove: %s\n", path, strerror(errno));
 				goto out;
@@ -910,39 +614,37 @@ int cli_plot(const struct cli_opts *o)
 		}
 	}
 	ret = CLI_FAIL;
-	if (!flows_present) {
+	if (!in.fl.present) {
 		plot_skip("fct-slowdown", "no flows.csv (outputs.flows_csv is false)");
 		plot_skip("fct-cdf", "no flows.csv (outputs.flows_csv is false)");
-	} else if (!fl.n) {
+	} else if (!in.fl.n) {
 		plot_skip("fct-slowdown", "no message completed");
 		plot_skip("fct-cdf", "no message completed");
-	} else if (plot_slowdown(&x, &fl, err) != 0 || plot_cdf(&x, &fl, err) != 0) {
+	} else if (plot_slowdown(&x, &in.fl, err) != 0 || plot_cdf(&x, &in.fl, err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
-	if (!se.n)
+	if (!in.se.n)
 		plot_skip("queues", "no series.csv (set outputs.series to sample ports)");
-	else if (plot_queues(&x, &se, err) != 0) {
+	else if (plot_queues(&x, &in.se, err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
-	rc = se.n ? plot_timeline_series(&x, &se, &drawn, err) : plot_timeline_pfc(&x, &drawn, err);
+	rc = in.se.n ? plot_timeline_series(&x, &in.se, &drawn, err)
+		     : plot_timeline_pfc(&x, &in.pfc, &drawn, err);
 	if (rc != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
-		ret = rc == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 		goto out;
 	}
 	if (!drawn)
-		plot_skip("pfc-timeline", se.n ? "no sampled port was paused" : "no port was paused by PFC");
-	if (plot_more_draw(&x, more, err) != 0) {
+		plot_skip("pfc-timeline", in.se.n ? "no sampled port was paused" : "no port was paused by PFC");
+	if (plot_more_draw(&x, &in.more, err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		goto out;
 	}
 	ret = CLI_OK;
 out:
-	plot_flows_free(&fl);
-	plot_series_free(&se);
-	plot_more_free(more);
+	plot_in_free(&in);
 	cfg_doc_free(doc);
 	return ret;
 }

@@ -354,6 +354,8 @@ int cli_run(const struct cli_opts *o, bool check)
 		return rc;
 	}
 	e->engine.pool_pkts = fabric_pool_pkts(e);
+	if (check)
+		exp_estimate_print(e, stdout); /* the run's size, before it is built */
 	if (cli_arm_stop(o) != 0) {
 		rc = cli_failed(o, check, e->name, "signals", "cannot install signal handlers");
 		exp_free(e);

@@ -35,23 +35,26 @@ for f in experiments/*.yaml tests/scenarios/*.yaml topologies/*.yaml tests/fuzz/
 done
 # FABEMU_FUZZ_RUNS=N: N inputs per target from a fixed seed instead of a
 # time (the same inputs on every machine: what CI runs, so that its result
-# does not depend on the machine's speed), SECONDS still the cap.
-budget="-max_total_time=$secs"
+# does not depend on the machine's speed), SECONDS still the cap; the file
+# readers' targets take FABEMU_FUZZ_READER_RUNS (default: the same N).
+budget="-max_total_time=$secs" reader_budget=$budget
 if [ -n "${FABEMU_FUZZ_RUNS:-}" ]; then
-	case "$FABEMU_FUZZ_RUNS" in *[!0-9]*) echo "fuzz-smoke: FABEMU_FUZZ_RUNS must be a whole number" >&2; exit 2 ;; esac
+	case "$FABEMU_FUZZ_RUNS${FABEMU_FUZZ_READER_RUNS:-}" in *[!0-9]*) echo "fuzz-smoke: FABEMU_FUZZ_RUNS and FABEMU_FUZZ_READER_RUNS must be whole numbers" >&2; exit 2 ;; esac
 	budget="-runs=$FABEMU_FUZZ_RUNS -seed=1 -max_total_time=$secs"
+	reader_budget="-runs=${FABEMU_FUZZ_READER_RUNS:-$FABEMU_FUZZ_RUNS} -seed=1 -max_total_time=$secs"
 fi
 status=0
-# Every target built from tests/fuzz/fuzz_*.c.
+# Every target built from tests/fuzz/fuzz_*.c (fuzz_input.c and
+# fuzz_file.c are the targets' shared parts).
 for src in tests/fuzz/fuzz_*.c; do
 	t=${src##*/} t=${t%.c}
-	[ "$t" != fuzz_input ] || continue
+	case $t in fuzz_input | fuzz_file) continue ;; esac
 	corpus=$dir/fuzz-corpus/$t crashes=$dir/fuzz-crashes/$t log=$dir/fuzz-logs/$t.log
 	mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
 	case $t in
-	fuzz_exp | fuzz_run) tseeds=$seeds regs=$(ls "$root"/tests/fuzz/regressions/*.yaml) ;;
+	fuzz_exp | fuzz_run) tseeds=$seeds regs=$(ls "$root"/tests/fuzz/regressions/*.yaml) tbudget=$budget ;;
 	*)
-		tseeds=$root/tests/fuzz/seeds/$t
+		tseeds=$root/tests/fuzz/seeds/$t tbudget=$reader_budget
 		[ -d "$tseeds" ] || { echo "fuzz-smoke: $t: no seed corpus tests/fuzz/seeds/$t/"; status=1; continue; }
 		regs=$(ls "$root"/tests/fuzz/regressions/"$t"/* 2>/dev/null || true) ;;
 	esac
@@ -59,7 +62,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	if [ -n "$regs" ] && ! (cd experiments && "$dir/tests/fuzz/$t" $regs </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: a regression input fails again:"; tail -n 40 "$log"; status=1; continue
 	fi
-	if (cd experiments && "$dir/tests/fuzz/$t" $budget -timeout=25 -rss_limit_mb=4096 \
+	if (cd experiments && "$dir/tests/fuzz/$t" $tbudget -timeout=25 -rss_limit_mb=4096 \
 		-max_len=16384 -print_final_stats=1 -artifact_prefix="$crashes/" \
 		"$corpus" "$tseeds" </dev/null) >"$log" 2>&1; then
 		echo "fuzz-smoke: $t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1), corpus $(ls "$corpus" | wc -l) inputs"

@@ -4,7 +4,8 @@
 # UndefinedBehaviorSanitizer: what README's test command and CI run.
 # FABEMU_NO_SANITIZE=1 skips the second pass. Then a fuzzing smoke run
 # (tools/fuzz-smoke.sh under ASan and UBSan: each libFuzzer target on
-# FABEMU_FUZZ_RUNS inputs, default 15000, from seed 1, at most
+# FABEMU_FUZZ_RUNS inputs, default 15000, the file readers' targets
+# FABEMU_FUZZ_READER_RUNS, default 3000, from seed 1, at most
 # FABEMU_FUZZ_SECONDS, default 90); FABEMU_NO_FUZZ=1 skips it. Ends with
 # one line "N passed, M failed" over the test passes (and the fuzz run,
 # counted as one).
@@ -35,7 +36,8 @@ fi
 if [ "${FABEMU_NO_FUZZ:-0}" != 1 ]; then
 	# A fixed number of inputs from a fixed seed (the same run on every
 	# machine), capped at FABEMU_FUZZ_SECONDS per target.
-	if FABEMU_FUZZ_RUNS=${FABEMU_FUZZ_RUNS:-15000} tools/fuzz-smoke.sh "${FABEMU_FUZZ_SECONDS:-90}"; then
+	if FABEMU_FUZZ_RUNS=${FABEMU_FUZZ_RUNS:-15000} FABEMU_FUZZ_READER_RUNS=${FABEMU_FUZZ_READER_RUNS:-3000} \
+		tools/fuzz-smoke.sh "${FABEMU_FUZZ_SECONDS:-90}"; then
 		echo "Ok: 1" >>"$log" # the fuzz smoke run, as one
 	else
 		echo "Fail: 1" >>"$log"

@@ -47,6 +47,8 @@ int tg_trace_push(struct tg_trace *tr, const struct tg_trace_op *op)
 
 int tg_trace_dep(struct tg_trace *tr, uint32_t dep)
 {
+	if (tr->n_deps >= TG_TRACE_MAX_DEPS)
+		return -E2BIG;
 	if (tg_trace_grow((void **)&tr->deps, &tr->cap_deps, tr->n_deps, sizeof(*tr->deps)) != 0)
 		return -ENOMEM;
 	tr->deps[tr->n_deps++] = dep;
@@ -147,6 +149,49 @@ bool tg_trace_is(const struct tg_trace_tok *t, const char *word)
 	return strlen(word) == t->len && memcmp(t->s, word, t->len) == 0;
 }
 
+const char *tg_trace_word(const struct tg_trace_tok *t, char buf[TG_TRACE_WORD_BYTES])
+{
+	if (t->len == 0 || t->len >= TG_TRACE_WORD_BYTES)
+		return NULL;
+	for (uint32_t i = 0; i < t->len; i++) {
+		char c = t->s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			return NULL;
+	}
+	memcpy(buf, t->s, t->len);
+	buf[t->len] = '\0';
+	return buf;
+}
+
+/* Could @t be a participant's name (tg_wl_ep): NAME, NAME:PORT or
+ * NODE/GPU, each name of letters, digits, '_', '-' and '.' as topology
+ * names are, at most TOPO_EP_NAME_BYTES - 1 bytes in all? */
+static bool tg_trace_name_like(const struct tg_trace_tok *t)
+{
+	uint32_t colons = 0, slashes = 0, run = 0;
+
+	if (t->len == 0 || t->len >= TOPO_EP_NAME_BYTES)
+		return false;
+	for (uint32_t i = 0; i < t->len; i++) {
+		char c = t->s[i];
+
+		if (c == ':' || c == '/') {
+			colons += c == ':';
+			slashes += c == '/';
+			if (!run || colons > 1 || slashes > 1)
+				return false;
+			run = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-' || c == '.'))
+			return false;
+		run++;
+	}
+	return run > 0;
+}
+
 int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_t line,
 		  uint32_t col, const char *fmt, ...)
 {
@@ -166,19 +211,23 @@ int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_
 int tg_trace_u64(const struct tg_trace_tok *t, uint64_t max, uint64_t *v)
 {
 	uint64_t x = 0;
+	bool over = false;
 
 	if (t->len == 0)
 		return -EINVAL;
+	/* Every byte a digit before any range is told: -ERANGE says the
+	 * field is a number. */
 	for (uint32_t i = 0; i < t->len; i++) {
 		unsigned d = (unsigned)(t->s[i] - '0');
 
 		if (d > 9)
 			return -EINVAL;
 		if (x > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
+			over = true;
+		else
+			x = x * 10 + d;
 	}
-	if (x > max)
+	if (over || x > max)
 		return -ERANGE;
 	*v = x;
 	return 0;
@@ -189,14 +238,16 @@ int tg_trace_decimal(const struct tg_trace_tok *t, unsigned scale_digits, uint64
 	uint64_t x = 0;
 	uint32_t i = 0, n_int = 0, n_frac = 0;
 	unsigned left = scale_digits;
-	bool round_up = false;
+	bool round_up = false, over = false;
 
 	if (scale_digits > TG_TRACE_MAX_SCALE)
 		return -ERANGE;
+	/* The whole field read before any range is told, as tg_trace_u64. */
 	for (; i < t->len && t->s[i] >= '0' && t->s[i] <= '9'; i++, n_int++) {
 		if (x > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		x = x * 10 + (uint64_t)(t->s[i] - '0');
+			over = true;
+		else
+			x = x * 10 + (uint64_t)(t->s[i] - '0');
 	}
 	if (i < t->len && t->s[i] == '.') {
 		for (i++; i < t->len && t->s[i] >= '0' && t->s[i] <= '9'; i++, n_frac++) {
@@ -204,8 +255,9 @@ int tg_trace_decimal(const struct tg_trace_tok *t, unsigned scale_digits, uint64
 
 			if (left) {
 				if (x > (UINT64_MAX - d) / 10)
-					return -ERANGE;
-				x = x * 10 + d;
+					over = true;
+				else
+					x = x * 10 + d;
 				left--;
 			} else if (n_frac == scale_digits) {
 				round_up = d >= 5; /* the first digit past the scale decides */
@@ -214,6 +266,8 @@ int tg_trace_decimal(const struct tg_trace_tok *t, unsigned scale_digits, uint64
 	}
 	if (i != t->len || n_int + n_frac == 0)
 		return -EINVAL;
+	if (over)
+		return -ERANGE;
 	for (; left; left--) {
 		if (x > UINT64_MAX / 10)
 			return -ERANGE;
@@ -248,14 +302,15 @@ int tg_trace_host(const struct tg_trace_in *in, const struct tg_trace_tok *t, ui
 	uint64_t idx;
 	int rc;
 
-	if (t->len == 0)
-		return tg_trace_errf(err, in, line, t->col, "expected a host (a name or an index into hosts)");
 	rc = tg_trace_u64(t, UINT64_MAX, &idx);
 	if (rc == -ERANGE)
-		return tg_trace_errf(err, in, line, t->col, "node index %s is too large",
-				     tg_trace_str(t, buf));
+		return tg_trace_errf(err, in, line, t->col, "a node index beyond 64 bits (hosts has %u)",
+				     in->n_hosts);
 	if (rc == 0)
 		return tg_trace_index(in, idx, line, t->col, part, err);
+	if (!tg_trace_name_like(t))
+		return tg_trace_errf(err, in, line, t->col,
+				     "expected a host: a name (such as h3, h0:1, node1/gpu2) or an index into hosts");
 	/* A name: resolved as the experiment resolves names, the error
 	 * pointing here. */
 	n.str = (char *)tg_trace_str(t, buf);

@@ -32,31 +32,35 @@ static int tg_hpcc_flow(const struct tg_trace_in *in, const struct tg_trace_line
 	};
 	const struct tg_trace_tok *c = t + id_col;
 	uint64_t v[TG_HPCC_COLS - 1], id;
-	char buf[TG_TRACE_FIELD_BYTES];
+	char wb[TG_TRACE_WORD_BYTES];
+	const char *w;
 	int rc;
 
+	/* A field is quoted only when a plain word (tg_trace_word). */
+	w = tg_trace_word(&t[0], wb);
 	if (id_col && tg_trace_u64(&t[0], UINT64_MAX, &id) != 0)
-		return tg_trace_errf(err, in, l->no, t[0].col, "flow id: expected an integer, got '%s'",
-				     tg_trace_str(&t[0], buf));
+		return tg_trace_errf(err, in, l->no, t[0].col, "flow id: expected an integer (of 64 bits)%s%s%s",
+				     w ? ", got '" : "", w ? w : "", w ? "'" : "");
 	for (int k = 0; k < TG_HPCC_COLS - 1; k++) {
 		rc = tg_trace_u64(&c[k], max[k], &v[k]);
+		w = tg_trace_word(&c[k], wb);
 		if (rc == -ERANGE && k == 4)
-			return tg_trace_errf(err, in, l->no, c[k].col, "size %s is more than 2 GiB (2147483648)",
-					     tg_trace_str(&c[k], buf));
+			return tg_trace_errf(err, in, l->no, c[k].col, "size %s%smore than 2 GiB (2147483648)",
+					     w ? w : "", w ? " is " : "is ");
 		if (rc != 0)
-			return tg_trace_errf(err, in, l->no, c[k].col, "%s: expected an integer%s, got '%s'%s",
-					     what[k], k == 3 ? " 0..65535" : "", tg_trace_str(&c[k], buf),
+			return tg_trace_errf(err, in, l->no, c[k].col, "%s: expected an integer%s%s%s%s%s",
+					     what[k], k == 3 ? " 0..65535" : "", w ? ", got '" : "", w ? w : "",
+					     w ? "'" : "",
 					     id_col ? " (a line of 7 columns is 'flow_id src dst pg dport size start_s')" : "");
 	}
 	rc = tg_trace_decimal(&c[5], TG_HPCC_PS_DIGITS, &op->start_ps);
 	if (rc != 0)
 		return tg_trace_errf(err, in, l->no, c[5].col,
-				     "%s: expected a plain decimal such as 2.000001, got '%s'", what[5],
-				     tg_trace_str(&c[5], buf));
+				     "%s: expected a plain decimal such as 2.000001%s", what[5],
+				     rc == -ERANGE ? " (this one is beyond 64 bits of picoseconds)" : "");
 	if (op->start_ps < prev_start_ps)
 		return tg_trace_errf(err, in, l->no, c[5].col,
-				     "flows must be sorted by start time (HPCC reads them in order): %s s is before the flow above",
-				     tg_trace_str(&c[5], buf));
+				     "flows must be sorted by start time (HPCC reads them in order): this one starts before the flow above");
 	if (tg_trace_index(in, v[0], l->no, c[0].col, &op->src, err) != 0 ||
 	    tg_trace_index(in, v[1], l->no, c[1].col, &op->dst, err) != 0)
 		return -EINVAL;
@@ -78,7 +82,6 @@ int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[C
 	struct tg_trace_line l;
 	uint32_t no = 0, count_line = 0, cols = 0, first_flow = 0;
 	uint64_t count = 0, prev_ps = 0;
-	char buf[TG_TRACE_FIELD_BYTES];
 
 	while (tg_trace_next_line(&pos, &no, &l)) {
 		struct tg_trace_op op = { .kind = TG_TRACE_XFER, .op = in->op, .dscp = in->dscp,
@@ -91,8 +94,8 @@ int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[C
 		if (!count_line) {
 			if (n != 1 || tg_trace_u64(&t[0], TG_TRACE_MAX_OPS, &count) != 0)
 				return tg_trace_errf(err, in, l.no, t[0].col,
-						     "the first line of an HPCC flow file is the number of flows (an integer up to %d), got '%s'",
-						     TG_TRACE_MAX_OPS, tg_trace_str(&t[0], buf));
+						     "the first line of an HPCC flow file is the number of flows (one integer, at most %d: TG_TRACE_MAX_OPS)",
+						     TG_TRACE_MAX_OPS);
 			count_line = l.no;
 			continue;
 		}

@@ -89,27 +89,28 @@ struct tg_htsim {
 	struct tg_trace_ids flow_ids;   /* flow id -> flow index */
 };
 
-/* The value after key @t[i] (an integer up to @max, or a picosecond
- * decimal when @ps). */
+/* The value after key @key at @t[i] (an integer up to @max, or a
+ * picosecond decimal when @ps). The value is quoted only when a plain word
+ * (tg_trace_word). */
 static int tg_htsim_value(const struct tg_htsim *h, const struct tg_trace_line *l,
-			  const struct tg_trace_tok *t, uint32_t n, uint32_t i, uint64_t max, bool ps,
-			  uint64_t *v, char err[CFG_ERR_BYTES])
+			  const struct tg_trace_tok *t, uint32_t n, uint32_t i, const char *key,
+			  uint64_t max, bool ps, uint64_t *v, char err[CFG_ERR_BYTES])
 {
-	char buf[TG_TRACE_FIELD_BYTES], kb[TG_TRACE_FIELD_BYTES];
+	char wb[TG_TRACE_WORD_BYTES];
+	const char *w;
 	int rc;
 
 	if (i + 1 >= n)
-		return tg_trace_errf(err, h->in, l->no, t[i].col + t[i].len, "'%s' needs a value",
-				     tg_trace_str(&t[i], kb));
+		return tg_trace_errf(err, h->in, l->no, t[i].col + t[i].len, "'%s' needs a value", key);
 	rc = ps ? tg_trace_decimal(&t[i + 1], 0, v) : tg_trace_u64(&t[i + 1], max, v);
+	w = tg_trace_word(&t[i + 1], wb);
 	if (rc == -ERANGE)
-		return tg_trace_errf(err, h->in, l->no, t[i + 1].col, "%s: %s is out of range (at most %llu)",
-				     tg_trace_str(&t[i], kb), tg_trace_str(&t[i + 1], buf),
-				     (unsigned long long)max);
+		return tg_trace_errf(err, h->in, l->no, t[i + 1].col, "%s: %s%sout of range (at most %llu)",
+				     key, w ? w : "", w ? " is " : "", (unsigned long long)max);
 	if (rc != 0)
-		return tg_trace_errf(err, h->in, l->no, t[i + 1].col, "%s: expected %s, got '%s'",
-				     tg_trace_str(&t[i], kb), ps ? "picoseconds (a decimal)" : "an integer",
-				     tg_trace_str(&t[i + 1], buf));
+		return tg_trace_errf(err, h->in, l->no, t[i + 1].col, "%s: expected %s%s%s%s", key,
+				     ps ? "picoseconds (a decimal)" : "an integer", w ? ", got '" : "",
+				     w ? w : "", w ? "'" : "");
 	return 0;
 }
 
@@ -147,7 +148,7 @@ static int tg_htsim_conn(struct tg_htsim *h, const struct tg_trace_line *l,
 					   .line = l->no } };
 	uint32_t seen[TG_HTSIM_N_KEYS] = { 0 }, prev;
 	uint64_t v;
-	char buf[TG_TRACE_FIELD_BYTES];
+	char wb[TG_TRACE_WORD_BYTES];
 
 	if (tg_htsim_ends(h, l, &t[0], &f, err) != 0)
 		return -EINVAL;
@@ -157,17 +158,18 @@ static int tg_htsim_conn(struct tg_htsim *h, const struct tg_trace_line *l,
 		while (tg_htsim_keys[k] && !tg_trace_is(&t[i], tg_htsim_keys[k]))
 			k++;
 		if (!tg_htsim_keys[k]) {
-			const char *near = cfg_nearest(tg_trace_str(&t[i], buf), tg_htsim_keys);
+			const char *w = tg_trace_word(&t[i], wb), *near = w ? cfg_nearest(w, tg_htsim_keys) : NULL;
 
-			return tg_trace_errf(err, in, l->no, t[i].col, "unknown token '%s'%s%s%s (a connection takes id, start, size, prio, trigger, send_done_trigger, recv_done_trigger)",
-					     buf, near ? " (did you mean '" : "", near ? near : "",
-					     near ? "'?)" : "");
+			return tg_trace_errf(err, in, l->no, t[i].col, "%s%s%s%s%s%s (a connection takes id, start, size, prio, trigger, send_done_trigger, recv_done_trigger)",
+					     w ? "unknown token '" : "an unknown token", w ? w : "", w ? "'" : "",
+					     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		}
 		if (seen[k])
 			return tg_trace_errf(err, in, l->no, t[i].col, "'%s' given twice", tg_htsim_keys[k]);
 		seen[k] = t[i].col;
-		if (tg_htsim_value(h, l, t, n, i, k == TG_HTSIM_SIZE ? TG_WL_MAX_MSG_BYTES : UINT64_MAX,
-				   k == TG_HTSIM_START, &v, err) != 0)
+		if (tg_htsim_value(h, l, t, n, i, tg_htsim_keys[k],
+				   k == TG_HTSIM_SIZE ? TG_WL_MAX_MSG_BYTES : UINT64_MAX, k == TG_HTSIM_START,
+				   &v, err) != 0)
 			return -EINVAL;
 		switch (k) {
 		case TG_HTSIM_ID:
@@ -220,7 +222,7 @@ static int tg_htsim_trigger(struct tg_htsim *h, const struct tg_trace_line *l,
 	const struct tg_trace_in *in = h->in;
 	struct tg_htsim_trig g = { .line = l->no, .join = TG_HTSIM_NO_TRIGGER };
 	uint32_t type_col = 0, prev;
-	char buf[TG_TRACE_FIELD_BYTES];
+	char wb[TG_TRACE_WORD_BYTES];
 
 	for (uint32_t i = 1; i < n; i++) {
 		int k = 0;
@@ -234,15 +236,18 @@ static int tg_htsim_trigger(struct tg_htsim *h, const struct tg_trace_line *l,
 			g.type = (uint8_t)k;
 			type_col = t[i].col;
 		} else if (tg_trace_is(&t[i], "id") || tg_trace_is(&t[i], "count")) {
-			uint64_t *v = tg_trace_is(&t[i], "id") ? &g.id : &g.count;
+			bool id = tg_trace_is(&t[i], "id");
 
-			if (tg_htsim_value(h, l, t, n, i, UINT32_MAX, false, v, err) != 0)
+			if (tg_htsim_value(h, l, t, n, i, id ? "id" : "count", UINT32_MAX, false,
+					   id ? &g.id : &g.count, err) != 0)
 				return -EINVAL;
 			i++;
 		} else {
+			const char *w = tg_trace_word(&t[i], wb);
+
 			return tg_trace_errf(err, in, l->no, t[i].col,
-					     "unknown token '%s' (a trigger is 'trigger id T oneshot|multishot|barrier [count C]')",
-					     tg_trace_str(&t[i], buf));
+					     "%s%s%s (a trigger is 'trigger id T oneshot|multishot|barrier [count C]')",
+					     w ? "unknown token '" : "an unknown token", w ? w : "", w ? "'" : "");
 		}
 	}
 	if (g.id == 0)
@@ -272,7 +277,8 @@ static int tg_htsim_header(struct tg_htsim *h, const struct tg_trace_line *l,
 				     h->head_line[k]);
 	if (n != 2)
 		return tg_trace_errf(err, h->in, l->no, 1, "expected '%s N'", tg_htsim_heads[k]);
-	if (tg_htsim_value(h, l, t, n, 0, TG_TRACE_MAX_OPS, false, &h->head[k], err) != 0)
+	if (tg_htsim_value(h, l, t, n, 0, tg_htsim_heads[k], TG_TRACE_MAX_OPS, false, &h->head[k],
+			   err) != 0)
 		return -EINVAL;
 	h->head_line[k] = l->no;
 	return 0;
@@ -287,7 +293,7 @@ static int tg_htsim_read(struct tg_htsim *h, char err[CFG_ERR_BYTES])
 	struct tg_trace_line l;
 	uint32_t no = 0;
 	bool body = false;
-	char buf[TG_TRACE_FIELD_BYTES];
+	char wb[TG_TRACE_WORD_BYTES];
 
 	while (tg_trace_next_line(&pos, &no, &l)) {
 		uint32_t n;
@@ -326,9 +332,11 @@ static int tg_htsim_read(struct tg_htsim *h, char err[CFG_ERR_BYTES])
 			return tg_trace_errf(err, in, l.no, 1,
 					     "failure lines (switch failures) are not replayed: remove them and the Failures count");
 		} else {
+			const char *w = tg_trace_word(&t[0], wb);
+
 			return tg_trace_errf(err, in, l.no, 1,
-					     "unknown line '%s' (expected SRC->DST ..., trigger ... or a header)",
-					     tg_trace_str(&t[0], buf));
+					     "%s%s%s (expected SRC->DST ..., trigger ... or a header)",
+					     w ? "unknown line '" : "an unknown line", w ? w : "", w ? "'" : "");
 		}
 	}
 	if (!body && !h->head_line[TG_HTSIM_NODES] && !h->head_line[TG_HTSIM_CONNECTIONS])
@@ -471,7 +479,8 @@ int tg_trace_htsim(const struct tg_trace_in *in, struct tg_trace *out, char err[
 	if (rc == 0)
 		rc = tg_htsim_link(&h, &sigs, err);
 	if (rc == 0 && (rc = tg_htsim_emit(&h, sigs, out)) == -E2BIG)
-		rc = tg_trace_errf(err, in, 1, 1, "more than %d connections and triggers", TG_TRACE_MAX_OPS);
+		rc = tg_trace_errf(err, in, 1, 1, "more than %d connections and triggers (TG_TRACE_MAX_OPS), or %d dependencies (TG_TRACE_MAX_DEPS)",
+				   TG_TRACE_MAX_OPS, TG_TRACE_MAX_DEPS);
 	free(sigs);
 	free(h.flows);
 	free(h.trigs);

@@ -8,11 +8,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tg_wl_int.h"
 
 enum {
 	TG_TRACE_MAX_OPS = 10000000,   /* operations (messages, triggers) one trace may hold */
+	TG_TRACE_MAX_DEPS = 50000000,  /* dependencies of all its operations together */
+	TG_TRACE_MAX_CONNS = 10000000, /* pcap: RC connections (address pair and QP) one capture may hold */
+	TG_TRACE_WORD_BYTES = 33,      /* a word quoted in an error (tg_trace_word), NUL included */
 	TG_TRACE_MAX_FIELDS = 32,      /* fields of one line a reader looks at */
 	TG_TRACE_FIELD_BYTES = 256,    /* a field copied out as a string, NUL included */
 	TG_TRACE_MAX_DSCP = 63,        /* DSCPs are 6 bits */
@@ -55,7 +59,8 @@ int tg_trace_grow(void **v, uint32_t *cap, uint32_t n, size_t size);
 /* Append @op (its dep_off and n_deps are set here: none yet). 0, -E2BIG
  * past TG_TRACE_MAX_OPS, or -ENOMEM. */
 int tg_trace_push(struct tg_trace *tr, const struct tg_trace_op *op);
-/* The last operation appended also waits for operation @dep. 0 or -ENOMEM. */
+/* The last operation appended also waits for operation @dep. 0, -E2BIG
+ * past TG_TRACE_MAX_DEPS in all, or -ENOMEM. */
 int tg_trace_dep(struct tg_trace *tr, uint32_t dep);
 void tg_trace_free(struct tg_trace *tr);
 
@@ -73,6 +78,8 @@ struct tg_trace_in {
 	bool skip_partial;           /* pcap: leave out messages the capture cuts (partial: skip) */
 	const struct cfg_node *map;  /* pcap: the map key (address -> name), or NULL */
 	const struct cfg_node *at;   /* the file key: errors about a binary trace point here */
+	FILE *file;                  /* pcap: the trace, opened and its size checked; the
+				      * reader takes it (closes it, whatever it returns) */
 };
 
 /* The format readers: each fills @out (empty on entry) or returns -EINVAL
@@ -111,6 +118,11 @@ uint32_t tg_trace_split(const struct tg_trace_line *l, char sep, struct tg_trace
 const char *tg_trace_str(const struct tg_trace_tok *t, char buf[TG_TRACE_FIELD_BYTES]);
 /* Does @t say @word exactly? */
 bool tg_trace_is(const struct tg_trace_tok *t, const char *word);
+/* @t as a string in @buf when it is a plain word, 1 to TG_TRACE_WORD_BYTES
+ * - 1 bytes of [a-z0-9_], else NULL. An error quotes a field of a trace
+ * only through this: a trace is a file users bring, and a message must not
+ * echo what some other file (a key, a password file) holds. */
+const char *tg_trace_word(const struct tg_trace_tok *t, char buf[TG_TRACE_WORD_BYTES]);
 
 /* "PATH:LINE:COL: message" into @err. Returns -EINVAL. */
 int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_t line,
@@ -119,7 +131,7 @@ int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_
 /* ---- numbers and names ---- */
 
 /* @t as a decimal integer (digits only) of at most @max: 0, -EINVAL (not
- * an integer), -ERANGE (above @max). */
+ * an integer), -ERANGE (digits only, above @max). */
 int tg_trace_u64(const struct tg_trace_tok *t, uint64_t max, uint64_t *v);
 /* @t as a plain decimal number (digits, an optional fraction; no sign or
  * exponent) times 10^@scale_digits, rounded half up to an integer: seconds
@@ -127,7 +139,9 @@ int tg_trace_u64(const struct tg_trace_tok *t, uint64_t max, uint64_t *v);
 int tg_trace_decimal(const struct tg_trace_tok *t, unsigned scale_digits, uint64_t *v);
 /* The participant @t names at line @line: an integer is an index into
  * in->hosts, anything else a participant's name (tg_wl_ep: a host, a
- * HOST:PORT, a GPU). 0 or -EINVAL with @err at the field. */
+ * HOST:PORT, a GPU). 0 or -EINVAL with @err at the field; a field that
+ * cannot be a name (topology names are letters, digits, '_', '-', '.') is
+ * refused without being quoted. */
 int tg_trace_host(const struct tg_trace_in *in, const struct tg_trace_tok *t, uint32_t line,
 		  uint32_t *part, char err[CFG_ERR_BYTES]);
 /* Participant hosts[@idx], or an error at (@line, @col) when @idx is past

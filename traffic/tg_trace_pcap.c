@@ -171,7 +171,9 @@ static int tg_pcap_part(struct tg_pcap *x, uint32_t ip, uint32_t *part, char err
 	return tg_trace_ids_put(&x->part_of, ip, *part);
 }
 
-/* The connection of @v's source, destination and QP. */
+/* The connection of @v's source, destination and QP: 0, -E2BIG past
+ * TG_TRACE_MAX_CONNS (each costs memory, and a capture may hold requests
+ * on ever new QPs that make no message), or -ENOMEM. */
 static int tg_pcap_conn(struct tg_pcap *x, const struct pkt_view *v, struct tg_pcap_conn **c)
 {
 	uint64_t pair_key = (uint64_t)v->src << 32 | v->dst;
@@ -183,6 +185,8 @@ static int tg_pcap_conn(struct tg_pcap *x, const struct pkt_view *v, struct tg_p
 			return -ENOMEM;
 	}
 	if (!tg_trace_ids_get(&x->conn_of, (uint64_t)pair << TG_PCAP_QP_BITS | v->dest_qp, &idx)) {
+		if (x->n_conns >= TG_TRACE_MAX_CONNS)
+			return -E2BIG;
 		if (tg_trace_grow((void **)&x->conns, &x->cap_conns, x->n_conns, sizeof(*x->conns)) != 0)
 			return -ENOMEM;
 		idx = x->n_conns++;
@@ -299,7 +303,10 @@ static int tg_pcap_frame(struct tg_pcap *x, const struct pcap_pkthdr *h, const u
 				    v.net_bytes, h->len);
 	if ((v.opcode & TG_PCAP_RC_MASK) != 0 || tg_pcap_ops[v.opcode].pos == TG_PCAP_NOT_REQ)
 		return 0;
-	if ((rc = tg_pcap_conn(x, &v, &c)) != 0)
+	if ((rc = tg_pcap_conn(x, &v, &c)) == -E2BIG)
+		return tg_pcap_errf(err, x, "more than %d RC connections (address pair and QP; TG_TRACE_MAX_CONNS)",
+				    TG_TRACE_MAX_CONNS);
+	if (rc != 0)
 		return rc;
 	return tg_pcap_request(x, c, &v, t_ns, err);
 }
@@ -379,11 +386,15 @@ int tg_trace_pcap(const struct tg_trace_in *in, struct tg_trace *out, char err[C
 {
 	char perr[PCAP_ERRBUF_SIZE];
 	struct tg_pcap x = { .in = in, .out = out };
-	pcap_t *p = pcap_open_offline_with_tstamp_precision(in->path, PCAP_TSTAMP_PRECISION_NANO, perr);
+	/* The file opened and checked by the caller, not the path again: what
+	 * is read is what was checked. */
+	pcap_t *p = pcap_fopen_offline_with_tstamp_precision(in->file, PCAP_TSTAMP_PRECISION_NANO, perr);
 	int rc;
 
-	if (!p)
+	if (!p) {
+		fclose(in->file); /* libpcap closes it only once it has taken it */
 		return tg_pcap_errf(err, &x, "not a capture libpcap can read (%s)", perr);
+	}
 	rc = in->map ? tg_pcap_read_map(&x, err) : 0;
 	if (rc == 0)
 		rc = tg_pcap_read(&x, p, err);

@@ -22,6 +22,31 @@ enum {
 	TG_WL_MAX_WORKLOADS = UINT16_MAX + 1,
 };
 
+/* What a workload will add to the experiment, worked out from its keys
+ * before anything is made (tg_wl_admit): every count exact or an upper
+ * bound, never below what the expansion makes (the loader checks that
+ * after each expansion, in debug builds; the estimate tests on sample
+ * parameters). Counts saturate at UINT64_MAX. */
+struct tg_wl_est {
+	uint64_t msgs;            /* messages (GPU messages once placed on NIC ports) */
+	uint64_t conns;           /* connections (of qps QP pairs each): per-message
+				   * QPs, one a message */
+	uint64_t ops;             /* operations of the dependency graph */
+	uint64_t deps;            /* its dependency edges */
+	uint64_t colls;           /* collective instances */
+	uint64_t steps;           /* training steps */
+	uint64_t data_xfers;      /* data-carrying transfers (the data plan) */
+	uint64_t qp_pairs;        /* QP pairs: conns x the workload's qps (tg_wl_admit sets it) */
+	const char *lower;        /* what to lower for fewer, for a refusal ("iterations,
+				   * ranks or chunks") */
+};
+
+/* The loader's judgement of an estimate (tg_wl_ctx.admit): 0, or -EINVAL
+ * with @err filled at @at (the workload) to refuse the workload before
+ * it is made. */
+typedef int (*tg_wl_admit_fn)(void *arg, const struct cfg_node *at, const char *kind,
+			      const struct tg_wl_est *est, char err[CFG_ERR_BYTES]);
+
 /* What an expander needs from the experiment. */
 struct tg_wl_ctx {
 	struct cfg_doc *doc;      /* the experiment: absent keys get their defaults filled in */
@@ -47,6 +72,10 @@ struct tg_wl_ctx {
 	uint32_t *n_colls;        /* their count (= graph->n_colls) */
 	struct tg_step **steps;   /* training steps, appended to (realloc'd) */
 	uint32_t *n_steps;        /* their count */
+	tg_wl_admit_fn admit;     /* told the workload's estimate; NULL: nothing checked */
+	void *admit_arg;          /* its argument */
+	struct tg_wl_est est;     /* the estimate the workload was admitted with */
+	bool admitted;            /* tg_wl_admit was called (every kind calls it once) */
 };
 
 struct tg_wl_kind {
@@ -59,6 +88,13 @@ struct tg_wl_kind {
 	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 };
 
+/* Every kind calls this once its keys are read, before it makes
+ * anything: @est (its messages between participants, GPUs not yet
+ * placed: multiplied here by the most NIC ports a GPU message is split
+ * over when @gpus) is kept in c->est and handed to c->admit. 0, or what
+ * admit returns (-EINVAL with @err filled at @it). */
+int tg_wl_admit(struct tg_wl_ctx *c, const struct cfg_node *it, const char *kind,
+		struct tg_wl_est *est, bool gpus, char err[CFG_ERR_BYTES]);
 /* Room for @more messages past *c->n_msgs in *c->msgs, the allocation
  * doubled when it grows (appending one message at a time stays linear,
  * also where realloc always copies, as under AddressSanitizer).

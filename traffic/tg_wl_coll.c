@@ -23,7 +23,6 @@ enum {
 	TG_COLL_MAX_CHANNELS = 64,    /* NCCL's MAXCHANNELS */
 	TG_COLL_MAX_SIZES = 64,       /* sizes in a sweep */
 	TG_COLL_MAX_ITERATIONS = 1000,
-	TG_COLL_MAX_MSGS = 20000000,  /* messages one collective workload may make */
 	TG_COLL_DATA_ELEM_BYTES = 4,  /* data: float32 elements */
 };
 
@@ -312,8 +311,6 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 	struct tg_msg *m;
 	int rc;
 
-	if (*b->c->n_msgs >= TG_COLL_MAX_MSGS)
-		return -E2BIG;
 	if (tg_wl_msgs_room(b->c, 1) != 0)
 		return -ENOMEM;
 	m = &(*b->c->msgs)[*b->c->n_msgs];
@@ -482,6 +479,40 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
 		plan->sets[set].region_bytes = b->buf_bytes + recv;
 }
 
+/* ---- estimate ---- */
+
+/* What the workload makes, before it is made (tg_wl_admit): per size,
+ * iterations x an instance (its compute phases, its transfers), and a
+ * join after each instance but the last that waits for all of it. */
+static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *it, struct tg_cb *b,
+			    const uint64_t *sizes, uint32_t n_sizes, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_est est = { .lower = "fewer sizes, iterations, ranks or channels, or a larger slice" };
+	uint64_t n = p->compute_ps ? p->n_ranks : 0, join = 0;
+
+	for (uint32_t s = 0; s < n_sizes; s++) {
+		struct tg_wl_est one = { 0 };
+
+		b->bytes = sizes[s];
+		est.conns = tg_wl_coll_est(b, p->compute_ps != 0, &one);
+		one.ops = tg_est_add(one.ops, n);
+		join = one.ops;
+		one.deps = tg_est_add(tg_est_add(one.deps, n), join);
+		one.ops = tg_est_add(one.ops, 1);
+		est.msgs = tg_est_add(est.msgs, tg_est_mul(one.msgs, p->iterations));
+		est.ops = tg_est_add(est.ops, tg_est_mul(one.ops, p->iterations));
+		est.deps = tg_est_add(est.deps, tg_est_mul(one.deps, p->iterations));
+	}
+	/* No join after the last instance (saturated counts stay). */
+	if (est.ops != UINT64_MAX && est.deps != UINT64_MAX) {
+		est.ops -= 1;
+		est.deps -= join;
+	}
+	est.colls = (uint64_t)n_sizes * p->iterations;
+	est.data_xfers = p->data ? est.msgs : 0;
+	return tg_wl_admit(b->c, it, "collective", &est, false, err);
+}
+
 /* ---- the kind ---- */
 
 /* The stream of workload w is (seed, TG_WL_COLL_STREAM + w). */
@@ -573,6 +604,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	b.granule = p.data ? TG_COLL_DATA_ELEM_BYTES : 1;
 	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
 		goto out;
+	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, err)) != 0)
+		goto out;
 	rng_init(&rng, c->seed, TG_WL_COLL_STREAM + c->index);
 	if (p.compute_ps && !(b.rank_gate = malloc(sizeof(*b.rank_gate) * p.n_ranks))) {
 		rc = -ENOMEM;
@@ -610,11 +643,6 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 			if (s + 1 < n_sizes || k + 1 < p.iterations)
 				rc = tg_graph_join(c->graph, b.first_node, &gate); /* the next instance's gate */
 		}
-	}
-	if (rc == -E2BIG) {
-		cfg_errorf(err, it, "the collective makes more than %d messages: fewer sizes, or a larger slice",
-			   TG_COLL_MAX_MSGS);
-		rc = -EINVAL;
 	}
 	if (rc == 0 && p.data) {
 		uint64_t region = c->graph->data.sets[set].region_bytes;

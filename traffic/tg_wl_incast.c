@@ -96,7 +96,16 @@ static int tg_wl_incast_expand(struct cfg_node *it, struct tg_wl_ctx *c, char er
 			if (all[i] != dst)
 				srcs[ns++] = all[i];
 	}
-	r = tg_incast(srcs, ns, &p.proto.msg, c->msgs, c->n_msgs);
+	{
+		struct tg_wl_est est = { .msgs = ns, .conns = ns, .lower = "fewer senders" };
+		bool gpus = dst >= c->topo->n_eps;
+
+		for (uint32_t i = 0; i < ns; i++)
+			gpus = gpus || srcs[i] >= c->topo->n_eps;
+		r = tg_wl_admit(c, it, "incast", &est, gpus, err);
+	}
+	if (r == 0)
+		r = tg_incast(srcs, ns, &p.proto.msg, c->msgs, c->n_msgs);
 	free(srcs);
 	return r;
 }

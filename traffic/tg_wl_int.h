@@ -19,6 +19,32 @@ extern const struct tg_wl_kind tg_wl_collective_kind;
 extern const struct tg_wl_kind tg_wl_training_kind;
 extern const struct tg_wl_kind tg_wl_trace_kind;
 
+/* Estimates (struct tg_wl_est): sums and products that stay at
+ * UINT64_MAX past it, so that a bound never wraps below the truth. */
+static inline uint64_t tg_est_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t tg_est_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The most messages tg_wl_place makes of one GPU message in @t: the most
+ * linked ports (at most TG_WL_MAX_PORTS) of a GPU's NIC or NVLink node,
+ * at least 1. */
+uint32_t tg_wl_place_ports(const struct topo *t);
+
+/* The estimate of one collective instance @b (tg_coll_int.h; its ranks
+ * read only by the hierarchical algorithm) added to @e: its transfers
+ * (messages and operations, and an operation per rank for an all-to-all
+ * of no bytes) and their edges, each first send waiting as well for its
+ * rank's compute when @rg. Returns the connections it uses (those of
+ * another instance of the same ranks and communicator are the same). */
+struct tg_cb;
+uint64_t tg_wl_coll_est(const struct tg_cb *b, bool rg, struct tg_wl_est *e);
+
 /* kind and name, in every workload map (the run module reads name). */
 extern const struct cfg_table tg_wl_common_table;
 /* size, start, op and dscp of a message, into a struct tg_wl_proto. */

@@ -75,6 +75,12 @@ static int tg_wl_messages_expand(struct cfg_node *it, struct tg_wl_ctx *c, char 
 	list = cfg_schema_get(it, "messages");
 	if (cfg_want(list, CFG_SEQ, "messages", err) != 0)
 		return -EINVAL;
+	{
+		struct tg_wl_est est = { .msgs = list->n, .conns = list->n, .lower = "fewer messages" };
+
+		if ((rc = tg_wl_admit(c, it, "messages", &est, c->topo->gpus.n_nodes > 0, err)) != 0)
+			return rc;
+	}
 	for (uint32_t i = 0; i < list->n; i++) {
 		struct tg_wl_proto p;
 		struct cfg_bind msg[2] = { { &tg_wl_msg_table, &p }, { &tg_wl_proto_table, &p } };

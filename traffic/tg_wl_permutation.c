@@ -64,6 +64,15 @@ static int tg_wl_perm_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 
 	tg_wl_proto_init(&p.proto, c);
 	rc = cfg_schema_read(c->doc, it, "workload", b, 3, err);
+	if (rc == 0) {
+		/* A message per host, each pair its own connection. */
+		struct tg_wl_est est = { .msgs = p.n_hosts, .conns = p.n_hosts, .lower = "fewer hosts" };
+		bool gpus = false;
+
+		for (uint32_t i = 0; i < p.n_hosts; i++)
+			gpus = gpus || p.hosts[i] >= c->topo->n_eps;
+		rc = tg_wl_admit(c, it, "permutation", &est, gpus, err);
+	}
 	if (rc == 0 && p.stride) {
 		uint64_t s;
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tg_cdf_data.h"
 #include "topo.h"
@@ -18,9 +19,12 @@
 /* The stream of workload w is (seed, TG_WL_POISSON_STREAM + w). */
 #define TG_WL_POISSON_STREAM UINT64_C(0x706f6973736f6e00)
 
+/* A CDF file is checked against its bound from its size, before any of it
+ * is read; the shipped ones have at most a few hundred points. */
 enum {
 	TG_WL_POISSON_MAX_MSGS = 10000000,      /* messages one workload may make */
 	TG_WL_POISSON_MAX_FILE_BYTES = 1 << 24, /* a CDF file larger is refused */
+	TG_WL_CDF_MAX_POINTS = 1000000,         /* points one CDF may hold */
 };
 
 /* A flow-size CDF: points (bytes[i], prob[i]), both non-decreasing, prob
@@ -175,6 +179,11 @@ static int tg_wl_cdf_parse(const char *file, const char *text, struct tg_wl_cdf 
 				 file, line_no, col_y, y, c->prob[c->n - 1]);
 			goto bad;
 		}
+		if (c->n == TG_WL_CDF_MAX_POINTS) {
+			snprintf(err, CFG_ERR_BYTES, "%.300s:%u:%u: more than %u points (TG_WL_CDF_MAX_POINTS)",
+				 file, line_no, col_x, TG_WL_CDF_MAX_POINTS);
+			goto bad;
+		}
 		if (tg_wl_cdf_push(c, &cap, x, y) != 0)
 			goto nomem;
 		last_line = line_no;
@@ -260,23 +269,36 @@ static int tg_wl_cdf_load_file(const char *path, const struct cfg_node *at, stru
 {
 	char why[CFG_WHY_BYTES];
 	FILE *f = cfg_fopen_regular(path, why);
+	struct stat st;
 	char *text;
-	size_t n;
+	size_t n, size;
 	int rc;
 
 	if (!f) {
 		cfg_errorf(err, at, "cannot open CDF file '%s': %s", path, why);
 		return -EINVAL;
 	}
-	text = malloc(TG_WL_POISSON_MAX_FILE_BYTES + 1);
-	if (!text) {
+	if (fstat(fileno(f), &st) != 0) {
+		cfg_errorf(err, at, "cannot read CDF file '%s': %s", path, strerror(errno));
+		fclose(f);
+		return -EINVAL;
+	}
+	if (st.st_size > TG_WL_POISSON_MAX_FILE_BYTES) {
+		cfg_errorf(err, at, "CDF file '%s' is %llu bytes, more than the 16 MiB a CDF file may be",
+			   path, (unsigned long long)st.st_size);
+		fclose(f);
+		return -EINVAL;
+	}
+	/* One byte more than the size, to see a file that grew since. */
+	size = (size_t)st.st_size;
+	if (!(text = malloc(size + 2))) {
 		fclose(f);
 		return -ENOMEM;
 	}
-	n = fread(text, 1, TG_WL_POISSON_MAX_FILE_BYTES + 1, f);
-	if (ferror(f) || n > TG_WL_POISSON_MAX_FILE_BYTES) {
+	n = fread(text, 1, size + 1, f);
+	if (ferror(f) || n != size) {
 		cfg_errorf(err, at, "cannot read CDF file '%s': %s", path,
-			   ferror(f) ? "read error" : "larger than 16 MiB");
+			   ferror(f) ? "read error" : "it changed size while read");
 		fclose(f);
 		free(text);
 		return -EINVAL;
@@ -409,12 +431,15 @@ static const struct cfg_table tg_wl_poisson_table = {
  * Poisson process of the summed rate whose every arrival belongs to sender
  * h with probability rate_h / sum: drawn that way, messages come out in
  * start order from one stream. */
-static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cdf, uint64_t end_ps,
-			     uint64_t max_msgs, char err[CFG_ERR_BYTES])
+static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct cfg_node *it,
+			     const struct tg_wl_cdf *cdf, uint64_t end_ps, uint64_t max_msgs,
+			     char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_ctx *c = p->ctx;
 	double *cum = malloc(sizeof(*cum) * p->n_hosts), total = 0, mean_gap_ps;
 	uint64_t t_ps = p->msg.start_ps, made = 0;
+	struct tg_wl_est est = { .lower = "a shorter duration, fewer flows or a lower load" };
+	bool gpus = false;
 	struct rng rng;
 	int rc = 0;
 
@@ -434,6 +459,26 @@ static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cd
 			   mean_gap_ps, TG_WL_POISSON_MAX_MSGS);
 		free(cum);
 		return -EINVAL;
+	}
+	/* What it will make (tg_wl_admit): flows, exactly; with a duration,
+	 * the expected count at a gap half a picosecond shorter (what rounding
+	 * each start to the picosecond can take off a gap) plus 8 standard
+	 * deviations, a bound the draws are held to. */
+	if (end_ps != UINT64_MAX) {
+		double mu = mean_gap_ps > 1 ? (double)(end_ps - p->msg.start_ps) / (mean_gap_ps - 0.5)
+					    : (double)max_msgs;
+		double bound = ceil(mu + 8 * sqrt(mu) + 16);
+
+		if (bound < (double)max_msgs)
+			max_msgs = (uint64_t)bound;
+	}
+	for (uint32_t i = 0; i < p->n_hosts; i++)
+		gpus = gpus || p->hosts[i] >= c->topo->n_eps;
+	est.msgs = max_msgs;
+	est.conns = (uint64_t)p->n_hosts * (p->n_hosts - 1);
+	if ((rc = tg_wl_admit(c, it, "poisson", &est, gpus, err)) != 0) {
+		free(cum);
+		return rc;
 	}
 	rng_init(&rng, c->seed, TG_WL_POISSON_STREAM + c->index);
 	while (made < max_msgs) {
@@ -469,6 +514,12 @@ static int tg_wl_poisson_gen(struct tg_wl_poisson *p, const struct tg_wl_cdf *cd
 		v->start_ps = t_ps;
 		v->bytes = tg_wl_cdf_sample(cdf, rng_unit(&rng));
 		made++;
+	}
+	if (rc == 0 && end_ps != UINT64_MAX && made == max_msgs) {
+		cfg_errorf(err, p->duration, "more than %llu arrivals, 8 standard deviations above the "
+			   "expected count: a mean gap of %.3g ps is too short for picosecond start times "
+			   "(lower the load or use flows)", (unsigned long long)max_msgs, mean_gap_ps);
+		rc = -EINVAL;
 	}
 	free(cum);
 	return rc;
@@ -512,7 +563,7 @@ static int tg_wl_poisson_expand(struct cfg_node *it, struct tg_wl_ctx *c, char e
 		rc = tg_wl_cdf_load(p.cdf, &cdf, err);
 	if (rc == 0) {
 		p.msg.op = (uint8_t)p.op;
-		rc = tg_wl_poisson_gen(&p, &cdf, end_ps, max_msgs, err);
+		rc = tg_wl_poisson_gen(&p, it, &cdf, end_ps, max_msgs, err);
 	}
 	tg_wl_cdf_free(&cdf);
 	free(p.hosts);

@@ -10,16 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "topo.h"
 #include "tg_trace_int.h"
 #include "units.h"
 
-enum {
-	TG_WL_TRACE_MAX_FILE_BYTES = 1 << 30, /* a text trace larger is refused */
-	TG_WL_TRACE_READ_BYTES = 1 << 20,     /* read at a time */
-	TG_WL_TRACE_PATH_BYTES = 4096,
-};
+/* A trace larger than its bound is refused from its size, before any of
+ * it is read. A text trace is held whole in memory while read: 1 GiB is
+ * about 100 bytes per operation at TG_TRACE_MAX_OPS. A capture is read a
+ * frame at a time, and one of a real job is large (a port mirrored for
+ * minutes), so its bound only keeps a load from reading for hours. */
+#define TG_WL_TRACE_MAX_TEXT_BYTES (UINT64_C(1) << 30)
+#define TG_WL_TRACE_MAX_PCAP_BYTES (UINT64_C(64) << 30)
+
+enum { TG_WL_TRACE_PATH_BYTES = 4096 };
 
 enum tg_wl_trace_format {
 	TG_WL_TRACE_CSV,
@@ -133,38 +138,56 @@ static const struct cfg_table tg_wl_trace_table = {
 	.check = tg_wl_trace_check,
 };
 
-/* The text file @path, NUL-terminated, into *@text (malloc'd); errors at
+/* Open the trace @path (errors at the file key @at): a regular file of at
+ * most @max bytes, its size into *@bytes. NULL with @err set otherwise. */
+static FILE *tg_wl_trace_open(const char *path, const struct cfg_node *at, uint64_t max,
+			      uint64_t *bytes, char err[CFG_ERR_BYTES])
+{
+	char why[CFG_WHY_BYTES];
+	FILE *f = cfg_fopen_regular(path, why);
+	struct stat st;
+
+	if (!f) {
+		cfg_errorf(err, at, "cannot open trace '%s': %s", path, why);
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) != 0) {
+		cfg_errorf(err, at, "cannot read trace '%s': %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		cfg_errorf(err, at, "trace '%s' is %llu bytes, more than the %llu GiB a %s trace may be",
+			   path, (unsigned long long)st.st_size, (unsigned long long)(max >> 30),
+			   max == TG_WL_TRACE_MAX_PCAP_BYTES ? "pcap" : "text");
+		fclose(f);
+		return NULL;
+	}
+	*bytes = (uint64_t)st.st_size;
+	return f;
+}
+
+/* The text trace @path, NUL-terminated, into *@text (malloc'd); errors at
  * the file key @at. */
 static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char **text,
 			     char err[CFG_ERR_BYTES])
 {
-	char why[CFG_WHY_BYTES];
-	FILE *f = cfg_fopen_regular(path, why);
-	size_t n = 0, cap = 0, got;
-	char *buf = NULL;
+	uint64_t size;
+	FILE *f = tg_wl_trace_open(path, at, TG_WL_TRACE_MAX_TEXT_BYTES, &size, err);
+	size_t n;
+	char *buf;
 
-	if (!f) {
-		cfg_errorf(err, at, "cannot open trace '%s': %s", path, why);
+	if (!f)
 		return -EINVAL;
+	/* One byte more than the size, to see a file that grew since. */
+	if (!(buf = malloc((size_t)size + 2))) {
+		fclose(f);
+		return -ENOMEM;
 	}
-	do {
-		if (cap - n < TG_WL_TRACE_READ_BYTES + 1) {
-			char *p;
-
-			cap = cap ? cap * 2 : TG_WL_TRACE_READ_BYTES + 1;
-			if (!(p = realloc(buf, cap))) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, TG_WL_TRACE_READ_BYTES, f);
-		n += got;
-	} while (got && n <= TG_WL_TRACE_MAX_FILE_BYTES);
-	if (ferror(f) || n > TG_WL_TRACE_MAX_FILE_BYTES) {
+	n = fread(buf, 1, (size_t)size + 1, f);
+	if (ferror(f) || n != size) {
 		cfg_errorf(err, at, "cannot read trace '%s': %s", path,
-			   ferror(f) ? "read error" : "larger than 1 GiB");
+			   ferror(f) ? "read error" : "it changed size while read");
 		fclose(f);
 		free(buf);
 		return -EINVAL;
@@ -423,6 +446,36 @@ static int tg_wl_trace_horizon(const struct tg_trace_in *in, const struct tg_tra
 	return 0;
 }
 
+/* What the trace makes (tg_wl_admit): a message per operation; with
+ * dependencies, a message and an operation per part of each transfer (a
+ * GPU message in up to tg_wl_place_ports parts, then a point after
+ * them), an operation per join, every part waiting for what its transfer
+ * waits for. */
+static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
+			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_est est = { .msgs = tr->n_ops, .conns = tr->n_ops, .lower = "a shorter trace" };
+	uint64_t xfers = 0, k = 1;
+	bool gpus = false;
+
+	for (uint32_t i = 0; i < tr->n_ops; i++) {
+		const struct tg_trace_op *o = &tr->ops[i];
+
+		if (o->kind != TG_TRACE_XFER)
+			continue;
+		xfers++;
+		gpus = gpus || o->src >= c->topo->n_eps || o->dst >= c->topo->n_eps;
+	}
+	if (!tr->n_deps)
+		return tg_wl_admit(c, it, "trace", &est, gpus, err);
+	if (gpus)
+		k = tg_wl_place_ports(c->topo);
+	est.msgs = est.conns = xfers * k;
+	est.ops = xfers * k + (k > 1 ? xfers : 0) + (tr->n_ops - xfers);
+	est.deps = (uint64_t)tr->n_deps * k + (k > 1 ? xfers * k : 0);
+	return tg_wl_admit(c, it, "trace", &est, false, err);
+}
+
 static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_trace p = { .ctx = c };
@@ -443,21 +496,21 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	tg_wl_file_path(p.file, name, path, sizeof(path));
 	in.path = path;
 	if (p.format == TG_WL_TRACE_PCAP) {
-		char why[CFG_WHY_BYTES];
-		FILE *f = cfg_fopen_regular(path, why);
+		uint64_t size;
 
-		if (!f) {
-			cfg_errorf(err, p.file, "cannot open trace '%s': %s", path, why);
+		/* The reader takes the file. */
+		if (!(in.file = tg_wl_trace_open(path, p.file, TG_WL_TRACE_MAX_PCAP_BYTES, &size, err))) {
 			rc = -EINVAL;
 			goto out;
 		}
-		fclose(f);
 	} else if ((rc = tg_wl_trace_slurp(path, p.file, &text, err)) != 0) {
 		goto out;
 	}
 	in.text = text;
 	if ((rc = tg_wl_trace_readers[p.format](&in, &tr, err)) == 0)
 		rc = tg_wl_trace_horizon(&in, &tr, err);
+	if (rc == 0)
+		rc = tg_wl_trace_admit(c, it, &tr, err);
 	if (rc == 0)
 		rc = tg_wl_trace_emit(c, &in, &tr, err);
 out:

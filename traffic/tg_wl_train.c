@@ -421,6 +421,76 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 	return rc;
 }
 
+/* What one step makes, in closed form (tg_train_step): every compute phase
+ * (an edge to the GPU's latest node), each collective as its instance
+ * (tg_wl_coll_est, every first send also waiting for its rank's compute)
+ * with the join after it, each pipeline send (a transfer and the point
+ * after it: 3 edges; without bytes only the point), and the step's join;
+ * the first step adds a start node per rank of each collective (what a
+ * rank with nothing before it waits for). Connections: a ring's per
+ * channel and an all-to-all's pairs per group (communicator), a pair of
+ * each direction per pipeline send. */
+static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	uint64_t mb = p->microbatches, pp = p->pp, dp = p->dp, tp = p->tp, gt = pp * dp * tp;
+	uint64_t sends = 2 * mb * (pp - 1) * dp * tp, computes = 2 * mb * gt + (p->overlap ? gt : 0);
+	const struct {
+		bool on;          /* it happens */
+		uint8_t kind;     /* enum tg_coll_kind */
+		uint32_t n;       /* ranks */
+		uint64_t bytes;   /* S */
+		uint64_t count;   /* instances per step */
+		uint64_t groups;  /* communicators */
+	} cs[] = {
+		{ p->tp_bytes && tp > 1, TG_COLL_ALL_REDUCE, p->tp, p->tp_bytes, 2 * mb * pp * dp, pp * dp },
+		{ p->ep_bytes && p->ep > 1, TG_COLL_ALL_TO_ALL, p->ep, p->ep_bytes,
+		  2 * mb * pp * (dp / p->ep) * tp, pp * (dp / p->ep) * tp },
+		{ p->dp_bytes && dp > 1, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, p->dp,
+		  p->dp_bytes, pp * tp, pp * tp },
+		/* FSDP's all-gather: the reduce-scatter's ring, its connections */
+		{ p->dp_bytes && dp > 1 && p->fsdp, TG_COLL_ALL_GATHER, p->dp, p->dp_bytes, pp * tp, 0 },
+	};
+	struct tg_wl_est est = { .steps = p->steps,
+				 .lower = "fewer steps, microbatches or ranks, or fewer bytes per collective" };
+	uint64_t ops = computes, deps = computes, msgs = 0, start = 0;
+	uint32_t chans = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
+
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		struct tg_cb b = { .c = x->c, .t = x->c->topo, .n = cs[i].n, .slice_bytes = 512 * 1024,
+				   .kind = cs[i].kind, .bytes = cs[i].bytes, .granule = 1,
+				   .alg = cs[i].kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING,
+				   .channels = chans };
+		struct tg_wl_est one = { 0 };
+
+		if (!cs[i].on)
+			continue;
+		est.conns = tg_est_add(est.conns, tg_est_mul(cs[i].groups, tg_wl_coll_est(&b, true, &one)));
+		one.deps = tg_est_add(one.deps, one.ops); /* the join */
+		ops = tg_est_add(ops, tg_est_mul(cs[i].count, tg_est_add(one.ops, 1)));
+		deps = tg_est_add(deps, tg_est_mul(cs[i].count, one.deps));
+		msgs = tg_est_add(msgs, tg_est_mul(cs[i].count, one.msgs));
+		start = tg_est_add(start, tg_est_mul(cs[i].count, cs[i].n));
+	}
+	if (p->pp_bytes) {
+		msgs = tg_est_add(msgs, sends);
+		ops = tg_est_add(ops, 2 * sends);
+		deps = tg_est_add(deps, 3 * sends);
+		est.conns = tg_est_add(est.conns, 2 * (pp - 1) * dp * tp);
+	} else {
+		ops = tg_est_add(ops, sends);
+		deps = tg_est_add(deps, 2 * sends);
+	}
+	deps = tg_est_add(deps, ops); /* the step's join */
+	ops = tg_est_add(ops, 1);
+	est.msgs = tg_est_mul(msgs, p->steps);
+	/* The first step's start nodes: the joins (of theirs and of the step)
+	 * wait for them too. */
+	est.ops = tg_est_add(tg_est_mul(ops, p->steps), start);
+	est.deps = tg_est_add(tg_est_mul(deps, p->steps), 2 * start);
+	return tg_wl_admit(x->c, it, "training", &est, false, err);
+}
+
 static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_train p = { .ctx = c };
@@ -449,6 +519,8 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		rc = -ENOMEM;
 		goto out;
 	}
+	if ((rc = tg_train_admit(&x, it, err)) != 0)
+		goto out;
 	for (uint32_t k = 0; k < p.steps && rc == 0; k++) {
 		uint32_t first = c->graph->n_ops, end;
 		struct tg_step *v;
@@ -463,10 +535,6 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		v[(*c->n_steps)++] = (struct tg_step){ .workload = c->index, .step = k, .first = first,
 						       .end = end };
 		x.gate = end;
-	}
-	if (rc == -E2BIG) {
-		cfg_errorf(err, it, "the training workload makes too many messages: fewer steps or microbatches");
-		rc = -EINVAL;
 	}
 out:
 	free(p.gpus);

@@ -66,6 +66,41 @@ exp trace-missing "trace-missing.yaml:2:31: cannot open trace '.*nope.csv'" \
 	"$good_topo" "traffic: [{kind: trace, file: nope.csv}]"
 exp trace-key "trace-key.yaml:2:57: 'map' \(address -> host\) is for format: pcap, not csv" \
 	"$good_topo" "traffic: [{kind: trace, file: t1.csv, format: csv, map: {10.0.0.1: h0}}]"
+# Issue 23: a trace or CDF file over its bound is refused from its size
+# before a byte is read: sparse files one byte over, under timeout 10 (the
+# old reader read 1 GiB first and said something else).
+truncate -s 1073741825 "$tmp/big.csv"
+truncate -s 68719476737 "$tmp/big.pcap"
+truncate -s 16777217 "$tmp/big-cdf.txt"
+printf '%s\n' "$good_topo" "traffic: [{kind: trace, file: big.csv}]" >"$tmp/trace-big.yaml"
+expect trace-big "trace-big.yaml:2:[0-9]+: trace '.*big.csv' is 1073741825 bytes, more than the 1 GiB a text trace may be" \
+	timeout 10 "$fabemu" run "$tmp/trace-big.yaml" -q -o "$tmp/res-big"
+printf '%s\n' "$good_topo" "traffic: [{kind: trace, file: big.pcap, format: pcap}]" >"$tmp/trace-big-pcap.yaml"
+expect trace-big-pcap "trace-big-pcap.yaml:2:[0-9]+: trace '.*big.pcap' is 68719476737 bytes, more than the 64 GiB a pcap trace may be" \
+	timeout 10 "$fabemu" run "$tmp/trace-big-pcap.yaml" -q -o "$tmp/res-big"
+printf '%s\n' "$good_topo" "traffic: [{kind: poisson, load: 30%, cdf: big-cdf.txt, flows: 10}]" >"$tmp/cdf-big.yaml"
+expect cdf-big "cdf-big.yaml:2:[0-9]+: CDF file '.*big-cdf.txt' is 16777217 bytes, more than the 16 MiB a CDF file may be" \
+	timeout 10 "$fabemu" run "$tmp/cdf-big.yaml" -q -o "$tmp/res-big"
+rm -f "$tmp/big.csv" "$tmp/big.pcap" "$tmp/big-cdf.txt"
+# A file that is no trace (a password file) is refused at FILE:LINE:COL by
+# each text reader and the CDF reader, saying what was expected, with not
+# a byte of the file in the message: its marker must not be on stderr.
+printf 'root:x:0:0:Mark7q-secret:/root:/bin/bash\nMark7q_two\n' >"$tmp/passwd.txt"
+foreign() { # NAME REGEX TRAFFIC
+	exp "$1" "$2" "$good_topo" "traffic: [$3]"
+	! grep -Eq 'Mark7q|root:' "$tmp/err" || { echo "FAIL [$1]: echoed the file:"; cat "$tmp/err"; fail=1; }
+}
+foreign trace-foreign-csv "passwd.txt:1:1: an unknown column \(field 1 of the header; the header is start,src,dst,bytes" \
+	"{kind: trace, file: passwd.txt}"
+foreign trace-foreign-hpcc "passwd.txt:1:1: the first line of an HPCC flow file is the number of flows" \
+	"{kind: trace, file: passwd.txt, format: hpcc-flow}"
+foreign trace-foreign-htsim "passwd.txt:1:1: no 'Nodes N' line before the first connection" \
+	"{kind: trace, file: passwd.txt, format: htsim-cm}"
+foreign cdf-foreign "passwd.txt:1:1: expected a size in bytes" \
+	"{kind: poisson, load: 30%, cdf: passwd.txt, flows: 10}"
+printf 'start,src,dst,bytes\n0us,h0,Mark7q:x:0,10\n' >"$tmp/fields.csv"
+foreign trace-foreign-host "fields.csv:2:8: expected a host: a name \(such as h3, h0:1, node1/gpu2\) or an index into hosts" \
+	"{kind: trace, file: fields.csv}"
 
 exp unknown-key "unknown-key.yaml:2:1: unknown key 'trafic' \(did you mean 'traffic'\?\)" \
 	"$good_topo" "trafic: []"
@@ -520,6 +555,74 @@ cexpect plot-flows "cmp-ok/flows.csv:1: not a fabemu flows.csv header" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out"
 rm "$tmp/cmp-ok/flows.csv"
 cexpect plot-no-name "/: no folder name to put the plots under: give -o DIR" "$fabemu" plot /
+# Results files held to the loader's standard (issue 23): a size bound
+# checked before reading (sparse files: nothing is allocated), a line
+# bound, FILE:LINE:COL and what was expected without the file's text (the
+# marker must not appear), and every file read before any is written.
+# resdir NAME: a results folder with a good summary.json
+resdir() { mkdir -p "$tmp/$1" && cp "$tmp/cmp-ok/summary.json" "$tmp/$1/"; }
+# noecho NAME: the last message holds none of the foreign file's text
+noecho() { ! grep -q 'marker-9f3' "$tmp/err" || { echo "FAIL [$1]: echoed the file:"; cat "$tmp/err"; fail=1; }; }
+resdir plot-big
+truncate -s 5G "$tmp/plot-big/flows.csv"
+cexpect plot-size "plot-big/flows.csv: larger than 4 GiB, the most plot reads of one file" \
+	timeout 20 "$fabemu" plot "$tmp/plot-big" -o "$tmp/plot-out"
+resdir plot-line
+{ echo 'time_ns,port,queue_bytes,paused_prio_mask'; head -c 70000 /dev/zero | tr '\0' 7; echo; } \
+	>"$tmp/plot-line/series.csv"
+cexpect plot-line "plot-line/series.csv:2: line longer than 64 KiB: not a fabemu results file" \
+	timeout 20 "$fabemu" plot "$tmp/plot-line" -o "$tmp/plot-out"
+resdir plot-nul
+printf 'node,port,utilisation\nleaf0,1,0.\0005\n' >"$tmp/plot-nul/ports.csv"
+cexpect plot-nul "plot-nul/ports.csv:2:11: NUL byte: not a text file" \
+	"$fabemu" plot "$tmp/plot-nul" -o "$tmp/plot-out"
+resdir plot-passwd
+printf 'root:x:0:0:marker-9f3:/root:/bin/bash\n' >"$tmp/plot-passwd/series.csv"
+cexpect plot-header "plot-passwd/series.csv:1: not a fabemu series.csv header \(expected the columns time_ns, port, queue_bytes and paused_prio_mask\)" \
+	"$fabemu" plot "$tmp/plot-passwd" -o "$tmp/plot-out"
+noecho plot-header
+resdir plot-row
+printf 'bytes,fct_ns,slowdown,workload,status\n10,marker-9f3,1,w,complete\n' >"$tmp/plot-row/flows.csv"
+cexpect plot-row "plot-row/flows.csv:2:4: fct_ns: expected a number" \
+	"$fabemu" plot "$tmp/plot-row" -o "$tmp/plot-out"
+noecho plot-row
+printf 'bytes,fct_ns,slowdown,workload,status\n10,1\n' >"$tmp/plot-row/flows.csv"
+cexpect plot-columns "plot-row/flows.csv:2: 2 columns, expected 5 as in the header" \
+	"$fabemu" plot "$tmp/plot-row" -o "$tmp/plot-out"
+# pfc.csv is read with the others, before the output folder is made.
+resdir plot-pfc
+printf 'node,port,priority,paused_ns\nh1,0,3,marker-9f3\n' >"$tmp/plot-pfc/pfc.csv"
+cexpect plot-pfc "plot-pfc/pfc.csv:2:8: paused_ns: expected a number" \
+	"$fabemu" plot "$tmp/plot-pfc" -o "$tmp/plot-out"
+noecho plot-pfc
+resdir plot-coll
+printf 'workload,collective,algorithm,size_bytes,busbw_GBps,status\nw,all-reduce,ring,0,1,complete\n' \
+	>"$tmp/plot-coll/collectives.csv"
+cexpect plot-coll "plot-coll/collectives.csv:2:19: size_bytes: expected a size above 0" \
+	"$fabemu" plot "$tmp/plot-coll" -o "$tmp/plot-out"
+# The output folder is not a symbolic link (plot empties it and writes
+# there): refused, and nothing is written where it points.
+mkdir -p "$tmp/plot-elsewhere"
+ln -s plot-elsewhere "$tmp/plot-link"
+cexpect plot-out-link "plot-link: a symbolic link: plot writes into a folder, not through a link" \
+	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-link/"
+[ -z "$(ls -A "$tmp/plot-elsewhere")" ] || { echo "FAIL [plot-out-link]: wrote through the link"; fail=1; }
+# compare: summary.json bounded before it is read; schema_version said
+# without its value.
+mkdir -p "$tmp/cmp-big" "$tmp/cmp-ver" "$tmp/cmp-dup"
+truncate -s 65M "$tmp/cmp-big/summary.json"
+cexpect compare-size "cmp-big/summary.json: larger than 64 MiB, the most fabemu reads of a summary.json" \
+	timeout 20 "$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-big"
+printf '{"schema_version": marker-9f3}\n' >"$tmp/cmp-ver/summary.json"
+cexpect compare-version "cmp-ver/summary.json:1:20: schema_version: expected a whole number: not a fabemu summary" \
+	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-ver"
+noecho compare-version
+# A duplicate key of a large map (hashed) says what a small map's does:
+# the key and where it was first.
+awk 'BEGIN { print "{\"schema_version\": 1, \"m\": {"; for (i = 0; i < 20000; i++) printf "\"k%d\": %d,\n", i, i; print "\"k7\": 1}}" }' \
+	>"$tmp/cmp-dup/summary.json"
+cexpect compare-duplicate "cmp-dup/summary.json:20002:1: duplicate key 'k7' \(first at line 9, column 1\)" \
+	timeout 20 "$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-dup"
 [ ! -e "$tmp/plot-out" ] || { echo "FAIL [plot]: bad input wrote $tmp/plot-out"; fail=1; }
 
 exp links-empty "links-empty.yaml:3:[0-9]+: a link override needs 'ports' and a 'rate' or a 'delay'" \
@@ -592,6 +695,18 @@ yes 'a: 1' | head -c 68000000 >"$tmp/huge.yaml"
 expect input-huge "huge.yaml: larger than 64 MiB: not an experiment or topology file" \
 	"$fabemu" run "$tmp/huge.yaml" -q -o "$tmp/res-huge"
 rm -f "$tmp/huge.yaml"
+# A file that is no experiment (a password file, say) given as the
+# experiment or as topo's argument: refused at its start, its text not
+# shown (issue 23); a short plain word is still quoted.
+printf 'root:x:0:0:marker-9f3:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n' >"$tmp/passwd"
+expect foreign-exp "passwd:1:1: experiment: expected a map, got a text of [0-9]+ bytes \\(not shown\\)" \
+	"$fabemu" run "$tmp/passwd" -q -o "$tmp/res-passwd"
+noecho foreign-exp
+expect foreign-topo "passwd:1:1: topology: expected a map, got a text of [0-9]+ bytes \\(not shown\\)" \
+	"$fabemu" topo "$tmp/passwd"
+noecho foreign-topo
+exp word-quoted "word-quoted.yaml:1:11: topology: expected a map, got 'leaf-spine'" \
+	"topology: leaf-spine" "traffic: [{kind: permutation, size: 4KiB}]"
 # Results folders: empty, a file, a capture folder that is a file, too long.
 expect out-empty "-o needs a folder name, got an empty one" "$fabemu" run "$tmp/ok.yaml" -q -o ""
 : >"$tmp/a-file"
@@ -720,5 +835,33 @@ exp expect-before-zero "expect-before-zero.yaml:4:[0-9]+: before must be above 0
 	"expect: [{series: queue_bytes, port: 'h0:0', op: '<', value: 1, before: 0ns}]"
 exp headroom-empty "headroom-empty.yaml:3:26: headroom: \{\} names no priority" \
 	"$good_topo" "$good_traffic" "fabric: {pfc: {headroom: {}}}"
+# The size of a run is estimated before a workload expands: one over the
+# message cap or the memory bound is refused at the workload, with the
+# estimate and the bound, within seconds (under timeout 20: expanding
+# first would take tens of seconds and gigabytes, and fail the case).
+size() { # NAME REGEX YAML...
+	local name=$1 re=$2
+	shift 2
+	printf '%s\n' "$@" >"$tmp/$name.yaml"
+	expect "$name" "$re" timeout 20 "$fabemu" run "$tmp/$name.yaml" -o "$tmp/res-$name" -q
+}
+rail_topo='topology: {kind: rail-optimised, gpus_per_node: 8, rails: 8, nodes_per_unit: 2, nodes: 2}'
+# 5 steps x 2 passes x 1024 microbatches x 4 tensor all-reduces of 768
+# slices, and the pipeline and data-parallel sends: 31,549,440 messages.
+size size-training "size-training.yaml:2:11: training 'llama': about 31,549,440 messages \(at most 20,000,000 in one experiment; fewer steps, microbatches or ranks, or fewer bytes per collective\)" \
+	"$rail_topo" "traffic: [{kind: training, name: llama, parallel: {tp: 4, pp: 2, dp: 2}, microbatches: 1024, tp_bytes: 64MiB, pp_bytes: 1MiB, dp_bytes: 64MiB, steps: 5}]"
+# 16 x 15 pairs x 128 slices of 512 KiB (S/16 = 64 MiB) x 1000 iterations.
+size size-alltoall "size-alltoall.yaml:2:11: collective 'moe': about 30,720,000 messages \(at most 20,000,000 in one experiment; fewer sizes, iterations, ranks or channels, or a larger slice\)" \
+	"$rail_topo" "traffic: [{kind: collective, name: moe, collective: all-to-all, size: 1GiB, iterations: 1000}]"
+# Under the cap alone, over it with the workload before it.
+size size-second "size-second.yaml:4:5: collective 'collective1': about 15,360,000 messages, 30,720,000 with the workloads before it \(at most 20,000,000" \
+	"$rail_topo" "traffic:" "  - {kind: collective, collective: all-to-all, size: 1GiB, iterations: 500}" \
+	"  - {kind: collective, collective: all-to-all, size: 1GiB, iterations: 500}"
+size size-memory "size-memory.yaml:3:11: permutation 'permutation0': the run would take about [0-9.]+ MiB \(messages [0-9.]+ MiB, graph [0-9.]+ MiB, fabric [0-9.]+ MiB, packet pool [0-9.]+ MiB\), more than engine.max_memory \(1.0 MiB\); fewer hosts" \
+	"$good_topo" "engine: {max_memory: 1MiB}" "$good_traffic"
+# The pool the run sizes itself (payload packets of 1 GiB messages) is
+# known once the traffic is: the whole experiment is checked then.
+size size-pool "size-pool.yaml:4:10: the run would take about [0-9.]+ GiB \(messages [0-9.]+ MiB, graph [0-9.]+ MiB, fabric [0-9.]+ MiB, packet pool [0-9.]+ GiB\), more than engine.max_memory \(1.0 GiB\) \(a smaller fabric, traffic or engine.packet_pool\)" \
+	"$good_topo" "nic: {payload: true}" "engine: {max_memory: 1GiB}" "traffic: [{kind: permutation, size: 1GiB}]"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"
