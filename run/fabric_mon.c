@@ -138,9 +138,16 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 
 		if (sw_ready(f->sws[i], why, warn) != 0) {
 			/* The buffer's position, then the switch's complaint (cut at the buffer's end). */
-			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: %s: ", e->buffer_mark.file,
-				 e->buffer_mark.line, e->buffer_mark.col, t->nodes[t->switches[i]].name);
-			strncat(err, why, CFG_ERR_BYTES - 1 - strlen(err));
+			int n = snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: %s: ", e->buffer_mark.file,
+					 e->buffer_mark.line, e->buffer_mark.col,
+					 t->nodes[t->switches[i]].name);
+
+			if (n > 0 && n < CFG_ERR_BYTES) {
+				size_t k = strnlen(why, CFG_ERR_BYTES - 1 - (size_t)n);
+
+				memcpy(err + n, why, k);
+				err[n + k] = '\0';
+			}
 			return -ENOSPC;
 		}
 		if (warn[0] && e->sw.pfc.lossless_prio && !warned) {
