@@ -398,6 +398,14 @@ int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES])
 
 	if ((rc = sw_ready_rates(s, err)) != 0)
 		return rc;
+	/* Store and forward: a frame the buffer cannot hold whole would be
+	 * dropped every time it came, and its message could never complete. */
+	if (s->buffer_bytes < s->p.max_frame_bytes) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "switch buffer %llu bytes cannot hold one frame of %u bytes (nic.mtu and headers): no full-size frame could ever pass",
+			 (unsigned long long)s->buffer_bytes, s->p.max_frame_bytes);
+		return -ENOSPC;
+	}
 	for (uint16_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 		struct sw_port_x *x = &s->px[i];

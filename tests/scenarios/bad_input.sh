@@ -258,6 +258,10 @@ exp buffer-too-small "buffer-too-small.yaml:3:[0-9]+: leaf0: switch buffer .* ca
 exp pool-too-small-for-xon "pool-too-small-for-xon.yaml:3:[0-9]+: leaf0: switch buffer .* shared pool of .* for a paused priority to resume" \
 	"$good_topo" "$good_traffic" "fabric: {buffer: 200KiB, pfc: {priorities: [3]}}"
 
+# A switch buffer that cannot hold one full-size frame: every such frame
+# would drop, no message above the MTU could complete (issue 23).
+exp buffer-frame "buffer-frame.yaml:3:[0-9]+: leaf0: switch buffer 1024 bytes cannot hold one frame of [0-9]+ bytes" \
+	"$good_topo" "$good_traffic" "fabric: {buffer: 1KiB}"
 # Transport settings.
 exp rto-zero "rto-zero.yaml:3:[0-9]+: the retransmission timeout must be above 0" \
 	"$good_topo" "$good_traffic" "nic: {rto: 0us}"
