@@ -72,8 +72,10 @@ static uint64_t te_conns(const struct exp *e)
 	uint64_t n = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-	memcpy(v, e->msgs, sizeof(*v) * e->n_msgs);
-	qsort(v, e->n_msgs, sizeof(*v), te_conn_cmp);
+	if (e->n_msgs) {
+		memcpy(v, e->msgs, sizeof(*v) * e->n_msgs);
+		qsort(v, e->n_msgs, sizeof(*v), te_conn_cmp);
+	}
 	for (uint32_t i = 0; i < e->n_msgs; i++)
 		n += i == 0 || te_conn_cmp(&v[i - 1], &v[i]) != 0 || v[i].qp_mode == TG_QP_PER_MESSAGE;
 	free(v);
