@@ -58,6 +58,7 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "units.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 
@@ -289,6 +290,8 @@ static void cc_dcqcn_on_send(struct cc_qp *q, uint32_t bytes, uint64_t now_ps)
 static const char *const cc_dcqcn_preset_names[] = { "connectx", "paper", NULL };
 static const char *const cc_dcqcn_hyper_names[] = { "fixed", "growing", NULL };
 
+#define CC_DCQCN_MBPS UINT64_C(1000000) /* the presets' rates are in Mb/s */
+
 /* A preset's value of every key it sets (as the table reads them). */
 struct cc_dcqcn_preset_vals {
 	double g, alpha_init;
@@ -306,14 +309,38 @@ static const struct cc_dcqcn_preset_vals cc_dcqcn_presets[] = {
 	 * rpg_byte_reset 32767 B, rpg_threshold 1, rpg_ai_rate 5 Mb/s,
 	 * rpg_hai_rate 50 Mb/s (the step of every hyper increase), rpg_min_rate
 	 * 1 Mb/s, clamp_tgt_rate 0. */
-	[CC_DCQCN_CONNECTX] = { 5.0 / 1024, 1023.0 / 1024, 1000000, 4000000, 300000000, 32767, 1,
-				5000000, 50000000, 1000000, false, CC_DCQCN_HYPER_FIXED },
+	[CC_DCQCN_CONNECTX] = {
+		.g = 5.0 / 1024,
+		.alpha_init = 1023.0 / 1024,
+		.alpha_period_ps = 1 * UNITS_PS_PER_US,
+		.reduce_period_ps = 4 * UNITS_PS_PER_US,
+		.timer_ps = 300 * UNITS_PS_PER_US,
+		.byte_counter_bytes = 32767,
+		.threshold = 1,
+		.rai_bps = 5 * CC_DCQCN_MBPS,
+		.rhai_bps = 50 * CC_DCQCN_MBPS,
+		.min_rate_bps = 1 * CC_DCQCN_MBPS,
+		.clamp_target = false,
+		.hyper = CC_DCQCN_HYPER_FIXED,
+	},
 	/* Zhu et al. 2015 as the authors' ns-3 (github.com/bobzhuyb/ns3-rdma)
 	 * runs it: g 1/256, K 55 us, alpha 1, a cut per CNP, T 55 us, B 10 MB,
 	 * F 5, R_AI 40 Mb/s, R_HAI 200 Mb/s (i R_HAI in the i-th hyper step),
 	 * min rate 100 Mb/s, clamp on. */
-	[CC_DCQCN_PAPER] = { 1.0 / 256, 1.0, 55000000, 0, 55000000, 10000000, 5, 40000000,
-			     200000000, 100000000, true, CC_DCQCN_HYPER_GROWING },
+	[CC_DCQCN_PAPER] = {
+		.g = 1.0 / 256,
+		.alpha_init = 1.0,
+		.alpha_period_ps = 55 * UNITS_PS_PER_US,
+		.reduce_period_ps = 0,
+		.timer_ps = 55 * UNITS_PS_PER_US,
+		.byte_counter_bytes = 10000000,
+		.threshold = 5,
+		.rai_bps = 40 * CC_DCQCN_MBPS,
+		.rhai_bps = 200 * CC_DCQCN_MBPS,
+		.min_rate_bps = 100 * CC_DCQCN_MBPS,
+		.clamp_target = true,
+		.hyper = CC_DCQCN_HYPER_GROWING,
+	},
 };
 
 static const struct cfg_key cc_dcqcn_keys[] = {

@@ -357,6 +357,13 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 	return 0;
 }
 
+/* Whether the frame @d viewed by pkt_view_bth carries HPCC's INT stack
+ * (the BTH's PKT_BTH_INT bit). */
+static inline bool pkt_view_has_int(const struct pkt_view *v, const uint8_t *d)
+{
+	return (d[v->bth_off + 4] & PKT_BTH_INT) != 0;
+}
+
 /* Stage 5 (after pkt_view_bth): HPCC's INT stack, present when the BTH's
  * PKT_BTH_INT bit is set, right after the transport headers: int_off,
  * int_hops, int_fmt and int_multi (all 0 without one). Returns 0, or
@@ -372,7 +379,7 @@ static inline int pkt_view_int(struct pkt_view *v, const uint8_t *d, uint32_t le
 	v->int_hops = 0;
 	v->int_fmt = 0;
 	v->int_multi = 0;
-	if (!(d[v->bth_off + 4] & PKT_BTH_INT))
+	if (!pkt_view_has_int(v, d))
 		return 0;
 	if (len < off + PKT_INT_HDR_BYTES)
 		return -EINVAL;
@@ -419,7 +426,7 @@ static inline uint32_t pkt_view_payload_off(const struct pkt_view *v, const uint
 {
 	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
 
-	if (d[v->bth_off + 4] & PKT_BTH_INT)
+	if (pkt_view_has_int(v, d))
 		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) *
 						   pkt_int_rec_bytes(d[off + PKT_INT_HDR_FMT_OFF]);
 	return off;

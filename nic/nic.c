@@ -33,7 +33,7 @@ static int nic_params_resolve(struct nic_params *p)
 	{
 		char err[CFG_ERR_BYTES];
 
-		if (!p->cc || cc_ops_check(p->cc, err) != 0)
+		if (!p->cc || cc_ops_check(p->cc, err) != 0 || (p->cc->cfg_table && !p->cc_cfg))
 			return -EINVAL;
 	}
 	if (p->rto_max_ps < p->rto_ps || p->retry_cnt > 7 || p->cnp_dscp > 63 ||
@@ -230,7 +230,8 @@ int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 {
 	char err[CFG_ERR_BYTES];
 
-	if (qp->connected || !ops || cc_ops_check(ops, err) != 0)
+	if (qp->connected || !ops || cc_ops_check(ops, err) != 0 ||
+	    (ops->cfg_table && !qp->nic->p.cc_cfg))
 		return -EINVAL;
 	qp->cc.ops = ops;
 	return 0;
@@ -358,7 +359,7 @@ static int nic_qp_cc_init(struct nic_qp *qp, uint64_t line_rate_bps, uint64_t ba
 	memset(c, 0, sizeof(*c));
 	c->ops = ops;
 	c->n_hops = hops;
-	c->cfg = cc_cfg_of(&qp->nic->p.cc_cfg, ops);
+	c->cfg = qp->nic->p.cc_cfg ? cc_cfg_of(qp->nic->p.cc_cfg, ops) : NULL;
 	c->line_rate_bps = line_rate_bps;
 	c->base_rtt_ps = base_rtt_ps;
 	c->mtu_bytes = mtu;

@@ -65,7 +65,9 @@ struct nic_params {
 	struct port_sched sched;    /* NIC egress scheduler; set at assembly (fabric.scheduler) */
 	const struct cc_ops *cc;    /* congestion control of the QPs that name none
 				     * (nic_qp_set_cc) */
-	struct cc_cfg_set cc_cfg;   /* nic.<algorithm>.* settings of every algorithm */
+	const struct cc_cfg_set *cc_cfg; /* nic.<algorithm>.* settings of every algorithm,
+				     * shared by the NICs (the experiment's); NULL: none,
+				     * so only algorithms without settings */
 	/* reliability */
 	enum nic_recovery recovery; /* loss recovery; 0 is go-back-N */
 	uint64_t rto_ps;            /* first retransmission timeout; 0: default */
@@ -102,7 +104,8 @@ struct nic_stats {
 	uint64_t rx_out_of_seq;     /* data packets discarded: PSN ahead of expected */
 	uint64_t rx_duplicate;      /* data packets discarded: PSN already received */
 	uint64_t rx_icrc_errors;    /* materialised frames whose ICRC did not match */
-	uint64_t rx_unknown_qp;     /* frames for a QP that does not exist */
+	uint64_t rx_unknown_qp;     /* frames for a QP that does not exist (or not connected) */
+	uint64_t rx_malformed;      /* frames whose headers could not be parsed */
 	uint64_t rx_cnps;           /* CNPs received */
 	uint64_t completions;       /* send work requests completed */
 	uint64_t ack_alloc_fail;    /* ACKs, NAKs or CNPs not sent: the packet pool was empty */
@@ -204,8 +207,8 @@ void *nic_qp_user(const struct nic_qp *qp);
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
 /* Give @qp its own congestion control @ops (a workload's algorithm)
  * instead of the NIC's; before nic_qp_connect. Its settings come from the
- * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, or @ops fails
- * cc_ops_check). */
+ * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, @ops fails
+ * cc_ops_check, or it has settings and the NIC's params hold none). */
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops);
 /* Tell @qp's congestion control how many links its path has (cc_qp.n_hops,
  * for a target delay that scales with hops); before nic_qp_connect.

@@ -501,7 +501,7 @@ static __attribute__((noinline)) uint32_t nic_cc_ack_int(const struct rte_mbuf *
 	struct pkt_int_hop w[PKT_INT_MAX_HOPS];
 	int n;
 
-	if (!(pkt_data((struct rte_mbuf *)(uintptr_t)m)[h->bth_off + 4] & PKT_BTH_INT))
+	if (!pkt_view_has_int(h, pkt_data((struct rte_mbuf *)(uintptr_t)m)))
 		return 0;
 	n = nic_ack_int(m, h, w);
 	for (int i = 0; i < n; i++) {
@@ -610,7 +610,7 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 
 	(void)in;
 	if (unlikely(nic_parse(n, m, &h) != 0)) {
-		n->stats.rx_unknown_qp++;
+		n->stats.rx_malformed++;
 		goto out;
 	}
 	idx = h.dest_qp - NIC_QPN_BASE;
@@ -632,7 +632,7 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		}
 	} else if (nic_is_read_resp(h.opcode)) {
 		nic_rx_resp(n, qp, m, &h);
-	} else if (unlikely(pkt_data(m)[h.bth_off + 4] & PKT_BTH_INT)) {
+	} else if (unlikely(pkt_view_has_int(&h, pkt_data(m)))) {
 		nic_rx_data_int(n, qp, m, &h);
 	} else {
 		nic_rx_data(n, qp, m, &h);

@@ -375,7 +375,7 @@ static const struct cfg_sub exp_fabric_subs[] = {
 };
 static const struct cfg_sub exp_nic_subs[] = {
 	{ &nic_cfg_table, offsetof(struct exp, nic) },
-	{ &cc_cfg_table, offsetof(struct exp, nic.cc_cfg) },
+	{ &cc_cfg_table, offsetof(struct exp, cc_cfg) },
 	{ NULL, 0 },
 };
 static const struct cfg_key exp_engine_keys[] = {
@@ -508,7 +508,7 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 	e->cc_mark = cc ? cc->mark : nic->mark;
 	ae = cfg_get(nic, "ack_every");
 	e->ack_every_mark = ae ? ae->mark : nic->mark;
-	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, &e->nic.cc_cfg, err) != 0)
+	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, &e->cc_cfg, err) != 0)
 		return -EINVAL;
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct cc_ops *ops = e->workloads[i].cc;
@@ -517,7 +517,7 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 			nic_used = true;
 			continue;
 		}
-		if (cc_cfg_resolve(e->doc, nic, ops, &e->nic.cc_cfg, err) != 0 ||
+		if (cc_cfg_resolve(e->doc, nic, ops, &e->cc_cfg, err) != 0 ||
 		    ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, err) != 0))
 			return -EINVAL;
 		e->cc_flags |= ops->flags;

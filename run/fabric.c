@@ -215,9 +215,9 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	f->tg_eps = calloc(t->n_eps ? t->n_eps : 1, sizeof(*f->tg_eps));
 	if (!f->sws || !f->nics || !f->tg_eps)
 		goto nomem;
-	for (uint32_t e = 0; e < t->n_eps; e++)
-		f->tg_eps[e] = (struct tg_ep){ .nic = t->nodes[t->eps[e].node].index,
-					       .port = t->eps[e].port };
+	for (uint32_t ep = 0; ep < t->n_eps; ep++)
+		f->tg_eps[ep] = (struct tg_ep){ .nic = t->nodes[t->eps[ep].node].index,
+						.port = t->eps[ep].port };
 	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
 	if (e->link_layer == PKT_LL_IB) {
@@ -251,6 +251,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	topo_fib_buf_free(&fb);
 	np = e->nic;
+	np.cc_cfg = &e->cc_cfg; /* one copy for every NIC */
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
 	np.sched = e->sw.sched;

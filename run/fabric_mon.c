@@ -68,7 +68,7 @@ static void fabric_warn_int(const struct exp *e)
 static void fabric_warn_rto_one(const struct exp *e, const struct cc_ops *ops,
 				const struct cfg_mark *m)
 {
-	const void *cfg = cc_cfg_of(&e->nic.cc_cfg, ops);
+	const void *cfg = cc_cfg_of(&e->cc_cfg, ops);
 	uint64_t d = ops->delay_ceiling_ps && cfg ? ops->delay_ceiling_ps(cfg) : 0;
 
 	if (e->nic.rto_off || !d || d < e->nic.rto_ps)

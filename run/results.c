@@ -352,6 +352,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 		ns.rx_duplicate += x->rx_duplicate;
 		ns.rx_icrc_errors += x->rx_icrc_errors;
 		ns.rx_unknown_qp += x->rx_unknown_qp;
+		ns.rx_malformed += x->rx_malformed;
 		ns.ack_alloc_fail += x->ack_alloc_fail;
 		ns.retx_pkts += x->retx_pkts;
 		ns.timeouts += x->timeouts;
@@ -412,6 +413,7 @@ int res_collect_run(struct results *r, const struct fabric *f, const char *stop_
 	RES_U64(r, ns.rx_duplicate, "nic.duplicates");
 	RES_U64(r, ns.rx_icrc_errors, "nic.icrc_errors");
 	RES_U64(r, ns.rx_unknown_qp, "nic.unknown_qp");
+	RES_U64(r, ns.rx_malformed, "nic.malformed");
 	RES_U64(r, s->n_alloc_fail, "nic.pool_exhausted");
 	RES_U64(r, ns.ack_alloc_fail, "nic.acks_not_sent");
 	RES_U64(r, ns.retx_pkts, "nic.retransmitted");

@@ -9,6 +9,7 @@
  * INT stack echoed in ACKs and read back by the requester. */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 
@@ -547,11 +548,33 @@ static void test_nic_bdp_limit(void)
 	CU_ASSERT_EQUAL(nic_sr_limit(&p, UINT64_C(100000000000), 4000000, 4096), 64);
 }
 
+/* A frame whose headers cannot be parsed (cut short, or not IPv4 at all)
+ * is counted as malformed, not as one for an unknown QP (nic.h). */
+static void test_nic_malformed(void)
+{
+	static const uint32_t lens[] = { 20, 100 };
+	struct pair p;
+
+	pair_setup(&p, UINT64_C(100000000000), 1000000, 1024);
+	for (unsigned i = 0; i < 2; i++) {
+		struct rte_mbuf *m = sim_pkt_alloc(&p.sim, false);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		memset(rte_pktmbuf_append(m, 128), 0, 128); /* ethertype 0: no IPv4 */
+		pkt_meta(m)->frame_bytes = lens[i];
+		nic_rx(p.b, NULL, m);
+	}
+	CU_ASSERT_EQUAL(nic_stats(p.b)->rx_malformed, 2);
+	CU_ASSERT_EQUAL(nic_stats(p.b)->rx_unknown_qp, 0);
+	pair_free(&p);
+}
+
 int test_nic_register(void)
 {
 	CU_pSuite s = CU_add_suite("nic", NULL, NULL);
 
-	if (!s || !CU_add_test(s, "selective repeat BDP limit", test_nic_bdp_limit))
+	if (!s || !CU_add_test(s, "selective repeat BDP limit", test_nic_bdp_limit) ||
+	    !CU_add_test(s, "malformed frames counted as such", test_nic_malformed))
 		return -1;
 
 	if (!s || !CU_add_test(s, "1 MiB WRITE within 1% of analytic time", test_nic_write_analytic) ||
