@@ -12,27 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* @data into the new file @path: 0, or -1 (a problem of the machine's). */
-static int fuzz_write(const char *path, const uint8_t *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	size_t done = 0;
-
-	if (fd < 0)
-		return -1;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	return close(fd) == 0 && done == size ? 0 : -1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!mkdtemp(dir))
 		abort(); /* no temporary folder: nothing would be fuzzed */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (fuzz_write(path, data, size) != 0)
+	if (fuzz_write_file(path, data, size) != 0)
 		abort();
 	/* Two folders, as compare takes them: the same one twice. */
 	if (cli_cmp_read((const char *const[]){ dir, dir }, 2, &t, err) != 0 && !err[0])

@@ -1,8 +1,10 @@
-/* Cutting a fuzz input into an experiment file and its --set overrides
- * (fuzz_input.h). */
+/* Cutting a fuzz input into an experiment file and its --set overrides,
+ * and writing an input to a file (fuzz_input.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_input.h"
 
@@ -40,4 +42,21 @@ void fuzz_input_free(struct fuzz_input *in)
 {
 	free(in->text);
 	in->text = NULL;
+}
+
+int fuzz_write_file(const char *path, const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	size_t done = 0;
+
+	if (fd < 0)
+		return -1;
+	while (done < size) {
+		ssize_t n = write(fd, data + done, size - done);
+
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	return close(fd) == 0 && done == size ? 0 : -1;
 }

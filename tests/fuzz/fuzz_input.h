@@ -21,5 +21,8 @@ struct fuzz_input {
 /* Cut @data (@size bytes) into @in. 0, or -ENOMEM. */
 int fuzz_input_cut(const uint8_t *data, size_t size, struct fuzz_input *in);
 void fuzz_input_free(struct fuzz_input *in);
+/* @data (@size bytes) into the new file @path: 0, or -1 (a problem of the
+ * machine's, not of the input). */
+int fuzz_write_file(const char *path, const uint8_t *data, size_t size);
 
 #endif

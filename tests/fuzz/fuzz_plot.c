@@ -13,27 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "cli_plot_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* @data into the new file @path: 0, or -1 (a problem of the machine's). */
-static int fuzz_write(const char *path, const uint8_t *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	size_t done = 0;
-
-	if (fd < 0)
-		return -1;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	return close(fd) == 0 && done == size ? 0 : -1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memset(&in, 0, sizeof(in));
 		snprintf(path, sizeof(path), "%s/%s", dir, plot_file_names[k]);
-		if (fuzz_write(path, data, size) != 0)
+		if (fuzz_write_file(path, data, size) != 0)
 			abort();
 		if (plot_read(dir, 1u << k, &in, err) != 0 && !err[0])
 			abort(); /* refused without saying why */
