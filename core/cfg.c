@@ -703,6 +703,56 @@ FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES])
 	return f;
 }
 
+int cfg_read_text(const char *path, uint64_t max, char **text, uint64_t *size,
+		  enum cfg_text_err *what, char why[CFG_WHY_BYTES])
+{
+	FILE *f = cfg_fopen_regular(path, why);
+	struct stat st;
+	char *buf;
+	size_t n;
+
+	*text = NULL;
+	*size = 0;
+	if (!f) {
+		*what = CFG_TEXT_OPEN;
+		return -EINVAL;
+	}
+	if (fstat(fileno(f), &st) != 0) {
+		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
+		*what = CFG_TEXT_READ;
+		fclose(f);
+		return -EINVAL;
+	}
+	*size = (uint64_t)st.st_size;
+	if (*size > max) {
+		*what = CFG_TEXT_LARGE;
+		fclose(f);
+		return -EINVAL;
+	}
+	/* One byte more than the size, to see a file that grew since. */
+	if (!(buf = malloc((size_t)*size + 2))) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, (size_t)*size + 1, f);
+	if (ferror(f) || n != *size) {
+		snprintf(why, CFG_WHY_BYTES, "%s", ferror(f) ? "read error" : "it changed size while read");
+		*what = CFG_TEXT_READ;
+		fclose(f);
+		free(buf);
+		return -EINVAL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		*what = CFG_TEXT_NUL;
+		free(buf);
+		return -EINVAL;
+	}
+	*text = buf;
+	return 0;
+}
+
 FILE *cfg_fopen_out(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);

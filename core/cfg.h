@@ -57,6 +57,20 @@ enum { CFG_WHY_BYTES = 96 }; /* cfg_fopen_regular's reason */
  * (the system's; EISDIR for a folder, EINVAL for a FIFO or device) when it
  * cannot be read. Every input file fabemu reads goes through this. */
 FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES]);
+/* What cfg_read_text found wrong (its caller words the message). */
+enum cfg_text_err {
+	CFG_TEXT_OPEN = 1, /* cannot open, or not a regular file: @why says which */
+	CFG_TEXT_READ,     /* a read failed, or the file changed size: @why says */
+	CFG_TEXT_LARGE,    /* over the bound: *@size is its size */
+	CFG_TEXT_NUL,      /* holds a NUL byte: no text */
+};
+
+/* The whole text of the regular file @path (cfg_fopen_regular), refused
+ * from its size, before any read, when over @max bytes; NUL-terminated and
+ * malloc'd into *@text, its bytes into *@size. 0, -ENOMEM, or -EINVAL
+ * with *@what (and for CFG_TEXT_OPEN and CFG_TEXT_READ, @why) set. */
+int cfg_read_text(const char *path, uint64_t max, char **text, uint64_t *size,
+		  enum cfg_text_err *what, char why[CFG_WHY_BYTES]);
 /* Open @path for writing (created, or truncated) without following a
  * symbolic link in its last component: a link there fails with ELOOP and
  * nothing is written where it points. Every file fabemu writes into a

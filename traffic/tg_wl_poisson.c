@@ -267,48 +267,25 @@ static uint64_t tg_wl_cdf_sample(const struct tg_wl_cdf *c, double u)
 static int tg_wl_cdf_load_file(const char *path, const struct cfg_node *at, struct tg_wl_cdf *c,
 			       char err[CFG_ERR_BYTES])
 {
-	char why[CFG_WHY_BYTES];
-	FILE *f = cfg_fopen_regular(path, why);
-	struct stat st;
-	char *text;
-	size_t n, size;
-	int rc;
+	char why[CFG_WHY_BYTES], *text;
+	enum cfg_text_err what;
+	uint64_t size;
+	int rc = cfg_read_text(path, TG_WL_POISSON_MAX_FILE_BYTES, &text, &size, &what, why);
 
-	if (!f) {
-		cfg_errorf(err, at, "cannot open CDF file '%s': %s", path, why);
-		return -EINVAL;
-	}
-	if (fstat(fileno(f), &st) != 0) {
-		cfg_errorf(err, at, "cannot read CDF file '%s': %s", path, strerror(errno));
-		fclose(f);
-		return -EINVAL;
-	}
-	if (st.st_size > TG_WL_POISSON_MAX_FILE_BYTES) {
-		cfg_errorf(err, at, "CDF file '%s' is %llu bytes, more than the 16 MiB a CDF file may be",
-			   path, (unsigned long long)st.st_size);
-		fclose(f);
-		return -EINVAL;
-	}
-	/* One byte more than the size, to see a file that grew since. */
-	size = (size_t)st.st_size;
-	if (!(text = malloc(size + 2))) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(text, 1, size + 1, f);
-	if (ferror(f) || n != size) {
-		cfg_errorf(err, at, "cannot read CDF file '%s': %s", path,
-			   ferror(f) ? "read error" : "it changed size while read");
-		fclose(f);
-		free(text);
-		return -EINVAL;
-	}
-	fclose(f);
-	text[n] = '\0';
-	if (memchr(text, '\0', n)) {
-		snprintf(err, CFG_ERR_BYTES, "%.300s:1: not a text file", path);
-		free(text);
-		return -EINVAL;
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc != 0) {
+		if (what == CFG_TEXT_OPEN)
+			cfg_errorf(err, at, "cannot open CDF file '%s': %s", path, why);
+		else if (what == CFG_TEXT_READ)
+			cfg_errorf(err, at, "cannot read CDF file '%s': %s", path, why);
+		else if (what == CFG_TEXT_LARGE)
+			cfg_errorf(err, at,
+				   "CDF file '%s' is %llu bytes, more than the 16 MiB a CDF file may be",
+				   path, (unsigned long long)size);
+		else
+			snprintf(err, CFG_ERR_BYTES, "%.300s:1: not a text file", path);
+		return rc;
 	}
 	rc = tg_wl_cdf_parse(path, text, c, err);
 	free(text);

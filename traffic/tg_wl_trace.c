@@ -172,35 +172,24 @@ static FILE *tg_wl_trace_open(const char *path, const struct cfg_node *at, uint6
 static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char **text,
 			     char err[CFG_ERR_BYTES])
 {
+	char why[CFG_WHY_BYTES];
+	enum cfg_text_err what;
 	uint64_t size;
-	FILE *f = tg_wl_trace_open(path, at, TG_WL_TRACE_MAX_TEXT_BYTES, &size, err);
-	size_t n;
-	char *buf;
+	int rc = cfg_read_text(path, TG_WL_TRACE_MAX_TEXT_BYTES, text, &size, &what, why);
 
-	if (!f)
-		return -EINVAL;
-	/* One byte more than the size, to see a file that grew since. */
-	if (!(buf = malloc((size_t)size + 2))) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(buf, 1, (size_t)size + 1, f);
-	if (ferror(f) || n != size) {
-		cfg_errorf(err, at, "cannot read trace '%s': %s", path,
-			   ferror(f) ? "read error" : "it changed size while read");
-		fclose(f);
-		free(buf);
-		return -EINVAL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
+	if (rc != -EINVAL)
+		return rc;
+	if (what == CFG_TEXT_OPEN)
+		cfg_errorf(err, at, "cannot open trace '%s': %s", path, why);
+	else if (what == CFG_TEXT_READ)
+		cfg_errorf(err, at, "cannot read trace '%s': %s", path, why);
+	else if (what == CFG_TEXT_LARGE)
+		cfg_errorf(err, at, "trace '%s' is %llu bytes, more than the %llu GiB a text trace may be",
+			   path, (unsigned long long)size,
+			   (unsigned long long)(TG_WL_TRACE_MAX_TEXT_BYTES >> 30));
+	else
 		cfg_errorf(err, at, "trace '%s' is not a text file (a capture is format: pcap)", path);
-		free(buf);
-		return -EINVAL;
-	}
-	*text = buf;
-	return 0;
+	return rc;
 }
 
 /* The operations of @tr in an order where each follows what it waits for
