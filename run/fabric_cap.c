@@ -20,6 +20,14 @@ enum {
 	FABRIC_CAP_NAME_FILES = 2,    /* hosts and ethers */
 };
 
+/* @path is no folder of the results folder's own: -ENOTDIR, @err says so. */
+static int fabric_cap_not_folder(const char *path, char err[CFG_ERR_BYTES])
+{
+	snprintf(err, CFG_ERR_BYTES, "fabemu: %.380s: exists and is not a folder (links are not followed): nothing written there (remove it or use another -o)",
+		 path);
+	return -ENOTDIR;
+}
+
 /* mkdir @path, or find a folder there; -ENOTDIR when it is a file or a
  * symbolic link. */
 static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
@@ -31,11 +39,8 @@ static int fabric_mkdir(const char *path, char err[CFG_ERR_BYTES])
 		return -errno;
 	}
 	/* lstat: a link to a folder is not the results folder's own. */
-	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, CFG_ERR_BYTES, "fabemu: %.380s: exists and is not a folder (links are not followed): nothing written there (remove it or use another -o)",
-			 path);
-		return -ENOTDIR;
-	}
+	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return fabric_cap_not_folder(path, err);
 	return 0;
 }
 
@@ -137,12 +142,7 @@ int fabric_captures_check(const struct exp *e, const char *outdir, char err[CFG_
 	snprintf(dir, sizeof(dir), "%s/capture", outdir);
 	if (lstat(dir, &st) != 0)
 		return 0; /* made when the captures are opened */
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, CFG_ERR_BYTES, "fabemu: %.380s: exists and is not a folder (links are not followed): nothing written there (remove it or use another -o)",
-			 dir);
-		return -ENOTDIR;
-	}
-	return 0;
+	return S_ISDIR(st.st_mode) ? 0 : fabric_cap_not_folder(dir, err);
 }
 
 int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
