@@ -199,6 +199,12 @@ static const char *cli_stop_why(const struct cli_opts *o, char buf[64])
 	return NULL;
 }
 
+/* The engine stopped the run before its end (events were left). */
+static bool cli_stopped_short(const struct fabric *f)
+{
+	return f->sim.interrupted || f->sim.horizon || f->sim.stuck || f->no_progress_stopped;
+}
+
 /* One WARNING line on stderr when messages stayed incomplete or QPs
  * failed, whatever -q says; not for a run stopped short (its own WARNING
  * says why, and every message left is incomplete). */
@@ -208,8 +214,7 @@ static void cli_warn_unfinished(const struct results *r, const struct fabric *f)
 	double failed = res_value(res_find(r, "messages.failed"));
 	double qps = res_value(res_find(r, "nic.qp_errors"));
 
-	if (f->sim.interrupted || f->sim.horizon || f->sim.stuck || f->no_progress_stopped ||
-	    f->deadlock_stopped)
+	if (cli_stopped_short(f) || f->deadlock_stopped)
 		return;
 	if (qps > 0)
 		fprintf(stderr,
@@ -459,9 +464,8 @@ int cli_run(const struct cli_opts *o, bool check)
 		/* (A failed write was reported, and fails the run.) */
 		if (rc == CLI_OK && check)
 			rc = cli_check(e, &res, base, outdir, o->junit);
-		else if (rc == CLI_OK && (f.sim.interrupted || f.sim.horizon || f.sim.stuck ||
-					  f.no_progress_stopped))
-			rc = CLI_FAIL; /* stopped short: events were left */
+		else if (rc == CLI_OK && cli_stopped_short(&f))
+			rc = CLI_FAIL;
 		res_free(&res);
 	}
 	fabric_free(&f);
