@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 		test_trace_register,
 		test_tg_data_register,
 		test_estimate_register,
+		test_reg_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;
