@@ -1,7 +1,7 @@
-/* Topologies, private: the pieces the builders, the checker, the describer
- * and the tests share. A topology is filled in place: topo_alloc sizes the
- * node and link arrays, topo_set_node / topo_set_link fill one entry each,
- * topo_index derives the host and switch lists. Not part of the public API. */
+/* Topologies, private: the pieces the built-in kinds, the checker, the
+ * describer and the tests share, beyond what any kind may use (topo_kind.h:
+ * topo_alloc sizes the node and link arrays, topo_set_node / topo_set_link
+ * fill one entry each, topo_index derives the host and switch lists). */
 #ifndef FAB_TOPO_INT_H
 #define FAB_TOPO_INT_H
 
