@@ -1,9 +1,7 @@
-/* A topology kind added from outside topologies/, through topo_register
- * alone: "toy-star", one switch with N hosts (settings `hosts` and
- * `rate`). Loaded through topo_from_cfg and the experiment loader as any
- * kind is; its counts, summary, bisection and routes are checked against
- * the star's analytic values, and misspelt names are refused with "did
- * you mean". */
+/* A topology kind added through topo_register alone: "toy-star", one
+ * switch with N hosts (`hosts`, `rate`), loaded through topo_from_cfg and
+ * the experiment loader; counts, summary, bisection and routes against the
+ * star's analytic values, and misspelt names refused with "did you mean". */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,7 @@
-/* Topology kinds: what one kind of `topology:` map (leaf-spine, fat-tree,
- * rail-optimised, explicit, ns3, or one registered with topo_register)
- * provides, and the calls its builder fills a graph with. A kind is one
- * file defining a struct topo_kind plus one line in the built-in list of
- * topo_kinds.c (docs/extending/topology.md). */
+/* Topology kinds: the ops one kind of `topology:` map provides, its
+ * registration (topo_register), and the calls its builder fills a graph
+ * with. A kind is one file defining a struct topo_kind plus one line in
+ * the built-in list of topo_kinds.c (docs/extending/topology.md). */
 #ifndef FAB_TOPO_KIND_H
 #define FAB_TOPO_KIND_H
 
