@@ -127,8 +127,9 @@ struct topo_gpus {
 };
 
 struct topo {
-	const char *kind;         /* "leaf-spine", "fat-tree", "rail-optimised", "explicit",
-				   * "ns3" (static string) */
+	const char *kind;         /* the name of the kind it was built as (static string):
+				   * "leaf-spine", "fat-tree", ... (topo_kind.h); its
+				   * describe, dot and bisection hooks are found by it */
 	uint32_t n_nodes;         /* hosts + switches */
 	uint32_t n_links;         /* full-duplex links */
 	uint32_t n_hosts;
@@ -147,7 +148,8 @@ struct topo {
 };
 
 /* Build from the experiment's `topology:` map. Keys (see docs/config.md):
- *   kind: leaf-spine | fat-tree | rail-optimised | explicit | ns3
+ *   kind: a registered topology kind (topologies/topo_kinds.c, topo_register);
+ *   those built in:
  *   leaf-spine: leaves, spines, hosts_per_leaf, host_link{rate,delay},
  *               fabric_link{rate,delay}, links_per_spine (parallel links, default 1)
  *   fat-tree:   k (even, >= 2), tiers (2 or 3), host_link, fabric_link
@@ -161,7 +163,8 @@ struct topo {
  * Then runs topo_check. Returns 0 or -EINVAL with "FILE:LINE:COL: ..." in @err. */
 int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **out,
 		  char err[CFG_ERR_BYTES]);
-/* The registry of topology kinds: their names (NULL-terminated) and the key
+/* The registry of topology kinds (topo_kinds.c; more through topo_register,
+ * topo_kind.h): their names (NULL-terminated, registry order) and the key
  * table of kind @i (NULL past the last), for the reference. Absent keys
  * that have a default are filled into @topology by topo_from_cfg. */
 const char *const *topo_kind_names(void);

@@ -1,7 +1,7 @@
 /* Topologies from configuration: the `topology:` map of an experiment,
- * dispatched on its kind through the registry of topology kinds (one file
- * each: topo_ls.c, topo_ft.c, topo_rail*.c, topo_x.c, topo_ns3.c), read strictly through the kind's
- * key table (core/cfg_schema.h), built, and finally checked by topo_check.
+ * dispatched on its kind through the registry of topology kinds
+ * (topo_kinds.c; one file each), read strictly through the kind's key
+ * table (core/cfg_schema.h), built, and finally checked by topo_check.
  * Also the pieces the builders share: node naming and link classes. */
 #include <ctype.h>
 #include <errno.h>
@@ -13,24 +13,6 @@
 #include "cfg_schema.h"
 #include "topo_int.h"
 #include "units.h"
-
-/* The registry: a plain static array, and the names in the same order. */
-static const struct topo_kind *const topo_kinds[] = {
-	&topo_ls_kind,
-	&topo_ft_kind,
-	&topo_x_kind,
-	&topo_rail_kind,
-	&topo_ns3_kind,
-};
-
-static const char *const topo_kind_name_list[] = {
-	"leaf-spine",
-	"fat-tree",
-	"explicit",
-	"rail-optimised",
-	"ns3",
-	NULL,
-};
 
 enum { TOPO_NS_PER_S = 1000000000 };
 
@@ -133,18 +115,6 @@ int topo_file_path(const struct cfg_node *at, const char *name, char *path, size
 	return rc < 0 || (size_t)rc >= size ? -ENAMETOOLONG : 0;
 }
 
-/* ---- the registry ----------------------------------------------------------- */
-
-const char *const *topo_kind_names(void)
-{
-	return topo_kind_name_list;
-}
-
-const struct cfg_table *topo_kind_table(unsigned i)
-{
-	return i < sizeof(topo_kinds) / sizeof(topo_kinds[0]) ? topo_kinds[i]->table : NULL;
-}
-
 /* `topology: {file: F, ...}`: the topology map of file F (its top-level
  * `topology:` map, or the file's map itself), with the other keys of
  * @topology overriding its keys; F is relative to the folder of the file
@@ -155,6 +125,7 @@ static int topo_include(struct cfg_doc *doc, struct cfg_node *topology, char err
 {
 	const struct cfg_node *fn = cfg_get(topology, "file"), *inner;
 	const struct cfg_node *kn = cfg_get(topology, "kind");
+	const struct topo_kind *kind;
 	struct cfg_node *root;
 	const char *v;
 	char path[4096];
@@ -163,10 +134,8 @@ static int topo_include(struct cfg_doc *doc, struct cfg_node *topology, char err
 	if (!fn)
 		return 0;
 	/* A kind whose `file` is its own input reads it itself. */
-	for (size_t i = 0; i < sizeof(topo_kinds) / sizeof(topo_kinds[0]); i++)
-		if (topo_kinds[i]->own_file && kn && kn->type == CFG_SCALAR &&
-		    strcmp(kn->str, topo_kinds[i]->name) == 0)
-			return 0;
+	if (kn && kn->type == CFG_SCALAR && (kind = topo_kind_find(kn->str)) && kind->own_file)
+		return 0;
 	if (cfg_str(fn, &v, err) != 0)
 		return -EINVAL;
 	if (!*v) {
@@ -208,8 +177,9 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 	const struct topo_kind *kind;
 	const struct cfg_node *kn;
 	struct topo *t = NULL;
+	char list[CFG_ERR_BYTES / 2];
 	void *params;
-	int id, rc;
+	int rc;
 
 	*out = NULL;
 	if (topology == NULL) {
@@ -223,15 +193,14 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 		return rc;
 	kn = cfg_get(topology, "kind");
 	if (kn == NULL) {
-		cfg_errorf(err, topology,
-			   "topology needs 'kind' (leaf-spine, fat-tree, rail-optimised, explicit or ns3)");
+		cfg_errorf(err, topology, "topology needs 'kind' (%s)",
+			   topo_kind_list(list, sizeof(list)));
 		return -EINVAL;
 	}
-	rc = cfg_enum(kn, topo_kind_name_list, &id, err);
+	rc = topo_kind_read(kn, &kind, err);
 	if (rc != 0)
 		return rc;
-	kind = topo_kinds[id];
-	params = calloc(1, kind->params_size);
+	params = calloc(1, kind->kind.settings_size);
 	if (params == NULL) {
 		snprintf(err, CFG_ERR_BYTES, "topology: out of memory");
 		return -ENOMEM;
@@ -239,7 +208,7 @@ int topo_from_cfg(struct cfg_doc *doc, struct cfg_node *topology, struct topo **
 	rc = kind->fill != NULL ? kind->fill(doc, topology, err) : 0;
 	if (rc == 0)
 		rc = cfg_schema_read(doc, topology, "topology",
-				     &(struct cfg_bind){ kind->table, params }, 1, err);
+				     &(struct cfg_bind){ kind->kind.settings, params }, 1, err);
 	if (rc == 0)
 		rc = kind->build(topology, params, &t, err);
 	free(params);

@@ -2,8 +2,8 @@
  * classes, oversubscription per tier, bisection bandwidth), a Graphviz
  * drawing (`fabemu topo --dot`), and the bisection bandwidth itself: closed
  * forms for the regular builders, max-flow over balanced host splits for
- * explicit and ns3 graphs. The rail-optimised kind has its own
- * (topo_rail_describe.c). */
+ * explicit and ns3 graphs. A kind may bring its own of each (struct
+ * topo_kind's describe, dot and bisection; rail-optimised does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +80,7 @@ static uint32_t topo_desc_count_tier(const struct topo *t, uint8_t tier)
  * links of the |a H - N/2| hosts that sit across from their leaf. So
  *   bisection = min over a = 0..L of |a H - N/2| r + min(a, L-a) U,
  * which for even L is L/2 x min(H r, U). */
-static uint64_t topo_desc_bisection_two_level(const struct topo *t)
+uint64_t topo_bisection_two_level(const struct topo *t)
 {
 	uint32_t leaf = topo_desc_first_of_tier(t, 1), n_leaves = topo_desc_count_tier(t, 1);
 	uint64_t half = t->n_hosts / 2, best = UINT64_MAX;
@@ -112,7 +112,7 @@ static uint64_t topo_desc_bisection_two_level(const struct topo *t)
  * fabric links with h + f >= N/2, so it costs at least N/2 x min(r_h, r_f),
  * and one of the two cuts above costs exactly that:
  *   bisection = k^3/8 x min(r_h, r_f)   (k=4 at 100G: 8 x 100G = 800G). */
-static uint64_t topo_desc_bisection_fat_tree3(const struct topo *t)
+uint64_t topo_bisection_fat_tree3(const struct topo *t)
 {
 	uint32_t edge = topo_desc_first_of_tier(t, 1);
 
@@ -304,11 +304,6 @@ static uint64_t topo_desc_bisection_heuristic(const struct topo *t)
 	return best == UINT64_MAX ? 0 : best;
 }
 
-static int topo_desc_is_kind(const struct topo *t, const char *kind)
-{
-	return t->kind != NULL && strcmp(t->kind, kind) == 0;
-}
-
 static uint8_t topo_desc_max_tier(const struct topo *t)
 {
 	uint8_t top = 0;
@@ -318,32 +313,38 @@ static uint8_t topo_desc_max_tier(const struct topo *t)
 	return top;
 }
 
+/* The kind's bisection, or the max-flow bound (*@exact 0). */
+static uint64_t topo_desc_bisection(const struct topo *t, int *exact)
+{
+	const struct topo_kind *k = topo_kind_of(t);
+
+	*exact = 0;
+	if (k && k->bisection)
+		return k->bisection(t, exact);
+	return t->n_hosts < 2 ? 0 : topo_desc_bisection_heuristic(t);
+}
+
 uint64_t topo_bisection_bps(const struct topo *t)
 {
-	if (t->gpus.n_nodes > 0)
-		return topo_rail_bisection(t, NULL);
-	if (t->n_hosts < 2)
-		return 0;
-	if (topo_desc_is_kind(t, "leaf-spine") || (topo_desc_is_kind(t, "fat-tree") && topo_desc_max_tier(t) == 2))
-		return topo_desc_bisection_two_level(t);
-	if (topo_desc_is_kind(t, "fat-tree"))
-		return topo_desc_bisection_fat_tree3(t);
-	return topo_desc_bisection_heuristic(t);
+	int exact;
+
+	return topo_desc_bisection(t, &exact);
 }
 
 /* Name of a tier: "host", then the name stem of its first switch ("leaf",
- * "agg") for the regular builders, "tier2" for explicit and ns3 graphs
- * (whose names say nothing of the tier). */
+ * "agg") for the kinds whose switch names say their tier (named_tiers),
+ * "tier2" for the others (explicit and ns3 graphs). */
 static void topo_desc_tier_name(const struct topo *t, uint8_t tier, char buf[TOPO_NAME_BYTES])
 {
 	uint32_t s = tier == 0 ? TOPO_NO_LINK : topo_desc_first_of_tier(t, tier);
+	const struct topo_kind *k = topo_kind_of(t);
 	size_t len;
 
 	if (tier == 0) {
 		snprintf(buf, TOPO_NAME_BYTES, "host");
 		return;
 	}
-	if (topo_desc_is_kind(t, "explicit") || topo_desc_is_kind(t, "ns3") || s == TOPO_NO_LINK) {
+	if (!k || !k->named_tiers || s == TOPO_NO_LINK) {
 		snprintf(buf, TOPO_NAME_BYTES, "tier%u", tier);
 		return;
 	}
@@ -412,14 +413,17 @@ static void topo_desc_links(const struct topo *t, FILE *out)
 
 void topo_describe(const struct topo *t, FILE *out)
 {
-	if (t->gpus.n_nodes > 0) {
-		topo_rail_describe(t, out);
+	const struct topo_kind *k = topo_kind_of(t);
+
+	if (k && k->describe) {
+		k->describe(t, out);
 		return;
 	}
 
 	uint8_t top = topo_desc_max_tier(t);
 	char name[TOPO_NAME_BYTES], a[TOPO_RATE_BYTES], b[TOPO_RATE_BYTES];
-	uint64_t bis = topo_bisection_bps(t), host_bps = 0;
+	int exact;
+	uint64_t bis = topo_desc_bisection(t, &exact), host_bps = 0;
 
 	fprintf(out, "%s: %u hosts, %u switches, %u links\n", t->kind != NULL ? t->kind : "topology",
 		t->n_hosts, t->n_switches, t->n_links);
@@ -473,7 +477,7 @@ void topo_describe(const struct topo *t, FILE *out)
 	units_fmt_rate(a, sizeof(a), bis);
 	units_fmt_rate(b, sizeof(b), host_bps / 2);
 	fprintf(out, "bisection bandwidth: %s%s (%.0f%% of half the host capacity, %s)\n",
-		topo_desc_is_kind(t, "leaf-spine") || topo_desc_is_kind(t, "fat-tree") ? "" : "at most ", a,
+		exact ? "" : "at most ", a,
 		host_bps ? 100.0 * (double)bis / (double)(host_bps / 2) : 0.0, b);
 }
 
@@ -493,8 +497,10 @@ void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps)
 
 void topo_dot(const struct topo *t, FILE *out)
 {
-	if (t->gpus.n_nodes > 0) {
-		topo_rail_dot(t, out);
+	const struct topo_kind *k = topo_kind_of(t);
+
+	if (k && k->dot) {
+		k->dot(t, out);
 		return;
 	}
 

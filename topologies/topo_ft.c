@@ -1,13 +1,15 @@
 /* The fat-tree topology kind: a k-ary fat-tree of 2 or 3 tiers (Al-Fares
  * et al., "A Scalable, Commodity Data Center Network Architecture",
- * SIGCOMM 2008); its keys, its builder, and its entry for the registry of
- * topology kinds (topo_build.c). */
+ * SIGCOMM 2008); its keys, its builder, its bisection, and its ops for the
+ * registry of topology kinds (topo_kinds.c). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "cfg_schema.h"
 #include "topo_int.h"
+
+extern const struct topo_kind topo_ft_kind; /* its ops, below */
 
 #define TOPO_FT_OFF(f) offsetof(struct topo_fat_tree_params, f)
 
@@ -19,7 +21,7 @@ static int topo_ft_build2(const struct topo_fat_tree_params *p, const struct cfg
 {
 	uint32_t k = p->k, half = k / 2, n_hosts = k * half;
 	uint32_t edge0 = n_hosts, spine0 = edge0 + k;
-	struct topo *t = topo_alloc(topo_ft_kind.name, spine0 + half, n_hosts + k * half);
+	struct topo *t = topo_alloc(topo_ft_kind.kind.name, spine0 + half, n_hosts + k * half);
 	uint32_t l = 0;
 	int rc;
 
@@ -52,7 +54,7 @@ static int topo_ft_build3(const struct topo_fat_tree_params *p, const struct cfg
 	uint32_t k = p->k, half = k / 2, n_edges = k * half, n_cores = half * half;
 	uint32_t n_hosts = n_edges * half;
 	uint32_t edge0 = n_hosts, agg0 = edge0 + n_edges, core0 = agg0 + n_edges;
-	struct topo *t = topo_alloc(topo_ft_kind.name, core0 + n_cores, 3 * n_hosts);
+	struct topo *t = topo_alloc(topo_ft_kind.kind.name, core0 + n_cores, 3 * n_hosts);
 	uint32_t l = 0;
 	int rc;
 
@@ -149,9 +151,24 @@ static const struct cfg_table topo_ft_table = {
 	.missing = "missing '%s' (%s)",
 };
 
+/* Exact: two tiers are a two-level fabric, three the closed form of
+ * topo_bisection_fat_tree3. */
+static uint64_t topo_ft_bisection(const struct topo *t, int *exact)
+{
+	uint8_t top = 0;
+
+	*exact = 1;
+	if (t->n_hosts < 2)
+		return 0;
+	for (uint32_t i = 0; i < t->n_nodes; i++)
+		top = t->nodes[i].tier > top ? t->nodes[i].tier : top;
+	return top == 2 ? topo_bisection_two_level(t) : topo_bisection_fat_tree3(t);
+}
+
 const struct topo_kind topo_ft_kind = {
-	.name = "fat-tree",
-	.table = &topo_ft_table,
-	.params_size = sizeof(struct topo_fat_tree_params),
+	.kind = { "fat-tree", "k-ary fat-tree of 2 or 3 tiers (Al-Fares et al.)", &topo_ft_table,
+		  sizeof(struct topo_fat_tree_params) },
+	.named_tiers = true,
 	.build = topo_ft_build,
+	.bisection = topo_ft_bisection,
 };

@@ -1,7 +1,7 @@
-/* Topologies, private: the pieces the builders, the checker, the describer
- * and the tests share. A topology is filled in place: topo_alloc sizes the
- * node and link arrays, topo_set_node / topo_set_link fill one entry each,
- * topo_index derives the host and switch lists. Not part of the public API. */
+/* Topologies, private: the pieces the built-in kinds, the checker, the
+ * describer and the tests share, beyond what any kind may use (topo_kind.h:
+ * topo_alloc sizes the node and link arrays, topo_set_node / topo_set_link
+ * fill one entry each, topo_index derives the host and switch lists). */
 #ifndef FAB_TOPO_INT_H
 #define FAB_TOPO_INT_H
 
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "topo.h"
+#include "topo_kind.h"
 
 enum {
 	TOPO_MAX_HOSTS = 65536,      /* largest host count any builder accepts (the host
@@ -24,16 +25,6 @@ enum {
 	TOPO_FT_MIN_K = 2,           /* fat-tree arity limits, inclusive */
 	TOPO_FT_MAX_K = 64,
 	TOPO_RATE_BYTES = 32,        /* a formatted rate */
-};
-
-#define TOPO_DEFAULT_RATE_BPS UINT64_C(100000000000) /* 100Gbps when a link omits rate */
-#define TOPO_DEFAULT_DELAY_PS UINT64_C(1000000)      /* 1us when a link omits delay */
-#define TOPO_DEFAULT_LINK "{rate: 100Gbps, delay: 1us}" /* the same, as a key's default */
-
-/* Rate and propagation delay of one class of links. */
-struct topo_link_params {
-	uint64_t rate_bps;  /* each direction */
-	uint64_t delay_ps;  /* each direction */
 };
 
 /* Leaf-spine: every leaf has hosts_per_leaf hosts (ports 0..hosts_per_leaf-1)
@@ -88,43 +79,10 @@ struct topo_rail_params {
 	struct topo_link_params fabric_link; /* switch - switch */
 };
 
-/* A topology kind: one file each (topo_ls.c, topo_ft.c, topo_rail*.c,
- * topo_x.c, topo_ns3.c), listed in the registry of topo_build.c. */
-struct topo_kind {
-	const char *name;              /* value of topology.kind, and topo->kind */
-	const struct cfg_table *table; /* the keys of its topology map (kind included) */
-	size_t params_size;            /* bytes of the params the table fills (zeroed first) */
-	bool own_file;                 /* its `file` key names the kind's own input (ns3),
-					* not a topology file to include */
-	/* Before the table is read: fill values the kind derives from other
-	 * keys (a preset's) into @m, so that the resolved experiment shows
-	 * them. 0 or -errno with @err. May be NULL. */
-	int (*fill)(struct cfg_doc *doc, struct cfg_node *m, char err[CFG_ERR_BYTES]);
-	/* Build from the read @params; @m is the map, for its mark and for the
-	 * entries the table leaves to the builder. Does not run topo_check.
-	 * 0, -EINVAL with @err, or -ENOMEM. */
-	int (*build)(const struct cfg_node *m, const void *params, struct topo **out,
-		     char err[CFG_ERR_BYTES]);
-};
 
-extern const struct topo_kind topo_ls_kind; /* leaf-spine */
-extern const struct topo_kind topo_ft_kind; /* fat-tree */
-extern const struct topo_kind topo_rail_kind; /* rail-optimised */
-extern const struct topo_kind topo_x_kind;  /* explicit */
-extern const struct topo_kind topo_ns3_kind; /* ns3: an HPCC ns-3 topology file */
-
-/* Link class defaults (TOPO_DEFAULT_RATE_BPS, TOPO_DEFAULT_DELAY_PS). */
-extern const struct topo_link_params topo_default_link;
-/* A link class {rate, delay} into @out, absent keys (or a NULL @n) taking
- * topo_default_link. 0 or -EINVAL with @err. */
-int topo_link_read(const struct cfg_node *n, struct topo_link_params *out, char err[CFG_ERR_BYTES]);
 /* The rate and delay keys of @map: absent ones take @dflt. */
 int topo_read_rate_delay(const struct cfg_node *map, const struct topo_link_params *dflt,
 			 struct topo_link_params *out, char err[CFG_ERR_BYTES]);
-/* Fill nodes [first, first + n) as "<prefix>0".. of one kind and tier. */
-int topo_build_add_nodes(struct topo *t, uint32_t first, uint32_t n, const char *prefix,
-			 enum topo_node_kind kind, uint8_t tier, uint16_t n_ports,
-			 const struct cfg_mark *mark);
 /* The path of the file @name that the key @at names: relative to the
  * folder of the file @at is in (to the current folder in a --set value),
  * unless absolute. 0, or -ENAMETOOLONG when it does not fit in @size. */
@@ -134,26 +92,16 @@ int topo_file_path(const struct cfg_node *at, const char *name, char *path, size
  * nearest host (a ToR is 1; 1 when no host reaches it, at most 255).
  * @dist and @queue are scratch of n_nodes entries each; @t is indexed. */
 void topo_x_tiers(struct topo *t, uint32_t *dist, uint32_t *queue);
-/* End of a regular builder: index @t and hand it out when @rc is 0, else
- * free it and report out of memory. */
-int topo_build_finish(struct topo *t, int rc, struct topo **out, char err[CFG_ERR_BYTES]);
 
-/* Allocate a topology of @n_nodes zeroed nodes and @n_links zeroed links
- * (counts set, entries to be filled). NULL when out of memory. */
-struct topo *topo_alloc(const char *kind, uint32_t n_nodes, uint32_t n_links);
-/* Fill node @i; its ports start unused. 0 or -ENOMEM. @name is truncated to
- * TOPO_NAME_BYTES - 1. */
-int topo_set_node(struct topo *t, uint32_t i, const char *name, enum topo_node_kind kind,
-		  uint8_t tier, uint16_t n_ports, const struct cfg_mark *mark);
-/* Fill link @l between node @a port @pa and node @b port @pb and record it on
- * both ports. The caller has checked ranges; reuse of a port is left for
- * topo_check to find. */
-void topo_set_link(struct topo *t, uint32_t l, uint32_t a, uint16_t pa, uint32_t b, uint16_t pb,
-		   const struct topo_link_params *lp, const struct cfg_mark *mark);
-/* Build hosts[], switches[] and eps[] from the node kinds (in node order)
- * and set every node's dense index and first endpoint. 0, -E2BIG (more
- * than TOPO_MAX_EPS host ports) or -ENOMEM. */
-int topo_index(struct topo *t);
+/* The registered kind @t was built as (by its name, topo->kind), or NULL
+ * (a topology built in code under another name). */
+const struct topo_kind *topo_kind_of(const struct topo *t);
+/* Read topology.kind from @n: 0, or -EINVAL with "unknown value ... (did
+ * you mean ...)" at @n. */
+int topo_kind_read(const struct cfg_node *n, const struct topo_kind **out,
+		   char err[CFG_ERR_BYTES]);
+/* The kinds' names joined by ", " into @buf; returns @buf. */
+char *topo_kind_list(char *buf, size_t size);
 
 /* The builders behind topo_from_cfg, from checked parameters; every node and
  * link carries @mark. 0, -EINVAL (limits, with @err) or -ENOMEM. They do not
@@ -167,12 +115,18 @@ int topo_build_fat_tree(const struct topo_fat_tree_params *p, const struct cfg_m
 int topo_build_rail(const struct topo_rail_params *p, const struct cfg_node *m,
 		    struct topo **out, char err[CFG_ERR_BYTES]);
 
-/* Rail-optimised, for topo_describe.c: the summary, the drawing and the
+/* Rail-optimised, its kind's hooks: the summary, the drawing and the
  * bisection (topo_rail_describe.c). *@exact (may be NULL) says whether the
  * bisection is exact or a lower bound. */
 void topo_rail_describe(const struct topo *t, FILE *out);
 void topo_rail_dot(const struct topo *t, FILE *out);
 uint64_t topo_rail_bisection(const struct topo *t, int *exact);
+/* Closed-form bisections of the regular kinds (topo_describe.c), for
+ * topologies of at least two hosts: two switch levels where every leaf has
+ * the same hosts and uplinks and every spine reaches every leaf equally
+ * (leaf-spine, 2-tier fat-tree), and the 3-tier k-ary fat-tree. */
+uint64_t topo_bisection_two_level(const struct topo *t);
+uint64_t topo_bisection_fat_tree3(const struct topo *t);
 /* Short rate for labels: "100G", "12.5G", "400M" (topo_describe.c). */
 void topo_desc_rate_short(char buf[TOPO_RATE_BYTES], uint64_t bps);
 
@@ -191,10 +145,5 @@ uint32_t topo_peer(const struct topo *t, uint32_t n, uint16_t p);
  * n_nodes long); returns how many were reached. */
 uint32_t topo_bfs(const struct topo *t, const uint32_t *srcs, uint32_t n_srcs, uint32_t *dist,
 		  uint32_t *queue);
-
-/* "FILE:LINE:COL: message" at @m (through cfg_errorf), or just the message
- * when @m is NULL or has no file (topologies built in code). */
-void topo_errorf(char err[CFG_ERR_BYTES], const struct cfg_mark *m, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,12 +1,15 @@
 /* The leaf-spine topology kind: every leaf has hosts_per_leaf hosts and
  * links_per_spine parallel links to every spine; its keys, its builder,
- * and its entry for the registry of topology kinds (topo_build.c). */
+ * its bisection, and its ops for the registry of topology kinds
+ * (topo_kinds.c). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "cfg_schema.h"
 #include "topo_int.h"
+
+extern const struct topo_kind topo_ls_kind; /* its ops, below */
 
 #define TOPO_LS_OFF(f) offsetof(struct topo_leaf_spine_params, f)
 
@@ -37,7 +40,7 @@ int topo_build_leaf_spine(const struct topo_leaf_spine_params *p, const struct c
 	}
 
 	uint32_t leaf0 = (uint32_t)n_hosts, spine0 = leaf0 + p->n_leaves;
-	struct topo *t = topo_alloc(topo_ls_kind.name, spine0 + p->n_spines,
+	struct topo *t = topo_alloc(topo_ls_kind.kind.name, spine0 + p->n_spines,
 				    (uint32_t)n_links);
 	uint32_t l = 0;
 	int rc;
@@ -105,9 +108,17 @@ static const struct cfg_table topo_ls_table = {
 	.missing = "missing '%s' (%s)",
 };
 
+/* Exact: the closed form of topo_bisection_two_level. */
+static uint64_t topo_ls_bisection(const struct topo *t, int *exact)
+{
+	*exact = 1;
+	return t->n_hosts < 2 ? 0 : topo_bisection_two_level(t);
+}
+
 const struct topo_kind topo_ls_kind = {
-	.name = "leaf-spine",
-	.table = &topo_ls_table,
-	.params_size = sizeof(struct topo_leaf_spine_params),
+	.kind = { "leaf-spine", "leaves of hosts, each linked to every spine", &topo_ls_table,
+		  sizeof(struct topo_leaf_spine_params) },
+	.named_tiers = true,
 	.build = topo_ls_build,
+	.bisection = topo_ls_bisection,
 };

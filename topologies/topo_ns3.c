@@ -22,6 +22,8 @@
 #include "topo_int.h"
 #include "units.h"
 
+extern const struct topo_kind topo_ns3_kind; /* its ops, below */
+
 enum {
 	TOPO_NS3_MAX_FILE_BYTES = 64 << 20, /* bound on the file (2^20 links take about 30 MiB) */
 	TOPO_NS3_MAX_FILE_MIB = TOPO_NS3_MAX_FILE_BYTES >> 20,
@@ -558,7 +560,7 @@ static int topo_ns3_parse(const char *text, struct topo_ns3_read *r, char err[CF
 
 static int topo_ns3_make(const struct topo_ns3_read *r, struct topo **out, char err[CFG_ERR_BYTES])
 {
-	struct topo *t = topo_alloc(topo_ns3_kind.name, r->n_nodes, r->n_links);
+	struct topo *t = topo_alloc(topo_ns3_kind.kind.name, r->n_nodes, r->n_links);
 	uint32_t *dist = malloc(r->n_nodes * sizeof(*dist));
 	uint32_t *queue = malloc(r->n_nodes * sizeof(*queue));
 	int rc = t == NULL || dist == NULL || queue == NULL ? -ENOMEM : 0;
@@ -657,9 +659,8 @@ static const struct cfg_table topo_ns3_table = {
 };
 
 const struct topo_kind topo_ns3_kind = {
-	.name = "ns3",
-	.table = &topo_ns3_table,
-	.params_size = sizeof(struct topo_ns3_params),
+	.kind = { "ns3", "an HPCC ns-3 topology file", &topo_ns3_table,
+		  sizeof(struct topo_ns3_params) },
 	.own_file = true,
 	.build = topo_ns3_build,
 };

@@ -8,6 +8,8 @@
 
 #include "topo_int.h"
 
+extern const struct topo_kind topo_rail_kind; /* its ops, topo_rail_cfg.c */
+
 /* Everything the wiring needs, derived and checked from the params. Per
  * plane unless said otherwise. */
 struct topo_rail_plan {
@@ -541,7 +543,7 @@ int topo_build_rail(const struct topo_rail_params *p, const struct cfg_node *m,
 
 	if (rc != 0)
 		return rc;
-	t = topo_alloc(topo_rail_kind.name, pl.n_total, pl.n_links);
+	t = topo_alloc(topo_rail_kind.kind.name, pl.n_total, pl.n_links);
 	if (t == NULL)
 		return topo_build_finish(t, -ENOMEM, out, err);
 	topo_rail_fill_gpus(&t->gpus, &pl);

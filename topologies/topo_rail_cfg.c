@@ -1,7 +1,7 @@
 /* The rail-optimised topology kind, its configuration: the key table, the
  * readers of its composite values (ratios, tiers, pods, NVLink), the
  * presets of published NVIDIA DGX SuperPOD designs, and its entry for the
- * registry of topology kinds (topo_build.c). The wiring is topo_rail.c. */
+ * registry of topology kinds (topo_kinds.c). The wiring is topo_rail.c. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -299,9 +299,11 @@ static const struct cfg_table topo_rail_table = {
 };
 
 const struct topo_kind topo_rail_kind = {
-	.name = "rail-optimised",
-	.table = &topo_rail_table,
-	.params_size = sizeof(struct topo_rail_params),
+	.kind = { "rail-optimised", "GPU nodes on rail-optimised leaves, with NVLink domains",
+		  &topo_rail_table, sizeof(struct topo_rail_params) },
 	.fill = topo_rail_fill,
 	.build = topo_rail_build,
+	.bisection = topo_rail_bisection,
+	.describe = topo_rail_describe,
+	.dot = topo_rail_dot,
 };

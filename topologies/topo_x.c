@@ -1,7 +1,7 @@
 /* The explicit topology kind: nodes and links listed one by one, with
  * endpoints written NODE:PORT; its keys (the node and link entries have
  * their own readers), its builder, and its entry for the registry of
- * topology kinds (topo_build.c). */
+ * topology kinds (topo_kinds.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,8 @@
 
 #include "cfg_schema.h"
 #include "topo_int.h"
+
+extern const struct topo_kind topo_x_kind; /* its ops, below */
 
 /* A declared node while reading. */
 struct topo_x_node {
@@ -268,7 +270,7 @@ void topo_x_tiers(struct topo *t, uint32_t *dist, uint32_t *queue)
 /* Nodes and links are read into @x, then the topology is made from them. */
 static int topo_x_make(struct topo_x_read *x, struct topo **out, char err[CFG_ERR_BYTES])
 {
-	struct topo *t = topo_alloc(topo_x_kind.name, x->n_nodes, x->n_links);
+	struct topo *t = topo_alloc(topo_x_kind.kind.name, x->n_nodes, x->n_links);
 	uint32_t *dist = malloc((x->n_nodes ? x->n_nodes : 1) * sizeof(*dist));
 	uint32_t *queue = malloc((x->n_nodes ? x->n_nodes : 1) * sizeof(*queue));
 	int rc = t == NULL || dist == NULL || queue == NULL ? -ENOMEM : 0;
@@ -386,8 +388,7 @@ static const struct cfg_table topo_x_table = {
 };
 
 const struct topo_kind topo_x_kind = {
-	.name = "explicit",
-	.table = &topo_x_table,
-	.params_size = sizeof(struct topo_link_params),
+	.kind = { "explicit", "nodes and links listed one by one", &topo_x_table,
+		  sizeof(struct topo_link_params) },
 	.build = topo_x_build,
 };
