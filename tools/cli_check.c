@@ -5,6 +5,7 @@
  * before a run. Assertions across seeds (across_seeds) are judged here on
  * a single run, and by the sweep (cli_sweep_out.c) over a point's seeds. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -298,7 +299,7 @@ static double cli_series_worst(const struct exp *e, const struct exp_expect *a, 
  * summary.json (of this schema version) into *@base, and in it a number
  * for each such metric. 0, or -EINVAL with the message in @msg (no such
  * folder, another schema, a metric it lacks, or no --baseline at all). */
-int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+int cli_expect_baseline(const struct cli_run_opts *o, const struct exp *e, struct cfg_doc **base,
 			       char msg[CFG_ERR_BYTES])
 {
 	bool need = false;
@@ -496,3 +497,43 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 	       undone ? "; messages incomplete" : "", r->valid ? "" : "; results not valid");
 	return failed || undone || !r->valid ? CLI_FAIL : CLI_OK;
 }
+
+/* check's own options, listed after run's -o and before the rest of run's. */
+static const struct cli_optdef cli_check_own_optdefs[] = {
+	{ "--junit", NULL, "FILE", "also write the verdicts as a JUnit XML report", cli_opt_str,
+	  offsetof(struct cli_run_opts, junit) },
+	{ "--baseline", NULL, "DIR", "a results folder the assertions with baseline: compare against",
+	  cli_opt_str, offsetof(struct cli_run_opts, baseline) },
+	{ "--skip-nightly", NULL, NULL, "skip the files marked nightly: true (CI's quick pass)",
+	  cli_opt_flag, offsetof(struct cli_run_opts, skip_nightly) },
+	{ NULL },
+};
+
+static const struct cli_optdef *const cli_check_optdefs[] = {
+	cli_run_out_optdefs,
+	cli_check_own_optdefs,
+	cli_sim_optdefs,
+	cli_run_more_optdefs,
+	NULL,
+};
+
+static int cli_check_main(const void *opts)
+{
+	const struct cli_run_opts *o = opts;
+
+	if (!o->exp_path)
+		return cli_bad("%s: missing the file to read", "check");
+	return cli_run(o, true);
+}
+
+const struct cli_cmd cli_cmd_check = {
+	.name = "check",
+	.synopsis = "EXP.yaml... [options] [-- EAL args]",
+	.what = "Run experiments (with --sweep/--seeds every point) and evaluate their expect: assertions.",
+	.exits = "0 all pass, 1 an assertion failed or the results are not valid, 2 bad input",
+	.opts = cli_check_optdefs,
+	.opts_bytes = sizeof(struct cli_run_opts),
+	.sim = true,
+	.arg = cli_run_arg,
+	.main = cli_check_main,
+};

@@ -135,7 +135,7 @@ static void cli_on_signal(int sig)
  * reported as a write error. System calls they interrupt restart (a file
  * read or written on set-up). With --max-wall, a one-shot timer raises
  * SIGALRM after that wall-clock time. */
-static int cli_arm_stop(const struct cli_opts *o)
+static int cli_arm_stop(const struct cli_run_opts *o)
 {
 	struct sigaction once = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
 	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
@@ -184,7 +184,7 @@ static void cli_disarm_stop(void)
 }
 
 /* What stopped the run, for invalid_reasons, or NULL. */
-static const char *cli_stop_why(const struct cli_opts *o, char buf[64])
+static const char *cli_stop_why(const struct cli_run_opts *o, char buf[64])
 {
 	switch (cli_stop_sig) {
 	case SIGINT: return "SIGINT";
@@ -252,7 +252,7 @@ static int cli_lock(const char *dir, int *fd_out)
 
 /* Report bad input (exit 2): @msg on stderr, and for check in the JUnit
  * report when one was asked for. */
-static int cli_bad_input(const struct cli_opts *o, bool check, const char *suite, const char *type,
+static int cli_bad_input(const struct cli_run_opts *o, bool check, const char *suite, const char *type,
 			 const char *msg)
 {
 	fprintf(stderr, "%s\n", msg);
@@ -262,7 +262,7 @@ static int cli_bad_input(const struct cli_opts *o, bool check, const char *suite
 }
 
 /* A run that could not be done or written (exit 1). */
-static int cli_failed(const struct cli_opts *o, bool check, const char *suite, const char *type,
+static int cli_failed(const struct cli_run_opts *o, bool check, const char *suite, const char *type,
 		      const char *msg)
 {
 	fprintf(stderr, "fabemu: %s\n", msg);
@@ -275,16 +275,16 @@ static int cli_failed(const struct cli_opts *o, bool check, const char *suite, c
  * as without the flag; a line "SKIP FILE: nightly: true" for each of the
  * others (a file that does not load stays, for its error). Exit 0 when
  * every file was skipped. */
-static int cli_skip_nightly(const struct cli_opts *o)
+static int cli_skip_nightly(const struct cli_run_opts *o)
 {
-	struct cli_opts k = *o;
+	struct cli_run_opts k = *o;
 	char err[CFG_ERR_BYTES];
 
 	k.skip_nightly = false;
 	k.n_exps = 0;
 	for (unsigned i = 0; i < o->n_exps; i++) {
 		struct exp *e = NULL;
-		bool nightly = exp_load(o->exps[i], o->sets, o->n_sets, o->seed_set, o->seed, &e, err) == 0 &&
+		bool nightly = exp_load(o->exps[i], o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &e, err) == 0 &&
 			       e->nightly;
 
 		exp_free(e);
@@ -299,7 +299,7 @@ static int cli_skip_nightly(const struct cli_opts *o)
 	return cli_run(&k, true);
 }
 
-int cli_run(const struct cli_opts *o, bool check)
+int cli_run(const struct cli_run_opts *o, bool check)
 {
 	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], outdir[4096], why_buf[64];
 	struct rte_mempool *pool;
@@ -318,7 +318,7 @@ int cli_run(const struct cli_opts *o, bool check)
 			strerror(-r));
 		return CLI_BAD_INPUT;
 	}
-	if (exp_load(o->exp_path, o->sets, o->n_sets, o->seed_set, o->seed, &e, err) != 0)
+	if (exp_load(o->exp_path, o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &e, err) != 0)
 		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
 	if (strlen(o->outdir ? o->outdir : e->name) + sizeof("results/") > CLI_OUTDIR_MAX_BYTES) {
 		snprintf(msg, sizeof(msg),
@@ -367,7 +367,7 @@ int cli_run(const struct cli_opts *o, bool check)
 		close(lock_fd);
 		return rc;
 	}
-	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
+	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %s", err);
 		rc = r == -EINVAL ? cli_bad_input(o, check, e->name, "eal", msg)
 				  : cli_failed(o, check, e->name, "eal", err);
@@ -478,53 +478,8 @@ out:
 	return rc;
 }
 
-int cli_topo(const struct cli_opts *o)
-{
-	char err[CFG_ERR_BYTES];
-	struct cfg_node *root, *tn;
-	struct cfg_doc *doc;
-	struct topo *t;
-
-	if (cfg_doc_load(o->exp_path, &doc, err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		return CLI_BAD_INPUT;
-	}
-	root = cfg_doc_root(doc);
-	tn = cfg_schema_get(root, "topology") ? cfg_schema_get(root, "topology") : root;
-	if (topo_from_cfg(doc, tn, &t, err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		cfg_doc_free(doc);
-		return CLI_BAD_INPUT;
-	}
-	if (o->dot) {
-		topo_dot(t, stdout);
-	} else {
-		struct topo_routes *r;
-		double t0 = fabric_now_s();
-
-		topo_describe(t, stdout);
-		/* The forwarding state the switches would hold: per class, not
-		 * per endpoint. */
-		if (topo_routes_build(t, &r, err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			topo_free(t);
-			cfg_doc_free(doc);
-			return CLI_BAD_INPUT;
-		}
-		printf("routes: %u destination classes for %u endpoints; hop table %u switches x %u "
-		       "classes = %.1f MiB, built in %.3f s; each switch maps a class, not an "
-		       "endpoint, to its ports\n",
-		       r->n_classes, r->n_eps, r->n_rows, r->n_classes,
-		       (double)r->n_rows * r->n_classes / (1 << 20), fabric_now_s() - t0);
-		topo_routes_free(r);
-	}
-	topo_free(t);
-	cfg_doc_free(doc);
-	return CLI_OK;
-}
-
 /* cli.h */
-int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *const *sets,
+int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char *const *sets,
 		      unsigned n_sets, const char *const *names, unsigned n_names, bool check)
 {
 	char err[CFG_ERR_BYTES];
@@ -534,12 +489,12 @@ int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *co
 	struct exp *e;
 	int rc = CLI_OK;
 
-	if (exp_load(path, sets, n_sets, o->seed_set, o->seed, &e, err) != 0) {
+	if (exp_load(path, sets, n_sets, o->sim.seed_set, o->sim.seed, &e, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return CLI_BAD_INPUT;
 	}
 	e->engine.pool_pkts = fabric_pool_pkts(e);
-	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err) != 0) {
+	if (sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
 		return CLI_BAD_INPUT;
