@@ -371,6 +371,74 @@ static bool cli_unexpected_unfinished(const struct exp *e, const struct results 
 	return true;
 }
 
+/* Judge the assertion @a of @e on @r (@base, @dir as cli_check): its
+ * PASS/FAIL line into @line; whether it holds. */
+static bool cli_expect_line(const struct exp *e, const struct exp_expect *a, const struct results *r,
+			    const struct cfg_doc *base, const char *dir, char line[CLI_LINE_BYTES])
+{
+	char how[160] = "";
+	double m, v, t;
+	bool ok;
+
+	cli_expect_bound(a, r, base, &v, &t);
+	m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
+	ok = cli_expect_holds(a, m, v, t);
+	if (a->of[0])
+		snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
+	else if (a->baseline)
+		snprintf(how, sizeof(how), " (the baseline's)");
+	else if (a->series >= 0 && a->before_ps)
+		snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
+			 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
+	else if (a->series >= 0)
+		snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
+	snprintf(line, CLI_LINE_BYTES, "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
+		 a->metric, exp_op_name(a->op), v, how, m);
+	if (a->series >= 0 && isnan(m))
+		snprintf(line, CLI_LINE_BYTES, "FAIL %s %s %.10g%s: no sample there", a->metric,
+			 exp_op_name(a->op), v, how);
+	if (t > 0)
+		snprintf(line, CLI_LINE_BYTES, "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
+			 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
+	if (a->across != EXP_ACROSS_NONE)
+		ok = cli_across_line(a, m, 1, 0, NULL, line);
+	return ok;
+}
+
+/* The JUnit test case of the assertion @a of @e, judged @ok with @line. */
+static void cli_junit_case(FILE *jf, const struct exp *e, const struct exp_expect *a, bool ok,
+			   const char *line)
+{
+	fprintf(jf, "  <testcase classname=\"");
+	cli_xml_escape(jf, e->name);
+	fprintf(jf, "\" name=\"");
+	if (a->across != EXP_ACROSS_NONE) {
+		cli_across_junit_name(jf, a);
+	} else {
+		cli_xml_escape(jf, a->metric);
+		fputc(' ', jf);
+		cli_xml_escape(jf, exp_op_name(a->op));
+		if (a->of[0]) {
+			fprintf(jf, " %.10g x ", a->value);
+			cli_xml_escape(jf, a->of);
+		} else if (a->baseline) {
+			fprintf(jf, " baseline");
+		} else {
+			fprintf(jf, " %.10g", a->value);
+		}
+	}
+	fprintf(jf, "\" time=\"0\">");
+	if (!ok) {
+		fprintf(jf, "<failure message=\"");
+		cli_xml_escape(jf, line);
+		fprintf(jf, "\"/>");
+	}
+	/* The measured value and the bound, pass or fail. */
+	fprintf(jf, "<system-out>");
+	cli_xml_escape(jf, line + 5);
+	fprintf(jf, "</system-out></testcase>\n");
+}
+
 int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
 		     const char *dir, const char *junit)
 {
@@ -403,68 +471,18 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
-		double m, v, t;
+		char line[CLI_LINE_BYTES];
 		bool ok;
-		char line[CLI_LINE_BYTES], how[160] = "";
 
 		/* A sweep's run leaves an assertion across seeds to the sweep;
 		 * alone, the statistic over its one run is its value. */
 		if (cli_across_skipped(a))
 			continue;
-		cli_expect_bound(a, r, base, &v, &t);
-		m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
-		ok = cli_expect_holds(a, m, v, t);
-		if (a->of[0])
-			snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
-		else if (a->baseline)
-			snprintf(how, sizeof(how), " (the baseline's)");
-		else if (a->series >= 0 && a->before_ps)
-			snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
-				 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
-		else if (a->series >= 0)
-			snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
-		snprintf(line, sizeof(line), "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
-			 a->metric, exp_op_name(a->op), v, how, m);
-		if (a->series >= 0 && isnan(m))
-			snprintf(line, sizeof(line), "FAIL %s %s %.10g%s: no sample there", a->metric,
-				 exp_op_name(a->op), v, how);
-		if (t > 0)
-			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
-				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
-		if (a->across != EXP_ACROSS_NONE)
-			ok = cli_across_line(a, m, 1, 0, NULL, line);
+		ok = cli_expect_line(e, a, r, base, dir, line);
 		printf("%s\n", line);
 		failed += !ok;
-		if (jf) {
-			fprintf(jf, "  <testcase classname=\"");
-			cli_xml_escape(jf, e->name);
-			fprintf(jf, "\" name=\"");
-			if (a->across != EXP_ACROSS_NONE) {
-				cli_across_junit_name(jf, a);
-			} else {
-				cli_xml_escape(jf, a->metric);
-				fputc(' ', jf);
-				cli_xml_escape(jf, exp_op_name(a->op));
-				if (a->of[0]) {
-					fprintf(jf, " %.10g x ", a->value);
-					cli_xml_escape(jf, a->of);
-				} else if (a->baseline) {
-					fprintf(jf, " baseline");
-				} else {
-					fprintf(jf, " %.10g", a->value);
-				}
-			}
-			fprintf(jf, "\" time=\"0\">");
-			if (!ok) {
-				fprintf(jf, "<failure message=\"");
-				cli_xml_escape(jf, line);
-				fprintf(jf, "\"/>");
-			}
-			/* The measured value and the bound, pass or fail. */
-			fprintf(jf, "<system-out>");
-			cli_xml_escape(jf, line + 5);
-			fprintf(jf, "</system-out></testcase>\n");
-		}
+		if (jf)
+			cli_junit_case(jf, e, a, ok, line);
 	}
 	if (undone) {
 		printf("%s\n", unfinished);

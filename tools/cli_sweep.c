@@ -290,48 +290,14 @@ static int swp_check_metrics(const struct cli_run_opts *o, const struct swp_plan
 	return WIFEXITED(st) ? WEXITSTATUS(st) : CLI_FAIL;
 }
 
-/* Parse and check everything, write nothing: the axes, seeds, metrics,
- * every file under every combination (through exp_load: unknown keys and
- * bad values as --set reports them), the folders' names, then the metrics
- * on a built fabric. 0, or -errno with @msg filled (empty when the
- * message was printed already, by the metrics check). */
-static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p, char msg[CFG_ERR_BYTES])
+/* Every file of @o loaded under every combination of @p (each refusal
+ * said in @msg), each file's folder into @p->bases. 0 or -errno. */
+static int swp_plan_files(const struct cli_run_opts *o, struct swp_plan *p, char msg[CFG_ERR_BYTES])
 {
 	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES];
 	const char *names[CLI_MAX_EXPS];
-	unsigned per_file;
 	int r;
 
-	p->multi = o->n_sweeps || o->seeds;
-	if (o->n_metric_names && !p->multi)
-		return swp_bad(msg, "fabemu: --metric names sweep.csv's columns: it needs --sweep or --seeds");
-	if (o->seeds && o->sim.seed_set)
-		return swp_bad(msg, "fabemu: --seed and --seeds: give one of them");
-	if (o->sim.n_sets + o->n_sweeps > CLI_MAX_SETS)
-		return swp_bad(msg, "fabemu: more than %d --set and --sweep options together", CLI_MAX_SETS);
-	for (unsigned i = 0; i < o->n_sweeps; i++)
-		if ((r = swp_parse_axis(p, o->sweeps[i], msg)) != 0)
-			return r;
-	if (o->seeds && (r = swp_parse_seeds(p, o->seeds, msg)) != 0)
-		return r;
-	p->n_combos = 1;
-	for (unsigned k = 0; k < p->n_axes; k++) {
-		if (p->n_combos * (uint64_t)p->axes[k].n_values > SWP_MAX_RUNS)
-			return swp_bad(msg, "fabemu: --sweep: more than %d combinations", SWP_MAX_RUNS);
-		p->n_combos *= p->axes[k].n_values;
-	}
-	per_file = p->n_combos * (p->n_seeds ? p->n_seeds : 1);
-	if ((uint64_t)per_file * o->n_exps > SWP_MAX_RUNS)
-		return swp_bad(msg, "fabemu: %llu runs: at most %d at once",
-			       (unsigned long long)per_file * o->n_exps, SWP_MAX_RUNS);
-	if (o->n_metric_names) {
-		for (unsigned m = 0; m < o->n_metric_names; m++)
-			p->metrics[p->n_metrics++] = o->metric_names[m];
-	} else if (p->multi) {
-		for (size_t m = 0; m < sizeof(swp_default_metrics) / sizeof(swp_default_metrics[0]); m++)
-			p->metrics[p->n_metrics++] = swp_default_metrics[m];
-	}
-	/* Every file under every combination, and each file's folder. */
 	for (unsigned f = 0; f < o->n_exps; f++) {
 		for (unsigned c = 0; c < p->n_combos; c++) {
 			const char *sets[CLI_MAX_SETS] = { 0 };
@@ -380,13 +346,15 @@ static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p
 				return swp_bad(msg, "fabemu: %s and %s would both write %s (two experiments "
 						    "of one name)", o->exps[g], o->exps[f], names[f]);
 	}
-	for (unsigned c = 0; c < p->n_combos; c++)
-		if (swp_combo_name(p, c, name) != 0)
-			return swp_bad(msg, "fabemu: --sweep: the folder name '%.200s...' is longer than "
-					    "%d bytes: sweep fewer or shorter keys", name, SWP_NAME_MAX_BYTES);
-	if (o->junit && (r = cli_junit_probe(o->junit)) != 0)
-		return swp_bad(msg, "fabemu: %s: cannot write the JUnit report: %s", o->junit, strerror(-r));
-	/* The runs, each file's in order: combination, then seed. */
+	return 0;
+}
+
+/* The runs of @p (@per_file for each file of @o), each file's in order:
+ * combination, then seed, each with its folder. 0 or -ENOMEM. */
+static int swp_plan_runs(const struct cli_run_opts *o, struct swp_plan *p, unsigned per_file)
+{
+	char name[SWP_PATH_BYTES];
+
 	p->runs = calloc((size_t)per_file * o->n_exps, sizeof(*p->runs));
 	if (!p->runs)
 		return -ENOMEM;
@@ -412,6 +380,59 @@ static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p
 			}
 		}
 	}
+	return 0;
+}
+
+/* Parse and check everything, write nothing: the axes, seeds, metrics,
+ * every file under every combination (through exp_load: unknown keys and
+ * bad values as --set reports them), the folders' names, then the metrics
+ * on a built fabric. 0, or -errno with @msg filled (empty when the
+ * message was printed already, by the metrics check). */
+static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p, char msg[CFG_ERR_BYTES])
+{
+	char name[SWP_PATH_BYTES];
+	unsigned per_file;
+	int r;
+
+	p->multi = o->n_sweeps || o->seeds;
+	if (o->n_metric_names && !p->multi)
+		return swp_bad(msg, "fabemu: --metric names sweep.csv's columns: it needs --sweep or --seeds");
+	if (o->seeds && o->sim.seed_set)
+		return swp_bad(msg, "fabemu: --seed and --seeds: give one of them");
+	if (o->sim.n_sets + o->n_sweeps > CLI_MAX_SETS)
+		return swp_bad(msg, "fabemu: more than %d --set and --sweep options together", CLI_MAX_SETS);
+	for (unsigned i = 0; i < o->n_sweeps; i++)
+		if ((r = swp_parse_axis(p, o->sweeps[i], msg)) != 0)
+			return r;
+	if (o->seeds && (r = swp_parse_seeds(p, o->seeds, msg)) != 0)
+		return r;
+	p->n_combos = 1;
+	for (unsigned k = 0; k < p->n_axes; k++) {
+		if (p->n_combos * (uint64_t)p->axes[k].n_values > SWP_MAX_RUNS)
+			return swp_bad(msg, "fabemu: --sweep: more than %d combinations", SWP_MAX_RUNS);
+		p->n_combos *= p->axes[k].n_values;
+	}
+	per_file = p->n_combos * (p->n_seeds ? p->n_seeds : 1);
+	if ((uint64_t)per_file * o->n_exps > SWP_MAX_RUNS)
+		return swp_bad(msg, "fabemu: %llu runs: at most %d at once",
+			       (unsigned long long)per_file * o->n_exps, SWP_MAX_RUNS);
+	if (o->n_metric_names) {
+		for (unsigned m = 0; m < o->n_metric_names; m++)
+			p->metrics[p->n_metrics++] = o->metric_names[m];
+	} else if (p->multi) {
+		for (size_t m = 0; m < sizeof(swp_default_metrics) / sizeof(swp_default_metrics[0]); m++)
+			p->metrics[p->n_metrics++] = swp_default_metrics[m];
+	}
+	if ((r = swp_plan_files(o, p, msg)) != 0)
+		return r;
+	for (unsigned c = 0; c < p->n_combos; c++)
+		if (swp_combo_name(p, c, name) != 0)
+			return swp_bad(msg, "fabemu: --sweep: the folder name '%.200s...' is longer than "
+					    "%d bytes: sweep fewer or shorter keys", name, SWP_NAME_MAX_BYTES);
+	if (o->junit && (r = cli_junit_probe(o->junit)) != 0)
+		return swp_bad(msg, "fabemu: %s: cannot write the JUnit report: %s", o->junit, strerror(-r));
+	if ((r = swp_plan_runs(o, p, per_file)) != 0)
+		return r;
 	/* The metrics, on a fabric built (not run) in a process of its own;
 	 * that process prints its message. */
 	if (p->multi || check)
