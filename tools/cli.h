@@ -219,7 +219,7 @@ int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char
 		      unsigned n_sets, const char *const *names, unsigned n_names, bool check);
 
 /* The largest summary.json read, bytes: the YAML loader's own bound on a
- * file it reads whole (core/cfg.c), said before reading (docs/user-guide.md). */
+ * file it reads whole (core/cfg_file.c), said before reading (docs/user-guide.md). */
 #define CLI_SUMMARY_MAX_BYTES ((uint64_t)64 << 20)
 
 /* Load the summary.json of the results folder @dir into *@doc (freed by the
