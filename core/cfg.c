@@ -1,15 +1,13 @@
-/* Configuration loader: libyaml events are built into a struct cfg_node tree
- * that lives in one arena per document, and `--set` overrides edit that tree
- * before the typed readers (cfg_read.c) check it. Errors are located
- * "FILE:LINE:COL: message" in the caller's buffer. */
+/* Configuration documents: libyaml events are built into a struct cfg_node
+ * tree that lives in one arena per document (files are read by cfg_file.c,
+ * `--set` overrides edit the tree in cfg_edit.c, the typed readers of
+ * cfg_read.c check it). Errors are located "FILE:LINE:COL: message" in the
+ * caller's buffer. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
@@ -20,28 +18,7 @@ enum {
 	CFG_CHUNK_BYTES = 16384,    /* arena chunk, bigger requests get their own */
 	CFG_MAX_DEPTH = 256,        /* nesting limit, also after alias expansion */
 	CFG_MAX_NODES = 1 << 20,    /* per document, bounds alias expansion */
-	CFG_READ_BYTES = 65536,     /* file read step */
 	CFG_KEYS_HASHED = 16,       /* keys of a map before its duplicate check is hashed */
-};
-
-/* The largest experiment or topology file read (docs/config.md): a file
- * is read whole before it is parsed, so a larger one (or a device such as
- * /dev/zero) is refused as it is read, not after memory ran out. */
-#define CFG_MAX_FILE_BYTES (64u << 20)
-
-/* One arena chunk; nodes, arrays and strings of a document live here. */
-struct cfg_chunk {
-	struct cfg_chunk *next; /* older chunk */
-	size_t used;            /* bytes handed out */
-	size_t cap;             /* bytes in data */
-	max_align_t data[];     /* the memory */
-};
-
-/* A loaded document: its arena owns every node, array and string. */
-struct cfg_doc {
-	struct cfg_chunk *chunks; /* newest first */
-	struct cfg_node *root;    /* never NULL once loaded */
-	uint32_t n_nodes;         /* nodes made by the parser, for the limit */
 };
 
 /* A map or sequence whose children are still arriving. */
@@ -81,7 +58,7 @@ struct cfg_builder {
 
 /* ---- arena ---- */
 
-static void *cfg_alloc(struct cfg_doc *doc, size_t size)
+void *cfg_alloc(struct cfg_doc *doc, size_t size)
 {
 	struct cfg_chunk *c = doc->chunks;
 	size_t align = _Alignof(max_align_t);
@@ -111,7 +88,7 @@ static void *cfg_alloc(struct cfg_doc *doc, size_t size)
 	return p;
 }
 
-static char *cfg_strndup(struct cfg_doc *doc, const char *s, size_t len)
+char *cfg_strndup(struct cfg_doc *doc, const char *s, size_t len)
 {
 	char *p = cfg_alloc(doc, len + 1);
 
@@ -122,8 +99,8 @@ static char *cfg_strndup(struct cfg_doc *doc, const char *s, size_t len)
 	return p;
 }
 
-static struct cfg_node *cfg_node_new(struct cfg_doc *doc, enum cfg_type type,
-				     const struct cfg_mark *mark)
+struct cfg_node *cfg_node_new(struct cfg_doc *doc, enum cfg_type type,
+			      const struct cfg_mark *mark)
 {
 	struct cfg_node *n = cfg_alloc(doc, sizeof(*n));
 
@@ -622,8 +599,8 @@ static int cfg_build(struct cfg_builder *b, const char *text, size_t len)
 
 /* Parse @text (a file named @name) into @doc's arena: *@root is its top
  * node (a null node for an empty stream). 0 or -errno with @err filled. */
-static int cfg_parse_into(struct cfg_doc *doc, const char *name, const char *text,
-			  struct cfg_node **root, char err[CFG_ERR_BYTES])
+int cfg_parse_into(struct cfg_doc *doc, const char *name, const char *text,
+		   struct cfg_node **root, char err[CFG_ERR_BYTES])
 {
 	static const struct cfg_mark start = { .line = 1, .col = 1 };
 	struct cfg_builder *b = calloc(1, sizeof(*b));
@@ -676,235 +653,10 @@ int cfg_doc_load_string(const char *name, const char *text, struct cfg_doc **out
 	return 0;
 }
 
-FILE *cfg_fopen_regular(const char *path, char why[CFG_WHY_BYTES])
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, CFG_WHY_BYTES, "not a regular file (%s)",
-			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder"
-			 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
-		close(fd);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		return NULL;
-	}
-	/* A regular file never blocks; back to ordinary reads. */
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
-		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
-int cfg_read_text(const char *path, uint64_t max, char **text, uint64_t *size,
-		  enum cfg_text_err *what, char why[CFG_WHY_BYTES])
-{
-	FILE *f = cfg_fopen_regular(path, why);
-	struct stat st;
-	char *buf;
-	size_t n;
-
-	*text = NULL;
-	*size = 0;
-	if (!f) {
-		*what = CFG_TEXT_OPEN;
-		return -EINVAL;
-	}
-	if (fstat(fileno(f), &st) != 0) {
-		snprintf(why, CFG_WHY_BYTES, "%s", strerror(errno));
-		*what = CFG_TEXT_READ;
-		fclose(f);
-		return -EINVAL;
-	}
-	*size = (uint64_t)st.st_size;
-	if (*size > max) {
-		*what = CFG_TEXT_LARGE;
-		fclose(f);
-		return -EINVAL;
-	}
-	/* One byte more than the size, to see a file that grew since. */
-	if (!(buf = malloc((size_t)*size + 2))) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(buf, 1, (size_t)*size + 1, f);
-	if (ferror(f) || n != *size) {
-		snprintf(why, CFG_WHY_BYTES, "%s", ferror(f) ? "read error" : "it changed size while read");
-		*what = CFG_TEXT_READ;
-		fclose(f);
-		free(buf);
-		return -EINVAL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		*what = CFG_TEXT_NUL;
-		free(buf);
-		return -EINVAL;
-	}
-	*text = buf;
-	return 0;
-}
-
-FILE *cfg_fopen_out(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	if (!(f = fdopen(fd, "wb"))) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-	return f;
-}
-
-/* The whole text of @path, NUL-terminated, malloc'd into *@out. 0 or
- * -errno with @err filled ("PATH: cannot open: ..."). */
-static int cfg_read_file(const char *path, char **out, char err[CFG_ERR_BYTES])
-{
-	char why[CFG_WHY_BYTES];
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-	FILE *f;
-	int rc = 0;
-
-	*out = NULL;
-	f = cfg_fopen_regular(path, why);
-	if (!f) {
-		rc = errno ? -errno : -EINVAL;
-		cfg_errorf_mark(err, NULL, "%s: cannot open: %s", path, why);
-		return rc;
-	}
-	errno = 0;
-	for (;;) {
-		if (cap - len < CFG_READ_BYTES) {
-			char *t = realloc(text, cap + CFG_READ_BYTES + 1);
-
-			if (!t) {
-				rc = -ENOMEM;
-				cfg_errorf_mark(err, NULL, "%s: out of memory", path);
-				goto out;
-			}
-			text = t;
-			cap += CFG_READ_BYTES;
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-		const char *nul = memchr(text + len, '\0', got);
-
-		if (ferror(f)) {
-			rc = errno ? -errno : -EIO;
-			cfg_errorf_mark(err, NULL, "%s: cannot read: %s", path, strerror(-rc));
-			goto out;
-		}
-		/* Checked chunk by chunk, so that /dev/zero stops at once. */
-		if (nul) {
-			rc = -EINVAL;
-			cfg_errorf_mark(err, NULL, "%s: NUL byte at offset %zu: not a text file", path,
-					(size_t)(nul - text));
-			goto out;
-		}
-		len += got;
-		if (len > CFG_MAX_FILE_BYTES) {
-			rc = -EFBIG;
-			cfg_errorf_mark(err, NULL, "%s: larger than %u MiB: not an experiment or topology file",
-					path, CFG_MAX_FILE_BYTES >> 20);
-			goto out;
-		}
-		if (feof(f))
-			break;
-	}
-	text[len] = '\0';
-	*out = text;
-	text = NULL;
-out:
-	free(text);
-	fclose(f);
-	return rc;
-}
-
-int cfg_doc_load(const char *path, struct cfg_doc **out, char err[CFG_ERR_BYTES])
-{
-	char *text;
-	int rc;
-
-	*out = NULL;
-	if ((rc = cfg_read_file(path, &text, err)) != 0)
-		return rc;
-	rc = cfg_doc_load_string(path, text, out, err);
-	free(text);
-	return rc;
-}
-
-int cfg_doc_include(struct cfg_doc *doc, const char *path, struct cfg_node **out,
-		    char err[CFG_ERR_BYTES])
-{
-	char *text;
-	int rc;
-
-	*out = NULL;
-	if ((rc = cfg_read_file(path, &text, err)) != 0)
-		return rc;
-	rc = cfg_parse_into(doc, path, text, out, err);
-	free(text);
-	return rc;
-}
-
-int cfg_map_underlay(struct cfg_doc *doc, struct cfg_node *map, const struct cfg_node *base,
-		     const char *skip, char err[CFG_ERR_BYTES])
-{
-	uint32_t cap = map->n + base->n, n = 0;
-	struct cfg_node **items;
-
-	if (map->type != CFG_MAP || base->type != CFG_MAP) {
-		cfg_errorf(err, map, "internal: underlay needs two maps");
-		return -EINVAL;
-	}
-	items = cfg_alloc(doc, 2 * (size_t)(cap ? cap : 1) * sizeof(*items));
-	if (!items) {
-		cfg_errorf(err, map, "out of memory");
-		return -ENOMEM;
-	}
-	/* base's keys in base's order, each with @map's value when it has one;
-	 * then @map's own keys. */
-	for (uint32_t i = 0; i < base->n; i++) {
-		const struct cfg_node *v = cfg_get(map, base->keys[i]->str);
-
-		if (skip && strcmp(base->keys[i]->str, skip) == 0)
-			continue;
-		items[cap + n] = base->keys[i];
-		items[n++] = v ? (struct cfg_node *)v : base->items[i];
-	}
-	for (uint32_t i = 0; i < map->n; i++) {
-		if ((skip && strcmp(map->keys[i]->str, skip) == 0) || cfg_get(base, map->keys[i]->str))
-			continue;
-		items[cap + n] = map->keys[i];
-		items[n++] = map->items[i];
-	}
-	/* Keys sit right after the values, as cfg_map_add lays them out. */
-	memmove(items + n, items + cap, n * sizeof(*items));
-	map->items = items;
-	map->keys = items + n;
-	map->n = n;
-	return 0;
-}
-
-/* ---- --set overrides ---- */
-
 /* Parse @value, at 1-based column @col of the assignment, as one flow node:
  * wrapped in "[...]" so that libyaml reads it in flow context. */
-static int cfg_set_value(struct cfg_doc *doc, const char *file, const char *value, uint32_t col,
-			 struct cfg_node **out, char err[CFG_ERR_BYTES])
+int cfg_set_value(struct cfg_doc *doc, const char *file, const char *value, uint32_t col,
+		  struct cfg_node **out, char err[CFG_ERR_BYTES])
 {
 	struct cfg_mark mark = { .file = file, .line = 1, .col = col };
 	size_t len = strlen(value);
@@ -947,190 +699,6 @@ static int cfg_set_value(struct cfg_doc *doc, const char *file, const char *valu
 	if (!*out) {
 		cfg_errorf_mark(err, &mark, "out of memory");
 		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Add @key -> @value to @map; arrays are re-made in the arena. */
-static int cfg_map_add(struct cfg_doc *doc, struct cfg_node *map, struct cfg_node *key,
-		       struct cfg_node *value)
-{
-	uint32_t n = map->n + 1;
-	struct cfg_node **items = cfg_alloc(doc, 2 * (size_t)n * sizeof(*items));
-
-	if (!items)
-		return -ENOMEM;
-	if (map->n) {
-		memcpy(items, map->items, map->n * sizeof(*items));
-		memcpy(items + n, map->keys, map->n * sizeof(*items));
-	}
-	items[n - 1] = value;
-	items[2 * n - 1] = key;
-	map->items = items;
-	map->keys = items + n;
-	map->n = n;
-	return 0;
-}
-
-/* One path component @comp (length @len) below **@slot; @value is set when
- * it is the last one. On return *@slot is the child's slot. Nothing changes
- * before the last check that can fail. */
-static int cfg_set_step(struct cfg_doc *doc, struct cfg_node ***slot, const char *assignment,
-			const char *comp, size_t len, struct cfg_node *value,
-			const struct cfg_mark *mark, char err[CFG_ERR_BYTES])
-{
-	struct cfg_node *cur = **slot, *key, *child;
-	char q[CFG_QUOTE_BYTES], where[CFG_DESCRIBE_BYTES + 32];
-	bool is_index = len > 0;
-	uint64_t idx = 0;
-	uint32_t i;
-	size_t j;
-
-	if (comp > assignment)
-		snprintf(where, sizeof(where), "'%.*s'", (int)(comp - assignment - 1),
-			 cfg_quote(assignment, q));
-	else
-		snprintf(where, sizeof(where), "the document root");
-	if (cur->type == CFG_SCALAR) {
-		cfg_errorf_mark(err, mark, "cannot descend into %s: it is the value '%s' (%s:%u:%u), not a map or list",
-				where, cfg_quote(cur->str, q), cur->mark.file, cur->mark.line,
-				cur->mark.col);
-		return -EINVAL;
-	}
-	if (cur->type == CFG_SEQ) {
-		for (j = 0; j < len; j++) {
-			is_index = is_index && comp[j] >= '0' && comp[j] <= '9';
-			if (is_index && idx <= UINT32_MAX)
-				idx = idx * 10 + (uint64_t)(comp[j] - '0');
-		}
-		if (!is_index) {
-			cfg_errorf_mark(err, mark, "%s is a list (%s:%u:%u): expected an index, got '%.*s'",
-					where, cur->mark.file, cur->mark.line, cur->mark.col,
-					(int)len, comp);
-			return -EINVAL;
-		}
-		if (idx >= cur->n) {
-			cfg_errorf_mark(err, mark, "index %.*s out of range: %s (%s:%u:%u) has %u items",
-					(int)len, comp, where, cur->mark.file, cur->mark.line,
-					cur->mark.col, cur->n);
-			return -EINVAL;
-		}
-		*slot = &cur->items[idx];
-		if (value)
-			**slot = value;
-		return 0;
-	}
-	if (cur->type == CFG_NULL) {
-		/* An empty value ("tcp:") becomes the map the path needs. */
-		cur = cfg_node_new(doc, CFG_MAP, &cur->mark);
-		if (!cur)
-			goto nomem;
-		**slot = cur;
-	}
-	for (i = 0; i < cur->n; i++) {
-		if (strlen(cur->keys[i]->str) == len && !memcmp(cur->keys[i]->str, comp, len)) {
-			*slot = &cur->items[i];
-			if (value)
-				**slot = value;
-			return 0;
-		}
-	}
-	key = cfg_node_new(doc, CFG_SCALAR, mark);
-	child = value ? value : cfg_node_new(doc, CFG_MAP, mark);
-	if (!key || !child)
-		goto nomem;
-	key->str = cfg_strndup(doc, comp, len);
-	if (!key->str || cfg_map_add(doc, cur, key, child))
-		goto nomem;
-	*slot = &cur->items[cur->n - 1];
-	return 0;
-nomem:
-	cfg_errorf_mark(err, mark, "out of memory");
-	return -ENOMEM;
-}
-
-/* Mark @n and everything below it as a default at @mark. */
-static void cfg_mark_default(struct cfg_node *n, const struct cfg_mark *mark)
-{
-	n->mark = *mark;
-	n->dflt = true;
-	for (uint32_t i = 0; i < n->n; i++) {
-		if (n->type == CFG_MAP)
-			cfg_mark_default(n->keys[i], mark);
-		cfg_mark_default(n->items[i], mark);
-	}
-}
-
-int cfg_doc_fill(struct cfg_doc *doc, struct cfg_node *map, const char *key, const char *text,
-		 struct cfg_node **out, char err[CFG_ERR_BYTES])
-{
-	struct cfg_node *value, *k;
-	int rc;
-
-	if (map->type != CFG_MAP || cfg_get(map, key)) {
-		cfg_errorf(err, map, "internal: cannot fill default of '%s' here", key);
-		return -EINVAL;
-	}
-	rc = cfg_set_value(doc, map->mark.file, text, 2, &value, err);
-	if (rc)
-		return rc;
-	k = cfg_node_new(doc, CFG_SCALAR, &map->mark);
-	if (!k || !(k->str = cfg_strndup(doc, key, strlen(key))) || cfg_map_add(doc, map, k, value)) {
-		cfg_errorf(err, map, "out of memory");
-		return -ENOMEM;
-	}
-	k->dflt = true;
-	cfg_mark_default(value, &map->mark);
-	*out = value;
-	return 0;
-}
-
-int cfg_doc_set(struct cfg_doc *doc, const char *assignment, unsigned index,
-		char err[CFG_ERR_BYTES])
-{
-	struct cfg_mark mark = { .line = 1, .col = 1 };
-	const char *eq = strchr(assignment, '=');
-	struct cfg_node *value, **slot;
-	const char *p, *end;
-	char name[32], q[CFG_QUOTE_BYTES];
-	int rc;
-
-	snprintf(name, sizeof(name), "--set #%u", index);
-	mark.file = cfg_strndup(doc, name, strlen(name));
-	if (!mark.file) {
-		cfg_errorf_mark(err, NULL, "%s: out of memory", name);
-		return -ENOMEM;
-	}
-	if (!eq) {
-		cfg_errorf_mark(err, &mark, "expected path=value, got '%s'",
-				cfg_quote(assignment, q));
-		return -EINVAL;
-	}
-	if (eq == assignment) {
-		cfg_errorf_mark(err, &mark, "empty path before '='");
-		return -EINVAL;
-	}
-	for (p = assignment; p <= eq; p++) {
-		if ((*p == '.' || p == eq) && (p == assignment || p[-1] == '.')) {
-			mark.col = (uint32_t)(p - assignment) + 1;
-			cfg_errorf_mark(err, &mark, "empty path component in '%.*s'",
-					(int)(eq - assignment), assignment);
-			return -EINVAL;
-		}
-	}
-	rc = cfg_set_value(doc, mark.file, eq + 1, (uint32_t)(eq - assignment) + 2, &value, err);
-	if (rc)
-		return rc;
-	slot = &doc->root;
-	for (p = assignment; p < eq; p = end + 1) {
-		end = memchr(p, '.', (size_t)(eq - p));
-		if (!end)
-			end = eq;
-		mark.col = (uint32_t)(p - assignment) + 1;
-		rc = cfg_set_step(doc, &slot, assignment, p, (size_t)(end - p),
-				  end == eq ? value : NULL, &mark, err);
-		if (rc)
-			return rc;
 	}
 	return 0;
 }

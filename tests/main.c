@@ -68,6 +68,9 @@ int main(int argc, char **argv)
 		test_tg_data_register,
 		test_estimate_register,
 		test_reg_register,
+		test_cli_register,
+		/* toy kinds last: once registered they are in the registries for
+		 * the rest of the process (the docs checks would see them) */
 		test_toy_topo_register,
 	};
 	char err[CFG_ERR_BYTES];

@@ -3,6 +3,7 @@
 #define FAB_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,10 +33,72 @@ enum {
  * PATH_MAX (4096) too. */
 enum { CLI_OUTDIR_MAX_BYTES = 3584 };
 
-/* The options of every command (each reads those it takes). */
-struct cli_opts {
-	const char *exp_path;          /* experiment file (the first of exps for run, check) */
-	const char *exps[CLI_MAX_EXPS]; /* run, check: every experiment file, in order */
+/* The fabemu command line is a table of commands (tools/main.c), each
+ * defined in its own file with its own options table and options struct;
+ * tools/cli_opts.c reads a command line against them. */
+struct cli_optdef;
+
+/* Store one option of a command: @opts is the command's options struct,
+ * @v the option's value (NULL for one without), @cmd the command's name.
+ * CLI_OK, or CLI_BAD_INPUT with the reason on stderr. */
+typedef int cli_opt_set_fn(const struct cli_optdef *d, void *opts, const char *v, const char *cmd);
+
+/* One option of a command. A table of them ends with a row whose name is
+ * NULL. */
+struct cli_optdef {
+	const char *name;     /* long or short spelling */
+	const char *alt;      /* the other spelling, or NULL */
+	const char *arg;      /* its value's name, or NULL: takes none */
+	const char *help;     /* one line for COMMAND --help */
+	cli_opt_set_fn *set;  /* stores it */
+	size_t off;           /* for the generic setters: where, in bytes into the options struct */
+};
+
+/* One command. */
+struct cli_cmd {
+	const char *name;     /* as typed: run, check, ... */
+	const char *synopsis; /* its arguments, for COMMAND --help */
+	const char *what;     /* one line on what it does */
+	const char *exits;    /* its exit statuses */
+	const struct cli_optdef *const *opts; /* its option tables in help order, NULL-terminated */
+	size_t opts_bytes;    /* the size of its options struct (zeroed before reading) */
+	bool sim;             /* takes EAL args after `--`: its options struct begins with
+			       * struct cli_sim_opts */
+	/* A positional argument @a: CLI_OK, or CLI_BAD_INPUT having said why.
+	 * NULL: the command takes none. */
+	int (*arg)(void *opts, const char *a);
+	/* Run the command with its options read: a CLI_* exit status. */
+	int (*main)(const void *opts);
+};
+
+extern const struct cli_cmd cli_cmd_run;
+extern const struct cli_cmd cli_cmd_check;
+extern const struct cli_cmd cli_cmd_topo;
+extern const struct cli_cmd cli_cmd_bench;
+extern const struct cli_cmd cli_cmd_compare;
+extern const struct cli_cmd cli_cmd_plot;
+
+/* What every simulation command (run, check, bench) takes: the overrides
+ * of the experiment and the EAL args. The FIRST member of such a command's
+ * options struct, where the setters of cli_sim_optdefs find it. */
+struct cli_sim_opts {
+	const char *sets[CLI_MAX_SETS]; /* --set overrides */
+	unsigned n_sets;
+	bool seed_set;                 /* --seed given */
+	uint64_t seed;                 /* its value */
+	int eal_argc;                  /* arguments after `--` */
+	char **eal_argv;
+};
+
+/* --seed and --set (tools/cli_opts.c). */
+extern const struct cli_optdef cli_sim_optdefs[];
+
+/* The options of run and check (the last three, check's own, stay unset
+ * for run: its table has no row for them). */
+struct cli_run_opts {
+	struct cli_sim_opts sim;       /* first: --seed, --set, EAL args */
+	const char *exp_path;          /* the first of exps */
+	const char *exps[CLI_MAX_EXPS]; /* every experiment file, in order */
 	unsigned n_exps;               /* how many */
 	const char *sweeps[CLI_MAX_SWEEPS]; /* --sweep key=v1,v2,... as given */
 	unsigned n_sweeps;
@@ -44,36 +107,83 @@ struct cli_opts {
 	unsigned n_metric_names;
 	unsigned jobs;                 /* -j: runs at a time (0 = 1) */
 	const char *outdir;            /* results folder, NULL = results/<name> */
-	const char *junit;             /* check: JUnit XML file, or NULL */
-	const char *baseline;          /* check: --baseline results folder, or NULL */
-	bool skip_nightly;             /* check: --skip-nightly: files with nightly: true not run */
-	const char *sets[CLI_MAX_SETS]; /* --set overrides */
-	unsigned n_sets;
-	bool seed_set;                 /* --seed given */
-	uint64_t seed;                 /* its value */
 	bool quiet;                    /* no human summary */
 	const char *max_wall;          /* --max-wall as given, or NULL */
 	uint64_t max_wall_ps;          /* its value: stop the run after this wall-clock time */
-	bool dot;                      /* topo: Graphviz output */
-	bool quick;                    /* bench: the small scenario */
-	bool deep;                     /* bench: the deep-buffer variant */
-	bool json;                     /* bench: one JSON object */
-	unsigned repeat;               /* bench: runs (0 = 1); figures from the median */
-	const char *dirs[CLI_MAX_DIRS]; /* compare, plot: results folders, in order */
-	unsigned n_dirs;               /* how many */
-	const char *tolerance;         /* compare: --tolerance as given, or NULL (5%) */
-	const char *metrics;           /* compare: --metrics patterns as given, or NULL (all) */
-	bool markdown;                 /* compare: a markdown table */
-	const char *format;            /* plot: --format as given, or NULL (png) */
-	int eal_argc;                  /* arguments after `--` */
-	char **eal_argv;
+	const char *junit;             /* check: JUnit XML file, or NULL */
+	const char *baseline;          /* check: --baseline results folder, or NULL */
+	bool skip_nightly;             /* check: --skip-nightly: files with nightly: true not run */
 };
+
+_Static_assert(offsetof(struct cli_run_opts, sim) == 0, "run's sim options come first");
+
+/* run's -o and the rest of its own options (tools/cli_run_opts.c), which
+ * check's table lists around its own. */
+extern const struct cli_optdef cli_run_out_optdefs[];
+extern const struct cli_optdef cli_run_more_optdefs[];
+/* A positional argument of run and check: an experiment file. */
+int cli_run_arg(void *opts, const char *a);
+
+/* The options of topo. */
+struct cli_topo_opts {
+	const char *exp_path;          /* the topology or experiment file */
+	bool dot;                      /* Graphviz output */
+};
+
+/* The options of bench. */
+struct cli_bench_opts {
+	struct cli_sim_opts sim;       /* first: --seed, --set, EAL args */
+	bool quick;                    /* the small scenario */
+	bool deep;                     /* the deep-buffer variant */
+	bool json;                     /* one JSON object */
+	unsigned repeat;               /* runs (0 = 1); figures from the median */
+};
+
+_Static_assert(offsetof(struct cli_bench_opts, sim) == 0, "bench's sim options come first");
+
+/* The options of compare. */
+struct cli_compare_opts {
+	const char *dirs[CLI_MAX_DIRS]; /* results folders, in order */
+	unsigned n_dirs;               /* how many */
+	const char *tolerance;         /* --tolerance as given, or NULL (5%) */
+	const char *metrics;           /* --metrics patterns as given, or NULL (all) */
+	bool markdown;                 /* a markdown table */
+};
+
+/* The options of plot. */
+struct cli_plot_opts {
+	const char *dirs[CLI_MAX_DIRS]; /* results folders (one is right) */
+	unsigned n_dirs;               /* how many */
+	const char *outdir;            /* -o: where the pictures go, or NULL */
+	const char *format;            /* --format as given, or NULL (png) */
+};
+
+/* Read @argv[2..@argc) for the command @c into @opts (zeroed, of
+ * @c->opts_bytes): options, values, positional arguments, EAL args after
+ * `--`. An option of another of the commands @all (NULL-terminated) is
+ * refused as one @c does not take. CLI_OK, or CLI_BAD_INPUT with the
+ * reason on stderr. */
+int cli_parse(const struct cli_cmd *c, const struct cli_cmd *const *all, int argc, char **argv,
+	      void *opts);
+/* Print COMMAND --help for @c. CLI_OK. */
+int cli_cmd_help(const struct cli_cmd *c);
+/* "fabemu: " @fmt with @arg " (see fabemu --help)" on stderr: CLI_BAD_INPUT. */
+int cli_bad(const char *fmt, const char *arg);
+/* A decimal integer of @s, no sign: 0 or -EINVAL. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* Generic setters: a string (cli_opt_str), a string that must not be
+ * empty (cli_opt_dir, for -o) and a flag (cli_opt_flag), at @d->off. */
+cli_opt_set_fn cli_opt_str;
+cli_opt_set_fn cli_opt_dir;
+cli_opt_set_fn cli_opt_flag;
+/* A positional results folder of compare and plot into @dirs (@n so far). */
+int cli_arg_dir(const char **dirs, unsigned *n, const char *a);
 
 /* mkdir -p @path. 0 or -errno: -ENOTDIR when @path (or a folder above
  * it) exists and is not a folder. */
 int cli_mkdirs(const char *path);
 
-int cli_run(const struct cli_opts *o, bool check);
+int cli_run(const struct cli_run_opts *o, bool check);
 /* Whether the JUnit report @path can be written, without leaving a file
  * behind. 0 or -errno. */
 int cli_junit_probe(const char *path);
@@ -85,7 +195,7 @@ void cli_junit_error(const char *path, const char *suite, const char *type, cons
 int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_ERR_BYTES]);
 /* The --baseline summary the assertions with baseline: need, into *@base
  * (NULL when none does): 0, or -EINVAL with the message in @msg. */
-int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+int cli_expect_baseline(const struct cli_run_opts *o, const struct exp *e, struct cfg_doc **base,
 			char msg[CFG_ERR_BYTES]);
 /* Evaluate @e's assertions on @r (series ones on @dir/series.csv, baseline
  * ones on @base), print them, write the JUnit report @junit: CLI_OK,
@@ -99,21 +209,17 @@ void cli_xml_escape(FILE *f, const char *s);
  * --sweep and --seeds every point, each a child process `fabemu run|check`
  * into its own folder, up to -j at a time, then sweep.csv and
  * sweep_summary.csv. Returns a CLI_* exit status. */
-int cli_sweep(const struct cli_opts *o, bool check);
+int cli_sweep(const struct cli_run_opts *o, bool check);
 /* Whether the metrics @names (and for @check every expect: metric) exist
  * for the experiment @path with the overrides @sets and @o's seed: loads,
  * starts the EAL and builds the fabric without running or writing it; for
  * a process of its own (the EAL starts once per process). CLI_OK, or
  * CLI_BAD_INPUT / CLI_FAIL with a message on stderr. */
-int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *const *sets,
+int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char *const *sets,
 		      unsigned n_sets, const char *const *names, unsigned n_names, bool check);
-int cli_topo(const struct cli_opts *o);
-int cli_bench(const struct cli_opts *o);
-int cli_compare(const struct cli_opts *o);
-int cli_plot(const struct cli_opts *o);
 
 /* The largest summary.json read, bytes: the YAML loader's own bound on a
- * file it reads whole (core/cfg.c), said before reading (docs/user-guide.md). */
+ * file it reads whole (core/cfg_file.c), said before reading (docs/user-guide.md). */
 #define CLI_SUMMARY_MAX_BYTES ((uint64_t)64 << 20)
 
 /* Load the summary.json of the results folder @dir into *@doc (freed by the

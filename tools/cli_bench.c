@@ -5,6 +5,7 @@
  * a deep-buffer variant and a small variant for CI. Reports wall-clock
  * time, packet hops and events per wall-clock second and peak memory. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,36 +77,151 @@ static double bench_median(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int cli_bench(const struct cli_opts *o)
+/* The scenario of @o, with its --set and --seed, into *@e. CLI_OK or
+ * CLI_BAD_INPUT. */
+static int bench_load(const struct cli_bench_opts *o, struct exp **e)
 {
 	const char *text = o->quick ? bench_quick : o->deep ? bench_deep : bench_full;
-	char err[CFG_ERR_BYTES];
-	struct rte_mempool *pool;
-	struct results res;
-	struct rusage ru;
-	struct fabric f;
-	struct exp *e;
-	int rc = CLI_OK, r;
-	unsigned runs = o->repeat ? o->repeat : 1;
-	double walls[CLI_MAX_REPEAT], setups[CLI_MAX_REPEAT], wall, setup, start_s;
-	double t0 = fabric_now_s();
-	uint64_t hops0 = 0, events0 = 0;
-
 	const char *sets[CLI_MAX_SETS + 1];
-	char seed[40];
-	unsigned n_sets = o->n_sets;
+	char err[CFG_ERR_BYTES], seed[40];
+	unsigned n_sets = o->sim.n_sets;
 
-	memcpy(sets, o->sets, sizeof(*sets) * o->n_sets);
-	if (o->seed_set) {
-		snprintf(seed, sizeof(seed), "seed=%llu", (unsigned long long)o->seed);
+	memcpy(sets, o->sim.sets, sizeof(*sets) * o->sim.n_sets);
+	if (o->sim.seed_set) {
+		snprintf(seed, sizeof(seed), "seed=%llu", (unsigned long long)o->sim.seed);
 		sets[n_sets++] = seed;
 	}
 	if (exp_load_string(o->quick ? "bench-quick" : o->deep ? "bench-deep" : "bench", text, sets,
-			    n_sets, &e, err) != 0) {
+			    n_sets, e, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return CLI_BAD_INPUT;
 	}
-	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
+	return CLI_OK;
+}
+
+/* Build and run @e @runs times in @f (the last one left built, also on
+ * failure; *@built says whether it is), their wall-clock and set-up
+ * times into @walls and @setups. CLI_OK, or CLI_FAIL: a build failed (@f
+ * freed) or a run differed from the first. */
+static int bench_runs(struct exp *e, struct rte_mempool *pool, unsigned runs, struct fabric *f,
+		      double *walls, double *setups, bool *built)
+{
+	char err[CFG_ERR_BYTES];
+	uint64_t hops0 = 0, events0 = 0;
+	int rc = CLI_OK;
+
+	for (unsigned r = 0; r < runs; r++) {
+		if (fabric_build(f, e, pool, false, err) != 0) {
+			fprintf(stderr, "fabemu: %s\n", err);
+			fabric_free(f);
+			*built = false;
+			return CLI_FAIL;
+		}
+		fabric_run(f, false);
+		walls[r] = f->wall_s;
+		setups[r] = f->setup_s;
+		if (r > 0 && (f->sim.n_hops != hops0 || f->sim.n_events != events0)) {
+			/* Same scenario and seed: a difference is a determinism bug. */
+			fprintf(stderr, "fabemu: bench run %u gave %llu hops and %llu events, run 1 %llu and %llu\n",
+				r + 1, (unsigned long long)f->sim.n_hops,
+				(unsigned long long)f->sim.n_events, (unsigned long long)hops0,
+				(unsigned long long)events0);
+			rc = CLI_FAIL;
+		}
+		hops0 = f->sim.n_hops;
+		events0 = f->sim.n_events;
+		if (r + 1 < runs)
+			fabric_free(f);
+	}
+	*built = true;
+	return rc;
+}
+
+/* The figures of a bench, as measured. */
+struct bench_figs {
+	const double *walls;  /* each run's wall-clock time, s, sorted */
+	unsigned runs;        /* how many */
+	double wall;          /* their median, s */
+	double setup;         /* the median set-up (building the fabric), s */
+	double start_s;       /* scenario, EAL and packet pool, once, s */
+};
+
+/* Print the figures of @f's last run, as JSON for @json. CLI_OK, or
+ * CLI_FAIL when the run was not clean (a drop, an unfinished message, a
+ * pool that throttled the senders) or its results could not be collected. */
+static int bench_print(const struct exp *e, struct fabric *f, const struct bench_figs *g, bool json)
+{
+	struct results res;
+	struct rusage ru;
+	int rc = CLI_OK;
+
+	getrusage(RUSAGE_SELF, &ru);
+	if (res_collect(&res, f) != 0)
+		return CLI_FAIL;
+	const struct res_metric *drops = res_find(&res, "drops.total");
+	const struct res_metric *inc = res_find(&res, "messages.incomplete");
+	const struct res_metric *dry = res_find(&res, "nic.pool_exhausted");
+	double hops = (double)f->sim.n_hops, ev = (double)f->sim.n_events, wall = g->wall;
+	unsigned long long rss = (unsigned long long)ru.ru_maxrss * 1024;
+	unsigned runs = g->runs;
+
+	if (json) {
+		printf("{\"scenario\": \"%s\", \"wall_s\": %.3f, \"packet_hops\": %llu, "
+		       "\"events\": %llu, \"packet_hops_per_s\": %.0f, \"events_per_s\": %.0f, "
+		       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
+		       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
+		       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f, \"setup_s\": %.3f, "
+		       "\"start_s\": %.3f}\n",
+		       e->name, wall, (unsigned long long)f->sim.n_hops,
+		       (unsigned long long)f->sim.n_events, hops / wall, ev / wall, rss,
+		       (unsigned long long)drops->u, (unsigned long long)inc->u,
+		       (unsigned long long)dry->u, units_ps_to_ns(f->sim.last_work_ps), runs,
+		       g->walls[0], g->walls[runs - 1], g->setup, g->start_s);
+	} else {
+		printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
+		       f->topo->n_hosts, f->topo->n_switches, e->n_msgs);
+		if (runs > 1)
+			printf("wall clock      %.3f s (median of %u runs; %.3f .. %.3f)\n", wall,
+			       runs, g->walls[0], g->walls[runs - 1]);
+		else
+			printf("wall clock      %.3f s\n", wall);
+		printf("set-up          %.3f s (building the fabric%s), %.3f s before (scenario, "
+		       "EAL, packet pool)\n",
+		       g->setup, runs > 1 ? ", median" : "", g->start_s);
+		printf("simulated       %.3f us\n", units_ps_to_ns(f->sim.last_work_ps) / 1e3);
+		printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / wall / 1e6);
+		printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / wall / 1e6,
+		       hops > 0 ? ev / hops : 0);
+		printf("peak memory     %.1f MiB (RSS, whole process)\n", (double)rss / 1048576.0);
+		printf("drops           %llu\n", (unsigned long long)drops->u);
+		printf("incomplete      %llu\n", (unsigned long long)inc->u);
+		printf("pool exhausted  %llu (peak %u packets in use)\n",
+		       (unsigned long long)dry->u, f->sim.pkts_peak);
+	}
+	/* A drop, an unfinished message or a pool that throttled the
+	 * senders means the figures are not those of the reference run. */
+	if (drops->u || inc->u || dry->u)
+		rc = CLI_FAIL;
+	res_free(&res);
+	return rc;
+}
+
+static int cli_bench(const struct cli_bench_opts *o)
+{
+	char err[CFG_ERR_BYTES];
+	struct rte_mempool *pool;
+	struct fabric f;
+	struct exp *e;
+	int rc, r;
+	bool built = false;
+	unsigned runs = o->repeat ? o->repeat : 1;
+	double walls[CLI_MAX_REPEAT], setups[CLI_MAX_REPEAT];
+	struct bench_figs g = { .walls = walls, .runs = runs };
+	double t0 = fabric_now_s();
+
+	if ((rc = bench_load(o, &e)) != CLI_OK)
+		return rc;
+	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
 		return r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
@@ -118,81 +234,14 @@ int cli_bench(const struct cli_opts *o)
 	}
 	/* Reading the scenario (the topology is built then), starting the
 	 * EAL and creating the packet pool (its first chunk): once per process. */
-	start_s = fabric_now_s() - t0;
-	for (unsigned r = 0; r < runs; r++) {
-		if (fabric_build(&f, e, pool, false, err) != 0) {
-			fprintf(stderr, "fabemu: %s\n", err);
-			fabric_free(&f);
-			rc = CLI_FAIL;
-			goto out;
-		}
-		fabric_run(&f, false);
-		walls[r] = f.wall_s;
-		setups[r] = f.setup_s;
-		if (r > 0 && (f.sim.n_hops != hops0 || f.sim.n_events != events0)) {
-			/* Same scenario and seed: a difference is a determinism bug. */
-			fprintf(stderr, "fabemu: bench run %u gave %llu hops and %llu events, run 1 %llu and %llu\n",
-				r + 1, (unsigned long long)f.sim.n_hops,
-				(unsigned long long)f.sim.n_events, (unsigned long long)hops0,
-				(unsigned long long)events0);
-			rc = CLI_FAIL;
-		}
-		hops0 = f.sim.n_hops;
-		events0 = f.sim.n_events;
-		if (r + 1 < runs)
-			fabric_free(&f);
-	}
-	wall = bench_median(walls, runs); /* walls[] sorted: [0] and [runs - 1] are min and max */
-	setup = bench_median(setups, runs);
-	getrusage(RUSAGE_SELF, &ru);
-	if (res_collect(&res, &f) != 0) {
-		rc = CLI_FAIL;
-	} else {
-		const struct res_metric *drops = res_find(&res, "drops.total");
-		const struct res_metric *inc = res_find(&res, "messages.incomplete");
-		const struct res_metric *dry = res_find(&res, "nic.pool_exhausted");
-		double hops = (double)f.sim.n_hops, ev = (double)f.sim.n_events;
-		unsigned long long rss = (unsigned long long)ru.ru_maxrss * 1024;
-
-		if (o->json) {
-			printf("{\"scenario\": \"%s\", \"wall_s\": %.3f, \"packet_hops\": %llu, "
-			       "\"events\": %llu, \"packet_hops_per_s\": %.0f, \"events_per_s\": %.0f, "
-			       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
-			       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
-			       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f, \"setup_s\": %.3f, "
-			       "\"start_s\": %.3f}\n",
-			       e->name, wall, (unsigned long long)f.sim.n_hops,
-			       (unsigned long long)f.sim.n_events, hops / wall, ev / wall, rss,
-			       (unsigned long long)drops->u, (unsigned long long)inc->u,
-			       (unsigned long long)dry->u, units_ps_to_ns(f.sim.last_work_ps), runs,
-			       walls[0], walls[runs - 1], setup, start_s);
-		} else {
-			printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
-			       f.topo->n_hosts, f.topo->n_switches, e->n_msgs);
-			if (runs > 1)
-				printf("wall clock      %.3f s (median of %u runs; %.3f .. %.3f)\n", wall,
-				       runs, walls[0], walls[runs - 1]);
-			else
-				printf("wall clock      %.3f s\n", wall);
-			printf("set-up          %.3f s (building the fabric%s), %.3f s before (scenario, "
-			       "EAL, packet pool)\n",
-			       setup, runs > 1 ? ", median" : "", start_s);
-			printf("simulated       %.3f us\n", units_ps_to_ns(f.sim.last_work_ps) / 1e3);
-			printf("packet hops     %.0f  (%.2f M/s)\n", hops, hops / wall / 1e6);
-			printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / wall / 1e6,
-			       hops > 0 ? ev / hops : 0);
-			printf("peak memory     %.1f MiB (RSS, whole process)\n", (double)rss / 1048576.0);
-			printf("drops           %llu\n", (unsigned long long)drops->u);
-			printf("incomplete      %llu\n", (unsigned long long)inc->u);
-			printf("pool exhausted  %llu (peak %u packets in use)\n",
-			       (unsigned long long)dry->u, f.sim.pkts_peak);
-		}
-		/* A drop, an unfinished message or a pool that throttled the
-		 * senders means the figures are not those of the reference run. */
-		if (drops->u || inc->u || dry->u)
-			rc = CLI_FAIL;
-		res_free(&res);
-	}
+	g.start_s = fabric_now_s() - t0;
+	rc = bench_runs(e, pool, runs, &f, walls, setups, &built);
+	if (!built)
+		goto out;
+	g.wall = bench_median(walls, runs); /* walls[] sorted: [0] and [runs - 1] are min and max */
+	g.setup = bench_median(setups, runs);
+	if ((r = bench_print(e, &f, &g, o->json)) != CLI_OK)
+		rc = r;
 	fabric_free(&f);
 out:
 	if (pool)
@@ -201,3 +250,56 @@ out:
 	rte_eal_cleanup();
 	return rc;
 }
+
+static int cli_opt_repeat(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	struct cli_bench_opts *o = opts;
+	uint64_t n;
+
+	(void)d;
+	(void)cmd;
+	if (cli_parse_u64(v, &n) != 0 || n < 1 || n > CLI_MAX_REPEAT) {
+		fprintf(stderr, "fabemu: --repeat needs an integer 1..%d, got '%s' (see fabemu --help)\n",
+			CLI_MAX_REPEAT, v);
+		return CLI_BAD_INPUT;
+	}
+	o->repeat = (unsigned)n;
+	return CLI_OK;
+}
+
+static int cli_bench_main(const void *opts)
+{
+	const struct cli_bench_opts *o = opts;
+
+	if (o->quick && o->deep)
+		return cli_bad("%s", "bench takes one of --quick and --deep");
+	return cli_bench(o);
+}
+
+static const struct cli_optdef cli_bench_own_optdefs[] = {
+	{ "--quick", NULL, NULL, "the small scenario (k=8, reference settings)", cli_opt_flag,
+	  offsetof(struct cli_bench_opts, quick) },
+	{ "--deep", NULL, NULL, "the deep-buffer variant (64 MiB switches, dynamic PFC)", cli_opt_flag,
+	  offsetof(struct cli_bench_opts, deep) },
+	{ "--json", NULL, NULL, "one JSON object on stdout", cli_opt_flag,
+	  offsetof(struct cli_bench_opts, json) },
+	{ "--repeat", NULL, "N", "runs, 1..100; figures from the median", cli_opt_repeat, 0 },
+	{ NULL },
+};
+
+static const struct cli_optdef *const cli_bench_optdefs[] = {
+	cli_sim_optdefs,
+	cli_bench_own_optdefs,
+	NULL,
+};
+
+const struct cli_cmd cli_cmd_bench = {
+	.name = "bench",
+	.synopsis = "[options] [-- EAL args]",
+	.what = "Measure simulation speed on a built-in scenario (docs/performance.md).",
+	.exits = "0 done, 1 the scenario did not run cleanly, 2 bad input",
+	.opts = cli_bench_optdefs,
+	.opts_bytes = sizeof(struct cli_bench_opts),
+	.sim = true,
+	.main = cli_bench_main,
+};

@@ -5,6 +5,7 @@
  * before a run. Assertions across seeds (across_seeds) are judged here on
  * a single run, and by the sweep (cli_sweep_out.c) over a point's seeds. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -298,7 +299,7 @@ static double cli_series_worst(const struct exp *e, const struct exp_expect *a, 
  * summary.json (of this schema version) into *@base, and in it a number
  * for each such metric. 0, or -EINVAL with the message in @msg (no such
  * folder, another schema, a metric it lacks, or no --baseline at all). */
-int cli_expect_baseline(const struct cli_opts *o, const struct exp *e, struct cfg_doc **base,
+int cli_expect_baseline(const struct cli_run_opts *o, const struct exp *e, struct cfg_doc **base,
 			       char msg[CFG_ERR_BYTES])
 {
 	bool need = false;
@@ -370,6 +371,74 @@ static bool cli_unexpected_unfinished(const struct exp *e, const struct results 
 	return true;
 }
 
+/* Judge the assertion @a of @e on @r (@base, @dir as cli_check): its
+ * PASS/FAIL line into @line; whether it holds. */
+static bool cli_expect_line(const struct exp *e, const struct exp_expect *a, const struct results *r,
+			    const struct cfg_doc *base, const char *dir, char line[CLI_LINE_BYTES])
+{
+	char how[160] = "";
+	double m, v, t;
+	bool ok;
+
+	cli_expect_bound(a, r, base, &v, &t);
+	m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
+	ok = cli_expect_holds(a, m, v, t);
+	if (a->of[0])
+		snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
+	else if (a->baseline)
+		snprintf(how, sizeof(how), " (the baseline's)");
+	else if (a->series >= 0 && a->before_ps)
+		snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
+			 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
+	else if (a->series >= 0)
+		snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
+	snprintf(line, CLI_LINE_BYTES, "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
+		 a->metric, exp_op_name(a->op), v, how, m);
+	if (a->series >= 0 && isnan(m))
+		snprintf(line, CLI_LINE_BYTES, "FAIL %s %s %.10g%s: no sample there", a->metric,
+			 exp_op_name(a->op), v, how);
+	if (t > 0)
+		snprintf(line, CLI_LINE_BYTES, "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
+			 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
+	if (a->across != EXP_ACROSS_NONE)
+		ok = cli_across_line(a, m, 1, 0, NULL, line);
+	return ok;
+}
+
+/* The JUnit test case of the assertion @a of @e, judged @ok with @line. */
+static void cli_junit_case(FILE *jf, const struct exp *e, const struct exp_expect *a, bool ok,
+			   const char *line)
+{
+	fprintf(jf, "  <testcase classname=\"");
+	cli_xml_escape(jf, e->name);
+	fprintf(jf, "\" name=\"");
+	if (a->across != EXP_ACROSS_NONE) {
+		cli_across_junit_name(jf, a);
+	} else {
+		cli_xml_escape(jf, a->metric);
+		fputc(' ', jf);
+		cli_xml_escape(jf, exp_op_name(a->op));
+		if (a->of[0]) {
+			fprintf(jf, " %.10g x ", a->value);
+			cli_xml_escape(jf, a->of);
+		} else if (a->baseline) {
+			fprintf(jf, " baseline");
+		} else {
+			fprintf(jf, " %.10g", a->value);
+		}
+	}
+	fprintf(jf, "\" time=\"0\">");
+	if (!ok) {
+		fprintf(jf, "<failure message=\"");
+		cli_xml_escape(jf, line);
+		fprintf(jf, "\"/>");
+	}
+	/* The measured value and the bound, pass or fail. */
+	fprintf(jf, "<system-out>");
+	cli_xml_escape(jf, line + 5);
+	fprintf(jf, "</system-out></testcase>\n");
+}
+
 int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
 		     const char *dir, const char *junit)
 {
@@ -402,68 +471,18 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 	}
 	for (uint32_t i = 0; i < e->n_expects; i++) {
 		const struct exp_expect *a = &e->expects[i];
-		double m, v, t;
+		char line[CLI_LINE_BYTES];
 		bool ok;
-		char line[CLI_LINE_BYTES], how[160] = "";
 
 		/* A sweep's run leaves an assertion across seeds to the sweep;
 		 * alone, the statistic over its one run is its value. */
 		if (cli_across_skipped(a))
 			continue;
-		cli_expect_bound(a, r, base, &v, &t);
-		m = a->series >= 0 ? cli_series_worst(e, a, v, dir) : res_value(res_find(r, a->metric));
-		ok = cli_expect_holds(a, m, v, t);
-		if (a->of[0])
-			snprintf(how, sizeof(how), " (%.6g x %s)", a->value, a->of);
-		else if (a->baseline)
-			snprintf(how, sizeof(how), " (the baseline's)");
-		else if (a->series >= 0 && a->before_ps)
-			snprintf(how, sizeof(how), " (every sample from %.6g to %.6g us)",
-				 (double)a->after_ps / 1e6, (double)a->before_ps / 1e6);
-		else if (a->series >= 0)
-			snprintf(how, sizeof(how), " (every sample from %.6g us)", (double)a->after_ps / 1e6);
-		snprintf(line, sizeof(line), "%s %s %s %.10g%s measured %.10g", ok ? "PASS" : "FAIL",
-			 a->metric, exp_op_name(a->op), v, how, m);
-		if (a->series >= 0 && isnan(m))
-			snprintf(line, sizeof(line), "FAIL %s %s %.10g%s: no sample there", a->metric,
-				 exp_op_name(a->op), v, how);
-		if (t > 0)
-			snprintf(line, sizeof(line), "%s %s %s %.10g%s (tolerance %.6g) measured %.10g",
-				 ok ? "PASS" : "FAIL", a->metric, exp_op_name(a->op), v, how, t, m);
-		if (a->across != EXP_ACROSS_NONE)
-			ok = cli_across_line(a, m, 1, 0, NULL, line);
+		ok = cli_expect_line(e, a, r, base, dir, line);
 		printf("%s\n", line);
 		failed += !ok;
-		if (jf) {
-			fprintf(jf, "  <testcase classname=\"");
-			cli_xml_escape(jf, e->name);
-			fprintf(jf, "\" name=\"");
-			if (a->across != EXP_ACROSS_NONE) {
-				cli_across_junit_name(jf, a);
-			} else {
-				cli_xml_escape(jf, a->metric);
-				fputc(' ', jf);
-				cli_xml_escape(jf, exp_op_name(a->op));
-				if (a->of[0]) {
-					fprintf(jf, " %.10g x ", a->value);
-					cli_xml_escape(jf, a->of);
-				} else if (a->baseline) {
-					fprintf(jf, " baseline");
-				} else {
-					fprintf(jf, " %.10g", a->value);
-				}
-			}
-			fprintf(jf, "\" time=\"0\">");
-			if (!ok) {
-				fprintf(jf, "<failure message=\"");
-				cli_xml_escape(jf, line);
-				fprintf(jf, "\"/>");
-			}
-			/* The measured value and the bound, pass or fail. */
-			fprintf(jf, "<system-out>");
-			cli_xml_escape(jf, line + 5);
-			fprintf(jf, "</system-out></testcase>\n");
-		}
+		if (jf)
+			cli_junit_case(jf, e, a, ok, line);
 	}
 	if (undone) {
 		printf("%s\n", unfinished);
@@ -496,3 +515,43 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 	       undone ? "; messages incomplete" : "", r->valid ? "" : "; results not valid");
 	return failed || undone || !r->valid ? CLI_FAIL : CLI_OK;
 }
+
+/* check's own options, listed after run's -o and before the rest of run's. */
+static const struct cli_optdef cli_check_own_optdefs[] = {
+	{ "--junit", NULL, "FILE", "also write the verdicts as a JUnit XML report", cli_opt_str,
+	  offsetof(struct cli_run_opts, junit) },
+	{ "--baseline", NULL, "DIR", "a results folder the assertions with baseline: compare against",
+	  cli_opt_str, offsetof(struct cli_run_opts, baseline) },
+	{ "--skip-nightly", NULL, NULL, "skip the files marked nightly: true (CI's quick pass)",
+	  cli_opt_flag, offsetof(struct cli_run_opts, skip_nightly) },
+	{ NULL },
+};
+
+static const struct cli_optdef *const cli_check_optdefs[] = {
+	cli_run_out_optdefs,
+	cli_check_own_optdefs,
+	cli_sim_optdefs,
+	cli_run_more_optdefs,
+	NULL,
+};
+
+static int cli_check_main(const void *opts)
+{
+	const struct cli_run_opts *o = opts;
+
+	if (!o->exp_path)
+		return cli_bad("%s: missing the file to read", "check");
+	return cli_run(o, true);
+}
+
+const struct cli_cmd cli_cmd_check = {
+	.name = "check",
+	.synopsis = "EXP.yaml... [options] [-- EAL args]",
+	.what = "Run experiments (with --sweep/--seeds every point) and evaluate their expect: assertions.",
+	.exits = "0 all pass, 1 an assertion failed or the results are not valid, 2 bad input",
+	.opts = cli_check_optdefs,
+	.opts_bytes = sizeof(struct cli_run_opts),
+	.sim = true,
+	.arg = cli_run_arg,
+	.main = cli_check_main,
+};

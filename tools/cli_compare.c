@@ -586,7 +586,7 @@ int cli_cmp_read(const char *const *dirs, unsigned n_dirs, struct cli_cmp **out,
 	return 0;
 }
 
-int cli_compare(const struct cli_opts *o)
+static int cli_compare(const void *opts)
 {
 	struct cli_cmp *t = NULL;
 	char err[CFG_ERR_BYTES], patbuf[CMP_NAME_BYTES * 4];
@@ -597,6 +597,7 @@ int cli_compare(const struct cli_opts *o)
 	unsigned n_pats;
 	double tol = 0.05;
 	int ret = CLI_BAD_INPUT;
+	const struct cli_compare_opts *o = opts;
 
 	if (o->n_dirs < 2) {
 		fprintf(stderr, "fabemu: compare needs at least two results folders (see fabemu compare --help)\n");
@@ -661,3 +662,38 @@ out:
 	cli_cmp_free(t);
 	return ret;
 }
+
+static int cli_compare_arg(void *opts, const char *a)
+{
+	struct cli_compare_opts *o = opts;
+
+	return cli_arg_dir(o->dirs, &o->n_dirs, a);
+}
+
+static const struct cli_optdef cli_compare_own_optdefs[] = {
+	{ "--tolerance", NULL, "T", "flag relative changes beyond T, e.g. 5% (default) or 0.05",
+	  cli_opt_str, offsetof(struct cli_compare_opts, tolerance) },
+	{ "--markdown", NULL, NULL, "a markdown table, for a review comment", cli_opt_flag,
+	  offsetof(struct cli_compare_opts, markdown) },
+	{ "--metrics", NULL, "GLOB,...",
+	  "only the metrics matching these patterns (wall_clock.*, provenance.* only when named)",
+	  cli_opt_str, offsetof(struct cli_compare_opts, metrics) },
+	{ NULL },
+};
+
+static const struct cli_optdef *const cli_compare_optdefs[] = {
+	cli_compare_own_optdefs,
+	NULL,
+};
+
+const struct cli_cmd cli_cmd_compare = {
+	.name = "compare",
+	.synopsis = "DIR_A DIR_B [DIR_C...] [options]",
+	.what = "Compare the numeric metrics of results folders (summary.json), each against DIR_A.",
+	.exits = "0 no metric moved beyond the tolerance, 1 some did (or the table could not be written), "
+		 "2 bad input",
+	.opts = cli_compare_optdefs,
+	.opts_bytes = sizeof(struct cli_compare_opts),
+	.arg = cli_compare_arg,
+	.main = cli_compare,
+};

@@ -541,8 +541,9 @@ static int plot_out_dir(char *out)
 	return CLI_OK;
 }
 
-int cli_plot(const struct cli_opts *o)
+static int cli_plot(const void *opts)
 {
+	const struct cli_plot_opts *o = opts;
 	struct plot_ctx x = { .ext = "png" };
 	struct plot_in in = { 0 };
 	struct cfg_doc *doc = NULL;
@@ -648,3 +649,35 @@ out:
 	cfg_doc_free(doc);
 	return ret;
 }
+
+static int cli_plot_arg(void *opts, const char *a)
+{
+	struct cli_plot_opts *o = opts;
+
+	return cli_arg_dir(o->dirs, &o->n_dirs, a);
+}
+
+static const struct cli_optdef cli_plot_own_optdefs[] = {
+	{ "-o", "--output", "OUTDIR", "where the pictures go (default plots/<DIR's name>)", cli_opt_dir,
+	  offsetof(struct cli_plot_opts, outdir) },
+	{ "--format", NULL, "png|svg", "image format (default png)", cli_opt_str,
+	  offsetof(struct cli_plot_opts, format) },
+	{ NULL },
+};
+
+static const struct cli_optdef *const cli_plot_optdefs[] = {
+	cli_plot_own_optdefs,
+	NULL,
+};
+
+const struct cli_cmd cli_cmd_plot = {
+	.name = "plot",
+	.synopsis = "DIR [options]",
+	.what = "Draw a results folder with gnuplot: FCT slowdown and CDF, queues, PFC pauses.",
+	.exits = "0 done (plots without data are skipped, with a line saying why), "
+		 "1 gnuplot missing or failed, or a file could not be written, 2 bad input",
+	.opts = cli_plot_optdefs,
+	.opts_bytes = sizeof(struct cli_plot_opts),
+	.arg = cli_plot_arg,
+	.main = cli_plot,
+};

@@ -135,7 +135,7 @@ static void cli_on_signal(int sig)
  * reported as a write error. System calls they interrupt restart (a file
  * read or written on set-up). With --max-wall, a one-shot timer raises
  * SIGALRM after that wall-clock time. */
-static int cli_arm_stop(const struct cli_opts *o)
+static int cli_arm_stop(const struct cli_run_opts *o)
 {
 	struct sigaction once = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
 	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
@@ -184,7 +184,7 @@ static void cli_disarm_stop(void)
 }
 
 /* What stopped the run, for invalid_reasons, or NULL. */
-static const char *cli_stop_why(const struct cli_opts *o, char buf[64])
+static const char *cli_stop_why(const struct cli_run_opts *o, char buf[64])
 {
 	switch (cli_stop_sig) {
 	case SIGINT: return "SIGINT";
@@ -252,7 +252,7 @@ static int cli_lock(const char *dir, int *fd_out)
 
 /* Report bad input (exit 2): @msg on stderr, and for check in the JUnit
  * report when one was asked for. */
-static int cli_bad_input(const struct cli_opts *o, bool check, const char *suite, const char *type,
+static int cli_bad_input(const struct cli_run_opts *o, bool check, const char *suite, const char *type,
 			 const char *msg)
 {
 	fprintf(stderr, "%s\n", msg);
@@ -262,7 +262,7 @@ static int cli_bad_input(const struct cli_opts *o, bool check, const char *suite
 }
 
 /* A run that could not be done or written (exit 1). */
-static int cli_failed(const struct cli_opts *o, bool check, const char *suite, const char *type,
+static int cli_failed(const struct cli_run_opts *o, bool check, const char *suite, const char *type,
 		      const char *msg)
 {
 	fprintf(stderr, "fabemu: %s\n", msg);
@@ -275,16 +275,16 @@ static int cli_failed(const struct cli_opts *o, bool check, const char *suite, c
  * as without the flag; a line "SKIP FILE: nightly: true" for each of the
  * others (a file that does not load stays, for its error). Exit 0 when
  * every file was skipped. */
-static int cli_skip_nightly(const struct cli_opts *o)
+static int cli_skip_nightly(const struct cli_run_opts *o)
 {
-	struct cli_opts k = *o;
+	struct cli_run_opts k = *o;
 	char err[CFG_ERR_BYTES];
 
 	k.skip_nightly = false;
 	k.n_exps = 0;
 	for (unsigned i = 0; i < o->n_exps; i++) {
 		struct exp *e = NULL;
-		bool nightly = exp_load(o->exps[i], o->sets, o->n_sets, o->seed_set, o->seed, &e, err) == 0 &&
+		bool nightly = exp_load(o->exps[i], o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &e, err) == 0 &&
 			       e->nightly;
 
 		exp_free(e);
@@ -299,49 +299,55 @@ static int cli_skip_nightly(const struct cli_opts *o)
 	return cli_run(&k, true);
 }
 
-int cli_run(const struct cli_opts *o, bool check)
-{
-	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], outdir[4096], why_buf[64];
-	struct rte_mempool *pool;
-	struct cfg_doc *base = NULL;
-	struct results res;
-	struct fabric f;
-	struct exp *e;
-	int rc = CLI_OK, r, lock_fd = -1;
+/* One run of cli_run: what it holds from set-up to the end. */
+struct cli_job {
+	const struct cli_run_opts *o; /* its options */
+	bool check;                    /* fabemu check: assertions evaluated */
+	struct exp *e;                 /* the experiment loaded */
+	char outdir[4096];             /* its results folder */
+	int lock_fd;                   /* the folder's lock, or -1 */
+	struct rte_mempool *pool;      /* the packet pool, or NULL */
+	struct cfg_doc *base;          /* the --baseline summary, or NULL */
+};
 
-	if (check && o->skip_nightly)
-		return cli_skip_nightly(o);
-	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
-		return cli_sweep(o, check);
-	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
-			strerror(-r));
-		return CLI_BAD_INPUT;
-	}
-	if (exp_load(o->exp_path, o->sets, o->n_sets, o->seed_set, o->seed, &e, err) != 0)
-		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
-	if (strlen(o->outdir ? o->outdir : e->name) + sizeof("results/") > CLI_OUTDIR_MAX_BYTES) {
+/* Report bad input for @j (cli_bad_input) in its suite. */
+static int cli_job_bad(const struct cli_job *j, const char *type, const char *msg)
+{
+	return cli_bad_input(j->o, j->check, j->e->name, type, msg);
+}
+
+/* A failure of @j (cli_failed) in its suite. */
+static int cli_job_failed(const struct cli_job *j, const char *type, const char *msg)
+{
+	return cli_failed(j->o, j->check, j->e->name, type, msg);
+}
+
+/* The results folder of @j: its name checked, created and locked. */
+static int cli_job_folder(struct cli_job *j)
+{
+	const struct cli_run_opts *o = j->o;
+	char msg[CFG_ERR_BYTES + 64];
+	const char *outdir = j->outdir;
+	int r;
+
+	if (strlen(o->outdir ? o->outdir : j->e->name) + sizeof("results/") > CLI_OUTDIR_MAX_BYTES) {
 		snprintf(msg, sizeof(msg),
 			 "fabemu: -o: a results folder path of %zu bytes is too long (at most %d: the "
 			 "files under it must fit in PATH_MAX)",
-			 strlen(o->outdir ? o->outdir : e->name), CLI_OUTDIR_MAX_BYTES - (int)sizeof("results/"));
-		rc = cli_bad_input(o, check, e->name, "bad_input", msg);
-		exp_free(e);
-		return rc;
+			 strlen(o->outdir ? o->outdir : j->e->name), CLI_OUTDIR_MAX_BYTES - (int)sizeof("results/"));
+		return cli_job_bad(j, "bad_input", msg);
 	}
 	if (o->outdir)
-		snprintf(outdir, sizeof(outdir), "%s", o->outdir);
+		snprintf(j->outdir, sizeof(j->outdir), "%s", o->outdir);
 	else
-		snprintf(outdir, sizeof(outdir), "results/%s", e->name);
+		snprintf(j->outdir, sizeof(j->outdir), "results/%s", j->e->name);
 	if ((r = cli_mkdirs(outdir)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot create results folder: %s", outdir,
 			 r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
 				       : strerror(-r));
-		rc = cli_bad_input(o, check, e->name, "bad_input", msg);
-		exp_free(e);
-		return rc;
+		return cli_job_bad(j, "bad_input", msg);
 	}
-	if ((r = cli_lock(outdir, &lock_fd)) != 0) {
+	if ((r = cli_lock(outdir, &j->lock_fd)) != 0) {
 		if (r == -EBUSY)
 			snprintf(msg, sizeof(msg),
 				 "fabemu: %.200s: in use by another fabemu run (it holds %.200s/.fabemu.lock); "
@@ -354,177 +360,190 @@ int cli_run(const struct cli_opts *o, bool check)
 		else
 			snprintf(msg, sizeof(msg), "fabemu: %.400s: cannot lock the results folder: %s",
 				 outdir, strerror(-r));
-		rc = cli_bad_input(o, check, e->name, "folder_in_use", msg);
-		exp_free(e);
-		return rc;
+		return cli_job_bad(j, "folder_in_use", msg);
 	}
+	return CLI_OK;
+}
+
+/* Signals, the EAL and the packet pool of @j. On failure, what was set up
+ * here is undone: the EAL is stopped only when the pool failed (as it
+ * was: a failed start leaves nothing to stop). */
+static int cli_job_engine(struct cli_job *j)
+{
+	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64];
+	struct exp *e = j->e;
+	int r, rc;
+
 	e->engine.pool_pkts = fabric_pool_pkts(e);
-	if (check)
+	if (j->check)
 		exp_estimate_print(e, stdout); /* the run's size, before it is built */
-	if (cli_arm_stop(o) != 0) {
-		rc = cli_failed(o, check, e->name, "signals", "cannot install signal handlers");
-		exp_free(e);
-		close(lock_fd);
-		return rc;
-	}
-	if ((r = sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
+	if (cli_arm_stop(j->o) != 0)
+		return cli_job_failed(j, "signals", "cannot install signal handlers");
+	if ((r = sim_eal_init(j->o->sim.eal_argc, j->o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %s", err);
-		rc = r == -EINVAL ? cli_bad_input(o, check, e->name, "eal", msg)
-				  : cli_failed(o, check, e->name, "eal", err);
-		exp_free(e);
-		close(lock_fd);
-		return rc;
+		return r == -EINVAL ? cli_job_bad(j, "eal", msg) : cli_job_failed(j, "eal", err);
 	}
-	pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
-	if (!pool || cli_arm_xfsz() != 0) {
-		rc = cli_failed(o, check, e->name, "pool", pool ? "cannot install signal handlers" : err);
-		rte_mempool_free(pool);
-		exp_free(e);
+	j->pool = sim_pool_create("fabemu", e->engine.pool_pkts, fabric_data_room(e), err);
+	if (!j->pool || cli_arm_xfsz() != 0) {
+		rc = cli_job_failed(j, "pool", j->pool ? "cannot install signal handlers" : err);
+		rte_mempool_free(j->pool);
+		j->pool = NULL;
 		rte_eal_cleanup();
-		close(lock_fd);
 		return rc;
 	}
-	if ((r = fabric_build(&f, e, pool, true, err)) != 0) {
+	return CLI_OK;
+}
+
+/* Build @j's fabric into @f and make ready to run: the expect: metrics and
+ * the baseline checked, the captures checked, the folder cleaned, the
+ * resolved experiment written, the outputs opened. On failure @f is freed. */
+static int cli_job_build(struct cli_job *j, struct fabric *f)
+{
+	char err[CFG_ERR_BYTES], msg[CFG_ERR_BYTES + 64], why_buf[64];
+	struct exp *e = j->e;
+	struct results res;
+	int rc = CLI_OK, r;
+
+	if ((r = fabric_build(f, e, j->pool, true, err)) != 0) {
 		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
-		rc = r == -ENOSPC ? cli_bad_input(o, check, e->name, "bad_input", err)
-				  : cli_failed(o, check, e->name, "build", err);
-		fabric_free(&f);
-		goto out;
+		rc = r == -ENOSPC ? cli_job_bad(j, "bad_input", err) : cli_job_failed(j, "build", err);
+		goto fail;
 	}
 	/* check: every metric the assertions name must exist before a
 	 * possibly long run is spent on them. */
-	if (check && e->n_expects) {
-		if (res_collect(&res, &f) != 0) {
-			rc = cli_failed(o, check, e->name, "memory", "out of memory");
+	if (j->check && e->n_expects) {
+		if (res_collect(&res, f) != 0) {
+			rc = cli_job_failed(j, "memory", "out of memory");
 		} else if (cli_expect_names(e, &res, err) != 0 ||
-			   cli_expect_baseline(o, e, &base, err) != 0) {
-			rc = cli_bad_input(o, check, e->name, "bad_input", err);
+			   cli_expect_baseline(j->o, e, &j->base, err) != 0) {
+			rc = cli_job_bad(j, "bad_input", err);
 		}
 		res_free(&res);
-		if (rc != CLI_OK) {
-			fabric_free(&f);
-			goto out;
-		}
+		if (rc != CLI_OK)
+			goto fail;
 	}
-	if (fabric_captures_check(e, outdir, err) != 0) {
-		rc = cli_bad_input(o, check, e->name, "bad_input", err);
-		fabric_free(&f);
-		goto out;
+	if (fabric_captures_check(e, j->outdir, err) != 0) {
+		rc = cli_job_bad(j, "bad_input", err);
+		goto fail;
 	}
 	/* A stop asked for during set-up: the run never starts, and the
 	 * folder keeps what an earlier run left. */
 	if (cli_stop_sig) {
 		snprintf(msg, sizeof(msg), "stopped by %s before the run started: nothing written in %.400s",
-			 cli_stop_why(o, why_buf), outdir);
-		rc = cli_failed(o, check, e->name, "interrupted", msg);
-		fabric_free(&f);
-		goto out;
+			 cli_stop_why(j->o, why_buf), j->outdir);
+		rc = cli_job_failed(j, "interrupted", msg);
+		goto fail;
 	}
 	/* Only now, with the run about to start, is an earlier run's output
 	 * removed (a refusal above leaves it as it was). */
-	cli_clean(outdir);
-	if (cli_write_resolved(e, outdir, err) != 0) {
-		rc = cli_failed(o, check, e->name, "write", err);
-		fabric_free(&f);
-		goto out;
+	cli_clean(j->outdir);
+	if (cli_write_resolved(e, j->outdir, err) != 0) {
+		rc = cli_job_failed(j, "write", err);
+		goto fail;
 	}
-	if ((r = fabric_open_outputs(&f, outdir, err)) != 0) {
+	if ((r = fabric_open_outputs(f, j->outdir, err)) != 0) {
 		/* -ENOTDIR: a capture folder that is a file, -ELOOP: a link
 		 * (a bad -o folder). */
-		rc = r == -ENOTDIR || r == -ELOOP ? cli_bad_input(o, check, e->name, "bad_input", err)
-						  : cli_failed(o, check, e->name, "write", err);
-		fabric_free(&f);
-		goto out;
+		rc = r == -ENOTDIR || r == -ELOOP ? cli_job_bad(j, "bad_input", err)
+						  : cli_job_failed(j, "write", err);
+		goto fail;
 	}
-	f.sim.interrupt = &cli_stop_sig;
-	fabric_run(&f, !o->quiet);
-	cli_disarm_stop();
-	/* A capture or series file that could not be written is reported and
-	 * marks the run not valid; the rest of the results are still written. */
-	if ((r = fabric_close_outputs(&f, outdir, err)) != 0)
-		rc = cli_failed(o, check, e->name, "write", err);
-	if (res_collect_run(&res, &f, cli_stop_why(o, why_buf)) != 0) {
-		rc = cli_failed(o, check, e->name, "memory", "out of memory collecting results");
-	} else {
-		if (r != 0)
-			res_mark_invalid(&res, "%s", err);
-		if (res_write_all(&res, &f, outdir, err) != 0)
-			rc = cli_failed(o, check, e->name, "write", err);
-		if (!o->quiet) {
-			res_print_human(&res, &f, stdout);
-			printf("  results: %s/summary.json\n", outdir);
-			for (uint32_t i = 0; i < e->n_captures; i++)
-				printf("  capture: %s\n", f.cap_paths[i]);
-		}
-		fflush(stdout);
-		if (!res.valid)
-			fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
-		/* Said even with -q: a run can be valid and still not do its work. */
-		cli_warn_unfinished(&res, &f);
-		/* (A failed write was reported, and fails the run.) */
-		if (rc == CLI_OK && check)
-			rc = cli_check(e, &res, base, outdir, o->junit);
-		else if (rc == CLI_OK && cli_stopped_short(&f))
-			rc = CLI_FAIL;
-		res_free(&res);
-	}
-	fabric_free(&f);
-out:
-	cfg_doc_free(base);
-	rte_mempool_free(pool);
-	exp_free(e);
-	rte_eal_cleanup();
-	close(lock_fd);
+	return CLI_OK;
+fail:
+	fabric_free(f);
 	return rc;
 }
 
-int cli_topo(const struct cli_opts *o)
+/* After the run of @f: the results collected, written, printed and for
+ * check judged. @closed: what closing the outputs returned, @close_err its
+ * message. */
+static int cli_job_results(struct cli_job *j, struct fabric *f, int closed, const char *close_err)
+{
+	const struct cli_run_opts *o = j->o;
+	char err[CFG_ERR_BYTES], why_buf[64];
+	struct results res;
+	int rc = closed != 0 ? CLI_FAIL : CLI_OK;
+
+	if (res_collect_run(&res, f, cli_stop_why(o, why_buf)) != 0)
+		return cli_job_failed(j, "memory", "out of memory collecting results");
+	if (closed != 0)
+		res_mark_invalid(&res, "%s", close_err);
+	if (res_write_all(&res, f, j->outdir, err) != 0)
+		rc = cli_job_failed(j, "write", err);
+	if (!o->quiet) {
+		res_print_human(&res, f, stdout);
+		printf("  results: %s/summary.json\n", j->outdir);
+		for (uint32_t i = 0; i < j->e->n_captures; i++)
+			printf("  capture: %s\n", f->cap_paths[i]);
+	}
+	fflush(stdout);
+	if (!res.valid)
+		fprintf(stderr, "fabemu: WARNING: results not valid: %s\n", res.reasons);
+	/* Said even with -q: a run can be valid and still not do its work. */
+	cli_warn_unfinished(&res, f);
+	/* (A failed write was reported, and fails the run.) */
+	if (rc == CLI_OK && j->check)
+		rc = cli_check(j->e, &res, j->base, j->outdir, o->junit);
+	else if (rc == CLI_OK && cli_stopped_short(f))
+		rc = CLI_FAIL;
+	res_free(&res);
+	return rc;
+}
+
+/* Run @j's built fabric @f and write its results. */
+static int cli_job_run(struct cli_job *j, struct fabric *f)
 {
 	char err[CFG_ERR_BYTES];
-	struct cfg_node *root, *tn;
-	struct cfg_doc *doc;
-	struct topo *t;
+	int r;
 
-	if (cfg_doc_load(o->exp_path, &doc, err) != 0) {
-		fprintf(stderr, "%s\n", err);
+	f->sim.interrupt = &cli_stop_sig;
+	fabric_run(f, !j->o->quiet);
+	cli_disarm_stop();
+	/* A capture or series file that could not be written is reported and
+	 * marks the run not valid; the rest of the results are still written. */
+	if ((r = fabric_close_outputs(f, j->outdir, err)) != 0)
+		cli_job_failed(j, "write", err);
+	return cli_job_results(j, f, r, err);
+}
+
+int cli_run(const struct cli_run_opts *o, bool check)
+{
+	char err[CFG_ERR_BYTES];
+	struct cli_job j = { .o = o, .check = check, .lock_fd = -1 };
+	struct fabric f;
+	int rc, r;
+
+	if (check && o->skip_nightly)
+		return cli_skip_nightly(o);
+	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
+		return cli_sweep(o, check);
+	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
+		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
+			strerror(-r));
 		return CLI_BAD_INPUT;
 	}
-	root = cfg_doc_root(doc);
-	tn = cfg_schema_get(root, "topology") ? cfg_schema_get(root, "topology") : root;
-	if (topo_from_cfg(doc, tn, &t, err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		cfg_doc_free(doc);
-		return CLI_BAD_INPUT;
+	if (exp_load(o->exp_path, o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &j.e, err) != 0)
+		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
+	if ((rc = cli_job_folder(&j)) != CLI_OK || (rc = cli_job_engine(&j)) != CLI_OK) {
+		exp_free(j.e);
+		if (j.lock_fd >= 0)
+			close(j.lock_fd);
+		return rc;
 	}
-	if (o->dot) {
-		topo_dot(t, stdout);
-	} else {
-		struct topo_routes *r;
-		double t0 = fabric_now_s();
-
-		topo_describe(t, stdout);
-		/* The forwarding state the switches would hold: per class, not
-		 * per endpoint. */
-		if (topo_routes_build(t, &r, err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			topo_free(t);
-			cfg_doc_free(doc);
-			return CLI_BAD_INPUT;
-		}
-		printf("routes: %u destination classes for %u endpoints; hop table %u switches x %u "
-		       "classes = %.1f MiB, built in %.3f s; each switch maps a class, not an "
-		       "endpoint, to its ports\n",
-		       r->n_classes, r->n_eps, r->n_rows, r->n_classes,
-		       (double)r->n_rows * r->n_classes / (1 << 20), fabric_now_s() - t0);
-		topo_routes_free(r);
+	if ((rc = cli_job_build(&j, &f)) == CLI_OK) {
+		rc = cli_job_run(&j, &f);
+		fabric_free(&f);
 	}
-	topo_free(t);
-	cfg_doc_free(doc);
-	return CLI_OK;
+	cfg_doc_free(j.base);
+	rte_mempool_free(j.pool);
+	exp_free(j.e);
+	rte_eal_cleanup();
+	close(j.lock_fd);
+	return rc;
 }
 
 /* cli.h */
-int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *const *sets,
+int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char *const *sets,
 		      unsigned n_sets, const char *const *names, unsigned n_names, bool check)
 {
 	char err[CFG_ERR_BYTES];
@@ -534,12 +553,12 @@ int cli_metrics_exist(const struct cli_opts *o, const char *path, const char *co
 	struct exp *e;
 	int rc = CLI_OK;
 
-	if (exp_load(path, sets, n_sets, o->seed_set, o->seed, &e, err) != 0) {
+	if (exp_load(path, sets, n_sets, o->sim.seed_set, o->sim.seed, &e, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return CLI_BAD_INPUT;
 	}
 	e->engine.pool_pkts = fabric_pool_pkts(e);
-	if (sim_eal_init(o->eal_argc, o->eal_argv, fabric_eal_mem_mb(e), err) != 0) {
+	if (sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
 		return CLI_BAD_INPUT;

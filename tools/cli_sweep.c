@@ -217,12 +217,12 @@ int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_B
 
 
 /* The --set list of a run: the command line's, then one per axis
- * (malloc'd: freed with swp_sets_free from index @o->n_sets). */
-static int swp_sets(const struct cli_opts *o, const struct swp_plan *p, unsigned combo,
+ * (malloc'd: freed with swp_sets_free from index @o->sim.n_sets). */
+static int swp_sets(const struct cli_run_opts *o, const struct swp_plan *p, unsigned combo,
 		    const char *sets[CLI_MAX_SETS])
 {
-	for (unsigned i = 0; i < o->n_sets; i++)
-		sets[i] = o->sets[i];
+	for (unsigned i = 0; i < o->sim.n_sets; i++)
+		sets[i] = o->sim.sets[i];
 	for (unsigned k = 0; k < p->n_axes; k++) {
 		const struct swp_axis *a = &p->axes[k];
 		const char *v = a->values[swp_value_of(p, combo, k)];
@@ -232,39 +232,39 @@ static int swp_sets(const struct cli_opts *o, const struct swp_plan *p, unsigned
 		if (!s)
 			return -ENOMEM;
 		snprintf(s, len, "%s=%s", a->key, v);
-		sets[o->n_sets + k] = s;
+		sets[o->sim.n_sets + k] = s;
 	}
 	return 0;
 }
 
-static void swp_sets_free(const struct cli_opts *o, const struct swp_plan *p, const char **sets)
+static void swp_sets_free(const struct cli_run_opts *o, const struct swp_plan *p, const char **sets)
 {
 	for (unsigned k = 0; k < p->n_axes; k++)
-		free((char *)sets[o->n_sets + k]);
+		free((char *)sets[o->sim.n_sets + k]);
 }
 
 /* Load file @file at point @combo of @p (its --set values in @sets,
  * freed again here) with the point's first seed: exp_load's result. */
-static int swp_load(const struct cli_opts *o, const struct swp_plan *p, unsigned file,
+static int swp_load(const struct cli_run_opts *o, const struct swp_plan *p, unsigned file,
 		    unsigned combo, const char *sets[CLI_MAX_SETS], struct exp **e,
 		    char err[CFG_ERR_BYTES])
 {
 	int r = swp_sets(o, p, combo, sets);
 
 	if (r == 0)
-		r = exp_load(o->exps[file], sets, o->n_sets + p->n_axes, o->seed_set || p->n_seeds,
-			     p->n_seeds ? p->seeds[0] : o->seed, e, err);
+		r = exp_load(o->exps[file], sets, o->sim.n_sets + p->n_axes, o->sim.seed_set || p->n_seeds,
+			     p->n_seeds ? p->seeds[0] : o->sim.seed, e, err);
 	swp_sets_free(o, p, sets);
 	return r;
 }
 
 /* Fork a process of its own that checks the metrics of file @file (the
  * EAL starts once per process); its exit status as CLI_*. */
-static int swp_check_metrics(const struct cli_opts *o, const struct swp_plan *p, unsigned file,
+static int swp_check_metrics(const struct cli_run_opts *o, const struct swp_plan *p, unsigned file,
 			     bool check)
 {
 	const char *sets[CLI_MAX_SETS] = { 0 };
-	struct cli_opts vo = *o;
+	struct cli_run_opts vo = *o;
 	int st;
 	pid_t pid;
 
@@ -273,14 +273,14 @@ static int swp_check_metrics(const struct cli_opts *o, const struct swp_plan *p,
 		return CLI_FAIL;
 	}
 	if (p->n_seeds) {
-		vo.seed_set = true;
-		vo.seed = p->seeds[0];
+		vo.sim.seed_set = true;
+		vo.sim.seed = p->seeds[0];
 	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0)
-		_exit(cli_metrics_exist(&vo, o->exps[file], sets, o->n_sets + p->n_axes, p->metrics,
+		_exit(cli_metrics_exist(&vo, o->exps[file], sets, o->sim.n_sets + p->n_axes, p->metrics,
 					p->n_metrics, check));
 	swp_sets_free(o, p, sets);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
@@ -290,48 +290,14 @@ static int swp_check_metrics(const struct cli_opts *o, const struct swp_plan *p,
 	return WIFEXITED(st) ? WEXITSTATUS(st) : CLI_FAIL;
 }
 
-/* Parse and check everything, write nothing: the axes, seeds, metrics,
- * every file under every combination (through exp_load: unknown keys and
- * bad values as --set reports them), the folders' names, then the metrics
- * on a built fabric. 0, or -errno with @msg filled (empty when the
- * message was printed already, by the metrics check). */
-static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, char msg[CFG_ERR_BYTES])
+/* Every file of @o loaded under every combination of @p (each refusal
+ * said in @msg), each file's folder into @p->bases. 0 or -errno. */
+static int swp_plan_files(const struct cli_run_opts *o, struct swp_plan *p, char msg[CFG_ERR_BYTES])
 {
 	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES];
 	const char *names[CLI_MAX_EXPS];
-	unsigned per_file;
 	int r;
 
-	p->multi = o->n_sweeps || o->seeds;
-	if (o->n_metric_names && !p->multi)
-		return swp_bad(msg, "fabemu: --metric names sweep.csv's columns: it needs --sweep or --seeds");
-	if (o->seeds && o->seed_set)
-		return swp_bad(msg, "fabemu: --seed and --seeds: give one of them");
-	if (o->n_sets + o->n_sweeps > CLI_MAX_SETS)
-		return swp_bad(msg, "fabemu: more than %d --set and --sweep options together", CLI_MAX_SETS);
-	for (unsigned i = 0; i < o->n_sweeps; i++)
-		if ((r = swp_parse_axis(p, o->sweeps[i], msg)) != 0)
-			return r;
-	if (o->seeds && (r = swp_parse_seeds(p, o->seeds, msg)) != 0)
-		return r;
-	p->n_combos = 1;
-	for (unsigned k = 0; k < p->n_axes; k++) {
-		if (p->n_combos * (uint64_t)p->axes[k].n_values > SWP_MAX_RUNS)
-			return swp_bad(msg, "fabemu: --sweep: more than %d combinations", SWP_MAX_RUNS);
-		p->n_combos *= p->axes[k].n_values;
-	}
-	per_file = p->n_combos * (p->n_seeds ? p->n_seeds : 1);
-	if ((uint64_t)per_file * o->n_exps > SWP_MAX_RUNS)
-		return swp_bad(msg, "fabemu: %llu runs: at most %d at once",
-			       (unsigned long long)per_file * o->n_exps, SWP_MAX_RUNS);
-	if (o->n_metric_names) {
-		for (unsigned m = 0; m < o->n_metric_names; m++)
-			p->metrics[p->n_metrics++] = o->metric_names[m];
-	} else if (p->multi) {
-		for (size_t m = 0; m < sizeof(swp_default_metrics) / sizeof(swp_default_metrics[0]); m++)
-			p->metrics[p->n_metrics++] = swp_default_metrics[m];
-	}
-	/* Every file under every combination, and each file's folder. */
 	for (unsigned f = 0; f < o->n_exps; f++) {
 		for (unsigned c = 0; c < p->n_combos; c++) {
 			const char *sets[CLI_MAX_SETS] = { 0 };
@@ -349,7 +315,7 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 				if (!p->n_axes)
 					return swp_bad(msg, "%s", err);
 				return swp_bad(msg, "%s (sweep point %s; the sweep's keys are --set #%u to #%u)",
-					       err, name, o->n_sets + 1, o->n_sets + p->n_axes);
+					       err, name, o->sim.n_sets + 1, o->sim.n_sets + p->n_axes);
 			}
 			if (c == 0) {
 				size_t len;
@@ -380,13 +346,15 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 				return swp_bad(msg, "fabemu: %s and %s would both write %s (two experiments "
 						    "of one name)", o->exps[g], o->exps[f], names[f]);
 	}
-	for (unsigned c = 0; c < p->n_combos; c++)
-		if (swp_combo_name(p, c, name) != 0)
-			return swp_bad(msg, "fabemu: --sweep: the folder name '%.200s...' is longer than "
-					    "%d bytes: sweep fewer or shorter keys", name, SWP_NAME_MAX_BYTES);
-	if (o->junit && (r = cli_junit_probe(o->junit)) != 0)
-		return swp_bad(msg, "fabemu: %s: cannot write the JUnit report: %s", o->junit, strerror(-r));
-	/* The runs, each file's in order: combination, then seed. */
+	return 0;
+}
+
+/* The runs of @p (@per_file for each file of @o), each file's in order:
+ * combination, then seed, each with its folder. 0 or -ENOMEM. */
+static int swp_plan_runs(const struct cli_run_opts *o, struct swp_plan *p, unsigned per_file)
+{
+	char name[SWP_PATH_BYTES];
+
 	p->runs = calloc((size_t)per_file * o->n_exps, sizeof(*p->runs));
 	if (!p->runs)
 		return -ENOMEM;
@@ -412,6 +380,59 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
 			}
 		}
 	}
+	return 0;
+}
+
+/* Parse and check everything, write nothing: the axes, seeds, metrics,
+ * every file under every combination (through exp_load: unknown keys and
+ * bad values as --set reports them), the folders' names, then the metrics
+ * on a built fabric. 0, or -errno with @msg filled (empty when the
+ * message was printed already, by the metrics check). */
+static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p, char msg[CFG_ERR_BYTES])
+{
+	char name[SWP_PATH_BYTES];
+	unsigned per_file;
+	int r;
+
+	p->multi = o->n_sweeps || o->seeds;
+	if (o->n_metric_names && !p->multi)
+		return swp_bad(msg, "fabemu: --metric names sweep.csv's columns: it needs --sweep or --seeds");
+	if (o->seeds && o->sim.seed_set)
+		return swp_bad(msg, "fabemu: --seed and --seeds: give one of them");
+	if (o->sim.n_sets + o->n_sweeps > CLI_MAX_SETS)
+		return swp_bad(msg, "fabemu: more than %d --set and --sweep options together", CLI_MAX_SETS);
+	for (unsigned i = 0; i < o->n_sweeps; i++)
+		if ((r = swp_parse_axis(p, o->sweeps[i], msg)) != 0)
+			return r;
+	if (o->seeds && (r = swp_parse_seeds(p, o->seeds, msg)) != 0)
+		return r;
+	p->n_combos = 1;
+	for (unsigned k = 0; k < p->n_axes; k++) {
+		if (p->n_combos * (uint64_t)p->axes[k].n_values > SWP_MAX_RUNS)
+			return swp_bad(msg, "fabemu: --sweep: more than %d combinations", SWP_MAX_RUNS);
+		p->n_combos *= p->axes[k].n_values;
+	}
+	per_file = p->n_combos * (p->n_seeds ? p->n_seeds : 1);
+	if ((uint64_t)per_file * o->n_exps > SWP_MAX_RUNS)
+		return swp_bad(msg, "fabemu: %llu runs: at most %d at once",
+			       (unsigned long long)per_file * o->n_exps, SWP_MAX_RUNS);
+	if (o->n_metric_names) {
+		for (unsigned m = 0; m < o->n_metric_names; m++)
+			p->metrics[p->n_metrics++] = o->metric_names[m];
+	} else if (p->multi) {
+		for (size_t m = 0; m < sizeof(swp_default_metrics) / sizeof(swp_default_metrics[0]); m++)
+			p->metrics[p->n_metrics++] = swp_default_metrics[m];
+	}
+	if ((r = swp_plan_files(o, p, msg)) != 0)
+		return r;
+	for (unsigned c = 0; c < p->n_combos; c++)
+		if (swp_combo_name(p, c, name) != 0)
+			return swp_bad(msg, "fabemu: --sweep: the folder name '%.200s...' is longer than "
+					    "%d bytes: sweep fewer or shorter keys", name, SWP_NAME_MAX_BYTES);
+	if (o->junit && (r = cli_junit_probe(o->junit)) != 0)
+		return swp_bad(msg, "fabemu: %s: cannot write the JUnit report: %s", o->junit, strerror(-r));
+	if ((r = swp_plan_runs(o, p, per_file)) != 0)
+		return r;
 	/* The metrics, on a fabric built (not run) in a process of its own;
 	 * that process prints its message. */
 	if (p->multi || check)
@@ -427,7 +448,7 @@ static int swp_plan(const struct cli_opts *o, bool check, struct swp_plan *p, ch
  * for its assertions; a statistic is taken over the point's runs, and one
  * of them without a number for the metric (a run that wrote no summary,
  * a null) fails the assertion. */
-int swp_across(const struct cli_opts *o, struct swp_plan *p)
+int swp_across(const struct cli_run_opts *o, struct swp_plan *p)
 {
 	unsigned per_point = p->n_seeds ? p->n_seeds : 1, n_failed = 0;
 	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES], where[SWP_PATH_BYTES + 8];
@@ -509,7 +530,7 @@ static void swp_on_signal(int sig)
 /* Start run @r: `fabemu run|check FILE -o DIR -q [--seed N] [--set ...]
  * [--max-wall T] [--junit] [-- EAL args]`, its stdout and stderr into
  * DIR/fabemu.log. 0 or -errno. */
-static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan *p,
+static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_plan *p,
 		     struct swp_run *r)
 {
 	const char *sets[CLI_MAX_SETS] = { 0 };
@@ -517,7 +538,7 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 	const char **argv;
 	int n = 0, fd, rc = 0;
 
-	argv = calloc((size_t)(16 + 2 * CLI_MAX_SETS + o->eal_argc), sizeof(*argv));
+	argv = calloc((size_t)(16 + 2 * CLI_MAX_SETS + o->sim.eal_argc), sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
 	if ((rc = swp_sets(o, p, r->combo, sets)) != 0)
@@ -528,13 +549,13 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 	argv[n++] = "-o";
 	argv[n++] = r->dir;
 	argv[n++] = "-q";
-	if (p->n_seeds || o->seed_set) {
+	if (p->n_seeds || o->sim.seed_set) {
 		snprintf(seed, sizeof(seed), "%llu",
-			 (unsigned long long)(p->n_seeds ? p->seeds[r->seed_i] : o->seed));
+			 (unsigned long long)(p->n_seeds ? p->seeds[r->seed_i] : o->sim.seed));
 		argv[n++] = "--seed";
 		argv[n++] = seed;
 	}
-	for (unsigned i = 0; i < o->n_sets + p->n_axes; i++) {
+	for (unsigned i = 0; i < o->sim.n_sets + p->n_axes; i++) {
 		argv[n++] = "--set";
 		argv[n++] = sets[i];
 	}
@@ -546,10 +567,10 @@ static int swp_spawn(const struct cli_opts *o, bool check, const struct swp_plan
 		argv[n++] = "--baseline";
 		argv[n++] = o->baseline;
 	}
-	if (o->eal_argc) {
+	if (o->sim.eal_argc) {
 		argv[n++] = "--";
-		for (int i = 0; i < o->eal_argc; i++)
-			argv[n++] = o->eal_argv[i];
+		for (int i = 0; i < o->sim.eal_argc; i++)
+			argv[n++] = o->sim.eal_argv[i];
 	}
 	snprintf(log, sizeof(log), "%s/fabemu.log", r->dir);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -583,7 +604,7 @@ out:
 
 /* Run them all, up to @jobs at a time; a line per run as it ends (unless
  * @quiet). */
-static void swp_run_all(const struct cli_opts *o, bool check, struct swp_plan *p, unsigned jobs,
+static void swp_run_all(const struct cli_run_opts *o, bool check, struct swp_plan *p, unsigned jobs,
 			bool quiet)
 {
 	struct sigaction sa = { .sa_handler = swp_on_signal }, ign = { .sa_handler = SIG_IGN };
@@ -664,7 +685,7 @@ static void swp_plan_free(struct swp_plan *p)
 }
 
 /* cli.h */
-int cli_sweep(const struct cli_opts *o, bool check)
+int cli_sweep(const struct cli_run_opts *o, bool check)
 {
 	char msg[CFG_ERR_BYTES], path[SWP_PATH_BYTES + 32];
 	struct swp_plan *p = calloc(1, sizeof(*p));

@@ -30,7 +30,7 @@ struct exp_expect;
 
 /* The verdict of one assertion across seeds at one point. */
 struct swp_verdict {
-	unsigned file;      /* index in cli_opts.exps */
+	unsigned file;      /* index in cli_run_opts.exps */
 	unsigned combo;     /* the point */
 	bool ok;            /* it held */
 	char name[256];     /* the JUnit test case's name */
@@ -47,7 +47,7 @@ struct swp_axis {
 
 /* One run: an experiment file, a combination of the axes' values, a seed. */
 struct swp_run {
-	unsigned file;      /* index in cli_opts.exps */
+	unsigned file;      /* index in cli_run_opts.exps */
 	unsigned combo;     /* combination, the last axis fastest */
 	unsigned seed_i;    /* index in swp_plan.seeds (0 without --seeds) */
 	char *dir;          /* its results folder (malloc'd) */
@@ -76,7 +76,7 @@ struct swp_plan {
 /* What the table writers read. */
 struct swp_table_arg {
 	const struct swp_plan *p;
-	const struct cli_opts *o;
+	const struct cli_run_opts *o;
 	unsigned file;      /* whose rows */
 	bool check;
 };
@@ -107,11 +107,11 @@ const char *swp_status_word(int status, bool check);
 int swp_write_table(const char *path, void (*fill)(FILE *, const void *), const void *arg);
 void swp_fill_runs(FILE *f, const void *arg);
 void swp_fill_summary(FILE *f, const void *arg);
-void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan *p);
+void swp_print_table(const struct cli_run_opts *o, bool check, const struct swp_plan *p);
 /* cli_sweep.c: judge every assertion across seeds of every point over its runs'
  * summaries into p->verdicts and print their lines; how many failed, or
  * -errno (the message on stderr). */
-int swp_across(const struct cli_opts *o, struct swp_plan *p);
-int swp_junit(const struct cli_opts *o, const struct swp_plan *p);
+int swp_across(const struct cli_run_opts *o, struct swp_plan *p);
+int swp_junit(const struct cli_run_opts *o, const struct swp_plan *p);
 
 #endif

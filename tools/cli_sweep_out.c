@@ -83,7 +83,7 @@ const char *swp_status_word(int status, bool check)
 }
 
 /* The seed of run @r as text: summary.json's, else the one it was given. */
-static void swp_seed_text(const struct swp_plan *p, const struct cli_opts *o,
+static void swp_seed_text(const struct swp_plan *p, const struct cli_run_opts *o,
 			  const struct swp_run *r, char out[32])
 {
 	double x;
@@ -94,8 +94,8 @@ static void swp_seed_text(const struct swp_plan *p, const struct cli_opts *o,
 		snprintf(out, 32, "%.31s", s);
 	else if (p->n_seeds)
 		snprintf(out, 32, "%llu", (unsigned long long)p->seeds[r->seed_i]);
-	else if (o->seed_set)
-		snprintf(out, 32, "%llu", (unsigned long long)o->seed);
+	else if (o->sim.seed_set)
+		snprintf(out, 32, "%llu", (unsigned long long)o->sim.seed);
 	else
 		out[0] = '\0';
 }
@@ -225,7 +225,7 @@ static void swp_verdict(const struct swp_run *r, char out[64])
 
 /* How the table names run @r: its folder under the file's (several files:
  * under -o or results/, so with the experiment's name). */
-static const char *swp_shown(const struct cli_opts *o, const struct swp_plan *p,
+static const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
 			     const struct swp_run *r)
 {
 	size_t skip;
@@ -241,7 +241,7 @@ static const char *swp_shown(const struct cli_opts *o, const struct swp_plan *p,
 
 /* The compact table: a row per run (the point, seed, status, for check
  * the assertions that held, then the metrics). */
-void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan *p)
+void swp_print_table(const struct cli_run_opts *o, bool check, const struct swp_plan *p)
 {
 	enum { COLS = 4 + CLI_MAX_METRICS };
 	const char *head[COLS] = { "run", "seed", "status", check ? "expect" : NULL };
@@ -293,7 +293,7 @@ void swp_print_table(const struct cli_opts *o, bool check, const struct swp_plan
 
 /* With --junit: one test case per run, failed unless its status is 0,
  * then one per assertion across seeds and point, with its line. */
-int swp_junit(const struct cli_opts *o, const struct swp_plan *p)
+int swp_junit(const struct cli_run_opts *o, const struct swp_plan *p)
 {
 	unsigned n_fail = 0;
 	FILE *f;

@@ -1,0 +1,173 @@
+/* Reading the fabemu command line against the command table: each
+ * command's options (tools/cli.h: struct cli_cmd), the shared setters and
+ * the simulation commands' --seed and --set, and COMMAND --help. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "fabemu: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see fabemu --help)\n");
+	return CLI_BAD_INPUT;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return *end || errno ? -EINVAL : 0;
+}
+
+int cli_opt_str(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	(void)cmd;
+	*(const char **)((char *)opts + d->off) = v;
+	return CLI_OK;
+}
+
+int cli_opt_dir(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	if (!*v)
+		return cli_bad("%s", "-o needs a folder name, got an empty one");
+	return cli_opt_str(d, opts, v, cmd);
+}
+
+int cli_opt_flag(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	(void)v;
+	(void)cmd;
+	*(bool *)((char *)opts + d->off) = true;
+	return CLI_OK;
+}
+
+int cli_arg_dir(const char **dirs, unsigned *n, const char *a)
+{
+	if (*n == CLI_MAX_DIRS)
+		return cli_bad("at most 26 folders ('%s' is one too many)", a);
+	dirs[(*n)++] = a;
+	return CLI_OK;
+}
+
+/* --seed N: @opts begins with struct cli_sim_opts (struct cli_cmd.sim). */
+static int cli_opt_seed(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	struct cli_sim_opts *s = opts;
+
+	(void)d;
+	(void)cmd;
+	if (cli_parse_u64(v, &s->seed) != 0)
+		return cli_bad("--seed needs a non-negative integer, got '%s'", v);
+	s->seed_set = true;
+	return CLI_OK;
+}
+
+/* --set key=value, as cli_opt_seed. */
+static int cli_opt_set(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	struct cli_sim_opts *s = opts;
+
+	(void)d;
+	(void)cmd;
+	if (s->n_sets == CLI_MAX_SETS)
+		return cli_bad("%s", "too many --set options");
+	if (!strchr(v, '='))
+		return cli_bad("--set needs key.path=value, got '%s'", v);
+	s->sets[s->n_sets++] = v;
+	return CLI_OK;
+}
+
+const struct cli_optdef cli_sim_optdefs[] = {
+	{ "--seed", NULL, "N", "master seed, instead of the file's", cli_opt_seed, 0 },
+	{ "--set", NULL, "key=value", "override one value of the file (repeatable)", cli_opt_set, 0 },
+	{ NULL },
+};
+
+/* @c's row for the spelling @a, or NULL. */
+static const struct cli_optdef *cli_opt_find(const struct cli_cmd *c, const char *a)
+{
+	for (const struct cli_optdef *const *t = c->opts; *t; t++)
+		for (const struct cli_optdef *d = *t; d->name; d++)
+			if (!strcmp(a, d->name) || (d->alt && !strcmp(a, d->alt)))
+				return d;
+	return NULL;
+}
+
+/* The option @a at @argv[*i] of @c: its row, its value, stored. */
+static int cli_parse_opt(const struct cli_cmd *c, const struct cli_cmd *const *all, int argc,
+			 char **argv, int *i, void *opts)
+{
+	const char *a = argv[*i], *v = NULL;
+	const struct cli_optdef *d = cli_opt_find(c, a);
+
+	if (!d) {
+		for (const struct cli_cmd *const *o = all; *o; o++)
+			if (cli_opt_find(*o, a)) {
+				fprintf(stderr, "fabemu: %s does not take %s (see fabemu --help)\n",
+					c->name, a);
+				return CLI_BAD_INPUT;
+			}
+		return cli_bad("unknown option '%s'", a);
+	}
+	if (d->arg) {
+		if (*i + 1 >= argc)
+			return cli_bad("option '%s' needs a value", a);
+		v = argv[++*i];
+	}
+	return d->set(d, opts, v, c->name);
+}
+
+int cli_parse(const struct cli_cmd *c, const struct cli_cmd *const *all, int argc, char **argv,
+	      void *opts)
+{
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		int rc;
+
+		if (!strcmp(a, "--")) {
+			struct cli_sim_opts *s = opts;
+
+			if (!c->sim) {
+				fprintf(stderr, "fabemu: %s does not take EAL args (see fabemu --help)\n",
+					c->name);
+				return CLI_BAD_INPUT;
+			}
+			s->eal_argc = argc - i - 1;
+			s->eal_argv = &argv[i + 1];
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			rc = c->arg ? c->arg(opts, a) : cli_bad("unexpected argument '%s'", a);
+		else
+			rc = cli_parse_opt(c, all, argc, argv, &i, opts);
+		if (rc != CLI_OK)
+			return rc;
+	}
+	return CLI_OK;
+}
+
+int cli_cmd_help(const struct cli_cmd *c)
+{
+	printf("usage: fabemu %s %s\n%s\n\noptions:\n", c->name, c->synopsis, c->what);
+	for (const struct cli_optdef *const *t = c->opts; *t; t++)
+		for (const struct cli_optdef *d = *t; d->name; d++) {
+			char spell[48];
+
+			snprintf(spell, sizeof(spell), "%s%s%s%s%s", d->name, d->alt ? ", " : "",
+				 d->alt ? d->alt : "", d->arg ? " " : "", d->arg ? d->arg : "");
+			printf("  %-22s %s\n", spell, d->help);
+		}
+	printf("  %-22s %s\n", "-h, --help", "this help");
+	if (c->sim)
+		printf("  %-22s %s\n", "-- EAL args", "arguments for the DPDK EAL (rarely needed)");
+	printf("\nexit status: %s\n", c->exits);
+	return CLI_OK;
+}
