@@ -1,4 +1,5 @@
-/* The registry of workload kinds (a plain static array; one file per kind)
+/* The registry of workload kinds (core/reg; one file per kind, one line
+ * in the built-in list)
  * and what the kinds share: the common keys, the message prototype keys
  * (size, start, op, dscp), the admission of a workload's estimate and the
  * estimate of a collective instance. Endpoint names are resolved in
@@ -12,49 +13,61 @@
 #include "topo.h"
 #include "tg_coll_int.h"
 
-static const struct tg_wl_kind *const tg_wl_registry[] = {
-	&tg_wl_messages_kind,
-	&tg_wl_permutation_kind,
-	&tg_wl_incast_kind,
-	&tg_wl_poisson_kind,
-	&tg_wl_collective_kind,
-	&tg_wl_training_kind,
-	&tg_wl_trace_kind,
-};
-
-static const char *const tg_wl_registry_names[] = {
-	"messages",
-	"permutation",
-	"incast",
-	"poisson",
-	"collective",
-	"training",
-	"trace",
+/* The built-in kinds, one line each, in the order listings show them. */
+static const struct reg_kind *const tg_wl_builtin[] = {
+	&tg_wl_messages_kind.kind,
+	&tg_wl_permutation_kind.kind,
+	&tg_wl_incast_kind.kind,
+	&tg_wl_poisson_kind.kind,
+	&tg_wl_collective_kind.kind,
+	&tg_wl_training_kind.kind,
+	&tg_wl_trace_kind.kind,
 	NULL,
 };
 
+/* What every kind must have besides its name and doc. */
+static int tg_wl_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_kind *w = REG_OPS(struct tg_wl_kind, k);
+
+	if (!w->expand || !w->tables || !w->tables[0]) {
+		snprintf(err, CFG_ERR_BYTES, "workload kind '%s': needs expand and its key tables",
+			 k->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct reg tg_wl_reg = REG_INIT("workload kind", tg_wl_builtin, tg_wl_check);
+
 static const char *const tg_wl_op_names[] = { "write", "send", "read", "write-imm", NULL };
+
+int tg_wl_register(const struct tg_wl_kind *k, char err[CFG_ERR_BYTES])
+{
+	return reg_add(&tg_wl_reg, &k->kind, err);
+}
 
 const struct tg_wl_kind *tg_wl_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]); i++)
-		if (strcmp(tg_wl_registry[i]->name, name) == 0)
-			return tg_wl_registry[i];
-	return NULL;
+	const struct reg_kind *k = reg_find(&tg_wl_reg, name);
+
+	return k ? REG_OPS(struct tg_wl_kind, k) : NULL;
 }
 
 const char *const *tg_wl_names(void)
 {
-	return tg_wl_registry_names;
+	return reg_names(&tg_wl_reg);
 }
 
 const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 {
-	return i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]) ? tg_wl_registry[i] : NULL;
+	const struct reg_kind *k = reg_at(&tg_wl_reg, i);
+
+	return k ? REG_OPS(struct tg_wl_kind, k) : NULL;
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson, collective, training or trace" },
+	{ "kind", CFG_KEY_ANY, .doc = "a registered workload kind (the traffic kinds below)" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },

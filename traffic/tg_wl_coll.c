@@ -671,7 +671,7 @@ static const struct cfg_table *const tg_wl_coll_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_collective_kind = {
-	.name = "collective",
+	.kind = { "collective", "an all-reduce, all-gather, reduce-scatter, broadcast or all-to-all among ranks, over a sweep of sizes", &tg_wl_coll_table, sizeof(struct tg_wl_coll) },
 	.tables = tg_wl_coll_tables,
 	.expand = tg_wl_coll_expand,
 };

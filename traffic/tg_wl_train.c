@@ -552,7 +552,7 @@ static const struct cfg_table *const tg_wl_train_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_training_kind = {
-	.name = "training",
+	.kind = { "training", "steps of a data, tensor, pipeline and expert parallel training job", &tg_train_table, sizeof(struct tg_wl_train) },
 	.tables = tg_wl_train_tables,
 	.expand = tg_wl_train_expand,
 };
