@@ -85,12 +85,9 @@ static enum tg_coll_step tg_ring_step(enum tg_ring_phase phase, uint32_t n, uint
 									   : TG_STEP_COPY;
 }
 
-/* One ring (or chain) over positions @order[0..@n) (rank numbers) moving
- * @bytes of the data from @base in the way of @phase on channel @chan,
- * inter-node edges on @rail; an all-gather's position p starts with chunk
- * p + @shift. Position p's first sends wait for @start[p] (NULL or empty:
- * the gate); @end[p] (when not NULL, and not for a chain) receives the
- * nodes of p's last receive. 0 or -errno. */
+/* Slice j of a position's chunk at step t waits for slice j of what it
+ * received at step t - 1: prev and next hold those node ids per position
+ * and slice, swapped after each step. */
 int tg_ring(struct tg_cb *b, const uint32_t *order, uint32_t n, uint64_t base, uint64_t bytes,
 	    enum tg_ring_phase phase, uint32_t shift, uint16_t chan, uint32_t rail,
 	    struct tg_deps *start, struct tg_deps *end)
