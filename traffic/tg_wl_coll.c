@@ -177,7 +177,7 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .off = TG_WL_COLL_OFF(kind), .names = tg_coll_kinds,
 	  .doc = "all-reduce, all-gather, reduce-scatter, broadcast or all-to-all" },
 	{ "algorithm", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_alg,
-	  .doc = "ring (the default; a chain for broadcast), hierarchical or halving-doubling (all-reduce), direct (all-to-all, its default)" },
+	  .doc = "a registered collective algorithm (ring, hierarchical, ...); absent: the first registered one that runs the collective" },
 	{ "ranks", CFG_KEY_CUSTOM, "all", .read = tg_wl_coll_ranks,
 	  .doc = "all (every GPU, or every host) or a list of names and patterns, in rank order" },
 	{ "size", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_size,
