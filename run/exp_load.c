@@ -207,7 +207,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		if (r == 0)
 			r = exp_reachable(e, it, first, err);
 		if (r == 0)
-			r = exp_add_workload(e, it, kind->name, ctx.cc, err);
+			r = exp_add_workload(e, it, kind->kind.name, ctx.cc, err);
 		if (r != 0)
 			return r;
 		/* Every kind tells its estimate before it expands, and what it

@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 		/* toy kinds last: once registered they are in the registries for
 		 * the rest of the process (the docs checks would see them) */
 		test_toy_topo_register,
+		test_toy_traffic_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;

@@ -66,5 +66,6 @@ int test_topo_register(void);
 int test_topo_rail_register(void);
 int test_units_register(void);
 int test_cli_register(void);
+int test_toy_traffic_register(void);
 
 #endif

@@ -189,6 +189,108 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	return 0;
 }
 
+/* Each message's record, parts and connection key (into @keys), its
+ * endpoints and path checked. 0 or -EINVAL with @err filled. */
+static int tg_msgs_init(struct tg *t, const struct tg_msg *msgs, uint32_t n_msgs, uint32_t n_eps,
+			struct tg_key *keys, tg_path_fn path, void *path_arg,
+			const struct tg_framing *fr, char err[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < n_msgs; i++) {
+		struct tg_path p;
+
+		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst ||
+		    msgs[i].qps < 1 || msgs[i].qps > TG_MAX_QPS) {
+			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints %u -> %u", i, msgs[i].src,
+				 msgs[i].dst);
+			return -EINVAL;
+		}
+		if (path(path_arg, msgs[i].src, msgs[i].dst, &p) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", msgs[i].src,
+				 msgs[i].dst);
+			return -EINVAL;
+		}
+		t->flows[i].msg = msgs[i];
+		t->parts_left[i] = (uint8_t)tg_n_parts(msgs[i].bytes, msgs[i].qps);
+		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
+		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
+			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
+		keys[i].chan = msgs[i].chan;
+		keys[i].comm = msgs[i].comm;
+		keys[i].idx = i;
+	}
+	return 0;
+}
+
+/* Room for one more QP pair in t->qps and t->rqps (grown a chunk at a
+ * time). 0 or -ENOMEM with @err filled. */
+static int tg_qps_room(struct tg *t, char err[CFG_ERR_BYTES])
+{
+	struct nic_qp **v, **r;
+
+	if (t->n_qps % TG_QPS_CHUNK != 0)
+		return 0;
+	v = realloc(t->qps, sizeof(*v) * (t->n_qps + TG_QPS_CHUNK));
+	r = v ? realloc(t->rqps, sizeof(*r) * (t->n_qps + TG_QPS_CHUNK)) : NULL;
+	if (v)
+		t->qps = v;
+	if (r)
+		t->rqps = r;
+	if (!v || !r) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for QPs");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The connections: the messages in @keys' (sorted) order, each run of one
+ * connection key (or each message, per-message) on msg.qps QP pairs of
+ * its own. 0 or -errno with @err filled. */
+static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_msgs,
+			  const struct tg_key *keys, tg_path_fn path, void *path_arg,
+			  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < n_msgs;) {
+		uint32_t j = i, first = t->n_qps;
+		const struct tg_msg *m = &msgs[keys[i].idx];
+		struct tg_path fwd, rev;
+
+		/* Per-message QPs: a group of one (a workload has one qp mode,
+		 * and the workload is part of the key). */
+		if (m->qp_mode == TG_QP_PER_MESSAGE)
+			j++;
+		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key &&
+		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm)
+			j++;
+		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
+		    path(path_arg, m->dst, m->src, &rev) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", m->src, m->dst);
+			return -EINVAL;
+		}
+		/* A connection of qps QP pairs (a workload has one qps value,
+		 * and the workload is part of the key). */
+		for (uint32_t q = 0; q < m->qps; q++) {
+			if (tg_qps_room(t, err) != 0)
+				return -ENOMEM;
+			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc,
+				       tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
+				       &t->rqps[t->n_qps]) != 0) {
+				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
+					 m->src, m->dst);
+				return -EINVAL;
+			}
+			t->n_qps++;
+		}
+		for (; i < j; i++) {
+			struct tg_slot *s = &t->slots[keys[i].idx];
+
+			s->t = t;
+			s->qp = first;
+			s->idx = keys[i].idx;
+		}
+	}
+	return 0;
+}
+
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
 		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs,
 		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
@@ -217,84 +319,14 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 				 eps[i].port);
 			goto fail;
 		}
-	for (uint32_t i = 0; i < n_msgs; i++) {
-		struct tg_path p;
-
-		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst ||
-		    msgs[i].qps < 1 || msgs[i].qps > TG_MAX_QPS) {
-			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints %u -> %u", i, msgs[i].src,
-				 msgs[i].dst);
-			goto fail;
-		}
-		if (path(path_arg, msgs[i].src, msgs[i].dst, &p) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", msgs[i].src,
-				 msgs[i].dst);
-			goto fail;
-		}
-		t->flows[i].msg = msgs[i];
-		t->parts_left[i] = (uint8_t)tg_n_parts(msgs[i].bytes, msgs[i].qps);
-		t->flows[i].ideal_ps = tg_ideal_fct_ps(&p, msgs[i].bytes, msgs[i].op, fr);
-		keys[i].key = (uint64_t)msgs[i].workload << 48 | (uint64_t)msgs[i].dscp << 40 |
-			      (uint64_t)msgs[i].src << 20 | msgs[i].dst;
-		keys[i].chan = msgs[i].chan;
-		keys[i].comm = msgs[i].comm;
-		keys[i].idx = i;
-	}
+	if (tg_msgs_init(t, msgs, n_msgs, n_eps, keys, path, path_arg, fr, err) != 0)
+		goto fail;
 	/* Which messages carry data decides how their QPs connect. */
 	if (graph && graph->data.n_xfers && tg_data_init(t, graph, err) != 0)
 		goto fail;
 	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
-	for (uint32_t i = 0; i < n_msgs;) {
-		uint32_t j = i, first = t->n_qps;
-		const struct tg_msg *m = &msgs[keys[i].idx];
-		struct tg_path fwd, rev;
-
-		/* Per-message QPs: a group of one (a workload has one qp mode,
-		 * and the workload is part of the key). */
-		if (m->qp_mode == TG_QP_PER_MESSAGE)
-			j++;
-		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key &&
-		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm)
-			j++;
-		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
-		    path(path_arg, m->dst, m->src, &rev) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", m->src, m->dst);
-			goto fail;
-		}
-		/* A connection of qps QP pairs (a workload has one qps value,
-		 * and the workload is part of the key). */
-		for (uint32_t q = 0; q < m->qps; q++) {
-			if (t->n_qps % TG_QPS_CHUNK == 0) {
-				struct nic_qp **v = realloc(t->qps, sizeof(*v) * (t->n_qps + TG_QPS_CHUNK));
-				struct nic_qp **r = v ? realloc(t->rqps, sizeof(*r) * (t->n_qps + TG_QPS_CHUNK))
-						      : NULL;
-
-				if (v)
-					t->qps = v;
-				if (r)
-					t->rqps = r;
-				if (!v || !r) {
-					snprintf(err, CFG_ERR_BYTES, "out of memory for QPs");
-					goto fail;
-				}
-			}
-			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc,
-				       tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
-				       &t->rqps[t->n_qps]) != 0) {
-				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
-					 m->src, m->dst);
-				goto fail;
-			}
-			t->n_qps++;
-		}
-		for (; i < j; i++) {
-			struct tg_slot *s = &t->slots[keys[i].idx];
-
-			s->t = t;
-			s->qp = first;
-			s->idx = keys[i].idx;
-		}
-	}
+	if (tg_connect_all(t, msgs, n_msgs, keys, path, path_arg, fr, err) != 0)
+		goto fail;
 	if (graph && graph->n_ops && tg_graph_init(t, graph, err) != 0)
 		goto fail;
 	if (t->data && tg_data_start(t, err) != 0)

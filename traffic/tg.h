@@ -273,24 +273,19 @@ enum tg_coll_kind {
 	TG_COLL_REDUCE_SCATTER,
 	TG_COLL_BROADCAST,
 	TG_COLL_ALL_TO_ALL,
+	TG_COLL_N,
 };
 
-enum tg_coll_alg {
-	TG_ALG_RING,             /* rings (a chain for broadcast), one per channel */
-	TG_ALG_HIERARCHICAL,     /* all-reduce: reduce-scatter in each node, all-reduce
-				  * across the nodes rail by rail, all-gather in each node */
-	TG_ALG_HALVING_DOUBLING, /* all-reduce: recursive halving then doubling
-				  * (Rabenseifner), 2^k ranks */
-	TG_ALG_DIRECT,           /* all-to-all: every pair at once */
-	TG_ALG_TREE,             /* all-reduce: NCCL's double binary tree across the
-				  * nodes, a chain inside each */
-};
+/* Collective algorithms (ring, hierarchical, halving-doubling, direct,
+ * tree, ...) are a registry (traffic/tg_coll_reg.c, one file each); an
+ * instance names its algorithm by its position there. */
 
 /* One collective instance (of a workload; one per size and iteration). */
 struct tg_coll {
 	uint16_t workload;   /* the workload that made it */
 	uint8_t kind;        /* enum tg_coll_kind */
-	uint8_t alg;         /* enum tg_coll_alg */
+	uint8_t alg;         /* its algorithm: the position in the registry
+			      * (tg_coll_alg_names()[alg]) */
 	uint32_t n_ranks;    /* ranks taking part */
 	uint64_t bytes;      /* the size S nccl-tests reports (all-reduce, broadcast: the
 			      * buffer; all-gather, reduce-scatter: the whole result, n x a
@@ -312,7 +307,8 @@ struct tg_step {
  * (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for
  * broadcast. */
 double tg_coll_bus_factor(uint8_t kind, uint32_t n);
-/* Value <-> name of the kinds and algorithms (NULL-terminated lists). */
+/* Value <-> name of the kinds and algorithms (NULL-terminated lists; the
+ * algorithms' in registry order). */
 const char *const *tg_coll_kind_names(void);
 const char *const *tg_coll_alg_names(void);
 

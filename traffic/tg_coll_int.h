@@ -1,11 +1,17 @@
 /* Collectives, private: a collective instance being built (the workload
- * kind in tg_wl_coll.c reads the keys and orders the ranks; the
- * algorithms in tg_coll_algo.c turn an instance into transfers and their
- * dependencies). */
+ * kind in tg_wl_coll.c reads the keys and orders the ranks) and the
+ * registry of collective algorithms (tg_coll_reg.c), each one file
+ * (tg_coll_ring.c, tg_coll_hier.c, tg_coll_hd.c, tg_coll_direct.c,
+ * tg_coll_tree.c) that turns an instance into transfers and their
+ * dependencies, with the pieces they share (tg_coll_algo.c). An
+ * algorithm's file includes this header. */
 #ifndef FAB_TG_COLL_INT_H
 #define FAB_TG_COLL_INT_H
 
+#include "reg.h"
 #include "tg_wl_int.h"
+
+struct tg_cb;
 
 enum {
 	TG_COLL_NO_RAIL = UINT32_MAX, /* an edge on the GPUs' own NICs */
@@ -41,7 +47,7 @@ struct tg_cb {
 	uint32_t channels;         /* rings / data parts */
 	uint32_t root;             /* broadcast: the root's rank */
 	uint8_t kind;              /* enum tg_coll_kind */
-	uint8_t alg;               /* enum tg_coll_alg */
+	const struct tg_coll_alg_ops *alg; /* its algorithm */
 	uint64_t bytes;            /* S */
 	uint32_t first_node;       /* its first node: nodes first_node.. are its own */
 	const double *load;        /* all-to-all: per rank, its share of every rank's S
@@ -94,12 +100,84 @@ uint32_t tg_coll_slices(const struct tg_cb *b, uint64_t bytes);
  * TG_COLL_NO_RAIL (each GPU on its own NIC: a communicator of one GPU per
  * node uses that GPU's rail for every channel, as NCCL does). */
 uint32_t tg_coll_rail(const struct tg_cb *b, uint32_t gpu);
-/* Double binary tree all-reduce (tg_coll_tree.c). 0 or -errno. */
-int tg_coll_tree(struct tg_cb *b);
+/* ---- the pieces the algorithms share (tg_coll_algo.c) ---- */
 
-/* The algorithms (tg_coll_algo.c): add the instance's transfers. 0,
- * -EINVAL with @err (an algorithm that does not fit the ranks) or
- * -ENOMEM. */
+enum tg_ring_phase {
+	TG_RING_RS,    /* reduce-scatter: n - 1 steps */
+	TG_RING_AG,    /* all-gather: n - 1 steps */
+	TG_RING_AR,    /* all-reduce: both */
+	TG_RING_BCAST, /* broadcast: a chain, n - 1 hops */
+};
+
+/* One ring (or chain) over positions @order[0..@n) (rank numbers) moving
+ * @bytes of the data from @base in the way of @phase on channel @chan,
+ * inter-node edges on @rail; an all-gather's position p starts with chunk
+ * p + @shift. Position p's first sends wait for @start[p] (NULL or empty:
+ * the gate); @end[p] (when not NULL, and not for a chain) receives the
+ * nodes of p's last receive. 0 or -errno. */
+int tg_ring(struct tg_cb *b, const uint32_t *order, uint32_t n, uint64_t base, uint64_t bytes,
+	    enum tg_ring_phase phase, uint32_t shift, uint16_t chan, uint32_t rail,
+	    struct tg_deps *start, struct tg_deps *end);
+/* The ring order of channel @c over all ranks into @order: rank order,
+ * each node's run of ranks rotated to start at GPU c (mod its run's
+ * length) so that the channel's inter-node hops all leave and enter on
+ * rail c. */
+void tg_coll_ring_order(const struct tg_cb *b, uint32_t c, uint32_t *order);
+/* The estimate of @times rings (tg_ring) of @n positions over @bytes,
+ * going @rounds times round (1: reduce-scatter or all-gather, 2:
+ * all-reduce; 0: a broadcast chain of one chunk), added to @e: a transfer
+ * per slice of each chunk at each step, waiting for the slice before (1
+ * edge) or, at the first step, for at most @start nodes (at least the
+ * gate), with @rg for its rank's compute too. Returns the most slices a
+ * position receives at a step (what a later ring of the same rank waits
+ * for): @start when n < 2. */
+uint64_t tg_est_ring(const struct tg_cb *b, uint32_t n, uint64_t bytes, uint32_t rounds,
+		     uint64_t start, bool rg, uint64_t times, struct tg_wl_est *e);
+
+/* ---- the registry of algorithms (tg_coll_reg.c) ---- */
+
+/* The collectives' names (enum tg_coll_kind), by value, NULL-terminated. */
+extern const char *const tg_coll_kinds[TG_COLL_N + 1];
+
+/* A collective algorithm: one file defining one of these, plus one line in
+ * tg_coll_reg.c's built-in list (or tg_coll_alg_register). Its position
+ * in the registry is struct tg_coll's alg. */
+struct tg_coll_alg_ops {
+	struct reg_kind kind;  /* name (the value of algorithm:), a line of doc; no
+				* settings */
+	uint32_t kinds;        /* the collectives it runs: bit (1 << enum
+				* tg_coll_kind) each; the first algorithm in
+				* registry order that runs a kind is its default */
+	uint32_t rail_channels; /* channels: auto gives this many per GPU of a node
+				 * (per rail), and without GPUs (tree: 2, both trees);
+				 * 0: 1 */
+	bool data_per_rank;    /* data: S / 4 must be a multiple of the ranks */
+	/* Add instance @b's transfers (b->kind one it runs) with
+	 * tg_cb_xfer. 0, -EINVAL with @err filled at @at (ranks it cannot
+	 * run on) or -ENOMEM. */
+	int (*build)(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES]);
+	/* Add to @e what build will make of @b (an upper bound: tg_wl_coll_est);
+	 * the connections it uses. */
+	uint64_t (*est)(const struct tg_cb *b, bool rg, struct tg_wl_est *e);
+};
+
+/* Register algorithm @ops after the built-in ones (at program start):
+ * 0, or -EINVAL / -ENOSPC with @err filled (its name empty or taken, no
+ * build, no est, or no collective it runs). */
+int tg_coll_alg_register(const struct tg_coll_alg_ops *ops, char err[CFG_ERR_BYTES]);
+/* The algorithm named by @n ("did you mean" when unknown): 0 or -EINVAL. */
+int tg_coll_alg_read(const struct cfg_node *n, const struct tg_coll_alg_ops **out,
+		     char err[CFG_ERR_BYTES]);
+/* The default algorithm of collective @kind (the first that runs it). */
+const struct tg_coll_alg_ops *tg_coll_alg_default(uint8_t kind);
+/* Position of @ops in the registry (struct tg_coll's alg). */
+uint8_t tg_coll_alg_index(const struct tg_coll_alg_ops *ops);
+/* Whether @ops runs collective @kind; when not, the refusal "algorithm A
+ * does not run K (ring: ...; direct: all-to-all)" at @at. 0 or -EINVAL. */
+int tg_coll_alg_check(const struct tg_coll_alg_ops *ops, uint8_t kind, const struct cfg_node *at,
+		      char err[CFG_ERR_BYTES]);
+
+/* Add the instance's transfers: its algorithm's build. */
 int tg_coll_build(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES]);
 
 #endif

@@ -203,11 +203,13 @@ static int tg_tree_channel(struct tg_cb *b, uint32_t c, uint64_t base, uint64_t 
 	return rc;
 }
 
-int tg_coll_tree(struct tg_cb *b)
+static int tg_coll_tree(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES])
 {
 	struct tg_tree tr = { 0 };
 	int rc = 0;
 
+	(void)at;
+	(void)err;
 	tr.up = malloc(sizeof(*tr.up) * b->n);
 	tr.kids = malloc(sizeof(*tr.kids) * b->n * TG_TREE_KIDS);
 	tr.order = malloc(sizeof(*tr.order) * b->n);
@@ -222,3 +224,28 @@ int tg_coll_tree(struct tg_cb *b)
 	free(tr.order);
 	return rc;
 }
+
+/* Per slice every rank but the root sends up once and receives once:
+ * edges from its children (at most 3) or the gate, its parent's transfer,
+ * the root's children's sums. */
+static uint64_t tg_coll_tree_est(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
+{
+	uint64_t n = b->n, l;
+
+	for (uint32_t c = 0; c < b->channels; c++) {
+		l = tg_coll_slices(b, tg_coll_part(b, b->bytes, b->channels, c));
+		e->msgs = tg_est_add(e->msgs, tg_est_mul(l, 2 * (n - 1)));
+		e->ops = tg_est_add(e->ops, tg_est_mul(l, 2 * (n - 1)));
+		e->deps = tg_est_add(e->deps, tg_est_mul(l, (n - 1) * (3 + 2 * rg) + 9));
+	}
+	return tg_est_mul(2 * n, b->channels);
+}
+
+const struct tg_coll_alg_ops tg_coll_tree_alg = {
+	.kind = { "tree", "all-reduce: NCCL's double binary tree across the nodes, a chain inside each",
+		  NULL, 0 },
+	.kinds = 1u << TG_COLL_ALL_REDUCE,
+	.rail_channels = 2, /* both trees */
+	.build = tg_coll_tree,
+	.est = tg_coll_tree_est,
+};

@@ -1,8 +1,8 @@
-/* The registry of workload kinds (a plain static array; one file per kind)
- * and what the kinds share: the common keys, the message prototype keys
- * (size, start, op, dscp), the admission of a workload's estimate and the
- * estimate of a collective instance. Endpoint names are resolved in
- * tg_names.c. */
+/* The registry of workload kinds (core/reg; one file per kind, one line
+ * in the built-in list) and what the kinds share: the common keys, the
+ * message prototype keys (size, start, op, dscp) and the admission of a workload's estimate
+ * (a collective instance's is its algorithm's, tg_coll_*.c). Endpoint
+ * names are resolved in tg_names.c. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,51 +10,63 @@
 #include <string.h>
 
 #include "topo.h"
-#include "tg_coll_int.h"
+#include "tg_wl_int.h"
 
-static const struct tg_wl_kind *const tg_wl_registry[] = {
-	&tg_wl_messages_kind,
-	&tg_wl_permutation_kind,
-	&tg_wl_incast_kind,
-	&tg_wl_poisson_kind,
-	&tg_wl_collective_kind,
-	&tg_wl_training_kind,
-	&tg_wl_trace_kind,
-};
-
-static const char *const tg_wl_registry_names[] = {
-	"messages",
-	"permutation",
-	"incast",
-	"poisson",
-	"collective",
-	"training",
-	"trace",
+/* The built-in kinds, one line each, in the order listings show them. */
+static const struct reg_kind *const tg_wl_builtin[] = {
+	&tg_wl_messages_kind.kind,
+	&tg_wl_permutation_kind.kind,
+	&tg_wl_incast_kind.kind,
+	&tg_wl_poisson_kind.kind,
+	&tg_wl_collective_kind.kind,
+	&tg_wl_training_kind.kind,
+	&tg_wl_trace_kind.kind,
 	NULL,
 };
 
+/* What every kind must have besides its name and doc. */
+static int tg_wl_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_kind *w = REG_OPS(struct tg_wl_kind, k);
+
+	if (!w->expand || !w->tables || !w->tables[0]) {
+		snprintf(err, CFG_ERR_BYTES, "workload kind '%s': needs expand and its key tables",
+			 k->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct reg tg_wl_reg = REG_INIT("workload kind", tg_wl_builtin, tg_wl_check);
+
 static const char *const tg_wl_op_names[] = { "write", "send", "read", "write-imm", NULL };
+
+int tg_wl_register(const struct tg_wl_kind *k, char err[CFG_ERR_BYTES])
+{
+	return reg_add(&tg_wl_reg, &k->kind, err);
+}
 
 const struct tg_wl_kind *tg_wl_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]); i++)
-		if (strcmp(tg_wl_registry[i]->name, name) == 0)
-			return tg_wl_registry[i];
-	return NULL;
+	const struct reg_kind *k = reg_find(&tg_wl_reg, name);
+
+	return k ? REG_OPS(struct tg_wl_kind, k) : NULL;
 }
 
 const char *const *tg_wl_names(void)
 {
-	return tg_wl_registry_names;
+	return reg_names(&tg_wl_reg);
 }
 
 const struct tg_wl_kind *tg_wl_kind_at(unsigned i)
 {
-	return i < sizeof(tg_wl_registry) / sizeof(tg_wl_registry[0]) ? tg_wl_registry[i] : NULL;
+	const struct reg_kind *k = reg_at(&tg_wl_reg, i);
+
+	return k ? REG_OPS(struct tg_wl_kind, k) : NULL;
 }
 
 static const struct cfg_key tg_wl_common_keys[] = {
-	{ "kind", CFG_KEY_ANY, .doc = "messages, permutation, incast, poisson, collective, training or trace" },
+	{ "kind", CFG_KEY_ANY, .doc = "a registered workload kind (the traffic kinds below)" },
 	{ "name", CFG_KEY_ANY, .doc = "label in flows.csv; absent: <kind><index>" },
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
@@ -196,142 +208,3 @@ const struct cfg_table tg_wl_proto_table = {
 	.keys = tg_wl_proto_keys,
 	.n_keys = sizeof(tg_wl_proto_keys) / sizeof(tg_wl_proto_keys[0]),
 };
-
-/* ---- the estimate of a collective instance (collective and training kinds) ---- */
-
-/* Slices of the @n chunks tg_coll_part splits @bytes into: the first
- * (bytes / granule) % n of them a granule larger, the last with the
- * remainder, the others alike. The most of one chunk into *@most. */
-static uint64_t tg_est_chunks(const struct tg_cb *b, uint64_t bytes, uint32_t n, uint64_t *most)
-{
-	uint64_t r = bytes / b->granule % n, big = 0, mid = 0, last;
-
-	if (r)
-		big = tg_coll_slices(b, tg_coll_part(b, bytes, n, 0));
-	if (n - 1 > r)
-		mid = tg_coll_slices(b, tg_coll_part(b, bytes, n, r));
-	last = tg_coll_slices(b, tg_coll_part(b, bytes, n, n - 1));
-	*most = big > mid ? big : mid;
-	*most = last > *most ? last : *most;
-	return tg_est_add(tg_est_add(tg_est_mul(r, big), tg_est_mul(n - 1 - r, mid)), last);
-}
-
-/* @times rings (tg_ring) of @n positions over @bytes, going @rounds times
- * round (1: reduce-scatter or all-gather, 2: all-reduce; 0: a broadcast
- * chain of one chunk), into @e: a transfer per slice of each chunk at each
- * step, waiting for the slice before (1 edge) or, at the first step, for
- * at most @start nodes (at least the gate), with @rg for its rank's
- * compute too. Returns the most slices a position receives at a step
- * (what a later ring of the same rank waits for): @start when n < 2. */
-static uint64_t tg_est_ring(const struct tg_cb *b, uint32_t n, uint64_t bytes, uint32_t rounds,
-			    uint64_t start, bool rg, uint64_t times, struct tg_wl_est *e)
-{
-	uint64_t most, first, all;
-
-	if (n < 2)
-		return start;
-	if (rounds) {
-		first = tg_est_chunks(b, bytes, n, &most);
-	} else {
-		first = tg_coll_slices(b, bytes);
-		most = first;
-	}
-	all = tg_est_mul(first, (uint64_t)(n - 1) * (rounds ? rounds : 1));
-	e->msgs = tg_est_add(e->msgs, tg_est_mul(all, times));
-	e->ops = tg_est_add(e->ops, tg_est_mul(all, times));
-	e->deps = tg_est_add(e->deps, tg_est_mul(times, tg_est_add(
-		tg_est_mul(first, (start > 1 ? start : 1) + rg), tg_est_mul(all - first, 1 + rg))));
-	return most;
-}
-
-/* Hierarchical all-reduce: per channel a reduce-scatter ring in each node,
- * a ring all-reduce across the nodes per chunk (its first sends waiting
- * for the slices of the last receive before), an all-gather ring in each
- * node after those. */
-static void tg_est_hier(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
-{
-	uint32_t g = 0, nodes;
-
-	while (g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
-		g++;
-	nodes = b->n / g;
-	for (uint32_t c = 0; c < b->channels; c++) {
-		uint64_t part = tg_coll_part(b, b->bytes, b->channels, c), a, z = 0;
-
-		a = tg_est_ring(b, g, part, 1, 0, rg, nodes, e);
-		for (uint32_t k = 0; k < g; k++) {
-			uint64_t got = tg_est_ring(b, nodes, tg_coll_part(b, part, g, k), 2, a, rg, 1, e);
-
-			z = got > z ? got : z;
-		}
-		tg_est_ring(b, g, part, 1, z, rg, nodes, e);
-	}
-}
-
-/* Halving-doubling: 2 log2(n) steps, n x the slices of S / 2^(e+1) each,
- * every send waiting for all its rank received at the step before. */
-static uint32_t tg_est_hd(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
-{
-	uint32_t k = 0;
-	uint64_t prev = 0;
-
-	while ((UINT64_C(1) << k) < b->n)
-		k++;
-	if ((UINT64_C(1) << k) != b->n)
-		return 0; /* refused by the algorithm */
-	for (uint32_t s = 0; s < 2 * k; s++) {
-		uint32_t ex = s < k ? s : 2 * k - 1 - s;
-		uint64_t l = tg_coll_slices(b, b->bytes >> (ex + 1)), x = tg_est_mul(b->n, l);
-
-		e->msgs = tg_est_add(e->msgs, x);
-		e->ops = tg_est_add(e->ops, x);
-		e->deps = tg_est_add(e->deps, tg_est_mul(x, (prev > 1 ? prev : 1) + rg));
-		prev = l;
-	}
-	return k;
-}
-
-uint64_t tg_wl_coll_est(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
-{
-	uint64_t n = b->n, x = 0, l;
-
-	switch (b->alg) {
-	case TG_ALG_HIERARCHICAL:
-		tg_est_hier(b, rg, e);
-		return tg_est_mul(3 * n, b->channels);
-	case TG_ALG_HALVING_DOUBLING:
-		return n * tg_est_hd(b, rg, e); /* a partner at each distance */
-	case TG_ALG_TREE:
-		/* Per slice every rank but the root sends up once and receives
-		 * once: edges from its children (at most 3) or the gate, its
-		 * parent's transfer, the root's children's sums. */
-		for (uint32_t c = 0; c < b->channels; c++) {
-			l = tg_coll_slices(b, tg_coll_part(b, b->bytes, b->channels, c));
-			e->msgs = tg_est_add(e->msgs, tg_est_mul(l, 2 * (n - 1)));
-			e->ops = tg_est_add(e->ops, tg_est_mul(l, 2 * (n - 1)));
-			e->deps = tg_est_add(e->deps, tg_est_mul(l, (n - 1) * (3 + 2 * rg) + 9));
-		}
-		return tg_est_mul(2 * n, b->channels);
-	case TG_ALG_DIRECT:
-		/* Every ordered pair the slices of its block (none for an empty
-		 * one), each waiting for the gate or its rank's compute; a
-		 * zero-length node per rank when no pair has a byte. */
-		for (uint32_t r = 0; r < b->n; r++) {
-			uint64_t pair = b->load ? (uint64_t)((double)b->bytes * b->load[r])
-						: b->bytes / (b->granule * n) * b->granule;
-
-			x = tg_est_add(x, pair ? tg_coll_slices(b, pair) : 0);
-		}
-		x = tg_est_mul(x, n - 1);
-		e->msgs = tg_est_add(e->msgs, x);
-		e->ops = tg_est_add(e->ops, x ? x : n);
-		e->deps = tg_est_add(e->deps, x ? x : n);
-		return n * (n - 1);
-	default:
-		for (uint32_t c = 0; c < b->channels; c++)
-			tg_est_ring(b, b->n, tg_coll_part(b, b->bytes, b->channels, c),
-				    b->kind == TG_COLL_BROADCAST ? 0 : b->kind == TG_COLL_ALL_REDUCE ? 2 : 1,
-				    0, rg, 1, e);
-		return tg_est_mul(n, b->channels);
-	}
-}

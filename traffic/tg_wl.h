@@ -1,6 +1,7 @@
 /* Workload kinds: the registry of what a `traffic:` entry may be
- * (messages, permutation, incast: one file each), each with its key table
- * and an expander that turns the entry into messages. The expanders
+ * (messages, permutation, incast, ...: one file each, kept in a core/reg
+ * registry), each with its key tables and an expander that turns the
+ * entry into messages. The expanders
  * resolve host names against the topology through a small context. */
 #ifndef FAB_TG_WL_H
 #define FAB_TG_WL_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "cfg.h"
+#include "reg.h"
 #include "tg.h"
 
 struct cfg_table;
@@ -78,8 +80,13 @@ struct tg_wl_ctx {
 	bool admitted;            /* tg_wl_admit was called (every kind calls it once) */
 };
 
+/* A workload kind: one file (traffic/tg_wl_*.c) defining one of these,
+ * plus one line in tg_wl.c's built-in list (or tg_wl_register). */
 struct tg_wl_kind {
-	const char *name;                      /* value of traffic.kind */
+	/* name (the value of traffic.kind), a line of doc, the kind's own key
+	 * table and the size of the struct its expand reads that table into
+	 * (NULL and 0 when its own keys fill nothing) */
+	struct reg_kind kind;
 	/* Every table whose keys appear in its entries, NULL-terminated (the
 	 * reference lists them as traffic.<key>). */
 	const struct cfg_table *const *tables;
@@ -113,6 +120,10 @@ int tg_wl_qp_mode(const struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_E
  * than that on fewer). Messages between endpoints stay. 0 or -ENOMEM. */
 int tg_wl_place(const struct topo *t, const uint32_t *islands, struct tg_msg **msgs,
 		uint32_t *n_msgs, uint32_t first);
+/* Register workload kind @k after the built-in ones (at program start,
+ * before experiments load): 0, or -EINVAL / -ENOSPC with @err filled (its
+ * name empty or taken, no tables or no expand). */
+int tg_wl_register(const struct tg_wl_kind *k, char err[CFG_ERR_BYTES]);
 /* Kind by name, NULL if unknown. */
 const struct tg_wl_kind *tg_wl_find(const char *name);
 /* NULL-terminated names of the registered kinds, in registry order. */

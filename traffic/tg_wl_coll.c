@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,32 +31,11 @@ enum {
  * areas) may take together. */
 #define TG_COLL_DATA_MAX_BYTES (UINT64_C(4) << 30)
 
-static const char *const tg_coll_kinds[] = {
-	"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all", NULL,
-};
-static const char *const tg_coll_algs[] = {
-	"ring", "hierarchical", "halving-doubling", "direct", "tree", NULL,
-};
-
-const char *const *tg_coll_kind_names(void) { return tg_coll_kinds; }
-const char *const *tg_coll_alg_names(void) { return tg_coll_algs; }
-
-double tg_coll_bus_factor(uint8_t kind, uint32_t n)
-{
-	if (n < 2)
-		return 0;
-	if (kind == TG_COLL_ALL_REDUCE)
-		return 2.0 * (n - 1) / n;
-	if (kind == TG_COLL_BROADCAST)
-		return 1;
-	return (double)(n - 1) / n;
-}
-
 /* What the keys give. */
 struct tg_wl_coll {
 	const struct tg_wl_ctx *ctx;  /* the experiment */
 	int kind;                     /* enum tg_coll_kind */
-	int alg;                      /* enum tg_coll_alg, or -1: the kind's default */
+	const struct tg_coll_alg_ops *alg; /* its algorithm, or NULL: the kind's default */
 	uint32_t *ranks;              /* participants (malloc'd) */
 	uint32_t n_ranks;             /* their count */
 	const struct cfg_node *size;  /* the size key, or NULL */
@@ -130,7 +110,7 @@ static int tg_wl_coll_data(const struct cfg_node *n, void *params, char err[CFG_
 
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
-	return cfg_enum(n, tg_coll_algs, &((struct tg_wl_coll *)params)->alg, err);
+	return tg_coll_alg_read(n, &((struct tg_wl_coll *)params)->alg, err);
 }
 
 /* load: uniform, {zipf: S} or a list of one weight per rank (after
@@ -197,7 +177,7 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .off = TG_WL_COLL_OFF(kind), .names = tg_coll_kinds,
 	  .doc = "all-reduce, all-gather, reduce-scatter, broadcast or all-to-all" },
 	{ "algorithm", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_alg,
-	  .doc = "ring (the default; a chain for broadcast), hierarchical or halving-doubling (all-reduce), direct (all-to-all, its default)" },
+	  .doc = "a registered collective algorithm (ring, hierarchical, ...); absent: the first registered one that runs the collective" },
 	{ "ranks", CFG_KEY_CUSTOM, "all", .read = tg_wl_coll_ranks,
 	  .doc = "all (every GPU, or every host) or a list of names and patterns, in rank order" },
 	{ "size", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_size,
@@ -418,8 +398,8 @@ static int tg_wl_coll_data_check(const struct tg_wl_coll *p, const struct cfg_no
 {
 	const struct cfg_node *at = cfg_get(it, "data"), *sz = p->size ? p->size : p->sizes;
 	struct tg_data_set s = { .n_ranks = p->n_ranks };
-	uint64_t unit = TG_COLL_DATA_ELEM_BYTES *
-			(p->alg == TG_ALG_HALVING_DOUBLING ? (uint64_t)p->n_ranks : 1);
+	uint64_t unit = TG_COLL_DATA_ELEM_BYTES * (p->alg->data_per_rank ? (uint64_t)p->n_ranks : 1);
+	char why[96] = "";
 
 	if (!p->ctx->payload) {
 		cfg_errorf(err, at, "data: true needs nic.payload: true (the bytes must travel to be checked)");
@@ -433,10 +413,12 @@ static int tg_wl_coll_data_check(const struct tg_wl_coll *p, const struct cfg_no
 		cfg_errorf(err, p->load_at, "data: true checks an even all-to-all only (load: uniform): a skewed load's blocks are not compared");
 		return -EINVAL;
 	}
+	if (p->alg->data_per_rank)
+		snprintf(why, sizeof(why), ", S / 4 a multiple of the ranks (%s)", p->alg->kind.name);
 	for (uint32_t i = 0; i < n_sizes; i++)
 		if (sizes[i] % unit) {
 			cfg_errorf(err, sz, "data: true needs sizes in whole float32 elements%s: %llu bytes is not a multiple of %llu",
-				   p->alg == TG_ALG_HALVING_DOUBLING ? ", S / 4 a multiple of the ranks (halving-doubling)" : "",
+				   why,
 				   (unsigned long long)sizes[i], (unsigned long long)unit);
 			return -EINVAL;
 		}
@@ -540,9 +522,116 @@ static int tg_wl_coll_compute(const struct tg_wl_coll *p, struct tg_cb *b, struc
 	return 0;
 }
 
+/* The checks the keys need together, after they are read: the algorithm
+ * (the kind's default when absent) runs the collective, load only for an
+ * all-to-all, root a rank; then the channels into *@channels. 0 or
+ * -EINVAL with @err filled. */
+static int tg_wl_coll_check(struct tg_wl_coll *p, const struct cfg_node *it, uint64_t *channels,
+			    char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_ctx *c = p->ctx;
+	uint64_t per_rail;
+
+	if (!p->alg)
+		p->alg = tg_coll_alg_default((uint8_t)p->kind);
+	if (tg_coll_alg_check(p->alg, (uint8_t)p->kind, cfg_get(it, "algorithm"), err) != 0)
+		return -EINVAL;
+	if (p->load && p->kind != TG_COLL_ALL_TO_ALL) {
+		cfg_errorf(err, p->load_at, "load shapes an all-to-all, not %s", tg_coll_kinds[p->kind]);
+		return -EINVAL;
+	}
+	if (p->root >= p->n_ranks) {
+		cfg_errorf(err, cfg_get(it, "root"), "root %u is not a rank (0..%u)", p->root, p->n_ranks - 1);
+		return -EINVAL;
+	}
+	per_rail = p->alg->rail_channels ? p->alg->rail_channels : 1;
+	if (p->channels->type == CFG_SCALAR && strcmp(p->channels->str, "auto") == 0) {
+		*channels = c->topo->gpus.n_nodes && p->ranks[0] >= c->topo->n_eps
+				    ? c->topo->gpus.gpus_per_node * per_rail
+				    : per_rail;
+		return 0;
+	}
+	return cfg_u64(p->channels, 1, TG_COLL_MAX_CHANNELS, channels, err);
+}
+
+/* Instance @b's constants from the keys. */
+static void tg_wl_coll_cb_init(const struct tg_wl_coll *p, uint64_t channels, struct tg_cb *b)
+{
+	const struct tg_wl_ctx *c = p->ctx;
+
+	/* With data, a transfer writes into the receiver's memory and tells it
+	 * (what NCCL's IB transport does); without, a SEND. */
+	b->proto.op = p->data ? TG_OP_WRITE_IMM : TG_OP_SEND;
+	b->proto.dscp = p->dscp_set ? p->dscp : c->dscp;
+	b->proto.workload = c->index;
+	b->proto.cc = c->cc;
+	b->proto.qp_mode = c->qp_mode;
+	b->proto.qps = c->qps;
+	b->proto.start_ps = p->start_ps;
+	b->load = p->load;
+	b->ranks = p->ranks;
+	b->n = p->n_ranks;
+	b->slice_bytes = p->slice_bytes;
+	b->channels = (uint32_t)channels;
+	b->root = p->root;
+	b->kind = (uint8_t)p->kind;
+	b->alg = p->alg;
+	b->data = p->data;
+	b->granule = p->data ? TG_COLL_DATA_ELEM_BYTES : 1;
+}
+
+/* One instance of @bytes (iteration @k) after @*gate, its end's join (when
+ * another instance follows, @more) into *@gate. 0 or -errno. */
+static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node *it,
+			       struct tg_cb *b, uint64_t bytes, uint32_t k, bool more, uint32_t set,
+			       struct rng *rng, uint32_t *gate, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_ctx *c = b->c;
+	struct tg_coll *v = realloc(*c->colls, sizeof(*v) * ((size_t)*c->n_colls + 1));
+	int rc;
+
+	if (!v)
+		return -ENOMEM;
+	*c->colls = v;
+	v[*c->n_colls] = (struct tg_coll){ .workload = c->index, .kind = (uint8_t)p->kind,
+					   .alg = tg_coll_alg_index(p->alg), .n_ranks = p->n_ranks,
+					   .bytes = bytes, .iter = k };
+	b->coll = c->graph->n_colls;
+	b->bytes = bytes;
+	b->gate = *gate;
+	b->first_node = c->graph->n_ops;
+	if (p->compute_ps && (rc = tg_wl_coll_compute(p, b, rng)) != 0)
+		return rc;
+	if (p->data && (rc = tg_wl_coll_data_begin(p, b, set)) != 0)
+		return rc;
+	if ((rc = tg_coll_build(b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it, err)) != 0)
+		return rc;
+	if (p->data)
+		tg_wl_coll_data_end(p, b, set);
+	c->graph->n_colls++;
+	(*c->n_colls)++;
+	/* The next instance waits for this one's end, as nccl-tests'
+	 * iterations do (one synchronous collective at a time). */
+	return more ? tg_graph_join(c->graph, b->first_node, gate) : 0;
+}
+
+/* data: the ranks' regions of set @set fit in TG_COLL_DATA_MAX_BYTES. */
+static int tg_wl_coll_data_fit(const struct tg_wl_coll *p, const struct cfg_node *it, uint32_t set,
+			       char err[CFG_ERR_BYTES])
+{
+	uint64_t region = p->ctx->graph->data.sets[set].region_bytes;
+
+	if ((uint64_t)p->n_ranks * region <= TG_COLL_DATA_MAX_BYTES)
+		return 0;
+	cfg_errorf(err, cfg_get(it, "data"), "data: true would take %.2f GiB of memory (%u ranks x %.2f MiB of buffer and receive area), more than the %llu GiB allowed: a smaller size",
+		   (double)p->n_ranks * (double)region / (1 << 30), p->n_ranks,
+		   (double)region / (1 << 20), (unsigned long long)(TG_COLL_DATA_MAX_BYTES >> 30));
+	return -EINVAL;
+}
+
 static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
-	struct tg_wl_coll p = { .ctx = c, .alg = -1 };
+	struct tg_wl_coll p = { .ctx = c };
 	const struct cfg_bind bind[] = {
 		{ &tg_wl_common_table, &p },
 		{ &tg_wl_coll_table, &p },
@@ -553,55 +642,11 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	struct rng rng;
 	int rc;
 
-	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
+	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0 ||
+	    (rc = tg_wl_coll_read_sizes(&p, it, sizes, &n_sizes, err)) != 0 ||
+	    (rc = tg_wl_coll_check(&p, it, &channels, err)) != 0)
 		goto out;
-	if ((rc = tg_wl_coll_read_sizes(&p, it, sizes, &n_sizes, err)) != 0)
-		goto out;
-	if (p.alg < 0)
-		p.alg = p.kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING;
-	if ((p.alg == TG_ALG_DIRECT) != (p.kind == TG_COLL_ALL_TO_ALL) ||
-	    ((p.alg == TG_ALG_HIERARCHICAL || p.alg == TG_ALG_HALVING_DOUBLING || p.alg == TG_ALG_TREE) &&
-	     p.kind != TG_COLL_ALL_REDUCE)) {
-		cfg_errorf(err, cfg_get(it, "algorithm"), "algorithm %s does not run %s (ring: all but all-to-all; hierarchical, halving-doubling, tree: all-reduce; direct: all-to-all)",
-			   tg_coll_algs[p.alg], tg_coll_kinds[p.kind]);
-		rc = -EINVAL;
-		goto out;
-	}
-	if (p.load && p.kind != TG_COLL_ALL_TO_ALL) {
-		cfg_errorf(err, p.load_at, "load shapes an all-to-all, not %s", tg_coll_kinds[p.kind]);
-		rc = -EINVAL;
-		goto out;
-	}
-	b.load = p.load;
-	if (p.root >= p.n_ranks) {
-		cfg_errorf(err, cfg_get(it, "root"), "root %u is not a rank (0..%u)", p.root, p.n_ranks - 1);
-		rc = -EINVAL;
-		goto out;
-	}
-	if (p.channels->type == CFG_SCALAR && strcmp(p.channels->str, "auto") == 0)
-		channels = c->topo->gpus.n_nodes && p.ranks[0] >= c->topo->n_eps
-				   ? c->topo->gpus.gpus_per_node * (p.alg == TG_ALG_TREE ? 2 : 1)
-				   : p.alg == TG_ALG_TREE ? 2 : 1; /* both trees */
-	else if ((rc = cfg_u64(p.channels, 1, TG_COLL_MAX_CHANNELS, &channels, err)) != 0)
-		goto out;
-	/* With data, a transfer writes into the receiver's memory and tells it
-	 * (what NCCL's IB transport does); without, a SEND. */
-	b.proto.op = p.data ? TG_OP_WRITE_IMM : TG_OP_SEND;
-	b.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
-	b.proto.workload = c->index;
-	b.proto.cc = c->cc;
-	b.proto.qp_mode = c->qp_mode;
-	b.proto.qps = c->qps;
-	b.proto.start_ps = p.start_ps;
-	b.ranks = p.ranks;
-	b.n = p.n_ranks;
-	b.slice_bytes = p.slice_bytes;
-	b.channels = (uint32_t)channels;
-	b.root = p.root;
-	b.kind = (uint8_t)p.kind;
-	b.alg = (uint8_t)p.alg;
-	b.data = p.data;
-	b.granule = p.data ? TG_COLL_DATA_ELEM_BYTES : 1;
+	tg_wl_coll_cb_init(&p, channels, &b);
 	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
 		goto out;
 	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, err)) != 0)
@@ -611,50 +656,13 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (uint32_t s = 0; s < n_sizes && rc == 0; s++) {
-		for (uint32_t k = 0; k < p.iterations && rc == 0; k++) {
-			struct tg_coll *v = realloc(*c->colls, sizeof(*v) * ((size_t)*c->n_colls + 1));
-
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			*c->colls = v;
-			v[*c->n_colls] = (struct tg_coll){ .workload = c->index, .kind = (uint8_t)p.kind,
-							   .alg = (uint8_t)p.alg, .n_ranks = p.n_ranks,
-							   .bytes = sizes[s], .iter = k };
-			b.coll = c->graph->n_colls;
-			b.bytes = sizes[s];
-			b.gate = gate;
-			b.first_node = c->graph->n_ops;
-			if (p.compute_ps && (rc = tg_wl_coll_compute(&p, &b, &rng)) != 0)
-				break;
-			if (p.data && (rc = tg_wl_coll_data_begin(&p, &b, set)) != 0)
-				break;
-			if ((rc = tg_coll_build(&b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
-						err)) != 0)
-				break;
-			if (p.data)
-				tg_wl_coll_data_end(&p, &b, set);
-			c->graph->n_colls++;
-			(*c->n_colls)++;
-			/* The next instance waits for this one's end, as nccl-tests'
-			 * iterations do (one synchronous collective at a time). */
-			if (s + 1 < n_sizes || k + 1 < p.iterations)
-				rc = tg_graph_join(c->graph, b.first_node, &gate); /* the next instance's gate */
-		}
-	}
-	if (rc == 0 && p.data) {
-		uint64_t region = c->graph->data.sets[set].region_bytes;
-
-		if ((uint64_t)p.n_ranks * region > TG_COLL_DATA_MAX_BYTES) {
-			cfg_errorf(err, cfg_get(it, "data"), "data: true would take %.2f GiB of memory (%u ranks x %.2f MiB of buffer and receive area), more than the %llu GiB allowed: a smaller size",
-				   (double)p.n_ranks * (double)region / (1 << 30), p.n_ranks,
-				   (double)region / (1 << 20),
-				   (unsigned long long)(TG_COLL_DATA_MAX_BYTES >> 30));
-			rc = -EINVAL;
-		}
-	}
+	for (uint32_t s = 0; s < n_sizes && rc == 0; s++)
+		for (uint32_t k = 0; k < p.iterations && rc == 0; k++)
+			rc = tg_wl_coll_instance(&p, it, &b, sizes[s], k,
+						 s + 1 < n_sizes || k + 1 < p.iterations, set, &rng,
+						 &gate, err);
+	if (rc == 0 && p.data)
+		rc = tg_wl_coll_data_fit(&p, it, set, err);
 out:
 	free(p.ranks);
 	free(p.slow);
@@ -671,7 +679,7 @@ static const struct cfg_table *const tg_wl_coll_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_collective_kind = {
-	.name = "collective",
+	.kind = { "collective", "an all-reduce, all-gather, reduce-scatter, broadcast or all-to-all among ranks, over a sweep of sizes", &tg_wl_coll_table, sizeof(struct tg_wl_coll) },
 	.tables = tg_wl_coll_tables,
 	.expand = tg_wl_coll_expand,
 };

@@ -118,7 +118,7 @@ static const struct cfg_table *const tg_wl_incast_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_incast_kind = {
-	.name = "incast",
+	.kind = { "incast", "N senders each send one message to one receiver", &tg_wl_incast_table, sizeof(struct tg_wl_incast) },
 	.tables = tg_wl_incast_tables,
 	.expand = tg_wl_incast_expand,
 };

@@ -103,7 +103,7 @@ static const struct cfg_table *const tg_wl_messages_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_messages_kind = {
-	.name = "messages",
+	.kind = { "messages", "an explicit list of point-to-point messages", NULL, 0 },
 	.tables = tg_wl_messages_tables,
 	.expand = tg_wl_messages_expand,
 };

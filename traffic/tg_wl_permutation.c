@@ -94,7 +94,7 @@ static const struct cfg_table *const tg_wl_perm_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_permutation_kind = {
-	.name = "permutation",
+	.kind = { "permutation", "every host sends to a distinct other one (random, or a stride)", &tg_wl_perm_table, sizeof(struct tg_wl_perm) },
 	.tables = tg_wl_perm_tables,
 	.expand = tg_wl_perm_expand,
 };

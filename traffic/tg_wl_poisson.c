@@ -554,7 +554,7 @@ static const struct cfg_table *const tg_wl_poisson_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_poisson_kind = {
-	.name = "poisson",
+	.kind = { "poisson", "flows of sizes drawn from a CDF arriving as a Poisson process at a target load", &tg_wl_poisson_table, sizeof(struct tg_wl_poisson) },
 	.tables = tg_wl_poisson_tables,
 	.expand = tg_wl_poisson_expand,
 };

@@ -518,7 +518,7 @@ static const struct cfg_table *const tg_wl_trace_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_trace_kind = {
-	.name = "trace",
+	.kind = { "trace", "messages replayed from a trace file (csv, hpcc-flow, htsim, pcap)", &tg_wl_trace_table, sizeof(struct tg_wl_trace) },
 	.tables = tg_wl_trace_tables,
 	.expand = tg_wl_trace_expand,
 };

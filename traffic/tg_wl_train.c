@@ -234,7 +234,7 @@ static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, 
 	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .n = n, .coll = TG_NO_COLL,
 			   .gate = x->gate, .rank_gate = gate, .slice_bytes = 512 * 1024,
 			   .kind = kind, .bytes = bytes, .granule = 1,
-			   .alg = kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING };
+			   .alg = tg_coll_alg_default(kind) };
 	int rc;
 
 	if (!gate)
@@ -459,7 +459,7 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
 		struct tg_cb b = { .c = x->c, .t = x->c->topo, .n = cs[i].n, .slice_bytes = 512 * 1024,
 				   .kind = cs[i].kind, .bytes = cs[i].bytes, .granule = 1,
-				   .alg = cs[i].kind == TG_COLL_ALL_TO_ALL ? TG_ALG_DIRECT : TG_ALG_RING,
+				   .alg = tg_coll_alg_default(cs[i].kind),
 				   .channels = chans };
 		struct tg_wl_est one = { 0 };
 
@@ -552,7 +552,7 @@ static const struct cfg_table *const tg_wl_train_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_training_kind = {
-	.name = "training",
+	.kind = { "training", "steps of a data, tensor, pipeline and expert parallel training job", &tg_train_table, sizeof(struct tg_wl_train) },
 	.tables = tg_wl_train_tables,
 	.expand = tg_wl_train_expand,
 };

@@ -1,0 +1,82 @@
+/* The direct all-to-all: every rank sends S/n to every other at once (or
+ * the destination's share of S under a skewed load). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "tg_coll_int.h"
+
+static int tg_coll_all_to_all(struct tg_cb *b, const struct cfg_node *at, char err[CFG_ERR_BYTES])
+{
+	uint64_t even = b->bytes / ((uint64_t)b->granule * b->n) * b->granule;
+	uint32_t first = b->c->graph->n_ops;
+	bool none;
+	int rc = 0;
+
+	(void)at;
+	(void)err;
+
+	/* Rank a sends to a + 1, a + 2, ...: every rank starts on another.
+	 * Rank r gets S/n of every rank's S (in granules), or its load's share
+	 * of it (rounded down; a pair of no bytes sends nothing; a skewed load
+	 * carries no data). With data, block r of a's send buffer goes to
+	 * block a of r's receive buffer (which follows the send buffer). */
+	for (uint32_t off = 1; off < b->n && rc == 0; off++)
+		for (uint32_t a = 0; a < b->n && rc == 0; a++) {
+			uint32_t r = (a + off) % b->n;
+			uint64_t pair = b->load ? (uint64_t)((double)b->bytes * b->load[r]) : even;
+			uint32_t l = tg_coll_slices(b, pair);
+
+			for (uint32_t j = 0; pair && j < l && rc == 0; j++) {
+				uint64_t at = tg_coll_off(b, pair, l, j);
+				uint32_t id;
+
+				rc = tg_cb_xfer(b, a, r, 0, TG_COLL_NO_RAIL, r * pair + at,
+						b->bytes + a * pair + at, tg_coll_part(b, pair, l, j),
+						TG_STEP_COPY, NULL, 0, &id);
+			}
+		}
+	/* No pair has a byte (S of 0B, or below a granule per rank): the
+	 * instance sends nothing and takes no time. A zero-length node per
+	 * rank, after what its transfers would have waited for, stands for
+	 * it: the instance completes once its ranks are ready (not never, as
+	 * an instance without nodes would), and what waits for it (the next
+	 * iteration, a training step's next phase) keeps its order. */
+	none = b->c->graph->n_ops == first;
+	for (uint32_t a = 0; rc == 0 && none && a < b->n; a++) {
+		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX,
+					.start_ps = b->proto.start_ps, .coll = b->coll };
+		uint32_t dep = b->rank_gate ? b->rank_gate[a] : b->gate, id;
+
+		rc = tg_graph_add(b->c->graph, &node, dep == TG_NO_GATE ? NULL : &dep,
+				  dep == TG_NO_GATE ? 0 : 1, &id);
+	}
+	return rc;
+}
+
+/* Every ordered pair the slices of its block (none for an empty one), each
+ * waiting for the gate or its rank's compute; a zero-length node per rank
+ * when no pair has a byte. */
+static uint64_t tg_coll_direct_est(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
+{
+	uint64_t n = b->n, x = 0;
+
+	(void)rg;
+	for (uint32_t r = 0; r < b->n; r++) {
+		uint64_t pair = b->load ? (uint64_t)((double)b->bytes * b->load[r])
+					: b->bytes / (b->granule * n) * b->granule;
+
+		x = tg_est_add(x, pair ? tg_coll_slices(b, pair) : 0);
+	}
+	x = tg_est_mul(x, n - 1);
+	e->msgs = tg_est_add(e->msgs, x);
+	e->ops = tg_est_add(e->ops, x ? x : n);
+	e->deps = tg_est_add(e->deps, x ? x : n);
+	return n * (n - 1);
+}
+
+const struct tg_coll_alg_ops tg_coll_direct_alg = {
+	.kind = { "direct", "all-to-all: every pair at once", NULL, 0 },
+	.kinds = 1u << TG_COLL_ALL_TO_ALL,
+	.build = tg_coll_all_to_all,
+	.est = tg_coll_direct_est,
+};

@@ -1,0 +1,125 @@
+/* The hierarchical all-reduce: a ring reduce-scatter inside each node, a
+ * ring all-reduce across the nodes per local GPU (rail by rail, on the
+ * GPUs' own NICs), a ring all-gather inside each node; each phase of a
+ * rank waits for its last receive of the phase before. With data, the
+ * cross-node ring takes the chunk each node's GPU holds after the
+ * reduce-scatter in its node, and the all-gather in the node starts from
+ * it. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "tg_coll_int.h"
+
+static int tg_coll_hierarchical(struct tg_cb *b, const struct cfg_node *at,
+				char err[CFG_ERR_BYTES])
+{
+	uint32_t g = 0, n_nodes, *order = malloc(sizeof(*order) * b->n);
+	struct tg_deps *a = calloc(b->n, sizeof(*a)), *z = calloc(b->n, sizeof(*z));
+	int rc = order && a && z ? 0 : -ENOMEM;
+
+	/* Equal runs of ranks per node, and more than one node. */
+	while (rc == 0 && g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
+		g++;
+	n_nodes = g ? b->n / g : 0;
+	for (uint32_t i = 0; rc == 0 && i < b->n; i++)
+		if (b->n % g || tg_cb_node_of(b, i) != tg_cb_node_of(b, (i / g) * g) ||
+		    tg_cb_gpu_of(b, i) != tg_cb_gpu_of(b, i % g) ||
+		    (i % g == 0 && i && tg_cb_node_of(b, i) == tg_cb_node_of(b, i - 1))) {
+			cfg_errorf(err, at, "hierarchical all-reduce needs the same GPUs of every node, node by node (rank %u breaks it)", i);
+			rc = -EINVAL;
+		}
+	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
+		uint64_t base = tg_coll_off(b, b->bytes, b->channels, c);
+		uint64_t part = tg_coll_part(b, b->bytes, b->channels, c);
+
+		for (uint32_t i = 0; i < b->n; i++) {
+			a[i].n = 0;
+			z[i].n = 0;
+		}
+		tg_coll_ring_order(b, c, order);
+		/* 1. reduce-scatter inside each node (the node's run of the order) */
+		for (uint32_t m = 0; m < n_nodes && rc == 0; m++)
+			rc = tg_ring(b, &order[m * g], g, base, part, TG_RING_RS, 0, (uint16_t)c,
+				     TG_COLL_NO_RAIL, NULL, &a[m * g]);
+		/* 2. all-reduce across the nodes, GPU by GPU, a chunk each (with
+		 * data: the one it holds reduced, chunk i + 1 of the node's ring) */
+		for (uint32_t i = 0; i < g && rc == 0; i++) {
+			uint32_t k = b->data ? (i + 1) % g : i;
+			uint32_t *ring = malloc(sizeof(*ring) * n_nodes);
+			struct tg_deps *st = calloc(n_nodes, sizeof(*st)), *en = calloc(n_nodes, sizeof(*en));
+
+			if (!ring || !st || !en)
+				rc = -ENOMEM;
+			for (uint32_t m = 0; m < n_nodes && rc == 0; m++) {
+				ring[m] = order[m * g + i];
+				st[m] = a[m * g + i];
+			}
+			if (rc == 0)
+				rc = tg_ring(b, ring, n_nodes, base + tg_coll_off(b, part, g, k),
+					     tg_coll_part(b, part, g, k), TG_RING_AR, 0,
+					     (uint16_t)(b->channels + c), TG_COLL_NO_RAIL, st, en);
+			for (uint32_t m = 0; m < n_nodes && rc == 0; m++) {
+				tg_deps_free(&z[m * g + i]);
+				z[m * g + i] = en[m];
+				en[m] = (struct tg_deps){ 0 };
+			}
+			for (uint32_t m = 0; en && m < n_nodes; m++)
+				tg_deps_free(&en[m]);
+			free(ring);
+			free(st);
+			free(en);
+		}
+		/* 3. all-gather inside each node (with data, from the chunk each
+		 * GPU holds: i + 1) */
+		for (uint32_t m = 0; m < n_nodes && rc == 0; m++)
+			rc = tg_ring(b, &order[m * g], g, base, part, TG_RING_AG, b->data ? 1 : 0,
+				     (uint16_t)(2 * b->channels + c), TG_COLL_NO_RAIL, &z[m * g], NULL);
+	}
+	for (uint32_t i = 0; a && z && i < b->n; i++) {
+		tg_deps_free(&a[i]);
+		tg_deps_free(&z[i]);
+	}
+	free(a);
+	free(z);
+	free(order);
+	return rc;
+}
+
+/* Hierarchical all-reduce: per channel a reduce-scatter ring in each node,
+ * a ring all-reduce across the nodes per chunk (its first sends waiting
+ * for the slices of the last receive before), an all-gather ring in each
+ * node after those. */
+static void tg_est_hier(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
+{
+	uint32_t g = 0, nodes;
+
+	while (g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
+		g++;
+	nodes = b->n / g;
+	for (uint32_t c = 0; c < b->channels; c++) {
+		uint64_t part = tg_coll_part(b, b->bytes, b->channels, c), a, z = 0;
+
+		a = tg_est_ring(b, g, part, 1, 0, rg, nodes, e);
+		for (uint32_t k = 0; k < g; k++) {
+			uint64_t got = tg_est_ring(b, nodes, tg_coll_part(b, part, g, k), 2, a, rg, 1, e);
+
+			z = got > z ? got : z;
+		}
+		tg_est_ring(b, g, part, 1, z, rg, nodes, e);
+	}
+}
+
+static uint64_t tg_coll_hier_est(const struct tg_cb *b, bool rg, struct tg_wl_est *e)
+{
+	tg_est_hier(b, rg, e);
+	return tg_est_mul(3 * (uint64_t)b->n, b->channels);
+}
+
+const struct tg_coll_alg_ops tg_coll_hier_alg = {
+	.kind = { "hierarchical",
+		  "all-reduce: reduce-scatter in each node, all-reduce across the nodes rail by rail, all-gather in each node",
+		  NULL, 0 },
+	.kinds = 1u << TG_COLL_ALL_REDUCE,
+	.build = tg_coll_hierarchical,
+	.est = tg_coll_hier_est,
+};
