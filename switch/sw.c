@@ -460,7 +460,7 @@ static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
 {
 	if (!ops->pick)
 		return -EINVAL;
-	s->path_kind = ops->kind;
+	s->path_kind = ops->expand;
 	s->path_pick = ops->pick;
 	return sw_path_env_init(&s->path_env, ops, &s->p.path_params, s->ports, s->sim,
 				s->hash_seed);

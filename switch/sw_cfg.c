@@ -661,23 +661,11 @@ static const struct cfg_table sw_cfg_ib_cc_table = {
 
 static const char *const sw_cfg_flowlet_picks[] = { "random", "least-loaded", NULL };
 
-/* A registered path-choice policy (sw_path_names), "did you mean". */
-static int sw_cfg_path_name(const struct cfg_node *n, const struct sw_path_ops **out,
-			    char err[CFG_ERR_BYTES])
-{
-	int idx;
-
-	if (cfg_enum(n, sw_path_names(), &idx, err) != 0)
-		return -EINVAL;
-	*out = sw_path_find(sw_path_names()[idx]);
-	return 0;
-}
-
 static int sw_cfg_path_policy(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct sw_params *p = params;
 
-	return sw_cfg_path_name(n, &p->path, err);
+	return sw_path_read(n, &p->path, err);
 }
 
 /* The overrides of tiers 1..3 (leaf, spine, core). */
@@ -685,21 +673,21 @@ static int sw_cfg_path_leaf(const struct cfg_node *n, void *params, char err[CFG
 {
 	struct sw_params *p = params;
 
-	return sw_cfg_path_name(n, &p->path_tier[0], err);
+	return sw_path_read(n, &p->path_tier[0], err);
 }
 
 static int sw_cfg_path_spine(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct sw_params *p = params;
 
-	return sw_cfg_path_name(n, &p->path_tier[1], err);
+	return sw_path_read(n, &p->path_tier[1], err);
 }
 
 static int sw_cfg_path_core(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct sw_params *p = params;
 
-	return sw_cfg_path_name(n, &p->path_tier[2], err);
+	return sw_path_read(n, &p->path_tier[2], err);
 }
 
 static int sw_cfg_flowlet_gap(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -720,8 +708,7 @@ static int sw_cfg_flowlet_gap(const struct cfg_node *n, void *params, char err[C
  * docs/config.md says why it suits this fabric's defaults. */
 static const struct cfg_key sw_cfg_path_keys[] = {
 	{ "policy", CFG_KEY_CUSTOM, "ecmp", .read = sw_cfg_path_policy,
-	  .doc = "choice among equal-cost ports (a registered policy: ecmp, first, spray, "
-		 "round-robin, flowlet, adaptive)" },
+	  .doc = "choice among equal-cost ports (a registered policy, docs/extending/path-policy.md)" },
 	{ "leaf", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_leaf,
 	  .doc = "policy of tier-1 switches (leaf, edge); absent: policy" },
 	{ "spine", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_spine,
