@@ -43,6 +43,14 @@ struct reg sw_aqm_reg = {
 	.table = { .section = "fabric.ecn", .keys = sw_aqm_reg.keys },
 };
 
+/* Take the built-in list in at program start: fabric.ecn's reader names
+ * the section table above statically, so a built-in manager with settings
+ * must have its section there before anything else asks the registry. */
+__attribute__((constructor)) static void sw_aqm_reg_ready(void)
+{
+	(void)reg_count(&sw_aqm_reg);
+}
+
 int sw_aqm_register(const struct sw_aqm_ops *ops, char err[CFG_ERR_BYTES])
 {
 	return reg_add(&sw_aqm_reg, &ops->kind, err);
