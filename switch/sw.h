@@ -7,8 +7,9 @@
  * frame into the buffer (the MMU: per ingress port/priority accounting with
  * reserves, a shared pool with dynamic thresholds and PFC headroom for
  * lossless priorities, egress dynamic thresholds for lossy ones), sends
- * PFC XOFF/XON upstream, marks ECN (RED) and queues the frame on the egress
- * traffic class its priority maps to. A PFC watchdog breaks pause storms.
+ * PFC XOFF/XON upstream, marks ECN (its queue manager, sw_aqm.h: RED by
+ * default) and queues the frame on the egress traffic class its priority
+ * maps to. A PFC watchdog breaks pause storms.
  * With INT on, every data packet gets a telemetry record per hop for HPCC
  * (core/pkt_telemetry.h): room reserved when it is queued, filled in when it
  * leaves the queue. */
@@ -247,11 +248,12 @@ uint64_t sw_buffer_used(const struct sw *s);
 
 /* After the links are wired: size each port's PFC headroom (from its rate,
  * delay and the largest frame unless configured) and the shared pool, and
- * give each port the ECN curve and pause alpha of its link rate
- * (sw_params_port_red, sw_params_port_alpha; until then every port has
- * p->red and p->pfc.alpha_q16). Returns 0, or -ENOSPC with @err filled
- * when reserves and headroom do not fit in the buffer, or -ENOENT when a
- * marking port's rate has no curve (sw_params_port_red). Writes a warning
+ * give each port the queue manager's state (RED: its curve) and pause
+ * alpha of its link rate (sw_aqm_ops.init, sw_params_port_alpha; until
+ * then every port has the fabric-wide ones: RED's p->red, and
+ * p->pfc.alpha_q16). Returns 0, or -ENOSPC with @err filled when reserves
+ * and headroom do not fit in the buffer, or the manager's error (RED:
+ * -ENOENT when a marking port's rate has no curve, sw_params_port_red). Writes a warning
  * into @warn (or "") when a configured headroom is smaller than the link
  * needs. */
 int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES]);

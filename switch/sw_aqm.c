@@ -93,6 +93,19 @@ const void *sw_aqm_settings(const struct sw_params *p, const struct sw_aqm_ops *
 	return sw_aqm_settings_mut((struct sw_params *)p, ops);
 }
 
+/* The decision of a manager without one (none): never a mark. The switch
+ * does not call it (its marking classes are cleared); it stands in so
+ * that sw_ecn never tests for NULL. */
+static enum sw_aqm_verdict sw_aqm_pass(void *priv, uint64_t q_bytes, uint64_t now_ps,
+				       uint64_t *rng)
+{
+	(void)priv;
+	(void)q_bytes;
+	(void)now_ps;
+	(void)rng;
+	return SW_AQM_PASS;
+}
+
 /* Egress port @i's state. */
 static void *sw_aqm_priv(struct sw *s, uint16_t i)
 {
@@ -106,7 +119,7 @@ int sw_aqm_setup(struct sw *s)
 
 	s->aqm = ops;
 	s->aqm_red = ops == &sw_aqm_red_ops;
-	s->aqm_decide = ops->decide;
+	s->aqm_decide = ops->decide ? ops->decide : sw_aqm_pass;
 	s->aqm_priv_bytes = (uint32_t)ops->priv_size;
 	if (!ops->decide)
 		s->ecn_enq_mask = s->ecn_deq_mask = 0; /* never marks: nothing to call */

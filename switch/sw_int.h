@@ -1,5 +1,6 @@
 /* Private to switch/: the switch structure shared by the data path (sw.c)
- * and the MMU with PFC, ECN and the watchdog (sw_mmu.c). */
+ * the MMU with PFC and the watchdog (sw_mmu.c) and the queue managers'
+ * glue (sw_aqm.c). */
 #ifndef FAB_SW_INT_H
 #define FAB_SW_INT_H
 
@@ -126,7 +127,8 @@ struct sw {
 	uint8_t *aqm_priv;             /* the queue manager's state, aqm_priv_bytes per
 				        * egress port (sw_aqm_setup) */
 	enum sw_aqm_verdict (*aqm_decide)(void *priv, uint64_t q_bytes, uint64_t now_ps,
-					  uint64_t *rng); /* aqm->decide, cached */
+					  uint64_t *rng); /* aqm->decide, cached (a stub
+							  * that passes where it is NULL) */
 	const struct sw_aqm_ops *aqm;  /* the queue manager (p.aqm; NULL there: red) */
 	uint32_t aqm_priv_bytes;       /* its state per port (aqm->priv_size) */
 	bool aqm_red;                  /* it is red: sw_ecn expands its decision inline */

@@ -1,7 +1,8 @@
 /* The switch MMU: buffer admission and release, PFC XOFF/XON toward the
- * upstream port, ECN marking and the PFC watchdog, with each port's pause
- * alpha and marking curve resolved from its link rate once, at sw_ready
- * (as the HPCC ns-3 simulator sets them per port). The admission follows
+ * upstream port and the PFC watchdog, with each port's pause alpha and its
+ * queue manager's state (RED: the marking curve; sw_aqm.c marks) resolved
+ * from its link rate once, at sw_ready (as the HPCC ns-3 simulator sets
+ * them per port). The admission follows
  * the shared-buffer switches of the field (Broadcom-style, as the HPCC and
  * ConWeave ns-3 models describe them; figures in docs/config.md): each
  * ingress port and priority first fills a small reserve, then the shared
