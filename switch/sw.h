@@ -125,12 +125,6 @@ struct sw_params {
 	struct sw_pfc_params pfc;     /* lossless priorities */
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
 	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
-	const struct sw_aqm_ops *aqm; /* fabric.ecn.aqm: the queue manager deciding the
-				       * marks of those classes; NULL: red, whose settings
-				       * are the fields below */
-	_Alignas(16) unsigned char aqm_settings[SW_AQM_SETTINGS_BYTES]; /* the managers' own
-				       * settings (fabric.ecn.<name>), each at its place
-				       * (sw_aqm_settings) */
 	struct sw_red_params red;     /* marking curve of ports of a rate red_by_rate does
 				       * not list (scaled by red_ref_rate_bps if set) */
 	uint64_t red_ref_rate_bps;    /* fabric.ecn.reference_rate: red holds at this rate and
@@ -152,6 +146,12 @@ struct sw_params {
 	bool committed_on_top;        /* reserves and PFC headroom are added to buffer_bytes
 				       * (sw_ready) instead of taken from it: a scale-up
 				       * switch, whose PFC stands in for credits */
+	const struct sw_aqm_ops *aqm; /* fabric.ecn.aqm: the queue manager deciding the
+				       * marks of the ecn_tc_mask classes; NULL: red, whose
+				       * settings are red and the fields after it */
+	_Alignas(16) unsigned char aqm_settings[SW_AQM_SETTINGS_BYTES]; /* the managers' own
+				       * settings (fabric.ecn.<name>), each at its place
+				       * (sw_aqm_settings); last, read at setup only */
 };
 
 /* The marking curve of an egress port whose link runs at @rate_bps under
