@@ -460,7 +460,7 @@ static int sw_path_setup(struct sw *s, const struct sw_path_ops *ops)
 {
 	if (!ops->pick)
 		return -EINVAL;
-	s->path_kind = ops->kind;
+	s->path_kind = ops->expand;
 	s->path_pick = ops->pick;
 	return sw_path_env_init(&s->path_env, ops, &s->p.path_params, s->ports, s->sim,
 				s->hash_seed);
@@ -527,7 +527,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		return NULL;
 	}
 	if (sw_path_setup(s, p->path ? p->path : &sw_path_ecmp_ops) != 0 ||
-	    sw_fib_apply(s, fib) != 0) {
+	    sw_aqm_setup(s) != 0 || sw_fib_apply(s, fib) != 0) {
 		sw_free(s);
 		return NULL;
 	}
@@ -543,9 +543,9 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 		s->ports[i].sched = p->sched;
 		s->px[i].sw = s;
 		s->px[i].index = i;
-		/* The fabric-wide ones until sw_ready knows the port's rate. */
+		/* The fabric-wide one until sw_ready knows the port's rate (the
+		 * queue manager's likewise, sw_aqm_setup). */
 		s->px[i].alpha_q16 = p->pfc.alpha_q16;
-		s->px[i].red = p->red;
 		for (uint8_t pr = 0; pr < PKT_N_PRIO; pr++)
 			sw_pg(s, i, pr)->lossless = (uint16_t)((p->pfc.lossless_prio >> pr) & 1);
 		sim_new_src(sim, &s->px[i].refresh_src);
@@ -582,6 +582,7 @@ void sw_free(struct sw *s)
 	free(s->lft_pick);
 	free(s->port_sl2vl);
 	sw_path_env_fini(&s->path_env);
+	free(s->aqm_priv);
 	free(s);
 }
 

@@ -7,8 +7,9 @@
  * frame into the buffer (the MMU: per ingress port/priority accounting with
  * reserves, a shared pool with dynamic thresholds and PFC headroom for
  * lossless priorities, egress dynamic thresholds for lossy ones), sends
- * PFC XOFF/XON upstream, marks ECN (RED) and queues the frame on the egress
- * traffic class its priority maps to. A PFC watchdog breaks pause storms.
+ * PFC XOFF/XON upstream, marks ECN (its queue manager, sw_aqm.h: RED by
+ * default) and queues the frame on the egress traffic class its priority
+ * maps to. A PFC watchdog breaks pause storms.
  * With INT on, every data packet gets a telemetry record per hop for HPCC
  * (core/pkt_telemetry.h): room reserved when it is queued, filled in when it
  * leaves the queue. */
@@ -39,6 +40,7 @@ enum sw_drop_reason {
 /* Value <-> name, for counters and results. */
 const char *sw_drop_reason_name(enum sw_drop_reason r);
 
+#include "sw_aqm.h"
 #include "sw_ibcc.h"
 #include "sw_path.h"
 #include "sw_red.h"
@@ -144,6 +146,12 @@ struct sw_params {
 	bool committed_on_top;        /* reserves and PFC headroom are added to buffer_bytes
 				       * (sw_ready) instead of taken from it: a scale-up
 				       * switch, whose PFC stands in for credits */
+	const struct sw_aqm_ops *aqm; /* fabric.ecn.aqm: the queue manager deciding the
+				       * marks of the ecn_tc_mask classes; NULL: red, whose
+				       * settings are red and the fields after it */
+	_Alignas(16) unsigned char aqm_settings[SW_AQM_SETTINGS_BYTES]; /* the managers' own
+				       * settings (fabric.ecn.<name>), each at its place
+				       * (sw_aqm_settings); last, read at setup only */
 };
 
 /* The marking curve of an egress port whose link runs at @rate_bps under
@@ -240,11 +248,12 @@ uint64_t sw_buffer_used(const struct sw *s);
 
 /* After the links are wired: size each port's PFC headroom (from its rate,
  * delay and the largest frame unless configured) and the shared pool, and
- * give each port the ECN curve and pause alpha of its link rate
- * (sw_params_port_red, sw_params_port_alpha; until then every port has
- * p->red and p->pfc.alpha_q16). Returns 0, or -ENOSPC with @err filled
- * when reserves and headroom do not fit in the buffer, or -ENOENT when a
- * marking port's rate has no curve (sw_params_port_red). Writes a warning
+ * give each port the queue manager's state (RED: its curve) and pause
+ * alpha of its link rate (sw_aqm_ops.init, sw_params_port_alpha; until
+ * then every port has the fabric-wide ones: RED's p->red, and
+ * p->pfc.alpha_q16). Returns 0, or -ENOSPC with @err filled when reserves
+ * and headroom do not fit in the buffer, or the manager's error (RED:
+ * -ENOENT when a marking port's rate has no curve, sw_params_port_red). Writes a warning
  * into @warn (or "") when a configured headroom is smaller than the link
  * needs. */
 int sw_ready(struct sw *s, char err[CFG_ERR_BYTES], char warn[CFG_ERR_BYTES]);

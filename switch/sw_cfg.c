@@ -1,24 +1,22 @@
 /* The switch's part of the `fabric:` section: buffer, scheduler,
  * classification (DSCP -> priority -> traffic class), MMU reserve and
  * egress threshold, PFC (lossless priorities, thresholds and their alpha
- * per link rate, headroom, watchdog), ECN marking (its curve per link
- * rate, or scaled with it), path choice (policy, per-tier overrides and the
- * policies' settings) and HPCC's in-band telemetry (INT, its record format),
- * read straight into struct sw_params by the schema walker
- * (core/cfg_schema.h), with the checks between them. The fabric-wide keys
- * of the section (loss, disabled ports, deadlock check, and the checks
- * that need the topology) are the run module's. InfiniBand's FECN marking
- * (fabric.ib_cc, IBTA A10) is read here too. */
+ * per link rate, headroom, watchdog) and HPCC's in-band telemetry (INT,
+ * its record format), read straight into struct sw_params by the schema
+ * walker (core/cfg_schema.h), with the checks between them; the marking
+ * keys (fabric.ecn and its queue managers, fabric.ib_cc) are in
+ * sw_cfg_ecn.c, path choice (fabric.path) in sw_cfg_path.c. The
+ * fabric-wide keys of the section (loss, disabled ports, deadlock check,
+ * and the checks that need the topology) are the run module's. */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "cfg_schema.h"
 #include "sw.h"
-#include "sw_path.h"
+#include "sw_cfg_int.h"
 #include "units.h"
 
-#define SW_CFG_OFF(f) offsetof(struct sw_params, f)
 #define SW_CFG_PFC_OFF(f) offsetof(struct sw_pfc_params, f)
 
 enum {
@@ -31,13 +29,11 @@ enum {
 #define SW_CFG_ALPHA_HI 64.0
 
 static const char *const sw_cfg_dscp_map_keys[] = { "dscp", "priority", NULL };
-static const char *const sw_cfg_mark_points[] = { "dequeue", "enqueue", NULL };
 /* fabric.int_record, in enum pkt_int_fmt's order. */
 static const char *const sw_cfg_int_records[] = { "full", "compact", NULL };
 
 /* An integer 0..@max. */
-static int sw_cfg_small(const struct cfg_node *n, uint8_t max, uint8_t *out,
-			char err[CFG_ERR_BYTES])
+int sw_cfg_small(const struct cfg_node *n, uint8_t max, uint8_t *out, char err[CFG_ERR_BYTES])
 {
 	uint64_t v;
 
@@ -48,8 +44,8 @@ static int sw_cfg_small(const struct cfg_node *n, uint8_t max, uint8_t *out,
 }
 
 /* A list of priorities (or classes) 0..7 as a bit mask. */
-static int sw_cfg_prio_list(const struct cfg_node *n, const char *what, uint8_t *mask,
-			    char err[CFG_ERR_BYTES])
+int sw_cfg_prio_list(const struct cfg_node *n, const char *what, uint8_t *mask,
+		     char err[CFG_ERR_BYTES])
 {
 	if (cfg_want(n, CFG_SEQ, what, err) != 0)
 		return -EINVAL;
@@ -67,8 +63,8 @@ static int sw_cfg_prio_list(const struct cfg_node *n, const char *what, uint8_t 
 /* A size up to the buffer (read before). A default beyond a small buffer
  * applies unchecked, as it always has; written out it would be refused, so
  * the resolved experiment leaves it absent. */
-static int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *p, uint64_t min,
-			      uint64_t *out, char err[CFG_ERR_BYTES])
+int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *p, uint64_t min,
+		       uint64_t *out, char err[CFG_ERR_BYTES])
 {
 	if (cfg_size(n, min, n->dflt ? UINT64_C(1) << 40 : p->buffer_bytes, out, err) != 0)
 		return -EINVAL;
@@ -79,7 +75,7 @@ static int sw_cfg_upto_buffer(const struct cfg_node *n, const struct sw_params *
 
 /* A per-rate list (fabric.ecn.by_rate, fabric.pfc.alpha_by_rate) @n of
  * at most SW_N_RATES entries; @what names it in messages. */
-static int sw_cfg_rate_list(const struct cfg_node *n, const char *what, char err[CFG_ERR_BYTES])
+int sw_cfg_rate_list(const struct cfg_node *n, const char *what, char err[CFG_ERR_BYTES])
 {
 	if (cfg_want(n, CFG_SEQ, what, err) != 0)
 		return -EINVAL;
@@ -94,9 +90,9 @@ static int sw_cfg_rate_list(const struct cfg_node *n, const char *what, char err
  * @keys (NULL-terminated, "rate" first; @need spells them for the
  * message) and a rate no earlier entry has (@rates_bps[0..@i)), which
  * it appends to @rates_bps. */
-static int sw_cfg_rate_entry(const struct cfg_node *list, uint32_t i, const char *what,
-			     const char *const *keys, const char *need, uint64_t *rates_bps,
-			     char err[CFG_ERR_BYTES])
+int sw_cfg_rate_entry(const struct cfg_node *list, uint32_t i, const char *what,
+		      const char *const *keys, const char *need, uint64_t *rates_bps,
+		      char err[CFG_ERR_BYTES])
 {
 	const struct cfg_node *it = list->items[i];
 
@@ -448,301 +444,6 @@ static const struct cfg_table sw_cfg_pfc_table = {
 	.check = sw_cfg_pfc_check,
 };
 
-/* ---- ECN ---- */
-
-static int sw_cfg_ecn_tcs(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_prio_list(n, "ecn.tcs", &p->ecn_tc_mask, err);
-}
-
-static int sw_cfg_kmin(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_upto_buffer(n, p, 0, &p->red.kmin_bytes, err);
-}
-
-static int sw_cfg_kmax(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_upto_buffer(n, p, 0, &p->red.kmax_bytes, err);
-}
-
-static int sw_cfg_pmax(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-	double pmax;
-
-	if (cfg_fraction(n, 0, 1, &pmax, err) != 0)
-		return -EINVAL;
-	p->red.pmax_ppm = (uint32_t)(pmax * SW_RED_ONE + 0.5);
-	return 0;
-}
-
-static int sw_cfg_mark_on(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-	int point;
-
-	if (cfg_enum(n, sw_cfg_mark_points, &point, err) != 0)
-		return -EINVAL;
-	p->ecn_on_enqueue = point == 1;
-	return 0;
-}
-
-/* by_rate: [{rate, kmin, kmax, pmax}]: egress ports of that link rate
- * mark by this curve (the HPCC ns-3 simulator's KMIN_MAP, KMAX_MAP and
- * PMAX_MAP). Every key is required: a curve is not pieced together. */
-static int sw_cfg_ecn_by_rate(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	static const char *const keys[] = { "rate", "kmin", "kmax", "pmax", NULL };
-	struct sw_params *p = params;
-	uint64_t rates_bps[SW_N_RATES] = { 0 };
-
-	if (sw_cfg_rate_list(n, "ecn.by_rate", err) != 0)
-		return -EINVAL;
-	for (uint32_t i = 0; i < n->n; i++) {
-		const struct cfg_node *it = n->items[i];
-		struct sw_red_rate *r = &p->red_by_rate[i];
-		double pmax;
-
-		if (sw_cfg_rate_entry(n, i, "ecn.by_rate", keys, "'rate', 'kmin', 'kmax' and 'pmax'",
-				      rates_bps, err) != 0 ||
-		    sw_cfg_upto_buffer(cfg_get(it, "kmin"), p, 0, &r->red.kmin_bytes, err) != 0 ||
-		    sw_cfg_upto_buffer(cfg_get(it, "kmax"), p, 0, &r->red.kmax_bytes, err) != 0 ||
-		    cfg_fraction(cfg_get(it, "pmax"), 0, 1, &pmax, err) != 0)
-			return -EINVAL;
-		if (r->red.kmin_bytes > r->red.kmax_bytes) {
-			cfg_errorf(err, cfg_get(it, "kmin"), "kmin (%llu bytes) is above kmax (%llu bytes)",
-				   (unsigned long long)r->red.kmin_bytes,
-				   (unsigned long long)r->red.kmax_bytes);
-			return -EINVAL;
-		}
-		r->rate_bps = rates_bps[i];
-		r->red.pmax_ppm = (uint32_t)(pmax * SW_RED_ONE + 0.5);
-	}
-	p->n_red_by_rate = (uint8_t)n->n;
-	return 0;
-}
-
-/* With by_rate and no reference_rate, the top-level curve is the one of
- * ports whose rate by_rate does not list only when kmin and kmax are
- * written: left to their defaults, such a port is an error (the HPCC
- * simulator refuses it too), so that no port marks by a curve nobody
- * chose. */
-static int sw_cfg_ecn_check(const struct cfg_node *c, void *params, char err[CFG_ERR_BYTES])
-{
-	static const char *const top[] = { "kmin", "kmax", "pmax" };
-	struct sw_params *p = params;
-	const struct cfg_node *given = NULL;
-
-	if (p->red.kmin_bytes > p->red.kmax_bytes) {
-		cfg_errorf(err, cfg_get(c, "kmin"), "kmin (%llu bytes) is above kmax (%llu bytes)",
-			   (unsigned long long)p->red.kmin_bytes, (unsigned long long)p->red.kmax_bytes);
-		return -EINVAL;
-	}
-	p->red_by_rate_only = false;
-	if (!p->n_red_by_rate || p->red_ref_rate_bps)
-		return 0;
-	for (int i = 0; i < 3 && !given; i++)
-		if (!cfg_get(c, top[i])->dflt)
-			given = cfg_get(c, top[i]);
-	if (given && (cfg_get(c, "kmin")->dflt || cfg_get(c, "kmax")->dflt)) {
-		cfg_errorf(err, given,
-			   "with by_rate, the top-level kmin, kmax and pmax are the curve of ports whose rate it does not list: give kmin and kmax both, or none of the three (then every switch port's rate must be listed)");
-		return -EINVAL;
-	}
-	if (!given) {
-		p->red_by_rate_only = true;
-		/* They apply to no port: the resolved experiment leaves them
-		 * out, so that reading it back keeps this meaning. */
-		for (int i = 0; i < 3; i++)
-			((struct cfg_node *)cfg_get(c, top[i]))->omit = true;
-	}
-	return 0;
-}
-
-/* RED marking as the HPCC paper sets it at 100G (Li et al., SIGCOMM 2019). */
-static const struct cfg_key sw_cfg_ecn_keys[] = {
-	{ "tcs", CFG_KEY_CUSTOM, "[3]", .read = sw_cfg_ecn_tcs,
-	  .doc = "traffic classes that mark ECN" },
-	{ "kmin", CFG_KEY_CUSTOM, "400KB", .read = sw_cfg_kmin,
-	  .doc = "no marking at or below this queue length (up to the buffer)" },
-	{ "kmax", CFG_KEY_CUSTOM, "1600KB", .read = sw_cfg_kmax,
-	  .doc = "marking with pmax at this queue length, always above (at least kmin)" },
-	{ "pmax", CFG_KEY_CUSTOM, "20%", .read = sw_cfg_pmax,
-	  .doc = "marking probability at kmax (0..100%)" },
-	{ "mark_on", CFG_KEY_CUSTOM, "dequeue", .read = sw_cfg_mark_on,
-	  .doc = "decide on dequeue or enqueue" },
-	{ "by_rate", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_ecn_by_rate,
-	  .doc = "[{rate, kmin, kmax, pmax}]: egress ports of that link rate mark by this curve; "
-		 "absent: kmin, kmax, pmax on every port" },
-	{ "reference_rate", CFG_KEY_RATE, NULL, .off = SW_CFG_OFF(red_ref_rate_bps), .min = 1,
-	  .doc = "kmin and kmax hold at this port rate and scale linearly with a port's (by_rate "
-		 "entries excepted); absent: no scaling" },
-};
-
-static const struct cfg_table sw_cfg_ecn_table = {
-	.section = "fabric.ecn",
-	.keys = sw_cfg_ecn_keys,
-	.n_keys = sizeof(sw_cfg_ecn_keys) / sizeof(sw_cfg_ecn_keys[0]),
-	.check = sw_cfg_ecn_check,
-};
-
-/* ---- InfiniBand congestion control (IBTA A10) ---- */
-
-/* Ports that mark as victims too: a list of port numbers 0..255, or `all`. */
-static int sw_cfg_victim_mask(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-	uint64_t *mask = p->ib_cc.victim_mask;
-
-	memset(p->ib_cc.victim_mask, 0, sizeof(p->ib_cc.victim_mask));
-	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0) {
-		memset(p->ib_cc.victim_mask, 0xFF, sizeof(p->ib_cc.victim_mask));
-		return 0;
-	}
-	if (n->type != CFG_SEQ) {
-		cfg_errorf(err, n, "ib_cc.victim_mask: expected a list of ports (0..%d) or 'all'",
-			   SW_IBCC_MAX_PORTS - 1);
-		return -EINVAL;
-	}
-	for (uint32_t i = 0; i < n->n; i++) {
-		uint64_t port;
-
-		if (cfg_u64(n->items[i], 0, SW_IBCC_MAX_PORTS - 1, &port, err) != 0)
-			return -EINVAL;
-		mask[port / 64] |= UINT64_C(1) << (port % 64);
-	}
-	return 0;
-}
-
-static int sw_cfg_ib_cc_check(const struct cfg_node *c, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	(void)c;
-	(void)err;
-	p->ib_cc.threshold_bytes = sw_ibcc_threshold_bytes(p->ib_cc.threshold,
-							   p->ib_cc.vl_buffer_bytes);
-	return 0;
-}
-
-/* OpenSM's defaults are all 0 (osm_subn_set_default_opt: no marking); a
- * present section marks, with the aggressive end of IBTA's scale and
- * OpenSM's zeros for the rest (every eligible packet, any size, no port
- * marking as a victim). */
-static const struct cfg_key sw_cfg_ib_cc_keys[] = {
-	{ "threshold", CFG_KEY_UINT, "15", .off = SW_CFG_OFF(ib_cc.threshold), .size = 1,
-	  .max = SW_IBCC_THRESHOLD_MAX,
-	  .doc = "0 (off), 1 (loose) .. 15 (aggressive): congested above vl_buffer x (16 - t) / 16" },
-	{ "vl_buffer", CFG_KEY_SIZE, "256KiB", .off = SW_CFG_OFF(ib_cc.vl_buffer_bytes), .size = 8,
-	  .min = 64, .max = UINT64_C(1) << 40, .doc = "the reference threshold scales: a port/VL's buffer" },
-	{ "marking_rate", CFG_KEY_UINT, "0", .off = SW_CFG_OFF(ib_cc.marking_rate), .size = 2,
-	  .max = 0xFFFF, .doc = "eligible packets left unmarked after each mark (0: mark all)" },
-	{ "packet_size", CFG_KEY_UINT, "0", .off = SW_CFG_OFF(ib_cc.packet_size_blocks), .size = 1,
-	  .max = 0xFF, .doc = "packets of fewer 64-byte blocks (credits) are never marked" },
-	{ "victim_mask", CFG_KEY_CUSTOM, "[]", .read = sw_cfg_victim_mask,
-	  .doc = "ports (0..255) that mark while only victims (credit-starved), or all" },
-};
-
-static const struct cfg_table sw_cfg_ib_cc_table = {
-	.section = "fabric.ib_cc",
-	.keys = sw_cfg_ib_cc_keys,
-	.n_keys = sizeof(sw_cfg_ib_cc_keys) / sizeof(sw_cfg_ib_cc_keys[0]),
-	.check = sw_cfg_ib_cc_check,
-	.ordered = true,
-};
-
-/* ---- path choice ---- */
-
-static const char *const sw_cfg_flowlet_picks[] = { "random", "least-loaded", NULL };
-
-/* A registered path-choice policy (sw_path_names), "did you mean". */
-static int sw_cfg_path_name(const struct cfg_node *n, const struct sw_path_ops **out,
-			    char err[CFG_ERR_BYTES])
-{
-	int idx;
-
-	if (cfg_enum(n, sw_path_names(), &idx, err) != 0)
-		return -EINVAL;
-	*out = sw_path_find(sw_path_names()[idx]);
-	return 0;
-}
-
-static int sw_cfg_path_policy(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_path_name(n, &p->path, err);
-}
-
-/* The overrides of tiers 1..3 (leaf, spine, core). */
-static int sw_cfg_path_leaf(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_path_name(n, &p->path_tier[0], err);
-}
-
-static int sw_cfg_path_spine(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_path_name(n, &p->path_tier[1], err);
-}
-
-static int sw_cfg_path_core(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	return sw_cfg_path_name(n, &p->path_tier[2], err);
-}
-
-static int sw_cfg_flowlet_gap(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct sw_params *p = params;
-
-	if (cfg_time(n, &p->path_params.flowlet_gap_ps, err) != 0)
-		return -EINVAL;
-	if (!p->path_params.flowlet_gap_ps) {
-		cfg_errorf(err, n, "flowlet_gap must be above 0 (a gap of 0 would make every frame a flowlet: that is spray)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* flowlet_gap: 500 us, the flowlet timeout of CONGA's and LetFlow's
- * hardware (Alizadeh et al., SIGCOMM 2014; Vanini et al., NSDI 2017);
- * docs/config.md says why it suits this fabric's defaults. */
-static const struct cfg_key sw_cfg_path_keys[] = {
-	{ "policy", CFG_KEY_CUSTOM, "ecmp", .read = sw_cfg_path_policy,
-	  .doc = "choice among equal-cost ports (a registered policy: ecmp, first, spray, "
-		 "round-robin, flowlet, adaptive)" },
-	{ "leaf", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_leaf,
-	  .doc = "policy of tier-1 switches (leaf, edge); absent: policy" },
-	{ "spine", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_spine,
-	  .doc = "policy of tier-2 switches (spine, aggregation); absent: policy" },
-	{ "core", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_path_core,
-	  .doc = "policy of tier-3 switches (core); absent: policy" },
-	{ "flowlet_gap", CFG_KEY_CUSTOM, "500us", .read = sw_cfg_flowlet_gap,
-	  .doc = "flowlet: an idle gap longer than this starts a new flowlet (> 0)" },
-	{ "flowlet_pick", CFG_KEY_ENUM, "random", .off = SW_CFG_OFF(path_params.flowlet_pick),
-	  .names = sw_cfg_flowlet_picks, .doc = "flowlet: port of a new flowlet (random, least-loaded)" },
-	{ "adaptive_bias", CFG_KEY_SIZE, "0B", .off = SW_CFG_OFF(path_params.adaptive_bias_bytes),
-	  .size = 8, .min = 0, .max = UINT64_C(1) << 40,
-	  .doc = "adaptive: keep the ECMP port unless another's queue is shorter by more" },
-};
-
-static const struct cfg_table sw_cfg_path_table = {
-	.section = "fabric.path",
-	.keys = sw_cfg_path_keys,
-	.n_keys = sizeof(sw_cfg_path_keys) / sizeof(sw_cfg_path_keys[0]),
-};
-
 /* ---- the section ---- */
 
 static const struct cfg_sub sw_cfg_sched_subs[] = { { &sw_cfg_sched_table, 0 }, { NULL, 0 } };
@@ -770,9 +471,6 @@ int sw_params_scaleup(const struct sw_params *fabric, struct sw_params *out)
 	out->committed_on_top = true;
 	return 0;
 }
-static const struct cfg_sub sw_cfg_ecn_subs[] = { { &sw_cfg_ecn_table, 0 }, { NULL, 0 } };
-static const struct cfg_sub sw_cfg_ib_cc_subs[] = { { &sw_cfg_ib_cc_table, 0 }, { NULL, 0 } };
-static const struct cfg_sub sw_cfg_path_subs[] = { { &sw_cfg_path_table, 0 }, { NULL, 0 } };
 
 static const struct cfg_key sw_cfg_fabric_keys[] = {
 	{ "buffer", CFG_KEY_SIZE, "32MiB", .off = SW_CFG_OFF(buffer_bytes), .size = 8, .min = 1,

@@ -1,5 +1,6 @@
 /* Private to switch/: the switch structure shared by the data path (sw.c)
- * and the MMU with PFC, ECN and the watchdog (sw_mmu.c). */
+ * the MMU with PFC and the watchdog (sw_mmu.c) and the queue managers'
+ * glue (sw_aqm.c). */
 #ifndef FAB_SW_INT_H
 #define FAB_SW_INT_H
 
@@ -64,8 +65,6 @@ struct sw_port_x {
 	uint32_t alpha_q16;              /* dynamic pause threshold of this ingress port
 					  * (sw_params_port_alpha of its rate, sw_ready) */
 	uint64_t headroom_bytes;         /* per lossless priority */
-	struct sw_red_params red;        /* ECN curve of this egress port
-					  * (sw_params_port_red of its rate, sw_ready) */
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
 	struct sw_port_stats stats;      /* counters */
@@ -125,6 +124,14 @@ struct sw {
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
+	uint8_t *aqm_priv;             /* the queue manager's state, aqm_priv_bytes per
+				        * egress port (sw_aqm_setup) */
+	enum sw_aqm_verdict (*aqm_decide)(void *priv, uint64_t q_bytes, uint64_t now_ps,
+					  uint64_t *rng); /* aqm->decide, cached (a stub
+							  * that passes where it is NULL) */
+	const struct sw_aqm_ops *aqm;  /* the queue manager (p.aqm; NULL there: red) */
+	uint32_t aqm_priv_bytes;       /* its state per port (aqm->priv_size) */
+	bool aqm_red;                  /* it is red: sw_ecn expands its decision inline */
 	uint32_t node;                 /* topology node */
 	uint32_t index;                /* switch number */
 	struct pkt_int_enc int_enc;    /* INT: how this switch writes its records
@@ -159,8 +166,19 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
  * admitted to SW_POOL_CREDIT) return its blocks to the ingress port's peer
  * (port_credit_release). */
 void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, uint32_t bytes);
-/* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue. */
+/* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue:
+ * the queue manager's (sw_aqm.c), for a class that marks. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
+/* The queue-manager registry (sw_aqm.c; its section table is read with
+ * fabric.ecn, sw_cfg_ecn.c). */
+extern struct reg sw_aqm_reg;
+/* Resolve @s's queue manager (s->p.aqm) and set up each egress port's
+ * state for the fabric-wide settings (rate 0); a manager that never marks
+ * clears the marking classes. 0, -ENOMEM or the manager's init error. */
+int sw_aqm_setup(struct sw *s);
+/* Set up port @i's state again for its link rate @rate_bps (sw_ready):
+ * 0, or the manager's error with @err filled ("port N ..."). */
+int sw_aqm_port_rate(struct sw *s, uint16_t i, uint64_t rate_bps, char err[CFG_ERR_BYTES]);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
 /* IB congestion control's congestion point (IBTA A10; sw_ibcc.c): the IB
  * data packet @m (@frame_bytes long, VCRC included) is being queued on

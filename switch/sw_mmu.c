@@ -1,7 +1,8 @@
 /* The switch MMU: buffer admission and release, PFC XOFF/XON toward the
- * upstream port, ECN marking and the PFC watchdog, with each port's pause
- * alpha and marking curve resolved from its link rate once, at sw_ready
- * (as the HPCC ns-3 simulator sets them per port). The admission follows
+ * upstream port and the PFC watchdog, with each port's pause alpha and its
+ * queue manager's state (RED: the marking curve; sw_aqm.c marks) resolved
+ * from its link rate once, at sw_ready (as the HPCC ns-3 simulator sets
+ * them per port). The admission follows
  * the shared-buffer switches of the field (Broadcom-style, as the HPCC and
  * ConWeave ns-3 models describe them; figures in docs/config.md): each
  * ingress port and priority first fills a small reserve, then the shared
@@ -206,25 +207,6 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 		sw_try_xon_all(s);
 }
 
-void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
-{
-	uint8_t ecn = pkt_ll_ecn(port_ll_kind(p), m);
-	uint32_t ppm;
-
-	/* The egress port's own curve (sw_ready). No draw where no mark can
-	 * happen (ppm 0): the stream advances exactly as it always has. The
-	 * probability is computed once (the draw's store could alias the
-	 * curve), and the port's state is indexed again only for a mark. */
-	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE ||
-	    (ppm = sw_red_ppm(&s->px[port_index(p)].red, q_bytes)) == 0)
-		return;
-	if (sw_red_mark_ppm(ppm, (uint32_t)(rng_splitmix64(&s->ecn_rng) >> 32))) {
-		pkt_ll_mark_ce(port_ll_kind(p), m);
-		s->stats.ecn_marked++;
-		s->px[port_index(p)].stats.ecn_marked++;
-	}
-}
-
 /* What sw_wd_flush hands port_flush_tc: the switch and the port flushed. */
 struct sw_wd_flush_arg {
 	struct sw *s;          /* the switch */
@@ -325,34 +307,6 @@ uint64_t sw_headroom_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_fr
 	return (total + 1023) / 1024 * 1024;
 }
 
-/* @bytes x @num / @den, at most UINT64_MAX. */
-static uint64_t sw_scale_bytes(uint64_t bytes, uint64_t num, uint64_t den)
-{
-	unsigned __int128 v = (unsigned __int128)bytes * num / den;
-
-	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
-}
-
-int sw_params_port_red(const struct sw_params *p, uint64_t rate_bps, struct sw_red_params *out)
-{
-	for (uint8_t i = 0; i < p->n_red_by_rate; i++) {
-		if (p->red_by_rate[i].rate_bps == rate_bps) {
-			*out = p->red_by_rate[i].red;
-			return 0;
-		}
-	}
-	if (p->red_by_rate_only)
-		return -ENOENT;
-	*out = p->red;
-	if (p->red_ref_rate_bps && rate_bps != p->red_ref_rate_bps) {
-		/* K proportional to C (DCTCP's K > C x RTT / 7): the same
-		 * queueing delay at every rate. */
-		out->kmin_bytes = sw_scale_bytes(p->red.kmin_bytes, rate_bps, p->red_ref_rate_bps);
-		out->kmax_bytes = sw_scale_bytes(p->red.kmax_bytes, rate_bps, p->red_ref_rate_bps);
-	}
-	return 0;
-}
-
 uint32_t sw_params_port_alpha(const struct sw_params *p, uint64_t rate_bps)
 {
 	for (uint8_t i = 0; i < p->pfc.n_alpha_by_rate; i++)
@@ -361,10 +315,10 @@ uint32_t sw_params_port_alpha(const struct sw_params *p, uint64_t rate_bps)
 	return p->pfc.alpha_q16;
 }
 
-/* Each port's ECN curve and pause alpha, by its link's rate (once: the
- * data path then reads them per port, never the tables). A port not
- * wired keeps the fabric-wide ones. Returns 0, or -ENOENT with @err
- * filled (sw_params_port_red). */
+/* Each port's queue-manager state (RED: its curve) and pause alpha, by
+ * its link's rate (once: the data path then reads them per port, never
+ * the tables). A port not wired keeps the fabric-wide ones. Returns 0, or
+ * the manager's error with @err filled (RED: -ENOENT, sw_params_port_red). */
 static int sw_ready_rates(struct sw *s, char err[CFG_ERR_BYTES])
 {
 	for (uint16_t i = 0; i < s->n_ports; i++) {
@@ -372,15 +326,11 @@ static int sw_ready_rates(struct sw *s, char err[CFG_ERR_BYTES])
 		uint64_t rate_bps = port_rate_bps(&s->ports[i]);
 
 		x->alpha_q16 = sw_params_port_alpha(&s->p, rate_bps);
-		if (rate_bps && (s->ecn_enq_mask | s->ecn_deq_mask) &&
-		    sw_params_port_red(&s->p, rate_bps, &x->red) != 0) {
-			char r[32];
+		if (rate_bps && (s->ecn_enq_mask | s->ecn_deq_mask)) {
+			int rc = sw_aqm_port_rate(s, i, rate_bps, err);
 
-			units_fmt_rate(r, sizeof(r), rate_bps);
-			snprintf(err, CFG_ERR_BYTES,
-				 "port %u runs at %s, which fabric.ecn.by_rate does not list (and no top-level kmin and kmax are given for other rates)",
-				 i, r);
-			return -ENOENT;
+			if (rc != 0)
+				return rc;
 		}
 	}
 	return 0;

@@ -1,7 +1,9 @@
-/* The path-choice registry (see sw_path.h): a plain static array of the
- * policies, the default (ecmp) first; the state a switch keeps for its
- * policy; and the least-loaded choice that load-aware policies share. */
+/* The path-choice registry (see sw_path.h, core/reg.h): the built-in
+ * policies, the default (ecmp) first, and those sw_path_register adds; the
+ * state a switch keeps for its policy; and the least-loaded choice that
+ * load-aware policies share. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,40 +13,67 @@
  * apart from every other stream derived from the same seed. */
 static const uint64_t sw_path_rng_id = UINT64_C(0x7061746863686f73);
 
-static const struct sw_path_ops *const sw_path_registry[] = {
-	&sw_path_ecmp_ops,
-	&sw_path_first_ops,
-	&sw_path_spray_ops,
-	&sw_path_rr_ops,
-	&sw_path_flowlet_ops,
-	&sw_path_adaptive_ops,
-};
+/* A policy being registered: a pick, no settings (fabric.path's keys are
+ * the policies' settings), and no inline expansion but the built-in
+ * ones' (sw.c expands SW_PATH_ECMP and SW_PATH_FIRST itself). */
+static int sw_path_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
+{
+	const struct sw_path_ops *ops = REG_OPS(struct sw_path_ops, k);
+	const char *why = NULL;
 
-static const char *const sw_path_registry_names[] = {
-	"ecmp",
-	"first",
-	"spray",
-	"round-robin",
-	"flowlet",
-	"adaptive",
+	if (!ops->pick)
+		why = "no pick";
+	else if (k->settings)
+		why = "settings of its own (the policies' settings are fabric.path's keys)";
+	else if (ops->expand != SW_PATH_CALL && ops != &sw_path_ecmp_ops &&
+		 ops != &sw_path_first_ops)
+		why = "an inline expansion of a built-in policy";
+	if (why) {
+		snprintf(err, CFG_ERR_BYTES, "path-choice policy '%s': %s", k->name, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The built-in policies, the default (ecmp) first: one line each. */
+static const struct reg_kind *const sw_path_builtin[] = {
+	&sw_path_ecmp_ops.kind,
+	&sw_path_first_ops.kind,
+	&sw_path_spray_ops.kind,
+	&sw_path_rr_ops.kind,
+	&sw_path_flowlet_ops.kind,
+	&sw_path_adaptive_ops.kind,
 	NULL,
 };
 
-_Static_assert(sizeof(sw_path_registry) / sizeof(sw_path_registry[0]) + 1 ==
-		       sizeof(sw_path_registry_names) / sizeof(sw_path_registry_names[0]),
-	       "a name per registered policy");
+static struct reg sw_path_reg = REG_INIT("path-choice policy", sw_path_builtin, sw_path_check);
+
+int sw_path_register(const struct sw_path_ops *ops, char err[CFG_ERR_BYTES])
+{
+	return reg_add(&sw_path_reg, &ops->kind, err);
+}
 
 const struct sw_path_ops *sw_path_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(sw_path_registry) / sizeof(sw_path_registry[0]); i++)
-		if (strcmp(sw_path_registry[i]->name, name) == 0)
-			return sw_path_registry[i];
-	return NULL;
+	const struct reg_kind *k = reg_find(&sw_path_reg, name);
+
+	return k ? REG_OPS(struct sw_path_ops, k) : NULL;
+}
+
+int sw_path_read(const struct cfg_node *n, const struct sw_path_ops **out,
+		 char err[CFG_ERR_BYTES])
+{
+	const struct reg_kind *k;
+	int rc = reg_read(&sw_path_reg, n, &k, err);
+
+	if (rc == 0)
+		*out = REG_OPS(struct sw_path_ops, k);
+	return rc;
 }
 
 const char *const *sw_path_names(void)
 {
-	return sw_path_registry_names;
+	return reg_names(&sw_path_reg);
 }
 
 int sw_path_env_init(struct sw_path_env *env, const struct sw_path_ops *ops,

@@ -1,8 +1,9 @@
 /* Path choice: which of the equal-cost egress ports toward a destination a
  * switch takes for a frame. One const struct sw_path_ops per policy, one
  * file each (sw_path_ecmp.c, sw_path_first.c, sw_path_spray.c,
- * sw_path_rr.c, sw_path_flowlet.c, sw_path_adaptive.c), in a plain static
- * registry (sw_path.c); the switch's params name the policy (sw_params.path).
+ * sw_path_rr.c, sw_path_flowlet.c, sw_path_adaptive.c) plus one line in
+ * the built-in list of the registry (sw_path.c, core/reg.h), or added with
+ * sw_path_register; the switch's params name the policy (sw_params.path).
  * A policy sees what a switch may know: the candidate ports and their group,
  * the switch's ports (their queues through port_queue_bytes), the frame's
  * flow hash, the time, and state the switch keeps for it (a slot per flow
@@ -15,8 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cfg.h"
 #include "port.h"
 #include "port_credit.h"
+#include "reg.h"
 #include "rng.h"
 #include "sim.h"
 
@@ -59,7 +62,7 @@ struct sw_path_env {
 	struct sw_path_params p;    /* settings */
 };
 
-/* How the switch invokes a policy. A policy leaves kind 0 and is called
+/* How the switch invokes a policy. A policy leaves expand 0 and is called
  * through pick; the shipped stateless ones are expanded inline by the
  * switch by their kind (a well-predicted switch per choice instead of a
  * call: this is every multi-port hop), and their pick does the same for
@@ -71,8 +74,10 @@ enum sw_path_kind {
 };
 
 struct sw_path_ops {
-	const char *name;           /* "ecmp", "first", "spray", ... */
-	uint8_t kind;               /* enum sw_path_kind; SW_PATH_CALL (0) for a new policy */
+	struct reg_kind kind;       /* name ("ecmp", "first", "spray", ...), doc; first.
+				     * No settings of its own: fabric.path's keys
+				     * fill struct sw_path_params */
+	uint8_t expand;             /* enum sw_path_kind; SW_PATH_CALL (0) for a new policy */
 	size_t flow_state_bytes;    /* per-flow state (a slot per flow hash); 0: none */
 	size_t grp_state_bytes;     /* per-group state (a slot per ECMP group, zeroed when
 				     * the groups are rebuilt, sw_set_fib); 0: none */
@@ -80,7 +85,7 @@ struct sw_path_ops {
 	 * flow hash @flow_hash, < @n_ports, for group @grp (< env->n_grps when
 	 * the policy keeps group state). Called only when @n_ports > 1;
 	 * @ports ascend, @magic is UINT64_MAX / @n_ports + 1 (sw_mod). Runs
-	 * per frame: no allocation, no strings. */
+	 * per frame: no allocation, no strings. Required. */
 	uint32_t (*pick)(struct sw_path_env *env, uint32_t grp, const uint16_t *ports,
 			 uint32_t n_ports, uint64_t magic, uint32_t flow_hash);
 };
@@ -140,10 +145,19 @@ int sw_path_env_init(struct sw_path_env *env, const struct sw_path_ops *ops,
 /* Free what sw_path_env_init allocated, and the group slots. */
 void sw_path_env_fini(struct sw_path_env *env);
 
+/* Register policy @ops after the built-in ones (at program start, before
+ * experiments are read): 0, or -EINVAL / -ENOSPC with @err filled (a
+ * name taken or empty, no doc line, no pick, settings of its own, or an
+ * inline expansion other than SW_PATH_CALL). */
+int sw_path_register(const struct sw_path_ops *ops, char err[CFG_ERR_BYTES]);
 /* Policy by name, NULL if unknown. */
 const struct sw_path_ops *sw_path_find(const char *name);
-/* NULL-terminated list of the registered names, the default first (for
- * messages, "did you mean" hints and docs). */
+/* Read a policy's name from @n (fabric.path.policy and the tier keys):
+ * 0, or -EINVAL with "unknown value ... did you mean" filled. */
+int sw_path_read(const struct cfg_node *n, const struct sw_path_ops **out,
+		 char err[CFG_ERR_BYTES]);
+/* NULL-terminated list of the registered names, the default first, in
+ * registry order (for messages, "did you mean" hints and docs). */
 const char *const *sw_path_names(void);
 
 #endif

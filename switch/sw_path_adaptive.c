@@ -20,6 +20,7 @@ static uint32_t sw_path_adaptive_pick(struct sw_path_env *env, uint32_t grp,
 }
 
 const struct sw_path_ops sw_path_adaptive_ops = {
-	.name = "adaptive",
+	.kind = { .name = "adaptive",
+		  .doc = "every frame to the least-loaded port (adaptive routing)" },
 	.pick = sw_path_adaptive_pick,
 };

@@ -15,7 +15,8 @@ static uint32_t sw_path_ecmp_pick(struct sw_path_env *env, uint32_t grp, const u
 }
 
 const struct sw_path_ops sw_path_ecmp_ops = {
-	.kind = SW_PATH_ECMP,
-	.name = "ecmp",
+	.kind = { .name = "ecmp",
+		  .doc = "5-tuple hash modulo the group size: a flow keeps one port (default)" },
+	.expand = SW_PATH_ECMP,
 	.pick = sw_path_ecmp_pick,
 };

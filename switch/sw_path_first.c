@@ -18,7 +18,8 @@ static uint32_t sw_path_first_pick(struct sw_path_env *env, uint32_t grp, const 
 }
 
 const struct sw_path_ops sw_path_first_ops = {
-	.kind = SW_PATH_FIRST,
-	.name = "first",
+	.kind = { .name = "first",
+		  .doc = "always the first port of the group: single-path routing" },
+	.expand = SW_PATH_FIRST,
 	.pick = sw_path_first_pick,
 };

@@ -54,7 +54,8 @@ static uint32_t sw_path_flowlet_pick(struct sw_path_env *env, uint32_t grp,
 }
 
 const struct sw_path_ops sw_path_flowlet_ops = {
-	.name = "flowlet",
+	.kind = { .name = "flowlet",
+		  .doc = "a flow changes port after an idle gap (flowlet switching)" },
 	.flow_state_bytes = sizeof(struct sw_path_flowlet_slot),
 	.pick = sw_path_flowlet_pick,
 };

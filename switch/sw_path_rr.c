@@ -23,7 +23,8 @@ static uint32_t sw_path_rr_pick(struct sw_path_env *env, uint32_t grp, const uin
 }
 
 const struct sw_path_ops sw_path_rr_ops = {
-	.name = "round-robin",
+	.kind = { .name = "round-robin",
+		  .doc = "every frame to the next port of its group in turn" },
 	.grp_state_bytes = sizeof(uint32_t),
 	.pick = sw_path_rr_pick,
 };

@@ -19,6 +19,7 @@ static uint32_t sw_path_spray_pick(struct sw_path_env *env, uint32_t grp, const 
 }
 
 const struct sw_path_ops sw_path_spray_ops = {
-	.name = "spray",
+	.kind = { .name = "spray",
+		  .doc = "every frame to a port drawn at random (packet spraying)" },
 	.pick = sw_path_spray_pick,
 };

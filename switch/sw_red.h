@@ -1,11 +1,14 @@
-/* RED-style ECN marking math, apart from the switch glue: the marking
- * probability grows linearly from 0 at Kmin to Pmax at Kmax and is 1 above
- * Kmax (Floyd and Jacobson's RED, as DCQCN and HPCC use it for ECN; see
- * docs/user-guide.md). Pure functions. */
+/* RED-style ECN marking math, apart from the switch glue (the queue
+ * manager "red", sw_aqm_red.c): the marking probability grows linearly
+ * from 0 at Kmin to Pmax at Kmax and is 1 above Kmax (Floyd and Jacobson's
+ * RED, as DCQCN and HPCC use it for ECN; see docs/user-guide.md). Pure
+ * functions. */
 #ifndef FAB_SW_RED_H
 #define FAB_SW_RED_H
 
 #include <stdint.h>
+
+#include "rng.h"
 
 enum { SW_RED_ONE = 1000000 /* probabilities in parts per million */ };
 
@@ -38,6 +41,17 @@ static inline int sw_red_mark_ppm(uint32_t ppm, uint32_t draw)
 static inline int sw_red_mark(const struct sw_red_params *r, uint64_t q_bytes, uint32_t draw)
 {
 	return sw_red_mark_ppm(sw_red_ppm(r, q_bytes), draw);
+}
+
+/* Mark a frame with @q_bytes queued? A draw from the splitmix64 stream
+ * @rng only where a mark may follow (probability above 0), so that the
+ * stream advances only for such frames. The probability is computed
+ * before the draw (the draw's store could alias the curve). */
+static inline int sw_red_decide(const struct sw_red_params *r, uint64_t q_bytes, uint64_t *rng)
+{
+	uint32_t ppm = sw_red_ppm(r, q_bytes);
+
+	return ppm != 0 && sw_red_mark_ppm(ppm, (uint32_t)(rng_splitmix64(rng) >> 32));
 }
 
 #endif

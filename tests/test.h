@@ -67,5 +67,6 @@ int test_topo_rail_register(void);
 int test_units_register(void);
 int test_cli_register(void);
 int test_toy_traffic_register(void);
+int test_toy_switch_register(void);
 
 #endif

@@ -367,8 +367,9 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 	rig_free(&s, sw, peers, sinks);
 }
 
-/* The registry: names in order, the default first, each found by its
- * name; unknown names (and other spellings) are not. */
+/* The registry: the built-in names in order, the default first (added
+ * policies, as the toy suite's, follow them), each found by its name;
+ * unknown names (and other spellings) are not. */
 static void test_sw_path_registry(void)
 {
 	static const char *const want[] = { "ecmp", "first", "spray", "round-robin", "flowlet",
@@ -381,12 +382,13 @@ static void test_sw_path_registry(void)
 		const struct sw_path_ops *ops = sw_path_find(names[n]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
-		CU_ASSERT_STRING_EQUAL(ops->name, names[n]);
+		CU_ASSERT_STRING_EQUAL(ops->kind.name, names[n]);
+		CU_ASSERT_PTR_NOT_NULL(ops->kind.doc);
 		CU_ASSERT_PTR_NOT_NULL(ops->pick);
 		if (n < sizeof(want) / sizeof(want[0]))
 			CU_ASSERT_STRING_EQUAL(names[n], want[n]);
 	}
-	CU_ASSERT_EQUAL(n, sizeof(want) / sizeof(want[0]));
+	CU_ASSERT(n >= sizeof(want) / sizeof(want[0]));
 	CU_ASSERT_PTR_NULL(sw_path_find("ECMP"));
 	CU_ASSERT_PTR_NULL(sw_path_find("sprey"));
 	CU_ASSERT_PTR_NULL(sw_path_find("round_robin"));
@@ -921,7 +923,7 @@ static uint32_t path_rec_pick(struct sw_path_env *env, uint32_t grp, const uint1
 }
 
 static const struct sw_path_ops path_rec_ops = {
-	.name = "test-last",
+	.kind = { .name = "test-last", .doc = "the last port, recording its calls" },
 	.flow_state_bytes = sizeof(uint64_t),
 	.pick = path_rec_pick,
 };
@@ -952,7 +954,7 @@ static void pr_check_rec(uint32_t frames)
 
 static bool pol_is(const struct sw_path_ops *ops, const char *name)
 {
-	return strcmp(ops->name, name) == 0;
+	return strcmp(ops->kind.name, name) == 0;
 }
 
 /* Every policy (and a called one that records) in a switch, 32 flows of
@@ -1631,6 +1633,69 @@ static void test_sw_ecn_by_rate(void)
 	rig_free(&s, sw, peers, sinks);
 }
 
+/* Queue managers: the registry (red, the default, first; then none),
+ * fabric.ecn.aqm read with "did you mean", absent meaning red; and over
+ * every registered manager, in a switch that marks everything red would
+ * (kmin = kmax = 0, pmax 100%): a frame that is not ECN-capable, or is
+ * CE already, is left as it is and not counted; red marks an ECT frame
+ * above 0 bytes, none marks nothing. */
+static void test_sw_aqm(void)
+{
+	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_100G };
+	struct sink sinks[3] = { 0 };
+	struct port peers[3];
+	struct sw_params p;
+	struct sim s;
+	struct sw *sw;
+	char err[CFG_ERR_BYTES], text[160];
+	const char *const *names = sw_aqm_names();
+
+	CU_ASSERT_STRING_EQUAL(names[0], "red");
+	CU_ASSERT_STRING_EQUAL(names[1], "none");
+	CU_ASSERT_PTR_EQUAL(sw_aqm_find("red"), &sw_aqm_red_ops);
+	CU_ASSERT_PTR_NULL(sw_aqm_find("RED"));
+	CU_ASSERT_EQUAL_FATAL(tsw_fabric("ecn: {}", &p, err), 0);
+	CU_ASSERT_PTR_NULL(p.aqm); /* absent: red */
+	CU_ASSERT_NOT_EQUAL(tsw_fabric("ecn: {aqm: rde}", &p, err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'rde' (did you mean 'red'?"));
+	for (; *names; names++) {
+		const struct sw_aqm_ops *ops = sw_aqm_find(*names);
+		static const uint8_t ecns[] = { PKT_ECN_NOT_ECT, PKT_ECN_CE, PKT_ECN_ECT0 };
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
+		CU_ASSERT_PTR_NOT_NULL(ops->kind.doc);
+		snprintf(text, sizeof(text), "ecn: {aqm: %s, kmin: 0B, kmax: 0B, pmax: 100%%}", *names);
+		CU_ASSERT_EQUAL_FATAL(tsw_fabric(text, &p, err), 0);
+		CU_ASSERT_PTR_EQUAL(p.aqm, ops);
+		p.hash_seed = 1;
+		sw = tsw_rates_rig(&s, &p, rates, peers, sinks);
+		for (size_t i = 0; i < sizeof(ecns); i++) {
+			struct rte_mbuf *m = sim_pkt_alloc(&s, false);
+			struct pkt_roce f = { .addr = { .src_ip = addr_ep_ip(0), .dst_ip = addr_ep_ip(1),
+						       .dscp = 26, .ecn = ecns[i], .ttl = 64 },
+					      .opcode = PKT_OP_WRITE_MIDDLE, .pkey = 0xFFFF,
+					      .payload_bytes = 1000 };
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+			CU_ASSERT_EQUAL_FATAL(pkt_build_roce(m, &f, NULL), 0);
+			sw_ecn(sw, sw_port(sw, 1), m, 1000);
+			if (ecns[i] != PKT_ECN_ECT0) {
+				CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m), ecns[i]);
+			} else if (ops == &sw_aqm_red_ops) {
+				CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m), PKT_ECN_CE);
+			} else if (ops == &sw_aqm_none_ops) {
+				CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m), PKT_ECN_ECT0);
+			}
+			sim_pkt_free(&s, m);
+		}
+		if (ops == &sw_aqm_red_ops)
+			CU_ASSERT_EQUAL(sw_port_stats(sw, 1)->ecn_marked, 1);
+		if (ops == &sw_aqm_none_ops)
+			CU_ASSERT_EQUAL(sw_stats(sw)->ecn_marked, 0);
+		rig_free(&s, sw, peers, sinks);
+	}
+}
+
 /* fabric.pfc.alpha_by_rate: the 400G ingress pauses at alpha 1/2, the
  * 100G one at the fabric's 1/8 (the HPCC simulator's pfc_a_shift 1 and 3
  * with 100G NICs): at the same free pool its threshold is 4x larger.
@@ -1706,6 +1771,7 @@ int test_sw_register(void)
 	    !CU_add_test(s, "PFC resumes a group once the shared pool drains",
 			 test_sw_pfc_xon_after_pool_drains) ||
 	    !CU_add_test(s, "path-choice registry", test_sw_path_registry) ||
+	    !CU_add_test(s, "queue managers", test_sw_aqm) ||
 	    !CU_add_test(s, "path choice: ecmp is the flow hash, first the first port",
 			 test_sw_path_picks) ||
 	    !CU_add_test(s, "path choice: every policy's contract (conformance)",
