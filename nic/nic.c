@@ -30,12 +30,8 @@ static int nic_params_resolve(struct nic_params *p)
 		p->cnp_dscp = NIC_CNP_DSCP_DEFAULT;
 	if (!p->cc)
 		p->cc = cc_find("none");
-	{
-		char err[CFG_ERR_BYTES];
-
-		if (!p->cc || cc_ops_check(p->cc, err) != 0 || (p->cc->cfg_table && !p->cc_cfg))
-			return -EINVAL;
-	}
+	if (!p->cc || !p->cc->init || (p->cc->kind.settings && !p->cc_cfg))
+		return -EINVAL;
 	if (p->rto_max_ps < p->rto_ps || p->retry_cnt > 7 || p->cnp_dscp > 63 ||
 	    (p->recovery != NIC_RECOVERY_GBN && p->recovery != NIC_RECOVERY_SR) ||
 	    p->sr_window_pkts < NIC_SR_WINDOW_MIN_PKTS ||
@@ -228,10 +224,7 @@ uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
 
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 {
-	char err[CFG_ERR_BYTES];
-
-	if (qp->connected || !ops || cc_ops_check(ops, err) != 0 ||
-	    (ops->cfg_table && !qp->nic->p.cc_cfg))
+	if (qp->connected || !ops || !ops->init || (ops->kind.settings && !qp->nic->p.cc_cfg))
 		return -EINVAL;
 	qp->cc.ops = ops;
 	return 0;

@@ -207,8 +207,10 @@ void *nic_qp_user(const struct nic_qp *qp);
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
 /* Give @qp its own congestion control @ops (a workload's algorithm)
  * instead of the NIC's; before nic_qp_connect. Its settings come from the
- * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, @ops fails
- * cc_ops_check, or it has settings and the NIC's params hold none). */
+ * NIC's params (cc_cfg). @ops need not be registered (cc_register checks
+ * what an experiment may name); the NIC needs its init. Returns 0 or
+ * -EINVAL (connected, @ops has no init, or it has settings and the NIC's
+ * params hold none). */
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops);
 /* Tell @qp's congestion control how many links its path has (cc_qp.n_hops,
  * for a target delay that scales with hops); before nic_qp_connect.

@@ -59,16 +59,12 @@ static int nic_cfg_vlan(const struct cfg_node *n, void *params, char err[CFG_ERR
 	return 0;
 }
 
-/* A registered congestion-control algorithm (cc_names), "did you mean". */
+/* A registered congestion-control algorithm, "did you mean". */
 static int nic_cfg_cc(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct nic_params *p = params;
-	int idx;
 
-	if (cfg_enum(n, cc_names(), &idx, err) != 0)
-		return -EINVAL;
-	p->cc = cc_find(cc_names()[idx]);
-	return 0;
+	return cc_read(n, &p->cc, err);
 }
 
 static int nic_cfg_rto(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])

@@ -39,7 +39,7 @@ static void tcc_on_cnp(struct cc_qp *q, uint64_t now_ps)
 }
 
 static const struct cc_ops tcc_ops = {
-	.name = "test-cnp",
+	.kind = { .name = "test-cnp", .doc = "keeps the line rate, counts CNPs" },
 	.priv_size = sizeof(uint64_t),
 	.init = tcc_init,
 	.on_cnp = tcc_on_cnp,
