@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 		 * the rest of the process (the docs checks would see them) */
 		test_toy_topo_register,
 		test_toy_traffic_register,
+		test_toy_cc_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;
