@@ -4,7 +4,8 @@
  * timer) and applies what the algorithm writes back into it: a rate (the
  * QP's pacer) and, for window algorithms, a window of bytes in flight. An
  * algorithm sees only these types, never the NIC or the switch. The
- * registry (cc.c) lists the algorithms and their `nic.<name>` key tables. */
+ * registry (cc.c, on core/reg) holds the algorithms; each brings its own
+ * `nic.<name>` settings section (docs/extending/cc.md). */
 #ifndef FAB_CC_H
 #define FAB_CC_H
 
@@ -13,15 +14,10 @@
 #include <stdint.h>
 
 #include "cfg.h"
+#include "reg.h"
 
 struct cfg_table;
 struct cfg_doc;
-
-enum {
-	CC_MAX_ALGOS = 8,    /* registered algorithms, at most */
-	CC_CFG_BYTES = 512,  /* settings of one algorithm (its cfg_size), at most (ibcc's
-			      * 128-entry congestion control table takes 256) */
-};
 
 /* What the algorithm reacts to (struct cc_ops.flags). */
 enum cc_flags {
@@ -130,7 +126,8 @@ struct cc_ops;
 struct cc_qp {
 	/* inputs, set before init */
 	const struct cc_ops *ops;  /* the algorithm */
-	const void *cfg;           /* its settings (cfg_size bytes, nic.<name>.*) */
+	const void *cfg;           /* its settings (kind.settings_size bytes,
+				    * nic.<name>.*); NULL when it has none */
 	void *priv;                /* its per-QP state (priv_size bytes, zeroed) */
 	uint64_t line_rate_bps;    /* rate of the NIC port the QP sends on */
 	uint64_t base_rtt_ps;      /* unloaded round-trip time of the QP's path */
@@ -151,12 +148,14 @@ struct cc_qp {
 	struct cc_stats stats;     /* counters */
 };
 
+/* One algorithm: one file defines it, one line of cc.c's built-in list
+ * (or cc_register) registers it. */
 struct cc_ops {
-	const char *name;          /* "none", "dcqcn", "dctcp", ... */
+	struct reg_kind kind;      /* first: its name ("dcqcn", as nic.cc names it), doc
+				    * line, `nic.<name>` settings table (NULL: none) and
+				    * the size of the struct that table fills */
 	size_t priv_size;          /* per-QP state, bytes */
 	unsigned flags;            /* enum cc_flags */
-	const struct cfg_table *cfg_table; /* its `nic.<name>` keys; NULL: none */
-	size_t cfg_size;           /* bytes its table fills (<= CC_CFG_BYTES) */
 	/* Set up q->priv (zeroed) from q->cfg and the inputs; set rate_bps
 	 * (and window_bytes). Required. Returns 0 or -errno. */
 	int (*init)(struct cc_qp *q);
@@ -188,29 +187,38 @@ static inline void cc_timer_arm(struct cc_qp *q, uint64_t at_ps)
 	q->timer_ps = at_ps;
 }
 
+/* Register @ops after the built-in algorithms (at program start, before
+ * any experiment is loaded: a settings set made before has no room for its
+ * settings). Checked: a name not taken, a doc line, settings table and
+ * size together, an init, and on_ack when it asks for ECN echo or INT.
+ * 0, -EINVAL with @err filled, or -ENOSPC (the registry is full). */
+int cc_register(const struct cc_ops *ops, char err[CFG_ERR_BYTES]);
 /* Algorithm by name, NULL if unknown. */
 const struct cc_ops *cc_find(const char *name);
-/* NULL-terminated list of the registered names (for messages and docs). */
+/* Read an algorithm's name at @n: 0 with *out set, or -EINVAL with
+ * "unknown value ... (did you mean ...; valid: <the registered names>)". */
+int cc_read(const struct cfg_node *n, const struct cc_ops **out, char err[CFG_ERR_BYTES]);
+/* NULL-terminated list of the registered names, in registry order. */
 const char *const *cc_names(void);
 /* Algorithm @i of the registry, NULL past the last. */
 const struct cc_ops *cc_at(unsigned i);
-/* Registry index of @ops, or -1. */
+/* Registry index of @ops, or -1 when it is not registered. */
 int cc_index(const struct cc_ops *ops);
-/* 0 when @ops is fit to register (name, init, sizes, on_timer), else
- * -EINVAL with @err saying what is missing. */
-int cc_ops_check(const struct cc_ops *ops, char err[CFG_ERR_BYTES]);
 
-/* The settings of every registered algorithm, each in the slot of its
- * registry index, filled by cc_cfg_table (the `nic.<name>` sections). */
-struct cc_cfg_set {
-	_Alignas(8) unsigned char slot[CC_MAX_ALGOS][CC_CFG_BYTES]; /* per algorithm */
-};
+/* The settings of every registered algorithm (a core/reg settings block:
+ * each algorithm's struct at its own place), filled through cc_cfg_table.
+ * Opaque; one set serves every NIC of an experiment. */
+struct cc_cfg_set;
 
-/* The `nic.<name>` sections of every algorithm with settings, into a
- * struct cc_cfg_set (one bind beside nic_cfg_table). Absent sections are
- * left alone: cc_cfg_resolve fills those of the algorithms in use. */
-extern const struct cfg_table cc_cfg_table;
-
+/* A set of zeroed settings (NULL: no memory); free with cc_cfg_free
+ * (NULL is fine). */
+struct cc_cfg_set *cc_cfg_new(void);
+void cc_cfg_free(struct cc_cfg_set *set);
+/* The `nic.<name>` sections of every algorithm with settings: a table for
+ * the `nic:` section, read as one bind whose params is a struct
+ * cc_cfg_set, beside nic_cfg_table. Absent sections are left alone:
+ * cc_cfg_resolve fills those of the algorithms in use. */
+const struct cfg_table *cc_cfg_table(void);
 /* The settings of @ops in @set (NULL when it has none). */
 const void *cc_cfg_of(const struct cc_cfg_set *set, const struct cc_ops *ops);
 /* Make sure @set holds settings for @ops: when its section is absent from
@@ -218,8 +226,8 @@ const void *cc_cfg_of(const struct cc_cfg_set *set, const struct cc_ops *ops);
  * defaults apply and show in the resolved experiment. 0 or -errno. */
 int cc_cfg_resolve(struct cfg_doc *doc, struct cfg_node *nic, const struct cc_ops *ops,
 		   struct cc_cfg_set *set, char err[CFG_ERR_BYTES]);
-/* @ops's defaults into @cfg (cfg_size bytes), as an empty section gives
- * (tests, tools). 0 or -errno. */
+/* @ops's defaults into @cfg (kind.settings_size bytes), as an empty
+ * section gives (tests, tools). 0 or -errno. */
 int cc_cfg_defaults(const struct cc_ops *ops, void *cfg, char err[CFG_ERR_BYTES]);
 
 #endif

@@ -58,6 +58,7 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "cc_dcqcn.h"
 #include "units.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
@@ -405,7 +406,7 @@ static int cc_dcqcn_check(const struct cfg_node *map, void *params, char err[CFG
 	return 0;
 }
 
-const struct cfg_table cc_dcqcn_cfg_table = {
+static const struct cfg_table cc_dcqcn_cfg_table = {
 	.section = "nic.dcqcn",
 	.keys = cc_dcqcn_keys,
 	.n_keys = sizeof(cc_dcqcn_keys) / sizeof(cc_dcqcn_keys[0]),
@@ -414,11 +415,10 @@ const struct cfg_table cc_dcqcn_cfg_table = {
 };
 
 const struct cc_ops cc_dcqcn_ops = {
-	.name = "dcqcn",
+	.kind = { .name = "dcqcn", .doc = "DCQCN reaction point",
+		  .settings = &cc_dcqcn_cfg_table, .settings_size = sizeof(struct cc_dcqcn_cfg) },
 	.priv_size = sizeof(struct cc_dcqcn),
 	.flags = CC_F_ECN,
-	.cfg_table = &cc_dcqcn_cfg_table,
-	.cfg_size = sizeof(struct cc_dcqcn_cfg),
 	.init = cc_dcqcn_init,
 	.on_send = cc_dcqcn_on_send,
 	.on_cnp = cc_dcqcn_on_cnp,

@@ -36,6 +36,7 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "cc_dctcp.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 #include "units.h"
@@ -261,7 +262,7 @@ static const struct cfg_key cc_dctcp_keys[] = {
 	  .doc = "rate mode: the window is the rate times t; 0us: the QP's base RTT" },
 };
 
-const struct cfg_table cc_dctcp_cfg_table = {
+static const struct cfg_table cc_dctcp_cfg_table = {
 	.section = "nic.dctcp",
 	.keys = cc_dctcp_keys,
 	.n_keys = sizeof(cc_dctcp_keys) / sizeof(cc_dctcp_keys[0]),
@@ -269,11 +270,10 @@ const struct cfg_table cc_dctcp_cfg_table = {
 };
 
 const struct cc_ops cc_dctcp_ops = {
-	.name = "dctcp",
+	.kind = { .name = "dctcp", .doc = "DCTCP window",
+		  .settings = &cc_dctcp_cfg_table, .settings_size = sizeof(struct cc_dctcp_cfg) },
 	.priv_size = sizeof(struct cc_dctcp),
 	.flags = CC_F_ECN | CC_F_ECN_ECHO,
-	.cfg_table = &cc_dctcp_cfg_table,
-	.cfg_size = sizeof(struct cc_dctcp_cfg),
 	.init = cc_dctcp_init,
 	.on_ack = cc_dctcp_on_ack,
 	.on_nak = cc_dctcp_on_nak,

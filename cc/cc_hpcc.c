@@ -32,9 +32,19 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "cc_hpcc.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 #include "units.h"
+
+/* nic.hpcc.*: HPCC's parameters (names as in Li et al., SIGCOMM 2019). */
+struct cc_hpcc_cfg {
+	double eta;               /* target utilisation eta */
+	uint32_t max_stage;       /* maxStage: additive steps before a multiplicative one */
+	double ai;                /* W_AI as a fraction of W_init = B_nic T */
+	uint64_t t_ps;            /* T; 0: the QP's base RTT */
+	uint64_t min_rate_bps;    /* the rate never goes below this */
+};
 
 struct cc_hpcc {
 	struct cc_int_hop last[CC_INT_MAX_HOPS]; /* L: the previous ACK's stack */
@@ -223,7 +233,7 @@ static const struct cfg_key cc_hpcc_keys[] = {
 	  .doc = "lowest rate (the authors' simulator: 100Mbps)" },
 };
 
-const struct cfg_table cc_hpcc_cfg_table = {
+static const struct cfg_table cc_hpcc_cfg_table = {
 	.section = "nic.hpcc",
 	.keys = cc_hpcc_keys,
 	.n_keys = sizeof(cc_hpcc_keys) / sizeof(cc_hpcc_keys[0]),
@@ -231,11 +241,10 @@ const struct cfg_table cc_hpcc_cfg_table = {
 };
 
 const struct cc_ops cc_hpcc_ops = {
-	.name = "hpcc",
+	.kind = { .name = "hpcc", .doc = "HPCC window",
+		  .settings = &cc_hpcc_cfg_table, .settings_size = sizeof(struct cc_hpcc_cfg) },
 	.priv_size = sizeof(struct cc_hpcc),
 	.flags = CC_F_INT,
-	.cfg_table = &cc_hpcc_cfg_table,
-	.cfg_size = sizeof(struct cc_hpcc_cfg),
 	.init = cc_hpcc_init,
 	.on_ack = cc_hpcc_on_ack,
 };

@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "cc_int.h"
+#include "cc_ibcc.h"
 #include "cfg_schema.h"
 #include "units.h"
 
@@ -263,7 +264,7 @@ static int cc_ibcc_check(const struct cfg_node *map, void *params, char err[CFG_
 	return 0;
 }
 
-const struct cfg_table cc_ibcc_cfg_table = {
+static const struct cfg_table cc_ibcc_cfg_table = {
 	.section = "nic.ibcc",
 	.keys = cc_ibcc_keys,
 	.n_keys = sizeof(cc_ibcc_keys) / sizeof(cc_ibcc_keys[0]),
@@ -272,11 +273,10 @@ const struct cfg_table cc_ibcc_cfg_table = {
 };
 
 const struct cc_ops cc_ibcc_ops = {
-	.name = "ibcc",
+	.kind = { .name = "ibcc", .doc = "InfiniBand CC (IBTA A10) source",
+		  .settings = &cc_ibcc_cfg_table, .settings_size = sizeof(struct cc_ibcc_cfg) },
 	.priv_size = sizeof(struct cc_ibcc),
 	.flags = CC_F_ECN,
-	.cfg_table = &cc_ibcc_cfg_table,
-	.cfg_size = sizeof(struct cc_ibcc_cfg),
 	.init = cc_ibcc_init,
 	.on_cnp = cc_ibcc_on_cnp,
 	.on_timer = cc_ibcc_on_timer,

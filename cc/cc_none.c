@@ -11,6 +11,6 @@ static int cc_none_init(struct cc_qp *q)
 }
 
 const struct cc_ops cc_none_ops = {
-	.name = "none",
+	.kind = { .name = "none", .doc = "no congestion control: the line rate, and the fabric alone" },
 	.init = cc_none_init,
 };

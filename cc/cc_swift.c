@@ -50,6 +50,7 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "cc_swift.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 #include "units.h"
@@ -272,7 +273,7 @@ static int cc_swift_check(const struct cfg_node *map, void *params, char err[CFG
 	return 0;
 }
 
-const struct cfg_table cc_swift_cfg_table = {
+static const struct cfg_table cc_swift_cfg_table = {
 	.section = "nic.swift",
 	.keys = cc_swift_keys,
 	.n_keys = sizeof(cc_swift_keys) / sizeof(cc_swift_keys[0]),
@@ -290,10 +291,9 @@ static uint64_t cc_swift_delay_ceiling(const void *cfg)
 }
 
 const struct cc_ops cc_swift_ops = {
-	.name = "swift",
+	.kind = { .name = "swift", .doc = "Swift window",
+		  .settings = &cc_swift_cfg_table, .settings_size = sizeof(struct cc_swift_cfg) },
 	.priv_size = sizeof(struct cc_swift),
-	.cfg_table = &cc_swift_cfg_table,
-	.cfg_size = sizeof(struct cc_swift_cfg),
 	.init = cc_swift_init,
 	.on_ack = cc_swift_on_ack,
 	.on_nak = cc_swift_on_nak,

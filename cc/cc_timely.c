@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "cc_int.h"
+#include "cc_timely.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 
@@ -209,7 +210,7 @@ static uint64_t cc_timely_delay_ceiling(const void *cfg)
 	return ((const struct cc_timely_cfg *)cfg)->t_high_ps;
 }
 
-const struct cfg_table cc_timely_cfg_table = {
+static const struct cfg_table cc_timely_cfg_table = {
 	.section = "nic.timely",
 	.keys = cc_timely_keys,
 	.n_keys = sizeof(cc_timely_keys) / sizeof(cc_timely_keys[0]),
@@ -218,10 +219,9 @@ const struct cfg_table cc_timely_cfg_table = {
 };
 
 const struct cc_ops cc_timely_ops = {
-	.name = "timely",
+	.kind = { .name = "timely", .doc = "TIMELY rate",
+		  .settings = &cc_timely_cfg_table, .settings_size = sizeof(struct cc_timely_cfg) },
 	.priv_size = sizeof(struct cc_timely),
-	.cfg_table = &cc_timely_cfg_table,
-	.cfg_size = sizeof(struct cc_timely_cfg),
 	.init = cc_timely_init,
 	.on_ack = cc_timely_on_ack,
 	.delay_ceiling_ps = cc_timely_delay_ceiling,

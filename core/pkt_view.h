@@ -364,6 +364,21 @@ static inline bool pkt_view_has_int(const struct pkt_view *v, const uint8_t *d)
 	return (d[v->bth_off + 4] & PKT_BTH_INT) != 0;
 }
 
+/* Where the INT stack of a frame @d viewed by pkt_view_bth starts (right
+ * after the transport headers), to echo it without decoding it; the
+ * caller tested pkt_view_has_int. */
+static inline const uint8_t *pkt_view_int_at(const struct pkt_view *v, const uint8_t *d)
+{
+	return d + v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
+}
+
+/* The BTH's BECN bit of a frame @d viewed by pkt_view_bth, alone (what
+ * pkt_view_rest puts in v->becn with the rest). */
+static inline bool pkt_view_becn(const struct pkt_view *v, const uint8_t *d)
+{
+	return (d[v->bth_off + 4] & PKT_BTH_BECN) != 0;
+}
+
 /* Stage 5 (after pkt_view_bth): HPCC's INT stack, present when the BTH's
  * PKT_BTH_INT bit is set, right after the transport headers: int_off,
  * int_hops, int_fmt and int_multi (all 0 without one). Returns 0, or

@@ -14,45 +14,18 @@ static const struct port_ops nic_port_ops = {
 	.pull = nic_pull,
 };
 
-/* Fill in the defaults of fields left zero and check the rest. */
-static int nic_params_resolve(struct nic_params *p)
-{
-	/* Without a timer (nic.rto: off) there is no timeout to default. */
-	if (!p->rto_off && p->rto_ps == 0)
-		p->rto_ps = NIC_RTO_DEFAULT_PS;
-	if (!p->rto_off && p->rto_max_ps == 0)
-		p->rto_max_ps = p->rto_ps << NIC_RTO_MAX_SHIFT_DEFAULT;
-	if (p->retry_cnt == 0)
-		p->retry_cnt = NIC_RETRY_CNT_DEFAULT;
-	if (p->sr_window_pkts == 0)
-		p->sr_window_pkts = NIC_SR_WINDOW_DEFAULT_PKTS;
-	if (p->cnp_dscp == 0)
-		p->cnp_dscp = NIC_CNP_DSCP_DEFAULT;
-	if (!p->cc)
-		p->cc = cc_find("none");
-	{
-		char err[CFG_ERR_BYTES];
-
-		if (!p->cc || cc_ops_check(p->cc, err) != 0 || (p->cc->cfg_table && !p->cc_cfg))
-			return -EINVAL;
-	}
-	if (p->rto_max_ps < p->rto_ps || p->retry_cnt > 7 || p->cnp_dscp > 63 ||
-	    (p->recovery != NIC_RECOVERY_GBN && p->recovery != NIC_RECOVERY_SR) ||
-	    p->sr_window_pkts < NIC_SR_WINDOW_MIN_PKTS ||
-	    p->sr_window_pkts > NIC_SR_WINDOW_MAX_PKTS ||
-	    (p->sr_window_pkts & (p->sr_window_pkts - 1)) != 0 ||
-	    p->sr_reorder_pkts >= p->sr_window_pkts)
-		return -EINVAL;
-	return 0;
-}
-
 struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t first_ep,
 		    uint16_t n_ports, const struct nic_params *p)
 {
 	struct nic_params rp = *p;
+	char err[CFG_ERR_BYTES];
 	struct nic *n;
 
-	if (nic_params_resolve(&rp) != 0) {
+	nic_params_resolve(&rp);
+	/* The key table's ranges and rules (an experiment's params already
+	 * passed them); the algorithm needs its init, and its settings. */
+	if (nic_params_check(&rp, err) != 0 || !rp.cc || !rp.cc->init ||
+	    (rp.cc->kind.settings && !rp.cc_cfg)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -228,10 +201,7 @@ uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
 
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 {
-	char err[CFG_ERR_BYTES];
-
-	if (qp->connected || !ops || cc_ops_check(ops, err) != 0 ||
-	    (ops->cfg_table && !qp->nic->p.cc_cfg))
+	if (qp->connected || !ops || !ops->init || (ops->kind.settings && !qp->nic->p.cc_cfg))
 		return -EINVAL;
 	qp->cc.ops = ops;
 	return 0;

@@ -93,6 +93,12 @@ struct cfg_table;
 /* The `nic:` keys (nic_cfg.c), filling struct nic_params: every key, its
  * default and range, read by cfg_schema_read. */
 extern const struct cfg_table nic_cfg_table;
+/* @p against the same table, for params not read from an experiment
+ * (once its fields left zero took their defaults): each number in its
+ * key's range, each name valid, and the rules between
+ * keys (sr_window a power of two, sr_reorder below it, rto_max at least
+ * rto). 0, or -EINVAL with @err saying which key ("nic.sr_window: ..."). */
+int nic_params_check(const struct nic_params *p, char err[CFG_ERR_BYTES]);
 
 struct nic_stats {
 	uint64_t tx_data_pkts;      /* data packets sent */
@@ -158,9 +164,9 @@ typedef void (*nic_wc_fn)(void *arg, struct nic *n, const struct ibv_wc *wc, uin
 /* A NIC for host number @host (topology node @node) with @n_ports ports,
  * port i of which is endpoint @first_ep + i: it sends from that
  * endpoint's address (core/addr.h).
- * NULL with errno set on failure: EINVAL for a bad reliability parameter
- * (sr_window_pkts not a power of two in range, rto_max_ps < rto_ps,
- * retry_cnt > 7), ENOMEM. */
+ * NULL with errno set on failure: EINVAL for params nic_params_check
+ * refuses (once the fields left zero took their defaults) or a congestion
+ * control without init (or with settings and no cc_cfg), ENOMEM. */
 struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t first_ep,
 		    uint16_t n_ports, const struct nic_params *p);
 void nic_free(struct nic *n); /* NULL is fine; frees its QPs */
@@ -207,8 +213,10 @@ void *nic_qp_user(const struct nic_qp *qp);
 int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t base_rtt_ps);
 /* Give @qp its own congestion control @ops (a workload's algorithm)
  * instead of the NIC's; before nic_qp_connect. Its settings come from the
- * NIC's params (cc_cfg). Returns 0 or -EINVAL (connected, @ops fails
- * cc_ops_check, or it has settings and the NIC's params hold none). */
+ * NIC's params (cc_cfg). @ops need not be registered (cc_register checks
+ * what an experiment may name); the NIC needs its init. Returns 0 or
+ * -EINVAL (connected, @ops has no init, or it has settings and the NIC's
+ * params hold none). */
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops);
 /* Tell @qp's congestion control how many links its path has (cc_qp.n_hops,
  * for a target delay that scales with hops); before nic_qp_connect.

@@ -320,4 +320,8 @@ static inline bool nic_on_ib(const struct nic *n)
 	return n->ll_kind == PKT_LL_IB;
 }
 
+/* The derived values of @p: the defaults of the fields left zero
+ * (nic_cfg.c; nic_new and nic_params_check apply it to a copy). */
+void nic_params_resolve(struct nic_params *p);
+
 #endif

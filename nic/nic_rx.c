@@ -534,8 +534,8 @@ static void nic_cc_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *
 		qp->rtt_valid = 0;
 	}
 	a.inflight_bytes = (uint64_t)(uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn) * qp->mtu_bytes;
-	/* Read from the BTH: the NIC's view (pkt_view_roce) leaves becn unset. */
-	a.ecn_echo = (pkt_data((struct rte_mbuf *)(uintptr_t)m)[h->bth_off + 4] & PKT_BTH_BECN) != 0;
+	/* The NIC's view (pkt_view_roce) leaves becn unset: read it alone. */
+	a.ecn_echo = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
 	if (unlikely(qp->cc.ops->flags & CC_F_INT) &&
 	    (a.n_int_hops = nic_cc_ack_int(m, h, hops)) != 0)
 		a.int_hops = hops;
@@ -561,7 +561,7 @@ int nic_ack_int(const struct rte_mbuf *m, const struct pkt_view *h,
 static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_qp *qp,
 						       struct rte_mbuf *m, const struct pkt_view *h)
 {
-	n->rx_int = pkt_data(m) + h->bth_off + pkt_layouts[h->opcode].hdr_bytes;
+	n->rx_int = pkt_view_int_at(h, pkt_data(m));
 	nic_rx_data(n, qp, m, h);
 	n->rx_int = NULL;
 }

@@ -184,8 +184,8 @@ struct exp {
 				       * hash_seed and max_frame_bytes are set at assembly */
 	struct nic_params nic;        /* nic.* (nic/nic_cfg.c); dscp_to_tc, sched and
 				       * cc_cfg are set at assembly */
-	struct cc_cfg_set cc_cfg;     /* nic.<algorithm>.* (cc/cc.c), which every NIC's
-				       * params point to */
+	struct cc_cfg_set *cc_cfg;    /* nic.<algorithm>.* (cc/cc.c), which every NIC's
+				       * params point to; owned */
 	struct sim_params engine;     /* engine.* (core/sim_cfg.c) */
 	struct cfg_mark cc_mark;      /* where nic.cc was set (or its default filled) */
 	unsigned cc_flags;            /* enum cc_flags of every algorithm in use, or-ed */

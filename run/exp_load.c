@@ -196,9 +196,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		kind = tg_wl_find(tg_wl_names()[idx]);
 		/* Its own congestion control, overriding nic.cc for its QPs. */
 		if ((cc = cfg_get(it, "cc")) != NULL) {
-			if (cfg_enum(cc, cc_names(), &idx, err) != 0)
+			if (cc_read(cc, &ctx.cc, err) != 0)
 				return -EINVAL;
-			ctx.cc = cc_find(cc_names()[idx]);
 		}
 		if (tg_wl_qp_mode(it, &ctx, err) != 0)
 			return -EINVAL;
@@ -375,7 +374,6 @@ static const struct cfg_sub exp_fabric_subs[] = {
 };
 static const struct cfg_sub exp_nic_subs[] = {
 	{ &nic_cfg_table, offsetof(struct exp, nic) },
-	{ &cc_cfg_table, offsetof(struct exp, cc_cfg) },
 	{ NULL, 0 },
 };
 static const struct cfg_key exp_engine_keys[] = {
@@ -445,6 +443,7 @@ int exp_schema_keys(struct cfg_schema_names *out)
 
 	memset(out, 0, sizeof(*out));
 	r = cfg_schema_names_add(out, &exp_top_table);
+	r = r ? r : cfg_schema_names_add(out, cc_cfg_table());
 	r = r ? r : cfg_schema_names_add(out, exp_expect_table());
 	r = r ? r : cfg_schema_names_add(out, exp_faults_table());
 	for (unsigned i = 0; r == 0 && (t = topo_kind_table(i)) != NULL; i++)
@@ -469,14 +468,14 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_
 		/* HPCC needs INT, an Ethernet switch feature. */
 		snprintf(err, CFG_ERR_BYTES,
 			 "%s:%u:%u: congestion control '%s' reads in-band telemetry, which is not modelled with fabric.link_layer: infiniband (use ibcc, or another that needs no INT)",
-			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->name);
+			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->kind.name);
 		return -EINVAL;
 	}
 	if (!fab || e->sw.int_on)
 		return 0;
 	if ((v = cfg_schema_get(fab, "int")) != NULL) {
 		cfg_errorf(err, v, "congestion control '%s' reads in-band telemetry: fabric.int must be true (or absent)",
-			   ops->name);
+			   ops->kind.name);
 		return -EINVAL;
 	}
 	if (cfg_doc_fill(e->doc, fab, "int", "true", &v, err) != 0)
@@ -508,7 +507,7 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 	e->cc_mark = cc ? cc->mark : nic->mark;
 	ae = cfg_get(nic, "ack_every");
 	e->ack_every_mark = ae ? ae->mark : nic->mark;
-	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, &e->cc_cfg, err) != 0)
+	if (cc_cfg_resolve(e->doc, nic, e->nic.cc, e->cc_cfg, err) != 0)
 		return -EINVAL;
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct cc_ops *ops = e->workloads[i].cc;
@@ -517,7 +516,7 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 			nic_used = true;
 			continue;
 		}
-		if (cc_cfg_resolve(e->doc, nic, ops, &e->cc_cfg, err) != 0 ||
+		if (cc_cfg_resolve(e->doc, nic, ops, e->cc_cfg, err) != 0 ||
 		    ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, err) != 0))
 			return -EINVAL;
 		e->cc_flags |= ops->flags;
@@ -533,8 +532,20 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 		      struct exp **out, char err[CFG_ERR_BYTES])
 {
-	struct cfg_bind top = { &exp_top_table, e };
+	/* The algorithms' nic.<name> sections go into e->cc_cfg (a block of
+	 * its own): a second table of the top level that declares only `nic`,
+	 * read with the first's nic keys. */
+	struct cfg_sub cc_subs[] = { { cc_cfg_table(), 0 }, { NULL, 0 } };
+	struct cfg_key cc_nic = { "nic", CFG_KEY_SECTION, "{}", .subs = cc_subs, .what = "nic" };
+	struct cfg_table cc_top = { .section = "", .keys = &cc_nic, .n_keys = 1 };
+	struct cfg_bind top[] = { { &exp_top_table, e }, { &cc_top, NULL } };
 
+	if (!(e->cc_cfg = cc_cfg_new())) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		exp_free(e);
+		return -ENOMEM;
+	}
+	top[1].params = e->cc_cfg;
 	e->sets = sets;
 	e->n_sets = n_sets;
 	for (unsigned i = 0; i < n_sets; i++) {
@@ -543,7 +554,7 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 			return -EINVAL;
 		}
 	}
-	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", &top, 1, err) != 0 ||
+	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", top, 2, err) != 0 ||
 	    exp_cc_resolve(e, err) != 0 ||
 	    exp_estimate_check(e, cfg_get(cfg_doc_root(e->doc), "traffic"), err) != 0) {
 		exp_free(e);
@@ -619,6 +630,7 @@ void exp_free(struct exp *e)
 	free(e->pfc_off_marks);
 	free(e->ib.sl2vl_ports);
 	free(e->ib.sl2vl_maps);
+	cc_cfg_free(e->cc_cfg);
 	cfg_doc_free(e->doc);
 	free(e);
 }

@@ -251,7 +251,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	topo_fib_buf_free(&fb);
 	np = e->nic;
-	np.cc_cfg = &e->cc_cfg; /* one copy for every NIC */
+	np.cc_cfg = e->cc_cfg; /* one copy for every NIC */
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
 	np.sched = e->sw.sched;

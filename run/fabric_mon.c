@@ -43,12 +43,12 @@ static void fabric_warn_ecn(const struct exp *e)
 		else if (!(w->cc->flags & CC_F_ECN))
 			fprintf(stderr,
 				"%s:%u:%u: warning: %s but workload '%s' uses congestion control '%s', which ignores it\n",
-				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, what, w->name, w->cc->name);
+				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, what, w->name, w->cc->kind.name);
 	}
 	if (nic_used && !(e->nic.cc->flags & CC_F_ECN))
 		fprintf(stderr,
 			"%s:%u:%u: warning: %s but congestion control '%s' (nic.cc) ignores it: marks and CNPs slow nothing down\n",
-			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, what, e->nic.cc->name);
+			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, what, e->nic.cc->kind.name);
 }
 
 /* An algorithm in use reads INT but the responders coalesce ACKs: it sees
@@ -68,14 +68,14 @@ static void fabric_warn_int(const struct exp *e)
 static void fabric_warn_rto_one(const struct exp *e, const struct cc_ops *ops,
 				const struct cfg_mark *m)
 {
-	const void *cfg = cc_cfg_of(&e->cc_cfg, ops);
+	const void *cfg = cc_cfg_of(e->cc_cfg, ops);
 	uint64_t d = ops->delay_ceiling_ps && cfg ? ops->delay_ceiling_ps(cfg) : 0;
 
 	if (e->nic.rto_off || !d || d < e->nic.rto_ps)
 		return;
 	fprintf(stderr,
 		"%s:%u:%u: warning: congestion control '%s' treats round trips up to %.3f us as a congestion signal, but nic.rto is %.3f us: such round trips time out and resend data that is only queued (set nic.rto above it, e.g. 4.096us x 2^14 as perftest does, or nic.rto: off)\n",
-		m->file, m->line, m->col, ops->name, (double)d / 1e6, (double)e->nic.rto_ps / 1e6);
+		m->file, m->line, m->col, ops->kind.name, (double)d / 1e6, (double)e->nic.rto_ps / 1e6);
 }
 
 static void fabric_warn_rto(const struct exp *e)

@@ -64,6 +64,7 @@ int test_trace_register(void);
 int test_tg_data_register(void);
 int test_topo_register(void);
 int test_topo_rail_register(void);
+int test_toy_cc_register(void);
 int test_units_register(void);
 int test_cli_register(void);
 int test_toy_traffic_register(void);

@@ -10,13 +10,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cc_dcqcn.h"
+#include "cc_dctcp.h"
+#include "cc_hpcc.h"
+#include "cc_ibcc.h"
 #include "cc_int.h"
+#include "cc_swift.h"
+#include "cc_timely.h"
 #include "cfg_schema.h"
 #include "pkt_telemetry.h"
 #include "test.h"
 #include "units.h"
 
 enum {
+	CT_CFG_BYTES = 512, /* room for an algorithm's settings (ibcc's, the largest,
+			     * take about 300) */
 	CT_MTU = 4096,   /* payload bytes per packet */
 	CT_STEPS = 4096, /* trace entries kept for the determinism check */
 };
@@ -29,7 +37,7 @@ enum {
 struct ct {
 	const struct cc_ops *ops;               /* algorithm under test */
 	struct cc_qp q;                         /* the QP it sees */
-	_Alignas(8) unsigned char cfg[CC_CFG_BYTES]; /* its settings */
+	_Alignas(16) unsigned char cfg[CT_CFG_BYTES]; /* its settings */
 	_Alignas(8) unsigned char priv[1024];   /* its state */
 	uint64_t now_ps;                        /* virtual time */
 	uint64_t trace[CT_STEPS][3];            /* rate, window, timer after each event */
@@ -42,7 +50,7 @@ struct ct {
 static void ct_fail(struct ct *c, const char *why)
 {
 	if (!c->bad++)
-		snprintf(c->what, sizeof(c->what), "%s: %s at %llu ps", c->ops->name, why,
+		snprintf(c->what, sizeof(c->what), "%s: %s at %llu ps", c->ops->kind.name, why,
 			 (unsigned long long)c->now_ps);
 }
 
@@ -94,10 +102,11 @@ static int ct_init(struct ct *c, const struct cc_ops *ops)
 
 	memset(c, 0, sizeof(*c));
 	c->ops = ops;
-	if (ops->priv_size > sizeof(c->priv) || cc_cfg_defaults(ops, c->cfg, err) != 0)
+	if (ops->priv_size > sizeof(c->priv) || ops->kind.settings_size > sizeof(c->cfg) ||
+	    cc_cfg_defaults(ops, c->cfg, err) != 0)
 		return -1;
 	c->q.ops = ops;
-	c->q.cfg = ops->cfg_table ? c->cfg : NULL;
+	c->q.cfg = ops->kind.settings ? c->cfg : NULL;
 	c->q.priv = c->priv;
 	c->q.line_rate_bps = CT_LINE;
 	c->q.base_rtt_ps = 8 * CT_US;
@@ -211,11 +220,12 @@ static void test_cc_conformance(void)
 	for (unsigned i = 0; cc_at(i); i++, n++) {
 		const struct cc_ops *ops = cc_at(i);
 
-		CU_ASSERT_EQUAL_FATAL(cc_ops_check(ops, err), 0);
-		CU_ASSERT_PTR_EQUAL(cc_find(ops->name), ops);
-		CU_ASSERT_STRING_EQUAL(cc_names()[i], ops->name);
+		CU_ASSERT_PTR_EQUAL(cc_find(ops->kind.name), ops);
+		CU_ASSERT_STRING_EQUAL(cc_names()[i], ops->kind.name);
 		CU_ASSERT_EQUAL(cc_index(ops), (int)i);
-		CU_ASSERT(ops->cfg_size <= CC_CFG_BYTES);
+		/* registered again: the name is taken */
+		CU_ASSERT_EQUAL(cc_register(ops, err), -EINVAL);
+		CU_ASSERT(strstr(err, "taken") != NULL);
 		CU_ASSERT_EQUAL_FATAL(ct_init(&a, ops), 0);
 		CU_ASSERT_EQUAL_FATAL(ct_init(&b, ops), 0);
 		CU_ASSERT_EQUAL_FATAL(ct_start(&a), 0);
@@ -234,23 +244,33 @@ static void test_cc_conformance(void)
 	CU_ASSERT_PTR_NULL(cc_find("dcqnc"));
 }
 
-/* An ops table that lacks what registration requires is refused. */
+/* An ops table that lacks what registration requires is refused, with
+ * the reason (the registry's checks, then cc.c's hook). */
 static void test_cc_ops_check(void)
 {
 	char err[CFG_ERR_BYTES];
 	struct cc_ops o = cc_dcqcn_ops;
 
+	o.kind.name = "dcqcn-no-init";
 	o.init = NULL;
-	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
 	CU_ASSERT(strstr(err, "init") != NULL);
 	o = cc_dcqcn_ops;
-	o.on_timer = NULL; /* dcqcn arms timers: it must handle them */
-	o.cfg_size = CC_CFG_BYTES + 1;
-	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	o.kind.name = "dcqcn-no-size";
+	o.kind.settings_size = 0;
+	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
+	CU_ASSERT(strstr(err, "settings") != NULL);
 	o = cc_dctcp_ops;
+	o.kind.name = "dctcp-no-ack";
 	o.on_ack = NULL;
-	CU_ASSERT_EQUAL(cc_ops_check(&o, err), -EINVAL);
+	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
 	CU_ASSERT(strstr(err, "echo") != NULL);
+	o = cc_none_ops;
+	o.kind.doc = NULL;
+	o.kind.name = "none-no-doc";
+	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
+	CU_ASSERT_PTR_NULL(cc_find("none-no-doc")); /* nothing refused was added */
+	CU_ASSERT_PTR_NULL(cc_find("dcqcn-no-init"));
 }
 
 /* DCQCN's reaction point after one CNP, ConnectX firmware defaults as
@@ -897,9 +917,9 @@ static void test_cc_settings(void)
 {
 	char err[CFG_ERR_BYTES];
 	struct cfg_doc *doc;
-	_Alignas(8) unsigned char buf[CC_CFG_BYTES] = { 0 };
-	const struct cc_dcqcn_cfg *c = (const struct cc_dcqcn_cfg *)buf;
-	struct cfg_bind b = { &cc_dcqcn_cfg_table, buf };
+	struct cc_dcqcn_cfg buf = { 0 };
+	const struct cc_dcqcn_cfg *c = &buf;
+	struct cfg_bind b = { cc_dcqcn_ops.kind.settings, &buf };
 
 	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("t", "{preset: paper, rai: 80Mbps}", &doc, err), 0);
 	CU_ASSERT_EQUAL(cfg_schema_read(doc, cfg_doc_root(doc), "nic.dcqcn", &b, 1, err), 0);
@@ -929,11 +949,11 @@ static int ct_read(struct ct *c, const struct cc_ops *ops, const char *yaml)
 	if (ct_init(c, ops) != 0 || cfg_doc_load_string("z.yaml", yaml, &doc, err) != 0)
 		return -1;
 	memset(c->cfg, 0, sizeof(c->cfg));
-	rc = cfg_schema_read(doc, cfg_doc_root(doc), ops->name,
-			     &(struct cfg_bind){ ops->cfg_table, c->cfg }, 1, err);
+	rc = cfg_schema_read(doc, cfg_doc_root(doc), ops->kind.name,
+			     &(struct cfg_bind){ ops->kind.settings, c->cfg }, 1, err);
 	cfg_doc_free(doc);
 	if (rc != 0)
-		fprintf(stderr, "\n  %s: %s\n", ops->name, err);
+		fprintf(stderr, "\n  %s: %s\n", ops->kind.name, err);
 	return rc;
 }
 

@@ -357,7 +357,7 @@ static void test_exp_defaults(void)
 	CU_ASSERT_EQUAL(e->snaplen, 0);
 	CU_ASSERT_EQUAL(e->n_captures, 0);
 	CU_ASSERT_EQUAL(e->n_expects, 0);
-	CU_ASSERT_STRING_EQUAL(e->nic.cc->name, "none");
+	CU_ASSERT_STRING_EQUAL(e->nic.cc->kind.name, "none");
 	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 8);
 	CU_ASSERT_EQUAL(e->msgs[0].dscp, 26);
 	CU_ASSERT_EQUAL(e->msgs[0].op, TG_OP_WRITE);

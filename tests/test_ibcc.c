@@ -12,6 +12,7 @@
 
 #include <rte_mbuf.h>
 
+#include "cc_ibcc.h"
 #include "cc_int.h"
 #include "cfg_schema.h"
 #include "pkt_ll.h"
@@ -25,7 +26,7 @@
 
 /* One ibcc QP with settings read from @yaml (nic.ibcc). */
 struct ti {
-	_Alignas(8) unsigned char cfg[CC_CFG_BYTES]; /* nic.ibcc.* */
+	struct cc_ibcc_cfg cfg;                      /* nic.ibcc.* */
 	_Alignas(8) unsigned char priv[256];         /* the algorithm's state */
 	struct cc_qp q;                              /* what it sees */
 };
@@ -33,10 +34,10 @@ struct ti {
 static int ti_read(const char *yaml, void *cfg, char err[CFG_ERR_BYTES])
 {
 	struct cfg_doc *doc;
-	struct cfg_bind b = { &cc_ibcc_cfg_table, cfg };
+	struct cfg_bind b = { cc_ibcc_ops.kind.settings, cfg };
 	int rc;
 
-	memset(cfg, 0, CC_CFG_BYTES);
+	memset(cfg, 0, sizeof(struct cc_ibcc_cfg));
 	if ((rc = cfg_doc_load_string("t.yaml", yaml, &doc, err)) != 0)
 		return rc;
 	rc = cfg_schema_read(doc, cfg_doc_root(doc), "nic.ibcc", &b, 1, err);
@@ -49,10 +50,10 @@ static void ti_start(struct ti *t, const char *yaml)
 	char err[CFG_ERR_BYTES];
 
 	memset(t, 0, sizeof(*t));
-	if (ti_read(yaml, t->cfg, err) != 0)
+	if (ti_read(yaml, &t->cfg, err) != 0)
 		fprintf(stderr, "\n  %s\n", err);
 	t->q.ops = &cc_ibcc_ops;
-	t->q.cfg = t->cfg;
+	t->q.cfg = &t->cfg;
 	t->q.priv = t->priv;
 	t->q.line_rate_bps = TI_LINE;
 	t->q.mtu_bytes = TI_MTU;
@@ -62,7 +63,7 @@ static void ti_start(struct ti *t, const char *yaml)
 
 static const struct cc_ibcc_cfg *ti_cfg(const struct ti *t)
 {
-	return (const struct cc_ibcc_cfg *)t->cfg;
+	return &t->cfg;
 }
 
 /* The default table is LLNL's quadratic CCT (entry_i = floor(7 i^2 / (95^2
@@ -180,8 +181,8 @@ static void test_ibcc_rate(void)
  * their line and column (the cfg readers' FILE:LINE:COL contract). */
 static void test_ibcc_settings(void)
 {
-	_Alignas(8) unsigned char buf[CC_CFG_BYTES];
-	const struct cc_ibcc_cfg *c = (const struct cc_ibcc_cfg *)buf;
+	struct cc_ibcc_cfg buf;
+	const struct cc_ibcc_cfg *c = &buf;
 	char err[CFG_ERR_BYTES];
 	static const struct {
 		const char *yaml, *err;
@@ -197,7 +198,7 @@ static void test_ibcc_settings(void)
 		{ "{ccti_timr: 3}", "ccti_timer" },
 	};
 
-	CU_ASSERT_EQUAL_FATAL(ti_read("{table: [0, '1:3', 7], ccti_timer: 300}", buf, err), 0);
+	CU_ASSERT_EQUAL_FATAL(ti_read("{table: [0, '1:3', 7], ccti_timer: 300}", &buf, err), 0);
 	CU_ASSERT_EQUAL(c->n_cct, 3);
 	CU_ASSERT_EQUAL(c->cct[1], 1u << 14 | 3);
 	CU_ASSERT_EQUAL(c->cct[2], 7);
@@ -205,7 +206,7 @@ static void test_ibcc_settings(void)
 	CU_ASSERT_EQUAL(c->ccti_timer, 300);
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		CU_ASSERT_EQUAL(ti_read(bad[i].yaml, buf, err), -EINVAL);
+		CU_ASSERT_EQUAL(ti_read(bad[i].yaml, &buf, err), -EINVAL);
 		if (!strstr(err, bad[i].err))
 			fprintf(stderr, "\n  case %u: got '%s'\n", i, err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].err));

@@ -39,7 +39,7 @@ static void tcc_on_cnp(struct cc_qp *q, uint64_t now_ps)
 }
 
 static const struct cc_ops tcc_ops = {
-	.name = "test-cnp",
+	.kind = { .name = "test-cnp", .doc = "keeps the line rate, counts CNPs" },
 	.priv_size = sizeof(uint64_t),
 	.init = tcc_init,
 	.on_cnp = tcc_on_cnp,
@@ -126,18 +126,43 @@ static void test_nic_verbs_validation(void)
 		CU_ASSERT_EQUAL(nic_qp_connect(q, &qa, 0), -EINVAL);
 	}
 	/* Reliability parameters: the selective-repeat window must be a power
-	 * of two, the back-off cap at least the first timeout. */
+	 * of two, the back-off cap at least the first timeout; numbers within
+	 * their keys' ranges (the nic: table's, as nic_params_check applies
+	 * them to params not read from an experiment). */
 	{
-		struct nic_params np = { .mtu_bytes = 4096, .cc = cc_find("none") };
+		struct nic_params np = { .mtu_bytes = 4096, .ack_every_pkts = 16,
+					 .cc = cc_find("none") };
+		char err[CFG_ERR_BYTES] = "";
+		struct nic *ok;
 
+		np.sr_window_pkts = 1024;
+		CU_ASSERT_EQUAL(nic_params_check(&np, err), 0);
+		ok = nic_new(&p.sim, 5, 5, 5, 1, &np); /* zeroed fields take defaults */
+		CU_ASSERT_PTR_NOT_NULL(ok);
+		nic_free(ok);
 		np.sr_window_pkts = 100;
 		errno = 0;
 		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
 		CU_ASSERT_EQUAL(errno, EINVAL);
+		CU_ASSERT_EQUAL(nic_params_check(&np, err), -EINVAL);
+		CU_ASSERT(strstr(err, "nic.sr_window: sr_window must be a power of two") != NULL);
+		np.sr_window_pkts = 1u << 23;
+		CU_ASSERT_EQUAL(nic_params_check(&np, err), -EINVAL);
+		CU_ASSERT(strstr(err, "nic.sr_window: 8388608 is outside 64..4194304") != NULL);
 		np.sr_window_pkts = 0;
 		np.rto_ps = 10 * 1000000;
 		np.rto_max_ps = 1000000;
 		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
+		np.rto_max_ps = 0;
+		np.retry_cnt = 8;
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
+		np.retry_cnt = 0;
+		np.recovery = (enum nic_recovery)5;
+		CU_ASSERT_PTR_NULL(nic_new(&p.sim, 5, 5, 5, 1, &np));
+		np.recovery = NIC_RECOVERY_GBN;
+		np.ack_every_pkts = 0;
+		CU_ASSERT_EQUAL(nic_params_check(&np, err), -EINVAL);
+		CU_ASSERT(strstr(err, "nic.ack_every") != NULL);
 	}
 	/* Unsupported opcode, and a full send queue (max_send_wr 8). */
 	CU_ASSERT_EQUAL(post(p.qa, IBV_WR_ATOMIC_CMP_AND_SWP, 8, 1), -EINVAL);
