@@ -67,6 +67,7 @@ int test_topo_rail_register(void);
 int test_toy_cc_register(void);
 int test_units_register(void);
 int test_cli_register(void);
+int test_docs_kinds_register(void);
 int test_toy_traffic_register(void);
 int test_toy_switch_register(void);
 
