@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "exp.h"
+#include "fault.h"
 #include "test.h"
 
 static struct exp *tf_load(const char *failures, uint64_t seed)
@@ -28,13 +29,13 @@ static struct exp *tf_load(const char *failures, uint64_t seed)
 	return e;
 }
 
-static uint32_t tf_count(const struct exp *e, int kind, double *mean_dur_ps)
+static uint32_t tf_count(const struct exp *e, const struct fault_ops *kind, double *mean_dur_ps)
 {
 	uint32_t n = 0;
 	double sum = 0;
 
 	for (uint32_t i = 0; i < e->n_faults; i++)
-		if (e->faults[i].kind == kind) {
+		if (e->faults[i].ops == kind) {
 			n++;
 			sum += (double)e->faults[i].duration_ps;
 		}
@@ -53,15 +54,15 @@ static void test_faults_renewal(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->topo->n_links, 384);
-	links = tf_count(e, EXP_FAULT_LINK_DOWN, &dur);
+	links = tf_count(e, &fault_link_down, &dur);
 	expect = 384 * 510.0 / 10.2;
 	CU_ASSERT(fabs(links / expect - 1) < 0.05);
 	CU_ASSERT(fabs(dur / 200e6 - 1) < 0.05);
-	nics = tf_count(e, EXP_FAULT_NIC_DOWN, &dur);
+	nics = tf_count(e, &fault_nic_down, &dur);
 	expect = 128 * 510.0 / 5.1;
 	CU_ASSERT(fabs(nics / expect - 1) < 0.05);
 	CU_ASSERT(fabs(dur / 100e6 - 1) < 0.05);
-	CU_ASSERT_EQUAL(tf_count(e, EXP_FAULT_SWITCH_DOWN, NULL), 0);
+	CU_ASSERT_EQUAL(tf_count(e, &fault_switch_down, NULL), 0);
 	/* Every failure lies inside the span, one port (link) or every port
 	 * of its host (NIC). */
 	for (uint32_t i = 0; i < e->n_faults; i++) {
@@ -91,9 +92,9 @@ static void test_faults_streams(void)
 		same = same && a->faults[i].at_ps == c->faults[i].at_ps;
 	CU_ASSERT_FALSE(same);
 	/* Without the switches' process, the links fail exactly as before. */
-	CU_ASSERT_EQUAL(tf_count(d, EXP_FAULT_LINK_DOWN, NULL), tf_count(a, EXP_FAULT_LINK_DOWN, NULL));
+	CU_ASSERT_EQUAL(tf_count(d, &fault_link_down, NULL), tf_count(a, &fault_link_down, NULL));
 	for (uint32_t i = 0; i < a->n_faults; i++) {
-		if (a->faults[i].kind != EXP_FAULT_LINK_DOWN)
+		if (a->faults[i].ops != &fault_link_down)
 			continue;
 		CU_ASSERT_EQUAL(a->faults[i].at_ps, d->faults[k].at_ps);
 		k++;
