@@ -1,6 +1,7 @@
 /* PFC storms and slow receivers at run time (storm.h): a chain of XOFFs
  * from the fault's one port, each a fault event (it does not keep a run
  * alive whose traffic is done). */
+#include "link_layer.h"
 #include "storm.h"
 #include "port_pfc.h"
 
@@ -54,11 +55,11 @@ int fault_storm_validate(const struct exp_fault *x, const struct cfg_node *it,
 {
 	const char *kind = x->ops->kind.name;
 
-	if (x->e->link_layer == PKT_LL_IB) {
+	if (!x->e->ll->pfc) {
 		/* Both act through PFC pauses, which an IB link does not have. */
 		cfg_errorf(err, cfg_get(it, "kind"),
-			   "a %s fault sends PFC pauses: an Ethernet fault, not with fabric.link_layer: infiniband",
-			   kind);
+			   "a %s fault sends PFC pauses: an Ethernet fault, not with fabric.link_layer: %s",
+			   kind, x->e->ll->kind.name);
 		return -EINVAL;
 	}
 	if (x->n_ports != 1) {

@@ -101,6 +101,7 @@ enum { EXP_MAX_FAULTS = 100000 /* entries of faults: */ };
 #define EXP_CONVERGENCE_PS UINT64_C(1000000000)
 
 struct fault_ops;
+struct link_layer_ops;
 
 /* One scheduled fault: what every kind has; what a kind has of its own
  * is its settings struct (faults/, one file a kind). */
@@ -174,7 +175,8 @@ struct exp {
 	uint32_t n_pfc_off;           /* their count */
 	struct cfg_mark *pfc_off_marks; /* where each was named */
 	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
-	int link_layer;               /* fabric.link_layer: enum pkt_ll_kind */
+	const struct link_layer_ops *ll; /* fabric.link_layer (linklayers/) */
+	int link_layer;               /* its enum pkt_ll_kind (ll->pkt_kind) */
 	struct exp_ib ib;             /* fabric.ib (exp_fabric.c) */
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */
