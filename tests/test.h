@@ -64,5 +64,6 @@ int test_tg_data_register(void);
 int test_topo_register(void);
 int test_topo_rail_register(void);
 int test_units_register(void);
+int test_toy_fault_register(void);
 
 #endif
