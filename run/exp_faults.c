@@ -116,7 +116,7 @@ static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_E
 
 static const struct cfg_key exp_fault_keys[] = {
 	{ "kind", CFG_KEY_CUSTOM, .required = "a fault kind", .read = exp_fault_skip,
-	  .doc = "what it does: a fault kind (docs/faults.md; fabemu lists them)" },
+	  .doc = "what it does: a fault kind (docs/config.md, faults)" },
 	{ "name", CFG_KEY_CUSTOM, NULL, .read = exp_fault_name,
 	  .doc = "names its results (faults.NAME.*); default fault<index>" },
 	{ "at", CFG_KEY_TIME, .required = "when it starts, e.g. 1ms", .off = EXP_FAULT_OFF(at_ps),
