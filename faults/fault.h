@@ -1,8 +1,7 @@
 /* Fault kinds (the kind: of a faults: entry): one file a kind in this
- * folder, each an ops table listed once in fault.c's built-in list (or
- * added by fault_register). run/exp_faults.c reads an entry's common keys
- * (kind, name, at, ports or node, duration) and the kind's own settings
- * through its table; run/faults.c runs the schedule and calls its hooks. */
+ * folder, each an ops table listed in fault.c's built-in list or added by
+ * fault_register. run/exp_faults.c reads an entry's common keys and the
+ * kind's settings; run/faults.c runs the schedule, calling its hooks. */
 #ifndef FAB_FAULT_H
 #define FAB_FAULT_H
 

@@ -1,8 +1,7 @@
 /* Link layers (fabric.link_layer): one file a layer in this folder, each
- * an ops table listed once in link_layer.c's built-in list (or added by
- * link_layer_register), bringing what fabric_build wires differently for
- * it: the framing, switch and NIC settings, per-NIC port set-up (PFC) and
- * the set-up once every link is connected (credits, SL-to-VL tables). */
+ * an ops table in link_layer.c's built-in list or added by
+ * link_layer_register, with what fabric_build wires for it: framing,
+ * switch and NIC settings, NIC ports (PFC), credits and SL-to-VL tables. */
 #ifndef FAB_LINK_LAYER_H
 #define FAB_LINK_LAYER_H
 

@@ -5,13 +5,16 @@
  * is 50 cycles, so the mean of N components' counts is within a few
  * percent of it); the repairs average R; the same seed gives the same
  * schedule, another seed another; one kind's process leaves the other
- * kinds' failures as they were (each component draws its own stream). */
+ * kinds' failures as they were (each component draws its own stream). And
+ * docs/config.md names every built-in fault kind and link layer. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exp.h"
 #include "fault.h"
+#include "link_layer.h"
 #include "test.h"
 
 static struct exp *tf_load(const char *failures, uint64_t seed)
@@ -105,11 +108,62 @@ static void test_faults_streams(void)
 	exp_free(d);
 }
 
+/* docs/config.md's row of @key (from "| `KEY` |" to the end of its line)
+ * names every built-in kind of @r as `name`. */
+static void tf_docs_row(const char *doc, const char *key, struct reg *r)
+{
+	char want[96], row[128];
+	const char *p, *end;
+
+	snprintf(row, sizeof(row), "| `%s` |", key);
+	p = strstr(doc, row);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	end = strchr(p, '\n');
+	for (const struct reg_kind *const *k = r->builtin; *k; k++) {
+		const char *w;
+
+		snprintf(want, sizeof(want), "`%s`", (*k)->name);
+		w = strstr(p, want);
+		if (!w || (end && w > end)) {
+			fprintf(stderr, "\n  docs/config.md's %s row does not name %s\n", key, want);
+			CU_FAIL("a built-in kind missing from its docs row");
+		}
+	}
+}
+
+/* The docs' lists of fault kinds and link layers name every built-in one. */
+static void test_faults_docs(void)
+{
+	FILE *f = fopen(FAB_DOCS_DIR "/config.md", "rb");
+	char *doc = NULL;
+	size_t cap = 0, n = 0, got;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	do {
+		if (n + 4096 + 1 > cap) {
+			char *v = realloc(doc, cap = 2 * cap + 8192);
+
+			if (!v)
+				break;
+			doc = v;
+		}
+		got = fread(doc + n, 1, 4096, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	doc[n] = '\0';
+	tf_docs_row(doc, "faults.kind", fault_reg());
+	tf_docs_row(doc, "fabric.link_layer", link_layer_reg());
+	free(doc);
+}
+
 int test_faults_register(void)
 {
 	static const struct test_case tests[] = {
 		{ "random failures: renewal counts and repair times", test_faults_renewal },
 		{ "random failures: seeded, one stream per component", test_faults_streams },
+		{ "docs name every built-in fault kind and link layer", test_faults_docs },
 	};
 
 	return test_suite("faults", tests);
