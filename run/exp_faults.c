@@ -202,11 +202,6 @@ static const struct cfg_table exp_fault_table = {
 	.ordered = true,
 };
 
-const struct cfg_table *exp_faults_table(void)
-{
-	return &exp_fault_table;
-}
-
 int exp_faults_schema(struct cfg_schema_names *out)
 {
 	struct reg *r = fault_reg();
