@@ -216,10 +216,14 @@ int exp_faults_schema(struct cfg_schema_names *out)
 /* Every kind's keys, once, in registry order, read by no one (the entry's
  * own kind reads its own): so that a key of another kind is refused by
  * the check (a link-down fault takes no 'ber'), not as unknown. */
+enum { EXP_FAULT_KIND_KEYS = 64 /* distinct keys of every kind together, at most */ };
+
 struct exp_fault_others {
-	struct cfg_key keys[64];    /* the keys */
-	struct cfg_table table;     /* over them */
-	const char *names[6 + 64 + 1]; /* every key an entry may have, NULL-terminated */
+	struct cfg_key keys[EXP_FAULT_KIND_KEYS]; /* the keys */
+	struct cfg_table table;                   /* over them */
+	const char *names[sizeof(exp_fault_keys) / sizeof(exp_fault_keys[0]) +
+			  EXP_FAULT_KIND_KEYS + 1]; /* every key an entry may have,
+							 * NULL-terminated */
 };
 
 static void exp_fault_others_init(struct exp_fault_others *o)
@@ -236,7 +240,7 @@ static void exp_fault_others_init(struct exp_fault_others *o)
 
 			while (j < o->table.n_keys && strcmp(o->keys[j].name, t->keys[k].name))
 				j++;
-			if (j == o->table.n_keys && j < sizeof(o->keys) / sizeof(o->keys[0]))
+			if (j == o->table.n_keys && j < EXP_FAULT_KIND_KEYS)
 				o->keys[o->table.n_keys++] = (struct cfg_key){
 					.name = t->keys[k].name, .type = CFG_KEY_CUSTOM,
 					.read = exp_fault_skip, .doc = t->keys[k].doc };
