@@ -1,7 +1,7 @@
 /* Fault kinds (the kind: of a faults: entry): one file a kind in this
  * folder, each an ops table listed in fault.c's built-in list or added by
  * fault_register. run/exp_faults.c reads an entry's common keys and the
- * kind's settings; run/faults.c runs the schedule, calling its hooks. */
+ * kind's settings; schedule.c runs the schedule, calling its hooks. */
 #ifndef FAB_FAULT_H
 #define FAB_FAULT_H
 
@@ -12,7 +12,7 @@
 #include "faults.h"
 #include "reg.h"
 
-struct fabric_faults; /* the schedule at run time (run/faults.c) */
+struct fabric_faults; /* the schedule at run time (schedule.c) */
 
 /* A fault kind. */
 struct fault_ops {
@@ -62,7 +62,7 @@ extern const struct fault_ops fault_link_down;
 extern const struct fault_ops fault_switch_down;
 extern const struct fault_ops fault_nic_down;
 
-/* What a kind's hooks may use (run/faults.c). */
+/* What a kind's hooks may use (schedule.c). */
 struct fabric *fault_fabric(struct fabric_faults *ff);
 /* Fault @i of the experiment. */
 const struct exp_fault *fault_get(struct fabric_faults *ff, uint32_t i);

@@ -1,9 +1,7 @@
-/* The fault schedule of an experiment (`faults:`, a list): each entry a
- * kind (faults/, one file a kind), a start time and what it acts on
- * (ports, or a node), read through the common table below and the kind's
- * own table of settings; the common check says which keys each kind
- * needs, then the kind checks its settings. run/faults.c carries them
- * out during the run. */
+/* The fault schedule of an experiment (`faults:`, a list, and the random
+ * failures:): each entry's kind (faults/, one file a kind), start and
+ * ports or node through the common table, the kind's settings through its
+ * own; faults/schedule.c carries them out during the run. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

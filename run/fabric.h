@@ -55,7 +55,7 @@ struct fabric {
 				       * UINT32_MAX off it */
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
-	struct fabric_faults *faults; /* the fault schedule (faults.c), NULL without */
+	struct fabric_faults *faults; /* the fault schedule (faults/schedule.c), NULL without */
 	uint64_t reroute_changed;     /* (switch, destination class) rows the last
 				       * fabric_reroute changed */
 	/* no-progress detector (engine.no_progress, fabric_progress_arm) */
