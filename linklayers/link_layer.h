@@ -19,6 +19,8 @@ struct link_layer_ops {
 				    * NULL: the modules' default (RoCE) */
 	bool pfc;                  /* has PFC pauses (what pfc-storm and slow-receiver
 				    * faults send) */
+	bool eth_switch;           /* switches run Ethernet's features: fabric.ecn's
+				    * marking (by_rate checked), fabric.int */
 	/* The switches' settings from the experiment's (@sp holds e->sw with
 	 * the frame size set). NULL: as configured. */
 	void (*switch_params)(const struct exp *e, struct sw_params *sp);

@@ -24,5 +24,6 @@ const struct link_layer_ops link_layer_roce = {
 	.kind = { "roce", "Ethernet, PFC", NULL, 0 },
 	.pkt_kind = PKT_LL_ROCE,
 	.pfc = true,
+	.eth_switch = true,
 	.nic_ready = roce_nic_ready,
 };

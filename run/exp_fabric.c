@@ -271,7 +271,7 @@ static int exp_ecn_rates(const struct exp *e, const struct cfg_node *f, char err
 	const struct topo *t = e->topo;
 	struct sw_red_params red;
 
-	if (e->link_layer == PKT_LL_IB || !e->sw.ecn_tc_mask || !e->sw.red_by_rate_only)
+	if (!e->ll->eth_switch || !e->sw.ecn_tc_mask || !e->sw.red_by_rate_only)
 		return 0;
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
@@ -349,9 +349,10 @@ static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG
 {
 	struct exp *e = params;
 
-	if (e->link_layer == PKT_LL_IB && e->sw.int_on) {
+	if (!e->ll->eth_switch && e->sw.int_on) {
 		cfg_errorf(err, cfg_get(f, "int"),
-			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: infiniband");
+			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: %s",
+			   e->ll->kind.name);
 		return -EINVAL;
 	}
 	if (exp_ecn_rates(e, f, err) != 0 || exp_int_record(e, f, err) != 0)
