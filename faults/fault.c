@@ -24,8 +24,7 @@ static const struct reg_kind *const fault_builtin[] = {
 	NULL,
 };
 
-/* Is @key one of the space-separated words of @list? */
-static bool fault_word(const char *list, const char *key)
+bool fault_word(const char *list, const char *key)
 {
 	size_t n = strlen(key);
 

@@ -57,6 +57,10 @@ int fault_register(const struct fault_ops *ops, char err[CFG_ERR_BYTES]);
 /* The registry (run/exp_faults.c reads kind: through it). */
 struct reg *fault_reg(void);
 
+/* Is @key one of the space-separated words of @list (a kind's need or
+ * allow)? */
+bool fault_word(const char *list, const char *key);
+
 /* The kinds the failure processes (failures:) draw. */
 extern const struct fault_ops fault_link_down;
 extern const struct fault_ops fault_switch_down;

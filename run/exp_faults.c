@@ -127,17 +127,6 @@ static const struct cfg_key exp_fault_keys[] = {
 	  .doc = "how long it lasts; absent: to the end of the run (not flap, link-up)" },
 };
 
-/* Is @key one of the space-separated words of @list? */
-static bool exp_fault_in(const char *list, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *p = list; (p = strstr(p, key)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* The keys the entry's kind needs and takes (beside kind, name, at). */
 static int exp_fault_keys_check(const struct cfg_node *it, const struct fault_ops *o,
 				char err[CFG_ERR_BYTES])
@@ -148,7 +137,7 @@ static int exp_fault_keys_check(const struct cfg_node *it, const struct fault_op
 		const char *k = it->keys[i]->str;
 
 		if (!strcmp(k, "kind") || !strcmp(k, "name") || !strcmp(k, "at") ||
-		    exp_fault_in(o->need, k) || exp_fault_in(o->allow, k))
+		    fault_word(o->need, k) || fault_word(o->allow, k))
 			continue;
 		cfg_errorf(err, it->keys[i], "a %s fault takes no '%s' (it takes %s%s%s)", kind, k,
 			   o->need, sep, o->allow);

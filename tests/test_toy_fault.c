@@ -53,6 +53,15 @@ static const struct fault_ops toy_blackhole = {
 	.undo = toy_blackhole_undo,
 };
 
+/* Refused at registration: a duration but no end. */
+static const struct fault_ops toy_endless = {
+	.kind = { "toy-endless", "takes a duration it cannot end", NULL, 0 },
+	.need = "ports",
+	.allow = "duration",
+	.log_start = "on",
+	.act = toy_blackhole_act,
+};
+
 #define TOY_TOPO "topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 2}\n"
 #define TOY_BYTES 16384u /* the message */
 #define TOY_MTU 1024u    /* nic.mtu: 16 packets */
@@ -97,6 +106,8 @@ static void test_toy_fault_kind(void)
 	CU_ASSERT_EQUAL(toy_load(buf, &e, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-blackhole'"));
 	exp_free(e);
+	CU_ASSERT_EQUAL(fault_register(&toy_endless, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "a duration needs an end"));
 	rc = fault_register(&toy_blackhole, err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(fault_register(&toy_blackhole, err), -EINVAL); /* the name is taken */
