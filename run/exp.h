@@ -95,48 +95,24 @@ struct exp_workload {
 	struct tg_wl_est est;  /* what it was estimated to make before it was expanded */
 };
 
-/* What a scheduled fault does (faults:, exp_faults.c; run/faults.c runs them). */
-enum exp_fault_kind {
-	EXP_FAULT_LINK_DOWN,   /* the links at ports go down (for duration, or for good) */
-	EXP_FAULT_LINK_UP,     /* ... come back up */
-	EXP_FAULT_FLAP,        /* down and up count times, half a period each */
-	EXP_FAULT_RATE,        /* the links run at another rate (for duration) */
-	EXP_FAULT_LOSS,        /* the ports' egress loses frames: uniform per class, or
-				* bursty (Gilbert-Elliott) */
-	EXP_FAULT_CORRUPT,     /* the ports' egress corrupts frames at a bit error rate */
-	EXP_FAULT_SWITCH_DOWN, /* every link of a switch goes down */
-	EXP_FAULT_NIC_DOWN,    /* every link of a host (a NIC) goes down */
-	EXP_FAULT_PFC_STORM,   /* a port keeps sending XOFF for a priority */
-	EXP_FAULT_SLOW_RX,     /* a receiver drains at a rate below its link's: its port
-				* pauses the link for the rest of each period (PFC) */
-	EXP_FAULT_N,
-};
-
 enum { EXP_MAX_FAULTS = 100000 /* entries of faults: */ };
 /* fabric.convergence when absent: 1 ms (a routing protocol with fast
  * failure detection; docs/config.md). */
 #define EXP_CONVERGENCE_PS UINT64_C(1000000000)
 
-/* The name of fault kind @kind ("link-down", ...). */
-const char *exp_fault_kind_name(int kind);
+struct fault_ops;
+struct link_layer_ops;
 
-/* One scheduled fault. */
+/* One scheduled fault: what every kind has; what a kind has of its own
+ * is its settings struct (faults/, one file a kind). */
 struct exp_fault {
 	const struct exp *e;   /* the experiment (while it is read) */
 	char name[32];         /* given or "fault<index>" (results: faults.NAME.*) */
-	int kind;              /* enum exp_fault_kind */
+	const struct fault_ops *ops; /* its kind (faults/fault.h) */
+	void *settings;        /* the kind's settings (ops->kind.settings_size bytes,
+				* filled by its table); NULL: it has none */
 	uint64_t at_ps;        /* when it starts */
 	uint64_t duration_ps;  /* how long it lasts, 0 = to the end of the run */
-	uint64_t period_ps;    /* flap: down for half of it, up for the other half */
-	uint32_t count;        /* flap: times down */
-	uint64_t rate_bps;     /* rate, slow-receiver */
-	double loss;           /* loss: per frame */
-	int tc;                /* loss: the traffic class, -1 = all */
-	bool ge_on;            /* loss: bursty */
-	struct port_ge ge;     /* ... its chain */
-	double ber;            /* corrupt: bit error rate */
-	uint32_t priority;     /* pfc-storm, slow-receiver: the priority paused */
-	bool priority_set;     /* slow-receiver: priority given (else all eight) */
 	struct exp_capture *ports; /* the ports it acts on (node-wide kinds: every
 				    * connected port of the node) */
 	uint32_t n_ports;      /* their count */
@@ -199,7 +175,8 @@ struct exp {
 	uint32_t n_pfc_off;           /* their count */
 	struct cfg_mark *pfc_off_marks; /* where each was named */
 	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
-	int link_layer;               /* fabric.link_layer: enum pkt_ll_kind */
+	const struct link_layer_ops *ll; /* fabric.link_layer (linklayers/) */
+	int link_layer;               /* its enum pkt_ll_kind (ll->pkt_kind) */
 	struct exp_ib ib;             /* fabric.ib (exp_fabric.c) */
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "exp_int.h"
+#include "link_layer.h"
 #include "pkt_ib.h"
 #include "units.h"
 
@@ -99,8 +100,18 @@ static const struct cfg_table exp_pfc_table = {
 
 static const struct cfg_sub exp_pfc_subs[] = { { &exp_pfc_table, 0 }, { NULL, 0 } };
 
-static const char *const exp_link_layers[] = { "roce", "infiniband", NULL };
-_Static_assert(PKT_LL_ROCE == 0 && PKT_LL_IB == 1, "fabric.link_layer's names follow enum pkt_ll_kind");
+/* link_layer: a registered link layer (linklayers/). */
+static int exp_link_layer(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+	const struct reg_kind *k;
+
+	if (reg_read(link_layer_reg(), n, &k, err) != 0)
+		return -EINVAL;
+	e->ll = REG_OPS(struct link_layer_ops, k);
+	e->link_layer = e->ll->pkt_kind;
+	return 0;
+}
 
 /* vl_buffer: auto (0: sized per link at assembly) or a size. */
 static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -260,7 +271,7 @@ static int exp_ecn_rates(const struct exp *e, const struct cfg_node *f, char err
 	const struct topo *t = e->topo;
 	struct sw_red_params red;
 
-	if (e->link_layer == PKT_LL_IB || !e->sw.ecn_tc_mask || !e->sw.red_by_rate_only)
+	if (!e->ll->eth_switch || !e->sw.ecn_tc_mask || !e->sw.red_by_rate_only)
 		return 0;
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
@@ -338,9 +349,10 @@ static int exp_fabric_check(const struct cfg_node *f, void *params, char err[CFG
 {
 	struct exp *e = params;
 
-	if (e->link_layer == PKT_LL_IB && e->sw.int_on) {
+	if (!e->ll->eth_switch && e->sw.int_on) {
 		cfg_errorf(err, cfg_get(f, "int"),
-			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: infiniband");
+			   "fabric.int (HPCC's in-band telemetry) is an Ethernet switch feature: not modelled with link_layer: %s",
+			   e->ll->kind.name);
 		return -EINVAL;
 	}
 	if (exp_ecn_rates(e, f, err) != 0 || exp_int_record(e, f, err) != 0)
@@ -356,8 +368,7 @@ static const struct cfg_key exp_fabric_keys[] = {
 	  .doc = "random frame loss per link direction, 0..1" },
 	{ "pfc", CFG_KEY_SECTION, NULL, .subs = exp_pfc_subs, .what = "pfc",
 	  .doc = "priority flow control; absent: no PFC" },
-	{ "link_layer", CFG_KEY_ENUM, "roce", .off = offsetof(struct exp, link_layer),
-	  .names = exp_link_layers,
+	{ "link_layer", CFG_KEY_CUSTOM, "roce", .read = exp_link_layer,
 	  .doc = "roce (Ethernet, PFC) or infiniband (native IB packets, credits per VL, a subnet manager's routes)" },
 	{ "ib", CFG_KEY_SECTION, "{}", .subs = exp_ib_subs, .what = "ib",
 	  .doc = "InfiniBand settings (with link_layer: infiniband)" },

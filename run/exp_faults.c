@@ -1,7 +1,7 @@
-/* The fault schedule of an experiment (`faults:`, a list): each entry a
- * kind, a start time and what it acts on (ports, or a node), read through
- * one key table whose check says which keys each kind needs. run/faults.c
- * carries them out during the run. */
+/* The fault schedule of an experiment (`faults:`, a list, and the random
+ * failures:): each entry's kind (faults/, one file a kind), start and
+ * ports or node through the common table, the kind's settings through its
+ * own; faults/schedule.c carries them out during the run. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,17 +11,8 @@
 #include <math.h>
 
 #include "exp_int.h"
+#include "fault.h"
 #include "rng.h"
-
-static const char *const exp_fault_kinds[] = {
-	"link-down", "link-up", "flap", "rate", "loss", "corrupt", "switch-down", "nic-down",
-	"pfc-storm", "slow-receiver", NULL,
-};
-
-const char *exp_fault_kind_name(int kind)
-{
-	return kind >= 0 && kind < EXP_FAULT_N ? exp_fault_kinds[kind] : "?";
-}
 
 #define EXP_FAULT_OFF(f) offsetof(struct exp_fault, f)
 
@@ -44,6 +35,16 @@ static int exp_fault_name(const struct cfg_node *n, void *params, char err[CFG_E
 		return -EINVAL;
 	}
 	memcpy(x->name, s, strlen(s) + 1);
+	return 0;
+}
+
+/* A key read elsewhere: kind before the table (it picks the kind's
+ * table), another kind's key refused by the check (it takes no ...). */
+static int exp_fault_skip(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	(void)n;
+	(void)params;
+	(void)err;
 	return 0;
 }
 
@@ -81,7 +82,7 @@ static int exp_fault_node_ports(const struct topo *t, uint32_t node, struct exp_
 	return 0;
 }
 
-/* node: a switch (switch-down) or a host (nic-down): every connected port. */
+/* node: what the kind names (a switch, a host): every connected port. */
 static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp_fault *x = params;
@@ -99,9 +100,9 @@ static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_E
 	node = &t->nodes[i];
 	if (exp_fault_node_ports(t, (uint32_t)i, x) != 0)
 		return -ENOMEM;
-	if ((x->kind == EXP_FAULT_SWITCH_DOWN) != (node->kind == TOPO_SWITCH)) {
+	if (x->ops->node_noun && x->ops->node_switch != (node->kind == TOPO_SWITCH)) {
 		cfg_errorf(err, n, "%s is a %s: %s takes a %s", s, node->kind == TOPO_SWITCH ? "switch" : "host",
-			   exp_fault_kinds[x->kind], x->kind == EXP_FAULT_SWITCH_DOWN ? "switch" : "host (a NIC)");
+			   x->ops->kind.name, x->ops->node_noun);
 		return -EINVAL;
 	}
 	if (!x->n_ports) {
@@ -111,67 +112,9 @@ static int exp_fault_node(const struct cfg_node *n, void *params, char err[CFG_E
 	return 0;
 }
 
-/* tc: all or 0..7. */
-static int exp_fault_tc(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp_fault *x = params;
-	uint64_t v;
-
-	if (n->type == CFG_SCALAR && strcmp(n->str, "all") == 0) {
-		x->tc = -1;
-		return 0;
-	}
-	if (cfg_u64(n, 0, PORT_N_TC - 1, &v, err) != 0)
-		return -EINVAL;
-	x->tc = (int)v;
-	return 0;
-}
-
-/* gilbert: {p_gb, p_bg, loss_bad, loss_good}: bursty loss. */
-static int exp_fault_ge(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	static const char *const keys[] = { "p_gb", "p_bg", "loss_bad", "loss_good", NULL };
-	struct exp_fault *x = params;
-	double *dst[] = { &x->ge.p_gb, &x->ge.p_bg, &x->ge.loss_bad, &x->ge.loss_good };
-
-	if (cfg_want(n, CFG_MAP, "gilbert ({p_gb, p_bg, loss_bad, loss_good})", err) != 0 ||
-	    cfg_check_keys(n, keys, err) != 0)
-		return -EINVAL;
-	x->ge.loss_bad = 1;
-	for (int i = 0; keys[i]; i++) {
-		const struct cfg_node *v = cfg_get(n, keys[i]);
-
-		if (!v && i < 2) {
-			cfg_errorf(err, n, "gilbert needs 'p_gb' and 'p_bg' (the chances per frame of going bad and back)");
-			return -EINVAL;
-		}
-		if (v && cfg_double(v, 0, 1, dst[i], err) != 0)
-			return -EINVAL;
-	}
-	if (x->ge.p_bg <= 0) {
-		cfg_errorf(err, cfg_get(n, "p_bg"), "gilbert: p_bg must be above 0 (the bad state must end)");
-		return -EINVAL;
-	}
-	x->ge_on = true;
-	return 0;
-}
-
-static int exp_fault_priority(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp_fault *x = params;
-	uint64_t v;
-
-	if (cfg_u64(n, 0, PKT_N_PRIO - 1, &v, err) != 0)
-		return -EINVAL;
-	x->priority = (uint32_t)v;
-	x->priority_set = true;
-	return 0;
-}
-
 static const struct cfg_key exp_fault_keys[] = {
-	{ "kind", CFG_KEY_ENUM, .required = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down, pfc-storm or slow-receiver",
-	  .off = EXP_FAULT_OFF(kind), .names = exp_fault_kinds,
-	  .doc = "link-down, link-up, flap, rate, loss, corrupt, switch-down, nic-down, pfc-storm, slow-receiver" },
+	{ "kind", CFG_KEY_CUSTOM, .required = "a fault kind", .read = exp_fault_skip,
+	  .doc = "what it does: a fault kind (docs/config.md, faults)" },
 	{ "name", CFG_KEY_CUSTOM, NULL, .read = exp_fault_name,
 	  .doc = "names its results (faults.NAME.*); default fault<index>" },
 	{ "at", CFG_KEY_TIME, .required = "when it starts, e.g. 1ms", .off = EXP_FAULT_OFF(at_ps),
@@ -182,133 +125,54 @@ static const struct cfg_key exp_fault_keys[] = {
 	  .doc = "switch-down: a switch; nic-down: a host (NIC); every link of it" },
 	{ "duration", CFG_KEY_TIME, NULL, .off = EXP_FAULT_OFF(duration_ps),
 	  .doc = "how long it lasts; absent: to the end of the run (not flap, link-up)" },
-	{ "period", CFG_KEY_TIME, NULL, .off = EXP_FAULT_OFF(period_ps),
-	  .doc = "flap: down for the first half of each period, up for the second" },
-	{ "count", CFG_KEY_UINT, NULL, .off = EXP_FAULT_OFF(count), .size = 4, .min = 1,
-	  .max = 1000000, .doc = "flap: how many times the links go down" },
-	{ "rate", CFG_KEY_RATE, NULL, .off = EXP_FAULT_OFF(rate_bps), .min = 1000000,
-	  .doc = "rate: the links' rate meanwhile (a 400G port falling back to 200G); slow-receiver: its drain rate" },
-	{ "loss", CFG_KEY_DOUBLE, NULL, .off = EXP_FAULT_OFF(loss), .lo = 0, .hi = 1,
-	  .doc = "loss: the chance each frame is lost, 0..1" },
-	{ "tc", CFG_KEY_CUSTOM, NULL, .read = exp_fault_tc,
-	  .doc = "loss: the traffic class 0..7 it hits, or all (default)" },
-	{ "gilbert", CFG_KEY_CUSTOM, NULL, .read = exp_fault_ge,
-	  .doc = "loss: bursty, {p_gb, p_bg, loss_bad (1), loss_good (0)} per frame" },
-	{ "ber", CFG_KEY_DOUBLE, NULL, .off = EXP_FAULT_OFF(ber), .lo = 0, .hi = 1e-3,
-	  .doc = "corrupt: bit error rate, up to 1e-3" },
-	{ "priority", CFG_KEY_CUSTOM, NULL, .read = exp_fault_priority,
-	  .doc = "pfc-storm: the priority its XOFFs pause; slow-receiver: the one it pauses (absent: all)" },
 };
 
-/* Which keys a kind needs (N) and allows (A) besides kind, name and at. */
-struct exp_fault_rule {
-	const char *need;      /* space-separated */
-	const char *allow;     /* space-separated, beside need */
-};
-
-static const struct exp_fault_rule exp_fault_rules[EXP_FAULT_N] = {
-	[EXP_FAULT_LINK_DOWN] = { "ports", "duration" },
-	[EXP_FAULT_LINK_UP] = { "ports", "" },
-	[EXP_FAULT_FLAP] = { "ports period count", "" },
-	[EXP_FAULT_RATE] = { "ports rate", "duration" },
-	[EXP_FAULT_LOSS] = { "ports", "loss tc gilbert duration" },
-	[EXP_FAULT_CORRUPT] = { "ports ber", "duration" },
-	[EXP_FAULT_SWITCH_DOWN] = { "node", "duration" },
-	[EXP_FAULT_NIC_DOWN] = { "node", "duration" },
-	[EXP_FAULT_PFC_STORM] = { "ports priority", "duration" },
-	[EXP_FAULT_SLOW_RX] = { "ports rate", "priority duration" },
-};
-
-/* Is @key one of the space-separated words of @list? */
-static bool exp_fault_in(const char *list, const char *key)
+/* The keys the entry's kind needs and takes (beside kind, name, at). */
+static int exp_fault_keys_check(const struct cfg_node *it, const struct fault_ops *o,
+				char err[CFG_ERR_BYTES])
 {
-	size_t n = strlen(key);
-
-	for (const char *p = list; (p = strstr(p, key)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
-static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp_fault *x = params;
-	const struct exp_fault_rule *r = &exp_fault_rules[x->kind];
-	const char *kind = exp_fault_kinds[x->kind];
+	const char *kind = o->kind.name, *sep = o->allow[0] ? " " : "";
 
 	for (uint32_t i = 0; i < it->n; i++) {
 		const char *k = it->keys[i]->str;
 
 		if (!strcmp(k, "kind") || !strcmp(k, "name") || !strcmp(k, "at") ||
-		    exp_fault_in(r->need, k) || exp_fault_in(r->allow, k))
+		    fault_word(o->need, k) || fault_word(o->allow, k))
 			continue;
 		cfg_errorf(err, it->keys[i], "a %s fault takes no '%s' (it takes %s%s%s)", kind, k,
-			   r->need, r->allow[0] ? " " : "", r->allow);
+			   o->need, sep, o->allow);
 		return -EINVAL;
 	}
-	for (const char *p = r->need; *p;) {
-		char key[16];
+	for (const char *p = o->need; *p;) {
+		char key[32];
 		size_t n = strcspn(p, " ");
 
-		memcpy(key, p, n);
-		key[n] = '\0';
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
 		if (!cfg_get(it, key)) {
-			cfg_errorf(err, it, "a %s fault needs '%s' (it takes %s%s%s)", kind, key, r->need,
-				   r->allow[0] ? " " : "", r->allow);
+			cfg_errorf(err, it, "a %s fault needs '%s' (it takes %s%s%s)", kind, key, o->need,
+				   sep, o->allow);
 			return -EINVAL;
 		}
 		p += n + (p[n] == ' ');
 	}
-	if (x->kind == EXP_FAULT_LOSS && !cfg_get(it, "loss") && !x->ge_on) {
-		cfg_errorf(err, it, "a loss fault needs 'loss' (a chance per frame) or 'gilbert' (bursty)");
-		return -EINVAL;
-	}
-	if (x->kind == EXP_FAULT_LOSS && cfg_get(it, "loss") && x->ge_on) {
-		cfg_errorf(err, cfg_get(it, "gilbert"), "a loss fault takes 'loss' or 'gilbert', not both");
-		return -EINVAL;
-	}
-	if (x->kind == EXP_FAULT_FLAP && x->period_ps < 2) {
-		cfg_errorf(err, cfg_get(it, "period"), "flap: the period must be above 0");
-		return -EINVAL;
-	}
-	{
-		/* The last instant it acts at must stay inside the clock's
-		 * horizon (128-bit sums: nothing wraps on the way). */
-		unsigned __int128 end = (unsigned __int128)x->at_ps + x->duration_ps;
+	return 0;
+}
 
-		if (x->kind == EXP_FAULT_FLAP)
-			end = (unsigned __int128)x->at_ps + (unsigned __int128)x->count * x->period_ps;
-		if (end > EXP_FAULT_HORIZON_PS) {
-			cfg_errorf(err, it, "this fault ends past the simulator's horizon (%llu s)",
-				   (unsigned long long)(EXP_FAULT_HORIZON_PS / UNITS_PS_PER_S));
-			return -EINVAL;
-		}
-	}
-	if ((x->kind == EXP_FAULT_SLOW_RX || x->kind == EXP_FAULT_PFC_STORM) &&
-	    x->e->link_layer == PKT_LL_IB) {
-		/* Both act through PFC pauses, which an IB link does not have. */
-		cfg_errorf(err, cfg_get(it, "kind"),
-			   "a %s fault sends PFC pauses: an Ethernet fault, not with fabric.link_layer: infiniband",
-			   kind);
-		return -EINVAL;
-	}
-	if ((x->kind == EXP_FAULT_SLOW_RX || x->kind == EXP_FAULT_PFC_STORM) && x->n_ports != 1) {
-		cfg_errorf(err, cfg_get(it, "ports"), "a %s fault acts on one port (got %u)", kind, x->n_ports);
-		return -EINVAL;
-	}
-	if (x->kind == EXP_FAULT_SLOW_RX) {
-		const struct topo_node *tn = &x->e->topo->nodes[x->ports[0].node];
-		uint64_t line = x->e->topo->links[tn->port_links[x->ports[0].port]].rate_bps;
+static int exp_fault_check(const struct cfg_node *it, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_fault *x = params;
+	const struct fault_ops *o = x->ops;
+	/* The last instant it acts at must stay inside the clock's horizon
+	 * (128-bit sums: nothing wraps on the way). */
+	unsigned __int128 end;
 
-		if (tn->kind != TOPO_HOST) {
-			cfg_errorf(err, cfg_get(it, "ports"), "a slow receiver is a host's port, not %s's", tn->name);
-			return -EINVAL;
-		}
-		if (x->rate_bps >= line) {
-			cfg_errorf(err, cfg_get(it, "rate"), "a slow receiver drains below its link's rate (%llu bit/s)",
-				   (unsigned long long)line);
-			return -EINVAL;
-		}
+	if (exp_fault_keys_check(it, o, err) != 0 || (o->validate && o->validate(x, it, err) != 0))
+		return -EINVAL;
+	end = o->end ? o->end(x) : (unsigned __int128)x->at_ps + x->duration_ps;
+	if (end > EXP_FAULT_HORIZON_PS) {
+		cfg_errorf(err, it, "this fault ends past the simulator's horizon (%llu s)",
+			   (unsigned long long)(EXP_FAULT_HORIZON_PS / UNITS_PS_PER_S));
+		return -EINVAL;
 	}
 	if (cfg_get(it, "duration") && x->duration_ps == 0) {
 		cfg_errorf(err, cfg_get(it, "duration"), "duration must be above 0 (absent: to the end of the run)");
@@ -325,14 +189,91 @@ static const struct cfg_table exp_fault_table = {
 	.ordered = true,
 };
 
-const struct cfg_table *exp_faults_table(void)
+int exp_faults_schema(struct cfg_schema_names *out)
 {
-	return &exp_fault_table;
+	struct reg *r = fault_reg();
+	int rc = cfg_schema_names_add(out, &exp_fault_table);
+
+	for (unsigned i = 0; rc == 0 && i < reg_count(r); i++)
+		if (reg_at(r, i)->settings)
+			rc = cfg_schema_names_add(out, reg_at(r, i)->settings);
+	return rc;
+}
+
+/* Every kind's keys, once, in registry order, read by no one (the entry's
+ * own kind reads its own): so that a key of another kind is refused by
+ * the check (a link-down fault takes no 'ber'), not as unknown. */
+enum { EXP_FAULT_KIND_KEYS = 64 /* distinct keys of every kind together, at most */ };
+
+struct exp_fault_others {
+	struct cfg_key keys[EXP_FAULT_KIND_KEYS]; /* the keys */
+	struct cfg_table table;                   /* over them */
+	const char *names[sizeof(exp_fault_keys) / sizeof(exp_fault_keys[0]) +
+			  EXP_FAULT_KIND_KEYS + 1]; /* every key an entry may have,
+							 * NULL-terminated */
+};
+
+static void exp_fault_others_init(struct exp_fault_others *o)
+{
+	struct reg *r = fault_reg();
+	unsigned n = 0;
+
+	o->table = (struct cfg_table){ .section = "faults", .keys = o->keys, .ordered = true };
+	for (unsigned i = 0; i < reg_count(r); i++) {
+		const struct cfg_table *t = reg_at(r, i)->settings;
+
+		for (unsigned k = 0; t && k < t->n_keys; k++) {
+			unsigned j = 0;
+
+			while (j < o->table.n_keys && strcmp(o->keys[j].name, t->keys[k].name))
+				j++;
+			if (j == o->table.n_keys && j < EXP_FAULT_KIND_KEYS)
+				o->keys[o->table.n_keys++] = (struct cfg_key){
+					.name = t->keys[k].name, .type = CFG_KEY_CUSTOM,
+					.read = exp_fault_skip, .doc = t->keys[k].doc };
+		}
+	}
+	for (unsigned i = 0; i < exp_fault_table.n_keys; i++)
+		o->names[n++] = exp_fault_keys[i].name;
+	for (unsigned i = 0; i < o->table.n_keys; i++)
+		o->names[n++] = o->keys[i].name;
+	o->names[n] = NULL;
+}
+
+/* Entry @it into @f: its kind first (it picks the table of its settings),
+ * then the common keys and the kind's, then the checks. */
+static int exp_fault_read(struct exp *e, struct cfg_node *it, struct exp_fault *f,
+			  const struct exp_fault_others *others, char err[CFG_ERR_BYTES])
+{
+	struct cfg_bind b[3] = { { &exp_fault_table, f }, { &others->table, NULL } };
+	const struct cfg_node *kn;
+	const struct reg_kind *k;
+	char list[512];
+	unsigned n = 2;
+
+	/* Unknown keys first, as the schema would. */
+	if (cfg_want(it, CFG_MAP, "a fault ({kind, at, ...})", err) != 0 ||
+	    cfg_check_keys(it, others->names, err) != 0)
+		return -EINVAL;
+	if ((kn = cfg_get(it, "kind")) == NULL) {
+		cfg_errorf(err, it, "missing key 'kind' (%s)", reg_list(fault_reg(), list, sizeof(list)));
+		return -EINVAL;
+	}
+	if (reg_read(fault_reg(), kn, &k, err) != 0)
+		return -EINVAL;
+	f->ops = REG_OPS(struct fault_ops, k);
+	if (k->settings) {
+		if (!(f->settings = calloc(1, k->settings_size)))
+			return -ENOMEM;
+		b[n++] = (struct cfg_bind){ k->settings, f->settings };
+	}
+	return cfg_schema_read(e->doc, it, "fault", b, n, err);
 }
 
 int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp *e = params;
+	struct exp_fault_others others;
 
 	if (cfg_want(x, CFG_SEQ, "faults (a list of {kind, at, ...})", err) != 0)
 		return -EINVAL;
@@ -342,18 +283,15 @@ int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYT
 	}
 	if (!(e->faults = calloc(x->n ? x->n : 1, sizeof(*e->faults))))
 		return -ENOMEM;
+	exp_fault_others_init(&others);
 	for (uint32_t i = 0; i < x->n; i++) {
 		struct exp_fault *f = &e->faults[i];
-		struct cfg_bind b = { &exp_fault_table, f };
 		int r;
 
-		*f = (struct exp_fault){ .e = e, .tc = -1, .mark = x->items[i]->mark };
+		*f = (struct exp_fault){ .e = e, .mark = x->items[i]->mark };
 		snprintf(f->name, sizeof(f->name), "fault%u", i);
-		e->n_faults = i + 1; /* its ports are freed with it */
-		if (cfg_want(x->items[i], CFG_MAP, "a fault ({kind, at, ...})", err) != 0)
-			return -EINVAL;
-		/* The node-wide kinds need the kind before the node. */
-		if ((r = cfg_schema_read(e->doc, x->items[i], "fault", &b, 1, err)) != 0)
+		e->n_faults = i + 1; /* its ports and settings are freed with it */
+		if ((r = exp_fault_read(e, x->items[i], f, &others, err)) != 0)
 			return r;
 		for (uint32_t k = 0; k < i; k++)
 			if (!strcmp(e->faults[k].name, f->name)) {
@@ -367,8 +305,10 @@ int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYT
 
 void exp_faults_free(struct exp *e)
 {
-	for (uint32_t i = 0; i < e->n_faults; i++)
+	for (uint32_t i = 0; i < e->n_faults; i++) {
 		free(e->faults[i].ports);
+		free(e->faults[i].settings);
+	}
 	free(e->faults);
 	e->faults = NULL;
 	e->n_faults = 0;
@@ -420,7 +360,7 @@ static uint64_t exp_fail_draw(struct rng *r, uint64_t mean_ps)
 	return t < 1 ? 1 : t >= (double)EXP_FAULT_HORIZON_PS ? EXP_FAULT_HORIZON_PS : (uint64_t)t;
 }
 
-static int exp_fail_push(struct exp *e, uint32_t *cap, int kind, uint32_t node, uint16_t port,
+static int exp_fail_push(struct exp *e, uint32_t *cap, const struct fault_ops *kind, uint32_t node, uint16_t port,
 			 uint64_t at, uint64_t dur, const struct cfg_mark *mark)
 {
 	struct exp_fault *f;
@@ -437,10 +377,10 @@ static int exp_fail_push(struct exp *e, uint32_t *cap, int kind, uint32_t node, 
 		*cap = c;
 	}
 	f = &e->faults[e->n_faults];
-	*f = (struct exp_fault){ .kind = kind, .at_ps = at, .duration_ps = dur, .tc = -1,
-				 .random = true, .mark = *mark };
+	*f = (struct exp_fault){ .ops = kind, .at_ps = at, .duration_ps = dur, .random = true,
+				 .mark = *mark };
 	snprintf(f->name, sizeof(f->name), "random%u", e->n_faults);
-	if (kind == EXP_FAULT_LINK_DOWN) {
+	if (kind == &fault_link_down) {
 		if (!(f->ports = malloc(sizeof(*f->ports))))
 			return -ENOMEM;
 		f->ports[0] = (struct exp_capture){ .node = node, .port = port };
@@ -504,10 +444,10 @@ int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_B
 				if (fix > EXP_FAULT_HORIZON_PS - now)
 					fix = EXP_FAULT_HORIZON_PS - now;
 				if (i == 1)
-					rc = exp_fail_push(e, &cap, EXP_FAULT_LINK_DOWN, t->links[c].node[0],
+					rc = exp_fail_push(e, &cap, &fault_link_down, t->links[c].node[0],
 							   t->links[c].port[0], now, fix, &x->mark);
 				else
-					rc = exp_fail_push(e, &cap, i == 0 ? EXP_FAULT_NIC_DOWN : EXP_FAULT_SWITCH_DOWN,
+					rc = exp_fail_push(e, &cap, i == 0 ? &fault_nic_down : &fault_switch_down,
 							   i == 0 ? t->hosts[c] : t->switches[c], 0, now, fix, &x->mark);
 				if (rc != 0 || fix >= until - now)
 					break;

@@ -26,10 +26,11 @@ int exp_port_list(const struct exp *e, const struct cfg_node *list, const char *
  * entries' table (for the schema). */
 int exp_expects_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 const struct cfg_table *exp_expect_table(void);
-/* The fault schedule (exp_faults.c): the faults: key's reader, its
- * entries' table (for the schema) and the release of what it read. */
+/* The fault schedule (exp_faults.c): the faults: key's reader, its keys
+ * and every fault kind's into @out (the schema; 0 or -ENOMEM), and the
+ * release of what it read. */
 int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
-const struct cfg_table *exp_faults_table(void);
+int exp_faults_schema(struct cfg_schema_names *out);
 /* failures: random failure processes per component kind, drawn from the
  * seed into more entries of the schedule (after faults:). */
 int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);

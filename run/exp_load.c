@@ -445,7 +445,7 @@ int exp_schema_keys(struct cfg_schema_names *out)
 	r = cfg_schema_names_add(out, &exp_top_table);
 	r = r ? r : cfg_schema_names_add(out, cc_cfg_table());
 	r = r ? r : cfg_schema_names_add(out, exp_expect_table());
-	r = r ? r : cfg_schema_names_add(out, exp_faults_table());
+	r = r ? r : exp_faults_schema(out);
 	for (unsigned i = 0; r == 0 && (t = topo_kind_table(i)) != NULL; i++)
 		r = cfg_schema_names_add(out, t);
 	for (unsigned i = 0; r == 0 && (k = tg_wl_kind_at(i)) != NULL; i++)

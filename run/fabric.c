@@ -14,9 +14,8 @@
 #include "capture.h"
 #include "fabric.h"
 #include "faults.h"
+#include "link_layer.h"
 #include "pkt_telemetry.h"
-#include "port_credit.h"
-#include "port_pfc.h"
 
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
 {
@@ -128,62 +127,95 @@ double fabric_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The VLs something is sent on (data of any message, ACKs, CNPs: the SLs
- * the NIC's @np gives their DSCPs, on the VLs fabric.ib.sl2vl and every
- * port_sl2vl table map them to): those get credit buffers, the others
- * none, so that a switch commits only the buffers in use. */
-static uint8_t fabric_credit_vls(const struct exp *e, const struct nic_params *np)
+/* Every switch of @f, with @sp (@sp_up for the scale-up tier): its own
+ * hash seed, path choice and rows of the forwarding table. 0 or -ENOMEM. */
+static int fabric_switches(struct fabric *f, struct sw_params *sp, struct sw_params *sp_up)
 {
-	uint16_t sls = 0;
-	uint8_t used = 0;
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	struct topo_fib_buf fb = { 0 };
+	int r = 0;
 
-	sls |= (uint16_t)(1u << np->dscp_to_sl[e->nic.data_dscp & 63]);
-	sls |= (uint16_t)(1u << np->dscp_to_sl[e->nic.ack_dscp & 63]);
-	sls |= (uint16_t)(1u << np->dscp_to_sl[(e->nic.cnp_dscp ? e->nic.cnp_dscp
-								   : NIC_CNP_DSCP_DEFAULT) & 63]);
-	for (uint32_t i = 0; i < e->n_msgs; i++)
-		sls |= (uint16_t)(1u << np->dscp_to_sl[e->msgs[i].dscp & 63]);
-	for (int sl = 0; sl < SW_IB_N_SL; sl++) {
-		if (!(sls >> sl & 1))
-			continue;
-		used |= (uint8_t)(1u << e->ib.sl2vl[sl]);
-		for (uint32_t k = 0; k < e->ib.n_sl2vl_ports; k++)
-			used |= (uint8_t)(1u << e->ib.sl2vl_maps[k][sl]);
+	for (uint32_t i = 0; i < t->n_switches && r == 0; i++) {
+		uint32_t node = t->switches[i];
+		bool up = t->nodes[node].tier == TOPO_TIER_SCALEUP;
+		struct sw_params *swp = up ? sp_up : sp;
+		struct fib_rows fib;
+		struct rng rng;
+
+		/* This switch's rows of the forwarding table, for sw_new to
+		 * compress; the buffers are reused from switch to switch. */
+		if (topo_fib_rows(f->routes, t, node, &fb, &fib) != 0) {
+			r = -ENOMEM;
+			break;
+		}
+		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
+		swp->hash_seed = rng_next(&rng);
+		swp->path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
+		swp->tier = t->nodes[node].tier;
+		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, swp, &fib);
+		if (!f->sws[i])
+			r = -ENOMEM;
 	}
-	return used;
+	topo_fib_buf_free(&fb);
+	return r;
 }
 
-/* The buffer a port of @rate_bps and @delay_ps grants per VL with
- * fabric.ib.vl_buffer: auto: what keeps the link at line rate, the credit
- * loop's bytes (a round trip of the cable at line rate, the largest frame
- * it waits behind at each end, the update threshold's worth not yet
- * advertised), in 64-byte blocks, at most 128 KiB (the 12-bit counters'
- * reach: a faster or longer link then runs below line rate). */
-uint64_t fabric_credit_auto_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
-				  uint64_t update_bytes)
+/* Every NIC of @f with @np, its ports readied by the link layer. 0,
+ * -ENOMEM, or -EINVAL with @err filled. */
+static int fabric_nics(struct fabric *f, const struct nic_params *np, char err[CFG_ERR_BYTES])
 {
-	uint64_t cable = (uint64_t)((unsigned __int128)rate_bps * 2 * delay_ps / 8 / UNITS_PS_PER_S);
-	uint64_t need = cable + 2 * (uint64_t)max_frame_bytes + update_bytes;
+	const struct topo *t = f->topo;
 
-	need = (need + PKT_IB_BLOCK_BYTES - 1) / PKT_IB_BLOCK_BYTES * PKT_IB_BLOCK_BYTES;
-	return need < PORT_CREDIT_MAX_BUFFER_BYTES ? need : PORT_CREDIT_MAX_BUFFER_BYTES;
+	for (uint32_t i = 0; i < t->n_hosts; i++) {
+		uint32_t node = t->hosts[i];
+
+		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
+				     np);
+		if (!f->nics[i] && errno == EINVAL) {
+			/* Not a memory problem: say so rather than hide it. */
+			snprintf(err, CFG_ERR_BYTES,
+				 "internal error: the NIC refused settings the loader accepted (nic.*)");
+			return -EINVAL;
+		}
+		if (!f->nics[i])
+			return -ENOMEM;
+		if (f->exp->ll->nic_ready && f->exp->ll->nic_ready(f, i) != 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
-/* The credit settings of IB port @p (fabric.ib) on the VLs in @used. */
-static void fabric_credit_params(const struct exp *e, uint8_t used, const struct port *p,
-				 struct port_credit_params *cp)
+/* Every link of @f: its ports connected, fabric.loss, the next hops' MACs. */
+static void fabric_links(struct fabric *f)
 {
-	uint64_t buf = e->ib.vl_buffer_bytes
-			       ? e->ib.vl_buffer_bytes
-			       : fabric_credit_auto_bytes(port_rate_bps(p), port_delay_ps(p),
-							  fabric_max_frame(e),
-							  e->ib.credit_update_bytes);
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
 
-	port_credit_params_default(cp);
-	for (int vl = 0; vl < PORT_N_TC; vl++)
-		cp->buffer_bytes[vl] = (used >> vl & 1) ? (uint32_t)buf : 0;
-	cp->update_bytes = (uint32_t)e->ib.credit_update_bytes;
-	cp->refresh_ps = e->ib.credit_interval_ps;
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+		struct port *a = fabric_port(f, l->node[0], l->port[0]);
+		struct port *b = fabric_port(f, l->node[1], l->port[1]);
+
+		port_connect(a, b, l->rate_bps, l->delay_ps);
+		if (e->loss > 0) {
+			struct rng rng;
+
+			rng_init(&rng, e->seed, UINT64_C(0x6c6f737300000000) + i);
+			port_set_loss(a, e->loss, rng_next(&rng));
+			port_set_loss(b, e->loss, rng_next(&rng));
+		}
+		for (int s = 0; s < 2; s++) {
+			uint32_t me = l->node[s], peer = l->node[1 - s];
+			uint8_t mac[6];
+
+			fabric_port_mac(t, peer, l->port[1 - s], mac);
+			if (t->nodes[me].kind == TOPO_HOST)
+				nic_set_next_hop_mac(f->nics[t->nodes[me].index], l->port[s], mac);
+			else
+				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
+		}
+	}
 }
 
 int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool, bool outputs,
@@ -191,10 +223,10 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 {
 	double start = fabric_now_s();
 	const struct topo *t = e->topo;
+	const struct link_layer_ops *ll = e->ll;
 	struct nic_params np;
 	struct sw_params sp, sp_up;
 	char cerr[CFG_ERR_BYTES];
-	struct topo_fib_buf fb = { 0 };
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -220,124 +252,24 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 						.port = t->eps[ep].port };
 	sp = e->sw;
 	sp.max_frame_bytes = fabric_max_frame(e);
-	if (e->link_layer == PKT_LL_IB) {
-		/* Credits hold senders back, not pauses; the subnet manager's
-		 * engine fills the forwarding tables. */
-		sp.ll = &pkt_ll_ib;
-		sp.ecn_tc_mask = 0; /* fabric.ecn is Ethernet's; IB marks by fabric.ib_cc */
-		sp.ib_routing = (uint8_t)e->ib.routing;
-		memcpy(sp.sl2vl, e->ib.sl2vl, sizeof(sp.sl2vl));
-	}
-	if (sw_params_scaleup(&sp, &sp_up) != 0)
+	if (ll->switch_params)
+		ll->switch_params(e, &sp);
+	if (sw_params_scaleup(&sp, &sp_up) != 0 || fabric_switches(f, &sp, &sp_up) != 0)
 		goto nomem;
-	for (uint32_t i = 0; i < t->n_switches; i++) {
-		uint32_t node = t->switches[i];
-		bool up = t->nodes[node].tier == TOPO_TIER_SCALEUP;
-		struct sw_params *swp = up ? &sp_up : &sp;
-		struct fib_rows fib;
-		struct rng rng;
-
-		/* This switch's rows of the forwarding table, for sw_new to
-		 * compress; the buffers are reused from switch to switch. */
-		if (topo_fib_rows(f->routes, t, node, &fb, &fib) != 0)
-			goto nomem;
-		rng_init(&rng, e->seed, UINT64_C(0x65636d7000000000) + i);
-		swp->hash_seed = rng_next(&rng);
-		swp->path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
-		swp->tier = t->nodes[node].tier;
-		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, swp, &fib);
-		if (!f->sws[i])
-			goto nomem;
-	}
-	topo_fib_buf_free(&fb);
 	np = e->nic;
 	np.cc_cfg = e->cc_cfg; /* one copy for every NIC */
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
 	np.sched = e->sw.sched;
-	if (e->link_layer == PKT_LL_IB) {
-		/* A QP's SL is the class its DSCP selects (the same classes as
-		 * on Ethernet); it sends on the VL its SL maps to. */
-		np.ll = &pkt_ll_ib;
-		np.ib_grh = e->ib.grh;
-		for (int d = 0; d < 64; d++) {
-			np.dscp_to_sl[d] = np.dscp_to_tc[d];
-			np.dscp_to_tc[d] = e->ib.sl2vl[np.dscp_to_sl[d]];
-		}
-	}
-	for (uint32_t i = 0; i < t->n_hosts; i++) {
-		uint32_t node = t->hosts[i];
-
-		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
-				     &np);
-		if (!f->nics[i] && errno == EINVAL) {
-			/* Not a memory problem: say so rather than hide it. */
-			topo_fib_buf_free(&fb);
-			snprintf(err, CFG_ERR_BYTES,
-				 "internal error: the NIC refused settings the loader accepted (nic.*)");
-			return -EINVAL;
-		}
-		if (!f->nics[i])
-			goto nomem;
-		/* NIC ports honour the pauses of their switch (an NVLink
-		 * endpoint's scale-up switch pauses on every priority). */
-		for (uint16_t p = 0; e->link_layer != PKT_LL_IB &&
-				     (e->sw.pfc.lossless_prio || t->nodes[node].role == TOPO_ROLE_GPU) &&
-				     p < t->nodes[node].n_ports;
-		     p++)
-			if (port_pfc_enable(nic_port(f->nics[i], p), e->sw.prio_to_tc) != 0)
-				goto nomem;
-	}
-	for (uint32_t i = 0; i < t->n_links; i++) {
-		const struct topo_link *l = &t->links[i];
-		struct port *a = fabric_port(f, l->node[0], l->port[0]);
-		struct port *b = fabric_port(f, l->node[1], l->port[1]);
-
-		port_connect(a, b, l->rate_bps, l->delay_ps);
-		if (e->loss > 0) {
-			struct rng rng;
-
-			rng_init(&rng, e->seed, UINT64_C(0x6c6f737300000000) + i);
-			port_set_loss(a, e->loss, rng_next(&rng));
-			port_set_loss(b, e->loss, rng_next(&rng));
-		}
-		for (int s = 0; s < 2; s++) {
-			uint32_t me = l->node[s], peer = l->node[1 - s];
-			uint8_t mac[6];
-
-			fabric_port_mac(t, peer, l->port[1 - s], mac);
-			if (t->nodes[me].kind == TOPO_HOST)
-				nic_set_next_hop_mac(f->nics[t->nodes[me].index], l->port[s], mac);
-			else
-				sw_set_next_hop_mac(f->sws[t->nodes[me].index], l->port[s], mac);
-		}
-	}
-	if (e->link_layer == PKT_LL_IB) {
-		/* Credits on every port: switches hold what arrives in their
-		 * MMU, NICs consume it at once. */
-		struct port_credit_params cp;
-		uint8_t used = fabric_credit_vls(e, &np);
-
-		for (uint32_t k = 0; k < e->ib.n_sl2vl_ports; k++) {
-			const struct topo_node *n = &t->nodes[e->ib.sl2vl_ports[k].node];
-
-			sw_set_port_sl2vl(f->sws[n->index], e->ib.sl2vl_ports[k].port,
-					  e->ib.sl2vl_maps[k]);
-		}
-		for (uint32_t i = 0; i < t->n_switches; i++)
-			for (uint16_t p = 0; p < t->nodes[t->switches[i]].n_ports; p++) {
-				fabric_credit_params(e, used, sw_port(f->sws[i], p), &cp);
-				if (sw_port_credit_on(f->sws[i], p, &cp) != 0)
-					goto nomem;
-			}
-		for (uint32_t i = 0; i < t->n_hosts; i++)
-			for (uint16_t p = 0; p < t->nodes[t->hosts[i]].n_ports; p++) {
-				fabric_credit_params(e, used, nic_port(f->nics[i], p), &cp);
-				cp.release_on_arrival = true;
-				if (port_credit_enable(nic_port(f->nics[i], p), &cp) != 0)
-					goto nomem;
-			}
-	}
+	if (ll->nic_params)
+		ll->nic_params(e, &np);
+	if ((r = fabric_nics(f, &np, err)) == -EINVAL)
+		return r;
+	if (r != 0)
+		goto nomem;
+	fabric_links(f);
+	if (ll->wire_up && ll->wire_up(f, &np) != 0)
+		goto nomem;
 	if ((r = fabric_ready(f, err)) != 0)
 		return r;
 	/* What the outputs need before the traffic is posted: the sampler's
@@ -351,8 +283,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	fabric_progress_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan,
-					 .ll = e->link_layer == PKT_LL_IB ? &pkt_ll_ib : NULL,
-					 .ib_grh = e->ib.grh };
+					 .ll = ll->wire, .ib_grh = e->ib.grh };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, f->tg_eps, t->n_eps, e->msgs, e->n_msgs,
 			       &e->graph, fabric_path, f, &fr, err);
@@ -366,7 +297,6 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	f->setup_s = fabric_now_s() - start;
 	return 0;
 nomem:
-	topo_fib_buf_free(&fb);
 	snprintf(err, CFG_ERR_BYTES, "out of memory building the fabric");
 	return -ENOMEM;
 }

@@ -55,7 +55,7 @@ struct fabric {
 				       * UINT32_MAX off it */
 	uint64_t *dl_tx;              /* frames sent to that successor by then */
 	bool deadlock_stopped;        /* the run was stopped because of it */
-	struct fabric_faults *faults; /* the fault schedule (faults.c), NULL without */
+	struct fabric_faults *faults; /* the fault schedule (faults/schedule.c), NULL without */
 	uint64_t reroute_changed;     /* (switch, destination class) rows the last
 				       * fabric_reroute changed */
 	/* no-progress detector (engine.no_progress, fabric_progress_arm) */
@@ -68,7 +68,8 @@ struct fabric {
 /* Monotonic wall-clock time, s. */
 double fabric_now_s(void);
 
-/* Build everything for @e on @pool, opening no file: with @outputs, what
+/* Build everything for @e on @pool, opening no file (the link layer's
+ * wiring by its hooks, linklayers/link_layer.h): with @outputs, what
  * the output files need in the simulation (the series sampler, the PFC
  * log's hooks, the list of sampled QPs) is set up too, and
  * fabric_open_outputs must follow before fabric_run. Returns 0 or -errno
@@ -170,7 +171,7 @@ unsigned fabric_eal_mem_mb(const struct exp *e);
 /* fabric.ib.vl_buffer: auto for a port of @rate_bps and @delay_ps with
  * frames up to @max_frame_bytes and an update threshold of @update_bytes:
  * the credit loop's bytes, a whole number of 64-byte blocks, at most
- * 128 KiB (fabric.c). */
+ * 128 KiB (linklayers/infiniband.c). */
 uint64_t fabric_credit_auto_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
 				  uint64_t update_bytes);
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "fault.h"
 #include "faults.h"
 #include "results.h"
 #include "units.h"
@@ -44,7 +45,7 @@ int res_faults(struct results *r, const struct fabric *f)
 		if (e->faults[i].random)
 			continue;
 		fabric_fault_counts(f, i, &c);
-		RES_STR(r, exp_fault_kind_name(e->faults[i].kind), "faults.%s.kind", n);
+		RES_STR(r, e->faults[i].ops->kind.name, "faults.%s.kind", n);
 		RES_U64(r, c.lost_down, "faults.%s.frames_lost_link_down", n);
 		RES_U64(r, c.lost_random, "faults.%s.frames_lost_random", n);
 		RES_U64(r, c.corrupted, "faults.%s.frames_corrupted", n);
@@ -75,7 +76,7 @@ int res_write_faults(const struct fabric *f, const char *dir)
 		/* where is free text (a reroute's reason): quoted, its quotes
 		 * doubled (RFC 4180). */
 		fprintf(out, "%.6f,%s,%s,%s,\"", units_ps_to_ns(row[i].t_ps) / 1e3, x ? x->name : "-",
-			x ? exp_fault_kind_name(x->kind) : "fabric", row[i].what);
+			x ? x->ops->kind.name : "fabric", row[i].what);
 		for (const char *c = row[i].detail; *c; c++)
 			fputs(*c == '"' ? "\"\"" : (char[2]){ *c, 0 }, out);
 		fputs("\"\n", out);

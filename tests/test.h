@@ -70,5 +70,6 @@ int test_cli_register(void);
 int test_docs_kinds_register(void);
 int test_toy_traffic_register(void);
 int test_toy_switch_register(void);
+int test_toy_fault_register(void);
 
 #endif

@@ -1,4 +1,4 @@
-/* The fault schedule at run time (faults.c): armed by fabric_build when
+/* The fault schedule at run time (schedule.c): armed by fabric_build when
  * the experiment has faults:, its log and counters read by the results. */
 #ifndef FAB_FAULTS_H
 #define FAB_FAULTS_H

@@ -1,71 +1,37 @@
 /* The fault schedule at run time: the experiment's faults: entries as a
- * time-ordered list of actions on links and ports (core/port_fault.h),
- * one event chain that carries them out, the forwarding recomputed
- * fabric.convergence after every change of a link's state (all switches,
- * fabric_reroute, around every link down at that time), PFC storms as a
- * chain of XOFFs, and a log of everything done (faults.csv). A run without
- * faults creates none of this. */
+ * time-ordered list of starts and ends, each kind's hooks (faults/) doing
+ * what they mean, one event chain that carries them out, the forwarding
+ * recomputed fabric.convergence after every change of a link's state (all
+ * switches, fabric_reroute, around every link down at that time), and a
+ * log of everything done (faults.csv). A run without faults creates none
+ * of this. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "faults.h"
-#include "port_pfc.h"
 
-/* A slow receiver's pause period (shorter where the longest pause is). */
-#define FAULT_SLOW_PERIOD_PS UINT64_C(50000000)
-
-/* What an action does. */
-enum fault_op {
-	FAULT_OP_DOWN,      /* the fault's links go down */
-	FAULT_OP_UP,        /* ... come back (link-up: whatever else holds them down) */
-	FAULT_OP_RATE,      /* the links take the fault's rate */
-	FAULT_OP_RATE_BACK, /* ... their own again */
-	FAULT_OP_LOSS_ON,   /* loss on the ports' egress */
-	FAULT_OP_LOSS_OFF,
-	FAULT_OP_BER_ON,    /* corruption */
-	FAULT_OP_BER_OFF,
-	FAULT_OP_STORM_ON,  /* the port starts sending XOFFs */
-	FAULT_OP_STORM_OFF,
-};
-
-static const char *const fault_op_names[] = {
-	"down", "up", "rate", "rate restored", "loss on", "loss off", "corruption on",
-	"corruption off", "pfc storm start", "pfc storm end",
-};
-
+/* A start or an end of a fault. */
 struct fault_act {
 	uint64_t t_ps;     /* when */
 	uint32_t fault;    /* whose (index of exp->faults) */
 	uint32_t seq;      /* creation order: ties at one time go in file order */
-	uint8_t op;        /* enum fault_op */
-};
-
-/* A port that pauses its link on a timer: a PFC storm (65535 quanta every
- * half pause time), or a slow receiver (each period, a pause for the part
- * of it the drain rate leaves). */
-struct fault_storm {
-	uint32_t fault;    /* its fault */
-	bool on;           /* sending */
-	uint64_t xoffs;    /* XOFF frames sent */
-	uint64_t period_ps; /* between XOFFs */
-	uint16_t quanta;   /* each one's pause */
-	uint8_t mask;      /* the priorities it pauses */
-	struct ev_src src; /* its chain of XOFFs */
-	struct fabric_faults *ff;
+	bool start;        /* its start (act), else its end (undo) */
 };
 
 struct fabric_faults {
 	struct fabric *f;
 	struct fault_act *acts;    /* sorted */
 	uint32_t n_acts;
+	uint32_t cap_acts;         /* room while they are planned */
 	uint32_t next;             /* the next to do */
 	struct ev_src src;         /* the schedule's events */
 	struct ev_src reroute_src; /* the recomputations' */
 	uint32_t *refs;            /* per topology link: faults holding it down */
 	uint8_t *link_down;        /* per topology link: down (fabric_reroute's map) */
-	struct fault_storm *storms; /* per fault (used by pfc-storm and slow-receiver faults) */
+	void **state;              /* per fault: its kind's run-time state, or NULL */
 	struct fault_row *rows;    /* the log */
 	uint32_t n_rows;
 	uint32_t cap_rows;
@@ -75,18 +41,28 @@ struct fabric_faults {
 	uint64_t routes_changed;   /* (switch, destination class) rows the reroutes changed */
 };
 
+struct fabric *fault_fabric(struct fabric_faults *ff)
+{
+	return ff->f;
+}
+
+const struct exp_fault *fault_get(struct fabric_faults *ff, uint32_t i)
+{
+	return &ff->f->exp->faults[i];
+}
+
 /* Fault events are the fabric's monitors' kind (f->mon_pending): they do
  * not keep a run alive whose traffic is done (a fault scheduled after the
  * last message has nothing to act on), and one that fires when nothing
  * but monitors is left does nothing. */
-static void fault_at(struct fabric *f, uint64_t t, struct ev_src *src, ev_fn fn, void *obj)
+void fault_at(struct fabric *f, uint64_t t, struct ev_src *src, ev_fn fn, void *obj)
 {
 	f->mon_pending++;
 	sim_at(&f->sim, t, src, fn, obj);
 }
 
 /* Called first by each fault event: false when the run is over. */
-static bool fault_live(struct fabric *f)
+bool fault_live(struct fabric *f)
 {
 	f->mon_pending--;
 	if (f->sim.evq.n > f->mon_pending)
@@ -133,12 +109,12 @@ static int fault_log(struct fabric_faults *ff, uint32_t fault, const char *what,
 }
 
 /* The topology link at port @k of fault @x. */
-static uint32_t fault_link(const struct fabric *f, const struct exp_fault *x, uint32_t k)
+uint32_t fault_link(const struct fabric *f, const struct exp_fault *x, uint32_t k)
 {
 	return f->topo->nodes[x->ports[k].node].port_links[x->ports[k].port];
 }
 
-static struct port *fault_port(struct fabric *f, const struct exp_fault *x, uint32_t k)
+struct port *fault_port(struct fabric *f, const struct exp_fault *x, uint32_t k)
 {
 	return fabric_port(f, x->ports[k].node, x->ports[k].port);
 }
@@ -148,7 +124,7 @@ static void fault_where(const struct fabric *f, const struct exp_fault *x, char 
 {
 	const struct topo *t = f->topo;
 
-	if (x->kind == EXP_FAULT_SWITCH_DOWN || x->kind == EXP_FAULT_NIC_DOWN)
+	if (x->ops->node_noun)
 		snprintf(buf, n, "%s (%u links)", t->nodes[x->ports[0].node].name, x->n_ports);
 	else if (x->n_ports == 1)
 		snprintf(buf, n, "%s:%u", t->nodes[x->ports[0].node].name, x->ports[0].port);
@@ -186,7 +162,7 @@ static void fault_reroute_later(struct fabric_faults *ff)
 		 fault_reroute_fire, ff);
 }
 
-static int fault_links(struct fabric_faults *ff, uint32_t i, bool down, bool force)
+int fault_links(struct fabric_faults *ff, uint32_t i, bool down, bool force)
 {
 	struct fabric *f = ff->f;
 	const struct exp_fault *x = &f->exp->faults[i];
@@ -214,69 +190,18 @@ static int fault_links(struct fabric_faults *ff, uint32_t i, bool down, bool for
 	return rc;
 }
 
-static void fault_storm_tick(struct sim *sim, void *obj)
-{
-	struct fault_storm *s = obj;
-	struct fabric *f = s->ff->f;
-	struct port *p = fault_port(f, &f->exp->faults[s->fault], 0);
-
-	if (!fault_live(f) || !s->on)
-		return;
-	if (port_pfc_send(p, s->mask, s->quanta) == 0)
-		s->xoffs++;
-	fault_at(f, sim->now_ps + s->period_ps, &s->src, fault_storm_tick, s);
-}
-
 static int fault_do(struct fabric_faults *ff, const struct fault_act *a)
 {
-	struct fabric *f = ff->f;
-	const struct exp_fault *x = &f->exp->faults[a->fault];
+	const struct exp_fault *x = &ff->f->exp->faults[a->fault];
+	void *state = ff->state[a->fault];
 	char where[96];
-	int rc = 0;
+	int rc;
 
-	fault_where(f, x, where, sizeof(where));
-	switch (a->op) {
-	case FAULT_OP_DOWN:
-	case FAULT_OP_UP:
-		rc = fault_links(ff, a->fault, a->op == FAULT_OP_DOWN, x->kind == EXP_FAULT_LINK_UP);
-		break;
-	case FAULT_OP_RATE:
-	case FAULT_OP_RATE_BACK:
-		for (uint32_t k = 0; k < x->n_ports; k++)
-			port_link_set_rate(fault_port(f, x, k), a->op == FAULT_OP_RATE
-									? x->rate_bps
-									: f->topo->links[fault_link(f, x, k)].rate_bps);
-		break;
-	case FAULT_OP_LOSS_ON:
-	case FAULT_OP_LOSS_OFF:
-		for (uint32_t k = 0; k < x->n_ports && rc == 0; k++) {
-			struct port *p = fault_port(f, x, k);
-
-			if (x->ge_on)
-				rc = port_fault_set_ge(p, a->op == FAULT_OP_LOSS_ON ? &x->ge : NULL);
-			else
-				rc = port_fault_set_loss(p, x->tc, a->op == FAULT_OP_LOSS_ON ? x->loss : 0);
-		}
-		break;
-	case FAULT_OP_BER_ON:
-	case FAULT_OP_BER_OFF:
-		for (uint32_t k = 0; k < x->n_ports && rc == 0; k++)
-			rc = port_fault_set_ber(fault_port(f, x, k), a->op == FAULT_OP_BER_ON ? x->ber : 0);
-		break;
-	case FAULT_OP_STORM_ON:
-		ff->storms[a->fault].on = true;
-		f->mon_pending++; /* the first XOFF now, as if it were an event of its own */
-		fault_storm_tick(&f->sim, &ff->storms[a->fault]);
-		break;
-	case FAULT_OP_STORM_OFF:
-		ff->storms[a->fault].on = false;
-		break;
-	}
+	fault_where(ff->f, x, where, sizeof(where));
+	rc = a->start ? x->ops->act(ff, a->fault, state) : x->ops->undo(ff, a->fault, state);
 	if (rc == 0)
-		rc = fault_log(ff, a->fault,
-			       x->kind != EXP_FAULT_SLOW_RX ? fault_op_names[a->op]
-			       : a->op == FAULT_OP_STORM_ON ? "slow receiver start" : "slow receiver end",
-			       "%s", where);
+		rc = fault_log(ff, a->fault, a->start ? x->ops->log_start : x->ops->log_end, "%s",
+			       where);
 	return rc;
 }
 
@@ -294,86 +219,42 @@ static void fault_fire(struct sim *sim, void *obj)
 		fault_at(ff->f, ff->acts[ff->next].t_ps, &ff->src, fault_fire, ff);
 }
 
-static int fault_add(struct fabric_faults *ff, uint32_t *cap, uint64_t t, uint32_t fault,
-		     enum fault_op op)
+int fault_plan_add(struct fabric_faults *ff, uint64_t t_ps, uint32_t i, bool start)
 {
-	if (ff->n_acts == *cap) {
-		uint32_t c = *cap ? 2 * *cap : 16;
+	if (ff->n_acts == ff->cap_acts) {
+		uint32_t c = ff->cap_acts ? 2 * ff->cap_acts : 16;
 		struct fault_act *v = realloc(ff->acts, sizeof(*v) * c);
 
 		if (!v)
 			return -ENOMEM;
 		ff->acts = v;
-		*cap = c;
+		ff->cap_acts = c;
 	}
-	ff->acts[ff->n_acts] = (struct fault_act){ .t_ps = t, .fault = fault, .seq = ff->n_acts, .op = (uint8_t)op };
+	ff->acts[ff->n_acts] = (struct fault_act){ .t_ps = t_ps, .fault = i, .seq = ff->n_acts,
+						   .start = start };
 	ff->n_acts++;
 	return 0;
 }
 
-/* The actions of fault @i: a start, and an end when it has a duration. */
-static int fault_plan(struct fabric_faults *ff, uint32_t *cap, uint32_t i)
+/* The actions of fault @i: its kind's, or a start, and an end when it
+ * has a duration. */
+static int fault_plan(struct fabric_faults *ff, uint32_t i)
 {
 	const struct exp_fault *x = &ff->f->exp->faults[i];
-	static const uint8_t ops[EXP_FAULT_N][2] = {
-		[EXP_FAULT_LINK_DOWN] = { FAULT_OP_DOWN, FAULT_OP_UP },
-		[EXP_FAULT_LINK_UP] = { FAULT_OP_UP, FAULT_OP_UP },
-		[EXP_FAULT_FLAP] = { FAULT_OP_DOWN, FAULT_OP_UP },
-		[EXP_FAULT_RATE] = { FAULT_OP_RATE, FAULT_OP_RATE_BACK },
-		[EXP_FAULT_LOSS] = { FAULT_OP_LOSS_ON, FAULT_OP_LOSS_OFF },
-		[EXP_FAULT_CORRUPT] = { FAULT_OP_BER_ON, FAULT_OP_BER_OFF },
-		[EXP_FAULT_SWITCH_DOWN] = { FAULT_OP_DOWN, FAULT_OP_UP },
-		[EXP_FAULT_NIC_DOWN] = { FAULT_OP_DOWN, FAULT_OP_UP },
-		[EXP_FAULT_PFC_STORM] = { FAULT_OP_STORM_ON, FAULT_OP_STORM_OFF },
-		[EXP_FAULT_SLOW_RX] = { FAULT_OP_STORM_ON, FAULT_OP_STORM_OFF },
-	};
-	int rc = 0;
+	int rc;
 
-	if (x->kind == EXP_FAULT_FLAP) {
-		for (uint32_t k = 0; k < x->count && rc == 0; k++) {
-			uint64_t t = x->at_ps + (uint64_t)k * x->period_ps;
-
-			rc = fault_add(ff, cap, t, i, FAULT_OP_DOWN);
-			if (rc == 0)
-				rc = fault_add(ff, cap, t + x->period_ps / 2, i, FAULT_OP_UP);
-		}
-		return rc;
-	}
-	rc = fault_add(ff, cap, x->at_ps, i, ops[x->kind][0]);
-	if (rc == 0 && x->duration_ps && x->kind != EXP_FAULT_LINK_UP)
-		rc = fault_add(ff, cap, x->at_ps + x->duration_ps, i, ops[x->kind][1]);
+	if (x->ops->arm)
+		return x->ops->arm(ff, i, x);
+	rc = fault_plan_add(ff, x->at_ps, i, true);
+	if (rc == 0 && x->duration_ps && x->ops->log_end)
+		rc = fault_plan_add(ff, x->at_ps + x->duration_ps, i, false);
 	return rc;
-}
-
-/* A storm's timing. PFC storm: the longest pause, refreshed every half of
- * it, so the peer never resumes. Slow receiver draining at R of a link of
- * B: every period P (FAULT_SLOW_PERIOD_PS, or half the longest pause where
- * that is shorter), a pause of (1 - R/B) P: the peer sends for R/B of
- * each period. */
-static void fault_storm_init(struct fabric *f, struct fault_storm *s, const struct exp_fault *x)
-{
-	struct port *p = fault_port(f, x, 0);
-	uint64_t longest = port_pfc_quanta_ps(p, UINT16_MAX);
-
-	if (x->kind == EXP_FAULT_PFC_STORM) {
-		s->quanta = UINT16_MAX;
-		s->period_ps = longest / 2;
-		s->mask = (uint8_t)(1u << x->priority);
-		return;
-	}
-	s->period_ps = FAULT_SLOW_PERIOD_PS < longest / 2 ? FAULT_SLOW_PERIOD_PS : longest / 2;
-	/* quanta = (1 - R/B) P / (512 bit times), rounded to the nearest. */
-	s->quanta = (uint16_t)(((unsigned __int128)(port_rate_bps(p) - x->rate_bps) * s->period_ps /
-				  UNITS_PS_PER_S + PORT_PFC_QUANTUM_BITS / 2) /
-			       PORT_PFC_QUANTUM_BITS);
-	s->mask = x->priority_set ? (uint8_t)(1u << x->priority) : UINT8_MAX;
 }
 
 int fabric_faults_arm(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	struct fabric_faults *ff;
-	uint32_t cap = 0;
 	int rc = 0;
 
 	if (!e->n_faults)
@@ -384,23 +265,26 @@ int fabric_faults_arm(struct fabric *f, char err[CFG_ERR_BYTES])
 	ff->f = f;
 	ff->refs = calloc(f->topo->n_links ? f->topo->n_links : 1, sizeof(*ff->refs));
 	ff->link_down = calloc(f->topo->n_links ? f->topo->n_links : 1, 1);
-	ff->storms = calloc(e->n_faults, sizeof(*ff->storms));
-	if (!ff->refs || !ff->link_down || !ff->storms)
+	ff->state = calloc(e->n_faults, sizeof(*ff->state));
+	if (!ff->refs || !ff->link_down || !ff->state)
 		goto nomem;
 	for (uint32_t i = 0; i < e->n_faults && rc == 0; i++)
-		rc = fault_plan(ff, &cap, i);
+		if (e->faults[i].ops->state_size &&
+		    !(ff->state[i] = calloc(1, e->faults[i].ops->state_size)))
+			rc = -ENOMEM;
+	for (uint32_t i = 0; i < e->n_faults && rc == 0; i++)
+		rc = fault_plan(ff, i);
 	if (rc != 0)
 		goto nomem;
 	qsort(ff->acts, ff->n_acts, sizeof(*ff->acts), fault_act_cmp);
 	sim_new_src(&f->sim, &ff->src);
 	sim_new_src(&f->sim, &ff->reroute_src);
-	for (uint32_t i = 0; i < e->n_faults; i++) {
-		ff->storms[i] = (struct fault_storm){ .fault = i, .ff = ff };
-		if (e->faults[i].kind == EXP_FAULT_PFC_STORM || e->faults[i].kind == EXP_FAULT_SLOW_RX) {
-			fault_storm_init(f, &ff->storms[i], &e->faults[i]);
-			sim_new_src(&f->sim, &ff->storms[i].src);
-		}
-	}
+	/* In file order: each kind's timers take their event sources here. */
+	for (uint32_t i = 0; i < e->n_faults && rc == 0; i++)
+		if (e->faults[i].ops->init)
+			rc = e->faults[i].ops->init(ff, i, ff->state[i]);
+	if (rc != 0)
+		goto nomem;
 	if (ff->n_acts)
 		fault_at(f, ff->acts[0].t_ps, &ff->src, fault_fire, ff);
 	return 0;
@@ -415,10 +299,12 @@ void fabric_faults_free(struct fabric *f)
 
 	if (!ff)
 		return;
+	for (uint32_t i = 0; ff->state && i < f->exp->n_faults; i++)
+		free(ff->state[i]);
+	free(ff->state);
 	free(ff->acts);
 	free(ff->refs);
 	free(ff->link_down);
-	free(ff->storms);
 	free(ff->rows);
 	free(ff);
 	f->faults = NULL;
@@ -433,14 +319,13 @@ const struct fault_row *fabric_fault_rows(const struct fabric *f, uint32_t *n)
 void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts *out)
 {
 	const struct exp_fault *x = &f->exp->faults[i];
+	/* Link kinds: both directions; the others act on the egress only, but
+	 * the peer's receive side counts what it dropped corrupted. */
+	bool both = !x->ops->egress;
 
 	memset(out, 0, sizeof(*out));
 	for (uint32_t k = 0; k < x->n_ports; k++) {
 		struct port *p = fabric_port((struct fabric *)f, x->ports[k].node, x->ports[k].port);
-		/* Link kinds: both directions; the others act on the egress only,
-		 * but the peer's receive side counts what it dropped corrupted. */
-		bool both = x->kind != EXP_FAULT_LOSS && x->kind != EXP_FAULT_CORRUPT &&
-			    x->kind != EXP_FAULT_PFC_STORM && x->kind != EXP_FAULT_SLOW_RX;
 		struct port_fault_stats a, b;
 
 		port_fault_stats(p, &a);
@@ -452,8 +337,8 @@ void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts
 		if (k == 0)
 			out->down_ps = a.down_ps;
 	}
-	if (f->faults && (x->kind == EXP_FAULT_PFC_STORM || x->kind == EXP_FAULT_SLOW_RX))
-		out->xoffs = f->faults->storms[i].xoffs;
+	if (f->faults && x->ops->count)
+		x->ops->count(f->faults->state[i], out);
 }
 
 void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint32_t *reroutes,
@@ -476,5 +361,6 @@ void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint3
 			out->fcs_errors += s.fcs_errors;
 		}
 	for (uint32_t i = 0; f->faults && i < f->exp->n_faults; i++)
-		out->xoffs += f->faults->storms[i].xoffs;
+		if (f->exp->faults[i].ops->count)
+			f->exp->faults[i].ops->count(f->faults->state[i], out);
 }
