@@ -9,16 +9,18 @@
 #include "cfg_schema.h"
 
 /* Registry order: the order of names in messages and listings. */
-static const struct reg_kind *const cc_builtin[] = {
-	&cc_none_ops.kind,
-	&cc_dcqcn_ops.kind,
-	&cc_dctcp_ops.kind,
-	&cc_hpcc_ops.kind,
-	&cc_timely_ops.kind,
-	&cc_swift_ops.kind,
-	&cc_ibcc_ops.kind,
-	NULL,
-};
+#define CC_BUILTIN(X) \
+	X(struct cc_ops, cc_none_ops) \
+	X(struct cc_ops, cc_dcqcn_ops) \
+	X(struct cc_ops, cc_dctcp_ops) \
+	X(struct cc_ops, cc_hpcc_ops) \
+	X(struct cc_ops, cc_timely_ops) \
+	X(struct cc_ops, cc_swift_ops) \
+	X(struct cc_ops, cc_ibcc_ops)
+
+CC_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const cc_builtin[] = { CC_BUILTIN(REG_ENTRY) NULL };
 
 /* What an algorithm needs beyond the registry's own checks (name, doc,
  * settings table and size): an init, and on_ack when it asks for the

@@ -1,6 +1,7 @@
-/* Private to cc/ (and its tests): the built-in algorithms' ops tables,
- * which cc.c's built-in list names. Each algorithm's settings struct and
- * test accessors are in its own header (cc_dcqcn.h, ...) or file. */
+/* Private to cc/ (and its tests): the built-in algorithms' ops tables, for
+ * the tests that drive one directly (the registry, cc.c, declares the ones
+ * it lists itself). Each algorithm's settings struct and test accessors
+ * are in its own header (cc_dcqcn.h, ...) or file. */
 #ifndef FAB_CC_INT_H
 #define FAB_CC_INT_H
 

@@ -68,6 +68,16 @@ struct reg {
 #define REG_INIT(what_, builtin_, check_) \
 	{ .what = (what_), .builtin = (builtin_), .check = (check_) }
 
+/* A built-in list written once as an X-macro, one line a kind:
+ *   #define CC_BUILTIN(X) X(struct cc_ops, cc_none_ops) X(struct cc_ops, cc_dcqcn_ops)
+ *   CC_BUILTIN(REG_DECLARE)
+ *   static const struct reg_kind *const cc_builtin[] = { CC_BUILTIN(REG_ENTRY) NULL };
+ * REG_DECLARE declares each ops table (defined in the kind's own file),
+ * REG_ENTRY lists it; so a new kind is its file plus its line, nothing in a
+ * header. */
+#define REG_DECLARE(type, ops) extern const type ops;
+#define REG_ENTRY(type, ops) &(ops).kind,
+
 /* The ops table whose first member is @k (a struct reg_kind), as @type. */
 #define REG_OPS(type, k) ((const type *)(const void *)(k))
 

@@ -7,22 +7,21 @@
 
 #include "fault.h"
 
-extern const struct fault_ops fault_link_up, fault_flap, fault_rate, fault_loss, fault_corrupt,
-	fault_pfc_storm, fault_slow_receiver;
+#define FAULT_BUILTIN(X) \
+	X(struct fault_ops, fault_link_down) \
+	X(struct fault_ops, fault_link_up) \
+	X(struct fault_ops, fault_flap) \
+	X(struct fault_ops, fault_rate) \
+	X(struct fault_ops, fault_loss) \
+	X(struct fault_ops, fault_corrupt) \
+	X(struct fault_ops, fault_switch_down) \
+	X(struct fault_ops, fault_nic_down) \
+	X(struct fault_ops, fault_pfc_storm) \
+	X(struct fault_ops, fault_slow_receiver)
 
-static const struct reg_kind *const fault_builtin[] = {
-	&fault_link_down.kind,
-	&fault_link_up.kind,
-	&fault_flap.kind,
-	&fault_rate.kind,
-	&fault_loss.kind,
-	&fault_corrupt.kind,
-	&fault_switch_down.kind,
-	&fault_nic_down.kind,
-	&fault_pfc_storm.kind,
-	&fault_slow_receiver.kind,
-	NULL,
-};
+FAULT_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const fault_builtin[] = { FAULT_BUILTIN(REG_ENTRY) NULL };
 
 bool fault_word(const char *list, const char *key)
 {

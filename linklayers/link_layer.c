@@ -5,13 +5,13 @@
 
 #include "link_layer.h"
 
-extern const struct link_layer_ops link_layer_roce, link_layer_infiniband;
+#define LINK_LAYER_BUILTIN(X) \
+	X(struct link_layer_ops, link_layer_roce) \
+	X(struct link_layer_ops, link_layer_infiniband)
 
-static const struct reg_kind *const link_layer_builtin[] = {
-	&link_layer_roce.kind,
-	&link_layer_infiniband.kind,
-	NULL,
-};
+LINK_LAYER_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const link_layer_builtin[] = { LINK_LAYER_BUILTIN(REG_ENTRY) NULL };
 
 static int link_layer_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
 {

@@ -26,11 +26,13 @@ static int sw_aqm_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
 }
 
 /* The built-in managers, the default (red) first: one line each. */
-static const struct reg_kind *const sw_aqm_builtin[] = {
-	&sw_aqm_red_ops.kind,
-	&sw_aqm_none_ops.kind,
-	NULL,
-};
+#define SW_AQM_BUILTIN(X) \
+	X(struct sw_aqm_ops, sw_aqm_red_ops) \
+	X(struct sw_aqm_ops, sw_aqm_none_ops)
+
+SW_AQM_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const sw_aqm_builtin[] = { SW_AQM_BUILTIN(REG_ENTRY) NULL };
 
 /* Its section table is complete before first use (the built-in managers
  * have no sections of their own; reg_add fills in added ones'), so that

@@ -36,15 +36,17 @@ static int sw_path_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
 }
 
 /* The built-in policies, the default (ecmp) first: one line each. */
-static const struct reg_kind *const sw_path_builtin[] = {
-	&sw_path_ecmp_ops.kind,
-	&sw_path_first_ops.kind,
-	&sw_path_spray_ops.kind,
-	&sw_path_rr_ops.kind,
-	&sw_path_flowlet_ops.kind,
-	&sw_path_adaptive_ops.kind,
-	NULL,
-};
+#define SW_PATH_BUILTIN(X) \
+	X(struct sw_path_ops, sw_path_ecmp_ops) \
+	X(struct sw_path_ops, sw_path_first_ops) \
+	X(struct sw_path_ops, sw_path_spray_ops) \
+	X(struct sw_path_ops, sw_path_rr_ops) \
+	X(struct sw_path_ops, sw_path_flowlet_ops) \
+	X(struct sw_path_ops, sw_path_adaptive_ops)
+
+SW_PATH_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const sw_path_builtin[] = { SW_PATH_BUILTIN(REG_ENTRY) NULL };
 
 static struct reg sw_path_reg = REG_INIT("path-choice policy", sw_path_builtin, sw_path_check);
 

@@ -9,22 +9,19 @@
 
 #include "tg_coll_int.h"
 
-extern const struct tg_coll_alg_ops tg_coll_ring_alg;
-extern const struct tg_coll_alg_ops tg_coll_hier_alg;
-extern const struct tg_coll_alg_ops tg_coll_hd_alg;
-extern const struct tg_coll_alg_ops tg_coll_direct_alg;
-extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 
 /* The built-in algorithms, one line each; the order is struct tg_coll's
  * alg and decides each collective's default (the first that runs it). */
-static const struct reg_kind *const tg_coll_alg_builtin[] = {
-	&tg_coll_ring_alg.kind,
-	&tg_coll_hier_alg.kind,
-	&tg_coll_hd_alg.kind,
-	&tg_coll_direct_alg.kind,
-	&tg_coll_tree_alg.kind,
-	NULL,
-};
+#define TG_COLL_ALG_BUILTIN(X) \
+	X(struct tg_coll_alg_ops, tg_coll_ring_alg) \
+	X(struct tg_coll_alg_ops, tg_coll_hier_alg) \
+	X(struct tg_coll_alg_ops, tg_coll_hd_alg) \
+	X(struct tg_coll_alg_ops, tg_coll_direct_alg) \
+	X(struct tg_coll_alg_ops, tg_coll_tree_alg)
+
+TG_COLL_ALG_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const tg_coll_alg_builtin[] = { TG_COLL_ALG_BUILTIN(REG_ENTRY) NULL };
 
 const char *const tg_coll_kinds[TG_COLL_N + 1] = {
 	[TG_COLL_ALL_REDUCE] = "all-reduce",

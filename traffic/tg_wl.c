@@ -13,16 +13,18 @@
 #include "tg_wl_int.h"
 
 /* The built-in kinds, one line each, in the order listings show them. */
-static const struct reg_kind *const tg_wl_builtin[] = {
-	&tg_wl_messages_kind.kind,
-	&tg_wl_permutation_kind.kind,
-	&tg_wl_incast_kind.kind,
-	&tg_wl_poisson_kind.kind,
-	&tg_wl_collective_kind.kind,
-	&tg_wl_training_kind.kind,
-	&tg_wl_trace_kind.kind,
-	NULL,
-};
+#define TG_WL_BUILTIN(X) \
+	X(struct tg_wl_kind, tg_wl_messages_kind) \
+	X(struct tg_wl_kind, tg_wl_permutation_kind) \
+	X(struct tg_wl_kind, tg_wl_incast_kind) \
+	X(struct tg_wl_kind, tg_wl_poisson_kind) \
+	X(struct tg_wl_kind, tg_wl_collective_kind) \
+	X(struct tg_wl_kind, tg_wl_training_kind) \
+	X(struct tg_wl_kind, tg_wl_trace_kind)
+
+TG_WL_BUILTIN(REG_DECLARE)
+
+static const struct reg_kind *const tg_wl_builtin[] = { TG_WL_BUILTIN(REG_ENTRY) NULL };
 
 /* What every kind must have besides its name and doc. */
 static int tg_wl_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])

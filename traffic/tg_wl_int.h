@@ -11,13 +11,6 @@ enum { TG_WL_MAX_BINDS = 4 /* tables one entry is read with */ };
 
 #define TG_WL_MAX_MSG_BYTES (UINT64_C(1) << 31) /* IB maximum message size */
 
-extern const struct tg_wl_kind tg_wl_messages_kind;
-extern const struct tg_wl_kind tg_wl_permutation_kind;
-extern const struct tg_wl_kind tg_wl_incast_kind;
-extern const struct tg_wl_kind tg_wl_poisson_kind;
-extern const struct tg_wl_kind tg_wl_collective_kind;
-extern const struct tg_wl_kind tg_wl_training_kind;
-extern const struct tg_wl_kind tg_wl_trace_kind;
 
 /* Estimates (struct tg_wl_est): sums and products that stay at
  * UINT64_MAX past it, so that a bound never wraps below the truth. */
