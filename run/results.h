@@ -12,6 +12,7 @@
 
 #include "cfg.h"
 #include "fabric.h"
+#include "metric.h"
 #include "sha256.h"
 
 enum {
@@ -81,6 +82,34 @@ struct res_metric *res_add(struct results *r, enum res_type type, const char *fm
 	} while (0)
 
 
+/* What the run's own metrics read (run/results_run.c): the fabric, and the
+ * results being collected (valid, reasons, digest). */
+struct res_run {
+	const struct fabric *f;    /* the run */
+	const struct results *r;   /* its results so far */
+};
+
+/* The run's own tables, in the order they are written among the modules'
+ * (run/results_collect.c walks them all), and its summary line. */
+extern const struct metric_table res_metrics_head;     /* schema_version .. topology.links */
+extern const struct metric_table res_metrics_pfc;      /* pfc.enabled */
+extern const struct metric_table res_metrics_deadlock; /* pfc.deadlock* */
+extern const struct metric_table res_metrics_engine;   /* engine.packet_pool */
+extern const struct metric_table res_metrics_prov;     /* provenance.* */
+extern const struct metric_table res_metrics_wall;     /* wall_clock.* */
+extern const struct metric_line res_line_time;         /* "simulated ..." */
+
+/* Add every row of @t read from @stats, NAME in a row's name replaced by
+ * @inst (NULL: none). 0 or -ENOMEM. */
+int res_put_table(struct results *r, const struct metric_table *t, const char *inst,
+		  const void *stats, const struct metric_ctx *ctx);
+/* Print @l (metric_line) from the values in @r. */
+void res_print_line(const struct results *r, const struct metric_line *l, FILE *out);
+/* ports.csv: the names of @t's rows, and a row's values, each after ','. */
+void res_csv_header(const struct metric_table *t, FILE *out);
+void res_csv_row(const struct metric_table *t, const void *stats, const struct metric_ctx *ctx,
+		 FILE *out);
+
 /* Collect every metric of a finished run of @f (also of one not yet run:
  * the names are the same). Returns 0 or -ENOMEM. */
 int res_collect(struct results *r, const struct fabric *f);
@@ -88,6 +117,9 @@ int res_collect(struct results *r, const struct fabric *f);
  * says by what ("SIGINT", "--max-wall 30s"); NULL when not known. */
 int res_collect_run(struct results *r, const struct fabric *f, const char *stop_why);
 void res_free(struct results *r);
+/* Close @f, which was written: 0, or -errno when a write or the close
+ * failed (a full disk, a file-size limit). */
+int res_fclose(FILE *f);
 /* Metric by exact name, NULL if absent. */
 const struct res_metric *res_find(const struct results *r, const char *name);
 /* After collection: mark the run not valid, appending @fmt to
