@@ -192,8 +192,49 @@ static int res_str_cmp(const void *a, const void *b)
  * summary.json is the text before it (a line of its own, at the top level). */
 static const char res_prov_line[] = "\n  \"provenance\": {\n";
 
-int res_write_all(struct results *r, const struct fabric *f, const char *dir,
-		  char err[CFG_ERR_BYTES])
+/* Write the tables of the run into @dir. A table that cannot be written
+ * is removed (no cut table is left to be read as whole), the run marked
+ * not valid, and the rest is still written: summary.json says what is
+ * missing. Returns the first failure (0: none), with its message in @err. */
+static int res_write_tables(struct results *r, const struct fabric *f, const char *dir,
+			    char err[CFG_ERR_BYTES])
+{
+	const struct {
+		const char *name;
+		bool wanted;
+		int (*write)(const struct fabric *, const char *);
+	} w[] = {
+		{ "flows.csv", f->exp->flows_csv, res_write_flows },
+		{ "fct_bins.csv", res_fct_bins_wanted(f), res_write_fct_bins },
+		{ "collectives.csv", f->exp->n_colls > 0, res_write_collectives },
+		{ "training.csv", f->exp->n_steps > 0, res_write_training },
+		{ "faults.csv", f->exp->n_faults > 0, res_write_faults },
+		{ "ports.csv", true, res_write_ports },
+		{ "pfc.csv", true, res_write_pfc },
+	};
+	char path[4200];
+	int rc, first = 0;
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		if (!w[i].wanted || (rc = w[i].write(f, dir)) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, w[i].name);
+		unlink(path);
+		res_mark_invalid(r, "%s could not be written (%s) and was removed", w[i].name,
+				 strerror(-rc));
+		if (!first) {
+			first = rc;
+			snprintf(err, CFG_ERR_BYTES, "%.400s/%s: cannot write: %s", dir, w[i].name,
+				 strerror(-rc));
+		}
+	}
+	return first;
+}
+
+/* What this run wrote into @dir (an earlier run's files were removed
+ * before it started), by relative path in byte order; summary.json sorts
+ * last. Returns the list (caller frees; NULL: out of memory), *@n its length. */
+static const char **res_written(const struct fabric *f, const char *dir, uint32_t *n)
 {
 	static const char *const tables[] = { "pfc.csv", "ports.csv", "resolved.yaml",
 					       "series.csv", "rates.csv", "flows.csv",
@@ -201,99 +242,90 @@ int res_write_all(struct results *r, const struct fabric *f, const char *dir,
 					       "training.csv", "faults.csv", "pfc_log.csv" };
 	const char **files = malloc(sizeof(*files) *
 				    (f->n_cap_paths + sizeof(tables) / sizeof(tables[0])));
-	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
-	uint32_t n_files = 0;
-	size_t covers_len = 0;
-	FILE *covers;
-	uint8_t d[SHA256_DIGEST_BYTES];
-	struct sha256 h;
+	char path[4200];
 	struct stat st;
-	size_t len, pre;
-	int rc, first = 0; /* the first table that could not be written */
 
-	if (!files) {
-		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
-		return -ENOMEM;
-	}
-	/* A table that cannot be written is removed (no cut table is left
-	 * to be read as whole), the run marked not valid, and the rest is
-	 * still written: summary.json says what is missing. The first
-	 * failure is returned. */
-	{
-		const struct {
-			const char *name;
-			bool wanted;
-			int (*write)(const struct fabric *, const char *);
-		} w[] = {
-			{ "flows.csv", f->exp->flows_csv, res_write_flows },
-			{ "fct_bins.csv", res_fct_bins_wanted(f), res_write_fct_bins },
-			{ "collectives.csv", f->exp->n_colls > 0, res_write_collectives },
-			{ "training.csv", f->exp->n_steps > 0, res_write_training },
-			{ "faults.csv", f->exp->n_faults > 0, res_write_faults },
-			{ "ports.csv", true, res_write_ports },
-			{ "pfc.csv", true, res_write_pfc },
-		};
-		for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
-			if (!w[i].wanted || (rc = w[i].write(f, dir)) == 0)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, w[i].name);
-			unlink(path);
-			res_mark_invalid(r, "%s could not be written (%s) and was removed", w[i].name,
-					 strerror(-rc));
-			if (!first) {
-				first = rc;
-				snprintf(err, CFG_ERR_BYTES, "%.400s/%s: cannot write: %s", dir, w[i].name,
-					 strerror(-rc));
-			}
-		}
-	}
-	/* What this run wrote (an earlier run's files were removed before it
-	 * started), by relative path in byte order; summary.json sorts last. */
+	*n = 0;
+	if (!files)
+		return NULL;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, tables[i]);
 		if (stat(path, &st) == 0)
-			files[n_files++] = tables[i];
+			files[(*n)++] = tables[i];
 	}
 	for (uint32_t i = 0; i < f->n_cap_paths; i++) {
 		const char *slash = strrchr(f->cap_paths[i], '/');
 
 		/* capture/NAME: the path relative to the folder. */
-		files[n_files++] = f->cap_paths[i] + (slash - f->cap_paths[i]) - strlen("capture");
+		files[(*n)++] = f->cap_paths[i] + (slash - f->cap_paths[i]) - strlen("capture");
 	}
-	qsort(files, n_files, sizeof(files[0]), res_str_cmp);
-	/* The digest: SHA-256 of the lines "HEX  PATH\n" that `sha256sum
-	 * PATH...` prints for those files and summary.json, whose hash is of
-	 * its text before the provenance block. */
+	qsort(files, *n, sizeof(files[0]), res_str_cmp);
+	return files;
+}
+
+/* Hash each of @files (in @dir) into @h as a line "HEX  PATH\n" of
+ * `sha256sum`, and name them in r->covers (with summary.json, last).
+ * 0 or -errno with the message in @err. */
+static int res_hash_files(struct results *r, const char *dir, const char **files, uint32_t n,
+			  struct sha256 *h, char err[CFG_ERR_BYTES])
+{
+	char path[4200], hex[SHA256_HEX_BYTES];
+	size_t covers_len = 0;
+	FILE *covers;
+	int rc;
+
 	free(r->covers);
 	r->covers = NULL;
 	if (!(covers = open_memstream(&r->covers, &covers_len))) {
-		rc = -ENOMEM;
 		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
-		goto out;
+		return -ENOMEM;
 	}
-	sha256_init(&h);
-	for (uint32_t i = 0; i < n_files; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if ((rc = res_file_sha256(path, hex)) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "%.400s: cannot read back: %s", path, strerror(-rc));
 			fclose(covers);
-			goto out;
+			return rc;
 		}
-		sha256_update(&h, hex, strlen(hex));
-		sha256_update(&h, "  ", 2);
-		sha256_update(&h, files[i], strlen(files[i]));
-		sha256_update(&h, "\n", 1);
+		sha256_update(h, hex, strlen(hex));
+		sha256_update(h, "  ", 2);
+		sha256_update(h, files[i], strlen(files[i]));
+		sha256_update(h, "\n", 1);
 		fprintf(covers, "%s ", files[i]);
 	}
 	fputs("summary.json", covers);
 	if (res_fclose(covers) != 0) {
-		rc = -ENOMEM;
 		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
-		goto out;
+		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < r->n; i++)
 		if (!strcmp(r->m[i].name, "provenance.digest_files"))
 			r->m[i].s = r->covers;
+	return 0;
+}
+
+int res_write_all(struct results *r, const struct fabric *f, const char *dir,
+		  char err[CFG_ERR_BYTES])
+{
+	char path[4200], hex[SHA256_HEX_BYTES], *text = NULL, *at;
+	uint32_t n_files = 0;
+	const char **files;
+	uint8_t d[SHA256_DIGEST_BYTES];
+	struct sha256 h;
+	size_t len, pre;
+	int rc, first;
+
+	first = res_write_tables(r, f, dir, err);
+	if (!(files = res_written(f, dir, &n_files))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory writing results");
+		return -ENOMEM;
+	}
+	/* The digest: SHA-256 of the lines "HEX  PATH\n" that `sha256sum
+	 * PATH...` prints for those files and summary.json, whose hash is of
+	 * its text before the provenance block. */
+	sha256_init(&h);
+	if ((rc = res_hash_files(r, dir, files, n_files, &h, err)) != 0)
+		goto out;
 	r->digest[0] = '\0';
 	if (!(text = res_render_mem(r, &len)) || !(at = strstr(text, res_prov_line))) {
 		free(text);
