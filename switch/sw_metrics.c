@@ -77,6 +77,18 @@ static const struct metric sw_port_rows[] = {
 
 const struct metric_table sw_metrics_port = METRIC_TABLE("switch port", sw_port_rows);
 
+static const struct metric sw_port_fecn_rows[] = {
+	SWP("fecn_marked", fecn_marked, "InfiniBand: packets marked FECN on this port"),
+};
+
+const struct metric_table sw_metrics_port_fecn = METRIC_TABLE("switch port", sw_port_fecn_rows);
+
+const struct metric_line sw_line_fecn = {
+	.when = "fecn.marked",
+	.fmt = "  IB CC: %.0f packets marked FECN\n",
+	.arg = { "fecn.marked" },
+};
+
 const struct metric_line sw_line_drops = {
 	.fmt = "  drops: %.0f (buffer %.0f), peak switch buffer %.0f bytes\n",
 	.arg = { "drops.total", "drops.buffer", "switch.buffer_peak_bytes" },

@@ -15,6 +15,9 @@ extern const struct metric_table sw_metrics_fecn;   /* fecn.marked (InfiniBand) 
 extern const struct metric_table *const sw_metric_tables[];
 /* ports.csv: drops .. ecn_marked (struct sw_port_stats; zeros at a host). */
 extern const struct metric_table sw_metrics_port;
+/* ports.csv, InfiniBand: fecn_marked. */
+extern const struct metric_table sw_metrics_port_fecn;
+extern const struct metric_line sw_line_fecn;  /* "IB CC: ..." */
 extern const struct metric_line sw_line_drops; /* "drops: ..." */
 extern const struct metric_line sw_line_ecn;   /* "ECN: ..." */
 
