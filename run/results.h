@@ -98,6 +98,9 @@ extern const struct metric_table res_metrics_engine;   /* engine.packet_pool */
 extern const struct metric_table res_metrics_prov;     /* provenance.* */
 extern const struct metric_table res_metrics_wall;     /* wall_clock.* */
 extern const struct metric_table res_metrics_ib_deadlock; /* credit.deadlocks (of struct fabric) */
+extern const struct metric_table res_metrics_coll;      /* collectives.NAME.* (results_coll.c) */
+extern const struct metric_table res_metrics_coll_data; /* collectives.NAME.data_* */
+extern const struct metric_table res_metrics_train;     /* training.NAME.* (results_train.c) */
 extern const struct metric_line res_line_time;         /* "simulated ..." */
 
 /* Add every row of @t read from @stats, NAME in a row's name replaced by
