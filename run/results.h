@@ -109,10 +109,23 @@ int res_put_table(struct results *r, const struct metric_table *t, const char *i
 		  const void *stats, const struct metric_ctx *ctx);
 /* Print @l (metric_line) from the values in @r. */
 void res_print_line(const struct results *r, const struct metric_line *l, FILE *out);
-/* ports.csv: the names of @t's rows, and a row's values, each after ','. */
-void res_csv_header(const struct metric_table *t, FILE *out);
-void res_csv_row(const struct metric_table *t, const void *stats, const struct metric_ctx *ctx,
-		 FILE *out);
+/* ports.csv: the names of @t's rows, and a row's values, ','-separated
+ * (@lead: a ',' before the first too). */
+void res_csv_header(const struct metric_table *t, bool lead, FILE *out);
+void res_csv_row(const struct metric_table *t, bool lead, const void *stats,
+		 const struct metric_ctx *ctx, FILE *out);
+/* ports.csv's columns, in order: a table, where its stats lie in the
+ * row's source (run/results_csv.c), and whether only on InfiniBand.
+ * NULL-ended. */
+struct res_port_cols {
+	const struct metric_table *t; /* the columns */
+	size_t off;                   /* offset of its stats in the row's source, bytes */
+	bool ib;                      /* InfiniBand only */
+};
+extern const struct res_port_cols res_port_cols[];
+/* Every table of summary.json, in order, into @out (at most @max);
+ * returns how many (run/results_collect.c). */
+uint32_t res_summary_tables(const struct metric_table **out, uint32_t max);
 
 /* Collect every metric of a finished run of @f (also of one not yet run:
  * the names are the same). Returns 0 or -ENOMEM. */
@@ -169,12 +182,9 @@ void res_print_faults(const struct fabric *f, FILE *out);
 int res_write_training(const struct fabric *f, const char *dir);
 void res_print_training(const struct fabric *f, FILE *out);
 /* InfiniBand (results_ib.c): credit.* and fecn.* metrics, ports.csv's
- * extra columns and a summary line; nothing on Ethernet. */
+ * extra columns (res_port_cols) and summary lines; nothing on Ethernet. */
 bool res_ib_on(const struct fabric *f);
 int res_ib(struct results *r, const struct fabric *f);
-void res_ib_port_header(FILE *out);
-void res_ib_port_row(const struct fabric *f, const struct port *p, const struct topo_node *nd,
-		     uint16_t port, FILE *out);
 void res_print_ib(const struct results *r, const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);

@@ -131,6 +131,7 @@ struct res_section {
 	enum res_src src;                        /* whose stats */
 	bool (*on)(const struct fabric *f);      /* written only when it says so; NULL: always */
 	int (*add)(struct results *r, const struct fabric *f); /* per-instance metrics */
+	const struct metric_table *const *writes; /* the tables add writes, NULL-ended */
 };
 
 static void res_fold_all(const struct metric_table *const *t, void *acc, const void *inst)
@@ -276,19 +277,41 @@ static const struct res_section res_sections[] = {
 	{ &port_metrics_pfc, RES_PFC, NULL, NULL },
 	{ &sw_metrics_storms, RES_SW, NULL, NULL },
 	{ &res_metrics_deadlock, RES_RUN, NULL, NULL },
-	{ NULL, RES_RUN, NULL, res_workloads },
-	{ NULL, RES_RUN, NULL, res_collectives },
-	{ NULL, RES_RUN, NULL, res_training },
-	{ NULL, RES_RUN, NULL, res_faults },
-	{ NULL, RES_RUN, NULL, res_ib },
+	{ NULL, RES_RUN, NULL, res_workloads, (const struct metric_table *const[]){
+		  &tg_metrics_workload, NULL } },
+	{ NULL, RES_RUN, NULL, res_collectives, (const struct metric_table *const[]){
+		  &res_metrics_coll, &res_metrics_coll_data, NULL } },
+	{ NULL, RES_RUN, NULL, res_training, (const struct metric_table *const[]){
+		  &res_metrics_train, NULL } },
+	{ NULL, RES_RUN, NULL, res_faults, NULL }, /* (run/results_faults.c: no table yet) */
+	{ NULL, RES_RUN, NULL, res_ib, (const struct metric_table *const[]){
+		  &port_metrics_credit, &port_metrics_granted, &res_metrics_ib_deadlock,
+		  &sw_metrics_fecn, NULL } },
 	{ &res_metrics_engine, RES_RUN, NULL, NULL },
 	{ &sim_metrics_peak, RES_SIM, NULL, NULL },
-	{ NULL, RES_RUN, NULL, res_flows },
+	{ NULL, RES_RUN, NULL, res_flows, (const struct metric_table *const[]){
+		  &tg_metrics_col, NULL } },
 	/* Provenance, then the wall clock: the two blocks that end
 	 * summary.json and that its digest leaves out (res_write_all). */
 	{ &res_metrics_prov, RES_RUN, NULL, NULL },
 	{ &res_metrics_wall, RES_RUN, NULL, NULL },
 };
+
+uint32_t res_summary_tables(const struct metric_table **out, uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < sizeof(res_sections) / sizeof(res_sections[0]); i++) {
+		const struct res_section *s = &res_sections[i];
+
+		if (s->t && n < max)
+			out[n++] = s->t;
+		for (const struct metric_table *const *w = s->writes; w && *w; w++)
+			if (n < max)
+				out[n++] = *w;
+	}
+	return n;
+}
 
 int res_collect(struct results *r, const struct fabric *f)
 {

@@ -74,28 +74,76 @@ int res_write_flows(const struct fabric *f, const char *dir)
 	return res_fclose(out);
 }
 
-void res_csv_header(const struct metric_table *t, FILE *out)
+void res_csv_header(const struct metric_table *t, bool lead, FILE *out)
 {
 	for (uint32_t i = 0; i < t->n; i++)
-		fprintf(out, ",%s", t->m[i].name);
+		fprintf(out, "%s%s", lead || i ? "," : "", t->m[i].name);
 }
 
-void res_csv_row(const struct metric_table *t, const void *stats, const struct metric_ctx *ctx,
-		 FILE *out)
+void res_csv_row(const struct metric_table *t, bool lead, const void *stats,
+		 const struct metric_ctx *ctx, FILE *out)
 {
 	for (uint32_t i = 0; i < t->n; i++) {
 		const struct metric *m = &t->m[i];
 		struct metric_val v;
 
 		metric_value(m, stats, ctx, &v);
+		if (lead || i)
+			fputc(',', out);
 		if (m->type == METRIC_U64 || m->type == METRIC_BOOL)
-			fprintf(out, ",%llu", (unsigned long long)v.u);
+			fprintf(out, "%llu", (unsigned long long)v.u);
 		else if (m->type == METRIC_STR)
-			fprintf(out, ",%s", v.s);
+			fprintf(out, "%s", v.s);
 		else
-			fprintf(out, ",%.*f", m->prec, v.d);
+			fprintf(out, "%.*f", m->prec, v.d);
 	}
 }
+
+/* What a row of ports.csv reads: the port, its link, each module's stats. */
+struct res_port_src {
+	const char *node;                /* node name */
+	uint64_t port;                   /* port number */
+	char peer[TOPO_EP_NAME_BYTES];   /* NODE:PORT at the other end */
+	double rate_gbps;                /* link rate, Gb/s */
+	struct port_stats st;            /* the port's counters */
+	struct sw_port_stats sw;         /* a switch port's (zeros at a host) */
+	struct port_pfc_sum pfc;         /* its PFC counters */
+	struct port_credit_sum credit;   /* its credit counters (InfiniBand) */
+};
+
+static void res_col_node(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
+{
+	(void)ctx;
+	v->s = ((const struct res_port_src *)stats)->node;
+}
+
+static void res_col_peer(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
+{
+	(void)ctx;
+	v->s = ((const struct res_port_src *)stats)->peer;
+}
+
+static const struct metric res_port_key_rows[] = {
+	METRIC_FN("node", "—", METRIC_STR, res_col_node, "node name"),
+	METRIC_FIELD("port", "—", METRIC_ONE, struct res_port_src, port, "port number"),
+	METRIC_FN("peer", "—", METRIC_STR, res_col_peer, "NODE:PORT at the other end of the link"),
+	{ .name = "rate_gbps", .unit = "Gb/s", .read = METRIC_ONE, .type = METRIC_DBL,
+	  .off = offsetof(struct res_port_src, rate_gbps), .prec = 3, .doc = "link rate" },
+};
+
+const struct metric_table res_metrics_port_key = METRIC_TABLE("run", res_port_key_rows);
+
+/* ports.csv's columns in order: each table and where in struct
+ * res_port_src its stats lie; InfiniBand's only on InfiniBand. */
+const struct res_port_cols res_port_cols[] = {
+	{ &res_metrics_port_key, 0, false },
+	{ &port_metrics_row, offsetof(struct res_port_src, st), false },
+	{ &sw_metrics_port, offsetof(struct res_port_src, sw), false },
+	{ &port_metrics_pfc_row, offsetof(struct res_port_src, pfc), false },
+	{ &port_metrics_credit_row, offsetof(struct res_port_src, credit), true },
+	{ &sw_metrics_port_fecn, offsetof(struct res_port_src, sw), true },
+	{ NULL, 0, false },
+};
 
 /* One row: the port and its link, then each module's columns. */
 static void res_port_row(const struct fabric *f, const struct topo_link *lk, int s,
@@ -104,22 +152,20 @@ static void res_port_row(const struct fabric *f, const struct topo_link *lk, int
 	const struct topo *t = f->topo;
 	struct port *p = fabric_port((struct fabric *)f, lk->node[s], lk->port[s]);
 	const struct topo_node *nd = &t->nodes[lk->node[s]];
-	static const struct sw_port_stats host_port; /* a host's port: no switch counters */
-	const struct sw_port_stats *sp = &host_port;
-	struct port_pfc_sum pf;
-	struct port_stats st;
+	struct res_port_src src = {
+		.node = nd->name, .port = lk->port[s], .rate_gbps = (double)lk->rate_bps / 1e9,
+	};
 
-	port_pfc_sum(p, ctx->now_ps, &pf);
-	port_stats(p, &st);
+	snprintf(src.peer, sizeof(src.peer), "%s:%u", t->nodes[lk->node[1 - s]].name,
+		 lk->port[1 - s]);
+	port_stats(p, &src.st);
+	port_pfc_sum(p, ctx->now_ps, &src.pfc);
+	port_credit_sum(p, &src.credit);
 	if (nd->kind == TOPO_SWITCH)
-		sp = sw_port_stats(f->sws[nd->index], lk->port[s]);
-	fprintf(out, "%s,%u,%s:%u,%.3f", nd->name, lk->port[s], t->nodes[lk->node[1 - s]].name,
-		lk->port[1 - s], (double)lk->rate_bps / 1e9);
-	res_csv_row(&port_metrics_row, &st, ctx, out);
-	res_csv_row(&sw_metrics_port, sp, ctx, out);
-	res_csv_row(&port_metrics_pfc_row, &pf, ctx, out);
-	if (res_ib_on(f))
-		res_ib_port_row(f, p, nd, lk->port[s], out);
+		src.sw = *sw_port_stats(f->sws[nd->index], lk->port[s]);
+	for (const struct res_port_cols *c = res_port_cols; c->t; c++)
+		if (!c->ib || res_ib_on(f))
+			res_csv_row(c->t, c != res_port_cols, (const char *)&src + c->off, ctx, out);
 	fputc('\n', out);
 }
 
@@ -137,12 +183,9 @@ int res_write_ports(const struct fabric *f, const char *dir)
 	out = cfg_fopen_out(path);
 	if (!out)
 		return -errno;
-	fputs("node,port,peer,rate_gbps", out);
-	res_csv_header(&port_metrics_row, out);
-	res_csv_header(&sw_metrics_port, out);
-	res_csv_header(&port_metrics_pfc_row, out);
-	if (res_ib_on(f))
-		res_ib_port_header(out);
+	for (const struct res_port_cols *c = res_port_cols; c->t; c++)
+		if (!c->ib || res_ib_on(f))
+			res_csv_header(c->t, c != res_port_cols, out);
 	fputc('\n', out);
 	for (uint32_t l = 0; l < t->n_links; l++)
 		for (int s = 0; s < 2; s++)

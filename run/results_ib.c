@@ -66,25 +66,6 @@ int res_ib(struct results *r, const struct fabric *f)
 	return 0;
 }
 
-void res_ib_port_header(FILE *out)
-{
-	res_csv_header(&port_metrics_credit_row, out);
-	res_csv_header(&sw_metrics_port_fecn, out);
-}
-
-void res_ib_port_row(const struct fabric *f, const struct port *p, const struct topo_node *nd,
-		     uint16_t port, FILE *out)
-{
-	static const struct sw_port_stats host_port; /* a host's port: no switch counters */
-	struct port_credit_sum c;
-
-	port_credit_sum(p, &c);
-	res_csv_row(&port_metrics_credit_row, &c, NULL, out);
-	res_csv_row(&sw_metrics_port_fecn,
-		    nd->kind == TOPO_SWITCH ? sw_port_stats(f->sws[nd->index], port) : &host_port,
-		    NULL, out);
-}
-
 void res_print_ib(const struct results *r, const struct fabric *f, FILE *out)
 {
 	(void)f;
