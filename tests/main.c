@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 		test_tg_data_register,
 		test_estimate_register,
 		test_reg_register,
+		test_metrics_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;
