@@ -44,7 +44,9 @@ struct metric {
 	const char *doc;       /* one line */
 	enum metric_read read; /* how instances combine */
 	enum metric_type type; /* what is written */
-	size_t off;            /* offset into the stats struct (get == NULL), bytes */
+	size_t off;            /* offset into the stats struct (get == NULL), bytes, of a
+				* uint64_t (U64, BOOL, PS_NS), a double (DBL) or a
+				* const char * (STR) */
 	/* The value from @stats (the module's struct), when not a field. */
 	void (*get)(const void *stats, const struct metric_ctx *ctx, struct metric_val *v);
 	uint8_t prec;          /* decimals of a double in a CSV */

@@ -1,4 +1,6 @@
-/* Collecting, storing and writing results (see results.h). */
+/* Storing results and writing summary.json with its digest (see
+ * results.h); collecting them is run/results_collect.c, the CSV tables
+ * run/results_csv.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

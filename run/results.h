@@ -1,7 +1,8 @@
 /* Results of a run: a flat, ordered registry of named metrics (dotted names
  * such as "drops.buffer" or "flows.slowdown.p99") that is written as the
  * nested summary.json and is what `expect:` assertions look up, plus the
- * flows.csv and ports.csv tables. Schema: docs/results.md. */
+ * flows.csv and ports.csv tables. The metrics come from each module's
+ * tables (core/metric.h), walked in order. Schema: docs/results.md. */
 #ifndef FAB_RESULTS_H
 #define FAB_RESULTS_H
 

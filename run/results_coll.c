@@ -78,7 +78,7 @@ struct res_coll {
 	{ .name = "collectives.NAME." nm, .unit = (un), .read = METRIC_ONE, .type = (ty), \
 	  .off = offsetof(struct res_coll, field), .doc = (dc) }
 
-static const struct metric coll_rows[] = {
+static const struct metric res_coll_rows[] = {
 	COLL_ROW("instances", "—", METRIC_U64, instances, "instances (sizes x iterations)"),
 	COLL_ROW("completed", "—", METRIC_U64, completed, "of which every transfer arrived"),
 	COLL_ROW("size_bytes", "bytes", METRIC_U64, size_bytes, "the largest size S"),
@@ -88,15 +88,15 @@ static const struct metric coll_rows[] = {
 };
 
 /* Only with traffic.data: true. */
-static const struct metric coll_data_rows[] = {
+static const struct metric res_coll_data_rows[] = {
 	COLL_ROW("data_checked", "elements", METRIC_U64, data_checked,
 		 "float32 elements compared with the exact result"),
 	COLL_ROW("data_errors", "elements", METRIC_U64, data_errors,
 		 "of those, the elements that were not the exact result"),
 };
 
-const struct metric_table res_metrics_coll = METRIC_TABLE("collectives", coll_rows);
-const struct metric_table res_metrics_coll_data = METRIC_TABLE("collectives", coll_data_rows);
+const struct metric_table res_metrics_coll = METRIC_TABLE("collectives", res_coll_rows);
+const struct metric_table res_metrics_coll_data = METRIC_TABLE("collectives", res_coll_data_rows);
 
 /* Workload @w's data check, over its instances into @c: false when it
  * carries no data. */

@@ -227,7 +227,7 @@ static int res_workloads(struct results *r, const struct fabric *f)
 	return 0;
 }
 
-/* flows.COLUMN.STAT over the completed messages. */
+/* flows.NAME.STAT (NAME: a flows.csv column) over the completed messages. */
 static int res_flows(struct results *r, const struct fabric *f)
 {
 	for (int c = 0; c < TG_N_COLS; c++) {

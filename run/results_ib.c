@@ -17,7 +17,7 @@ bool res_ib_on(const struct fabric *f)
 	return f->exp->link_layer == PKT_LL_IB;
 }
 
-static void ib_deadlocks(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
+static void res_ib_deadlocks(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
 {
 	const struct fabric *f = stats;
 
@@ -27,12 +27,12 @@ static void ib_deadlocks(const void *stats, const struct metric_ctx *ctx, struct
 	v->u = f->deadlocks && strncmp(f->deadlock_cycle, "credit loop", 11) == 0;
 }
 
-static const struct metric ib_deadlock_rows[] = {
-	METRIC_FN("credit.deadlocks", "0/1", METRIC_U64, ib_deadlocks,
+static const struct metric res_ib_deadlock_rows[] = {
+	METRIC_FN("credit.deadlocks", "0/1", METRIC_U64, res_ib_deadlocks,
 		  "the cycle found (pfc.deadlock_*) is held by credits"),
 };
 
-const struct metric_table res_metrics_ib_deadlock = METRIC_TABLE("run", ib_deadlock_rows);
+const struct metric_table res_metrics_ib_deadlock = METRIC_TABLE("run", res_ib_deadlock_rows);
 
 int res_ib(struct results *r, const struct fabric *f)
 {

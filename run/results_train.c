@@ -86,7 +86,7 @@ struct res_train {
 /* The critical path's parts follow enum tg_tag (TG_TAG_NONE is other_us). */
 _Static_assert(TG_TAG_N == 6, "a training tag without its critical_path row");
 
-static const struct metric train_rows[] = {
+static const struct metric res_train_rows[] = {
 	TRAIN_ROW("steps", "—", METRIC_U64, steps, "steps"),
 	TRAIN_ROW("completed", "—", METRIC_U64, completed, "of which every operation completed"),
 	TRAIN_ROW("step_time_us", "µs", METRIC_DBL, step_us, "a step, end to end"),
@@ -105,7 +105,7 @@ static const struct metric train_rows[] = {
 		  "how much of the step waited for the network"),
 };
 
-const struct metric_table res_metrics_train = METRIC_TABLE("training", train_rows);
+const struct metric_table res_metrics_train = METRIC_TABLE("training", res_train_rows);
 
 int res_training(struct results *r, const struct fabric *f)
 {
