@@ -1,7 +1,8 @@
 /* Results of a run: a flat, ordered registry of named metrics (dotted names
  * such as "drops.buffer" or "flows.slowdown.p99") that is written as the
  * nested summary.json and is what `expect:` assertions look up, plus the
- * flows.csv and ports.csv tables. Schema: docs/results.md. */
+ * flows.csv and ports.csv tables. The metrics come from each module's
+ * tables (core/metric.h), walked in order. Schema: docs/results.md. */
 #ifndef FAB_RESULTS_H
 #define FAB_RESULTS_H
 
@@ -12,6 +13,7 @@
 
 #include "cfg.h"
 #include "fabric.h"
+#include "metric.h"
 #include "sha256.h"
 
 enum {
@@ -81,6 +83,51 @@ struct res_metric *res_add(struct results *r, enum res_type type, const char *fm
 	} while (0)
 
 
+/* What the run's own metrics read (run/results_run.c): the fabric, and the
+ * results being collected (valid, reasons, digest). */
+struct res_run {
+	const struct fabric *f;    /* the run */
+	const struct results *r;   /* its results so far */
+};
+
+/* The run's own tables, in the order they are written among the modules'
+ * (run/results_collect.c walks them all), and its summary line. */
+extern const struct metric_table res_metrics_head;     /* schema_version .. topology.links */
+extern const struct metric_table res_metrics_pfc;      /* pfc.enabled */
+extern const struct metric_table res_metrics_deadlock; /* pfc.deadlock* */
+extern const struct metric_table res_metrics_engine;   /* engine.packet_pool */
+extern const struct metric_table res_metrics_prov;     /* provenance.* */
+extern const struct metric_table res_metrics_wall;     /* wall_clock.* */
+extern const struct metric_table res_metrics_ib_deadlock; /* credit.deadlocks (of struct fabric) */
+extern const struct metric_table res_metrics_coll;      /* collectives.NAME.* (results_coll.c) */
+extern const struct metric_table res_metrics_coll_data; /* collectives.NAME.data_* */
+extern const struct metric_table res_metrics_train;     /* training.NAME.* (results_train.c) */
+extern const struct metric_line res_line_time;         /* "simulated ..." */
+
+/* Add every row of @t read from @stats, NAME in a row's name replaced by
+ * @inst (NULL: none). 0 or -ENOMEM. */
+int res_put_table(struct results *r, const struct metric_table *t, const char *inst,
+		  const void *stats, const struct metric_ctx *ctx);
+/* Print @l (metric_line) from the values in @r. */
+void res_print_line(const struct results *r, const struct metric_line *l, FILE *out);
+/* ports.csv: the names of @t's rows, and a row's values, ','-separated
+ * (@lead: a ',' before the first too). */
+void res_csv_header(const struct metric_table *t, bool lead, FILE *out);
+void res_csv_row(const struct metric_table *t, bool lead, const void *stats,
+		 const struct metric_ctx *ctx, FILE *out);
+/* ports.csv's columns, in order: a table, where its stats lie in the
+ * row's source (run/results_csv.c), and whether only on InfiniBand.
+ * NULL-ended. */
+struct res_port_cols {
+	const struct metric_table *t; /* the columns */
+	size_t off;                   /* offset of its stats in the row's source, bytes */
+	bool ib;                      /* InfiniBand only */
+};
+extern const struct res_port_cols res_port_cols[];
+/* Every table of summary.json, in order, into @out (at most @max);
+ * returns how many (run/results_collect.c). */
+uint32_t res_summary_tables(const struct metric_table **out, uint32_t max);
+
 /* Collect every metric of a finished run of @f (also of one not yet run:
  * the names are the same). Returns 0 or -ENOMEM. */
 int res_collect(struct results *r, const struct fabric *f);
@@ -88,6 +135,9 @@ int res_collect(struct results *r, const struct fabric *f);
  * says by what ("SIGINT", "--max-wall 30s"); NULL when not known. */
 int res_collect_run(struct results *r, const struct fabric *f, const char *stop_why);
 void res_free(struct results *r);
+/* Close @f, which was written: 0, or -errno when a write or the close
+ * failed (a full disk, a file-size limit). */
+int res_fclose(FILE *f);
 /* Metric by exact name, NULL if absent. */
 const struct res_metric *res_find(const struct results *r, const char *name);
 /* After collection: mark the run not valid, appending @fmt to
@@ -133,12 +183,9 @@ void res_print_faults(const struct fabric *f, FILE *out);
 int res_write_training(const struct fabric *f, const char *dir);
 void res_print_training(const struct fabric *f, FILE *out);
 /* InfiniBand (results_ib.c): credit.* and fecn.* metrics, ports.csv's
- * extra columns and a summary line; nothing on Ethernet. */
+ * extra columns (res_port_cols) and summary lines; nothing on Ethernet. */
 bool res_ib_on(const struct fabric *f);
 int res_ib(struct results *r, const struct fabric *f);
-void res_ib_port_header(FILE *out);
-void res_ib_port_row(const struct fabric *f, const struct port *p, const struct topo_node *nd,
-		     uint16_t port, FILE *out);
 void res_print_ib(const struct results *r, const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);

@@ -62,34 +62,65 @@ static uint32_t res_coll_mean(const struct fabric *f, uint16_t w, uint64_t bytes
 	return n;
 }
 
-/* Workload @w's data check, over its instances: nothing when it carries
- * no data. 0 or -ENOMEM. */
-static int res_coll_data(struct results *r, const struct fabric *f, uint16_t w)
+/* A collective workload's figures (collectives.NAME.*). */
+struct res_coll {
+	uint64_t instances;    /* sizes x iterations */
+	uint64_t completed;    /* of which every transfer arrived */
+	uint64_t size_bytes;   /* the largest size */
+	double time_us;        /* its mean time, us */
+	double algbw_GBps;     /* size / time, GB/s */
+	double busbw_GBps;     /* algbw x the collective's factor, GB/s */
+	uint64_t data_checked; /* elements compared with the exact result */
+	uint64_t data_errors;  /* of those, not the exact result */
+};
+
+#define COLL_ROW(nm, un, ty, field, dc)                                            \
+	{ .name = "collectives.NAME." nm, .unit = (un), .read = METRIC_ONE, .type = (ty), \
+	  .off = offsetof(struct res_coll, field), .doc = (dc) }
+
+static const struct metric res_coll_rows[] = {
+	COLL_ROW("instances", "—", METRIC_U64, instances, "instances (sizes x iterations)"),
+	COLL_ROW("completed", "—", METRIC_U64, completed, "of which every transfer arrived"),
+	COLL_ROW("size_bytes", "bytes", METRIC_U64, size_bytes, "the largest size S"),
+	COLL_ROW("time_us", "µs", METRIC_DBL, time_us, "its mean time"),
+	COLL_ROW("algbw_GBps", "GB/s (10^9 B/s)", METRIC_DBL, algbw_GBps, "S / time"),
+	COLL_ROW("busbw_GBps", "GB/s", METRIC_DBL, busbw_GBps, "algbw x the collective's factor"),
+};
+
+/* Only with traffic.data: true. */
+static const struct metric res_coll_data_rows[] = {
+	COLL_ROW("data_checked", "elements", METRIC_U64, data_checked,
+		 "float32 elements compared with the exact result"),
+	COLL_ROW("data_errors", "elements", METRIC_U64, data_errors,
+		 "of those, the elements that were not the exact result"),
+};
+
+const struct metric_table res_metrics_coll = METRIC_TABLE("collectives", res_coll_rows);
+const struct metric_table res_metrics_coll_data = METRIC_TABLE("collectives", res_coll_data_rows);
+
+/* Workload @w's data check, over its instances into @c: false when it
+ * carries no data. */
+static bool res_coll_data(const struct fabric *f, uint16_t w, struct res_coll *c)
 {
 	const struct exp *e = f->exp;
-	uint64_t checked = 0, errors = 0;
 	bool data = false;
 
 	for (uint32_t i = 0; i < e->n_colls; i++) {
-		uint64_t c, x;
+		uint64_t k, x;
 		int rc;
 
 		if (e->colls[i].workload != w)
 			continue;
-		rc = tg_coll_data(f->tg, i, &c, &x);
+		rc = tg_coll_data(f->tg, i, &k, &x);
 		if (rc == -ENOENT)
 			continue;
 		data = true;
 		if (rc == 0) {
-			checked += c;
-			errors += x;
+			c->data_checked += k;
+			c->data_errors += x;
 		}
 	}
-	if (!data)
-		return 0;
-	RES_U64(r, checked, "collectives.%s.data_checked", e->workloads[w].name);
-	RES_U64(r, errors, "collectives.%s.data_errors", e->workloads[w].name);
-	return 0;
+	return data;
 }
 
 /* Some instance of the run carries data. */
@@ -108,29 +139,24 @@ int res_collectives(struct results *r, const struct fabric *f)
 	const struct exp *e = f->exp;
 
 	for (uint32_t w = 0; w < e->n_workloads; w++) {
-		uint32_t n = 0, done = 0, d;
-		uint64_t largest = 0;
-		double us, algbw, busbw;
+		struct res_coll c = { 0 };
+		uint32_t d;
 
 		for (uint32_t i = 0; i < e->n_colls; i++) {
 			if (e->colls[i].workload != w)
 				continue;
-			n++;
-			if (e->colls[i].bytes >= largest)
-				largest = e->colls[i].bytes;
+			c.instances++;
+			if (e->colls[i].bytes >= c.size_bytes)
+				c.size_bytes = e->colls[i].bytes;
 			if (tg_coll_span(f->tg, i, &(uint64_t){ 0 }, &(uint64_t){ 0 }) == 0)
-				done++;
+				c.completed++;
 		}
-		if (!n)
+		if (!c.instances)
 			continue;
-		res_coll_mean(f, w, largest, &d, &us, &algbw, &busbw);
-		RES_U64(r, n, "collectives.%s.instances", e->workloads[w].name);
-		RES_U64(r, done, "collectives.%s.completed", e->workloads[w].name);
-		RES_U64(r, largest, "collectives.%s.size_bytes", e->workloads[w].name);
-		RES_DBL(r, us, "collectives.%s.time_us", e->workloads[w].name);
-		RES_DBL(r, algbw, "collectives.%s.algbw_GBps", e->workloads[w].name);
-		RES_DBL(r, busbw, "collectives.%s.busbw_GBps", e->workloads[w].name);
-		if (res_coll_data(r, f, w) != 0)
+		res_coll_mean(f, w, c.size_bytes, &d, &c.time_us, &c.algbw_GBps, &c.busbw_GBps);
+		if (res_put_table(r, &res_metrics_coll, e->workloads[w].name, &c, NULL) != 0 ||
+		    (res_coll_data(f, w, &c) &&
+		     res_put_table(r, &res_metrics_coll_data, e->workloads[w].name, &c, NULL) != 0))
 			return -ENOMEM;
 	}
 	return 0;

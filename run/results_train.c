@@ -69,28 +69,62 @@ static uint32_t res_train_mean(const struct fabric *f, uint16_t w, uint32_t *don
 	return n;
 }
 
+/* A training workload's figures (training.NAME.*): means over its
+ * completed steps, us. */
+struct res_train {
+	uint64_t steps;            /* steps */
+	uint64_t completed;        /* of which every operation completed */
+	double step_us;            /* a step */
+	double part_us[TG_TAG_N];  /* its critical path by part (enum tg_tag) */
+	double exposed;            /* (tp + pp + dp + ep) / step */
+};
+
+#define TRAIN_ROW(nm, un, ty, field, dc)                                          \
+	{ .name = "training.NAME." nm, .unit = (un), .read = METRIC_ONE, .type = (ty), \
+	  .off = offsetof(struct res_train, field), .doc = (dc) }
+
+/* The critical path's parts follow enum tg_tag (TG_TAG_NONE is other_us). */
+_Static_assert(TG_TAG_N == 6, "a training tag without its critical_path row");
+
+static const struct metric res_train_rows[] = {
+	TRAIN_ROW("steps", "—", METRIC_U64, steps, "steps"),
+	TRAIN_ROW("completed", "—", METRIC_U64, completed, "of which every operation completed"),
+	TRAIN_ROW("step_time_us", "µs", METRIC_DBL, step_us, "a step, end to end"),
+	TRAIN_ROW("critical_path.compute_us", "µs", METRIC_DBL, part_us[TG_TAG_COMPUTE],
+		  "the compute on the step's critical path"),
+	TRAIN_ROW("critical_path.tp_us", "µs", METRIC_DBL, part_us[TG_TAG_TP],
+		  "tensor-parallel communication on it"),
+	TRAIN_ROW("critical_path.pp_us", "µs", METRIC_DBL, part_us[TG_TAG_PP],
+		  "pipeline sends on it"),
+	TRAIN_ROW("critical_path.dp_us", "µs", METRIC_DBL, part_us[TG_TAG_DP],
+		  "data-parallel communication on it"),
+	TRAIN_ROW("critical_path.ep_us", "µs", METRIC_DBL, part_us[TG_TAG_EP],
+		  "expert all-to-all on it"),
+	TRAIN_ROW("critical_path.other_us", "µs", METRIC_DBL, part_us[TG_TAG_NONE], "the rest"),
+	TRAIN_ROW("exposed_comm_fraction", "—", METRIC_DBL, exposed,
+		  "how much of the step waited for the network"),
+};
+
+const struct metric_table res_metrics_train = METRIC_TABLE("training", res_train_rows);
+
 int res_training(struct results *r, const struct fabric *f)
 {
 	const struct exp *e = f->exp;
-	const char *const *tags = tg_tag_names();
 
 	for (uint32_t w = 0; w < e->n_workloads; w++) {
-		double us, part[TG_TAG_N], net = 0;
-		uint32_t done, n = res_train_mean(f, w, &done, &us, part);
-		const char *name = e->workloads[w].name;
+		struct res_train x = { 0 };
+		uint32_t done;
+		double net = 0;
 
-		if (!n)
+		x.steps = res_train_mean(f, w, &done, &x.step_us, x.part_us);
+		if (!x.steps)
 			continue;
-		RES_U64(r, n, "training.%s.steps", name);
-		RES_U64(r, done, "training.%s.completed", name);
-		RES_DBL(r, us, "training.%s.step_time_us", name);
-		for (int t = TG_TAG_COMPUTE; t < TG_TAG_N; t++) {
-			RES_DBL(r, part[t], "training.%s.critical_path.%s_us", name, tags[t]);
-			if (t != TG_TAG_COMPUTE)
-				net += part[t];
-		}
-		RES_DBL(r, part[TG_TAG_NONE], "training.%s.critical_path.other_us", name);
-		RES_DBL(r, us > 0 ? net / us : 0, "training.%s.exposed_comm_fraction", name);
+		x.completed = done;
+		for (int t = TG_TAG_COMPUTE + 1; t < TG_TAG_N; t++)
+			net += x.part_us[t];
+		x.exposed = x.step_us > 0 ? net / x.step_us : 0;
+		if (res_put_table(r, &res_metrics_train, e->workloads[w].name, &x, NULL) != 0)
+			return -ENOMEM;
 	}
 	return 0;
 }

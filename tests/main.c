@@ -70,6 +70,7 @@ int main(int argc, char **argv)
 		test_reg_register,
 		test_cli_register,
 		test_docs_kinds_register,
+		test_metrics_register,
 		/* toy kinds last: once registered they are in the registries for
 		 * the rest of the process (the docs checks would see them) */
 		test_toy_topo_register,

@@ -52,6 +52,7 @@ int test_nic_mem_register(void);
 int test_pkt_register(void);
 int test_reg_register(void);
 int test_toy_topo_register(void);
+int test_metrics_register(void);
 int test_pkt_ib_register(void);
 int test_port_register(void);
 int test_port_credit_register(void);

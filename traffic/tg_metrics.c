@@ -1,0 +1,204 @@
+/* The traffic's metrics: totals of the messages of the run, of each
+ * workload and of each flows.csv column, and the rows that read them
+ * (schema: docs/results.md, "Messages and bytes", "Per workload",
+ * "Per-message statistics"). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tg_metrics.h"
+#include "units.h"
+
+const char *const tg_col_names[TG_N_COLS] = { "fct_ns", "slowdown", "goodput_gbps", "bytes" };
+
+double tg_flow_fct_ns(const struct tg_flow *f)
+{
+	return units_ps_to_ns(f->end_ps - f->msg.start_ps);
+}
+
+double tg_flow_goodput_gbps(const struct tg_flow *f)
+{
+	uint64_t fct = f->end_ps - f->msg.start_ps;
+
+	return fct ? (double)f->msg.bytes * 8.0 / (double)fct * 1e3 : NAN;
+}
+
+void tg_totals(const struct tg *t, struct tg_totals *out)
+{
+	uint32_t n;
+	const struct tg_flow *fl = tg_flows(t, &n);
+
+	*out = (struct tg_totals){ .messages = n, .failed = tg_n_failed(t) };
+	for (uint32_t i = 0; i < n; i++) {
+		out->offered += fl[i].msg.bytes;
+		if (!fl[i].done)
+			continue;
+		out->completed++;
+		out->completed_bytes += fl[i].msg.bytes;
+		if (fl[i].end_ps > out->last_end_ps)
+			out->last_end_ps = fl[i].end_ps;
+	}
+	out->incomplete = out->messages - out->completed;
+}
+
+void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *out)
+{
+	uint32_t n;
+	const struct tg_flow *fl = tg_flows(t, &n);
+
+	*out = (struct tg_wl_totals){ .first_ps = UINT64_MAX };
+	for (uint32_t i = 0; i < n; i++) {
+		if (fl[i].msg.workload != workload)
+			continue;
+		out->messages++;
+		if (fl[i].msg.start_ps < out->first_ps)
+			out->first_ps = fl[i].msg.start_ps;
+		if (!fl[i].done)
+			continue;
+		out->completed++;
+		out->bytes += fl[i].msg.bytes;
+		if (fl[i].end_ps > out->last_ps)
+			out->last_ps = fl[i].end_ps;
+		if (fl[i].end_ps - fl[i].msg.start_ps > out->worst_ps)
+			out->worst_ps = fl[i].end_ps - fl[i].msg.start_ps;
+	}
+}
+
+static int tg_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted @v (n > 0). */
+static double tg_pct(const double *v, uint64_t n, double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)n);
+
+	return v[(rank < 1 ? 1 : rank) - 1];
+}
+
+static double tg_col_value(const struct tg_flow *f, int col)
+{
+	switch (col) {
+	case 0:
+		return tg_flow_fct_ns(f);
+	case 1:
+		return (double)(f->end_ps - f->msg.start_ps) / (double)f->ideal_ps;
+	case 2:
+		return tg_flow_goodput_gbps(f);
+	default:
+		return (double)f->msg.bytes;
+	}
+}
+
+int tg_col_stats(const struct tg *t, int col, struct tg_col_stats *out)
+{
+	uint32_t n;
+	const struct tg_flow *fl = tg_flows(t, &n);
+	double *v = malloc(sizeof(*v) * (n ? n : 1)), sum = 0;
+	uint64_t k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		if (fl[i].done)
+			v[k++] = tg_col_value(&fl[i], col);
+	qsort(v, k, sizeof(*v), tg_dbl_cmp);
+	for (uint64_t i = 0; i < k; i++)
+		sum += v[i];
+	*out = (struct tg_col_stats){
+		.count = k, .sum = sum,
+		.min = k ? v[0] : NAN, .mean = k ? sum / (double)k : NAN,
+		.p50 = k ? tg_pct(v, k, 0.50) : NAN, .p90 = k ? tg_pct(v, k, 0.90) : NAN,
+		.p95 = k ? tg_pct(v, k, 0.95) : NAN, .p99 = k ? tg_pct(v, k, 0.99) : NAN,
+		.p999 = k ? tg_pct(v, k, 0.999) : NAN, .max = k ? v[k - 1] : NAN,
+	};
+	free(v);
+	return 0;
+}
+
+static void tg_goodput(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
+{
+	const struct tg_totals *t = stats;
+
+	(void)ctx;
+	v->d = t->last_end_ps ? (double)t->completed_bytes * 8.0 / (double)t->last_end_ps * 1e3 : 0;
+}
+
+static void tg_wl_goodput(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
+{
+	const struct tg_wl_totals *t = stats;
+
+	(void)ctx;
+	v->d = t->completed && t->last_ps > t->first_ps
+		       ? (double)t->bytes * 8.0 / (double)(t->last_ps - t->first_ps) * 1e3
+		       : 0;
+}
+
+#define TG_ONE(nm, un, ty, st, field, dc)                                          \
+	{ .name = (nm), .unit = (un), .read = METRIC_ONE, .type = (ty),             \
+	  .off = offsetof(st, field), .doc = (dc) }
+#define TG_TOT(name, unit, field, doc) TG_ONE(name, unit, METRIC_U64, struct tg_totals, field, doc)
+#define TG_COL(stat, field, doc) \
+	TG_ONE("flows.NAME." stat, "as NAME", METRIC_DBL, struct tg_col_stats, field, doc)
+
+static const struct metric tg_msg_rows[] = {
+	TG_TOT("messages.total", "—", messages, "messages the traffic section expanded to"),
+	TG_TOT("messages.completed", "—", completed, "messages whose sender saw the completion"),
+	TG_TOT("messages.incomplete", "—", incomplete, "total − completed"),
+	TG_TOT("messages.failed", "—", failed, "of the incomplete ones, those whose QP failed"),
+	TG_TOT("bytes.offered", "bytes", offered, "sum of all message sizes"),
+	TG_TOT("bytes.completed", "bytes", completed_bytes, "sum of the sizes of completed messages"),
+};
+
+static const struct metric tg_goodput_rows[] = {
+	METRIC_FN("goodput_gbps", "Gb/s", METRIC_DBL, tg_goodput,
+		  "bytes.completed × 8 / last_completion_ns"),
+	TG_ONE("last_completion_ns", "ns", METRIC_PS_NS, struct tg_totals, last_end_ps,
+	       "time of the last completion"),
+};
+
+static const struct metric tg_wl_rows[] = {
+	TG_ONE("workloads.NAME.messages", "—", METRIC_U64, struct tg_wl_totals, messages,
+	       "messages of the workload"),
+	TG_ONE("workloads.NAME.completed", "—", METRIC_U64, struct tg_wl_totals, completed,
+	       "of which completed"),
+	METRIC_FN("workloads.NAME.goodput_gbps", "Gb/s", METRIC_DBL, tg_wl_goodput,
+		  "completed bytes × 8 over its span"),
+	TG_ONE("workloads.NAME.fct_ns_max", "ns", METRIC_PS_NS, struct tg_wl_totals, worst_ps,
+	       "its slowest completed message"),
+};
+
+static const struct metric tg_col_rows[] = {
+	TG_ONE("flows.NAME.count", "—", METRIC_U64, struct tg_col_stats, count,
+	       "completed messages"),
+	TG_COL("min", min, "smallest value"),
+	TG_COL("mean", mean, "arithmetic mean"),
+	TG_COL("p50", p50, "median, by nearest rank"),
+	TG_COL("p90", p90, "90th percentile, by nearest rank"),
+	TG_COL("p95", p95, "95th percentile, by nearest rank"),
+	TG_COL("p99", p99, "99th percentile, by nearest rank"),
+	TG_COL("p999", p999, "99.9th percentile, by nearest rank"),
+	TG_COL("max", max, "largest value"),
+	TG_COL("sum", sum, "sum of the values"),
+};
+
+const struct metric_table tg_metrics_msgs = METRIC_TABLE("traffic", tg_msg_rows);
+const struct metric_table tg_metrics_goodput = METRIC_TABLE("traffic", tg_goodput_rows);
+const struct metric_table tg_metrics_workload = METRIC_TABLE("traffic", tg_wl_rows);
+const struct metric_table tg_metrics_col = METRIC_TABLE("traffic", tg_col_rows);
+
+const struct metric_line tg_line_messages = {
+	.fmt = "  messages: %.0f of %.0f complete, %.0f bytes delivered, goodput %.2f Gb/s\n",
+	.arg = { "messages.completed", "messages.total", "bytes.delivered", "goodput_gbps" },
+};
+
+const struct metric_line tg_line_fct = {
+	.when = "messages.completed",
+	.fmt = "  FCT: p50 %.2f us, p99 %.2f us; slowdown p50 %.3f, p99 %.3f, max %.3f\n",
+	.arg = { "flows.fct_ns.p50", "flows.fct_ns.p99", "flows.slowdown.p50",
+		 "flows.slowdown.p99", "flows.slowdown.max" },
+	.div = { 1e3, 1e3 },
+};
