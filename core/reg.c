@@ -61,6 +61,8 @@ static int reg_append(struct reg *r, const struct reg_kind *k, char err[CFG_ERR_
 		*key = (struct cfg_key){ .name = k->name, .type = CFG_KEY_SECTION,
 					 .subs = r->subs[i], .doc = r->docs[i],
 					 .what = r->whats[i] };
+		if (r->section_key)
+			r->section_key(k, key);
 	}
 	return 0;
 }
@@ -240,12 +242,16 @@ int reg_block_fill(struct reg *r, struct cfg_doc *doc, struct cfg_node *parent,
 	char what[64];
 	struct cfg_node *v;
 	void *dst = reg_block_at(r, block, k);
-	int rc;
+	const char *name = k->name; /* its section key's (section_key may rename it) */
+	int i = reg_index(r, k), rc;
 
-	if (!dst || cfg_schema_get(parent, k->name))
+	for (unsigned j = 0; i >= 0 && j < r->table.n_keys; j++)
+		if (r->keys[j].subs == r->subs[i])
+			name = r->keys[j].name;
+	if (!dst || cfg_schema_get(parent, name))
 		return 0; /* nothing to set, or read with the parent section */
-	if ((rc = cfg_doc_fill(doc, parent, k->name, "{}", &v, err)) != 0)
+	if ((rc = cfg_doc_fill(doc, parent, name, "{}", &v, err)) != 0)
 		return rc;
-	snprintf(what, sizeof(what), "%s.%s", prefix, k->name);
+	snprintf(what, sizeof(what), "%s.%s", prefix, name);
 	return reg_settings_read(k, doc, v, what, dst, err);
 }

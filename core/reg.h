@@ -51,6 +51,9 @@ struct reg {
 	const char *section;                    /* non-NULL: each kind with settings
 						 * has a section of this name in the
 						 * parent section (reg_settings_table) */
+	/* May adjust a kind's generated section key (another key name, its
+	 * doc, a default): NULL, or set after REG_INIT, beside section. */
+	void (*section_key)(const struct reg_kind *k, struct cfg_key *key);
 	/* filled on first use and by reg_add */
 	bool ready;
 	unsigned n;                             /* kinds */

@@ -1,5 +1,6 @@
 /* The registry of link layers: the built-in list (one line a layer, each
- * layer one file of this folder) and link_layer_register for more. */
+ * layer one file of this folder), link_layer_register for more, and the
+ * block of every layer's settings (each a fabric: section). */
 #include <errno.h>
 #include <stdio.h>
 
@@ -17,19 +18,34 @@ static int link_layer_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
 {
 	const struct link_layer_ops *o = REG_OPS(struct link_layer_ops, k);
 
-	if (k->settings) {
-		snprintf(err, CFG_ERR_BYTES, "link layer '%s': settings are a fabric section of their own",
+	if ((o->section || o->section_doc || o->settings_init || o->settings_free) && !k->settings) {
+		snprintf(err, CFG_ERR_BYTES, "link layer '%s': a settings section needs settings",
 			 k->name);
-		return -EINVAL;
-	}
-	if (o->pkt_kind != (o->wire ? (int)o->wire->kind : PKT_LL_ROCE)) {
-		snprintf(err, CFG_ERR_BYTES, "link layer '%s': pkt_kind is its framing's", k->name);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static struct reg link_layers = REG_INIT("link layer", link_layer_builtin, link_layer_check);
+/* A layer's section key: named by the layer (fabric.ib), read with its
+ * defaults whichever layer runs, as message name its key. */
+static void link_layer_section_key(const struct reg_kind *k, struct cfg_key *key)
+{
+	const struct link_layer_ops *o = REG_OPS(struct link_layer_ops, k);
+
+	if (o->section)
+		key->name = key->what = o->section;
+	if (o->section_doc)
+		key->doc = o->section_doc;
+	key->dflt = "{}";
+}
+
+static struct reg link_layers = {
+	.what = "link layer",
+	.builtin = link_layer_builtin,
+	.check = link_layer_check,
+	.section = "fabric",
+	.section_key = link_layer_section_key,
+};
 
 struct reg *link_layer_reg(void)
 {
@@ -44,4 +60,42 @@ const struct link_layer_ops *link_layer_default(void)
 int link_layer_register(const struct link_layer_ops *ops, char err[CFG_ERR_BYTES])
 {
 	return reg_add(&link_layers, &ops->kind, err);
+}
+
+void *link_layer_cfg_new(const struct exp *e)
+{
+	void *cfg = reg_block_new(&link_layers);
+
+	for (unsigned i = 0; cfg && i < reg_count(&link_layers); i++) {
+		const struct reg_kind *k = reg_at(&link_layers, i);
+		const struct link_layer_ops *o = REG_OPS(struct link_layer_ops, k);
+		void *s = reg_block_at(&link_layers, cfg, k);
+
+		if (o->settings_init && s)
+			o->settings_init(s, e);
+	}
+	return cfg;
+}
+
+void link_layer_cfg_free(void *cfg)
+{
+	for (unsigned i = 0; cfg && i < reg_count(&link_layers); i++) {
+		const struct reg_kind *k = reg_at(&link_layers, i);
+		const struct link_layer_ops *o = REG_OPS(struct link_layer_ops, k);
+		void *s = reg_block_at(&link_layers, cfg, k);
+
+		if (o->settings_free && s)
+			o->settings_free(s);
+	}
+	reg_block_free(cfg);
+}
+
+const struct cfg_table *link_layer_cfg_table(void)
+{
+	return reg_settings_table(&link_layers);
+}
+
+const void *link_layer_settings(const struct exp *e)
+{
+	return reg_block_get(&link_layers, e->ll_cfg, &e->ll->kind);
 }

@@ -12,26 +12,49 @@
 
 /* A link layer. */
 struct link_layer_ops {
-	struct reg_kind kind;      /* name (fabric.link_layer: roce), doc; no settings
-				    * of its own here (InfiniBand's are fabric.ib) */
-	int pkt_kind;              /* enum pkt_ll_kind (exp.link_layer, which modules read) */
+	struct reg_kind kind;      /* name (fabric.link_layer: roce), doc, its settings'
+				    * keys and struct (a fabric: section, below) */
+	const char *section;       /* its settings' key in fabric: ("ib"); NULL: its
+				    * name. Every layer's section is read (and shown
+				    * in the resolved experiment) whichever runs */
+	const char *section_doc;   /* that key's doc line; NULL: generated */
 	const struct pkt_ll *wire; /* framing handed to switches, NICs and the traffic;
 				    * NULL: the modules' default (RoCE) */
 	bool pfc;                  /* has PFC pauses (what pfc-storm and slow-receiver
 				    * faults send) */
 	bool eth_switch;           /* switches run Ethernet's features: fabric.ecn's
-				    * marking (by_rate checked), fabric.int */
+				    * marking (by_rate checked), fabric.int and so the
+				    * congestion controls that read INT (hpcc) */
+	bool credits;              /* lossless by credits per VL: the run's credit.* and
+				    * fecn.* results, ports.csv's credit columns */
+	/* Ready its settings @s (zeroed) before they are read for @e (whose
+	 * topology is read by then). NULL: nothing to ready. */
+	void (*settings_init)(void *s, const struct exp *e);
+	/* Free what reading put in @s. NULL: nothing. */
+	void (*settings_free)(void *s);
+	/* The experiment's other settings checked against the layer once all
+	 * are read (InfiniBand: nic.mtu a path MTU); messages FILE:LINE:COL.
+	 * NULL: none. 0 or -EINVAL. */
+	int (*exp_check)(const struct exp *e, char err[CFG_ERR_BYTES]);
+	/* What marks congestion on its switches under @e, in a warning's words
+	 * ("ECN marking is on (fabric.ecn)"), or NULL when nothing does. NULL
+	 * hook: nothing marks. */
+	const char *(*marking)(const struct exp *e);
 	/* The switches' settings from the experiment's (@sp holds e->sw with
 	 * the frame size set). NULL: as configured. */
 	void (*switch_params)(const struct exp *e, struct sw_params *sp);
-	/* The NICs' settings (@np holds e->nic with the classes set). NULL: as
-	 * configured. */
+	/* The NICs' settings (@np holds e->nic with the classes and the
+	 * framing, wire, set). NULL: as configured. */
 	void (*nic_params)(const struct exp *e, struct nic_params *np);
 	/* NIC @i of @f was made: its ports' set-up. NULL: none. 0 or -ENOMEM. */
 	int (*nic_ready)(struct fabric *f, uint32_t i);
 	/* Every link is connected (@np: the NICs' settings). NULL: nothing more.
 	 * 0 or -ENOMEM. */
 	int (*wire_up)(struct fabric *f, const struct nic_params *np);
+	/* After wiring, among fabric_ready's checks: what only the built
+	 * fabric tells (InfiniBand: a credit buffer that holds no frame).
+	 * NULL: none. 0 or -errno with @err filled. */
+	int (*ready)(struct fabric *f, char err[CFG_ERR_BYTES]);
 };
 
 /* Register @ops after the built-in layers (at program start): 0, or
@@ -41,5 +64,16 @@ int link_layer_register(const struct link_layer_ops *ops, char err[CFG_ERR_BYTES
 struct reg *link_layer_reg(void);
 /* The default layer (roce), for an experiment that names none. */
 const struct link_layer_ops *link_layer_default(void);
+
+/* Every layer's settings (exp.ll_cfg): a block made for @e before the
+ * experiment is read (each layer's settings_init run), NULL when out of
+ * memory; freed with each layer's settings_free. */
+void *link_layer_cfg_new(const struct exp *e);
+void link_layer_cfg_free(void *cfg);
+/* The fabric: section keys of the layers' settings ("ib: {...}"), read
+ * with the fabric: section into that block. */
+const struct cfg_table *link_layer_cfg_table(void);
+/* The settings of @e's layer (NULL when it has none). */
+const void *link_layer_settings(const struct exp *e);
 
 #endif

@@ -20,10 +20,16 @@ static int roce_nic_ready(struct fabric *f, uint32_t i)
 	return 0;
 }
 
+/* Switches mark ECN by RED (fabric.ecn). */
+static const char *roce_marking(const struct exp *e)
+{
+	return e->sw.ecn_tc_mask ? "ECN marking is on (fabric.ecn)" : NULL;
+}
+
 const struct link_layer_ops link_layer_roce = {
 	.kind = { "roce", "Ethernet, PFC", NULL, 0 },
-	.pkt_kind = PKT_LL_ROCE,
 	.pfc = true,
 	.eth_switch = true,
+	.marking = roce_marking,
 	.nic_ready = roce_nic_ready,
 };

@@ -119,24 +119,6 @@ struct exp_fault {
 	bool random;           /* drawn by failures: (no faults.NAME.* keys of its own) */
 	struct cfg_mark mark;  /* where it was written */
 };
-/* fabric.ib: the InfiniBand link layer's settings (fabric.link_layer:
- * infiniband): the subnet manager's routing engine and SL-to-VL map, the
- * credit buffers and their updates, the GRH. */
-struct exp_ib {
-	int routing;                  /* enum sw_ib_routing */
-	uint8_t sl2vl[SW_IB_N_SL];    /* VL of each SL, every port */
-	bool grh;                     /* packets carry a GRH */
-	uint64_t vl_buffer_bytes;     /* credit buffer each receiver grants per VL */
-	struct cfg_mark vl_buffer_mark; /* where it was set (a size, not auto) */
-	uint64_t credit_update_bytes; /* freed bytes that trigger a flow-control packet */
-	uint64_t credit_interval_ps;  /* refresh of unadvertised credit (flow-control
-				       * packet at least this often while some is) */
-	struct exp_capture *sl2vl_ports; /* port_sl2vl: switch ports with a table of their
-				       * own (in order; later entries win) */
-	uint8_t (*sl2vl_maps)[SW_IB_N_SL]; /* their tables */
-	uint32_t n_sl2vl_ports;       /* their count */
-};
-
 /* The finest outputs.series.interval: each sample writes a row per port
  * (and per sampled flow), so a finer one writes gigabytes per simulated
  * millisecond. */
@@ -176,8 +158,9 @@ struct exp {
 	struct cfg_mark *pfc_off_marks; /* where each was named */
 	uint64_t deadlock_check_ps;   /* deadlock detection period, 0 = off */
 	const struct link_layer_ops *ll; /* fabric.link_layer (linklayers/) */
-	int link_layer;               /* its enum pkt_ll_kind (ll->pkt_kind) */
-	struct exp_ib ib;             /* fabric.ib (exp_fabric.c) */
+	void *ll_cfg;                 /* every link layer's settings, each its fabric:
+				       * section (fabric.ib): link_layer_settings gives
+				       * ll's; owned */
 	/* traffic */
 	struct tg_msg *msgs;          /* expanded messages */
 	uint32_t n_msgs;              /* their count */

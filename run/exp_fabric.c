@@ -1,6 +1,7 @@
 /* The run module's part of the fabric: section: the settings of the fabric
  * as a whole (random link loss, per-link rate and delay overrides, PFC on
- * or off, ports with PFC disabled, deadlock detection), beside the switch's keys (switch/sw_cfg.c), and the
+ * or off, ports with PFC disabled, deadlock detection, the link layer:
+ * its settings are its own section, linklayers/), beside the switch's keys (switch/sw_cfg.c), and the
  * marks that later warnings and errors point at; the checks of the
  * switch's keys that need the topology (ECN curves and INT records per
  * link rate). */
@@ -12,7 +13,6 @@
 
 #include "exp_int.h"
 #include "link_layer.h"
-#include "pkt_ib.h"
 #include "units.h"
 
 static int exp_pfc_off(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -109,158 +109,8 @@ static int exp_link_layer(const struct cfg_node *n, void *params, char err[CFG_E
 	if (reg_read(link_layer_reg(), n, &k, err) != 0)
 		return -EINVAL;
 	e->ll = REG_OPS(struct link_layer_ops, k);
-	e->link_layer = e->ll->pkt_kind;
 	return 0;
 }
-
-/* vl_buffer: auto (0: sized per link at assembly) or a size. */
-static int exp_ib_vl_buffer(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp *e = params;
-
-	if (n->type == CFG_SCALAR && strcmp(n->str, "auto") == 0) {
-		e->ib.vl_buffer_bytes = 0;
-		return 0;
-	}
-	e->ib.vl_buffer_mark = n->mark;
-	return cfg_size(n, PKT_IB_BLOCK_BYTES, PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
-			&e->ib.vl_buffer_bytes, err);
-}
-
-/* The 16 VLs of an sl2vl list @n into @map. */
-static int exp_ib_map(const struct cfg_node *n, uint8_t map[SW_IB_N_SL], char err[CFG_ERR_BYTES])
-{
-	if (cfg_want(n, CFG_SEQ, "sl2vl (16 VLs, one per service level)", err) != 0)
-		return -EINVAL;
-	if (n->n != SW_IB_N_SL) {
-		cfg_errorf(err, n, "sl2vl needs 16 entries (SL 0..15), not %u", n->n);
-		return -EINVAL;
-	}
-	for (uint32_t i = 0; i < n->n; i++) {
-		uint64_t v;
-
-		if (cfg_u64(n->items[i], 0, PORT_N_TC - 1, &v, err) != 0)
-			return -EINVAL;
-		map[i] = (uint8_t)v;
-	}
-	return 0;
-}
-
-/* sl2vl: 16 VLs, one per SL, each 0..7 (the data VLs a port models). */
-static int exp_ib_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	return exp_ib_map(n, ((struct exp *)params)->ib.sl2vl, err);
-}
-
-/* port_sl2vl: [{ports: [SWITCH:PORT, ...], sl2vl: [16 VLs]}]: those switch
- * egress ports map SLs by their own table (a VL change on the way). */
-static int exp_ib_port_sl2vl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
-{
-	static const char *const keys[] = { "ports", "sl2vl", NULL };
-	struct exp *e = params;
-
-	if (cfg_want(n, CFG_SEQ, "port_sl2vl (a list of {ports, sl2vl})", err) != 0)
-		return -EINVAL;
-	for (uint32_t i = 0; i < n->n; i++) {
-		const struct cfg_node *it = n->items[i], *pn, *mn;
-		struct exp_capture *ports = NULL;
-		uint8_t map[SW_IB_N_SL];
-		uint32_t n_ports = 0, base;
-		void *grown;
-		int rc;
-
-		if (cfg_want(it, CFG_MAP, "a port_sl2vl entry ({ports, sl2vl})", err) != 0 ||
-		    cfg_check_keys(it, keys, err) != 0)
-			return -EINVAL;
-		pn = cfg_get(it, "ports");
-		mn = cfg_get(it, "sl2vl");
-		if (!pn || !mn) {
-			cfg_errorf(err, it, "a port_sl2vl entry needs 'ports' and 'sl2vl'");
-			return -EINVAL;
-		}
-		if (exp_ib_map(mn, map, err) != 0)
-			return -EINVAL;
-		if ((rc = exp_port_list(e, pn, "port_sl2vl.ports", false, &ports, NULL, &n_ports, err)) != 0)
-			return rc;
-		for (uint32_t k = 0; k < n_ports; k++)
-			if (e->topo->nodes[ports[k].node].kind != TOPO_SWITCH) {
-				cfg_errorf(err, pn, "port_sl2vl names switch ports; %s is not a switch (NICs use sl2vl)",
-					   e->topo->nodes[ports[k].node].name);
-				free(ports);
-				return -EINVAL;
-			}
-		base = e->ib.n_sl2vl_ports;
-		grown = realloc(e->ib.sl2vl_ports, sizeof(*e->ib.sl2vl_ports) * (base + n_ports + 1));
-		if (grown)
-			e->ib.sl2vl_ports = grown;
-		grown = grown ? realloc(e->ib.sl2vl_maps, sizeof(*e->ib.sl2vl_maps) * (base + n_ports + 1))
-			      : NULL;
-		if (!grown) {
-			free(ports);
-			return -ENOMEM;
-		}
-		e->ib.sl2vl_maps = grown;
-		for (uint32_t k = 0; k < n_ports; k++) {
-			e->ib.sl2vl_ports[base + k] = ports[k];
-			memcpy(e->ib.sl2vl_maps[base + k], map, SW_IB_N_SL);
-		}
-		e->ib.n_sl2vl_ports = base + n_ports;
-		free(ports);
-	}
-	return 0;
-}
-
-static int exp_ib_check(const struct cfg_node *b, void *params, char err[CFG_ERR_BYTES])
-{
-	struct exp *e = params;
-
-	if (e->ib.vl_buffer_bytes % PKT_IB_BLOCK_BYTES) {
-		cfg_errorf(err, cfg_get(b, "vl_buffer"),
-			   "vl_buffer must be a whole number of 64-byte credits, not %llu bytes",
-			   (unsigned long long)e->ib.vl_buffer_bytes);
-		return -EINVAL;
-	}
-	if (e->ib.vl_buffer_bytes && e->ib.credit_update_bytes > e->ib.vl_buffer_bytes) {
-		cfg_errorf(err, cfg_get(b, "credit_update"),
-			   "credit_update (%llu bytes) exceeds vl_buffer (%llu bytes): credits would never be returned",
-			   (unsigned long long)e->ib.credit_update_bytes,
-			   (unsigned long long)e->ib.vl_buffer_bytes);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Defaults: OpenSM's default engine is minhop; SL s on VL s mod 8; a
- * buffer per VL sized for the link's credit loop (at most 128 KiB, what
- * the 12-bit credit count may run ahead: 2048 blocks) returned every
- * 16 KiB freed (four 4 KiB-MTU frames) and refreshed within 65,536 byte
- * times (docs/infiniband.md). */
-static const struct cfg_key exp_ib_keys[] = {
-	{ "routing", CFG_KEY_ENUM, "minhop", .off = offsetof(struct exp, ib.routing),
-	  .names = sw_ib_routing_names, .doc = "subnet manager routing engine: minhop or ftree (d-mod-k)" },
-	{ "sl2vl", CFG_KEY_CUSTOM, "[0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]",
-	  .read = exp_ib_sl2vl, .doc = "VL (0..7) of each service level 0..15, every port" },
-	{ "port_sl2vl", CFG_KEY_CUSTOM, NULL, .read = exp_ib_port_sl2vl,
-	  .doc = "switch ports with their own SL-to-VL table: [{ports: [leaf*:*], sl2vl: [16 VLs]}]" },
-	{ "grh", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, ib.grh),
-	  .doc = "packets carry a global route header (40 bytes)" },
-	{ "vl_buffer", CFG_KEY_CUSTOM, "auto", .read = exp_ib_vl_buffer,
-	  .doc = "receive buffer per port and VL that credits stand for: auto (the link's credit loop) or 64B..128KiB" },
-	{ "credit_update", CFG_KEY_SIZE, "16KiB", .off = offsetof(struct exp, ib.credit_update_bytes),
-	  .size = 8, .min = PKT_IB_BLOCK_BYTES, .max = PKT_IB_FC_HALF * PKT_IB_BLOCK_BYTES,
-	  .doc = "a flow-control packet goes once this much buffer was freed" },
-	{ "credit_interval", CFG_KEY_TIME, "0s", .off = offsetof(struct exp, ib.credit_interval_ps),
-	  .doc = "and at least this often while freed buffer is not yet advertised; 0s: 65,536 byte times of the link" },
-};
-
-static const struct cfg_table exp_ib_table = {
-	.section = "fabric.ib",
-	.keys = exp_ib_keys,
-	.n_keys = sizeof(exp_ib_keys) / sizeof(exp_ib_keys[0]),
-	.check = exp_ib_check,
-};
-
-static const struct cfg_sub exp_ib_subs[] = { { &exp_ib_table, 0 }, { NULL, 0 } };
 
 /* fabric.ecn.by_rate with no curve for other rates (sw_params_port_red):
  * every switch port's link rate (after fabric.links) must be listed; the
@@ -370,8 +220,6 @@ static const struct cfg_key exp_fabric_keys[] = {
 	  .doc = "priority flow control; absent: no PFC" },
 	{ "link_layer", CFG_KEY_CUSTOM, "roce", .read = exp_link_layer,
 	  .doc = "roce (Ethernet, PFC) or infiniband (native IB packets, credits per VL, a subnet manager's routes)" },
-	{ "ib", CFG_KEY_SECTION, "{}", .subs = exp_ib_subs, .what = "ib",
-	  .doc = "InfiniBand settings (with link_layer: infiniband)" },
 	{ "convergence", CFG_KEY_TIME, NULL, .off = offsetof(struct exp, convergence_ps),
 	  .doc = "after a link goes down or up (faults:), every switch's forwarding is recomputed this much later; absent: 1ms" },
 	{ "links", CFG_KEY_CUSTOM, NULL, .read = exp_links,

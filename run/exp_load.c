@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exp_int.h"
+#include "link_layer.h"
 #include "tg_wl.h"
 
 enum {
@@ -444,6 +445,7 @@ int exp_schema_keys(struct cfg_schema_names *out)
 	memset(out, 0, sizeof(*out));
 	r = cfg_schema_names_add(out, &exp_top_table);
 	r = r ? r : cfg_schema_names_add(out, cc_cfg_table());
+	r = r ? r : cfg_schema_names_add(out, link_layer_cfg_table());
 	r = r ? r : cfg_schema_names_add(out, exp_expect_table());
 	r = r ? r : exp_faults_schema(out);
 	for (unsigned i = 0; r == 0 && (t = topo_kind_table(i)) != NULL; i++)
@@ -464,11 +466,12 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_
 	struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric");
 	struct cfg_node *v;
 
-	if (e->link_layer == PKT_LL_IB) {
+	if (!e->ll->eth_switch) {
 		/* HPCC needs INT, an Ethernet switch feature. */
 		snprintf(err, CFG_ERR_BYTES,
-			 "%s:%u:%u: congestion control '%s' reads in-band telemetry, which is not modelled with fabric.link_layer: infiniband (use ibcc, or another that needs no INT)",
-			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->kind.name);
+			 "%s:%u:%u: congestion control '%s' reads in-band telemetry, which is not modelled with fabric.link_layer: %s (use ibcc, or another that needs no INT)",
+			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->kind.name,
+			 e->ll->kind.name);
 		return -EINVAL;
 	}
 	if (!fab || e->sw.int_on)
@@ -496,14 +499,6 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 
 	if (!nic)
 		return 0;
-	if (e->link_layer == PKT_LL_IB && (e->nic.mtu_bytes & (e->nic.mtu_bytes - 1))) {
-		const struct cfg_node *m = cfg_get(nic, "mtu");
-
-		cfg_errorf(err, m ? m : nic,
-			   "InfiniBand sends a path MTU's payload per packet (256, 512, 1024, 2048, 4096), not %u bytes",
-			   e->nic.mtu_bytes);
-		return -EINVAL;
-	}
 	e->cc_mark = cc ? cc->mark : nic->mark;
 	ae = cfg_get(nic, "ack_every");
 	e->ack_every_mark = ae ? ae->mark : nic->mark;
@@ -538,14 +533,20 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 	struct cfg_sub cc_subs[] = { { cc_cfg_table(), 0 }, { NULL, 0 } };
 	struct cfg_key cc_nic = { "nic", CFG_KEY_SECTION, "{}", .subs = cc_subs, .what = "nic" };
 	struct cfg_table cc_top = { .section = "", .keys = &cc_nic, .n_keys = 1 };
-	struct cfg_bind top[] = { { &exp_top_table, e }, { &cc_top, NULL } };
+	/* And the link layers' sections of fabric: (fabric.ib) into e->ll_cfg. */
+	struct cfg_sub ll_subs[] = { { link_layer_cfg_table(), 0 }, { NULL, 0 } };
+	struct cfg_key ll_fabric = { "fabric", CFG_KEY_SECTION, "{}", .subs = ll_subs,
+				     .what = "fabric" };
+	struct cfg_table ll_top = { .section = "", .keys = &ll_fabric, .n_keys = 1 };
+	struct cfg_bind top[] = { { &exp_top_table, e }, { &cc_top, NULL }, { &ll_top, NULL } };
 
-	if (!(e->cc_cfg = cc_cfg_new())) {
+	if (!(e->cc_cfg = cc_cfg_new()) || !(e->ll_cfg = link_layer_cfg_new(e))) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		exp_free(e);
 		return -ENOMEM;
 	}
 	top[1].params = e->cc_cfg;
+	top[2].params = e->ll_cfg;
 	e->sets = sets;
 	e->n_sets = n_sets;
 	for (unsigned i = 0; i < n_sets; i++) {
@@ -554,8 +555,8 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 			return -EINVAL;
 		}
 	}
-	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", top, 2, err) != 0 ||
-	    exp_cc_resolve(e, err) != 0 ||
+	if (cfg_schema_read(e->doc, cfg_doc_root(e->doc), "experiment", top, 3, err) != 0 ||
+	    (e->ll->exp_check && e->ll->exp_check(e, err) != 0) || exp_cc_resolve(e, err) != 0 ||
 	    exp_estimate_check(e, cfg_get(cfg_doc_root(e->doc), "traffic"), err) != 0) {
 		exp_free(e);
 		return -EINVAL;
@@ -628,8 +629,7 @@ void exp_free(struct exp *e)
 	free(e->rate_workloads);
 	free(e->pfc_off);
 	free(e->pfc_off_marks);
-	free(e->ib.sl2vl_ports);
-	free(e->ib.sl2vl_maps);
+	link_layer_cfg_free(e->ll_cfg);
 	cc_cfg_free(e->cc_cfg);
 	cfg_doc_free(e->doc);
 	free(e);

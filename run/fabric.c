@@ -250,19 +250,20 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	for (uint32_t ep = 0; ep < t->n_eps; ep++)
 		f->tg_eps[ep] = (struct tg_ep){ .nic = t->nodes[t->eps[ep].node].index,
 						.port = t->eps[ep].port };
-	sp = e->sw;
-	sp.max_frame_bytes = fabric_max_frame(e);
-	if (ll->switch_params)
-		ll->switch_params(e, &sp);
-	if (sw_params_scaleup(&sp, &sp_up) != 0 || fabric_switches(f, &sp, &sp_up) != 0)
-		goto nomem;
 	np = e->nic;
 	np.cc_cfg = e->cc_cfg; /* one copy for every NIC */
 	for (int d = 0; d < 64; d++)
 		np.dscp_to_tc[d] = e->sw.prio_to_tc[e->sw.dscp_to_prio[d]];
 	np.sched = e->sw.sched;
+	np.ll = ll->wire;
 	if (ll->nic_params)
 		ll->nic_params(e, &np);
+	sp = e->sw;
+	sp.max_frame_bytes = fabric_max_frame(&np);
+	if (ll->switch_params)
+		ll->switch_params(e, &sp);
+	if (sw_params_scaleup(&sp, &sp_up) != 0 || fabric_switches(f, &sp, &sp_up) != 0)
+		goto nomem;
 	if ((r = fabric_nics(f, &np, err)) == -EINVAL)
 		return r;
 	if (r != 0)
@@ -283,7 +284,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	fabric_progress_arm(f);
 	{
 		struct tg_framing fr = { .mtu_bytes = e->nic.mtu_bytes, .vlan = e->nic.vlan,
-					 .ll = ll->wire, .ib_grh = e->ib.grh };
+					 .ll = ll->wire, .ib_grh = np.ib_grh };
 
 		f->tg = tg_new(&f->sim, f->nics, t->n_hosts, f->tg_eps, t->n_eps, e->msgs, e->n_msgs,
 			       &e->graph, fabric_path, f, &fr, err);

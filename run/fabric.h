@@ -125,8 +125,9 @@ void fabric_pfc_log_free(struct fabric *f);
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
 
-/* Largest frame the experiment's NICs send. */
-uint32_t fabric_max_frame(const struct exp *e);
+/* Largest frame NICs with settings @np send (their MTU, framing, VLAN
+ * tag, InfiniBand's GRH). */
+uint32_t fabric_max_frame(const struct nic_params *np);
 /* After wiring: PFC settings per port and switch buffers (warnings to
  * stderr with the file position they concern). */
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES]);

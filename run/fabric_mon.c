@@ -9,18 +9,19 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "link_layer.h"
 #include "port_credit.h"
 #include "port_pfc.h"
 
-uint32_t fabric_max_frame(const struct exp *e)
+uint32_t fabric_max_frame(const struct nic_params *np)
 {
 	struct pkt_roce f = { 0 };
 
-	f.addr.vlan = e->nic.vlan;
-	f.addr.ll = (uint8_t)e->link_layer;
-	f.addr.grh = e->ib.grh;
+	f.addr.vlan = np->vlan;
+	f.addr.ll = (uint8_t)(np->ll ? np->ll->kind : PKT_LL_ROCE);
+	f.addr.grh = np->ib_grh;
 	f.opcode = PKT_OP_WRITE_FIRST;
-	f.payload_bytes = e->nic.mtu_bytes;
+	f.payload_bytes = np->mtu_bytes;
 	return pkt_roce_frame_bytes(&f);
 }
 
@@ -29,11 +30,11 @@ uint32_t fabric_max_frame(const struct exp *e)
 static void fabric_warn_ecn(const struct exp *e)
 {
 	bool nic_used = e->n_workloads == 0;
-	/* The marking that applies: RED on Ethernet, FECN on InfiniBand. */
-	bool ib = e->link_layer == PKT_LL_IB;
-	const char *what = ib ? "FECN marking is on (fabric.ib_cc)" : "ECN marking is on (fabric.ecn)";
+	/* The marking that applies (the link layer's: RED on Ethernet, FECN
+	 * on InfiniBand). */
+	const char *what = e->ll->marking ? e->ll->marking(e) : NULL;
 
-	if (ib ? !e->sw.ib_cc.threshold : !e->sw.ecn_tc_mask)
+	if (!what)
 		return;
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct exp_workload *w = &e->workloads[i];
@@ -99,25 +100,15 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
 	bool warned = false;
+	int r;
 
 	fabric_warn_ecn(e);
 	fabric_warn_int(e);
 	fabric_warn_rto(e);
-	/* A credit buffer that cannot hold one frame: no frame would ever be
-	 * granted the credit to go (the NIC's MTU is known only now). */
-	if (e->link_layer == PKT_LL_IB && e->ib.vl_buffer_bytes) {
-		uint64_t need = (fabric_max_frame(e) + PKT_IB_BLOCK_BYTES - 1) / PKT_IB_BLOCK_BYTES *
-				PKT_IB_BLOCK_BYTES;
-
-		if (e->ib.vl_buffer_bytes < need) {
-			snprintf(err, CFG_ERR_BYTES,
-				 "%s:%u:%u: fabric.ib.vl_buffer of %llu bytes cannot hold one frame (%u bytes at nic.mtu %u): no packet could ever be sent; at least %llu bytes",
-				 e->ib.vl_buffer_mark.file, e->ib.vl_buffer_mark.line,
-				 e->ib.vl_buffer_mark.col, (unsigned long long)e->ib.vl_buffer_bytes,
-				 fabric_max_frame(e), e->nic.mtu_bytes, (unsigned long long)need);
-			return -ENOSPC;
-		}
-	}
+	/* What only the wired fabric tells the link layer (InfiniBand: a
+	 * credit buffer that holds no frame). */
+	if (e->ll->ready && (r = e->ll->ready(f, err)) != 0)
+		return r;
 	for (uint32_t i = 0; i < e->n_pfc_off; i++) {
 		const struct topo_node *n = &t->nodes[e->pfc_off[i].node];
 

@@ -3,18 +3,19 @@
  * flow-control packets as XOFF/XON frames, and the credit invariant's
  * violations, always 0), FECN marks beside ECN's (fecn.marked), ports.csv's
  * extra columns, and lines of the human summary, each from the port's and
- * the switch's tables. Nothing of this on Ethernet, whose files stay as
- * they were. */
+ * the switch's tables: for a link layer with credits (its `credits`
+ * flag). Nothing of this on Ethernet, whose files stay as they were. */
 #include <stdio.h>
 #include <string.h>
 
+#include "link_layer.h"
 #include "port_metrics.h"
 #include "results.h"
 #include "sw_metrics.h"
 
 bool res_ib_on(const struct fabric *f)
 {
-	return f->exp->link_layer == PKT_LL_IB;
+	return f->exp->ll->credits;
 }
 
 static void res_ib_deadlocks(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)

@@ -5,9 +5,12 @@
  * on the sender's port from 0 for D loses exactly the message's packets
  * (all sent within D, none after: the first retransmission comes at the
  * timeout, past D) and the message ends no earlier than D plus its ideal
- * time alone; a link layer whose links run at half their rate takes at
- * least the bytes' time at half the rate, which plain RoCE beats. */
+ * time alone; a link layer whose links run at 1/factor of their rate
+ * (its own setting, fabric.slow.factor, default 2) takes at least the
+ * bytes' time at that rate (and less than at the next slower one), which
+ * plain RoCE beats. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,26 +147,63 @@ static void test_toy_fault_kind(void)
 	exp_free(e);
 }
 
-/* ---- a link layer: toy-slowphy, Ethernet whose links run at half rate ---- */
+/* ---- a link layer: toy-slowphy, Ethernet whose links run slower ---- */
+
+/* Its settings (fabric.slow): how many times slower every link runs. */
+struct toy_slowphy_settings {
+	uint32_t factor; /* link rate divisor, 1..16 */
+};
+
+static const struct cfg_key toy_slowphy_keys[] = {
+	{ "factor", CFG_KEY_UINT, "2", .off = offsetof(struct toy_slowphy_settings, factor),
+	  .size = 4, .min = 1, .max = 16, .doc = "every link runs this many times slower" },
+};
+
+static const struct cfg_table toy_slowphy_table = {
+	.section = "fabric.slow",
+	.keys = toy_slowphy_keys,
+	.n_keys = sizeof(toy_slowphy_keys) / sizeof(toy_slowphy_keys[0]),
+};
+
+/* Another module's key checked against the layer: small frames refused. */
+static int toy_slowphy_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	if (e->nic.mtu_bytes >= 1024)
+		return 0;
+	snprintf(err, CFG_ERR_BYTES, "toy-slowphy frames carry at least 1024 bytes, not %u",
+		 e->nic.mtu_bytes);
+	return -EINVAL;
+}
 
 static int toy_slowphy_wire_up(struct fabric *f, const struct nic_params *np)
 {
+	const struct toy_slowphy_settings *s = link_layer_settings(f->exp);
+
 	(void)np;
 	for (uint32_t l = 0; l < f->topo->n_links; l++)
-		for (int s = 0; s < 2; s++)
-			port_link_set_rate(fabric_port(f, f->topo->links[l].node[s], f->topo->links[l].port[s]),
-					   f->topo->links[l].rate_bps / 2);
+		for (int k = 0; k < 2; k++)
+			port_link_set_rate(fabric_port(f, f->topo->links[l].node[k], f->topo->links[l].port[k]),
+					   f->topo->links[l].rate_bps / s->factor);
 	return 0;
 }
 
 static const struct link_layer_ops toy_slowphy = {
-	.kind = { "toy-slowphy", "Ethernet framing, every link at half its rate", NULL, 0 },
-	.pkt_kind = PKT_LL_ROCE,
+	.kind = { "toy-slowphy", "Ethernet framing, every link slower", &toy_slowphy_table,
+		  sizeof(struct toy_slowphy_settings) },
+	.section = "slow",
+	.eth_switch = true,
+	.exp_check = toy_slowphy_exp_check,
 	.wire_up = toy_slowphy_wire_up,
 };
 
-/* The message's end at @layer. */
-static uint64_t toy_end_ps(const char *layer)
+/* Refused at registration: a section name but no settings. */
+static const struct link_layer_ops toy_sectionless = {
+	.kind = { "toy-sectionless", "names a section it has no keys for", NULL, 0 },
+	.section = "nothing",
+};
+
+/* The message's end at @layer (with @extra fabric: keys). */
+static uint64_t toy_end_ps(const char *layer, const char *extra)
 {
 	char buf[512], err[CFG_ERR_BYTES];
 	const struct tg_flow *fl;
@@ -173,8 +213,9 @@ static uint64_t toy_end_ps(const char *layer)
 	uint64_t end;
 
 	snprintf(buf, sizeof(buf),
-		 TOY_TOPO "fabric: {link_layer: %s}\n"
-		 "traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1MiB}]}]\n", layer);
+		 TOY_TOPO "fabric: {link_layer: %s%s}\n"
+		 "traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1MiB}]}]\n", layer,
+		 extra);
 	if (toy_load(buf, &e, err) != 0) {
 		fprintf(stderr, "\n  unexpected: %s\n", err);
 		CU_FAIL_FATAL("exp_load_string");
@@ -188,30 +229,52 @@ static uint64_t toy_end_ps(const char *layer)
 	return end;
 }
 
-static void test_toy_link_layer(void)
+/* Loading @text fails with @want in the message. */
+static void toy_refused(const char *text, const char *want)
 {
-	/* 1 MiB at half of the 100 Gb/s default, in ps. */
-	const uint64_t half_ps = UINT64_C(1048576) * 8 * UNITS_PS_PER_S / (UINT64_C(100000000000) / 2);
 	char err[CFG_ERR_BYTES];
 	struct exp *e;
 
-	CU_ASSERT_EQUAL(toy_load(TOY_TOPO "fabric: {link_layer: toy-slowphy}\ntraffic: []\n", &e, err),
-			-EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-slowphy'"));
+	CU_ASSERT_EQUAL(toy_load(text, &e, err), -EINVAL);
+	if (!strstr(err, want))
+		fprintf(stderr, "\n  wanted '%s' in: %s\n", want, err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
 	exp_free(e);
+}
+
+static void test_toy_link_layer(void)
+{
+	/* 1 MiB at a half and a quarter of the 100 Gb/s default, in ps. */
+	const uint64_t half_ps = UINT64_C(1048576) * 8 * UNITS_PS_PER_S / (UINT64_C(100000000000) / 2);
+	const uint64_t quarter_ps = 2 * half_ps;
+	char err[CFG_ERR_BYTES];
+
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowphy}\ntraffic: []\n",
+		    "unknown value 'toy-slowphy'");
+	toy_refused(TOY_TOPO "fabric: {slow: {factor: 4}}\ntraffic: []\n", "unknown key 'slow'");
+	CU_ASSERT_EQUAL(link_layer_register(&toy_sectionless, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "a settings section needs settings"));
 	CU_ASSERT_EQUAL_FATAL(link_layer_register(&toy_slowphy, err), 0);
-	CU_ASSERT_EQUAL(toy_load(TOY_TOPO "fabric: {link_layer: toy-slowph}\ntraffic: []\n", &e, err),
-			-EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'toy-slowphy'"));
-	exp_free(e);
-	/* It has no PFC: a storm is refused, naming it. */
-	CU_ASSERT_EQUAL(toy_load(TOY_TOPO "fabric: {link_layer: toy-slowphy}\ntraffic: []\n"
-				 "faults: [{kind: pfc-storm, at: 0us, ports: ['h0:0'], priority: 3}]\n",
-				 &e, err), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not with fabric.link_layer: toy-slowphy"));
-	exp_free(e);
-	CU_ASSERT(toy_end_ps("toy-slowphy") >= half_ps);
-	CU_ASSERT(toy_end_ps("roce") < half_ps);
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowph}\ntraffic: []\n",
+		    "did you mean 'toy-slowphy'");
+	/* Its settings are read like a built-in layer's: keys checked. */
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowphy, slow: {factr: 4}}\ntraffic: []\n",
+		    "did you mean 'factor'");
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowphy, slow: {factor: 17}}\ntraffic: []\n",
+		    "above the maximum 16");
+	/* Its check of another module's key. */
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowphy}\nnic: {mtu: 512}\ntraffic: []\n",
+		    "toy-slowphy frames carry at least 1024 bytes, not 512");
+	/* Its flags: no PFC (a storm refused, naming it), Ethernet switches
+	 * (fabric.int allowed). */
+	toy_refused(TOY_TOPO "fabric: {link_layer: toy-slowphy}\ntraffic: []\n"
+		    "faults: [{kind: pfc-storm, at: 0us, ports: ['h0:0'], priority: 3}]\n",
+		    "not with fabric.link_layer: toy-slowphy");
+	CU_ASSERT(toy_end_ps("toy-slowphy", "") >= half_ps);
+	CU_ASSERT(toy_end_ps("toy-slowphy", "") < quarter_ps);
+	CU_ASSERT(toy_end_ps("toy-slowphy", ", slow: {factor: 4}") >= quarter_ps);
+	CU_ASSERT(toy_end_ps("toy-slowphy", ", int: true") >= half_ps);
+	CU_ASSERT(toy_end_ps("roce", "") < half_ps);
 }
 
 int test_toy_fault_register(void)
