@@ -1,5 +1,6 @@
 /* Congestion control's metrics: rows of struct cc_stats, summed over every
- * QP (schema: docs/results.md, "Congestion control"). */
+ * QP (schema: docs/results.md, "Congestion control"). The NIC folds its
+ * QPs' counters by this table (nic_cc_stats), so every field has a row. */
 #include "cc.h"
 #include "cc_metrics.h"
 
@@ -13,5 +14,10 @@ static const struct metric cc_rows[] = {
 	CC_SUM("cc.timer_events", timer_events, "congestion-control timer expiries handled"),
 	CC_SUM("cc.int_hops", int_hops, "INT records of echoed stacks an algorithm read"),
 };
+
+/* A counter added to struct cc_stats without its row would be neither
+ * summed nor written. */
+_Static_assert(sizeof(cc_rows) / sizeof(cc_rows[0]) * sizeof(uint64_t) == sizeof(struct cc_stats),
+	       "every field of struct cc_stats has a row in cc_rows");
 
 const struct metric_table cc_metrics = METRIC_TABLE("cc", cc_rows);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "addr.h"
+#include "cc_metrics.h"
 #include "nic_int.h"
 
 static const struct port_ops nic_port_ops = {
@@ -222,16 +223,9 @@ const struct cc_qp *nic_qp_cc(const struct nic_qp *qp)
 
 void nic_cc_stats(const struct nic *n, struct cc_stats *sum)
 {
-	for (uint32_t i = 0; i < n->n_qps; i++) {
-		const struct cc_stats *s = &n->qps[i]->cc.stats;
-
-		sum->rate_cuts += s->rate_cuts;
-		sum->rate_increases += s->rate_increases;
-		sum->window_cuts += s->window_cuts;
-		sum->window_increases += s->window_increases;
-		sum->timer_events += s->timer_events;
-		sum->int_hops += s->int_hops;
-	}
+	/* The CC table says how the QPs combine (its rows: cc/cc_metrics.c). */
+	for (uint32_t i = 0; i < n->n_qps; i++)
+		metric_fold(&cc_metrics, sum, &n->qps[i]->cc.stats);
 }
 
 static void nic_cc_fire(struct sim *sim, void *obj);

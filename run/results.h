@@ -175,11 +175,11 @@ void res_print_collectives(const struct fabric *f, FILE *out);
  * time, its critical path by part), training.csv (one row per step) and
  * a line per workload in the human summary. 0 or -errno. */
 int res_training(struct results *r, const struct fabric *f);
-/* faults.* metrics, faults.csv and a summary line (results_faults.c);
- * nothing without faults. */
+/* faults.* metrics (the faults module's tables), faults.csv and a summary
+ * line (results_faults.c); nothing without faults. */
 int res_faults(struct results *r, const struct fabric *f);
 int res_write_faults(const struct fabric *f, const char *dir);
-void res_print_faults(const struct fabric *f, FILE *out);
+void res_print_faults(const struct results *r, FILE *out);
 int res_write_training(const struct fabric *f, const char *dir);
 void res_print_training(const struct fabric *f, FILE *out);
 /* InfiniBand (results_ib.c): credit.* and fecn.* metrics, ports.csv's

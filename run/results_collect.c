@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cc_metrics.h"
+#include "fault_metrics.h"
 #include "nic_metrics.h"
 #include "port_metrics.h"
 #include "results.h"
@@ -283,7 +284,8 @@ static const struct res_section res_sections[] = {
 		  &res_metrics_coll, &res_metrics_coll_data, NULL } },
 	{ NULL, RES_RUN, NULL, res_training, (const struct metric_table *const[]){
 		  &res_metrics_train, NULL } },
-	{ NULL, RES_RUN, NULL, res_faults, NULL }, /* (run/results_faults.c: no table yet) */
+	{ NULL, RES_RUN, NULL, res_faults, (const struct metric_table *const[]){
+		  &fault_metrics_totals, &fault_metrics_each, NULL } },
 	{ NULL, RES_RUN, NULL, res_ib, (const struct metric_table *const[]){
 		  &port_metrics_credit, &port_metrics_granted, &res_metrics_ib_deadlock,
 		  &sw_metrics_fecn, NULL } },
@@ -389,10 +391,9 @@ static void res_print_deadlock(const struct results *r, const struct fabric *f, 
 
 static void res_print_coll(const struct results *r, const struct fabric *f, FILE *out)
 {
-	(void)r;
 	res_print_collectives(f, out);
 	res_print_training(f, out);
-	res_print_faults(f, out);
+	res_print_faults(r, out);
 }
 
 /* The human summary, in order: a module's line, or a printer of its own. */

@@ -1,57 +1,31 @@
 /* Faults' results: faults.csv (every action of the schedule and every
- * recomputation of the forwarding, in time order), faults.* metrics
- * (totals, and per fault what happened on its links and ports) and a line
- * in the human summary. Nothing of this without a faults: list. */
+ * recomputation of the forwarding, in time order), and the walks over the
+ * faults module's metrics (faults/fault_metrics.c: totals, and per fault
+ * what happened on its links and ports) and its line of the human summary.
+ * Nothing of this without a faults: list. */
 #include <errno.h>
 #include <stdio.h>
 
 #include "fault.h"
-#include "faults.h"
+#include "fault_metrics.h"
 #include "results.h"
 #include "units.h"
 
 int res_faults(struct results *r, const struct fabric *f)
 {
-	const struct exp *e = f->exp;
-	struct fault_counts c;
-	uint32_t n_rows, reroutes, failed;
+	struct fault_totals t;
 
-	if (!e->n_faults)
+	if (!f->exp->n_faults)
 		return 0;
-	fabric_fault_rows(f, &n_rows);
-	fabric_fault_totals(f, &c, &reroutes, &failed);
-	RES_U64(r, e->n_faults, "faults.count");
-	RES_U64(r, n_rows, "faults.actions");
-	RES_U64(r, reroutes, "faults.reroutes");
-	RES_U64(r, failed, "faults.reroutes_failed");
-	RES_U64(r, c.routes_changed, "faults.routes_changed");
-	RES_U64(r, c.lost_down, "faults.frames_lost_link_down");
-	RES_U64(r, c.lost_random, "faults.frames_lost_random");
-	RES_U64(r, c.corrupted, "faults.frames_corrupted");
-	RES_U64(r, c.fcs_errors, "faults.fcs_errors");
-	RES_U64(r, c.xoffs, "faults.storm_xoffs");
-	{
-		uint32_t drawn = 0;
+	fault_totals(f, &t);
+	if (res_put_table(r, &fault_metrics_totals, NULL, &t, NULL) != 0)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->exp->n_faults; i++) {
+		struct fault_result x;
 
-		for (uint32_t i = 0; i < e->n_faults; i++)
-			drawn += e->faults[i].random;
-		RES_U64(r, drawn, "faults.random");
-	}
-	/* Per fault for the faults: entries; a failure process's (up to
-	 * 100,000) are in the totals and faults.csv. */
-	for (uint32_t i = 0; i < e->n_faults; i++) {
-		const char *n = e->faults[i].name;
-
-		if (e->faults[i].random)
-			continue;
-		fabric_fault_counts(f, i, &c);
-		RES_STR(r, e->faults[i].ops->kind.name, "faults.%s.kind", n);
-		RES_U64(r, c.lost_down, "faults.%s.frames_lost_link_down", n);
-		RES_U64(r, c.lost_random, "faults.%s.frames_lost_random", n);
-		RES_U64(r, c.corrupted, "faults.%s.frames_corrupted", n);
-		RES_U64(r, c.fcs_errors, "faults.%s.fcs_errors", n);
-		RES_DBL(r, units_ps_to_ns(c.down_ps) / 1e3, "faults.%s.down_us", n);
-		RES_U64(r, c.xoffs, "faults.%s.storm_xoffs", n);
+		if (fault_result(f, i, &x) &&
+		    res_put_table(r, &fault_metrics_each, f->exp->faults[i].name, &x, NULL) != 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -88,17 +62,8 @@ int res_write_faults(const struct fabric *f, const char *dir)
 	return bad ? -(err ? err : EIO) : 0;
 }
 
-void res_print_faults(const struct fabric *f, FILE *out)
+void res_print_faults(const struct results *r, FILE *out)
 {
-	struct fault_counts c;
-	uint32_t n_rows, reroutes, failed;
-
-	if (!f->exp->n_faults)
-		return;
-	fabric_fault_rows(f, &n_rows);
-	fabric_fault_totals(f, &c, &reroutes, &failed);
-	fprintf(out, "  faults: %u scheduled, %u actions, %u reroutes%s; frames lost %llu (link down) + %llu (loss), %llu corrupted (%llu FCS drops)\n",
-		f->exp->n_faults, n_rows, reroutes, failed ? " (some failed)" : "",
-		(unsigned long long)c.lost_down, (unsigned long long)c.lost_random,
-		(unsigned long long)c.corrupted, (unsigned long long)c.fcs_errors);
+	for (const struct metric_line *l = fault_lines; l->fmt; l++)
+		res_print_line(r, l, out);
 }

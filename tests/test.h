@@ -72,5 +72,6 @@ int test_docs_kinds_register(void);
 int test_toy_traffic_register(void);
 int test_toy_switch_register(void);
 int test_toy_fault_register(void);
+int test_toy_trace_register(void);
 
 #endif

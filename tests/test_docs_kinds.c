@@ -13,6 +13,7 @@
 #include "sw_path.h"
 #include "test.h"
 #include "tg.h"
+#include "tg_trace_int.h"
 #include "tg_wl.h"
 #include "topo.h"
 
@@ -29,6 +30,7 @@ static const struct td_list td_lists[] = {
 	{ "congestion control", cc_names, "nic.cc", NULL },
 	{ "workload kinds", tg_wl_names, "traffic.kind", NULL },
 	{ "collective algorithms", tg_coll_alg_names, "traffic.algorithm", NULL },
+	{ "trace formats", tg_trace_format_names, "traffic.format", NULL },
 	{ "path-choice policies", sw_path_names, "fabric.path.policy", NULL },
 	{ "queue managers", sw_aqm_names, "fabric.ecn.aqm", NULL },
 	{ "topology kinds", topo_kind_names, NULL, "### kind: %s\n" },

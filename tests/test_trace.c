@@ -132,7 +132,7 @@ static void test_trace_csv_errors(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		tt_bad("t.csv", cases[i].text, TT_CSV, cases[i].want);
 	tt_write("bin.csv", "start\0", 6);
-	tt_bad(NULL, NULL, "{kind: trace, file: bin.csv}", "is not a text file");
+	tt_bad(NULL, NULL, "{kind: trace, file: bin.csv}", "is not a text file (a capture is format: pcap)");
 	tt_bad(NULL, NULL, "{kind: trace, file: none.csv}", "exp.yaml:3:25: cannot open trace");
 }
 
@@ -673,10 +673,18 @@ static void test_trace_keys(void)
 	tt_write("t.csv", csv, strlen(csv));
 	tt_bad(NULL, NULL, "{kind: trace}", "exp.yaml:3:5: missing key 'file'");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: tsv}", "exp.yaml:3:40: unknown value 'tsv'");
-	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, pg: dscp}", "'pg' is for format: hpcc-flow, not csv");
-	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, map: {}}", "'map' (address -> host) is for format: pcap");
-	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, partial: skip}", "'partial' is for format: pcap");
-	tt_bad(NULL, NULL, "{kind: trace, file: t.pcap, format: pcap, op: send}", "a capture gives every message's op");
+	/* the format lists below come from the registry of formats, in its
+	 * order; the texts are the ones the hand-kept checks wrote */
+	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: hpcc-flw}",
+	       "exp.yaml:3:40: unknown value 'hpcc-flw' (did you mean 'hpcc-flow'?; valid: csv, hpcc-flow, htsim-cm, pcap)");
+	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, pg: dscp}", "exp.yaml:3:36: 'pg' is for format: hpcc-flow, not csv");
+	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: pcap, pg: dscp}",
+	       "'pg' is for format: hpcc-flow, not pcap");
+	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, map: {}}", "'map' (address -> host) is for format: pcap, not csv");
+	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: htsim-cm, partial: skip}",
+	       "'partial' is for format: pcap, not htsim-cm");
+	tt_bad(NULL, NULL, "{kind: trace, file: t.pcap, format: pcap, op: send}",
+	       "exp.yaml:3:51: a capture gives every message's op: 'op' is for the csv, hpcc-flow and htsim-cm formats");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, op: rdma}", "unknown value 'rdma'");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, dscp: 64}", "exp.yaml:3:38: 64 is above the maximum 63");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, hosts: [h0, h0]}", "host 'h0' listed twice");

@@ -229,7 +229,7 @@ static int tg_csv_row(const struct tg_trace_in *in, const struct tg_trace_line *
 	return 0;
 }
 
-int tg_trace_csv(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+static int tg_trace_csv(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
 {
 	const char *pos = in->text;
 	struct tg_trace_line l;
@@ -259,3 +259,9 @@ int tg_trace_csv(const struct tg_trace_in *in, struct tg_trace *out, char err[CF
 		return tg_trace_errf(err, in, header, 1, "no rows after the header: the trace has no messages");
 	return 0;
 }
+
+const struct tg_trace_format tg_trace_csv_format = {
+	.kind = { "csv", "fabemu's own: a header naming the columns, then a message a row", NULL, 0 },
+	.read = tg_trace_csv,
+	.takes = TG_TRACE_OP,
+};

@@ -75,7 +75,7 @@ static int tg_hpcc_flow(const struct tg_trace_in *in, const struct tg_trace_line
 	return tg_trace_check_msg(in, op, l->no, c[1].col, err);
 }
 
-int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+static int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
 {
 	const char *pos = in->text;
 	struct tg_trace_tok t[TG_TRACE_MAX_FIELDS];
@@ -131,3 +131,9 @@ int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[C
 		return tg_trace_errf(err, in, count_line, 1, "the trace has no flows");
 	return 0;
 }
+
+const struct tg_trace_format tg_trace_hpcc_format = {
+	.kind = { "hpcc-flow", "the flow file of the HPCC ns-3 simulator (mix/flow.txt)", NULL, 0 },
+	.read = tg_trace_hpcc,
+	.takes = TG_TRACE_OP | TG_TRACE_PG,
+};

@@ -468,7 +468,7 @@ static int tg_htsim_emit(const struct tg_htsim *h, const uint32_t *sigs, struct 
 	return rc;
 }
 
-int tg_trace_htsim(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+static int tg_trace_htsim(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
 {
 	struct tg_htsim h = { .in = in };
 	uint32_t *sigs = NULL;
@@ -488,3 +488,9 @@ int tg_trace_htsim(const struct tg_trace_in *in, struct tg_trace *out, char err[
 	tg_trace_ids_free(&h.flow_ids);
 	return rc;
 }
+
+const struct tg_trace_format tg_trace_htsim_format = {
+	.kind = { "htsim-cm", "an htsim connection matrix (.cm), its triggers as dependencies", NULL, 0 },
+	.read = tg_trace_htsim,
+	.takes = TG_TRACE_OP,
+};

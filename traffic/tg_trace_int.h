@@ -1,8 +1,9 @@
 /* Trace replay, private: what the `trace` workload kind (tg_wl_trace.c)
  * shares with its format readers (tg_trace_csv.c, tg_trace_hpcc.c,
  * tg_trace_htsim.c, tg_trace_pcap.c): the trace as a list of operations
- * with dependencies, the reader's inputs, and the pieces every text format
- * needs (lines, fields, numbers, host names, ids, FILE:LINE:COL errors). */
+ * with dependencies, the reader's inputs, the formats' ops table and
+ * registry (tg_trace_reg.c), and the pieces every text format needs
+ * (lines, fields, numbers, host names, ids, FILE:LINE:COL errors). */
 #ifndef FAB_TG_TRACE_INT_H
 #define FAB_TG_TRACE_INT_H
 
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "reg.h"
 #include "tg_wl_int.h"
 
 enum {
@@ -82,12 +84,61 @@ struct tg_trace_in {
 				      * reader takes it (closes it, whatever it returns) */
 };
 
-/* The format readers: each fills @out (empty on entry) or returns -EINVAL
- * with "FILE:LINE:COL: message" in @err (-ENOMEM, -E2BIG likewise). */
-int tg_trace_csv(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES]);
-int tg_trace_hpcc(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES]);
-int tg_trace_htsim(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES]);
-int tg_trace_pcap(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES]);
+/* ---- formats: the registry (tg_trace_reg.c) ---- */
+
+/* What a format's file is and which of the trace kind's format-specific
+ * keys it takes (flags of struct tg_trace_format's takes). The keys file,
+ * hosts and dscp every format takes. */
+enum tg_trace_takes {
+	TG_TRACE_BINARY = 1u << 0,  /* not text: the reader gets the file opened (in->file),
+				     * of at most TG_TRACE_MAX_BINARY_BYTES, and takes it */
+	TG_TRACE_OP = 1u << 1,      /* key op: the op of messages the file gives none */
+	TG_TRACE_PG = 1u << 2,      /* key pg: ignore or dscp (in->pg_dscp) */
+	TG_TRACE_MAP = 1u << 3,     /* key map: address -> host (in->map) */
+	TG_TRACE_PARTIAL = 1u << 4, /* key partial: error or skip (in->skip_partial) */
+	TG_TRACE_TAKES_ALL = (1u << 5) - 1,
+};
+
+/* A text trace is held whole in memory while read: 1 GiB is about 100
+ * bytes per operation at TG_TRACE_MAX_OPS. A binary one (a capture) is
+ * read a frame at a time, and one of a real job is large (a port mirrored
+ * for minutes), so its bound only keeps a load from reading for hours. A
+ * larger file is refused from its size, before any of it is read. */
+#define TG_TRACE_MAX_TEXT_BYTES (UINT64_C(1) << 30)
+#define TG_TRACE_MAX_BINARY_BYTES (UINT64_C(64) << 30)
+
+/* A trace format: one file that defines this table (its reader) plus one
+ * line in tg_trace_reg.c's built-in list, or tg_trace_format_register. */
+struct tg_trace_format {
+	struct reg_kind kind;   /* name as `format:` writes it, a doc line; no settings
+				 * (a format's keys are the trace kind's, by takes) */
+	/* Fill @out (empty on entry) from in->text (text formats) or in->file
+	 * (TG_TRACE_BINARY), or return -EINVAL with "FILE:LINE:COL: message"
+	 * in @err (-ENOMEM, -E2BIG likewise). */
+	int (*read)(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES]);
+	uint32_t takes;         /* enum tg_trace_takes flags */
+	const char *file_noun;  /* what messages call its file ("a capture"); NULL: "a NAME
+				 * trace" */
+};
+
+/* Register @f after the built-in formats: 0, or -EINVAL with @err filled
+ * (no name or doc, the name taken, settings, no read, unknown takes
+ * flags), -ENOSPC when full. At program start, before any experiment. */
+int tg_trace_format_register(const struct tg_trace_format *f, char err[CFG_ERR_BYTES]);
+/* The format named at @n (with "did you mean"): 0, or -EINVAL with @err. */
+int tg_trace_format_read(const struct cfg_node *n, const struct tg_trace_format **out,
+			 char err[CFG_ERR_BYTES]);
+/* NULL-terminated names of the registered formats, in registry order. */
+const char *const *tg_trace_format_names(void);
+/* What messages call @f's file: its file_noun, else "a NAME trace". */
+const char *tg_trace_format_noun(const struct tg_trace_format *f, char *buf, size_t size);
+/* The names of the formats whose takes has every bit of @flags, in
+ * registry order, into @buf: "a", "a@lastb" or "a, b@lastc" (@last: " and
+ * ", " or "). Returns how many. */
+unsigned tg_trace_format_list(uint32_t flags, const char *last, char *buf, size_t size);
+/* A hint for a text read of a binary trace: "a capture is format: pcap"
+ * for each binary format, joined by "; " ("" when none). */
+void tg_trace_format_binary_hint(char *buf, size_t size);
 
 /* ---- text: lines and fields (tg_trace.c) ---- */
 

@@ -382,7 +382,7 @@ static int tg_pcap_read(struct tg_pcap *x, pcap_t *p, char err[CFG_ERR_BYTES])
 	return 0;
 }
 
-int tg_trace_pcap(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+static int tg_trace_pcap(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
 {
 	char perr[PCAP_ERRBUF_SIZE];
 	struct tg_pcap x = { .in = in, .out = out };
@@ -406,3 +406,10 @@ int tg_trace_pcap(const struct tg_trace_in *in, struct tg_trace *out, char err[C
 	free(x.cut);
 	return rc;
 }
+
+const struct tg_trace_format tg_trace_pcap_format = {
+	.kind = { "pcap", "a capture of RoCEv2 traffic, its messages rebuilt from the requests", NULL, 0 },
+	.read = tg_trace_pcap,
+	.takes = TG_TRACE_BINARY | TG_TRACE_MAP | TG_TRACE_PARTIAL,
+	.file_noun = "a capture",
+};

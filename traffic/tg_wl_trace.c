@@ -1,7 +1,7 @@
 /* The `trace` workload kind: messages replayed from a file users bring
  * (fabemu's csv, an HPCC ns-3 flow file, an htsim connection matrix, a
- * pcap of RoCEv2), read by one reader per format (tg_trace_*.c) into a
- * trace of operations, then turned into messages and, when the trace has
+ * pcap of RoCEv2, or any registered format: tg_trace_reg.c), read by its
+ * format's reader (tg_trace_*.c) into a trace of operations, then turned into messages and, when the trace has
  * dependencies, operations of the experiment's graph (tg.h): a transfer
  * per message (one per part when a GPU message is split over NIC ports,
  * with a point that waits for the parts), a zero-length compute node per
@@ -16,41 +16,17 @@
 #include "tg_trace_int.h"
 #include "units.h"
 
-/* A trace larger than its bound is refused from its size, before any of
- * it is read. A text trace is held whole in memory while read: 1 GiB is
- * about 100 bytes per operation at TG_TRACE_MAX_OPS. A capture is read a
- * frame at a time, and one of a real job is large (a port mirrored for
- * minutes), so its bound only keeps a load from reading for hours. */
-#define TG_WL_TRACE_MAX_TEXT_BYTES (UINT64_C(1) << 30)
-#define TG_WL_TRACE_MAX_PCAP_BYTES (UINT64_C(64) << 30)
-
 enum { TG_WL_TRACE_PATH_BYTES = 4096 };
 
-enum tg_wl_trace_format {
-	TG_WL_TRACE_CSV,
-	TG_WL_TRACE_HPCC,
-	TG_WL_TRACE_HTSIM,
-	TG_WL_TRACE_PCAP,
-};
-
-static const char *const tg_wl_trace_formats[] = { "csv", "hpcc-flow", "htsim-cm", "pcap", NULL };
 static const char *const tg_wl_trace_ops[] = { "write", "send", "read", NULL };
 static const char *const tg_wl_trace_pgs[] = { "ignore", "dscp", NULL };
 static const char *const tg_wl_trace_partials[] = { "error", "skip", NULL };
-
-static int (*const tg_wl_trace_readers[])(const struct tg_trace_in *, struct tg_trace *,
-					  char[CFG_ERR_BYTES]) = {
-	[TG_WL_TRACE_CSV] = tg_trace_csv,
-	[TG_WL_TRACE_HPCC] = tg_trace_hpcc,
-	[TG_WL_TRACE_HTSIM] = tg_trace_htsim,
-	[TG_WL_TRACE_PCAP] = tg_trace_pcap,
-};
 
 /* What the keys give. */
 struct tg_wl_trace {
 	const struct tg_wl_ctx *ctx;     /* the experiment */
 	const struct cfg_node *file;     /* the file key */
-	int format;                      /* enum tg_wl_trace_format */
+	const struct tg_trace_format *format; /* the format key's (registered) format */
 	uint32_t *hosts;                 /* node index -> participant (malloc'd) */
 	uint32_t n_hosts;                /* their count */
 	const struct cfg_node *op;       /* the op key, or NULL */
@@ -76,6 +52,13 @@ TG_WL_TRACE_KEEP(pg)
 TG_WL_TRACE_KEEP(map)
 TG_WL_TRACE_KEEP(partial)
 
+static int tg_wl_trace_format(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_trace *p = params;
+
+	return tg_trace_format_read(n, &p->format, err);
+}
+
 static int tg_wl_trace_hosts(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_trace *p = params;
@@ -83,40 +66,60 @@ static int tg_wl_trace_hosts(const struct cfg_node *n, void *params, char err[CF
 	return tg_wl_eps(p->ctx->topo, n, &p->hosts, &p->n_hosts, err);
 }
 
-/* The keys that belong to one format only. */
+#define TG_WL_TRACE_OFF(f) offsetof(struct tg_wl_trace, f)
+
+/* The keys only some formats take (besides op), in the order they are
+ * checked: a format whose takes lacks the flag refuses the key. */
+static const struct tg_wl_trace_only {
+	const char *key;   /* as written */
+	const char *gloss; /* after the key's name in the refusal */
+	uint32_t flag;     /* enum tg_trace_takes */
+	size_t off;        /* its node in struct tg_wl_trace */
+} tg_wl_trace_onlys[] = {
+	{ "map", " (address -> host)", TG_TRACE_MAP, TG_WL_TRACE_OFF(map) },
+	{ "partial", "", TG_TRACE_PARTIAL, TG_WL_TRACE_OFF(partial) },
+	{ "pg", "", TG_TRACE_PG, TG_WL_TRACE_OFF(pg) },
+};
+
+/* The keys that belong to some formats only, refused for the others with
+ * the formats that take them (from the registry, in its order). */
 static int tg_wl_trace_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_trace *p = params;
-	const char *fmt = tg_wl_trace_formats[p->format];
+	const struct tg_trace_format *f = p->format;
+	char list[256], noun[64];
 
 	(void)map;
-	if (p->op && p->format == TG_WL_TRACE_PCAP) {
-		cfg_errorf(err, p->op, "a capture gives every message's op: 'op' is for the csv, hpcc-flow and htsim-cm formats");
+	if (!f)
+		return 0; /* the format key was refused */
+	if (p->op && !(f->takes & TG_TRACE_OP)) {
+		unsigned n = tg_trace_format_list(TG_TRACE_OP, " and ", list, sizeof(list));
+
+		cfg_errorf(err, p->op, "%s gives every message's op: 'op' is for the %s format%s",
+			   tg_trace_format_noun(f, noun, sizeof(noun)), list, n == 1 ? "" : "s");
 		return -EINVAL;
 	}
-	if (p->map && p->format != TG_WL_TRACE_PCAP) {
-		cfg_errorf(err, p->map, "'map' (address -> host) is for format: pcap, not %s", fmt);
-		return -EINVAL;
-	}
-	if (p->partial && p->format != TG_WL_TRACE_PCAP) {
-		cfg_errorf(err, p->partial, "'partial' is for format: pcap, not %s", fmt);
-		return -EINVAL;
-	}
-	if (p->pg && p->format != TG_WL_TRACE_HPCC) {
-		cfg_errorf(err, p->pg, "'pg' is for format: hpcc-flow, not %s", fmt);
+	for (size_t i = 0; i < sizeof(tg_wl_trace_onlys) / sizeof(tg_wl_trace_onlys[0]); i++) {
+		const struct tg_wl_trace_only *o = &tg_wl_trace_onlys[i];
+		const struct cfg_node *at;
+
+		memcpy(&at, (const char *)p + o->off, sizeof(at));
+		if (!at || (f->takes & o->flag))
+			continue;
+		tg_trace_format_list(o->flag, " or ", list, sizeof(list));
+		cfg_errorf(err, at, "'%s'%s is for format: %s, not %s", o->key, o->gloss, list,
+			   f->kind.name);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-#define TG_WL_TRACE_OFF(f) offsetof(struct tg_wl_trace, f)
-
 static const struct cfg_key tg_wl_trace_keys[] = {
 	{ "file", CFG_KEY_CUSTOM, .required = "the trace file, relative to the experiment's folder",
 	  .read = tg_wl_trace_keep_file,
 	  .doc = "trace: the file to replay, relative to the experiment file's folder" },
-	{ "format", CFG_KEY_ENUM, "csv", .off = TG_WL_TRACE_OFF(format), .names = tg_wl_trace_formats,
-	  .doc = "trace: csv, hpcc-flow, htsim-cm or pcap" },
+	{ "format", CFG_KEY_CUSTOM, "csv", .read = tg_wl_trace_format,
+	  .doc = "trace: a registered trace format (docs/extending/trace-format.md)" },
 	{ "hosts", CFG_KEY_CUSTOM, "all", .read = tg_wl_trace_hosts,
 	  .doc = "all or a list of names: the participants the trace's node indices 0, 1, ... are" },
 	{ "op", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_op,
@@ -139,9 +142,10 @@ static const struct cfg_table tg_wl_trace_table = {
 };
 
 /* Open the trace @path (errors at the file key @at): a regular file of at
- * most @max bytes, its size into *@bytes. NULL with @err set otherwise. */
+ * most @max bytes (a @kind trace, in the refusal), its size into *@bytes.
+ * NULL with @err set otherwise. */
 static FILE *tg_wl_trace_open(const char *path, const struct cfg_node *at, uint64_t max,
-			      uint64_t *bytes, char err[CFG_ERR_BYTES])
+			      const char *kind, uint64_t *bytes, char err[CFG_ERR_BYTES])
 {
 	char why[CFG_WHY_BYTES];
 	FILE *f = cfg_fopen_regular(path, why);
@@ -158,8 +162,7 @@ static FILE *tg_wl_trace_open(const char *path, const struct cfg_node *at, uint6
 	}
 	if ((uint64_t)st.st_size > max) {
 		cfg_errorf(err, at, "trace '%s' is %llu bytes, more than the %llu GiB a %s trace may be",
-			   path, (unsigned long long)st.st_size, (unsigned long long)(max >> 30),
-			   max == TG_WL_TRACE_MAX_PCAP_BYTES ? "pcap" : "text");
+			   path, (unsigned long long)st.st_size, (unsigned long long)(max >> 30), kind);
 		fclose(f);
 		return NULL;
 	}
@@ -175,7 +178,7 @@ static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char *
 	char why[CFG_WHY_BYTES];
 	enum cfg_text_err what;
 	uint64_t size;
-	int rc = cfg_read_text(path, TG_WL_TRACE_MAX_TEXT_BYTES, text, &size, &what, why);
+	int rc = cfg_read_text(path, TG_TRACE_MAX_TEXT_BYTES, text, &size, &what, why);
 
 	if (rc != -EINVAL)
 		return rc;
@@ -186,9 +189,14 @@ static int tg_wl_trace_slurp(const char *path, const struct cfg_node *at, char *
 	else if (what == CFG_TEXT_LARGE)
 		cfg_errorf(err, at, "trace '%s' is %llu bytes, more than the %llu GiB a text trace may be",
 			   path, (unsigned long long)size,
-			   (unsigned long long)(TG_WL_TRACE_MAX_TEXT_BYTES >> 30));
-	else
-		cfg_errorf(err, at, "trace '%s' is not a text file (a capture is format: pcap)", path);
+			   (unsigned long long)(TG_TRACE_MAX_TEXT_BYTES >> 30));
+	else {
+		char hint[256];
+
+		tg_trace_format_binary_hint(hint, sizeof(hint));
+		cfg_errorf(err, at, "trace '%s' is not a text file%s%s%s", path, hint[0] ? " (" : "",
+			   hint, hint[0] ? ")" : "");
+	}
 	return rc;
 }
 
@@ -484,11 +492,12 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		goto out;
 	tg_wl_file_path(p.file, name, path, sizeof(path));
 	in.path = path;
-	if (p.format == TG_WL_TRACE_PCAP) {
+	if (p.format->takes & TG_TRACE_BINARY) {
 		uint64_t size;
 
 		/* The reader takes the file. */
-		if (!(in.file = tg_wl_trace_open(path, p.file, TG_WL_TRACE_MAX_PCAP_BYTES, &size, err))) {
+		if (!(in.file = tg_wl_trace_open(path, p.file, TG_TRACE_MAX_BINARY_BYTES,
+						 p.format->kind.name, &size, err))) {
 			rc = -EINVAL;
 			goto out;
 		}
@@ -496,7 +505,7 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		goto out;
 	}
 	in.text = text;
-	if ((rc = tg_wl_trace_readers[p.format](&in, &tr, err)) == 0)
+	if ((rc = p.format->read(&in, &tr, err)) == 0)
 		rc = tg_wl_trace_horizon(&in, &tr, err);
 	if (rc == 0)
 		rc = tg_wl_trace_admit(c, it, &tr, err);
@@ -518,7 +527,7 @@ static const struct cfg_table *const tg_wl_trace_tables[] = {
 };
 
 const struct tg_wl_kind tg_wl_trace_kind = {
-	.kind = { "trace", "messages replayed from a trace file (csv, hpcc-flow, htsim, pcap)", &tg_wl_trace_table, sizeof(struct tg_wl_trace) },
+	.kind = { "trace", "messages replayed from a trace file (a registered format)", &tg_wl_trace_table, sizeof(struct tg_wl_trace) },
 	.tables = tg_wl_trace_tables,
 	.expand = tg_wl_trace_expand,
 };
