@@ -219,7 +219,7 @@ static const struct cfg_key exp_fabric_keys[] = {
 	{ "pfc", CFG_KEY_SECTION, NULL, .subs = exp_pfc_subs, .what = "pfc",
 	  .doc = "priority flow control; absent: no PFC" },
 	{ "link_layer", CFG_KEY_CUSTOM, "roce", .read = exp_link_layer,
-	  .doc = "roce (Ethernet, PFC) or infiniband (native IB packets, credits per VL, a subnet manager's routes)" },
+	  .doc = "a registered link layer (linklayers/: roce, Ethernet with PFC, is the default)" },
 	{ "convergence", CFG_KEY_TIME, NULL, .off = offsetof(struct exp, convergence_ps),
 	  .doc = "after a link goes down or up (faults:), every switch's forwarding is recomputed this much later; absent: 1ms" },
 	{ "links", CFG_KEY_CUSTOM, NULL, .read = exp_links,
