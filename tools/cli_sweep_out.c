@@ -1,5 +1,6 @@
 /* What a sweep's runs gave (see cli_sweep.c): sweep.csv, sweep_summary.csv
- * with the Student-t intervals, the printed table and the JUnit report. */
+ * with the Student-t intervals and the printed table (the JUnit report:
+ * cli_junit.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -223,9 +224,9 @@ static void swp_verdict(const struct swp_run *r, char out[64])
 	fclose(f);
 }
 
-/* How the table names run @r: its folder under the file's (several files:
- * under -o or results/, so with the experiment's name). */
-static const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
+/* cli_sweep.h. Its folder under the file's (several files: under -o or
+ * results/, so with the experiment's name). */
+const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
 			     const struct swp_run *r)
 {
 	size_t skip;
@@ -236,7 +237,12 @@ static const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan
 		skip = strlen(p->bases[r->file]) + 1;
 	else
 		skip = 0;
-	return strlen(r->dir) > skip ? r->dir + skip : r->dir;
+	if (strlen(r->dir) <= skip)
+		return r->dir;
+	/* -o DIR/ doubles the slash: the name stays relative. */
+	while (r->dir[skip] == '/')
+		skip++;
+	return r->dir + skip;
 }
 
 /* The compact table: a row per run (the point, seed, status, for check
@@ -289,63 +295,4 @@ void swp_print_table(const struct cli_run_opts *o, bool check, const struct swp_
 			}
 		}
 	}
-}
-
-/* With --junit: one test case per run, failed unless its status is 0,
- * then one per assertion across seeds and point, with its line. */
-int swp_junit(const struct cli_run_opts *o, const struct swp_plan *p)
-{
-	unsigned n_fail = 0;
-	FILE *f;
-
-	for (unsigned i = 0; i < p->n_runs; i++)
-		n_fail += p->runs[i].status != 0;
-	for (unsigned i = 0; i < p->n_verdicts; i++)
-		n_fail += !p->verdicts[i].ok;
-	if (!(f = fopen(o->junit, "w"))) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -errno;
-	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"fabemu sweep\" "
-		   "tests=\"%u\" failures=\"%u\">\n", p->n_runs + p->n_verdicts, n_fail);
-	for (unsigned i = 0; i < p->n_runs; i++) {
-		const struct swp_run *r = &p->runs[i];
-		char verdict[64];
-
-		fprintf(f, "  <testcase classname=\"");
-		cli_xml_escape(f, o->exps[r->file]);
-		fprintf(f, "\" name=\"");
-		cli_xml_escape(f, r->dir);
-		if (r->status == 0) {
-			fprintf(f, "\"/>\n");
-			continue;
-		}
-		swp_verdict(r, verdict);
-		fprintf(f, "\"><failure message=\"%s%s%s: see ", swp_status_word(r->status, true),
-			verdict[0] ? ", assertions held " : "", verdict);
-		cli_xml_escape(f, r->dir);
-		fprintf(f, "/fabemu.log\"/></testcase>\n");
-	}
-	/* The assertions across seeds: the name already escaped. */
-	for (unsigned i = 0; i < p->n_verdicts; i++) {
-		const struct swp_verdict *v = &p->verdicts[i];
-
-		fprintf(f, "  <testcase classname=\"");
-		cli_xml_escape(f, o->exps[v->file]);
-		fprintf(f, "\" name=\"%s\">", v->name);
-		if (!v->ok) {
-			fprintf(f, "<failure message=\"");
-			cli_xml_escape(f, v->line);
-			fprintf(f, "\"/>");
-		}
-		fprintf(f, "<system-out>");
-		cli_xml_escape(f, v->line + 5);
-		fprintf(f, "</system-out></testcase>\n");
-	}
-	fprintf(f, "</testsuite>\n");
-	if ((ferror(f) | fclose(f)) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -EIO;
-	}
-	return 0;
 }
