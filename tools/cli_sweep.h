@@ -32,6 +32,7 @@ enum {
 #define SWP_POINT_ENV "FABEMU_SWEEP_POINT"
 #define SWP_FOLDER_ENV "FABEMU_SWEEP_FOLDER"
 
+struct exp;
 struct exp_expect;
 
 /* The verdict of one assertion across seeds at one point. */
@@ -104,9 +105,15 @@ bool cli_across_line(const struct exp_expect *a, double m, unsigned n_runs, unsi
 		     const char *where, char line[CLI_LINE_BYTES]);
 void cli_across_junit_name(FILE *jf, const struct exp_expect *a);
 
-/* cli_sweep.c */
+/* cli_sweep.c: the value index of axis @k at point @combo; the point's
+ * folder name; file @file loaded at point @combo of @p (its --set values
+ * in @sets, freed again here) with the point's first seed, exp_load's
+ * result. */
 unsigned swp_value_of(const struct swp_plan *p, unsigned combo, unsigned k);
 int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_BYTES]);
+int swp_load(const struct cli_run_opts *o, const struct swp_plan *p, unsigned file,
+	     unsigned combo, const char *sets[CLI_MAX_SETS], struct exp **e,
+	     char err[CFG_ERR_BYTES]);
 
 /* cli_sweep_out.c: t(0.975, df); a run's status as a word; a table written
  * through @fill into @path (a temporary file renamed: never half); the
@@ -122,10 +129,14 @@ void swp_print_table(const struct cli_run_opts *o, bool check, const struct swp_
  * the file's sweep folder (several files: to -o or results/). */
 const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
 		      const struct swp_run *r);
-/* cli_sweep.c: judge every assertion across seeds of every point over its runs'
+/* Judge every assertion across seeds of every point over its runs'
  * summaries into p->verdicts and print their lines; how many failed, or
  * -errno (the message on stderr). */
 int swp_across(const struct cli_run_opts *o, struct swp_plan *p);
+/* After the runs (@stopped: the sweep was asked to stop): their
+ * summaries read, the tables written and printed, for check the
+ * assertions across seeds and the JUnit report; the exit status. */
+int swp_finish(const struct cli_run_opts *o, bool check, struct swp_plan *p, bool stopped);
 /* cli_junit.c: the label of point @combo ("key=value,...", then
  * ",seed=@seed" unless @seed is NULL or empty) into @out; the sweep's
  * JUnit report into o->junit: a <testsuites> of each run's own suite (the
