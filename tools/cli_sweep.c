@@ -679,14 +679,14 @@ static int swp_folders(const struct swp_plan *p, unsigned n_exps, int *locks, un
 	return CLI_OK;
 }
 
-/* Bad input found by the plan (@msg, or said on stderr by the metrics
- * check when empty): for check --junit, the report of one error case, as
- * a single check writes (unless the report itself cannot be written). */
+/* Bad input found by the plan (@msg): for check --junit, the report of
+ * one error case, as a single check writes (unless the report itself
+ * cannot be written). With @msg empty the metrics check said it, and
+ * wrote that report itself. */
 static void swp_junit_refused(const struct cli_run_opts *o, const char *msg)
 {
-	if (o->junit && cli_junit_probe(o->junit) == 0)
-		cli_junit_error(o->junit, o->exps[0], "bad_input",
-				msg[0] ? msg : "bad input: see the messages on stderr");
+	if (msg[0] && o->junit && cli_junit_probe(o->junit) == 0)
+		cli_junit_error(o->junit, o->exps[0], "bad_input", msg);
 }
 
 /* cli.h */

@@ -131,6 +131,14 @@ rc=0
 valid d.xml
 grep -q 'tests="1" failures="0" errors="1"' d.xml && grep -q '<error type="bad_input" message="[^"]*nosuch' d.xml ||
 	bad "bad --sweep key: no error case: $(cat d.xml)"
+# An unknown expect metric, found on the built fabric before any run:
+# the error case holds stderr's line.
+rc=0
+"$fabemu" check sw.yaml -o d --seeds 1..3 -q --set expect.0.metric=drops.totl --junit d2.xml >/dev/null 2>d2.err || rc=$?
+[ "$rc" -eq 2 ] || bad "unknown metric in a sweep: exit $rc, not 2"
+valid d2.xml
+grep -Fq -e "$(cat d2.err)\"/></testcase>" d2.xml || bad "unknown metric in a sweep: not stderr's line: $(cat d2.xml)"
+[ ! -e d ] || bad "bad input: results written"
 rc=0
 "$fabemu" check sw.yaml -o d --seeds 5..1 -q >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || bad "--seeds 5..1: exit $rc, not 2"
