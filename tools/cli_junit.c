@@ -1,8 +1,7 @@
-/* The JUnit XML reports of `fabemu check`: one run's <testsuite> (its
- * properties, a case per assertion, the error case of a check that could
- * not be done), and for several runs (--sweep, --seeds, several files) one
- * <testsuites> of every run's suite and of each point's assertions across
- * seeds. Names and properties hold no absolute path (cli_rel_name). */
+/* `fabemu check`'s JUnit XML: one run's <testsuite> (properties, a case per
+ * assertion, or the error case of a check not done), and for several runs
+ * one <testsuites> of every run's suite and each point's suite of
+ * assertions across seeds. No absolute path in names (cli_rel_name). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
