@@ -10,6 +10,7 @@
 #include "cfg.h"
 
 struct exp;
+struct exp_expect;
 struct results;
 
 enum cli_exit {
@@ -184,12 +185,27 @@ int cli_arg_dir(const char **dirs, unsigned *n, const char *a);
 int cli_mkdirs(const char *path);
 
 int cli_run(const struct cli_run_opts *o, bool check);
-/* Whether the JUnit report @path can be written, without leaving a file
- * behind. 0 or -errno. */
+/* tools/cli_junit.c. Whether the JUnit report @path can be written,
+ * without leaving a file behind: 0 or -errno. */
 int cli_junit_probe(const char *path);
-/* cli_check.c. A JUnit report of one error case (@type, @msg) for a check
- * that could not be done (nothing without @path). */
+/* A JUnit report of one error case (@type, @msg) for a check that could
+ * not be done (nothing without @path), the suite named @suite (made
+ * relative: cli_rel_name). */
 void cli_junit_error(const char *path, const char *suite, const char *type, const char *msg);
+/* One run's report, written by cli_check: the suite's head (the counts,
+ * time, timestamp and properties: experiment, seed, version, commit,
+ * validity, each --set, and in a sweep's run its point and folder); the
+ * case of assertion @a judged @ok with its PASS/FAIL @line; a failed case
+ * @name with @msg. In a sweep's run every name ends with " [POINT]". */
+void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_tests,
+		    uint32_t n_fail);
+void cli_junit_case(FILE *jf, const struct exp *e, const struct exp_expect *a, bool ok,
+		    const char *line);
+void cli_junit_failed(FILE *jf, const struct exp *e, const char *name, const char *msg);
+/* @path as a report names it: as given when relative; absolute, relative
+ * to the working directory when under it, else its last component. Into
+ * @out (@cap bytes), which it returns. */
+const char *cli_rel_name(const char *path, char *out, size_t cap);
 /* Every expect: metric (and of) of @e is a name of @r: 0, or -EINVAL with
  * "FILE:LINE:COL: unknown metric ..." in @msg. */
 int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_ERR_BYTES]);

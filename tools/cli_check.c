@@ -1,43 +1,19 @@
 /* `fabemu check`'s verdicts: each assertion's bound (a value, a multiple of
  * another metric, a baseline's value, or every sample of a series), the
- * PASS/FAIL lines, the JUnit report (and the error report for a check that
- * could not be done), and the checks of metric names and the baseline made
- * before a run. Assertions across seeds (across_seeds) are judged here on
+ * PASS/FAIL lines and the JUnit report (written through cli_junit.c), and
+ * the checks of metric names and the baseline made before a run. Assertions across seeds (across_seeds) are judged here on
  * a single run, and by the sweep (cli_sweep_out.c) over a point's seeds. */
 #include <errno.h>
 #include <stddef.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_sweep.h"
-#include "fab_version.h"
 #include "fabric.h"
 #include "results.h"
-
-/* cli.h */
-int cli_junit_probe(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	if (errno != EEXIST)
-		return -errno;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
 
 /* The bound of assertion @a and its slack: its value; value x the
  * measured value of its `of` metric; or its metric in the baseline's
@@ -137,49 +113,6 @@ void cli_across_junit_name(FILE *jf, const struct exp_expect *a)
 	fprintf(jf, " %.10g", a->value);
 }
 
-/* cli.h */
-void cli_xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* A JUnit report for a check that could not be done: one test case with
- * an error of @type (bad_input, write, ...) whose message is @msg, so that
- * CI shows why. Complains on stderr when it cannot be written. */
-void cli_junit_error(const char *path, const char *suite, const char *type, const char *msg)
-{
-	FILE *jf;
-
-	if (!path)
-		return;
-	if (!(jf = fopen(path, "w"))) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
-		return;
-	}
-	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
-	cli_xml_escape(jf, suite);
-	fprintf(jf, "\" tests=\"1\" failures=\"0\" errors=\"1\">\n  <testcase classname=\"");
-	cli_xml_escape(jf, suite);
-	fprintf(jf, "\" name=\"fabemu check\"><error type=\"");
-	cli_xml_escape(jf, type);
-	fprintf(jf, "\" message=\"");
-	cli_xml_escape(jf, msg);
-	fprintf(jf, "\"/></testcase>\n</testsuite>\n");
-	if ((ferror(jf) | fclose(jf)) != 0)
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", path, strerror(errno));
-}
-
 /* Every expect: metric must be a name of @r (the metrics of the fabric,
  * run or not: the names do not depend on the run). 0, or -EINVAL with
  * "FILE:LINE:COL: unknown metric ..." in @msg. */
@@ -216,37 +149,6 @@ int cli_expect_names(const struct exp *e, const struct results *r, char msg[CFG_
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* The JUnit suite's head: name, counts, the run's wall-clock time and a
- * timestamp (the report is not a result file: neither is in the digest),
- * and as properties what makes the run reproducible: the experiment file,
- * the seed, fabemu's version and commit. */
-static void cli_junit_head(FILE *jf, const struct exp *e, const struct results *r, uint32_t n_tests,
-			   uint32_t n_fail)
-{
-	const struct res_metric *setup = res_find(r, "wall_clock.setup_s");
-	const struct res_metric *run = res_find(r, "wall_clock.run_s");
-	double wall = (setup ? res_value(setup) : 0) + (run ? res_value(run) : 0);
-	char stamp[32] = "";
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (gmtime_r(&now, &tm))
-		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(jf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
-	cli_xml_escape(jf, e->name);
-	fprintf(jf, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\" timestamp=\"%s\">\n",
-		n_tests + !r->valid, n_fail, wall == wall ? wall : 0.0, stamp);
-	fprintf(jf, "  <properties>\n    <property name=\"experiment\" value=\"");
-	cli_xml_escape(jf, e->path ? e->path : "");
-	fprintf(jf, "\"/>\n    <property name=\"seed\" value=\"%llu\"/>\n", (unsigned long long)e->seed);
-	fprintf(jf, "    <property name=\"fabemu_version\" value=\"");
-	cli_xml_escape(jf, FAB_VERSION);
-	fprintf(jf, "\"/>\n    <property name=\"commit\" value=\"");
-	cli_xml_escape(jf, FAB_COMMIT);
-	fprintf(jf, "\"/>\n    <property name=\"valid\" value=\"%s\"/>\n  </properties>\n",
-		r->valid ? "true" : "false");
 }
 
 /* A series assertion's measured value: over the samples of its port in
@@ -405,40 +307,6 @@ static bool cli_expect_line(const struct exp *e, const struct exp_expect *a, con
 	return ok;
 }
 
-/* The JUnit test case of the assertion @a of @e, judged @ok with @line. */
-static void cli_junit_case(FILE *jf, const struct exp *e, const struct exp_expect *a, bool ok,
-			   const char *line)
-{
-	fprintf(jf, "  <testcase classname=\"");
-	cli_xml_escape(jf, e->name);
-	fprintf(jf, "\" name=\"");
-	if (a->across != EXP_ACROSS_NONE) {
-		cli_across_junit_name(jf, a);
-	} else {
-		cli_xml_escape(jf, a->metric);
-		fputc(' ', jf);
-		cli_xml_escape(jf, exp_op_name(a->op));
-		if (a->of[0]) {
-			fprintf(jf, " %.10g x ", a->value);
-			cli_xml_escape(jf, a->of);
-		} else if (a->baseline) {
-			fprintf(jf, " baseline");
-		} else {
-			fprintf(jf, " %.10g", a->value);
-		}
-	}
-	fprintf(jf, "\" time=\"0\">");
-	if (!ok) {
-		fprintf(jf, "<failure message=\"");
-		cli_xml_escape(jf, line);
-		fprintf(jf, "\"/>");
-	}
-	/* The measured value and the bound, pass or fail. */
-	fprintf(jf, "<system-out>");
-	cli_xml_escape(jf, line + 5);
-	fprintf(jf, "</system-out></testcase>\n");
-}
-
 int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc *base,
 		     const char *dir, const char *junit)
 {
@@ -486,23 +354,13 @@ int cli_check(const struct exp *e, const struct results *r, const struct cfg_doc
 	}
 	if (undone) {
 		printf("%s\n", unfinished);
-		if (jf) {
-			fprintf(jf, "  <testcase classname=\"");
-			cli_xml_escape(jf, e->name);
-			fprintf(jf, "\" name=\"messages complete\"><failure message=\"");
-			cli_xml_escape(jf, unfinished + 5);
-			fprintf(jf, "\"/></testcase>\n");
-		}
+		if (jf)
+			cli_junit_failed(jf, e, "messages complete", unfinished + 5);
 	}
 	if (!r->valid) {
 		printf("FAIL results not valid: %s\n", r->reasons);
-		if (jf) {
-			fprintf(jf, "  <testcase classname=\"");
-			cli_xml_escape(jf, e->name);
-			fprintf(jf, "\" name=\"results valid\"><failure message=\"");
-			cli_xml_escape(jf, r->reasons);
-			fprintf(jf, "\"/></testcase>\n");
-		}
+		if (jf)
+			cli_junit_failed(jf, e, "results valid", r->reasons);
 	}
 	if (jf) {
 		fprintf(jf, "</testsuite>\n");

@@ -553,10 +553,8 @@ int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char
 	struct exp *e;
 	int rc = CLI_OK;
 
-	if (exp_load(path, sets, n_sets, o->sim.seed_set, o->sim.seed, &e, err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		return CLI_BAD_INPUT;
-	}
+	if (exp_load(path, sets, n_sets, o->sim.seed_set, o->sim.seed, &e, err) != 0)
+		return cli_bad_input(o, check, path, "bad_input", err);
 	e->engine.pool_pkts = fabric_pool_pkts(e);
 	if (sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
@@ -568,16 +566,14 @@ int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char
 		fprintf(stderr, "fabemu: %s\n", err);
 		rc = CLI_FAIL;
 	} else if (fabric_build(&f, e, pool, false, err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		rc = CLI_BAD_INPUT;
+		rc = cli_bad_input(o, check, e->name, "bad_input", err);
 		fabric_free(&f);
 	} else {
 		if (res_collect(&res, &f) != 0) {
 			fprintf(stderr, "fabemu: out of memory\n");
 			rc = CLI_FAIL;
 		} else if (check && cli_expect_names(e, &res, err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			rc = CLI_BAD_INPUT;
+			rc = cli_bad_input(o, check, e->name, "bad_input", err);
 		}
 		for (unsigned i = 0; rc == CLI_OK && i < n_names; i++) {
 			const char *all[1024];
@@ -590,9 +586,9 @@ int cli_metrics_exist(const struct cli_run_opts *o, const char *path, const char
 				all[n++] = res.m[j].name;
 			all[n] = NULL;
 			near = cfg_nearest(names[i], all);
-			fprintf(stderr, "fabemu: --metric '%s': unknown metric%s%s%s (see docs/results.md)\n",
-				names[i], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-			rc = CLI_BAD_INPUT;
+			snprintf(err, sizeof(err), "fabemu: --metric '%s': unknown metric%s%s%s (see docs/results.md)",
+				 names[i], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			rc = cli_bad_input(o, check, e->name, "bad_input", err);
 		}
 		res_free(&res);
 		fabric_free(&f);

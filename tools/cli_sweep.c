@@ -243,9 +243,8 @@ static void swp_sets_free(const struct cli_run_opts *o, const struct swp_plan *p
 		free((char *)sets[o->sim.n_sets + k]);
 }
 
-/* Load file @file at point @combo of @p (its --set values in @sets,
- * freed again here) with the point's first seed: exp_load's result. */
-static int swp_load(const struct cli_run_opts *o, const struct swp_plan *p, unsigned file,
+/* cli_sweep.h */
+int swp_load(const struct cli_run_opts *o, const struct swp_plan *p, unsigned file,
 		    unsigned combo, const char *sets[CLI_MAX_SETS], struct exp **e,
 		    char err[CFG_ERR_BYTES])
 {
@@ -298,6 +297,9 @@ static int swp_plan_files(const struct cli_run_opts *o, struct swp_plan *p, char
 	const char *names[CLI_MAX_EXPS];
 	int r;
 
+	p->point_seeds = calloc((size_t)o->n_exps * p->n_combos, sizeof(*p->point_seeds));
+	if (!p->point_seeds)
+		return -ENOMEM;
 	for (unsigned f = 0; f < o->n_exps; f++) {
 		for (unsigned c = 0; c < p->n_combos; c++) {
 			const char *sets[CLI_MAX_SETS] = { 0 };
@@ -333,12 +335,13 @@ static int swp_plan_files(const struct cli_run_opts *o, struct swp_plan *p, char
 					return swp_bad(msg, "fabemu: %.300s: a results folder path that long "
 							    "leaves no room for the runs' folders", name);
 				}
-				if (!(p->bases[f] = strdup(name))) {
+				if (!(p->bases[f] = strdup(name)) || !(p->names[f] = strdup(e->name))) {
 					exp_free(e);
 					return -ENOMEM;
 				}
 				names[f] = p->bases[f];
 			}
+			p->point_seeds[(size_t)f * p->n_combos + c] = e->seed;
 			exp_free(e);
 		}
 		for (unsigned g = 0; g < f; g++)
@@ -366,6 +369,8 @@ static int swp_plan_runs(const struct cli_run_opts *o, struct swp_plan *p, unsig
 
 				*run = (struct swp_run){ .file = f, .combo = c, .seed_i = s,
 							 .status = SWP_NOT_RUN };
+				run->seed = p->n_seeds ? p->seeds[s]
+						       : p->point_seeds[(size_t)f * p->n_combos + c];
 				if (!(run->dir = malloc(len)))
 					return -ENOMEM;
 				swp_combo_name(p, c, name);
@@ -444,77 +449,6 @@ static int swp_plan(const struct cli_run_opts *o, bool check, struct swp_plan *p
 	return 0;
 }
 
-/* cli_sweep.h. Each point's file is loaded again (with its --set list)
- * for its assertions; a statistic is taken over the point's runs, and one
- * of them without a number for the metric (a run that wrote no summary,
- * a null) fails the assertion. */
-int swp_across(const struct cli_run_opts *o, struct swp_plan *p)
-{
-	unsigned per_point = p->n_seeds ? p->n_seeds : 1, n_failed = 0;
-	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES], where[SWP_PATH_BYTES + 8];
-	double *xs = calloc(per_point, sizeof(*xs));
-
-	if (!xs)
-		return -ENOMEM;
-	for (unsigned f = 0; f < o->n_exps; f++) {
-		for (unsigned c = 0; c < p->n_combos; c++) {
-			const char *sets[CLI_MAX_SETS] = { 0 };
-			struct exp *e = NULL;
-			int r;
-
-			r = swp_load(o, p, f, c, sets, &e, err);
-			if (r != 0) {
-				fprintf(stderr, "%s\n", r == -ENOMEM ? "fabemu: out of memory" : err);
-				free(xs);
-				return r;
-			}
-			swp_combo_name(p, c, name);
-			snprintf(where, sizeof(where), "%s%s%s", p->bases[f], p->n_axes ? "/" : "", name);
-			for (uint32_t i = 0; i < e->n_expects; i++) {
-				const struct exp_expect *a = &e->expects[i];
-				struct swp_verdict *v, *grown;
-				unsigned n = 0, n_runs = 0;
-				FILE *nf;
-
-				if (a->across == EXP_ACROSS_NONE)
-					continue;
-				for (unsigned k = 0; k < p->n_runs; k++) {
-					const struct swp_run *run = &p->runs[k];
-
-					if (run->file != f || run->combo != c)
-						continue;
-					n_runs++;
-					if (run->doc && cli_summary_number(run->doc, a->metric, &xs[n]) == 0 &&
-					    xs[n] == xs[n])
-						n++;
-				}
-				grown = realloc(p->verdicts, (p->n_verdicts + 1) * sizeof(*p->verdicts));
-				if (!grown) {
-					exp_free(e);
-					free(xs);
-					return -ENOMEM;
-				}
-				p->verdicts = grown;
-				v = &p->verdicts[p->n_verdicts++];
-				*v = (struct swp_verdict){ .file = f, .combo = c };
-				v->ok = cli_across_line(a, cli_across_value(a, xs, n), n_runs, n_runs - n,
-							(p->n_axes || o->n_exps > 1) ? where : NULL, v->line);
-				if ((nf = fmemopen(v->name, sizeof(v->name) - 1, "w"))) {
-					cli_across_junit_name(nf, a);
-					fclose(nf);
-				}
-				n_failed += !v->ok;
-				printf("%s\n", v->line);
-			}
-			exp_free(e);
-		}
-	}
-	if (p->n_verdicts)
-		printf("%u of %u assertions across seeds held\n", p->n_verdicts - n_failed, p->n_verdicts);
-	free(xs);
-	return (int)n_failed;
-}
-
 /* The signal that asked the sweep to stop (0 while none did): no run is
  * started after it, the ones going finish (SIGTERM is passed on to them;
  * a terminal's SIGINT or SIGHUP reaches them itself) and the tables are
@@ -528,17 +462,19 @@ static void swp_on_signal(int sig)
 }
 
 /* Start run @r: `fabemu run|check FILE -o DIR -q [--seed N] [--set ...]
- * [--max-wall T] [--junit] [-- EAL args]`, its stdout and stderr into
- * DIR/fabemu.log. 0 or -errno. */
+ * [--max-wall T] [--baseline B] [--junit PART] [-- EAL args]`, its stdout
+ * and stderr into DIR/fabemu.log; a check's own JUnit report (PART, in
+ * p->junit_dir) named by its point (SWP_POINT_ENV). 0 or -errno. */
 static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_plan *p,
 		     struct swp_run *r)
 {
 	const char *sets[CLI_MAX_SETS] = { 0 };
-	char log[SWP_PATH_BYTES + 16], seed[32];
+	char log[SWP_PATH_BYTES + 16], seed[32], part[SWP_PATH_BYTES + 32];
+	char point[SWP_PATH_BYTES], point_seed[32];
 	const char **argv;
 	int n = 0, fd, rc = 0;
 
-	argv = calloc((size_t)(16 + 2 * CLI_MAX_SETS + o->sim.eal_argc), sizeof(*argv));
+	argv = calloc((size_t)(20 + 2 * CLI_MAX_SETS + o->sim.eal_argc), sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
 	if ((rc = swp_sets(o, p, r->combo, sets)) != 0)
@@ -567,6 +503,13 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 		argv[n++] = "--baseline";
 		argv[n++] = o->baseline;
 	}
+	if (check && p->junit_dir[0]) {
+		snprintf(part, sizeof(part), "%s/%u.xml", p->junit_dir, (unsigned)(r - p->runs));
+		argv[n++] = "--junit";
+		argv[n++] = part;
+	}
+	snprintf(point_seed, sizeof(point_seed), "%llu", (unsigned long long)r->seed);
+	swp_point_label(p, r->combo, point_seed, point, sizeof(point));
 	if (o->sim.eal_argc) {
 		argv[n++] = "--";
 		for (int i = 0; i < o->sim.eal_argc; i++)
@@ -585,7 +528,8 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 	if (r->pid == 0) {
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			_exit(CLI_FAIL);
-		if (check && setenv(SWP_RUN_ENV, "1", 1) != 0)
+		if (check && (setenv(SWP_RUN_ENV, "1", 1) != 0 || setenv(SWP_POINT_ENV, point, 1) != 0 ||
+			      setenv(SWP_FOLDER_ENV, swp_shown(o, p, r), 1) != 0))
 			_exit(CLI_FAIL);
 		execv("/proc/self/exe", (char *const *)argv);
 		fprintf(stderr, "fabemu: cannot run /proc/self/exe: %s\n", strerror(errno));
@@ -644,6 +588,12 @@ static void swp_run_all(const struct cli_run_opts *o, bool check, struct swp_pla
 		if (!running)
 			break;
 		pid = waitpid(-1, &st, 0);
+		if (pid < 0 && errno != EINTR) {
+			/* No child left to wait for (none should be): the rest
+			 * count as not run rather than waited on for ever. */
+			fprintf(stderr, "fabemu: waiting for the runs: %s\n", strerror(errno));
+			break;
+		}
 		if (pid < 0)
 			continue; /* EINTR: a signal, handled above */
 		for (unsigned i = 0; i < p->n_runs; i++) {
@@ -673,8 +623,11 @@ static void swp_plan_free(struct swp_plan *p)
 		for (unsigned v = 0; v < p->axes[k].n_values; v++)
 			free(p->axes[k].values[v]);
 	}
-	for (unsigned f = 0; f < CLI_MAX_EXPS; f++)
+	for (unsigned f = 0; f < CLI_MAX_EXPS; f++) {
 		free(p->bases[f]);
+		free(p->names[f]);
+	}
+	free(p->point_seeds);
 	for (unsigned i = 0; p->runs && i < p->n_runs; i++) {
 		free(p->runs[i].dir);
 		cfg_doc_free(p->runs[i].doc);
@@ -684,38 +637,21 @@ static void swp_plan_free(struct swp_plan *p)
 	free(p);
 }
 
-/* cli.h */
-int cli_sweep(const struct cli_run_opts *o, bool check)
+/* The folders: each file's (held for the sweep in @locks, its old tables
+ * removed), then each run's. CLI_OK or CLI_BAD_INPUT (said on stderr). */
+static int swp_folders(const struct swp_plan *p, unsigned n_exps, int *locks, unsigned *n_locks)
 {
-	char msg[CFG_ERR_BYTES], path[SWP_PATH_BYTES + 32];
-	struct swp_plan *p = calloc(1, sizeof(*p));
-	int locks[CLI_MAX_EXPS], rc = CLI_OK, r;
-	unsigned n_locks = 0;
+	char path[SWP_PATH_BYTES + 32];
+	int r;
 
-	if (!p) {
-		fprintf(stderr, "fabemu: out of memory\n");
-		return CLI_FAIL;
-	}
-	msg[0] = '\0';
-	if ((r = swp_plan(o, check, p, msg)) != 0) {
-		if (msg[0])
-			fprintf(stderr, "%s\n", msg);
-		else if (r == -ENOMEM)
-			fprintf(stderr, "fabemu: out of memory\n");
-		swp_plan_free(p);
-		return r == -EINVAL || r == -ENOMEM ? (r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL) : CLI_FAIL;
-	}
-	/* The folders: each file's (held for the sweep, its old tables
-	 * removed), then each run's. */
-	for (unsigned f = 0; p->multi && f < o->n_exps; f++) {
+	for (unsigned f = 0; p->multi && f < n_exps; f++) {
 		int fd;
 
 		if ((r = cli_mkdirs(p->bases[f])) != 0) {
 			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->bases[f],
 				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
 					      : strerror(-r));
-			rc = CLI_BAD_INPUT;
-			goto out;
+			return CLI_BAD_INPUT;
 		}
 		snprintf(path, sizeof(path), "%s/.fabemu.lock", p->bases[f]);
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -724,10 +660,9 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 					"use another -o folder or wait\n", p->bases[f]);
 			if (fd >= 0)
 				close(fd);
-			rc = CLI_BAD_INPUT;
-			goto out;
+			return CLI_BAD_INPUT;
 		}
-		locks[n_locks++] = fd;
+		locks[(*n_locks)++] = fd;
 		snprintf(path, sizeof(path), "%s/sweep.csv", p->bases[f]);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/sweep_summary.csv", p->bases[f]);
@@ -738,59 +673,72 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->runs[i].dir,
 				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
 					      : strerror(-r));
-			rc = CLI_BAD_INPUT;
+			return CLI_BAD_INPUT;
+		}
+	}
+	return CLI_OK;
+}
+
+/* Bad input found by the plan (@msg): for check --junit, the report of
+ * one error case, as a single check writes (unless the report itself
+ * cannot be written). With @msg empty the metrics check said it, and
+ * wrote that report itself. */
+static void swp_junit_refused(const struct cli_run_opts *o, const char *msg)
+{
+	if (msg[0] && o->junit && cli_junit_probe(o->junit) == 0)
+		cli_junit_error(o->junit, o->exps[0], "bad_input", msg);
+}
+
+/* cli.h */
+int cli_sweep(const struct cli_run_opts *o, bool check)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
+	char msg[CFG_ERR_BYTES];
+	struct swp_plan *p = calloc(1, sizeof(*p));
+	int locks[CLI_MAX_EXPS], rc, r;
+	unsigned n_locks = 0;
+
+	if (!p) {
+		fprintf(stderr, "fabemu: out of memory\n");
+		return CLI_FAIL;
+	}
+	/* The runs are waited for: a SIGCHLD inherited as ignored (as some CI
+	 * runners and container inits leave it) would have the kernel reap
+	 * them unseen and every wait fail. */
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &old_chld);
+	msg[0] = '\0';
+	if ((r = swp_plan(o, check, p, msg)) != 0) {
+		if (msg[0])
+			fprintf(stderr, "%s\n", msg);
+		else if (r == -ENOMEM)
+			fprintf(stderr, "fabemu: out of memory\n");
+		if (check && r == -EINVAL)
+			swp_junit_refused(o, msg);
+		rc = r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
+		goto out;
+	}
+	if ((rc = swp_folders(p, o->n_exps, locks, &n_locks)) != CLI_OK)
+		goto out;
+	/* Each run's check writes its own report beside the sweep's; the
+	 * sweep gathers them into one. */
+	if (check && o->junit) {
+		snprintf(p->junit_dir, sizeof(p->junit_dir), "%.*s.runs.XXXXXX", SWP_PATH_BYTES - 16,
+			 o->junit);
+		if (!mkdtemp(p->junit_dir)) {
+			fprintf(stderr, "fabemu: %s: cannot write: %s\n", p->junit_dir, strerror(errno));
+			p->junit_dir[0] = '\0';
+			rc = CLI_FAIL;
 			goto out;
 		}
 	}
 	swp_run_all(o, check, p, o->jobs ? o->jobs : 1, o->quiet);
-	for (unsigned i = 0; i < p->n_runs; i++) {
-		struct swp_run *r = &p->runs[i];
-		char err[CFG_ERR_BYTES];
-
-		if (r->status != SWP_NOT_RUN && r->status != CLI_BAD_INPUT &&
-		    cli_summary_load(r->dir, &r->doc, err) != 0) {
-			cfg_doc_free(r->doc);
-			r->doc = NULL;
-		}
-		if (r->status == CLI_BAD_INPUT)
-			rc = CLI_BAD_INPUT;
-		else if (r->status != 0 && rc == CLI_OK)
-			rc = CLI_FAIL;
-	}
-	for (unsigned f = 0; p->multi && f < o->n_exps; f++) {
-		struct swp_table_arg t = { .p = p, .o = o, .file = f, .check = check };
-
-		snprintf(path, sizeof(path), "%s/sweep.csv", p->bases[f]);
-		if (swp_write_table(path, swp_fill_runs, &t) != 0)
-			rc = CLI_FAIL;
-		snprintf(path, sizeof(path), "%s/sweep_summary.csv", p->bases[f]);
-		if (swp_write_table(path, swp_fill_summary, &t) != 0)
-			rc = CLI_FAIL;
-	}
-	if (check || !o->quiet)
-		swp_print_table(o, check, p);
-	for (unsigned f = 0; p->multi && !o->quiet && f < o->n_exps; f++)
-		printf("  results: %s/sweep.csv, %s/sweep_summary.csv\n", p->bases[f], p->bases[f]);
-	if (check && swp_across(o, p) != 0)
-		rc = rc == CLI_OK ? CLI_FAIL : rc;
-	if (check) {
-		unsigned n_ok = 0;
-
-		for (unsigned i = 0; i < p->n_runs; i++)
-			n_ok += p->runs[i].status == 0;
-		printf("%u of %u runs passed\n", n_ok, p->n_runs);
-	}
-	if (swp_stop_sig && rc == CLI_OK)
-		rc = CLI_FAIL;
-	if (check && o->junit && swp_junit(o, p) != 0)
-		rc = CLI_FAIL;
-	for (unsigned i = 0; i < p->n_runs; i++)
-		if (p->runs[i].status != 0 && p->runs[i].status != SWP_NOT_RUN)
-			fprintf(stderr, "fabemu: %s: %s (see %s/fabemu.log)\n", p->runs[i].dir,
-				swp_status_word(p->runs[i].status, check), p->runs[i].dir);
+	rc = swp_finish(o, check, p, swp_stop_sig != 0);
 out:
 	for (unsigned i = 0; i < n_locks; i++)
 		close(locks[i]);
+	swp_junit_cleanup(p);
 	swp_plan_free(p);
+	sigaction(SIGCHLD, &old_chld, NULL);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* What a sweep's runs gave (see cli_sweep.c): sweep.csv, sweep_summary.csv
- * with the Student-t intervals, the printed table and the JUnit report. */
+ * with the Student-t intervals, the printed table, the verdicts across
+ * seeds and the exit status (the JUnit report: cli_junit.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_sweep.h"
+#include "exp.h"
 
 /* t(0.975, df): the two-sided 95% quantile of Student's t distribution,
  * from a table for df 1..30 (17 digits, computed here by inverting the
@@ -223,9 +225,9 @@ static void swp_verdict(const struct swp_run *r, char out[64])
 	fclose(f);
 }
 
-/* How the table names run @r: its folder under the file's (several files:
- * under -o or results/, so with the experiment's name). */
-static const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
+/* cli_sweep.h. Its folder under the file's (several files: under -o or
+ * results/, so with the experiment's name). */
+const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan *p,
 			     const struct swp_run *r)
 {
 	size_t skip;
@@ -236,7 +238,12 @@ static const char *swp_shown(const struct cli_run_opts *o, const struct swp_plan
 		skip = strlen(p->bases[r->file]) + 1;
 	else
 		skip = 0;
-	return strlen(r->dir) > skip ? r->dir + skip : r->dir;
+	if (strlen(r->dir) <= skip)
+		return r->dir;
+	/* -o DIR/ doubles the slash: the name stays relative. */
+	while (r->dir[skip] == '/')
+		skip++;
+	return r->dir + skip;
 }
 
 /* The compact table: a row per run (the point, seed, status, for check
@@ -291,61 +298,140 @@ void swp_print_table(const struct cli_run_opts *o, bool check, const struct swp_
 	}
 }
 
-/* With --junit: one test case per run, failed unless its status is 0,
- * then one per assertion across seeds and point, with its line. */
-int swp_junit(const struct cli_run_opts *o, const struct swp_plan *p)
+/* cli_sweep.h. Each point's file is loaded again (with its --set list)
+ * for its assertions; a statistic is taken over the point's runs, and one
+ * of them without a number for the metric (a run that wrote no summary,
+ * a null) fails the assertion. */
+int swp_across(const struct cli_run_opts *o, struct swp_plan *p)
 {
-	unsigned n_fail = 0;
-	FILE *f;
+	unsigned per_point = p->n_seeds ? p->n_seeds : 1, n_failed = 0;
+	char err[CFG_ERR_BYTES], name[SWP_PATH_BYTES], where[SWP_PATH_BYTES + 8];
+	double *xs = calloc(per_point, sizeof(*xs));
 
-	for (unsigned i = 0; i < p->n_runs; i++)
-		n_fail += p->runs[i].status != 0;
-	for (unsigned i = 0; i < p->n_verdicts; i++)
-		n_fail += !p->verdicts[i].ok;
-	if (!(f = fopen(o->junit, "w"))) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -errno;
+	if (!xs)
+		return -ENOMEM;
+	for (unsigned f = 0; f < o->n_exps; f++) {
+		for (unsigned c = 0; c < p->n_combos; c++) {
+			const char *sets[CLI_MAX_SETS] = { 0 };
+			struct exp *e = NULL;
+			size_t skip;
+			int r;
+
+			r = swp_load(o, p, f, c, sets, &e, err);
+			if (r != 0) {
+				fprintf(stderr, "%s\n", r == -ENOMEM ? "fabemu: out of memory" : err);
+				free(xs);
+				return r;
+			}
+			swp_combo_name(p, c, name);
+			snprintf(where, sizeof(where), "%s%s%s", p->bases[f], p->n_axes ? "/" : "", name);
+			/* The JUnit report's: relative to -o (or results/) for
+			 * several files, else to the file's folder. */
+			skip = o->n_exps > 1 ? strlen(o->outdir ? o->outdir : "results") + 1
+					     : strlen(p->bases[f]) + (p->n_axes ? 1 : 0);
+			while (skip && where[skip] == '/')
+				skip++;
+			for (uint32_t i = 0; i < e->n_expects; i++) {
+				const struct exp_expect *a = &e->expects[i];
+				struct swp_verdict *v, *grown;
+				unsigned n = 0, n_runs = 0;
+				FILE *nf;
+
+				if (a->across == EXP_ACROSS_NONE)
+					continue;
+				for (unsigned k = 0; k < p->n_runs; k++) {
+					const struct swp_run *run = &p->runs[k];
+
+					if (run->file != f || run->combo != c)
+						continue;
+					n_runs++;
+					if (run->doc && cli_summary_number(run->doc, a->metric, &xs[n]) == 0 &&
+					    xs[n] == xs[n])
+						n++;
+				}
+				grown = realloc(p->verdicts, (p->n_verdicts + 1) * sizeof(*p->verdicts));
+				if (!grown) {
+					exp_free(e);
+					free(xs);
+					return -ENOMEM;
+				}
+				p->verdicts = grown;
+				v = &p->verdicts[p->n_verdicts++];
+				*v = (struct swp_verdict){ .file = f, .combo = c };
+				v->ok = cli_across_line(a, cli_across_value(a, xs, n), n_runs, n_runs - n,
+							(p->n_axes || o->n_exps > 1) ? where : NULL, v->line);
+				cli_across_line(a, cli_across_value(a, xs, n), n_runs, n_runs - n,
+						(p->n_axes || o->n_exps > 1) ? where + skip : NULL, v->rel_line);
+				if ((nf = fmemopen(v->name, sizeof(v->name) - 1, "w"))) {
+					cli_across_junit_name(nf, a);
+					fclose(nf);
+				}
+				n_failed += !v->ok;
+				printf("%s\n", v->line);
+			}
+			exp_free(e);
+		}
 	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"fabemu sweep\" "
-		   "tests=\"%u\" failures=\"%u\">\n", p->n_runs + p->n_verdicts, n_fail);
+	if (p->n_verdicts)
+		printf("%u of %u assertions across seeds held\n", p->n_verdicts - n_failed, p->n_verdicts);
+	free(xs);
+	return (int)n_failed;
+}
+
+/* cli_sweep.h. After the runs: their summaries read, the tables written and printed,
+ * for check the assertions across seeds and the JUnit report. The exit
+ * status: 2 when a run found bad input, else 1 when a run did not pass,
+ * an assertion across seeds failed, a table or the report could not be
+ * written or the sweep was stopped, else 0. */
+int swp_finish(const struct cli_run_opts *o, bool check, struct swp_plan *p, bool stopped)
+{
+	char path[SWP_PATH_BYTES + 32];
+	int rc = CLI_OK;
+
 	for (unsigned i = 0; i < p->n_runs; i++) {
-		const struct swp_run *r = &p->runs[i];
-		char verdict[64];
+		struct swp_run *r = &p->runs[i];
+		char err[CFG_ERR_BYTES];
 
-		fprintf(f, "  <testcase classname=\"");
-		cli_xml_escape(f, o->exps[r->file]);
-		fprintf(f, "\" name=\"");
-		cli_xml_escape(f, r->dir);
-		if (r->status == 0) {
-			fprintf(f, "\"/>\n");
-			continue;
+		if (r->status != SWP_NOT_RUN && r->status != CLI_BAD_INPUT &&
+		    cli_summary_load(r->dir, &r->doc, err) != 0) {
+			cfg_doc_free(r->doc);
+			r->doc = NULL;
 		}
-		swp_verdict(r, verdict);
-		fprintf(f, "\"><failure message=\"%s%s%s: see ", swp_status_word(r->status, true),
-			verdict[0] ? ", assertions held " : "", verdict);
-		cli_xml_escape(f, r->dir);
-		fprintf(f, "/fabemu.log\"/></testcase>\n");
+		if (r->status == CLI_BAD_INPUT)
+			rc = CLI_BAD_INPUT;
+		else if (r->status != 0 && rc == CLI_OK)
+			rc = CLI_FAIL;
 	}
-	/* The assertions across seeds: the name already escaped. */
-	for (unsigned i = 0; i < p->n_verdicts; i++) {
-		const struct swp_verdict *v = &p->verdicts[i];
+	for (unsigned f = 0; p->multi && f < o->n_exps; f++) {
+		struct swp_table_arg t = { .p = p, .o = o, .file = f, .check = check };
 
-		fprintf(f, "  <testcase classname=\"");
-		cli_xml_escape(f, o->exps[v->file]);
-		fprintf(f, "\" name=\"%s\">", v->name);
-		if (!v->ok) {
-			fprintf(f, "<failure message=\"");
-			cli_xml_escape(f, v->line);
-			fprintf(f, "\"/>");
-		}
-		fprintf(f, "<system-out>");
-		cli_xml_escape(f, v->line + 5);
-		fprintf(f, "</system-out></testcase>\n");
+		snprintf(path, sizeof(path), "%s/sweep.csv", p->bases[f]);
+		if (swp_write_table(path, swp_fill_runs, &t) != 0)
+			rc = CLI_FAIL;
+		snprintf(path, sizeof(path), "%s/sweep_summary.csv", p->bases[f]);
+		if (swp_write_table(path, swp_fill_summary, &t) != 0)
+			rc = CLI_FAIL;
 	}
-	fprintf(f, "</testsuite>\n");
-	if ((ferror(f) | fclose(f)) != 0) {
-		fprintf(stderr, "fabemu: %s: cannot write: %s\n", o->junit, strerror(errno));
-		return -EIO;
+	if (check || !o->quiet)
+		swp_print_table(o, check, p);
+	for (unsigned f = 0; p->multi && !o->quiet && f < o->n_exps; f++)
+		printf("  results: %s/sweep.csv, %s/sweep_summary.csv\n", p->bases[f], p->bases[f]);
+	if (check && swp_across(o, p) != 0)
+		rc = rc == CLI_OK ? CLI_FAIL : rc;
+	if (check) {
+		unsigned n_ok = 0;
+
+		for (unsigned i = 0; i < p->n_runs; i++)
+			n_ok += p->runs[i].status == 0;
+		printf("%u of %u runs passed\n", n_ok, p->n_runs);
 	}
-	return 0;
+	if (stopped && rc == CLI_OK)
+		rc = CLI_FAIL;
+	if (check && o->junit && swp_junit(o, p) != 0)
+		rc = CLI_FAIL;
+	for (unsigned i = 0; i < p->n_runs; i++)
+		if (p->runs[i].status != 0 && p->runs[i].status != SWP_NOT_RUN)
+			fprintf(stderr, "fabemu: %s: %s (see %s/fabemu.log)\n", p->runs[i].dir,
+				swp_status_word(p->runs[i].status, check), p->runs[i].dir);
+	return rc;
 }

@@ -13,6 +13,7 @@ pkgs=(
 	libdpdk-dev       # rte_mbuf packets, mempools, EAL
 	libibverbs-dev    # rdma-core verbs types of the NIC API
 	libpcap-dev       # captures
+	libxml2-utils     # xmllint: the JUnit tests validate reports against tests/scenarios/junit.xsd
 	libyaml-dev       # experiment files
 	meson
 	ninja-build

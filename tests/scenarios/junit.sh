@@ -5,10 +5,12 @@
 # with --junit still writes a report with one error case whose message is
 # the FILE:LINE:COL line, exit status 2; a --junit path that cannot be
 # written is refused before anything runs, without leaving a file; a run's
-# report holds the run's properties and each case's measured value.
-#   junit.sh FABEMU
+# report holds the run's properties and each case's measured value; every
+# report validates against junit.xsd (xmllint, when installed).
+#   junit.sh FABEMU XSD
 set -eu
 fabemu=$1
+xsd=${2:-$(dirname "$0")/junit.xsd}
 . "$(dirname "$0")/lib.sh"
 topo='topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts_per_leaf: 16,
   host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}'
@@ -59,7 +61,7 @@ printf '%s\n' 'topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf
 	"expect: [{metric: drops.total, op: '==', value: 0}, {metric: messages.completed, op: '>', value: 5}]" \
 	>"$tmp/run.yaml"
 rc=0
-"$fabemu" check "$tmp/run.yaml" -o "$tmp/res5" -q --seed 7 --junit "$tmp/run.xml" >/dev/null 2>&1 || rc=$?
+"$fabemu" check "$tmp/run.yaml" -o "$tmp/res5" -q --seed 7 --set nic.mtu=1024 --junit "$tmp/run.xml" >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || bad "a failing assertion: exit status $rc, not 1"
 python3 - "$tmp/run.xml" <<'PY' || fail=1
 import re, sys
@@ -72,6 +74,9 @@ say(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", s.get("timestamp", "")) is 
 props = {p.get("name"): p.get("value") for p in s.iter("property")}
 say(props.get("seed") == "7" and props.get("experiment", "").endswith("run.yaml") and props.get("commit") and props.get("fabemu_version"),
     "properties: %s" % props)
+# Given as an absolute path outside the working folder: named by its file name.
+say(props.get("experiment") == "run.yaml" and props.get("set") == "nic.mtu=1024",
+    "the experiment named without its absolute path, the --set given: %s" % props)
 cases = s.findall("testcase")
 say(all("measured" in (c.findtext("system-out") or "") for c in cases), "every case holds its measured value")
 failed = [c for c in cases if c.find("failure") is not None]
@@ -79,5 +84,13 @@ say(len(failed) == 1 and "measured 1" in failed[0].find("failure").get("message"
     "the failed case says the bound and the value: %s" % (failed[0].find("failure").get("message") if failed else None))
 done()
 PY
+if command -v xmllint >/dev/null; then
+	for x in m b ok run; do
+		xmllint --noout --schema "$xsd" "$tmp/$x.xml" 2>"$tmp/xsd.err" ||
+			bad "$x.xml does not validate against junit.xsd: $(cat "$tmp/xsd.err")"
+	done
+else
+	echo "note: no xmllint (Debian libxml2-utils): XSD validation skipped"
+fi
 [ "$fail" -eq 0 ] && echo "junit: OK (expectations checked before the run; error cases on bad input)"
 exit "$fail"

@@ -84,7 +84,12 @@ cat "$tmp/ck.out"
 grep -Eq '^expect.2.value=4 +1 +pass +3/3' "$tmp/ck.out" || bad "table: the passing point"
 grep -Eq '^expect.2.value=1 +1 +fail +2/3' "$tmp/ck.out" || bad "table: the failing point"
 grep -q '^1 of 2 runs passed' "$tmp/ck.out" || bad "check's count line"
-grep -q 'tests="2" failures="1"' "$tmp/ck.xml" || bad "JUnit: 2 tests, 1 failure"
+# JUnit: a case per assertion per run (2 points x 3), the one failure
+# named by its point.
+grep -q '<testsuites name="fabemu check" tests="6" failures="1" errors="0">' "$tmp/ck.xml" ||
+	bad "JUnit: 6 tests, 1 failure"
+grep -q 'name="flows.slowdown.max &lt;= 1 \[expect.2.value=1,seed=1\]" time="0"><failure' "$tmp/ck.xml" ||
+	bad "JUnit: the failure named by its point"
 grep -q '^1,1,fail,' "$tmp/ck/sweep.csv" || bad "sweep.csv: the failing point's status"
 
 # Two experiment files: each into its own folder under -o.
