@@ -48,10 +48,24 @@ enum exp_across {
 };
 
 /* One `expect:` assertion. */
+/* The dimension of a quantity an expect bound was written with: the value
+ * is then in the dimension's base unit (ps, bytes, bit/s) until converted
+ * into the metric's unit. */
+enum exp_dim {
+	EXP_DIM_NONE, /* a bare number: in the metric's unit */
+	EXP_DIM_TIME, /* ps */
+	EXP_DIM_SIZE, /* bytes */
+	EXP_DIM_RATE, /* bit/s */
+};
+
 struct exp_expect {
 	char metric[96];       /* summary.json path or flows.<column>.<aggregate> */
 	enum exp_op op;        /* comparison */
-	double value;          /* expected value (with of: the factor) */
+	double value;          /* expected value (with of: the factor), in the metric's
+				* unit once read */
+	enum exp_dim value_dim; /* the unit value was written with, while it is read
+				 * (then converted), or EXP_DIM_NONE: a bare number */
+	enum exp_dim tol_dim;  /* the same for an absolute tolerance */
 	double tolerance;      /* absolute slack (relative ones resolved at load, but
 				* with of or baseline: see tol_frac) */
 	double tol_frac;       /* with of or baseline: slack as a fraction of the bound */

@@ -57,7 +57,15 @@ static int exp_expect_tolerance(const struct cfg_node *t, void *params, char err
 		a->tolerance = frac * (a->value < 0 ? -a->value : a->value);
 		return 0;
 	}
-	return cfg_double(t, 0, 1e300, &a->tolerance, err);
+	return exp_expect_qty(t, 0, &a->tolerance, &a->tol_dim, err);
+}
+
+/* A number, or a quantity with a unit (converted by exp_expect_units). */
+static int exp_expect_value(const struct cfg_node *v, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_expect *a = params;
+
+	return exp_expect_qty(v, -1e300, &a->value, &a->value_dim, err);
 }
 
 const char *const exp_series_columns[] = {
@@ -211,7 +219,7 @@ static int exp_expect_check(const struct cfg_node *it, void *params, char err[CF
 		cfg_errorf(err, it, "missing key 'value' (the expected number; or baseline: N%%)");
 		return -EINVAL;
 	}
-	return 0;
+	return exp_expect_units(a, it, err);
 }
 
 static const struct cfg_key exp_expect_keys[] = {
@@ -227,8 +235,8 @@ static const struct cfg_key exp_expect_keys[] = {
 	  .doc = "series: to this time (default: the end)" },
 	{ "op", CFG_KEY_CUSTOM, .required = "one of <, <=, ==, !=, >=, >", .read = exp_expect_op,
 	  .doc = "<, <=, ==, !=, >=, >" },
-	{ "value", CFG_KEY_DOUBLE, NULL, .off = offsetof(struct exp_expect, value), .lo = -1e300,
-	  .hi = 1e300, .doc = "the expected value (with of: a factor); required but with baseline" },
+	{ "value", CFG_KEY_CUSTOM, NULL, .read = exp_expect_value,
+	  .doc = "the expected value, a number or with a unit (with of: a factor); required but with baseline" },
 	{ "of", CFG_KEY_CUSTOM, NULL, .read = exp_expect_of,
 	  .doc = "another metric: the bound is value x its measured value" },
 	{ "baseline", CFG_KEY_CUSTOM, NULL, .read = exp_expect_baseline,
@@ -236,7 +244,7 @@ static const struct cfg_key exp_expect_keys[] = {
 	{ "across_seeds", CFG_KEY_CUSTOM, NULL, .read = exp_expect_across,
 	  .doc = "mean, median, min, max or pN: the bound holds for this statistic over a point's seeds" },
 	{ "tolerance", CFG_KEY_CUSTOM, "0", .read = exp_expect_tolerance,
-	  .doc = "slack: absolute, or N% of |value|" },
+	  .doc = "slack: absolute (a number or with a unit), or N% of |value|" },
 };
 
 static const struct cfg_table exp_expect_tbl = {

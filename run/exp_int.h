@@ -26,6 +26,14 @@ int exp_port_list(const struct exp *e, const struct cfg_node *list, const char *
  * entries' table (for the schema). */
 int exp_expects_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 const struct cfg_table *exp_expect_table(void);
+/* exp_expect_unit.c: a bound @n, a number >= @lo or a quantity with a unit
+ * (*dim says which; then in ps, bytes or bit/s); the unit of @a's metric as
+ * docs/results.md writes it (NULL: not known); and @a's bounds with units
+ * converted into it (bad input at the bound when the dimensions differ). */
+int exp_expect_qty(const struct cfg_node *n, double lo, double *out, enum exp_dim *dim,
+		   char err[CFG_ERR_BYTES]);
+const char *exp_metric_unit(const struct exp_expect *a);
+int exp_expect_units(struct exp_expect *a, const struct cfg_node *it, char err[CFG_ERR_BYTES]);
 /* The fault schedule (exp_faults.c): the faults: key's reader, its keys
  * and every fault kind's into @out (the schema; 0 or -ENOMEM), and the
  * release of what it read. */

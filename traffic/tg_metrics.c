@@ -10,6 +10,7 @@
 #include "units.h"
 
 const char *const tg_col_names[TG_N_COLS] = { "fct_ns", "slowdown", "goodput_gbps", "bytes" };
+const char *const tg_col_units[TG_N_COLS] = { "ns", "—", "Gb/s", "bytes" };
 
 double tg_flow_fct_ns(const struct tg_flow *f)
 {

@@ -38,6 +38,8 @@ struct tg_col_stats {
 enum { TG_N_COLS = 4 };
 /* The columns: fct_ns, slowdown, goodput_gbps, bytes. */
 extern const char *const tg_col_names[TG_N_COLS];
+/* Their units, as docs/results.md writes them ("ns", "—"). */
+extern const char *const tg_col_units[TG_N_COLS];
 
 void tg_totals(const struct tg *t, struct tg_totals *out);
 void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *out);

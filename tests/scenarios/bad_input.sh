@@ -781,6 +781,12 @@ exp across-stat "across-stat.yaml:3:[0-9]+: across_seeds: unknown statistic 'ave
 	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, across_seeds: average, op: '<=', value: 1}]"
 exp across-of "across-of.yaml:3:[0-9]+: across_seeds bounds a metric of summary.json by a value: it takes no 'of'" \
 	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, across_seeds: mean, op: '<=', value: 1, of: drops.total}]"
+# Units in bounds (run/exp_expect_unit.c): a unit of another dimension
+# than the metric's, or on a count, is bad input at the bound.
+exp expect-unit-dim "expect-unit-dim.yaml:3:53: '1MB' is a size, but flows.fct_ns.p99 is in ns" \
+	"$good_topo" "$good_traffic" "expect: [{metric: flows.fct_ns.p99, op: '<', value: 1MB}]"
+exp expect-unit-count "expect-unit-count.yaml:3:62: '2us' is a time, but drops.total has no unit" \
+	"$good_topo" "$good_traffic" "expect: [{metric: drops.total, op: '<', value: 1, tolerance: 2us}]"
 printf '%s\n' "$good_topo" "$good_traffic" "expect: [{metric: name, across_seeds: p90, op: '<=', value: 1}]" >"$tmp/across-str.yaml"
 expect across-string "across-str.yaml:3:[0-9]+: across_seeds: 'name' is not a number" \
 	"$fabemu" check "$tmp/across-str.yaml" -q -o "$tmp/res-across-str"
