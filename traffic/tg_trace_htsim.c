@@ -493,4 +493,7 @@ const struct tg_trace_format tg_trace_htsim_format = {
 	.kind = { "htsim-cm", "an htsim connection matrix (.cm), its triggers as dependencies", NULL, 0 },
 	.read = tg_trace_htsim,
 	.takes = TG_TRACE_OP,
+	/* htsim gives every line of a matrix a source of its own: lines
+	 * between one pair of hosts do not queue behind each other. */
+	.qp_default = TG_QP_PER_MESSAGE,
 };

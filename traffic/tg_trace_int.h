@@ -119,6 +119,8 @@ struct tg_trace_format {
 	uint32_t takes;         /* enum tg_trace_takes flags */
 	const char *file_noun;  /* what messages call its file ("a capture"); NULL: "a NAME
 				 * trace" */
+	uint8_t qp_default;     /* enum tg_qp_mode of a workload without a qp key: the
+				 * source simulator's own (0: per-connection) */
 };
 
 /* Register @f after the built-in formats: 0, or -EINVAL with @err filled

@@ -73,7 +73,7 @@ static const struct cfg_key tg_wl_common_keys[] = {
 	{ "cc", CFG_KEY_ANY,
 	  .doc = "congestion control of the workload's QPs (a registered algorithm); absent: nic.cc" },
 	{ "qp", CFG_KEY_ANY,
-	  .doc = "per-connection (one QP per src, dst) or per-message (a QP per message); absent: per-connection" },
+	  .doc = "per-connection (one QP per src, dst) or per-message (a QP per message); absent: per-connection (trace: its format's)" },
 	{ "qps", CFG_KEY_ANY,
 	  .doc = "QP pairs per connection, 1..128, each carrying a share of every message; absent: 1" },
 };

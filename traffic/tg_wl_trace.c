@@ -488,6 +488,9 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", b, 2, err)) != 0)
 		goto out;
+	/* Without a qp key, the format's default (tg_wl_qp_mode read the key). */
+	if (!cfg_get(it, "qp"))
+		c->qp_mode = p.format->qp_default;
 	if ((rc = tg_wl_trace_inputs(&p, &in, err)) != 0 || (rc = cfg_str(p.file, &name, err)) != 0)
 		goto out;
 	tg_wl_file_path(p.file, name, path, sizeof(path));
