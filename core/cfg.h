@@ -35,6 +35,8 @@ struct cfg_node {
 				  * not written by the user; marked at its map */
 	bool omit;               /* a default that applies only while absent (it would not
 				  * pass its reader if written): cfg_doc_write leaves it out */
+	bool path;               /* CFG_SCALAR: a file name its reader took relative to the
+				  * folder of mark.file (cfg_doc_write_at rewrites it) */
 	uint32_t n;              /* CFG_MAP: pairs; CFG_SEQ: items */
 	struct cfg_node **keys;  /* CFG_MAP: key nodes (scalars), n of them */
 	struct cfg_node **items; /* CFG_MAP: values; CFG_SEQ: items */
@@ -115,6 +117,12 @@ int cfg_doc_fill(struct cfg_doc *doc, struct cfg_node *map, const char *key, con
  * quoting where the text needs it or was quoted), leaving out map entries
  * whose value has the omit flag. Returns 0 or -EIO / -ENOMEM with @err. */
 int cfg_doc_write(const struct cfg_doc *doc, FILE *out, char err[CFG_ERR_BYTES]);
+/* The same for a file that will live in folder @dir: every relative
+ * path scalar (cfg_node.path) is written relative to @dir, so that the
+ * file read from there names the same files (kept as written when a
+ * file cannot be found). */
+int cfg_doc_write_at(const struct cfg_doc *doc, FILE *out, const char *dir,
+		     char err[CFG_ERR_BYTES]);
 
 /* Write "FILE:LINE:COL: " + message into @err (truncating safely). */
 void cfg_errorf(char err[CFG_ERR_BYTES], const struct cfg_node *at, const char *fmt, ...)

@@ -645,14 +645,20 @@ int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_B
 		snprintf(err, CFG_ERR_BYTES, "%s: cannot create: %s", path, strerror(errno));
 		return rc;
 	}
-	fprintf(f, "# The experiment as it ran: %s with every default and override applied.\n",
-		e->path);
+	/* The same text whatever file and overrides it came from, so that a
+	 * run of it writes it again byte for byte (overrides.txt keeps the
+	 * overrides); file paths are rewritten from the results folder. */
+	fprintf(f, "# The experiment as it ran, with every default and override applied\n"
+		   "# (overrides.txt lists the overrides; file paths are relative to this folder).\n");
 	fprintf(f, "# `fabemu run` on this file, without overrides, runs it again.\n");
-	if (e->seed_set)
-		fprintf(f, "# override: --seed %llu\n", (unsigned long long)e->seed_override);
-	for (unsigned i = 0; i < e->n_sets; i++)
-		fprintf(f, "# override: --set %s\n", e->sets[i]);
-	rc = cfg_doc_write(e->doc, f, err);
+	{
+		const char *slash = strrchr(path, '/');
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+			 slash ? path : ".");
+		rc = cfg_doc_write_at(e->doc, f, dir, err);
+	}
 	if (fclose(f) != 0 && rc == 0) {
 		rc = -errno;
 		snprintf(err, CFG_ERR_BYTES, "%s: cannot write: %s", path, strerror(errno));

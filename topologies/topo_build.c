@@ -108,6 +108,8 @@ int topo_file_path(const struct cfg_node *at, const char *name, char *path, size
 	const char *from = at->mark.file, *slash = from ? strrchr(from, '/') : NULL;
 	int rc;
 
+	/* resolved.yaml rewrites it from the results folder (cfg_doc_write_at). */
+	((struct cfg_node *)at)->path = at->type == CFG_SCALAR && !strcmp(at->str, name);
 	if (name[0] != '/' && slash && strncmp(from, "--set", 5) != 0)
 		rc = snprintf(path, size, "%.*s/%s", (int)(slash - from), from, name);
 	else

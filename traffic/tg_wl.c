@@ -164,6 +164,8 @@ const struct cfg_table tg_wl_common_table = {
 
 void tg_wl_file_path(const struct cfg_node *n, const char *name, char *path, size_t size)
 {
+	/* resolved.yaml rewrites it from the results folder (cfg_doc_write_at). */
+	((struct cfg_node *)n)->path = n->type == CFG_SCALAR && !strcmp(n->str, name);
 	const char *file = n->mark.file, *slash = file ? strrchr(file, '/') : NULL;
 
 	if (name[0] != '/' && slash && strncmp(file, "--set", 5) != 0)
