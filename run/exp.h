@@ -84,6 +84,10 @@ struct exp_expect {
 	struct cfg_mark mark;  /* where it was written */
 };
 
+/* outputs.flows_csv: auto writes flows.csv for runs of at most this many
+ * messages (a row each, about 150 bytes: 15 MB), not beyond unless asked. */
+enum { EXP_FLOWS_CSV_AUTO_MSGS = 100000 };
+
 /* The columns of series.csv an assertion may name (NULL-terminated). */
 extern const char *const exp_series_columns[];
 
@@ -199,7 +203,9 @@ struct exp {
 	enum exp_cap_format cap_format; /* capture.format: a pcap per port or one pcapng */
 	enum exp_cap_ib_linktype cap_ib_linktype; /* capture.ib_linktype: IB ports' link type */
 	/* outputs */
-	bool flows_csv;               /* write flows.csv */
+	bool flows_csv;               /* write flows.csv (outputs.flows_csv; auto: with at
+				       * most EXP_FLOWS_CSV_AUTO_MSGS messages) */
+	bool flows_csv_auto;          /* outputs.flows_csv was auto */
 	bool pfc_log;                 /* write pfc_log.csv: every PFC frame sent or received */
 	struct exp_capture *series;   /* ports sampled into series.csv */
 	uint32_t n_series;            /* their count */

@@ -339,9 +339,26 @@ static const struct cfg_table exp_series_table = {
 
 static const struct cfg_sub exp_series_subs[] = { { &exp_series_table, 0 }, { NULL, 0 } };
 
+/* outputs.flows_csv: true, false or auto (decided by the message count
+ * once the traffic is read: exp_finish). */
+static int exp_flows_csv(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+
+	e->flows_csv_auto = n->type == CFG_SCALAR && !n->quoted && !strcmp(n->str, "auto");
+	if (e->flows_csv_auto)
+		return 0;
+	if (cfg_bool(n, &e->flows_csv, err) != 0) {
+		if (n->type == CFG_SCALAR && !strstr(err, "YAML 1.2"))
+			cfg_errorf(err, n, "expected true, false or auto, got '%s'", n->str);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static const struct cfg_key exp_outputs_keys[] = {
-	{ "flows_csv", CFG_KEY_BOOL, "true", .off = offsetof(struct exp, flows_csv),
-	  .doc = "write flows.csv" },
+	{ "flows_csv", CFG_KEY_CUSTOM, "auto", .read = exp_flows_csv,
+	  .doc = "write flows.csv: true, false, or auto (when the run has at most 100000 messages)" },
 	{ "pfc_log", CFG_KEY_BOOL, "false", .off = offsetof(struct exp, pfc_log),
 	  .doc = "write pfc_log.csv: a row per priority of every PFC frame a port sends or receives" },
 	{ "series", CFG_KEY_SECTION, NULL, .subs = exp_series_subs, .what = "outputs.series",
@@ -560,6 +577,16 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 	    exp_estimate_check(e, cfg_get(cfg_doc_root(e->doc), "traffic"), err) != 0) {
 		exp_free(e);
 		return -EINVAL;
+	}
+	if (e->flows_csv_auto) {
+		/* The document says what ran: auto's choice (so that resolved.yaml
+		 * of a run that writes flows.csv says what it always said). */
+		e->flows_csv = e->n_msgs <= EXP_FLOWS_CSV_AUTO_MSGS;
+		if (cfg_doc_set(e->doc, e->flows_csv ? "outputs.flows_csv=true" : "outputs.flows_csv=false",
+				n_sets + 2, err) != 0) {
+			exp_free(e);
+			return -EINVAL;
+		}
 	}
 	if (e->seed_set) {
 		/* The document says what ran: --seed replaces the seed's value. */

@@ -473,6 +473,9 @@ static int cli_job_results(struct cli_job *j, struct fabric *f, int closed, cons
 	if (!o->quiet) {
 		res_print_human(&res, f, stdout);
 		printf("  results: %s/summary.json\n", j->outdir);
+		if (j->e->flows_csv_auto && !j->e->flows_csv)
+			printf("  flows.csv: not written (%u messages, over %u; outputs.flows_csv: true writes it)\n",
+			       (unsigned)j->e->n_msgs, (unsigned)EXP_FLOWS_CSV_AUTO_MSGS);
 		for (uint32_t i = 0; i < j->e->n_captures; i++)
 			printf("  capture: %s\n", f->cap_paths[i]);
 	}
