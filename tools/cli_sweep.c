@@ -138,6 +138,40 @@ static int swp_parse_seeds(struct swp_plan *p, const char *s, char msg[CFG_ERR_B
 	}
 }
 
+/* The labels of @a's values: a value LABEL:VALUE, LABEL a letter then
+ * letters, digits and _ . + - (a folder name as it stands), is VALUE
+ * named LABEL in folder names (a value that is itself NAME:TEXT, a port
+ * such as leaf0:1, is quoted). Two values of one folder name, or one
+ * value twice, are refused. 0, -EINVAL (@msg) or -ENOMEM. */
+static int swp_labels(struct swp_axis *a, const char *opt, char msg[CFG_ERR_BYTES])
+{
+	for (unsigned i = 0; i < a->n_values; i++) {
+		char *v = a->values[i];
+		size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_.+-");
+
+		if (!((v[0] >= 'a' && v[0] <= 'z') || (v[0] >= 'A' && v[0] <= 'Z')) || v[n] != ':')
+			continue;
+		if (!v[n + 1])
+			return swp_bad(msg, "fabemu: --sweep '%s': label '%.*s' has no value after ':'",
+				       opt, (int)n, v);
+		if (!(a->labels[i] = strndup(v, n)))
+			return -ENOMEM;
+		memmove(v, v + n + 1, strlen(v + n + 1) + 1);
+	}
+	for (unsigned i = 0; i < a->n_values; i++)
+		for (unsigned j = 0; j < i; j++) {
+			const char *x = a->labels[i] ? a->labels[i] : a->values[i];
+			const char *y = a->labels[j] ? a->labels[j] : a->values[j];
+
+			if (!strcmp(x, y) || !strcmp(a->values[i], a->values[j]))
+				return swp_bad(msg, "fabemu: --sweep '%s': %s '%s' given twice", opt,
+					       strcmp(x, y) ? "value" : "label or value",
+					       strcmp(x, y) ? a->values[i] : x);
+		}
+	return 0;
+}
+
 /* One --sweep key=v1,v2,... */
 static int swp_parse_axis(struct swp_plan *p, const char *s, char msg[CFG_ERR_BYTES])
 {
@@ -157,7 +191,7 @@ static int swp_parse_axis(struct swp_plan *p, const char *s, char msg[CFG_ERR_BY
 		if (!strcmp(p->axes[i].key, a->key))
 			return swp_bad(msg, "fabemu: --sweep: key '%s' swept twice", a->key);
 	r = swp_split(s, eq + 1, a->values, SWP_MAX_VALUES, &a->n_values, msg);
-	return r;
+	return r ? r : swp_labels(a, s, msg);
 }
 
 /* The value index of axis @k in combination @combo (the last axis fastest). */
@@ -191,8 +225,8 @@ static void swp_escape(char *out, size_t cap, size_t *len, const char *s)
 }
 
 /* The folder name of combination @combo: key=value,key=value, each key
- * and value escaped (a value's own comma is %2C); -ENAMETOOLONG beyond a
- * file name's 255 bytes. */
+ * and value (or the value's label) escaped (a value's own comma is %2C);
+ * -ENAMETOOLONG beyond a file name's 255 bytes. */
 int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_BYTES])
 {
 	size_t len = 0;
@@ -210,7 +244,9 @@ int swp_combo_name(const struct swp_plan *p, unsigned combo, char out[SWP_PATH_B
 			out[len++] = '=';
 			out[len] = '\0';
 		}
-		swp_escape(out, SWP_PATH_BYTES, &len, a->values[swp_value_of(p, combo, k)]);
+		unsigned v = swp_value_of(p, combo, k);
+
+		swp_escape(out, SWP_PATH_BYTES, &len, a->labels[v] ? a->labels[v] : a->values[v]);
 	}
 	return len > SWP_NAME_MAX_BYTES ? -ENAMETOOLONG : 0;
 }
@@ -620,8 +656,10 @@ static void swp_plan_free(struct swp_plan *p)
 {
 	for (unsigned k = 0; k < p->n_axes; k++) {
 		free(p->axes[k].key);
-		for (unsigned v = 0; v < p->axes[k].n_values; v++)
+		for (unsigned v = 0; v < p->axes[k].n_values; v++) {
 			free(p->axes[k].values[v]);
+			free(p->axes[k].labels[v]);
+		}
 	}
 	for (unsigned f = 0; f < CLI_MAX_EXPS; f++) {
 		free(p->bases[f]);

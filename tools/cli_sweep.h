@@ -49,7 +49,9 @@ struct swp_verdict {
 /* One --sweep: a --set key and its values. */
 struct swp_axis {
 	char *key;          /* malloc'd */
-	char *values[SWP_MAX_VALUES]; /* as written, malloc'd */
+	char *values[SWP_MAX_VALUES]; /* as written (less a label), malloc'd */
+	char *labels[SWP_MAX_VALUES]; /* LABEL of a value written LABEL:VALUE (its folder
+				       * name), malloc'd, or NULL */
 	unsigned n_values;
 };
 
