@@ -409,14 +409,16 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 						rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), bwd - bwd / 2);
 			} else {
 				rc = tg_train_pass(x, s, false, grp, err);
-				if (rc == 0 && last)
-					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
-							 false, grp, err);
 			}
 			for (uint32_t d = 0; s > 0 && d < p->dp && rc == 0; d++)
 				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
 					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
 							   tg_train_gpu(p, s - 1, d, t), p->pp_bytes, 1);
+			/* After the send: the stage before waits for the gradients,
+			 * not for this stage's reduction of its own. */
+			if (rc == 0 && last && !p->overlap)
+				rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
+						 false, grp, err);
 		}
 	return rc;
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A training step's critical path against its hand derivation, pp 2 and
+# pp 4, with and without overlap (issue 25: a stage's gradient all-reduce
+# once sat before its last backward's pipeline send, so the stage before
+# waited for it: P all-reduces in series, 11,487 us for one of 8,744 us).
+# Layout: tp 8 (a whole node per stage and replica), pp P, dp 2 on 2P
+# nodes of rail-2node-8gpu (400 Gb/s NICs, 1 us links), M = 3
+# microbatches, F = 1 ms, B = 2 ms, pp_bytes 0B (the stages wait for each
+# other at no cost), dp_bytes S = 128 MiB; GPipe's order.
+# Hand derivation: stage 0's last backward ends last, at
+# (M + P - 1)(F + B) (GPipe: Huang et al., 2019); stage s's ends s x B
+# earlier. Each stage then all-reduces its gradients with its replica
+# (GPU t of two nodes, rail t: no two stages share a NIC or a link), a
+# ring of n = 2: every rank sends 2(n - 1)/n x S = S over its NIC at the
+# payload rate R = 400 Gb/s / 8 x 4096/4178 = 49.0187 GB/s (4 KiB SEND
+# frames and their 82 B of headers), 2,738.09 us, plus 2(n - 1) ring
+# steps each crossing two 1 us links: A = 2,742.09 us. So
+#   overlap false: step = (M + P - 1)(F + B) + A        (stage 0's AR last)
+#   overlap true:  step = (M + P - 1)(F + B) - B/2 + A  (it starts B/2
+#                  before its backward ends, and A > B/2)
+# pp 2: 12,000 + A = 14,742.1 us and 13,742.1 us; pp 4: 18,000 + A =
+# 20,742.1 us and 19,742.1 us. Tolerance 0.05% of the step (the ring's
+# per-slice store-and-forward, about 1.6 us here). The old order gave
+# (M + P - 1)(F + B) + P x A without overlap: 17,487 us and 28,975 us.
+#   train_critical_path.sh FABEMU TOPOLOGIES_DIR
+set -eu
+fabemu=$1
+topos=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh"
+
+for P in 2 4; do
+	cat > "$tmp/p$P.yaml" <<YAML
+name: train-cp-$P
+seed: 1
+topology: {file: $topos/rail-2node-8gpu.yaml, nodes_per_unit: $((2 * P)), nodes: $((2 * P))}
+nic: {mtu: 4096}
+traffic:
+  - {kind: training, name: job, parallel: {tp: 8, pp: $P, dp: 2}, microbatches: 3,
+     forward: 1ms, backward: 2ms, dp_bytes: 128MiB}
+YAML
+	for ov in false true; do
+		"$fabemu" run "$tmp/p$P.yaml" -o "$tmp/p$P-$ov" -q --set traffic.0.overlap=$ov
+	done
+done
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+from scen import say, done
+tmp = sys.argv[1]
+M, F, B, S = 3, 1000.0, 2000.0, 134217728
+R = 400e9 / 8 * 4096 / 4178 / 1e6      # bytes per us
+A = S / R + 2 * (2 - 1) * 2 * 1.0      # the all-reduce: S/R and 2(n-1) steps of two 1 us links
+for P in (2, 4):
+    for ov in ("false", "true"):
+        t = json.load(open("%s/p%d-%s/summary.json" % (tmp, P, ov)))["training"]["job"]
+        want = (M + P - 1) * (F + B) - (B / 2 if ov == "true" else 0) + A
+        step = t["step_time_us"]
+        say(abs(step - want) <= 5e-4 * want,
+            "pp %d overlap %s: step %.2f us = (M + P - 1)(F + B)%s + A = %.2f us (within 0.05%%)"
+            % (P, ov, step, " - B/2" if ov == "true" else "", want))
+        cp = t["critical_path"]
+        say(abs(cp["dp_us"] - A) <= 5e-4 * want,
+            "pp %d overlap %s: one all-reduce on the path, dp %.2f us = A = %.2f us" % (P, ov, cp["dp_us"], A))
+done()
+PY
+exit "$fail"
