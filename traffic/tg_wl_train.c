@@ -8,7 +8,9 @@
  * stage; then the backward passes in reverse; then the data-parallel
  * gradient all-reduce (or FSDP's reduce-scatter, with its parameter
  * all-gather before the forward), optionally overlapping the last
- * backward. A step starts when the one before has ended. Every node is
+ * backward (it waits for the stage's compute only: the pipeline send of the
+ * last backward goes first). Each stage orders its passes by a pipeline
+ * schedule (tg_train_sched.c). A step starts when the one before has ended. Every node is
  * tagged with its dimension, so the results can say how much of a step
  * the network took on its critical path, dimension by dimension. */
 #include <errno.h>
@@ -407,23 +409,26 @@ static bool tg_train_ready(const struct tg_train *x, uint32_t s)
 	return vs + 1 == nv || *tg_train_done(x, false, vs + 1, o->m);
 }
 
-/* The last backward of stage @s, with overlap: in two halves, the
- * gradient reduction between them running beside the second. */
+/* The last backward of stage @s, with overlap: its first half of compute,
+ * then the gradient reduction, running beside the second half and the
+ * pass's collectives (which it does not wait for: the tensor and expert
+ * exchanges come at the end of the pass, as in every other). */
 static int tg_train_overlap(struct tg_train *x, uint32_t s, uint32_t *grp, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_train *p = x->p;
 	struct tg_wl_train half = *p;
-	int rc;
+	int rc = 0;
 
-	half.bwd_ps = p->bwd_ps / 2;
-	x->p = &half;
-	rc = tg_train_pass(x, s, false, grp, err);
-	x->p = (struct tg_wl_train *)p;
-	if (rc == 0)
-		rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, true, grp, err);
 	for (uint32_t d = 0; d < p->dp && rc == 0; d++)
 		for (uint32_t t = 0; t < p->tp && rc == 0; t++)
-			rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), p->bwd_ps - p->bwd_ps / 2);
+			rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), p->bwd_ps / 2);
+	if (rc == 0)
+		rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, true, grp, err);
+	half.bwd_ps = p->bwd_ps - p->bwd_ps / 2;
+	x->p = &half;
+	if (rc == 0)
+		rc = tg_train_pass(x, s, false, grp, err);
+	x->p = (struct tg_wl_train *)p;
 	return rc;
 }
 
