@@ -1,18 +1,17 @@
 /* The `training` workload kind: steps of a training job laid out by its
  * parallelism (tensor, pipeline, data and expert parallel, as Megatron-LM
  * arranges them: tensor-parallel groups innermost, then data-parallel
- * replicas, then pipeline stages), as one dependency graph: per
- * microbatch a forward compute on every GPU of a stage, the stage's
+ * replicas, then pipeline stages), as one dependency graph: per pass of a
+ * microbatch over a stage, a compute phase on every GPU of it, the stage's
  * tensor-parallel all-reduce (inside its NVLink domain), an expert
  * all-to-all when experts are sharded, the activations sent to the next
- * stage; then the backward passes in reverse; then the data-parallel
- * gradient all-reduce (or FSDP's reduce-scatter, with its parameter
- * all-gather before the forward), optionally overlapping the last
- * backward (it waits for the stage's compute only: the pipeline send of the
- * last backward goes first). Each stage orders its passes by a pipeline
- * schedule (tg_train_sched.c). A step starts when the one before has ended. Every node is
- * tagged with its dimension, so the results can say how much of a step
- * the network took on its critical path, dimension by dimension. */
+ * stage (the gradients back, backward); each stage's passes in the order
+ * of its pipeline schedule (tg_train_sched.c); after a stage's last
+ * backward and its send, the data-parallel gradient all-reduce (or FSDP's
+ * reduce-scatter, with its parameter all-gather before the forward),
+ * optionally overlapping that backward. A step starts when the one before
+ * has ended. Every node is tagged with its dimension, so the results can
+ * say how much of a step the network took on its critical path. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
