@@ -28,6 +28,10 @@
 # starts after the first half of the last backward's compute, before its
 # tensor all-reduce (the pass's exchanges end it, as in every other pass):
 # - B/2 - C. (Before, it waited for that all-reduce: + C.)
+# The other schedules (M = 4, tp_bytes 0B): stage 0's last backward still
+# ends the compute, at M(F + B) + (P - 1)(F + B)/v (the bubble formulas of
+# train_schedule.sh; v = 1 for 1f1b, 2 chunks interleaved), then the same
+# all-reduce: + A, and with overlap - B/(2v) (half its last chunk pass).
 # Tolerance 0.05% of the step (the rings' per-slice store-and-forward,
 # about 1.6 us here, and NVLink's 100 ns hops).
 #   train_critical_path.sh FABEMU TOPOLOGIES_DIR
@@ -50,6 +54,11 @@ YAML
 		for tpb in 0B 64MiB; do
 			"$fabemu" run "$tmp/p$P.yaml" -o "$tmp/p$P-$ov-$tpb" -q --set traffic.0.overlap=$ov \
 				--set traffic.0.tp_bytes=$tpb
+		done
+		for sv in 1f1b:1 interleaved:2; do
+			"$fabemu" run "$tmp/p$P.yaml" -o "$tmp/p$P-$ov-$sv" -q --set traffic.0.overlap=$ov \
+				--set traffic.0.microbatches=4 --set traffic.0.schedule=${sv%:*} \
+				--set traffic.0.chunks=${sv#*:}
 		done
 	done
 done
@@ -75,6 +84,13 @@ for P in (2, 4):
             say(abs(cp["dp_us"] - A) <= 5e-4 * want,
                 "pp %d overlap %s tp_bytes %s: one all-reduce on the path, dp %.2f us = A = %.2f us"
                 % (P, ov, tpb, cp["dp_us"], A))
+        for sched, v in (("1f1b", 1), ("interleaved", 2)):
+            t = json.load(open("%s/p%d-%s-%s:%d/summary.json" % (tmp, P, ov, sched, v)))["training"]["job"]
+            want = 4 * (F + B) + (P - 1) * (F + B) / v + A - (B / (2 * v) if ov == "true" else 0)
+            step = t["step_time_us"]
+            say(abs(step - want) <= 5e-4 * want,
+                "pp %d overlap %s %s v=%d: step %.2f us = M(F + B) + (P - 1)(F + B)/v%s + A = %.2f us"
+                % (P, ov, sched, v, step, " - B/2v" if ov == "true" else "", want))
 done()
 PY
 exit "$fail"
