@@ -21,9 +21,9 @@
 # pp 2: 12,000 + A = 14,742.1 us and 13,742.1 us; pp 4: 18,000 + A =
 # 20,742.1 us and 19,742.1 us. The old order gave (M + P - 1)(F + B) +
 # P x A without overlap: 17,487 us and 28,975 us.
-# With tp_bytes T = 64 MiB as well, each pass ends in a ring all-reduce of
+# With tp_bytes T = 8 MiB as well, each pass ends in a ring all-reduce of
 # T among the stage's 8 GPUs over NVLink (3.6 Tb/s, x 4096/4178: R' =
-# 441.17 GB/s): 2(n - 1)/n x T / R' = 1.75 x T / R' = 266.2 us = C, on
+# 441.17 GB/s): 2(n - 1)/n x T / R' = 1.75 x T / R' = 33.3 us = C, on
 # every pass of the path: + 2(M + P - 1) C. With overlap the reduction
 # starts after the first half of the last backward's compute, before its
 # tensor all-reduce (the pass's exchanges end it, as in every other pass):
@@ -51,7 +51,7 @@ traffic:
      forward: 1ms, backward: 2ms, dp_bytes: 128MiB}
 YAML
 	for ov in false true; do
-		for tpb in 0B 64MiB; do
+		for tpb in 0B 8MiB; do
 			"$fabemu" run "$tmp/p$P.yaml" -o "$tmp/p$P-$ov-$tpb" -q --set traffic.0.overlap=$ov \
 				--set traffic.0.tp_bytes=$tpb
 		done
@@ -69,12 +69,12 @@ tmp = sys.argv[1]
 M, F, B, S = 3, 1000.0, 2000.0, 134217728
 R = 400e9 / 8 * 4096 / 4178 / 1e6      # bytes per us
 A = S / R + 2 * (2 - 1) * 2 * 1.0      # the all-reduce: S/R and 2(n-1) steps of two 1 us links
-C = 1.75 * 67108864 / (3.6e12 / 8 * 4096 / 4178 / 1e6)   # the tensor all-reduce over NVLink
+C = 1.75 * 8388608 / (3.6e12 / 8 * 4096 / 4178 / 1e6)   # the tensor all-reduce over NVLink
 for P in (2, 4):
     for ov in ("false", "true"):
-        for tpb in ("0B", "64MiB"):
+        for tpb in ("0B", "8MiB"):
             t = json.load(open("%s/p%d-%s-%s/summary.json" % (tmp, P, ov, tpb)))["training"]["job"]
-            c = C if tpb == "64MiB" else 0
+            c = C if tpb == "8MiB" else 0
             want = (M + P - 1) * (F + B + 2 * c) - (B / 2 + c if ov == "true" else 0) + A
             step = t["step_time_us"]
             say(abs(step - want) <= 5e-4 * want,
