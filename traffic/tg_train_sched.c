@@ -5,7 +5,7 @@
  * Megatron-LM's forward_backward_pipelining_with_interleaving orders it). */
 #include <stddef.h>
 
-#include "tg_train_sched.h"
+#include "tg_train_int.h"
 
 const char *const tg_train_sched_names[] = { "gpipe", "1f1b", "interleaved", NULL };
 

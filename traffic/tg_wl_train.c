@@ -20,7 +20,7 @@
 
 #include "topo.h"
 #include "tg_coll_int.h"
-#include "tg_train_sched.h"
+#include "tg_train_int.h"
 
 enum {
 	TG_TRAIN_MAX_STEPS = 1000,

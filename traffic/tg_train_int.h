@@ -1,9 +1,9 @@
-/* Pipeline schedules of the `training` workload (tg_wl_train.c): the order
- * in which one device stage runs the forward and backward passes of a
- * step's microbatches, and of their chunks when a device holds several
- * virtual stages. Pure functions: lists only, no graph. */
-#ifndef FAB_TG_TRAIN_SCHED_H
-#define FAB_TG_TRAIN_SCHED_H
+/* Traffic, private: the pipeline schedules of the `training` workload
+ * (tg_train_sched.c, used by tg_wl_train.c): the order in which a device
+ * stage runs the forward and backward passes of a step's microbatches,
+ * and of their chunks when it holds several virtual stages. */
+#ifndef FAB_TG_TRAIN_INT_H
+#define FAB_TG_TRAIN_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
