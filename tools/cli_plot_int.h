@@ -126,6 +126,8 @@ struct plot_rate {
 	double rate_bps;      /* pacing rate */
 	double window_bytes;  /* window; 0: none */
 	unsigned flow;        /* index into plot_more.flows */
+	bool active;          /* messages outstanding (outstanding_wrs > 0; always
+			       * true for a rates.csv without that column) */
 };
 
 /* One port of a switch in ports.csv. */

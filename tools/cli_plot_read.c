@@ -355,7 +355,7 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 					     "rate_bps", "window_bytes", NULL };
 	enum { C_T, C_WL, C_FLOW, C_SRC, C_DST, C_RATE, C_WIN };
 	struct plot_csv c;
-	int col[7], n_cols, rc;
+	int col[7], n_cols, rc, c_out = -1;
 	double first_t = 0;
 
 	rc = plot_csv_open(&c, dir, plot_file_names[PLOT_RATES], &m->rates_present, err);
@@ -367,6 +367,11 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 	if (rc != 0)
 		return plot_csv_end(&c, rc);
 	n_cols = (int)c.n_fields;
+	/* Whether the QP is active (docs/results.md): a later column, absent
+	 * from folders written before it was. */
+	for (int k = col[C_WL] + 1; k < n_cols; k++)
+		if (!strcmp(c.fields[k], "outstanding_wrs"))
+			c_out = k;
 	while ((rc = plot_csv_next(&c)) > 0) {
 		int extra = (int)c.n_fields - n_cols;
 		char wl[PLOT_MAX_NAME], key[PLOT_MAX_NAME + 32];
@@ -381,6 +386,15 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 		    (rc = plot_csv_num(&c, plot_at(col[C_WIN], col[C_WL], extra), "window_bytes",
 				       &r.window_bytes)) != 0)
 			break;
+		r.active = true;
+		if (c_out >= 0) {
+			double wrs;
+
+			if ((rc = plot_csv_num(&c, plot_at(c_out, col[C_WL], extra), "outstanding_wrs",
+					       &wrs)) != 0)
+				break;
+			r.active = wrs > 0;
+		}
 		/* Every sample time has a row per flow: count those of the first. */
 		if (c.lineno == 2)
 			first_t = r.t_ns;
