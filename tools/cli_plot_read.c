@@ -24,6 +24,8 @@ const char *const plot_file_names[PLOT_N_FILES] = {
 	[PLOT_COLL] = "collectives.csv",
 	[PLOT_RATES] = "rates.csv",
 	[PLOT_PORTS] = "ports.csv",
+	[PLOT_BINS] = "fct_bins.csv",
+	[PLOT_SWEEP] = "sweep.csv",
 };
 
 const char *const plot_tiers[PLOT_N_TIERS] = { "leaf", "spine", "core", "NVLink" };
@@ -558,6 +560,10 @@ int plot_read(const char *dir, unsigned files, struct plot_in *in, char err[CFG_
 		rc = plot_read_rates(dir, &in->more, err);
 	if (rc == 0 && (files & 1u << PLOT_PORTS))
 		rc = plot_read_ports(dir, &in->more, err);
+	if (rc == 0 && (files & 1u << PLOT_BINS))
+		rc = plot_read_bins(dir, &in->bins, err);
+	if (rc == 0 && (files & 1u << PLOT_SWEEP))
+		rc = plot_read_sweep(dir, &in->sw, err);
 	return rc;
 }
 
@@ -586,5 +592,6 @@ void plot_in_free(struct plot_in *in)
 	free(m->u);
 	free(m->sw);
 	free(m->sw_ix.slots);
+	plot_sweep_free(&in->sw);
 	memset(in, 0, sizeof(*in));
 }
