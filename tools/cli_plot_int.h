@@ -1,8 +1,9 @@
-/* What the pictures of `fabemu plot` share: tools/cli_plot_read.c reads a
- * results folder's CSV files (bounded, every row checked) into struct
- * plot_in before anything is written; tools/cli_plot.c draws the flow,
- * queue and PFC pictures and runs gnuplot, tools/cli_plot_more.c draws the
- * collective, per-flow rate and port utilisation ones. */
+/* What the pictures of `fabemu plot` share: tools/cli_plot_read.c and
+ * cli_plot_read_more.c read a results folder's CSV files (bounded, every
+ * row checked) into struct plot_in before anything is written;
+ * cli_plot.c draws the flow, queue and PFC pictures and runs gnuplot,
+ * cli_plot_more.c the collective, per-flow rate and port utilisation ones,
+ * cli_plot_runs.c several runs together, cli_plot_sweep.c a sweep folder. */
 #ifndef FAB_CLI_PLOT_INT_H
 #define FAB_CLI_PLOT_INT_H
 
@@ -27,7 +28,6 @@ enum {
 	PLOT_MAX_SW_PORTS = 1024, /* port numbers of the heat map */
 	PLOT_MAX_NAME = 256,      /* a workload, flow, node or pfc.csv row label */
 	PLOT_N_TIERS = 4,         /* leaf, spine, core, NVLink */
-	PLOT_MAX_RUNS = 26,       /* results folders drawn together (CLI_MAX_DIRS) */
 	PLOT_MAX_METRICS = 8,     /* sweep.csv metrics drawn (the first ones) */
 	PLOT_MAX_BINS = 20,       /* rows of fct_bins.csv */
 };

@@ -150,10 +150,6 @@ static int plot_rates(struct plot_ctx *x, const struct plot_more *m, char err[CF
 	}
 	if (plot_fclose(x, f, "flow-rates.dat", err) != 0)
 		return -EIO;
-	if (n_idle == m->n_flows) {
-		plot_skip("flow-rates", "no sampled flow was active at a sample time");
-		return 0;
-	}
 
 	if (m->n_flows_all > m->n_flows)
 		snprintf(more, sizeof(more), ", the first %u of %u flows", m->n_flows, m->n_flows_all);
@@ -269,6 +265,15 @@ static int plot_utilisation(struct plot_ctx *x, struct plot_more *m, char err[CF
 	return plot_run(x, "port-utilisation", "link utilisation per switch port by tier", err);
 }
 
+/* Whether some drawn flow had messages outstanding at a sample time. */
+static bool plot_rates_any_active(const struct plot_more *m)
+{
+	for (size_t i = 0; i < m->n_r; i++)
+		if (m->r[i].active)
+			return true;
+	return false;
+}
+
 int plot_more_draw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_BYTES])
 {
 	int rc;
@@ -283,6 +288,8 @@ int plot_more_draw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_BYT
 		plot_skip("flow-rates", "no rates.csv (set outputs.series.flows to sample flows)");
 	else if (!m->n_r)
 		plot_skip("flow-rates", "rates.csv has no sample");
+	else if (!plot_rates_any_active(m))
+		plot_skip("flow-rates", "no sampled flow was active at a sample time");
 	else if ((rc = plot_rates(x, m, err)) != 0)
 		return rc;
 	if (!m->n_u) {
