@@ -77,6 +77,8 @@ static int plot_runs_cdf(struct plot_ctx *x, const char *const *labels, const st
 		   "set xlabel 'flow completion time (%s%s)'\nset ylabel 'fraction of completed messages'\n"
 		   "set yrange [0:1.02]\n%s", unit, hi > 100 * lo ? ", log scale" : "",
 		hi > 100 * lo ? "set logscale x\n" : "");
+	if (hi == lo) /* one FCT: an axis around it (gnuplot warns on an empty range) */
+		fprintf(g, "set xrange [%.9g:%.9g]\n", 0.9 * lo / div, 1.1 * hi / div);
 	fprintf(f, "# fct_%s fraction, one block per run with completed messages\n", unit);
 	for (unsigned r = 0; r < n_runs; r++) {
 		size_t n = in[r].fl.n, step = n > PLOT_MAX_POINTS ? (n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS : 1;
@@ -148,7 +150,7 @@ static int plot_runs_slowdown(struct plot_ctx *x, const char *const *labels,
 			      const struct plot_in *in, unsigned n_runs, char err[CFG_ERR_BYTES])
 {
 	unsigned n_ix = 0;
-	double max_s = 0;
+	double max_s = 0, min_b = INFINITY, max_b = 0;
 	FILE *f, *g;
 
 	if (!(f = plot_fopen(x, "runs-fct-slowdown.dat", err)))
@@ -159,13 +161,17 @@ static int plot_runs_slowdown(struct plot_ctx *x, const char *const *labels,
 	}
 	fprintf(f, "# bytes median_slowdown (per size; per power of two over 32 sizes), a block per run\n");
 	for (unsigned r = 0; r < n_runs; r++)
-		for (size_t i = 0; i < in[r].fl.n; i++)
+		for (size_t i = 0; i < in[r].fl.n; i++) {
 			max_s = fmax(max_s, in[r].fl.m[i].slowdown);
+			min_b = fmin(min_b, in[r].fl.m[i].bytes);
+			max_b = fmax(max_b, in[r].fl.m[i].bytes);
+		}
 	plot_gp_head(x, g, "runs-fct-slowdown", 1000, 600);
 	fprintf(g, "set title 'Median FCT slowdown by message size per run'\n"
 		   "set xlabel 'message size (bytes: k = 10^3, M = 10^6; log scale)'\n"
 		   "set ylabel 'median slowdown (FCT / ideal FCT)'\nset logscale x\n"
-		   "set format x '%%.0s%%cB'\n%s", max_s > 50 ? "set logscale y\n" : "set yrange [0:*]\n");
+		   "set xrange [%.17g:%.17g]\nset format x '%%.0s%%cB'\n%s", min_b / 1.5, max_b * 1.5,
+		max_s > 50 ? "set logscale y\n" : "set yrange [0:*]\n");
 	for (unsigned r = 0; r < n_runs; r++) {
 		if (!in[r].fl.n)
 			continue;
@@ -306,6 +312,7 @@ static int plot_runs_cmp_bw(const void *a, const void *b)
 static int plot_runs_busbw(struct plot_ctx *x, const char *const *labels, struct plot_in *in,
 			   unsigned n_runs, char err[CFG_ERR_BYTES])
 {
+	double min_b = INFINITY, max_b = 0;
 	unsigned n_ix = 0;
 	FILE *f, *g;
 
@@ -316,11 +323,16 @@ static int plot_runs_busbw(struct plot_ctx *x, const char *const *labels, struct
 		return -EIO;
 	}
 	fprintf(f, "# size_bytes busbw_GBps (mean over iterations), a block per run and series\n");
+	for (unsigned r = 0; r < n_runs; r++)
+		for (size_t k = 0; k < in[r].more.n_bw; k++) {
+			min_b = fmin(min_b, in[r].more.bw[k].size_bytes);
+			max_b = fmax(max_b, in[r].more.bw[k].size_bytes);
+		}
 	plot_gp_head(x, g, "runs-busbw", 1000, 600);
 	fprintf(g, "set title 'Bus bandwidth by message size per run (collectives.csv)'\n"
 		   "set xlabel 'message size (bytes: k = 10^3, M = 10^6; log scale)'\n"
 		   "set ylabel 'bus bandwidth (GB/s, busbw)'\nset logscale x\nset yrange [0:*]\n"
-		   "set format x '%%.0s%%cB'\n");
+		   "set xrange [%.17g:%.17g]\nset format x '%%.0s%%cB'\n", min_b / 1.5, max_b * 1.5);
 	for (unsigned r = 0; r < n_runs; r++) {
 		struct plot_more *m = &in[r].more;
 
@@ -359,6 +371,7 @@ int plot_bins_draw(struct plot_ctx *x, const char *name, const char *const *labe
 {
 	static const char *const pct[3] = { "p50", "p95", "p99" };
 	char path[96], dat[96];
+	double min_b = INFINITY, max_b = 0;
 	unsigned n_ix = 0;
 	FILE *f, *g;
 
@@ -367,6 +380,10 @@ int plot_bins_draw(struct plot_ctx *x, const char *name, const char *const *labe
 		return -EIO;
 	fprintf(f, "# bytes_max slowdown_p50 slowdown_p95 slowdown_p99 (fct_bins.csv), a block per run\n");
 	for (unsigned r = 0; r < n_runs; r++) {
+		for (unsigned b = 0; b < in[r].bins.n; b++) {
+			min_b = fmin(min_b, in[r].bins.b[b].bytes_max);
+			max_b = fmax(max_b, in[r].bins.b[b].bytes_max);
+		}
 		if (!in[r].bins.n)
 			continue;
 		fprintf(f, "%s# %s\n", n_ix++ ? "\n\n" : "", labels[r]);
@@ -383,8 +400,8 @@ int plot_bins_draw(struct plot_ctx *x, const char *name, const char *const *labe
 	fprintf(g, "set multiplot layout 1,3 title 'FCT slowdown per message size bin (fct_bins.csv: "
 		   "20 bins of 5%% of the messages each, as in the HPCC paper)'\n"
 		   "set xlabel 'message size (the bin''s largest; log scale)'\nset logscale x\n"
-		   "set format x '%%.0s%%cB'\nset ylabel 'slowdown'\nset yrange [0:*]\n"
-		   "set key inside left top\n");
+		   "set xrange [%.17g:%.17g]\nset format x '%%.0s%%cB'\nset ylabel 'slowdown'\n"
+		   "set yrange [0:*]\nset key inside left top\n", min_b / 1.5, max_b * 1.5);
 	for (unsigned p = 0; p < 3; p++) {
 		fprintf(g, "set title '%s slowdown'\n", pct[p]);
 		for (unsigned r = 0, ix = 0; r < n_runs; r++) {

@@ -4,7 +4,8 @@
 # together: each run's CDF points are its flows.csv's sorted FCTs at
 # fraction i/n, fct-bins.dat is each run's fct_bins.csv (p50/p95/p99 per
 # bin), and runs-queues.gp gives every panel one y range, the highest queue
-# of either series.csv; lines are named by folder. A sweep folder of
+# of either series.csv; lines are named by folder. Two ring-allreduce runs:
+# each one's busbw line is its collectives.csv's. A sweep folder of
 # ecmp-collisions (spines 2 and 4, seeds 1..3): sweep.dat's mean and 95%
 # interval are mean -+ t s / sqrt(n) computed here from sweep.csv with
 # Student's t(0.975, 2) = 4.30265 from a printed table. The results folders
@@ -84,6 +85,23 @@ rc=0
 "$fabemu" plot "$tmp/hpcc" -o "$tmp/one" >"$tmp/stdout" 2>&1 || bad "plot of one run: exit status not 0"
 [ -s "$tmp/one/fct-bins.png" ] && grep -q "title 'hpcc'" "$tmp/one/fct-bins.gp" || bad "one run: no fct-bins"
 (cd "$tmp" && sha256sum hpcc/* dcqcn/*) | cmp -s - "$tmp/before" || bad "a results folder changed"
+
+# busbw of two collective runs: each run's line is its collectives.csv's
+# busbw per size (the mean of the size's completed iterations).
+"$fabemu" run "$exp_dir/ring-allreduce.yaml" -o "$tmp/ring-a" -q >/dev/null
+"$fabemu" run "$exp_dir/ring-allreduce.yaml" -o "$tmp/ring-b" -q --seed 2 >/dev/null
+"$fabemu" plot "$tmp/ring-a" "$tmp/ring-b" -o "$tmp/ring-out" >"$tmp/stdout" 2>"$tmp/stderr" ||
+	bad "plot of two collective runs: exit status not 0"
+[ ! -s "$tmp/stderr" ] || { bad "busbw: gnuplot said something"; cat "$tmp/stderr"; }
+for run in ring-a ring-b; do
+	awk -F, 'NR > 1 && $12 == "complete" { s[$5] += $11; n[$5]++ }
+		END { for (b in s) printf "%s %.6g\n", b, s[b] / n[b] }' "$tmp/$run/collectives.csv" |
+		sort -n >"$tmp/bw-want"
+	awk -v run="$run" '/^# / { on = $2 == run; next } /^$/ { on = 0 } on { printf "%s %.6g\n", $1, $2 }' \
+		"$tmp/ring-out/runs-busbw.dat" | sort -n >"$tmp/bw-got"
+	[ -s "$tmp/bw-want" ] && cmp -s "$tmp/bw-want" "$tmp/bw-got" || bad "runs-busbw: $run's line is not its collectives.csv"
+	grep -q "title '$run'" "$tmp/ring-out/runs-busbw.gp" || bad "runs-busbw: no line titled $run"
+done
 
 # A sweep folder: metric against the swept value, mean -+ t s / sqrt(n).
 "$fabemu" run "$exp_dir/ecmp-collisions.yaml" -o "$tmp/sweep" -q --seeds 1..3 \
