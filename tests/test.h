@@ -73,5 +73,6 @@ int test_toy_traffic_register(void);
 int test_toy_switch_register(void);
 int test_toy_fault_register(void);
 int test_toy_trace_register(void);
+int test_plot_register(void);
 
 #endif

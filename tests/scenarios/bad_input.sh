@@ -533,8 +533,8 @@ cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2" \
 	"$fabemu" plot "$tmp/cmp-v2" -o "$tmp/plot-out"
 cexpect plot-format "--format is png or svg, got 'jpg'" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg
-cexpect plot-two "plot takes one results folder, got more" \
-	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok" -o "$tmp/plot-out"
+cexpect plot-two "plot of several results folders draws them together: give -o DIR" \
+	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok"
 # FIFOs are refused before anything is read (they once blocked forever;
 # issue 23): as flows.csv for plot, as summary.json for compare, as the
 # experiment file, as topo's argument, as a trace. Each under timeout.
