@@ -99,3 +99,17 @@ const void *link_layer_settings(const struct exp *e)
 {
 	return reg_block_get(&link_layers, e->ll_cfg, &e->ll->kind);
 }
+
+void link_layer_marking_hint(const struct exp *e, char *buf, size_t size)
+{
+	int n = e->ll->marking_key ? snprintf(buf, size, "%s is off", e->ll->marking_key)
+				   : snprintf(buf, size, "it never marks");
+
+	for (unsigned i = 0; i < reg_count(&link_layers) && n > 0 && (size_t)n < size; i++) {
+		const struct link_layer_ops *o = (const struct link_layer_ops *)reg_at(&link_layers, i);
+
+		if (o != e->ll && o->marking_key && o->marking && o->marking(e))
+			n += snprintf(buf + n, size - (size_t)n, "; %s marks only with fabric.link_layer: %s",
+				      o->marking_key, o->kind.name);
+	}
+}

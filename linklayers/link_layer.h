@@ -40,6 +40,11 @@ struct link_layer_ops {
 	 * ("ECN marking is on (fabric.ecn)"), or NULL when nothing does. NULL
 	 * hook: nothing marks. */
 	const char *(*marking)(const struct exp *e);
+	/* The key that turns that marking on ("fabric.ecn"), for the message
+	 * that refuses (or warns of) an algorithm reacting to marks when
+	 * nothing marks (docs/config.md, "What congestion control acts on").
+	 * NULL: the layer never marks. */
+	const char *marking_key;
 	/* The switches' settings from the experiment's (@sp holds e->sw with
 	 * the frame size set). NULL: as configured. */
 	void (*switch_params)(const struct exp *e, struct sw_params *sp);
@@ -73,6 +78,11 @@ void link_layer_cfg_free(void *cfg);
 /* The fabric: section keys of the layers' settings ("ib: {...}"), read
  * with the fabric: section into that block. */
 const struct cfg_table *link_layer_cfg_table(void);
+/* Why nothing marks on @e's layer, for a message on an algorithm that
+ * reacts to marks: "fabric.ib_cc is off" or "it never marks", and the other
+ * layers' marking keys that are set but do not apply ("; fabric.ecn marks
+ * only with fabric.link_layer: roce"), into @buf of @size bytes. */
+void link_layer_marking_hint(const struct exp *e, char *buf, size_t size);
 /* The settings of @e's layer (NULL when it has none). */
 const void *link_layer_settings(const struct exp *e);
 

@@ -31,5 +31,6 @@ const struct link_layer_ops link_layer_roce = {
 	.pfc = true,
 	.eth_switch = true,
 	.marking = roce_marking,
+	.marking_key = "fabric.ecn",
 	.nic_ready = roce_nic_ready,
 };

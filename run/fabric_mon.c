@@ -25,8 +25,25 @@ uint32_t fabric_max_frame(const struct nic_params *np)
 	return pkt_roce_frame_bytes(&f);
 }
 
+/* Nothing marks, and QPs whose congestion control reacts to marks and to
+ * losses (DCTCP; one that reacts to marks only was refused at load): warn
+ * once per algorithm named, it slows down on losses only. */
+static void fabric_warn_unmarked(const struct exp *e, const struct cc_ops *ops,
+				 const struct cfg_mark *m)
+{
+	char hint[CFG_ERR_BYTES / 2];
+
+	if (!(ops->flags & CC_F_ECN))
+		return;
+	link_layer_marking_hint(e, hint, sizeof(hint));
+	fprintf(stderr,
+		"%s:%u:%u: warning: congestion control '%s' reacts to congestion marks, but nothing marks packets with fabric.link_layer: %s (%s): it slows down on losses only\n",
+		m->file, m->line, m->col, ops->kind.name, e->ll->kind.name, hint);
+}
+
 /* ECN marking on, and QPs whose congestion control ignores it: warn once
- * per algorithm named (the run goes on). */
+ * per algorithm named (the run goes on); marking off, and QPs whose
+ * algorithm reacts to it (fabric_warn_unmarked). */
 static void fabric_warn_ecn(const struct exp *e)
 {
 	bool nic_used = e->n_workloads == 0;
@@ -34,8 +51,19 @@ static void fabric_warn_ecn(const struct exp *e)
 	 * on InfiniBand). */
 	const char *what = e->ll->marking ? e->ll->marking(e) : NULL;
 
-	if (!what)
+	if (!what) {
+		for (uint32_t i = 0; i < e->n_workloads; i++) {
+			const struct exp_workload *w = &e->workloads[i];
+
+			if (!w->cc)
+				nic_used = true;
+			else
+				fabric_warn_unmarked(e, w->cc, &w->cc_mark);
+		}
+		if (nic_used)
+			fabric_warn_unmarked(e, e->nic.cc, &e->cc_mark);
 		return;
+	}
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct exp_workload *w = &e->workloads[i];
 
