@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_capacity.h"
 #include "fabric.h"
 #include "link_layer.h"
 #include "port_credit.h"
@@ -133,6 +134,7 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 	fabric_warn_ecn(e);
 	fabric_warn_int(e);
 	fabric_warn_rto(e);
+	exp_capacity_note(e, stderr);
 	/* What only the wired fabric tells the link layer (InfiniBand: a
 	 * credit buffer that holds no frame). */
 	if (e->ll->ready && (r = e->ll->ready(f, err)) != 0)
