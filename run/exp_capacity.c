@@ -89,7 +89,8 @@ static bool cap_groups(const struct topo *t, unsigned tier, uint32_t *up, double
 	return any;
 }
 
-/* What each message's sender offers, bits/s, into @w. */
+/* What each sending endpoint offers per byte it sends, bits/s, into @w
+ * (by endpoint): a message of b bytes from endpoint k offers w[k] x b. */
 static int cap_offered(const struct exp *e, double *w)
 {
 	const struct topo *t = e->topo;
@@ -107,18 +108,18 @@ static int cap_offered(const struct exp *e, double *w)
 			s->last_ps = m->start_ps;
 		s->bytes += m->bytes;
 	}
-	for (uint32_t i = 0; i < e->n_msgs; i++) {
-		const struct tg_msg *m = &e->msgs[i];
-		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
+	for (uint32_t k = 0; k < t->n_eps; k++) {
 		double rate = (double)cap_rate(t, k);
 
+		if (!ep[k].bytes)
+			continue;
 		if (ep[k].last_ps > ep[k].first_ps) {
 			double spread = (double)ep[k].bytes * 8 /
 					units_ps_to_s(ep[k].last_ps - ep[k].first_ps);
 
 			rate = spread < rate ? spread : rate;
 		}
-		w[i] = ep[k].bytes ? rate * (double)m->bytes / (double)ep[k].bytes : 0;
+		w[k] = rate / (double)ep[k].bytes;
 	}
 	free(ep);
 	return 0;
@@ -136,6 +137,7 @@ static void cap_tier(const struct exp *e, unsigned tier, const double *w, uint32
 		load[i] = 0;
 	for (uint32_t i = 0; i < e->n_msgs; i++) {
 		const struct tg_msg *m = &e->msgs[i];
+		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
 		uint32_t a = cap_edge(t, m->src), b = cap_edge(t, m->dst);
 
 		if (a == UINT32_MAX || b == UINT32_MAX || a == b)
@@ -150,8 +152,8 @@ static void cap_tier(const struct exp *e, unsigned tier, const double *w, uint32
 			a = b;
 			b = x;
 		}
-		load[2 * a] += w[i];     /* out of a's group */
-		load[2 * b + 1] += w[i]; /* into b's */
+		load[2 * a] += w[k] * (double)m->bytes;     /* out of a's group */
+		load[2 * b + 1] += w[k] * (double)m->bytes; /* into b's */
 	}
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		double o = load[2 * i] > load[2 * i + 1] ? load[2 * i] : load[2 * i + 1];
@@ -175,7 +177,7 @@ int exp_capacity(const struct exp *e, struct exp_capacity *out)
 {
 	const struct topo *t = e->topo;
 	uint32_t n = t->n_switches ? t->n_switches : 1;
-	double *w = calloc(e->n_msgs ? e->n_msgs : 1, sizeof(*w));
+	double *w = calloc(t->n_eps ? t->n_eps : 1, sizeof(*w));
 	uint32_t *up = calloc(n, sizeof(*up));
 	double *cap = calloc(n, sizeof(*cap)), *load = calloc(2 * (size_t)n, sizeof(*load));
 	int rc = -ENOMEM;
@@ -202,6 +204,6 @@ void exp_capacity_note(const struct exp *e, FILE *out)
 	fprintf(out,
 		"%s:%u:%u: note: the offered load is %.2fx what tier %u's uplinks carry: the hosts under %s%s offer %.1f Gb/s across them, which carry %.1f Gb/s each way\n",
 		m.file, m.line, m.col, c.ratio, c.tier, e->topo->nodes[c.sw_node].name,
-		c.tier > 1 ? " and the switches joined to it below the uplinks" : "",
+		c.tier > 1 ? " and the switches of its tier and below joined to it" : "",
 		c.offered_bps / 1e9, c.capacity_bps / 1e9);
 }

@@ -12,6 +12,10 @@
 #   other leaf, at 0 and at 100 us: it offers 2 x 256 KiB over 100 us,
 #   41.94 Gb/s (below its line rate, which it would offer if both started
 #   at once), 167.8 Gb/s from the leaf: 1.68x.
+# - A k=4 fat-tree (non-blocking at every tier) under host i -> i + 8
+#   (every message leaves its pod): no line; with the core links at 25
+#   Gb/s, pod 0's 4 hosts offer 400 Gb/s across its aggregation switches'
+#   4 x 25 = 100 Gb/s of core links: 4.00x at tier 2.
 #   capacity_note.sh FABEMU
 set -u
 fabemu=$1
@@ -48,5 +52,15 @@ printf '%s\n' "topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf
 "$fabemu" run "$tmp/spread.yaml" -o "$tmp/spread" -q 2>"$tmp/spread.err" >/dev/null
 grep -q "note: the offered load is 1.68x what tier 1's uplinks carry: the hosts under leaf0 offer 167.8 Gb/s across them, which carry 100.0 Gb/s each way" "$tmp/spread.err" ||
 	{ echo "FAIL [spread]: want 1.68x, 167.8 Gb/s, got:"; cat "$tmp/spread.err"; fail=1; }
+ft='topology: {kind: fat-tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}'
+printf '%s\n' "$ft" 'traffic: [{kind: permutation, stride: 8, size: 64KiB}]' >"$tmp/ft.yaml"
+"$fabemu" run "$tmp/ft.yaml" -o "$tmp/ft" -q 2>"$tmp/ft.err" >/dev/null
+! grep -q "note: the offered load" "$tmp/ft.err" ||
+	{ echo "FAIL [fat-tree]: a line on a non-blocking fat-tree:"; cat "$tmp/ft.err"; fail=1; }
+printf '%s\n' "$ft" 'fabric: {links: [{ports: ["core*:*"], rate: 25Gbps}]}' \
+	'traffic: [{kind: permutation, stride: 8, size: 64KiB}]' >"$tmp/ft2.yaml"
+"$fabemu" run "$tmp/ft2.yaml" -o "$tmp/ft2" -q 2>"$tmp/ft2.err" >/dev/null
+grep -q "note: the offered load is 4.00x what tier 2's uplinks carry: the hosts under edge0 and the switches of its tier and below joined to it offer 400.0 Gb/s across them, which carry 100.0 Gb/s each way" "$tmp/ft2.err" ||
+	{ echo "FAIL [fat-tree-core]: want 4.00x at tier 2, got:"; cat "$tmp/ft2.err"; fail=1; }
 [ "$fail" -eq 0 ] && echo "capacity note: OK"
 exit "$fail"
