@@ -488,7 +488,8 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, const struct cfg_
 }
 
 /* An algorithm in use (named at @m) that reacts to congestion marks only
- * (cc_marks_only: DCQCN, IB CC) where the link layer marks nothing: it could
+ * (cc_marks_only: DCQCN, IB CC) where the link layer marks none of its
+ * traffic (marking off, or on for other classes only): it could
  * never slow a QP down. Refused; one that also reacts to losses (DCTCP) is
  * warned of when the fabric is ready (fabric_mon.c). */
 static int exp_cc_marks(const struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
@@ -496,11 +497,11 @@ static int exp_cc_marks(const struct exp *e, const struct cc_ops *ops, const str
 {
 	char hint[CFG_ERR_BYTES / 2];
 
-	if (!cc_marks_only(ops) || (e->ll->marking && e->ll->marking(e)))
+	if (!cc_marks_only(ops) || link_layer_marks_traffic(e, ops))
 		return 0;
 	link_layer_marking_hint(e, hint, sizeof(hint));
 	snprintf(err, CFG_ERR_BYTES,
-		 "%s:%u:%u: congestion control '%s' reacts to congestion marks only, but nothing marks packets with fabric.link_layer: %s (%s): it would never slow a sender down",
+		 "%s:%u:%u: congestion control '%s' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: %s (%s): it would never slow a sender down",
 		 m->file, m->line, m->col, ops->kind.name, e->ll->kind.name, hint);
 	return -EINVAL;
 }

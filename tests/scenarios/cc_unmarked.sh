@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A congestion control that reacts to marks and to losses (DCTCP) where the
 # link layer marks nothing: the run goes on with one warning at the cc key
-# (docs/config.md, "What congestion control acts on"); with the layer's
-# marking on, no warning. Independent expectation: a 4:1 incast of 256 KiB
+# (docs/config.md, "What congestion control acts on"), also when marking
+# is on for other classes than its traffic's; with the layer's marking on
+# its class, no warning. Independent expectation: a 4:1 incast of 256 KiB
 # WRITEs into one 100 Gb/s port, lossless (IB credits, RoCE PFC), gives the
 # algorithm no signal when nothing marks, so it never cuts its window
 # (cc.window_cuts 0); with marking on, the queue passes the marking
@@ -24,8 +25,8 @@ fabric: {pfc: {priorities: [3]}}
 traffic:
   - {kind: incast, name: incast, dst: h0, count: 4, size: 256KiB}
 YAML
-want_ib="x.yaml:4:11: warning: congestion control 'dctcp' reacts to congestion marks, but nothing marks packets with fabric.link_layer: infiniband (fabric.ib_cc is off): it slows down on losses only"
-want_roce="x.yaml:4:11: warning: congestion control 'dctcp' reacts to congestion marks, but nothing marks packets with fabric.link_layer: roce (fabric.ecn is off): it slows down on losses only"
+want_ib="x.yaml:4:11: warning: congestion control 'dctcp' reacts to congestion marks, but nothing marks its packets with fabric.link_layer: infiniband (fabric.ib_cc is off): it slows down on losses only"
+want_roce="x.yaml:4:11: warning: congestion control 'dctcp' reacts to congestion marks, but nothing marks its packets with fabric.link_layer: roce (fabric.ecn is off): it slows down on losses only"
 
 cuts() {
 	sed -n 's/.*"window_cuts": *\([0-9]*\).*/\1/p' "$1/summary.json" | head -1
@@ -59,5 +60,8 @@ run ib-unmarked "$want_ib" 0 --set fabric.link_layer=infiniband
 run ib-marked "" + --set fabric.link_layer=infiniband --set 'fabric.ib_cc={threshold: 15}'
 run roce-unmarked "$want_roce" 0
 run roce-marked "" + --set 'fabric.ecn={tcs: [3], kmin: 40KB, kmax: 160KB, pmax: 20%}'
+# Marking on, but for class 0 only, and the incast's data is class 3.
+run roce-other-class "${want_roce/fabric.ecn is off/fabric.ecn marks none of the classes its traffic uses}" 0 \
+	--set 'fabric.ecn={tcs: [0], kmin: 40KB, kmax: 160KB, pmax: 20%}'
 [ "$fail" -eq 0 ] && echo "cc unmarked: OK"
 exit "$fail"
