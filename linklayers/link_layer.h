@@ -89,8 +89,9 @@ const struct cfg_table *link_layer_cfg_table(void);
  * only with fabric.link_layer: roce"), into @buf of @size bytes. */
 void link_layer_marking_hint(const struct exp *e, char *buf, size_t size);
 /* Whether @e's layer marks the traffic of algorithm @ops (the messages
- * whose own cc, or nic.cc where they have none, is @ops): true when its
- * marking is on and covers the class of one of them, or none uses @ops. */
+ * whose own cc, or nic.cc where they have none, is @ops): false when its
+ * marking is off; when on, true if it covers the class of one of them or
+ * none uses @ops. */
 bool link_layer_marks_traffic(const struct exp *e, const struct cc_ops *ops);
 /* The settings of @e's layer (NULL when it has none). */
 const void *link_layer_settings(const struct exp *e);
