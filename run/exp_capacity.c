@@ -1,9 +1,6 @@
 /* Offered load against tier capacity, from the experiment's messages
- * before the run: each sending endpoint offers its bytes at its link's
- * rate, or spread over its messages' start times when that is slower; a
- * group of switches (those joined through switches of its tier and below)
- * has uplinks to the tiers above; what its hosts offer to hosts outside
- * it, or receive from outside, against those uplinks is its ratio
+ * before the run: what each group of switches' hosts offer across the
+ * group's uplinks, against their rate; the worst tier gets one line
  * (docs/results.md, "Offered load and tier capacity"). */
 #include <errno.h>
 #include <stdlib.h>
