@@ -22,7 +22,9 @@ struct cfg_doc;
 /* What the algorithm reacts to (struct cc_ops.flags). */
 enum cc_flags {
 	CC_F_ECN = 1u << 0,      /* reacts to ECN: CNPs or ECN echo (else marking on the
-				  * fabric draws a warning) */
+				  * fabric draws a warning). Where the link layer marks
+				  * nothing such an algorithm is refused when marks are
+				  * all it reacts to (cc_marks_only), else warned of */
 	CC_F_ECN_ECHO = 1u << 1, /* wants the responder to echo CE marks in its ACKs (BECN) */
 	CC_F_INT = 1u << 2,      /* reads the echoed INT stack of ACKs (struct cc_ack's
 				  * int_hops): the experiment turns fabric.int on, and the
@@ -178,6 +180,14 @@ struct cc_ops {
 	 * resends data that is only queued). May be NULL: no delay signal. */
 	uint64_t (*delay_ceiling_ps)(const void *cfg);
 };
+
+/* @ops reacts to congestion marks and to nothing else (CC_F_ECN, and none
+ * of on_ack, on_nak, on_timeout: DCQCN, IB CC): where nothing marks, it
+ * never slows a QP down. */
+static inline bool cc_marks_only(const struct cc_ops *ops)
+{
+	return (ops->flags & CC_F_ECN) && !ops->on_ack && !ops->on_nak && !ops->on_timeout;
+}
 
 /* Ask for the QP's one timer at @at_ps (after now; replaces an earlier
  * request); 0 cancels. The NIC keeps at most one live event per QP and

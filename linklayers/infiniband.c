@@ -185,6 +185,7 @@ const struct link_layer_ops link_layer_infiniband = {
 	.settings_free = ib_settings_free,
 	.exp_check = ib_exp_check,
 	.marking = ib_marking,
+	.marking_key = "fabric.ib_cc",
 	.switch_params = ib_switch_params,
 	.nic_params = ib_nic_params,
 	.wire_up = ib_wire_up,

@@ -99,3 +99,40 @@ const void *link_layer_settings(const struct exp *e)
 {
 	return reg_block_get(&link_layers, e->ll_cfg, &e->ll->kind);
 }
+
+void link_layer_marking_hint(const struct exp *e, char *buf, size_t size)
+{
+	bool on = e->ll->marking && e->ll->marking(e);
+	int n = !e->ll->marking_key ? snprintf(buf, size, "it never marks")
+		: on ? snprintf(buf, size, "%s marks none of the classes its traffic uses",
+				e->ll->marking_key)
+		     : snprintf(buf, size, "%s is off", e->ll->marking_key);
+
+	for (unsigned i = 0; i < reg_count(&link_layers) && n > 0 && (size_t)n < size; i++) {
+		const struct link_layer_ops *o = (const struct link_layer_ops *)reg_at(&link_layers, i);
+
+		if (o != e->ll && o->marking_key && o->marking && o->marking(e))
+			n += snprintf(buf + n, size - (size_t)n, "; %s marks only with fabric.link_layer: %s",
+				      o->marking_key, o->kind.name);
+	}
+}
+
+bool link_layer_marks_traffic(const struct exp *e, const struct cc_ops *ops)
+{
+	bool used = false;
+
+	if (!e->ll->marking || !e->ll->marking(e))
+		return false;
+	if (!e->ll->marks_dscp)
+		return true;
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+
+		if ((m->cc ? m->cc : e->nic.cc) != ops)
+			continue;
+		if (e->ll->marks_dscp(e, m->dscp))
+			return true;
+		used = true;
+	}
+	return !used;
+}

@@ -40,6 +40,15 @@ struct link_layer_ops {
 	 * ("ECN marking is on (fabric.ecn)"), or NULL when nothing does. NULL
 	 * hook: nothing marks. */
 	const char *(*marking)(const struct exp *e);
+	/* The key that turns that marking on ("fabric.ecn"), for the message
+	 * that refuses (or warns of) an algorithm reacting to marks when
+	 * nothing marks (docs/config.md, "What congestion control acts on").
+	 * NULL: the layer never marks. */
+	const char *marking_key;
+	/* Whether its switches mark packets of DSCP @dscp under @e when its
+	 * marking is on (RoCE: fabric.ecn's tcs hold the class). NULL: every
+	 * class. */
+	bool (*marks_dscp)(const struct exp *e, uint8_t dscp);
 	/* The switches' settings from the experiment's (@sp holds e->sw with
 	 * the frame size set). NULL: as configured. */
 	void (*switch_params)(const struct exp *e, struct sw_params *sp);
@@ -73,6 +82,17 @@ void link_layer_cfg_free(void *cfg);
 /* The fabric: section keys of the layers' settings ("ib: {...}"), read
  * with the fabric: section into that block. */
 const struct cfg_table *link_layer_cfg_table(void);
+/* Why nothing marks an algorithm's traffic on @e's layer, for a message
+ * on an algorithm that reacts to marks: "fabric.ib_cc is off", "fabric.ecn
+ * marks none of the classes its traffic uses" or "it never marks", and the other
+ * layers' marking keys that are set but do not apply ("; fabric.ecn marks
+ * only with fabric.link_layer: roce"), into @buf of @size bytes. */
+void link_layer_marking_hint(const struct exp *e, char *buf, size_t size);
+/* Whether @e's layer marks the traffic of algorithm @ops (the messages
+ * whose own cc, or nic.cc where they have none, is @ops): false when its
+ * marking is off; when on, true if it covers the class of one of them or
+ * none uses @ops. */
+bool link_layer_marks_traffic(const struct exp *e, const struct cc_ops *ops);
 /* The settings of @e's layer (NULL when it has none). */
 const void *link_layer_settings(const struct exp *e);
 

@@ -26,10 +26,18 @@ static const char *roce_marking(const struct exp *e)
 	return e->sw.ecn_tc_mask ? "ECN marking is on (fabric.ecn)" : NULL;
 }
 
+/* RED marks the classes of fabric.ecn.tcs only. */
+static bool roce_marks_dscp(const struct exp *e, uint8_t dscp)
+{
+	return e->sw.ecn_tc_mask >> e->sw.prio_to_tc[e->sw.dscp_to_prio[dscp & 63]] & 1;
+}
+
 const struct link_layer_ops link_layer_roce = {
 	.kind = { "roce", "Ethernet, PFC", NULL, 0 },
 	.pfc = true,
 	.eth_switch = true,
 	.marking = roce_marking,
+	.marking_key = "fabric.ecn",
+	.marks_dscp = roce_marks_dscp,
 	.nic_ready = roce_nic_ready,
 };

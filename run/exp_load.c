@@ -478,7 +478,8 @@ int exp_schema_keys(struct cfg_schema_names *out)
 /* An algorithm in use reads INT (CC_F_INT, HPCC): the switches must write
  * it. fabric.int absent: filled in as true (so resolved.yaml reruns the
  * same); given as false: an error. */
-static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_BYTES])
+static int exp_cc_int(struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
+		      char err[CFG_ERR_BYTES])
 {
 	struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric");
 	struct cfg_node *v;
@@ -487,8 +488,7 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_
 		/* HPCC needs INT, an Ethernet switch feature. */
 		snprintf(err, CFG_ERR_BYTES,
 			 "%s:%u:%u: congestion control '%s' reads in-band telemetry, which is not modelled with fabric.link_layer: %s (use ibcc, or another that needs no INT)",
-			 e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, ops->kind.name,
-			 e->ll->kind.name);
+			 m->file, m->line, m->col, ops->kind.name, e->ll->kind.name);
 		return -EINVAL;
 	}
 	if (!fab || e->sw.int_on)
@@ -502,6 +502,34 @@ static int exp_cc_int(struct exp *e, const struct cc_ops *ops, char err[CFG_ERR_
 		return -EINVAL;
 	e->sw.int_on = true;
 	return 0;
+}
+
+/* An algorithm in use (named at @m) that reacts to congestion marks only
+ * (cc_marks_only: DCQCN, IB CC) where the link layer marks none of its
+ * traffic (marking off, or on for other classes only): it could
+ * never slow a QP down. Refused; one that also reacts to losses (DCTCP) is
+ * warned of when the fabric is ready (fabric_mon.c). */
+static int exp_cc_marks(const struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
+			char err[CFG_ERR_BYTES])
+{
+	char hint[CFG_ERR_BYTES / 2];
+
+	if (!cc_marks_only(ops) || link_layer_marks_traffic(e, ops))
+		return 0;
+	link_layer_marking_hint(e, hint, sizeof(hint));
+	snprintf(err, CFG_ERR_BYTES,
+		 "%s:%u:%u: congestion control '%s' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: %s (%s): it would never slow a sender down",
+		 m->file, m->line, m->col, ops->kind.name, e->ll->kind.name, hint);
+	return -EINVAL;
+}
+
+/* An algorithm in use (named at @m): its INT and marking checks. */
+static int exp_cc_check(struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
+			char err[CFG_ERR_BYTES])
+{
+	if ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, m, err) != 0)
+		return -EINVAL;
+	return exp_cc_marks(e, ops, m, err);
 }
 
 /* The settings of every congestion control in use (nic.cc and the
@@ -529,12 +557,12 @@ static int exp_cc_resolve(struct exp *e, char err[CFG_ERR_BYTES])
 			continue;
 		}
 		if (cc_cfg_resolve(e->doc, nic, ops, e->cc_cfg, err) != 0 ||
-		    ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, err) != 0))
+		    exp_cc_check(e, ops, &e->workloads[i].cc_mark, err) != 0)
 			return -EINVAL;
 		e->cc_flags |= ops->flags;
 	}
 	if (nic_used) {
-		if ((e->nic.cc->flags & CC_F_INT) && exp_cc_int(e, e->nic.cc, err) != 0)
+		if (exp_cc_check(e, e->nic.cc, &e->cc_mark, err) != 0)
 			return -EINVAL;
 		e->cc_flags |= e->nic.cc->flags;
 	}

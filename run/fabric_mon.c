@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_capacity.h"
 #include "fabric.h"
 #include "link_layer.h"
 #include "port_credit.h"
@@ -25,8 +26,25 @@ uint32_t fabric_max_frame(const struct nic_params *np)
 	return pkt_roce_frame_bytes(&f);
 }
 
+/* Nothing marks the traffic of @ops (named at @m), which reacts to marks
+ * and to losses (DCTCP; one that reacts to marks only was refused at
+ * load): warn, it slows down on losses only. */
+static void fabric_warn_unmarked(const struct exp *e, const struct cc_ops *ops,
+				 const struct cfg_mark *m)
+{
+	char hint[CFG_ERR_BYTES / 2];
+
+	if (!(ops->flags & CC_F_ECN) || link_layer_marks_traffic(e, ops))
+		return;
+	link_layer_marking_hint(e, hint, sizeof(hint));
+	fprintf(stderr,
+		"%s:%u:%u: warning: congestion control '%s' reacts to congestion marks, but nothing marks its packets with fabric.link_layer: %s (%s): it slows down on losses only\n",
+		m->file, m->line, m->col, ops->kind.name, e->ll->kind.name, hint);
+}
+
 /* ECN marking on, and QPs whose congestion control ignores it: warn once
- * per algorithm named (the run goes on). */
+ * per algorithm named (the run goes on); none of an algorithm's traffic
+ * marked, and it reacts to marks (fabric_warn_unmarked). */
 static void fabric_warn_ecn(const struct exp *e)
 {
 	bool nic_used = e->n_workloads == 0;
@@ -34,19 +52,23 @@ static void fabric_warn_ecn(const struct exp *e)
 	 * on InfiniBand). */
 	const char *what = e->ll->marking ? e->ll->marking(e) : NULL;
 
-	if (!what)
-		return;
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct exp_workload *w = &e->workloads[i];
 
-		if (!w->cc)
+		if (!w->cc) {
 			nic_used = true;
-		else if (!(w->cc->flags & CC_F_ECN))
+			continue;
+		}
+		fabric_warn_unmarked(e, w->cc, &w->cc_mark);
+		if (what && !(w->cc->flags & CC_F_ECN))
 			fprintf(stderr,
 				"%s:%u:%u: warning: %s but workload '%s' uses congestion control '%s', which ignores it\n",
 				w->cc_mark.file, w->cc_mark.line, w->cc_mark.col, what, w->name, w->cc->kind.name);
 	}
-	if (nic_used && !(e->nic.cc->flags & CC_F_ECN))
+	if (!nic_used)
+		return;
+	fabric_warn_unmarked(e, e->nic.cc, &e->cc_mark);
+	if (what && !(e->nic.cc->flags & CC_F_ECN))
 		fprintf(stderr,
 			"%s:%u:%u: warning: %s but congestion control '%s' (nic.cc) ignores it: marks and CNPs slow nothing down\n",
 			e->cc_mark.file, e->cc_mark.line, e->cc_mark.col, what, e->nic.cc->kind.name);
@@ -105,6 +127,7 @@ int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 	fabric_warn_ecn(e);
 	fabric_warn_int(e);
 	fabric_warn_rto(e);
+	exp_capacity_note(e, stderr);
 	/* What only the wired fabric tells the link layer (InfiniBand: a
 	 * credit buffer that holds no frame). */
 	if (e->ll->ready && (r = e->ll->ready(f, err)) != 0)

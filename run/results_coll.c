@@ -4,15 +4,18 @@
  * (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for
  * broadcast; GB/s are 1e9 bytes/s), as collectives.csv, as
  * collectives.<workload>.* metrics (those of the workload's largest size)
- * and as nccl-tests' table in the human summary. A data-carrying
+ * and as nccl-tests' table in the human summary, with the busbw per NIC
+ * and the line-rate ceilings beside it. A data-carrying
  * workload (its data key) adds the elements compared at its instances'
  * ends and those that were wrong, summed over all its instances, and
  * collectives.csv two columns at the end (only when a workload carries
  * data: other runs write the file they always wrote). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "link_layer.h"
 #include "results.h"
 #include "units.h"
 
@@ -207,13 +210,74 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 	return bad ? -(err ? err : EIO) : 0;
 }
 
+/* The NIC side of workload @w's table: the busiest scale-out NIC port's
+ * share of a rank's bytes (bytes it sends over the mean bytes a rank of
+ * @n_ranks sends, NVLink included; 1 where every rank has one NIC), and
+ * that port's payload ceiling in GB/s (line rate x MTU / the frame's bytes
+ * on the wire). False when no NIC port sends. */
+struct res_coll_nic {
+	double share;        /* busiest NIC's bytes / a rank's bytes */
+	double ceiling_GBps; /* its payload ceiling, GB/s (10^9 B/s) */
+	uint32_t node;       /* its host node */
+	uint64_t rate_bps;   /* its line rate */
+	uint32_t mtu_bytes;  /* payload per packet */
+	uint32_t wire_bytes; /* a full packet on the wire */
+};
+
+static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
+			 struct res_coll_nic *c)
+{
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	uint64_t *sent = calloc(t->n_eps ? t->n_eps : 1, sizeof(*sent)), total = 0, most = 0;
+	uint32_t best = UINT32_MAX;
+	struct nic_params np = e->nic;
+	struct pkt_roce mid = { 0 };
+
+	if (!sent)
+		return false;
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		const struct tg_msg *m = &e->msgs[i];
+		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
+
+		if (m->workload != w)
+			continue;
+		total += m->bytes;
+		sent[k] += m->bytes;
+		if (t->nodes[t->eps[k].node].role != TOPO_ROLE_GPU && sent[k] > most) {
+			most = sent[k];
+			best = k;
+		}
+	}
+	free(sent);
+	if (best == UINT32_MAX || !total || !n_ranks)
+		return false;
+	np.ll = e->ll->wire ? e->ll->wire : &pkt_ll_roce;
+	if (e->ll->nic_params)
+		e->ll->nic_params(e, &np);
+	c->share = (double)most * n_ranks / (double)total;
+	c->node = t->eps[best].node;
+	c->rate_bps = port_rate_bps(fabric_port((struct fabric *)f, c->node, t->eps[best].port));
+	c->mtu_bytes = np.mtu_bytes;
+	/* A full middle packet of a WRITE (no RETH): the steady state. */
+	mid.addr.vlan = np.vlan;
+	mid.addr.ll = (uint8_t)np.ll->kind;
+	mid.addr.grh = np.ib_grh;
+	mid.opcode = PKT_OP_WRITE_MIDDLE;
+	mid.payload_bytes = np.mtu_bytes;
+	c->wire_bytes = pkt_roce_frame_bytes(&mid) + np.ll->wire_overhead_bytes;
+	c->ceiling_GBps = (double)c->rate_bps / 8 / 1e9 * c->mtu_bytes / c->wire_bytes;
+	return true;
+}
+
 void res_print_collectives(const struct fabric *f, FILE *out)
 {
 	const struct exp *e = f->exp;
 
 	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		uint64_t last = UINT64_MAX, checked = 0, errors = 0;
-		bool head = false, data = false;
+		bool head = false, data = false, nic = false;
+		struct res_coll_nic cn = { 0 };
 
 		for (uint32_t i = 0; i < e->n_colls; i++) {
 			const struct tg_coll *c = &e->colls[i];
@@ -238,21 +302,35 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 				fprintf(out, "  %s: %s, %s, %u ranks\n", e->workloads[w].name,
 					tg_coll_kind_names()[c->kind], tg_coll_alg_names()[c->alg],
 					c->n_ranks);
-				fprintf(out, "  %12s %12s %6s %12s %12s %12s\n", "size", "count", "type",
+				nic = res_coll_nic(f, (uint16_t)w, c->n_ranks, &cn);
+				fprintf(out, "  %12s %12s %6s %12s %12s %12s", "size", "count", "type",
 					"time(us)", "algbw(GB/s)", "busbw(GB/s)");
+				fputs(nic ? "  ceiling  busbw/NIC  NIC ceiling\n" : "\n", out);
 				head = true;
 			}
 			last = c->bytes;
 			res_coll_mean(f, w, c->bytes, &done, &us, &algbw, &busbw);
 			if (done)
-				fprintf(out, "  %12llu %12llu %6s %12.2f %12.2f %12.2f\n",
+				fprintf(out, "  %12llu %12llu %6s %12.2f %12.2f %12.2f",
 					(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4),
 					"float", us, algbw, busbw);
 			else
-				fprintf(out, "  %12llu %12llu %6s %12s %12s %12s\n",
+				fprintf(out, "  %12llu %12llu %6s %12s %12s %12s",
 					(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4),
 					"float", "-", "-", "-");
+			if (nic && done)
+				fprintf(out, " %8.2f %10.2f %12.2f\n", cn.ceiling_GBps / cn.share,
+					busbw * cn.share, cn.ceiling_GBps);
+			else if (nic)
+				fprintf(out, " %8s %10s %12s\n", "-", "-", "-");
+			else
+				fputc('\n', out);
 		}
+		if (nic)
+			fprintf(out,
+				"  per NIC: busbw x %.4f (%s sends %.4f of a rank's bytes); NIC ceiling %.2f GB/s (%.0f Gb/s x %u / %u B on the wire); ceiling = NIC ceiling / %.4f\n",
+				cn.share, f->topo->nodes[cn.node].name, cn.share, cn.ceiling_GBps,
+				(double)cn.rate_bps / 1e9, cn.mtu_bytes, cn.wire_bytes, cn.share);
 		if (data)
 			fprintf(out, "  data: %llu elements compared with the exact result, %llu wrong\n",
 				(unsigned long long)checked, (unsigned long long)errors);

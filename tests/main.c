@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 		test_toy_cc_register,
 		test_toy_fault_register,
 		test_toy_trace_register,
+		test_plot_register,
 		test_expect_unit_register,
 	};
 	char err[CFG_ERR_BYTES];

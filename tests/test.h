@@ -73,6 +73,7 @@ int test_toy_traffic_register(void);
 int test_toy_switch_register(void);
 int test_toy_fault_register(void);
 int test_toy_trace_register(void);
+int test_plot_register(void);
 int test_expect_unit_register(void);
 
 #endif

@@ -313,6 +313,74 @@ static void test_train_zeros(void)
 	exp_free(e);
 }
 
+/* Microbatches in flight on each pipeline stage (tp 2, pp 4 on 8 GPUs,
+ * M = 8, F = 1 ms, B = 2 ms), read from the graph: a GPU's compute
+ * phases are in its program order, a forward (F long) takes one in, a
+ * backward (B) lets one out. Independent expectation (Narayanan et al.,
+ * SC 2021, section 2.2.1; Megatron-LM's schedules): GPipe holds all M
+ * before the first backward; 1F1B at most P - s on stage s (its warm-up
+ * of P - 1 - s forwards, then one more before each backward); interleaved
+ * with v = 2 chunks (F/2 and B/2 a chunk) at most 2(P - 1 - s) + (v - 1)P
+ * + 1 chunk passes. Each schedule's passes all happen: 2 M v a GPU. */
+static void test_train_schedules(void)
+{
+	static const struct {
+		const char *keys;   /* the schedule's */
+		uint32_t v;         /* chunks */
+		uint32_t peak[4];   /* per stage */
+	} cases[] = {
+		{ "", 1, { 8, 8, 8, 8 } },
+		{ ", schedule: gpipe", 1, { 8, 8, 8, 8 } },
+		{ ", schedule: 1f1b", 1, { 4, 3, 2, 1 } },
+		{ ", schedule: interleaved, chunks: 2", 2, { 11, 9, 7, 5 } },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char yaml[512];
+		struct exp *e;
+
+		snprintf(yaml, sizeof(yaml),
+			 "  - {kind: training, parallel: {tp: 2, pp: 4}, microbatches: 8, forward: 1ms,"
+			 " backward: 2ms, pp_bytes: 1KiB%s}\n", cases[c].keys);
+		e = tc_load(yaml);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT(tc_ordered(e));
+		for (uint32_t gpu = 0; gpu < 8; gpu++) {
+			uint32_t in = 0, peak = 0, n = 0;
+
+			for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+				const struct tg_node *o = &e->graph.ops[i];
+
+				if (o->kind != TG_NODE_COMPUTE || o->tag != TG_TAG_COMPUTE ||
+				    o->part != e->topo->n_eps + gpu)
+					continue;
+				n++;
+				if (o->dur_ps == UINT64_C(1000000000) / cases[c].v)
+					in++;
+				else
+					in--;
+				peak = in > peak ? in : peak;
+			}
+			CU_ASSERT_EQUAL(in, 0);
+			CU_ASSERT_EQUAL(n, 2 * 8 * cases[c].v);
+			CU_ASSERT_EQUAL(peak, cases[c].peak[gpu / 2]);
+		}
+		exp_free(e);
+	}
+	/* Refused: chunks without the interleaved schedule, and interleaved
+	 * with M not a multiple of P (Megatron-LM's condition). */
+	for (int bad = 0; bad < 2; bad++) {
+		char text[1024], err[CFG_ERR_BYTES] = "";
+		struct exp *e = NULL;
+
+		snprintf(text, sizeof(text), TC_TOPO "traffic:\n  - {kind: training, parallel: {tp: 2, pp: 4},"
+			 " microbatches: %s, forward: 1ms}\n",
+			 bad ? "6, schedule: interleaved, chunks: 2" : "8, schedule: 1f1b, chunks: 2");
+		CU_ASSERT_NOT_EQUAL(exp_load_string("c.yaml", text, NULL, 0, &e, err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad ? "a multiple of pp" : "only the interleaved schedule"));
+	}
+}
+
 /* Communicators never share a connection: the two tensor-parallel groups
  * of stage 0 (GPUs 0-1 and 2-3 of node 0) and the data-parallel groups
  * carry different comm numbers, while all the messages of one group share
@@ -417,6 +485,7 @@ int test_coll_register(void)
 		{ "skewed all-to-all", test_coll_load },
 		{ "training layout and volumes", test_train_layout },
 		{ "training communicators", test_train_comms },
+		{ "training pipeline schedules", test_train_schedules },
 		{ "training and all-to-all of no bytes", test_train_zeros },
 		{ "critical path", test_critical_path },
 	};

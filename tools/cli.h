@@ -153,7 +153,7 @@ struct cli_compare_opts {
 
 /* The options of plot. */
 struct cli_plot_opts {
-	const char *dirs[CLI_MAX_DIRS]; /* results folders (one is right) */
+	const char *dirs[CLI_MAX_DIRS]; /* results folders (several: drawn together) */
 	unsigned n_dirs;               /* how many */
 	const char *outdir;            /* -o: where the pictures go, or NULL */
 	const char *format;            /* --format as given, or NULL (png) */

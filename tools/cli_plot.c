@@ -541,112 +541,197 @@ static int plot_out_dir(char *out)
 	return CLI_OK;
 }
 
-static int cli_plot(const void *opts)
+/* Whether @dir is a sweep folder: sweep.csv in it, no summary.json. */
+static bool plot_is_sweep(const char *dir)
 {
-	const struct cli_plot_opts *o = opts;
-	struct plot_ctx x = { .ext = "png" };
-	struct plot_in in = { 0 };
-	struct cfg_doc *doc = NULL;
-	char err[CFG_ERR_BYTES], gnuplot[PLOT_PATH_BYTES];
-	bool drawn;
-	int ret = CLI_BAD_INPUT, rc;
-	const size_t n_names = sizeof(plot_names) / sizeof(plot_names[0]);
+	char path[PLOT_PATH_BYTES + 32];
+	struct stat st;
 
-	if (o->n_dirs != 1) {
-		fprintf(stderr, "fabemu: plot takes one results folder%s (see fabemu plot --help)\n",
-			o->n_dirs ? ", got more" : "");
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	if (stat(path, &st) != 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	return stat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* The options into @x: the format and the output folder. A CLI_* status,
+ * with the message on stderr. */
+static int plot_options(const struct cli_plot_opts *o, struct plot_ctx *x)
+{
+	if (o->n_dirs == 0) {
+		fprintf(stderr, "fabemu: plot takes a results folder (see fabemu plot --help)\n");
 		return CLI_BAD_INPUT;
 	}
-	x.dir = o->dirs[0];
+	x->dir = o->dirs[0];
 	if (o->format) {
 		if (strcmp(o->format, "png") && strcmp(o->format, "svg")) {
 			fprintf(stderr, "fabemu: --format is png or svg, got '%s' (see fabemu plot --help)\n",
 				o->format);
 			return CLI_BAD_INPUT;
 		}
-		x.ext = o->format;
+		x->ext = o->format;
 	}
 	if (o->outdir) {
-		if ((size_t)snprintf(x.out, sizeof(x.out), "%s", o->outdir) >= sizeof(x.out)) {
+		if ((size_t)snprintf(x->out, sizeof(x->out), "%s", o->outdir) >= sizeof(x->out)) {
 			fprintf(stderr, "fabemu: -o: path too long\n");
 			return CLI_BAD_INPUT;
 		}
-	} else if (plot_default_out(x.dir, x.out, sizeof(x.out)) != 0) {
-		fprintf(stderr, "fabemu: %s: no folder name to put the plots under: give -o DIR\n", x.dir);
+	} else if (o->n_dirs > 1) {
+		fprintf(stderr, "fabemu: plot of several results folders draws them together: give -o DIR\n");
+		return CLI_BAD_INPUT;
+	} else if (plot_default_out(x->dir, x->out, sizeof(x->out)) != 0) {
+		fprintf(stderr, "fabemu: %s: no folder name to put the plots under: give -o DIR\n", x->dir);
 		return CLI_BAD_INPUT;
 	}
-	if (cli_summary_load(x.dir, &doc, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
-		goto out;
-	}
-	/* Every input read and checked before anything is written. */
-	if (plot_read(x.dir, PLOT_ALL_FILES, &in, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
-		goto out;
-	}
-	if (plot_find_gnuplot(gnuplot, sizeof(gnuplot)) != 0) {
+	return CLI_OK;
+}
+
+/* gnuplot found, the output folder made and emptied of an earlier plot's
+ * pictures. A CLI_* status, with the message on stderr. */
+static int plot_prepare(struct plot_ctx *x, char *gnuplot, size_t len)
+{
+	static const char *const sweep_name[] = { "sweep" };
+	static const char *const exts[] = { "png", "svg", "gp", "dat" };
+	const struct { const char *const *names; size_t n; } lists[] = {
+		{ plot_names, sizeof(plot_names) / sizeof(plot_names[0]) },
+		{ plot_more_names, plot_n_more_names },
+		{ plot_runs_names, plot_n_runs_names },
+		{ sweep_name, 1 },
+	};
+	int ret;
+
+	if (plot_find_gnuplot(gnuplot, len) != 0) {
 		fprintf(stderr, "fabemu: plot needs gnuplot, which is not in PATH "
 				"(Debian: apt-get install gnuplot-nox, or tools/install-deps.sh)\n");
-		ret = CLI_FAIL;
-		goto out;
+		return CLI_FAIL;
 	}
-	x.gnuplot = gnuplot;
-	if ((ret = plot_out_dir(x.out)) != CLI_OK)
-		goto out;
-	ret = CLI_BAD_INPUT;
+	x->gnuplot = gnuplot;
+	if ((ret = plot_out_dir(x->out)) != CLI_OK)
+		return ret;
 	/* No picture of an earlier plot into this folder stays beside new ones. */
-	for (size_t k = 0; k < n_names + plot_n_more_names; k++) {
-		static const char *const exts[] = { "png", "svg", "gp", "dat" };
-		const char *name = k < n_names ? plot_names[k] : plot_more_names[k - n_names];
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		for (size_t k = 0; k < lists[l].n; k++)
+			for (size_t e = 0; e < 4; e++) {
+				char path[PLOT_PATH_BYTES];
 
-		for (size_t e = 0; e < 4; e++) {
-			char path[PLOT_PATH_BYTES];
+				if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", x->out,
+						     lists[l].names[k], exts[e]) >= sizeof(path)) {
+					fprintf(stderr, "fabemu: %s: path too long\n", x->out);
+					return CLI_BAD_INPUT;
+				}
+				/* A link there goes, not what it points to. */
+				if (unlink(path) != 0 && errno != ENOENT) {
+					fprintf(stderr, "fabemu: %s: cannot remove: %s\n", path,
+						strerror(errno));
+					return CLI_BAD_INPUT;
+				}
+			}
+	return CLI_OK;
+}
 
-			if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", x.out, name,
-					     exts[e]) >= sizeof(path)) {
-				fprintf(stderr, "fabemu: %s: path too long\n", x.out);
-				goto out;
-			}
-			/* A link there goes, not what it points to. */
-			if (unlink(path) != 0 && errno != ENOENT) {
-				fprintf(stderr, "fabemu: %s: cannot remove: %s\n", path, strerror(errno));
-				goto out;
-			}
-		}
-	}
-	ret = CLI_FAIL;
-	if (!in.fl.present) {
+/* The pictures of one results folder. 0, or -errno with @err. */
+static int plot_one(struct plot_ctx *x, struct plot_in *in, const char *label,
+		    char err[CFG_ERR_BYTES])
+{
+	bool drawn;
+	int rc;
+
+	if (!in->fl.present) {
 		plot_skip("fct-slowdown", "no flows.csv (outputs.flows_csv is false)");
 		plot_skip("fct-cdf", "no flows.csv (outputs.flows_csv is false)");
-	} else if (!in.fl.n) {
+	} else if (!in->fl.n) {
 		plot_skip("fct-slowdown", "no message completed");
 		plot_skip("fct-cdf", "no message completed");
-	} else if (plot_slowdown(&x, &in.fl, err) != 0 || plot_cdf(&x, &in.fl, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
-		goto out;
+	} else if ((rc = plot_slowdown(x, &in->fl, err)) != 0 || (rc = plot_cdf(x, &in->fl, err)) != 0) {
+		return rc;
 	}
-	if (!in.se.n)
+	if (!in->se.n)
 		plot_skip("queues", "no series.csv (set outputs.series to sample ports)");
-	else if (plot_queues(&x, &in.se, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
-		goto out;
+	else if ((rc = plot_queues(x, &in->se, err)) != 0)
+		return rc;
+	rc = in->se.n ? plot_timeline_series(x, &in->se, &drawn, err)
+		      : plot_timeline_pfc(x, &in->pfc, &drawn, err);
+	if (rc != 0)
+		return rc;
+	if (!drawn)
+		plot_skip("pfc-timeline", in->se.n ? "no sampled port was paused" : "no port was paused by PFC");
+	if ((rc = plot_more_draw(x, &in->more, err)) != 0)
+		return rc;
+	if (in->bins.n)
+		return plot_bins_draw(x, "fct-bins", &label, in, 1, err);
+	plot_skip("fct-bins", "no fct_bins.csv (a poisson workload with flows.csv)");
+	return 0;
+}
+
+/* A run's label: its folder's last component, or the folder as given when
+ * two runs share that name. */
+static const char *plot_label_of(const struct cli_plot_opts *o, unsigned r, char *buf, size_t len)
+{
+	for (unsigned k = 0; k < o->n_dirs; k++) {
+		char other[PLOT_PATH_BYTES];
+
+		if (k == r)
+			continue;
+		if (plot_default_out(o->dirs[k], other, sizeof(other)) == 0 &&
+		    plot_default_out(o->dirs[r], buf, len) == 0 && !strcmp(other, buf))
+			return o->dirs[r];
 	}
-	rc = in.se.n ? plot_timeline_series(&x, &in.se, &drawn, err)
-		     : plot_timeline_pfc(&x, &in.pfc, &drawn, err);
+	if (plot_default_out(o->dirs[r], buf, len) != 0)
+		return o->dirs[r];
+	return buf + strlen("plots/");
+}
+
+static int cli_plot(const void *opts)
+{
+	const struct cli_plot_opts *o = opts;
+	struct plot_ctx x = { .ext = "png" };
+	struct plot_in *in = NULL;
+	const char *labels[CLI_MAX_DIRS];
+	char err[CFG_ERR_BYTES], gnuplot[PLOT_PATH_BYTES], names[CLI_MAX_DIRS][PLOT_PATH_BYTES];
+	bool sweep = false;
+	int ret, rc;
+
+	if ((ret = plot_options(o, &x)) != CLI_OK)
+		return ret;
+	ret = CLI_BAD_INPUT;
+	if (!(in = calloc(o->n_dirs, sizeof(*in)))) {
+		fprintf(stderr, "fabemu: out of memory\n");
+		return CLI_FAIL;
+	}
+	sweep = o->n_dirs == 1 && plot_is_sweep(x.dir);
+	/* Every input read and checked before anything is written. */
+	for (unsigned r = 0; r < o->n_dirs; r++) {
+		struct cfg_doc *doc = NULL;
+
+		if (!sweep && cli_summary_load(o->dirs[r], &doc, err) != 0) {
+			fprintf(stderr, "fabemu: %s\n", err);
+			goto out;
+		}
+		cfg_doc_free(doc);
+		if (plot_read(o->dirs[r], sweep ? 1u << PLOT_SWEEP : PLOT_RUN_FILES, &in[r], err) != 0) {
+			fprintf(stderr, "fabemu: %s\n", err);
+			goto out;
+		}
+		labels[r] = plot_label_of(o, r, names[r], sizeof(names[r]));
+	}
+	if ((ret = plot_prepare(&x, gnuplot, sizeof(gnuplot))) != CLI_OK)
+		goto out;
+	if (sweep)
+		rc = plot_sweep_draw(&x, &in[0].sw, err);
+	else if (o->n_dirs > 1)
+		rc = plot_runs_draw(&x, labels, in, o->n_dirs, err);
+	else
+		rc = plot_one(&x, &in[0], labels[0], err);
 	if (rc != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
-		goto out;
-	}
-	if (!drawn)
-		plot_skip("pfc-timeline", in.se.n ? "no sampled port was paused" : "no port was paused by PFC");
-	if (plot_more_draw(&x, &in.more, err) != 0) {
-		fprintf(stderr, "fabemu: %s\n", err);
+		ret = CLI_FAIL;
 		goto out;
 	}
 	ret = CLI_OK;
 out:
-	plot_in_free(&in);
-	cfg_doc_free(doc);
+	for (unsigned r = 0; r < o->n_dirs; r++)
+		plot_in_free(&in[r]);
+	free(in);
 	return ret;
 }
 
@@ -672,8 +757,9 @@ static const struct cli_optdef *const cli_plot_optdefs[] = {
 
 const struct cli_cmd cli_cmd_plot = {
 	.name = "plot",
-	.synopsis = "DIR [options]",
-	.what = "Draw a results folder with gnuplot: FCT slowdown and CDF, queues, PFC pauses.",
+	.synopsis = "DIR [DIR...] [options]",
+	.what = "Draw a results folder with gnuplot: FCT slowdown and CDF, queues, PFC pauses; "
+		"several folders overlaid (-o needed); a sweep folder's metrics with 95% intervals.",
 	.exits = "0 done (plots without data are skipped, with a line saying why), "
 		 "1 gnuplot missing or failed, or a file could not be written, 2 bad input",
 	.opts = cli_plot_optdefs,

@@ -78,6 +78,43 @@ int plot_csv_end(struct plot_csv *c, int rc)
 	return rc < 0 ? rc : 0;
 }
 
+/* c->line split as RFC 4180 says, in place: a field in quotes may hold
+ * commas and "" for a quote (sweep.csv's values). 1, or -EINVAL. */
+static int plot_csv_split_quoted(struct plot_csv *c)
+{
+	char *r = c->line, *w = c->line;
+
+	for (;;) {
+		if (c->n_fields == PLOT_MAX_FIELDS)
+			return 1; /* plot_csv_width refuses the row */
+		c->fields[c->n_fields++] = w;
+		if (*r == '"') {
+			for (r++;; r++) {
+				if (!*r)
+					return plot_csv_bad(c, -EINVAL, (unsigned)(r - c->line) + 1,
+							    "a quoted field not closed on its line");
+				if (*r == '"' && r[1] != '"')
+					break;
+				r += *r == '"';
+				*w++ = *r;
+			}
+			r++;
+			if (*r && *r != ',')
+				return plot_csv_bad(c, -EINVAL, (unsigned)(r - c->line) + 1,
+						    "expected a comma after a quoted field");
+		} else {
+			while (*r && *r != ',')
+				*w++ = *r++;
+		}
+		if (!*r) {
+			*w = '\0';
+			return 1;
+		}
+		*w++ = '\0';
+		r++;
+	}
+}
+
 /* The next line, split. Returns 1, 0 at the end, or -errno with c->err: a
  * line over PLOT_MAX_LINE_BYTES, a NUL byte, a file that grew past
  * PLOT_MAX_CSV_BYTES while read, a read error. */
@@ -110,6 +147,8 @@ int plot_csv_next(struct plot_csv *c)
 				    (unsigned long long)(PLOT_MAX_CSV_BYTES >> 30));
 	c->line[len] = '\0';
 	c->n_fields = 0;
+	if (c->quoted)
+		return plot_csv_split_quoted(c);
 	for (p = c->line; c->n_fields < PLOT_MAX_FIELDS;) {
 		c->fields[c->n_fields++] = p;
 		p = strchr(p, ',');

@@ -22,6 +22,8 @@ struct plot_csv {
 	char *fields[PLOT_MAX_FIELDS];    /* into line */
 	unsigned n_fields;                /* how many */
 	char *err;                        /* the caller's message buffer */
+	bool quoted;                      /* RFC 4180 fields (sweep.csv): set after
+					   * plot_csv_open */
 };
 
 /* "PATH[:LINE[:COL]]: " and the message into c->err; returns @rc. */
@@ -37,7 +39,8 @@ int plot_csv_open(struct plot_csv *c, const char *dir, const char *name, bool *p
 int plot_csv_end(struct plot_csv *c, int rc);
 /* The next line, split. Returns 1, 0 at the end, or -errno with c->err: a
  * line over PLOT_MAX_LINE_BYTES, a NUL byte, a file that grew past
- * PLOT_MAX_CSV_BYTES while read, a read error. */
+ * PLOT_MAX_CSV_BYTES while read, a read error; with c->quoted, a quote
+ * not closed on its line or followed by other than a comma. */
 int plot_csv_next(struct plot_csv *c);
 /* "not a fabemu KIND header (expected the columns A, B and C)": -EINVAL. */
 int plot_csv_not_header(struct plot_csv *c, const char *kind, const char *const *names);

@@ -1,8 +1,9 @@
-/* What the pictures of `fabemu plot` share: tools/cli_plot_read.c reads a
- * results folder's CSV files (bounded, every row checked) into struct
- * plot_in before anything is written; tools/cli_plot.c draws the flow,
- * queue and PFC pictures and runs gnuplot, tools/cli_plot_more.c draws the
- * collective, per-flow rate and port utilisation ones. */
+/* What the pictures of `fabemu plot` share: tools/cli_plot_read.c and
+ * cli_plot_read_more.c read a results folder's CSV files (bounded, every
+ * row checked) into struct plot_in before anything is written;
+ * cli_plot.c draws the flow, queue and PFC pictures and runs gnuplot,
+ * cli_plot_more.c the collective, per-flow rate and port utilisation ones,
+ * cli_plot_runs.c several runs together, cli_plot_sweep.c a sweep folder. */
 #ifndef FAB_CLI_PLOT_INT_H
 #define FAB_CLI_PLOT_INT_H
 
@@ -27,6 +28,8 @@ enum {
 	PLOT_MAX_SW_PORTS = 1024, /* port numbers of the heat map */
 	PLOT_MAX_NAME = 256,      /* a workload, flow, node or pfc.csv row label */
 	PLOT_N_TIERS = 4,         /* leaf, spine, core, NVLink */
+	PLOT_MAX_METRICS = 8,     /* sweep.csv metrics drawn (the first ones) */
+	PLOT_MAX_BINS = 20,       /* rows of fct_bins.csv */
 };
 
 /* The largest CSV file plot reads, bytes (docs/user-guide.md, "plot"): a
@@ -42,10 +45,14 @@ enum plot_file {
 	PLOT_COLL,      /* collectives.csv: busbw */
 	PLOT_RATES,     /* rates.csv: flow-rates */
 	PLOT_PORTS,     /* ports.csv: port-utilisation */
+	PLOT_BINS,      /* fct_bins.csv: fct-bins */
+	PLOT_SWEEP,     /* sweep.csv of a sweep folder: sweep */
 	PLOT_N_FILES,
 };
 
 #define PLOT_ALL_FILES ((1u << PLOT_N_FILES) - 1)
+/* The files of one run's results folder. */
+#define PLOT_RUN_FILES (PLOT_ALL_FILES & ~(1u << PLOT_SWEEP))
 
 /* Their names, by enum plot_file. */
 extern const char *const plot_file_names[PLOT_N_FILES];
@@ -126,6 +133,8 @@ struct plot_rate {
 	double rate_bps;      /* pacing rate */
 	double window_bytes;  /* window; 0: none */
 	unsigned flow;        /* index into plot_more.flows */
+	bool active;          /* messages outstanding (outstanding_wrs > 0; always
+			       * true for a rates.csv without that column) */
 };
 
 /* One port of a switch in ports.csv. */
@@ -170,13 +179,67 @@ struct plot_more {
 	unsigned max_port;                      /* the highest port number */
 };
 
+/* One bin of fct_bins.csv (docs/results.md: 5% of the messages each). */
+struct plot_bin {
+	double bytes_max;      /* its largest message, bytes (the HPCC paper's label) */
+	double p50, p95, p99;  /* slowdown percentiles */
+};
+
+/* fct_bins.csv. */
+struct plot_bins {
+	bool present;                      /* fct_bins.csv exists */
+	struct plot_bin b[PLOT_MAX_BINS];  /* in file order, smallest sizes first */
+	unsigned n;                        /* how many */
+};
+
+/* One run of sweep.csv. */
+struct plot_sweep_run {
+	unsigned point;                    /* index into plot_sweep's points */
+	double x[PLOT_MAX_METRICS];        /* its metrics; NaN: not a number */
+};
+
+/* sweep.csv of a sweep folder: the swept keys, the metrics, the runs. */
+struct plot_sweep {
+	bool present;                      /* sweep.csv exists */
+	char *keys[PLOT_MAX_FIELDS];       /* --sweep keys: the columns before seed */
+	unsigned n_keys;                   /* how many */
+	char *metrics[PLOT_MAX_METRICS];   /* the columns after status (the first ones) */
+	unsigned n_metrics;                /* how many drawn */
+	unsigned n_metrics_all;            /* in the file */
+	char **values;                     /* n_points * n_keys: each point's values */
+	unsigned n_points;                 /* points, first seen first */
+	size_t cap_values;                 /* allocated entries of values */
+	struct plot_sweep_run *runs;       /* in file order */
+	size_t n_runs, cap_runs;           /* used, allocated */
+};
+
 /* Everything plot draws from, read and checked before anything is written. */
 struct plot_in {
 	struct plot_flows fl;   /* flows.csv */
 	struct plot_series se;  /* series.csv */
 	struct plot_pfc pfc;    /* pfc.csv, read only without samples in series.csv */
 	struct plot_more more;  /* collectives.csv, rates.csv, ports.csv */
+	struct plot_bins bins;  /* fct_bins.csv */
+	struct plot_sweep sw;   /* sweep.csv */
 };
+
+/* cli_plot_read_more.c: fct_bins.csv and sweep.csv into @in (plot_read
+ * calls them). 0 or -errno with @err, as plot_read. */
+int plot_read_bins(const char *dir, struct plot_bins *b, char err[CFG_ERR_BYTES]);
+int plot_read_sweep(const char *dir, struct plot_sweep *sw, char err[CFG_ERR_BYTES]);
+void plot_sweep_free(struct plot_sweep *sw);
+
+/* The mean of @n values and its 95% interval over them. */
+struct plot_ci {
+	double mean;   /* x-bar = sum x / n */
+	double sd;     /* sample standard deviation (n - 1); 0 for n 1 */
+	double half;   /* t(0.975, n - 1) * sd / sqrt(n): the interval is mean -+ half; 0 for n 1 */
+};
+
+/* Mean, sample sd and Student-t 95% interval of @x[0..@n) (@n >= 1), with
+ * @t975(df) the 97.5% quantile of Student's t with df degrees of freedom
+ * (fabemu passes swp_t975, as sweep_summary.csv does). */
+struct plot_ci plot_mean_ci(const double *x, size_t n, double (*t975)(unsigned df));
 
 /* Read the files of results folder @dir that the mask @files names (bits
  * 1 << enum plot_file; an absent file is no error) into @in, which the
@@ -224,5 +287,23 @@ extern const char *const plot_tiers[PLOT_N_TIERS];
 /* Draw those of cli_plot_more.c whose input was there and say so, skip the
  * others (and say why). Returns 0, or -errno with @err. */
 int plot_more_draw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_BYTES]);
+
+/* cli_plot_runs.c: the pictures of several results folders drawn together
+ * (NAME as above), @labels[r] naming run @in[r] (its folder's name). */
+extern const char *const plot_runs_names[];
+extern const size_t plot_n_runs_names;
+/* Draw those whose input some run has, skip the others (and say why).
+ * Sorts each run's collectives. Returns 0, or -errno with @err. */
+int plot_runs_draw(struct plot_ctx *x, const char *const *labels, struct plot_in *in,
+		   unsigned n_runs, char err[CFG_ERR_BYTES]);
+/* The HPCC paper's figure from fct_bins.csv as picture @name: a line per
+ * run of @in[0..@n_runs) that has bins. 0, or -errno with @err. */
+int plot_bins_draw(struct plot_ctx *x, const char *name, const char *const *labels,
+		   const struct plot_in *in, unsigned n_runs, char err[CFG_ERR_BYTES]);
+
+/* cli_plot_sweep.c: a sweep folder's picture, "sweep": each metric of
+ * sweep.csv against the first swept key, the mean over seeds and its
+ * Student-t 95% interval, a line per value of the other keys. */
+int plot_sweep_draw(struct plot_ctx *x, const struct plot_sweep *sw, char err[CFG_ERR_BYTES]);
 
 #endif

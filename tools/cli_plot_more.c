@@ -77,63 +77,96 @@ static int plot_busbw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_
 	return plot_run(x, "busbw", "bus bandwidth by message size", err);
 }
 
-/* (f) Per sampled flow: the pacing rate over time, and below it the window
- * when some flow has one. Long series are thinned to PLOT_MAX_POINTS samples
- * per flow (its last one kept). */
+/* The samples of flow @fl into @f, active stretches only: a QP before its
+ * first message and after its last has no rate to show (rates.csv's
+ * outstanding_wrs is 0), so each stretch of active samples is a data block
+ * of its own (a blank line between: gnuplot leaves a gap) and an idle
+ * sample is not written. Long series are thinned to about PLOT_MAX_POINTS
+ * samples, each stretch's first and last kept. Returns the samples written. */
+static size_t plot_rates_flow(FILE *f, const struct plot_more *m, unsigned fl, double div)
+{
+	size_t n = 0, k = 0, step, written = 0;
+	const struct plot_rate *prev = NULL, *r;
+	bool gap = false;
+
+	for (size_t i = 0; i < m->n_r; i++)
+		n += m->r[i].flow == fl;
+	step = n > PLOT_MAX_POINTS ? (n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS : 1;
+	for (size_t i = 0; i < m->n_r; i++) {
+		const struct plot_rate *next = NULL;
+
+		if ((r = &m->r[i])->flow != fl)
+			continue;
+		for (size_t j = i + 1; j < m->n_r && !next; j++)
+			next = m->r[j].flow == fl ? &m->r[j] : NULL;
+		if (!r->active) {
+			gap |= written > 0;
+		} else if (k % step == 0 || !prev || !prev->active || !next || !next->active) {
+			fprintf(f, "%s%.9g %.9g %.9g\n", gap ? "\n" : "", r->t_ns / div,
+				r->rate_bps / 1e9, r->window_bytes);
+			gap = false;
+			written++;
+		}
+		prev = r;
+		k++;
+	}
+	return written;
+}
+
+/* One line per flow that was ever active: steps through its samples, and
+ * a dot on each (a stretch of one sample has no step to draw). */
+static void plot_rates_lines(FILE *f, const struct plot_more *m, const size_t *n_pts, unsigned col)
+{
+	for (unsigned fl = 0, n = 0; fl < m->n_flows; fl++) {
+		if (!n_pts[fl])
+			continue;
+		fprintf(f, "%s'flow-rates.dat' index %u using 1:%u with steps lw 1.5 dt %u lc %u title ",
+			n++ ? ", \\\n     " : "", fl, col, fl / 8 + 1, fl + 1);
+		plot_gp_str(f, m->flows[fl]);
+		fprintf(f, ", \\\n     '' index %u using 1:%u with points pt 7 ps 0.4 lc %u notitle",
+			fl, col, fl + 1);
+	}
+}
+
+/* (f) Per sampled flow: the pacing rate over time while the flow is active,
+ * and below it the window when some flow has one. */
 static int plot_rates(struct plot_ctx *x, const struct plot_more *m, char err[CFG_ERR_BYTES])
 {
 	const char *unit;
 	double div = plot_time_unit(m->max_t_ns, &unit);
-	unsigned n_panels = m->any_window ? 2 : 1;
-	char more[64] = "";
+	unsigned n_panels = m->any_window ? 2 : 1, n_idle = 0;
+	size_t n_pts[PLOT_MAX_FLOWS] = { 0 };
+	char more[128] = "";
 	FILE *f;
 
 	if (!(f = plot_fopen(x, "flow-rates.dat", err)))
 		return -EIO;
-	fprintf(f, "# time_%s rate_Gbps window_bytes, one block per flow\n", unit);
+	fprintf(f, "# time_%s rate_Gbps window_bytes, one block per flow; active samples only "
+		   "(outstanding_wrs > 0), a blank line between stretches\n", unit);
 	for (unsigned fl = 0; fl < m->n_flows; fl++) {
-		size_t n = 0, k = 0, step;
-
-		for (size_t i = 0; i < m->n_r; i++)
-			n += m->r[i].flow == fl;
-		step = n > PLOT_MAX_POINTS ? (n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS : 1;
 		fprintf(f, "%s# %s\n", fl ? "\n\n" : "", m->flows[fl]);
-		for (size_t i = 0; i < m->n_r; i++) {
-			const struct plot_rate *r = &m->r[i];
-
-			if (r->flow != fl)
-				continue;
-			if (k % step == 0 || k + 1 == n)
-				fprintf(f, "%.9g %.9g %.9g\n", r->t_ns / div, r->rate_bps / 1e9,
-					r->window_bytes);
-			k++;
-		}
+		n_pts[fl] = plot_rates_flow(f, m, fl, div);
+		n_idle += !n_pts[fl];
 	}
 	if (plot_fclose(x, f, "flow-rates.dat", err) != 0)
 		return -EIO;
 
 	if (m->n_flows_all > m->n_flows)
 		snprintf(more, sizeof(more), ", the first %u of %u flows", m->n_flows, m->n_flows_all);
+	if (n_idle)
+		snprintf(more + strlen(more), sizeof(more) - strlen(more), ", %u never active", n_idle);
 	if (!(f = plot_fopen(x, "flow-rates.gp", err)))
 		return -EIO;
 	plot_gp_head(x, f, "flow-rates", 1000, 120 + 380 * (int)n_panels);
-	fprintf(f, "set multiplot layout %u,1 title 'Congestion control per sampled flow "
+	fprintf(f, "set multiplot layout %u,1 title 'Congestion control per sampled flow while active "
 		   "(rates.csv%s)'\nset xlabel 'time (%s)'\nset xrange [0:%.9g]\n"
 		   "set title 'pacing rate'\nset ylabel 'rate (Gb/s)'\nset yrange [0:*]\nplot ",
 		n_panels, more, unit, m->max_t_ns > 0 ? m->max_t_ns / div : 1);
-	for (unsigned fl = 0; fl < m->n_flows; fl++) {
-		fprintf(f, "%s'flow-rates.dat' index %u using 1:2 with steps lw 1.5 dt %u title ",
-			fl ? ", \\\n     " : "", fl, fl / 8 + 1);
-		plot_gp_str(f, m->flows[fl]);
-	}
+	plot_rates_lines(f, m, n_pts, 2);
 	if (m->any_window) {
 		fprintf(f, "\nset title 'window (0: no window)'\nset ylabel 'window (bytes)'\n"
 			   "set format y '%%.0s%%cB'\nplot ");
-		for (unsigned fl = 0; fl < m->n_flows; fl++) {
-			fprintf(f, "%s'flow-rates.dat' index %u using 1:3 with steps lw 1.5 dt %u title ",
-				fl ? ", \\\n     " : "", fl, fl / 8 + 1);
-			plot_gp_str(f, m->flows[fl]);
-		}
+		plot_rates_lines(f, m, n_pts, 3);
 	}
 	fprintf(f, "\nunset multiplot\n");
 	if (plot_fclose(x, f, "flow-rates.gp", err) != 0)
@@ -232,6 +265,15 @@ static int plot_utilisation(struct plot_ctx *x, struct plot_more *m, char err[CF
 	return plot_run(x, "port-utilisation", "link utilisation per switch port by tier", err);
 }
 
+/* Whether some drawn flow had messages outstanding at a sample time. */
+static bool plot_rates_any_active(const struct plot_more *m)
+{
+	for (size_t i = 0; i < m->n_r; i++)
+		if (m->r[i].active)
+			return true;
+	return false;
+}
+
 int plot_more_draw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_BYTES])
 {
 	int rc;
@@ -246,6 +288,8 @@ int plot_more_draw(struct plot_ctx *x, struct plot_more *m, char err[CFG_ERR_BYT
 		plot_skip("flow-rates", "no rates.csv (set outputs.series.flows to sample flows)");
 	else if (!m->n_r)
 		plot_skip("flow-rates", "rates.csv has no sample");
+	else if (!plot_rates_any_active(m))
+		plot_skip("flow-rates", "no sampled flow was active at a sample time");
 	else if ((rc = plot_rates(x, m, err)) != 0)
 		return rc;
 	if (!m->n_u) {

@@ -24,6 +24,8 @@ const char *const plot_file_names[PLOT_N_FILES] = {
 	[PLOT_COLL] = "collectives.csv",
 	[PLOT_RATES] = "rates.csv",
 	[PLOT_PORTS] = "ports.csv",
+	[PLOT_BINS] = "fct_bins.csv",
+	[PLOT_SWEEP] = "sweep.csv",
 };
 
 const char *const plot_tiers[PLOT_N_TIERS] = { "leaf", "spine", "core", "NVLink" };
@@ -355,7 +357,7 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 					     "rate_bps", "window_bytes", NULL };
 	enum { C_T, C_WL, C_FLOW, C_SRC, C_DST, C_RATE, C_WIN };
 	struct plot_csv c;
-	int col[7], n_cols, rc;
+	int col[7], n_cols, rc, c_out = -1;
 	double first_t = 0;
 
 	rc = plot_csv_open(&c, dir, plot_file_names[PLOT_RATES], &m->rates_present, err);
@@ -367,6 +369,11 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 	if (rc != 0)
 		return plot_csv_end(&c, rc);
 	n_cols = (int)c.n_fields;
+	/* Whether the QP is active (docs/results.md): a later column, absent
+	 * from folders written before it was. */
+	for (int k = col[C_WL] + 1; k < n_cols; k++)
+		if (!strcmp(c.fields[k], "outstanding_wrs"))
+			c_out = k;
 	while ((rc = plot_csv_next(&c)) > 0) {
 		int extra = (int)c.n_fields - n_cols;
 		char wl[PLOT_MAX_NAME], key[PLOT_MAX_NAME + 32];
@@ -381,6 +388,15 @@ static int plot_read_rates(const char *dir, struct plot_more *m, char err[CFG_ER
 		    (rc = plot_csv_num(&c, plot_at(col[C_WIN], col[C_WL], extra), "window_bytes",
 				       &r.window_bytes)) != 0)
 			break;
+		r.active = true;
+		if (c_out >= 0) {
+			double wrs;
+
+			if ((rc = plot_csv_num(&c, plot_at(c_out, col[C_WL], extra), "outstanding_wrs",
+					       &wrs)) != 0)
+				break;
+			r.active = wrs > 0;
+		}
 		/* Every sample time has a row per flow: count those of the first. */
 		if (c.lineno == 2)
 			first_t = r.t_ns;
@@ -544,6 +560,10 @@ int plot_read(const char *dir, unsigned files, struct plot_in *in, char err[CFG_
 		rc = plot_read_rates(dir, &in->more, err);
 	if (rc == 0 && (files & 1u << PLOT_PORTS))
 		rc = plot_read_ports(dir, &in->more, err);
+	if (rc == 0 && (files & 1u << PLOT_BINS))
+		rc = plot_read_bins(dir, &in->bins, err);
+	if (rc == 0 && (files & 1u << PLOT_SWEEP))
+		rc = plot_read_sweep(dir, &in->sw, err);
 	return rc;
 }
 
@@ -572,5 +592,6 @@ void plot_in_free(struct plot_in *in)
 	free(m->u);
 	free(m->sw);
 	free(m->sw_ix.slots);
+	plot_sweep_free(&in->sw);
 	memset(in, 0, sizeof(*in));
 }

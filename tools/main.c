@@ -21,7 +21,7 @@ static const char usage[] =
 	"       fabemu bench [--quick | --deep] [--json] [--repeat N] [--seed N] [--set key=value]...\n"
 	"                    [-- EAL args]\n"
 	"       fabemu compare DIR_A DIR_B [DIR_C...] [--tolerance 5%] [--markdown] [--metrics GLOB,...]\n"
-	"       fabemu plot DIR [-o OUTDIR] [--format png|svg]\n"
+	"       fabemu plot DIR [DIR...] [-o OUTDIR] [--format png|svg]\n"
 	"       fabemu --version | --help | COMMAND --help\n";
 
 /* The commands, in the order of the usage above. */

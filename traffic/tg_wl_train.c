@@ -1,28 +1,32 @@
 /* The `training` workload kind: steps of a training job laid out by its
  * parallelism (tensor, pipeline, data and expert parallel, as Megatron-LM
  * arranges them: tensor-parallel groups innermost, then data-parallel
- * replicas, then pipeline stages), as one dependency graph: per
- * microbatch a forward compute on every GPU of a stage, the stage's
+ * replicas, then pipeline stages), as one dependency graph: per pass of a
+ * microbatch over a stage, a compute phase on every GPU of it, the stage's
  * tensor-parallel all-reduce (inside its NVLink domain), an expert
  * all-to-all when experts are sharded, the activations sent to the next
- * stage; then the backward passes in reverse; then the data-parallel
- * gradient all-reduce (or FSDP's reduce-scatter, with its parameter
- * all-gather before the forward), optionally overlapping the last
- * backward. A step starts when the one before has ended. Every node is
- * tagged with its dimension, so the results can say how much of a step
- * the network took on its critical path, dimension by dimension. */
+ * stage (the gradients back, backward); each stage's passes in the order
+ * of its pipeline schedule (tg_train_sched.c); after a stage's last
+ * backward and its send, the data-parallel gradient all-reduce (or FSDP's
+ * reduce-scatter, with its parameter all-gather before the forward),
+ * optionally overlapping that backward. A step starts when the one before
+ * has ended. Every node is tagged with its dimension, so the results can
+ * say how much of a step the network took on its critical path. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo.h"
 #include "tg_coll_int.h"
+#include "tg_train_int.h"
 
 enum {
 	TG_TRAIN_MAX_STEPS = 1000,
 	TG_TRAIN_MAX_MICROBATCHES = 1024,
 	TG_TRAIN_MAX_DEGREE = 65536,
+	TG_TRAIN_MAX_CHUNKS = 64,
 };
 
 /* The stream of workload w is (seed, TG_TRAIN_STREAM + w). */
@@ -35,6 +39,8 @@ struct tg_wl_train {
 	uint32_t tp, pp, dp, ep;      /* the parallel degrees */
 	uint32_t steps;               /* steps, one after the other */
 	uint32_t microbatches;        /* per step */
+	int schedule;                 /* enum tg_train_sched */
+	uint32_t chunks;              /* virtual stages a device (interleaved) */
 	uint64_t fwd_ps;              /* forward compute of one microbatch on one stage */
 	uint64_t bwd_ps;              /* backward compute */
 	uint64_t tp_bytes;            /* each tensor-parallel all-reduce (per pass) */
@@ -131,6 +137,11 @@ static const struct cfg_key tg_train_keys[] = {
 	  .max = TG_TRAIN_MAX_STEPS, .doc = "training steps, one after the other" },
 	{ "microbatches", CFG_KEY_UINT, "1", .off = TG_TRAIN_OFF(microbatches), .size = 4, .min = 1,
 	  .max = TG_TRAIN_MAX_MICROBATCHES, .doc = "microbatches per step (the pipeline's)" },
+	/* absent (not written out, as before they were): gpipe, 1 */
+	{ "schedule", CFG_KEY_ENUM, NULL, .off = TG_TRAIN_OFF(schedule), .names = tg_train_sched_names,
+	  .doc = "the pipeline's order of passes: gpipe, 1f1b or interleaved; absent: gpipe" },
+	{ "chunks", CFG_KEY_UINT, NULL, .off = TG_TRAIN_OFF(chunks), .size = 4, .min = 1,
+	  .max = TG_TRAIN_MAX_CHUNKS, .doc = "virtual stages a device holds (interleaved only); absent: 1" },
 	{ "forward", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(fwd_ps),
 	  .doc = "forward compute of one microbatch on one stage" },
 	{ "backward", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(bwd_ps),
@@ -171,6 +182,13 @@ struct tg_train {
 	uint32_t gate;             /* the previous step's end, or TG_NO_GATE */
 	uint32_t *last;            /* per GPU: its latest node (what it does next waits for) */
 	uint32_t *ranks;           /* scratch: the ranks of one group */
+	struct tg_train_op *ops;   /* per stage, its n_per passes in schedule order */
+	uint32_t n_per;            /* passes a stage per step: 2 x microbatches x chunks */
+	uint32_t *pos;             /* per stage, (fwd, chunk, microbatch): its index in ops */
+	uint32_t *next;            /* per stage: its next pass to lay out */
+	uint8_t *done;             /* per (fwd, virtual stage, microbatch): laid out */
+	uint32_t *arrive;          /* per GPU and pass index: the transfer that pass waits
+				    * for, or TG_NO_GATE */
 };
 
 /* GPU number of (stage s, replica d, tensor rank t): tensor-parallel
@@ -271,45 +289,41 @@ out:
 	return rc;
 }
 
-/* Point-to-point @bytes from GPU @a to GPU @r after @a's latest node; @r's
- * next work waits for the data's arrival as well as its own latest (with
- * no bytes, for @a's latest). */
-static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t bytes, uint16_t chan)
+/* Point-to-point @bytes from GPU @a to GPU @r after @a's latest node: in
+ * @id what the receiver's pass waits for (the transfer's arrival; with no
+ * bytes, @a's latest node; TG_NO_GATE: nothing). The sender goes on
+ * computing once it has posted (the send runs on its own stream); the
+ * step's end waits for the transfer. */
+static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t bytes, uint16_t chan,
+			 uint32_t *id)
 {
-	struct tg_graph *g = x->c->graph;
-	uint32_t pair[2] = { x->p->gpus[a], x->p->gpus[r] }, deps[2], nd = 0, id, join;
+	uint32_t pair[2] = { x->p->gpus[a], x->p->gpus[r] }, dep = x->last[a];
 	struct tg_cb b = { .c = x->c, .t = x->c->topo, .proto = x->proto, .ranks = pair, .n = 2,
 			   .coll = TG_NO_COLL, .gate = x->gate, .granule = 1 };
 	int rc;
 
 	b.proto.comm = tg_train_comm(x->p, TG_TAG_PP, 0, 0, a); /* GPU a's pipeline sends */
-	if (x->last[a] != TG_NO_GATE)
-		deps[nd++] = x->last[a];
-	if (!bytes) {
-		/* No data to model: the stage still waits for the one before. */
-		if (!nd)
-			return 0;
-		id = deps[0];
-	} else {
-		if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, deps, nd,
-				     &id)) != 0)
-			return rc;
-		g->ops[id].tag = TG_TAG_PP;
-	}
-	/* The sender goes on computing once it has posted (the send runs on
-	 * its own stream); the step's end waits for the transfer. */
-	nd = 0;
-	deps[nd++] = id;
-	if (x->last[r] != TG_NO_GATE && x->last[r] != id)
-		deps[nd++] = x->last[r];
-	{
-		struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
-
-		if ((rc = tg_graph_add(g, &node, deps, nd, &join)) != 0)
-			return rc;
-	}
-	x->last[r] = join;
+	*id = dep;
+	if (!bytes)
+		return 0; /* no data to model: the stage still waits for the one before */
+	if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, &dep,
+			     dep != TG_NO_GATE, id)) != 0)
+		return rc;
+	x->c->graph->ops[*id].tag = TG_TAG_PP;
 	return 0;
+}
+
+/* GPU @r's next work waits for @id (tg_train_send's) as well as for its
+ * own latest node. */
+static int tg_train_recv(struct tg_train *x, uint32_t r, uint32_t id)
+{
+	struct tg_node node = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+	uint32_t deps[2] = { id, x->last[r] };
+
+	if (id == TG_NO_GATE)
+		return 0;
+	return tg_graph_add(x->c->graph, &node, deps, x->last[r] != TG_NO_GATE && x->last[r] != id ? 2 : 1,
+			    &x->last[r]);
 }
 
 /* The groups of one dimension: for stage @s, the tensor group of replica
@@ -368,56 +382,132 @@ static int tg_train_dp(struct tg_train *x, uint32_t s, uint8_t kind, bool aside,
 	return rc;
 }
 
-/* One step: GPipe's order (every forward, then every backward), then the
- * gradient reduction. */
+/* Index of stage @s's pass (@fwd, @chunk, @m) in its schedule. */
+static uint32_t tg_train_pos(const struct tg_train *x, uint32_t s, bool fwd, uint32_t chunk, uint32_t m)
+{
+	const struct tg_wl_train *p = x->p;
+
+	return x->pos[((s * 2 + fwd) * p->chunks + chunk) * p->microbatches + m];
+}
+
+/* Done flag of pass (@fwd, virtual stage @vs, @m). */
+static uint8_t *tg_train_done(const struct tg_train *x, bool fwd, uint32_t vs, uint32_t m)
+{
+	return &x->done[((size_t)fwd * x->p->pp * x->p->chunks + vs) * x->p->microbatches + m];
+}
+
+/* Can stage @s run its next pass: has what it waits for (the stage
+ * before's forward, the stage after's backward) been laid out? */
+static bool tg_train_ready(const struct tg_train *x, uint32_t s)
+{
+	const struct tg_train_op *o = &x->ops[(size_t)s * x->n_per + x->next[s]];
+	uint32_t vs = o->chunk * x->p->pp + s, nv = x->p->pp * x->p->chunks;
+
+	if (o->fwd)
+		return vs == 0 || *tg_train_done(x, true, vs - 1, o->m);
+	return vs + 1 == nv || *tg_train_done(x, false, vs + 1, o->m);
+}
+
+/* The last backward of stage @s, with overlap: its first half of compute,
+ * then the gradient reduction, running beside the second half and the
+ * pass's collectives (which it does not wait for: the tensor and expert
+ * exchanges come at the end of the pass, as in every other). */
+static int tg_train_overlap(struct tg_train *x, uint32_t s, uint32_t *grp, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	struct tg_wl_train half = *p;
+	int rc = 0;
+
+	for (uint32_t d = 0; d < p->dp && rc == 0; d++)
+		for (uint32_t t = 0; t < p->tp && rc == 0; t++)
+			rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), p->bwd_ps / 2);
+	if (rc == 0)
+		rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, true, grp, err);
+	half.bwd_ps = p->bwd_ps - p->bwd_ps / 2;
+	x->p = &half;
+	if (rc == 0)
+		rc = tg_train_pass(x, s, false, grp, err);
+	x->p = (struct tg_wl_train *)p;
+	return rc;
+}
+
+/* Stage @s's next pass: what arrived for it, its compute and collectives,
+ * the send to the next virtual stage (forward; the one before, backward),
+ * and after the stage's last backward its gradient reduction, after that
+ * send (the stage before waits for the gradients, not for the reduction).
+ * A transfer whose receiver runs that pass next joins it at once (every
+ * one, in GPipe's order); others wait in arrive for their pass. */
+static int tg_train_emit(struct tg_train *x, uint32_t s, uint32_t *grp, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	uint32_t k = x->next[s], np = x->n_per, P = p->pp;
+	const struct tg_train_op *o = &x->ops[(size_t)s * np + k];
+	uint32_t vs = o->chunk * P + s, r = o->fwd ? (s + 1) % P : (s + P - 1) % P, kr = 0, id;
+	bool last = k + 1 == np, send = o->fwd ? vs + 1 < P * p->chunks : vs > 0;
+	int rc = 0;
+
+	for (uint32_t d = 0; d < p->dp && rc == 0; d++)
+		for (uint32_t t = 0; t < p->tp && rc == 0; t++) {
+			uint32_t g = tg_train_gpu(p, s, d, t);
+
+			rc = tg_train_recv(x, g, x->arrive[(size_t)g * np + k]);
+		}
+	if (rc == 0)
+		rc = last && p->overlap ? tg_train_overlap(x, s, grp, err) : tg_train_pass(x, s, o->fwd, grp, err);
+	if (send) /* the receiving pass: the same chunk, or the next (previous) one across the wrap */
+		kr = tg_train_pos(x, r, o->fwd, o->fwd ? o->chunk + (s + 1 == P) : o->chunk - (s == 0), o->m);
+	for (uint32_t d = 0; send && d < p->dp && rc == 0; d++)
+		for (uint32_t t = 0; t < p->tp && rc == 0; t++) {
+			uint32_t g = tg_train_gpu(p, r, d, t);
+
+			rc = tg_train_send(x, tg_train_gpu(p, s, d, t), g, p->pp_bytes, o->fwd ? 0 : 1, &id);
+			if (rc == 0 && x->next[r] == kr && r != s)
+				rc = tg_train_recv(x, g, id);
+			else
+				x->arrive[(size_t)g * np + kr] = id;
+		}
+	if (rc == 0 && last && !p->overlap)
+		rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, false, grp, err);
+	*tg_train_done(x, o->fwd, vs, o->m) = 1;
+	x->next[s]++;
+	return rc;
+}
+
+/* One step: each stage's passes in its schedule's order, then (after its
+ * last backward) its gradient reduction. The passes are laid out in
+ * rounds, a pass once what it waits for is: forwards from the first stage
+ * up, then backwards from the last down (GPipe's order: every forward of
+ * a microbatch along the stages, then its backwards back). */
 static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_train *p = x->p;
+	size_t left = (size_t)p->pp * x->n_per;
 	int rc = 0;
 
 	for (uint32_t i = 0; i < p->n_gpus; i++)
 		x->last[i] = TG_NO_GATE;
+	for (size_t i = 0; i < (size_t)p->n_gpus * x->n_per; i++)
+		x->arrive[i] = TG_NO_GATE;
+	memset(x->next, 0, sizeof(*x->next) * p->pp);
+	memset(x->done, 0, (size_t)2 * p->pp * p->chunks * p->microbatches);
 	for (uint32_t s = 0; p->fsdp && s < p->pp && rc == 0; s++)
 		rc = tg_train_dp(x, s, TG_COLL_ALL_GATHER, false, grp, err);
-	for (uint32_t m = 0; m < p->microbatches && rc == 0; m++)
-		for (uint32_t s = 0; s < p->pp && rc == 0; s++) {
-			rc = tg_train_pass(x, s, true, grp, err);
-			for (uint32_t d = 0; s + 1 < p->pp && d < p->dp && rc == 0; d++)
-				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
-					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
-							   tg_train_gpu(p, s + 1, d, t), p->pp_bytes, 0);
-		}
-	for (uint32_t m = p->microbatches; m-- > 0 && rc == 0;)
-		for (uint32_t s = p->pp; s-- > 0 && rc == 0;) {
-			bool last = m == 0;
-			uint64_t bwd = p->bwd_ps;
+	while (left && rc == 0) {
+		size_t before = left;
 
-			if (last && p->overlap) {
-				/* The last backward in two halves, the gradient
-				 * reduction (of stage s) between them. */
-				struct tg_wl_train half = *p;
-
-				half.bwd_ps = bwd / 2;
-				x->p = &half;
-				rc = tg_train_pass(x, s, false, grp, err);
-				x->p = (struct tg_wl_train *)p;
-				if (rc == 0)
-					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
-							 true, grp, err);
-				for (uint32_t d = 0; d < p->dp && rc == 0; d++)
-					for (uint32_t t = 0; t < p->tp && rc == 0; t++)
-						rc = tg_train_compute(x, tg_train_gpu(p, s, d, t), bwd - bwd / 2);
-			} else {
-				rc = tg_train_pass(x, s, false, grp, err);
-				if (rc == 0 && last)
-					rc = tg_train_dp(x, s, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE,
-							 false, grp, err);
-			}
-			for (uint32_t d = 0; s > 0 && d < p->dp && rc == 0; d++)
-				for (uint32_t t = 0; t < p->tp && rc == 0; t++)
-					rc = tg_train_send(x, tg_train_gpu(p, s, d, t),
-							   tg_train_gpu(p, s - 1, d, t), p->pp_bytes, 1);
+		for (uint32_t s = 0; s < p->pp && rc == 0; s++)
+			if (x->next[s] < x->n_per && x->ops[(size_t)s * x->n_per + x->next[s]].fwd &&
+			    tg_train_ready(x, s) && (rc = tg_train_emit(x, s, grp, err)) == 0)
+				left--;
+		for (uint32_t s = p->pp; s-- > 0 && rc == 0;)
+			if (x->next[s] < x->n_per && !x->ops[(size_t)s * x->n_per + x->next[s]].fwd &&
+			    tg_train_ready(x, s) && (rc = tg_train_emit(x, s, grp, err)) == 0)
+				left--;
+		if (rc == 0 && left == before) {
+			snprintf(err, CFG_ERR_BYTES, "training: the pipeline schedule is stuck (a bug)");
+			return -EINVAL;
 		}
+	}
 	return rc;
 }
 
@@ -433,8 +523,8 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_train *p = x->p;
-	uint64_t mb = p->microbatches, pp = p->pp, dp = p->dp, tp = p->tp, gt = pp * dp * tp;
-	uint64_t sends = 2 * mb * (pp - 1) * dp * tp, computes = 2 * mb * gt + (p->overlap ? gt : 0);
+	uint64_t mb = p->microbatches, pp = p->pp, dp = p->dp, tp = p->tp, gt = pp * dp * tp, v = p->chunks;
+	uint64_t sends = 2 * mb * (pp * v - 1) * dp * tp, computes = 2 * mb * v * gt + (p->overlap ? gt : 0);
 	const struct {
 		bool on;          /* it happens */
 		uint8_t kind;     /* enum tg_coll_kind */
@@ -443,9 +533,10 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 		uint64_t count;   /* instances per step */
 		uint64_t groups;  /* communicators */
 	} cs[] = {
-		{ p->tp_bytes && tp > 1, TG_COLL_ALL_REDUCE, p->tp, p->tp_bytes, 2 * mb * pp * dp, pp * dp },
-		{ p->ep_bytes && p->ep > 1, TG_COLL_ALL_TO_ALL, p->ep, p->ep_bytes,
-		  2 * mb * pp * (dp / p->ep) * tp, pp * (dp / p->ep) * tp },
+		{ p->tp_bytes / v && tp > 1, TG_COLL_ALL_REDUCE, p->tp, p->tp_bytes / v, 2 * mb * v * pp * dp,
+		  pp * dp },
+		{ p->ep_bytes / v && p->ep > 1, TG_COLL_ALL_TO_ALL, p->ep, p->ep_bytes / v,
+		  2 * mb * v * pp * (dp / p->ep) * tp, pp * (dp / p->ep) * tp },
 		{ p->dp_bytes && dp > 1, p->fsdp ? TG_COLL_REDUCE_SCATTER : TG_COLL_ALL_REDUCE, p->dp,
 		  p->dp_bytes, pp * tp, pp * tp },
 		/* FSDP's all-gather: the reduce-scatter's ring, its connections */
@@ -476,7 +567,7 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 		msgs = tg_est_add(msgs, sends);
 		ops = tg_est_add(ops, 2 * sends);
 		deps = tg_est_add(deps, 3 * sends);
-		est.conns = tg_est_add(est.conns, 2 * (pp - 1) * dp * tp);
+		est.conns = tg_est_add(est.conns, 2 * (v > 1 ? pp : pp - 1) * dp * tp);
 	} else {
 		ops = tg_est_add(ops, sends);
 		deps = tg_est_add(deps, 2 * sends);
@@ -491,6 +582,44 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 	return tg_wl_admit(x->c, it, "training", &est, false, err);
 }
 
+/* Check the schedule against the layout, and lay out every stage's
+ * passes (x->ops, x->pos) and the step's scratch: 0, -EINVAL with @err
+ * filled, or -ENOMEM. */
+static int tg_train_plan(struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
+{
+	const struct tg_wl_train *p = x->p;
+	const struct cfg_node *at = cfg_get(it, "chunks") ? cfg_get(it, "chunks") : it;
+	size_t n;
+
+	if (p->chunks > 1 && p->schedule != TG_TRAIN_INTERLEAVED) {
+		cfg_errorf(err, at, "chunks: only the interleaved schedule splits a stage into chunks");
+		return -EINVAL;
+	}
+	at = cfg_get(it, "schedule") ? cfg_get(it, "schedule") : it;
+	if (p->schedule == TG_TRAIN_INTERLEAVED && (p->pp < 2 || p->microbatches % p->pp)) {
+		cfg_errorf(err, at, "schedule: interleaved wants pp >= 2 and microbatches a multiple of pp "
+			   "(%u microbatches, pp %u), as Megatron-LM does", p->microbatches, p->pp);
+		return -EINVAL;
+	}
+	x->n_per = 2 * p->microbatches * p->chunks;
+	n = (size_t)p->pp * x->n_per;
+	x->ops = malloc(sizeof(*x->ops) * n);
+	x->pos = malloc(sizeof(*x->pos) * n);
+	x->done = malloc(n);
+	x->next = malloc(sizeof(*x->next) * p->pp);
+	x->arrive = malloc(sizeof(*x->arrive) * (size_t)p->n_gpus * x->n_per);
+	if (!x->ops || !x->pos || !x->done || !x->next || !x->arrive)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < p->pp; s++) {
+		struct tg_train_op *o = &x->ops[(size_t)s * x->n_per];
+
+		tg_train_sched_stage((enum tg_train_sched)p->schedule, p->pp, p->microbatches, p->chunks, s, o);
+		for (uint32_t k = 0; k < x->n_per; k++)
+			x->pos[((s * 2 + o[k].fwd) * p->chunks + o[k].chunk) * p->microbatches + o[k].m] = k;
+	}
+	return 0;
+}
+
 static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_train p = { .ctx = c };
@@ -499,11 +628,13 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		{ &tg_train_table, &p },
 	};
 	struct tg_train x = { .p = &p, .c = c, .gate = TG_NO_GATE };
+	struct tg_wl_train chunk;     /* p, each pass of one chunk of a stage */
 	uint32_t *grp = NULL;
 	int rc;
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0)
 		goto out;
+	p.chunks = p.chunks ? p.chunks : 1; /* absent: 1 */
 	x.proto.op = TG_OP_SEND;
 	x.proto.dscp = p.dscp_set ? p.dscp : c->dscp;
 	x.proto.workload = c->index;
@@ -519,8 +650,16 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = tg_train_admit(&x, it, err)) != 0)
+	if ((rc = tg_train_admit(&x, it, err)) != 0 || (rc = tg_train_plan(&x, it, err)) != 0)
 		goto out;
+	/* A chunk of v is 1/v of the stage's layers: 1/v of its compute and
+	 * of its tensor and expert traffic per pass. */
+	chunk = p;
+	chunk.fwd_ps /= p.chunks;
+	chunk.bwd_ps /= p.chunks;
+	chunk.tp_bytes /= p.chunks;
+	chunk.ep_bytes /= p.chunks;
+	x.p = &chunk;
 	for (uint32_t k = 0; k < p.steps && rc == 0; k++) {
 		uint32_t first = c->graph->n_ops, end;
 		struct tg_step *v;
@@ -541,6 +680,11 @@ out:
 	free(p.slow);
 	free(x.last);
 	free(x.ranks);
+	free(x.ops);
+	free(x.pos);
+	free(x.done);
+	free(x.next);
+	free(x.arrive);
 	free(grp);
 	return rc;
 }

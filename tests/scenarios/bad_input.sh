@@ -533,8 +533,8 @@ cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 2" \
 	"$fabemu" plot "$tmp/cmp-v2" -o "$tmp/plot-out"
 cexpect plot-format "--format is png or svg, got 'jpg'" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg
-cexpect plot-two "plot takes one results folder, got more" \
-	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok" -o "$tmp/plot-out"
+cexpect plot-two "plot of several results folders draws them together: give -o DIR" \
+	"$fabemu" plot "$tmp/cmp-ok" "$tmp/cmp-ok"
 # FIFOs are refused before anything is read (they once blocked forever;
 # issue 23): as flows.csv for plot, as summary.json for compare, as the
 # experiment file, as topo's argument, as a trace. Each under timeout.
@@ -873,5 +873,21 @@ size size-memory "size-memory.yaml:3:11: permutation 'permutation0': the run wou
 # known once the traffic is: the whole experiment is checked then.
 size size-pool "size-pool.yaml:4:10: the run would take about [0-9.]+ GiB \(messages [0-9.]+ MiB, graph [0-9.]+ MiB, fabric [0-9.]+ MiB, packet pool [0-9.]+ GiB\), more than engine.max_memory \(1.0 GiB\) \(a smaller fabric, traffic or engine.packet_pool\)" \
 	"$good_topo" "nic: {payload: true}" "engine: {max_memory: 1GiB}" "traffic: [{kind: permutation, size: 1GiB}]"
+# A congestion control that reacts to marks only (DCQCN, IB CC) where the
+# link layer marks nothing: refused at its cc key, naming the key that
+# marks on this layer and the other layer's marking that does not apply
+# (docs/config.md, "What congestion control acts on").
+exp cc-unmarked-ib "cc-unmarked-ib.yaml:3:11: congestion control 'dcqcn' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: infiniband \(fabric.ib_cc is off; fabric.ecn marks only with fabric.link_layer: roce\): it would never slow a sender down" \
+	"$good_topo" "$good_traffic" "nic: {cc: dcqcn}" "fabric: {link_layer: infiniband, ecn: {tcs: [3]}}"
+exp cc-unmarked-roce "cc-unmarked-roce.yaml:2:74: congestion control 'ibcc' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: roce \(fabric.ecn is off; fabric.ib_cc marks only with fabric.link_layer: infiniband\): it would never slow a sender down" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB}, {kind: incast, count: 2, cc: ibcc, dst: h0, size: 64KiB}]" \
+	"fabric: {ib_cc: {threshold: 15}}"
+exp cc-unmarked-none "cc-unmarked-none.yaml:3:11: congestion control 'dcqcn' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: roce \(fabric.ecn is off\): it would never slow a sender down" \
+	"$good_topo" "$good_traffic" "nic: {cc: dcqcn}"
+exp cc-unmarked-class "cc-unmarked-class.yaml:3:11: congestion control 'dcqcn' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: roce \(fabric.ecn marks none of the classes its traffic uses\): it would never slow a sender down" \
+	"$good_topo" "$good_traffic" "nic: {cc: dcqcn}" "fabric: {ecn: {tcs: [5]}}"
+# A workload's own algorithm that reads INT is refused at its own cc key.
+exp ib-hpcc-workload "ib-hpcc-workload.yaml:2:48: congestion control 'hpcc' reads in-band telemetry, which is not modelled with fabric.link_layer: infiniband" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, cc: hpcc}]" "fabric: {link_layer: infiniband}"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

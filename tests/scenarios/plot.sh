@@ -7,7 +7,9 @@
 # (exit 77) when gnuplot is missing: tools/install-deps.sh installs it.
 # Then the pictures of other inputs: bus bandwidth by size (collectives.csv
 # of allreduce-sweep-2x8), per-flow rate and window (rates.csv of
-# hpcc-incast with outputs.series.flows; rate only from dcqcn-fairness) and
+# hpcc-incast with outputs.series.flows; rate only from dcqcn-fairness),
+# drawn only while each flow is active (its points are rates.csv's rows
+# with outstanding_wrs above 0, a gap between stretches), and
 # switch port utilisation (ports.csv), checked against their inputs; a folder
 # without an input draws no such picture and exits 0; a bad input exits 2.
 #   plot.sh FABEMU EXPERIMENT.yaml   (one with PFC pauses and outputs.series,
@@ -136,15 +138,54 @@ done
 [ "$(grep -c "using 1:2 with steps" "$tmp/hpcc-png/flow-rates.gp")" -eq 8 ] || bad "flow-rates: not 8 rate lines"
 [ "$(grep -c "using 1:3 with steps" "$tmp/hpcc-png/flow-rates.gp")" -eq 8 ] || bad "flow-rates: not 8 window lines"
 grep -q "title 'incast flow 0: h1 -> h0'" "$tmp/hpcc-png/flow-rates.gp" || bad "flow-rates: flow 0's title"
-r=$(awk -F, 'NR == 2 { print $7 / 1e9, $8 + 0 }' "$tmp/hpcc/rates.csv")
-[ "$(awk '!/^#/ { print $2 + 0, $3 + 0; exit }' "$tmp/hpcc-png/flow-rates.dat")" = "$r" ] ||
-	bad "flow-rates.dat: the first sample is not '$r'"
+# Only active intervals (docs/results.md: outstanding_wrs 0 is idle or not
+# started): each flow's points are exactly rates.csv's rows where it had
+# messages outstanding, a stretch per data block (gnuplot's gap), the idle
+# rows before its first message and after its last left out.
+active_points() {
+	python3 - "$1" "$2" <<'PY' || bad "flow-rates.dat of $1 is not rates.csv's active rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/rates.csv")))
+blocks = open(sys.argv[2]).read().split("\n\n\n")
+flows = list(dict.fromkeys((r["workload"], r["flow"]) for r in rows))[:16]
+assert len(blocks) == len(flows), (len(blocks), len(flows))
+div = 1e6 if max(float(r["time_ns"]) for r in rows) >= 1e7 else 1e3
+n_idle = 0
+for key, block in zip(flows, blocks):
+    want, cur = [], []
+    for r in rows:
+        if (r["workload"], r["flow"]) != key:
+            continue
+        if int(r["outstanding_wrs"]) > 0:
+            cur.append((float(r["time_ns"]) / div, float(r["rate_bps"]) / 1e9, float(r["window_bytes"])))
+        elif cur:
+            want.append(cur); cur = []
+    if cur:
+        want.append(cur)
+    n_idle += any(int(r["outstanding_wrs"]) == 0 for r in rows if (r["workload"], r["flow"]) == key)
+    got = [[tuple(float(v) for v in l.split()) for l in st.splitlines() if l and l[0] != "#"]
+           for st in block.split("\n\n")]
+    got = [g for g in got if g]
+    assert len(got) == len(want), (key, len(got), len(want))
+    same = lambda a, b: all(abs(x - y) <= 1e-8 * max(1, abs(y)) for x, y in zip(a, b))
+    for g, w in zip(got, want):
+        # Every row while short; thinned (over 2000 samples) to a subsequence
+        # keeping each stretch's first and last.
+        assert len(g) == len(w) or len(w) > 2000 and len(g) < len(w), (key, len(g), len(w))
+        assert same(g[0], w[0]) and same(g[-1], w[-1]), (key, g[0], w[0], g[-1], w[-1])
+        it = iter(w)
+        assert all(any(same(a, b) for b in it) for a in g), (key, "not a subsequence")
+assert n_idle > 0, "no idle sample: the check cannot tell"
+PY
+}
+active_points "$tmp/hpcc" "$tmp/hpcc-png/flow-rates.dat"
 # DCQCN has no window: one panel, rate only.
 "$fabemu" run "$exp_dir/dcqcn-fairness.yaml" -o "$tmp/dcqcn" -q
 plot_more "$tmp/dcqcn" "$tmp/dcqcn-png" png
 drawn "$tmp/dcqcn-png" flow-rates png 1000 500
 ! grep -q "using 1:3" "$tmp/dcqcn-png/flow-rates.gp" || bad "flow-rates: a window panel without windows"
 grep -q "the first 16 of 26 flows" "$tmp/dcqcn-png/flow-rates.gp" || bad "flow-rates: not the first 16 of 26"
+active_points "$tmp/dcqcn" "$tmp/dcqcn-png/flow-rates.dat"
 
 # Without ports.csv nor rates.csv: neither drawn, exit 0.
 mkdir "$tmp/bare"
