@@ -637,8 +637,11 @@ static int plot_one(struct plot_ctx *x, struct plot_in *in, const char *label,
 	int rc;
 
 	if (!in->fl.present) {
-		plot_skip("fct-slowdown", "no flows.csv (outputs.flows_csv false, or auto over 100000 messages)");
-		plot_skip("fct-cdf", "no flows.csv (outputs.flows_csv false, or auto over 100000 messages)");
+		static const char why[] =
+			"no flows.csv (outputs.flows_csv false, or auto over 100000 messages)";
+
+		plot_skip("fct-slowdown", why);
+		plot_skip("fct-cdf", why);
 	} else if (!in->fl.n) {
 		plot_skip("fct-slowdown", "no message completed");
 		plot_skip("fct-cdf", "no message completed");
