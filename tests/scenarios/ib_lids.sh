@@ -4,7 +4,7 @@
 # docs/infiniband.md) under the name capture/hosts gives its IPv4 address
 # 10.0.0.(e + 1); tools/fabemu-ib.lua, reading it through
 # WIRESHARK_CONFIG_DIR, names every data packet's SLID and DLID as that
-# rule says. A RoCE run writes no lids.csv.
+# rule says. A RoCE run writes no lids.csv and removes an earlier one.
 #   ib_lids.sh FABEMU IB-EXPERIMENT ROCE-EXPERIMENT
 set -eu
 fabemu=$1
@@ -35,4 +35,7 @@ awk -F '\t' '$3 != "h" ($1 - 1) || $4 != "h" ($2 - 1)' "$tmp/f.txt" | grep -q . 
 	fail "a LID named other than h(LID - 1): $(awk -F '\t' '$3 != "h" ($1 - 1)' "$tmp/f.txt" | head -1)"
 "$fabemu" run "$roce" -o "$tmp/roce" -q --set 'capture.ports=[h0:0]'
 [ ! -e "$tmp/roce/capture/lids.csv" ] || fail "a RoCE run wrote lids.csv"
+# A RoCE run into the IB run's folder removes the stale lids.csv.
+"$fabemu" run "$roce" -o "$tmp/ib" -q --set 'capture.ports=[h0:0]'
+[ ! -e "$cap/lids.csv" ] || fail "a RoCE run left an earlier run's lids.csv"
 echo "ib_lids: OK ($n packets named)"
