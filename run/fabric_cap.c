@@ -2,7 +2,9 @@
  * an interface per port (capture.format), native IB ports under the link
  * type capture.ib_linktype says, and beside them the name files
  * Wireshark reads, capture/hosts (IPv4 -> endpoint) and capture/ethers
- * (MAC -> port), so that a decode shows h3 and leaf2-p4, not addresses. */
+ * (MAC -> port), so that a decode shows h3 and leaf2-p4, not addresses; on
+ * InfiniBand also capture/lids.csv (LID -> endpoint), which
+ * tools/fabemu-ib.lua reads. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +14,13 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "link_layer.h"
 #include "pkt_ll.h"
 
 enum {
 	FABRIC_CAP_DIR_BYTES = 4096,  /* the capture folder (a results folder is at most 3575 bytes) */
 	FABRIC_CAP_PATH_BYTES = 4200, /* that folder and a file name */
-	FABRIC_CAP_NAME_FILES = 2,    /* hosts and ethers */
+	FABRIC_CAP_NAME_FILES = 3,    /* hosts, ethers and (InfiniBand) lids.csv */
 };
 
 /* @path is no folder of the results folder's own: -ENOTDIR, @err says so. */
@@ -69,6 +72,65 @@ static int fabric_cap_fclose(FILE *fp, const char *path, char err[CFG_ERR_BYTES]
 	if (r != 0)
 		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(-r));
 	return r;
+}
+
+/* @s as one CSV field: quoted (RFC 4180) when it holds a comma, a quote or
+ * a line break. */
+static void fabric_cap_csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* capture/lids.csv on an InfiniBand fabric: "lid,name,node,port,ip", one
+ * row per endpoint, LID e + 1 as the subnet manager gives it
+ * (docs/infiniband.md), name as in capture/hosts. Wireshark has no LID
+ * name file of its own: tools/fabemu-ib.lua reads this one. Nothing on
+ * other link layers (their captures carry no LIDs). */
+static int fabric_cap_lids(struct fabric *f, const char dir[FABRIC_CAP_DIR_BYTES],
+			   char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = f->topo;
+	const struct pkt_ll *w = f->exp->ll ? f->exp->ll->wire : NULL;
+	char path[FABRIC_CAP_PATH_BYTES], tok[TOPO_NAME_BYTES];
+	FILE *fp;
+	int r;
+
+	if (!w || w->kind != PKT_LL_IB)
+		return 0;
+	snprintf(path, sizeof(path), "%s/lids.csv", dir);
+	if (!(fp = cfg_fopen_out(path))) {
+		r = -errno;
+		snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));
+		return r;
+	}
+	fprintf(fp, "lid,name,node,port,ip\n");
+	for (uint32_t ep = 0; ep < t->n_eps; ep++) {
+		const struct topo_node *n = &t->nodes[t->eps[ep].node];
+		uint32_t ip = addr_ep_ip(ep);
+
+		fabric_cap_token(n->name, tok, sizeof(tok));
+		fprintf(fp, "%u,%s", ep + 1, tok);
+		if (n->n_ports > 1)
+			fprintf(fp, "-p%u", t->eps[ep].port);
+		fputc(',', fp);
+		fabric_cap_csv_field(fp, n->name);
+		fprintf(fp, ",%u,%u.%u.%u.%u\n", t->eps[ep].port, ip >> 24, (ip >> 16) & 0xff,
+			(ip >> 8) & 0xff, ip & 0xff);
+	}
+	if ((r = fabric_cap_fclose(fp, path, err)) != 0)
+		return r;
+	f->cap_paths[f->n_cap_paths++] = strdup(path);
+	return 0;
 }
 
 /* capture/hosts: "10.0.0.4 h3", one line per endpoint (a host of several
@@ -125,7 +187,7 @@ static int fabric_cap_names(struct fabric *f, const char dir[FABRIC_CAP_DIR_BYTE
 	if ((r = fabric_cap_fclose(fp, path, err)) != 0)
 		return r;
 	f->cap_paths[f->n_cap_paths++] = strdup(path);
-	return 0;
+	return fabric_cap_lids(f, dir, err);
 fail:
 	r = -errno;
 	snprintf(err, CFG_ERR_BYTES, "%.400s: cannot write: %s", path, strerror(errno));

@@ -51,12 +51,13 @@ int cli_mkdirs(const char *path)
 }
 
 /* Whether @name is one a capture of fabemu's takes: NODE-pPORT.pcap, or
- * capture.pcapng, hosts and ethers. */
+ * capture.pcapng, hosts, ethers and lids.csv. */
 static bool cli_capture_name(const char *name)
 {
 	size_t n = strlen(name), i;
 
-	if (!strcmp(name, "capture.pcapng") || !strcmp(name, "hosts") || !strcmp(name, "ethers"))
+	if (!strcmp(name, "capture.pcapng") || !strcmp(name, "hosts") || !strcmp(name, "ethers") ||
+	    !strcmp(name, "lids.csv"))
 		return true;
 
 	if (n < 8 || strcmp(name + n - 5, ".pcap"))

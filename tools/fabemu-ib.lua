@@ -14,7 +14,12 @@
 -- wiretap has no mapping for 247 and refuses to open them before any
 -- dissector runs (write them with capture.ib_linktype: user0).
 -- Fields: fabemu_iblink.op, .fctbs, .vl, .fccl, .lpcrc, .lpcrc_good; on data
--- packets fabemu_ib.fecn, .becn and .cnp.
+-- packets fabemu_ib.fecn, .becn and .cnp, and the endpoints' names
+-- fabemu_ib.src_name, .dst_name (also at the head of the Info column:
+-- Wireshark refills Source and Destination from the LIDs) from the LID map fabemu writes beside IB captures,
+-- capture/lids.csv: the preference fabemu_ib.lids names it (-o
+-- fabemu_ib.lids:results/x/capture/lids.csv); by default lids.csv in the
+-- personal configuration folder (WIRESHARK_CONFIG_DIR=results/x/capture).
 
 local bit = bit32 or bit
 
@@ -63,7 +68,56 @@ local cc = Proto("fabemu_ib", "fabemu InfiniBand congestion bits")
 local f_fecn = ProtoField.bool("fabemu_ib.fecn", "FECN (forward congestion)", 8, nil, 0x80)
 local f_becn = ProtoField.bool("fabemu_ib.becn", "BECN (backward congestion)", 8, nil, 0x40)
 local f_cnp = ProtoField.bool("fabemu_ib.cnp", "Congestion notification packet (opcode 0x81)")
-cc.fields = { f_fecn, f_becn, f_cnp }
+local f_src = ProtoField.string("fabemu_ib.src_name", "Source (SLID's endpoint)")
+local f_dst = ProtoField.string("fabemu_ib.dst_name", "Destination (DLID's endpoint)")
+cc.fields = { f_fecn, f_becn, f_cnp, f_src, f_dst }
+cc.prefs.lids = Pref.string("LID map (lids.csv)", "",
+	"fabemu's capture/lids.csv; empty: lids.csv in the personal configuration folder")
+
+-- LID -> name from lids.csv ("lid,name,node,port,ip", a header row first),
+-- read once per file opened (cc.init); an absent file names nothing.
+local lid_names = nil
+
+local function lids_load()
+	lid_names = {}
+	local path = cc.prefs.lids
+	if path == nil or path == "" then
+		path = Dir.personal_config_path("lids.csv")
+	end
+	local fp = io.open(path, "r")
+	if not fp then
+		return
+	end
+	for line in fp:lines() do
+		local lid, name = line:match("^(%d+),([^,]+),")
+		if lid then
+			lid_names[tonumber(lid)] = name
+		end
+	end
+	fp:close()
+end
+
+function cc.init()
+	lid_names = nil
+end
+
+local function lid_names_add(tvb, pinfo, t)
+	if lid_names == nil then
+		lids_load()
+	end
+	-- LRH: DLID in bytes 2-3, SLID in bytes 6-7.
+	local dst = lid_names[tvb(2, 2):uint()]
+	local src = lid_names[tvb(6, 2):uint()]
+	if src then
+		t:add(f_src, tvb(6, 2), src):set_generated()
+	end
+	if dst then
+		t:add(f_dst, tvb(2, 2), dst):set_generated()
+	end
+	if src or dst then
+		pinfo.cols.info:prepend(string.format("%s → %s ", src or "?", dst or "?"))
+	end
+end
 
 local LRH_BYTES, GRH_BYTES = 8, 40
 
@@ -79,6 +133,7 @@ local function congestion_bits(tvb, pinfo, tree)
 		return
 	end
 	local t = tree:add(cc, tvb(bth + 4, 1))
+	lid_names_add(tvb, pinfo, t)
 	t:add(f_fecn, tvb(bth + 4, 1))
 	t:add(f_becn, tvb(bth + 4, 1))
 	if tvb(bth, 1):uint() == 0x81 then
