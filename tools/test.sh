@@ -1,39 +1,63 @@
 #!/usr/bin/env bash
-# Set everything up and run the whole test suite (unit and scenario tests),
-# once on a normal build and once under AddressSanitizer and
-# UndefinedBehaviorSanitizer: what README's test command and CI run.
-# FABEMU_NO_SANITIZE=1 skips the second pass. Then a fuzzing smoke run
-# (tools/fuzz-smoke.sh under ASan and UBSan: each libFuzzer target on
+# Set everything up and run the tests: README's test command and CI's.
+#   tools/test.sh          the quick set (about 5 min on 2 idle cores): the
+#                          default meson setup (unit tests and the scenario
+#                          tests less the suite 'release') on a normal build,
+#                          then the suite 'sanitize' (the unit tests and a
+#                          scenario per module) under ASan and UBSan.
+#   tools/test.sh --full   the release set (about 15 min): every unit and
+#                          scenario test on both builds (the setup
+#                          'release'), then the fuzzing smoke run.
+# FABEMU_NO_SANITIZE=1 skips the sanitizer pass, FABEMU_NO_FUZZ=1 the fuzz
+# run (tools/fuzz-smoke.sh under ASan and UBSan: each libFuzzer target on
 # FABEMU_FUZZ_RUNS inputs, default 15000, the file readers' targets
 # FABEMU_FUZZ_READER_RUNS, default 3000, from seed 1, at most
-# FABEMU_FUZZ_SECONDS, default 90); FABEMU_NO_FUZZ=1 skips it. Ends with
-# one line "N passed, M failed" over the test passes (and the fuzz run,
-# counted as one).
+# FABEMU_FUZZ_SECONDS, default 90); FABEMU_FUZZ=1 adds it to the quick set.
+# Ends with one line "N passed, M failed" over the test passes (and the
+# fuzz run, counted as one).
 set -eu
 cd "$(dirname "$0")/.."
+full=0
+case "${1:-}" in
+'') ;;
+--full) full=1 ;;
+*) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
+esac
 tools/install-deps.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 
-# run_suite BUILD_DIR [ENV=VALUE...]: meson test, output kept for the count.
+# run_suite BUILD_DIR [ENV=VALUE...] [-- MESON_TEST_ARGS...]: meson test,
+# output kept for the count.
 run_suite() {
-	local dir=$1
+	local dir=$1 envs=()
 	shift
-	env "$@" meson test -C "$dir" --print-errorlogs --num-processes 2 2>&1 | tee -a "$log"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+	[ $# -eq 0 ] || shift
+	env "${envs[@]}" meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" 2>&1 | tee -a "$log"
 	return "${PIPESTATUS[0]}"
 }
 
+if [ "$full" = 1 ]; then set -- --setup release; else set --; fi
 tools/build.sh build
-run_suite build || status=1
+run_suite build -- "$@" || status=1
 if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
+	# -O1 (ASan's advice): a third less compile time than -O2, checks the same.
 	[ -f build-san/build.ninja ] ||
-		meson setup build-san -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
-	ninja -C build-san
+		meson setup build-san -Db_sanitize=address,undefined -Db_lundef=false \
+			-Doptimization=1 >/dev/null
+	if [ "$full" = 1 ]; then
+		ninja -C build-san
+	else
+		# The quick set needs the program and the unit tests alone.
+		ninja -C build-san tools/fabemu tests/fabemu-tests
+		set -- --suite sanitize --no-rebuild
+	fi
 	run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		ASAN_OPTIONS=detect_leaks=1 || status=1
+		ASAN_OPTIONS=detect_leaks=1 -- "$@" || status=1
 fi
-if [ "${FABEMU_NO_FUZZ:-0}" != 1 ]; then
+if [ "${FABEMU_NO_FUZZ:-0}" != 1 ] && { [ "$full" = 1 ] || [ "${FABEMU_FUZZ:-0}" = 1 ]; }; then
 	# A fixed number of inputs from a fixed seed (the same run on every
 	# machine), capped at FABEMU_FUZZ_SECONDS per target.
 	if FABEMU_FUZZ_RUNS=${FABEMU_FUZZ_RUNS:-15000} FABEMU_FUZZ_READER_RUNS=${FABEMU_FUZZ_READER_RUNS:-3000} \

@@ -19,11 +19,25 @@
 # (nothing drops, every flow completes, no flow beats its ideal FCT).
 # With --break-cc the same reference check runs DCQCN's work with
 # nic.cc=none and must fail (the test fct-vs-ns3-broken).
-#   fct_compare.sh FABEMU EXPERIMENTS_DIR [--break-cc]
+# --until NS cuts the work at NS instead of 3 ms: the default test set runs
+# the first 1 ms (about 590 flows a side, the same reference cut shorter;
+# measured: DCQCN within 21% in its worst bin, HPCC within 5%, and without
+# congestion control 1.5-4.9x off, so it still fails); the release set
+# (fct-vs-ns3-3ms) runs the 3 ms.
+#   fct_compare.sh FABEMU EXPERIMENTS_DIR [--break-cc] [--until NS]
 set -eu
 fabemu=$1
 dir=$2
 shift 2
+until_ns=3000000 broken=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--break-cc) broken=1 ;;
+	--until) until_ns=$2; shift ;;
+	*) echo "fct_compare.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
 . "$(dirname "$0")/lib.sh"
 # Under the sanitizers (tools/test.sh's second pass) the 320-host runs take
 # minutes for no new coverage: hpcc-ns3-tool runs the same fabric, trace and
@@ -33,20 +47,20 @@ if [ -n "${ASAN_OPTIONS:-}" ]; then
 	exit 77
 fi
 val=$(cd "$dir/.." && pwd)/tests/validation/cc_ns3.py
-if [ "${1:-}" = --break-cc ]; then
+if [ "$broken" = 1 ]; then
 	# The check can fail: the same work without congestion control is far
 	# from DCQCN's reference (queues and pauses instead of rate cuts).
-	out=$(python3 "$val" "$fabemu" --cc dcqcn --until 3000000 --bins 5 --tail 0.95 \
+	out=$(python3 "$val" "$fabemu" --cc dcqcn --until "$until_ns" --bins 5 --tail 0.95 \
 		--tolerance 0.25 --out "$tmp/ref-broken" --set nic.cc=none 2>&1 || true)
 	echo "$out" | tail -3
 	check "without congestion control the reference check fails" \
 		"$(echo "$out" | grep -c '^FAIL:') > 0"
 	exit "$fail"
 fi
-out=$(python3 "$val" "$fabemu" --cc dcqcn,hpcc --until 3000000 --bins 5 --tail 0.95 \
+out=$(python3 "$val" "$fabemu" --cc dcqcn,hpcc --until "$until_ns" --bins 5 --tail 0.95 \
 	--tolerance 0.25 -j 2 --out "$tmp/ref" 2>&1) || true
 echo "$out"
-check "DCQCN and HPCC agree with the ns-3 reference (first 3 ms, 20% bins, median and p95 within 25%)" \
+check "DCQCN and HPCC agree with the ns-3 reference (first $((until_ns / 1000)) us, 20% bins, median and p95 within 25%)" \
 	"$(echo "$out" | grep -c '^2 passed, 0 failed$') == 1"
 "$fabemu" check "$dir/fct-websearch.yaml" -o "$tmp/hpcc" -q >/dev/null ||
 	{ echo "FAIL: fct-websearch with hpcc: its expect list"; fail=1; }
