@@ -23,19 +23,19 @@ fi
 series='outputs.series={ports: ["edge0:0", "edge1:0"], interval: 10us}'
 "$fabemu" run "$exp_dir/fct-websearch.yaml" -o "$tmp/hpcc" -q --set stop_time=3ms \
 	--set "$series" 2>/dev/null
-"$fabemu" run "$exp_dir/fct-websearch.yaml" -o "$tmp/dcqcn" -q --set stop_time=3ms \
-	--set "$series" --set nic.cc=dcqcn 2>/dev/null
-(cd "$tmp" && sha256sum hpcc/* dcqcn/*) >"$tmp/before"
+"$fabemu" run "$exp_dir/fct-websearch.yaml" -o "$tmp/nocc" -q --set stop_time=3ms \
+	--set "$series" --set nic.cc=none 2>/dev/null
+(cd "$tmp" && sha256sum hpcc/* nocc/*) >"$tmp/before"
 
 rc=0
-"$fabemu" plot "$tmp/hpcc" "$tmp/dcqcn" -o "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+"$fabemu" plot "$tmp/hpcc" "$tmp/nocc" -o "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
 [ "$rc" -eq 0 ] || { bad "plot of two runs: exit status $rc"; cat "$tmp/stdout" "$tmp/stderr"; }
 [ ! -s "$tmp/stderr" ] || { bad "gnuplot said something:"; cat "$tmp/stderr"; }
 for name in runs-fct-cdf runs-fct-slowdown runs-queues fct-bins; do
 	grep -qx "$tmp/out/$name.png: .*" "$tmp/stdout" || bad "no line for $name"
 	[ -s "$tmp/out/$name.png" ] && [ -s "$tmp/out/$name.gp" ] && [ -s "$tmp/out/$name.dat" ] ||
 		bad "$name: picture, script or data missing"
-	for run in hpcc dcqcn; do
+	for run in hpcc nocc; do
 		grep -q "title '$run'" "$tmp/out/$name.gp" || bad "$name: no line titled $run"
 	done
 done
@@ -52,10 +52,10 @@ def blocks(path):
         out[name] = [tuple(float(v) for v in l.split()) for l in lines if l and l[0] != "#"]
     return out
 cdf, bins = blocks(tmp + "/out/runs-fct-cdf.dat"), blocks(tmp + "/out/fct-bins.dat")
-hi = max(float(r["fct_ns"]) for run in ("hpcc", "dcqcn")
+hi = max(float(r["fct_ns"]) for run in ("hpcc", "nocc")
          for r in csv.DictReader(open(f"{tmp}/{run}/flows.csv")) if r["status"] == "complete")
 div = 1e6 if hi >= 1e7 else 1e3
-for run in ("hpcc", "dcqcn"):
+for run in ("hpcc", "nocc"):
     fct = sorted(float(r["fct_ns"]) for r in csv.DictReader(open(f"{tmp}/{run}/flows.csv"))
                  if r["status"] == "complete")
     n = len(fct)
@@ -72,7 +72,7 @@ PY
 
 # One y range for every panel: the highest queue of either run.
 qmax=$(awk -F, 'FNR > 1 && $3 > m { m = $3 } END { printf "%.9g", m / 1024 * 1.05 }' \
-	"$tmp/hpcc/series.csv" "$tmp/dcqcn/series.csv")
+	"$tmp/hpcc/series.csv" "$tmp/nocc/series.csv")
 grep '^set yrange' "$tmp/out/runs-queues.gp" | sort | uniq -c >"$tmp/ranges"
 [ "$(wc -l <"$tmp/ranges")" -eq 1 ] || { bad "runs-queues: more than one y range"; cat "$tmp/ranges"; }
 grep -qx " *2 set yrange \[0:$qmax\]" "$tmp/ranges" || { bad "runs-queues: not 2 panels on [0:$qmax]"; cat "$tmp/ranges"; }
@@ -80,11 +80,11 @@ grep -qx " *2 set yrange \[0:$qmax\]" "$tmp/ranges" || { bad "runs-queues: not 2
 
 # Several folders need -o; a single run draws fct-bins too.
 rc=0
-(cd "$tmp" && "$fabemu" plot hpcc dcqcn >/dev/null 2>"$tmp/stderr") || rc=$?
+(cd "$tmp" && "$fabemu" plot hpcc nocc >/dev/null 2>"$tmp/stderr") || rc=$?
 [ "$rc" -eq 2 ] && grep -q "give -o DIR" "$tmp/stderr" || bad "several folders without -o: exit $rc"
 "$fabemu" plot "$tmp/hpcc" -o "$tmp/one" >"$tmp/stdout" 2>&1 || bad "plot of one run: exit status not 0"
 [ -s "$tmp/one/fct-bins.png" ] && grep -q "title 'hpcc'" "$tmp/one/fct-bins.gp" || bad "one run: no fct-bins"
-(cd "$tmp" && sha256sum hpcc/* dcqcn/*) | cmp -s - "$tmp/before" || bad "a results folder changed"
+(cd "$tmp" && sha256sum hpcc/* nocc/*) | cmp -s - "$tmp/before" || bad "a results folder changed"
 
 # busbw of two collective runs: each run's line is its collectives.csv's
 # busbw per size (the mean of the size's completed iterations).
