@@ -3,6 +3,7 @@
  * pfc.csv (per port and priority). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "port_metrics.h"
 #include "port_pfc.h"
@@ -20,20 +21,77 @@ static const char *res_op_name(uint8_t op)
 					: "write";
 }
 
+/* Each message's graph operation (UINT32_MAX: none), for flows.csv's part
+ * and collective columns; NULL without a dependency graph, or without
+ * memory. */
+static uint32_t *res_flow_ops(const struct exp *e, uint32_t n)
+{
+	uint32_t *op;
+
+	if (!e->graph.n_ops || !(op = malloc(((size_t)n + 1) * sizeof(*op))))
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		op[i] = UINT32_MAX;
+	for (uint32_t i = 0; i < e->graph.n_ops; i++)
+		if (e->graph.ops[i].kind == TG_NODE_XFER && e->graph.ops[i].msg < n)
+			op[e->graph.ops[i].msg] = i;
+	return op;
+}
+
+/* The part and collective columns of message @i (experiments with a
+ * dependency graph: collectives, training): what part of a training step
+ * it serves (tp, pp, dp, ep; empty outside training) and the collective
+ * instance it is a transfer of, as KIND#N (N the instance's number, the
+ * row of collectives.csv for collective workloads; empty when none). */
+static void res_flow_graph_cols(const struct exp *e, const uint32_t *op, uint32_t i, FILE *out)
+{
+	const struct tg_node *x = op[i] == UINT32_MAX ? NULL : &e->graph.ops[op[i]];
+
+	fprintf(out, ",%s,", x && x->tag != TG_TAG_NONE ? tg_tag_names()[x->tag] : "");
+	if (x && x->coll != TG_NO_COLL && x->coll < e->n_colls)
+		fprintf(out, "%s#%u", tg_coll_kind_names()[e->colls[x->coll].kind], x->coll);
+}
+
+/* The counters of message @i's connection's QPs together (one, unless the
+ * workload has qps > 1). */
+static void res_flow_qp_cols(const struct fabric *f, uint32_t i, FILE *out)
+{
+	struct nic_qp *const *qps;
+	uint32_t nq = tg_flow_qps(f->tg, i, &qps);
+	uint64_t retx = 0, tmo = 0, naks = 0, cnps = 0;
+
+	for (uint32_t q = 0; q < nq; q++) {
+		const struct nic_qp_stats *qs = nic_qp_stats(qps[q]);
+
+		retx += qs->retx_pkts;
+		tmo += qs->timeouts;
+		naks += qs->naks_rx;
+		cnps += qs->cnps_rx;
+	}
+	fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)retx, (unsigned long long)tmo,
+		(unsigned long long)naks, (unsigned long long)cnps);
+}
+
 int res_write_flows(const struct fabric *f, const char *dir)
 {
 	uint32_t n;
 	const struct tg_flow *fl = tg_flows(f->tg, &n);
+	uint32_t *op = res_flow_ops(f->exp, n);
 	char path[4096];
 	FILE *out;
 
+	if (f->exp->graph.n_ops && !op)
+		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/flows.csv", dir);
 	out = cfg_fopen_out(path);
-	if (!out)
+	if (!out) {
+		free(op);
 		return -errno;
+	}
 	fputs("id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,goodput_gbps,op,workload,status,"
-	      "qp_retransmitted,qp_timeouts,qp_naks_received,qp_cnps_received\n",
+	      "qp_retransmitted,qp_timeouts,qp_naks_received,qp_cnps_received",
 	      out);
+	fputs(op ? ",part,collective\n" : "\n", out);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct tg_flow *x = &fl[i];
 		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES];
@@ -49,28 +107,14 @@ int res_write_flows(const struct fabric *f, const char *dir)
 				tg_flow_goodput_gbps(x));
 		else
 			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
-		{
-			/* The counters of the connection's QPs together (one, unless
-			 * the workload has qps > 1). */
-			struct nic_qp *const *qps;
-			uint32_t nq = tg_flow_qps(f->tg, i, &qps);
-			uint64_t retx = 0, tmo = 0, naks = 0, cnps = 0;
-
-			for (uint32_t q = 0; q < nq; q++) {
-				const struct nic_qp_stats *qs = nic_qp_stats(qps[q]);
-
-				retx += qs->retx_pkts;
-				tmo += qs->timeouts;
-				naks += qs->naks_rx;
-				cnps += qs->cnps_rx;
-			}
-			fprintf(out, "%s,%s,%s,%llu,%llu,%llu,%llu\n", res_op_name(x->msg.op),
-				f->exp->workloads[x->msg.workload].name,
-				x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete",
-				(unsigned long long)retx, (unsigned long long)tmo,
-				(unsigned long long)naks, (unsigned long long)cnps);
-		}
+		fprintf(out, "%s,%s,%s", res_op_name(x->msg.op), f->exp->workloads[x->msg.workload].name,
+			x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete");
+		res_flow_qp_cols(f, i, out);
+		if (op)
+			res_flow_graph_cols(f->exp, op, i, out);
+		fputc('\n', out);
 	}
+	free(op);
 	return res_fclose(out);
 }
 
