@@ -71,6 +71,8 @@ int main(int argc, char **argv)
 		test_cli_register,
 		test_docs_kinds_register,
 		test_metrics_register,
+		test_plot_register,
+		test_expect_unit_register,
 		/* toy kinds last: once registered they are in the registries for
 		 * the rest of the process (the docs checks would see them) */
 		test_toy_topo_register,
@@ -79,8 +81,6 @@ int main(int argc, char **argv)
 		test_toy_cc_register,
 		test_toy_fault_register,
 		test_toy_trace_register,
-		test_plot_register,
-		test_expect_unit_register,
 	};
 	char err[CFG_ERR_BYTES];
 	unsigned failed;
