@@ -63,6 +63,7 @@ static int reg_append(struct reg *r, const struct reg_kind *k, char err[CFG_ERR_
 					 .what = r->whats[i] };
 		if (r->section_key)
 			r->section_key(k, key);
+		r->key_names[i] = key->name;
 	}
 	return 0;
 }
@@ -242,12 +243,9 @@ int reg_block_fill(struct reg *r, struct cfg_doc *doc, struct cfg_node *parent,
 	char what[64];
 	struct cfg_node *v;
 	void *dst = reg_block_at(r, block, k);
-	const char *name = k->name; /* its section key's (section_key may rename it) */
 	int i = reg_index(r, k), rc;
+	const char *name = i >= 0 && r->key_names[i] ? r->key_names[i] : k->name;
 
-	for (unsigned j = 0; i >= 0 && j < r->table.n_keys; j++)
-		if (r->keys[j].subs == r->subs[i])
-			name = r->keys[j].name;
 	if (!dst || cfg_schema_get(parent, name))
 		return 0; /* nothing to set, or read with the parent section */
 	if ((rc = cfg_doc_fill(doc, parent, name, "{}", &v, err)) != 0)

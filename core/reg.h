@@ -63,6 +63,9 @@ struct reg {
 	size_t block_bytes;                     /* a settings block's size */
 	struct cfg_key keys[REG_MAX_KINDS];     /* one section key a kind with settings */
 	struct cfg_sub subs[REG_MAX_KINDS][2];  /* and its table */
+	const char *key_names[REG_MAX_KINDS];   /* each kind's section key as named
+						 * (section_key may rename it); NULL:
+						 * no section */
 	char docs[REG_MAX_KINDS][160];          /* the section keys' doc lines */
 	char whats[REG_MAX_KINDS][64];          /* and their names in messages */
 	struct cfg_table table;                 /* the section keys */
