@@ -78,6 +78,17 @@ static void fabric_warn_ecn(const struct exp *e)
  * one record in every few (HPCC assumes an ACK per packet). Warn. */
 static void fabric_warn_int(const struct exp *e)
 {
+	/* fabric.int on and nothing in use reads the stacks: the frames grow
+	 * (serialisation, buffers, captures) for nothing but decoding. */
+	if (e->sw.int_on && !(e->cc_flags & CC_F_INT)) {
+		struct cfg_node *fab = cfg_schema_get(cfg_doc_root(e->doc), "fabric");
+		const struct cfg_node *v = fab ? cfg_get(fab, "int") : NULL;
+		const struct cfg_mark *m = v ? &v->mark : &e->cc_mark;
+
+		fprintf(stderr,
+			"%s:%u:%u: warning: fabric.int adds a telemetry record per hop to every data frame, but no congestion control in use reads it (hpcc does): the frames grow for captures only\n",
+			m->file, m->line, m->col);
+	}
 	if ((e->cc_flags & CC_F_INT) && e->nic.ack_every_pkts > 1)
 		fprintf(stderr,
 			"%s:%u:%u: warning: a congestion control in use reads INT from ACKs (hpcc) but nic.ack_every is %u: it reacts to one packet in %u; HPCC assumes an ACK per packet (nic.ack_every: 1)\n",

@@ -9,6 +9,7 @@
 # (cc.window_cuts 0); with marking on, the queue passes the marking
 # threshold (IB CC's 16 KiB at threshold 15, RED's kmin 40 KB) within the
 # first few microseconds of a 4x overload, and it cuts (window_cuts > 0).
+# fabric.int set where no algorithm reads INT: one warning at the key.
 #   cc_unmarked.sh FABEMU
 set -u
 fabemu=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # the runs start in $tmp
@@ -63,5 +64,14 @@ run roce-marked "" + --set 'fabric.ecn={tcs: [3], kmin: 40KB, kmax: 160KB, pmax:
 # Marking on, but for class 0 only, and the incast's data is class 3.
 run roce-other-class "${want_roce/fabric.ecn is off/fabric.ecn marks none of the classes its traffic uses}" 0 \
 	--set 'fabric.ecn={tcs: [0], kmin: 40KB, kmax: 160KB, pmax: 20%}'
+# fabric.int on where nothing reads the stacks (DCTCP): one warning at the
+# key; with HPCC (which reads them) none at all.
+run roce-int-unread "--set #2:1:12: warning: fabric.int adds a telemetry record per hop to every data frame, but no congestion control in use reads it (hpcc does): the frames grow for captures only" + \
+	--set 'fabric.ecn={tcs: [3], kmin: 40KB, kmax: 160KB, pmax: 20%}' --set fabric.int=true
+(cd "$tmp" && "$fabemu" run x.yaml -o "$tmp/int-read" -q --set nic.cc=hpcc --set nic.ack_every=1 \
+	--set fabric.int=true) 2>"$tmp/int-read.err" || { echo "FAIL [int-read]: exit $?"; fail=1; }
+if [ -s "$tmp/int-read.err" ]; then
+	echo "FAIL [int-read]: want no warning with hpcc, got:"; cat "$tmp/int-read.err"; fail=1
+fi
 [ "$fail" -eq 0 ] && echo "cc unmarked: OK"
 exit "$fail"
