@@ -101,6 +101,7 @@ void nic_free(struct nic *n)
 
 struct port *nic_port(struct nic *n, uint16_t i) { return &n->ports[i]; }
 uint16_t nic_n_ports(const struct nic *n) { return n->n_ports; }
+struct sim *nic_sim(const struct nic *n) { return n->sim; }
 uint32_t nic_host(const struct nic *n) { return n->host; }
 
 struct nic_qp *nic_qp_find(struct nic *n, uint32_t qpn)

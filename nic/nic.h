@@ -172,6 +172,8 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t firs
 void nic_free(struct nic *n); /* NULL is fine; frees its QPs */
 struct port *nic_port(struct nic *n, uint16_t i);
 uint16_t nic_n_ports(const struct nic *n);
+/* The simulation the NIC runs in (its partition's in a parallel run). */
+struct sim *nic_sim(const struct nic *n);
 uint32_t nic_host(const struct nic *n);
 /* IPv4 address (host order) of port @i: that of its endpoint. */
 uint32_t nic_port_ip(const struct nic *n, uint16_t i);

@@ -221,6 +221,7 @@ static int cli_bench(const struct cli_bench_opts *o)
 
 	if ((rc = bench_load(o, &e)) != CLI_OK)
 		return rc;
+	e->threads = cli_threads(&o->sim);
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

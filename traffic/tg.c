@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nic.h"
+#include "par.h"
 #include "sim.h"
 #include "tg_int.h"
 
@@ -28,7 +29,7 @@ void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
 		return;
 	f->end_ps = now_ps;
 	f->status = TG_FAILED;
-	t->n_failed++;
+	__atomic_fetch_add(&t->n_failed, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 }
 
 uint32_t tg_n_parts(uint64_t bytes, uint32_t qps)
@@ -104,7 +105,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->end_ps = now_ps;
 	f->done = true;
 	f->status = TG_DONE;
-	t->n_done++;
+	__atomic_fetch_add(&t->n_done, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 	if (t->op_of_msg && !tg_op_on_arrival(f->msg.op))
 		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
 }
@@ -291,6 +292,25 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ms
 	return 0;
 }
 
+/* The identity of message posts on @ns: the tg's own, or in a partition
+ * of a parallel run one per partition with the same id (each partition
+ * keeps the order of its own posts, which is all its events see). NULL:
+ * out of memory. */
+static struct ev_src *tg_post_src(struct tg *t, struct sim *ns)
+{
+	if (ns == t->sim)
+		return &t->src;
+	if (!t->psrc) {
+		uint32_t n = par_n(t->sim->par);
+
+		if (!(t->psrc = calloc(n, sizeof(*t->psrc))))
+			return NULL;
+		for (uint32_t i = 0; i < n; i++)
+			t->psrc[i].id = t->src.id;
+	}
+	return &t->psrc[ns->part];
+}
+
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
 		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs,
 		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
@@ -334,8 +354,17 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	/* Posts are scheduled in message order: equal start times keep it. The
 	 * messages of the graph are posted as it allows. */
 	for (uint32_t i = 0; i < n_msgs; i++)
-		if (!t->op_of_msg || t->op_of_msg[i] == TG_NO_OP)
-			sim_at(sim, msgs[i].start_ps, &t->src, tg_post, &t->slots[i]);
+		if (!t->op_of_msg || t->op_of_msg[i] == TG_NO_OP) {
+			/* On the sending NIC's simulation (its partition's, par.h). */
+			struct sim *ns = nic_sim(nics[eps[msgs[i].src].nic]);
+			struct ev_src *src = tg_post_src(t, ns);
+
+			if (!src) {
+				snprintf(err, CFG_ERR_BYTES, "out of memory");
+				goto fail;
+			}
+			sim_at(ns, msgs[i].start_ps, src, tg_post, &t->slots[i]);
+		}
 	if (t->op_of_msg)
 		tg_graph_start(t);
 	free(keys);
@@ -353,6 +382,7 @@ void tg_free(struct tg *t)
 	free(t->flows);
 	free(t->slots);
 	free(t->parts_left);
+	free(t->psrc);
 	free(t->qps);
 	free(t->rqps);
 	tg_data_fini(t);

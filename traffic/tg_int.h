@@ -55,6 +55,8 @@ struct tg {
 	struct nic **nics;       /* the NICs (borrowed) */
 	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
 	struct ev_src src;       /* event identity of message posts */
+	struct ev_src *psrc;     /* in a parallel run: that identity per partition (par.h),
+				  * else NULL */
 	uint32_t n_flows;        /* messages */
 	uint32_t n_done;         /* completed successfully */
 	uint32_t n_failed;       /* completed in error */
