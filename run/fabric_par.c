@@ -81,6 +81,13 @@ static uint64_t fabric_par_lookahead(const struct topo *t, const uint16_t *part)
 	return la;
 }
 
+/* --threads not followed: say why, once per run. */
+static void fabric_par_say(const struct fabric *f)
+{
+	fprintf(stderr, "fabemu: note: --threads %u: %s: the run runs in one partition (its results are the same)\n",
+		f->exp->threads, f->par_note);
+}
+
 int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
@@ -98,6 +105,7 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1) {
 		if (!f->par_note)
 			f->par_note = "the fabric has one host";
+		fabric_par_say(f);
 		return 0;
 	}
 	f->node_part = malloc(sizeof(*f->node_part) * t->n_nodes);
@@ -111,6 +119,7 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		f->par_note = "a link of zero delay joins two partitions (no lookahead)";
 		free(f->node_part);
 		f->node_part = NULL;
+		fabric_par_say(f);
 		return 0;
 	}
 	f->par = par_new(&f->sim, n, f->sim.pool->size,
