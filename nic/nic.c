@@ -200,6 +200,8 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 
 uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
 
+void nic_qp_set_grow(struct nic_qp *qp) { qp->grow = true; }
+
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 {
 	if (qp->connected || !ops || !ops->init || (ops->kind.settings && !qp->nic->p.cc_cfg))
@@ -493,7 +495,8 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 			*bad = w;
 			return -EINVAL;
 		}
-		if (nic_qp_outstanding(qp) + n_wr + 1 > qp->wr_mask + 1 && nic_qp_grow(qp) != 0) {
+		if (nic_qp_outstanding(qp) + n_wr + 1 > qp->wr_mask + 1 &&
+		    (!qp->grow || nic_qp_grow(qp) != 0)) {
 			*bad = w;
 			return -ENOMEM;
 		}

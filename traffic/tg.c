@@ -283,6 +283,8 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ke
 					 m->src, m->dst);
 				return -EINVAL;
 			}
+			if (m == &sm)
+				nic_qp_set_grow(t->qps[t->n_qps]);
 			t->n_qps++;
 		}
 		if (m == &sm) {
