@@ -242,6 +242,10 @@ void nic_cc_stats(const struct nic *n, struct cc_stats *sum);
 int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 /* Work requests posted and not yet completed. */
 uint32_t nic_qp_outstanding(const struct nic_qp *qp);
+/* Let @qp's send queue grow past max_send_wr when full (its ring doubles)
+ * instead of refusing a post with -ENOMEM: traffic's streamed
+ * collectives size their QPs for what is in flight. */
+void nic_qp_set_grow(struct nic_qp *qp);
 const struct nic_qp_stats *nic_qp_stats(const struct nic_qp *qp);
 
 /* Register @len bytes at @addr (memory of this process: the simulation's

@@ -93,6 +93,7 @@ uint32_t fabric_pool_pkts(const struct exp *e)
 	 * and one ACK for each. */
 	for (uint32_t i = 0; i < e->n_msgs; i++)
 		traffic += (double)((e->msgs[i].bytes + e->nic.mtu_bytes - 1) / e->nic.mtu_bytes + 1);
+	traffic += tg_graph_stream_pkts(&e->graph, e->nic.mtu_bytes); /* streamed collectives */
 	traffic = traffic * (e->nic.retry_cnt + 2.0) + TRAFFIC_SLACK_PKTS;
 	n = fab < traffic ? fab : traffic;
 	/* Never less than the loader's fixed default (what every run had
