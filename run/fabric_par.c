@@ -19,7 +19,7 @@
 static const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
 	if (e->graph.n_ops)
-		return "its traffic has a dependency graph (collectives, training steps), which runs in one partition for now";
+		return "its traffic has a dependency graph (collectives, training steps), not partitioned yet";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
