@@ -54,6 +54,7 @@ struct par_part {
 	uint64_t x_frames;         /* frames sent to other partitions */
 	uint64_t next_ps;          /* at a window's end: its next event's time
 				    * (UINT64_MAX: none) */
+	uint64_t seen_events;      /* its events at the last window's end */
 	double busy_s, wait_s;     /* wall time handling events, waiting */
 } __attribute__((aligned(64)));
 
@@ -73,6 +74,9 @@ struct par {
 	uint64_t root_events0;     /* the root's events before par_run */
 	uint64_t polled;           /* events at the last watch */
 	uint64_t progressed;       /* events at the last progress report */
+	uint64_t crit_events;      /* sum over windows of the most events one partition
+				    * handled in it, plus the root's: what a run with
+				    * free barriers and cross-partition frames would take */
 };
 
 static double par_now_s(void)
@@ -338,7 +342,16 @@ static void par_fold(struct par *p)
 static void par_look(struct par *p)
 {
 	struct sim *root = p->root;
+	uint64_t most = 0;
 
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct par_part *pp = &p->parts[i];
+		uint64_t d = pp->sim.n_events - pp->seen_events;
+
+		pp->seen_events = pp->sim.n_events;
+		most = d > most ? d : most;
+	}
+	p->crit_events += most;
 	par_fold(p);
 	if (root->interrupt && *root->interrupt) {
 		p->stop = PAR_STOP_INTERRUPT;
@@ -386,6 +399,7 @@ static void par_loop(struct par *p, uint32_t i)
 		if (root_due) {
 			if (i == 0) {
 				par_root_event(p);
+				p->crit_events++;
 				for (uint32_t j = 0; j < p->n; j++)
 					par_publish(p, j);
 				p->root_key = ev_peek_key(&p->root->evq);
@@ -433,6 +447,8 @@ uint64_t par_run(struct par *p)
 	int rc = 0;
 
 	p->root_events0 = root->n_events;
+	for (uint32_t j = 0; j < p->n; j++)
+		p->parts[j].seen_events = p->parts[j].sim.n_events;
 	p->polled = p->progressed = root->n_events;
 	p->stop = PAR_STOP_NONE;
 	for (uint32_t j = 0; j < p->n; j++)
@@ -460,6 +476,7 @@ void par_get_stats(const struct par *p, struct par_stats *out)
 	out->lookahead_ps = p->lookahead_ps;
 	out->windows = p->windows;
 	out->root_events = p->root_events;
+	out->crit_events = p->crit_events;
 	for (uint32_t i = 0; i < p->n; i++) {
 		out->events[i] = p->parts[i].sim.n_events;
 		out->x_frames[i] = p->parts[i].x_frames;

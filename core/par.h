@@ -28,6 +28,9 @@ struct par_stats {
 	uint64_t lookahead_ps;     /* window length bound: smallest delay across partitions */
 	uint64_t windows;          /* windows run */
 	uint64_t root_events;      /* events of the root simulation (each one a window end) */
+	uint64_t crit_events;      /* sum over windows of the most events one partition
+				    * handled in it, plus the root's: events / crit_events
+				    * bounds the speed-up of free barriers and copies */
 	uint64_t events[PAR_MAX_THREADS];   /* events handled, per partition */
 	uint64_t x_frames[PAR_MAX_THREADS]; /* frames sent to another partition, per partition */
 	double busy_s[PAR_MAX_THREADS];     /* wall time spent handling events, per partition */

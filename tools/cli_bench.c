@@ -170,9 +170,11 @@ static void bench_print_par(const struct fabric *f, bool json)
 		x += st.x_frames[i];
 	if (json) {
 		printf(", \"threads\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
-		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"partitions\": [",
+		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"parallelism\": %.3f, "
+		       "\"partitions\": [",
 		       st.n_parts, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
-		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0);
+		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0,
+		       st.crit_events ? ev / (double)st.crit_events : 0);
 		for (uint32_t i = 0; i < st.n_parts; i++)
 			printf("%s{\"events\": %llu, \"busy_s\": %.3f, \"wait_s\": %.3f}", i ? ", " : "",
 			       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
@@ -180,9 +182,11 @@ static void bench_print_par(const struct fabric *f, bool json)
 		return;
 	}
 	printf("threads         %u (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
-	       "crossed partitions)\n",
+	       "crossed partitions; parallelism %.2f: events over the busiest partition's per "
+	       "window)\n",
 	       st.n_parts, units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
-	       st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0);
+	       st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
+	       st.crit_events ? ev / (double)st.crit_events : 0);
 	for (uint32_t i = 0; i < st.n_parts; i++)
 		printf("  partition %-3u %llu events, busy %.3f s, waiting %.3f s\n", i,
 		       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
