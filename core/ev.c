@@ -478,6 +478,20 @@ uint64_t ev_peek_time(struct ev_queue *q)
 	return t;
 }
 
+unsigned __int128 ev_peek_key(struct ev_queue *q)
+{
+	const struct ev *r;
+	unsigned __int128 k;
+
+	if (q->n == 0)
+		return EV_KEY_NONE;
+	r = ev_ring_min(q);
+	k = r ? r->key : EV_KEY_NONE;
+	if (q->n_heap && q->heap[0].key < k)
+		k = q->heap[0].key;
+	return k;
+}
+
 bool ev_pop_slow(struct ev_queue *q, struct ev *out)
 {
 	const struct ev *r;

@@ -172,4 +172,21 @@ static inline const struct ev_chunk *ev_next_chunk(const struct ev_queue *q)
 /* Time of the earliest event; only when not empty. */
 uint64_t ev_peek_time(struct ev_queue *q);
 
+/* Key of the earliest event (time << 64 | source << 40 | sequence), or
+ * EV_KEY_NONE when empty. Events pushed after a peek keep the order
+ * exact (ev_push_slow). */
+#define EV_KEY_NONE (~(unsigned __int128)0)
+unsigned __int128 ev_peek_key(struct ev_queue *q);
+
+/* ev_peek_key with its common case (the sorted run's head) inline. */
+static inline unsigned __int128 ev_next_key(struct ev_queue *q)
+{
+	if (__builtin_expect(q->run_head < q->run_n, 1)) {
+		unsigned __int128 k = q->run[q->run_head].key;
+
+		return q->n_heap && q->heap[0].key < k ? q->heap[0].key : k;
+	}
+	return ev_peek_key(q);
+}
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "par.h"
 #include "port.h"
 #include "port_credit.h"
 #include "port_fault.h"
@@ -74,6 +75,17 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	port_set_rate(a, rate_bps);
 	port_set_rate(b, rate_bps);
 	a->delay_ps = b->delay_ps = delay_ps;
+	if (a->sim != b->sim) {
+		/* Across partitions: each side's arrivals are scheduled by the
+		 * other's, under the sender's id with a sequence of their own
+		 * (only they use it there, so their order is the same). */
+		a->flags |= PORT_F_XPAR;
+		b->flags |= PORT_F_XPAR;
+		a->rx_src = (struct ev_src){ .id = a->src.id };
+		a->rx_sim = b->sim;
+		b->rx_sim = a->sim;
+		b->rx_src = (struct ev_src){ .id = b->src.id };
+	}
 	port_credit_link_up(a, b);
 }
 
@@ -191,7 +203,8 @@ void port_fini(struct port *p)
 	port_ring_free(p->sim, &p->ctrl);
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		port_ring_free(p->sim, &p->q[tc]);
-	port_pipe_free(p->sim, &p->pipe);
+	/* The frames on the wire are the receiver's (par.h). */
+	port_pipe_free(p->rx_sim ? p->rx_sim : p->sim, &p->pipe);
 	if (p->tx_pkt)
 		sim_pkt_free(p->sim, p->tx_pkt);
 	p->tx_pkt = NULL;
@@ -247,8 +260,14 @@ static inline __attribute__((always_inline)) int port_pick_tc(struct port *p)
  * (only on lossy or faulty links: port_fault_tx draws and frees). */
 static void port_to_pipe(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 {
-	if (unlikely(p->flags & PORT_F_LOSSY) && port_fault_tx(p, m))
-		return;
+	if (unlikely(p->flags & (PORT_F_LOSSY | PORT_F_XPAR))) {
+		if ((p->flags & PORT_F_LOSSY) && port_fault_tx(p, m))
+			return;
+		if (p->flags & PORT_F_XPAR) {
+			par_send(p, m, due_ps);
+			return;
+		}
+	}
 	port_pipe_push(&p->pipe, m, due_ps);
 	if (port_pipe_len(&p->pipe) == 1) {
 		p->pipe_head = m;
@@ -516,9 +535,22 @@ static void port_wake(struct sim *sim, void *obj)
 		port_next(p);
 }
 
-static void port_arrive(struct sim *sim, void *obj)
+static void port_arrive_x(struct sim *sim, void *obj);
+
+void port_xpar_deliver(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 {
-	struct port *p = obj;
+	port_pipe_push(&p->pipe, m, due_ps);
+	if (port_pipe_len(&p->pipe) == 1) {
+		p->pipe_head = m;
+		sim_at(p->rx_sim, due_ps, &p->rx_src, port_arrive_x, p);
+	}
+}
+
+/* The frame at the head of @p's pipe arrives at the peer; the next one's
+ * arrival is scheduled under @src with handler @fn. */
+static inline __attribute__((always_inline)) void port_arrive_in(struct sim *sim, struct port *p,
+								  struct ev_src *src, ev_fn fn)
+{
 	struct port_pipe *pipe = &p->pipe;
 	struct rte_mbuf *m = p->pipe_head; /* not behind the slot's load */
 
@@ -528,14 +560,14 @@ static void port_arrive(struct sim *sim, void *obj)
 		p->pipe_head = next->m;
 		/* Likewise the slots of a link's frames in flight. */
 		__builtin_prefetch(&pipe->slots[(pipe->head + PORT_SLOTS_PER_LINE) & pipe->mask]);
-		sim_at(sim, next->aux, &p->src, port_arrive, p);
+		sim_at(sim, next->aux, src, fn, p);
 		/* The next frame on a busy link arrives one frame time from now:
 		 * start loading it while the simulation does other work. */
 		pkt_prefetch(next->m);
 	}
 	sim->n_hops++;
 	if (unlikely(pkt_meta(m)->flags)) {
-		port_fault_arrive(p, m); /* lost with its link, or corrupted */
+		port_fault_arrive(sim, p, m); /* lost with its link, or corrupted */
 		return;
 	}
 	if (unlikely(pipe->peer_cap))
@@ -552,6 +584,20 @@ static void port_arrive(struct sim *sim, void *obj)
 	if (unlikely(pipe->peer_credit))
 		port_credit_arrive(p->peer, m);
 	p->peer_rx(p->peer_owner, p->peer, m);
+}
+
+static void port_arrive(struct sim *sim, void *obj)
+{
+	struct port *p = obj;
+
+	port_arrive_in(sim, p, &p->src, port_arrive);
+}
+
+static void port_arrive_x(struct sim *sim, void *obj)
+{
+	struct port *p = obj;
+
+	port_arrive_in(sim, p, &p->rx_src, port_arrive_x);
 }
 
 uint64_t port_tx_bytes(const struct port *p)

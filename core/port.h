@@ -114,6 +114,8 @@ enum {
 	PORT_F_WAKE = 4,  /* an event will restart the port at busy_until_ps */
 	PORT_F_DOWN = 8,  /* its link is down (port_fault.h): what it sends is lost */
 	PORT_F_CREDIT = 16, /* IB credit flow control (port_credit.h): its own port_next */
+	PORT_F_XPAR = 32, /* its peer is in another partition (par.h): frames go by
+			   * the partitions' outboxes */
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
@@ -182,6 +184,11 @@ struct port {
 				      * without ps_per_byte) */
 	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
+	struct sim *rx_sim;          /* PORT_F_XPAR: the peer's partition, which owns the
+				      * frames on this direction's wire */
+	struct ev_src rx_src;        /* PORT_F_XPAR: identity of the arrival events the
+				      * peer's partition schedules (src's id, its own
+				      * sequence) */
 } __attribute__((aligned(64)));
 
 _Static_assert(offsetof(struct port, tx_pkt) == 64 && offsetof(struct port, pipe) == 128 &&
@@ -201,6 +208,11 @@ void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void
 /* Wire @a and @b together as the two directions of one link (after both
  * are initialised). */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);
+
+/* A frame @m from @p (PORT_F_XPAR), copied out of its partition's outbox
+ * into the peer's pool, goes on the link's pipe due at @due_ps (par.c,
+ * at the end of the window it was sent in). */
+void port_xpar_deliver(struct port *p, struct rte_mbuf *m, uint64_t due_ps);
 /* The line rate of @p's direction from now (port_connect sets both; a
  * rate fault, port_link_set_rate, changes them mid-run): the frame on the
  * wire keeps its time. */

@@ -38,11 +38,13 @@ void port_fault_fini(struct port *p)
 
 /* Lose @m on @p's link (counted as the link's loss: what the peer did not
  * receive). */
-static void port_fault_drop(struct port *p, struct rte_mbuf *m)
+static void port_fault_drop(struct sim *sim, struct port *p, struct rte_mbuf *m)
 {
-	p->lost_pkts++;
-	p->lost_bytes += pkt_meta(m)->frame_bytes;
-	sim_pkt_free(p->sim, m);
+	/* Atomic: on a link between partitions (par.h) the sender counts its
+	 * losses and the receiver's partition those on the wire. */
+	__atomic_fetch_add(&p->lost_pkts, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&p->lost_bytes, pkt_meta(m)->frame_bytes, __ATOMIC_RELAXED);
+	sim_pkt_free(sim, m);
 }
 
 bool port_fault_tx(struct port *p, struct rte_mbuf *m)
@@ -51,8 +53,8 @@ bool port_fault_tx(struct port *p, struct rte_mbuf *m)
 	struct pkt_meta *pm = pkt_meta(m);
 
 	if (f && f->down) {
-		f->stats.down_lost++;
-		port_fault_drop(p, m);
+		__atomic_fetch_add(&f->stats.down_lost, 1, __ATOMIC_RELAXED);
+		port_fault_drop(p->sim, p, m);
 		return true;
 	}
 	/* Uniform loss first, with the draw it always had: a port without
@@ -60,7 +62,7 @@ bool port_fault_tx(struct port *p, struct rte_mbuf *m)
 	if (p->loss_ppb && rng_splitmix64(&p->rng) % UINT64_C(1000000000) < p->loss_ppb) {
 		if (f)
 			f->stats.random_lost++;
-		port_fault_drop(p, m);
+		port_fault_drop(p->sim, p, m);
 		return true;
 	}
 	if (!f)
@@ -68,7 +70,7 @@ bool port_fault_tx(struct port *p, struct rte_mbuf *m)
 	if (pm->kind != PKT_KIND_PFC && f->tc_loss_ppb[pm->tc & (PORT_N_TC - 1)] &&
 	    rng_splitmix64(&p->rng) % UINT64_C(1000000000) < f->tc_loss_ppb[pm->tc & (PORT_N_TC - 1)]) {
 		f->stats.random_lost++;
-		port_fault_drop(p, m);
+		port_fault_drop(p->sim, p, m);
 		return true;
 	}
 	if (f->ge_on) {
@@ -77,7 +79,7 @@ bool port_fault_tx(struct port *p, struct rte_mbuf *m)
 			f->ge_bad = !f->ge_bad;
 		if (port_fault_unit(p) < (f->ge_bad ? f->ge.loss_bad : f->ge.loss_good)) {
 			f->stats.random_lost++;
-			port_fault_drop(p, m);
+			port_fault_drop(p->sim, p, m);
 			return true;
 		}
 	}
@@ -102,24 +104,24 @@ bool port_fault_tx(struct port *p, struct rte_mbuf *m)
 	return false;
 }
 
-void port_fault_arrive(struct port *p, struct rte_mbuf *m)
+void port_fault_arrive(struct sim *sim, struct port *p, struct rte_mbuf *m)
 {
 	struct port *rx = p->peer;
 
 	if (pkt_meta(m)->flags & PKT_MF_LOST) {
 		/* Went down with the link: never arrives. */
 		if (p->fault)
-			p->fault->stats.down_lost++;
-		port_fault_drop(p, m);
+			__atomic_fetch_add(&p->fault->stats.down_lost, 1, __ATOMIC_RELAXED);
+		port_fault_drop(sim, p, m);
 		return;
 	}
 	/* Corrupted: the receiving MAC sees it (a capture there shows the
 	 * flipped bit), its FCS check fails, it goes no further. */
 	if (p->pipe.peer_cap)
-		cap_write(rx->cap, p->sim->now_ps, m, pkt_meta(m)->frame_bytes);
+		cap_write(rx->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
 	if (port_fault_get(rx))
 		rx->fault->stats.fcs_errors++;
-	port_fault_drop(p, m);
+	port_fault_drop(sim, p, m);
 }
 
 /* Mark every frame on @p's wire lost. */

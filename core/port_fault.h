@@ -73,9 +73,10 @@ void port_fault_stats(const struct port *p, struct port_fault_stats *out);
 
 /* port.c's cold paths: @m goes on @p's link (true: it is lost, freed
  * here), and @m arrived over @p's link with PKT_MF_* flags set (freed
- * here, counted; a corrupted frame is captured first). */
+ * into @sim's pool, the receiver's, counted; a corrupted frame is
+ * captured first). */
 bool port_fault_tx(struct port *p, struct rte_mbuf *m);
-void port_fault_arrive(struct port *p, struct rte_mbuf *m);
+void port_fault_arrive(struct sim *sim, struct port *p, struct rte_mbuf *m);
 void port_fault_fini(struct port *p);
 
 #endif

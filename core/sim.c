@@ -17,6 +17,7 @@
 #include <rte_mempool.h>
 
 #include "pkt.h"
+#include "par.h"
 #include "sim.h"
 #include "units.h"
 
@@ -27,6 +28,7 @@ int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool)
 	memset(s, 0, sizeof(*s));
 	s->seed = seed;
 	s->pool = pool;
+	s->ids = &s->n_entities;
 	if (pool)
 		s->pkts_data_limit = pool->size - pool->size / 16;
 	return ev_queue_init(&s->evq, SIM_EV_INITIAL);
@@ -151,6 +153,41 @@ uint64_t sim_run(struct sim *s)
 			}
 			if (s->watch && s->watch(s, s->watch_arg))
 				break;
+		}
+	}
+	return s->n_events - start;
+}
+
+uint64_t sim_pending(const struct sim *s)
+{
+	return s->evq.n + (s->par && s->part == UINT32_MAX ? par_pending(s->par) : 0);
+}
+
+uint64_t sim_run_window(struct sim *s, unsigned __int128 bound)
+{
+	uint64_t start = s->n_events, poll_ps = s->now_ps;
+	uint32_t fills = s->evq.n_fills, still_polls = 0;
+	struct ev e;
+
+	while (!ev_empty(&s->evq) && ev_next_key(&s->evq) < bound) {
+		ev_pop(&s->evq, &e);
+		if (s->evq.n_fills != fills) {
+			fills = s->evq.n_fills;
+			sim_prefetch_run(s);
+		}
+		s->now_ps = ev_time(&e);
+		e.fn(s, e.obj);
+		if (likely(!s->monitor_event))
+			s->last_work_ps = s->now_ps;
+		s->monitor_event = false;
+		s->n_events++;
+		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
+			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;
+			poll_ps = s->now_ps;
+			if (unlikely(still_polls >= SIM_STUCK_EVENTS / SIM_POLL_EVENTS)) {
+				s->stuck = true;
+				break;
+			}
 		}
 	}
 	return s->n_events - start;

@@ -70,6 +70,12 @@ struct sim {
 				     * the clock's horizon (UNITS_TIME_MAX_PS; events left) */
 	bool stuck;                 /* the run stopped because SIM_STUCK_EVENTS events
 				     * passed without virtual time moving (events left) */
+	/* Parallel runs (par.h). */
+	struct par *par;            /* the partitions this simulation is one of, or is
+				     * the root of; NULL in a run without partitions */
+	uint32_t part;              /* partition index (0 without partitions) */
+	uint32_t *ids;              /* entity id counter: &n_entities, or the root's in a
+				     * partition (ids are those of a run without them) */
 };
 
 /* Settings of the engine itself (the `engine:` keys, sim_cfg.c). */
@@ -128,7 +134,7 @@ static inline void sim_pkt_free(struct sim *s, struct rte_mbuf *m)
 /* A fresh event-source identity. */
 static inline void sim_new_src(struct sim *s, struct ev_src *src)
 {
-	src->id = s->n_entities++;
+	src->id = (*s->ids)++;
 	src->seq = 0;
 }
 
@@ -161,6 +167,14 @@ void sim_hint(struct sim *s, ev_fn fn, uint16_t off, uint16_t ptr_off, uint16_t 
  * pass without the clock moving (sets stuck), or the watch hook asks to
  * stop; the events left stay queued. Returns events handled. */
 uint64_t sim_run(struct sim *s);
+
+/* Events pending in the whole run: @s's own and, for the root of a
+ * parallel run (par.h), every partition's. */
+uint64_t sim_pending(const struct sim *s);
+
+/* Handle the events whose key is below @bound (a window of a parallel
+ * run, par.c), in order; sets stuck like sim_run. Returns events handled. */
+uint64_t sim_run_window(struct sim *s, unsigned __int128 bound);
 
 /* Start the DPDK EAL the way fabemu runs anywhere: no hugepages, no PCI, no
  * shared config, one lcore, @mem_mb of memory, quiet logs; @user_argv are

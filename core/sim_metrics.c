@@ -34,12 +34,6 @@ static void sim_events_per_hop(const void *stats, const struct metric_ctx *ctx,
 	v->d = s->n_hops ? (double)s->evq.n_pushed / (double)s->n_hops : 0;
 }
 
-static void sim_packets_peak(const void *stats, const struct metric_ctx *ctx, struct metric_val *v)
-{
-	(void)ctx;
-	v->u = ((const struct sim *)stats)->pkts_peak;
-}
-
 #define SIM_ROW(name, unit, field, doc) \
 	METRIC_FIELD(name, unit, METRIC_ONE, struct sim, field, doc)
 
@@ -60,8 +54,6 @@ static const struct metric sim_pool_rows[] = {
 };
 
 static const struct metric sim_peak_rows[] = {
-	METRIC_FN("engine.packets_peak", "packets", METRIC_U64, sim_packets_peak,
-		  "most packets in use at once"),
 	SIM_ROW("engine.counters_saturated", "—", n_saturated,
 		"counter updates clamped at their type's maximum"),
 };

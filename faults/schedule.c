@@ -65,7 +65,7 @@ void fault_at(struct fabric *f, uint64_t t, struct ev_src *src, ev_fn fn, void *
 bool fault_live(struct fabric *f)
 {
 	f->mon_pending--;
-	if (f->sim.evq.n > f->mon_pending)
+	if (sim_pending(&f->sim) > f->mon_pending)
 		return true;
 	f->sim.monitor_event = true; /* not work: the run ended at its last event */
 	return false;

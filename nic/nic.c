@@ -101,6 +101,7 @@ void nic_free(struct nic *n)
 
 struct port *nic_port(struct nic *n, uint16_t i) { return &n->ports[i]; }
 uint16_t nic_n_ports(const struct nic *n) { return n->n_ports; }
+struct sim *nic_sim(const struct nic *n) { return n->sim; }
 uint32_t nic_host(const struct nic *n) { return n->host; }
 
 struct nic_qp *nic_qp_find(struct nic *n, uint32_t qpn)
@@ -199,6 +200,8 @@ struct nic_qp *nic_create_qp(struct nic *n, const struct ibv_qp_init_attr *attr)
 }
 
 uint32_t nic_qp_num(const struct nic_qp *qp) { return qp->qpn; }
+
+void nic_qp_set_grow(struct nic_qp *qp) { qp->grow = true; }
 
 int nic_qp_set_cc(struct nic_qp *qp, const struct cc_ops *ops)
 {
@@ -450,6 +453,35 @@ static int nic_validate_wr(const struct nic_qp *qp, const struct ibv_send_wr *wr
 	return 0;
 }
 
+/* Double @qp's ring of requests, the outstanding ones kept at their
+ * indices (a QP made for fewer requests than it ends up holding at once:
+ * traffic's streamed collectives size theirs for what is in flight).
+ * 0 or -ENOMEM. */
+static int nic_qp_grow(struct nic_qp *qp)
+{
+	uint32_t ring = (qp->wr_mask + 1) * 2;
+	struct nic_wr *w = ring ? calloc(ring, sizeof(*w)) : NULL;
+	uint64_t *la = w && qp->wr_laddrs ? calloc(ring, sizeof(*la)) : NULL;
+
+	if (!w || (qp->wr_laddrs && !la)) {
+		free(w);
+		return -ENOMEM;
+	}
+	for (uint32_t i = qp->done_idx; i != qp->post_idx; i++) {
+		w[i & (ring - 1)] = qp->wrs[i & qp->wr_mask];
+		if (la)
+			la[i & (ring - 1)] = qp->wr_laddrs[i & qp->wr_mask];
+	}
+	free(qp->wrs);
+	qp->wrs = w;
+	if (la) {
+		free(qp->wr_laddrs);
+		qp->wr_laddrs = la;
+	}
+	qp->wr_mask = ring - 1;
+	return 0;
+}
+
 int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	uint32_t n_wr = 0;
@@ -464,7 +496,8 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 			*bad = w;
 			return -EINVAL;
 		}
-		if (nic_qp_outstanding(qp) + n_wr + 1 > qp->wr_mask + 1) {
+		if (nic_qp_outstanding(qp) + n_wr + 1 > qp->wr_mask + 1 &&
+		    (!qp->grow || nic_qp_grow(qp) != 0)) {
 			*bad = w;
 			return -ENOMEM;
 		}

@@ -172,6 +172,8 @@ struct nic *nic_new(struct sim *sim, uint32_t node, uint32_t host, uint32_t firs
 void nic_free(struct nic *n); /* NULL is fine; frees its QPs */
 struct port *nic_port(struct nic *n, uint16_t i);
 uint16_t nic_n_ports(const struct nic *n);
+/* The simulation the NIC runs in (its partition's in a parallel run). */
+struct sim *nic_sim(const struct nic *n);
 uint32_t nic_host(const struct nic *n);
 /* IPv4 address (host order) of port @i: that of its endpoint. */
 uint32_t nic_port_ip(const struct nic *n, uint16_t i);
@@ -240,6 +242,10 @@ void nic_cc_stats(const struct nic *n, struct cc_stats *sum);
 int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 /* Work requests posted and not yet completed. */
 uint32_t nic_qp_outstanding(const struct nic_qp *qp);
+/* Let @qp's send queue grow past max_send_wr when full (its ring doubles)
+ * instead of refusing a post with -ENOMEM: traffic's streamed
+ * collectives size their QPs for what is in flight. */
+void nic_qp_set_grow(struct nic_qp *qp);
 const struct nic_qp_stats *nic_qp_stats(const struct nic_qp *qp);
 
 /* Register @len bytes at @addr (memory of this process: the simulation's

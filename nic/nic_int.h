@@ -84,6 +84,7 @@ struct nic_qp {
 	uint32_t done_idx;         /* oldest request not completed */
 	uint32_t post_idx;         /* next free slot */
 	uint32_t wr_mask;          /* ring size - 1 */
+	bool grow;                 /* the ring doubles when full (nic_qp_set_grow) */
 	uint32_t next_psn;         /* next PSN the send pointer sends (go-back-N rewinds it) */
 	uint32_t max_psn;          /* one past the highest PSN sent: below it, a resend */
 	uint32_t ack_psn;          /* the responder holds every request PSN before this */

@@ -54,6 +54,6 @@ const struct metric_line nic_line_pool = {
 	.when = "nic.pool_exhausted", .or_when = "nic.acks_not_sent",
 	.fmt = "  WARNING: the packet pool ran dry (%.0f data packets delayed, %.0f ACKs lost); "
 	       "raise engine.packet_pool (peak use %.0f of %.0f)\n",
-	.arg = { "nic.pool_exhausted", "nic.acks_not_sent", "engine.packets_peak",
+	.arg = { "nic.pool_exhausted", "nic.acks_not_sent", "wall_clock.packets_peak",
 		 "engine.packet_pool" },
 };

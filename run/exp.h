@@ -153,6 +153,9 @@ struct exp {
 	const char *const *sets;      /* --set overrides as given (borrowed), in order */
 	unsigned n_sets;              /* their count */
 	uint64_t stop_ps;             /* stop_time, 0 = until traffic is done */
+	uint32_t threads;             /* --threads: partitions of the run (0 or 1: none);
+				       * a run option, not part of the experiment, since
+				       * results do not depend on it (fabric_par.c) */
 	bool nightly;                 /* too long for CI: check --skip-nightly skips it */
 	struct topo *topo;            /* topology */
 	/* module settings, each filled by its module's key table */

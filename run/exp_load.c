@@ -609,7 +609,7 @@ static int exp_finish(struct exp *e, const char *const *sets, unsigned n_sets,
 	if (e->flows_csv_auto) {
 		/* The document says what ran: auto's choice (so that resolved.yaml
 		 * of a run that writes flows.csv says what it always said). */
-		e->flows_csv = e->n_msgs <= EXP_FLOWS_CSV_AUTO_MSGS;
+		e->flows_csv = e->n_msgs + tg_graph_stream_msgs(&e->graph) <= EXP_FLOWS_CSV_AUTO_MSGS;
 		if (cfg_doc_set(e->doc, e->flows_csv ? "outputs.flows_csv=true" : "outputs.flows_csv=false",
 				n_sets + 2, err) != 0) {
 			exp_free(e);

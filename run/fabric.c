@@ -15,6 +15,7 @@
 #include "fabric.h"
 #include "faults.h"
 #include "link_layer.h"
+#include "par.h"
 #include "pkt_telemetry.h"
 
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
@@ -92,6 +93,7 @@ uint32_t fabric_pool_pkts(const struct exp *e)
 	 * and one ACK for each. */
 	for (uint32_t i = 0; i < e->n_msgs; i++)
 		traffic += (double)((e->msgs[i].bytes + e->nic.mtu_bytes - 1) / e->nic.mtu_bytes + 1);
+	traffic += tg_graph_stream_pkts(&e->graph, e->nic.mtu_bytes); /* streamed collectives */
 	traffic = traffic * (e->nic.retry_cnt + 2.0) + TRAFFIC_SLACK_PKTS;
 	n = fab < traffic ? fab : traffic;
 	/* Never less than the loader's fixed default (what every run had
@@ -116,6 +118,9 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
 	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->engine.pool_pkts + 1) * sizeof(void *);
 
+	/* A parallel run has a pool per partition besides the root's. */
+	if (e->threads > 1)
+		ring_bytes *= (uint64_t)e->threads + 1;
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
@@ -153,7 +158,7 @@ static int fabric_switches(struct fabric *f, struct sw_params *sp, struct sw_par
 		swp->hash_seed = rng_next(&rng);
 		swp->path = sw_path_for_tier(&e->sw, t->nodes[node].tier);
 		swp->tier = t->nodes[node].tier;
-		f->sws[i] = sw_new(&f->sim, node, i, t->nodes[node].n_ports, swp, &fib);
+		f->sws[i] = sw_new(fabric_node_sim(f, node), node, i, t->nodes[node].n_ports, swp, &fib);
 		if (!f->sws[i])
 			r = -ENOMEM;
 	}
@@ -170,7 +175,7 @@ static int fabric_nics(struct fabric *f, const struct nic_params *np, char err[C
 	for (uint32_t i = 0; i < t->n_hosts; i++) {
 		uint32_t node = t->hosts[i];
 
-		f->nics[i] = nic_new(&f->sim, node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
+		f->nics[i] = nic_new(fabric_node_sim(f, node), node, i, t->nodes[node].first_ep, t->nodes[node].n_ports,
 				     np);
 		if (!f->nics[i] && errno == EINVAL) {
 			/* Not a memory problem: say so rather than hide it. */
@@ -238,6 +243,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 	}
 	f->sim.stop_ps = e->stop_ps;
 	sim_new_src(&f->sim, &f->mon_src);
+	if ((r = fabric_par_setup(f, outputs, err)) != 0)
+		return r;
 	if ((r = topo_routes_build(t, &f->routes, cerr)) != 0) {
 		snprintf(err, CFG_ERR_BYTES, "%s", cerr);
 		return r;
@@ -417,7 +424,10 @@ void fabric_run(struct fabric *f, bool progress)
 		f->sim.progress = fabric_progress_cb;
 		f->sim.progress_arg = &p;
 	}
-	sim_run(&f->sim);
+	if (f->par)
+		par_run(f->par);
+	else
+		sim_run(&f->sim);
 	f->wall_s = fabric_now_s() - p.start_s;
 	if (progress && p.shown && p.tty)
 		fprintf(stderr, "\r\033[K");
@@ -494,6 +504,8 @@ void fabric_free(struct fabric *f)
 	free(f->nics);
 	free(f->tg_eps);
 	topo_routes_free(f->routes);
+	par_free(f->par); /* after every port: they free packets into its pools */
+	free(f->node_part);
 	sim_fini(&f->sim);
 	memset(f, 0, sizeof(*f));
 }

@@ -63,7 +63,21 @@ struct fabric {
 	uint64_t np_since_ps;         /* when that count last changed */
 	uint64_t np_look_ps;          /* time of the last look */
 	bool no_progress_stopped;     /* the run was stopped: busy, but no data frame moved */
+	/* Parallel runs (fabric_par.c, core/par.h) */
+	struct par *par;              /* the partitions, NULL in one */
+	uint16_t *node_part;          /* partition of each node, NULL in one */
+	const char *par_note;         /* why --threads was not followed (one partition),
+				       * or NULL */
 };
+
+/* fabric_par.c: decide the partitions of @f's run (e->threads, where
+ * nothing keeps it in one: f->par_note says what does) and make them;
+ * before any node is built. 0 or -errno with @err. */
+int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
+/* The simulation node @node runs in. */
+struct sim *fabric_node_sim(struct fabric *f, uint32_t node);
+/* Partitions (threads) the run uses. */
+uint32_t fabric_threads(const struct fabric *f);
 
 /* Monotonic wall-clock time, s. */
 double fabric_now_s(void);

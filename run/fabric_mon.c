@@ -195,7 +195,7 @@ static void fabric_mon_at(struct fabric *f, uint64_t t, ev_fn fn)
 
 static bool fabric_mon_busy(const struct fabric *f)
 {
-	return f->sim.evq.n > f->mon_pending;
+	return sim_pending(&f->sim) > f->mon_pending;
 }
 
 static void fabric_sample(struct sim *sim, void *obj)

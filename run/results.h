@@ -17,7 +17,8 @@
 #include "sha256.h"
 
 enum {
-	RES_SCHEMA_VERSION = 1,
+	RES_SCHEMA_VERSION = 2,     /* 2: engine.packets_peak became wall_clock.packets_peak */
+	RES_SCHEMA_OLDEST = 1,      /* the oldest that compare and plot still read */
 	RES_NAME_BYTES = 96,
 	RES_REASONS_BYTES = 1024,   /* invalid_reasons, ';'-joined */
 };

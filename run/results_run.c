@@ -43,6 +43,8 @@ RUN_GET(res_run_digest) { (void)ctx; v->s = RR(stats)->digest; }
 RUN_GET(res_run_digest_files) { (void)stats, (void)ctx; v->s = ""; /* set by res_write_all */ }
 RUN_GET(res_run_setup_s) { (void)ctx; v->d = RF(stats)->setup_s; }
 RUN_GET(res_run_run_s) { (void)ctx; v->d = RF(stats)->wall_s; }
+RUN_GET(res_run_threads) { (void)ctx; v->u = fabric_threads(RF(stats)); }
+RUN_GET(res_run_pkts_peak) { (void)ctx; v->u = RF(stats)->sim.pkts_peak; }
 RUN_GET(res_run_events_per_s)
 {
 	const struct fabric *f = RF(stats);
@@ -59,7 +61,7 @@ RUN_GET(res_run_hops_per_s)
 }
 
 static const struct metric res_run_head_rows[] = {
-	RUN_ROW("schema_version", "—", METRIC_U64, res_run_schema, "1; raised when a key changes"),
+	RUN_ROW("schema_version", "—", METRIC_U64, res_run_schema, "2; raised when a key changes"),
 	RUN_ROW("name", "string", METRIC_STR, res_run_name, "the experiment's name"),
 	RUN_ROW("seed", "—", METRIC_U64, res_run_seed, "the master seed used"),
 	RUN_ROW("valid", "true/false", METRIC_BOOL, res_run_valid, "no limit of the simulator bent the run"),
@@ -102,6 +104,10 @@ static const struct metric res_run_wall_rows[] = {
 	RUN_ROW("wall_clock.events_per_s", "1/s", METRIC_DBL, res_run_events_per_s, "events / run_s"),
 	RUN_ROW("wall_clock.packet_hops_per_s", "1/s", METRIC_DBL, res_run_hops_per_s,
 		"packet_hops / run_s"),
+	RUN_ROW("wall_clock.threads", "—", METRIC_U64, res_run_threads,
+		"partitions the run used (--threads)"),
+	RUN_ROW("wall_clock.packets_peak", "packets", METRIC_U64, res_run_pkts_peak,
+		"most packets the engine held at once"),
 };
 
 const struct metric_table res_metrics_head = METRIC_TABLE("run", res_run_head_rows);

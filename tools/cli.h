@@ -89,7 +89,11 @@ struct cli_sim_opts {
 	uint64_t seed;                 /* its value */
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
+	uint32_t threads;              /* --threads, 0: not given */
 };
+
+/* The partitions (threads) a run is asked for: --threads, or the default. */
+uint32_t cli_threads(const struct cli_sim_opts *s);
 
 /* --seed and --set (tools/cli_opts.c). */
 extern const struct cli_optdef cli_sim_optdefs[];

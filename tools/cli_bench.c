@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "fabric.h"
+#include "par.h"
 #include "results.h"
 
 /* The settings of the reference run the bench is compared with: per switch
@@ -146,6 +147,47 @@ struct bench_figs {
 	double start_s;       /* scenario, EAL and packet pool, once, s */
 };
 
+/* The scaling report of a parallel run (core/par.h): partitions, windows,
+ * events per window, the share of hops that crossed partitions, and each
+ * partition's events, busy and waiting wall time; JSON fields (after
+ * the others) for @json. */
+static void bench_print_par(const struct fabric *f, bool json)
+{
+	struct par_stats st;
+	uint64_t x = 0;
+	double ev = (double)f->sim.n_events, hops = (double)f->sim.n_hops;
+
+	if (!f->par) {
+		if (json)
+			printf(", \"threads\": 1");
+		else
+			printf("threads         1%s%s\n", f->par_note ? ": " : "",
+			       f->par_note ? f->par_note : "");
+		return;
+	}
+	par_get_stats(f->par, &st);
+	for (uint32_t i = 0; i < st.n_parts; i++)
+		x += st.x_frames[i];
+	if (json) {
+		printf(", \"threads\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
+		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"partitions\": [",
+		       st.n_parts, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
+		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0);
+		for (uint32_t i = 0; i < st.n_parts; i++)
+			printf("%s{\"events\": %llu, \"busy_s\": %.3f, \"wait_s\": %.3f}", i ? ", " : "",
+			       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
+		printf("]");
+		return;
+	}
+	printf("threads         %u (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
+	       "crossed partitions)\n",
+	       st.n_parts, units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
+	       st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0);
+	for (uint32_t i = 0; i < st.n_parts; i++)
+		printf("  partition %-3u %llu events, busy %.3f s, waiting %.3f s\n", i,
+		       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
+}
+
 /* Print the figures of @f's last run, as JSON for @json. CLI_OK, or
  * CLI_FAIL when the run was not clean (a drop, an unfinished message, a
  * pool that throttled the senders) or its results could not be collected. */
@@ -171,12 +213,14 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 		       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
 		       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
 		       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f, \"setup_s\": %.3f, "
-		       "\"start_s\": %.3f}\n",
+		       "\"start_s\": %.3f",
 		       e->name, wall, (unsigned long long)f->sim.n_hops,
 		       (unsigned long long)f->sim.n_events, hops / wall, ev / wall, rss,
 		       (unsigned long long)drops->u, (unsigned long long)inc->u,
 		       (unsigned long long)dry->u, units_ps_to_ns(f->sim.last_work_ps), runs,
 		       g->walls[0], g->walls[runs - 1], g->setup, g->start_s);
+		bench_print_par(f, true);
+		printf("}\n");
 	} else {
 		printf("scenario        %s (%u hosts, %u switches, %u messages)\n", e->name,
 		       f->topo->n_hosts, f->topo->n_switches, e->n_msgs);
@@ -197,6 +241,7 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 		printf("incomplete      %llu\n", (unsigned long long)inc->u);
 		printf("pool exhausted  %llu (peak %u packets in use)\n",
 		       (unsigned long long)dry->u, f->sim.pkts_peak);
+		bench_print_par(f, false);
 	}
 	/* A drop, an unfinished message or a pool that throttled the
 	 * senders means the figures are not those of the reference run. */
@@ -221,6 +266,7 @@ static int cli_bench(const struct cli_bench_opts *o)
 
 	if ((rc = bench_load(o, &e)) != CLI_OK)
 		return rc;
+	e->threads = cli_threads(&o->sim);
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

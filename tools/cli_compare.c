@@ -323,9 +323,9 @@ int cli_summary_load(const char *dir, struct cfg_doc **doc, char err[CFG_ERR_BYT
 		cfg_errorf(err, ver, "schema_version: expected a whole number: not a fabemu summary");
 		return -EINVAL;
 	}
-	if (v != RES_SCHEMA_VERSION) {
-		cfg_errorf(err, ver, "schema_version %llu, this fabemu reads schema version %d",
-			   (unsigned long long)v, RES_SCHEMA_VERSION);
+	if (v < RES_SCHEMA_OLDEST || v > RES_SCHEMA_VERSION) {
+		cfg_errorf(err, ver, "schema_version %llu, this fabemu reads schema versions %d to %d",
+			   (unsigned long long)v, RES_SCHEMA_OLDEST, RES_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "par.h"
 
 int cli_bad(const char *fmt, const char *arg)
 {
@@ -85,8 +86,30 @@ static int cli_opt_set(const struct cli_optdef *d, void *opts, const char *v, co
 	return CLI_OK;
 }
 
+/* --threads N, as cli_opt_seed. */
+static int cli_opt_threads(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	struct cli_sim_opts *s = opts;
+	uint64_t n;
+
+	(void)d;
+	(void)cmd;
+	_Static_assert(PAR_MAX_THREADS == 64, "--threads's message says 64");
+	if (cli_parse_u64(v, &n) != 0 || n < 1 || n > PAR_MAX_THREADS)
+		return cli_bad("--threads needs an integer 1..64, got '%s'", v);
+	s->threads = (uint32_t)n;
+	return CLI_OK;
+}
+
+uint32_t cli_threads(const struct cli_sim_opts *s)
+{
+	return s->threads ? s->threads : 1;
+}
+
 const struct cli_optdef cli_sim_optdefs[] = {
 	{ "--seed", NULL, "N", "master seed, instead of the file's", cli_opt_seed, 0 },
+	{ "--threads", NULL, "N", "partitions of the fabric run on N threads (results are the same at any N)",
+	  cli_opt_threads, 0 },
 	{ "--set", NULL, "key=value", "override one value of the file (repeatable)", cli_opt_set, 0 },
 	{ NULL },
 };

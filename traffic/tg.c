@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nic.h"
+#include "par.h"
 #include "sim.h"
 #include "tg_int.h"
 
@@ -28,7 +29,7 @@ void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps)
 		return;
 	f->end_ps = now_ps;
 	f->status = TG_FAILED;
-	t->n_failed++;
+	__atomic_fetch_add(&t->n_failed, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 }
 
 uint32_t tg_n_parts(uint64_t bytes, uint32_t qps)
@@ -92,6 +93,10 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 			tg_graph_received(t, n, wc, now_ps);
 		return;
 	}
+	if (wc->wr_id & TG_STREAM_WR) {
+		tg_stream_sent(t, wc, now_ps);
+		return;
+	}
 	if (wc->wr_id >= t->n_flows)
 		return;
 	f = &t->flows[wc->wr_id];
@@ -104,20 +109,14 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->end_ps = now_ps;
 	f->done = true;
 	f->status = TG_DONE;
-	t->n_done++;
+	__atomic_fetch_add(&t->n_done, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 	if (t->op_of_msg && !tg_op_on_arrival(f->msg.op))
 		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
 }
 
-/* Sort key grouping the messages of one connection together: same
- * workload, endpoints and DSCP (a QP has one traffic class). */
-struct tg_key {
-	uint64_t key;  /* workload << 48 | dscp << 40 | src << 20 | dst */
-	uint16_t chan; /* then the connection tag */
-	uint32_t comm; /* then the communicator */
-	uint32_t idx;  /* message */
-};
-
+/* Sort key (struct tg_key, tg_int.h) grouping the messages of one
+ * connection together: same workload, endpoints and DSCP (a QP has one
+ * traffic class), connection tag and communicator. */
 static int tg_key_cmp(const void *a, const void *b)
 {
 	const struct tg_key *x = a, *y = b;
@@ -245,20 +244,24 @@ static int tg_qps_room(struct tg *t, char err[CFG_ERR_BYTES])
 /* The connections: the messages in @keys' (sorted) order, each run of one
  * connection key (or each message, per-message) on msg.qps QP pairs of
  * its own. 0 or -errno with @err filled. */
-static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_msgs,
+static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_keys,
 			  const struct tg_key *keys, tg_path_fn path, void *path_arg,
 			  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
-	for (uint32_t i = 0; i < n_msgs;) {
+	for (uint32_t i = 0; i < n_keys;) {
 		uint32_t j = i, first = t->n_qps;
-		const struct tg_msg *m = &msgs[keys[i].idx];
+		struct tg_msg sm;
+		const struct tg_msg *m = keys[i].idx < t->n_flows ? &msgs[keys[i].idx] : &sm;
 		struct tg_path fwd, rev;
+
+		if (m == &sm)
+			tg_stream_key_msg(t, keys[i].idx - t->n_flows, &sm);
 
 		/* Per-message QPs: a group of one (a workload has one qp mode,
 		 * and the workload is part of the key). */
 		if (m->qp_mode == TG_QP_PER_MESSAGE)
 			j++;
-		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_msgs && keys[j].key == keys[i].key &&
+		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_keys && keys[j].key == keys[i].key &&
 		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm)
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
@@ -271,14 +274,27 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ms
 		for (uint32_t q = 0; q < m->qps; q++) {
 			if (tg_qps_room(t, err) != 0)
 				return -ENOMEM;
-			if (tg_connect(t, m->src, m->dst, j - i, m->dscp, fr->mtu_bytes, m->cc,
-				       tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
+			/* A streamed connection's QPs hold what is in flight (the
+			 * NIC grows their rings). */
+			if (tg_connect(t, m->src, m->dst, m == &sm ? TG_STREAM_QP_WRS : j - i, m->dscp,
+				       fr->mtu_bytes, m->cc,
+				       m != &sm && tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
 				       &t->rqps[t->n_qps]) != 0) {
 				snprintf(err, CFG_ERR_BYTES, "cannot create QPs from endpoint %u to %u",
 					 m->src, m->dst);
 				return -EINVAL;
 			}
+			if (m == &sm)
+				nic_qp_set_grow(t->qps[t->n_qps]);
 			t->n_qps++;
+		}
+		if (m == &sm) {
+			/* A streamed connection: the keys of its instances. */
+			for (uint32_t k = i; k < j; k++)
+				if (tg_stream_conn(t, keys[k].idx - t->n_flows, first, &fwd, k > i) != 0)
+					return -ENOMEM;
+			i = j;
+			continue;
 		}
 		for (; i < j; i++) {
 			struct tg_slot *s = &t->slots[keys[i].idx];
@@ -291,13 +307,33 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ms
 	return 0;
 }
 
+/* The identity of message posts on @ns: the tg's own, or in a partition
+ * of a parallel run one per partition with the same id (each partition
+ * keeps the order of its own posts, which is all its events see). NULL:
+ * out of memory. */
+static struct ev_src *tg_post_src(struct tg *t, struct sim *ns)
+{
+	if (ns == t->sim)
+		return &t->src;
+	if (!t->psrc) {
+		uint32_t n = par_n(t->sim->par);
+
+		if (!(t->psrc = calloc(n, sizeof(*t->psrc))))
+			return NULL;
+		for (uint32_t i = 0; i < n; i++)
+			t->psrc[i].id = t->src.id;
+	}
+	return &t->psrc[ns->part];
+}
+
 struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const struct tg_ep *eps,
 		  uint32_t n_eps, const struct tg_msg *msgs, uint32_t n_msgs,
 		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
 		  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
+	uint64_t n_keys = n_msgs + (graph ? tg_stream_n_keys(graph) : 0);
 	struct tg *t = calloc(1, sizeof(*t));
-	struct tg_key *keys = calloc(n_msgs ? n_msgs : 1, sizeof(*keys));
+	struct tg_key *keys = n_keys <= UINT32_MAX ? calloc(n_keys ? n_keys : 1, sizeof(*keys)) : NULL;
 
 	if (!t || !keys ||
 	    !(t->flows = calloc(n_msgs ? n_msgs : 1, sizeof(*t->flows))) ||
@@ -324,8 +360,16 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	/* Which messages carry data decides how their QPs connect. */
 	if (graph && graph->data.n_xfers && tg_data_init(t, graph, err) != 0)
 		goto fail;
-	qsort(keys, n_msgs, sizeof(*keys), tg_key_cmp);
-	if (tg_connect_all(t, msgs, n_msgs, keys, path, path_arg, fr, err) != 0)
+	/* Streamed collectives: a key per connection of each instance. */
+	if (graph && graph->n_streams) {
+		if (tg_stream_init(t, graph, fr) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "out of memory for streamed collectives");
+			goto fail;
+		}
+		tg_stream_keys(graph, n_msgs, keys + n_msgs);
+	}
+	qsort(keys, n_keys, sizeof(*keys), tg_key_cmp);
+	if (tg_connect_all(t, msgs, (uint32_t)n_keys, keys, path, path_arg, fr, err) != 0)
 		goto fail;
 	if (graph && graph->n_ops && tg_graph_init(t, graph, err) != 0)
 		goto fail;
@@ -334,8 +378,17 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	/* Posts are scheduled in message order: equal start times keep it. The
 	 * messages of the graph are posted as it allows. */
 	for (uint32_t i = 0; i < n_msgs; i++)
-		if (!t->op_of_msg || t->op_of_msg[i] == TG_NO_OP)
-			sim_at(sim, msgs[i].start_ps, &t->src, tg_post, &t->slots[i]);
+		if (!t->op_of_msg || t->op_of_msg[i] == TG_NO_OP) {
+			/* On the sending NIC's simulation (its partition's, par.h). */
+			struct sim *ns = nic_sim(nics[eps[msgs[i].src].nic]);
+			struct ev_src *src = tg_post_src(t, ns);
+
+			if (!src) {
+				snprintf(err, CFG_ERR_BYTES, "out of memory");
+				goto fail;
+			}
+			sim_at(ns, msgs[i].start_ps, src, tg_post, &t->slots[i]);
+		}
 	if (t->op_of_msg)
 		tg_graph_start(t);
 	free(keys);
@@ -353,10 +406,12 @@ void tg_free(struct tg *t)
 	free(t->flows);
 	free(t->slots);
 	free(t->parts_left);
+	free(t->psrc);
 	free(t->qps);
 	free(t->rqps);
 	tg_data_fini(t);
 	tg_graph_fini(t);
+	tg_stream_fini(t);
 	free(t);
 }
 

@@ -134,6 +134,10 @@ uint64_t tg_ideal_fct_ps(const struct tg_path *path, uint64_t bytes, uint8_t op,
 enum tg_node_kind {
 	TG_NODE_XFER,     /* a message */
 	TG_NODE_COMPUTE,  /* a duration, on a participant (a GPU) */
+	TG_NODE_STREAM,   /* a streamed collective instance (msg: its index in the
+			   * graph's streams): it starts its first transfers, makes
+			   * each next one when the one it waits for has arrived,
+			   * and completes when the last has */
 };
 
 enum { TG_NO_COLL = UINT32_MAX /* an operation of no collective */ };
@@ -244,6 +248,43 @@ int tg_data_add_coll(struct tg_data_plan *p, const struct tg_data_coll *x, uint3
 int tg_data_add_range(struct tg_data_plan *p, const struct tg_data_range *x);
 int tg_data_add_set(struct tg_data_plan *p, const struct tg_data_set *x, uint32_t *id);
 
+/* A ring collective instance (all-reduce, reduce-scatter or all-gather
+ * without data or compute phases) streamed: its messages are made as they
+ * become ready instead of listed before the run (tg_stream.c), in the
+ * same order and at the same times as the listed ones would be posted.
+ * Ring c's position p sends at step t chunk (p - t) mod n of the
+ * channel's part (all-reduce: n - 1 reduce-scatter steps, then n - 1
+ * all-gather steps sending chunk (p + 1 - t') mod n), a message per
+ * slice, each slice waiting for the same slice of what p received at step
+ * t - 1 (tg_coll_algo.c's tg_ring). */
+struct tg_stream {
+	struct tg_msg proto;   /* what its messages share (op, DSCP, workload, QPs, cc,
+				* start; src, dst, bytes and chan are per message) */
+	uint32_t op;           /* its graph node (TG_NODE_STREAM) */
+	uint32_t n;            /* ring positions (ranks) */
+	uint32_t channels;     /* rings */
+	uint32_t steps;        /* steps of each ring: n - 1, all-reduce 2(n - 1) */
+	bool ar;               /* all-reduce (chunks turn at step n - 1) */
+	uint64_t slice_bytes;  /* the most one message carries */
+	uint64_t *part;        /* per channel: its bytes (malloc'd) */
+	uint32_t *ep;          /* per channel c, position p: ep[2(c n + p)] sends, ep[2(c n +
+				* p) + 1] receives the edge p -> p + 1 (malloc'd) */
+	uint64_t msgs;         /* messages it makes in all */
+	uint64_t bytes;        /* their bytes */
+};
+
+/* Bytes of message @j of chunk @k of channel @c of @s, the slices of that
+ * chunk into *@l (tg_stream.c). */
+uint64_t tg_stream_msg_bytes(const struct tg_stream *s, uint32_t c, uint32_t k, uint32_t j,
+			     uint32_t *l);
+struct tg_graph;
+/* Packets (a frame per @mtu bytes, at least one, and an ACK) of every
+ * message of @g's streams, for the packet pool's sizing (what the listed
+ * messages would give). */
+double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu);
+/* Messages of @g's streams in all. */
+uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
+
 /* A graph being built (zero-initialised; tg_graph_free). */
 struct tg_graph {
 	struct tg_node *ops;   /* operations, in an order where each follows what it waits for */
@@ -254,7 +295,17 @@ struct tg_graph {
 	uint32_t cap_deps;   /* allocated */
 	uint32_t n_colls;    /* collective instances numbered so far */
 	struct tg_data_plan data; /* data-carrying collectives (empty without) */
+	struct tg_stream *streams; /* streamed instances (their part[] and ep[] malloc'd) */
+	uint32_t n_streams;  /* their count */
+	uint32_t cap_streams; /* allocated */
 };
+
+/* Append stream @s (taken: its arrays are the graph's now) and its node,
+ * waiting for @gate (TG_NO_GATE_OP: nothing), collective instance @coll;
+ * the node's index into *@id. 0 or -ENOMEM (then @s's arrays are freed). */
+enum { TG_NO_GATE_OP = UINT32_MAX };
+int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, uint32_t coll,
+			uint32_t *id);
 
 /* Add operation @op (its dep_off and n_deps are set here) waiting for the
  * @n_deps operations @deps, each already in @g; its index into *@id.

@@ -59,6 +59,8 @@ struct tg_cb {
 	uint32_t dcoll;            /* with data: its data instance (the plan's colls) */
 	uint64_t buf_bytes;        /* with data: a rank's buffer (its receive area follows) */
 	uint64_t *recv_used;       /* with data: per rank, its receive area taken so far */
+	uint32_t *islands;         /* streamed (tg_coll_ring_stream): per endpoint, its
+				    * island (topo_ep_islands); NULL: listed */
 };
 
 enum { TG_NO_GATE = UINT32_MAX };
@@ -84,6 +86,15 @@ int tg_cb_own(struct tg_cb *b, uint32_t r, uint64_t off, uint64_t bytes);
  * for rank orders; a rank that is no GPU is its own node, index 0. */
 uint32_t tg_cb_node_of(const struct tg_cb *b, uint32_t r);
 uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r);
+/* The endpoint rank @r sends or receives on: its NVLink endpoint when
+ * @nvl, else the NIC (its own, or its node's rail-@rail one) port @port. */
+uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port);
+/* Instance @b (a ring all-reduce, reduce-scatter or all-gather without
+ * data or compute phases) as a stream (tg.h, struct tg_stream) after
+ * b->gate instead of its listed transfers: 0, -EAGAIN when a ring edge
+ * joins endpoints @islands says cannot reach each other (list it then,
+ * for the loader to refuse), or -ENOMEM. */
+int tg_coll_ring_stream(struct tg_cb *b, const uint32_t *islands);
 /* Ranks @a and @r share a scale-up (NVLink) domain. */
 bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r);
 

@@ -82,6 +82,60 @@ static uint64_t tg_coll_ring_est(const struct tg_cb *b, bool rg, struct tg_wl_es
 	return tg_est_mul(b->n, b->channels);
 }
 
+int tg_coll_ring_stream(struct tg_cb *b, const uint32_t *islands)
+{
+	struct tg_stream s = { .proto = b->proto, .n = b->n, .channels = b->channels,
+			       .steps = b->kind == TG_COLL_ALL_REDUCE ? 2 * (b->n - 1) : b->n - 1,
+			       .ar = b->kind == TG_COLL_ALL_REDUCE, .slice_bytes = b->slice_bytes };
+	uint32_t *order = malloc(sizeof(*order) * b->n), id;
+	uint32_t g = b->t->gpus.gpus_per_node;
+
+	s.part = malloc(sizeof(*s.part) * b->channels);
+	s.ep = malloc(sizeof(*s.ep) * 2 * (size_t)b->n * b->channels);
+	if (!order || !s.part || !s.ep) {
+		free(order);
+		free(s.part);
+		free(s.ep);
+		return -ENOMEM;
+	}
+	for (uint32_t c = 0; c < b->channels; c++) {
+		uint32_t rail = tg_coll_rail(b, c);
+		bool joined = true;
+		uint16_t port = (uint16_t)(g ? c / g : 0);
+
+		s.part[c] = tg_coll_part(b, b->bytes, b->channels, c);
+		tg_coll_ring_order(b, c, order);
+		for (uint32_t p = 0; p < b->n; p++) {
+			uint32_t a = order[p], r = order[(p + 1) % b->n], *e = &s.ep[2 * ((size_t)c * b->n + p)];
+			bool nvl = tg_cb_same_domain(b, a, r);
+
+			e[0] = tg_cb_ep(b, a, nvl, rail, port);
+			e[1] = tg_cb_ep(b, r, nvl, rail, port);
+			joined = joined && islands[e[0]] == islands[e[1]];
+		}
+		if (!joined) {
+			free(order);
+			free(s.part);
+			free(s.ep);
+			return -EAGAIN;
+		}
+		/* Every step sends each chunk once, a message per slice. */
+		for (uint32_t k = 0; k < b->n; k++) {
+			uint32_t l = 1;
+
+			for (uint32_t j = 0; j < l; j++) {
+				uint64_t bytes = tg_stream_msg_bytes(&s, c, k, j, &l);
+
+				s.msgs += s.steps;
+				s.bytes += bytes * s.steps;
+			}
+		}
+	}
+	free(order);
+	return tg_graph_add_stream(b->c->graph, &s, b->gate == TG_NO_GATE ? TG_NO_GATE_OP : b->gate,
+				   b->coll, &id);
+}
+
 const struct tg_coll_alg_ops tg_coll_ring_alg = {
 	.kind = { "ring", "rings, one per channel (a chain for broadcast)", NULL, 0 },
 	.kinds = 1u << TG_COLL_ALL_REDUCE | 1u << TG_COLL_ALL_GATHER |

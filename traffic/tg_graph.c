@@ -74,6 +74,11 @@ int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
 
 void tg_graph_free(struct tg_graph *g)
 {
+	for (uint32_t i = 0; i < g->n_streams; i++) {
+		free(g->streams[i].part);
+		free(g->streams[i].ep);
+	}
+	free(g->streams);
 	free(g->ops);
 	free(g->deps);
 	free(g->data.xfers);
@@ -191,6 +196,14 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 		t->rparts_left[o->msg] =
 			(uint8_t)tg_n_parts(t->flows[o->msg].msg.bytes, t->flows[o->msg].msg.qps);
 	}
+	/* Streamed connections: their receiving QPs keep what is in flight. */
+	for (uint32_t i = 0; t->st && i < t->st->n_conns; i++)
+		for (uint32_t q = 0; q < t->st->conns[i].qps; q++) {
+			uint32_t k = t->st->conns[i].qp + q;
+
+			t->qpx[k].fifo = true;
+			nic_qp_set_user(t->rqps[k], &t->qpx[k]);
+		}
 	/* The receiving QP of every connection carrying graph messages finds
 	 * its sender's post list through its user pointer. */
 	for (uint32_t i = 0; i < t->n_flows; i++) {
@@ -205,8 +218,7 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 
 static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps);
 
-/* Operation @i completed at @now_ps: start what was waiting for it. */
-static void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
+void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 {
 	const struct tg_node *o = &t->ops[i];
 
@@ -244,6 +256,8 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 		t->colls[o->coll].start_ps = at;
 	if (o->kind == TG_NODE_XFER)
 		sim_at(t->sim, at, &t->src, tg_post, &t->slots[o->msg]);
+	else if (o->kind == TG_NODE_STREAM)
+		tg_stream_start(t, o->msg, at);
 	else
 		sim_at(t->sim, at + o->dur_ps, &t->op_src, tg_graph_compute_done, &t->opev[i]);
 }
@@ -270,9 +284,13 @@ int tg_graph_posted(struct tg *t, uint32_t qp, uint32_t msg)
 void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
 {
 	struct nic_qp *qp = nic_qp_find(n, wc->qp_num);
-	const struct tg_qpx *x = qp ? nic_qp_user(qp) : NULL;
+	struct tg_qpx *x = qp ? nic_qp_user(qp) : NULL;
 	uint32_t msg;
 
+	if (x && x->fifo) {
+		tg_stream_received(t, x, wc, now_ps);
+		return;
+	}
 	/* A receive on a QP outside the graph, or past what was posted (never:
 	 * RC delivers what was sent, once, in order). */
 	if (!x || wc->wr_id == 0 || wc->wr_id > x->n)

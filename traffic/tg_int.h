@@ -21,10 +21,78 @@ struct tg_slot {
 /* The messages a sending QP of the graph has posted, in order: the k-th
  * message its peer receives is posted[k - 1] (a receive completion's MSN). */
 struct tg_qpx {
-	uint32_t *posted;     /* message indices (malloc'd) */
-	uint32_t n;           /* posted so far */
-	uint32_t cap;         /* allocated */
+	uint32_t *posted;     /* message indices (malloc'd); a stream's QP: a ring of
+			       * the slots posted and not yet received */
+	uint32_t n;           /* posted so far (a stream's: in the ring) */
+	uint32_t cap;         /* allocated (a stream's: a power of two) */
+	uint32_t head;        /* a stream's: ring position of the oldest */
+	bool fifo;            /* a streamed connection's QP (tg_stream.c) */
 };
+
+/* One streamed message while it is in flight (tg_stream.c): made when it
+ * is ready to post, freed once sent and received. */
+struct tg_sslot {
+	struct tg *t;         /* owner */
+	uint64_t bytes;       /* its length */
+	uint64_t start_ps;    /* when it was posted */
+	uint32_t id;          /* its slot number (wr_id's low bits) */
+	uint32_t s;           /* its stream (graph->streams) */
+	uint32_t c;           /* its channel */
+	uint32_t step;        /* its ring step */
+	uint32_t p;           /* the sending position */
+	uint32_t j;           /* its slice of the chunk */
+	uint32_t next;        /* free list: the next free slot */
+	uint8_t parts_left;   /* parts whose send has not completed */
+	uint8_t rparts_left;  /* parts not received */
+	uint8_t status;       /* enum tg_status */
+};
+
+/* A completed streamed message: what summary.json's per-message
+ * statistics need (flows.csv is not written where messages stream). */
+struct tg_sdone {
+	uint64_t fct_ps;      /* completion less post */
+	uint64_t ideal_ps;    /* its ideal FCT */
+	uint64_t bytes;       /* its length */
+};
+
+/* A connection of streamed messages: its QPs and path. */
+struct tg_sconn {
+	uint32_t qp;          /* its first sending QP in t->qps */
+	uint32_t qps;         /* its QP pairs */
+	struct tg_path path;  /* source to destination, for the ideal FCT */
+};
+
+/* A streamed instance while it runs. */
+struct tg_srt {
+	uint32_t *conn;       /* per channel c, position p: the connection (t->sconns) of
+			       * edge p -> p + 1 (malloc'd) */
+	uint64_t left;        /* messages not arrived */
+	uint64_t completed;   /* messages completed at their sender */
+	uint64_t done_bytes;  /* their bytes */
+	uint64_t last_ps;     /* the last of those completions */
+	uint64_t worst_ps;    /* the slowest of them (FCT) */
+};
+
+/* The streamed collectives of a run (tg_stream.c). */
+struct tg_streams {
+	const struct tg_stream *v; /* the graph's streams (borrowed) */
+	uint32_t n;           /* their count */
+	struct tg_srt *rt;    /* per stream */
+	struct tg_sconn *conns; /* connections, shared by the instances of a workload */
+	uint32_t n_conns;     /* their count */
+	struct tg_sslot **chunks; /* slots, TG_SSLOT_CHUNK a chunk (never moved) */
+	uint32_t n_chunks;    /* chunks made */
+	uint32_t free;        /* first free slot, UINT32_MAX: none */
+	uint64_t in_flight;   /* slots in use */
+	uint64_t peak;        /* the most in use at once */
+	struct tg_sdone *done; /* completed messages, in completion order */
+	uint64_t n_done;      /* their count */
+	uint64_t cap_done;    /* allocated */
+	struct tg_framing fr; /* framing, for ideal FCTs */
+};
+
+enum { TG_SSLOT_CHUNK = 4096 /* slots made at a time */ };
+#define TG_STREAM_WR (UINT64_C(1) << 63) /* wr_id bit of a streamed message */
 
 /* A completion or post event of an operation: what the event needs. */
 struct tg_opev {
@@ -55,6 +123,8 @@ struct tg {
 	struct nic **nics;       /* the NICs (borrowed) */
 	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
 	struct ev_src src;       /* event identity of message posts */
+	struct ev_src *psrc;     /* in a parallel run: that identity per partition (par.h),
+				  * else NULL */
 	uint32_t n_flows;        /* messages */
 	uint32_t n_done;         /* completed successfully */
 	uint32_t n_failed;       /* completed in error */
@@ -84,6 +154,7 @@ struct tg {
 	/* Data-carrying collectives (tg_data.c); NULL without. */
 	struct tg_data *data;    /* their regions, plan and results */
 	struct tg_mem *mem;      /* per message: its addresses and keys (NULL: none) */
+	struct tg_streams *st;   /* streamed collectives (tg_stream.c); NULL without */
 };
 
 /* tg.c */
@@ -109,6 +180,39 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 /* Message @msg (a WRITE or READ) completed at its sender. */
 void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps);
 void tg_graph_fini(struct tg *t);
+
+/* Operation @i completed at @now_ps: start what was waiting for it. */
+void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps);
+
+/* tg_stream.c */
+/* Connection keys of the graph's streams: how many (*@n), then filled
+ * into @keys (the caller's, after the messages' own) with idx = @base +
+ * their number. */
+struct tg_key {
+	uint64_t key;  /* workload << 48 | dscp << 40 | src << 20 | dst */
+	uint16_t chan; /* then the connection tag */
+	uint32_t comm; /* then the communicator */
+	uint32_t idx;  /* message, or @base + a stream connection key */
+};
+uint64_t tg_stream_n_keys(const struct tg_graph *g);
+/* The message prototype of stream connection key @k: endpoints and the
+ * stream's proto (after tg_stream_init). */
+void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out);
+enum { TG_STREAM_QP_WRS = 16 /* a streamed connection's QPs' first ring size */ };
+void tg_stream_keys(const struct tg_graph *g, uint32_t base, struct tg_key *keys);
+/* Take @g's streams (NULL: none): their runtime state. 0 or -ENOMEM. */
+int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr);
+/* Connection key @k (of tg_stream_keys) is on QPs @qp.. with path @path;
+ * the sorted keys come one at a time, equal connections after each other
+ * (@same: the same connection as the key before). 0 or -ENOMEM. */
+int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same);
+/* Stream @s's node starts at @at_ps: post its first messages. */
+void tg_stream_start(struct tg *t, uint32_t s, uint64_t at_ps);
+/* A receive completion @wc of streamed connection QP @x. */
+void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc, uint64_t now_ps);
+/* A send completion @wc of a streamed message. */
+void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps);
+void tg_stream_fini(struct tg *t);
 
 /* tg_data.c */
 /* Take the data plan of @g (copied): which messages carry data, before

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tg_int.h"
 #include "tg_metrics.h"
 #include "units.h"
 
@@ -42,7 +43,25 @@ void tg_totals(const struct tg *t, struct tg_totals *out)
 		if (fl[i].end_ps > out->last_end_ps)
 			out->last_end_ps = fl[i].end_ps;
 	}
+	/* Streamed collectives: their counts (a message not posted yet
+	 * starts at its instance's start, as a listed one's record does). */
+	for (uint32_t i = 0; t->st && i < t->st->n; i++) {
+		const struct tg_stream *s = &t->st->v[i];
+		const struct tg_srt *r = &t->st->rt[i];
+
+		out->messages += s->msgs;
+		out->offered += s->bytes;
+		if (s->msgs && s->proto.start_ps < out->first_start_ps)
+			out->first_start_ps = s->proto.start_ps;
+		out->completed += r->completed;
+		out->completed_bytes += r->done_bytes;
+		if (r->completed && r->last_ps > out->last_end_ps)
+			out->last_end_ps = r->last_ps;
+	}
+	if (out->first_start_ps == UINT64_MAX && !out->messages)
+		out->first_start_ps = 0;
 	out->incomplete = out->messages - out->completed;
+	out->in_flight_peak = t->st ? t->st->peak : 0;
 }
 
 void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *out)
@@ -65,6 +84,37 @@ void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *ou
 			out->last_ps = fl[i].end_ps;
 		if (fl[i].end_ps - fl[i].msg.start_ps > out->worst_ps)
 			out->worst_ps = fl[i].end_ps - fl[i].msg.start_ps;
+	}
+	for (uint32_t i = 0; t->st && i < t->st->n; i++) {
+		const struct tg_stream *s = &t->st->v[i];
+		const struct tg_srt *r = &t->st->rt[i];
+
+		if (s->proto.workload != workload)
+			continue;
+		out->messages += s->msgs;
+		if (s->msgs && s->proto.start_ps < out->first_ps)
+			out->first_ps = s->proto.start_ps;
+		out->completed += r->completed;
+		out->bytes += r->done_bytes;
+		if (r->completed && r->last_ps > out->last_ps)
+			out->last_ps = r->last_ps;
+		if (r->worst_ps > out->worst_ps)
+			out->worst_ps = r->worst_ps;
+	}
+}
+
+/* Column @col of streamed message @d. */
+static double tg_sdone_value(const struct tg_sdone *d, int col)
+{
+	switch (col) {
+	case 0:
+		return units_ps_to_ns(d->fct_ps);
+	case 1:
+		return (double)d->fct_ps / (double)d->ideal_ps;
+	case 2:
+		return d->fct_ps ? (double)d->bytes * 8.0 / (double)d->fct_ps * 1e3 : NAN;
+	default:
+		return (double)d->bytes;
 	}
 }
 
@@ -101,14 +151,16 @@ int tg_col_stats(const struct tg *t, int col, struct tg_col_stats *out)
 {
 	uint32_t n;
 	const struct tg_flow *fl = tg_flows(t, &n);
-	double *v = malloc(sizeof(*v) * (n ? n : 1)), sum = 0;
-	uint64_t k = 0;
+	uint64_t sn = t->st ? t->st->n_done : 0, k = 0;
+	double *v = malloc(sizeof(*v) * (n + sn ? n + sn : 1)), sum = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		if (fl[i].done)
 			v[k++] = tg_col_value(&fl[i], col);
+	for (uint64_t i = 0; i < sn; i++)
+		v[k++] = tg_sdone_value(&t->st->done[i], col);
 	qsort(v, k, sizeof(*v), tg_dbl_cmp);
 	for (uint64_t i = 0; i < k; i++)
 		sum += v[i];
@@ -159,6 +211,8 @@ static const struct metric tg_msg_rows[] = {
 	TG_TOT("messages.completed", "—", completed, "messages whose sender saw the completion"),
 	TG_TOT("messages.incomplete", "—", incomplete, "total − completed"),
 	TG_TOT("messages.failed", "—", failed, "of the incomplete ones, those whose QP failed"),
+	TG_TOT("messages.in_flight_peak", "—", in_flight_peak,
+	       "the most streamed collective messages made at once (0: none streamed)"),
 	TG_TOT("bytes.offered", "bytes", offered, "sum of all message sizes"),
 	TG_TOT("bytes.completed", "bytes", completed_bytes, "sum of the sizes of completed messages"),
 };

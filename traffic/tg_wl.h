@@ -24,6 +24,11 @@ enum {
 	TG_WL_MAX_WORKLOADS = UINT16_MAX + 1,
 };
 
+/* outputs.flows_csv auto writes flows.csv for runs of at most this many
+ * messages (run/exp.h's EXP_FLOWS_CSV_AUTO_MSGS, the same): a collective
+ * of more streams its messages where auto is kept (tg_wl_coll.c). */
+#define TG_WL_STREAM_AUTO_MSGS 100000
+
 /* What a workload will add to the experiment, worked out from its keys
  * before anything is made (tg_wl_admit): every count exact or an upper
  * bound, never below what the expansion makes (the loader checks that

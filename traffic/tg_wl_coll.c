@@ -242,7 +242,7 @@ bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r)
 
 /* The endpoint rank @r sends or receives on: its NVLink endpoint when
  * @nvl, else the NIC (its own, or its node's rail-@rail one) port @port. */
-static uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port)
+uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port)
 {
 	const struct topo_gpus *g = &b->t->gpus;
 	uint32_t gpu, nic;
@@ -466,8 +466,32 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
 /* What the workload makes, before it is made (tg_wl_admit): per size,
  * iterations x an instance (its compute phases, its transfers), and a
  * join after each instance but the last that waits for all of it. */
+/* Whether the workload's instances stream (tg.h, struct tg_stream): ring
+ * all-reduce, reduce-scatter or all-gather without data, compute phases
+ * or per-message QPs, and no flows.csv row or rates.csv flow wanted of
+ * them (outputs.flows_csv false, or auto with more messages than it
+ * writes, @msgs the workload's). */
+static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
+{
+	const struct cfg_node *out = cfg_get(cfg_doc_root(p->ctx->doc), "outputs");
+	const struct cfg_node *fc = out ? cfg_get(out, "flows_csv") : NULL;
+	const struct cfg_node *series = out ? cfg_get(out, "series") : NULL;
+
+	if (strcmp(p->alg->kind.name, "ring") != 0 || p->data || p->compute_ps ||
+	    p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
+	    (p->kind != TG_COLL_ALL_REDUCE && p->kind != TG_COLL_REDUCE_SCATTER &&
+	     p->kind != TG_COLL_ALL_GATHER) ||
+	    (series && series->type == CFG_MAP && cfg_get(series, "flows")))
+		return false;
+	if (fc && fc->type == CFG_SCALAR && !fc->quoted && strcmp(fc->str, "false") == 0)
+		return true;
+	return (!fc || (fc->type == CFG_SCALAR && strcmp(fc->str, "auto") == 0)) &&
+	       msgs > TG_WL_STREAM_AUTO_MSGS;
+}
+
 static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *it, struct tg_cb *b,
-			    const uint64_t *sizes, uint32_t n_sizes, char err[CFG_ERR_BYTES])
+			    const uint64_t *sizes, uint32_t n_sizes, bool *stream,
+			    char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_est est = { .lower = "fewer sizes, iterations, ranks or channels, or a larger slice" };
 	uint64_t n = p->compute_ps ? p->n_ranks : 0, join = 0;
@@ -492,6 +516,23 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 	}
 	est.colls = (uint64_t)n_sizes * p->iterations;
 	est.data_xfers = p->data ? est.msgs : 0;
+	if ((*stream = tg_wl_coll_streams(p, est.msgs))) {
+		/* One instance at a time, each with at most two messages of
+		 * every slice's chain made at once (one sent, its next ready);
+		 * two nodes an instance (its stream and the join after it). */
+		uint64_t most = 0;
+
+		for (uint32_t s = 0; s < n_sizes; s++) {
+			uint64_t part = (sizes[s] + b->channels - 1) / b->channels;
+			uint64_t chunk = (part + p->n_ranks - 1) / p->n_ranks;
+			uint64_t l = chunk ? (chunk + b->slice_bytes - 1) / b->slice_bytes : 1;
+
+			if (l > most)
+				most = l;
+		}
+		est.msgs = tg_est_mul(tg_est_mul(2 * (uint64_t)p->n_ranks, b->channels), most);
+		est.ops = est.deps = tg_est_mul(2, est.colls);
+	}
 	return tg_wl_admit(b->c, it, "collective", &est, false, err);
 }
 
@@ -604,8 +645,13 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 		return rc;
 	if (p->data && (rc = tg_wl_coll_data_begin(p, b, set)) != 0)
 		return rc;
-	if ((rc = tg_coll_build(b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it, err)) != 0)
+	if (b->islands && (rc = tg_coll_ring_stream(b, b->islands)) != -EAGAIN) {
+		if (rc != 0)
+			return rc;
+	} else if ((rc = tg_coll_build(b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
+				       err)) != 0) {
 		return rc;
+	}
 	if (p->data)
 		tg_wl_coll_data_end(p, b, set);
 	c->graph->n_colls++;
@@ -639,6 +685,7 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	uint64_t sizes[TG_COLL_MAX_SIZES], channels = 0;
 	uint32_t n_sizes = 0, gate = TG_NO_GATE, set = 0;
 	struct tg_cb b = { .c = c, .t = c->topo };
+	bool stream = false;
 	struct rng rng;
 	int rc;
 
@@ -649,8 +696,14 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 	tg_wl_coll_cb_init(&p, channels, &b);
 	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
 		goto out;
-	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, err)) != 0)
+	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, &stream, err)) != 0)
 		goto out;
+	/* Streamed: its ring edges must join reachable endpoints (else listed,
+	 * for the loader to refuse as ever). */
+	if (stream && topo_ep_islands(c->topo, &b.islands) != 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	rng_init(&rng, c->seed, TG_WL_COLL_STREAM + c->index);
 	if (p.compute_ps && !(b.rank_gate = malloc(sizeof(*b.rank_gate) * p.n_ranks))) {
 		rc = -ENOMEM;
@@ -669,6 +722,7 @@ out:
 	free(p.load);
 	free(b.rank_gate);
 	free(b.recv_used);
+	free(b.islands);
 	return rc;
 }
 

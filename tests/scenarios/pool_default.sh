@@ -25,11 +25,11 @@ s=$tmp/auto/summary.json
 [ "$(key "$s" valid)" = true ] || bad "default pool: not valid: $(key "$s" invalid_reasons)"
 [ "$(key "$s" nic.pool_exhausted)" = 0 ] || bad "default pool: ran dry"
 [ "$(key "$s" engine.packet_pool)" -gt 131072 ] || bad "default pool: not sized above 2^17"
-[ "$(key "$s" engine.packets_peak)" -gt 131072 ] || bad "the experiment no longer needs more than 2^17 packets"
+[ "$(key "$s" wall_clock.packets_peak)" -gt 131072 ] || bad "the experiment no longer needs more than 2^17 packets"
 [ ! -s "$tmp/err" ] || bad "default pool: stderr: $(cat "$tmp/err")"
 "$fabemu" run "$tmp/deep.yaml" -o "$tmp/fixed" -q --set engine.packet_pool=131072 2>/dev/null ||
 	bad "fixed pool: exit status $?"
 [ "$(key "$tmp/fixed/summary.json" valid)" = false ] || bad "fixed pool of 2^17: valid"
 [ "$(key "$tmp/fixed/summary.json" engine.packet_pool)" = 131072 ] || bad "fixed pool: --set not honoured"
-[ "$fail" -eq 0 ] && echo "pool default: OK (sized to $(key "$s" engine.packet_pool), peak $(key "$s" engine.packets_peak))"
+[ "$fail" -eq 0 ] && echo "pool default: OK (sized to $(key "$s" engine.packet_pool), peak $(key "$s" wall_clock.packets_peak))"
 exit "$fail"

@@ -1,0 +1,443 @@
+/* Parallel runs (see par.h): partitions, their outboxes, the worker
+ * threads and the window loop. A window ends before the least key of the
+ * root's next event and before (earliest pending event + lookahead): a
+ * frame sent in it arrives at least one lookahead after its start, so in
+ * a later window; each partition handles its events in key order, as a
+ * run without partitions does (the keys of a frame's arrival events keep
+ * their time and source id, see port_xpar_deliver). */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "par.h"
+#include "port.h"
+#include "units.h"
+
+/* Frames from one partition to another during a window: records laid end
+ * to end (struct par_rec, then the frame's bytes, padded to 8). Written
+ * by the sender during a window, read by the receiver after it. */
+struct par_box {
+	uint8_t *buf;      /* records */
+	size_t len;        /* bytes used */
+	size_t cap;        /* bytes allocated */
+};
+
+struct par_rec {
+	struct port *p;        /* the sending port (its peer receives) */
+	uint64_t due_ps;       /* arrival at the peer */
+	struct pkt_meta meta;  /* the frame's metadata */
+	uint32_t len;          /* bytes of the frame held in the packet (data_len) */
+};
+
+/* Sense-counting barrier: spins briefly, then yields (more threads than
+ * cores must still make progress). */
+struct par_barrier {
+	atomic_uint count;     /* arrived this round */
+	atomic_uint gen;       /* rounds completed */
+	unsigned n;            /* parties */
+};
+
+struct par_part {
+	struct sim sim;            /* the partition's simulation */
+	struct par *par;           /* owner */
+	struct par_box *out;       /* outboxes by destination partition */
+	struct rte_mempool *pool;  /* its packets */
+	pthread_t thread;          /* its worker (partition 0: the caller's thread) */
+	uint64_t x_frames;         /* frames sent to other partitions */
+	double busy_s, wait_s;     /* wall time handling events, waiting */
+} __attribute__((aligned(64)));
+
+struct par {
+	struct sim *root;          /* fabric-wide events */
+	uint32_t n;                /* partitions */
+	struct par_part *parts;    /* n */
+	uint64_t lookahead_ps;     /* window bound */
+	unsigned __int128 bound;   /* the current window: keys below it */
+	bool quit;                 /* workers: leave */
+	struct par_barrier bar;    /* window ends */
+	uint64_t windows;          /* windows run */
+	uint64_t root_events;      /* root events handled */
+};
+
+static double par_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void par_wait(struct par_barrier *b)
+{
+	unsigned gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+
+	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 == b->n) {
+		atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+		atomic_store_explicit(&b->gen, gen + 1, memory_order_release);
+		return;
+	}
+	for (unsigned i = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == gen; i++) {
+		if (i < 2000)
+			rte_pause();
+		else
+			sched_yield();
+	}
+}
+
+struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t data_room,
+		    char err[CFG_ERR_BYTES])
+{
+	struct par *p = calloc(1, sizeof(*p));
+
+	if (!p || n < 2 || n > PAR_MAX_THREADS) {
+		snprintf(err, CFG_ERR_BYTES, p ? "threads: %u is not 2..%d" : "out of memory", n,
+			 PAR_MAX_THREADS);
+		free(p);
+		return NULL;
+	}
+	p->root = root;
+	p->n = n;
+	p->bar.n = n;
+	p->parts = aligned_alloc(64, sizeof(*p->parts) * n);
+	if (!p->parts) {
+		free(p);
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return NULL;
+	}
+	memset(p->parts, 0, sizeof(*p->parts) * n);
+	root->par = p;
+	root->part = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		struct par_part *pp = &p->parts[i];
+		char name[32];
+
+		pp->par = p;
+		snprintf(name, sizeof(name), "fabemu-p%u", i);
+		pp->pool = sim_pool_create(name, pool_pkts, data_room, err);
+		pp->out = calloc(n, sizeof(*pp->out));
+		if (!pp->pool || !pp->out || sim_init(&pp->sim, root->seed, pp->pool) != 0) {
+			if (pp->pool && pp->out)
+				snprintf(err, CFG_ERR_BYTES, "out of memory");
+			par_free(p);
+			return NULL;
+		}
+		pp->sim.stop_ps = root->stop_ps;
+		pp->sim.interrupt = root->interrupt;
+		pp->sim.par = p;
+		pp->sim.part = i;
+		pp->sim.ids = root->ids;
+	}
+	return p;
+}
+
+void par_free(struct par *p)
+{
+	if (!p)
+		return;
+	/* After the fabric's entities, which free their packets into the
+	 * partitions' pools. */
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct par_part *pp = &p->parts[i];
+
+		for (uint32_t j = 0; pp->out && j < p->n; j++)
+			free(pp->out[j].buf);
+		free(pp->out);
+		if (pp->sim.ids)
+			sim_fini(&pp->sim);
+		rte_mempool_free(pp->pool);
+	}
+	if (p->root->par == p)
+		p->root->par = NULL;
+	free(p->parts);
+	free(p);
+}
+
+struct sim *par_sim(struct par *p, uint32_t i) { return &p->parts[i].sim; }
+uint32_t par_n(const struct par *p) { return p->n; }
+void par_set_lookahead(struct par *p, uint64_t lookahead_ps) { p->lookahead_ps = lookahead_ps; }
+
+/* Room for @bytes more in @b (amortised growth; frames are small). */
+static uint8_t *par_box_room(struct par_box *b, size_t bytes)
+{
+	if (b->len + bytes > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64 * 1024;
+		uint8_t *nb;
+
+		while (cap < b->len + bytes)
+			cap *= 2;
+		nb = realloc(b->buf, cap);
+		if (!nb) {
+			fprintf(stderr, "fabemu: out of memory for frames between partitions\n");
+			abort();
+		}
+		b->buf = nb;
+		b->cap = cap;
+	}
+	return b->buf + b->len;
+}
+
+void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
+{
+	struct sim *s = p->sim;
+	struct par_part *pp = &s->par->parts[s->part];
+	uint32_t len = rte_pktmbuf_data_len(m);
+	size_t bytes = sizeof(struct par_rec) + ((len + 7u) & ~7u);
+	uint8_t *at = par_box_room(&pp->out[p->peer->sim->part], bytes);
+	struct par_rec *r = (struct par_rec *)at;
+
+	r->p = p;
+	r->due_ps = due_ps;
+	r->meta = *pkt_meta(m);
+	r->len = len;
+	memcpy(at + sizeof(*r), pkt_data(m), len);
+	pp->out[p->peer->sim->part].len += bytes;
+	pp->x_frames++;
+	sim_pkt_free(s, m);
+}
+
+/* Hand partition @i the frames the others sent it in the last window, in
+ * the order of their sending partitions and, from each, of sending. */
+static void par_drain(struct par *p, uint32_t i)
+{
+	struct sim *s = &p->parts[i].sim;
+
+	for (uint32_t j = 0; j < p->n; j++) {
+		struct par_box *b = &p->parts[j].out[i];
+
+		for (size_t off = 0; off < b->len;) {
+			const struct par_rec *r = (const struct par_rec *)(b->buf + off);
+			struct rte_mbuf *m = sim_pkt_alloc(s, false);
+
+			off += sizeof(*r) + ((r->len + 7u) & ~7u);
+			if (!m) {
+				/* The pool is whole: the frame is lost, and the run says
+				 * its pool ran dry (not valid). */
+				s->n_alloc_fail++;
+				continue;
+			}
+			*pkt_meta(m) = r->meta;
+			memcpy(pkt_data(m), (const uint8_t *)r + sizeof(*r), r->len);
+			m->data_len = (uint16_t)r->len;
+			m->pkt_len = r->len;
+			port_xpar_deliver(r->p, m, r->due_ps);
+		}
+		b->len = 0;
+	}
+}
+
+/* One partition's share of a window, then the hand-over. */
+static void par_window(struct par *p, uint32_t i)
+{
+	struct par_part *pp = &p->parts[i];
+	double t0 = par_now_s(), t1, t2, t3;
+
+	sim_run_window(&pp->sim, p->bound);
+	t1 = par_now_s();
+	par_wait(&p->bar);
+	t2 = par_now_s();
+	par_drain(p, i);
+	t3 = par_now_s();
+	par_wait(&p->bar);
+	pp->busy_s += (t1 - t0) + (t3 - t2);
+	pp->wait_s += (t2 - t1) + (par_now_s() - t3);
+}
+
+static void *par_worker(void *arg)
+{
+	struct par_part *pp = arg;
+	struct par *p = pp->par;
+	uint32_t i = (uint32_t)(pp - p->parts);
+
+	/* An lcore id of its own: the packet pools' per-thread caches. */
+	rte_thread_register();
+	for (;;) {
+		par_wait(&p->bar); /* the window is set */
+		if (p->quit)
+			break;
+		par_window(p, i);
+	}
+	rte_thread_unregister();
+	return NULL;
+}
+
+/* The next window's bound, with the root's next event due at its end
+ * (*@root_due), or false when the run is over (stop, horizon, interrupt,
+ * stuck, or nothing left); the root's flags say which. */
+static bool par_next_bound(struct par *p, bool *root_due)
+{
+	struct sim *root = p->root;
+	uint64_t t = UINT64_MAX;
+	unsigned __int128 kr = ev_peek_key(&root->evq), b;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct sim *s = &p->parts[i].sim;
+
+		if (s->stuck)
+			root->stuck = true;
+		if (!ev_empty(&s->evq)) {
+			uint64_t ti = ev_peek_time(&s->evq);
+
+			if (ti < t)
+				t = ti;
+		}
+	}
+	if (root->stuck)
+		return false;
+	if (root->interrupt && *root->interrupt) {
+		root->interrupted = true;
+		return false;
+	}
+	if (kr != EV_KEY_NONE && (uint64_t)(kr >> 64) < t)
+		t = (uint64_t)(kr >> 64);
+	if (t == UINT64_MAX)
+		return false;
+	if (root->stop_ps && t > root->stop_ps) {
+		root->stopped = true;
+		root->now_ps = root->stop_ps;
+		return false;
+	}
+	if (t > UNITS_TIME_MAX_PS) {
+		root->horizon = true;
+		return false;
+	}
+	b = (unsigned __int128)(t + p->lookahead_ps) << 64;
+	if (root->stop_ps && b > (unsigned __int128)(root->stop_ps + 1) << 64)
+		b = (unsigned __int128)(root->stop_ps + 1) << 64;
+	if ((unsigned __int128)(UNITS_TIME_MAX_PS + 1) << 64 < b)
+		b = (unsigned __int128)(UNITS_TIME_MAX_PS + 1) << 64;
+	*root_due = kr < b;
+	p->bound = *root_due ? kr : b;
+	return true;
+}
+
+/* The root's next event, alone (every partition is at its key). */
+static void par_root_event(struct par *p)
+{
+	struct sim *root = p->root;
+	struct ev e;
+
+	ev_pop(&root->evq, &e);
+	root->now_ps = ev_time(&e);
+	/* One clock, as without partitions: what the event does to a
+	 * partition's nodes happens at its time there too (every partition
+	 * has handled all its events before the event's key, and none
+	 * after). */
+	for (uint32_t i = 0; i < p->n; i++)
+		p->parts[i].sim.now_ps = root->now_ps;
+	e.fn(root, e.obj);
+	if (!root->monitor_event)
+		root->last_work_ps = root->now_ps;
+	root->monitor_event = false;
+	p->root_events++;
+}
+
+/* The root's view of the run so far: every partition's counters with its
+ * own (the progress report and the watch read it). */
+static void par_fold(struct par *p, uint64_t root_events)
+{
+	struct sim *root = p->root;
+
+	root->n_events = root_events;
+	root->n_hops = 0;
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct sim *s = &p->parts[i].sim;
+
+		root->n_events += s->n_events;
+		root->n_hops += s->n_hops;
+		if (s->last_work_ps > root->last_work_ps)
+			root->last_work_ps = s->last_work_ps;
+		if (s->now_ps > root->now_ps && !root->stopped)
+			root->now_ps = s->now_ps;
+	}
+}
+
+/* The counters results read, folded once the run is over. */
+static void par_fold_end(struct par *p)
+{
+	struct sim *root = p->root;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct sim *s = &p->parts[i].sim;
+
+		root->evq.n_pushed += s->evq.n_pushed;
+		root->evq.n += s->evq.n;
+		root->n_alloc_fail += s->n_alloc_fail;
+		root->pkts_peak += s->pkts_peak;
+		root->n_saturated += s->n_saturated;
+	}
+}
+
+uint64_t par_run(struct par *p)
+{
+	struct sim *root = p->root;
+	uint64_t own = root->n_events, start = root->n_events, polled = root->n_events;
+	uint64_t progressed = root->n_events;
+	bool root_due = false;
+	int rc = 0;
+
+	p->quit = false;
+	for (uint32_t i = 1; i < p->n && rc == 0; i++)
+		rc = pthread_create(&p->parts[i].thread, NULL, par_worker, &p->parts[i]);
+	if (rc != 0) {
+		fprintf(stderr, "fabemu: cannot start a thread: %s\n", strerror(rc));
+		abort();
+	}
+	while (par_next_bound(p, &root_due)) {
+		par_wait(&p->bar);
+		par_window(p, 0);
+		p->windows++;
+		if (root_due) {
+			par_root_event(p);
+			own++;
+		}
+		par_fold(p, own);
+		if (root->n_events - polled >= SIM_POLL_EVENTS) {
+			polled = root->n_events;
+			if (root->watch && root->watch(root, root->watch_arg))
+				break;
+			if (root->progress && root->n_events - progressed >= SIM_PROGRESS_EVENTS) {
+				progressed = root->n_events;
+				root->progress(root, root->progress_arg);
+			}
+		}
+	}
+	p->quit = true;
+	par_wait(&p->bar);
+	for (uint32_t i = 1; i < p->n; i++)
+		pthread_join(p->parts[i].thread, NULL);
+	par_fold(p, own);
+	par_fold_end(p);
+	return root->n_events - start;
+}
+
+void par_get_stats(const struct par *p, struct par_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n_parts = p->n;
+	out->lookahead_ps = p->lookahead_ps;
+	out->windows = p->windows;
+	out->root_events = p->root_events;
+	for (uint32_t i = 0; i < p->n; i++) {
+		out->events[i] = p->parts[i].sim.n_events;
+		out->x_frames[i] = p->parts[i].x_frames;
+		out->busy_s[i] = p->parts[i].busy_s;
+		out->wait_s[i] = p->parts[i].wait_s;
+	}
+}
+
+uint64_t par_pending(const struct par *p)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < p->n; i++)
+		n += p->parts[i].sim.evq.n;
+	return n;
+}

@@ -1,0 +1,71 @@
+/* Parallel runs: the fabric's nodes partitioned over worker threads, each
+ * partition a struct sim of its own, run in conservative windows no longer
+ * than the smallest link delay between partitions (the lookahead). A frame
+ * that crosses partitions is copied into an outbox during a window and
+ * handed to its receiver at the window's end; events of the root
+ * simulation (samplers, faults, reroutes) run alone, at their exact place
+ * in the event order. Results are those of one thread (docs/performance.md,
+ * "Threads"). */
+#ifndef FAB_PAR_H
+#define FAB_PAR_H
+
+#include <stdint.h>
+
+#include "cfg.h"
+#include "sim.h"
+
+struct port;
+struct rte_mbuf;
+struct par;
+
+enum {
+	PAR_MAX_THREADS = 64, /* partitions (threads) of one run, at most */
+};
+
+/* How the windows of a finished run went (the scaling report). */
+struct par_stats {
+	uint32_t n_parts;          /* partitions */
+	uint64_t lookahead_ps;     /* window length bound: smallest delay across partitions */
+	uint64_t windows;          /* windows run */
+	uint64_t root_events;      /* events of the root simulation (each one a window end) */
+	uint64_t events[PAR_MAX_THREADS];   /* events handled, per partition */
+	uint64_t x_frames[PAR_MAX_THREADS]; /* frames sent to another partition, per partition */
+	double busy_s[PAR_MAX_THREADS];     /* wall time spent handling events, per partition */
+	double wait_s[PAR_MAX_THREADS];     /* wall time spent waiting at window ends */
+};
+
+/* @n partitions (2..PAR_MAX_THREADS) under @root, whose events are the
+ * fabric-wide ones; each partition gets a simulation with the root's seed
+ * and stop time, its own event queue and its own packet pool like the
+ * root's (@pool_pkts packets of @data_room bytes), and shares the root's
+ * entity ids (so ids are those of a run without partitions). NULL with
+ * @err filled on failure. */
+struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t data_room,
+		    char err[CFG_ERR_BYTES]);
+void par_free(struct par *p);
+
+/* Partition @i's simulation. */
+struct sim *par_sim(struct par *p, uint32_t i);
+uint32_t par_n(const struct par *p);
+
+/* The smallest link delay between partitions, set before par_run (> 0). */
+void par_set_lookahead(struct par *p, uint64_t lookahead_ps);
+
+/* Run every partition and the root's events to the end, with the stop,
+ * interrupt and horizon rules of sim_run, then fold the partitions'
+ * counters into the root's (events, hops, pool figures, last work, events
+ * left) so that results read the root as after a run without partitions.
+ * Returns events handled. */
+uint64_t par_run(struct par *p);
+
+/* Events pending in the partitions' queues. */
+uint64_t par_pending(const struct par *p);
+
+void par_get_stats(const struct par *p, struct par_stats *out);
+
+/* A frame @m leaves port @p (whose peer is in another partition) due at
+ * the peer at @due_ps: copied into the outbox towards the peer's
+ * partition, and @m freed. Called by port.c only. */
+void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps);
+
+#endif

@@ -1,0 +1,141 @@
+/* Partitions of a parallel run (core/par.h): which node runs in which
+ * partition, the lookahead, and what keeps a run in one partition for now.
+ * Hosts go to partitions in equal blocks of host numbers (builders number
+ * hosts pod by pod and unit by unit, so a block is a set of whole pods
+ * where the counts allow); switches follow, tier by tier upwards, into the
+ * partition most of their placed neighbours are in, ties to the partition
+ * with the fewest ports so far (spines and cores spread evenly). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "fabric.h"
+#include "par.h"
+
+/* Why @e runs in one partition whatever --threads says, or NULL. */
+static const char *fabric_par_blocker(const struct exp *e, bool outputs)
+{
+	if (e->graph.n_ops)
+		return "its traffic has a dependency graph (collectives, training steps), not partitioned yet";
+	if (outputs && e->pfc_log)
+		return "outputs.pfc_log writes one file from every port";
+	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
+		return "capture.format pcapng writes one file from every captured port";
+	return NULL;
+}
+
+/* The partition of every node of @t over @n partitions into @part. */
+static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
+{
+	uint64_t load[PAR_MAX_THREADS] = { 0 };
+	uint32_t count[PAR_MAX_THREADS];
+
+	for (uint32_t i = 0; i < t->n_nodes; i++)
+		part[i] = UINT16_MAX;
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		uint32_t node = t->hosts[h];
+
+		part[node] = (uint16_t)((uint64_t)h * n / t->n_hosts);
+		load[part[node]] += t->nodes[node].n_ports;
+	}
+	for (unsigned tier = 0; tier < 256; tier++) {
+		for (uint32_t s = 0; s < t->n_switches; s++) {
+			uint32_t node = t->switches[s], best = 0;
+			const struct topo_node *nd = &t->nodes[node];
+
+			if (nd->tier != tier)
+				continue;
+			memset(count, 0, sizeof(count[0]) * n);
+			for (uint16_t p = 0; p < nd->n_ports; p++) {
+				uint32_t l = nd->port_links ? nd->port_links[p] : TOPO_NO_LINK, peer;
+
+				if (l == TOPO_NO_LINK)
+					continue;
+				peer = t->links[l].node[0] == node ? t->links[l].node[1] : t->links[l].node[0];
+				if (part[peer] != UINT16_MAX)
+					count[part[peer]]++;
+			}
+			for (uint32_t i = 1; i < n; i++)
+				if (count[i] > count[best] || (count[i] == count[best] && load[i] < load[best]))
+					best = i;
+			part[node] = (uint16_t)best;
+			load[best] += nd->n_ports;
+		}
+	}
+}
+
+/* The smallest delay of a link between two partitions; UINT64_MAX: none. */
+static uint64_t fabric_par_lookahead(const struct topo *t, const uint16_t *part)
+{
+	uint64_t la = UINT64_MAX;
+
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *k = &t->links[l];
+
+		if (part[k->node[0]] != part[k->node[1]] && k->delay_ps < la)
+			la = k->delay_ps;
+	}
+	return la;
+}
+
+/* --threads not followed: say why, once per run. */
+static void fabric_par_say(const struct fabric *f)
+{
+	fprintf(stderr, "fabemu: note: --threads %u: %s: the run runs in one partition (its results are the same)\n",
+		f->exp->threads, f->par_note);
+}
+
+int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
+{
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	uint32_t n = e->threads;
+	uint64_t la;
+
+	f->par_note = NULL;
+	if (n <= 1)
+		return 0;
+	if (n > PAR_MAX_THREADS)
+		n = PAR_MAX_THREADS;
+	if (n > t->n_hosts)
+		n = t->n_hosts;
+	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1) {
+		if (!f->par_note)
+			f->par_note = "the fabric has one host";
+		fabric_par_say(f);
+		return 0;
+	}
+	f->node_part = malloc(sizeof(*f->node_part) * t->n_nodes);
+	if (!f->node_part) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
+	fabric_par_assign(t, n, f->node_part);
+	la = fabric_par_lookahead(t, f->node_part);
+	if (la == 0) {
+		f->par_note = "a link of zero delay joins two partitions (no lookahead)";
+		free(f->node_part);
+		f->node_part = NULL;
+		fabric_par_say(f);
+		return 0;
+	}
+	f->par = par_new(&f->sim, n, f->sim.pool->size,
+			 rte_pktmbuf_data_room_size(f->sim.pool), err);
+	if (!f->par)
+		return -ENOMEM;
+	par_set_lookahead(f->par, la == UINT64_MAX ? UINT64_C(1) << 40 : la);
+	return 0;
+}
+
+struct sim *fabric_node_sim(struct fabric *f, uint32_t node)
+{
+	return f->par ? par_sim(f->par, f->node_part[node]) : &f->sim;
+}
+
+uint32_t fabric_threads(const struct fabric *f)
+{
+	return f->par ? par_n(f->par) : 1;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Parallel runs give the results of one thread (docs/performance.md,
+# "Threads"): each experiment runs with --threads 1, 2 and 4, and the runs
+# must agree on the exit status and on provenance.digest_sha256, which
+# covers every result file but the wall-clock block (docs/results.md,
+# "Provenance and digest"); where they differ, the files that do are named.
+# The runs with more threads must also have used more than one partition
+# (wall_clock.threads), unless the run says on stderr what kept it in one.
+# Independent expectation: the one-thread engine's results.
+#   threads_identity.sh FABEMU FILE...
+set -u
+fabemu=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+key() { sed -n "s/.*\"$2\": *\"*\([^\",]*\)\"*,*\$/\1/p" "$1" | head -1; }
+
+for f in "$@"; do
+	name=$(basename "$f" .yaml)
+	for n in 1 2 4; do
+		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" -q --threads "$n" \
+			>"$tmp/$name-$n.out" 2>"$tmp/$name-$n.err"
+		echo $? >"$tmp/$name-$n.rc"
+	done
+	for n in 2 4; do
+		a=$tmp/$name-1 b=$tmp/$name-$n
+		if ! cmp -s "$a.rc" "$b.rc"; then
+			echo "FAIL [$name]: exit $(cat "$a.rc") at 1 thread, $(cat "$b.rc") at $n"
+			head -3 "$b.err"
+			fail=1
+			continue
+		fi
+		[ -f "$a/summary.json" ] || continue
+		da=$(key "$a/summary.json" digest_sha256) db=$(key "$b/summary.json" digest_sha256)
+		if [ -z "$da" ] || [ "$da" != "$db" ]; then
+			echo "FAIL [$name]: digest at $n threads differs from 1 thread's"
+			for x in $(key "$a/summary.json" digest_files); do
+				cmp -s "$a/$x" "$b/$x" || echo "  $x differs"
+			done
+			fail=1
+		fi
+		used=$(key "$b/summary.json" threads)
+		if [ "${used:-1}" = 1 ] && ! grep -q "runs in one partition" "$b.err"; then
+			echo "FAIL [$name]: --threads $n used one partition and said nothing"
+			fail=1
+		fi
+	done
+done
+[ "$fail" -eq 0 ] && echo "threads identity: OK ($# experiments at 1, 2 and 4 threads)"
+exit "$fail"

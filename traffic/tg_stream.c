@@ -1,0 +1,423 @@
+/* Streamed ring collectives (tg.h, struct tg_stream): an instance's
+ * messages are made when they become ready to post and freed once sent
+ * and received, so that memory follows what is in flight (ranks x
+ * channels x slices), not the job. The posts happen in the order and at
+ * the times the listed messages of the same ring would have (tg_ring in
+ * tg_coll_algo.c): the first step's at the instance's start, channel by
+ * channel, position by position, slice by slice; each next one when the
+ * one it waits for has arrived. Connections are made with the others,
+ * in the same sorted order (tg.c), one per ring edge and channel, shared
+ * by the instances of a workload. */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic.h"
+#include "tg_int.h"
+
+/* Bytes of part @i of @total in @n (a granule of one byte). */
+static uint64_t tg_stream_part(uint64_t total, uint64_t n, uint64_t i)
+{
+	return total / n + (i < total % n);
+}
+
+static uint32_t tg_stream_slices(const struct tg_stream *s, uint64_t bytes)
+{
+	uint64_t l = (bytes + s->slice_bytes - 1) / s->slice_bytes;
+
+	return l ? (uint32_t)l : 1;
+}
+
+/* The chunk position @p sends at step @t. */
+static uint32_t tg_stream_chunk(const struct tg_stream *s, uint32_t p, uint32_t t)
+{
+	uint32_t n = s->n;
+
+	if (s->ar && t >= n - 1)
+		return (p + 1 + n - (t - (n - 1)) % n) % n;
+	return (p + n - t % n) % n;
+}
+
+uint64_t tg_stream_msg_bytes(const struct tg_stream *s, uint32_t c, uint32_t k, uint32_t j,
+			     uint32_t *l)
+{
+	uint64_t size = tg_stream_part(s->part[c], s->n, k);
+
+	*l = tg_stream_slices(s, size);
+	return tg_stream_part(size, *l, j);
+}
+
+int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, uint32_t coll,
+			uint32_t *id)
+{
+	struct tg_node node = { .kind = TG_NODE_STREAM, .msg = g->n_streams, .coll = coll,
+				.start_ps = s->proto.start_ps, .part = UINT32_MAX };
+	int rc = -ENOMEM;
+
+	if (g->n_streams == g->cap_streams) {
+		uint32_t cap = g->cap_streams ? 2 * g->cap_streams : 8;
+		struct tg_stream *v = realloc(g->streams, sizeof(*v) * cap);
+
+		if (!v)
+			goto fail;
+		g->streams = v;
+		g->cap_streams = cap;
+	}
+	rc = tg_graph_add(g, &node, gate == TG_NO_GATE_OP ? NULL : &gate, gate == TG_NO_GATE_OP ? 0 : 1,
+			  id);
+	if (rc != 0)
+		goto fail;
+	s->op = *id;
+	g->streams[g->n_streams++] = *s;
+	return 0;
+fail:
+	free(s->part);
+	free(s->ep);
+	return rc;
+}
+
+double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < g->n_streams; i++) {
+		const struct tg_stream *s = &g->streams[i];
+
+		for (uint32_t c = 0; c < s->channels; c++)
+			for (uint32_t k = 0; k < s->n; k++) {
+				uint32_t l = 1;
+
+				for (uint32_t j = 0; j < l; j++) {
+					uint64_t b = tg_stream_msg_bytes(s, c, k, j, &l);
+
+					sum += ((b + mtu - 1) / mtu + 1) * s->steps;
+				}
+			}
+	}
+	return (double)sum;
+}
+
+uint64_t tg_graph_stream_msgs(const struct tg_graph *g)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		sum += g->streams[i].msgs;
+	return sum;
+}
+
+uint64_t tg_stream_n_keys(const struct tg_graph *g)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		n += (uint64_t)g->streams[i].n * g->streams[i].channels;
+	return n;
+}
+
+void tg_stream_keys(const struct tg_graph *g, uint32_t base, struct tg_key *keys)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < g->n_streams; i++) {
+		const struct tg_stream *s = &g->streams[i];
+
+		for (uint32_t e = 0; e < s->n * s->channels; e++, k++) {
+			keys[k].key = (uint64_t)s->proto.workload << 48 | (uint64_t)s->proto.dscp << 40 |
+				      (uint64_t)s->ep[2 * e] << 20 | s->ep[2 * e + 1];
+			keys[k].chan = (uint16_t)(e / s->n);
+			keys[k].comm = s->proto.comm;
+			keys[k].idx = base + k;
+		}
+	}
+}
+
+/* Stream and edge (c n + p) of connection key @k. */
+static uint32_t tg_stream_of_key(const struct tg *t, uint32_t k, uint32_t *edge)
+{
+	uint32_t i = 0;
+
+	while (k >= t->st->v[i].n * t->st->v[i].channels) {
+		k -= t->st->v[i].n * t->st->v[i].channels;
+		i++;
+	}
+	*edge = k;
+	return i;
+}
+
+void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out)
+{
+	uint32_t e, i = tg_stream_of_key(t, k, &e);
+	const struct tg_stream *s = &t->st->v[i];
+
+	*out = s->proto;
+	out->src = s->ep[2 * e];
+	out->dst = s->ep[2 * e + 1];
+	out->chan = (uint16_t)(e / s->n);
+}
+
+int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
+{
+	uint64_t keys = tg_stream_n_keys(g);
+
+	if (!(t->st = calloc(1, sizeof(*t->st))) ||
+	    !(t->st->rt = calloc(g->n_streams, sizeof(*t->st->rt))) ||
+	    !(t->st->conns = calloc(keys ? keys : 1, sizeof(*t->st->conns))))
+		return -ENOMEM;
+	t->st->v = g->streams;
+	t->st->n = g->n_streams;
+	t->st->free = UINT32_MAX;
+	t->st->fr = *fr;
+	for (uint32_t i = 0; i < g->n_streams; i++) {
+		const struct tg_stream *s = &g->streams[i];
+
+		t->st->rt[i].left = s->msgs;
+		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * s->n * s->channels)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same)
+{
+	uint32_t e, i = tg_stream_of_key(t, k, &e);
+
+	if (!same) {
+		struct tg_sconn *c = &t->st->conns[t->st->n_conns++];
+
+		c->qp = qp;
+		c->qps = t->st->v[i].proto.qps;
+		c->path = *path;
+	}
+	t->st->rt[i].conn[e] = t->st->n_conns - 1;
+	return 0;
+}
+
+static struct tg_sslot *tg_sslot_at(const struct tg_streams *st, uint32_t id)
+{
+	return &st->chunks[id / TG_SSLOT_CHUNK][id % TG_SSLOT_CHUNK];
+}
+
+/* A free slot, or NULL without memory. */
+static struct tg_sslot *tg_sslot_new(struct tg *t)
+{
+	struct tg_streams *st = t->st;
+	struct tg_sslot *s;
+
+	if (st->free == UINT32_MAX) {
+		struct tg_sslot **v = realloc(st->chunks, sizeof(*v) * (st->n_chunks + 1));
+		struct tg_sslot *c = v ? calloc(TG_SSLOT_CHUNK, sizeof(*c)) : NULL;
+
+		if (v)
+			st->chunks = v;
+		if (!c)
+			return NULL;
+		st->chunks[st->n_chunks] = c;
+		for (uint32_t i = TG_SSLOT_CHUNK; i-- > 0;) {
+			c[i].id = st->n_chunks * TG_SSLOT_CHUNK + i;
+			c[i].next = st->free;
+			st->free = c[i].id;
+		}
+		st->n_chunks++;
+	}
+	s = tg_sslot_at(st, st->free);
+	st->free = s->next;
+	if (++st->in_flight > st->peak)
+		st->peak = st->in_flight;
+	s->t = t;
+	return s;
+}
+
+/* Slot @s is sent and received: free it. */
+static void tg_sslot_put(struct tg_streams *st, struct tg_sslot *s)
+{
+	s->next = st->free;
+	st->free = s->id;
+	st->in_flight--;
+}
+
+static void tg_stream_post(struct sim *sim, void *obj);
+
+/* Make message (@c, @step, @p, @j) of stream @i, of @bytes, posted at
+ * @at_ps. */
+static void tg_stream_make(struct tg *t, uint32_t i, uint32_t c, uint32_t step, uint32_t p,
+			   uint32_t j, uint64_t bytes, uint64_t at_ps)
+{
+	struct tg_sslot *s = tg_sslot_new(t);
+
+	if (!s)
+		sim_at_fail(t->sim); /* as the event queue does without memory */
+	s->s = i;
+	s->c = c;
+	s->step = step;
+	s->p = p;
+	s->j = j;
+	s->bytes = bytes;
+	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(bytes, t->st->v[i].proto.qps);
+	s->status = TG_PENDING;
+	sim_at(t->sim, at_ps, &t->src, tg_stream_post, s);
+}
+
+void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
+{
+	const struct tg_stream *s = &t->st->v[i];
+
+	for (uint32_t c = 0; c < s->channels; c++)
+		for (uint32_t p = 0; p < s->n; p++) {
+			uint32_t k = tg_stream_chunk(s, p, 0), l = 1;
+
+			for (uint32_t j = 0; j < l; j++) {
+				uint64_t b = tg_stream_msg_bytes(s, c, k, j, &l);
+
+				tg_stream_make(t, i, c, 0, p, j, b, at_ps);
+			}
+		}
+}
+
+/* Room for one more in ring @x. 0 or -ENOMEM. */
+static int tg_fifo_push(struct tg_qpx *x, uint32_t id)
+{
+	if (x->n == x->cap) {
+		uint32_t cap = x->cap ? 2 * x->cap : 16;
+		uint32_t *v = malloc(sizeof(*v) * cap);
+
+		if (!v)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < x->n; i++)
+			v[i] = x->posted[(x->head + i) & (x->cap - 1)];
+		free(x->posted);
+		x->posted = v;
+		x->cap = cap;
+		x->head = 0;
+	}
+	x->posted[(x->head + x->n++) & (x->cap - 1)] = id;
+	return 0;
+}
+
+static void tg_stream_fail(struct tg *t, struct tg_sslot *s)
+{
+	if (s->status != TG_PENDING)
+		return;
+	s->status = TG_FAILED;
+	t->n_failed++;
+}
+
+/* Post slot @obj's parts (tg_post's way, tg.c). */
+static void tg_stream_post(struct sim *sim, void *obj)
+{
+	struct tg_sslot *s = obj;
+	struct tg *t = s->t;
+	const struct tg_stream *v = &t->st->v[s->s];
+	const struct tg_sconn *cn = &t->st->conns[t->st->rt[s->s].conn[s->c * v->n + s->p]];
+	uint32_t parts = s->parts_left;
+
+	s->start_ps = sim->now_ps;
+	for (uint32_t j = 0; j < parts; j++) {
+		uint64_t len = s->bytes / parts + (j < s->bytes % parts);
+		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
+		struct ibv_send_wr wr = { 0 }, *bad;
+
+		wr.wr_id = TG_STREAM_WR | s->id;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_SEND;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
+		wr.wr.rdma.rkey = 0x1000 + v->ep[2 * (s->c * v->n + s->p)];
+		if (tg_fifo_push(&t->qpx[cn->qp + j], s->id) != 0 ||
+		    nic_post_send(t->qps[cn->qp + j], &wr, &bad) != 0) {
+			tg_stream_fail(t, s);
+			s->parts_left--; /* no completion will come */
+		}
+	}
+}
+
+void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps)
+{
+	struct tg_streams *st = t->st;
+	struct tg_sslot *s;
+
+	if (!st || (uint32_t)wc->wr_id >= st->n_chunks * TG_SSLOT_CHUNK)
+		return;
+	s = tg_sslot_at(st, (uint32_t)wc->wr_id);
+	if (wc->status != IBV_WC_SUCCESS)
+		tg_stream_fail(t, s);
+	if (--s->parts_left == 0 && s->status == TG_PENDING) {
+		struct tg_srt *rt = &st->rt[s->s];
+		const struct tg_stream *v = &st->v[s->s];
+		const struct tg_sconn *cn = &st->conns[rt->conn[s->c * v->n + s->p]];
+		uint64_t fct = now_ps - s->start_ps;
+
+		s->status = TG_DONE;
+		t->n_done++;
+		if (st->n_done == st->cap_done) {
+			uint64_t cap = st->cap_done ? 2 * st->cap_done : 4096;
+			struct tg_sdone *d = realloc(st->done, sizeof(*d) * cap);
+
+			if (!d)
+				sim_at_fail(t->sim);
+			st->done = d;
+			st->cap_done = cap;
+		}
+		st->done[st->n_done++] = (struct tg_sdone){
+			.fct_ps = fct, .bytes = s->bytes,
+			.ideal_ps = tg_ideal_fct_ps(&cn->path, s->bytes, v->proto.op, &st->fr),
+		};
+		rt->completed++;
+		rt->done_bytes += s->bytes;
+		if (now_ps > rt->last_ps)
+			rt->last_ps = now_ps;
+		if (fct > rt->worst_ps)
+			rt->worst_ps = fct;
+	}
+	if (s->parts_left == 0 && s->rparts_left == 0)
+		tg_sslot_put(st, s);
+}
+
+void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc, uint64_t now_ps)
+{
+	struct tg_streams *st = t->st;
+	struct tg_sslot *s;
+	uint32_t i, c, step, p, j;
+	uint64_t bytes;
+
+	(void)wc;
+	if (x->n == 0)
+		return; /* never: RC delivers what was sent, once, in order */
+	s = tg_sslot_at(st, x->posted[x->head]);
+	x->head = (x->head + 1) & (x->cap - 1);
+	x->n--;
+	if (--s->rparts_left != 0)
+		return;
+	i = s->s;
+	c = s->c;
+	step = s->step;
+	p = s->p;
+	j = s->j;
+	bytes = s->bytes;
+	if (s->parts_left == 0)
+		tg_sslot_put(st, s);
+	/* The same slice of the same chunk goes on round the ring. */
+	if (step + 1 < st->v[i].steps)
+		tg_stream_make(t, i, c, step + 1, (p + 1) % st->v[i].n, j, bytes,
+			       st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
+	if (--st->rt[i].left == 0)
+		tg_graph_op_done(t, st->v[i].op, now_ps);
+}
+
+void tg_stream_fini(struct tg *t)
+{
+	if (!t->st)
+		return;
+	for (uint32_t i = 0; t->st->rt && i < t->st->n; i++)
+		free(t->st->rt[i].conn);
+	for (uint32_t i = 0; i < t->st->n_chunks; i++)
+		free(t->st->chunks[i]);
+	free(t->st->chunks);
+	free(t->st->rt);
+	free(t->st->conns);
+	free(t->st->done);
+	free(t->st);
+	t->st = NULL;
+}
