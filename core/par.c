@@ -52,19 +52,27 @@ struct par_part {
 	struct rte_mempool *pool;  /* its packets */
 	pthread_t thread;          /* its worker (partition 0: the caller's thread) */
 	uint64_t x_frames;         /* frames sent to other partitions */
+	uint64_t next_ps;          /* at a window's end: its next event's time
+				    * (UINT64_MAX: none) */
 	double busy_s, wait_s;     /* wall time handling events, waiting */
 } __attribute__((aligned(64)));
+
+/* Why the coordinator ends a run between windows. */
+enum par_stop { PAR_STOP_NONE, PAR_STOP_INTERRUPT, PAR_STOP_WATCH };
 
 struct par {
 	struct sim *root;          /* fabric-wide events */
 	uint32_t n;                /* partitions */
 	struct par_part *parts;    /* n */
 	uint64_t lookahead_ps;     /* window bound */
-	unsigned __int128 bound;   /* the current window: keys below it */
-	bool quit;                 /* workers: leave */
+	unsigned __int128 root_key; /* at a window's end: the root's next event key */
+	enum par_stop stop;        /* at a window's end: the coordinator ends the run */
 	struct par_barrier bar;    /* window ends */
 	uint64_t windows;          /* windows run */
 	uint64_t root_events;      /* root events handled */
+	uint64_t root_events0;     /* the root's events before par_run */
+	uint64_t polled;           /* events at the last watch */
+	uint64_t progressed;       /* events at the last progress report */
 };
 
 static double par_now_s(void)
@@ -233,89 +241,55 @@ static void par_drain(struct par *p, uint32_t i)
 	}
 }
 
-/* One partition's share of a window, then the hand-over. */
-static void par_window(struct par *p, uint32_t i)
-{
-	struct par_part *pp = &p->parts[i];
-	double t0 = par_now_s(), t1, t2, t3;
-
-	sim_run_window(&pp->sim, p->bound);
-	t1 = par_now_s();
-	par_wait(&p->bar);
-	t2 = par_now_s();
-	par_drain(p, i);
-	t3 = par_now_s();
-	par_wait(&p->bar);
-	pp->busy_s += (t1 - t0) + (t3 - t2);
-	pp->wait_s += (t2 - t1) + (par_now_s() - t3);
-}
-
-static void *par_worker(void *arg)
-{
-	struct par_part *pp = arg;
-	struct par *p = pp->par;
-	uint32_t i = (uint32_t)(pp - p->parts);
-
-	/* An lcore id of its own: the packet pools' per-thread caches. */
-	rte_thread_register();
-	for (;;) {
-		par_wait(&p->bar); /* the window is set */
-		if (p->quit)
-			break;
-		par_window(p, i);
-	}
-	rte_thread_unregister();
-	return NULL;
-}
-
-/* The next window's bound, with the root's next event due at its end
- * (*@root_due), or false when the run is over (stop, horizon, interrupt,
- * stuck, or nothing left); the root's flags say which. */
-static bool par_next_bound(struct par *p, bool *root_due)
+/* Whether the run goes on, and the next window's bound (*@bound) with the
+ * root's next event due at its end (*@root_due). A function of what the
+ * last window end published (each partition's next event time, stuck
+ * flag, the root's next key, the coordinator's stop), so that every
+ * thread decides the same; the coordinator (@apply) also sets the root's
+ * flags that say why a run ended (stop, horizon, interrupt, stuck). */
+static bool par_decide(struct par *p, bool apply, bool *root_due, unsigned __int128 *bound)
 {
 	struct sim *root = p->root;
-	uint64_t t = UINT64_MAX;
-	unsigned __int128 kr = ev_peek_key(&root->evq), b;
+	uint64_t t = UINT64_MAX, stop = root->stop_ps;
+	unsigned __int128 kr = p->root_key, b;
+	bool stuck = false;
 
 	for (uint32_t i = 0; i < p->n; i++) {
-		struct sim *s = &p->parts[i].sim;
-
-		if (s->stuck)
-			root->stuck = true;
-		if (!ev_empty(&s->evq)) {
-			uint64_t ti = ev_peek_time(&s->evq);
-
-			if (ti < t)
-				t = ti;
-		}
-	}
-	if (root->stuck)
-		return false;
-	if (root->interrupt && *root->interrupt) {
-		root->interrupted = true;
-		return false;
+		stuck |= p->parts[i].sim.stuck;
+		if (p->parts[i].next_ps < t)
+			t = p->parts[i].next_ps;
 	}
 	if (kr != EV_KEY_NONE && (uint64_t)(kr >> 64) < t)
 		t = (uint64_t)(kr >> 64);
-	if (t == UINT64_MAX)
-		return false;
-	if (root->stop_ps && t > root->stop_ps) {
-		root->stopped = true;
-		root->now_ps = root->stop_ps;
-		return false;
-	}
-	if (t > UNITS_TIME_MAX_PS) {
-		root->horizon = true;
+	if (stuck || p->stop || t == UINT64_MAX || (stop && t > stop) || t > UNITS_TIME_MAX_PS) {
+		if (apply) {
+			root->stuck |= stuck;
+			root->interrupted |= p->stop == PAR_STOP_INTERRUPT;
+			if (!stuck && !p->stop && t != UINT64_MAX && stop && t > stop) {
+				root->stopped = true;
+				root->now_ps = stop;
+			} else if (!stuck && !p->stop && t != UINT64_MAX && t > UNITS_TIME_MAX_PS) {
+				root->horizon = true;
+			}
+		}
 		return false;
 	}
 	b = (unsigned __int128)(t + p->lookahead_ps) << 64;
-	if (root->stop_ps && b > (unsigned __int128)(root->stop_ps + 1) << 64)
-		b = (unsigned __int128)(root->stop_ps + 1) << 64;
+	if (stop && b > (unsigned __int128)(stop + 1) << 64)
+		b = (unsigned __int128)(stop + 1) << 64;
 	if ((unsigned __int128)(UNITS_TIME_MAX_PS + 1) << 64 < b)
 		b = (unsigned __int128)(UNITS_TIME_MAX_PS + 1) << 64;
 	*root_due = kr < b;
-	p->bound = *root_due ? kr : b;
+	*bound = *root_due ? kr : b;
 	return true;
+}
+
+/* What a window end publishes for partition @i: its next event's time. */
+static void par_publish(struct par *p, uint32_t i)
+{
+	struct sim *s = &p->parts[i].sim;
+
+	p->parts[i].next_ps = ev_empty(&s->evq) ? UINT64_MAX : ev_peek_time(&s->evq);
 }
 
 /* The root's next event, alone (every partition is at its key). */
@@ -340,12 +314,13 @@ static void par_root_event(struct par *p)
 }
 
 /* The root's view of the run so far: every partition's counters with its
- * own (the progress report and the watch read it). */
-static void par_fold(struct par *p, uint64_t root_events)
+ * own (the progress report and the watch read it). Reads only what a
+ * partition does not change while it takes its frames in. */
+static void par_fold(struct par *p)
 {
 	struct sim *root = p->root;
 
-	root->n_events = root_events;
+	root->n_events = p->root_events0 + p->root_events;
 	root->n_hops = 0;
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct sim *s = &p->parts[i].sim;
@@ -359,11 +334,87 @@ static void par_fold(struct par *p, uint64_t root_events)
 	}
 }
 
+/* The coordinator's looks between windows: interrupt, watch, progress. */
+static void par_look(struct par *p)
+{
+	struct sim *root = p->root;
+
+	par_fold(p);
+	if (root->interrupt && *root->interrupt) {
+		p->stop = PAR_STOP_INTERRUPT;
+		return;
+	}
+	if (root->n_events - p->polled < SIM_POLL_EVENTS)
+		return;
+	p->polled = root->n_events;
+	if (root->watch && root->watch(root, root->watch_arg)) {
+		p->stop = PAR_STOP_WATCH;
+		return;
+	}
+	if (root->progress && root->n_events - p->progressed >= SIM_PROGRESS_EVENTS) {
+		p->progressed = root->n_events;
+		root->progress(root, root->progress_arg);
+	}
+}
+
+/* Partition @i's part of the run: windows until every thread decides the
+ * run is over. Two barriers a window (three when the root's event is due
+ * at its end): after the window (its frames to others are in the
+ * outboxes), and after each has taken its frames in and said when its next
+ * event is. */
+static void par_loop(struct par *p, uint32_t i)
+{
+	struct par_part *pp = &p->parts[i];
+	unsigned __int128 bound;
+	bool root_due = false;
+
+	while (par_decide(p, i == 0, &root_due, &bound)) {
+		double t0 = par_now_s(), t1, t2, t3;
+
+		sim_run_window(&pp->sim, bound);
+		t1 = par_now_s();
+		par_wait(&p->bar);
+		t2 = par_now_s();
+		if (i == 0) {
+			p->windows++;
+			par_look(p);
+		}
+		par_drain(p, i);
+		par_publish(p, i);
+		t3 = par_now_s();
+		par_wait(&p->bar);
+		if (root_due) {
+			if (i == 0) {
+				par_root_event(p);
+				for (uint32_t j = 0; j < p->n; j++)
+					par_publish(p, j);
+				p->root_key = ev_peek_key(&p->root->evq);
+			}
+			par_wait(&p->bar);
+		}
+		pp->busy_s += (t1 - t0) + (t3 - t2);
+		pp->wait_s += (t2 - t1) + (par_now_s() - t3);
+	}
+}
+
+static void *par_worker(void *arg)
+{
+	struct par_part *pp = arg;
+	struct par *p = pp->par;
+
+	/* An lcore id of its own: the packet pools' per-thread caches. */
+	rte_thread_register();
+	par_loop(p, (uint32_t)(pp - p->parts));
+	rte_thread_unregister();
+	return NULL;
+}
+
 /* The counters results read, folded once the run is over. */
 static void par_fold_end(struct par *p)
 {
 	struct sim *root = p->root;
 
+	par_fold(p);
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct sim *s = &p->parts[i].sim;
 
@@ -378,42 +429,26 @@ static void par_fold_end(struct par *p)
 uint64_t par_run(struct par *p)
 {
 	struct sim *root = p->root;
-	uint64_t own = root->n_events, start = root->n_events, polled = root->n_events;
-	uint64_t progressed = root->n_events;
-	bool root_due = false;
+	uint64_t start = root->n_events;
 	int rc = 0;
 
-	p->quit = false;
+	p->root_events0 = root->n_events;
+	p->polled = p->progressed = root->n_events;
+	p->stop = PAR_STOP_NONE;
+	for (uint32_t j = 0; j < p->n; j++)
+		par_publish(p, j);
+	p->root_key = ev_peek_key(&root->evq);
+	if (root->interrupt && *root->interrupt)
+		p->stop = PAR_STOP_INTERRUPT;
 	for (uint32_t i = 1; i < p->n && rc == 0; i++)
 		rc = pthread_create(&p->parts[i].thread, NULL, par_worker, &p->parts[i]);
 	if (rc != 0) {
 		fprintf(stderr, "fabemu: cannot start a thread: %s\n", strerror(rc));
 		abort();
 	}
-	while (par_next_bound(p, &root_due)) {
-		par_wait(&p->bar);
-		par_window(p, 0);
-		p->windows++;
-		if (root_due) {
-			par_root_event(p);
-			own++;
-		}
-		par_fold(p, own);
-		if (root->n_events - polled >= SIM_POLL_EVENTS) {
-			polled = root->n_events;
-			if (root->watch && root->watch(root, root->watch_arg))
-				break;
-			if (root->progress && root->n_events - progressed >= SIM_PROGRESS_EVENTS) {
-				progressed = root->n_events;
-				root->progress(root, root->progress_arg);
-			}
-		}
-	}
-	p->quit = true;
-	par_wait(&p->bar);
+	par_loop(p, 0);
 	for (uint32_t i = 1; i < p->n; i++)
 		pthread_join(p->parts[i].thread, NULL);
-	par_fold(p, own);
 	par_fold_end(p);
 	return root->n_events - start;
 }

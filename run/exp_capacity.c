@@ -86,6 +86,40 @@ static bool cap_groups(const struct topo *t, unsigned tier, uint32_t *up, double
 	return any;
 }
 
+/* Every transfer of @e as a message: the listed ones, and those streamed
+ * collectives make as they run (traffic/tg.h, struct tg_stream), each ring
+ * edge of a channel with an equal share of the stream's bytes. Calls
+ * @fn(@arg, message) for each (streamed ones: one per edge and channel). */
+static void cap_each(const struct exp *e, void (*fn)(void *arg, const struct tg_msg *m), void *arg)
+{
+	for (uint32_t i = 0; i < e->n_msgs; i++)
+		fn(arg, &e->msgs[i]);
+	for (uint32_t i = 0; i < e->graph.n_streams; i++) {
+		const struct tg_stream *s = &e->graph.streams[i];
+		struct tg_msg m = s->proto;
+		uint64_t edges = (uint64_t)s->channels * s->n;
+
+		m.bytes = edges ? s->bytes / edges : 0;
+		for (uint64_t k = 0; k < edges; k++) {
+			m.src = s->ep[2 * k];
+			m.dst = s->ep[2 * k + 1];
+			fn(arg, &m);
+		}
+	}
+}
+
+/* cap_offered's per-message step: @arg is the endpoints' struct cap_ep. */
+static void cap_offer_one(void *arg, const struct tg_msg *m)
+{
+	struct cap_ep *s = &((struct cap_ep *)arg)[m->op == TG_OP_READ ? m->dst : m->src];
+
+	if (!s->bytes || m->start_ps < s->first_ps)
+		s->first_ps = m->start_ps;
+	if (m->start_ps > s->last_ps)
+		s->last_ps = m->start_ps;
+	s->bytes += m->bytes;
+}
+
 /* What each sending endpoint offers per byte it sends, bits/s, into @w
  * (by endpoint): a message of b bytes from endpoint k offers w[k] x b. */
 static int cap_offered(const struct exp *e, double *w)
@@ -95,16 +129,7 @@ static int cap_offered(const struct exp *e, double *w)
 
 	if (!ep)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < e->n_msgs; i++) {
-		const struct tg_msg *m = &e->msgs[i];
-		struct cap_ep *s = &ep[m->op == TG_OP_READ ? m->dst : m->src];
-
-		if (!s->bytes || m->start_ps < s->first_ps)
-			s->first_ps = m->start_ps;
-		if (m->start_ps > s->last_ps)
-			s->last_ps = m->start_ps;
-		s->bytes += m->bytes;
-	}
+	cap_each(e, cap_offer_one, ep);
 	for (uint32_t k = 0; k < t->n_eps; k++) {
 		double rate = (double)cap_rate(t, k);
 
@@ -122,6 +147,36 @@ static int cap_offered(const struct exp *e, double *w)
 	return 0;
 }
 
+/* cap_tier's per-message step. */
+struct cap_load {
+	const struct topo *t;
+	const double *w;     /* offered bits/s per byte, by sending endpoint */
+	uint32_t *up;        /* group of each switch */
+	double *load;        /* out of, into each group, bits/s */
+};
+
+static void cap_load_one(void *arg, const struct tg_msg *m)
+{
+	struct cap_load *c = arg;
+	uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
+	uint32_t a = cap_edge(c->t, m->src), b = cap_edge(c->t, m->dst);
+
+	if (a == UINT32_MAX || b == UINT32_MAX || a == b)
+		return;
+	a = cap_find(c->up, a);
+	b = cap_find(c->up, b);
+	if (a == b)
+		return;
+	if (m->op == TG_OP_READ) {
+		uint32_t x = a;
+
+		a = b;
+		b = x;
+	}
+	c->load[2 * a] += c->w[k] * (double)m->bytes;     /* out of a's group */
+	c->load[2 * b + 1] += c->w[k] * (double)m->bytes; /* into b's */
+}
+
 /* Tier @tier's worst group into @out (when worse than it holds). */
 static void cap_tier(const struct exp *e, unsigned tier, const double *w, uint32_t *up,
 		     double *cap, double *load, struct exp_capacity *out)
@@ -132,26 +187,7 @@ static void cap_tier(const struct exp *e, unsigned tier, const double *w, uint32
 		return;
 	for (uint32_t i = 0; i < 2 * t->n_switches; i++)
 		load[i] = 0;
-	for (uint32_t i = 0; i < e->n_msgs; i++) {
-		const struct tg_msg *m = &e->msgs[i];
-		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
-		uint32_t a = cap_edge(t, m->src), b = cap_edge(t, m->dst);
-
-		if (a == UINT32_MAX || b == UINT32_MAX || a == b)
-			continue;
-		a = cap_find(up, a);
-		b = cap_find(up, b);
-		if (a == b)
-			continue;
-		if (m->op == TG_OP_READ) {
-			uint32_t x = a;
-
-			a = b;
-			b = x;
-		}
-		load[2 * a] += w[k] * (double)m->bytes;     /* out of a's group */
-		load[2 * b + 1] += w[k] * (double)m->bytes; /* into b's */
-	}
+	cap_each(e, cap_load_one, &(struct cap_load){ .t = t, .w = w, .up = up, .load = load });
 	for (uint32_t i = 0; i < t->n_switches; i++) {
 		double o = load[2 * i] > load[2 * i + 1] ? load[2 * i] : load[2 * i + 1];
 
