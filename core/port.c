@@ -58,6 +58,16 @@ void port_set_ll(struct port *p, const struct pkt_ll *ll)
 	p->pipe.ll_kind = ll->kind;
 }
 
+/* @p's state as a sender to a peer in partition @rx (PORT_F_XPAR). */
+static void port_xpar_make(struct port *p, struct sim *rx)
+{
+	if (!p->xpar && !(p->xpar = malloc(sizeof(*p->xpar)))) {
+		fprintf(stderr, "fabemu: out of memory linking partitions\n");
+		abort();
+	}
+	*p->xpar = (struct port_xpar){ .rx_sim = rx, .rx_src = { .id = p->src.id } };
+}
+
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps)
 {
 	/* One link, one link layer: an arrival reads the sender's. */
@@ -81,10 +91,8 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 		 * (only they use it there, so their order is the same). */
 		a->flags |= PORT_F_XPAR;
 		b->flags |= PORT_F_XPAR;
-		a->rx_src = (struct ev_src){ .id = a->src.id };
-		a->rx_sim = b->sim;
-		b->rx_sim = a->sim;
-		b->rx_src = (struct ev_src){ .id = b->src.id };
+		port_xpar_make(a, b->sim);
+		port_xpar_make(b, a->sim);
 	}
 	port_credit_link_up(a, b);
 }
@@ -204,7 +212,9 @@ void port_fini(struct port *p)
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		port_ring_free(p->sim, &p->q[tc]);
 	/* The frames on the wire are the receiver's (par.h). */
-	port_pipe_free(p->rx_sim ? p->rx_sim : p->sim, &p->pipe);
+	port_pipe_free(p->xpar ? p->xpar->rx_sim : p->sim, &p->pipe);
+	free(p->xpar);
+	p->xpar = NULL;
 	if (p->tx_pkt)
 		sim_pkt_free(p->sim, p->tx_pkt);
 	p->tx_pkt = NULL;
@@ -542,7 +552,7 @@ void port_xpar_deliver(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 	port_pipe_push(&p->pipe, m, due_ps);
 	if (port_pipe_len(&p->pipe) == 1) {
 		p->pipe_head = m;
-		sim_at(p->rx_sim, due_ps, &p->rx_src, port_arrive_x, p);
+		sim_at(p->xpar->rx_sim, due_ps, &p->xpar->rx_src, port_arrive_x, p);
 	}
 }
 
@@ -597,7 +607,7 @@ static void port_arrive_x(struct sim *sim, void *obj)
 {
 	struct port *p = obj;
 
-	port_arrive_in(sim, p, &p->rx_src, port_arrive_x);
+	port_arrive_in(sim, p, &p->xpar->rx_src, port_arrive_x);
 }
 
 uint64_t port_tx_bytes(const struct port *p)

@@ -118,6 +118,14 @@ enum {
 			   * the partitions' outboxes */
 };
 
+/* A port whose peer is in another partition (PORT_F_XPAR). */
+struct port_xpar {
+	struct sim *rx_sim;   /* the peer's partition, which owns the frames on this
+			       * direction's wire */
+	struct ev_src rx_src; /* identity of the arrival events the peer's partition
+			       * schedules (src's id, its own sequence) */
+};
+
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a
  * hop sit in the first three cache lines: line 0 is what starting a frame
  * reads (ops, owner, capture, delay, event identity), line 1 the queueing
@@ -184,12 +192,11 @@ struct port {
 				      * without ps_per_byte) */
 	uint16_t index;              /* port number on its node */
 	uint32_t node;               /* owning node index (topology) */
-	struct sim *rx_sim;          /* PORT_F_XPAR: the peer's partition, which owns the
-				      * frames on this direction's wire */
-	struct ev_src rx_src;        /* PORT_F_XPAR: identity of the arrival events the
-				      * peer's partition schedules (src's id, its own
-				      * sequence) */
+	struct port_xpar *xpar;      /* PORT_F_XPAR: what the peer's partition needs
+				      * (port_connect makes it; else NULL: kept apart,
+				      * so that a port stays 14 lines) */
 } __attribute__((aligned(64)));
+static_assert(sizeof(struct port) <= 14 * 64, "struct port: fourteen lines (one per port of a run)");
 
 _Static_assert(offsetof(struct port, tx_pkt) == 64 && offsetof(struct port, pipe) == 128 &&
 		       offsetof(struct port, pipe_inline) == 192,

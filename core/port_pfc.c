@@ -109,7 +109,7 @@ void port_pfc_rx(struct port *p, struct rte_mbuf *m)
 		if (!(enable & (1u << pr)))
 			continue;
 		if (unlikely(f->log != NULL))
-			f->log(f->log_arg, p, false, (uint8_t)pr, quanta[pr]);
+			f->log->fn(f->log->arg, p, false, (uint8_t)pr, quanta[pr]);
 		if (quanta[pr] == 0) {
 			f->stats.xon_rx[pr]++;
 			port_pfc_resume(p, pr, now);
@@ -144,7 +144,7 @@ int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta)
 		q[pr] = quanta;
 		if (f) {
 			if (unlikely(f->log != NULL))
-				f->log(f->log_arg, p, true, (uint8_t)pr, quanta);
+				f->log->fn(f->log->arg, p, true, (uint8_t)pr, quanta);
 			if (quanta)
 				f->stats.xoff_tx[pr]++;
 			else
@@ -159,12 +159,11 @@ int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta)
 	return 0;
 }
 
-void port_pfc_set_log(struct port *p, port_pfc_log_fn fn, void *arg)
+void port_pfc_set_log(struct port *p, const struct port_pfc_log *log)
 {
 	if (!p->pfc)
 		return;
-	p->pfc->log = fn;
-	p->pfc->log_arg = arg;
+	p->pfc->log = log;
 }
 
 void port_pfc_ignore(struct port *p, uint8_t prio, bool ignore)

@@ -30,6 +30,13 @@ struct port_pfc_stats {
 typedef void (*port_pfc_log_fn)(void *arg, const struct port *p, bool tx, uint8_t prio,
 				uint16_t quanta);
 
+/* A per-frame log: @fn(@arg, ...). Kept by the caller (port_pfc_set_log),
+ * so that a port doing PFC carries one pointer for it. */
+struct port_pfc_log {
+	port_pfc_log_fn fn; /* called per priority of each frame */
+	void *arg;          /* its argument */
+};
+
 /* PFC state of one port (allocated by port_pfc_enable). */
 struct port_pfc {
 	uint64_t until_ps[PKT_N_PRIO];  /* pause expiry per priority, 0 = not paused */
@@ -41,8 +48,7 @@ struct port_pfc {
 	uint8_t paused_prio;            /* priorities paused now */
 	uint8_t ignore_prio;            /* priorities whose pauses are ignored (watchdog) */
 	struct port_pfc_stats stats;    /* counters */
-	port_pfc_log_fn log;            /* per-frame log (port_pfc_set_log), NULL = off */
-	void *log_arg;                  /* its argument */
+	const struct port_pfc_log *log; /* per-frame log (port_pfc_set_log), NULL = off */
 };
 
 /* Let @p take part in PFC: pauses from its peer are honoured on the queue
@@ -56,9 +62,10 @@ void port_pfc_rx(struct port *p, struct rte_mbuf *m);
  * pause for @quanta (0 = XON). Returns 0 or -ENOBUFS (pool empty). */
 int port_pfc_send(struct port *p, uint8_t enable, uint16_t quanta);
 
-/* Log every PFC frame @p sends or receives through @fn(@arg, ...) (NULL:
- * stop); nothing when @p does not do PFC. Costs a test per PFC frame. */
-void port_pfc_set_log(struct port *p, port_pfc_log_fn fn, void *arg);
+/* Log every PFC frame @p sends or receives through @log (NULL: stop),
+ * which must outlive the logging; nothing when @p does not do PFC. Costs a
+ * test per PFC frame. */
+void port_pfc_set_log(struct port *p, const struct port_pfc_log *log);
 
 /* Pause time of @quanta at @p's line rate, in ps. */
 uint64_t port_pfc_quanta_ps(const struct port *p, uint16_t quanta);

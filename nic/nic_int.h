@@ -108,6 +108,9 @@ struct nic_qp {
 	uint8_t cc_send;           /* a send calls nic_cc_sent (on_send or on_ack set) */
 	uint8_t mem;               /* models memory (connected with qp_access_flags): keys
 				    * are checked, payload comes from and goes to regions */
+	uint8_t retries_left;      /* timeouts still retried (timer state, below; here
+				    * and rsp_sent in what would be a hole) */
+	uint8_t rsp_sent;          /* responder: rsp_max_psn is valid */
 	uint64_t *sack_bits;       /* selective repeat: PSNs the responder holds out of order,
 				    * bit psn & sr_mask (see nic_rel.c); NULL with go-back-N */
 	/* line 2: the first bytes of its data frames (a QP is line-aligned) */
@@ -121,25 +124,25 @@ struct nic_qp {
 	uint32_t sr_limit;          /* selective repeat: packets in flight past the ACK, at most */
 	uint32_t rtx_psn;          /* retransmission scan: next PSN to consider */
 	uint32_t lost_hi;          /* unsacked PSNs before this are lost */
-	/* retransmission timer: one pending event at most, re-armed lazily */
+	unsigned access;           /* memory: its qp_access_flags (IBV_ACCESS_REMOTE_*) */
+	/* retransmission timer: one pending event at most, re-armed lazily
+	 * (retries_left above) */
 	uint64_t rto_deadline_ps;  /* when the oldest outstanding PSN times out; 0: idle */
 	uint64_t rto_ev_ps;        /* time of the pending event; 0: none */
 	uint64_t rto_cur_ps;       /* current timeout (backed off) */
-	uint8_t retries_left;      /* timeouts still retried */
 	struct ev_src rto_src;     /* event identity of the timer */
-	/* responder */
+	/* responder (rsp_sent above, nak_sent below: packed where they leave
+	 * no hole, the QP stays ten lines) */
 	uint32_t expected_psn;     /* next PSN in order */
 	uint32_t msn;              /* messages completed */
 	uint32_t unacked_pkts;     /* in-order packets since the last ACK */
-	uint8_t nak_sent;          /* go-back-N: the current gap was NAKed */
+	uint32_t rsp_max_psn;      /* one past the highest response PSN sent */
 	uint64_t recv_bytes;       /* bytes of the message being received */
 	uint64_t cnp_ok_ps;        /* earliest time of the next CNP */
 	uint64_t *rcv_bits;        /* selective repeat: PSNs held out of order */
 	uint16_t *rcv_slots;       /* their payload bytes and NIC_SLOT_* flags */
 	struct nic_rd *rds;        /* READs being answered (ring of NIC_RD_SLOTS; rd_head,
 				    * rd_tail above) */
-	uint32_t rsp_max_psn;      /* one past the highest response PSN sent */
-	uint8_t rsp_sent;          /* rsp_max_psn is valid */
 	struct nic_qp_stats stats; /* counters */
 	/* congestion control (nic.c, nic_cc_* below) */
 	struct cc_qp cc;           /* what the algorithm sees and writes */
@@ -150,9 +153,9 @@ struct nic_qp {
 	uint8_t rtt_valid;         /* a PSN is being timed */
 	uint8_t ecn_echo;          /* the QP's algorithm wants CE echoed in ACKs (both ends) */
 	uint8_t ce_state;          /* responder: the packets since the last ACK were CE-marked */
+	uint8_t nak_sent;          /* responder, go-back-N: the current gap was NAKed */
 	void *user;                /* the caller's (nic_qp_set_user), as verbs' qp_context */
-	/* memory (a QP with mem set; see nic_mem.c) */
-	unsigned access;           /* its qp_access_flags (IBV_ACCESS_REMOTE_*) */
+	/* memory (a QP with mem set; see nic_mem.c; access above) */
 	uint64_t *wr_laddrs;       /* requester: per send-queue slot, its SGE's address */
 	uint64_t rsp_va;           /* responder: RETH VA of the WRITE being received */
 	uint64_t rsp_bytes;        /* ... and its RETH length */
@@ -209,6 +212,7 @@ struct nic {
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
+static_assert(sizeof(struct nic_qp) <= 640, "struct nic_qp: ten lines (one per QP of a run)");
 static_assert(offsetof(struct nic, cc) == 56 && offsetof(struct nic, stats) == 72,
 	      "struct nic: what a send reads must stay on its first two lines");
 

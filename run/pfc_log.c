@@ -19,6 +19,7 @@ struct fabric_pfc_log_port {
 	struct fabric *f;  /* its fabric (the log file, the names) */
 	uint32_t node;     /* topology node */
 	uint16_t port;     /* its port */
+	struct port_pfc_log hook; /* what the port calls: fabric_pfc_log_row on this */
 };
 
 static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t prio,
@@ -51,8 +52,9 @@ int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES])
 		for (int s = 0; s < 2; s++) {
 			struct fabric_pfc_log_port *lp = &f->pfc_log_ports[n++];
 
-			*lp = (struct fabric_pfc_log_port){ f, t->links[l].node[s], t->links[l].port[s] };
-			port_pfc_set_log(fabric_port(f, lp->node, lp->port), fabric_pfc_log_row, lp);
+			*lp = (struct fabric_pfc_log_port){ f, t->links[l].node[s], t->links[l].port[s],
+							    { fabric_pfc_log_row, lp } };
+			port_pfc_set_log(fabric_port(f, lp->node, lp->port), &lp->hook);
 		}
 	}
 	return 0;

@@ -512,6 +512,11 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));
+	if (p->ib_cc.threshold &&
+	    !(s->ibcc_skip = calloc(n_ports ? n_ports : 1, sizeof(*s->ibcc_skip)))) {
+		sw_free(s);
+		return NULL;
+	}
 	if (sw_on_ib(s)) {
 		s->port_sl2vl = malloc(sizeof(*s->port_sl2vl) * (n_ports ? n_ports : 1));
 		if (!s->port_sl2vl) {
@@ -581,6 +586,7 @@ void sw_free(struct sw *s)
 	free(s->grp_ports);
 	free(s->lft_pick);
 	free(s->port_sl2vl);
+	free(s->ibcc_skip);
 	sw_path_env_fini(&s->path_env);
 	free(s->aqm_priv);
 	free(s);

@@ -117,6 +117,7 @@ static void *sw_aqm_priv(struct sw *s, uint16_t i)
 int sw_aqm_setup(struct sw *s)
 {
 	const struct sw_aqm_ops *ops = s->p.aqm ? s->p.aqm : &sw_aqm_red_ops;
+	uint16_t n = s->n_ports; /* ports with state of their own */
 	char err[CFG_ERR_BYTES];
 
 	s->aqm = ops;
@@ -125,10 +126,15 @@ int sw_aqm_setup(struct sw *s)
 	s->aqm_priv_bytes = (uint32_t)ops->priv_size;
 	if (!ops->decide)
 		s->ecn_enq_mask = s->ecn_deq_mask = 0; /* never marks: nothing to call */
-	s->aqm_priv = calloc(s->n_ports ? s->n_ports : 1, ops->priv_size ? ops->priv_size : 1);
+	/* A switch that never marks never asks the manager (sw_ecn, and
+	 * sw_aqm_port_rate from sw_ready) after this: one port's state checks
+	 * the settings, as every port's would alike. */
+	if (!(s->ecn_enq_mask | s->ecn_deq_mask) && n > 1)
+		n = 1;
+	s->aqm_priv = calloc(n ? n : 1, ops->priv_size ? ops->priv_size : 1);
 	if (!s->aqm_priv)
 		return -ENOMEM;
-	for (uint16_t i = 0; i < s->n_ports && ops->init; i++) {
+	for (uint16_t i = 0; i < n && ops->init; i++) {
 		int rc = ops->init(sw_aqm_priv(s, i), &s->p, sw_aqm_settings(&s->p, ops), 0, err);
 
 		if (rc != 0)

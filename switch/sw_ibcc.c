@@ -17,7 +17,7 @@ void sw_ibcc_mark(struct sw *s, struct port *p, struct rte_mbuf *m, uint8_t vl,
 	/* Marked upstream already: it carries the news, and takes no turn. */
 	if (pkt_ll_ecn(PKT_LL_IB, m) == PKT_ECN_CE)
 		return;
-	if (!sw_ibcc_take(&x->ibcc_skip[vl], c->marking_rate))
+	if (!sw_ibcc_take(&s->ibcc_skip[port_index(p)][vl], c->marking_rate))
 		return;
 	pkt_ll_mark_ce(PKT_LL_IB, m);
 	s->stats.fecn_marked++;

@@ -68,9 +68,8 @@ struct sw_port_x {
 	uint64_t refresh_ps;             /* armed XOFF refresh, 0 when none */
 	struct ev_src refresh_src;       /* its event identity */
 	struct sw_port_stats stats;      /* counters */
-	uint16_t ibcc_skip[PKT_IB_N_VL]; /* IB CC: eligible packets still to skip before the
-					  * next FECN mark, per VL (sw_ibcc_take) */
 };
+static_assert(sizeof(struct sw_port_x) <= 128, "a switch port's state is two lines at most");
 
 /* Fields read for every packet come first. The forwarding table is
  * compressed twice: it is kept per destination class (endpoints behind the
@@ -141,6 +140,11 @@ struct sw {
 	uint16_t *lft_pick;            /* IB: per endpoint, the index in its group of the
 				        * port the routing engine chose (the LFT); NULL
 				        * on Ethernet */
+	uint16_t (*ibcc_skip)[PKT_IB_N_VL]; /* IB CC: per port and VL, eligible packets
+					     * still to skip before the next FECN mark
+					     * (sw_ibcc_take); only with p.ib_cc.threshold,
+					     * else NULL (a switch port's state stays two
+					     * lines) */
 };
 
 /* The accounting of ingress port @port and priority @prio. Priority-major:
