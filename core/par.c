@@ -133,7 +133,9 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t d
 
 		pp->par = p;
 		snprintf(name, sizeof(name), "fabemu-p%u", i);
-		pp->pool = sim_pool_create(name, pool_pkts, data_room, err);
+		/* Partition 0 takes the root's pool (the root itself makes no
+		 * packet), the others get one like it. */
+		pp->pool = i == 0 ? root->pool : sim_pool_create(name, pool_pkts, data_room, err);
 		pp->out = calloc(n, sizeof(*pp->out));
 		if (!pp->pool || !pp->out || sim_init(&pp->sim, root->seed, pp->pool) != 0) {
 			if (pp->pool && pp->out)
@@ -164,7 +166,8 @@ void par_free(struct par *p)
 		free(pp->out);
 		if (pp->sim.ids)
 			sim_fini(&pp->sim);
-		rte_mempool_free(pp->pool);
+		if (i > 0)
+			rte_mempool_free(pp->pool);
 	}
 	if (p->root->par == p)
 		p->root->par = NULL;

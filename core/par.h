@@ -39,8 +39,9 @@ struct par_stats {
 
 /* @n partitions (2..PAR_MAX_THREADS) under @root, whose events are the
  * fabric-wide ones; each partition gets a simulation with the root's seed
- * and stop time, its own event queue and its own packet pool like the
- * root's (@pool_pkts packets of @data_room bytes), and shares the root's
+ * and stop time, its own event queue and its own packet pool: the root's
+ * for partition 0 (the root makes no packet), one like it (@pool_pkts
+ * packets of @data_room bytes) for the others; all share the root's
  * entity ids (so ids are those of a run without partitions). NULL with
  * @err filled on failure. */
 struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t data_room,

@@ -118,9 +118,9 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
 	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->engine.pool_pkts + 1) * sizeof(void *);
 
-	/* A parallel run has a pool per partition besides the root's. */
+	/* A parallel run has a pool per partition (the first one the root's). */
 	if (e->threads > 1)
-		ring_bytes *= (uint64_t)e->threads + 1;
+		ring_bytes *= e->threads;
 	return (unsigned)(ring_bytes >> 20) + 64;
 }
 
