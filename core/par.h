@@ -35,6 +35,8 @@ struct par_stats {
 	uint64_t x_frames[PAR_MAX_THREADS]; /* frames sent to another partition, per partition */
 	double busy_s[PAR_MAX_THREADS];     /* wall time spent handling events, per partition */
 	double wait_s[PAR_MAX_THREADS];     /* wall time spent waiting at window ends */
+	double cpu_s[PAR_MAX_THREADS];      /* CPU time handling events and frames (busy_s
+					     * less the time other processes had the core) */
 };
 
 /* @n partitions (2..PAR_MAX_THREADS) under @root, whose events are the

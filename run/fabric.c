@@ -424,11 +424,16 @@ void fabric_run(struct fabric *f, bool progress)
 		f->sim.progress = fabric_progress_cb;
 		f->sim.progress_arg = &p;
 	}
+	struct timespec c0, c1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	if (f->par)
 		par_run(f->par);
 	else
 		sim_run(&f->sim);
 	f->wall_s = fabric_now_s() - p.start_s;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	f->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
 	if (progress && p.shown && p.tty)
 		fprintf(stderr, "\r\033[K");
 	f->sim.progress = NULL;

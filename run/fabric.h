@@ -35,6 +35,8 @@ struct fabric {
 	uint32_t n_cap_paths;         /* their count */
 	double setup_s;               /* wall-clock time of fabric_build (not part of results) */
 	double wall_s;                /* wall-clock run time (not part of results) */
+	double cpu_s;                 /* CPU time of the thread that ran the event loop (with
+				       * partitions: partition 0's, waits included) */
 	/* monitors */
 	FILE *series;                 /* series.csv, or NULL */
 	FILE *rates;                  /* rates.csv, or NULL (series_rate.c) */

@@ -176,8 +176,9 @@ static void bench_print_par(const struct fabric *f, bool json)
 		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0,
 		       st.crit_events ? ev / (double)st.crit_events : 0);
 		for (uint32_t i = 0; i < st.n_parts; i++)
-			printf("%s{\"events\": %llu, \"busy_s\": %.3f, \"wait_s\": %.3f}", i ? ", " : "",
-			       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
+			printf("%s{\"events\": %llu, \"busy_s\": %.3f, \"wait_s\": %.3f, \"cpu_s\": %.3f}",
+			       i ? ", " : "", (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i],
+			       st.cpu_s[i]);
 		printf("]");
 		return;
 	}
@@ -188,8 +189,8 @@ static void bench_print_par(const struct fabric *f, bool json)
 	       st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
 	       st.crit_events ? ev / (double)st.crit_events : 0);
 	for (uint32_t i = 0; i < st.n_parts; i++)
-		printf("  partition %-3u %llu events, busy %.3f s, waiting %.3f s\n", i,
-		       (unsigned long long)st.events[i], st.busy_s[i], st.wait_s[i]);
+		printf("  partition %-3u %llu events, busy %.3f s (CPU %.3f s), waiting %.3f s\n", i,
+		       (unsigned long long)st.events[i], st.busy_s[i], st.cpu_s[i], st.wait_s[i]);
 }
 
 /* Print the figures of @f's last run, as JSON for @json. CLI_OK, or
@@ -217,12 +218,12 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 		       "\"peak_rss_bytes\": %llu, \"drops\": %llu, \"incomplete\": %llu, "
 		       "\"pool_exhausted\": %llu, \"sim_time_ns\": %.3f, \"runs\": %u, "
 		       "\"wall_s_min\": %.3f, \"wall_s_max\": %.3f, \"setup_s\": %.3f, "
-		       "\"start_s\": %.3f",
+		       "\"start_s\": %.3f, \"cpu_s\": %.3f",
 		       e->name, wall, (unsigned long long)f->sim.n_hops,
 		       (unsigned long long)f->sim.n_events, hops / wall, ev / wall, rss,
 		       (unsigned long long)drops->u, (unsigned long long)inc->u,
 		       (unsigned long long)dry->u, units_ps_to_ns(f->sim.last_work_ps), runs,
-		       g->walls[0], g->walls[runs - 1], g->setup, g->start_s);
+		       g->walls[0], g->walls[runs - 1], g->setup, g->start_s, f->cpu_s);
 		bench_print_par(f, true);
 		printf("}\n");
 	} else {
