@@ -7,7 +7,8 @@
 #                          scenario per module) under ASan and UBSan.
 #   tools/test.sh --full   the release set (about 15 min): every unit and
 #                          scenario test on both builds (the setup
-#                          'release'), then the fuzzing smoke run.
+#                          'release'), threads-identity under
+#                          ThreadSanitizer, then the fuzzing smoke run.
 # FABEMU_NO_SANITIZE=1 skips the sanitizer pass, FABEMU_NO_FUZZ=1 the fuzz
 # run (tools/fuzz-smoke.sh under ASan and UBSan: each libFuzzer target on
 # FABEMU_FUZZ_RUNS inputs, default 15000, the file readers' targets
@@ -56,6 +57,16 @@ if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
 	fi
 	run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		ASAN_OPTIONS=detect_leaks=1 -- "$@" || status=1
+	if [ "$full" = 1 ]; then
+		# Partitioned runs under ThreadSanitizer: a data race between
+		# partitions ends the run (exit 66), which threads-identity
+		# reports against the one-thread run's status.
+		[ -f build-tsan/build.ninja ] ||
+			meson setup build-tsan -Db_sanitize=thread -Doptimization=1 >/dev/null
+		ninja -C build-tsan tools/fabemu
+		run_suite build-tsan TSAN_OPTIONS=halt_on_error=1 -- threads-identity --no-rebuild ||
+			status=1
+	fi
 fi
 if [ "${FABEMU_NO_FUZZ:-0}" != 1 ] && { [ "$full" = 1 ] || [ "${FABEMU_FUZZ:-0}" = 1 ]; }; then
 	# A fixed number of inputs from a fixed seed (the same run on every
