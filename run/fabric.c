@@ -118,10 +118,16 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
 	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->engine.pool_pkts + 1) * sizeof(void *);
 
-	/* A parallel run has a pool per partition (the first one the root's). */
-	if (e->threads > 1)
+	unsigned extra = 0;
+
+	/* A parallel run has a pool per partition (the first one the root's),
+	 * each with its ring and its header, which holds a cache per lcore
+	 * (RTE_MAX_LCORE of them, about 1 MiB). */
+	if (e->threads > 1) {
 		ring_bytes *= e->threads;
-	return (unsigned)(ring_bytes >> 20) + 64;
+		extra = 2 * e->threads;
+	}
+	return (unsigned)(ring_bytes >> 20) + 64 + extra;
 }
 
 double fabric_now_s(void)
