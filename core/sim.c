@@ -101,6 +101,23 @@ static void sim_prefetch_run(struct sim *s)
 	}
 }
 
+/* Handle @e, popped from @s's queue (*@fills: the queue's runs filled so
+ * far, for the prefetch of a new run). */
+static inline __attribute__((always_inline)) void sim_handle(struct sim *s, const struct ev *e,
+							     uint32_t *fills)
+{
+	if (s->evq.n_fills != *fills) {
+		*fills = s->evq.n_fills;
+		sim_prefetch_run(s);
+	}
+	s->now_ps = ev_time(e);
+	e->fn(s, e->obj);
+	if (likely(!s->monitor_event))
+		s->last_work_ps = s->now_ps;
+	s->monitor_event = false;
+	s->n_events++;
+}
+
 uint64_t sim_run(struct sim *s)
 {
 	uint64_t start = s->n_events, poll_ps = s->now_ps;
@@ -126,16 +143,7 @@ uint64_t sim_run(struct sim *s)
 			s->horizon = true;
 			break;
 		}
-		if (s->evq.n_fills != fills) {
-			fills = s->evq.n_fills;
-			sim_prefetch_run(s);
-		}
-		s->now_ps = ev_time(&e);
-		e.fn(s, e.obj);
-		if (likely(!s->monitor_event))
-			s->last_work_ps = s->now_ps;
-		s->monitor_event = false;
-		s->n_events++;
+		sim_handle(s, &e, &fills);
 		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
 			if (s->progress && (s->n_events & (SIM_PROGRESS_EVENTS - 1)) == 0)
 				s->progress(s, s->progress_arg);
@@ -171,16 +179,7 @@ uint64_t sim_run_window(struct sim *s, unsigned __int128 bound)
 
 	while (!ev_empty(&s->evq) && ev_next_key(&s->evq) < bound) {
 		ev_pop(&s->evq, &e);
-		if (s->evq.n_fills != fills) {
-			fills = s->evq.n_fills;
-			sim_prefetch_run(s);
-		}
-		s->now_ps = ev_time(&e);
-		e.fn(s, e.obj);
-		if (likely(!s->monitor_event))
-			s->last_work_ps = s->now_ps;
-		s->monitor_event = false;
-		s->n_events++;
+		sim_handle(s, &e, &fills);
 		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
 			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;
 			poll_ps = s->now_ps;
