@@ -74,11 +74,7 @@ int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
 
 void tg_graph_free(struct tg_graph *g)
 {
-	for (uint32_t i = 0; i < g->n_streams; i++) {
-		free(g->streams[i].part);
-		free(g->streams[i].ep);
-	}
-	free(g->streams);
+	tg_graph_free_streams(g);
 	free(g->ops);
 	free(g->deps);
 	free(g->data.xfers);
