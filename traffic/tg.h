@@ -256,10 +256,11 @@ enum tg_stream_alg {
 		       * a ring in each node (tg_coll_hier.c) */
 	TG_SALG_TREE, /* per channel a tree, up and back down (tg_coll_tree.c) */
 	TG_SALG_HD,   /* halving-doubling (tg_coll_hd.c) */
+	TG_SALG_DIRECT, /* all-to-all, every pair at once (tg_coll_direct.c) */
 };
 
-/* A collective instance (an all-reduce, reduce-scatter or all-gather
- * without data or compute phases) streamed: its messages are made as they
+/* A collective instance (an all-reduce, reduce-scatter, all-gather or
+ * all-to-all without data or compute phases) streamed: its messages are made as they
  * become ready instead of listed before the run (tg_stream.c), in the
  * same order and at the same times as the listed ones would be posted.
  * What its algorithm makes (tg_stream_alg.c): a ring's position p sends
@@ -282,7 +283,8 @@ struct tg_stream {
 	uint32_t g;            /* hierarchical: ranks per node */
 	uint64_t size;         /* S, bytes */
 	uint64_t slice_bytes;  /* the most one message carries */
-	uint64_t *part;        /* per channel: its bytes (malloc'd) */
+	uint64_t *part;        /* per channel: its bytes; all-to-all: per rank r, what
+				* every other rank sends it (malloc'd) */
 	uint32_t n_edges;      /* edges */
 	uint32_t *ep;          /* per edge e: ep[2e] sends, ep[2e + 1] receives; both
 				* UINT32_MAX for an edge no message takes (malloc'd) */

@@ -20,7 +20,9 @@
  * once every child's slice j has arrived (cnt: per channel, rank and
  * child, the slices arrived). Halving-doubling (HD): step s, rank p, edge
  * e n + p for the exchange of distance n / 2^(e+1); a rank's step s + 1
- * waits for all it received at step s (cnt: per step and rank). */
+ * waits for all it received at step s (cnt: per step and rank). Direct
+ * (DIRECT): every rank a sends to a + off (off = 1 .. n - 1) at the
+ * start, p = a, step = off, edge (off - 1) n + a; nothing waits. */
 #include <stdlib.h>
 
 #include "tg_int.h"
@@ -284,6 +286,15 @@ void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps)
 		for (uint32_t p = 0; p < s->n; p++)
 			tg_sa_hd_step(t, i, 0, p, at_ps);
 		break;
+	case TG_SALG_DIRECT:
+		for (uint32_t off = 1; off < s->n; off++)
+			for (uint32_t a = 0; a < s->n; a++) {
+				struct tg_smsg m = { .p = a, .step = off, .e = (off - 1) * s->n + a };
+
+				if (s->part[(a + off) % s->n])
+					tg_sa_slices(t, i, &m, s->part[(a + off) % s->n], at_ps);
+			}
+		break;
 	}
 }
 
@@ -334,7 +345,13 @@ void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t by
 {
 	uint32_t g = s->g, nodes = g ? s->n / g : 0;
 
-	for (uint32_t c = 0; s->alg != TG_SALG_HD && c < s->channels; c++) {
+	for (uint32_t r = 0; s->alg == TG_SALG_DIRECT && r < s->n; r++) {
+		uint32_t l = tg_stream_slices(s, s->part[r]);
+
+		for (uint32_t j = 0; s->part[r] && j < l; j++)
+			fn(arg, tg_stream_part(s->part[r], l, j), s->n - 1);
+	}
+	for (uint32_t c = 0; s->alg != TG_SALG_HD && s->alg != TG_SALG_DIRECT && c < s->channels; c++) {
 		uint32_t l = tg_stream_slices(s, s->part[c]);
 
 		switch (s->alg) {
