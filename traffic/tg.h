@@ -290,9 +290,13 @@ struct tg_stream {
 				* UINT32_MAX for an edge no message takes (malloc'd) */
 	uint16_t *echan;       /* per edge: its connection tag (malloc'd) */
 	uint64_t *ebytes;      /* per edge: the bytes of its messages in all (malloc'd) */
-	uint32_t *tree;        /* tree: per channel c, from 5 n c on: each rank's parent
+	uint32_t *erank;       /* per edge: its sending rank (malloc'd) */
+	uint32_t *cgate;       /* with compute phases: per rank, its compute node, which
+				* every send of the rank waits for (malloc'd); else NULL */
+	uint32_t *tree;        /* tree: per channel c, from 6 n c on: each rank's parent
 				* (n; UINT32_MAX: the root), children (3 n, UINT32_MAX:
-				* none), the ranks in pre-order (n) (malloc'd); else NULL */
+				* none), the ranks in pre-order (n), each rank's place in
+				* that order (n) (malloc'd); else NULL */
 	uint64_t msgs;         /* messages it makes in all */
 	uint64_t bytes;        /* their bytes */
 };

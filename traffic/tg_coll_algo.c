@@ -217,6 +217,9 @@ void tg_cb_stream_drop(struct tg_stream *s)
 	free(s->echan);
 	free(s->ebytes);
 	free(s->tree);
+	free(s->erank);
+	free(s->cgate);
+	s->erank = s->cgate = NULL;
 	s->part = NULL;
 	s->ep = NULL;
 	s->echan = NULL;
@@ -232,7 +235,10 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
 	s->ep = malloc(sizeof(*s->ep) * 2 * (size_t)(n_edges ? n_edges : 1));
 	s->echan = calloc(n_edges ? n_edges : 1, sizeof(*s->echan));
 	s->ebytes = calloc(n_edges ? n_edges : 1, sizeof(*s->ebytes));
-	if (!s->part || !s->ep || !s->echan || !s->ebytes) {
+	s->erank = calloc(n_edges ? n_edges : 1, sizeof(*s->erank));
+	if (b->rank_gate && (s->cgate = malloc(sizeof(*s->cgate) * b->n)))
+		memcpy(s->cgate, b->rank_gate, sizeof(*s->cgate) * b->n);
+	if (!s->part || !s->ep || !s->echan || !s->ebytes || !s->erank || (b->rank_gate && !s->cgate)) {
 		tg_cb_stream_drop(s);
 		return -ENOMEM;
 	}
@@ -240,6 +246,14 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
 		s->part[c] = tg_coll_part(b, b->bytes, b->channels, c);
 	memset(s->ep, 0xff, sizeof(*s->ep) * 2 * (size_t)n_edges);
 	return 0;
+}
+
+void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
+		       uint16_t chan, uint32_t rail)
+{
+	tg_cb_edge(b, a, r, chan, rail, &s->ep[2 * e]);
+	s->echan[e] = chan;
+	s->erank[e] = a;
 }
 
 int tg_cb_stream_add(struct tg_cb *b, struct tg_stream *s)

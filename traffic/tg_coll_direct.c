@@ -111,7 +111,7 @@ static int tg_coll_direct_stream(struct tg_cb *b)
 
 			if (!pair[r])
 				continue; /* a pair of no bytes sends nothing */
-			tg_cb_edge(b, a, r, 0, TG_COLL_NO_RAIL, &s.ep[2 * e]);
+			tg_cb_stream_edge(b, &s, e, a, r, 0, TG_COLL_NO_RAIL);
 			s.ebytes[e] = pair[r];
 		}
 	return tg_cb_stream_add(b, &s);

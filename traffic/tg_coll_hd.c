@@ -131,7 +131,7 @@ static int tg_coll_hd_stream(struct tg_cb *b)
 	s.steps = 2 * k;
 	for (uint32_t e = 0; e < k; e++)
 		for (uint32_t p = 0; p < n; p++) {
-			tg_cb_edge(b, p, p ^ (n >> (e + 1)), 0, TG_COLL_NO_RAIL, &s.ep[2 * (e * n + p)]);
+			tg_cb_stream_edge(b, &s, e * n + p, p, p ^ (n >> (e + 1)), 0, TG_COLL_NO_RAIL);
 			s.ebytes[e * n + p] = 2 * (b->bytes >> (e + 1));
 		}
 	return tg_cb_stream_add(b, &s);

@@ -161,9 +161,8 @@ static int tg_coll_hier_stream(struct tg_cb *b)
 			for (uint32_t ph = 0; ph < 3; ph++) {
 				uint32_t e = (ph * b->channels + c) * n + q;
 
-				s.echan[e] = (uint16_t)(ph * b->channels + c);
-				tg_cb_edge(b, order[q], order[ph == 1 ? across : in], s.echan[e],
-					   TG_COLL_NO_RAIL, &s.ep[2 * e]);
+				tg_cb_stream_edge(b, &s, e, order[q], order[ph == 1 ? across : in],
+						  (uint16_t)(ph * b->channels + c), TG_COLL_NO_RAIL);
 				/* Every chunk but one (the all-reduce: twice, but two). */
 				s.ebytes[e] = ph == 1 ? 2 * x - tg_stream_part(x, nodes, (m + 1) % nodes) -
 								tg_stream_part(x, nodes, (m + 2) % nodes)

@@ -97,6 +97,10 @@ void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, ui
  * with @n_edges edges, none taken yet (ep UINT32_MAX), its parts per
  * channel set, into @s: 0 or -ENOMEM. */
 int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struct tg_stream *s);
+/* Edge @e of stream @s: from rank @a to rank @r on channel @chan with
+ * @rail (tg_cb_edge's endpoints). */
+void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
+		       uint16_t chan, uint32_t rail);
 /* Free @s's arrays (a stream not added). */
 void tg_cb_stream_drop(struct tg_stream *s);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken

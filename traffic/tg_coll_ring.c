@@ -104,8 +104,7 @@ static int tg_coll_ring_stream(struct tg_cb *b)
 		for (uint32_t p = 0; p < n; p++) {
 			uint32_t e = c * n + p;
 
-			tg_cb_edge(b, order[p], order[(p + 1) % n], (uint16_t)c, rail, &s.ep[2 * e]);
-			s.echan[e] = (uint16_t)c;
+			tg_cb_stream_edge(b, &s, e, order[p], order[(p + 1) % n], (uint16_t)c, rail);
 			s.ebytes[e] = s.part[c] - tg_stream_part(s.part[c], n, (p + 1) % n);
 			if (ar)
 				s.ebytes[e] += s.part[c] - tg_stream_part(s.part[c], n, (p + 2) % n);

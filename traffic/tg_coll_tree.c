@@ -226,7 +226,8 @@ static int tg_coll_tree(struct tg_cb *b, const struct cfg_node *at, char err[CFG
 }
 
 /* Streamed (tg.h, struct tg_stream; tg_stream_alg.c): channel c's tree
- * copied into the stream (parent, children, pre-order: 5 n from 5 n c),
+ * copied into the stream (parent, children, pre-order, each rank's place
+ * in it: 6 n from 6 n c),
  * edge c 2n + r rank r's up to its parent, c 2n + n + r its parent's down
  * to r (the root's: none), each carrying the channel's part. */
 static int tg_coll_tree_stream(struct tg_cb *b)
@@ -238,22 +239,23 @@ static int tg_coll_tree_stream(struct tg_cb *b)
 
 	if (tg_cb_stream_new(b, TG_SALG_TREE, 2 * b->channels * n, &s) != 0)
 		return -ENOMEM;
-	s.tree = malloc(sizeof(*s.tree) * 5 * (size_t)n * b->channels);
+	s.tree = malloc(sizeof(*s.tree) * 6 * (size_t)n * b->channels);
 	rc = s.tree ? 0 : -ENOMEM;
 	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
-		uint32_t *at = &s.tree[(size_t)5 * n * c], rail = tg_coll_rail(b, c / 2);
+		uint32_t *at = &s.tree[(size_t)6 * n * c], rail = tg_coll_rail(b, c / 2);
 
 		tr = (struct tg_tree){ .up = at, .kids = at + n, .order = at + 4 * (size_t)n };
 		if ((rc = tg_tree_build(b, c, &tr)) != 0)
 			break;
+		for (uint32_t k = 0; k < n; k++)
+			at[5 * (size_t)n + tr.order[k]] = k;
 		for (uint32_t r = 0; r < n; r++) {
 			uint32_t e = 2 * n * c + r;
 
 			if (tr.up[r] == TG_TREE_NONE)
 				continue;
-			tg_cb_edge(b, r, tr.up[r], (uint16_t)c, rail, &s.ep[2 * e]);
-			tg_cb_edge(b, tr.up[r], r, (uint16_t)c, rail, &s.ep[2 * (e + n)]);
-			s.echan[e] = s.echan[e + n] = (uint16_t)c;
+			tg_cb_stream_edge(b, &s, e, r, tr.up[r], (uint16_t)c, rail);
+			tg_cb_stream_edge(b, &s, e + n, tr.up[r], r, (uint16_t)c, rail);
 			s.ebytes[e] = s.ebytes[e + n] = s.part[c];
 		}
 	}

@@ -78,7 +78,14 @@ struct tg_srt {
 	uint32_t *cnt;        /* while it runs: per rank (and channel, phase or step, as
 			       * its algorithm needs) what has arrived of what it waits
 			       * for (malloc'd at its start, freed at its end) */
+	uint32_t *held;       /* with compute phases, while it runs: per rank, the first of
+			       * its messages made before its compute ended (slots linked
+			       * by next; UINT32_MAX: none) (malloc'd) */
+	uint8_t *computed;    /* with compute phases, while it runs: per rank, 1 once its
+			       * compute has ended (malloc'd) */
 	uint64_t left;        /* messages not arrived */
+	uint64_t posted;      /* messages posted */
+	uint64_t first_post_ps; /* the first of those posts (UINT64_MAX: none yet) */
 	uint64_t completed;   /* messages completed at their sender */
 	uint64_t done_bytes;  /* their bytes */
 	uint64_t last_ps;     /* the last of those completions */
@@ -101,6 +108,9 @@ struct tg_streams {
 	uint64_t n_done;      /* their count */
 	uint64_t cap_done;    /* allocated */
 	struct tg_framing fr; /* framing, for ideal FCTs */
+	uint64_t *cref;       /* with compute phases: per graph operation, stream << 32 |
+			       * rank of a compute node a stream's rank waits for, else
+			       * UINT64_MAX (malloc'd); NULL without */
 };
 
 enum { TG_SSLOT_CHUNK = 4096 /* slots made at a time */ };
@@ -227,6 +237,14 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
  * rt's cnt, in entries), makes at its start, and makes when message @m
  * has arrived at @now_ps (@at_ps: when what it makes is posted). */
 uint64_t tg_stream_alg_cnt(const struct tg_stream *s);
+/* Where message @m comes in the listed order of its instance, as a key
+ * compared field by field (compute phases release what waited for them in
+ * that order). */
+enum { TG_SKEY_N = 6 };
+void tg_stream_alg_key(const struct tg_stream *s, const struct tg_smsg *m, uint32_t k[TG_SKEY_N]);
+/* Compute node @op (of a streamed instance's rank, tg.h's cgate) completed
+ * at @now_ps: post the sends of that rank that waited only for it. */
+void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps);
 void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps);
 void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps);
 /* A receive completion @wc of streamed connection QP @x. */

@@ -22,6 +22,8 @@ static void tg_stream_free_arrays(struct tg_stream *s)
 	free(s->echan);
 	free(s->ebytes);
 	free(s->tree);
+	free(s->erank);
+	free(s->cgate);
 }
 
 /* tg_stream_each's step for the totals: @arg is the stream. */
@@ -168,8 +170,17 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 		const struct tg_stream *s = &g->streams[i];
 
 		t->st->rt[i].left = s->msgs;
+		t->st->rt[i].first_post_ps = UINT64_MAX;
 		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * (s->n_edges ? s->n_edges : 1))))
 			return -ENOMEM;
+		/* Compute nodes whose end releases a rank's sends. */
+		if (s->cgate && !t->st->cref) {
+			if (!(t->st->cref = malloc(sizeof(*t->st->cref) * (g->n_ops ? g->n_ops : 1))))
+				return -ENOMEM;
+			memset(t->st->cref, 0xff, sizeof(*t->st->cref) * g->n_ops);
+		}
+		for (uint32_t r = 0; s->cgate && r < s->n; r++)
+			t->st->cref[s->cgate[r]] = (uint64_t)i << 32 | r;
 	}
 	return 0;
 }
@@ -234,26 +245,99 @@ static void tg_sslot_put(struct tg_streams *st, struct tg_sslot *s)
 
 static void tg_stream_post(struct sim *sim, void *obj);
 
+/* An instance's state while it runs: freed at its end. */
+static void tg_stream_rt_end(struct tg_srt *rt)
+{
+	free(rt->cnt);
+	free(rt->held);
+	free(rt->computed);
+	rt->cnt = rt->held = NULL;
+	rt->computed = NULL;
+}
+
 void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps)
 {
 	struct tg_sslot *s = tg_sslot_new(t);
 
 	if (!s)
 		sim_at_fail(t->sim); /* as the event queue does without memory */
+	const struct tg_stream *v = &t->st->v[i];
+	struct tg_srt *rt = &t->st->rt[i];
+
 	s->s = i;
 	s->m = *m;
-	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, t->st->v[i].proto.qps);
+	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, v->proto.qps);
 	s->status = TG_PENDING;
+	if (v->cgate && !rt->computed[v->erank[m->e]]) {
+		/* Its sender still computes: it goes when that ends. */
+		s->next = rt->held[v->erank[m->e]];
+		rt->held[v->erank[m->e]] = s->id;
+		return;
+	}
 	sim_at(t->sim, at_ps, &t->src, tg_stream_post, s);
 }
 
 void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
 {
-	uint64_t n = tg_stream_alg_cnt(&t->st->v[i]);
+	const struct tg_stream *v = &t->st->v[i];
+	struct tg_srt *rt = &t->st->rt[i];
+	uint64_t n = tg_stream_alg_cnt(v);
 
-	if (n && !(t->st->rt[i].cnt = calloc(n, sizeof(uint32_t))))
+	if (n && !(rt->cnt = calloc(n, sizeof(uint32_t))))
 		sim_at_fail(t->sim);
+	if (v->cgate && (!(rt->held = malloc(sizeof(*rt->held) * v->n)) ||
+			 !(rt->computed = calloc(v->n, sizeof(*rt->computed)))))
+		sim_at_fail(t->sim);
+	for (uint32_t r = 0; v->cgate && r < v->n; r++)
+		rt->held[r] = UINT32_MAX;
 	tg_stream_alg_start(t, i, at_ps);
+}
+
+/* A held message: its place in the listed order, its slot. */
+struct tg_sheld {
+	uint32_t k[TG_SKEY_N]; /* tg_stream_alg_key */
+	uint32_t id;           /* its slot */
+};
+
+static int tg_sheld_cmp(const void *a, const void *b)
+{
+	const struct tg_sheld *x = a, *y = b;
+
+	for (int i = 0; i < TG_SKEY_N; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return 0;
+}
+
+void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps)
+{
+	struct tg_streams *st = t->st;
+	uint32_t i = (uint32_t)(st->cref[op] >> 32), r = (uint32_t)st->cref[op], n = 0;
+	const struct tg_stream *v = &st->v[i];
+	struct tg_srt *rt = &st->rt[i];
+	uint64_t at = v->proto.start_ps > now_ps ? v->proto.start_ps : now_ps;
+	struct tg_sheld *h;
+
+	if (!rt->computed)
+		return; /* never: the instance starts before its computes end */
+	rt->computed[r] = 1;
+	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
+		n++;
+	if (!n)
+		return;
+	if (!(h = malloc(sizeof(*h) * n)))
+		sim_at_fail(t->sim);
+	n = 0;
+	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next, n++) {
+		tg_stream_alg_key(v, &tg_sslot_at(st, id)->m, h[n].k);
+		h[n].id = id;
+	}
+	rt->held[r] = UINT32_MAX;
+	/* In the order the listed sends would start. */
+	qsort(h, n, sizeof(*h), tg_sheld_cmp);
+	for (uint32_t k = 0; k < n; k++)
+		sim_at(t->sim, at, &t->src, tg_stream_post, tg_sslot_at(st, h[k].id));
+	free(h);
 }
 
 /* Room for one more in ring @x. 0 or -ENOMEM. */
@@ -294,6 +378,8 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	uint32_t parts = s->parts_left;
 
 	s->start_ps = sim->now_ps;
+	if (t->st->rt[s->s].posted++ == 0)
+		t->st->rt[s->s].first_post_ps = sim->now_ps; /* posts come in time order */
 	for (uint32_t j = 0; j < parts; j++) {
 		uint64_t len = s->m.bytes / parts + (j < s->m.bytes % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
@@ -378,8 +464,7 @@ void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc,
 	/* What waits for it, posted when the listed one would start. */
 	tg_stream_alg_arrived(t, i, &m, st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
 	if (--st->rt[i].left == 0) {
-		free(st->rt[i].cnt);
-		st->rt[i].cnt = NULL;
+		tg_stream_rt_end(&st->rt[i]);
 		tg_graph_op_done(t, st->v[i].op, now_ps);
 	}
 }
@@ -390,8 +475,9 @@ void tg_stream_fini(struct tg *t)
 		return;
 	for (uint32_t i = 0; t->st->rt && i < t->st->n; i++) {
 		free(t->st->rt[i].conn);
-		free(t->st->rt[i].cnt);
+		tg_stream_rt_end(&t->st->rt[i]);
 	}
+	free(t->st->cref);
 	for (uint32_t i = 0; i < t->st->n_chunks; i++)
 		free(t->st->chunks[i]);
 	free(t->st->chunks);

@@ -145,7 +145,7 @@ static void tg_sa_hier_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m
 static const uint32_t *tg_sa_tree(const struct tg_stream *s, uint32_t c, const uint32_t **kids,
 				  const uint32_t **order)
 {
-	const uint32_t *up = &s->tree[(size_t)5 * s->n * c];
+	const uint32_t *up = &s->tree[(size_t)6 * s->n * c];
 
 	*kids = up + s->n;
 	*order = up + 4 * (size_t)s->n;
@@ -321,6 +321,47 @@ void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, ui
 		break;
 	case TG_SALG_HD:
 		tg_sa_hd_arrived(t, i, m, at_ps);
+		break;
+	}
+}
+
+/* ---- the listed order ---- */
+
+void tg_stream_alg_key(const struct tg_stream *s, const struct tg_smsg *m, uint32_t k[TG_SKEY_N])
+{
+	uint32_t g = s->g ? s->g : 1;
+
+	for (int i = 0; i < TG_SKEY_N; i++)
+		k[i] = 0;
+	switch (s->alg) {
+	case TG_SALG_RING:
+		k[0] = m->c, k[1] = m->step, k[2] = m->p, k[3] = m->j;
+		break;
+	case TG_SALG_HIER:
+		/* Per channel phase by phase, ring by ring (a node's; phase 1:
+		 * a GPU's), step by step, position by position. */
+		k[0] = m->c, k[1] = m->ph, k[3] = m->step, k[5] = m->j;
+		k[2] = m->ph == 1 ? m->p % g : m->p / g;
+		k[4] = m->ph == 1 ? m->p / g : m->p % g;
+		break;
+	case TG_SALG_TREE: {
+		/* Per channel slice by slice: up children first (reverse
+		 * pre-order), then down parents first, child by child. */
+		const uint32_t *kids, *order, *up = tg_sa_tree(s, m->c, &kids, &order);
+		const uint32_t *pos = order + s->n;
+
+		k[0] = m->c, k[1] = m->j, k[2] = m->ph;
+		if (m->ph == 0) {
+			k[3] = s->n - 1 - pos[m->p];
+		} else {
+			k[3] = pos[up[m->p]];
+			while (k[4] < TG_SA_KIDS && kids[3 * up[m->p] + k[4]] != m->p)
+				k[4]++;
+		}
+		break;
+	}
+	default: /* halving-doubling, direct: step by step, rank by rank */
+		k[0] = m->step, k[1] = m->p, k[2] = m->j;
 		break;
 	}
 }

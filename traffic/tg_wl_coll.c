@@ -478,7 +478,7 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
  * join after each instance but the last that waits for all of it. */
 /* Whether the workload's instances stream (tg.h, struct tg_stream): a
  * collective its algorithm streams (stream_kinds) among two ranks or
- * more, without data, compute phases or per-message QPs, and no
+ * more, without data or per-message QPs, and no
  * flows.csv row or rates.csv flow wanted of them (outputs.flows_csv
  * false, or auto with more messages than it writes, @msgs the
  * workload's). */
@@ -489,7 +489,7 @@ static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 	const struct cfg_node *series = out ? cfg_get(out, "series") : NULL;
 
 	if (!p->alg->stream || !(p->alg->stream_kinds & (1u << p->kind)) || p->n_ranks < 2 ||
-	    p->data || p->compute_ps || p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
+	    p->data || p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
 	    (series && series->type == CFG_MAP && cfg_get(series, "flows")))
 		return false;
 	if (fc && fc->type == CFG_SCALAR && !fc->quoted && strcmp(fc->str, "false") == 0)
@@ -528,7 +528,8 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 	if ((*stream = tg_wl_coll_streams(p, est.msgs))) {
 		/* One instance at a time, with at most what its algorithm says
 		 * made at once (0: its ranks do not stream, they are listed);
-		 * two nodes an instance (its stream and the join after it). */
+		 * nodes an instance: its stream, its compute phases (n, after the
+		 * gate) and the join after it (waiting for all of them). */
 		uint64_t most = 0;
 
 		for (uint32_t s = 0; s < n_sizes && *stream; s++) {
@@ -541,7 +542,8 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 		}
 		if (*stream) {
 			est.msgs = most;
-			est.ops = est.deps = tg_est_mul(2, est.colls);
+			est.ops = tg_est_mul(2 + n, est.colls);
+			est.deps = tg_est_mul(2 + 2 * n, est.colls);
 		}
 	}
 	return tg_wl_admit(b->c, it, "collective", &est, false, err);

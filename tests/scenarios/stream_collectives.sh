@@ -2,7 +2,8 @@
 # Streamed collectives (traffic/tg_stream.c, tg_stream_alg.c): a
 # collective whose flows.csv is not written makes its messages as they
 # become ready, for each algorithm that streams (ring, hierarchical, tree,
-# halving-doubling all-reduces, the direct all-to-all). Two independent expectations per algorithm:
+# halving-doubling all-reduces, the direct all-to-all; with compute
+# phases). Two independent expectations per algorithm:
 # - the listed engine's results: the same experiment with flows.csv
 #   written (its messages listed before the run) gives the same
 #   summary.json, key for key, but messages.in_flight_peak (0 listed), and
@@ -87,6 +88,12 @@ bounds tree 480 480
 # (8 + 4 + 2 + 1 slices each way) per rank: 16 x 30 = 480.
 run hd "$gpus" "algorithm: halving-doubling, size: 8MiB"
 bounds hd 480 480
+# Compute phases (20 us +- 50% per rank before each instance, one rank 3x
+# slower): a ring of 2 channels, 16 chunks of 256 KiB (a slice each), 30
+# steps: 960 messages, at most 2 x 16 x 2 = 64 at once (a rank's sends
+# made before its compute ends wait, counted, for it).
+run compute "$gpus" "size: 8MiB, channels: 2, compute: 20us, compute_jitter: 50%, stragglers: [{rank: node1/gpu1, factor: 3}]"
+bounds compute 960 64
 # All-to-all (direct): each of the 16 ranks sends 8 MiB / 16 = 512 KiB (a
 # slice) to each of the 15 others, all at the start: 240.
 run a2a "$gpus" "size: 8MiB" all-to-all
