@@ -297,6 +297,8 @@ struct tg_stream {
 				* (n; UINT32_MAX: the root), children (3 n, UINT32_MAX:
 				* none), the ranks in pre-order (n), each rank's place in
 				* that order (n) (malloc'd); else NULL */
+	uint32_t wrs;          /* the first ring size of its connections' QPs (work
+				* requests; the NIC grows them); 0: TG_STREAM_QP_WRS */
 	uint64_t msgs;         /* messages it makes in all */
 	uint64_t bytes;        /* their bytes */
 };

@@ -103,8 +103,14 @@ static int tg_coll_direct_stream(struct tg_cb *b)
 	}
 	s.part = pair;
 	s.channels = 1;
-	for (uint32_t r = 0; r < n; r++)
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t l;
+
 		pair[r] = tg_coll_direct_pair(b, r);
+		/* A connection takes its pair's slices, all at once. */
+		l = pair[r] ? tg_coll_slices(b, pair[r]) : 0;
+		s.wrs = l > s.wrs ? l : s.wrs;
+	}
 	for (uint32_t off = 1; off < n; off++)
 		for (uint32_t a = 0; a < n; a++) {
 			uint32_t e = (off - 1) * n + a, r = (a + off) % n;

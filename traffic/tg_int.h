@@ -221,6 +221,9 @@ uint64_t tg_stream_n_keys(const struct tg_graph *g);
  * stream's proto (after tg_stream_init). */
 void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out);
 enum { TG_STREAM_QP_WRS = 16 /* a streamed connection's QPs' first ring size */ };
+/* The first ring size of the QPs of stream connection key @k: its
+ * stream's wrs, or TG_STREAM_QP_WRS. */
+uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k);
 void tg_stream_keys(const struct tg_graph *g, uint32_t base, struct tg_key *keys);
 /* Take @g's streams (NULL: none): their runtime state. 0 or -ENOMEM. */
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr);

@@ -152,6 +152,13 @@ void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out)
 	out->chan = s->echan[e];
 }
 
+uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
+{
+	uint32_t e, i = tg_stream_of_key(t, k, &e);
+
+	return t->st->v[i].wrs ? t->st->v[i].wrs : TG_STREAM_QP_WRS;
+}
+
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
 	uint64_t keys = 0;
