@@ -106,11 +106,11 @@ static void tg_sa_hier_first(struct tg *t, uint32_t i, uint8_t ph, uint32_t c, u
 			     uint64_t at)
 {
 	const struct tg_stream *s = &t->st->v[i];
-	uint32_t pos, next, n = tg_sa_hier_ring(s, ph, q, &pos, &next);
+	uint32_t pos, next;
 	struct tg_smsg m = { .c = c, .step = 0, .p = q, .ph = ph,
 			     .e = (ph * s->channels + c) * s->n + q };
 
-	(void)n;
+	tg_sa_hier_ring(s, ph, q, &pos, &next);
 	tg_sa_slices(t, i, &m, tg_sa_hier_chunk(s, ph, c, q, pos), at);
 }
 
