@@ -87,9 +87,9 @@ static bool cap_groups(const struct topo *t, unsigned tier, uint32_t *up, double
 }
 
 /* Every transfer of @e as a message: the listed ones, and those streamed
- * collectives make as they run (traffic/tg.h, struct tg_stream), each ring
- * edge of a channel with an equal share of the stream's bytes. Calls
- * @fn(@arg, message) for each (streamed ones: one per edge and channel). */
+ * collectives make as they run (traffic/tg.h, struct tg_stream), each
+ * edge of a stream as one message of all its bytes. Calls @fn(@arg,
+ * message) for each. */
 static void cap_each(const struct exp *e, void (*fn)(void *arg, const struct tg_msg *m), void *arg)
 {
 	for (uint32_t i = 0; i < e->n_msgs; i++)
@@ -97,12 +97,13 @@ static void cap_each(const struct exp *e, void (*fn)(void *arg, const struct tg_
 	for (uint32_t i = 0; i < e->graph.n_streams; i++) {
 		const struct tg_stream *s = &e->graph.streams[i];
 		struct tg_msg m = s->proto;
-		uint64_t edges = (uint64_t)s->channels * s->n;
 
-		m.bytes = edges ? s->bytes / edges : 0;
-		for (uint64_t k = 0; k < edges; k++) {
+		for (uint32_t k = 0; k < s->n_edges; k++) {
+			if (s->ep[2 * k] == UINT32_MAX)
+				continue; /* no message takes it */
 			m.src = s->ep[2 * k];
 			m.dst = s->ep[2 * k + 1];
+			m.bytes = s->ebytes[k];
 			fn(arg, &m);
 		}
 	}

@@ -249,7 +249,7 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ke
 			  const struct tg_framing *fr, char err[CFG_ERR_BYTES])
 {
 	for (uint32_t i = 0; i < n_keys;) {
-		uint32_t j = i, first = t->n_qps;
+		uint32_t j = i, first = t->n_qps, wrs = 0;
 		struct tg_msg sm;
 		const struct tg_msg *m = keys[i].idx < t->n_flows ? &msgs[keys[i].idx] : &sm;
 		struct tg_path fwd, rev;
@@ -269,14 +269,19 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ke
 			snprintf(err, CFG_ERR_BYTES, "no path from endpoint %u to %u", m->src, m->dst);
 			return -EINVAL;
 		}
+		/* A streamed connection's QPs hold what is in flight (the NIC
+		 * grows their rings from the most its instances start with). */
+		for (uint32_t k = i; m == &sm && k < j; k++) {
+			uint32_t w = tg_stream_key_wrs(t, keys[k].idx - t->n_flows);
+
+			wrs = k == i || w > wrs ? w : wrs;
+		}
 		/* A connection of qps QP pairs (a workload has one qps value,
 		 * and the workload is part of the key). */
 		for (uint32_t q = 0; q < m->qps; q++) {
 			if (tg_qps_room(t, err) != 0)
 				return -ENOMEM;
-			/* A streamed connection's QPs hold what is in flight (the
-			 * NIC grows their rings). */
-			if (tg_connect(t, m->src, m->dst, m == &sm ? TG_STREAM_QP_WRS : j - i, m->dscp,
+			if (tg_connect(t, m->src, m->dst, m == &sm ? wrs : j - i, m->dscp,
 				       fr->mtu_bytes, m->cc,
 				       m != &sm && tg_data_msg(t, keys[i].idx), &fwd, &rev, &t->qps[t->n_qps],
 				       &t->rqps[t->n_qps]) != 0) {

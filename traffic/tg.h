@@ -248,35 +248,70 @@ int tg_data_add_coll(struct tg_data_plan *p, const struct tg_data_coll *x, uint3
 int tg_data_add_range(struct tg_data_plan *p, const struct tg_data_range *x);
 int tg_data_add_set(struct tg_data_plan *p, const struct tg_data_set *x, uint32_t *id);
 
-/* A ring collective instance (all-reduce, reduce-scatter or all-gather
- * without data or compute phases) streamed: its messages are made as they
+/* How a streamed instance makes its messages (tg_stream_alg.c), after
+ * the listed algorithm of the same name (tg_coll_*.c). */
+enum tg_stream_alg {
+	TG_SALG_RING, /* a ring per channel (tg_coll_ring.c) */
+	TG_SALG_HIER, /* per channel a ring in each node, rings across the nodes,
+		       * a ring in each node (tg_coll_hier.c) */
+	TG_SALG_TREE, /* per channel a tree, up and back down (tg_coll_tree.c) */
+	TG_SALG_HD,   /* halving-doubling (tg_coll_hd.c) */
+	TG_SALG_DIRECT, /* all-to-all, every pair at once (tg_coll_direct.c) */
+};
+
+/* A collective instance (an all-reduce, reduce-scatter, all-gather or
+ * all-to-all without data or compute phases) streamed: its messages are made as they
  * become ready instead of listed before the run (tg_stream.c), in the
  * same order and at the same times as the listed ones would be posted.
- * Ring c's position p sends at step t chunk (p - t) mod n of the
- * channel's part (all-reduce: n - 1 reduce-scatter steps, then n - 1
- * all-gather steps sending chunk (p + 1 - t') mod n), a message per
- * slice, each slice waiting for the same slice of what p received at step
- * t - 1 (tg_coll_algo.c's tg_ring). */
+ * What its algorithm makes (tg_stream_alg.c): a ring's position p sends
+ * at step t chunk (p - t) mod n of the channel's part (all-reduce: n - 1
+ * reduce-scatter steps, then n - 1 all-gather steps sending chunk (p + 1
+ * - t') mod n), a message per slice, each slice waiting for the same
+ * slice of what p received at step t - 1 (tg_coll_algo.c's tg_ring); the
+ * other algorithms as their files say. The edges are the connections its
+ * messages use, each a (sender, receiver, tag) of its own. */
 struct tg_stream {
 	struct tg_msg proto;   /* what its messages share (op, DSCP, workload, QPs, cc,
 				* start; src, dst, bytes and chan are per message) */
 	uint32_t op;           /* its graph node (TG_NODE_STREAM) */
-	uint32_t n;            /* ring positions (ranks) */
-	uint32_t channels;     /* rings */
-	uint32_t steps;        /* steps of each ring: n - 1, all-reduce 2(n - 1) */
-	bool ar;               /* all-reduce (chunks turn at step n - 1) */
+	uint8_t alg;           /* enum tg_stream_alg */
+	bool ar;               /* ring: all-reduce (chunks turn at step n - 1) */
+	uint32_t n;            /* ranks */
+	uint32_t channels;     /* rings, trees (data parts) */
+	uint32_t steps;        /* ring: steps of each ring, n - 1 (all-reduce 2(n - 1));
+				* halving-doubling: 2 log2 n */
+	uint32_t g;            /* hierarchical: ranks per node */
+	uint64_t size;         /* S, bytes */
 	uint64_t slice_bytes;  /* the most one message carries */
-	uint64_t *part;        /* per channel: its bytes (malloc'd) */
-	uint32_t *ep;          /* per channel c, position p: ep[2(c n + p)] sends, ep[2(c n +
-				* p) + 1] receives the edge p -> p + 1 (malloc'd) */
+	uint64_t *part;        /* per channel: its bytes; all-to-all: per rank r, what
+				* every other rank sends it (malloc'd) */
+	uint32_t n_edges;      /* edges */
+	uint32_t *ep;          /* per edge e: ep[2e] sends, ep[2e + 1] receives; both
+				* UINT32_MAX for an edge no message takes (malloc'd) */
+	uint16_t *echan;       /* per edge: its connection tag (malloc'd) */
+	uint64_t *ebytes;      /* per edge: the bytes of its messages in all (malloc'd) */
+	uint32_t *erank;       /* per edge: its sending rank (malloc'd) */
+	uint32_t *cgate;       /* with compute phases: per rank, its compute node, which
+				* every send of the rank waits for (malloc'd); else NULL */
+	uint32_t *tree;        /* tree: per channel c, from 6 n c on: each rank's parent
+				* (n; UINT32_MAX: the root), children (3 n, UINT32_MAX:
+				* none), the ranks in pre-order (n), each rank's place in
+				* that order (n) (malloc'd); else NULL */
+	uint32_t wrs;          /* the first ring size of its connections' QPs (work
+				* requests; the NIC grows them); 0: TG_STREAM_QP_WRS */
 	uint64_t msgs;         /* messages it makes in all */
 	uint64_t bytes;        /* their bytes */
 };
 
-/* Bytes of message @j of chunk @k of channel @c of @s, the slices of that
- * chunk into *@l (tg_stream.c). */
-uint64_t tg_stream_msg_bytes(const struct tg_stream *s, uint32_t c, uint32_t k, uint32_t j,
-			     uint32_t *l);
+/* Call @fn(@arg, bytes, times) for the messages of @s: @times of them of
+ * @bytes each, all of them in all calls (tg_stream_alg.c). */
+void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t bytes, uint64_t times),
+		    void *arg);
+/* Bytes of part @i of @total split into @n (the first total % n one byte
+ * more). */
+uint64_t tg_stream_part(uint64_t total, uint64_t n, uint64_t i);
+/* Slices of @bytes of @s: at least one, none over its slice_bytes. */
+uint32_t tg_stream_slices(const struct tg_stream *s, uint64_t bytes);
 struct tg_graph;
 /* Packets (a frame per @mtu bytes, at least one, and an ACK) of every
  * message of @g's streams, for the packet pool's sizing (what the listed
@@ -295,17 +330,20 @@ struct tg_graph {
 	uint32_t cap_deps;   /* allocated */
 	uint32_t n_colls;    /* collective instances numbered so far */
 	struct tg_data_plan data; /* data-carrying collectives (empty without) */
-	struct tg_stream *streams; /* streamed instances (their part[] and ep[] malloc'd) */
+	struct tg_stream *streams; /* streamed instances (their arrays malloc'd) */
 	uint32_t n_streams;  /* their count */
 	uint32_t cap_streams; /* allocated */
 };
 
-/* Append stream @s (taken: its arrays are the graph's now) and its node,
+/* Append stream @s (taken: its arrays are the graph's now; its msgs and
+ * bytes counted here) and its node,
  * waiting for @gate (TG_NO_GATE_OP: nothing), collective instance @coll;
  * the node's index into *@id. 0 or -ENOMEM (then @s's arrays are freed). */
 enum { TG_NO_GATE_OP = UINT32_MAX };
 int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, uint32_t coll,
 			uint32_t *id);
+/* Free @g's streams and their arrays (tg_graph_free). */
+void tg_graph_free_streams(struct tg_graph *g);
 
 /* Add operation @op (its dep_off and n_deps are set here) waiting for the
  * @n_deps operations @deps, each already in @g; its index into *@id.

@@ -17,7 +17,9 @@
  * With data (the data key), every transfer also says which range of the
  * data it moves and whether the receiver reduces it or copies it; ranges
  * are whole float32 elements (the granule). The algorithms themselves are
- * one file each (tg_coll_int.h). */
+ * one file each (tg_coll_int.h). An algorithm that streams (tg.h, struct
+ * tg_stream) describes its instance with tg_cb_stream_new and
+ * tg_cb_stream_add. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +206,70 @@ uint32_t tg_coll_rail(const struct tg_cb *b, uint32_t gpu)
 		i = j;
 	}
 	return gpu % g;
+}
+
+/* ---- streams ---- */
+
+void tg_cb_stream_drop(struct tg_stream *s)
+{
+	free(s->part);
+	free(s->ep);
+	free(s->echan);
+	free(s->ebytes);
+	free(s->tree);
+	free(s->erank);
+	free(s->cgate);
+	s->erank = s->cgate = NULL;
+	s->part = NULL;
+	s->ep = NULL;
+	s->echan = NULL;
+	s->ebytes = NULL;
+	s->tree = NULL;
+}
+
+int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struct tg_stream *s)
+{
+	*s = (struct tg_stream){ .proto = b->proto, .alg = alg, .n = b->n, .channels = b->channels,
+				 .size = b->bytes, .slice_bytes = b->slice_bytes, .n_edges = n_edges };
+	s->part = malloc(sizeof(*s->part) * b->channels);
+	s->ep = malloc(sizeof(*s->ep) * 2 * (size_t)(n_edges ? n_edges : 1));
+	s->echan = calloc(n_edges ? n_edges : 1, sizeof(*s->echan));
+	s->ebytes = calloc(n_edges ? n_edges : 1, sizeof(*s->ebytes));
+	s->erank = calloc(n_edges ? n_edges : 1, sizeof(*s->erank));
+	if (b->rank_gate && (s->cgate = malloc(sizeof(*s->cgate) * b->n)))
+		memcpy(s->cgate, b->rank_gate, sizeof(*s->cgate) * b->n);
+	if (!s->part || !s->ep || !s->echan || !s->ebytes || !s->erank || (b->rank_gate && !s->cgate)) {
+		tg_cb_stream_drop(s);
+		return -ENOMEM;
+	}
+	for (uint32_t c = 0; c < b->channels; c++)
+		s->part[c] = tg_coll_part(b, b->bytes, b->channels, c);
+	memset(s->ep, 0xff, sizeof(*s->ep) * 2 * (size_t)n_edges);
+	return 0;
+}
+
+void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
+		       uint16_t chan, uint32_t rail)
+{
+	tg_cb_edge(b, a, r, chan, rail, &s->ep[2 * e]);
+	s->echan[e] = chan;
+	s->erank[e] = a;
+}
+
+int tg_cb_stream_add(struct tg_cb *b, struct tg_stream *s)
+{
+	bool joined = true;
+	uint32_t id;
+
+	for (uint32_t e = 0; e < s->n_edges && joined; e++)
+		joined = s->ep[2 * e] == UINT32_MAX ||
+			 b->islands[s->ep[2 * e]] == b->islands[s->ep[2 * e + 1]];
+	if (!joined) {
+		tg_cb_stream_drop(s);
+		return -EAGAIN;
+	}
+	return tg_graph_add_stream(b->c->graph, s, b->gate == TG_NO_GATE ? TG_NO_GATE_OP : b->gate,
+				   b->coll, &id);
 }
 
 /* ---- estimates ---- */

@@ -74,9 +74,70 @@ static uint64_t tg_coll_direct_est(const struct tg_cb *b, bool rg, struct tg_wl_
 	return n * (n - 1);
 }
 
+/* The bytes every rank sends rank @r. */
+static uint64_t tg_coll_direct_pair(const struct tg_cb *b, uint32_t r)
+{
+	return b->load ? (uint64_t)((double)b->bytes * b->load[r])
+		       : b->bytes / ((uint64_t)b->granule * b->n) * b->granule;
+}
+
+/* Streamed (tg.h, struct tg_stream; tg_stream_alg.c): part[r] what every
+ * rank sends rank r, edge (off - 1) n + a rank a's to a + off; listed
+ * when no pair has a byte (its zero-length nodes stand for it). */
+static int tg_coll_direct_stream(struct tg_cb *b)
+{
+	uint32_t n = b->n;
+	uint64_t *pair;
+	bool any = false;
+	struct tg_stream s;
+
+	for (uint32_t r = 0; r < n && !any; r++)
+		any = tg_coll_direct_pair(b, r) != 0;
+	if (!any)
+		return -EAGAIN;
+	if (tg_cb_stream_new(b, TG_SALG_DIRECT, (n - 1) * n, &s) != 0)
+		return -ENOMEM;
+	if (!(pair = realloc(s.part, sizeof(*pair) * n))) {
+		tg_cb_stream_drop(&s);
+		return -ENOMEM;
+	}
+	s.part = pair;
+	s.channels = 1;
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t l;
+
+		pair[r] = tg_coll_direct_pair(b, r);
+		/* A connection takes its pair's slices, all at once. */
+		l = pair[r] ? tg_coll_slices(b, pair[r]) : 0;
+		s.wrs = l > s.wrs ? l : s.wrs;
+	}
+	for (uint32_t off = 1; off < n; off++)
+		for (uint32_t a = 0; a < n; a++) {
+			uint32_t e = (off - 1) * n + a, r = (a + off) % n;
+
+			if (!pair[r])
+				continue; /* a pair of no bytes sends nothing */
+			tg_cb_stream_edge(b, &s, e, a, r, 0, TG_COLL_NO_RAIL);
+			s.ebytes[e] = pair[r];
+		}
+	return tg_cb_stream_add(b, &s);
+}
+
+/* Every message is made at the start (none: listed). */
+static uint64_t tg_coll_direct_stream_est(const struct tg_cb *b)
+{
+	struct tg_wl_est e = { 0 };
+
+	tg_coll_direct_est(b, false, &e);
+	return e.msgs;
+}
+
 const struct tg_coll_alg_ops tg_coll_direct_alg = {
 	.kind = { "direct", "all-to-all: every pair at once", NULL, 0 },
 	.kinds = 1u << TG_COLL_ALL_TO_ALL,
 	.build = tg_coll_all_to_all,
 	.est = tg_coll_direct_est,
+	.stream_kinds = 1u << TG_COLL_ALL_TO_ALL,
+	.stream = tg_coll_direct_stream,
+	.stream_est = tg_coll_direct_stream_est,
 };

@@ -106,6 +106,46 @@ static uint64_t tg_coll_hd_est(const struct tg_cb *b, bool rg, struct tg_wl_est 
 	return (uint64_t)b->n * tg_est_hd(b, rg, e); /* a partner at each distance */
 }
 
+/* log2 of the ranks, 0 when they are no power of two. */
+static uint32_t tg_hd_log2(uint32_t n)
+{
+	uint32_t k = 0;
+
+	while ((UINT64_C(1) << k) < n)
+		k++;
+	return (UINT64_C(1) << k) == n ? k : 0;
+}
+
+/* Streamed (tg.h, struct tg_stream; tg_stream_alg.c): edge e n + p is
+ * rank p's to its partner p ^ n / 2^(e+1), taken at halving step e and
+ * doubling step 2k - 1 - e with S / 2^(e+1) each. */
+static int tg_coll_hd_stream(struct tg_cb *b)
+{
+	uint32_t k = tg_hd_log2(b->n), n = b->n;
+	struct tg_stream s;
+
+	if (!k)
+		return -EAGAIN; /* refused by the listed build */
+	if (tg_cb_stream_new(b, TG_SALG_HD, k * n, &s) != 0)
+		return -ENOMEM;
+	s.steps = 2 * k;
+	for (uint32_t e = 0; e < k; e++)
+		for (uint32_t p = 0; p < n; p++) {
+			tg_cb_stream_edge(b, &s, e * n + p, p, p ^ (n >> (e + 1)), 0, TG_COLL_NO_RAIL);
+			s.ebytes[e * n + p] = 2 * (b->bytes >> (e + 1));
+		}
+	return tg_cb_stream_add(b, &s);
+}
+
+/* The whole instance may be made at once (every step's slices go
+ * together). */
+static uint64_t tg_coll_hd_stream_est(const struct tg_cb *b)
+{
+	struct tg_wl_est e = { 0 };
+
+	return tg_hd_log2(b->n) && tg_est_hd(b, false, &e) ? e.msgs : 0;
+}
+
 const struct tg_coll_alg_ops tg_coll_hd_alg = {
 	.kind = { "halving-doubling", "all-reduce: recursive halving then doubling (Rabenseifner), 2^k ranks",
 		  NULL, 0 },
@@ -113,4 +153,7 @@ const struct tg_coll_alg_ops tg_coll_hd_alg = {
 	.data_per_rank = true,
 	.build = tg_coll_halving_doubling,
 	.est = tg_coll_hd_est,
+	.stream_kinds = 1u << TG_COLL_ALL_REDUCE,
+	.stream = tg_coll_hd_stream,
+	.stream_est = tg_coll_hd_stream_est,
 };

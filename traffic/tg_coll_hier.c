@@ -115,6 +115,83 @@ static uint64_t tg_coll_hier_est(const struct tg_cb *b, bool rg, struct tg_wl_es
 	return tg_est_mul(3 * (uint64_t)b->n, b->channels);
 }
 
+/* Ranks per node when every node holds the same GPUs, node by node, and
+ * there are two nodes or more with two ranks or more each; else 0 (the
+ * listed build refuses what it cannot run). */
+static uint32_t tg_coll_hier_g(const struct tg_cb *b)
+{
+	uint32_t g = 0;
+
+	while (g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
+		g++;
+	if (g < 2 || b->n % g || b->n / g < 2)
+		return 0;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (tg_cb_node_of(b, i) != tg_cb_node_of(b, (i / g) * g) ||
+		    tg_cb_gpu_of(b, i) != tg_cb_gpu_of(b, i % g) ||
+		    (i % g == 0 && i && tg_cb_node_of(b, i) == tg_cb_node_of(b, i - 1)))
+			return 0;
+	return g;
+}
+
+/* Streamed (tg.h, struct tg_stream; tg_stream_alg.c): per channel c and
+ * ring-order index q (node m = q / g, GPU i = q % g), edge (ph channels
+ * + c) n + q is q's send of phase ph: to m g + (i + 1) mod g (phases 0
+ * and 2, tags c and 2 channels + c), to (m + 1) mod nodes g + i (phase 1,
+ * tag channels + c). */
+static int tg_coll_hier_stream(struct tg_cb *b)
+{
+	uint32_t g = tg_coll_hier_g(b), n = b->n, nodes = g ? n / g : 0, *order;
+	struct tg_stream s;
+
+	if (!g)
+		return -EAGAIN;
+	if (!(order = malloc(sizeof(*order) * n)) || tg_cb_stream_new(b, TG_SALG_HIER, 3 * b->channels * n, &s)) {
+		free(order);
+		return -ENOMEM;
+	}
+	s.g = g;
+	for (uint32_t c = 0; c < b->channels; c++) {
+		tg_coll_ring_order(b, c, order);
+		for (uint32_t q = 0; q < n; q++) {
+			uint32_t m = q / g, i = q % g, in = m * g + (i + 1) % g;
+			uint32_t across = (m + 1) % nodes * g + i;
+			uint64_t x = tg_stream_part(s.part[c], g, i);
+
+			for (uint32_t ph = 0; ph < 3; ph++) {
+				uint32_t e = (ph * b->channels + c) * n + q;
+
+				tg_cb_stream_edge(b, &s, e, order[q], order[ph == 1 ? across : in],
+						  (uint16_t)(ph * b->channels + c), TG_COLL_NO_RAIL);
+				/* Every chunk but one (the all-reduce: twice, but two). */
+				s.ebytes[e] = ph == 1 ? 2 * x - tg_stream_part(x, nodes, (m + 1) % nodes) -
+								tg_stream_part(x, nodes, (m + 2) % nodes)
+						      : s.part[c] - tg_stream_part(s.part[c], g, (i + 1) % g);
+			}
+		}
+	}
+	free(order);
+	return tg_cb_stream_add(b, &s);
+}
+
+/* Two messages of every slice's chain at once (as the ring's), for the
+ * rings in the nodes (chunks of part / g, two phases) and across them
+ * (part / n). */
+static uint64_t tg_coll_hier_stream_est(const struct tg_cb *b)
+{
+	uint64_t part = (b->bytes + b->channels - 1) / b->channels, l = 0;
+	uint32_t g = tg_coll_hier_g(b);
+
+	if (!g)
+		return 0;
+	for (int k = 0; k < 3; k++) {
+		uint64_t chunk = (part + (k == 1 ? b->n : g) - 1) / (k == 1 ? b->n : g);
+
+		l += chunk ? (chunk + b->slice_bytes - 1) / b->slice_bytes : 1;
+	}
+	return tg_est_mul(tg_est_mul(2 * (uint64_t)b->n, b->channels), l);
+}
+
 const struct tg_coll_alg_ops tg_coll_hier_alg = {
 	.kind = { "hierarchical",
 		  "all-reduce: reduce-scatter in each node, all-reduce across the nodes rail by rail, all-gather in each node",
@@ -122,4 +199,7 @@ const struct tg_coll_alg_ops tg_coll_hier_alg = {
 	.kinds = 1u << TG_COLL_ALL_REDUCE,
 	.build = tg_coll_hierarchical,
 	.est = tg_coll_hier_est,
+	.stream_kinds = 1u << TG_COLL_ALL_REDUCE,
+	.stream = tg_coll_hier_stream,
+	.stream_est = tg_coll_hier_stream_est,
 };

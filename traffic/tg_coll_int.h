@@ -59,7 +59,7 @@ struct tg_cb {
 	uint32_t dcoll;            /* with data: its data instance (the plan's colls) */
 	uint64_t buf_bytes;        /* with data: a rank's buffer (its receive area follows) */
 	uint64_t *recv_used;       /* with data: per rank, its receive area taken so far */
-	uint32_t *islands;         /* streamed (tg_coll_ring_stream): per endpoint, its
+	uint32_t *islands;         /* streamed (the algorithm's stream): per endpoint, its
 				    * island (topo_ep_islands); NULL: listed */
 };
 
@@ -89,12 +89,25 @@ uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r);
 /* The endpoint rank @r sends or receives on: its NVLink endpoint when
  * @nvl, else the NIC (its own, or its node's rail-@rail one) port @port. */
 uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port);
-/* Instance @b (a ring all-reduce, reduce-scatter or all-gather without
- * data or compute phases) as a stream (tg.h, struct tg_stream) after
- * b->gate instead of its listed transfers: 0, -EAGAIN when a ring edge
- * joins endpoints @islands says cannot reach each other (list it then,
- * for the loader to refuse), or -ENOMEM. */
-int tg_coll_ring_stream(struct tg_cb *b, const uint32_t *islands);
+/* The endpoints of a transfer from rank @a to rank @r on channel @chan
+ * with @rail (what tg_cb_xfer picks) into @ep[0] (sends) and @ep[1]. */
+void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+		uint32_t ep[2]);
+/* A stream (tg.h, struct tg_stream) of instance @b for algorithm @alg
+ * with @n_edges edges, none taken yet (ep UINT32_MAX), its parts per
+ * channel set, into @s: 0 or -ENOMEM. */
+int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struct tg_stream *s);
+/* Edge @e of stream @s: from rank @a to rank @r on channel @chan with
+ * @rail (tg_cb_edge's endpoints). */
+void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
+		       uint16_t chan, uint32_t rail);
+/* Free @s's arrays (a stream not added). */
+void tg_cb_stream_drop(struct tg_stream *s);
+/* Stream @s of instance @b into the graph after b->gate (its arrays taken
+ * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
+ * cannot reach each other (list the instance then, for the loader to
+ * refuse), or -ENOMEM. */
+int tg_cb_stream_add(struct tg_cb *b, struct tg_stream *s);
 /* Ranks @a and @r share a scale-up (NVLink) domain. */
 bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r);
 
@@ -170,6 +183,14 @@ struct tg_coll_alg_ops {
 	/* Add to @e what build will make of @b (an upper bound: tg_wl_coll_est);
 	 * the connections it uses. */
 	uint64_t (*est)(const struct tg_cb *b, bool rg, struct tg_wl_est *e);
+	/* The collectives it streams (bit (1 << enum tg_coll_kind) each; 0:
+	 * none), without data or compute phases, as tg.h's struct tg_stream:
+	 * add instance @b so (0, -EAGAIN: list it instead, -ENOMEM), and the
+	 * most messages it has made at once (an estimate, for the message
+	 * cap). */
+	uint32_t stream_kinds;
+	int (*stream)(struct tg_cb *b);
+	uint64_t (*stream_est)(const struct tg_cb *b);
 };
 
 /* Register algorithm @ops after the built-in ones (at program start):

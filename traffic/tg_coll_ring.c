@@ -82,58 +82,47 @@ static uint64_t tg_coll_ring_est(const struct tg_cb *b, bool rg, struct tg_wl_es
 	return tg_est_mul(b->n, b->channels);
 }
 
-int tg_coll_ring_stream(struct tg_cb *b, const uint32_t *islands)
+/* Streamed (tg.h, struct tg_stream): edge c n + p is position p's to p +
+ * 1 on ring c; it carries every chunk but the one p + 1 holds (and, in an
+ * all-reduce, again every chunk but p + 2's). */
+static int tg_coll_ring_stream(struct tg_cb *b)
 {
-	struct tg_stream s = { .proto = b->proto, .n = b->n, .channels = b->channels,
-			       .steps = b->kind == TG_COLL_ALL_REDUCE ? 2 * (b->n - 1) : b->n - 1,
-			       .ar = b->kind == TG_COLL_ALL_REDUCE, .slice_bytes = b->slice_bytes };
-	uint32_t *order = malloc(sizeof(*order) * b->n), id;
-	uint32_t g = b->t->gpus.gpus_per_node;
+	bool ar = b->kind == TG_COLL_ALL_REDUCE;
+	uint32_t *order = malloc(sizeof(*order) * b->n), n = b->n;
+	struct tg_stream s;
 
-	s.part = malloc(sizeof(*s.part) * b->channels);
-	s.ep = malloc(sizeof(*s.ep) * 2 * (size_t)b->n * b->channels);
-	if (!order || !s.part || !s.ep) {
+	if (!order || tg_cb_stream_new(b, TG_SALG_RING, b->channels * n, &s) != 0) {
 		free(order);
-		free(s.part);
-		free(s.ep);
 		return -ENOMEM;
 	}
+	s.steps = ar ? 2 * (n - 1) : n - 1;
+	s.ar = ar;
 	for (uint32_t c = 0; c < b->channels; c++) {
 		uint32_t rail = tg_coll_rail(b, c);
-		bool joined = true;
-		uint16_t port = (uint16_t)(g ? c / g : 0);
 
-		s.part[c] = tg_coll_part(b, b->bytes, b->channels, c);
 		tg_coll_ring_order(b, c, order);
-		for (uint32_t p = 0; p < b->n; p++) {
-			uint32_t a = order[p], r = order[(p + 1) % b->n], *e = &s.ep[2 * ((size_t)c * b->n + p)];
-			bool nvl = tg_cb_same_domain(b, a, r);
+		for (uint32_t p = 0; p < n; p++) {
+			uint32_t e = c * n + p;
 
-			e[0] = tg_cb_ep(b, a, nvl, rail, port);
-			e[1] = tg_cb_ep(b, r, nvl, rail, port);
-			joined = joined && islands[e[0]] == islands[e[1]];
-		}
-		if (!joined) {
-			free(order);
-			free(s.part);
-			free(s.ep);
-			return -EAGAIN;
-		}
-		/* Every step sends each chunk once, a message per slice. */
-		for (uint32_t k = 0; k < b->n; k++) {
-			uint32_t l = 1;
-
-			for (uint32_t j = 0; j < l; j++) {
-				uint64_t bytes = tg_stream_msg_bytes(&s, c, k, j, &l);
-
-				s.msgs += s.steps;
-				s.bytes += bytes * s.steps;
-			}
+			tg_cb_stream_edge(b, &s, e, order[p], order[(p + 1) % n], (uint16_t)c, rail);
+			s.ebytes[e] = s.part[c] - tg_stream_part(s.part[c], n, (p + 1) % n);
+			if (ar)
+				s.ebytes[e] += s.part[c] - tg_stream_part(s.part[c], n, (p + 2) % n);
 		}
 	}
 	free(order);
-	return tg_graph_add_stream(b->c->graph, &s, b->gate == TG_NO_GATE ? TG_NO_GATE_OP : b->gate,
-				   b->coll, &id);
+	return tg_cb_stream_add(b, &s);
+}
+
+/* At most two messages of every slice's chain made at once (one sent, its
+ * next ready): 2 x ranks x channels x the slices of the largest chunk. */
+static uint64_t tg_coll_ring_stream_est(const struct tg_cb *b)
+{
+	uint64_t part = (b->bytes + b->channels - 1) / b->channels;
+	uint64_t chunk = (part + b->n - 1) / b->n;
+	uint64_t l = chunk ? (chunk + b->slice_bytes - 1) / b->slice_bytes : 1;
+
+	return tg_est_mul(tg_est_mul(2 * (uint64_t)b->n, b->channels), l);
 }
 
 const struct tg_coll_alg_ops tg_coll_ring_alg = {
@@ -142,4 +131,7 @@ const struct tg_coll_alg_ops tg_coll_ring_alg = {
 		 1u << TG_COLL_REDUCE_SCATTER | 1u << TG_COLL_BROADCAST,
 	.build = tg_coll_ring_build,
 	.est = tg_coll_ring_est,
+	.stream_kinds = 1u << TG_COLL_ALL_REDUCE | 1u << TG_COLL_ALL_GATHER | 1u << TG_COLL_REDUCE_SCATTER,
+	.stream = tg_coll_ring_stream,
+	.stream_est = tg_coll_ring_stream_est,
 };

@@ -225,6 +225,59 @@ static int tg_coll_tree(struct tg_cb *b, const struct cfg_node *at, char err[CFG
 	return rc;
 }
 
+/* Streamed (tg.h, struct tg_stream; tg_stream_alg.c): channel c's tree
+ * copied into the stream (parent, children, pre-order, each rank's place
+ * in it: 6 n from 6 n c),
+ * edge c 2n + r rank r's up to its parent, c 2n + n + r its parent's down
+ * to r (the root's: none), each carrying the channel's part. */
+static int tg_coll_tree_stream(struct tg_cb *b)
+{
+	struct tg_tree tr = { 0 };
+	uint32_t n = b->n;
+	struct tg_stream s;
+	int rc;
+
+	if (tg_cb_stream_new(b, TG_SALG_TREE, 2 * b->channels * n, &s) != 0)
+		return -ENOMEM;
+	s.tree = malloc(sizeof(*s.tree) * 6 * (size_t)n * b->channels);
+	rc = s.tree ? 0 : -ENOMEM;
+	for (uint32_t c = 0; c < b->channels && rc == 0; c++) {
+		uint32_t *at = &s.tree[(size_t)6 * n * c], rail = tg_coll_rail(b, c / 2);
+
+		tr = (struct tg_tree){ .up = at, .kids = at + n, .order = at + 4 * (size_t)n };
+		if ((rc = tg_tree_build(b, c, &tr)) != 0)
+			break;
+		for (uint32_t k = 0; k < n; k++)
+			at[5 * (size_t)n + tr.order[k]] = k;
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t e = 2 * n * c + r;
+
+			if (tr.up[r] == TG_TREE_NONE)
+				continue;
+			tg_cb_stream_edge(b, &s, e, r, tr.up[r], (uint16_t)c, rail);
+			tg_cb_stream_edge(b, &s, e + n, tr.up[r], r, (uint16_t)c, rail);
+			s.ebytes[e] = s.ebytes[e + n] = s.part[c];
+		}
+	}
+	if (rc != 0) {
+		tg_cb_stream_drop(&s);
+		return rc;
+	}
+	return tg_cb_stream_add(b, &s);
+}
+
+/* The whole instance may be made at once: the leaves send every slice up
+ * at its start. */
+static uint64_t tg_coll_tree_stream_est(const struct tg_cb *b)
+{
+	uint64_t x = 0;
+
+	for (uint32_t c = 0; c < b->channels; c++)
+		x = tg_est_add(x, tg_est_mul(tg_coll_slices(b, tg_coll_part(b, b->bytes, b->channels, c)),
+					     2 * ((uint64_t)b->n - 1)));
+	return x;
+}
+
 /* Per slice every rank but the root sends up once and receives once:
  * edges from its children (at most 3) or the gate, its parent's transfer,
  * the root's children's sums. */
@@ -248,4 +301,7 @@ const struct tg_coll_alg_ops tg_coll_tree_alg = {
 	.rail_channels = 2, /* both trees */
 	.build = tg_coll_tree,
 	.est = tg_coll_tree_est,
+	.stream_kinds = 1u << TG_COLL_ALL_REDUCE,
+	.stream = tg_coll_tree_stream,
+	.stream_est = tg_coll_tree_stream_est,
 };

@@ -74,11 +74,7 @@ int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
 
 void tg_graph_free(struct tg_graph *g)
 {
-	for (uint32_t i = 0; i < g->n_streams; i++) {
-		free(g->streams[i].part);
-		free(g->streams[i].ep);
-	}
-	free(g->streams);
+	tg_graph_free_streams(g);
 	free(g->ops);
 	free(g->deps);
 	free(g->data.xfers);
@@ -233,6 +229,10 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 		if (c->left == 0 && t->data)
 			tg_data_coll_done(t, o->coll); /* before what waits for it starts */
 	}
+	/* A streamed instance's rank's compute: its sends (listed: the first
+	 * successors of the compute node). */
+	if (t->st && t->st->cref && t->st->cref[i] != UINT64_MAX)
+		tg_stream_computed(t, i, now_ps);
 	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++)
 		if (--t->left[t->succ[k]] == 0)
 			tg_graph_op_start(t, t->succ[k], now_ps);

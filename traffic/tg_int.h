@@ -29,18 +29,28 @@ struct tg_qpx {
 	bool fifo;            /* a streamed connection's QP (tg_stream.c) */
 };
 
+/* Which message of its stream a streamed message is (tg_stream_alg.c
+ * says what each field means to each algorithm). */
+struct tg_smsg {
+	uint64_t bytes;       /* its length */
+	uint32_t e;           /* its edge (struct tg_stream's ep) */
+	uint32_t c;           /* its channel */
+	uint32_t step;        /* its step (ring, halving-doubling) */
+	uint32_t p;           /* its sending position (ring), sender's ring-order
+			       * index (hierarchical), rank (halving-doubling, tree up)
+			       * or receiving rank (tree down) */
+	uint32_t j;           /* its slice */
+	uint8_t ph;           /* its phase (hierarchical: 0..2; tree: 0 up, 1 down) */
+};
+
 /* One streamed message while it is in flight (tg_stream.c): made when it
  * is ready to post, freed once sent and received. */
 struct tg_sslot {
 	struct tg *t;         /* owner */
-	uint64_t bytes;       /* its length */
+	struct tg_smsg m;     /* which message */
 	uint64_t start_ps;    /* when it was posted */
 	uint32_t id;          /* its slot number (wr_id's low bits) */
 	uint32_t s;           /* its stream (graph->streams) */
-	uint32_t c;           /* its channel */
-	uint32_t step;        /* its ring step */
-	uint32_t p;           /* the sending position */
-	uint32_t j;           /* its slice of the chunk */
 	uint32_t next;        /* free list: the next free slot */
 	uint8_t parts_left;   /* parts whose send has not completed */
 	uint8_t rparts_left;  /* parts not received */
@@ -64,9 +74,18 @@ struct tg_sconn {
 
 /* A streamed instance while it runs. */
 struct tg_srt {
-	uint32_t *conn;       /* per channel c, position p: the connection (t->sconns) of
-			       * edge p -> p + 1 (malloc'd) */
+	uint32_t *conn;       /* per edge: its connection (t->st->conns) (malloc'd) */
+	uint32_t *cnt;        /* while it runs: per rank (and channel, phase or step, as
+			       * its algorithm needs) what has arrived of what it waits
+			       * for (malloc'd at its start, freed at its end) */
+	uint32_t *held;       /* with compute phases, while it runs: per rank, the first of
+			       * its messages made before its compute ended (slots linked
+			       * by next; UINT32_MAX: none) (malloc'd) */
+	uint8_t *computed;    /* with compute phases, while it runs: per rank, 1 once its
+			       * compute has ended (malloc'd) */
 	uint64_t left;        /* messages not arrived */
+	uint64_t posted;      /* messages posted */
+	uint64_t first_post_ps; /* the first of those posts (UINT64_MAX: none yet) */
 	uint64_t completed;   /* messages completed at their sender */
 	uint64_t done_bytes;  /* their bytes */
 	uint64_t last_ps;     /* the last of those completions */
@@ -89,6 +108,9 @@ struct tg_streams {
 	uint64_t n_done;      /* their count */
 	uint64_t cap_done;    /* allocated */
 	struct tg_framing fr; /* framing, for ideal FCTs */
+	uint64_t *cref;       /* with compute phases: per graph operation, stream << 32 |
+			       * rank of a compute node a stream's rank waits for, else
+			       * UINT64_MAX (malloc'd); NULL without */
 };
 
 enum { TG_SSLOT_CHUNK = 4096 /* slots made at a time */ };
@@ -199,6 +221,9 @@ uint64_t tg_stream_n_keys(const struct tg_graph *g);
  * stream's proto (after tg_stream_init). */
 void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out);
 enum { TG_STREAM_QP_WRS = 16 /* a streamed connection's QPs' first ring size */ };
+/* The first ring size of the QPs of stream connection key @k: its
+ * stream's wrs, or TG_STREAM_QP_WRS. */
+uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k);
 void tg_stream_keys(const struct tg_graph *g, uint32_t base, struct tg_key *keys);
 /* Take @g's streams (NULL: none): their runtime state. 0 or -ENOMEM. */
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr);
@@ -208,6 +233,23 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same);
 /* Stream @s's node starts at @at_ps: post its first messages. */
 void tg_stream_start(struct tg *t, uint32_t s, uint64_t at_ps);
+/* Make message @m of stream @i, posted at @at_ps (tg_stream_alg.c's
+ * algorithms call it, in the order the listed messages would start). */
+void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps);
+/* tg_stream_alg.c: what an algorithm keeps while an instance runs (its
+ * rt's cnt, in entries), makes at its start, and makes when message @m
+ * has arrived at @now_ps (@at_ps: when what it makes is posted). */
+uint64_t tg_stream_alg_cnt(const struct tg_stream *s);
+/* Where message @m comes in the listed order of its instance, as a key
+ * compared field by field (compute phases release what waited for them in
+ * that order). */
+enum { TG_SKEY_N = 6 };
+void tg_stream_alg_key(const struct tg_stream *s, const struct tg_smsg *m, uint32_t k[TG_SKEY_N]);
+/* Compute node @op (of a streamed instance's rank, tg.h's cgate) completed
+ * at @now_ps: post the sends of that rank that waited only for it. */
+void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps);
+void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps);
+void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps);
 /* A receive completion @wc of streamed connection QP @x. */
 void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc, uint64_t now_ps);
 /* A send completion @wc of a streamed message. */

@@ -25,13 +25,22 @@ double tg_flow_goodput_gbps(const struct tg_flow *f)
 	return fct ? (double)f->msg.bytes * 8.0 / (double)fct * 1e3 : NAN;
 }
 
+/* The earliest start of stream @s's records as listed ones would have
+ * them: a message's record starts when it is posted, or at the workload's
+ * start while it is not, so the first post once all are posted, else the
+ * start (no post comes before it). */
+static uint64_t tg_stream_first_ps(const struct tg_stream *s, const struct tg_srt *r)
+{
+	return r->posted == s->msgs ? r->first_post_ps : s->proto.start_ps;
+}
+
 void tg_totals(const struct tg *t, struct tg_totals *out)
 {
 	uint32_t n;
 	const struct tg_flow *fl = tg_flows(t, &n);
 
 	*out = (struct tg_totals){ .messages = n, .failed = tg_n_failed(t),
-				   .first_start_ps = n ? UINT64_MAX : 0 };
+				   .first_start_ps = UINT64_MAX };
 	for (uint32_t i = 0; i < n; i++) {
 		out->offered += fl[i].msg.bytes;
 		if (fl[i].msg.start_ps < out->first_start_ps)
@@ -43,16 +52,15 @@ void tg_totals(const struct tg *t, struct tg_totals *out)
 		if (fl[i].end_ps > out->last_end_ps)
 			out->last_end_ps = fl[i].end_ps;
 	}
-	/* Streamed collectives: their counts (a message not posted yet
-	 * starts at its instance's start, as a listed one's record does). */
+	/* Streamed collectives: their counts (tg_stream_first_ps). */
 	for (uint32_t i = 0; t->st && i < t->st->n; i++) {
 		const struct tg_stream *s = &t->st->v[i];
 		const struct tg_srt *r = &t->st->rt[i];
 
 		out->messages += s->msgs;
 		out->offered += s->bytes;
-		if (s->msgs && s->proto.start_ps < out->first_start_ps)
-			out->first_start_ps = s->proto.start_ps;
+		if (s->msgs && tg_stream_first_ps(s, r) < out->first_start_ps)
+			out->first_start_ps = tg_stream_first_ps(s, r);
 		out->completed += r->completed;
 		out->completed_bytes += r->done_bytes;
 		if (r->completed && r->last_ps > out->last_end_ps)
@@ -92,8 +100,8 @@ void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *ou
 		if (s->proto.workload != workload)
 			continue;
 		out->messages += s->msgs;
-		if (s->msgs && s->proto.start_ps < out->first_ps)
-			out->first_ps = s->proto.start_ps;
+		if (s->msgs && tg_stream_first_ps(s, r) < out->first_ps)
+			out->first_ps = tg_stream_first_ps(s, r);
 		out->completed += r->completed;
 		out->bytes += r->done_bytes;
 		if (r->completed && r->last_ps > out->last_ps)

@@ -1,13 +1,12 @@
-/* Streamed ring collectives (tg.h, struct tg_stream): an instance's
- * messages are made when they become ready to post and freed once sent
- * and received, so that memory follows what is in flight (ranks x
- * channels x slices), not the job. The posts happen in the order and at
- * the times the listed messages of the same ring would have (tg_ring in
- * tg_coll_algo.c): the first step's at the instance's start, channel by
- * channel, position by position, slice by slice; each next one when the
- * one it waits for has arrived. Connections are made with the others,
- * in the same sorted order (tg.c), one per ring edge and channel, shared
- * by the instances of a workload. */
+/* Streamed collectives (tg.h, struct tg_stream): an instance's messages
+ * are made when they become ready to post and freed once sent and
+ * received, so that memory follows what is in flight, not the job. This
+ * file is what every algorithm shares: the connections (one per edge,
+ * made with the others in the same sorted order, tg.c, and shared by the
+ * instances of a workload), the slots of the messages in flight, posting,
+ * completions and the records summary.json needs. What each algorithm
+ * makes at an instance's start and at each arrival, in the order and at
+ * the times its listed messages would be posted, is tg_stream_alg.c's. */
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -16,36 +15,24 @@
 #include "nic.h"
 #include "tg_int.h"
 
-/* Bytes of part @i of @total in @n (a granule of one byte). */
-static uint64_t tg_stream_part(uint64_t total, uint64_t n, uint64_t i)
+static void tg_stream_free_arrays(struct tg_stream *s)
 {
-	return total / n + (i < total % n);
+	free(s->part);
+	free(s->ep);
+	free(s->echan);
+	free(s->ebytes);
+	free(s->tree);
+	free(s->erank);
+	free(s->cgate);
 }
 
-static uint32_t tg_stream_slices(const struct tg_stream *s, uint64_t bytes)
+/* tg_stream_each's step for the totals: @arg is the stream. */
+static void tg_stream_count(void *arg, uint64_t bytes, uint64_t times)
 {
-	uint64_t l = (bytes + s->slice_bytes - 1) / s->slice_bytes;
+	struct tg_stream *s = arg;
 
-	return l ? (uint32_t)l : 1;
-}
-
-/* The chunk position @p sends at step @t. */
-static uint32_t tg_stream_chunk(const struct tg_stream *s, uint32_t p, uint32_t t)
-{
-	uint32_t n = s->n;
-
-	if (s->ar && t >= n - 1)
-		return (p + 1 + n - (t - (n - 1)) % n) % n;
-	return (p + n - t % n) % n;
-}
-
-uint64_t tg_stream_msg_bytes(const struct tg_stream *s, uint32_t c, uint32_t k, uint32_t j,
-			     uint32_t *l)
-{
-	uint64_t size = tg_stream_part(s->part[c], s->n, k);
-
-	*l = tg_stream_slices(s, size);
-	return tg_stream_part(size, *l, j);
+	s->msgs += times;
+	s->bytes += bytes * times;
 }
 
 int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, uint32_t coll,
@@ -55,6 +42,8 @@ int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, 
 				.start_ps = s->proto.start_ps, .part = UINT32_MAX };
 	int rc = -ENOMEM;
 
+	s->msgs = s->bytes = 0;
+	tg_stream_each(s, tg_stream_count, s);
 	if (g->n_streams == g->cap_streams) {
 		uint32_t cap = g->cap_streams ? 2 * g->cap_streams : 8;
 		struct tg_stream *v = realloc(g->streams, sizeof(*v) * cap);
@@ -72,30 +61,32 @@ int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, 
 	g->streams[g->n_streams++] = *s;
 	return 0;
 fail:
-	free(s->part);
-	free(s->ep);
+	tg_stream_free_arrays(s);
 	return rc;
+}
+
+void tg_graph_free_streams(struct tg_graph *g)
+{
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		tg_stream_free_arrays(&g->streams[i]);
+	free(g->streams);
+}
+
+/* tg_graph_stream_pkts's step: @arg is { sum, mtu }. */
+static void tg_stream_pkts(void *arg, uint64_t bytes, uint64_t times)
+{
+	uint64_t *v = arg;
+
+	v[0] += ((bytes + v[1] - 1) / v[1] + 1) * times;
 }
 
 double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu)
 {
-	uint64_t sum = 0;
+	uint64_t v[2] = { 0, mtu };
 
-	for (uint32_t i = 0; i < g->n_streams; i++) {
-		const struct tg_stream *s = &g->streams[i];
-
-		for (uint32_t c = 0; c < s->channels; c++)
-			for (uint32_t k = 0; k < s->n; k++) {
-				uint32_t l = 1;
-
-				for (uint32_t j = 0; j < l; j++) {
-					uint64_t b = tg_stream_msg_bytes(s, c, k, j, &l);
-
-					sum += ((b + mtu - 1) / mtu + 1) * s->steps;
-				}
-			}
-	}
-	return (double)sum;
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		tg_stream_each(&g->streams[i], tg_stream_pkts, v);
+	return (double)v[0];
 }
 
 uint64_t tg_graph_stream_msgs(const struct tg_graph *g)
@@ -112,34 +103,38 @@ uint64_t tg_stream_n_keys(const struct tg_graph *g)
 	uint64_t n = 0;
 
 	for (uint32_t i = 0; i < g->n_streams; i++)
-		n += (uint64_t)g->streams[i].n * g->streams[i].channels;
+		for (uint32_t e = 0; e < g->streams[i].n_edges; e++)
+			n += g->streams[i].ep[2 * e] != UINT32_MAX;
 	return n;
 }
 
 void tg_stream_keys(const struct tg_graph *g, uint32_t base, struct tg_key *keys)
 {
-	uint32_t k = 0;
+	uint32_t k = 0, at = base;
 
 	for (uint32_t i = 0; i < g->n_streams; i++) {
 		const struct tg_stream *s = &g->streams[i];
 
-		for (uint32_t e = 0; e < s->n * s->channels; e++, k++) {
+		for (uint32_t e = 0; e < s->n_edges; e++, at++) {
+			if (s->ep[2 * e] == UINT32_MAX)
+				continue; /* no message takes it */
 			keys[k].key = (uint64_t)s->proto.workload << 48 | (uint64_t)s->proto.dscp << 40 |
 				      (uint64_t)s->ep[2 * e] << 20 | s->ep[2 * e + 1];
-			keys[k].chan = (uint16_t)(e / s->n);
+			keys[k].chan = s->echan[e];
 			keys[k].comm = s->proto.comm;
-			keys[k].idx = base + k;
+			keys[k].idx = at;
+			k++;
 		}
 	}
 }
 
-/* Stream and edge (c n + p) of connection key @k. */
+/* Stream and edge of connection key @k (an edge number over all streams). */
 static uint32_t tg_stream_of_key(const struct tg *t, uint32_t k, uint32_t *edge)
 {
 	uint32_t i = 0;
 
-	while (k >= t->st->v[i].n * t->st->v[i].channels) {
-		k -= t->st->v[i].n * t->st->v[i].channels;
+	while (k >= t->st->v[i].n_edges) {
+		k -= t->st->v[i].n_edges;
 		i++;
 	}
 	*edge = k;
@@ -154,13 +149,22 @@ void tg_stream_key_msg(const struct tg *t, uint32_t k, struct tg_msg *out)
 	*out = s->proto;
 	out->src = s->ep[2 * e];
 	out->dst = s->ep[2 * e + 1];
-	out->chan = (uint16_t)(e / s->n);
+	out->chan = s->echan[e];
+}
+
+uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
+{
+	uint32_t e, i = tg_stream_of_key(t, k, &e);
+
+	return t->st->v[i].wrs ? t->st->v[i].wrs : TG_STREAM_QP_WRS;
 }
 
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
-	uint64_t keys = tg_stream_n_keys(g);
+	uint64_t keys = 0;
 
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		keys += g->streams[i].n_edges;
 	if (!(t->st = calloc(1, sizeof(*t->st))) ||
 	    !(t->st->rt = calloc(g->n_streams, sizeof(*t->st->rt))) ||
 	    !(t->st->conns = calloc(keys ? keys : 1, sizeof(*t->st->conns))))
@@ -173,8 +177,17 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 		const struct tg_stream *s = &g->streams[i];
 
 		t->st->rt[i].left = s->msgs;
-		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * s->n * s->channels)))
+		t->st->rt[i].first_post_ps = UINT64_MAX;
+		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * (s->n_edges ? s->n_edges : 1))))
 			return -ENOMEM;
+		/* Compute nodes whose end releases a rank's sends. */
+		if (s->cgate && !t->st->cref) {
+			if (!(t->st->cref = malloc(sizeof(*t->st->cref) * (g->n_ops ? g->n_ops : 1))))
+				return -ENOMEM;
+			memset(t->st->cref, 0xff, sizeof(*t->st->cref) * g->n_ops);
+		}
+		for (uint32_t r = 0; s->cgate && r < s->n; r++)
+			t->st->cref[s->cgate[r]] = (uint64_t)i << 32 | r;
 	}
 	return 0;
 }
@@ -239,40 +252,99 @@ static void tg_sslot_put(struct tg_streams *st, struct tg_sslot *s)
 
 static void tg_stream_post(struct sim *sim, void *obj);
 
-/* Make message (@c, @step, @p, @j) of stream @i, of @bytes, posted at
- * @at_ps. */
-static void tg_stream_make(struct tg *t, uint32_t i, uint32_t c, uint32_t step, uint32_t p,
-			   uint32_t j, uint64_t bytes, uint64_t at_ps)
+/* An instance's state while it runs: freed at its end. */
+static void tg_stream_rt_end(struct tg_srt *rt)
+{
+	free(rt->cnt);
+	free(rt->held);
+	free(rt->computed);
+	rt->cnt = rt->held = NULL;
+	rt->computed = NULL;
+}
+
+void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps)
 {
 	struct tg_sslot *s = tg_sslot_new(t);
 
 	if (!s)
 		sim_at_fail(t->sim); /* as the event queue does without memory */
+	const struct tg_stream *v = &t->st->v[i];
+	struct tg_srt *rt = &t->st->rt[i];
+
 	s->s = i;
-	s->c = c;
-	s->step = step;
-	s->p = p;
-	s->j = j;
-	s->bytes = bytes;
-	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(bytes, t->st->v[i].proto.qps);
+	s->m = *m;
+	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, v->proto.qps);
 	s->status = TG_PENDING;
+	if (v->cgate && !rt->computed[v->erank[m->e]]) {
+		/* Its sender still computes: it goes when that ends. */
+		s->next = rt->held[v->erank[m->e]];
+		rt->held[v->erank[m->e]] = s->id;
+		return;
+	}
 	sim_at(t->sim, at_ps, &t->src, tg_stream_post, s);
 }
 
 void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
 {
-	const struct tg_stream *s = &t->st->v[i];
+	const struct tg_stream *v = &t->st->v[i];
+	struct tg_srt *rt = &t->st->rt[i];
+	uint64_t n = tg_stream_alg_cnt(v);
 
-	for (uint32_t c = 0; c < s->channels; c++)
-		for (uint32_t p = 0; p < s->n; p++) {
-			uint32_t k = tg_stream_chunk(s, p, 0), l = 1;
+	if (n && !(rt->cnt = calloc(n, sizeof(uint32_t))))
+		sim_at_fail(t->sim);
+	if (v->cgate && (!(rt->held = malloc(sizeof(*rt->held) * v->n)) ||
+			 !(rt->computed = calloc(v->n, sizeof(*rt->computed)))))
+		sim_at_fail(t->sim);
+	for (uint32_t r = 0; v->cgate && r < v->n; r++)
+		rt->held[r] = UINT32_MAX;
+	tg_stream_alg_start(t, i, at_ps);
+}
 
-			for (uint32_t j = 0; j < l; j++) {
-				uint64_t b = tg_stream_msg_bytes(s, c, k, j, &l);
+/* A held message: its place in the listed order, its slot. */
+struct tg_sheld {
+	uint32_t k[TG_SKEY_N]; /* tg_stream_alg_key */
+	uint32_t id;           /* its slot */
+};
 
-				tg_stream_make(t, i, c, 0, p, j, b, at_ps);
-			}
-		}
+static int tg_sheld_cmp(const void *a, const void *b)
+{
+	const struct tg_sheld *x = a, *y = b;
+
+	for (int i = 0; i < TG_SKEY_N; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return 0;
+}
+
+void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps)
+{
+	struct tg_streams *st = t->st;
+	uint32_t i = (uint32_t)(st->cref[op] >> 32), r = (uint32_t)st->cref[op], n = 0;
+	const struct tg_stream *v = &st->v[i];
+	struct tg_srt *rt = &st->rt[i];
+	uint64_t at = v->proto.start_ps > now_ps ? v->proto.start_ps : now_ps;
+	struct tg_sheld *h;
+
+	if (!rt->computed)
+		return; /* never: the instance starts before its computes end */
+	rt->computed[r] = 1;
+	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
+		n++;
+	if (!n)
+		return;
+	if (!(h = malloc(sizeof(*h) * n)))
+		sim_at_fail(t->sim);
+	n = 0;
+	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next, n++) {
+		tg_stream_alg_key(v, &tg_sslot_at(st, id)->m, h[n].k);
+		h[n].id = id;
+	}
+	rt->held[r] = UINT32_MAX;
+	/* In the order the listed sends would start. */
+	qsort(h, n, sizeof(*h), tg_sheld_cmp);
+	for (uint32_t k = 0; k < n; k++)
+		sim_at(t->sim, at, &t->src, tg_stream_post, tg_sslot_at(st, h[k].id));
+	free(h);
 }
 
 /* Room for one more in ring @x. 0 or -ENOMEM. */
@@ -309,12 +381,14 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	struct tg_sslot *s = obj;
 	struct tg *t = s->t;
 	const struct tg_stream *v = &t->st->v[s->s];
-	const struct tg_sconn *cn = &t->st->conns[t->st->rt[s->s].conn[s->c * v->n + s->p]];
+	const struct tg_sconn *cn = &t->st->conns[t->st->rt[s->s].conn[s->m.e]];
 	uint32_t parts = s->parts_left;
 
 	s->start_ps = sim->now_ps;
+	if (t->st->rt[s->s].posted++ == 0)
+		t->st->rt[s->s].first_post_ps = sim->now_ps; /* posts come in time order */
 	for (uint32_t j = 0; j < parts; j++) {
-		uint64_t len = s->bytes / parts + (j < s->bytes % parts);
+		uint64_t len = s->m.bytes / parts + (j < s->m.bytes % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
 		struct ibv_send_wr wr = { 0 }, *bad;
 
@@ -324,7 +398,7 @@ static void tg_stream_post(struct sim *sim, void *obj)
 		wr.opcode = IBV_WR_SEND;
 		wr.send_flags = IBV_SEND_SIGNALED;
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
-		wr.wr.rdma.rkey = 0x1000 + v->ep[2 * (s->c * v->n + s->p)];
+		wr.wr.rdma.rkey = 0x1000 + v->ep[2 * s->m.e];
 		if (tg_fifo_push(&t->qpx[cn->qp + j], s->id) != 0 ||
 		    nic_post_send(t->qps[cn->qp + j], &wr, &bad) != 0) {
 			tg_stream_fail(t, s);
@@ -346,7 +420,7 @@ void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps)
 	if (--s->parts_left == 0 && s->status == TG_PENDING) {
 		struct tg_srt *rt = &st->rt[s->s];
 		const struct tg_stream *v = &st->v[s->s];
-		const struct tg_sconn *cn = &st->conns[rt->conn[s->c * v->n + s->p]];
+		const struct tg_sconn *cn = &st->conns[rt->conn[s->m.e]];
 		uint64_t fct = now_ps - s->start_ps;
 
 		s->status = TG_DONE;
@@ -361,11 +435,11 @@ void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps)
 			st->cap_done = cap;
 		}
 		st->done[st->n_done++] = (struct tg_sdone){
-			.fct_ps = fct, .bytes = s->bytes,
-			.ideal_ps = tg_ideal_fct_ps(&cn->path, s->bytes, v->proto.op, &st->fr),
+			.fct_ps = fct, .bytes = s->m.bytes,
+			.ideal_ps = tg_ideal_fct_ps(&cn->path, s->m.bytes, v->proto.op, &st->fr),
 		};
 		rt->completed++;
-		rt->done_bytes += s->bytes;
+		rt->done_bytes += s->m.bytes;
 		if (now_ps > rt->last_ps)
 			rt->last_ps = now_ps;
 		if (fct > rt->worst_ps)
@@ -379,8 +453,8 @@ void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc,
 {
 	struct tg_streams *st = t->st;
 	struct tg_sslot *s;
-	uint32_t i, c, step, p, j;
-	uint64_t bytes;
+	struct tg_smsg m;
+	uint32_t i;
 
 	(void)wc;
 	if (x->n == 0)
@@ -391,27 +465,26 @@ void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc,
 	if (--s->rparts_left != 0)
 		return;
 	i = s->s;
-	c = s->c;
-	step = s->step;
-	p = s->p;
-	j = s->j;
-	bytes = s->bytes;
+	m = s->m;
 	if (s->parts_left == 0)
 		tg_sslot_put(st, s);
-	/* The same slice of the same chunk goes on round the ring. */
-	if (step + 1 < st->v[i].steps)
-		tg_stream_make(t, i, c, step + 1, (p + 1) % st->v[i].n, j, bytes,
-			       st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
-	if (--st->rt[i].left == 0)
+	/* What waits for it, posted when the listed one would start. */
+	tg_stream_alg_arrived(t, i, &m, st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
+	if (--st->rt[i].left == 0) {
+		tg_stream_rt_end(&st->rt[i]);
 		tg_graph_op_done(t, st->v[i].op, now_ps);
+	}
 }
 
 void tg_stream_fini(struct tg *t)
 {
 	if (!t->st)
 		return;
-	for (uint32_t i = 0; t->st->rt && i < t->st->n; i++)
+	for (uint32_t i = 0; t->st->rt && i < t->st->n; i++) {
 		free(t->st->rt[i].conn);
+		tg_stream_rt_end(&t->st->rt[i]);
+	}
+	free(t->st->cref);
 	for (uint32_t i = 0; i < t->st->n_chunks; i++)
 		free(t->st->chunks[i]);
 	free(t->st->chunks);

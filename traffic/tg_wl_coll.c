@@ -281,12 +281,21 @@ int tg_cb_own(struct tg_cb *b, uint32_t r, uint64_t off, uint64_t bytes)
 	return b->data ? tg_data_add_range(&b->c->graph->data, &g) : 0;
 }
 
+void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+		uint32_t ep[2])
+{
+	bool nvl = tg_cb_same_domain(b, a, r);
+	uint16_t port = (uint16_t)(b->t->gpus.gpus_per_node ? chan / b->t->gpus.gpus_per_node : 0);
+
+	ep[0] = tg_cb_ep(b, a, nvl, rail, port);
+	ep[1] = tg_cb_ep(b, r, nvl, rail, port);
+}
+
 int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
 	       uint64_t src_off, uint64_t dst_off, uint64_t bytes, enum tg_coll_step step,
 	       const uint32_t *deps, uint32_t n_deps, uint32_t *id)
 {
-	bool nvl = tg_cb_same_domain(b, a, r);
-	uint16_t port = (uint16_t)(b->t->gpus.gpus_per_node ? chan / b->t->gpus.gpus_per_node : 0);
+	uint32_t ep[2];
 	struct tg_node node = { .kind = TG_NODE_XFER, .start_ps = b->proto.start_ps, .coll = b->coll };
 	struct tg_msg *m;
 	int rc;
@@ -295,8 +304,9 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 		return -ENOMEM;
 	m = &(*b->c->msgs)[*b->c->n_msgs];
 	*m = b->proto;
-	m->src = tg_cb_ep(b, a, nvl, rail, port);
-	m->dst = tg_cb_ep(b, r, nvl, rail, port);
+	tg_cb_edge(b, a, r, chan, rail, ep);
+	m->src = ep[0];
+	m->dst = ep[1];
 	m->bytes = bytes;
 	m->chan = chan;
 	node.msg = *b->c->n_msgs;
@@ -466,21 +476,20 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
 /* What the workload makes, before it is made (tg_wl_admit): per size,
  * iterations x an instance (its compute phases, its transfers), and a
  * join after each instance but the last that waits for all of it. */
-/* Whether the workload's instances stream (tg.h, struct tg_stream): ring
- * all-reduce, reduce-scatter or all-gather without data, compute phases
- * or per-message QPs, and no flows.csv row or rates.csv flow wanted of
- * them (outputs.flows_csv false, or auto with more messages than it
- * writes, @msgs the workload's). */
+/* Whether the workload's instances stream (tg.h, struct tg_stream): a
+ * collective its algorithm streams (stream_kinds) among two ranks or
+ * more, without data or per-message QPs, and no
+ * flows.csv row or rates.csv flow wanted of them (outputs.flows_csv
+ * false, or auto with more messages than it writes, @msgs the
+ * workload's). */
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 {
 	const struct cfg_node *out = cfg_get(cfg_doc_root(p->ctx->doc), "outputs");
 	const struct cfg_node *fc = out ? cfg_get(out, "flows_csv") : NULL;
 	const struct cfg_node *series = out ? cfg_get(out, "series") : NULL;
 
-	if (strcmp(p->alg->kind.name, "ring") != 0 || p->data || p->compute_ps ||
-	    p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
-	    (p->kind != TG_COLL_ALL_REDUCE && p->kind != TG_COLL_REDUCE_SCATTER &&
-	     p->kind != TG_COLL_ALL_GATHER) ||
+	if (!p->alg->stream || !(p->alg->stream_kinds & (1u << p->kind)) || p->n_ranks < 2 ||
+	    p->data || p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
 	    (series && series->type == CFG_MAP && cfg_get(series, "flows")))
 		return false;
 	if (fc && fc->type == CFG_SCALAR && !fc->quoted && strcmp(fc->str, "false") == 0)
@@ -517,21 +526,25 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 	est.colls = (uint64_t)n_sizes * p->iterations;
 	est.data_xfers = p->data ? est.msgs : 0;
 	if ((*stream = tg_wl_coll_streams(p, est.msgs))) {
-		/* One instance at a time, each with at most two messages of
-		 * every slice's chain made at once (one sent, its next ready);
-		 * two nodes an instance (its stream and the join after it). */
+		/* One instance at a time, with at most what its algorithm says
+		 * made at once (0: its ranks do not stream, they are listed);
+		 * nodes an instance: its stream, its compute phases (n, after the
+		 * gate) and the join after it (waiting for all of them). */
 		uint64_t most = 0;
 
-		for (uint32_t s = 0; s < n_sizes; s++) {
-			uint64_t part = (sizes[s] + b->channels - 1) / b->channels;
-			uint64_t chunk = (part + p->n_ranks - 1) / p->n_ranks;
-			uint64_t l = chunk ? (chunk + b->slice_bytes - 1) / b->slice_bytes : 1;
+		for (uint32_t s = 0; s < n_sizes && *stream; s++) {
+			uint64_t one;
 
-			if (l > most)
-				most = l;
+			b->bytes = sizes[s];
+			one = p->alg->stream_est(b);
+			*stream = one != 0;
+			most = one > most ? one : most;
 		}
-		est.msgs = tg_est_mul(tg_est_mul(2 * (uint64_t)p->n_ranks, b->channels), most);
-		est.ops = est.deps = tg_est_mul(2, est.colls);
+		if (*stream) {
+			est.msgs = most;
+			est.ops = tg_est_mul(2 + n, est.colls);
+			est.deps = tg_est_mul(2 + 2 * n, est.colls);
+		}
 	}
 	return tg_wl_admit(b->c, it, "collective", &est, false, err);
 }
@@ -645,7 +658,7 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 		return rc;
 	if (p->data && (rc = tg_wl_coll_data_begin(p, b, set)) != 0)
 		return rc;
-	if (b->islands && (rc = tg_coll_ring_stream(b, b->islands)) != -EAGAIN) {
+	if (b->islands && (rc = p->alg->stream(b)) != -EAGAIN) {
 		if (rc != 0)
 			return rc;
 	} else if ((rc = tg_coll_build(b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,
@@ -698,8 +711,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 		goto out;
 	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, &stream, err)) != 0)
 		goto out;
-	/* Streamed: its ring edges must join reachable endpoints (else listed,
-	 * for the loader to refuse as ever). */
+	/* Streamed: its edges must join reachable endpoints (else listed, for
+	 * the loader to refuse as ever). */
 	if (stream && topo_ep_islands(c->topo, &b.islands) != 0) {
 		rc = -ENOMEM;
 		goto out;

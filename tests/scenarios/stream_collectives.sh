@@ -1,30 +1,32 @@
 #!/usr/bin/env bash
-# Streamed collectives (traffic/tg_stream.c): a ring all-reduce whose
-# flows.csv is not written makes its messages as they become ready. Two
-# independent expectations:
+# Streamed collectives (traffic/tg_stream.c, tg_stream_alg.c): a
+# collective whose flows.csv is not written makes its messages as they
+# become ready, for each algorithm that streams (ring, hierarchical, tree,
+# halving-doubling all-reduces, the direct all-to-all; with compute
+# phases). Two independent expectations per algorithm:
 # - the listed engine's results: the same experiment with flows.csv
 #   written (its messages listed before the run) gives the same
-#   summary.json, key for key, but messages.in_flight_peak (0 listed);
-# - memory follows what is in flight, not the job: 4 iterations (4x the
-#   messages) make at most as many messages at once as 1, and never more
-#   than 2 per slice chain of the ring (2 x 8 ranks x 1 channel x 16
-#   slices of a 8 MiB chunk = 256), against 1,792 messages an instance.
+#   summary.json, key for key, but messages.in_flight_peak (0 listed), and
+#   the same ports.csv byte for byte;
+# - memory follows what is in flight, not the job: with 1 iteration no
+#   more messages are made at once than one instance has (the ring and
+#   hierarchical ones no more than 2 per slice chain), with 4 (4x the
+#   messages, counted by hand below) no more than twice that.
 #   stream_collectives.sh FABEMU
 set -eu
 fabemu=$1
 . "$(dirname "$0")/lib.sh"
 
-for it in 1 4; do
-	printf '%s\n' "name: s$it" "seed: 1" \
-		"topology: {kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 8, host_link: {rate: 400Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}" \
-		"nic: {mtu: 4096}" \
-		"traffic: [{kind: collective, name: ar, collective: all-reduce, size: 64MiB, iterations: $it}]" \
-		>"$tmp/s$it.yaml"
-	"$fabemu" run "$tmp/s$it.yaml" -o "$tmp/str$it" -q --set outputs.flows_csv=false
-	"$fabemu" run "$tmp/s$it.yaml" -o "$tmp/lst$it" -q --set outputs.flows_csv=true
-done
-for it in 1 4; do
-	python3 - "$tmp/lst$it/summary.json" "$tmp/str$it/summary.json" <<'PY' || fail=1
+# run NAME TOPOLOGY WORKLOAD-KEYS [COLLECTIVE]: 1 and 4 iterations, streamed
+# and listed (an all-reduce unless COLLECTIVE says).
+run() {
+	for it in 1 4; do
+		printf '%s\n' "name: $1$it" "seed: 1" "topology: $2" "nic: {mtu: 4096}" \
+			"traffic: [{kind: collective, name: ar, collective: ${4:-all-reduce}, $3, iterations: $it}]" \
+			>"$tmp/$1$it.yaml"
+		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-str$it" -q --set outputs.flows_csv=false
+		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-lst$it" -q --set outputs.flows_csv=true
+		python3 - "$tmp/$1-lst$it/summary.json" "$tmp/$1-str$it/summary.json" "$1 x$it" <<'PY' || fail=1
 import json, sys
 def flat(d, p=""):
     for k, v in d.items():
@@ -33,19 +35,67 @@ def flat(d, p=""):
         else:
             yield p + k, v
 skip = ("wall_clock.", "provenance.", "messages.in_flight_peak", "name")
-a, b = (dict((k, v) for k, v in flat(json.load(open(f))) if not k.startswith(skip)) for f in sys.argv[1:])
+a, b = (dict((k, v) for k, v in flat(json.load(open(f))) if not k.startswith(skip)) for f in sys.argv[1:3])
 diff = [k for k in a if a[k] != b.get(k)]
-print(("ok: streamed summary.json equals the listed one (%d keys)" % len(a)) if not diff else
-      "FAIL: streamed and listed differ at " + ", ".join(diff[:5]))
+print(("ok: %s: streamed summary.json equals the listed one (%d keys)" % (sys.argv[3], len(a))) if not diff else
+      "FAIL: %s: streamed and listed differ at " % sys.argv[3] + ", ".join(diff[:5]))
 sys.exit(1 if diff else 0)
 PY
-done
-p1=$(key "$tmp/str1/summary.json" messages.in_flight_peak)
-p4=$(key "$tmp/str4/summary.json" messages.in_flight_peak)
-m4=$(key "$tmp/str4/summary.json" messages.total)
-check "4 iterations: 4 x 1,792 messages (got $m4)" "$m4 == 7168"
-check "messages streamed at once with 1 iteration: 1 to 256 (got $p1)" "$p1 >= 1 && $p1 <= 256"
-check "with 4 iterations no more than with 1 (got $p4, $p1)" "$p4 <= $p1"
-check "listed runs stream nothing (got $(key "$tmp/lst1/summary.json" messages.in_flight_peak))" \
-	"$(key "$tmp/lst1/summary.json" messages.in_flight_peak) == 0"
+		if cmp -s "$tmp/$1-lst$it/ports.csv" "$tmp/$1-str$it/ports.csv"; then
+			echo "ok: $1 x$it: the same ports.csv"
+		else
+			bad "$1 x$it: ports.csv differs"
+		fi
+	done
+}
+
+# bounds NAME MESSAGES-AN-INSTANCE MOST-AT-ONCE
+bounds() {
+	local p1 p4 m4
+	p1=$(key "$tmp/$1-str1/summary.json" messages.in_flight_peak)
+	p4=$(key "$tmp/$1-str4/summary.json" messages.in_flight_peak)
+	m4=$(key "$tmp/$1-str4/summary.json" messages.total)
+	check "$1: 4 iterations: 4 x $2 messages (got $m4)" "$m4 == 4 * $2"
+	check "$1: messages streamed at once with 1 iteration: 1 to $3 (got $p1)" "$p1 >= 1 && $p1 <= $3"
+	# An instance's last messages may still wait for their send
+	# completions (ACKs) when the next one starts: twice that at most.
+	check "$1: with 4 iterations 1 to 2 x $3, not 4 x (got $p4)" "$p4 >= 1 && $p4 <= 2 * $3"
+	check "$1: listed runs stream nothing (got $(key "$tmp/$1-lst1/summary.json" messages.in_flight_peak))" \
+		"$(key "$tmp/$1-lst1/summary.json" messages.in_flight_peak) == 0"
+}
+
+# Ring over 8 hosts, 64 MiB: 2 x 7 steps x 8 chunks x 16 slices (8 MiB
+# each) = 1,792 messages; at most 2 x 8 ranks x 16 slices = 256 at once.
+run ring "{kind: leaf-spine, leaves: 1, spines: 1, hosts_per_leaf: 8, host_link: {rate: 400Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}" \
+	"size: 64MiB"
+bounds ring 1792 256
+
+# 16 GPUs, 4 a node, 2 channels of 4 MiB (8 MiB in all).
+gpus="{kind: rail-optimised, gpus_per_node: 4, nodes_per_unit: 2, nodes: 4, host_link: {rate: 400Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}, nvlink: {rate: 4Tbps, delay: 100ns}}"
+# Hierarchical, per channel: in each of the 4 nodes a reduce-scatter and
+# an all-gather ring (3 steps x 4 chunks of 1 MiB, 2 slices each: 2 x 4
+# x 24 = 192), across the nodes 4 all-reduce rings (6 steps x 4 chunks
+# of 256 KiB: 4 x 24 = 96): 288, 576 for both; at most 2 messages a
+# chain: 2 x 16 ranks x 2 channels x (2 + 1 + 2 slices) = 320.
+run hier "$gpus" "algorithm: hierarchical, size: 8MiB, channels: 2"
+bounds hier 576 320
+# Tree: each of the 15 ranks but the root sends each of 8 slices up once
+# and gets it down once per channel: 2 x 15 x 8 x 2 = 480 (all at once at
+# most: the leaves send every slice up at the start).
+run tree "$gpus" "algorithm: tree, size: 8MiB, channels: 2"
+bounds tree 480 480
+# Halving-doubling over 16 ranks: S/2, S/4, S/8, S/16 halving and back
+# (8 + 4 + 2 + 1 slices each way) per rank: 16 x 30 = 480.
+run hd "$gpus" "algorithm: halving-doubling, size: 8MiB"
+bounds hd 480 480
+# Compute phases (20 us +- 50% per rank before each instance, one rank 3x
+# slower): a ring of 2 channels, 16 chunks of 256 KiB (a slice each), 30
+# steps: 960 messages, at most 2 x 16 x 2 = 64 at once (a rank's sends
+# made before its compute ends wait, counted, for it).
+run compute "$gpus" "size: 8MiB, channels: 2, compute: 20us, compute_jitter: 50%, stragglers: [{rank: node1/gpu1, factor: 3}]"
+bounds compute 960 64
+# All-to-all (direct): each of the 16 ranks sends 8 MiB / 16 = 512 KiB (a
+# slice) to each of the 15 others, all at the start: 240.
+run a2a "$gpus" "size: 8MiB" all-to-all
+bounds a2a 240 240
 exit $fail
