@@ -312,6 +312,9 @@ void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t by
 uint64_t tg_stream_part(uint64_t total, uint64_t n, uint64_t i);
 /* Slices of @bytes of @s: at least one, none over its slice_bytes. */
 uint32_t tg_stream_slices(const struct tg_stream *s, uint64_t bytes);
+/* Free @s's arrays and leave it empty (tg_stream.c): a stream not added
+ * to a graph, or the graph's own when it goes. */
+void tg_stream_drop(struct tg_stream *s);
 struct tg_graph;
 /* Packets (a frame per @mtu bytes, at least one, and an ACK) of every
  * message of @g's streams, for the packet pool's sizing (what the listed

@@ -210,23 +210,6 @@ uint32_t tg_coll_rail(const struct tg_cb *b, uint32_t gpu)
 
 /* ---- streams ---- */
 
-void tg_cb_stream_drop(struct tg_stream *s)
-{
-	free(s->part);
-	free(s->ep);
-	free(s->echan);
-	free(s->ebytes);
-	free(s->tree);
-	free(s->erank);
-	free(s->cgate);
-	s->erank = s->cgate = NULL;
-	s->part = NULL;
-	s->ep = NULL;
-	s->echan = NULL;
-	s->ebytes = NULL;
-	s->tree = NULL;
-}
-
 int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struct tg_stream *s)
 {
 	*s = (struct tg_stream){ .proto = b->proto, .alg = alg, .n = b->n, .channels = b->channels,
@@ -239,7 +222,7 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
 	if (b->rank_gate && (s->cgate = malloc(sizeof(*s->cgate) * b->n)))
 		memcpy(s->cgate, b->rank_gate, sizeof(*s->cgate) * b->n);
 	if (!s->part || !s->ep || !s->echan || !s->ebytes || !s->erank || (b->rank_gate && !s->cgate)) {
-		tg_cb_stream_drop(s);
+		tg_stream_drop(s);
 		return -ENOMEM;
 	}
 	for (uint32_t c = 0; c < b->channels; c++)
@@ -265,7 +248,7 @@ int tg_cb_stream_add(struct tg_cb *b, struct tg_stream *s)
 		joined = s->ep[2 * e] == UINT32_MAX ||
 			 b->islands[s->ep[2 * e]] == b->islands[s->ep[2 * e + 1]];
 	if (!joined) {
-		tg_cb_stream_drop(s);
+		tg_stream_drop(s);
 		return -EAGAIN;
 	}
 	return tg_graph_add_stream(b->c->graph, s, b->gate == TG_NO_GATE ? TG_NO_GATE_OP : b->gate,

@@ -98,7 +98,7 @@ static int tg_coll_direct_stream(struct tg_cb *b)
 	if (tg_cb_stream_new(b, TG_SALG_DIRECT, (n - 1) * n, &s) != 0)
 		return -ENOMEM;
 	if (!(pair = realloc(s.part, sizeof(*pair) * n))) {
-		tg_cb_stream_drop(&s);
+		tg_stream_drop(&s);
 		return -ENOMEM;
 	}
 	s.part = pair;

@@ -101,8 +101,6 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
  * @rail (tg_cb_edge's endpoints). */
 void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
 		       uint16_t chan, uint32_t rail);
-/* Free @s's arrays (a stream not added). */
-void tg_cb_stream_drop(struct tg_stream *s);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

@@ -260,7 +260,7 @@ static int tg_coll_tree_stream(struct tg_cb *b)
 		}
 	}
 	if (rc != 0) {
-		tg_cb_stream_drop(&s);
+		tg_stream_drop(&s);
 		return rc;
 	}
 	return tg_cb_stream_add(b, &s);

@@ -15,7 +15,7 @@
 #include "nic.h"
 #include "tg_int.h"
 
-static void tg_stream_free_arrays(struct tg_stream *s)
+void tg_stream_drop(struct tg_stream *s)
 {
 	free(s->part);
 	free(s->ep);
@@ -24,6 +24,12 @@ static void tg_stream_free_arrays(struct tg_stream *s)
 	free(s->tree);
 	free(s->erank);
 	free(s->cgate);
+	s->part = NULL;
+	s->ep = NULL;
+	s->echan = NULL;
+	s->ebytes = NULL;
+	s->tree = NULL;
+	s->erank = s->cgate = NULL;
 }
 
 /* tg_stream_each's step for the totals: @arg is the stream. */
@@ -61,14 +67,14 @@ int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, 
 	g->streams[g->n_streams++] = *s;
 	return 0;
 fail:
-	tg_stream_free_arrays(s);
+	tg_stream_drop(s);
 	return rc;
 }
 
 void tg_graph_free_streams(struct tg_graph *g)
 {
 	for (uint32_t i = 0; i < g->n_streams; i++)
-		tg_stream_free_arrays(&g->streams[i]);
+		tg_stream_drop(&g->streams[i]);
 	free(g->streams);
 }
 
