@@ -149,7 +149,7 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t d
 		pp->pool = i == 0 ? root->pool : sim_pool_create(name, pool_pkts, data_room, err);
 		pp->out = calloc(n, sizeof(*pp->out));
 		if (!pp->pool || !pp->out || sim_init(&pp->sim, root->seed, pp->pool) != 0) {
-			if (pp->pool && pp->out)
+			if (pp->pool) /* else sim_pool_create said why */
 				snprintf(err, CFG_ERR_BYTES, "out of memory");
 			par_free(p);
 			return NULL;
