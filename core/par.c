@@ -417,6 +417,12 @@ static void par_loop(struct par *p, uint32_t i)
 			if (i == 0) {
 				par_root_event(p);
 				p->crit_events++;
+				/* Frames the event sent between partitions (a PFC
+				 * storm's XOFF, a port a fault restarted) may be due
+				 * before the next window's end: in their receivers'
+				 * queues before it is decided. */
+				for (uint32_t j = 0; j < p->n; j++)
+					par_drain(p, j);
 				for (uint32_t j = 0; j < p->n; j++)
 					par_publish(p, j);
 				p->root_key = ev_peek_key(&p->root->evq);
