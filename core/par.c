@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -434,11 +435,27 @@ static void par_loop(struct par *p, uint32_t i)
 	}
 }
 
+/* Let the calling thread run on any CPU. A thread inherits its creator's
+ * affinity, and the EAL pins the main thread to one CPU (sim_eal_init's
+ * `-l 0`): left so, every partition's thread would share that CPU. The
+ * kernel keeps the mask within the CPUs the process may use. */
+static void par_unpin(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void *par_worker(void *arg)
 {
 	struct par_part *pp = arg;
 	struct par *p = pp->par;
 
+	par_unpin();
 	/* An lcore id of its own: the packet pools' per-thread caches. */
 	rte_thread_register();
 	par_loop(p, (uint32_t)(pp - p->parts));
