@@ -100,8 +100,12 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		return 0;
 	if (n > PAR_MAX_THREADS)
 		n = PAR_MAX_THREADS;
-	if (n > t->n_hosts)
+	if (n > t->n_hosts) {
 		n = t->n_hosts;
+		if (n > 1)
+			fprintf(stderr, "fabemu: note: --threads %u: %u partitions, one a host at most\n",
+				e->threads, n);
+	}
 	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1) {
 		if (!f->par_note)
 			f->par_note = "the fabric has one host";
