@@ -498,14 +498,14 @@ static void swp_on_signal(int sig)
 }
 
 /* Start run @r: `fabemu run|check FILE -o DIR -q [--seed N] [--set ...]
- * [--max-wall T] [--baseline B] [--junit PART] [-- EAL args]`, its stdout
+ * [--max-wall T] [--threads N] [--baseline B] [--junit PART] [-- EAL args]`, its stdout
  * and stderr into DIR/fabemu.log; a check's own JUnit report (PART, in
  * p->junit_dir) named by its point (SWP_POINT_ENV). 0 or -errno. */
 static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_plan *p,
 		     struct swp_run *r)
 {
 	const char *sets[CLI_MAX_SETS] = { 0 };
-	char log[SWP_PATH_BYTES + 16], seed[32], part[SWP_PATH_BYTES + 32];
+	char log[SWP_PATH_BYTES + 16], seed[32], part[SWP_PATH_BYTES + 32], threads[16];
 	char point[SWP_PATH_BYTES], point_seed[32];
 	const char **argv;
 	int n = 0, fd, rc = 0;
@@ -534,6 +534,11 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 	if (o->max_wall) {
 		argv[n++] = "--max-wall";
 		argv[n++] = o->max_wall;
+	}
+	if (o->sim.threads) {
+		snprintf(threads, sizeof(threads), "%u", o->sim.threads);
+		argv[n++] = "--threads";
+		argv[n++] = threads;
 	}
 	if (check && o->baseline) {
 		argv[n++] = "--baseline";

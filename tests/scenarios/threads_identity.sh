@@ -6,7 +6,8 @@
 # "Provenance and digest"); where they differ, the files that do are named.
 # The runs with more threads must also have used more than one partition
 # (wall_clock.threads), unless the run says on stderr what kept it in one.
-# Independent expectation: the one-thread engine's results.
+# A sweep's points get --threads too. Independent expectation: the
+# one-thread engine's results.
 #   threads_identity.sh FABEMU FILE...
 set -u
 fabemu=$1
@@ -47,5 +48,19 @@ for f in "$@"; do
 		fi
 	done
 done
-[ "$fail" -eq 0 ] && echo "threads identity: OK ($# experiments at 1, 2 and 4 threads)"
+# A sweep hands --threads to every point's run: each point at 2 threads
+# used 2 and has the digest of the same point at 1.
+f=$1
+for n in 1 2; do
+	FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/sweep-$n" -q --threads "$n" --seeds 1..2 -j 2 \
+		>/dev/null 2>"$tmp/sweep-$n.err" || { echo "FAIL [sweep]: exit $? at $n threads"; fail=1; }
+done
+for d in "$tmp"/sweep-1/*/; do
+	p=$(basename "$d") a=$d/summary.json b=$tmp/sweep-2/$p/summary.json
+	[ -f "$b" ] || { echo "FAIL [sweep $p]: no summary at 2 threads"; fail=1; continue; }
+	[ "$(key "$b" threads)" = 2 ] || { echo "FAIL [sweep $p]: the point ran on $(key "$b" threads) threads"; fail=1; }
+	[ "$(key "$a" digest_sha256)" = "$(key "$b" digest_sha256)" ] ||
+		{ echo "FAIL [sweep $p]: digest at 2 threads differs from 1 thread's"; fail=1; }
+done
+[ "$fail" -eq 0 ] && echo "threads identity: OK ($# experiments at 1, 2 and 4 threads, and a sweep)"
 exit "$fail"
