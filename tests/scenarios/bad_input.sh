@@ -406,6 +406,12 @@ expect cli-unknown-option "unknown option '--sed'" \
 	"$fabemu" run "$tmp/ok.yaml" --sed 3
 expect cli-bad-seed "--seed needs a non-negative integer" \
 	"$fabemu" run "$tmp/ok.yaml" --seed -1
+expect cli-threads-zero "--threads needs an integer 1..64, got '0'" \
+	"$fabemu" run "$tmp/ok.yaml" -q --threads 0
+expect cli-threads-many "--threads needs an integer 1..64, got '65'" \
+	"$fabemu" bench --quick --threads 65
+expect cli-threads-word "--threads needs an integer 1..64, got 'two'" \
+	"$fabemu" check "$tmp/ok.yaml" -q --threads two
 expect cli-missing-value "option '--seed' needs a value" \
 	"$fabemu" run "$tmp/ok.yaml" --seed
 expect cli-wrong-command "topo does not take --set" \
