@@ -215,9 +215,13 @@ void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 {
 	struct sim *s = p->sim;
 	struct par_part *pp = &s->par->parts[s->part];
+	/* The receiver's partition from the port's own cross-partition state
+	 * (read-only), not from the peer port, whose lines its partition
+	 * writes. */
+	struct par_box *box = &pp->out[p->xpar->rx_sim->part];
 	uint32_t len = rte_pktmbuf_data_len(m);
 	size_t bytes = sizeof(struct par_rec) + ((len + 7u) & ~7u);
-	uint8_t *at = par_box_room(&pp->out[p->peer->sim->part], bytes);
+	uint8_t *at = par_box_room(box, bytes);
 	struct par_rec *r = (struct par_rec *)at;
 
 	r->p = p;
@@ -225,7 +229,7 @@ void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 	r->meta = *pkt_meta(m);
 	r->len = len;
 	memcpy(at + sizeof(*r), pkt_data(m), len);
-	pp->out[p->peer->sim->part].len += bytes;
+	box->len += bytes;
 	pp->x_frames++;
 	sim_pkt_free(s, m);
 }
