@@ -2,7 +2,9 @@
  * partition, the lookahead, and what keeps a run in one partition for now.
  * Hosts go to partitions in equal blocks of host numbers (builders number
  * hosts pod by pod and unit by unit, so a block is a set of whole pods
- * where the counts allow); switches follow, tier by tier upwards, into the
+ * where the counts allow), a GPU node's NICs and NVLink endpoints
+ * together, in blocks of GPU nodes (a rank's endpoints are in one
+ * partition, which streamed collectives need); switches follow, tier by tier upwards, into the
  * partition most of their placed neighbours are in, ties to the partition
  * with the fewest ports so far (spines and cores spread evenly). */
 #include <errno.h>
@@ -18,8 +20,10 @@
 /* Why @e runs in one partition whatever --threads says, or NULL. */
 static const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
-	if (e->graph.n_ops)
-		return "its traffic has a dependency graph (collectives, training steps), not partitioned yet";
+	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
+		return "its traffic has a dependency graph (training steps, compute phases, collectives "
+		       "that wait for others or carry data, or listed with outputs.flows_csv), not "
+		       "partitioned yet";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
@@ -36,9 +40,11 @@ static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
 	for (uint32_t i = 0; i < t->n_nodes; i++)
 		part[i] = UINT16_MAX;
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		uint32_t node = t->hosts[h];
+		uint32_t node = t->hosts[h], g = t->nodes[node].gpu_node;
 
-		part[node] = (uint16_t)((uint64_t)h * n / t->n_hosts);
+		part[node] = (uint16_t)(g != TOPO_NO_LINK && t->gpus.n_nodes
+						? (uint64_t)g * n / t->gpus.n_nodes
+						: (uint64_t)h * n / t->n_hosts);
 		load[part[node]] += t->nodes[node].n_ports;
 	}
 	for (unsigned tier = 0; tier < 256; tier++) {
@@ -81,6 +87,54 @@ static uint64_t fabric_par_lookahead(const struct topo *t, const uint16_t *part)
 	return la;
 }
 
+/* Whether every rank of @e's streamed collectives has its endpoints, those
+ * it sends from and those it receives on, in one partition of @part (an
+ * arrival makes the receiver's next sends at once, in its partition). */
+static bool fabric_par_ranks_whole(const struct exp *e, const struct topo *t, const uint16_t *part)
+{
+	uint32_t *node = malloc(sizeof(*node) * (t->n_eps ? t->n_eps : 1));
+	bool ok = node != NULL;
+
+	for (uint32_t h = 0; ok && h < t->n_hosts; h++) {
+		const struct topo_node *nd = &t->nodes[t->hosts[h]];
+
+		for (uint16_t p = 0; p < nd->n_ports && nd->first_ep + p < t->n_eps; p++)
+			node[nd->first_ep + p] = t->hosts[h];
+	}
+	for (uint32_t i = 0; ok && i < e->graph.n_streams; i++) {
+		const struct tg_stream *s = &e->graph.streams[i];
+		uint32_t *rank = malloc(sizeof(*rank) * (t->n_eps ? t->n_eps : 1));
+		uint16_t *rpart = malloc(sizeof(*rpart) * (s->n ? s->n : 1));
+
+		/* Each endpoint's rank (from what it sends) and that rank's partition. */
+		ok = rank && rpart;
+		for (uint32_t k = 0; ok && k < t->n_eps; k++)
+			rank[k] = UINT32_MAX;
+		for (uint32_t r = 0; ok && r < s->n; r++)
+			rpart[r] = UINT16_MAX;
+		for (uint32_t k = 0; ok && k < s->n_edges; k++) {
+			uint32_t src = s->ep[2 * k], r = s->erank[k];
+
+			if (src == UINT32_MAX)
+				continue;
+			rank[src] = r;
+			if (rpart[r] == UINT16_MAX)
+				rpart[r] = part[node[src]];
+			ok = rpart[r] == part[node[src]];
+		}
+		for (uint32_t k = 0; ok && k < s->n_edges; k++) {
+			uint32_t dst = s->ep[2 * k + 1];
+
+			ok = dst == UINT32_MAX || rank[dst] == UINT32_MAX ||
+			     rpart[rank[dst]] == part[node[dst]];
+		}
+		free(rank);
+		free(rpart);
+	}
+	free(node);
+	return ok;
+}
+
 /* --threads not followed: say why, once per run. */
 static void fabric_par_say(const struct fabric *f)
 {
@@ -119,8 +173,9 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	}
 	fabric_par_assign(t, n, f->node_part);
 	la = fabric_par_lookahead(t, f->node_part);
-	if (la == 0) {
-		f->par_note = "a link of zero delay joins two partitions (no lookahead)";
+	if (la == 0 || !fabric_par_ranks_whole(e, t, f->node_part)) {
+		f->par_note = la == 0 ? "a link of zero delay joins two partitions (no lookahead)"
+				      : "a rank of its collectives has endpoints in two partitions";
 		free(f->node_part);
 		f->node_part = NULL;
 		fabric_par_say(f);

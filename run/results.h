@@ -17,7 +17,9 @@
 #include "sha256.h"
 
 enum {
-	RES_SCHEMA_VERSION = 2,     /* 2: engine.packets_peak became wall_clock.packets_peak */
+	RES_SCHEMA_VERSION = 3,     /* 2: engine.packets_peak became wall_clock.packets_peak;
+				     * 3: messages.in_flight_peak became
+				     * wall_clock.messages_in_flight_peak */
 	RES_SCHEMA_OLDEST = 1,      /* the oldest that compare and plot still read */
 	RES_NAME_BYTES = 96,
 	RES_REASONS_BYTES = 1024,   /* invalid_reasons, ';'-joined */

@@ -45,6 +45,7 @@ RUN_GET(res_run_setup_s) { (void)ctx; v->d = RF(stats)->setup_s; }
 RUN_GET(res_run_run_s) { (void)ctx; v->d = RF(stats)->wall_s; }
 RUN_GET(res_run_threads) { (void)ctx; v->u = fabric_threads(RF(stats)); }
 RUN_GET(res_run_pkts_peak) { (void)ctx; v->u = RF(stats)->sim.pkts_peak; }
+RUN_GET(res_run_msgs_peak) { (void)ctx; v->u = tg_in_flight_peak(RF(stats)->tg); }
 RUN_GET(res_run_events_per_s)
 {
 	const struct fabric *f = RF(stats);
@@ -108,6 +109,8 @@ static const struct metric res_run_wall_rows[] = {
 		"partitions the run used (--threads)"),
 	RUN_ROW("wall_clock.packets_peak", "packets", METRIC_U64, res_run_pkts_peak,
 		"most packets the engine held at once"),
+	RUN_ROW("wall_clock.messages_in_flight_peak", "—", METRIC_U64, res_run_msgs_peak,
+		"most streamed collective messages made at once (0: none streamed)"),
 };
 
 const struct metric_table res_metrics_head = METRIC_TABLE("run", res_run_head_rows);

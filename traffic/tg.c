@@ -94,7 +94,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 		return;
 	}
 	if (wc->wr_id & TG_STREAM_WR) {
-		tg_stream_sent(t, wc, now_ps);
+		tg_stream_sent(t, nic_sim(n)->part, wc, now_ps);
 		return;
 	}
 	if (wc->wr_id >= t->n_flows)
@@ -312,11 +312,7 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ke
 	return 0;
 }
 
-/* The identity of message posts on @ns: the tg's own, or in a partition
- * of a parallel run one per partition with the same id (each partition
- * keeps the order of its own posts, which is all its events see). NULL:
- * out of memory. */
-static struct ev_src *tg_post_src(struct tg *t, struct sim *ns)
+struct ev_src *tg_post_src(struct tg *t, struct sim *ns)
 {
 	if (ns == t->sim)
 		return &t->src;

@@ -322,6 +322,10 @@ struct tg_graph;
 double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu);
 /* Messages of @g's streams in all. */
 uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
+/* Whether @g may run in partitions (par.h): streamed collectives alone,
+ * none waiting for another operation, carrying no data (what waits for
+ * an operation's end would need every partition at that instant). */
+bool tg_graph_parallel(const struct tg_graph *g);
 
 /* A graph being built (zero-initialised; tg_graph_free). */
 struct tg_graph {
@@ -431,6 +435,10 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 uint32_t tg_n_done(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
+/* Streamed collectives: the most messages made and not yet both sent and
+ * received at once, summed over the partitions of a parallel run (each
+ * counts its own); 0 when nothing streamed. */
+uint64_t tg_in_flight_peak(const struct tg *t);
 /* The (first) sending QP of message @i (shared by the messages of one
  * connection unless per-message); NULL past the last. */
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);

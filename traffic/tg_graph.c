@@ -218,15 +218,19 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 {
 	const struct tg_node *o = &t->ops[i];
 
-	t->n_ops_done++;
+	/* In a parallel run (par.h: streams alone, none waiting for another)
+	 * operations end in any partition: the counts are atomic. */
+	__atomic_fetch_add(&t->n_ops_done, 1, __ATOMIC_RELAXED);
 	t->op_end[i] = now_ps;
 	if (o->coll != TG_NO_COLL) {
 		struct tg_coll_rt *c = &t->colls[o->coll];
+		uint32_t left = __atomic_sub_fetch(&c->left, 1, __ATOMIC_ACQ_REL);
+		uint64_t end = __atomic_load_n(&c->end_ps, __ATOMIC_RELAXED);
 
-		c->left--;
-		if (now_ps > c->end_ps)
-			c->end_ps = now_ps;
-		if (c->left == 0 && t->data)
+		while (now_ps > end && !__atomic_compare_exchange_n(&c->end_ps, &end, now_ps, true,
+								     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+		if (left == 0 && t->data)
 			tg_data_coll_done(t, o->coll); /* before what waits for it starts */
 	}
 	/* A streamed instance's rank's compute: its sends (listed: the first
@@ -288,7 +292,7 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 	uint32_t msg;
 
 	if (x && x->fifo) {
-		tg_stream_received(t, x, wc, now_ps);
+		tg_stream_received(t, nic_sim(n)->part, x, wc, now_ps);
 		return;
 	}
 	/* A receive on a QP outside the graph, or past what was posted (never:
@@ -379,8 +383,16 @@ uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops)
 
 void tg_graph_fini(struct tg *t)
 {
-	for (uint32_t i = 0; t->qpx && i < t->n_qps; i++)
-		free(t->qpx[i].posted);
+	for (uint32_t i = 0; t->qpx && i < t->n_qps; i++) {
+		if (!t->qpx[i].fifo) {
+			free(t->qpx[i].posted);
+			continue;
+		}
+		for (struct tg_fblk *b = t->qpx[i].head, *nb; b; b = nb) {
+			nb = b->next;
+			free(b);
+		}
+	}
 	free(t->ops);
 	free(t->succ_off);
 	free(t->succ);

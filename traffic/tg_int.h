@@ -18,14 +18,38 @@ struct tg_slot {
 	uint32_t idx;         /* flow index = wr_id */
 };
 
+enum { TG_FBLK_IDS = 14 /* slot numbers in a block of a stream QP's list */ };
+
+/* A block of a streamed connection QP's list of slots posted and not yet
+ * received (struct tg_qpx). */
+struct tg_fblk {
+	struct tg_fblk *next; /* the next block (NULL: none yet) */
+	uint32_t id[TG_FBLK_IDS];
+};
+
 /* The messages a sending QP of the graph has posted, in order: the k-th
- * message its peer receives is posted[k - 1] (a receive completion's MSN). */
+ * message its peer receives is posted[k - 1] (a receive completion's MSN).
+ * A streamed connection's QP keeps instead a list of blocks of the slots
+ * posted and not yet received: the sender appends at tail, the receiver
+ * takes from head, and each touches only its own end, so that the two may
+ * run in different partitions (par.h): the receiver reads an entry, and
+ * moves on to the next block, only after the message it names has
+ * arrived, so after the sender wrote it; it frees a block when it moves
+ * past it, when the sender has already moved on. */
 struct tg_qpx {
-	uint32_t *posted;     /* message indices (malloc'd); a stream's QP: a ring of
-			       * the slots posted and not yet received */
-	uint32_t n;           /* posted so far (a stream's: in the ring) */
-	uint32_t cap;         /* allocated (a stream's: a power of two) */
-	uint32_t head;        /* a stream's: ring position of the oldest */
+	union {
+		struct {
+			uint32_t *posted; /* message indices (malloc'd) */
+			uint32_t n;       /* posted so far */
+			uint32_t cap;     /* allocated */
+		};
+		struct {
+			struct tg_fblk *tail; /* the sender's block (NULL before the first post) */
+			struct tg_fblk *head; /* the receiver's: set by the first post */
+			uint16_t tn;      /* entries in tail */
+			uint16_t hn;      /* entries of head taken */
+		};
+	};
 	bool fifo;            /* a streamed connection's QP (tg_stream.c) */
 };
 
@@ -52,9 +76,12 @@ struct tg_sslot {
 	uint32_t id;          /* its slot number (wr_id's low bits) */
 	uint32_t s;           /* its stream (graph->streams) */
 	uint32_t next;        /* free list: the next free slot */
-	uint8_t parts_left;   /* parts whose send has not completed */
-	uint8_t rparts_left;  /* parts not received */
+	uint8_t parts_left;   /* parts whose send has not completed (the sender's) */
+	uint8_t rparts_left;  /* parts not received (the receiver's) */
 	uint8_t status;       /* enum tg_status */
+	uint8_t refs;         /* 2, less 1 once all is sent and 1 once all is received:
+			       * whoever takes it to 0 frees the slot (atomic) */
+	uint8_t maker;        /* the partition that made it (its pool's in_flight) */
 };
 
 /* A completed streamed message: what summary.json's per-message
@@ -83,13 +110,39 @@ struct tg_srt {
 			       * by next; UINT32_MAX: none) (malloc'd) */
 	uint8_t *computed;    /* with compute phases, while it runs: per rank, 1 once its
 			       * compute has ended (malloc'd) */
+	/* Written by every partition of a parallel run (par.h): atomic, and
+	 * order-free (sums, minima and maxima). */
 	uint64_t left;        /* messages not arrived */
+	uint64_t end_ps;      /* the last of those arrivals so far (its end, once left is 0) */
 	uint64_t posted;      /* messages posted */
 	uint64_t first_post_ps; /* the first of those posts (UINT64_MAX: none yet) */
 	uint64_t completed;   /* messages completed at their sender */
 	uint64_t done_bytes;  /* their bytes */
 	uint64_t last_ps;     /* the last of those completions */
 	uint64_t worst_ps;    /* the slowest of them (FCT) */
+};
+
+enum {
+	TG_SSLOT_BITS = 12,  /* a chunk of slots: 2^12 */
+	TG_SSLOT_CHUNK = 1u << TG_SSLOT_BITS, /* slots made at a time */
+	TG_SPOOL_BITS = 26,  /* a slot number: pool << 26 | chunk << 12 | index */
+	TG_SPOOL_CHUNKS = 1u << (TG_SPOOL_BITS - TG_SSLOT_BITS), /* chunks a pool may make */
+};
+
+/* The slots of one partition of a parallel run (one without partitions
+ * has one): it makes the messages its NICs send from its free list, and
+ * frees into it those whose last completion it sees, whoever made them.
+ * Only that partition's thread touches it, in_flight aside. */
+struct tg_spool {
+	struct tg_sslot **chunks; /* TG_SPOOL_CHUNKS, filled as made (never moved) */
+	uint32_t n_chunks;    /* chunks made */
+	uint32_t free;        /* first free slot, UINT32_MAX: none */
+	uint64_t in_flight;   /* slots it made that are in use (atomic: freed anywhere) */
+	uint64_t peak;        /* the most of those at once */
+	struct tg_sdone *done; /* messages sent from its NICs completed, in completion order */
+	uint64_t n_done;      /* their count */
+	uint64_t cap_done;    /* allocated */
+	char pad[64];         /* keeps the next pool's counters off these cache lines */
 };
 
 /* The streamed collectives of a run (tg_stream.c). */
@@ -99,21 +152,14 @@ struct tg_streams {
 	struct tg_srt *rt;    /* per stream */
 	struct tg_sconn *conns; /* connections, shared by the instances of a workload */
 	uint32_t n_conns;     /* their count */
-	struct tg_sslot **chunks; /* slots, TG_SSLOT_CHUNK a chunk (never moved) */
-	uint32_t n_chunks;    /* chunks made */
-	uint32_t free;        /* first free slot, UINT32_MAX: none */
-	uint64_t in_flight;   /* slots in use */
-	uint64_t peak;        /* the most in use at once */
-	struct tg_sdone *done; /* completed messages, in completion order */
-	uint64_t n_done;      /* their count */
-	uint64_t cap_done;    /* allocated */
+	struct tg_spool *pool; /* per partition (one without partitions) */
+	uint32_t n_pools;     /* their count */
 	struct tg_framing fr; /* framing, for ideal FCTs */
 	uint64_t *cref;       /* with compute phases: per graph operation, stream << 32 |
 			       * rank of a compute node a stream's rank waits for, else
 			       * UINT64_MAX (malloc'd); NULL without */
 };
 
-enum { TG_SSLOT_CHUNK = 4096 /* slots made at a time */ };
 #define TG_STREAM_WR (UINT64_C(1) << 63) /* wr_id bit of a streamed message */
 
 /* A completion or post event of an operation: what the event needs. */
@@ -186,6 +232,11 @@ void tg_post(struct sim *sim, void *obj);
  * and none empty (a 0-byte message is one part). */
 uint32_t tg_n_parts(uint64_t bytes, uint32_t qps);
 void tg_fail(struct tg *t, struct tg_flow *f, uint64_t now_ps);
+/* The identity of message posts on @ns: the tg's own, or in a partition
+ * of a parallel run one per partition with the same id (each partition
+ * keeps the order of its own posts, which is all its events see). NULL:
+ * out of memory (only the first call in a parallel run allocates). */
+struct ev_src *tg_post_src(struct tg *t, struct sim *ns);
 
 /* tg_graph.c */
 /* Take @g: copy its operations, build the successor lists and the
@@ -251,9 +302,10 @@ void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps);
 void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps);
 void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps);
 /* A receive completion @wc of streamed connection QP @x. */
-void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc, uint64_t now_ps);
+void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const struct ibv_wc *wc,
+			uint64_t now_ps);
 /* A send completion @wc of a streamed message. */
-void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps);
+void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64_t now_ps);
 void tg_stream_fini(struct tg *t);
 
 /* tg_data.c */

@@ -69,7 +69,6 @@ void tg_totals(const struct tg *t, struct tg_totals *out)
 	if (out->first_start_ps == UINT64_MAX && !out->messages)
 		out->first_start_ps = 0;
 	out->incomplete = out->messages - out->completed;
-	out->in_flight_peak = t->st ? t->st->peak : 0;
 }
 
 void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *out)
@@ -159,16 +158,21 @@ int tg_col_stats(const struct tg *t, int col, struct tg_col_stats *out)
 {
 	uint32_t n;
 	const struct tg_flow *fl = tg_flows(t, &n);
-	uint64_t sn = t->st ? t->st->n_done : 0, k = 0;
-	double *v = malloc(sizeof(*v) * (n + sn ? n + sn : 1)), sum = 0;
+	uint64_t sn = 0, k = 0;
+	double *v, sum = 0;
 
-	if (!v)
+	for (uint32_t p = 0; t->st && p < t->st->n_pools; p++)
+		sn += t->st->pool[p].n_done;
+	if (!(v = malloc(sizeof(*v) * (n + sn ? n + sn : 1))))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		if (fl[i].done)
 			v[k++] = tg_col_value(&fl[i], col);
-	for (uint64_t i = 0; i < sn; i++)
-		v[k++] = tg_sdone_value(&t->st->done[i], col);
+	/* Sorted before they are summed: the order of the partitions'
+	 * records does not show. */
+	for (uint32_t p = 0; t->st && p < t->st->n_pools; p++)
+		for (uint64_t i = 0; i < t->st->pool[p].n_done; i++)
+			v[k++] = tg_sdone_value(&t->st->pool[p].done[i], col);
 	qsort(v, k, sizeof(*v), tg_dbl_cmp);
 	for (uint64_t i = 0; i < k; i++)
 		sum += v[i];
@@ -219,8 +223,6 @@ static const struct metric tg_msg_rows[] = {
 	TG_TOT("messages.completed", "—", completed, "messages whose sender saw the completion"),
 	TG_TOT("messages.incomplete", "—", incomplete, "total − completed"),
 	TG_TOT("messages.failed", "—", failed, "of the incomplete ones, those whose QP failed"),
-	TG_TOT("messages.in_flight_peak", "—", in_flight_peak,
-	       "the most streamed collective messages made at once (0: none streamed)"),
 	TG_TOT("bytes.offered", "bytes", offered, "sum of all message sizes"),
 	TG_TOT("bytes.completed", "bytes", completed_bytes, "sum of the sizes of completed messages"),
 };

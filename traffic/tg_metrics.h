@@ -17,7 +17,6 @@ struct tg_totals {
 	uint64_t completed_bytes; /* bytes of the completed ones */
 	uint64_t last_end_ps;     /* the last completion, ps (0: none) */
 	uint64_t first_start_ps;  /* the first message's start, ps (0 with no messages) */
-	uint64_t in_flight_peak;  /* streamed collectives: the most messages made at once */
 };
 
 /* The messages of one workload. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nic.h"
+#include "par.h"
 #include "tg_int.h"
 
 void tg_stream_drop(struct tg_stream *s)
@@ -168,17 +169,28 @@ uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
 	uint64_t keys = 0;
+	uint32_t pools = t->sim->par ? par_n(t->sim->par) : 1;
 
 	for (uint32_t i = 0; i < g->n_streams; i++)
 		keys += g->streams[i].n_edges;
 	if (!(t->st = calloc(1, sizeof(*t->st))) ||
 	    !(t->st->rt = calloc(g->n_streams, sizeof(*t->st->rt))) ||
-	    !(t->st->conns = calloc(keys ? keys : 1, sizeof(*t->st->conns))))
+	    !(t->st->conns = calloc(keys ? keys : 1, sizeof(*t->st->conns))) ||
+	    !(t->st->pool = calloc(pools, sizeof(*t->st->pool))))
 		return -ENOMEM;
 	t->st->v = g->streams;
 	t->st->n = g->n_streams;
-	t->st->free = UINT32_MAX;
+	t->st->n_pools = pools;
 	t->st->fr = *fr;
+	for (uint32_t p = 0; p < pools; p++) {
+		t->st->pool[p].free = UINT32_MAX;
+		if (!(t->st->pool[p].chunks = calloc(TG_SPOOL_CHUNKS, sizeof(struct tg_sslot *))))
+			return -ENOMEM;
+		/* Posts are made in every partition's threads: their identities
+		 * now (tg.c). */
+		if (t->sim->par && !tg_post_src(t, par_sim(t->sim->par, p)))
+			return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < g->n_streams; i++) {
 		const struct tg_stream *s = &g->streams[i];
 
@@ -198,6 +210,16 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	return 0;
 }
 
+bool tg_graph_parallel(const struct tg_graph *g)
+{
+	if (g->data.n_xfers)
+		return false;
+	for (uint32_t i = 0; i < g->n_ops; i++)
+		if (g->ops[i].kind != TG_NODE_STREAM || g->ops[i].n_deps)
+			return false;
+	return true;
+}
+
 int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same)
 {
 	uint32_t e, i = tg_stream_of_key(t, k, &e);
@@ -215,45 +237,74 @@ int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *
 
 static struct tg_sslot *tg_sslot_at(const struct tg_streams *st, uint32_t id)
 {
-	return &st->chunks[id / TG_SSLOT_CHUNK][id % TG_SSLOT_CHUNK];
+	const struct tg_spool *p = &st->pool[id >> TG_SPOOL_BITS];
+
+	return &p->chunks[(id & ((1u << TG_SPOOL_BITS) - 1)) >> TG_SSLOT_BITS][id & (TG_SSLOT_CHUNK - 1)];
 }
 
-/* A free slot, or NULL without memory. */
-static struct tg_sslot *tg_sslot_new(struct tg *t)
+/* A free slot of partition @part, or NULL without memory. */
+static struct tg_sslot *tg_sslot_new(struct tg *t, uint32_t part)
 {
-	struct tg_streams *st = t->st;
+	struct tg_spool *p = &t->st->pool[part];
 	struct tg_sslot *s;
+	uint64_t n;
 
-	if (st->free == UINT32_MAX) {
-		struct tg_sslot **v = realloc(st->chunks, sizeof(*v) * (st->n_chunks + 1));
-		struct tg_sslot *c = v ? calloc(TG_SSLOT_CHUNK, sizeof(*c)) : NULL;
+	if (p->free == UINT32_MAX) {
+		struct tg_sslot *c = p->n_chunks < TG_SPOOL_CHUNKS - 1 ? calloc(TG_SSLOT_CHUNK, sizeof(*c))
+								  : NULL;
 
-		if (v)
-			st->chunks = v;
 		if (!c)
 			return NULL;
-		st->chunks[st->n_chunks] = c;
+		p->chunks[p->n_chunks] = c;
 		for (uint32_t i = TG_SSLOT_CHUNK; i-- > 0;) {
-			c[i].id = st->n_chunks * TG_SSLOT_CHUNK + i;
-			c[i].next = st->free;
-			st->free = c[i].id;
+			c[i].id = part << TG_SPOOL_BITS | p->n_chunks << TG_SSLOT_BITS | i;
+			c[i].next = p->free;
+			p->free = c[i].id;
 		}
-		st->n_chunks++;
+		p->n_chunks++;
 	}
-	s = tg_sslot_at(st, st->free);
-	st->free = s->next;
-	if (++st->in_flight > st->peak)
-		st->peak = st->in_flight;
+	s = tg_sslot_at(t->st, p->free);
+	p->free = s->next;
+	n = __atomic_add_fetch(&p->in_flight, 1, __ATOMIC_RELAXED);
+	if (n > p->peak)
+		p->peak = n;
 	s->t = t;
+	s->maker = (uint8_t)part;
+	s->refs = 2;
 	return s;
 }
 
-/* Slot @s is sent and received: free it. */
-static void tg_sslot_put(struct tg_streams *st, struct tg_sslot *s)
+/* One of slot @s's two ends (all sent, all received) is done, seen in
+ * partition @part: the second frees it into @part's list. */
+static void tg_sslot_put(struct tg_streams *st, uint32_t part, struct tg_sslot *s)
 {
-	s->next = st->free;
-	st->free = s->id;
-	st->in_flight--;
+	struct tg_spool *p = &st->pool[part];
+
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	__atomic_fetch_sub(&st->pool[s->maker].in_flight, 1, __ATOMIC_RELAXED);
+	s->next = p->free;
+	p->free = s->id;
+}
+
+/* @*v = max(@*v, @x), atomically. */
+static void tg_atomic_max(uint64_t *v, uint64_t x)
+{
+	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
+
+	while (x > cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/* @*v = min(@*v, @x), atomically. */
+static void tg_atomic_min(uint64_t *v, uint64_t x)
+{
+	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
+
+	while (x < cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
 }
 
 static void tg_stream_post(struct sim *sim, void *obj);
@@ -268,14 +319,22 @@ static void tg_stream_rt_end(struct tg_srt *rt)
 	rt->computed = NULL;
 }
 
+/* The simulation of the NIC that sends on edge @e of stream @v: its
+ * partition's (par.h). */
+static struct sim *tg_stream_sim(const struct tg *t, const struct tg_stream *v, uint32_t e)
+{
+	return nic_sim(t->nics[t->eps[v->ep[2 * e]].nic]);
+}
+
 void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps)
 {
-	struct tg_sslot *s = tg_sslot_new(t);
+	const struct tg_stream *v = &t->st->v[i];
+	struct sim *ns = tg_stream_sim(t, v, m->e);
+	struct tg_sslot *s = tg_sslot_new(t, ns->part);
+	struct tg_srt *rt = &t->st->rt[i];
 
 	if (!s)
-		sim_at_fail(t->sim); /* as the event queue does without memory */
-	const struct tg_stream *v = &t->st->v[i];
-	struct tg_srt *rt = &t->st->rt[i];
+		sim_at_fail(ns); /* as the event queue does without memory */
 
 	s->s = i;
 	s->m = *m;
@@ -287,7 +346,7 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 		rt->held[v->erank[m->e]] = s->id;
 		return;
 	}
-	sim_at(t->sim, at_ps, &t->src, tg_stream_post, s);
+	sim_at(ns, at_ps, tg_post_src(t, ns), tg_stream_post, s);
 }
 
 void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
@@ -348,29 +407,47 @@ void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps)
 	rt->held[r] = UINT32_MAX;
 	/* In the order the listed sends would start. */
 	qsort(h, n, sizeof(*h), tg_sheld_cmp);
-	for (uint32_t k = 0; k < n; k++)
-		sim_at(t->sim, at, &t->src, tg_stream_post, tg_sslot_at(st, h[k].id));
+	for (uint32_t k = 0; k < n; k++) {
+		struct sim *ns = tg_stream_sim(t, v, tg_sslot_at(st, h[k].id)->m.e);
+
+		sim_at(ns, at, tg_post_src(t, ns), tg_stream_post, tg_sslot_at(st, h[k].id));
+	}
 	free(h);
 }
 
-/* Room for one more in ring @x. 0 or -ENOMEM. */
+/* Append slot @id to stream QP @x's list (the sender's end). 0 or
+ * -ENOMEM. */
 static int tg_fifo_push(struct tg_qpx *x, uint32_t id)
 {
-	if (x->n == x->cap) {
-		uint32_t cap = x->cap ? 2 * x->cap : 16;
-		uint32_t *v = malloc(sizeof(*v) * cap);
+	if (!x->tail || x->tn == TG_FBLK_IDS) {
+		struct tg_fblk *b = malloc(sizeof(*b));
 
-		if (!v)
+		if (!b)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < x->n; i++)
-			v[i] = x->posted[(x->head + i) & (x->cap - 1)];
-		free(x->posted);
-		x->posted = v;
-		x->cap = cap;
-		x->head = 0;
+		b->next = NULL;
+		if (x->tail)
+			x->tail->next = b;
+		else
+			x->head = b; /* the receiver's, before anything can arrive */
+		x->tail = b;
+		x->tn = 0;
 	}
-	x->posted[(x->head + x->n++) & (x->cap - 1)] = id;
+	x->tail->id[x->tn++] = id;
 	return 0;
+}
+
+/* The oldest slot of stream QP @x's list not yet taken (the receiver's
+ * end): RC delivers what was posted, once, in order, so there is one. */
+static uint32_t tg_fifo_pop(struct tg_qpx *x)
+{
+	if (x->hn == TG_FBLK_IDS) {
+		struct tg_fblk *b = x->head;
+
+		x->head = b->next;
+		x->hn = 0;
+		free(b); /* the sender has moved past it */
+	}
+	return x->head->id[x->hn++];
 }
 
 static void tg_stream_fail(struct tg *t, struct tg_sslot *s)
@@ -378,7 +455,7 @@ static void tg_stream_fail(struct tg *t, struct tg_sslot *s)
 	if (s->status != TG_PENDING)
 		return;
 	s->status = TG_FAILED;
-	t->n_failed++;
+	__atomic_fetch_add(&t->n_failed, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 }
 
 /* Post slot @obj's parts (tg_post's way, tg.c). */
@@ -387,16 +464,18 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	struct tg_sslot *s = obj;
 	struct tg *t = s->t;
 	const struct tg_stream *v = &t->st->v[s->s];
-	const struct tg_sconn *cn = &t->st->conns[t->st->rt[s->s].conn[s->m.e]];
+	struct tg_srt *rt = &t->st->rt[s->s];
+	const struct tg_sconn *cn = &t->st->conns[rt->conn[s->m.e]];
 	uint32_t parts = s->parts_left;
 
 	s->start_ps = sim->now_ps;
-	if (t->st->rt[s->s].posted++ == 0)
-		t->st->rt[s->s].first_post_ps = sim->now_ps; /* posts come in time order */
+	__atomic_fetch_add(&rt->posted, 1, __ATOMIC_RELAXED);
+	tg_atomic_min(&rt->first_post_ps, sim->now_ps);
 	for (uint32_t j = 0; j < parts; j++) {
 		uint64_t len = s->m.bytes / parts + (j < s->m.bytes % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
 		struct ibv_send_wr wr = { 0 }, *bad;
+		struct tg_qpx *x = &t->qpx[cn->qp + j];
 
 		wr.wr_id = TG_STREAM_WR | s->id;
 		wr.sg_list = &sge;
@@ -405,20 +484,22 @@ static void tg_stream_post(struct sim *sim, void *obj)
 		wr.send_flags = IBV_SEND_SIGNALED;
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 		wr.wr.rdma.rkey = 0x1000 + v->ep[2 * s->m.e];
-		if (tg_fifo_push(&t->qpx[cn->qp + j], s->id) != 0 ||
-		    nic_post_send(t->qps[cn->qp + j], &wr, &bad) != 0) {
+		if (tg_fifo_push(x, s->id) != 0)
+			sim_at_fail(sim);
+		if (nic_post_send(t->qps[cn->qp + j], &wr, &bad) != 0) {
+			x->tn--; /* nothing of it will arrive */
 			tg_stream_fail(t, s);
 			s->parts_left--; /* no completion will come */
 		}
 	}
 }
 
-void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps)
+void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64_t now_ps)
 {
 	struct tg_streams *st = t->st;
 	struct tg_sslot *s;
 
-	if (!st || (uint32_t)wc->wr_id >= st->n_chunks * TG_SSLOT_CHUNK)
+	if (!st)
 		return;
 	s = tg_sslot_at(st, (uint32_t)wc->wr_id);
 	if (wc->status != IBV_WC_SUCCESS)
@@ -427,59 +508,67 @@ void tg_stream_sent(struct tg *t, const struct ibv_wc *wc, uint64_t now_ps)
 		struct tg_srt *rt = &st->rt[s->s];
 		const struct tg_stream *v = &st->v[s->s];
 		const struct tg_sconn *cn = &st->conns[rt->conn[s->m.e]];
+		struct tg_spool *p = &st->pool[part];
 		uint64_t fct = now_ps - s->start_ps;
 
 		s->status = TG_DONE;
-		t->n_done++;
-		if (st->n_done == st->cap_done) {
-			uint64_t cap = st->cap_done ? 2 * st->cap_done : 4096;
-			struct tg_sdone *d = realloc(st->done, sizeof(*d) * cap);
+		__atomic_fetch_add(&t->n_done, 1, __ATOMIC_RELAXED);
+		if (p->n_done == p->cap_done) {
+			uint64_t cap = p->cap_done ? 2 * p->cap_done : 4096;
+			struct tg_sdone *d = realloc(p->done, sizeof(*d) * cap);
 
 			if (!d)
 				sim_at_fail(t->sim);
-			st->done = d;
-			st->cap_done = cap;
+			p->done = d;
+			p->cap_done = cap;
 		}
-		st->done[st->n_done++] = (struct tg_sdone){
+		p->done[p->n_done++] = (struct tg_sdone){
 			.fct_ps = fct, .bytes = s->m.bytes,
 			.ideal_ps = tg_ideal_fct_ps(&cn->path, s->m.bytes, v->proto.op, &st->fr),
 		};
-		rt->completed++;
-		rt->done_bytes += s->m.bytes;
-		if (now_ps > rt->last_ps)
-			rt->last_ps = now_ps;
-		if (fct > rt->worst_ps)
-			rt->worst_ps = fct;
+		__atomic_fetch_add(&rt->completed, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rt->done_bytes, s->m.bytes, __ATOMIC_RELAXED);
+		tg_atomic_max(&rt->last_ps, now_ps);
+		tg_atomic_max(&rt->worst_ps, fct);
 	}
-	if (s->parts_left == 0 && s->rparts_left == 0)
-		tg_sslot_put(st, s);
+	if (s->parts_left == 0)
+		tg_sslot_put(st, part, s);
 }
 
-void tg_stream_received(struct tg *t, struct tg_qpx *x, const struct ibv_wc *wc, uint64_t now_ps)
+void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const struct ibv_wc *wc,
+			uint64_t now_ps)
 {
 	struct tg_streams *st = t->st;
-	struct tg_sslot *s;
+	struct tg_sslot *s = tg_sslot_at(st, tg_fifo_pop(x));
+	struct tg_srt *rt;
 	struct tg_smsg m;
 	uint32_t i;
 
 	(void)wc;
-	if (x->n == 0)
-		return; /* never: RC delivers what was sent, once, in order */
-	s = tg_sslot_at(st, x->posted[x->head]);
-	x->head = (x->head + 1) & (x->cap - 1);
-	x->n--;
 	if (--s->rparts_left != 0)
 		return;
 	i = s->s;
 	m = s->m;
-	if (s->parts_left == 0)
-		tg_sslot_put(st, s);
+	rt = &st->rt[i];
+	tg_sslot_put(st, part, s);
 	/* What waits for it, posted when the listed one would start. */
 	tg_stream_alg_arrived(t, i, &m, st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
-	if (--st->rt[i].left == 0) {
-		tg_stream_rt_end(&st->rt[i]);
-		tg_graph_op_done(t, st->v[i].op, now_ps);
+	/* The instance ends at its last arrival: in a parallel run the
+	 * partition that counts it out may not be the one that saw it last. */
+	tg_atomic_max(&rt->end_ps, now_ps);
+	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
+		tg_stream_rt_end(rt);
+		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED));
 	}
+}
+
+uint64_t tg_in_flight_peak(const struct tg *t)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t p = 0; t && t->st && p < t->st->n_pools; p++)
+		sum += t->st->pool[p].peak;
+	return sum;
 }
 
 void tg_stream_fini(struct tg *t)
@@ -491,12 +580,15 @@ void tg_stream_fini(struct tg *t)
 		tg_stream_rt_end(&t->st->rt[i]);
 	}
 	free(t->st->cref);
-	for (uint32_t i = 0; i < t->st->n_chunks; i++)
-		free(t->st->chunks[i]);
-	free(t->st->chunks);
+	for (uint32_t p = 0; t->st->pool && p < t->st->n_pools; p++) {
+		for (uint32_t i = 0; i < t->st->pool[p].n_chunks; i++)
+			free(t->st->pool[p].chunks[i]);
+		free(t->st->pool[p].chunks);
+		free(t->st->pool[p].done);
+	}
+	free(t->st->pool);
 	free(t->st->rt);
 	free(t->st->conns);
-	free(t->st->done);
 	free(t->st);
 	t->st = NULL;
 }

@@ -5,7 +5,9 @@
 # covers every result file but the wall-clock block (docs/results.md,
 # "Provenance and digest"); where they differ, the files that do are named.
 # The runs with more threads must also have used more than one partition
-# (wall_clock.threads), unless the run says on stderr what kept it in one.
+# (wall_clock.threads), unless the run says on stderr what kept it in one;
+# this project's own threads-*.yaml files are made to be partitioned, and
+# must use every thread asked for.
 # A sweep's points get --threads too. Independent expectation: the
 # one-thread engine's results.
 #   threads_identity.sh FABEMU FILE...
@@ -42,6 +44,14 @@ for f in "$@"; do
 			fail=1
 		fi
 		used=$(key "$b/summary.json" threads)
+		case $name in
+		threads-*)
+			if [ "${used:-1}" != "$n" ]; then
+				echo "FAIL [$name]: --threads $n used ${used:-1} partitions"
+				head -3 "$b.err"
+				fail=1
+			fi ;;
+		esac
 		if [ "${used:-1}" = 1 ] && ! grep -q "runs in one partition" "$b.err"; then
 			echo "FAIL [$name]: --threads $n used one partition and said nothing"
 			fail=1
