@@ -80,6 +80,12 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
 struct sim *fabric_node_sim(struct fabric *f, uint32_t node);
 /* Partitions (threads) the run uses. */
 uint32_t fabric_threads(const struct fabric *f);
+/* A parallel run's scaling report (bench, and the human summary of a run
+ * with --threads N > 1): partitions, lookahead, windows, events per
+ * window, the share of hops that crossed partitions, the parallelism and
+ * each partition's events and wall and CPU time; the first line starts
+ * with @lead. Nothing without partitions. */
+void fabric_par_report(const struct fabric *f, const char *lead, FILE *out);
 
 /* Monotonic wall-clock time, s. */
 double fabric_now_s(void);

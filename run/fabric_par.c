@@ -198,3 +198,26 @@ uint32_t fabric_threads(const struct fabric *f)
 {
 	return f->par ? par_n(f->par) : 1;
 }
+
+void fabric_par_report(const struct fabric *f, const char *lead, FILE *out)
+{
+	struct par_stats st;
+	uint64_t x = 0;
+	double ev = (double)f->sim.n_events, hops = (double)f->sim.n_hops;
+
+	if (!f->par)
+		return;
+	par_get_stats(f->par, &st);
+	for (uint32_t i = 0; i < st.n_parts; i++)
+		x += st.x_frames[i];
+	fprintf(out,
+		"%s%u (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
+		"crossed partitions; parallelism %.2f: events over the busiest partition's per "
+		"window)\n",
+		lead, st.n_parts, units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
+		st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
+		st.crit_events ? ev / (double)st.crit_events : 0);
+	for (uint32_t i = 0; i < st.n_parts; i++)
+		fprintf(out, "  partition %-3u %llu events, busy %.3f s (CPU %.3f s), waiting %.3f s\n", i,
+			(unsigned long long)st.events[i], st.busy_s[i], st.cpu_s[i], st.wait_s[i]);
+}

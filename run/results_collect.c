@@ -396,6 +396,13 @@ static void res_print_coll(const struct results *r, const struct fabric *f, FILE
 	res_print_faults(r, out);
 }
 
+/* With --threads N > 1: how the partitions went (wall-clock figures). */
+static void res_print_par(const struct results *r, const struct fabric *f, FILE *out)
+{
+	(void)r;
+	fabric_par_report(f, "  threads: ", out);
+}
+
 /* The human summary, in order: a module's line, or a printer of its own. */
 static const struct {
 	const struct metric_line *line;
@@ -403,6 +410,7 @@ static const struct {
 } res_prints[] = {
 	{ NULL, res_print_head },
 	{ &res_line_time, NULL },
+	{ NULL, res_print_par },
 	{ &tg_line_messages, NULL },
 	{ &tg_line_fct, NULL },
 	{ &sw_line_drops, NULL },

@@ -182,15 +182,7 @@ static void bench_print_par(const struct fabric *f, bool json)
 		printf("]");
 		return;
 	}
-	printf("threads         %u (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
-	       "crossed partitions; parallelism %.2f: events over the busiest partition's per "
-	       "window)\n",
-	       st.n_parts, units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
-	       st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
-	       st.crit_events ? ev / (double)st.crit_events : 0);
-	for (uint32_t i = 0; i < st.n_parts; i++)
-		printf("  partition %-3u %llu events, busy %.3f s (CPU %.3f s), waiting %.3f s\n", i,
-		       (unsigned long long)st.events[i], st.busy_s[i], st.cpu_s[i], st.wait_s[i]);
+	fabric_par_report(f, "threads         ", stdout);
 }
 
 /* Print the figures of @f's last run, as JSON for @json. CLI_OK, or

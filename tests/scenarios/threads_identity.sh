@@ -7,7 +7,7 @@
 # The runs with more threads must also have used more than one partition
 # (wall_clock.threads), unless the run says on stderr what kept it in one;
 # this project's own threads-*.yaml files are made to be partitioned, and
-# must use every thread asked for.
+# must use every thread asked for and print the scaling report.
 # A sweep's points get --threads too. Independent expectation: the
 # one-thread engine's results.
 #   threads_identity.sh FABEMU FILE...
@@ -22,7 +22,7 @@ key() { sed -n "s/.*\"$2\": *\"*\([^\",]*\)\"*,*\$/\1/p" "$1" | head -1; }
 for f in "$@"; do
 	name=$(basename "$f" .yaml)
 	for n in 1 2 4; do
-		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" -q --threads "$n" \
+		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" --threads "$n" \
 			>"$tmp/$name-$n.out" 2>"$tmp/$name-$n.err"
 		echo $? >"$tmp/$name-$n.rc"
 	done
@@ -49,6 +49,12 @@ for f in "$@"; do
 			if [ "${used:-1}" != "$n" ]; then
 				echo "FAIL [$name]: --threads $n used ${used:-1} partitions"
 				head -3 "$b.err"
+				fail=1
+			fi
+			# The human summary's scaling report, a line per partition.
+			if ! grep -q "^  threads: $n (lookahead" "$b.out" ||
+				[ "$(grep -c '^  partition ' "$b.out")" != "$n" ]; then
+				echo "FAIL [$name]: no scaling report for $n partitions in the summary"
 				fail=1
 			fi ;;
 		esac
