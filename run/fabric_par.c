@@ -21,9 +21,8 @@
 static const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
-		return "its traffic has a dependency graph (training steps, compute phases, collectives "
-		       "that wait for others or carry data, or listed with outputs.flows_csv), not "
-		       "partitioned yet";
+		return "its traffic has a dependency graph with compute phases or joins (training "
+		       "steps, collectives that wait for others), or data, not partitioned yet";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
@@ -88,19 +87,13 @@ static uint64_t fabric_par_lookahead(const struct topo *t, const uint16_t *part)
 }
 
 /* Whether every rank of @e's streamed collectives has its endpoints, those
- * it sends from and those it receives on, in one partition of @part (an
- * arrival makes the receiver's next sends at once, in its partition). */
-static bool fabric_par_ranks_whole(const struct exp *e, const struct topo *t, const uint16_t *part)
+ * it sends from and those it receives on, in one partition (an arrival
+ * makes the receiver's next sends at once, in its partition), @ep_part
+ * the partition of each endpoint. */
+static bool fabric_par_ranks_whole(const struct exp *e, const struct topo *t, const uint16_t *ep_part)
 {
-	uint32_t *node = malloc(sizeof(*node) * (t->n_eps ? t->n_eps : 1));
-	bool ok = node != NULL;
+	bool ok = true;
 
-	for (uint32_t h = 0; ok && h < t->n_hosts; h++) {
-		const struct topo_node *nd = &t->nodes[t->hosts[h]];
-
-		for (uint16_t p = 0; p < nd->n_ports && nd->first_ep + p < t->n_eps; p++)
-			node[nd->first_ep + p] = t->hosts[h];
-	}
 	for (uint32_t i = 0; ok && i < e->graph.n_streams; i++) {
 		const struct tg_stream *s = &e->graph.streams[i];
 		uint32_t *rank = malloc(sizeof(*rank) * (t->n_eps ? t->n_eps : 1));
@@ -119,20 +112,46 @@ static bool fabric_par_ranks_whole(const struct exp *e, const struct topo *t, co
 				continue;
 			rank[src] = r;
 			if (rpart[r] == UINT16_MAX)
-				rpart[r] = part[node[src]];
-			ok = rpart[r] == part[node[src]];
+				rpart[r] = ep_part[src];
+			ok = rpart[r] == ep_part[src];
 		}
 		for (uint32_t k = 0; ok && k < s->n_edges; k++) {
 			uint32_t dst = s->ep[2 * k + 1];
 
-			ok = dst == UINT32_MAX || rank[dst] == UINT32_MAX ||
-			     rpart[rank[dst]] == part[node[dst]];
+			ok = dst == UINT32_MAX || rank[dst] == UINT32_MAX || rpart[rank[dst]] == ep_part[dst];
 		}
 		free(rank);
 		free(rpart);
 	}
-	free(node);
 	return ok;
+}
+
+/* Why @e's dependency graph cannot run in partitions @part, or NULL. */
+static const char *fabric_par_graph_local(const struct exp *e, const struct topo *t,
+					  const uint16_t *part)
+{
+	uint16_t *ep_part = malloc(sizeof(*ep_part) * (t->n_eps ? t->n_eps : 1));
+	const char *why = NULL;
+
+	if (!e->graph.n_ops)
+		goto out;
+	if (!ep_part) {
+		why = "out of memory for the partitions' check";
+		goto out;
+	}
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		const struct topo_node *nd = &t->nodes[t->hosts[h]];
+
+		for (uint16_t p = 0; p < nd->n_ports && nd->first_ep + p < t->n_eps; p++)
+			ep_part[nd->first_ep + p] = part[t->hosts[h]];
+	}
+	if (!fabric_par_ranks_whole(e, t, ep_part))
+		why = "a rank of its collectives has endpoints in two partitions";
+	else if (!tg_graph_parts_local(&e->graph, e->msgs, e->n_msgs, ep_part))
+		why = "a message of its dependency graph waits for one that ends in another partition";
+out:
+	free(ep_part);
+	return why;
 }
 
 /* --threads not followed: say why, once per run. */
@@ -173,9 +192,9 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	}
 	fabric_par_assign(t, n, f->node_part);
 	la = fabric_par_lookahead(t, f->node_part);
-	if (la == 0 || !fabric_par_ranks_whole(e, t, f->node_part)) {
-		f->par_note = la == 0 ? "a link of zero delay joins two partitions (no lookahead)"
-				      : "a rank of its collectives has endpoints in two partitions";
+	if (la == 0 || (f->par_note = fabric_par_graph_local(e, t, f->node_part)) != NULL) {
+		if (la == 0)
+			f->par_note = "a link of zero delay joins two partitions (no lookahead)";
 		free(f->node_part);
 		f->node_part = NULL;
 		fabric_par_say(f);

@@ -322,10 +322,19 @@ struct tg_graph;
 double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu);
 /* Messages of @g's streams in all. */
 uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
-/* Whether @g may run in partitions (par.h): streamed collectives alone,
- * none waiting for another operation, carrying no data (what waits for
- * an operation's end would need every partition at that instant). */
+/* Whether @g may run in partitions (par.h) whatever they are: it carries
+ * no data and has transfers and streamed collectives only, no stream
+ * waiting for another operation or waited for. Compute phases and joins
+ * (what waits for an operation's end at every rank) would need every
+ * partition at that instant. */
 bool tg_graph_parallel(const struct tg_graph *g);
+/* Whether every dependency of @g (tg_graph_parallel) stays inside one
+ * partition, @ep_part the partition of each endpoint of @msgs' and the
+ * streams' edges: a transfer that waits for another is sent from the
+ * partition where that one completes (its receiver's when it completes on
+ * arrival, tg_op_on_arrival, else its sender's). */
+bool tg_graph_parts_local(const struct tg_graph *g, const struct tg_msg *msgs, uint32_t n_msgs,
+			  const uint16_t *ep_part);
 
 /* A graph being built (zero-initialised; tg_graph_free). */
 struct tg_graph {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nic.h"
+#include "par.h"
 #include "tg_int.h"
 
 enum { TG_GRAPH_FIRST_CAP = 1024 /* first allocation of a growing array */ };
@@ -72,6 +73,48 @@ int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
 	return rc;
 }
 
+bool tg_graph_parallel(const struct tg_graph *g)
+{
+	bool *waited = calloc(g->n_ops ? g->n_ops : 1, sizeof(*waited));
+	bool ok = waited && !g->data.n_xfers;
+
+	for (uint32_t i = 0; ok && i < g->n_ops; i++)
+		for (uint32_t k = 0; k < g->ops[i].n_deps; k++)
+			waited[g->deps[g->ops[i].dep_off + k]] = true;
+	for (uint32_t i = 0; ok && i < g->n_ops; i++) {
+		const struct tg_node *o = &g->ops[i];
+
+		ok = o->kind == TG_NODE_XFER ||
+		     (o->kind == TG_NODE_STREAM && !o->n_deps && !waited[i]);
+	}
+	free(waited);
+	return ok;
+}
+
+bool tg_graph_parts_local(const struct tg_graph *g, const struct tg_msg *msgs, uint32_t n_msgs,
+			  const uint16_t *ep_part)
+{
+	for (uint32_t i = 0; i < g->n_ops; i++) {
+		const struct tg_node *o = &g->ops[i];
+
+		if (o->kind != TG_NODE_XFER)
+			continue;
+		if (o->msg >= n_msgs)
+			return false;
+		for (uint32_t k = 0; k < o->n_deps; k++) {
+			const struct tg_node *d = &g->ops[g->deps[o->dep_off + k]];
+			const struct tg_msg *m;
+
+			if (d->kind != TG_NODE_XFER || d->msg >= n_msgs)
+				return false;
+			m = &msgs[d->msg];
+			if (ep_part[tg_op_on_arrival(m->op) ? m->dst : m->src] != ep_part[msgs[o->msg].src])
+				return false;
+		}
+	}
+	return true;
+}
+
 void tg_graph_free(struct tg_graph *g)
 {
 	tg_graph_free_streams(g);
@@ -117,6 +160,26 @@ int tg_data_add_set(struct tg_data_plan *p, const struct tg_data_set *x, uint32_
 	if (id)
 		*id = p->n_sets;
 	p->sets[p->n_sets++] = *x;
+	return 0;
+}
+
+/* Every graph QP's list of posted messages made as long as it will be: a
+ * partition's receiver reads it while the sender's appends (par.h), so it
+ * never moves. 0 or -ENOMEM. */
+static int tg_graph_size_posted(struct tg *t)
+{
+	for (uint32_t i = 0; i < t->n_flows; i++) {
+		uint32_t parts = tg_n_parts(t->flows[i].msg.bytes, t->flows[i].msg.qps);
+
+		if (t->op_of_msg[i] == TG_NO_OP)
+			continue;
+		for (uint32_t j = 0; j < parts; j++)
+			t->qpx[t->slots[i].qp + j].cap++;
+	}
+	for (uint32_t k = 0; k < t->n_qps; k++)
+		if (t->qpx[k].cap && !t->qpx[k].fifo &&
+		    !(t->qpx[k].posted = malloc(sizeof(*t->qpx[k].posted) * t->qpx[k].cap)))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -208,6 +271,10 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 		for (uint32_t q = 0; q < t->flows[i].msg.qps; q++)
 			nic_qp_set_user(t->rqps[t->slots[i].qp + q], &t->qpx[t->slots[i].qp + q]);
 	}
+	if (tg_graph_size_posted(t) != 0 || (t->sim->par && !tg_post_src(t, par_sim(t->sim->par, 0)))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for %u operations", n);
+		return -ENOMEM;
+	}
 	sim_new_src(t->sim, &t->op_src);
 	return 0;
 }
@@ -256,11 +323,20 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 	uint64_t at = o->start_ps > now_ps ? o->start_ps : now_ps;
 
 	t->op_start[i] = at;
-	if (o->coll != TG_NO_COLL && at < t->colls[o->coll].start_ps)
-		t->colls[o->coll].start_ps = at;
-	if (o->kind == TG_NODE_XFER)
-		sim_at(t->sim, at, &t->src, tg_post, &t->slots[o->msg]);
-	else if (o->kind == TG_NODE_STREAM)
+	if (o->coll != TG_NO_COLL) {
+		/* Partitions start a collective's transfers (par.h): atomic. */
+		uint64_t *v = &t->colls[o->coll].start_ps, cur = __atomic_load_n(v, __ATOMIC_RELAXED);
+
+		while (at < cur && !__atomic_compare_exchange_n(v, &cur, at, true, __ATOMIC_RELAXED,
+								 __ATOMIC_RELAXED))
+			;
+	}
+	if (o->kind == TG_NODE_XFER) {
+		/* On the sending NIC's simulation (its partition's, par.h). */
+		struct sim *ns = nic_sim(t->nics[t->eps[t->flows[o->msg].msg.src].nic]);
+
+		sim_at(ns, at, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
+	} else if (o->kind == TG_NODE_STREAM)
 		tg_stream_start(t, o->msg, at);
 	else
 		sim_at(t->sim, at + o->dur_ps, &t->op_src, tg_graph_compute_done, &t->opev[i]);
@@ -295,9 +371,11 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 		tg_stream_received(t, nic_sim(n)->part, x, wc, now_ps);
 		return;
 	}
-	/* A receive on a QP outside the graph, or past what was posted (never:
-	 * RC delivers what was sent, once, in order). */
-	if (!x || wc->wr_id == 0 || wc->wr_id > x->n)
+	/* A receive on a QP outside the graph, or past what its graph
+	 * messages may post (never: RC delivers what was sent, once, in
+	 * order). Not x->n: in a parallel run the sender's partition writes
+	 * it. */
+	if (!x || wc->wr_id == 0 || wc->wr_id > x->cap)
 		return;
 	msg = x->posted[wc->wr_id - 1];
 	if (--t->rparts_left[msg] == 0 && tg_op_on_arrival(t->flows[msg].msg.op)) {

@@ -210,16 +210,6 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	return 0;
 }
 
-bool tg_graph_parallel(const struct tg_graph *g)
-{
-	if (g->data.n_xfers)
-		return false;
-	for (uint32_t i = 0; i < g->n_ops; i++)
-		if (g->ops[i].kind != TG_NODE_STREAM || g->ops[i].n_deps)
-			return false;
-	return true;
-}
-
 int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same)
 {
 	uint32_t e, i = tg_stream_of_key(t, k, &e);
