@@ -51,22 +51,33 @@ struct par_part {
 	struct par *par;           /* owner */
 	struct par_box *out;       /* outboxes by destination partition */
 	struct rte_mempool *pool;  /* its packets */
-	pthread_t thread;          /* its worker (partition 0: the caller's thread) */
 	uint64_t x_frames;         /* frames sent to other partitions */
 	uint64_t next_ps;          /* at a window's end: its next event's time
 				    * (UINT64_MAX: none) */
 	uint64_t seen_events;      /* its events at the last window's end */
-	double busy_s, wait_s;     /* wall time handling events, waiting */
+	double busy_s, wait_s;     /* wall time handling events, waiting (its worker's
+				    * waits, on the worker's first partition) */
 	double cpu_s;              /* CPU time handling events and frames (not waiting) */
 } __attribute__((aligned(64)));
 
 /* Why the coordinator ends a run between windows. */
 enum par_stop { PAR_STOP_NONE, PAR_STOP_INTERRUPT, PAR_STOP_WATCH };
 
+/* A worker thread: it runs partitions [first, end) one after the other in
+ * each window (more partitions than threads keep each one's state in
+ * cache while it runs). */
+struct par_worker {
+	struct par *par;           /* owner */
+	uint32_t first, end;       /* its partitions */
+	pthread_t thread;          /* worker 0: the caller's thread */
+};
+
 struct par {
 	struct sim *root;          /* fabric-wide events */
 	uint32_t n;                /* partitions */
 	struct par_part *parts;    /* n */
+	uint32_t n_workers;        /* threads, 1..n */
+	struct par_worker *workers; /* n_workers */
 	uint64_t lookahead_ps;     /* window bound */
 	unsigned __int128 root_key; /* at a window's end: the root's next event key */
 	enum par_stop stop;        /* at a window's end: the coordinator ends the run */
@@ -116,26 +127,36 @@ static void par_wait(struct par_barrier *b)
 	}
 }
 
-struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t data_room,
-		    char err[CFG_ERR_BYTES])
+struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t pool_pkts,
+		    uint16_t data_room, char err[CFG_ERR_BYTES])
 {
 	struct par *p = calloc(1, sizeof(*p));
 
-	if (!p || n < 2 || n > PAR_MAX_THREADS) {
-		snprintf(err, CFG_ERR_BYTES, p ? "threads: %u is not 2..%d" : "out of memory", n,
-			 PAR_MAX_THREADS);
+	if (!p || n < 2 || n > PAR_MAX_THREADS || workers < 1 || workers > n) {
+		snprintf(err, CFG_ERR_BYTES,
+			 p ? "partitions: %u is not 2..%d, or threads %u not 1..partitions"
+			   : "out of memory",
+			 n, PAR_MAX_THREADS, workers);
 		free(p);
 		return NULL;
 	}
 	p->root = root;
 	p->n = n;
-	p->bar.n = n;
+	p->n_workers = workers;
+	p->bar.n = workers;
 	p->parts = aligned_alloc(64, sizeof(*p->parts) * n);
-	if (!p->parts) {
+	p->workers = calloc(workers, sizeof(*p->workers));
+	if (!p->parts || !p->workers) {
+		free(p->parts);
+		free(p->workers);
 		free(p);
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return NULL;
 	}
+	/* Equal blocks of partitions, neighbours together. */
+	for (uint32_t w = 0; w < workers; w++)
+		p->workers[w] = (struct par_worker){ .par = p, .first = (uint32_t)((uint64_t)w * n / workers),
+						     .end = (uint32_t)((uint64_t)(w + 1) * n / workers) };
 	memset(p->parts, 0, sizeof(*p->parts) * n);
 	root->par = p;
 	root->part = UINT32_MAX;
@@ -184,6 +205,7 @@ void par_free(struct par *p)
 	if (p->root->par == p)
 		p->root->par = NULL;
 	free(p->parts);
+	free(p->workers);
 	free(p);
 }
 
@@ -389,37 +411,49 @@ static void par_look(struct par *p)
 	}
 }
 
-/* Partition @i's part of the run: windows until every thread decides the
- * run is over. Two barriers a window (three when the root's event is due
- * at its end): after the window (its frames to others are in the
- * outboxes), and after each has taken its frames in and said when its next
- * event is. */
-static void par_loop(struct par *p, uint32_t i)
+/* Worker @wk's part of the run: windows until every thread decides the
+ * run is over, each window its partitions one after the other. Two
+ * barriers a window (three when the root's event is due at its end):
+ * after the window (its frames to others are in the outboxes), and after
+ * each has taken its frames in and said when its next event is. */
+static void par_loop(struct par *p, const struct par_worker *wk)
 {
-	struct par_part *pp = &p->parts[i];
+	struct par_part *first = &p->parts[wk->first];
+	bool lead = wk == &p->workers[0], root_due = false;
 	unsigned __int128 bound;
-	bool root_due = false;
 
-	while (par_decide(p, i == 0, &root_due, &bound)) {
-		double t0 = par_now_s(), c0 = par_cpu_s(), c2, t1, t2, t3;
+	while (par_decide(p, lead, &root_due, &bound)) {
+		double t1, t2;
 
-		sim_run_window(&pp->sim, bound);
+		for (uint32_t i = wk->first; i < wk->end; i++) {
+			struct par_part *pp = &p->parts[i];
+			double t0 = par_now_s(), c0 = par_cpu_s();
+
+			sim_run_window(&pp->sim, bound);
+			pp->cpu_s += par_cpu_s() - c0;
+			pp->busy_s += par_now_s() - t0;
+		}
 		t1 = par_now_s();
-		pp->cpu_s += par_cpu_s() - c0;
 		par_wait(&p->bar);
 		t2 = par_now_s();
-		c2 = par_cpu_s();
-		if (i == 0) {
+		first->wait_s += t2 - t1;
+		if (lead) {
 			p->windows++;
 			par_look(p);
 		}
-		par_drain(p, i);
-		par_publish(p, i);
-		t3 = par_now_s();
-		pp->cpu_s += par_cpu_s() - c2;
+		for (uint32_t i = wk->first; i < wk->end; i++) {
+			struct par_part *pp = &p->parts[i];
+			double t0 = par_now_s(), c0 = par_cpu_s();
+
+			par_drain(p, i);
+			par_publish(p, i);
+			pp->cpu_s += par_cpu_s() - c0;
+			pp->busy_s += par_now_s() - t0;
+		}
+		t1 = par_now_s();
 		par_wait(&p->bar);
 		if (root_due) {
-			if (i == 0) {
+			if (lead) {
 				par_root_event(p);
 				p->crit_events++;
 				/* Frames the event sent between partitions (a PFC
@@ -434,8 +468,7 @@ static void par_loop(struct par *p, uint32_t i)
 			}
 			par_wait(&p->bar);
 		}
-		pp->busy_s += (t1 - t0) + (t3 - t2);
-		pp->wait_s += (t2 - t1) + (par_now_s() - t3);
+		first->wait_s += par_now_s() - t1;
 	}
 }
 
@@ -456,13 +489,12 @@ static void par_unpin(void)
 
 static void *par_worker(void *arg)
 {
-	struct par_part *pp = arg;
-	struct par *p = pp->par;
+	struct par_worker *wk = arg;
 
 	par_unpin();
 	/* An lcore id of its own: the packet pools' per-thread caches. */
 	rte_thread_register();
-	par_loop(p, (uint32_t)(pp - p->parts));
+	par_loop(wk->par, wk);
 	rte_thread_unregister();
 	return NULL;
 }
@@ -500,15 +532,15 @@ uint64_t par_run(struct par *p)
 	p->root_key = ev_peek_key(&root->evq);
 	if (root->interrupt && *root->interrupt)
 		p->stop = PAR_STOP_INTERRUPT;
-	for (uint32_t i = 1; i < p->n && rc == 0; i++)
-		rc = pthread_create(&p->parts[i].thread, NULL, par_worker, &p->parts[i]);
+	for (uint32_t w = 1; w < p->n_workers && rc == 0; w++)
+		rc = pthread_create(&p->workers[w].thread, NULL, par_worker, &p->workers[w]);
 	if (rc != 0) {
 		fprintf(stderr, "fabemu: cannot start a thread: %s\n", strerror(rc));
 		abort();
 	}
-	par_loop(p, 0);
-	for (uint32_t i = 1; i < p->n; i++)
-		pthread_join(p->parts[i].thread, NULL);
+	par_loop(p, &p->workers[0]);
+	for (uint32_t w = 1; w < p->n_workers; w++)
+		pthread_join(p->workers[w].thread, NULL);
 	par_fold_end(p);
 	return root->n_events - start;
 }
@@ -517,6 +549,7 @@ void par_get_stats(const struct par *p, struct par_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->n_parts = p->n;
+	out->n_workers = p->n_workers;
 	out->lookahead_ps = p->lookahead_ps;
 	out->windows = p->windows;
 	out->root_events = p->root_events;

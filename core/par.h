@@ -25,6 +25,7 @@ enum {
 /* How the windows of a finished run went (the scaling report). */
 struct par_stats {
 	uint32_t n_parts;          /* partitions */
+	uint32_t n_workers;        /* threads running them */
 	uint64_t lookahead_ps;     /* window length bound: smallest delay across partitions */
 	uint64_t windows;          /* windows run */
 	uint64_t root_events;      /* events of the root simulation (each one a window end) */
@@ -34,20 +35,23 @@ struct par_stats {
 	uint64_t events[PAR_MAX_THREADS];   /* events handled, per partition */
 	uint64_t x_frames[PAR_MAX_THREADS]; /* frames sent to another partition, per partition */
 	double busy_s[PAR_MAX_THREADS];     /* wall time spent handling events, per partition */
-	double wait_s[PAR_MAX_THREADS];     /* wall time spent waiting at window ends */
+	double wait_s[PAR_MAX_THREADS];     /* wall time spent waiting at window ends (a
+					     * thread's, on its first partition) */
 	double cpu_s[PAR_MAX_THREADS];      /* CPU time handling events and frames (busy_s
 					     * less the time other processes had the core) */
 };
 
 /* @n partitions (2..PAR_MAX_THREADS) under @root, whose events are the
- * fabric-wide ones; each partition gets a simulation with the root's seed
+ * fabric-wide ones, run by @workers threads (1..n; each runs a block of
+ * partitions one after the other in every window); each partition gets a
+ * simulation with the root's seed
  * and stop time, its own event queue and its own packet pool: the root's
  * for partition 0 (the root makes no packet), one like it (@pool_pkts
  * packets of @data_room bytes) for the others; all share the root's
  * entity ids (so ids are those of a run without partitions). NULL with
  * @err filled on failure. */
-struct par *par_new(struct sim *root, uint32_t n, uint32_t pool_pkts, uint16_t data_room,
-		    char err[CFG_ERR_BYTES]);
+struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t pool_pkts,
+		    uint16_t data_room, char err[CFG_ERR_BYTES]);
 void par_free(struct par *p);
 
 /* Partition @i's simulation. */

@@ -156,6 +156,8 @@ struct exp {
 	uint32_t threads;             /* --threads: partitions of the run (0 or 1: none);
 				       * a run option, not part of the experiment, since
 				       * results do not depend on it (fabric_par.c) */
+	uint32_t partitions;          /* --partitions: the partitions instead, run by
+				       * min(threads, partitions) threads; 0: threads */
 	bool nightly;                 /* too long for CI: check --skip-nightly skips it */
 	struct topo *topo;            /* topology */
 	/* module settings, each filled by its module's key table */

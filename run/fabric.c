@@ -118,14 +118,14 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	 * (a pool of 2^k packets has a ring of 2^(k+1) slots). */
 	uint64_t ring_bytes = rte_align64pow2((uint64_t)e->engine.pool_pkts + 1) * sizeof(void *);
 
-	unsigned extra = 0;
+	unsigned extra = 0, parts = e->partitions ? e->partitions : e->threads;
 
 	/* A parallel run has a pool per partition (the first one the root's),
 	 * each with its ring and its header, which holds a cache per lcore
 	 * (RTE_MAX_LCORE of them, about 1 MiB). */
-	if (e->threads > 1) {
-		ring_bytes *= e->threads;
-		extra = 2 * e->threads;
+	if (parts > 1) {
+		ring_bytes *= parts;
+		extra = 2 * parts;
 	}
 	return (unsigned)(ring_bytes >> 20) + 64 + extra;
 }

@@ -78,8 +78,11 @@ struct fabric {
 int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
 /* The simulation node @node runs in. */
 struct sim *fabric_node_sim(struct fabric *f, uint32_t node);
-/* Partitions (threads) the run uses. */
+/* Threads the run uses (1 without partitions). */
 uint32_t fabric_threads(const struct fabric *f);
+/* The partitions a run used: --partitions (or --threads) where they were
+ * followed, else 1. */
+uint32_t fabric_partitions(const struct fabric *f);
 /* A parallel run's scaling report (bench, and the human summary of a run
  * with --threads N > 1): partitions, lookahead, windows, events per
  * window, the share of hops that crossed partitions, the parallelism and

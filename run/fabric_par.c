@@ -154,21 +154,33 @@ out:
 	return why;
 }
 
-/* --threads not followed: say why, once per run. */
+/* The option that asked for partitions, and how many. */
+static const char *fabric_par_opt(const struct exp *e, uint32_t *n)
+{
+	*n = e->partitions ? e->partitions : e->threads;
+	return e->partitions ? "--partitions" : "--threads";
+}
+
+/* --threads or --partitions not followed: say why, once per run. */
 static void fabric_par_say(const struct fabric *f)
 {
-	fprintf(stderr, "fabemu: note: --threads %u: %s: the run runs in one partition (its results are the same)\n",
-		f->exp->threads, f->par_note);
+	uint32_t n;
+	const char *opt = fabric_par_opt(f->exp, &n);
+
+	fprintf(stderr, "fabemu: note: %s %u: %s: the run runs in one partition (its results are the same)\n",
+		opt, n, f->par_note);
 }
 
 int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
-	uint32_t n = e->threads;
+	uint32_t n, asked, workers;
+	const char *opt = fabric_par_opt(e, &asked);
 	uint64_t la;
 
 	f->par_note = NULL;
+	n = asked;
 	if (n <= 1)
 		return 0;
 	if (n > PAR_MAX_THREADS)
@@ -176,8 +188,8 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	if (n > t->n_hosts) {
 		n = t->n_hosts;
 		if (n > 1)
-			fprintf(stderr, "fabemu: note: --threads %u: %u partitions, one a host at most\n",
-				e->threads, n);
+			fprintf(stderr, "fabemu: note: %s %u: %u partitions, one a host at most\n", opt,
+				asked, n);
 	}
 	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1) {
 		if (!f->par_note)
@@ -200,7 +212,12 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		fabric_par_say(f);
 		return 0;
 	}
-	f->par = par_new(&f->sim, n, f->sim.pool->size,
+	/* One thread a partition at most; more partitions than threads are
+	 * run one after the other by each thread. */
+	workers = e->threads > 1 ? e->threads : 1;
+	if (workers > n)
+		workers = n;
+	f->par = par_new(&f->sim, n, workers, f->sim.pool->size,
 			 rte_pktmbuf_data_room_size(f->sim.pool), err);
 	if (!f->par)
 		return -ENOMEM;
@@ -214,6 +231,16 @@ struct sim *fabric_node_sim(struct fabric *f, uint32_t node)
 }
 
 uint32_t fabric_threads(const struct fabric *f)
+{
+	struct par_stats st;
+
+	if (!f->par)
+		return 1;
+	par_get_stats(f->par, &st);
+	return st.n_workers;
+}
+
+uint32_t fabric_partitions(const struct fabric *f)
 {
 	return f->par ? par_n(f->par) : 1;
 }
@@ -229,11 +256,14 @@ void fabric_par_report(const struct fabric *f, const char *lead, FILE *out)
 	par_get_stats(f->par, &st);
 	for (uint32_t i = 0; i < st.n_parts; i++)
 		x += st.x_frames[i];
+	fprintf(out, "%s%u", lead, st.n_workers);
+	if (st.n_workers != st.n_parts)
+		fprintf(out, " running %u partitions", st.n_parts);
 	fprintf(out,
-		"%s%u (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
+		" (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
 		"crossed partitions; parallelism %.2f: events over the busiest partition's per "
 		"window)\n",
-		lead, st.n_parts, units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
+		units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
 		st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
 		st.crit_events ? ev / (double)st.crit_events : 0);
 	for (uint32_t i = 0; i < st.n_parts; i++)

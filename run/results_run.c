@@ -44,6 +44,7 @@ RUN_GET(res_run_digest_files) { (void)stats, (void)ctx; v->s = ""; /* set by res
 RUN_GET(res_run_setup_s) { (void)ctx; v->d = RF(stats)->setup_s; }
 RUN_GET(res_run_run_s) { (void)ctx; v->d = RF(stats)->wall_s; }
 RUN_GET(res_run_threads) { (void)ctx; v->u = fabric_threads(RF(stats)); }
+RUN_GET(res_run_parts) { (void)ctx; v->u = fabric_partitions(RF(stats)); }
 RUN_GET(res_run_pkts_peak) { (void)ctx; v->u = RF(stats)->sim.pkts_peak; }
 RUN_GET(res_run_msgs_peak) { (void)ctx; v->u = tg_in_flight_peak(RF(stats)->tg); }
 RUN_GET(res_run_events_per_s)
@@ -106,7 +107,9 @@ static const struct metric res_run_wall_rows[] = {
 	RUN_ROW("wall_clock.packet_hops_per_s", "1/s", METRIC_DBL, res_run_hops_per_s,
 		"packet_hops / run_s"),
 	RUN_ROW("wall_clock.threads", "—", METRIC_U64, res_run_threads,
-		"partitions the run used (--threads)"),
+		"threads the run used (--threads)"),
+	RUN_ROW("wall_clock.partitions", "—", METRIC_U64, res_run_parts,
+		"partitions the run used (--partitions, else --threads)"),
 	RUN_ROW("wall_clock.packets_peak", "packets", METRIC_U64, res_run_pkts_peak,
 		"most packets the engine held at once"),
 	RUN_ROW("wall_clock.messages_in_flight_peak", "—", METRIC_U64, res_run_msgs_peak,

@@ -90,6 +90,7 @@ struct cli_sim_opts {
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
 	uint32_t threads;              /* --threads, 0: not given */
+	uint32_t partitions;           /* --partitions, 0: not given */
 };
 
 /* The partitions (threads) a run is asked for: --threads, or the default. */

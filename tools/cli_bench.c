@@ -172,7 +172,7 @@ static void bench_print_par(const struct fabric *f, bool json)
 		printf(", \"threads\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
 		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"parallelism\": %.3f, "
 		       "\"partitions\": [",
-		       st.n_parts, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
+		       st.n_workers, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
 		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0,
 		       st.crit_events ? ev / (double)st.crit_events : 0);
 		for (uint32_t i = 0; i < st.n_parts; i++)
@@ -264,6 +264,7 @@ static int cli_bench(const struct cli_bench_opts *o)
 	if ((rc = bench_load(o, &e)) != CLI_OK)
 		return rc;
 	e->threads = cli_threads(&o->sim);
+	e->partitions = o->sim.partitions;
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);

@@ -101,6 +101,20 @@ static int cli_opt_threads(const struct cli_optdef *d, void *opts, const char *v
 	return CLI_OK;
 }
 
+/* --partitions N, as --threads. */
+static int cli_opt_partitions(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+{
+	struct cli_sim_opts *s = opts;
+	uint64_t n;
+
+	(void)d;
+	(void)cmd;
+	if (cli_parse_u64(v, &n) != 0 || n < 1 || n > PAR_MAX_THREADS)
+		return cli_bad("--partitions needs an integer 1..64, got '%s'", v);
+	s->partitions = (uint32_t)n;
+	return CLI_OK;
+}
+
 uint32_t cli_threads(const struct cli_sim_opts *s)
 {
 	return s->threads ? s->threads : 1;
@@ -110,6 +124,9 @@ const struct cli_optdef cli_sim_optdefs[] = {
 	{ "--seed", NULL, "N", "master seed, instead of the file's", cli_opt_seed, 0 },
 	{ "--threads", NULL, "N", "partitions of the fabric run on N threads (results are the same at any N)",
 	  cli_opt_threads, 0 },
+	{ "--partitions", NULL, "N",
+	  "N partitions instead, run by the threads in turn (large fabrics: each in cache)",
+	  cli_opt_partitions, 0 },
 	{ "--set", NULL, "key=value", "override one value of the file (repeatable)", cli_opt_set, 0 },
 	{ NULL },
 };

@@ -377,6 +377,7 @@ static int cli_job_engine(struct cli_job *j)
 
 	e->engine.pool_pkts = fabric_pool_pkts(e);
 	e->threads = cli_threads(&j->o->sim);
+	e->partitions = j->o->sim.partitions;
 	if (j->check)
 		exp_estimate_print(e, stdout); /* the run's size, before it is built */
 	if (cli_arm_stop(j->o) != 0)

@@ -498,7 +498,7 @@ static void swp_on_signal(int sig)
 }
 
 /* Start run @r: `fabemu run|check FILE -o DIR -q [--seed N] [--set ...]
- * [--max-wall T] [--threads N] [--baseline B] [--junit PART] [-- EAL args]`, its stdout
+ * [--max-wall T] [--threads N] [--partitions N] [--baseline B] [--junit PART] [-- EAL args]`, its stdout
  * and stderr into DIR/fabemu.log; a check's own JUnit report (PART, in
  * p->junit_dir) named by its point (SWP_POINT_ENV). 0 or -errno. */
 static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_plan *p,
@@ -506,11 +506,12 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 {
 	const char *sets[CLI_MAX_SETS] = { 0 };
 	char log[SWP_PATH_BYTES + 16], seed[32], part[SWP_PATH_BYTES + 32], threads[16];
+	char parts[16];
 	char point[SWP_PATH_BYTES], point_seed[32];
 	const char **argv;
 	int n = 0, fd, rc = 0;
 
-	argv = calloc((size_t)(20 + 2 * CLI_MAX_SETS + o->sim.eal_argc), sizeof(*argv));
+	argv = calloc((size_t)(24 + 2 * CLI_MAX_SETS + o->sim.eal_argc), sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
 	if ((rc = swp_sets(o, p, r->combo, sets)) != 0)
@@ -539,6 +540,11 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 		snprintf(threads, sizeof(threads), "%u", o->sim.threads);
 		argv[n++] = "--threads";
 		argv[n++] = threads;
+	}
+	if (o->sim.partitions) {
+		snprintf(parts, sizeof(parts), "%u", o->sim.partitions);
+		argv[n++] = "--partitions";
+		argv[n++] = parts;
 	}
 	if (check && o->baseline) {
 		argv[n++] = "--baseline";

@@ -12,10 +12,10 @@ _fabemu()
 		return
 	fi
 	case $cmd in
-	run) opts='-o --output --seed --threads --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
-	check) opts='-o --output --junit --baseline --skip-nightly --seed --threads --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
+	run) opts='-o --output --seed --threads --partitions --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
+	check) opts='-o --output --junit --baseline --skip-nightly --seed --threads --partitions --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	topo) opts='--dot -h --help' ;;
-	bench) opts='--quick --deep --json --repeat --seed --threads --set -h --help' ;;
+	bench) opts='--quick --deep --json --repeat --seed --threads --partitions --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
 	plot) opts='-o --output --format -h --help' ;;
 	*) return ;;

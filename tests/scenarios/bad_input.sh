@@ -412,6 +412,12 @@ expect cli-threads-many "--threads needs an integer 1..64, got '65'" \
 	"$fabemu" bench --quick --threads 65
 expect cli-threads-word "--threads needs an integer 1..64, got 'two'" \
 	"$fabemu" check "$tmp/ok.yaml" -q --threads two
+expect cli-partitions-zero "--partitions needs an integer 1..64, got '0'" \
+	"$fabemu" run "$tmp/ok.yaml" -q --partitions 0
+expect cli-partitions-many "--partitions needs an integer 1..64, got '100'" \
+	"$fabemu" bench --quick --partitions 100
+expect cli-partitions-word "--partitions needs an integer 1..64, got '4x'" \
+	"$fabemu" check "$tmp/ok.yaml" -q --threads 2 --partitions 4x
 expect cli-missing-value "option '--seed' needs a value" \
 	"$fabemu" run "$tmp/ok.yaml" --seed
 expect cli-wrong-command "topo does not take --set" \
@@ -509,14 +515,14 @@ cexpect() {
 }
 mkdir -p "$tmp/cmp-ok" "$tmp/cmp-empty" "$tmp/cmp-v2" "$tmp/cmp-bad" "$tmp/cmp-arr"
 printf '{\n  "schema_version": 1,\n  "x": 1\n}\n' >"$tmp/cmp-ok/summary.json"
-printf '{\n  "schema_version": 3,\n  "x": 1\n}\n' >"$tmp/cmp-v2/summary.json"
+printf '{\n  "schema_version": 4,\n  "x": 1\n}\n' >"$tmp/cmp-v2/summary.json"
 printf '{\n  "schema_version": 1,\n  "x": [1, \n' >"$tmp/cmp-bad/summary.json"
 printf '[1, 2]\n' >"$tmp/cmp-arr/summary.json"
 cexpect compare-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
 	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-none"
 cexpect compare-no-summary "cmp-empty: no summary.json in it" \
 	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-empty"
-cexpect compare-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 3, this fabemu reads schema versions 1 to 2" \
+cexpect compare-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 4, this fabemu reads schema versions 1 to 3" \
 	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-v2"
 cexpect compare-malformed "cmp-bad/summary.json:[0-9]+:[0-9]+: " \
 	"$fabemu" compare "$tmp/cmp-ok" "$tmp/cmp-bad"
@@ -535,7 +541,7 @@ cexpect compare-run-option "compare does not take --seed" \
 # fabemu plot: the same folder checks, its options; nothing written.
 cexpect plot-missing "fabemu: .*/cmp-none: cannot open: No such file or directory" \
 	"$fabemu" plot "$tmp/cmp-none" -o "$tmp/plot-out"
-cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 3" \
+cexpect plot-schema "cmp-v2/summary.json:2:[0-9]+: schema_version 4" \
 	"$fabemu" plot "$tmp/cmp-v2" -o "$tmp/plot-out"
 cexpect plot-format "--format is png or svg, got 'jpg'" \
 	"$fabemu" plot "$tmp/cmp-ok" -o "$tmp/plot-out" --format jpg

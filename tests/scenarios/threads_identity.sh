@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Parallel runs give the results of one thread (docs/performance.md,
-# "Threads"): each experiment runs with --threads 1, 2 and 4, and the runs
+# "Threads"): each experiment runs with --threads 1, 2 and 4 and with one
+# thread running 3 partitions in turn (--partitions 3), and the runs
 # must agree on the exit status and on provenance.digest_sha256, which
 # covers every result file but the wall-clock block (docs/results.md,
 # "Provenance and digest"); where they differ, the files that do are named.
@@ -21,12 +22,14 @@ key() { sed -n "s/.*\"$2\": *\"*\([^\",]*\)\"*,*\$/\1/p" "$1" | head -1; }
 
 for f in "$@"; do
 	name=$(basename "$f" .yaml)
-	for n in 1 2 4; do
-		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" --threads "$n" \
+	for n in 1 2 4 1x3; do
+		# NxP: N threads running P partitions in turn.
+		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" --threads "${n%x*}" \
+			$(case $n in *x*) echo "--partitions ${n#*x}" ;; esac) \
 			>"$tmp/$name-$n.out" 2>"$tmp/$name-$n.err"
 		echo $? >"$tmp/$name-$n.rc"
 	done
-	for n in 2 4; do
+	for n in 2 4 1x3; do
 		a=$tmp/$name-1 b=$tmp/$name-$n
 		if ! cmp -s "$a.rc" "$b.rc"; then
 			echo "FAIL [$name]: exit $(cat "$a.rc") at 1 thread, $(cat "$b.rc") at $n"
@@ -43,23 +46,27 @@ for f in "$@"; do
 			done
 			fail=1
 		fi
-		used=$(key "$b/summary.json" threads)
+		used=$(key "$b/summary.json" threads) thr=${n%x*} parts=${n#*x}
 		case $name in
 		threads-*)
-			if [ "${used:-1}" != "$n" ]; then
-				echo "FAIL [$name]: --threads $n used ${used:-1} partitions"
+			if [ "${used:-1}" != "$thr" ] ||
+				[ "$(key "$b/summary.json" partitions)" != "$parts" ]; then
+				echo "FAIL [$name]: --threads $thr (partitions $parts) used ${used:-1} threads, $(key "$b/summary.json" partitions) partitions"
 				head -3 "$b.err"
 				fail=1
 			fi
 			# The human summary's scaling report, a line per partition.
-			if ! grep -q "^  threads: $n (lookahead" "$b.out" ||
-				[ "$(grep -c '^  partition ' "$b.out")" != "$n" ]; then
-				echo "FAIL [$name]: no scaling report for $n partitions in the summary"
+			if [ "$thr" = "$parts" ]; then want="^  threads: $thr (lookahead"
+			else want="^  threads: $thr running $parts partitions (lookahead"; fi
+			if ! grep -q "$want" "$b.out" ||
+				[ "$(grep -c '^  partition ' "$b.out")" != "$parts" ]; then
+				echo "FAIL [$name]: no scaling report for $parts partitions in the summary"
 				fail=1
 			fi ;;
 		esac
-		if [ "${used:-1}" = 1 ] && ! grep -q "runs in one partition" "$b.err"; then
-			echo "FAIL [$name]: --threads $n used one partition and said nothing"
+		if [ "$(key "$b/summary.json" partitions)" = 1 ] && [ "$parts" != 1 ] &&
+			! grep -q "runs in one partition" "$b.err"; then
+			echo "FAIL [$name]: $n used one partition and said nothing"
 			fail=1
 		fi
 	done
