@@ -104,6 +104,11 @@ done
 for c in dctcp hpcc ibcc none swift timely; do
 	add "cc/$c" "$vg_fabemu" run "$exp_dir/dcqcn-incast.yaml" -o out -q --set nic.cc=$c
 done
+# Partitioned runs (core/par.c): two threads over three partitions, with
+# faults, and with streamed and listed collectives.
+for f in "$scen_dir/threads-faults.yaml" "$scen_dir/threads-streams.yaml" "$exp_dir/alltoall-rails.yaml"; do
+	add "partitions/$(basename "$f" .yaml)" "$vg_fabemu" run "$f" -o out -q --threads 2 --partitions 3
+done
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
