@@ -260,12 +260,12 @@ void fabric_par_report(const struct fabric *f, const char *lead, FILE *out)
 	if (st.n_workers != st.n_parts)
 		fprintf(out, " running %u partitions", st.n_parts);
 	fprintf(out,
-		" (lookahead %.3f us; %llu windows, %.0f events each; %.1f%% of hops "
-		"crossed partitions; parallelism %.2f: events over the busiest partition's per "
-		"window)\n",
+		" (lookahead %.3f us; %llu windows, %.0f events each, %llu of them ended by a "
+		"fabric-wide event; %.1f%% of hops crossed partitions; parallelism %.2f: events "
+		"over the busiest partition's per window)\n",
 		units_ps_to_ns(st.lookahead_ps) / 1e3, (unsigned long long)st.windows,
-		st.windows ? ev / (double)st.windows : 0, hops > 0 ? 100.0 * (double)x / hops : 0,
-		st.crit_events ? ev / (double)st.crit_events : 0);
+		st.windows ? ev / (double)st.windows : 0, (unsigned long long)st.root_events,
+		hops > 0 ? 100.0 * (double)x / hops : 0, st.crit_events ? ev / (double)st.crit_events : 0);
 	for (uint32_t i = 0; i < st.n_parts; i++)
 		fprintf(out, "  partition %-3u %llu events, busy %.3f s (CPU %.3f s), waiting %.3f s\n", i,
 			(unsigned long long)st.events[i], st.busy_s[i], st.cpu_s[i], st.wait_s[i]);

@@ -170,9 +170,11 @@ static void bench_print_par(const struct fabric *f, bool json)
 		x += st.x_frames[i];
 	if (json) {
 		printf(", \"threads\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
+		       "\"root_events\": %llu, "
 		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"parallelism\": %.3f, "
 		       "\"partitions\": [",
 		       st.n_workers, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
+		       (unsigned long long)st.root_events,
 		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0,
 		       st.crit_events ? ev / (double)st.crit_events : 0);
 		for (uint32_t i = 0; i < st.n_parts; i++)
