@@ -477,6 +477,48 @@ static void test_critical_path(void)
 	tg_graph_free(&g);
 }
 
+/* Which graphs run in partitions (run/fabric_par.c). A ring of three
+ * SENDs over endpoints 0 -> 1 -> 2 -> 0, each waiting for the one before
+ * it: a SEND ends at its receiver, who sends the next, so with endpoint
+ * partitions {0, 0, 1} every dependency stays in one partition. As WRITEs
+ * (ending at their sender) message 1, sent from endpoint 1, would wait
+ * for message 0, which ends at endpoint 0: still partition 0; message 2,
+ * sent from endpoint 2 (partition 1), waits for message 1, which ends at
+ * endpoint 1 (partition 0): refused. A compute node or a join makes the
+ * graph refused whatever the partitions; data too. */
+static void test_graph_partitions(void)
+{
+	struct tg_msg m[3] = {
+		{ .src = 0, .dst = 1, .op = TG_OP_SEND },
+		{ .src = 1, .dst = 2, .op = TG_OP_SEND },
+		{ .src = 2, .dst = 0, .op = TG_OP_SEND },
+	};
+	const uint16_t part[3] = { 0, 0, 1 }, one[3] = { 0, 0, 0 };
+	struct tg_graph g = { 0 };
+	struct tg_node n = { .kind = TG_NODE_XFER, .coll = TG_NO_COLL };
+	uint32_t id, dep;
+
+	for (uint32_t i = 0; i < 3; i++) {
+		n.msg = i;
+		dep = i - 1;
+		CU_ASSERT_EQUAL(tg_graph_add(&g, &n, i ? &dep : NULL, i ? 1 : 0, &id), 0);
+	}
+	CU_ASSERT(tg_graph_parallel(&g));
+	CU_ASSERT(tg_graph_parts_local(&g, m, 3, part));
+	for (uint32_t i = 0; i < 3; i++)
+		m[i].op = TG_OP_WRITE;
+	CU_ASSERT(!tg_graph_parts_local(&g, m, 3, part));
+	CU_ASSERT(tg_graph_parts_local(&g, m, 3, one));
+	/* A message outside the list is refused, not read. */
+	CU_ASSERT(!tg_graph_parts_local(&g, m, 2, one));
+	g.data.n_xfers = 1;
+	CU_ASSERT(!tg_graph_parallel(&g));
+	g.data.n_xfers = 0;
+	CU_ASSERT_EQUAL(tg_graph_join(&g, 0, &id), 0);
+	CU_ASSERT(!tg_graph_parallel(&g));
+	tg_graph_free(&g);
+}
+
 int test_coll_register(void)
 {
 	static const struct test_case tests[] = {
@@ -488,6 +530,7 @@ int test_coll_register(void)
 		{ "training pipeline schedules", test_train_schedules },
 		{ "training and all-to-all of no bytes", test_train_zeros },
 		{ "critical path", test_critical_path },
+		{ "graphs in partitions", test_graph_partitions },
 	};
 
 	return test_suite("coll", tests);
