@@ -16,7 +16,7 @@ case "$secs" in '' | *[!0-9]*) echo "fuzz-smoke: SECONDS must be a whole number,
 root=$PWD
 dir=$root/${FABEMU_FUZZ_BUILD:-build-fuzz}
 cc=$(command -v clang || command -v clang-14 || true)
-[ -n "$cc" ] || { echo "fuzz-smoke: clang not found (tools/install-deps.sh installs it)" >&2; exit 1; }
+[ -n "$cc" ] || { echo "fuzz-smoke: clang not found (tools/install-deps.sh --full installs it)" >&2; exit 1; }
 [ -f "$dir/build.ninja" ] ||
 	CC=$cc meson setup "$dir" -Dfuzz=enabled -Dtests=disabled -Db_sanitize=address,undefined \
 		-Db_lundef=false >/dev/null

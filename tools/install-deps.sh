@@ -2,13 +2,20 @@
 # Install the Debian 12 packages fabemu builds, tests and runs with, when
 # missing. Needs root (or sudo). Safe to run again: installed packages are
 # skipped and nothing is downloaded when all are present.
+#   tools/install-deps.sh          what the build, a run and the quick test
+#                                  set need
+#   tools/install-deps.sh --full   also what only the release set, the
+#                                  fuzzing run and the nightly memcheck
+#                                  need (clang and its runtimes, valgrind)
 set -eu
+case "${1:-}" in
+'' | --full) ;;
+*) echo "usage: tools/install-deps.sh [--full]" >&2; exit 2 ;;
+esac
 pkgs=(
-	clang             # the fuzz targets (libFuzzer, tools/fuzz-smoke.sh)
 	gcc
 	gnuplot-nox       # fabemu plot draws with it (and its scenario test)
 	graphviz          # lays out fabemu topo --dot (dot -Tsvg; checked in a test)
-	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
 	libcunit1-dev     # unit tests
 	libdpdk-dev       # rte_mbuf packets, mempools, EAL
 	libibverbs-dev    # rdma-core verbs types of the NIC API
@@ -20,8 +27,14 @@ pkgs=(
 	pkg-config
 	python3           # scenario tests read summary.json and compare results
 	tshark            # decoder checks in the tests
-	valgrind          # the nightly memcheck pass (tests/scenarios/memcheck.sh)
 )
+if [ "${1:-}" = --full ]; then
+	pkgs+=(
+		clang              # the fuzz targets (libFuzzer, tools/fuzz-smoke.sh)
+		libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
+		valgrind           # the nightly memcheck pass (tests/scenarios/memcheck.sh)
+	)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

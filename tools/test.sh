@@ -24,7 +24,12 @@ case "${1:-}" in
 --full) full=1 ;;
 *) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
 esac
-tools/install-deps.sh
+# The quick set needs neither clang (fuzzing) nor valgrind (memcheck).
+if [ "$full" = 1 ] || [ "${FABEMU_FUZZ:-0}" = 1 ]; then
+	tools/install-deps.sh --full
+else
+	tools/install-deps.sh
+fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

@@ -21,7 +21,7 @@ jobs=${MEMCHECK_JOBS:-$(nproc)}
 only=${MEMCHECK_ONLY:-}
 
 if ! command -v valgrind >/dev/null; then
-	echo "SKIP: valgrind not installed (tools/install-deps.sh installs it)"
+	echo "SKIP: valgrind not installed (tools/install-deps.sh --full installs it)"
 	exit 77
 fi
 if grep -qa __asan_init "$fabemu"; then
