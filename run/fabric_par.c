@@ -181,8 +181,12 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 
 	f->par_note = NULL;
 	n = asked;
-	if (n <= 1)
+	if (n <= 1) {
+		if (e->threads > 1)
+			fprintf(stderr, "fabemu: note: --threads %u with --partitions 1: one partition, run by one thread\n",
+				e->threads);
 		return 0;
+	}
 	if (n > PAR_MAX_THREADS)
 		n = PAR_MAX_THREADS;
 	if (n > t->n_hosts) {
