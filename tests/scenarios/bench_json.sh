@@ -40,6 +40,27 @@ awk -v w="$(field wall_s)" -v lo="$(field wall_s_min)" -v hi="$(field wall_s_max
 	if (s < 0 || st <= 0) { print "FAIL: setup_s " s ", start_s " st; bad = 1 }
 	exit bad }' || fail=1
 
+# The scaling report of two threads over four partitions: its counts
+# agree with the run's (the partitions' events add up to the events).
+"$fabemu" bench --quick --json --threads 2 --partitions 4 >"$tmp/par.json"
+python3 - "$tmp/par.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+if d.get("threads") != 2: bad.append("threads %r, not 2" % d.get("threads"))
+parts = d.get("partitions")
+if not isinstance(parts, list) or len(parts) != 4: bad.append("partitions %r, not 4 of them" % parts)
+else:
+    if sum(p["events"] for p in parts) > d["events"]: bad.append("the partitions' events exceed the run's")
+    if any(p["events"] <= 0 for p in parts): bad.append("a partition handled no event")
+for k in ("lookahead_ns", "windows", "root_events", "events_per_window", "cross_share", "parallelism"):
+    if not isinstance(d.get(k), (int, float)): bad.append("no numeric %s" % k)
+if not bad and not (1 < d["parallelism"] <= 4): bad.append("parallelism %r not in (1, 4]" % d["parallelism"])
+if not bad and not (0 < d["cross_share"] < 1): bad.append("cross_share %r" % d["cross_share"])
+print("FAIL: bench --threads 2 --partitions 4: " + "; ".join(bad) if bad else "ok: the scaling report of 2 threads over 4 partitions")
+sys.exit(1 if bad else 0)
+PY
+
 "$fabemu" run "$exp" -o "$tmp/run" -q
 v=$(value "$tmp/run/summary.json" wall_clock.setup_s)
 if ! awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.e+-]+$/ && v >= 0) }'; then
