@@ -183,7 +183,8 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	n = asked;
 	if (n <= 1) {
 		if (e->threads > 1)
-			fprintf(stderr, "fabemu: note: --threads %u with --partitions 1: one partition, run by one thread\n",
+			fprintf(stderr, "fabemu: note: --threads %u with --partitions 1: one "
+					"partition, run by one thread\n",
 				e->threads);
 		return 0;
 	}
