@@ -141,6 +141,7 @@ struct cli_bench_opts {
 	struct cli_sim_opts sim;       /* first: --seed, --set, EAL args */
 	bool quick;                    /* the small scenario */
 	bool deep;                     /* the deep-buffer variant */
+	bool ai;                       /* the AI-scale scenario (bench_ai) */
 	bool json;                     /* one JSON object */
 	unsigned repeat;               /* runs (0 = 1); figures from the median */
 };

@@ -15,7 +15,7 @@ _fabemu()
 	run) opts='-o --output --seed --threads --partitions --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	check) opts='-o --output --junit --baseline --skip-nightly --seed --threads --partitions --set --max-wall -q --quiet --sweep --seeds --metric -j --jobs -h --help' ;;
 	topo) opts='--dot -h --help' ;;
-	bench) opts='--quick --deep --json --repeat --seed --threads --partitions --set -h --help' ;;
+	bench) opts='--quick --deep --ai --json --repeat --seed --threads --partitions --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
 	plot) opts='-o --output --format -h --help' ;;
 	*) return ;;

@@ -425,7 +425,8 @@ expect cli-wrong-command "topo does not take --set" \
 expect cli-unknown-command "unknown command 'rnu'" "$fabemu" rnu "$tmp/ok.yaml"
 expect cli-bad-repeat "--repeat needs an integer 1..100, got '0'" "$fabemu" bench --quick --repeat 0
 expect cli-repeat-not-run "run does not take --repeat" "$fabemu" run "$tmp/ok.yaml" --repeat 2
-expect cli-bench-two-scenarios "bench takes one of --quick and --deep" "$fabemu" bench --quick --deep
+expect cli-bench-two-scenarios "bench takes one of --quick, --deep and --ai" "$fabemu" bench --quick --deep
+expect cli-bench-ai-and-deep "bench takes one of --quick, --deep and --ai" "$fabemu" bench --ai --deep
 # DPDK's EAL prints its own complaint (and its usage, on stdout) first.
 max_lines=6 expect cli-bad-eal "fabemu: DPDK EAL arguments after '--' not accepted" \
 	"$fabemu" bench --quick -- --no-such-eal-option
