@@ -120,8 +120,13 @@ int exp_estimate(const struct exp *e, struct exp_estimate *out)
 	out->qp_pairs = e->qp_pairs_est;
 	out->ops = e->graph.n_ops;
 	out->deps = e->graph.n_deps;
-	exp_est_fill(e, (uint64_t)e->n_colls + e->n_steps, exp_est_data_bytes(e), fabric_pool_pkts(e),
-		     out);
+	/* A run to completion keeps a record of every streamed message (its
+	 * FCT, for the statistics); one stopped at stop_time only those done
+	 * by then, which are not known here. */
+	exp_est_fill(e, (uint64_t)e->n_colls + e->n_steps,
+		     exp_est_add(exp_est_data_bytes(e),
+				 e->stop_ps ? 0 : tg_graph_stream_done_bytes(&e->graph)),
+		     fabric_pool_pkts(e), out);
 	return out->total_bytes > out->bound_bytes ? -E2BIG : 0;
 }
 
@@ -260,6 +265,9 @@ int exp_estimate_check(const struct exp *e, const struct cfg_node *at, char err[
 	exp_est_parts(&est, parts, sizeof(parts));
 	exp_est_bound(&est, bound, sizeof(bound));
 	cfg_errorf(err, at, "the run would take %s, more than %s (a smaller fabric, traffic or "
-		   "engine.packet_pool)", parts, bound);
+		   "engine.packet_pool%s)", parts, bound,
+		   e->graph.n_streams && !e->stop_ps
+			   ? "; a stop_time: run to completion, every streamed message's record is kept"
+			   : "");
 	return -EINVAL;
 }

@@ -322,6 +322,11 @@ struct tg_graph;
 double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu);
 /* Messages of @g's streams in all. */
 uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
+/* The memory the records of @g's streamed messages take once all have
+ * completed (summary.json's per-message statistics keep each one's FCT,
+ * ideal FCT and length): what a run to completion adds to the in-flight
+ * state, in bytes. */
+uint64_t tg_graph_stream_done_bytes(const struct tg_graph *g);
 /* Whether @g may run in partitions (par.h) whatever they are: it carries
  * no data and has transfers and streamed collectives only, no stream
  * waiting for another operation or waited for. Compute phases and joins

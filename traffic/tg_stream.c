@@ -105,6 +105,13 @@ uint64_t tg_graph_stream_msgs(const struct tg_graph *g)
 	return sum;
 }
 
+uint64_t tg_graph_stream_done_bytes(const struct tg_graph *g)
+{
+	uint64_t n = tg_graph_stream_msgs(g);
+
+	return n > UINT64_MAX / sizeof(struct tg_sdone) ? UINT64_MAX : n * sizeof(struct tg_sdone);
+}
+
 uint64_t tg_stream_n_keys(const struct tg_graph *g)
 {
 	uint64_t n = 0;

@@ -890,6 +890,13 @@ size size-memory "size-memory.yaml:3:11: permutation 'permutation0': the run wou
 # known once the traffic is: the whole experiment is checked then.
 size size-pool "size-pool.yaml:4:10: the run would take about [0-9.]+ GiB \(messages [0-9.]+ MiB, graph [0-9.]+ MiB, fabric [0-9.]+ MiB, packet pool [0-9.]+ GiB\), more than engine.max_memory \(1.0 GiB\) \(a smaller fabric, traffic or engine.packet_pool\)" \
 	"$good_topo" "nic: {payload: true}" "engine: {max_memory: 1GiB}" "traffic: [{kind: permutation, size: 1GiB}]"
+# A streamed all-reduce run to completion keeps a 24-byte record of each
+# of its 516,096 messages (11.8 MiB): over the bound with it, where the
+# same run to a stop_time (352.7 MiB) fits; the message names stop_time.
+size size-stream-records "size-stream-records.yaml:6:10: the run would take about 364.[0-9] MiB \(messages 11.9 MiB, graph 0.0 MiB, fabric [0-9.]+ MiB, packet pool [0-9.]+ MiB\), more than engine.max_memory \(360.0 MiB\) \(a smaller fabric, traffic or engine.packet_pool; a stop_time: run to completion, every streamed message's record is kept\)" \
+	"name: big" "topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts_per_leaf: 16, host_link: {rate: 400Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}" \
+	"nic: {mtu: 4096}" "outputs: {flows_csv: false}" "engine: {max_memory: 360MiB}" \
+	"traffic: [{kind: collective, name: ar, collective: all-reduce, size: 2GiB}]"
 # A congestion control that reacts to marks only (DCQCN, IB CC) where the
 # link layer marks nothing: refused at its cc key, naming the key that
 # marks on this layer and the other layer's marking that does not apply
