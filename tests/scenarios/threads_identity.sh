@@ -71,17 +71,20 @@ for f in "$@"; do
 		fi
 	done
 done
-# A sweep hands --threads to every point's run: each point at 2 threads
-# used 2 and has the digest of the same point at 1.
+# A sweep hands --threads and --partitions to every point's run: each
+# point at 2 threads over 3 partitions used them and has the digest of the
+# same point at 1 thread.
 f=$1
 for n in 1 2; do
 	FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/sweep-$n" -q --threads "$n" --seeds 1..2 -j 2 \
+		$([ "$n" = 2 ] && echo "--partitions 3") \
 		>/dev/null 2>"$tmp/sweep-$n.err" || { echo "FAIL [sweep]: exit $? at $n threads"; fail=1; }
 done
 for d in "$tmp"/sweep-1/*/; do
 	p=$(basename "$d") a=$d/summary.json b=$tmp/sweep-2/$p/summary.json
 	[ -f "$b" ] || { echo "FAIL [sweep $p]: no summary at 2 threads"; fail=1; continue; }
-	[ "$(key "$b" threads)" = 2 ] || { echo "FAIL [sweep $p]: the point ran on $(key "$b" threads) threads"; fail=1; }
+	[ "$(key "$b" threads)" = 2 ] && [ "$(key "$b" partitions)" = 3 ] ||
+		{ echo "FAIL [sweep $p]: the point ran on $(key "$b" threads) threads, $(key "$b" partitions) partitions"; fail=1; }
 	[ "$(key "$a" digest_sha256)" = "$(key "$b" digest_sha256)" ] ||
 		{ echo "FAIL [sweep $p]: digest at 2 threads differs from 1 thread's"; fail=1; }
 done
