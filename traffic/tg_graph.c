@@ -285,8 +285,9 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 {
 	const struct tg_node *o = &t->ops[i];
 
-	/* In a parallel run (par.h: streams alone, none waiting for another)
-	 * operations end in any partition: the counts are atomic. */
+	/* In a parallel run (par.h; tg_graph_parallel: streams and transfers,
+	 * each transfer's successors in the partition where it ends)
+	 * operations end in any partition: the shared counts are atomic. */
 	__atomic_fetch_add(&t->n_ops_done, 1, __ATOMIC_RELAXED);
 	t->op_end[i] = now_ps;
 	if (o->coll != TG_NO_COLL) {
