@@ -57,6 +57,8 @@ void par_free(struct par *p);
 /* Partition @i's simulation. */
 struct sim *par_sim(struct par *p, uint32_t i);
 uint32_t par_n(const struct par *p);
+/* The threads that run them (1..par_n). */
+uint32_t par_workers(const struct par *p);
 
 /* The smallest link delay between partitions, set before par_run (> 0). */
 void par_set_lookahead(struct par *p, uint64_t lookahead_ps);

@@ -237,12 +237,7 @@ struct sim *fabric_node_sim(struct fabric *f, uint32_t node)
 
 uint32_t fabric_threads(const struct fabric *f)
 {
-	struct par_stats st;
-
-	if (!f->par)
-		return 1;
-	par_get_stats(f->par, &st);
-	return st.n_workers;
+	return f->par ? par_workers(f->par) : 1;
 }
 
 uint32_t fabric_partitions(const struct fabric *f)

@@ -293,11 +293,8 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 	if (o->coll != TG_NO_COLL) {
 		struct tg_coll_rt *c = &t->colls[o->coll];
 		uint32_t left = __atomic_sub_fetch(&c->left, 1, __ATOMIC_ACQ_REL);
-		uint64_t end = __atomic_load_n(&c->end_ps, __ATOMIC_RELAXED);
 
-		while (now_ps > end && !__atomic_compare_exchange_n(&c->end_ps, &end, now_ps, true,
-								     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			;
+		tg_atomic_max(&c->end_ps, now_ps);
 		if (left == 0 && t->data)
 			tg_data_coll_done(t, o->coll); /* before what waits for it starts */
 	}
@@ -324,14 +321,8 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 	uint64_t at = o->start_ps > now_ps ? o->start_ps : now_ps;
 
 	t->op_start[i] = at;
-	if (o->coll != TG_NO_COLL) {
-		/* Partitions start a collective's transfers (par.h): atomic. */
-		uint64_t *v = &t->colls[o->coll].start_ps, cur = __atomic_load_n(v, __ATOMIC_RELAXED);
-
-		while (at < cur && !__atomic_compare_exchange_n(v, &cur, at, true, __ATOMIC_RELAXED,
-								 __ATOMIC_RELAXED))
-			;
-	}
+	if (o->coll != TG_NO_COLL)
+		tg_atomic_min(&t->colls[o->coll].start_ps, at); /* partitions start them (par.h) */
 	if (o->kind == TG_NODE_XFER) {
 		/* On the sending NIC's simulation (its partition's, par.h). */
 		struct sim *ns = nic_sim(t->nics[t->eps[t->flows[o->msg].msg.src].nic]);

@@ -11,6 +11,27 @@
 
 enum { TG_NO_OP = UINT32_MAX /* a message no operation names */ };
 
+/* @*v = max(@*v, @x), atomically: counts several partitions of a parallel
+ * run write (par.h), whose order must not show. */
+static inline void tg_atomic_max(uint64_t *v, uint64_t x)
+{
+	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
+
+	while (x > cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/* @*v = min(@*v, @x), atomically (tg_atomic_max). */
+static inline void tg_atomic_min(uint64_t *v, uint64_t x)
+{
+	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
+
+	while (x < cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
 /* One message in flight: what its post event needs. */
 struct tg_slot {
 	struct tg *t;         /* owner */

@@ -284,26 +284,6 @@ static void tg_sslot_put(struct tg_streams *st, uint32_t part, struct tg_sslot *
 	p->free = s->id;
 }
 
-/* @*v = max(@*v, @x), atomically. */
-static void tg_atomic_max(uint64_t *v, uint64_t x)
-{
-	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
-
-	while (x > cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
-		;
-}
-
-/* @*v = min(@*v, @x), atomically. */
-static void tg_atomic_min(uint64_t *v, uint64_t x)
-{
-	uint64_t cur = __atomic_load_n(v, __ATOMIC_RELAXED);
-
-	while (x < cur && !__atomic_compare_exchange_n(v, &cur, x, true, __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
-		;
-}
-
 static void tg_stream_post(struct sim *sim, void *obj);
 
 /* An instance's state while it runs: freed at its end. */
