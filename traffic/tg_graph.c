@@ -325,7 +325,8 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 		tg_atomic_min(&t->colls[o->coll].start_ps, at); /* partitions start them (par.h) */
 	if (o->kind == TG_NODE_XFER) {
 		/* On the sending NIC's simulation (its partition's, par.h). */
-		struct sim *ns = nic_sim(t->nics[t->eps[t->flows[o->msg].msg.src].nic]);
+		struct sim *ns = t->sim->par ? nic_sim(t->nics[t->eps[t->flows[o->msg].msg.src].nic])
+					     : t->sim;
 
 		sim_at(ns, at, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
 	} else if (o->kind == TG_NODE_STREAM)

@@ -297,10 +297,11 @@ static void tg_stream_rt_end(struct tg_srt *rt)
 }
 
 /* The simulation of the NIC that sends on edge @e of stream @v: its
- * partition's (par.h). */
+ * partition's (par.h). Without partitions the tg's own, without reading
+ * the NIC (a line the post would miss in cache for nothing). */
 static struct sim *tg_stream_sim(const struct tg *t, const struct tg_stream *v, uint32_t e)
 {
-	return nic_sim(t->nics[t->eps[v->ep[2 * e]].nic]);
+	return t->sim->par ? nic_sim(t->nics[t->eps[v->ep[2 * e]].nic]) : t->sim;
 }
 
 void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps)
