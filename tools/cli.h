@@ -65,6 +65,8 @@ struct cli_cmd {
 	size_t opts_bytes;    /* the size of its options struct (zeroed before reading) */
 	bool sim;             /* takes EAL args after `--`: its options struct begins with
 			       * struct cli_sim_opts */
+	bool mpi;             /* under MPI every process runs it (it shares its runs out,
+			       * cli_mpi.h); else process 0 alone */
 	/* A positional argument @a: CLI_OK, or CLI_BAD_INPUT having said why.
 	 * NULL: the command takes none. */
 	int (*arg)(void *opts, const char *a);

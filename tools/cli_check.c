@@ -410,6 +410,7 @@ const struct cli_cmd cli_cmd_check = {
 	.opts = cli_check_optdefs,
 	.opts_bytes = sizeof(struct cli_run_opts),
 	.sim = true,
+	.mpi = true,
 	.arg = cli_run_arg,
 	.main = cli_check_main,
 };

@@ -16,6 +16,7 @@
 #include <rte_mempool.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "fabric.h"
 #include "results.h"
 
@@ -523,6 +524,15 @@ int cli_run(const struct cli_run_opts *o, bool check)
 		return cli_skip_nightly(o);
 	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
 		return cli_sweep(o, check);
+	if (cli_mpi_world().size > 1) {
+		/* One run is not split across processes: process 0 runs it. */
+		if (cli_mpi_world().rank > 0)
+			return CLI_OK;
+		fprintf(stderr, "fabemu: %d MPI processes: a single run is not split across processes; "
+				"process 0 runs it alone (a sweep or several files share their runs out: "
+				"docs/user-guide.md, \"Across processes and machines (MPI)\")\n",
+			cli_mpi_world().size);
+	}
 	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
 		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
 			strerror(-r));

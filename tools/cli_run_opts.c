@@ -132,6 +132,7 @@ const struct cli_cmd cli_cmd_run = {
 	.opts = cli_run_optdefs,
 	.opts_bytes = sizeof(struct cli_run_opts),
 	.sim = true,
+	.mpi = true,
 	.arg = cli_run_arg,
 	.main = cli_run_main,
 };

@@ -19,6 +19,7 @@
 
 #include "cfg.h"
 #include "cli.h"
+#include "cli_mpi.h"
 #include "cli_sweep.h"
 #include "exp.h"
 
@@ -520,7 +521,7 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 	argv[n++] = check ? "check" : "run";
 	argv[n++] = o->exps[r->file];
 	argv[n++] = "-o";
-	argv[n++] = r->dir;
+	argv[n++] = r->wdir ? r->wdir : r->dir;
 	argv[n++] = "-q";
 	if (p->n_seeds || o->sim.seed_set) {
 		snprintf(seed, sizeof(seed), "%llu",
@@ -562,7 +563,7 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 		for (int i = 0; i < o->sim.eal_argc; i++)
 			argv[n++] = o->sim.eal_argv[i];
 	}
-	snprintf(log, sizeof(log), "%s/fabemu.log", r->dir);
+	snprintf(log, sizeof(log), "%s/fabemu.log", r->wdir ? r->wdir : r->dir);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		rc = -errno;
@@ -573,7 +574,8 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 	fflush(stderr);
 	r->pid = fork();
 	if (r->pid == 0) {
-		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+		    setenv(CLI_MPI_CHILD_ENV, "1", 1) != 0)
 			_exit(CLI_FAIL);
 		if (check && (setenv(SWP_RUN_ENV, "1", 1) != 0 || setenv(SWP_POINT_ENV, point, 1) != 0 ||
 			      setenv(SWP_FOLDER_ENV, swp_shown(o, p, r), 1) != 0))
@@ -600,8 +602,11 @@ static void swp_run_all(const struct cli_run_opts *o, bool check, struct swp_pla
 {
 	struct sigaction sa = { .sa_handler = swp_on_signal }, ign = { .sa_handler = SIG_IGN };
 	struct sigaction old_int, old_term, old_hup;
-	unsigned next = 0, running = 0, done = 0;
+	unsigned next = 0, running = 0, done = 0, mine = 0;
 	bool passed_on = false;
+
+	for (unsigned i = 0; i < p->n_runs; i++)
+		mine += !p->runs[i].away;
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&ign.sa_mask);
@@ -620,6 +625,8 @@ static void swp_run_all(const struct cli_run_opts *o, bool check, struct swp_pla
 		while (!swp_stop_sig && running < jobs && next < p->n_runs) {
 			struct swp_run *r = &p->runs[next++];
 
+			if (r->away)
+				continue;
 			if (swp_spawn(o, check, p, r) == 0)
 				running++;
 			else
@@ -652,7 +659,7 @@ static void swp_run_all(const struct cli_run_opts *o, bool check, struct swp_pla
 			running--;
 			done++;
 			if (!quiet)
-				printf("[%u/%u] %s: %s\n", done, p->n_runs, r->dir,
+				printf("[%u/%u] %s: %s\n", done, mine, r->dir,
 				       swp_status_word(r->status, check));
 			fflush(stdout);
 		}
@@ -679,53 +686,12 @@ static void swp_plan_free(struct swp_plan *p)
 	free(p->point_seeds);
 	for (unsigned i = 0; p->runs && i < p->n_runs; i++) {
 		free(p->runs[i].dir);
+		free(p->runs[i].wdir);
 		cfg_doc_free(p->runs[i].doc);
 	}
 	free(p->runs);
 	free(p->verdicts);
 	free(p);
-}
-
-/* The folders: each file's (held for the sweep in @locks, its old tables
- * removed), then each run's. CLI_OK or CLI_BAD_INPUT (said on stderr). */
-static int swp_folders(const struct swp_plan *p, unsigned n_exps, int *locks, unsigned *n_locks)
-{
-	char path[SWP_PATH_BYTES + 32];
-	int r;
-
-	for (unsigned f = 0; p->multi && f < n_exps; f++) {
-		int fd;
-
-		if ((r = cli_mkdirs(p->bases[f])) != 0) {
-			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->bases[f],
-				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
-					      : strerror(-r));
-			return CLI_BAD_INPUT;
-		}
-		snprintf(path, sizeof(path), "%s/.fabemu.lock", p->bases[f]);
-		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-			fprintf(stderr, "fabemu: %.400s: in use by another fabemu run (or cannot be locked): "
-					"use another -o folder or wait\n", p->bases[f]);
-			if (fd >= 0)
-				close(fd);
-			return CLI_BAD_INPUT;
-		}
-		locks[(*n_locks)++] = fd;
-		snprintf(path, sizeof(path), "%s/sweep.csv", p->bases[f]);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/sweep_summary.csv", p->bases[f]);
-		unlink(path);
-	}
-	for (unsigned i = 0; i < p->n_runs; i++) {
-		if ((r = cli_mkdirs(p->runs[i].dir)) != 0) {
-			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->runs[i].dir,
-				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
-					      : strerror(-r));
-			return CLI_BAD_INPUT;
-		}
-	}
-	return CLI_OK;
 }
 
 /* Bad input found by the plan (@msg): for check --junit, the report of
@@ -744,6 +710,8 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
 	char msg[CFG_ERR_BYTES];
 	struct swp_plan *p = calloc(1, sizeof(*p));
+	struct cli_mpi w = cli_mpi_world();
+	char work[SWP_PATH_BYTES] = "";
 	int locks[CLI_MAX_EXPS], rc, r;
 	unsigned n_locks = 0;
 
@@ -758,20 +726,27 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 	sigaction(SIGCHLD, &dfl, &old_chld);
 	msg[0] = '\0';
 	if ((r = swp_plan(o, check, p, msg)) != 0) {
-		if (msg[0])
+		if (msg[0] && w.rank == 0) /* every MPI process planned the same */
 			fprintf(stderr, "%s\n", msg);
 		else if (r == -ENOMEM)
 			fprintf(stderr, "fabemu: out of memory\n");
-		if (check && r == -EINVAL)
+		if (check && r == -EINVAL && w.rank == 0)
 			swp_junit_refused(o, msg);
 		rc = r == -EINVAL ? CLI_BAD_INPUT : CLI_FAIL;
 		goto out;
 	}
-	if ((rc = swp_folders(p, o->n_exps, locks, &n_locks)) != CLI_OK)
+	/* Under MPI, a process but 0 runs its share in a private folder. */
+	if (w.size > 1 && (r = cli_mpi_sweep_share(p, check && o->junit, work, sizeof(work))) != 0) {
+		fprintf(stderr, "fabemu: MPI process %d: cannot make its folder: %s\n", w.rank,
+			strerror(-r));
+		rc = CLI_FAIL;
+		goto out;
+	}
+	if (w.rank == 0 && (rc = swp_folders(p, o->n_exps, locks, &n_locks)) != CLI_OK)
 		goto out;
 	/* Each run's check writes its own report beside the sweep's; the
 	 * sweep gathers them into one. */
-	if (check && o->junit) {
+	if (w.rank == 0 && check && o->junit) {
 		snprintf(p->junit_dir, sizeof(p->junit_dir), "%.*s.runs.XXXXXX", SWP_PATH_BYTES - 16,
 			 o->junit);
 		if (!mkdtemp(p->junit_dir)) {
@@ -782,8 +757,13 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 		}
 	}
 	swp_run_all(o, check, p, o->jobs ? o->jobs : 1, o->quiet);
-	rc = swp_finish(o, check, p, swp_stop_sig != 0);
+	r = cli_mpi_sweep_gather(p);
+	rc = w.rank > 0 ? r : swp_finish(o, check, p, swp_stop_sig != 0);
+	if (rc == CLI_OK && r != CLI_OK)
+		rc = r;
 out:
+	if (work[0])
+		cli_mpi_rmtree(work);
 	for (unsigned i = 0; i < n_locks; i++)
 		close(locks[i]);
 	swp_junit_cleanup(p);

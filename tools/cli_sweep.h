@@ -62,6 +62,10 @@ struct swp_run {
 	unsigned seed_i;    /* index in swp_plan.seeds (0 without --seeds) */
 	uint64_t seed;      /* its seed: --seeds', else the file's (or --seed) */
 	char *dir;          /* its results folder (malloc'd) */
+	char *wdir;         /* where this process runs it, when not in dir: under MPI, a
+			     * process but 0 runs its share in a private folder and sends
+			     * it to process 0 (cli_mpi.h) (malloc'd), or NULL */
+	bool away;          /* run by another MPI process (cli_mpi.h) */
 	pid_t pid;          /* while it runs */
 	int status;         /* exit status, 128 + signal, or SWP_NOT_RUN */
 	struct cfg_doc *doc; /* its summary.json once read, or NULL */
@@ -150,5 +154,9 @@ void swp_point_label(const struct swp_plan *p, unsigned combo, const char *seed,
 		     size_t cap);
 int swp_junit(const struct cli_run_opts *o, const struct swp_plan *p);
 void swp_junit_cleanup(const struct swp_plan *p);
+
+/* The folders: each file's (held for the sweep in @locks, its old tables
+ * removed), then each run's. CLI_OK or CLI_BAD_INPUT (said on stderr). */
+int swp_folders(const struct swp_plan *p, unsigned n_exps, int *locks, unsigned *n_locks);
 
 #endif

@@ -2,10 +2,12 @@
  * with the Student-t intervals, the printed table, the verdicts across
  * seeds and the exit status (the JUnit report: cli_junit.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "cli_sweep.h"
@@ -434,4 +436,45 @@ int swp_finish(const struct cli_run_opts *o, bool check, struct swp_plan *p, boo
 			fprintf(stderr, "fabemu: %s: %s (see %s/fabemu.log)\n", p->runs[i].dir,
 				swp_status_word(p->runs[i].status, check), p->runs[i].dir);
 	return rc;
+}
+
+/* cli_sweep.h */
+int swp_folders(const struct swp_plan *p, unsigned n_exps, int *locks, unsigned *n_locks)
+{
+	char path[SWP_PATH_BYTES + 32];
+	int r;
+
+	for (unsigned f = 0; p->multi && f < n_exps; f++) {
+		int fd;
+
+		if ((r = cli_mkdirs(p->bases[f])) != 0) {
+			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->bases[f],
+				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
+					      : strerror(-r));
+			return CLI_BAD_INPUT;
+		}
+		snprintf(path, sizeof(path), "%s/.fabemu.lock", p->bases[f]);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			fprintf(stderr, "fabemu: %.400s: in use by another fabemu run (or cannot be locked): "
+					"use another -o folder or wait\n", p->bases[f]);
+			if (fd >= 0)
+				close(fd);
+			return CLI_BAD_INPUT;
+		}
+		locks[(*n_locks)++] = fd;
+		snprintf(path, sizeof(path), "%s/sweep.csv", p->bases[f]);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/sweep_summary.csv", p->bases[f]);
+		unlink(path);
+	}
+	for (unsigned i = 0; i < p->n_runs; i++) {
+		if ((r = cli_mkdirs(p->runs[i].dir)) != 0) {
+			fprintf(stderr, "fabemu: %.400s: cannot create results folder: %s\n", p->runs[i].dir,
+				r == -ENOTDIR ? "it, or a folder above it, exists and is not a folder"
+					      : strerror(-r));
+			return CLI_BAD_INPUT;
+		}
+	}
+	return CLI_OK;
 }

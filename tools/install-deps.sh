@@ -6,7 +6,8 @@
 #                                  set need
 #   tools/install-deps.sh --full   also what only the release set, the
 #                                  fuzzing run and the nightly memcheck
-#                                  need (clang and its runtimes, valgrind)
+#                                  need (clang and its runtimes, valgrind,
+#                                  OpenMPI)
 set -eu
 case "${1:-}" in
 '' | --full) ;;
@@ -33,6 +34,8 @@ if [ "${1:-}" = --full ]; then
 		clang              # the fuzz targets (libFuzzer, tools/fuzz-smoke.sh)
 		libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
 		valgrind           # the nightly memcheck pass (tests/scenarios/memcheck.sh)
+		libopenmpi-dev     # mpirun -np N fabemu: sweeps over processes (meson finds it)
+		openmpi-bin        # mpirun, for the mpi test
 	)
 fi
 missing=()

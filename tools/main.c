@@ -8,6 +8,7 @@
 #include <rte_version.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "fab_version.h"
 
 static const char usage[] =
@@ -90,7 +91,9 @@ static int cli_cmd_run_argv(const struct cli_cmd *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *c = argc >= 2 ? cli_cmd_find(argv[1]) : NULL;
+	struct cli_mpi w;
 	const char *cmd;
+	int rc;
 
 	if (c && c->sim)
 		cli_heap_huge_pages(argv);
@@ -102,10 +105,18 @@ int main(int argc, char **argv)
 		return CLI_OK;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("fabemu %s (commit %s, %s)\n", FAB_VERSION, FAB_COMMIT, rte_version());
+		printf("fabemu %s (commit %s, %s, %s)\n", FAB_VERSION, FAB_COMMIT, rte_version(),
+		       cli_mpi_version());
 		return CLI_OK;
 	}
 	if (!c)
 		return cli_bad("unknown command '%s'", cmd);
-	return cli_cmd_run_argv(c, argc, argv);
+	if ((rc = cli_mpi_start(&argc, &argv, &w)) != CLI_OK)
+		return rc;
+	if (w.size > 1 && !c->mpi && c->sim && w.rank == 0)
+		fprintf(stderr, "fabemu: %d MPI processes: %s runs in process 0 alone (docs/user-guide.md, "
+				"\"Across processes and machines (MPI)\")\n", w.size, c->name);
+	rc = w.size > 1 && !c->mpi && w.rank > 0 ? CLI_OK : cli_cmd_run_argv(c, argc, argv);
+	cli_mpi_end();
+	return rc;
 }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# fabemu under an MPI launcher (docs/user-guide.md, "Across processes and
+# machines (MPI)"). Independent expectation: the same command in one
+# process (-j 2), whose results folders, tables and JUnit report must be
+# identical (summary.json: the same digest_sha256, which covers every
+# result but the wall-clock block), with the same exit status.
+# - built with MPI and mpirun present: a sweep over 2 processes, a check
+#   sweep over 3 (one point failing, a process with fewer runs than the
+#   others) with its JUnit report, and a single run (process 0 alone, said
+#   on stderr); no private folder is left behind;
+# - built without MPI: started as 2 processes (the launcher's environment)
+#   it refuses with exit 2, saying so once (process 0), instead of running
+#   the command twice into one folder.
+#   mpi.sh FABEMU EXPERIMENT
+set -eu
+. "$(dirname "$0")/lib.sh"
+fabemu=$1 exp=$2
+export FABEMU_NO_REEXEC=1
+
+if "$fabemu" --version | grep -q 'without MPI'; then
+	set +e
+	OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 "$fabemu" run "$exp" -o "$tmp/r0" -q \
+		>"$tmp/r0.out" 2>"$tmp/r0.err"
+	rc0=$?
+	OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$fabemu" run "$exp" -o "$tmp/r1" -q \
+		>"$tmp/r1.out" 2>"$tmp/r1.err"
+	rc1=$?
+	set -e
+	[ "$rc0" = 2 ] && [ "$rc1" = 2 ] || bad "built without MPI, 2 processes: exit $rc0 and $rc1, not 2"
+	grep -q 'built without MPI' "$tmp/r0.err" || bad "process 0 does not say why: $(head -2 "$tmp/r0.err")"
+	[ ! -s "$tmp/r1.err" ] || bad "process 1 says it too: $(head -2 "$tmp/r1.err")"
+	[ ! -e "$tmp/r0" ] && [ ! -e "$tmp/r1" ] || bad "a refused process wrote results"
+	[ "$fail" = 0 ] && echo "ok: built without MPI, refused as 2 processes (mpirun part: needs a build with MPI)"
+	exit "$fail"
+fi
+if ! command -v mpirun >/dev/null; then
+	echo "SKIP: fabemu is built with MPI but mpirun is not installed (openmpi-bin)"
+	exit 77
+fi
+mpi=(mpirun --oversubscribe)
+[ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
+# Containers often forbid the cross-memory attach OpenMPI's shared-memory
+# transport tries first: use plain copies.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mkdir -p "$tmp/t"
+export TMPDIR=$tmp/t
+
+# Every file of folders $1 and $2 the same (summary.json: its digest).
+same_tree() {
+	(cd "$1" && find . -type f | sort) >"$tmp/la"
+	(cd "$2" && find . -type f | sort) >"$tmp/lb"
+	if ! cmp -s "$tmp/la" "$tmp/lb"; then
+		bad "$3: the files differ: $(diff "$tmp/la" "$tmp/lb" | head -4 | tr '\n' ' ')"
+		return
+	fi
+	local n=0
+	while read -r f; do
+		n=$((n + 1))
+		case $f in
+		*/summary.json)
+			[ "$(key "$1/$f" provenance.digest_sha256)" = "$(key "$2/$f" provenance.digest_sha256)" ] ||
+				bad "$3: $f: digests differ"
+			;;
+		*) cmp -s "$1/$f" "$2/$f" || bad "$3: $f differs" ;;
+		esac
+	done <"$tmp/la"
+	echo "ok: $3: $n files, the same as in one process"
+}
+
+# A sweep over 2 processes against -j 2 in one.
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" --seeds 1..3 -o "$tmp/mA" -q >"$tmp/mA.out" 2>"$tmp/mA.err" ||
+	bad "mpirun -np 2 sweep: exit $? ($(tail -2 "$tmp/mA.err"))"
+"$fabemu" run "$exp" --seeds 1..3 -j 2 -o "$tmp/mB" -q >"$tmp/mB.out" 2>"$tmp/mB.err" ||
+	bad "the sweep in one process: exit $?"
+same_tree "$tmp/mA" "$tmp/mB" "sweep, 2 processes"
+
+# A check sweep over 3 processes, one point failing (a stop time before
+# the messages end), with its JUnit report.
+set +e
+"${mpi[@]}" -np 3 "$fabemu" check "$exp" --sweep stop_time=2us,0ns -o "$tmp/cA" --junit "$tmp/jA.xml" \
+	-q >"$tmp/cA.out" 2>"$tmp/cA.err"
+rcA=$?
+"$fabemu" check "$exp" --sweep stop_time=2us,0ns -o "$tmp/cB" --junit "$tmp/jB.xml" -j 2 -q \
+	>"$tmp/cB.out" 2>"$tmp/cB.err"
+rcB=$?
+set -e
+[ "$rcB" = 1 ] || bad "the check sweep in one process: exit $rcB, not 1 (a point fails)"
+[ "$rcA" = "$rcB" ] && echo "ok: check sweep, 3 processes: exit $rcA as in one" ||
+	bad "check sweep: exit $rcA over 3 processes, $rcB in one"
+same_tree "$tmp/cA" "$tmp/cB" "check sweep, 3 processes"
+untimed() { sed -E 's/ (time|timestamp)="[^"]*"//g' "$1"; }
+if cmp -s <(untimed "$tmp/jA.xml") <(untimed "$tmp/jB.xml"); then
+	echo "ok: check sweep, 3 processes: the JUnit report is the one of one process"
+else
+	bad "check sweep: JUnit reports differ: $(diff <(untimed "$tmp/jA.xml") <(untimed "$tmp/jB.xml") | head -3)"
+fi
+grep -q 'fail' "$tmp/cA.out" || bad "check sweep: the failing point is not in its table"
+
+# A single run: process 0 alone, with a note; the results of one process.
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" -o "$tmp/sA" -q >"$tmp/sA.out" 2>"$tmp/sA.err" ||
+	bad "mpirun -np 2 single run: exit $?"
+"$fabemu" run "$exp" -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the single run: exit $?"
+[ "$(grep -c 'process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
+	bad "single run: the note is not said once: $(head -3 "$tmp/sA.err")"
+[ "$(key "$tmp/sA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sB/summary.json" provenance.digest_sha256)" ] &&
+	echo "ok: single run under mpirun -np 2: the digest of one process" ||
+	bad "single run under mpirun: digest differs"
+
+left=$(find "$tmp/t" -mindepth 1 | head -3)
+[ -z "$left" ] && echo "ok: no private folder left" || bad "left behind: $left"
+exit "$fail"

@@ -1,0 +1,60 @@
+/* fabemu under an MPI launcher (mpirun -np N fabemu ...; docs/user-guide.md,
+ * "Across processes and machines (MPI)"). The processes share out the runs
+ * of a sweep (or of several experiment files): process k runs those whose
+ * index is k modulo N, each in a private folder, and sends its results
+ * folders to process 0, which writes them where one process would have and
+ * then the sweep's tables. Any other command (a single run or check, bench,
+ * topo, compare, plot) runs in process 0 alone. A fabemu built without MPI
+ * refuses to start as more than one process instead of running the whole
+ * command N times into the same folders. */
+#ifndef FAB_CLI_MPI_H
+#define FAB_CLI_MPI_H
+
+#include <stdbool.h>
+
+struct swp_plan;
+
+/* Set in the environment of the runs a sweep starts: they are processes
+ * of their own, not members of the MPI job their parent is one of. */
+#define CLI_MPI_CHILD_ENV "FABEMU_MPI_CHILD"
+
+/* This process's place: rank 0 of 1 when not started by an MPI launcher. */
+struct cli_mpi {
+	int rank;
+	int size;
+};
+
+/* Join the MPI job when an MPI launcher started this process (its
+ * environment says so), filling @w. CLI_OK, or CLI_BAD_INPUT having said
+ * why (launched as several processes by a build without MPI, or MPI would
+ * not start). */
+int cli_mpi_start(int *argc, char ***argv, struct cli_mpi *w);
+/* Leave the MPI job, if this process joined one. */
+void cli_mpi_end(void);
+/* The MPI this fabemu is built with, for --version: "MPI: Open MPI
+ * 4.1.4", or "without MPI". */
+const char *cli_mpi_version(void);
+/* This process's place in the job (rank 0 of 1 outside one). */
+struct cli_mpi cli_mpi_world(void);
+
+/* After the sweep's runs: each process but 0 sends process 0 its runs'
+ * folders, exit statuses and (check --junit) reports, and process 0 writes
+ * them into the runs' folders and its plan. Every process calls it. CLI_OK,
+ * or CLI_FAIL when something could not be sent or written (said on
+ * stderr; the run it belongs to is then failed). */
+int cli_mpi_sweep_gather(struct swp_plan *p);
+
+/* Share the sweep's runs out: run i is this process's when i is its rank
+ * modulo the job's size (the others are marked away). A process but 0
+ * makes a private folder (into @work, @cap bytes) in which it runs its
+ * share, a folder each, and with @junit their reports' folder. 0 or
+ * -errno. */
+int cli_mpi_sweep_share(struct swp_plan *p, bool junit, char *work, unsigned cap);
+
+/* A private folder for this process's share of a sweep (under $TMPDIR or
+ * /tmp), into @dir (@cap bytes); 0 or -errno. Removed, with what is in
+ * it, by cli_mpi_rmtree. */
+int cli_mpi_workdir(char *dir, unsigned cap);
+void cli_mpi_rmtree(const char *dir);
+
+#endif
