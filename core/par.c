@@ -18,79 +18,10 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include "par.h"
+#include "par_int.h"
 #include "port.h"
 #include "units.h"
 
-/* Frames from one partition to another during a window: records laid end
- * to end (struct par_rec, then the frame's bytes, padded to 8). Written
- * by the sender during a window, read by the receiver after it. */
-struct par_box {
-	uint8_t *buf;      /* records */
-	size_t len;        /* bytes used */
-	size_t cap;        /* bytes allocated */
-};
-
-struct par_rec {
-	struct port *p;        /* the sending port (its peer receives) */
-	uint64_t due_ps;       /* arrival at the peer */
-	struct pkt_meta meta;  /* the frame's metadata */
-	uint32_t len;          /* bytes of the frame held in the packet (data_len) */
-};
-
-/* Sense-counting barrier: spins briefly, then yields (more threads than
- * cores must still make progress). */
-struct par_barrier {
-	atomic_uint count;     /* arrived this round */
-	atomic_uint gen;       /* rounds completed */
-	unsigned n;            /* parties */
-};
-
-struct par_part {
-	struct sim sim;            /* the partition's simulation */
-	struct par *par;           /* owner */
-	struct par_box *out;       /* outboxes by destination partition */
-	struct rte_mempool *pool;  /* its packets */
-	uint64_t x_frames;         /* frames sent to other partitions */
-	uint64_t next_ps;          /* at a window's end: its next event's time
-				    * (UINT64_MAX: none) */
-	uint64_t seen_events;      /* its events at the last window's end */
-	double busy_s, wait_s;     /* wall time handling events, waiting (its worker's
-				    * waits, on the worker's first partition) */
-	double cpu_s;              /* CPU time handling events and frames (not waiting) */
-} __attribute__((aligned(64)));
-
-/* Why the coordinator ends a run between windows. */
-enum par_stop { PAR_STOP_NONE, PAR_STOP_INTERRUPT, PAR_STOP_WATCH };
-
-/* A worker thread: it runs partitions [first, end) one after the other in
- * each window (more partitions than threads keep each one's state in
- * cache while it runs). */
-struct par_worker {
-	struct par *par;           /* owner */
-	uint32_t first, end;       /* its partitions */
-	pthread_t thread;          /* worker 0: the caller's thread */
-};
-
-struct par {
-	struct sim *root;          /* fabric-wide events */
-	uint32_t n;                /* partitions */
-	struct par_part *parts;    /* n */
-	uint32_t n_workers;        /* threads, 1..n */
-	struct par_worker *workers; /* n_workers */
-	uint64_t lookahead_ps;     /* window bound */
-	unsigned __int128 root_key; /* at a window's end: the root's next event key */
-	enum par_stop stop;        /* at a window's end: the coordinator ends the run */
-	struct par_barrier bar;    /* window ends */
-	uint64_t windows;          /* windows run */
-	uint64_t root_events;      /* root events handled */
-	uint64_t root_events0;     /* the root's events before par_run */
-	uint64_t polled;           /* events at the last watch */
-	uint64_t progressed;       /* events at the last progress report */
-	uint64_t crit_events;      /* sum over windows of the most events one partition
-				    * handled in it, plus the root's: what a run with
-				    * free barriers and cross-partition frames would take */
-};
 
 static double par_now_s(void)
 {
@@ -158,6 +89,8 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t poo
 		p->workers[w] = (struct par_worker){ .par = p, .first = (uint32_t)((uint64_t)w * n / workers),
 						     .end = (uint32_t)((uint64_t)(w + 1) * n / workers) };
 	memset(p->parts, 0, sizeof(*p->parts) * n);
+	p->own_first = 0;
+	p->own_end = n;
 	root->par = p;
 	root->part = UINT32_MAX;
 	for (uint32_t i = 0; i < n; i++) {
@@ -204,18 +137,14 @@ void par_free(struct par *p)
 	}
 	if (p->root->par == p)
 		p->root->par = NULL;
+	par_remote_free(p);
 	free(p->parts);
 	free(p->workers);
 	free(p);
 }
 
-struct sim *par_sim(struct par *p, uint32_t i) { return &p->parts[i].sim; }
-uint32_t par_n(const struct par *p) { return p->n; }
-uint32_t par_workers(const struct par *p) { return p->n_workers; }
-void par_set_lookahead(struct par *p, uint64_t lookahead_ps) { p->lookahead_ps = lookahead_ps; }
-
 /* Room for @bytes more in @b (amortised growth; frames are small). */
-static uint8_t *par_box_room(struct par_box *b, size_t bytes)
+uint8_t *par_box_room(struct par_box *b, size_t bytes)
 {
 	if (b->len + bytes > b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64 * 1024;
@@ -244,9 +173,17 @@ void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 	struct par_box *box = &pp->out[p->xpar->rx_sim->part];
 	uint32_t len = rte_pktmbuf_data_len(m);
 	size_t bytes = sizeof(struct par_rec) + ((len + 7u) & ~7u);
-	uint8_t *at = par_box_room(box, bytes);
-	struct par_rec *r = (struct par_rec *)at;
+	struct par_rec *r;
+	uint8_t *at;
 
+	if (unlikely(!par_owns(s->par, s->part))) {
+		/* A root event acting on another process's partition: that
+		 * process sends it. */
+		sim_pkt_free(s, m);
+		return;
+	}
+	at = par_box_room(box, bytes);
+	r = (struct par_rec *)at;
 	r->p = p;
 	r->due_ps = due_ps;
 	r->meta = *pkt_meta(m);
@@ -300,7 +237,12 @@ static bool par_decide(struct par *p, bool apply, bool *root_due, unsigned __int
 	unsigned __int128 kr = p->root_key, b;
 	bool stuck = false;
 
-	for (uint32_t i = 0; i < p->n; i++) {
+	if (p->remote.size) {
+		/* Over every process: par_look_remote's. */
+		t = p->glob_next;
+		stuck = p->glob_stuck;
+	}
+	for (uint32_t i = 0; !p->remote.size && i < p->n; i++) {
 		stuck |= p->parts[i].sim.stuck;
 		if (p->parts[i].next_ps < t)
 			t = p->parts[i].next_ps;
@@ -440,8 +382,13 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		first->wait_s += t2 - t1;
 		if (lead) {
 			p->windows++;
-			par_look(p);
+			if (p->remote.size)
+				par_swap(p); /* looks once the frames are in (below) */
+			else
+				par_look(p);
 		}
+		if (p->remote.size)
+			par_wait(&p->bar);
 		for (uint32_t i = wk->first; i < wk->end; i++) {
 			struct par_part *pp = &p->parts[i];
 			double t0 = par_now_s(), c0 = par_cpu_s();
@@ -453,6 +400,8 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		}
 		t1 = par_now_s();
 		par_wait(&p->bar);
+		if (lead && p->remote.size)
+			par_look_remote(p);
 		if (root_due) {
 			if (lead) {
 				par_root_event(p);
@@ -461,12 +410,18 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 				 * storm's XOFF, a port a fault restarted) may be due
 				 * before the next window's end: in their receivers'
 				 * queues before it is decided. */
-				for (uint32_t j = 0; j < p->n; j++)
+				if (p->remote.size)
+					par_swap(p);
+				for (uint32_t j = p->own_first; j < p->own_end; j++)
 					par_drain(p, j);
-				for (uint32_t j = 0; j < p->n; j++)
+				for (uint32_t j = p->own_first; j < p->own_end; j++)
 					par_publish(p, j);
+				if (p->remote.size)
+					par_look_remote(p);
 				p->root_key = ev_peek_key(&p->root->evq);
 			}
+			par_wait(&p->bar);
+		} else if (p->remote.size) {
 			par_wait(&p->bar);
 		}
 		first->wait_s += par_now_s() - t1;
@@ -477,7 +432,7 @@ static void par_loop(struct par *p, const struct par_worker *wk)
  * affinity, and the EAL pins the main thread to one CPU (sim_eal_init's
  * `-l 0`): left so, every partition's thread would share that CPU. The
  * kernel keeps the mask within the CPUs the process may use. */
-static void par_unpin(void)
+void par_unpin(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	cpu_set_t set;
@@ -504,17 +459,28 @@ static void *par_worker(void *arg)
 static void par_fold_end(struct par *p)
 {
 	struct sim *root = p->root;
+	uint64_t sum[5] = { 0 };
 
-	par_fold(p);
-	for (uint32_t i = 0; i < p->n; i++) {
+	if (!p->remote.size)
+		par_fold(p);
+	for (uint32_t i = p->own_first; i < p->own_end; i++) {
 		const struct sim *s = &p->parts[i].sim;
 
-		root->evq.n_pushed += s->evq.n_pushed;
-		root->evq.n += s->evq.n;
-		root->n_alloc_fail += s->n_alloc_fail;
-		root->pkts_peak += s->pkts_peak;
-		root->n_saturated += s->n_saturated;
+		sum[0] += s->evq.n_pushed;
+		sum[1] += s->evq.n;
+		sum[2] += s->n_alloc_fail;
+		sum[3] += s->pkts_peak;
+		sum[4] += s->n_saturated;
 	}
+	if (p->remote.size) {
+		p->remote.combine(p->remote.ctx, NULL, 0, sum, 5);
+		par_gather_stats(p);
+	}
+	root->evq.n_pushed += sum[0];
+	root->evq.n += (uint32_t)sum[1];
+	root->n_alloc_fail += sum[2];
+	root->pkts_peak += (uint32_t)sum[3];
+	root->n_saturated += sum[4];
 }
 
 uint64_t par_run(struct par *p)
@@ -528,11 +494,17 @@ uint64_t par_run(struct par *p)
 		p->parts[j].seen_events = p->parts[j].sim.n_events;
 	p->polled = p->progressed = root->n_events;
 	p->stop = PAR_STOP_NONE;
-	for (uint32_t j = 0; j < p->n; j++)
+	for (uint32_t j = p->own_first; j < p->own_end; j++)
 		par_publish(p, j);
 	p->root_key = ev_peek_key(&root->evq);
 	if (root->interrupt && *root->interrupt)
 		p->stop = PAR_STOP_INTERRUPT;
+	if (p->remote.size) {
+		/* The EAL pinned this thread to CPU 0 (sim_eal_init), as it did
+		 * in every process of the job on this machine. */
+		par_unpin();
+		par_look_remote(p);
+	}
 	for (uint32_t w = 1; w < p->n_workers && rc == 0; w++)
 		rc = pthread_create(&p->workers[w].thread, NULL, par_worker, &p->workers[w]);
 	if (rc != 0) {
@@ -551,6 +523,7 @@ void par_get_stats(const struct par *p, struct par_stats *out)
 	memset(out, 0, sizeof(*out));
 	out->n_parts = p->n;
 	out->n_workers = p->n_workers;
+	out->n_procs = p->remote.size ? p->remote.size : 1;
 	out->lookahead_ps = p->lookahead_ps;
 	out->windows = p->windows;
 	out->root_events = p->root_events;
@@ -568,7 +541,11 @@ uint64_t par_pending(const struct par *p)
 {
 	uint64_t n = 0;
 
-	for (uint32_t i = 0; i < p->n; i++)
+	for (uint32_t i = p->own_first; i < p->own_end; i++)
 		n += p->parts[i].sim.evq.n;
+	/* Remote: over every process (each calls it at the same point: a
+	 * root event, or the results). */
+	if (p->remote.size)
+		p->remote.combine(p->remote.ctx, NULL, 0, &n, 1);
 	return n;
 }

@@ -9,6 +9,7 @@
 #ifndef FAB_PAR_H
 #define FAB_PAR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cfg.h"
@@ -25,7 +26,8 @@ enum {
 /* How the windows of a finished run went (the scaling report). */
 struct par_stats {
 	uint32_t n_parts;          /* partitions */
-	uint32_t n_workers;        /* threads running them */
+	uint32_t n_workers;        /* threads running them (in each process) */
+	uint32_t n_procs;          /* processes sharing them (par_remote; 1: this one) */
 	uint64_t lookahead_ps;     /* window length bound: smallest delay across partitions */
 	uint64_t windows;          /* windows run */
 	uint64_t root_events;      /* events of the root simulation (each one a window end) */
@@ -74,6 +76,39 @@ uint64_t par_run(struct par *p);
 uint64_t par_pending(const struct par *p);
 
 void par_get_stats(const struct par *p, struct par_stats *out);
+
+/* Partitions in other processes (an MPI job: tools/cli_mpi.c). This
+ * process runs its block of the partitions (process k of N: partitions
+ * k n / N to (k + 1) n / N - 1); at each window's end the frames between
+ * processes go through @swap and the figures that decide the next window
+ * (next event, stuck, stop, counts) through @combine, so that every
+ * process decides the same. Every process holds the whole fabric and runs
+ * the root's events; what they do to partitions of other processes is
+ * not looked at (frames those send are dropped). */
+struct par_remote {
+	uint32_t rank;   /* this process, < size */
+	uint32_t size;   /* processes (2..) */
+	/* Send @out_len[k] bytes at @out[k] to process k and receive from each
+	 * process k what it sent this one: *@in[k], @in_len[k] bytes (valid
+	 * until the next call). Entry rank is empty both ways. 0, or -errno. */
+	int (*swap)(void *ctx, uint8_t *const *out, const size_t *out_len, uint8_t **in,
+		    size_t *in_len);
+	/* Over every process, in place: @mx[0..n_mx) the largest, @sum[0..n_sum)
+	 * the sum. */
+	void (*combine)(void *ctx, uint64_t *mx, uint32_t n_mx, uint64_t *sum, uint32_t n_sum);
+	void *ctx;
+};
+
+/* Run this process's partitions only, the others being @r's; before
+ * par_run, with every port linked. 0, or -EINVAL with @err filled (fewer
+ * partitions than processes, or more threads than its partitions). */
+int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_BYTES]);
+/* Whether this process runs partition @i. */
+bool par_owns(const struct par *p, uint32_t i);
+/* Register port @port, whose peer is in another partition: its index
+ * among such ports (the same in every process: ports are linked in the
+ * same order), for frames sent between processes. */
+uint32_t par_xport_add(struct par *p, struct port *port);
 
 /* A frame @m leaves port @p (whose peer is in another partition) due at
  * the peer at @due_ps: copied into the outbox towards the peer's

@@ -65,7 +65,8 @@ static void port_xpar_make(struct port *p, struct sim *rx)
 		fprintf(stderr, "fabemu: out of memory linking partitions\n");
 		abort();
 	}
-	*p->xpar = (struct port_xpar){ .rx_sim = rx, .rx_src = { .id = p->src.id } };
+	*p->xpar = (struct port_xpar){ .rx_sim = rx, .rx_src = { .id = p->src.id },
+				       .xid = par_xport_add(p->sim->par, p) };
 }
 
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps)

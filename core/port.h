@@ -124,6 +124,7 @@ struct port_xpar {
 			       * direction's wire */
 	struct ev_src rx_src; /* identity of the arrival events the peer's partition
 			       * schedules (src's id, its own sequence) */
+	uint32_t xid;         /* its index among such ports (par_xport_add) */
 };
 
 /* Hot-path struct, kept inline: nodes embed their ports. The fields of a

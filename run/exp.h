@@ -120,6 +120,7 @@ enum { EXP_MAX_FAULTS = 100000 /* entries of faults: */ };
 
 struct fault_ops;
 struct link_layer_ops;
+struct par_remote;
 
 /* One scheduled fault: what every kind has; what a kind has of its own
  * is its settings struct (faults/, one file a kind). */
@@ -158,6 +159,8 @@ struct exp {
 				       * results do not depend on it (fabric_par.c) */
 	uint32_t partitions;          /* --partitions: the partitions instead, run by
 				       * min(threads, partitions) threads; 0: threads */
+	const struct par_remote *remote; /* the partitions shared with other processes
+				       * (core/par.h; fabemu bench under MPI), or NULL */
 	bool nightly;                 /* too long for CI: check --skip-nightly skips it */
 	struct topo *topo;            /* topology */
 	/* module settings, each filled by its module's key table */

@@ -11,6 +11,7 @@
 #include "exp_capacity.h"
 #include "fabric.h"
 #include "link_layer.h"
+#include "par.h"
 #include "port_credit.h"
 #include "port_pfc.h"
 
@@ -284,6 +285,24 @@ static uint8_t fabric_port_blocked(const struct fabric *f, uint32_t i, uint16_t 
 			 (sw_port_credit_blocked(f->sws[i], p) >= 0 ? FABRIC_DL_CREDIT : 0));
 }
 
+/* Whether this process runs switch @i: always, but in a run shared with
+ * other processes (core/par.h, par_remote), where the switches of the
+ * others' partitions are idle copies. */
+static bool fabric_sw_here(const struct fabric *f, uint32_t i)
+{
+	return !f->par || !f->exp->remote || par_owns(f->par, f->node_part[f->topo->switches[i]]);
+}
+
+/* Over every process of a shared run (else unchanged): @v[0..n) their
+ * largest (each value comes from the process that runs its switch, the
+ * others' are 0), or with @sum their sum. */
+static void fabric_remote_fold(const struct fabric *f, uint64_t *v, uint32_t n, bool sum)
+{
+	if (f->par && f->exp->remote)
+		f->exp->remote->combine(f->exp->remote->ctx, sum ? NULL : v, sum ? 0 : n, sum ? v : NULL,
+					sum ? n : 0);
+}
+
 /* Find a cycle in the graph "switch a waits for switch b" (a has a
  * lossless queue toward b that is paused and holds frames, or a VL toward
  * b whose head lacks credits; a switch may wait for several). Marks the
@@ -298,6 +317,7 @@ static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next,
 	uint32_t *adj = NULL, *stack = NULL, *edge = NULL;
 	uint8_t *state = calloc(n, 1); /* 0 new, 1 on the path, 2 done */
 	uint8_t *why = NULL;           /* per edge: FABRIC_DL_* */
+	uint64_t *blk = NULL;          /* per switch port: fabric_port_blocked */
 
 	if (!off || !state)
 		goto out;
@@ -309,11 +329,19 @@ static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next,
 	edge = malloc(sizeof(*edge) * (n + 1));
 	if (!adj || !why || !stack || !edge)
 		goto out;
+	blk = calloc(n_edges ? n_edges : 1, sizeof(*blk));
+	if (!blk)
+		goto out;
 	n_edges = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
+		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++, n_edges++)
+			blk[n_edges] = fabric_sw_here(f, i) ? fabric_port_blocked(f, i, p) : 0;
+	fabric_remote_fold(f, blk, n_edges, false);
+	n_edges = 0;
+	for (uint32_t i = 0, k = 0; i < n; i++) {
 		off[i] = n_edges;
 		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
-			uint8_t b = fabric_port_blocked(f, i, p);
+			uint8_t b = (uint8_t)blk[k++];
 			int peer;
 
 			if (b && (peer = fabric_peer_switch(f, i, p)) >= 0) {
@@ -362,6 +390,7 @@ static uint32_t fabric_find_cycle(struct fabric *f, uint8_t *on, uint32_t *next,
 		}
 	}
 out:
+	free(blk);
 	free(off);
 	free(adj);
 	free(why);
@@ -378,9 +407,10 @@ static uint64_t fabric_tx_toward(struct fabric *f, uint32_t s, uint32_t to)
 {
 	uint64_t tx = 0;
 
-	for (uint16_t p = 0; p < sw_n_ports(f->sws[s]); p++)
+	for (uint16_t p = 0; fabric_sw_here(f, s) && p < sw_n_ports(f->sws[s]); p++)
 		if (fabric_peer_switch(f, s, p) == (int)to)
 			tx += sw_port(f->sws[s], p)->tx_pkts - sw_port(f->sws[s], p)->ctrl_tx_pkts;
+	fabric_remote_fold(f, &tx, 1, true);
 	return tx;
 }
 

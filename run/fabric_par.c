@@ -23,6 +23,11 @@ static const char *fabric_par_blocker(const struct exp *e, bool outputs)
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic has a dependency graph with compute phases or joins (training "
 		       "steps, collectives that wait for others), or data, not partitioned yet";
+	if (e->remote && (e->graph.n_ops || e->graph.n_streams))
+		return "across processes: collectives and dependency graphs keep state the partitions "
+		       "share in memory";
+	if (e->remote && e->n_faults)
+		return "across processes: faults act on partitions of every process at once";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
@@ -154,11 +159,14 @@ out:
 	return why;
 }
 
-/* The option that asked for partitions, and how many. */
+/* The option that asked for partitions, and how many (shared with other
+ * processes: threads, at least one, in each). */
 static const char *fabric_par_opt(const struct exp *e, uint32_t *n)
 {
-	*n = e->partitions ? e->partitions : e->threads;
-	return e->partitions ? "--partitions" : "--threads";
+	uint32_t per = e->threads > 1 ? e->threads : 1;
+
+	*n = e->partitions ? e->partitions : e->remote ? e->remote->size * per : e->threads;
+	return e->partitions ? "--partitions" : e->remote ? "processes x --threads" : "--threads";
 }
 
 /* --threads or --partitions not followed: say why, once per run. */
@@ -222,10 +230,14 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	workers = e->threads > 1 ? e->threads : 1;
 	if (workers > n)
 		workers = n;
+	if (e->remote && workers > n / e->remote->size)
+		workers = n / e->remote->size ? n / e->remote->size : 1;
 	f->par = par_new(&f->sim, n, workers, f->sim.pool->size,
 			 rte_pktmbuf_data_room_size(f->sim.pool), err);
 	if (!f->par)
 		return -ENOMEM;
+	if (e->remote && par_set_remote(f->par, e->remote, err) != 0)
+		return -EINVAL;
 	par_set_lookahead(f->par, la == UINT64_MAX ? UINT64_C(1) << 40 : la);
 	return 0;
 }
@@ -257,7 +269,9 @@ void fabric_par_report(const struct fabric *f, const char *lead, FILE *out)
 	for (uint32_t i = 0; i < st.n_parts; i++)
 		x += st.x_frames[i];
 	fprintf(out, "%s%u", lead, st.n_workers);
-	if (st.n_workers != st.n_parts)
+	if (st.n_procs > 1)
+		fprintf(out, " in each of %u MPI processes,", st.n_procs);
+	if (st.n_workers * st.n_procs != st.n_parts)
 		fprintf(out, " running %u partitions", st.n_parts);
 	fprintf(out,
 		" (lookahead %.3f us; %llu windows, %.0f events each, %llu of them ended by a "

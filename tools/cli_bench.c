@@ -16,6 +16,7 @@
 #include <rte_mempool.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "fabric.h"
 #include "par.h"
 #include "results.h"
@@ -187,11 +188,11 @@ static void bench_print_par(const struct fabric *f, bool json)
 	for (uint32_t i = 0; i < st.n_parts; i++)
 		x += st.x_frames[i];
 	if (json) {
-		printf(", \"threads\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
+		printf(", \"threads\": %u, \"processes\": %u, \"lookahead_ns\": %.3f, \"windows\": %llu, "
 		       "\"root_events\": %llu, "
 		       "\"events_per_window\": %.1f, \"cross_share\": %.4f, \"parallelism\": %.3f, "
 		       "\"partitions\": [",
-		       st.n_workers, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
+		       st.n_workers, st.n_procs, units_ps_to_ns(st.lookahead_ps), (unsigned long long)st.windows,
 		       (unsigned long long)st.root_events,
 		       st.windows ? ev / (double)st.windows : 0, hops > 0 ? (double)x / hops : 0,
 		       st.crit_events ? ev / (double)st.crit_events : 0);
@@ -213,6 +214,7 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 	struct results res;
 	struct rusage ru;
 	int rc = CLI_OK;
+	uint64_t drops_n, inc_n, dry_n;
 
 	getrusage(RUSAGE_SELF, &ru);
 	if (res_collect(&res, f) != 0)
@@ -220,9 +222,29 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 	const struct res_metric *drops = res_find(&res, "drops.total");
 	const struct res_metric *inc = res_find(&res, "messages.incomplete");
 	const struct res_metric *dry = res_find(&res, "nic.pool_exhausted");
+	const struct res_metric *done = res_find(&res, "messages.completed");
 	double hops = (double)f->sim.n_hops, ev = (double)f->sim.n_events, wall = g->wall;
 	unsigned long long rss = (unsigned long long)ru.ru_maxrss * 1024;
 	unsigned runs = g->runs;
+	/* Over the processes of an MPI job (each has counted what its
+	 * partitions did, the rest of its copy of the fabric is untouched):
+	 * drops and a dry pool add up, and so do the messages completed
+	 * (each by its sender's process). */
+	uint64_t v[3] = { drops->u, dry->u, done->u };
+
+	drops_n = drops->u;
+	inc_n = inc->u;
+	dry_n = dry->u;
+	if (e->remote && f->par) {
+		cli_mpi_sum(v, 3);
+		drops_n = v[0];
+		dry_n = v[1];
+		inc_n = inc->u + done->u - v[2];
+	}
+	if (e->remote && e->remote->rank > 0) {
+		res_free(&res);
+		return drops_n || (inc_n && !e->stop_ps) || dry_n ? CLI_FAIL : CLI_OK;
+	}
 
 	if (json) {
 		printf("{\"scenario\": \"%s\", \"wall_s\": %.3f, \"packet_hops\": %llu, "
@@ -233,8 +255,8 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 		       "\"start_s\": %.3f, \"cpu_s\": %.3f",
 		       e->name, wall, (unsigned long long)f->sim.n_hops,
 		       (unsigned long long)f->sim.n_events, hops / wall, ev / wall, rss,
-		       (unsigned long long)drops->u, (unsigned long long)inc->u,
-		       (unsigned long long)dry->u, units_ps_to_ns(f->sim.last_work_ps), runs,
+		       (unsigned long long)drops_n, (unsigned long long)inc_n,
+		       (unsigned long long)dry_n, units_ps_to_ns(f->sim.last_work_ps), runs,
 		       g->walls[0], g->walls[runs - 1], g->setup, g->start_s, f->cpu_s);
 		bench_print_par(f, true);
 		printf("}\n");
@@ -254,16 +276,16 @@ static int bench_print(const struct exp *e, struct fabric *f, const struct bench
 		printf("events          %.0f  (%.2f M/s, %.2f per hop)\n", ev, ev / wall / 1e6,
 		       hops > 0 ? ev / hops : 0);
 		printf("peak memory     %.1f MiB (RSS, whole process)\n", (double)rss / 1048576.0);
-		printf("drops           %llu\n", (unsigned long long)drops->u);
-		printf("incomplete      %llu\n", (unsigned long long)inc->u);
+		printf("drops           %llu\n", (unsigned long long)drops_n);
+		printf("incomplete      %llu\n", (unsigned long long)inc_n);
 		printf("pool exhausted  %llu (peak %u packets in use)\n",
-		       (unsigned long long)dry->u, f->sim.pkts_peak);
+		       (unsigned long long)dry_n, f->sim.pkts_peak);
 		bench_print_par(f, false);
 	}
 	/* A drop, an unfinished message (but in a scenario run to a set
 	 * time) or a pool that throttled the senders means the figures are
 	 * not those of the reference run. */
-	if (drops->u || (inc->u && !e->stop_ps) || dry->u)
+	if (drops_n || (inc_n && !e->stop_ps) || dry_n)
 		rc = CLI_FAIL;
 	res_free(&res);
 	return rc;
@@ -273,6 +295,7 @@ static int cli_bench(const struct cli_bench_opts *o)
 {
 	char err[CFG_ERR_BYTES];
 	struct rte_mempool *pool;
+	struct par_remote *remote = NULL;
 	struct fabric f;
 	struct exp *e;
 	int rc, r;
@@ -286,6 +309,9 @@ static int cli_bench(const struct cli_bench_opts *o)
 		return rc;
 	e->threads = cli_threads(&o->sim);
 	e->partitions = o->sim.partitions;
+	/* Started as several MPI processes: the fabric's partitions are
+	 * shared out over them (tools/cli_mpi.h). */
+	e->remote = remote = cli_mpi_remote_new();
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
@@ -312,6 +338,7 @@ out:
 	if (pool)
 		rte_mempool_free(pool);
 	exp_free(e);
+	cli_mpi_remote_free(remote);
 	rte_eal_cleanup();
 	return rc;
 }
@@ -368,5 +395,6 @@ const struct cli_cmd cli_cmd_bench = {
 	.opts = cli_bench_optdefs,
 	.opts_bytes = sizeof(struct cli_bench_opts),
 	.sim = true,
+	.mpi = true,
 	.main = cli_bench_main,
 };

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "par.h"
 #include "cli_sweep.h"
 
 /* The size of the job this process was started in by an MPI launcher,
@@ -76,6 +77,16 @@ int cli_mpi_start(int *argc, char ***argv, struct cli_mpi *w)
 void cli_mpi_end(void) {}
 
 const char *cli_mpi_version(void) { return "without MPI"; }
+
+struct par_remote *cli_mpi_remote_new(void) { return NULL; }
+
+void cli_mpi_remote_free(struct par_remote *r) { (void)r; }
+
+void cli_mpi_sum(uint64_t *v, unsigned n)
+{
+	(void)v;
+	(void)n;
+}
 
 struct cli_mpi cli_mpi_world(void) { return (struct cli_mpi){ .rank = 0, .size = 1 }; }
 
@@ -400,6 +411,111 @@ int cli_mpi_sweep_gather(struct swp_plan *p)
 	free(buf);
 	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	return all == 0 ? CLI_OK : CLI_FAIL;
+}
+
+/* The partitions' transport (core/par.h) over MPI_COMM_WORLD. */
+struct cli_mpi_wire {
+	struct par_remote r;   /* first: what par.c is given */
+	uint64_t *n_out;       /* per process: bytes this one sends it */
+	uint64_t *n_in;        /* per process: bytes it sends this one */
+	uint8_t **in;          /* per process: its bytes (grown) */
+	size_t *cap;           /* their allocations */
+	MPI_Request *req;      /* 2 per process: receives, then sends */
+};
+
+static int cli_mpi_swap(void *ctx, uint8_t *const *out, const size_t *out_len, uint8_t **in,
+			size_t *in_len)
+{
+	struct cli_mpi_wire *w = ctx;
+	uint32_t n = w->r.size, me = w->r.rank, nreq = 0;
+	uint64_t *n_out = w->n_out;
+
+	/* Counts: one all-to-all; then the bytes, point to point. */
+	for (uint32_t k = 0; k < n; k++)
+		n_out[k] = k == me ? 0 : out_len[k];
+	if (MPI_Alltoall(n_out, 1, MPI_UINT64_T, w->n_in, 1, MPI_UINT64_T, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		return -EIO;
+	for (uint32_t k = 0; k < n; k++) {
+		in_len[k] = k == me ? 0 : (size_t)w->n_in[k];
+		if (in_len[k] > INT32_MAX || (k != me && out_len[k] > INT32_MAX))
+			return -E2BIG;
+		if (in_len[k] > w->cap[k]) {
+			uint8_t *b = realloc(w->in[k], in_len[k]);
+
+			if (!b)
+				return -ENOMEM;
+			w->in[k] = b;
+			w->cap[k] = in_len[k];
+		}
+		in[k] = w->in[k];
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		if (k != me && in_len[k] &&
+		    MPI_Irecv(in[k], (int)in_len[k], MPI_BYTE, (int)k, CLI_MPI_TAG + 1, MPI_COMM_WORLD,
+			      &w->req[nreq++]) != MPI_SUCCESS)
+			return -EIO;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		if (k != me && out_len[k] &&
+		    MPI_Isend(out[k], (int)out_len[k], MPI_BYTE, (int)k, CLI_MPI_TAG + 1, MPI_COMM_WORLD,
+			      &w->req[nreq++]) != MPI_SUCCESS)
+			return -EIO;
+	}
+	return MPI_Waitall((int)nreq, w->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : -EIO;
+}
+
+static void cli_mpi_combine(void *ctx, uint64_t *mx, uint32_t n_mx, uint64_t *sum, uint32_t n_sum)
+{
+	(void)ctx;
+	if (n_mx)
+		MPI_Allreduce(MPI_IN_PLACE, mx, (int)n_mx, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	if (n_sum)
+		MPI_Allreduce(MPI_IN_PLACE, sum, (int)n_sum, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+}
+
+struct par_remote *cli_mpi_remote_new(void)
+{
+	struct cli_mpi world = cli_mpi_world();
+	struct cli_mpi_wire *w;
+	uint32_t n = (uint32_t)world.size;
+
+	if (world.size < 2 || !(w = calloc(1, sizeof(*w))))
+		return NULL;
+	w->r = (struct par_remote){ .rank = (uint32_t)world.rank, .size = n, .swap = cli_mpi_swap,
+				    .combine = cli_mpi_combine, .ctx = w };
+	w->n_out = calloc(n, sizeof(*w->n_out));
+	w->n_in = calloc(n, sizeof(*w->n_in));
+	w->in = calloc(n, sizeof(*w->in));
+	w->cap = calloc(n, sizeof(*w->cap));
+	w->req = calloc(2 * (size_t)n, sizeof(*w->req));
+	if (!w->n_out || !w->n_in || !w->in || !w->cap || !w->req) {
+		cli_mpi_remote_free(&w->r);
+		return NULL;
+	}
+	return &w->r;
+}
+
+void cli_mpi_remote_free(struct par_remote *r)
+{
+	struct cli_mpi_wire *w = (struct cli_mpi_wire *)r;
+
+	if (!w)
+		return;
+	for (uint32_t k = 0; w->in && k < w->r.size; k++)
+		free(w->in[k]);
+	free(w->n_out);
+	free(w->n_in);
+	free(w->in);
+	free(w->cap);
+	free(w->req);
+	free(w);
+}
+
+void cli_mpi_sum(uint64_t *v, unsigned n)
+{
+	if (cli_mpi_world().size > 1)
+		MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
 
 #endif

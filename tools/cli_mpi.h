@@ -11,8 +11,10 @@
 #define FAB_CLI_MPI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct swp_plan;
+struct par_remote;
 
 /* Set in the environment of the runs a sweep starts: they are processes
  * of their own, not members of the MPI job their parent is one of. */
@@ -50,6 +52,16 @@ int cli_mpi_sweep_gather(struct swp_plan *p);
  * share, a folder each, and with @junit their reports' folder. 0 or
  * -errno. */
 int cli_mpi_sweep_share(struct swp_plan *p, bool junit, char *work, unsigned cap);
+
+/* For bench: its fabric's partitions shared out over the job's processes
+ * (core/par.h), frames and window figures exchanged through MPI; NULL
+ * outside a job of several processes (or out of memory). Freed by
+ * cli_mpi_remote_free. */
+struct par_remote *cli_mpi_remote_new(void);
+void cli_mpi_remote_free(struct par_remote *r);
+/* Over every process of the job (none: unchanged): @v[0..n) summed, in
+ * place. */
+void cli_mpi_sum(uint64_t *v, unsigned n);
 
 /* A private folder for this process's share of a sweep (under $TMPDIR or
  * /tmp), into @dir (@cap bytes); 0 or -errno. Removed, with what is in

@@ -7,7 +7,10 @@
 # - built with MPI and mpirun present: a sweep over 2 processes, a check
 #   sweep over 3 (one point failing, a process with fewer runs than the
 #   others) with its JUnit report, and a single run (process 0 alone, said
-#   on stderr); no private folder is left behind;
+#   on stderr); no private folder is left behind; bench's fabric split
+#   over 2 and 3 processes: the same packet hops, events, drops,
+#   unfinished messages and dry pools as one process (the expectation for
+#   these: the one-process engine's counts);
 # - built without MPI: started as 2 processes (the launcher's environment)
 #   it refuses with exit 2, saying so once (process 0), instead of running
 #   the command twice into one folder.
@@ -105,6 +108,30 @@ grep -q 'fail' "$tmp/cA.out" || bad "check sweep: the failing point is not in it
 [ "$(key "$tmp/sA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sB/summary.json" provenance.digest_sha256)" ] &&
 	echo "ok: single run under mpirun -np 2: the digest of one process" ||
 	bad "single run under mpirun: digest differs"
+
+# bench: the fabric's partitions shared out over the processes, frames
+# between them through MPI: the same hops, events, drops, unfinished
+# messages and dry pools as one process, every process running its share.
+bench_figs() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["packet_hops"], d["events"], d["drops"], d["incomplete"], d["pool_exhausted"])' "$1"; }
+for args in "2|--quick" "3|--quick --partitions 7" "2|--deep --partitions 4"; do
+	np=${args%%|*} b=${args#*|}
+	# shellcheck disable=SC2086
+	"$fabemu" bench $b --json >"$tmp/b1.json" 2>/dev/null || bad "bench $b: exit $?"
+	# shellcheck disable=SC2086
+	"${mpi[@]}" -np "$np" "$fabemu" bench $b --json >"$tmp/bn.json" 2>"$tmp/bn.err" ||
+		bad "mpirun -np $np bench $b: exit $? ($(tail -2 "$tmp/bn.err"))"
+	one=$(bench_figs "$tmp/b1.json") many=$(bench_figs "$tmp/bn.json" 2>/dev/null)
+	procs=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d.get("processes", 0), sum(1 for p in d.get("partitions", []) if p["events"] > 0))' "$tmp/bn.json" 2>/dev/null)
+	if [ "$one" = "$many" ] && [ "${procs%% *}" = "$np" ] && [ "${procs#* }" -ge "$np" ]; then
+		echo "ok: bench $b over $np processes ($procs partitions busy): hops, events, drops, incomplete, dry: $many"
+	else
+		bad "bench $b over $np processes: '$many' (processes, busy partitions: $procs), one process: '$one'"
+	fi
+done
 
 left=$(find "$tmp/t" -mindepth 1 | head -3)
 [ -z "$left" ] && echo "ok: no private folder left" || bad "left behind: $left"
