@@ -76,6 +76,10 @@ struct fabric {
  * nothing keeps it in one: f->par_note says what does) and make them;
  * before any node is built. 0 or -errno with @err. */
 int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
+/* Why @e (without outputs) runs in one partition whatever the options
+ * say, as far as the experiment alone tells (the topology may add
+ * reasons), or NULL. */
+const char *fabric_par_blocker(const struct exp *e, bool outputs);
 /* The simulation node @node runs in. */
 struct sim *fabric_node_sim(struct fabric *f, uint32_t node);
 /* Threads the run uses (1 without partitions). */

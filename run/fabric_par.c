@@ -17,8 +17,8 @@
 #include "fabric.h"
 #include "par.h"
 
-/* Why @e runs in one partition whatever --threads says, or NULL. */
-static const char *fabric_par_blocker(const struct exp *e, bool outputs)
+/* fabric.h */
+const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic has a dependency graph with compute phases or joins (training "
@@ -175,6 +175,8 @@ static void fabric_par_say(const struct fabric *f)
 	uint32_t n;
 	const char *opt = fabric_par_opt(f->exp, &n);
 
+	if (f->exp->remote && f->exp->remote->rank > 0)
+		return; /* process 0 says it */
 	fprintf(stderr, "fabemu: note: %s %u: %s: the run runs in one partition (its results are the same)\n",
 		opt, n, f->par_note);
 }
@@ -200,7 +202,7 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		n = PAR_MAX_THREADS;
 	if (n > t->n_hosts) {
 		n = t->n_hosts;
-		if (n > 1)
+		if (n > 1 && !(e->remote && e->remote->rank > 0))
 			fprintf(stderr, "fabemu: note: %s %u: %u partitions, one a host at most\n", opt,
 				asked, n);
 	}

@@ -312,6 +312,21 @@ static int cli_bench(const struct cli_bench_opts *o)
 	/* Started as several MPI processes: the fabric's partitions are
 	 * shared out over them (tools/cli_mpi.h). */
 	e->remote = remote = cli_mpi_remote_new();
+	if (remote && fabric_par_blocker(e, false)) {
+		/* Not split: process 0 runs it, alone. */
+		bool other = remote->rank > 0;
+
+		if (!other)
+			fprintf(stderr, "fabemu: %u MPI processes: bench runs in process 0 alone: %s\n",
+				remote->size, fabric_par_blocker(e, false));
+		e->remote = NULL;
+		cli_mpi_remote_free(remote);
+		remote = NULL;
+		if (other) {
+			exp_free(e);
+			return CLI_OK;
+		}
+	}
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);
 		exp_free(e);
