@@ -143,6 +143,11 @@ void par_free(struct par *p)
 	free(p);
 }
 
+struct sim *par_sim(struct par *p, uint32_t i) { return &p->parts[i].sim; }
+uint32_t par_n(const struct par *p) { return p->n; }
+uint32_t par_workers(const struct par *p) { return p->n_workers; }
+void par_set_lookahead(struct par *p, uint64_t lookahead_ps) { p->lookahead_ps = lookahead_ps; }
+
 /* Room for @bytes more in @b (amortised growth; frames are small). */
 uint8_t *par_box_room(struct par_box *b, size_t bytes)
 {

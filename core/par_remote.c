@@ -61,11 +61,6 @@ int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_B
 	return 0;
 }
 
-struct sim *par_sim(struct par *p, uint32_t i) { return &p->parts[i].sim; }
-uint32_t par_n(const struct par *p) { return p->n; }
-uint32_t par_workers(const struct par *p) { return p->n_workers; }
-void par_set_lookahead(struct par *p, uint64_t lookahead_ps) { p->lookahead_ps = lookahead_ps; }
-
 /* The process that runs partition @i (par_set_remote's blocks). */
 static uint32_t par_owner(const struct par *p, uint32_t i)
 {
