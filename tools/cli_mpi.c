@@ -520,6 +520,35 @@ void cli_mpi_sum(uint64_t *v, unsigned n)
 
 #endif
 
+int cli_mpi_quiet(void)
+{
+	int saved, null;
+
+	if (cli_mpi_world().rank == 0)
+		return -1;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (null >= 0)
+			close(null);
+		return -1;
+	}
+	close(null);
+	return saved;
+}
+
+void cli_mpi_loud(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
 int cli_mpi_sweep_share(struct swp_plan *p, bool junit, char *work, unsigned cap)
 {
 	struct cli_mpi w = cli_mpi_world();

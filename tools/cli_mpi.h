@@ -36,6 +36,12 @@ void cli_mpi_end(void);
 /* The MPI this fabemu is built with, for --version: "MPI: Open MPI
  * 4.1.4", or "without MPI". */
 const char *cli_mpi_version(void);
+/* In a process but 0 of a job, stderr to /dev/null until cli_mpi_loud
+ * with what cli_mpi_quiet returned: for what every process does alike
+ * (reading the command line, planning a sweep), whose notes and errors
+ * process 0 says once. -1: nothing done. */
+int cli_mpi_quiet(void);
+void cli_mpi_loud(int saved);
 /* This process's place in the job (rank 0 of 1 outside one). */
 struct cli_mpi cli_mpi_world(void);
 

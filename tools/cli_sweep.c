@@ -712,7 +712,7 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 	struct swp_plan *p = calloc(1, sizeof(*p));
 	struct cli_mpi w = cli_mpi_world();
 	char work[SWP_PATH_BYTES] = "";
-	int locks[CLI_MAX_EXPS], rc, r;
+	int locks[CLI_MAX_EXPS], rc, r, quiet;
 	unsigned n_locks = 0;
 
 	if (!p) {
@@ -725,7 +725,10 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 	sigemptyset(&dfl.sa_mask);
 	sigaction(SIGCHLD, &dfl, &old_chld);
 	msg[0] = '\0';
-	if ((r = swp_plan(o, check, p, msg)) != 0) {
+	quiet = cli_mpi_quiet(); /* every process plans alike: process 0 says it */
+	r = swp_plan(o, check, p, msg);
+	cli_mpi_loud(quiet);
+	if (r != 0) {
 		if (msg[0] && w.rank == 0) /* every MPI process planned the same */
 			fprintf(stderr, "%s\n", msg);
 		else if (r == -ENOMEM)

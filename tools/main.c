@@ -70,7 +70,7 @@ static const struct cli_cmd *cli_cmd_find(const char *name)
 static int cli_cmd_run_argv(const struct cli_cmd *c, int argc, char **argv)
 {
 	void *opts;
-	int rc;
+	int rc, quiet;
 
 	/* COMMAND --help wins over everything else before `--`. */
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
@@ -81,7 +81,9 @@ static int cli_cmd_run_argv(const struct cli_cmd *c, int argc, char **argv)
 		fprintf(stderr, "fabemu: out of memory\n");
 		return CLI_FAIL;
 	}
+	quiet = cli_mpi_quiet(); /* under MPI, process 0 says what is wrong */
 	rc = cli_parse(c, cli_cmds, argc, argv, opts);
+	cli_mpi_loud(quiet);
 	if (rc == CLI_OK)
 		rc = c->main(opts);
 	free(opts);

@@ -76,6 +76,19 @@ same_tree() {
 "$fabemu" run "$exp" --seeds 1..3 -j 2 -o "$tmp/mB" -q >"$tmp/mB.out" 2>"$tmp/mB.err" ||
 	bad "the sweep in one process: exit $?"
 same_tree "$tmp/mA" "$tmp/mB" "sweep, 2 processes"
+# Every process plans the sweep alike: its notes are said once (process 0).
+n_in_one=$(grep -c 'note:' "$tmp/mB.err" || true)
+n_in_two=$(grep -c 'note:' "$tmp/mA.err" || true)
+[ "$n_in_one" = "$n_in_two" ] && echo "ok: sweep, 2 processes: $n_in_two planning notes, as in one" ||
+	bad "sweep: $n_in_two notes over 2 processes, $n_in_one in one"
+# Bad input: exit 2 and the message said once.
+set +e
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" --seeds 1..2 --threads 0 -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(grep -c 'threads' "$tmp/bad.err")" = 1 ] &&
+	echo "ok: bad option under mpirun: exit 2, said once" ||
+	bad "bad option under mpirun: exit $rc, $(grep -c 'threads' "$tmp/bad.err") messages"
 
 # A check sweep over 3 processes, one point failing (a stop time before
 # the messages end), with its JUnit report.
