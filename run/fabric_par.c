@@ -272,9 +272,9 @@ void fabric_par_report(const struct fabric *f, const char *lead, FILE *out)
 		x += st.x_frames[i];
 	fprintf(out, "%s%u", lead, st.n_workers);
 	if (st.n_procs > 1)
-		fprintf(out, " in each of %u MPI processes,", st.n_procs);
+		fprintf(out, " in each of %u MPI processes", st.n_procs);
 	if (st.n_workers * st.n_procs != st.n_parts)
-		fprintf(out, " running %u partitions", st.n_parts);
+		fprintf(out, "%s running %u partitions", st.n_procs > 1 ? "," : "", st.n_parts);
 	fprintf(out,
 		" (lookahead %.3f us; %llu windows, %.0f events each, %llu of them ended by a "
 		"fabric-wide event; %.1f%% of hops crossed partitions; parallelism %.2f: events "
