@@ -80,6 +80,8 @@ const char *cli_mpi_version(void) { return "without MPI"; }
 
 struct par_remote *cli_mpi_remote_new(void) { return NULL; }
 
+int cli_mpi_agree(int rc) { return rc; }
+
 void cli_mpi_remote_free(struct par_remote *r) { (void)r; }
 
 void cli_mpi_sum(uint64_t *v, unsigned n)
@@ -510,6 +512,15 @@ void cli_mpi_remote_free(struct par_remote *r)
 	free(w->cap);
 	free(w->req);
 	free(w);
+}
+
+int cli_mpi_agree(int rc)
+{
+	int worst = rc;
+
+	if (cli_mpi_world().size > 1)
+		MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return worst;
 }
 
 void cli_mpi_sum(uint64_t *v, unsigned n)

@@ -36,6 +36,9 @@ void cli_mpi_end(void);
 /* The MPI this fabemu is built with, for --version: "MPI: Open MPI
  * 4.1.4", or "without MPI". */
 const char *cli_mpi_version(void);
+/* The worst (largest) of every process's exit status @rc (outside a job:
+ * @rc). */
+int cli_mpi_agree(int rc);
 /* In a process but 0 of a job, stderr to /dev/null until cli_mpi_loud
  * with what cli_mpi_quiet returned: for what every process does alike
  * (reading the command line, planning a sweep), whose notes and errors

@@ -739,26 +739,28 @@ int cli_sweep(const struct cli_run_opts *o, bool check)
 		goto out;
 	}
 	/* Under MPI, a process but 0 runs its share in a private folder. */
+	rc = CLI_OK;
 	if (w.size > 1 && (r = cli_mpi_sweep_share(p, check && o->junit, work, sizeof(work))) != 0) {
 		fprintf(stderr, "fabemu: MPI process %d: cannot make its folder: %s\n", w.rank,
 			strerror(-r));
 		rc = CLI_FAIL;
-		goto out;
 	}
-	if (w.rank == 0 && (rc = swp_folders(p, o->n_exps, locks, &n_locks)) != CLI_OK)
-		goto out;
+	if (rc == CLI_OK && w.rank == 0)
+		rc = swp_folders(p, o->n_exps, locks, &n_locks);
 	/* Each run's check writes its own report beside the sweep's; the
 	 * sweep gathers them into one. */
-	if (w.rank == 0 && check && o->junit) {
+	if (rc == CLI_OK && w.rank == 0 && check && o->junit) {
 		snprintf(p->junit_dir, sizeof(p->junit_dir), "%.*s.runs.XXXXXX", SWP_PATH_BYTES - 16,
 			 o->junit);
 		if (!mkdtemp(p->junit_dir)) {
 			fprintf(stderr, "fabemu: %s: cannot write: %s\n", p->junit_dir, strerror(errno));
 			p->junit_dir[0] = '\0';
 			rc = CLI_FAIL;
-			goto out;
 		}
 	}
+	/* Under MPI, no process starts a run unless every one is ready. */
+	if ((rc = cli_mpi_agree(rc)) != CLI_OK)
+		goto out;
 	swp_run_all(o, check, p, o->jobs ? o->jobs : 1, o->quiet);
 	r = cli_mpi_sweep_gather(p);
 	rc = w.rank > 0 ? r : swp_finish(o, check, p, swp_stop_sig != 0);

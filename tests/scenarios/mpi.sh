@@ -89,6 +89,16 @@ set -e
 [ "$rc" = 2 ] && [ "$(grep -c 'threads' "$tmp/bad.err")" = 1 ] &&
 	echo "ok: bad option under mpirun: exit 2, said once" ||
 	bad "bad option under mpirun: exit $rc, $(grep -c 'threads' "$tmp/bad.err") messages"
+# A results folder process 0 cannot make: no process runs anything.
+touch "$tmp/notdir"
+set +e
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" --seeds 1..2 -o "$tmp/notdir/x" >"$tmp/nd.out" 2>"$tmp/nd.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(grep -c 'cannot create results folder' "$tmp/nd.err")" = 1 ] &&
+	! grep -q '\[1/' "$tmp/nd.out" && [ -z "$(find "$tmp/t" -mindepth 1 | head -1)" ] &&
+	echo "ok: unusable -o under mpirun: exit 2, said once, no run started" ||
+	bad "unusable -o under mpirun: exit $rc, $(head -2 "$tmp/nd.err")"
 
 # A check sweep over 3 processes, one point failing (a stop time before
 # the messages end), with its JUnit report.
