@@ -406,7 +406,7 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		t1 = par_now_s();
 		par_wait(&p->bar);
 		if (lead && p->remote.size)
-			par_look_remote(p);
+			par_look_remote(p, true);
 		if (root_due) {
 			if (lead) {
 				par_root_event(p);
@@ -422,7 +422,7 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 				for (uint32_t j = p->own_first; j < p->own_end; j++)
 					par_publish(p, j);
 				if (p->remote.size)
-					par_look_remote(p);
+					par_look_remote(p, false);
 				p->root_key = ev_peek_key(&p->root->evq);
 			}
 			par_wait(&p->bar);
@@ -508,7 +508,7 @@ uint64_t par_run(struct par *p)
 		/* The EAL pinned this thread to CPU 0 (sim_eal_init), as it did
 		 * in every process of the job on this machine. */
 		par_unpin();
-		par_look_remote(p);
+		par_look_remote(p, false);
 	}
 	for (uint32_t w = 1; w < p->n_workers && rc == 0; w++)
 		rc = pthread_create(&p->workers[w].thread, NULL, par_worker, &p->workers[w]);

@@ -104,7 +104,7 @@ void par_unpin(void);
  * the coordinator's looks over every process; every partition's figures
  * for the report from the process that ran it; what par_set_remote made. */
 void par_swap(struct par *p);
-void par_look_remote(struct par *p);
+void par_look_remote(struct par *p, bool looks);
 void par_gather_stats(struct par *p);
 void par_remote_free(struct par *p);
 

@@ -168,10 +168,11 @@ void par_swap(struct par *p)
 }
 
 /* The coordinator's looks between windows over every process (remote):
- * the next event, stuck and interrupt, the counts the root reads, then
+ * the next event, stuck and interrupt, the counts the root reads, then,
+ * with @looks (at a window's end, where par_look looks in one process),
  * the watch (stopping when every process's says so: each looks at its own
  * part of the fabric) and progress (process 0's). */
-void par_look_remote(struct par *p)
+void par_look_remote(struct par *p, bool looks)
 {
 	struct sim *root = p->root;
 	uint64_t next = UINT64_MAX, mx[6] = { 0 }, sum[2] = { 0 };
@@ -205,7 +206,7 @@ void par_look_remote(struct par *p)
 		p->stop = PAR_STOP_INTERRUPT;
 		return;
 	}
-	if (root->n_events - p->polled < SIM_POLL_EVENTS)
+	if (!looks || root->n_events - p->polled < SIM_POLL_EVENTS)
 		return;
 	p->polled = root->n_events;
 	if (root->watch) {
