@@ -87,8 +87,9 @@ struct par {
 	uint32_t own_first, own_end; /* this process's partitions */
 	struct port **xports;      /* ports whose peer is in another partition, by xid */
 	uint32_t n_xports, cap_xports;
-	uint8_t **wire_out;        /* per process: frames to its partitions (remote) */
-	size_t *wire_len, *wire_cap;
+	struct par_box *wire;      /* per process: frames to its partitions (remote) */
+	uint8_t **wire_out;        /* ... their bytes and lengths, as swap takes them */
+	size_t *wire_len;
 	uint8_t **wire_in;         /* per process: what it sent (swap's) */
 	size_t *wire_in_len;
 	uint64_t glob_next;        /* at a window's end: the next event over every process */

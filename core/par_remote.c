@@ -42,12 +42,12 @@ int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_B
 			 p->n, r->size, p->n_workers);
 		return -EINVAL;
 	}
+	p->wire = calloc(r->size, sizeof(*p->wire));
 	p->wire_out = calloc(r->size, sizeof(*p->wire_out));
 	p->wire_len = calloc(r->size, sizeof(*p->wire_len));
-	p->wire_cap = calloc(r->size, sizeof(*p->wire_cap));
 	p->wire_in = calloc(r->size, sizeof(*p->wire_in));
 	p->wire_in_len = calloc(r->size, sizeof(*p->wire_in_len));
-	if (!p->wire_out || !p->wire_len || !p->wire_cap || !p->wire_in || !p->wire_in_len) {
+	if (!p->wire || !p->wire_out || !p->wire_len || !p->wire_in || !p->wire_in_len) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return -ENOMEM;
 	}
@@ -73,25 +73,6 @@ static uint32_t par_owner(const struct par *p, uint32_t i)
 	return k;
 }
 
-/* Room for @bytes more at the end of process @k's outgoing wire. */
-static uint8_t *par_wire_room(struct par *p, uint32_t k, size_t bytes)
-{
-	if (p->wire_len[k] + bytes > p->wire_cap[k]) {
-		size_t cap = p->wire_cap[k] ? 2 * p->wire_cap[k] : 64 * 1024;
-		uint8_t *nb;
-
-		while (cap < p->wire_len[k] + bytes)
-			cap *= 2;
-		if (!(nb = realloc(p->wire_out[k], cap))) {
-			fprintf(stderr, "fabemu: out of memory for frames between processes\n");
-			abort();
-		}
-		p->wire_out[k] = nb;
-		p->wire_cap[k] = cap;
-	}
-	return p->wire_out[k] + p->wire_len[k];
-}
-
 /* A block of frames on the wire: from partition j's outbox to partition i. */
 struct par_wire_hdr {
 	uint32_t j, i;
@@ -107,7 +88,7 @@ void par_swap(struct par *p)
 	uint32_t me = p->remote.rank;
 
 	for (uint32_t k = 0; k < p->remote.size; k++)
-		p->wire_len[k] = 0;
+		p->wire[k].len = 0;
 	for (uint32_t j = p->own_first; j < p->own_end; j++)
 		for (uint32_t i = 0; i < p->n; i++) {
 			struct par_box *b = &p->parts[j].out[i];
@@ -118,7 +99,7 @@ void par_swap(struct par *p)
 			if (par_owns(p, i) || !b->len)
 				continue;
 			k = par_owner(p, i);
-			at = par_wire_room(p, k, sizeof(h) + b->len);
+			at = par_box_room(&p->wire[k], sizeof(h) + b->len);
 			memcpy(at, &h, sizeof(h));
 			memcpy(at + sizeof(h), b->buf, b->len);
 			for (size_t off = 0; off < b->len;) {
@@ -127,9 +108,13 @@ void par_swap(struct par *p)
 				r->p = (struct port *)(uintptr_t)r->p->xpar->xid;
 				off += sizeof(*r) + ((r->len + 7u) & ~7u);
 			}
-			p->wire_len[k] += sizeof(h) + b->len;
+			p->wire[k].len += sizeof(h) + b->len;
 			b->len = 0;
 		}
+	for (uint32_t k = 0; k < p->remote.size; k++) {
+		p->wire_out[k] = p->wire[k].buf;
+		p->wire_len[k] = p->wire[k].len;
+	}
 	if (p->remote.swap(p->remote.ctx, p->wire_out, p->wire_len, p->wire_in, p->wire_in_len) != 0) {
 		fprintf(stderr, "fabemu: frames between processes could not be exchanged\n");
 		abort();
@@ -254,11 +239,11 @@ void par_gather_stats(struct par *p)
 
 void par_remote_free(struct par *p)
 {
-	for (uint32_t k = 0; k < p->remote.size; k++)
-		free(p->wire_out[k]);
+	for (uint32_t k = 0; p->wire && k < p->remote.size; k++)
+		free(p->wire[k].buf);
+	free(p->wire);
 	free(p->wire_out);
 	free(p->wire_len);
-	free(p->wire_cap);
 	free(p->wire_in);
 	free(p->wire_in_len);
 	free(p->xports);

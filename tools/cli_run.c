@@ -517,6 +517,7 @@ int cli_run(const struct cli_run_opts *o, bool check)
 {
 	char err[CFG_ERR_BYTES];
 	struct cli_job j = { .o = o, .check = check, .lock_fd = -1 };
+	struct cli_mpi w;
 	struct fabric f;
 	int rc, r;
 
@@ -524,14 +525,14 @@ int cli_run(const struct cli_run_opts *o, bool check)
 		return cli_skip_nightly(o);
 	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
 		return cli_sweep(o, check);
-	if (cli_mpi_world().size > 1) {
+	if ((w = cli_mpi_world()).size > 1) {
 		/* One run is not split across processes: process 0 runs it. */
-		if (cli_mpi_world().rank > 0)
+		if (w.rank > 0)
 			return CLI_OK;
 		fprintf(stderr, "fabemu: %d MPI processes: a single run is not split across processes; "
 				"process 0 runs it alone (a sweep or several files share their runs out: "
 				"docs/user-guide.md, \"Across processes and machines (MPI)\")\n",
-			cli_mpi_world().size);
+			w.size);
 	}
 	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
 		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
