@@ -59,6 +59,10 @@ struct metric_table {
 	uint32_t n;             /* rows */
 };
 
+/* Words (uint64_t) holding @bytes: a module's counters copied as words
+ * between the processes of a run (run/fabric_remote.c). */
+#define METRIC_WORDS(bytes) (((bytes) + sizeof(uint64_t) - 1) / sizeof(uint64_t))
+
 #define METRIC_TABLE(what, rows) { (what), (rows), sizeof(rows) / sizeof((rows)[0]) }
 
 /* A uint64_t field @fld of struct @st. */

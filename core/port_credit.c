@@ -464,6 +464,11 @@ uint32_t port_credit_buffer_bytes(const struct port *p, uint8_t vl)
 
 void port_credit_stats(const struct port *p, struct port_credit_stats *out)
 {
+	port_credit_stats_at(p, p->sim->now_ps, out);
+}
+
+void port_credit_stats_at(const struct port *p, uint64_t now_ps, struct port_credit_stats *out)
+{
 	const struct port_credit *c = p->credit;
 
 	*out = (struct port_credit_stats){ 0 };
@@ -478,5 +483,5 @@ void port_credit_stats(const struct port *p, struct port_credit_stats *out)
 	}
 	for (int tc = 0; tc < PORT_N_TC; tc++)
 		if (c->blocked & (1u << tc))
-			out->credit_starved_ps[tc] += p->sim->now_ps - c->vl[tc].starved_since_ps;
+			out->credit_starved_ps[tc] += now_ps - c->vl[tc].starved_since_ps;
 }

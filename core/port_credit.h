@@ -155,6 +155,9 @@ uint32_t port_credit_buffer_bytes(const struct port *p, uint8_t vl);
 /* @p's counters, starvation in progress counted up to now (zeros without
  * credits). */
 void port_credit_stats(const struct port *p, struct port_credit_stats *out);
+/* The same with a starvation still running counted to @now_ps (the run's
+ * end: in a parallel run, a partition's clock stops at its last event). */
+void port_credit_stats_at(const struct port *p, uint64_t now_ps, struct port_credit_stats *out);
 
 /* Hooks of port.c. */
 /* A flow-control packet arrived at @p: apply it and free it. */

@@ -24,14 +24,14 @@ void port_pfc_sum(const struct port *p, uint64_t now_ps, struct port_pfc_sum *ou
 	out->paused_max_ps = out->paused_ps;
 }
 
-void port_credit_sum(const struct port *p, struct port_credit_sum *out)
+void port_credit_sum(const struct port *p, uint64_t now_ps, struct port_credit_sum *out)
 {
 	struct port_credit_stats st;
 
 	*out = (struct port_credit_sum){ 0 };
 	if (!port_credit_on(p))
 		return;
-	port_credit_stats(p, &st);
+	port_credit_stats_at(p, now_ps, &st);
 	for (uint8_t vl = 0; vl < PORT_N_TC; vl++) {
 		uint64_t held = (uint64_t)st.max_held_blocks[vl] * PKT_IB_BLOCK_BYTES;
 

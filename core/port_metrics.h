@@ -31,8 +31,9 @@ struct port_credit_sum {
 	uint64_t granted_bytes;  /* the VL buffers it grants its peer, summed, bytes */
 };
 
-/* @p's credit counters. */
-void port_credit_sum(const struct port *p, struct port_credit_sum *out);
+/* @p's credit counters at @now_ps (a starvation still running counts to
+ * now). */
+void port_credit_sum(const struct port *p, uint64_t now_ps, struct port_credit_sum *out);
 
 /* @p's PFC counters at @now_ps (a pause still running counts to now). */
 void port_pfc_sum(const struct port *p, uint64_t now_ps, struct port_pfc_sum *out);

@@ -26,6 +26,31 @@ void port_pfc_fini(struct port *p)
 	p->pfc = NULL;
 }
 
+#define PORT_PFC_STATS_WORDS METRIC_WORDS(sizeof(struct port_pfc_stats))
+
+void port_pfc_result_save(const struct port *p, uint64_t *w)
+{
+	const struct port_pfc *f = p->pfc;
+
+	memset(w, 0, PORT_PFC_RESULT_WORDS * sizeof(*w));
+	if (!f)
+		return;
+	memcpy(w, &f->stats, sizeof(f->stats));
+	memcpy(w + PORT_PFC_STATS_WORDS, f->since_ps, sizeof(f->since_ps));
+	w[PORT_PFC_RESULT_WORDS - 1] = f->paused_prio;
+}
+
+void port_pfc_result_load(struct port *p, const uint64_t *w)
+{
+	struct port_pfc *f = p->pfc;
+
+	if (!f)
+		return;
+	memcpy(&f->stats, w, sizeof(f->stats));
+	memcpy(f->since_ps, w + PORT_PFC_STATS_WORDS, sizeof(f->since_ps));
+	f->paused_prio = (uint8_t)w[PORT_PFC_RESULT_WORDS - 1];
+}
+
 uint64_t port_pfc_quanta_ps(const struct port *p, uint16_t quanta)
 {
 	/* quanta x 512 bit times (in 128 bits: 65535 quanta overflow the

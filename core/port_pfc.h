@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "metric.h"
 #include "port.h"
 
 enum {
@@ -55,6 +56,13 @@ struct port_pfc {
  * @prio_to_tc maps each priority to. Returns 0 or -ENOMEM. */
 int port_pfc_enable(struct port *p, const uint8_t prio_to_tc[PKT_N_PRIO]);
 void port_pfc_fini(struct port *p);
+/* What results read of @p's PFC (counters, pauses running at the end) as
+ * PORT_PFC_RESULT_WORDS words, for a port run in another process
+ * (run/fabric_remote.c): a copy into @w (zeros without PFC), and @w put
+ * back in place of @p's. */
+#define PORT_PFC_RESULT_WORDS (METRIC_WORDS(sizeof(struct port_pfc_stats)) + PKT_N_PRIO + 1)
+void port_pfc_result_save(const struct port *p, uint64_t *w);
+void port_pfc_result_load(struct port *p, const uint64_t *w);
 
 /* A PFC frame arrived at @p: apply it to @p's egress and free it. */
 void port_pfc_rx(struct port *p, struct rte_mbuf *m);

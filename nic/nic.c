@@ -8,6 +8,7 @@
 
 #include "addr.h"
 #include "cc_metrics.h"
+#include "metric.h"
 #include "nic_int.h"
 
 static const struct port_ops nic_port_ops = {
@@ -222,6 +223,35 @@ int nic_qp_set_hops(struct nic_qp *qp, uint32_t n_hops)
 const struct cc_qp *nic_qp_cc(const struct nic_qp *qp)
 {
 	return qp->connected ? &qp->cc : NULL;
+}
+
+#define NIC_STATS_WORDS METRIC_WORDS(sizeof(struct nic_stats))
+#define NIC_QP_WORDS METRIC_WORDS(sizeof(struct nic_qp_stats))
+#define NIC_CC_WORDS METRIC_WORDS(sizeof(struct cc_stats))
+
+uint32_t nic_result_words(const struct nic *n)
+{
+	return NIC_STATS_WORDS + n->n_qps * (NIC_QP_WORDS + NIC_CC_WORDS);
+}
+
+void nic_result_save(const struct nic *n, uint64_t *w)
+{
+	memcpy(w, &n->stats, sizeof(n->stats));
+	w += NIC_STATS_WORDS;
+	for (uint32_t i = 0; i < n->n_qps; i++, w += NIC_QP_WORDS + NIC_CC_WORDS) {
+		memcpy(w, &n->qps[i]->stats, sizeof(n->qps[i]->stats));
+		memcpy(w + NIC_QP_WORDS, &n->qps[i]->cc.stats, sizeof(n->qps[i]->cc.stats));
+	}
+}
+
+void nic_result_load(struct nic *n, const uint64_t *w)
+{
+	memcpy(&n->stats, w, sizeof(n->stats));
+	w += NIC_STATS_WORDS;
+	for (uint32_t i = 0; i < n->n_qps; i++, w += NIC_QP_WORDS + NIC_CC_WORDS) {
+		memcpy(&n->qps[i]->stats, w, sizeof(n->qps[i]->stats));
+		memcpy(&n->qps[i]->cc.stats, w + NIC_QP_WORDS, sizeof(n->qps[i]->cc.stats));
+	}
 }
 
 void nic_cc_stats(const struct nic *n, struct cc_stats *sum)

@@ -229,6 +229,13 @@ int nic_qp_set_hops(struct nic_qp *qp, uint32_t n_hops);
 const struct cc_qp *nic_qp_cc(const struct nic_qp *qp);
 /* Add the congestion-control counters of every QP of @n to @sum. */
 void nic_cc_stats(const struct nic *n, struct cc_stats *sum);
+/* The counters results read (nic_stats, and each QP's nic_qp_stats and
+ * congestion-control counters) as words, for a NIC run in another process
+ * (run/fabric_remote.c): how many, a copy into @w, and @w put back in
+ * place of @n's. */
+uint32_t nic_result_words(const struct nic *n);
+void nic_result_save(const struct nic *n, uint64_t *w);
+void nic_result_load(struct nic *n, const uint64_t *w);
 /* Post a chain of work requests: IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM
  * (imm_data goes in the last packet's ImmDt; completes as IBV_WC_RDMA_WRITE),
  * IBV_WR_SEND or IBV_WR_RDMA_READ (completes as IBV_WC_RDMA_READ when its

@@ -517,6 +517,8 @@ void fabric_free(struct fabric *f)
 	topo_routes_free(f->routes);
 	par_free(f->par); /* after every port: they free packets into its pools */
 	free(f->node_part);
+	free(f->rport);
+	free(f->rbase);
 	sim_fini(&f->sim);
 	memset(f, 0, sizeof(*f));
 }

@@ -10,6 +10,7 @@
 
 #include "exp.h"
 #include "nic.h"
+#include "port_metrics.h"
 #include "sim.h"
 #include "sw.h"
 #include "tg.h"
@@ -70,7 +71,33 @@ struct fabric {
 	uint16_t *node_part;          /* partition of each node, NULL in one */
 	const char *par_note;         /* why --threads was not followed (one partition),
 				       * or NULL */
+	struct fabric_rport *rport;   /* a run split over processes, once over: each link
+				       * side's counters over every process, by 2 x link +
+				       * side (fabric_remote_results), else NULL */
+	uint64_t *rbase;              /* and their port_stats as the run began
+				       * (fabric_remote_begin), else NULL */
 };
+
+/* A port's counters summed over the processes of a split run. */
+struct fabric_rport {
+	struct port_stats st;
+	struct port_credit_sum credit;
+};
+
+/* fabric_remote.c: once a run split over the processes of an MPI job
+ * (exp->remote, with partitions) is over, bring what results read of the
+ * nodes, ports and messages other processes ran into this one, so that
+ * its results are those of one process. Every process of the job calls
+ * it (nothing to do in a run of one). 0 or -errno (every process then
+ * fails alike). */
+int fabric_remote_results(struct fabric *f);
+/* Before fabric_run of such a run: how its ports' counters begin (the
+ * same in every process). 0 or -ENOMEM. */
+int fabric_remote_begin(struct fabric *f);
+/* @p's counters (port_stats), or its credit counters (port_credit_sum):
+ * over every process after fabric_remote_results; what results read. */
+void fabric_port_stats(const struct fabric *f, const struct port *p, struct port_stats *out);
+void fabric_port_credit_sum(const struct fabric *f, const struct port *p, struct port_credit_sum *out);
 
 /* fabric_par.c: decide the partitions of @f's run (e->threads, where
  * nothing keeps it in one: f->par_note says what does) and make them;

@@ -28,6 +28,12 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 		       "share in memory";
 	if (e->remote && e->n_faults)
 		return "across processes: faults act on partitions of every process at once";
+	if (e->remote && outputs && e->n_series)
+		return "across processes: outputs.series samples ports of every process as the run "
+		       "goes";
+	if (e->remote && outputs && e->n_captures)
+		return "across processes: captures are written as the run goes, from the ports of "
+		       "every process";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
@@ -206,9 +212,11 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 			fprintf(stderr, "fabemu: note: %s %u: %u partitions, one a host at most\n", opt,
 				asked, n);
 	}
-	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1) {
+	if ((f->par_note = fabric_par_blocker(e, outputs)) != NULL || n <= 1 ||
+	    (e->remote && n < e->remote->size)) {
 		if (!f->par_note)
-			f->par_note = "the fabric has one host";
+			f->par_note = n <= 1 ? "the fabric has one host"
+					     : "fewer hosts than processes (a partition each at least)";
 		fabric_par_say(f);
 		return 0;
 	}

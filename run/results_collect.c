@@ -147,7 +147,7 @@ static void res_gather_port(struct res_gather *g, const struct port *p, bool sw)
 	struct port_stats st;
 	struct port_pfc_sum pf;
 
-	port_stats(p, &st);
+	fabric_port_stats(g->run.f, p, &st);
 	port_pfc_sum(p, g->ctx.now_ps, &pf);
 	if (sw)
 		metric_fold(&port_metrics_queue_peak, &g->sw_port, &st);

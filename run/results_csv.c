@@ -202,9 +202,9 @@ static void res_port_row(const struct fabric *f, const struct topo_link *lk, int
 
 	snprintf(src.peer, sizeof(src.peer), "%s:%u", t->nodes[lk->node[1 - s]].name,
 		 lk->port[1 - s]);
-	port_stats(p, &src.st);
+	fabric_port_stats(f, p, &src.st);
 	port_pfc_sum(p, ctx->now_ps, &src.pfc);
-	port_credit_sum(p, &src.credit);
+	fabric_port_credit_sum(f, p, &src.credit);
 	if (nd->kind == TOPO_SWITCH)
 		src.sw = *sw_port_stats(f->sws[nd->index], lk->port[s]);
 	for (const struct res_port_cols *c = res_port_cols; c->t; c++)

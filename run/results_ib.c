@@ -48,7 +48,7 @@ int res_ib(struct results *r, const struct fabric *f)
 
 		metric_fold(&sw_metrics_fecn, &sw, sw_stats(f->sws[i]));
 		for (uint16_t p = 0; p < sw_n_ports(f->sws[i]); p++) {
-			port_credit_sum(sw_port(f->sws[i], p), &c);
+			fabric_port_credit_sum(f, sw_port(f->sws[i], p), &c);
 			metric_fold(&port_metrics_credit, &sum, &c);
 			one.granted_bytes += c.granted_bytes;
 		}
@@ -56,7 +56,7 @@ int res_ib(struct results *r, const struct fabric *f)
 	}
 	for (uint32_t i = 0; i < t->n_hosts; i++)
 		for (uint16_t p = 0; p < nic_n_ports(f->nics[i]); p++) {
-			port_credit_sum(nic_port(f->nics[i], p), &c);
+			fabric_port_credit_sum(f, nic_port(f->nics[i], p), &c);
 			metric_fold(&port_metrics_credit, &sum, &c);
 		}
 	if (res_put_table(r, &port_metrics_credit, NULL, &sum, NULL) != 0 ||

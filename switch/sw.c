@@ -6,6 +6,7 @@
 #include <rte_byteorder.h>
 
 #include "addr.h"
+#include "metric.h"
 #include "pkt_telemetry.h"
 #include "pkt_view.h"
 #include "sim.h"
@@ -597,6 +598,25 @@ uint16_t sw_n_ports(const struct sw *s) { return s->n_ports; }
 const struct sw_stats *sw_stats(const struct sw *s) { return &s->stats; }
 const struct sw_port_stats *sw_port_stats(const struct sw *s, uint16_t i) { return &s->px[i].stats; }
 uint64_t sw_buffer_used(const struct sw *s) { return s->buffer_used; }
+
+#define SW_STATS_WORDS METRIC_WORDS(sizeof(struct sw_stats))
+#define SW_PORT_WORDS METRIC_WORDS(sizeof(struct sw_port_stats))
+
+uint32_t sw_result_words(const struct sw *s) { return SW_STATS_WORDS + s->n_ports * SW_PORT_WORDS; }
+
+void sw_result_save(const struct sw *s, uint64_t *w)
+{
+	memcpy(w, &s->stats, sizeof(s->stats));
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		memcpy(w + SW_STATS_WORDS + i * SW_PORT_WORDS, &s->px[i].stats, sizeof(s->px[i].stats));
+}
+
+void sw_result_load(struct sw *s, const uint64_t *w)
+{
+	memcpy(&s->stats, w, sizeof(s->stats));
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		memcpy(&s->px[i].stats, w + SW_STATS_WORDS + i * SW_PORT_WORDS, sizeof(s->px[i].stats));
+}
 
 void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6])
 {

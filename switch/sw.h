@@ -245,6 +245,12 @@ uint16_t sw_n_ports(const struct sw *s);
 const struct sw_stats *sw_stats(const struct sw *s);
 const struct sw_port_stats *sw_port_stats(const struct sw *s, uint16_t i);
 uint64_t sw_buffer_used(const struct sw *s);
+/* The counters results read (sw_stats, every sw_port_stats) as words, for
+ * a switch run in another process (run/fabric_remote.c): how many, a copy
+ * into @w, and @w put back in place of @s's. */
+uint32_t sw_result_words(const struct sw *s);
+void sw_result_save(const struct sw *s, uint64_t *w);
+void sw_result_load(struct sw *s, const uint64_t *w);
 
 /* After the links are wired: size each port's PFC headroom (from its rate,
  * delay and the largest frame unless configured) and the shared pool, and

@@ -513,50 +513,152 @@ static int cli_job_run(struct cli_job *j, struct fabric *f)
 	return cli_job_results(j, f, r, err);
 }
 
+/* The end of every single run: what @j set up, undone. */
+static void cli_job_end(struct cli_job *j)
+{
+	cfg_doc_free(j->base);
+	rte_mempool_free(j->pool);
+	exp_free(j->e);
+	rte_eal_cleanup();
+	if (j->lock_fd >= 0)
+		close(j->lock_fd);
+}
+
+/* The single run @j (its experiment loaded): folder, engine, build, run. */
+static int cli_job_all(struct cli_job *j)
+{
+	struct fabric f;
+	int rc;
+
+	if ((rc = cli_job_folder(j)) != CLI_OK || (rc = cli_job_engine(j)) != CLI_OK) {
+		exp_free(j->e);
+		if (j->lock_fd >= 0)
+			close(j->lock_fd);
+		return rc;
+	}
+	if ((rc = cli_job_build(j, &f)) == CLI_OK) {
+		rc = cli_job_run(j, &f);
+		fabric_free(&f);
+	}
+	cli_job_end(j);
+	return rc;
+}
+
+/* The split run of @j over the processes of the job @w (its experiment
+ * loaded, exp->remote set): process 0 makes the folder, writes the
+ * results and says what there is to say; the others run their
+ * partitions. Each step is agreed on by every process before the next,
+ * so that a failure in one ends them all with its status. */
+static int cli_job_split(struct cli_job *j, struct cli_mpi w)
+{
+	bool zero = w.rank == 0;
+	char err[CFG_ERR_BYTES];
+	struct fabric f;
+	int rc = CLI_OK, quiet, r;
+
+	if (zero)
+		rc = cli_job_folder(j);
+	if ((rc = cli_mpi_agree(rc)) != CLI_OK || (rc = cli_mpi_agree(cli_job_engine(j))) != CLI_OK) {
+		/* cli_job_engine undid itself where it failed; where it did not,
+		 * this undoes it. */
+		if (j->pool)
+			cli_job_end(j);
+		else
+			exp_free(j->e);
+		if (!j->pool && j->lock_fd >= 0)
+			close(j->lock_fd);
+		return rc;
+	}
+	if (zero) {
+		rc = cli_job_build(j, &f);
+	} else {
+		quiet = cli_mpi_quiet(); /* what process 0 says too */
+		if (fabric_build(&f, j->e, j->pool, true, err) != 0) {
+			fabric_free(&f);
+			rc = CLI_FAIL;
+		}
+		cli_mpi_loud(quiet);
+	}
+	if ((r = cli_mpi_agree(rc)) != CLI_OK) {
+		if (rc == CLI_OK)
+			fabric_free(&f);
+		cli_job_end(j);
+		return r;
+	}
+	f.sim.interrupt = &cli_stop_sig;
+	r = fabric_remote_begin(&f);
+	fabric_run(&f, zero && !j->o->quiet);
+	cli_disarm_stop();
+	if (r != 0 || fabric_remote_results(&f) != 0) {
+		rc = cli_job_failed(j, "memory", "the other processes' results could not be gathered");
+	} else if (zero) {
+		r = fabric_close_outputs(&f, j->outdir, err);
+		if (r != 0)
+			cli_job_failed(j, "write", err);
+		rc = cli_job_results(j, &f, r, err);
+	}
+	fabric_free(&f);
+	cli_job_end(j);
+	return cli_mpi_agree(rc);
+}
+
 int cli_run(const struct cli_run_opts *o, bool check)
 {
 	char err[CFG_ERR_BYTES];
 	struct cli_job j = { .o = o, .check = check, .lock_fd = -1 };
+	struct cli_run_opts other;
+	struct par_remote *remote = NULL;
 	struct cli_mpi w;
-	struct fabric f;
-	int rc, r;
+	const char *why = NULL;
+	int rc, r, quiet = -1;
 
 	if (check && o->skip_nightly)
 		return cli_skip_nightly(o);
 	if (o->n_exps > 1 || o->n_sweeps || o->seeds || o->n_metric_names)
 		return cli_sweep(o, check);
-	if ((w = cli_mpi_world()).size > 1) {
-		/* One run is not split across processes: process 0 runs it. */
-		if (w.rank > 0)
-			return CLI_OK;
-		fprintf(stderr, "fabemu: %d MPI processes: a single run is not split across processes; "
-				"process 0 runs it alone (a sweep or several files share their runs out: "
-				"docs/user-guide.md, \"Across processes and machines (MPI)\")\n",
-			w.size);
+	if ((w = cli_mpi_world()).size > 1 && w.rank > 0) {
+		/* Process 0 says, writes and reports; the others run. */
+		other = *o;
+		other.junit = NULL;
+		other.quiet = true;
+		j.o = o = &other;
+		if (!freopen("/dev/null", "w", stdout))
+			return CLI_FAIL;
+		quiet = cli_mpi_quiet();
 	}
+	rc = CLI_OK;
 	if (check && o->junit && (r = cli_junit_probe(o->junit)) != 0) {
 		fprintf(stderr, "fabemu: %s: cannot write the JUnit report: %s\n", o->junit,
 			strerror(-r));
-		return CLI_BAD_INPUT;
+		rc = CLI_BAD_INPUT;
+	} else if (exp_load(o->exp_path, o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &j.e, err) != 0) {
+		rc = cli_bad_input(o, check, o->exp_path, "bad_input", err);
 	}
-	if (exp_load(o->exp_path, o->sim.sets, o->sim.n_sets, o->sim.seed_set, o->sim.seed, &j.e, err) != 0)
-		return cli_bad_input(o, check, o->exp_path, "bad_input", err);
-	if ((rc = cli_job_folder(&j)) != CLI_OK || (rc = cli_job_engine(&j)) != CLI_OK) {
+	cli_mpi_loud(quiet);
+	if (w.size > 1 && (rc = cli_mpi_agree(rc)) == CLI_OK) {
+		/* Several MPI processes: the fabric's partitions shared out over
+		 * them (run/fabric_remote.c), unless something keeps the run in
+		 * one process. */
+		j.e->remote = remote = cli_mpi_remote_new();
+		why = remote ? fabric_par_blocker(j.e, true) : "out of memory";
+		if (!why) {
+			rc = cli_job_split(&j, w);
+			cli_mpi_remote_free(remote);
+			return rc;
+		}
+		j.e->remote = NULL;
+		cli_mpi_remote_free(remote);
+		if (w.rank > 0) {
+			exp_free(j.e);
+			return CLI_OK;
+		}
+		fprintf(stderr, "fabemu: %d MPI processes: %s: process 0 runs it alone\n", w.size, why);
+	}
+	if (rc != CLI_OK) {
 		exp_free(j.e);
-		if (j.lock_fd >= 0)
-			close(j.lock_fd);
 		return rc;
 	}
-	if ((rc = cli_job_build(&j, &f)) == CLI_OK) {
-		rc = cli_job_run(&j, &f);
-		fabric_free(&f);
-	}
-	cfg_doc_free(j.base);
-	rte_mempool_free(j.pool);
-	exp_free(j.e);
-	rte_eal_cleanup();
-	close(j.lock_fd);
-	return rc;
+	return cli_job_all(&j);
 }
 
 /* cli.h */

@@ -426,6 +426,31 @@ uint32_t tg_n_done(const struct tg *t) { return t->n_done; }
 
 uint32_t tg_n_failed(const struct tg *t) { return t->n_failed; }
 
+void tg_flow_result_save(const struct tg *t, uint32_t i, uint64_t *w)
+{
+	const struct tg_flow *f = &t->flows[i];
+
+	w[0] = f->msg.start_ps;
+	w[1] = f->end_ps;
+	w[2] = (uint64_t)f->status << 8 | f->done;
+}
+
+void tg_flow_result_load(struct tg *t, uint32_t i, const uint64_t *w)
+{
+	struct tg_flow *f = &t->flows[i];
+
+	f->msg.start_ps = w[0];
+	f->end_ps = w[1];
+	f->done = w[2] & 1;
+	f->status = (uint8_t)(w[2] >> 8);
+}
+
+void tg_result_counts(struct tg *t, uint32_t done, uint32_t failed)
+{
+	t->n_done = done;
+	t->n_failed = failed;
+}
+
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i)
 {
 	return i < t->n_flows ? t->qps[t->slots[i].qp] : NULL;

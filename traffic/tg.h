@@ -449,6 +449,14 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 uint32_t tg_n_done(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
+/* Message @i's record as TG_FLOW_RESULT_WORDS words (its start, end and
+ * status), for a message sent from another process (run/fabric_remote.c):
+ * a copy into @w, and @w put back in place of @t's; then the counts of
+ * messages done and failed. */
+#define TG_FLOW_RESULT_WORDS 3
+void tg_flow_result_save(const struct tg *t, uint32_t i, uint64_t *w);
+void tg_flow_result_load(struct tg *t, uint32_t i, const uint64_t *w);
+void tg_result_counts(struct tg *t, uint32_t done, uint32_t failed);
 /* Streamed collectives: the most messages made and not yet both sent and
  * received at once, summed over the partitions of a parallel run (each
  * counts its own); 0 when nothing streamed. */
