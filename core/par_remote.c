@@ -203,9 +203,14 @@ void par_look_remote(struct par *p, bool looks)
 			return;
 		}
 	}
-	if (root->progress && root->n_events - p->progressed >= SIM_PROGRESS_EVENTS) {
+	/* Every process sets progress_count, or none: the sum is taken by all. */
+	if (root->progress_count && root->n_events - p->progressed >= SIM_PROGRESS_EVENTS) {
+		uint64_t done = root->progress_count(root->progress_arg);
+
 		p->progressed = root->n_events;
-		if (p->remote.rank == 0)
+		p->remote.combine(p->remote.ctx, NULL, 0, &done, 1);
+		root->progress_counted = done;
+		if (p->remote.rank == 0 && root->progress)
 			root->progress(root, root->progress_arg);
 	}
 }

@@ -390,13 +390,18 @@ struct fabric_progress {
 	bool shown;               /* a line was written */
 };
 
+static uint64_t fabric_done_count(void *arg)
+{
+	return tg_n_done(((const struct fabric_progress *)arg)->f->tg);
+}
+
 static void fabric_progress_cb(const struct sim *s, void *arg)
 {
 	struct fabric_progress *p = arg;
 	uint64_t stop_ps = p->f->exp->stop_ps;
 	double now = fabric_now_s(), wall_s = now - p->start_s, dt = now - p->last_s;
 	char eta[64] = "";
-	uint32_t n;
+	uint32_t n, done = tg_n_done(p->f->tg);
 
 	if (dt < p->interval_s)
 		return;
@@ -405,10 +410,12 @@ static void fabric_progress_cb(const struct sim *s, void *arg)
 			 units_ps_to_s(stop_ps) * 1e3, 100.0 * (double)s->now_ps / (double)stop_ps,
 			 wall_s * (double)(stop_ps - s->now_ps) / (double)s->now_ps);
 	tg_flows(p->f->tg, &n);
+	if (s->progress_count)
+		done = (uint32_t)s->progress_counted; /* over every process */
 	fprintf(stderr, "%s[fabemu] t=%.3f ms%s  events=%llu (%.2f M/s)  messages %u/%u done  %.1f s%s",
 		p->tty ? "\r" : "", units_ps_to_s(s->now_ps) * 1e3, eta,
 		(unsigned long long)s->n_events,
-		dt > 0 ? (double)(s->n_events - p->last_events) / dt * 1e-6 : 0.0, tg_n_done(p->f->tg),
+		dt > 0 ? (double)(s->n_events - p->last_events) / dt * 1e-6 : 0.0, done,
 		n, wall_s, p->tty ? "\033[K" : "\n");
 	fflush(stderr);
 	p->last_s = now;
@@ -429,6 +436,10 @@ void fabric_run(struct fabric *f, bool progress)
 	if (progress) {
 		f->sim.progress = fabric_progress_cb;
 		f->sim.progress_arg = &p;
+		/* Split over processes: messages done over all of them (every
+		 * process reports, process 0 prints). */
+		if (f->par && f->exp->remote)
+			f->sim.progress_count = fabric_done_count;
 	}
 	struct timespec c0, c1;
 
@@ -443,6 +454,7 @@ void fabric_run(struct fabric *f, bool progress)
 	if (progress && p.shown && p.tty)
 		fprintf(stderr, "\r\033[K");
 	f->sim.progress = NULL;
+	f->sim.progress_count = NULL;
 }
 
 int fabric_open_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])

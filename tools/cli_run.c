@@ -587,7 +587,9 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 	}
 	f.sim.interrupt = &cli_stop_sig;
 	r = fabric_remote_begin(&f);
-	fabric_run(&f, zero && !j->o->quiet);
+	/* Progress: every process counts, process 0 says it (par_look_remote);
+	 * a fabric left whole runs in every process, and process 0 says it. */
+	fabric_run(&f, !j->o->quiet && (zero || f.par));
 	cli_disarm_stop();
 	if (r != 0 || fabric_remote_results(&f) != 0) {
 		rc = cli_job_failed(j, "memory", "the other processes' results could not be gathered");
@@ -620,7 +622,6 @@ int cli_run(const struct cli_run_opts *o, bool check)
 		/* Process 0 says, writes and reports; the others run. */
 		other = *o;
 		other.junit = NULL;
-		other.quiet = true;
 		j.o = o = &other;
 		if (!freopen("/dev/null", "w", stdout))
 			return CLI_FAIL;

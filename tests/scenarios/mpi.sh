@@ -6,8 +6,12 @@
 # result but the wall-clock block), with the same exit status.
 # - built with MPI and mpirun present: a sweep over 2 processes, a check
 #   sweep over 3 (one point failing, a process with fewer runs than the
-#   others) with its JUnit report, and a single run (process 0 alone, said
-#   on stderr); no private folder is left behind; bench's fabric split
+#   others) with its JUnit report; single runs split over 2 processes, and
+#   over 3 running 5 partitions (mpi_identity.sh: RoCE with PFC, DCQCN,
+#   lossy links and a stop time with frames in flight, InfiniBand credits
+#   starved at the stop, a permutation), a split check with its JUnit
+#   report and a bad --set said once; a single run with captures (process
+#   0 alone, saying why); no private folder is left behind; bench's fabric split
 #   over 2 and 3 processes: the same packet hops, events, drops,
 #   unfinished messages and dry pools as one process (the expectation for
 #   these: the one-process engine's counts);
@@ -122,11 +126,37 @@ else
 fi
 grep -q 'fail' "$tmp/cA.out" || bad "check sweep: the failing point is not in its table"
 
-# A single run: process 0 alone, with a note; the results of one process.
+# Single runs split over the processes: the results of one process.
+here=$(dirname "$0")
+split=("$here/../../experiments/permutation-leaf.yaml" "$here/mpi-split.yaml" "$here/mpi-split-ib.yaml")
+"$here/mpi_identity.sh" "$fabemu" 2 "" --split "${split[@]}" || fail=1
+"$here/mpi_identity.sh" "$fabemu" 3 "--partitions 5" --split "${split[@]}" || fail=1
+# A split check: its verdict, exit status and JUnit report are those of one process.
+set +e
+"${mpi[@]}" -np 2 "$fabemu" check "${split[0]}" -o "$tmp/kA" --junit "$tmp/kA.xml" -q >"$tmp/kA.out" 2>"$tmp/kA.err"
+rcA=$?
+"$fabemu" check "${split[0]}" -o "$tmp/kB" --junit "$tmp/kB.xml" -q >"$tmp/kB.out" 2>"$tmp/kB.err"
+rcB=$?
+set -e
+[ "$rcA" = "$rcB" ] && cmp -s <(untimed "$tmp/kA.xml") <(untimed "$tmp/kB.xml") &&
+	[ "$(key "$tmp/kA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/kB/summary.json" provenance.digest_sha256)" ] &&
+	[ "$(key "$tmp/kA/summary.json" wall_clock.partitions)" = 2 ] &&
+	echo "ok: check split over 2 processes: exit $rcA, its JUnit report and results those of one process" ||
+	bad "split check: exit $rcA (one process: $rcB), or its report or results differ"
+# Bad input in a single run: exit 2, said once.
+set +e
+"${mpi[@]}" -np 2 "$fabemu" run "${split[0]}" --set nic.mtu=7 -o "$tmp/kC" >/dev/null 2>"$tmp/kC.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(grep -c 'mtu\|#1:' "$tmp/kC.err")" = 1 ] && [ ! -e "$tmp/kC" ] &&
+	echo "ok: bad --set in a split run: exit 2, said once, nothing written" ||
+	bad "bad --set in a split run: exit $rc, $(grep -c 'mtu\|#1:' "$tmp/kC.err") messages: $(head -2 "$tmp/kC.err")"
+
+# A single run with captures: process 0 alone, saying why; the results of one process.
 "${mpi[@]}" -np 2 "$fabemu" run "$exp" -o "$tmp/sA" -q >"$tmp/sA.out" 2>"$tmp/sA.err" ||
 	bad "mpirun -np 2 single run: exit $?"
 "$fabemu" run "$exp" -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the single run: exit $?"
-[ "$(grep -c 'process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
+[ "$(grep -c 'captures.*process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
 	bad "single run: the note is not said once: $(head -3 "$tmp/sA.err")"
 [ "$(key "$tmp/sA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sB/summary.json" provenance.digest_sha256)" ] &&
 	echo "ok: single run under mpirun -np 2: the digest of one process" ||
