@@ -3,8 +3,11 @@
  * of a sweep (or of several experiment files): process k runs those whose
  * index is k modulo N, each in a private folder, and sends its results
  * folders to process 0, which writes them where one process would have and
- * then the sweep's tables. Any other command (a single run or check, bench,
- * topo, compare, plot) runs in process 0 alone. A fabemu built without MPI
+ * then the sweep's tables. A single run or check, and bench, split their
+ * fabric over the processes (core/par.h, par_remote; run/fabric_remote.c
+ * brings the results to process 0), unless something keeps them in one
+ * process (fabric_par_blocker); topo, compare and plot run in process 0
+ * alone. A fabemu built without MPI
  * refuses to start as more than one process instead of running the whole
  * command N times into the same folders. */
 #ifndef FAB_CLI_MPI_H
@@ -62,7 +65,7 @@ int cli_mpi_sweep_gather(struct swp_plan *p);
  * -errno. */
 int cli_mpi_sweep_share(struct swp_plan *p, bool junit, char *work, unsigned cap);
 
-/* For bench: its fabric's partitions shared out over the job's processes
+/* For a single run or check, and bench: the fabric's partitions shared out over the job's processes
  * (core/par.h), frames and window figures exchanged through MPI; NULL
  * outside a job of several processes (or out of memory). Freed by
  * cli_mpi_remote_free. */
