@@ -515,6 +515,7 @@ void fabric_free(struct fabric *f)
 	if (f->rates)
 		fclose(f->rates);
 	free(f->rate_flows);
+	free(f->mon_vals);
 	fabric_faults_free(f);
 	free(f->dl_next);
 	free(f->dl_tx);

@@ -49,6 +49,8 @@ struct fabric {
 	struct fabric_pfc_log_port *pfc_log_ports; /* the hook argument of each linked port */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
+	uint64_t *mon_vals;           /* a run split over processes: a sample's values
+				       * over every process (fabric_sample), or NULL */
 	struct ev_src mon_src;        /* event identity of the monitors */
 	uint32_t mon_pending;         /* monitor events in the queue */
 	uint32_t deadlocks;           /* cyclic buffer dependencies found */
@@ -197,8 +199,15 @@ int fabric_series_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BY
  * filled. Each series.csv sample then writes a row per QP. */
 int fabric_rates_list(struct fabric *f, char err[CFG_ERR_BYTES]);
 int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
-/* Returns the bytes written. */
-uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps);
+/* A row per listed QP at @now_ps from @vals (FABRIC_RATE_VALS a QP), or
+ * read from the QPs when NULL; written when the file is open. Returns the
+ * bytes of the rows (counted where the file is not: a split run's other
+ * processes, whose budget must stop sampling where process 0's does). */
+uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps, const uint64_t *vals);
+/* The values rates.csv samples of flow @i (of f->rate_flows: its QP's
+ * rate, window and outstanding requests) into @v[FABRIC_RATE_VALS]. */
+#define FABRIC_RATE_VALS 3
+void fabric_rates_values(const struct fabric *f, uint32_t i, uint64_t *v);
 /* Periodic cyclic-buffer-dependency (PFC deadlock) detection. */
 void fabric_deadlock_arm(struct fabric *f);
 /* The no-progress detector: with engine.no_progress above 0, the run

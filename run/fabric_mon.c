@@ -199,27 +199,86 @@ static bool fabric_mon_busy(const struct fabric *f)
 	return sim_pending(&f->sim) > f->mon_pending;
 }
 
+enum { FABRIC_SERIES_VALS = 5 }; /* a series.csv row's values */
+
+/* The values series.csv samples of port @c into @v: its queue, bytes
+ * sent, paused classes and priorities, its switch's buffer. */
+static void fabric_series_values(const struct fabric *f, const struct exp_capture *c, uint64_t *v)
+{
+	const struct topo_node *n = &f->topo->nodes[c->node];
+	struct port *p = fabric_port((struct fabric *)f, c->node, c->port);
+
+	v[0] = p->queue_bytes;
+	v[1] = port_tx_bytes(p);
+	v[2] = p->paused_mask;
+	v[3] = p->pfc ? p->pfc->paused_prio : 0;
+	v[4] = n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0;
+}
+
+/* A run split over processes: each sampled port's and QP's values from
+ * the process that runs its node (the others' copies never move), summed
+ * over the processes into f->mon_vals; NULL in one process, or out of
+ * memory (then every process fails the same way: it aborts). */
+static const uint64_t *fabric_sample_remote(struct fabric *f)
+{
+	const struct exp *e = f->exp;
+	const struct topo *t = f->topo;
+	uint64_t n = (uint64_t)e->n_series * FABRIC_SERIES_VALS + (uint64_t)f->n_rate_flows * FABRIC_RATE_VALS;
+	uint64_t *v, *r;
+	const struct tg_flow *fl;
+	uint32_t n_fl;
+
+	if (!f->par || !e->remote || !n)
+		return NULL;
+	if (!f->mon_vals && !(f->mon_vals = malloc(sizeof(*v) * n))) {
+		fprintf(stderr, "fabemu: out of memory sampling series.csv\n");
+		abort();
+	}
+	v = f->mon_vals;
+	memset(v, 0, sizeof(*v) * n);
+	for (uint32_t i = 0; i < e->n_series; i++)
+		if (par_owns(f->par, f->node_part[e->series[i].node]))
+			fabric_series_values(f, &e->series[i], v + (uint64_t)i * FABRIC_SERIES_VALS);
+	r = v + (uint64_t)e->n_series * FABRIC_SERIES_VALS;
+	fl = tg_flows(f->tg, &n_fl);
+	for (uint32_t i = 0; i < f->n_rate_flows; i++)
+		if (par_owns(f->par, f->node_part[t->eps[fl[f->rate_flows[i]].msg.src].node]))
+			fabric_rates_values(f, i, r + (uint64_t)i * FABRIC_RATE_VALS);
+	e->remote->combine(e->remote->ctx, NULL, 0, v, (uint32_t)n);
+	return v;
+}
+
 static void fabric_sample(struct sim *sim, void *obj)
 {
 	struct fabric *f = obj;
 	const struct exp *e = f->exp;
+	const uint64_t *vals = fabric_sample_remote(f);
 
 	f->mon_pending--;
 	sim->monitor_event = true;
-	for (uint32_t i = 0; f->series && i < e->n_series; i++) {
+	/* Split over processes, every process counts the bytes process 0
+	 * writes: the budget ends sampling at the same sample in all. */
+	for (uint32_t i = 0; (f->series || vals) && i < e->n_series; i++) {
 		const struct exp_capture *c = &e->series[i];
-		const struct topo_node *n = &f->topo->nodes[c->node];
-		struct port *p = fabric_port(f, c->node, c->port);
+		uint64_t own[FABRIC_SERIES_VALS];
+		const uint64_t *v = vals ? vals + (uint64_t)i * FABRIC_SERIES_VALS : own;
+		char row[256];
+		int w;
 
-		int w = fprintf(f->series, "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n", units_ps_to_ns(sim->now_ps),
-			n->name, c->port, (unsigned long long)p->queue_bytes,
-			(unsigned long long)port_tx_bytes(p), p->paused_mask,
-			p->pfc ? p->pfc->paused_prio : 0,
-			(unsigned long long)(n->kind == TOPO_SWITCH ? sw_buffer_used(f->sws[n->index]) : 0));
-
-		f->series_bytes += w > 0 ? (uint64_t)w : 0;
+		if (!vals)
+			fabric_series_values(f, c, own);
+		w = snprintf(row, sizeof(row), "%.3f,%s:%u,%llu,%llu,%u,%u,%llu\n",
+			     units_ps_to_ns(sim->now_ps), f->topo->nodes[c->node].name, c->port,
+			     (unsigned long long)v[0], (unsigned long long)v[1], (unsigned)v[2],
+			     (unsigned)v[3], (unsigned long long)v[4]);
+		if (w <= 0)
+			continue;
+		if (f->series)
+			fputs(row, f->series);
+		f->series_bytes += (uint64_t)w;
 	}
-	f->series_bytes += fabric_rates_sample(f, sim->now_ps);
+	f->series_bytes += fabric_rates_sample(f, sim->now_ps,
+					       vals ? vals + (uint64_t)e->n_series * FABRIC_SERIES_VALS : NULL);
 	if (f->series_bytes >= e->series_max_bytes) {
 		/* The output budget: no more samples (results say so). */
 		f->series_full = true;

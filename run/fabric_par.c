@@ -28,9 +28,6 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 		       "share in memory";
 	if (e->remote && e->n_faults)
 		return "across processes: faults act on partitions of every process at once";
-	if (e->remote && outputs && e->n_series)
-		return "across processes: outputs.series samples ports of every process as the run "
-		       "goes";
 	if (e->remote && outputs && e->n_captures)
 		return "across processes: captures are written as the run goes, from the ports of "
 		       "every process";

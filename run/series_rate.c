@@ -67,30 +67,47 @@ int fabric_rates_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYT
 	return 0;
 }
 
-uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps)
+void fabric_rates_values(const struct fabric *f, uint32_t i, uint64_t *v)
+{
+	const struct nic_qp *qp = tg_flow_qp(f->tg, f->rate_flows[i]);
+	const struct cc_qp *cc = nic_qp_cc(qp);
+
+	v[0] = cc ? cc->rate_bps : 0;
+	v[1] = cc ? cc->window_bytes : 0;
+	v[2] = nic_qp_outstanding(qp);
+}
+
+uint64_t fabric_rates_sample(struct fabric *f, uint64_t now_ps, const uint64_t *vals)
 {
 	const struct exp *e = f->exp;
 	const struct tg_flow *fl;
 	uint64_t bytes = 0;
 	uint32_t n;
 
-	if (!f->rates)
+	if (!f->rates && !vals)
 		return 0;
 	fl = tg_flows(f->tg, &n);
 	for (uint32_t i = 0; i < f->n_rate_flows; i++) {
 		uint32_t id = f->rate_flows[i];
 		const struct tg_msg *m = &fl[id].msg;
 		const struct nic_qp *qp = tg_flow_qp(f->tg, id);
-		const struct cc_qp *cc = nic_qp_cc(qp);
-		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES];
+		char sb[TOPO_EP_NAME_BYTES], db[TOPO_EP_NAME_BYTES], row[512];
+		uint64_t own[FABRIC_RATE_VALS];
+		const uint64_t *v = vals ? vals + (uint64_t)i * FABRIC_RATE_VALS : own;
+		int w;
 
-		int w = fprintf(f->rates, "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%u\n", units_ps_to_ns(now_ps),
-			e->workloads[m->workload].name, id, topo_ep_name(f->topo, m->src, sb),
-			topo_ep_name(f->topo, m->dst, db), nic_qp_num(qp),
-			(unsigned long long)(cc ? cc->rate_bps : 0),
-			(unsigned long long)(cc ? cc->window_bytes : 0), nic_qp_outstanding(qp));
-
-		bytes += w > 0 ? (uint64_t)w : 0;
+		if (!vals)
+			fabric_rates_values(f, i, own);
+		w = snprintf(row, sizeof(row), "%.3f,%s,%u,%s,%s,%u,%llu,%llu,%llu\n",
+			     units_ps_to_ns(now_ps), e->workloads[m->workload].name, id,
+			     topo_ep_name(f->topo, m->src, sb), topo_ep_name(f->topo, m->dst, db),
+			     nic_qp_num(qp), (unsigned long long)v[0], (unsigned long long)v[1],
+			     (unsigned long long)v[2]);
+		if (w <= 0)
+			continue;
+		if (f->rates)
+			fputs(row, f->rates);
+		bytes += (uint64_t)w;
 	}
 	return bytes;
 }
