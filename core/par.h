@@ -105,6 +105,8 @@ struct par_remote {
 int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_BYTES]);
 /* Whether this process runs partition @i. */
 bool par_owns(const struct par *p, uint32_t i);
+/* The process that runs partition @i (0 without other processes). */
+uint32_t par_process(const struct par *p, uint32_t i);
 /* Register port @port, whose peer is in another partition: its index
  * among such ports (the same in every process: ports are linked in the
  * same order), for frames sent between processes. */

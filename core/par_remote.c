@@ -73,6 +73,11 @@ static uint32_t par_owner(const struct par *p, uint32_t i)
 	return k;
 }
 
+uint32_t par_process(const struct par *p, uint32_t i)
+{
+	return p->remote.size ? par_owner(p, i) : 0;
+}
+
 /* A block of frames on the wire: from partition j's outbox to partition i. */
 struct par_wire_hdr {
 	uint32_t j, i;

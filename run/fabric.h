@@ -93,6 +93,8 @@ struct fabric_rport {
  * it (nothing to do in a run of one). 0 or -errno (every process then
  * fails alike). */
 int fabric_remote_results(struct fabric *f);
+/* The process of such a run that runs node @node (0 in a run of one). */
+uint32_t fabric_node_process(const struct fabric *f, uint32_t node);
 /* Before fabric_run of such a run: how its ports' counters begin (the
  * same in every process). 0 or -ENOMEM. */
 int fabric_remote_begin(struct fabric *f);

@@ -28,9 +28,6 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 		       "share in memory";
 	if (e->remote && e->n_faults)
 		return "across processes: faults act on partitions of every process at once";
-	if (e->remote && outputs && e->n_captures)
-		return "across processes: captures are written as the run goes, from the ports of "
-		       "every process";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)

@@ -45,6 +45,12 @@ static bool rem_runs(const struct fabric *f, uint32_t node)
 	return par_owns(f->par, f->node_part[node]);
 }
 
+/* fabric.h */
+uint32_t fabric_node_process(const struct fabric *f, uint32_t node)
+{
+	return f->par && f->exp->remote ? par_process(f->par, f->node_part[node]) : 0;
+}
+
 /* Where the words of each part lie in the buffer. */
 struct rem_layout {
 	uint64_t sides; /* per link side: port_stats, credit sum, PFC */

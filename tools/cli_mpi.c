@@ -98,6 +98,12 @@ int cli_mpi_sweep_gather(struct swp_plan *p)
 	return CLI_OK;
 }
 
+int cli_mpi_gather_files(const char *dir, const char *const *rel, const uint32_t *owner, uint32_t n)
+{
+	(void)dir, (void)rel, (void)owner, (void)n;
+	return CLI_OK;
+}
+
 #else
 
 int cli_mpi_start(int *argc, char ***argv, struct cli_mpi *w)
@@ -409,6 +415,74 @@ int cli_mpi_sweep_gather(struct swp_plan *p)
 
 			rc = rc ? rc : r;
 		}
+	}
+	free(buf);
+	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	return all == 0 ? CLI_OK : CLI_FAIL;
+}
+
+int cli_mpi_gather_files(const char *dir, const char *const *rel, const uint32_t *owner, uint32_t n)
+{
+	struct cli_mpi w = cli_mpi_world();
+	char *buf, path[3 * SWP_PATH_BYTES];
+	int rc = 0, all = 0;
+
+	if (w.size <= 1)
+		return CLI_OK;
+	buf = malloc(CLI_MPI_CHUNK);
+	if (!buf) {
+		fprintf(stderr, "fabemu: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+	}
+	if (w.rank > 0) {
+		struct cli_mpi_hdr end = { .kind = CLI_MPI_END };
+
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			struct cli_mpi_hdr h = { .run = i, .kind = CLI_MPI_FILE };
+			int fd;
+
+			if (owner[i] != (uint32_t)w.rank)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, rel[i]);
+			if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
+				rc = -errno;
+				break;
+			}
+			rc = cli_mpi_send_file(&h, NULL, fd, buf);
+			close(fd);
+		}
+		if (rc == 0)
+			rc = cli_mpi_send(&end, sizeof(end));
+		if (rc != 0) {
+			fprintf(stderr, "fabemu: MPI process %d could not send its files: %s\n", w.rank,
+				strerror(-rc));
+			MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+		}
+	} else {
+		for (int src = 1; src < w.size; src++)
+			for (;;) {
+				struct cli_mpi_hdr h;
+				const char *to = NULL;
+				int r;
+
+				if (MPI_Recv(&h, sizeof(h), MPI_BYTE, src, CLI_MPI_TAG, MPI_COMM_WORLD,
+					     MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+					rc = -EIO;
+					break;
+				}
+				if (h.kind == CLI_MPI_END)
+					break;
+				if (h.kind == CLI_MPI_FILE && h.run < n && owner[h.run] == (uint32_t)src) {
+					snprintf(path, sizeof(path), "%s/%s", dir, rel[h.run]);
+					to = path;
+				}
+				r = cli_mpi_recv_file(src, &h, to, buf);
+				if (r != 0 || !to) {
+					fprintf(stderr, "fabemu: a file from MPI process %d: %s\n", src,
+						r ? strerror(-r) : "not one of its files (dropped)");
+					rc = rc ? rc : r ? r : -EIO;
+				}
+			}
 	}
 	free(buf);
 	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

@@ -75,6 +75,14 @@ void cli_mpi_remote_free(struct par_remote *r);
  * place. */
 void cli_mpi_sum(uint64_t *v, unsigned n);
 
+/* A split run's files written as it went (per-port captures): every
+ * process calls it; process k > 0 sends process 0 each file @rel[i]
+ * (relative to its folder @dir) with @owner[i] == k, and process 0 writes
+ * it at @rel[i] in its own @dir, in place of its own. CLI_OK, or CLI_FAIL
+ * in every process when one could not be sent or written (said on
+ * stderr). */
+int cli_mpi_gather_files(const char *dir, const char *const *rel, const uint32_t *owner, uint32_t n);
+
 /* A private folder for this process's share of a sweep (under $TMPDIR or
  * /tmp), into @dir (@cap bytes); 0 or -errno. Removed, with what is in
  * it, by cli_mpi_rmtree. */

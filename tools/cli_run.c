@@ -544,6 +544,39 @@ static int cli_job_all(struct cli_job *j)
 	return rc;
 }
 
+/* A split run's per-port captures, each written by the process that ran
+ * its port (in @dir: process 0's results folder, the others' private
+ * one), into process 0's folder. Every process calls it. */
+static int cli_job_captures(const struct cli_job *j, const struct fabric *f, const char *dir)
+{
+	const struct exp *e = j->e;
+	const char **rel;
+	uint32_t *owner;
+	int rc;
+
+	if (!f->par || !e->n_captures || e->cap_format == EXP_CAP_PCAPNG)
+		return CLI_OK;
+	rel = calloc(e->n_captures, sizeof(*rel));
+	owner = calloc(e->n_captures, sizeof(*owner));
+	/* f->cap_paths: the per-port files first, in capture order, named
+	 * alike in every process: capture/NODE-pPORT.pcap. */
+	for (uint32_t i = 0; rel && owner && i < e->n_captures; i++) {
+		rel[i] = strstr(f->cap_paths[i] + strlen(dir), "capture/");
+		owner[i] = rel[i] ? fabric_node_process(f, e->captures[i].node) : 0;
+	}
+	if (rel && owner) {
+		rc = cli_mpi_gather_files(dir, rel, owner, e->n_captures);
+	} else {
+		/* Out of memory here: no file is taken, but every process
+		 * still takes part. */
+		cli_mpi_gather_files(dir, NULL, NULL, 0);
+		rc = CLI_FAIL;
+	}
+	free(rel);
+	free(owner);
+	return rc;
+}
+
 /* The split run of @j over the processes of the job @w (its experiment
  * loaded, exp->remote set): process 0 makes the folder, writes the
  * results and says what there is to say; the others run their
@@ -552,7 +585,7 @@ static int cli_job_all(struct cli_job *j)
 static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 {
 	bool zero = w.rank == 0;
-	char err[CFG_ERR_BYTES];
+	char err[CFG_ERR_BYTES], wdir[4096] = "";
 	struct fabric f;
 	int rc = CLI_OK, quiet, r;
 
@@ -578,10 +611,22 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 			rc = CLI_FAIL;
 		}
 		cli_mpi_loud(quiet);
+		/* Its ports' captures, into a private folder (sent to process 0
+		 * once the run is over). */
+		if (rc == CLI_OK && f.par && j->e->n_captures &&
+		    (cli_mpi_workdir(wdir, sizeof(wdir)) != 0 ||
+		     fabric_captures_open(&f, wdir, err) != 0)) {
+			fprintf(stderr, "fabemu: MPI process %d: %s\n", w.rank,
+				wdir[0] ? err : "cannot make a private folder");
+			fabric_free(&f);
+			rc = CLI_FAIL;
+		}
 	}
 	if ((r = cli_mpi_agree(rc)) != CLI_OK) {
 		if (rc == CLI_OK)
 			fabric_free(&f);
+		if (wdir[0])
+			cli_mpi_rmtree(wdir);
 		cli_job_end(j);
 		return r;
 	}
@@ -591,15 +636,22 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 	 * a fabric left whole runs in every process, and process 0 says it. */
 	fabric_run(&f, !j->o->quiet && (zero || f.par));
 	cli_disarm_stop();
-	if (r != 0 || fabric_remote_results(&f) != 0) {
+	if (r != 0 || fabric_remote_results(&f) != 0)
 		rc = cli_job_failed(j, "memory", "the other processes' results could not be gathered");
-	} else if (zero) {
-		r = fabric_close_outputs(&f, j->outdir, err);
-		if (r != 0)
-			cli_job_failed(j, "write", err);
-		rc = cli_job_results(j, &f, r, err);
+	r = zero ? fabric_close_outputs(&f, j->outdir, err) : wdir[0] ? fabric_captures_close(&f, err) : 0;
+	if (r != 0)
+		cli_job_failed(j, "write", err);
+	if (cli_job_captures(j, &f, zero ? j->outdir : wdir) != CLI_OK && r == 0) {
+		r = -EIO;
+		snprintf(err, sizeof(err), "the captures of the other MPI processes could not be gathered");
 	}
+	if (zero && rc == CLI_OK)
+		rc = cli_job_results(j, &f, r, err);
+	else if (r != 0)
+		rc = CLI_FAIL;
 	fabric_free(&f);
+	if (wdir[0])
+		cli_mpi_rmtree(wdir);
 	cli_job_end(j);
 	return cli_mpi_agree(rc);
 }

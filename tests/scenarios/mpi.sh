@@ -10,8 +10,10 @@
 #   over 3 running 5 partitions (mpi_identity.sh: RoCE with PFC, DCQCN,
 #   lossy links and a stop time with frames in flight, InfiniBand credits
 #   starved at the stop, a permutation), a split check with its JUnit
-#   report and a bad --set said once; a single run with captures (process
-#   0 alone, saying why); no private folder is left behind; bench's fabric split
+#   report, a bad --set said once, a split run with captures on both
+#   processes' ports and series.csv; a single run with a pcapng capture
+#   (process 0 alone, saying why); no private folder is left behind;
+#   bench's fabric split
 #   over 2 and 3 processes: the same packet hops, events, drops,
 #   unfinished messages and dry pools as one process (the expectation for
 #   these: the one-process engine's counts);
@@ -152,11 +154,23 @@ set -e
 	echo "ok: bad --set in a split run: exit 2, said once, nothing written" ||
 	bad "bad --set in a split run: exit $rc, $(grep -c 'mtu\|#1:' "$tmp/kC.err") messages: $(head -2 "$tmp/kC.err")"
 
-# A single run with captures: process 0 alone, saying why; the results of one process.
-"${mpi[@]}" -np 2 "$fabemu" run "$exp" -o "$tmp/sA" -q >"$tmp/sA.out" 2>"$tmp/sA.err" ||
+# Captures and series.csv of a split run: each port's capture written by
+# the process that runs it (h7 and spine1 in process 1's half) and sent to
+# process 0; series.csv sampled over both: the files of one process.
+caps=(--set 'capture.ports=[h0:0, h7:0, spine1:0]' --set 'outputs.series={ports: [h0:0, h7:0, leaf1:0], interval: 1us}')
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" "${caps[@]}" -o "$tmp/pA" >"$tmp/pA.out" 2>"$tmp/pA.err" ||
+	bad "mpirun -np 2 run with captures: exit $? ($(tail -2 "$tmp/pA.err"))"
+"$fabemu" run "$exp" "${caps[@]}" -o "$tmp/pB" -q >/dev/null 2>&1 || bad "the run with captures: exit $?"
+grep -q 'in each of 2 MPI processes' "$tmp/pA.out" || bad "the run with captures was not split: $(head -3 "$tmp/pA.err")"
+same_tree "$tmp/pA" "$tmp/pB" "split run with captures and series.csv"
+[ -s "$tmp/pA/capture/h7-p0.pcap" ] && [ -s "$tmp/pA/series.csv" ] || bad "the capture of h7 or series.csv is empty"
+
+# A single run that cannot be split (one pcapng file written by every
+# port): process 0 alone, saying why; the results of one process.
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sA" -q >"$tmp/sA.out" 2>"$tmp/sA.err" ||
 	bad "mpirun -np 2 single run: exit $?"
-"$fabemu" run "$exp" -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the single run: exit $?"
-[ "$(grep -c 'captures.*process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
+"$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the single run: exit $?"
+[ "$(grep -c 'pcapng.*process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
 	bad "single run: the note is not said once: $(head -3 "$tmp/sA.err")"
 [ "$(key "$tmp/sA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sB/summary.json" provenance.digest_sha256)" ] &&
 	echo "ok: single run under mpirun -np 2: the digest of one process" ||
