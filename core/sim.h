@@ -53,11 +53,6 @@ struct sim {
 	/* Progress report hook, called every SIM_PROGRESS_EVENTS events; may be NULL. */
 	void (*progress)(const struct sim *sim, void *arg);
 	void *progress_arg;         /* its argument */
-	/* Across processes (par_remote): what progress reports as done, from
-	 * this process's part (every process sets it, or none), and its sum
-	 * over them, set before each progress report; may be NULL. */
-	uint64_t (*progress_count)(void *arg);
-	uint64_t progress_counted;
 	/* Watchdog hook, called every SIM_POLL_EVENTS events (so only while
 	 * events are handled, and never as an event of its own); true ends
 	 * the run there, the events left stay queued. May be NULL. */
@@ -80,7 +75,11 @@ struct sim {
 				     * the root of; NULL in a run without partitions */
 	uint32_t part;              /* partition index (0 without partitions) */
 	uint32_t *ids;              /* entity id counter: &n_entities, or the root's in a
-				     * partition (ids are those of a run without them) */
+				     * partition (ids are those of a run without them) */	/* Across processes (par_remote): what progress reports as done, from
+	 * this process's part (every process sets it, or none), and its sum
+	 * over them, set before each progress report; may be NULL. */
+	uint64_t (*progress_count)(void *arg);
+	uint64_t progress_counted;
 };
 
 /* Settings of the engine itself (the `engine:` keys, sim_cfg.c). */
