@@ -199,6 +199,25 @@ void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps)
 	sim_pkt_free(s, m);
 }
 
+void par_set_aux(struct par *p, par_aux_fn fn, void *ctx)
+{
+	p->aux_fn = fn;
+	p->aux_ctx = ctx;
+}
+
+void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len)
+{
+	struct par_box *box = &from->par->parts[from->part].out[to];
+	size_t bytes = sizeof(struct par_rec) + ((len + 7u) & ~7u);
+	uint8_t *at = par_box_room(box, bytes);
+	struct par_rec *r = (struct par_rec *)at;
+
+	memset(r, 0, sizeof(*r));
+	r->len = len;
+	memcpy(at + sizeof(*r), data, len);
+	box->len += bytes;
+}
+
 /* Hand partition @i the frames the others sent it in the last window, in
  * the order of their sending partitions and, from each, of sending. */
 static void par_drain(struct par *p, uint32_t i)
@@ -210,9 +229,14 @@ static void par_drain(struct par *p, uint32_t i)
 
 		for (size_t off = 0; off < b->len;) {
 			const struct par_rec *r = (const struct par_rec *)(b->buf + off);
-			struct rte_mbuf *m = sim_pkt_alloc(s, false);
+			struct rte_mbuf *m;
 
 			off += sizeof(*r) + ((r->len + 7u) & ~7u);
+			if (!r->p) {
+				p->aux_fn(p->aux_ctx, s, (const uint8_t *)r + sizeof(*r), r->len);
+				continue;
+			}
+			m = sim_pkt_alloc(s, false);
 			if (!m) {
 				/* The pool is whole: the frame is lost, and the run says
 				 * its pool ran dry (not valid). */

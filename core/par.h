@@ -105,6 +105,8 @@ struct par_remote {
 int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_BYTES]);
 /* Whether this process runs partition @i. */
 bool par_owns(const struct par *p, uint32_t i);
+/* Processes running the partitions (1: this one alone). */
+uint32_t par_processes(const struct par *p);
 /* The process that runs partition @i (0 without other processes). */
 uint32_t par_process(const struct par *p, uint32_t i);
 /* Register port @port, whose peer is in another partition: its index
@@ -116,5 +118,14 @@ uint32_t par_xport_add(struct par *p, struct port *port);
  * the peer at @due_ps: copied into the outbox towards the peer's
  * partition, and @m freed. Called by port.c only. */
 void par_send(struct port *p, struct rte_mbuf *m, uint64_t due_ps);
+
+/* What a partition's events must tell another process's partition besides
+ * frames (remote; a streamed message's record for its receiver,
+ * traffic/tg_stream.c): @len bytes at @data from partition @from's
+ * event, handed at the window's end to the handler par_set_aux named,
+ * in partition @to, before the frames sent after it, in sending order. */
+typedef void (*par_aux_fn)(void *ctx, struct sim *to, const void *data, uint32_t len);
+void par_set_aux(struct par *p, par_aux_fn fn, void *ctx);
+void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len);
 
 #endif

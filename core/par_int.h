@@ -24,7 +24,8 @@ struct par_box {
 };
 
 struct par_rec {
-	struct port *p;        /* the sending port (its peer receives) */
+	struct port *p;        /* the sending port (its peer receives); NULL: an aux
+				* record (par_aux_send), len bytes for the handler */
 	uint64_t due_ps;       /* arrival at the peer */
 	struct pkt_meta meta;  /* the frame's metadata */
 	uint32_t len;          /* bytes of the frame held in the packet (data_len) */
@@ -92,6 +93,8 @@ struct par {
 	size_t *wire_len;
 	uint8_t **wire_in;         /* per process: what it sent (swap's) */
 	size_t *wire_in_len;
+	par_aux_fn aux_fn;         /* par_set_aux's handler, and its argument */
+	void *aux_ctx;
 	uint64_t glob_next;        /* at a window's end: the next event over every process */
 	bool glob_stuck;           /* ... and whether one of them is stuck */
 };

@@ -11,6 +11,8 @@
 
 bool par_owns(const struct par *p, uint32_t i) { return i >= p->own_first && i < p->own_end; }
 
+uint32_t par_processes(const struct par *p) { return p->remote.size ? p->remote.size : 1; }
+
 uint32_t par_xport_add(struct par *p, struct port *port)
 {
 	if (!p)
@@ -110,7 +112,9 @@ void par_swap(struct par *p)
 			for (size_t off = 0; off < b->len;) {
 				struct par_rec *r = (struct par_rec *)(at + sizeof(h) + off);
 
-				r->p = (struct port *)(uintptr_t)r->p->xpar->xid;
+				/* Its port by index + 1; 0 stays an aux record. */
+				if (r->p)
+					r->p = (struct port *)(uintptr_t)(r->p->xpar->xid + 1);
 				off += sizeof(*r) + ((r->len + 7u) & ~7u);
 			}
 			p->wire[k].len += sizeof(h) + b->len;
@@ -144,11 +148,11 @@ void par_swap(struct par *p)
 				struct par_rec *r = (struct par_rec *)(at + r_off);
 				uintptr_t xid = (uintptr_t)r->p;
 
-				if (xid >= p->n_xports) {
+				if (xid > p->n_xports || (!xid && !p->aux_fn)) {
 					fprintf(stderr, "fabemu: frame from process %u names no port\n", k);
 					abort();
 				}
-				r->p = p->xports[xid];
+				r->p = xid ? p->xports[xid - 1] : NULL;
 				r_off += sizeof(*r) + ((r->len + 7u) & ~7u);
 			}
 			b->len += h.len;

@@ -187,6 +187,50 @@ static int rem_load(struct fabric *f, const struct rem_layout *l, const uint64_t
 	return 0;
 }
 
+/* The streamed collectives' figures (tg.h, tg_stream_fold_*): the
+ * counts and times of each instance, then the completed messages'
+ * records, over every process. */
+static int rem_streams(struct fabric *f)
+{
+	const struct par_remote *r = f->exp->remote;
+	uint32_t n_mx, n_sum, n_parts = par_n(f->par);
+	uint64_t *mx, *sum, *w = NULL, n_w = 0;
+	bool *owned;
+	int rc = 0;
+
+	tg_stream_fold_sizes(f->tg, &n_mx, &n_sum);
+	if (!n_mx && !n_sum)
+		return 0;
+	mx = calloc(n_mx + 1, sizeof(*mx));
+	sum = calloc(n_sum + 1, sizeof(*sum));
+	owned = calloc(n_parts, sizeof(*owned));
+	if (!mx || !sum || !owned) {
+		fprintf(stderr, "fabemu: out of memory gathering the collectives' results\n");
+		abort(); /* the others wait in the reduction: end the job */
+	}
+	for (uint32_t i = 0; i < n_parts; i++)
+		owned[i] = par_owns(f->par, i);
+	tg_stream_fold_save(f->tg, owned, mx, sum);
+	r->combine(r->ctx, mx, n_mx, sum, n_sum);
+	tg_stream_fold_load(f->tg, mx, sum);
+	n_w = tg_stream_done_words(f->tg, sum);
+	if (n_w > UINT32_MAX || !(w = calloc(n_w + 1, sizeof(*w)))) {
+		fprintf(stderr, "fabemu: %llu completed messages' records: too many to gather\n",
+			(unsigned long long)(n_w / 3));
+		abort();
+	}
+	tg_stream_done_save(f->tg, owned, sum, w);
+	r->combine(r->ctx, NULL, 0, w, (uint32_t)n_w);
+	rc = tg_stream_done_load(f->tg, owned, sum, w);
+	if (rc == 0)
+		tg_stream_fold_end(f->tg);
+	free(w);
+	free(mx);
+	free(sum);
+	free(owned);
+	return rc;
+}
+
 /* fabric.h */
 int fabric_remote_results(struct fabric *f)
 {
@@ -216,6 +260,10 @@ int fabric_remote_results(struct fabric *f)
 		rem_save(f, &l, w);
 		r->combine(r->ctx, NULL, 0, w, (uint32_t)l.n);
 		rc = rem_load(f, &l, w);
+		/* Every process takes part, whatever its own load gave. */
+		int rs = rem_streams(f);
+
+		rc = rc ? rc : rs;
 	}
 	free(w);
 	free(l.sw);

@@ -461,6 +461,24 @@ void tg_result_counts(struct tg *t, uint32_t done, uint32_t failed);
  * received at once, summed over the partitions of a parallel run (each
  * counts its own); 0 when nothing streamed. */
 uint64_t tg_in_flight_peak(const struct tg *t);
+
+/* A run split over processes (run/fabric_remote.c): the streamed
+ * collectives' figures over every process, in two reductions. The first:
+ * tg_stream_fold_sizes words to take the largest of (@mx) and to sum
+ * (@sum); tg_stream_fold_save fills this process's part (@owned: per
+ * partition, whether this process ran it), tg_stream_fold_load puts the
+ * reduced figures in place of its own. The second: the records of the
+ * completed messages, tg_stream_done_words of them (from the first's
+ * @sum), each process filling those its partitions made. Then
+ * tg_stream_fold_end ends each instance whose last message arrived, as
+ * one process would have. */
+void tg_stream_fold_sizes(const struct tg *t, uint32_t *n_mx, uint32_t *n_sum);
+void tg_stream_fold_save(const struct tg *t, const bool *owned, uint64_t *mx, uint64_t *sum);
+void tg_stream_fold_load(struct tg *t, const uint64_t *mx, const uint64_t *sum);
+uint64_t tg_stream_done_words(const struct tg *t, const uint64_t *sum);
+void tg_stream_done_save(const struct tg *t, const bool *owned, const uint64_t *sum, uint64_t *w);
+int tg_stream_done_load(struct tg *t, const bool *owned, const uint64_t *sum, const uint64_t *w);
+void tg_stream_fold_end(struct tg *t);
 /* The (first) sending QP of message @i (shared by the messages of one
  * connection unless per-message); NULL past the last. */
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);

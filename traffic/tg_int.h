@@ -176,6 +176,8 @@ struct tg_streams {
 	struct tg_spool *pool; /* per partition (one without partitions) */
 	uint32_t n_pools;     /* their count */
 	struct tg_framing fr; /* framing, for ideal FCTs */
+	bool remote;          /* partitions in other processes (par.h): receivers there
+			       * learn of messages by tg_stream_aux */
 	uint64_t *cref;       /* with compute phases: per graph operation, stream << 32 |
 			       * rank of a compute node a stream's rank waits for, else
 			       * UINT64_MAX (malloc'd); NULL without */

@@ -9,6 +9,8 @@
  * the times its listed messages would be posted, is tg_stream_alg.c's. */
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +175,8 @@ uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
 	return t->st->v[i].wrs ? t->st->v[i].wrs : TG_STREAM_QP_WRS;
 }
 
+static void tg_stream_aux(void *ctx, struct sim *to, const void *data, uint32_t len);
+
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
 	uint64_t keys = 0;
@@ -189,6 +193,11 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	t->st->n = g->n_streams;
 	t->st->n_pools = pools;
 	t->st->fr = *fr;
+	/* Across processes, receivers learn of what another process posts
+	 * from records beside the frames. */
+	t->st->remote = t->sim->par && par_processes(t->sim->par) > 1;
+	if (t->st->remote)
+		par_set_aux(t->sim->par, tg_stream_aux, t);
 	for (uint32_t p = 0; p < pools; p++) {
 		t->st->pool[p].free = UINT32_MAX;
 		if (!(t->st->pool[p].chunks = calloc(TG_SPOOL_CHUNKS, sizeof(struct tg_sslot *))))
@@ -239,6 +248,8 @@ static struct tg_sslot *tg_sslot_at(const struct tg_streams *st, uint32_t id)
 	return &p->chunks[(id & ((1u << TG_SPOOL_BITS) - 1)) >> TG_SSLOT_BITS][id & (TG_SSLOT_CHUNK - 1)];
 }
 
+enum { TG_SSLOT_SHADOW = UINT8_MAX }; /* maker of a slot standing for another process's */
+
 /* A free slot of partition @part, or NULL without memory. */
 static struct tg_sslot *tg_sslot_new(struct tg *t, uint32_t part)
 {
@@ -279,12 +290,24 @@ static void tg_sslot_put(struct tg_streams *st, uint32_t part, struct tg_sslot *
 
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	__atomic_fetch_sub(&st->pool[s->maker].in_flight, 1, __ATOMIC_RELAXED);
+	if (s->maker != TG_SSLOT_SHADOW)
+		__atomic_fetch_sub(&st->pool[s->maker].in_flight, 1, __ATOMIC_RELAXED);
 	s->next = p->free;
 	p->free = s->id;
 }
 
 static void tg_stream_post(struct sim *sim, void *obj);
+
+/* A streamed message, for its receiver in another process: which stream
+ * and message, how many parts to receive, the QPs (t->qpx) its parts went
+ * on (only as many as posted are sent). */
+struct tg_saux {
+	uint32_t s;
+	uint32_t parts;
+	uint32_t rparts;
+	struct tg_smsg m;
+	uint32_t qp[TG_MAX_QPS];
+};
 
 /* An instance's state while it runs: freed at its end. */
 static void tg_stream_rt_end(struct tg_srt *rt)
@@ -445,6 +468,18 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	struct tg_srt *rt = &t->st->rt[s->s];
 	const struct tg_sconn *cn = &t->st->conns[rt->conn[s->m.e]];
 	uint32_t parts = s->parts_left;
+	/* A receiver in another process's partition (par.h, remote): its
+	 * record goes there (tg_stream_aux), not on the QPs' lists here. */
+	struct sim *rs = t->st->remote ? nic_sim(t->nics[t->eps[v->ep[2 * s->m.e + 1]].nic]) : NULL;
+	bool away = rs && !par_owns(sim->par, rs->part);
+	struct tg_saux a;
+
+	if (away) {
+		a.s = s->s;
+		a.parts = 0;
+		a.rparts = s->rparts_left;
+		a.m = s->m;
+	}
 
 	s->start_ps = sim->now_ps;
 	__atomic_fetch_add(&rt->posted, 1, __ATOMIC_RELAXED);
@@ -462,14 +497,54 @@ static void tg_stream_post(struct sim *sim, void *obj)
 		wr.send_flags = IBV_SEND_SIGNALED;
 		wr.wr.rdma.remote_addr = UINT64_C(0x10000000);
 		wr.wr.rdma.rkey = 0x1000 + v->ep[2 * s->m.e];
-		if (tg_fifo_push(x, s->id) != 0)
+		if (!away && tg_fifo_push(x, s->id) != 0)
 			sim_at_fail(sim);
 		if (nic_post_send(t->qps[cn->qp + j], &wr, &bad) != 0) {
-			x->tn--; /* nothing of it will arrive */
+			if (!away)
+				x->tn--; /* nothing of it will arrive */
 			tg_stream_fail(t, s);
 			s->parts_left--; /* no completion will come */
+		} else if (away) {
+			a.qp[a.parts++] = cn->qp + j;
 		}
 	}
+	if (away) {
+		par_aux_send(sim, rs->part, &a, (uint32_t)(offsetof(struct tg_saux, qp) + sizeof(a.qp[0]) * a.parts));
+		tg_sslot_put(t->st, sim->part, s); /* its receiving end is there */
+	}
+}
+
+/* A message posted in another process for a receiver in partition @to
+ * (par_aux_send): a slot standing for it, on the lists of the QPs its
+ * parts went on, as the post would have put it here. */
+static void tg_stream_aux(void *ctx, struct sim *to, const void *data, uint32_t len)
+{
+	struct tg *t = ctx;
+	struct tg_streams *st = t->st;
+	struct tg_spool *p = &st->pool[to->part];
+	struct tg_saux a = { 0 };
+	struct tg_sslot *s;
+
+	memcpy(&a, data, len < sizeof(a) ? len : sizeof(a));
+	if (a.s >= st->n || a.parts > TG_MAX_QPS) {
+		fprintf(stderr, "fabemu: a streamed message's record from another process names no stream\n");
+		abort();
+	}
+	/* Not counted in flight here: its maker's partition counts it. */
+	s = tg_sslot_new(t, to->part);
+	if (!s)
+		sim_at_fail(to);
+	__atomic_fetch_sub(&p->in_flight, 1, __ATOMIC_RELAXED);
+	s->maker = TG_SSLOT_SHADOW;
+	s->refs = 1; /* its sending end is there */
+	s->s = a.s;
+	s->m = a.m;
+	s->parts_left = 0;
+	s->rparts_left = a.rparts;
+	s->status = TG_PENDING;
+	for (uint32_t j = 0; j < a.parts; j++)
+		if (a.qp[j] >= t->n_qps || tg_fifo_push(&t->qpx[a.qp[j]], s->id) != 0)
+			sim_at_fail(to);
 }
 
 void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64_t now_ps)
@@ -537,6 +612,126 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
 		tg_stream_rt_end(rt);
 		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED));
+	}
+}
+
+enum {
+	TG_FOLD_MX = 4,  /* per stream: first post (as UINT64_MAX less it), end, last, worst */
+	TG_FOLD_SUM = 4, /* per stream: arrivals, posts, completions, their bytes */
+	TG_FOLD_POOL = 2, /* per partition: completed messages, peak in flight */
+	TG_SDONE_WORDS = sizeof(struct tg_sdone) / sizeof(uint64_t),
+};
+
+void tg_stream_fold_sizes(const struct tg *t, uint32_t *n_mx, uint32_t *n_sum)
+{
+	const struct tg_streams *st = t->st;
+
+	*n_mx = st ? TG_FOLD_MX * st->n : 0;
+	*n_sum = st ? TG_FOLD_SUM * st->n + TG_FOLD_POOL * st->n_pools : 0;
+}
+
+void tg_stream_fold_save(const struct tg *t, const bool *owned, uint64_t *mx, uint64_t *sum)
+{
+	const struct tg_streams *st = t->st;
+
+	for (uint32_t i = 0; st && i < st->n; i++) {
+		const struct tg_srt *r = &st->rt[i];
+
+		mx[TG_FOLD_MX * i] = UINT64_MAX - r->first_post_ps;
+		mx[TG_FOLD_MX * i + 1] = r->end_ps;
+		mx[TG_FOLD_MX * i + 2] = r->last_ps;
+		mx[TG_FOLD_MX * i + 3] = r->worst_ps;
+		/* Every process begins with all of them not arrived. */
+		sum[TG_FOLD_SUM * i] = st->v[i].msgs - r->left;
+		sum[TG_FOLD_SUM * i + 1] = r->posted;
+		sum[TG_FOLD_SUM * i + 2] = r->completed;
+		sum[TG_FOLD_SUM * i + 3] = r->done_bytes;
+	}
+	for (uint32_t p = 0; st && p < st->n_pools; p++) {
+		uint64_t *at = sum + TG_FOLD_SUM * st->n + TG_FOLD_POOL * p;
+
+		at[0] = owned[p] ? st->pool[p].n_done : 0;
+		at[1] = owned[p] ? st->pool[p].peak : 0;
+	}
+}
+
+void tg_stream_fold_load(struct tg *t, const uint64_t *mx, const uint64_t *sum)
+{
+	struct tg_streams *st = t->st;
+
+	for (uint32_t i = 0; st && i < st->n; i++) {
+		struct tg_srt *r = &st->rt[i];
+
+		r->first_post_ps = UINT64_MAX - mx[TG_FOLD_MX * i];
+		r->end_ps = mx[TG_FOLD_MX * i + 1];
+		r->last_ps = mx[TG_FOLD_MX * i + 2];
+		r->worst_ps = mx[TG_FOLD_MX * i + 3];
+		r->left = st->v[i].msgs - sum[TG_FOLD_SUM * i];
+		r->posted = sum[TG_FOLD_SUM * i + 1];
+		r->completed = sum[TG_FOLD_SUM * i + 2];
+		r->done_bytes = sum[TG_FOLD_SUM * i + 3];
+	}
+	for (uint32_t p = 0; st && p < st->n_pools; p++)
+		st->pool[p].peak = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p + 1];
+}
+
+uint64_t tg_stream_done_words(const struct tg *t, const uint64_t *sum)
+{
+	const struct tg_streams *st = t->st;
+	uint64_t n = 0;
+
+	for (uint32_t p = 0; st && p < st->n_pools; p++)
+		n += sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
+	return n * TG_SDONE_WORDS;
+}
+
+void tg_stream_done_save(const struct tg *t, const bool *owned, const uint64_t *sum, uint64_t *w)
+{
+	const struct tg_streams *st = t->st;
+
+	for (uint32_t p = 0; st && p < st->n_pools; p++) {
+		uint64_t n = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
+
+		if (owned[p] && n)
+			memcpy(w, st->pool[p].done, sizeof(struct tg_sdone) * n);
+		w += n * TG_SDONE_WORDS;
+	}
+}
+
+int tg_stream_done_load(struct tg *t, const bool *owned, const uint64_t *sum, const uint64_t *w)
+{
+	struct tg_streams *st = t->st;
+
+	for (uint32_t p = 0; st && p < st->n_pools; p++) {
+		struct tg_spool *pl = &st->pool[p];
+		uint64_t n = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
+
+		if (!owned[p]) {
+			struct tg_sdone *d = realloc(pl->done, sizeof(*d) * (n ? n : 1));
+
+			if (!d)
+				return -ENOMEM;
+			memcpy(d, w, sizeof(*d) * n);
+			pl->done = d;
+			pl->n_done = pl->cap_done = n;
+		}
+		w += n * TG_SDONE_WORDS;
+	}
+	return 0;
+}
+
+void tg_stream_fold_end(struct tg *t)
+{
+	struct tg_streams *st = t->st;
+
+	for (uint32_t i = 0; st && i < st->n; i++) {
+		struct tg_srt *r = &st->rt[i];
+
+		/* Counted out here already, or not done. */
+		if (r->left || t->op_end[st->v[i].op] != UINT64_MAX)
+			continue;
+		tg_stream_rt_end(r);
+		tg_graph_op_done(t, st->v[i].op, r->end_ps);
 	}
 }
 
