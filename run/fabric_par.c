@@ -23,10 +23,6 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic has a dependency graph with compute phases or joins (training "
 		       "steps, collectives that wait for others), or data, not partitioned yet";
-	if (e->remote && e->graph.n_ops > e->graph.n_streams)
-		return "across processes: listed collectives and dependency graphs keep state the "
-		       "partitions share in memory (a collective streams its messages, and splits, "
-		       "where flows.csv is not written: outputs.flows_csv: false)";
 	if (e->remote && e->n_faults)
 		return "across processes: faults act on partitions of every process at once";
 	if (outputs && e->pfc_log)

@@ -198,6 +198,18 @@ static int rem_streams(struct fabric *f)
 	bool *owned;
 	int rc = 0;
 
+	/* The graph's operations first: an instance counted out in one
+	 * process is then done in all. */
+	if ((n_mx = tg_graph_fold_words(f->tg)) != 0) {
+		if (!(mx = calloc(n_mx, sizeof(*mx)))) {
+			fprintf(stderr, "fabemu: out of memory gathering the collectives' results\n");
+			abort();
+		}
+		tg_graph_fold_save(f->tg, mx);
+		r->combine(r->ctx, mx, n_mx, NULL, 0);
+		tg_graph_fold_load(f->tg, mx);
+		free(mx);
+	}
 	tg_stream_fold_sizes(f->tg, &n_mx, &n_sum);
 	if (!n_mx && !n_sum)
 		return 0;

@@ -76,7 +76,7 @@ void tg_post(struct sim *sim, void *obj)
 		}
 		/* QPs are sized for all their messages at set-up, so a post fails
 		 * only on a QP that went to error: the message fails with it. */
-		if (s->t->qpx && tg_graph_posted(s->t, s->qp + j, s->idx) != 0)
+		if (s->t->qpx && tg_graph_posted(s->t, sim, s->qp + j, s->idx) != 0)
 			tg_fail(s->t, f, sim->now_ps);
 		else if (nic_post_send(s->t->qps[s->qp + j], &wr, &bad) != 0)
 			tg_fail(s->t, f, sim->now_ps);
@@ -361,6 +361,11 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	/* Which messages carry data decides how their QPs connect. */
 	if (graph && graph->data.n_xfers && tg_data_init(t, graph, err) != 0)
 		goto fail;
+	/* Across processes, receivers learn of what another process posts
+	 * from records beside the frames. */
+	t->remote = sim->par && par_processes(sim->par) > 1;
+	if (t->remote)
+		par_set_aux(sim->par, tg_aux, t);
 	/* Streamed collectives: a key per connection of each instance. */
 	if (graph && graph->n_streams) {
 		if (tg_stream_init(t, graph, fr) != 0) {

@@ -473,6 +473,14 @@ uint64_t tg_in_flight_peak(const struct tg *t);
  * tg_stream_fold_end ends each instance whose last message arrived, as
  * one process would have. */
 void tg_stream_fold_sizes(const struct tg *t, uint32_t *n_mx, uint32_t *n_sum);
+/* Likewise the dependency graph's operations (before the streams'):
+ * tg_graph_fold_words words to take the largest of, this process's part,
+ * then each operation's start and end as the process that saw them left
+ * them, and what follows from them (operations done, each collective
+ * instance's start, end and operations left). */
+uint32_t tg_graph_fold_words(const struct tg *t);
+void tg_graph_fold_save(const struct tg *t, uint64_t *mx);
+void tg_graph_fold_load(struct tg *t, const uint64_t *mx);
 void tg_stream_fold_save(const struct tg *t, const bool *owned, uint64_t *mx, uint64_t *sum);
 void tg_stream_fold_load(struct tg *t, const uint64_t *mx, const uint64_t *sum);
 uint64_t tg_stream_done_words(const struct tg *t, const uint64_t *sum);

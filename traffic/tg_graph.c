@@ -342,16 +342,60 @@ void tg_graph_start(struct tg *t)
 			tg_graph_op_start(t, i, 0);
 }
 
-int tg_graph_posted(struct tg *t, uint32_t qp, uint32_t msg)
-{
-	struct tg_qpx *x = &t->qpx[qp];
+/* Message @msg's post on QP @qp, for its receiver in another process. */
+struct tg_aux_posted {
+	uint32_t kind; /* TG_AUX_POSTED */
+	uint32_t qp;
+	uint32_t msg;
+};
 
-	if (t->op_of_msg[msg] == TG_NO_OP)
-		return 0;
+/* Append @msg to @x's list. 0 or -ENOMEM. */
+static int tg_graph_list(struct tg_qpx *x, uint32_t msg)
+{
 	if (tg_graph_grow((void **)&x->posted, &x->cap, x->n, 1, sizeof(*x->posted)) != 0)
 		return -ENOMEM;
 	x->posted[x->n++] = msg;
 	return 0;
+}
+
+int tg_graph_posted(struct tg *t, struct sim *sim, uint32_t qp, uint32_t msg)
+{
+	if (t->op_of_msg[msg] == TG_NO_OP)
+		return 0;
+	if (t->remote) {
+		/* Its receiver's list is read where the receiver runs. */
+		struct sim *rs = nic_sim(t->nics[t->eps[t->flows[msg].msg.dst].nic]);
+
+		if (!par_owns(sim->par, rs->part)) {
+			struct tg_aux_posted a = { .kind = TG_AUX_POSTED, .qp = qp, .msg = msg };
+
+			par_aux_send(sim, rs->part, &a, sizeof(a));
+			return 0;
+		}
+	}
+	return tg_graph_list(&t->qpx[qp], msg);
+}
+
+void tg_aux(void *ctx, struct sim *to, const void *data, uint32_t len)
+{
+	struct tg *t = ctx;
+	struct tg_aux_posted a;
+
+	if (len >= sizeof(uint32_t) && *(const uint32_t *)data == TG_AUX_STREAM && t->st) {
+		tg_stream_aux(t, to, data, len);
+		return;
+	}
+	if (len != sizeof(a)) {
+		fprintf(stderr, "fabemu: a record from another process is not one of the traffic's\n");
+		abort();
+	}
+	memcpy(&a, data, sizeof(a));
+	if (a.kind != TG_AUX_POSTED || a.qp >= t->n_qps || a.msg >= t->n_flows) {
+		fprintf(stderr, "fabemu: a record from another process names no message\n");
+		abort();
+	}
+	if (tg_graph_list(&t->qpx[a.qp], a.msg) != 0)
+		sim_at_fail(to);
 }
 
 void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps)
@@ -445,6 +489,44 @@ int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t 
 static const char *const tg_tags[] = { "none", "compute", "tp", "pp", "dp", "ep", NULL };
 
 const char *const *tg_tag_names(void) { return tg_tags; }
+
+uint32_t tg_graph_fold_words(const struct tg *t) { return 2 * t->n_ops; }
+
+/* Starts and ends not seen are UINT64_MAX: taken as UINT64_MAX less
+ * them, the largest over the processes is the one that was seen. */
+void tg_graph_fold_save(const struct tg *t, uint64_t *mx)
+{
+	for (uint32_t i = 0; i < t->n_ops; i++) {
+		mx[2 * i] = UINT64_MAX - t->op_start[i];
+		mx[2 * i + 1] = UINT64_MAX - t->op_end[i];
+	}
+}
+
+void tg_graph_fold_load(struct tg *t, const uint64_t *mx)
+{
+	t->n_ops_done = 0;
+	for (uint32_t c = 0; c < t->n_colls; c++)
+		t->colls[c] = (struct tg_coll_rt){ .start_ps = UINT64_MAX };
+	for (uint32_t i = 0; i < t->n_ops; i++) {
+		const struct tg_node *o = &t->ops[i];
+		struct tg_coll_rt *c = o->coll != TG_NO_COLL ? &t->colls[o->coll] : NULL;
+
+		t->op_start[i] = UINT64_MAX - mx[2 * i];
+		t->op_end[i] = UINT64_MAX - mx[2 * i + 1];
+		if (t->op_end[i] != UINT64_MAX)
+			t->n_ops_done++;
+		if (!c)
+			continue;
+		/* As the run kept them: the first start, the last end, and
+		 * the operations not done. */
+		if (t->op_start[i] < c->start_ps)
+			c->start_ps = t->op_start[i];
+		if (t->op_end[i] == UINT64_MAX)
+			c->left++;
+		else if (t->op_end[i] > c->end_ps)
+			c->end_ps = t->op_end[i];
+	}
+}
 
 uint32_t tg_ops_done(const struct tg *t, uint32_t *n_ops)
 {

@@ -211,6 +211,8 @@ struct tg_coll_rt {
 
 struct tg {
 	struct sim *sim;         /* owning simulation */
+	bool remote;             /* partitions in other processes (par.h): receivers
+				  * there learn of posts by records (tg_aux) */
 	struct nic **nics;       /* the NICs (borrowed) */
 	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
 	struct ev_src src;       /* event identity of message posts */
@@ -270,7 +272,12 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 void tg_graph_start(struct tg *t);
 /* Message @msg is posted on sending QP @qp (a part of it): record it. 0 or
  * -ENOMEM. */
-int tg_graph_posted(struct tg *t, uint32_t qp, uint32_t msg);
+int tg_graph_posted(struct tg *t, struct sim *sim, uint32_t qp, uint32_t msg);
+/* Across processes (par_aux_send): what a partition here must learn of a
+ * post in another process, by kind. */
+enum tg_aux_kind { TG_AUX_STREAM, TG_AUX_POSTED };
+void tg_aux(void *ctx, struct sim *to, const void *data, uint32_t len);
+void tg_stream_aux(struct tg *t, struct sim *to, const void *data, uint32_t len);
 /* A receive completion @wc on @n: a part of a SEND has arrived. */
 void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps);
 /* Message @msg (a WRITE or READ) completed at its sender. */

@@ -175,8 +175,6 @@ uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
 	return t->st->v[i].wrs ? t->st->v[i].wrs : TG_STREAM_QP_WRS;
 }
 
-static void tg_stream_aux(void *ctx, struct sim *to, const void *data, uint32_t len);
-
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
 	uint64_t keys = 0;
@@ -193,11 +191,7 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	t->st->n = g->n_streams;
 	t->st->n_pools = pools;
 	t->st->fr = *fr;
-	/* Across processes, receivers learn of what another process posts
-	 * from records beside the frames. */
-	t->st->remote = t->sim->par && par_processes(t->sim->par) > 1;
-	if (t->st->remote)
-		par_set_aux(t->sim->par, tg_stream_aux, t);
+	t->st->remote = t->remote; /* tg_aux */
 	for (uint32_t p = 0; p < pools; p++) {
 		t->st->pool[p].free = UINT32_MAX;
 		if (!(t->st->pool[p].chunks = calloc(TG_SPOOL_CHUNKS, sizeof(struct tg_sslot *))))
@@ -302,6 +296,7 @@ static void tg_stream_post(struct sim *sim, void *obj);
  * and message, how many parts to receive, the QPs (t->qpx) its parts went
  * on (only as many as posted are sent). */
 struct tg_saux {
+	uint32_t kind; /* TG_AUX_STREAM */
 	uint32_t s;
 	uint32_t parts;
 	uint32_t rparts;
@@ -475,6 +470,7 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	struct tg_saux a;
 
 	if (away) {
+		a.kind = TG_AUX_STREAM;
 		a.s = s->s;
 		a.parts = 0;
 		a.rparts = s->rparts_left;
@@ -517,9 +513,9 @@ static void tg_stream_post(struct sim *sim, void *obj)
 /* A message posted in another process for a receiver in partition @to
  * (par_aux_send): a slot standing for it, on the lists of the QPs its
  * parts went on, as the post would have put it here. */
-static void tg_stream_aux(void *ctx, struct sim *to, const void *data, uint32_t len)
+/* tg_int.h */
+void tg_stream_aux(struct tg *t, struct sim *to, const void *data, uint32_t len)
 {
-	struct tg *t = ctx;
 	struct tg_streams *st = t->st;
 	struct tg_spool *p = &st->pool[to->part];
 	struct tg_saux a = { 0 };
