@@ -38,6 +38,7 @@
 #define REM_ST_WORDS METRIC_WORDS(sizeof(struct port_stats))
 #define REM_CR_WORDS METRIC_WORDS(sizeof(struct port_credit_sum))
 #define REM_SIDE_WORDS (REM_ST_WORDS + REM_CR_WORDS + PORT_PFC_RESULT_WORDS)
+#define REM_MAX_WORDS INT32_MAX /* one reduction's (MPI counts are ints) */
 
 /* Whether this process ran node @node. */
 static bool rem_runs(const struct fabric *f, uint32_t node)
@@ -187,9 +188,10 @@ static int rem_load(struct fabric *f, const struct rem_layout *l, const uint64_t
 	return 0;
 }
 
-/* The streamed collectives' figures (tg.h, tg_stream_fold_*): the
- * counts and times of each instance, then the completed messages'
- * records, over every process. */
+/* The collectives' figures over every process (tg.h, tg_graph_fold_*,
+ * tg_stream_fold_*): each operation's start and end; each streamed
+ * instance's counts and times, then the completed messages' records.
+ * Every process calls it (a reduction's count is an int: REM_MAX_WORDS). */
 static int rem_streams(struct fabric *f)
 {
 	const struct par_remote *r = f->exp->remote;
@@ -226,7 +228,7 @@ static int rem_streams(struct fabric *f)
 	r->combine(r->ctx, mx, n_mx, sum, n_sum);
 	tg_stream_fold_load(f->tg, mx, sum);
 	n_w = tg_stream_done_words(f->tg, sum);
-	if (n_w > UINT32_MAX || !(w = calloc(n_w + 1, sizeof(*w)))) {
+	if (n_w > REM_MAX_WORDS || !(w = calloc(n_w + 1, sizeof(*w)))) {
 		fprintf(stderr, "fabemu: %llu completed messages' records: too many to gather\n",
 			(unsigned long long)(n_w / 3));
 		abort();
@@ -255,7 +257,7 @@ int fabric_remote_results(struct fabric *f)
 		return 0;
 	if (!f->rbase)
 		rc = -EINVAL;
-	else if ((rc = rem_layout(f, &l)) == 0 && l.n > UINT32_MAX)
+	else if ((rc = rem_layout(f, &l)) == 0 && l.n > REM_MAX_WORDS)
 		rc = -E2BIG;
 	if (rc == 0 && !(w = calloc(l.n, sizeof(*w))))
 		rc = -ENOMEM;

@@ -636,7 +636,9 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 	 * a fabric left whole runs in every process, and process 0 says it. */
 	fabric_run(&f, !j->o->quiet && (zero || f.par));
 	cli_disarm_stop();
-	if (r != 0 || fabric_remote_results(&f) != 0)
+	/* Every process takes part in the gathering, whatever its own
+	 * start gave (a failed one fails them all there). */
+	if (fabric_remote_results(&f) != 0 || r != 0)
 		rc = cli_job_failed(j, "memory", "the other processes' results could not be gathered");
 	r = zero ? fabric_close_outputs(&f, j->outdir, err) : wdir[0] ? fabric_captures_close(&f, err) : 0;
 	if (r != 0)
