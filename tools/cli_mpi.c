@@ -342,6 +342,28 @@ static int cli_mpi_recv_file(int src, const struct cli_mpi_hdr *h, const char *p
 	return rc;
 }
 
+/* A buffer of CLI_MPI_CHUNK bytes for files sent to process 0 (without
+ * memory the job ends: the others wait in sends). */
+static char *cli_mpi_chunk(void)
+{
+	char *buf = malloc(CLI_MPI_CHUNK);
+
+	if (!buf) {
+		fprintf(stderr, "fabemu: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+	}
+	return buf;
+}
+
+/* CLI_OK when every process's @rc (0 or -errno) is 0, else CLI_FAIL. */
+static int cli_mpi_all_ok(int rc)
+{
+	int all = 0;
+
+	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	return all == 0 ? CLI_OK : CLI_FAIL;
+}
+
 /* Process 0: what process @src sends, until its END. */
 static int cli_mpi_recv_runs(struct swp_plan *p, int src, int size, char *buf)
 {
@@ -394,15 +416,11 @@ int cli_mpi_sweep_gather(struct swp_plan *p)
 {
 	struct cli_mpi w = cli_mpi_world();
 	char *buf;
-	int rc = 0, all = 0;
+	int rc = 0;
 
 	if (w.size <= 1)
 		return CLI_OK;
-	buf = malloc(CLI_MPI_CHUNK);
-	if (!buf) {
-		fprintf(stderr, "fabemu: out of memory\n");
-		MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
-	}
+	buf = cli_mpi_chunk();
 	if (w.rank > 0) {
 		if ((rc = cli_mpi_send_runs(p, buf)) != 0) {
 			fprintf(stderr, "fabemu: MPI process %d could not send its results: %s\n", w.rank,
@@ -417,23 +435,18 @@ int cli_mpi_sweep_gather(struct swp_plan *p)
 		}
 	}
 	free(buf);
-	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	return all == 0 ? CLI_OK : CLI_FAIL;
+	return cli_mpi_all_ok(rc);
 }
 
 int cli_mpi_gather_files(const char *dir, const char *const *rel, const uint32_t *owner, uint32_t n)
 {
 	struct cli_mpi w = cli_mpi_world();
 	char *buf, path[3 * SWP_PATH_BYTES];
-	int rc = 0, all = 0;
+	int rc = 0;
 
 	if (w.size <= 1)
 		return CLI_OK;
-	buf = malloc(CLI_MPI_CHUNK);
-	if (!buf) {
-		fprintf(stderr, "fabemu: out of memory\n");
-		MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
-	}
+	buf = cli_mpi_chunk();
 	if (w.rank > 0) {
 		struct cli_mpi_hdr end = { .kind = CLI_MPI_END };
 
@@ -485,8 +498,7 @@ int cli_mpi_gather_files(const char *dir, const char *const *rel, const uint32_t
 			}
 	}
 	free(buf);
-	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	return all == 0 ? CLI_OK : CLI_FAIL;
+	return cli_mpi_all_ok(rc);
 }
 
 /* The partitions' transport (core/par.h) over MPI_COMM_WORLD. */
