@@ -20,7 +20,10 @@
  *   processes is held by the receiving side (the sender counts it, the
  *   receiver holds it in flight, either may lose it), so each such count
  *   is a sum of per-process changes that are zero where nothing happened;
- * - the counts of messages done and failed: summed.
+ * - the counts of messages done and failed: summed;
+ * - the collectives' operations (their starts and ends, as the process
+ *   that saw them left them) and streamed instances (counts, times, the
+ *   completed messages' records: rem_streams).
  * Results then read port_stats and port_credit_sum through
  * fabric_port_stats and fabric_port_credit_sum (fabric.h). */
 #include <errno.h>

@@ -510,27 +510,29 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	}
 }
 
-/* A message posted in another process for a receiver in partition @to
- * (par_aux_send): a slot standing for it, on the lists of the QPs its
- * parts went on, as the post would have put it here. */
-/* tg_int.h */
+/* tg_int.h: a message posted in another process for a receiver in
+ * partition @to (par_aux_send): a slot standing for it, on the lists of
+ * the QPs its parts went on, as the post would have put it here. */
 void tg_stream_aux(struct tg *t, struct sim *to, const void *data, uint32_t len)
 {
 	struct tg_streams *st = t->st;
 	struct tg_spool *p = &st->pool[to->part];
 	struct tg_saux a = { 0 };
 	struct tg_sslot *s;
+	uint64_t peak = p->peak;
 
 	memcpy(&a, data, len < sizeof(a) ? len : sizeof(a));
 	if (a.s >= st->n || a.parts > TG_MAX_QPS) {
 		fprintf(stderr, "fabemu: a streamed message's record from another process names no stream\n");
 		abort();
 	}
-	/* Not counted in flight here: its maker's partition counts it. */
+	/* Not counted in flight here (nor in the peak): its maker's
+	 * partition counts it. */
 	s = tg_sslot_new(t, to->part);
 	if (!s)
 		sim_at_fail(to);
 	__atomic_fetch_sub(&p->in_flight, 1, __ATOMIC_RELAXED);
+	p->peak = peak;
 	s->maker = TG_SSLOT_SHADOW;
 	s->refs = 1; /* its sending end is there */
 	s->s = a.s;
