@@ -54,12 +54,12 @@ if [ "$full" = 1 ]; then set -- --setup release; else set --; fi
 if [ "$full" = 1 ] && [ -f build/build.ninja ]; then
 	meson configure build -Dmpi=enabled >/dev/null
 fi
-# The sanitizer build (build-san): -O1 (ASan's advice: a third less
-# compile time than -O2, checks the same); without MPI (LeakSanitizer
-# would report MPI's own allocations; the mpi test then checks the
-# refusal to start as several processes); the quick set needs the program
-# and the unit tests alone.
-san_build() {
+tools/build.sh build
+run_suite build -- "$@" || status=1
+if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
+	# -O1 (ASan's advice): a third less compile time than -O2, checks the same.
+	# Without MPI: LeakSanitizer would report MPI's own allocations (the
+	# mpi test then checks the refusal to start as several processes).
 	if [ -f build-san/build.ninja ]; then
 		meson configure build-san -Dmpi=disabled >/dev/null
 	else
@@ -69,38 +69,10 @@ san_build() {
 	if [ "$full" = 1 ]; then
 		ninja -C build-san
 	else
+		# The quick set needs the program and the unit tests alone.
 		ninja -C build-san tools/fabemu tests/fabemu-tests
+		set -- --suite sanitize --no-rebuild
 	fi
-}
-tools/build.sh build
-san=0 san_pid=
-[ "${FABEMU_NO_SANITIZE:-0}" = 1 ] || san=1
-if [ "$san" = 1 ] && [ "$full" != 1 ]; then
-	# Quick set: compiled while the default set runs, at a lower
-	# priority. The scenario tests leave a core idle about a quarter of
-	# the time (waiting on the runs they start, tshark, gnuplot, files);
-	# the compiler takes it (on 2 cores: about 40 s less in all).
-	san_log=$(mktemp)
-	trap 'rm -f "$log" "$san_log"' EXIT
-	(nice -n 10 bash -ec "$(declare -f san_build); full=$full; san_build") >"$san_log" 2>&1 &
-	san_pid=$!
-fi
-run_suite build -- "$@" || status=1
-if [ "$san" = 1 ]; then
-	if [ -n "$san_pid" ]; then
-		if ! wait "$san_pid"; then
-			cat "$san_log"
-			echo "the sanitizer build failed" >&2
-			echo "Fail: 1" >>"$log"
-			status=1
-			san=0
-		fi
-	else
-		san_build
-	fi
-	[ "$full" = 1 ] || set -- --suite sanitize --no-rebuild
-fi
-if [ "$san" = 1 ]; then
 	run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		ASAN_OPTIONS=detect_leaks=1 -- "$@" || status=1
 	if [ "$full" = 1 ]; then
