@@ -207,7 +207,8 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	    (e->remote && n < e->remote->size)) {
 		if (!f->par_note)
 			f->par_note = n <= 1 ? "the fabric has one host"
-					     : "fewer hosts than processes (a partition each at least)";
+					     : "fewer partitions than processes (each runs one at least: "
+					       "--partitions, or a fabric of more hosts)";
 		fabric_par_say(f);
 		return 0;
 	}
