@@ -40,6 +40,7 @@ static int corrupt_undo(struct fabric_faults *ff, uint32_t i, void *state)
 }
 
 const struct fault_ops fault_corrupt = {
+	.params_only = true,
 	.kind = { "corrupt", "the ports' egress corrupts frames at a bit error rate", &corrupt_table,
 		  sizeof(struct fault_corrupt_settings) },
 	.need = "ports ber",

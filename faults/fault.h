@@ -25,6 +25,9 @@ struct fault_ops {
 	const char *node_noun;  /* names a node (node:), not ports: what the node must
 				 * be, "switch" or "host (a NIC)"; NULL: ports */
 	bool node_switch;       /* node_noun set: the node is a switch, else a host */
+	bool params_only;       /* acts only by setting its ports' parameters (rate, loss,
+				 * corruption), the same in every copy of them: a run split
+				 * over MPI processes may have it (run/fabric_par.c) */
 	bool egress;            /* acts on its ports' egress (counted there and at the
 				 * receiver's FCS check), not on both directions of links */
 	const char *log_start;  /* faults.csv's action when it starts ("down") */

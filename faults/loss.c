@@ -119,6 +119,7 @@ static int loss_undo(struct fabric_faults *ff, uint32_t i, void *state)
 }
 
 const struct fault_ops fault_loss = {
+	.params_only = true,
 	.kind = { "loss",
 		  "the ports' egress loses frames: uniform per class, or bursty (Gilbert-Elliott)",
 		  &loss_table, sizeof(struct fault_loss_settings) },

@@ -41,6 +41,7 @@ static int rate_undo(struct fabric_faults *ff, uint32_t i, void *state)
 }
 
 const struct fault_ops fault_rate = {
+	.params_only = true,
 	.kind = { "rate", "the links run at another rate (for duration)", &rate_table,
 		  sizeof(struct fault_rate_settings) },
 	.need = "ports rate",

@@ -328,8 +328,8 @@ void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts
 		struct port *p = fabric_port((struct fabric *)f, x->ports[k].node, x->ports[k].port);
 		struct port_fault_stats a, b;
 
-		port_fault_stats(p, &a);
-		port_fault_stats(p->peer, &b);
+		fabric_port_fault_stats(f, p, &a);
+		fabric_port_fault_stats(f, p->peer, &b);
 		out->lost_down += a.down_lost + (both ? b.down_lost : 0);
 		out->lost_random += a.random_lost + (both ? b.random_lost : 0);
 		out->corrupted += a.corrupted + (both ? b.corrupted : 0);
@@ -354,7 +354,7 @@ void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint3
 		for (int d = 0; d < 2; d++) {
 			struct port_fault_stats s;
 
-			port_fault_stats(fabric_port((struct fabric *)f, t->links[l].node[d], t->links[l].port[d]), &s);
+			fabric_port_fault_stats(f, fabric_port((struct fabric *)f, t->links[l].node[d], t->links[l].port[d]), &s);
 			out->lost_down += s.down_lost;
 			out->lost_random += s.random_lost;
 			out->corrupted += s.corrupted;

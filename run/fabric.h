@@ -10,6 +10,7 @@
 
 #include "exp.h"
 #include "nic.h"
+#include "port_fault.h"
 #include "port_metrics.h"
 #include "sim.h"
 #include "sw.h"
@@ -84,6 +85,7 @@ struct fabric {
 struct fabric_rport {
 	struct port_stats st;
 	struct port_credit_sum credit;
+	struct port_fault_stats fault;
 };
 
 /* fabric_remote.c: once a run split over the processes of an MPI job
@@ -102,6 +104,8 @@ int fabric_remote_begin(struct fabric *f);
  * over every process after fabric_remote_results; what results read. */
 void fabric_port_stats(const struct fabric *f, const struct port *p, struct port_stats *out);
 void fabric_port_credit_sum(const struct fabric *f, const struct port *p, struct port_credit_sum *out);
+/* @p's fault counters (port_fault_stats), likewise. */
+void fabric_port_fault_stats(const struct fabric *f, const struct port *p, struct port_fault_stats *out);
 
 /* fabric_par.c: decide the partitions of @f's run (e->threads, where
  * nothing keeps it in one: f->par_note says what does) and make them;

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "fabric.h"
+#include "fault.h"
 #include "par.h"
 
 /* fabric.h */
@@ -23,8 +24,11 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic has a dependency graph with compute phases or joins (training "
 		       "steps, collectives that wait for others), or data, not partitioned yet";
-	if (e->remote && e->n_faults)
-		return "across processes: faults act on partitions of every process at once";
+	for (uint32_t i = 0; e->remote && i < e->n_faults; i++)
+		if (!e->faults[i].ops->params_only)
+			return "across processes: faults that take links or nodes down or send frames "
+			       "act on every process's copy of the fabric at once (rate, loss and "
+			       "corrupt faults split)";
 	if (outputs && e->pfc_log)
 		return "outputs.pfc_log writes one file from every port";
 	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)

@@ -40,7 +40,8 @@
 
 #define REM_ST_WORDS METRIC_WORDS(sizeof(struct port_stats))
 #define REM_CR_WORDS METRIC_WORDS(sizeof(struct port_credit_sum))
-#define REM_SIDE_WORDS (REM_ST_WORDS + REM_CR_WORDS + PORT_PFC_RESULT_WORDS)
+#define REM_FT_WORDS METRIC_WORDS(sizeof(struct port_fault_stats))
+#define REM_SIDE_WORDS (REM_ST_WORDS + REM_CR_WORDS + PORT_PFC_RESULT_WORDS + REM_FT_WORDS)
 #define REM_MAX_WORDS INT32_MAX /* one reduction's (MPI counts are ints) */
 
 /* Whether this process ran node @node. */
@@ -137,10 +138,18 @@ static void rem_save(const struct fabric *f, const struct rem_layout *l, uint64_
 			const uint64_t *base = f->rbase + (2 * (uint64_t)k + (uint64_t)s) * REM_ST_WORDS;
 			struct port_credit_sum cr;
 
+			struct port_fault_stats ft = { 0 };
+
 			/* Process 0: how it began and its changes; the others:
 			 * their changes (wrapping: a change may be negative). */
 			for (uint32_t i = 0; f->exp->remote->rank > 0 && i < REM_ST_WORDS; i++)
 				at[i] -= base[i];
+			/* Fault counters: none before the run; each counted where
+			 * it happened (a loss where the frame was sent or arrived,
+			 * an FCS error at the receiver; faults that split only set
+			 * parameters: fabric_par_blocker). */
+			port_fault_stats(p, &ft);
+			memcpy(at + REM_SIDE_WORDS - REM_FT_WORDS, &ft, sizeof(ft));
 			if (!rem_runs(f, lk->node[s]))
 				continue;
 			port_credit_sum(p, f->sim.now_ps, &cr);
@@ -178,6 +187,7 @@ static int rem_load(struct fabric *f, const struct rem_layout *l, const uint64_t
 			struct fabric_rport *r = &f->rport[2 * k + (uint32_t)s];
 
 			memcpy(&r->st, at, sizeof(r->st));
+			memcpy(&r->fault, at + REM_SIDE_WORDS - REM_FT_WORDS, sizeof(r->fault));
 			memcpy(&r->credit, at + REM_ST_WORDS, sizeof(r->credit));
 			port_pfc_result_load(p, at + REM_ST_WORDS + REM_CR_WORDS);
 		}
@@ -309,6 +319,16 @@ void fabric_port_stats(const struct fabric *f, const struct port *p, struct port
 		*out = f->rport[s].st;
 	else
 		port_stats(p, out);
+}
+
+void fabric_port_fault_stats(const struct fabric *f, const struct port *p, struct port_fault_stats *out)
+{
+	int64_t s = f->rport ? rem_side(f, p) : -1;
+
+	if (s >= 0)
+		*out = f->rport[s].fault;
+	else
+		port_fault_stats(p, out);
 }
 
 void fabric_port_credit_sum(const struct fabric *f, const struct port *p, struct port_credit_sum *out)

@@ -11,7 +11,7 @@
 #   lossy links and a stop time with frames in flight, InfiniBand credits
 #   starved at the stop, a permutation, every streamed collective at
 #   once with lossy links and a stop time, a listed all-to-all over
-#   rails), a split check with its JUnit
+#   rails, rate, loss and corrupt faults), a split check with its JUnit
 #   report, a bad --set said once, a split run with captures on both
 #   processes' ports and series.csv; a single run with a pcapng capture
 #   (process 0 alone, saying why); no private folder is left behind;
@@ -133,7 +133,7 @@ grep -q 'fail' "$tmp/cA.out" || bad "check sweep: the failing point is not in it
 # Single runs split over the processes: the results of one process.
 here=$(dirname "$0")
 split=("$here/../../experiments/permutation-leaf.yaml" "$here/mpi-split.yaml" "$here/mpi-split-ib.yaml"
-	"$here/mpi-streams.yaml" "$here/../../experiments/alltoall-rails.yaml")
+	"$here/mpi-streams.yaml" "$here/../../experiments/alltoall-rails.yaml" "$here/mpi-faults.yaml")
 "$here/mpi_identity.sh" "$fabemu" 2 "" --split "${split[@]}" || fail=1
 "$here/mpi_identity.sh" "$fabemu" 3 "--partitions 5" --split "${split[@]}" || fail=1
 # A split check: its verdict, exit status and JUnit report are those of one process.
