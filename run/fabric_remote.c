@@ -298,45 +298,46 @@ int fabric_remote_results(struct fabric *f)
 	return rc;
 }
 
-/* The link side of @p in f->rport, or -1 when it has no link. */
-static int64_t rem_side(const struct fabric *f, const struct port *p)
+/* @p's counters over every process (f->rport, by link side), or NULL
+ * outside a split run or where @p has no link. */
+static const struct fabric_rport *rem_rport(const struct fabric *f, const struct port *p)
 {
 	const struct topo_node *nd = &f->topo->nodes[p->node];
 	uint32_t k = nd->port_links ? nd->port_links[p->index] : TOPO_NO_LINK;
 	const struct topo_link *lk;
 
-	if (k == TOPO_NO_LINK)
-		return -1;
+	if (!f->rport || k == TOPO_NO_LINK)
+		return NULL;
 	lk = &f->topo->links[k];
-	return 2 * (int64_t)k + (lk->node[0] == p->node && lk->port[0] == p->index ? 0 : 1);
+	return &f->rport[2 * (uint64_t)k + (lk->node[0] == p->node && lk->port[0] == p->index ? 0 : 1)];
 }
 
 void fabric_port_stats(const struct fabric *f, const struct port *p, struct port_stats *out)
 {
-	int64_t s = f->rport ? rem_side(f, p) : -1;
+	const struct fabric_rport *r = rem_rport(f, p);
 
-	if (s >= 0)
-		*out = f->rport[s].st;
+	if (r)
+		*out = r->st;
 	else
 		port_stats(p, out);
 }
 
 void fabric_port_fault_stats(const struct fabric *f, const struct port *p, struct port_fault_stats *out)
 {
-	int64_t s = f->rport ? rem_side(f, p) : -1;
+	const struct fabric_rport *r = rem_rport(f, p);
 
-	if (s >= 0)
-		*out = f->rport[s].fault;
+	if (r)
+		*out = r->fault;
 	else
 		port_fault_stats(p, out);
 }
 
 void fabric_port_credit_sum(const struct fabric *f, const struct port *p, struct port_credit_sum *out)
 {
-	int64_t s = f->rport ? rem_side(f, p) : -1;
+	const struct fabric_rport *r = rem_rport(f, p);
 
-	if (s >= 0)
-		*out = f->rport[s].credit;
+	if (r)
+		*out = r->credit;
 	else
 		port_credit_sum(p, f->sim.now_ps, out);
 }

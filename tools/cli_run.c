@@ -594,12 +594,13 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 	if ((rc = cli_mpi_agree(rc)) != CLI_OK || (rc = cli_mpi_agree(cli_job_engine(j))) != CLI_OK) {
 		/* cli_job_engine undid itself where it failed; where it did not,
 		 * this undoes it. */
-		if (j->pool)
+		if (j->pool) {
 			cli_job_end(j);
-		else
+		} else {
 			exp_free(j->e);
-		if (!j->pool && j->lock_fd >= 0)
-			close(j->lock_fd);
+			if (j->lock_fd >= 0)
+				close(j->lock_fd);
+		}
 		return rc;
 	}
 	if (zero) {
