@@ -105,6 +105,12 @@ struct par_remote {
 int par_set_remote(struct par *p, const struct par_remote *r, char err[CFG_ERR_BYTES]);
 /* Whether this process runs partition @i. */
 bool par_owns(const struct par *p, uint32_t i);
+/* Whether this process runs the events of @s: false for a partition of
+ * another process, true for its own, the root and a run without
+ * partitions. What a fabric-wide event does to a node there is not
+ * looked at; what it sends or counts there would be counted twice
+ * (faults act on the ports this says are here). */
+bool par_sim_here(const struct sim *s);
 /* Processes running the partitions (1: this one alone). */
 uint32_t par_processes(const struct par *p);
 /* The process that runs partition @i (0 without other processes). */

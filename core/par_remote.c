@@ -11,6 +11,11 @@
 
 bool par_owns(const struct par *p, uint32_t i) { return i >= p->own_first && i < p->own_end; }
 
+bool par_sim_here(const struct sim *s)
+{
+	return !s->par || s == s->par->root || par_owns(s->par, s->part);
+}
+
 uint32_t par_processes(const struct par *p) { return p->remote.size ? p->remote.size : 1; }
 
 uint32_t par_xport_add(struct par *p, struct port *port)

@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "capture.h"
+#include "par.h"
 #include "port_credit.h"
 #include "port_fault.h"
 #include "port_pfc.h"
@@ -147,6 +148,15 @@ static int port_dir_set_down(struct port *p, bool down)
 		p->flags |= PORT_F_DOWN;
 	else
 		p->flags &= (uint8_t)~PORT_F_DOWN;
+	if (!par_sim_here(p->sim)) {
+		/* Another process runs the port (par.h): it counts, lifts
+		 * pauses and resumes sending there. Here only the frames this
+		 * copy holds on its wire, sent by that process towards one of
+		 * this one's partitions, are lost. */
+		if (down)
+			port_fault_wipe(p);
+		return 0;
+	}
 	if (down) {
 		f->down_since_ps = now;
 		f->stats.downs++;
@@ -164,7 +174,11 @@ static int port_dir_set_down(struct port *p, bool down)
 		}
 	} else {
 		f->stats.down_ps += now - f->down_since_ps;
-		port_kick(p);
+		/* A frame started while the link was down never reaches the
+		 * peer whole, even if its end comes after the link is back (one
+		 * put on the link at its start was lost then, port_fault_tx). */
+		if (p->tx_pkt)
+			pkt_meta(p->tx_pkt)->flags |= PKT_MF_LOST;
 	}
 	return 0;
 }
@@ -175,10 +189,20 @@ int port_link_set_down(struct port *p, bool down)
 
 	if (rc == 0)
 		rc = port_dir_set_down(p->peer, down);
-	/* Credits: the link trains again once both directions are up. */
-	if (rc == 0 && !down && p->credit)
+	if (rc != 0 || down)
+		return rc;
+	/* Up: on credits the link trains again once both directions are up
+	 * (from both ends' state: a link between processes that goes down
+	 * and up is kept from such runs, run/fabric_par.c), and only then do
+	 * the ends send what they hold: a frame sent before would reach a
+	 * receiver whose counts start anew, beyond the credits granted. */
+	if (p->credit && par_sim_here(p->sim) && par_sim_here(p->peer->sim))
 		port_credit_relink(p, p->peer);
-	return rc;
+	if (par_sim_here(p->sim))
+		port_kick(p);
+	if (par_sim_here(p->peer->sim))
+		port_kick(p->peer);
+	return 0;
 }
 
 bool port_link_down(const struct port *p)
@@ -234,6 +258,6 @@ void port_fault_stats(const struct port *p, struct port_fault_stats *out)
 	if (!p->fault)
 		return;
 	*out = p->fault->stats;
-	if (p->fault->down)
+	if (p->fault->down && par_sim_here(p->sim)) /* down_since_ps is the runner's */
 		out->down_ps += p->sim->now_ps - p->fault->down_since_ps;
 }

@@ -48,6 +48,7 @@ const struct fault_ops fault_corrupt = {
 	.egress = true,
 	.log_start = "corruption on",
 	.log_end = "corruption off",
+	.splits = true,
 	.act = corrupt_act,
 	.undo = corrupt_undo,
 };

@@ -26,8 +26,11 @@ struct fault_ops {
 				 * be, "switch" or "host (a NIC)"; NULL: ports */
 	bool node_switch;       /* node_noun set: the node is a switch, else a host */
 	bool params_only;       /* acts only by setting its ports' parameters (rate, loss,
-				 * corruption), the same in every copy of them: a run split
-				 * over MPI processes may have it (run/fabric_par.c) */
+				 * corruption), the same in every copy of them */
+	bool splits;            /* a run split over MPI processes may have it
+				 * (run/fabric_par.c): its hooks act through parameters,
+				 * fault_links, or on ports par_sim_here says this process
+				 * runs, and count only there (every process runs them) */
 	bool egress;            /* acts on its ports' egress (counted there and at the
 				 * receiver's FCS check), not on both directions of links */
 	const char *log_start;  /* faults.csv's action when it starts ("down") */

@@ -38,6 +38,10 @@ const struct fault_row *fabric_fault_rows(const struct fabric *f, uint32_t *n);
 /* The counters of fault @i's ports: link kinds both directions of each of
  * its links, the others their egress (and the receiver's FCS drops). */
 void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts *out);
+/* What fault @i's kind counted itself (its count hook: a storm's XOFFs)
+ * in this process, zeros for a kind without; a split run's results read
+ * these summed over the processes (fabric.rfault). */
+void fabric_fault_own_counts(const struct fabric *f, uint32_t i, struct fault_counts *out);
 /* The same over every link, and the forwarding recomputations done and
  * failed. */
 void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint32_t *reroutes,

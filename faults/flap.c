@@ -74,6 +74,7 @@ const struct fault_ops fault_flap = {
 	.validate = flap_validate,
 	.end = flap_end,
 	.arm = flap_arm,
+	.splits = true,
 	.act = flap_act,
 	.undo = flap_undo,
 };

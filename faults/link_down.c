@@ -21,6 +21,7 @@ const struct fault_ops fault_link_down = {
 	.allow = "duration",
 	.log_start = "down",
 	.log_end = "up",
+	.splits = true,
 	.act = link_down_act,
 	.undo = link_down_undo,
 };

@@ -13,5 +13,6 @@ const struct fault_ops fault_link_up = {
 	.need = "ports",
 	.allow = "",
 	.log_start = "up",
+	.splits = true,
 	.act = link_up_act,
 };

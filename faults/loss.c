@@ -129,6 +129,7 @@ const struct fault_ops fault_loss = {
 	.log_start = "loss on",
 	.log_end = "loss off",
 	.validate = loss_validate,
+	.splits = true,
 	.act = loss_act,
 	.undo = loss_undo,
 };

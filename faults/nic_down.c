@@ -21,6 +21,7 @@ const struct fault_ops fault_nic_down = {
 	.node_noun = "host (a NIC)",
 	.log_start = "down",
 	.log_end = "up",
+	.splits = true,
 	.act = nic_down_act,
 	.undo = nic_down_undo,
 };

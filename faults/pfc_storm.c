@@ -43,6 +43,7 @@ const struct fault_ops fault_pfc_storm = {
 	.state_size = sizeof(struct fault_storm),
 	.validate = fault_storm_validate,
 	.init = pfc_storm_init,
+	.splits = true,
 	.act = fault_storm_act,
 	.undo = fault_storm_undo,
 	.count = fault_storm_count,

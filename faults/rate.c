@@ -48,6 +48,7 @@ const struct fault_ops fault_rate = {
 	.allow = "duration",
 	.log_start = "rate",
 	.log_end = "rate restored",
+	.splits = true,
 	.act = rate_act,
 	.undo = rate_undo,
 };

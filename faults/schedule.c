@@ -316,6 +316,34 @@ const struct fault_row *fabric_fault_rows(const struct fabric *f, uint32_t *n)
 	return f->faults ? f->faults->rows : NULL;
 }
 
+void fabric_fault_own_counts(const struct fabric *f, uint32_t i, struct fault_counts *out)
+{
+	const struct exp_fault *x = &f->exp->faults[i];
+
+	memset(out, 0, sizeof(*out));
+	if (f->faults && x->ops->count)
+		x->ops->count(f->faults->state[i], out);
+}
+
+/* Add fault @i's own counts to @out: this process's, or in a split run
+ * once over, every process's (fabric.rfault). */
+static void fault_add_own(const struct fabric *f, uint32_t i, struct fault_counts *out)
+{
+	struct fault_counts c;
+	uint64_t a[sizeof(c) / sizeof(uint64_t)], b[sizeof(c) / sizeof(uint64_t)];
+
+	_Static_assert(sizeof(c) % sizeof(uint64_t) == 0, "fault_counts: 64-bit counters");
+	if (f->rfault)
+		c = f->rfault[i];
+	else
+		fabric_fault_own_counts(f, i, &c);
+	memcpy(a, out, sizeof(a));
+	memcpy(b, &c, sizeof(b));
+	for (size_t k = 0; k < sizeof(a) / sizeof(a[0]); k++)
+		a[k] += b[k];
+	memcpy(out, a, sizeof(a));
+}
+
 void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts *out)
 {
 	const struct exp_fault *x = &f->exp->faults[i];
@@ -337,8 +365,7 @@ void fabric_fault_counts(const struct fabric *f, uint32_t i, struct fault_counts
 		if (k == 0)
 			out->down_ps = a.down_ps;
 	}
-	if (f->faults && x->ops->count)
-		x->ops->count(f->faults->state[i], out);
+	fault_add_own(f, i, out);
 }
 
 void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint32_t *reroutes,
@@ -360,7 +387,6 @@ void fabric_fault_totals(const struct fabric *f, struct fault_counts *out, uint3
 			out->corrupted += s.corrupted;
 			out->fcs_errors += s.fcs_errors;
 		}
-	for (uint32_t i = 0; f->faults && i < f->exp->n_faults; i++)
-		if (f->exp->faults[i].ops->count)
-			f->exp->faults[i].ops->count(f->faults->state[i], out);
+	for (uint32_t i = 0; i < f->exp->n_faults; i++)
+		fault_add_own(f, i, out);
 }

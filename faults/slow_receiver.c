@@ -84,6 +84,7 @@ const struct fault_ops fault_slow_receiver = {
 	.state_size = sizeof(struct fault_storm),
 	.validate = slow_receiver_validate,
 	.init = slow_receiver_init,
+	.splits = true,
 	.act = fault_storm_act,
 	.undo = fault_storm_undo,
 	.count = fault_storm_count,

@@ -2,6 +2,7 @@
  * from the fault's one port, each a fault event (it does not keep a run
  * alive whose traffic is done). */
 #include "link_layer.h"
+#include "par.h"
 #include "storm.h"
 #include "port_pfc.h"
 
@@ -13,7 +14,9 @@ static void fault_storm_tick(struct sim *sim, void *obj)
 
 	if (!fault_live(f) || !s->on)
 		return;
-	if (port_pfc_send(p, s->mask, s->quanta) == 0)
+	/* Every process keeps the chain (its events are fabric-wide); the
+	 * one that runs the port sends and counts (par.h). */
+	if (par_sim_here(p->sim) && port_pfc_send(p, s->mask, s->quanta) == 0)
 		s->xoffs++;
 	fault_at(f, sim->now_ps + s->period_ps, &s->src, fault_storm_tick, s);
 }

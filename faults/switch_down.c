@@ -22,6 +22,7 @@ const struct fault_ops fault_switch_down = {
 	.node_switch = true,
 	.log_start = "down",
 	.log_end = "up",
+	.splits = true,
 	.act = switch_down_act,
 	.undo = switch_down_undo,
 };

@@ -532,6 +532,7 @@ void fabric_free(struct fabric *f)
 	free(f->node_part);
 	free(f->rport);
 	free(f->rbase);
+	free(f->rfault);
 	sim_fini(&f->sim);
 	memset(f, 0, sizeof(*f));
 }

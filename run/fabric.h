@@ -79,9 +79,13 @@ struct fabric {
 				       * side (fabric_remote_results), else NULL */
 	uint64_t *rbase;              /* and their port_stats as the run began
 				       * (fabric_remote_begin), else NULL */
+	struct fault_counts *rfault;  /* and what each fault's kind counted itself
+				       * (a storm's XOFFs), summed, by fault; else NULL */
 };
 
 /* A port's counters summed over the processes of a split run. */
+struct fault_counts;
+
 struct fabric_rport {
 	struct port_stats st;
 	struct port_credit_sum credit;

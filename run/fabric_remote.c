@@ -20,6 +20,10 @@
  *   processes is held by the receiving side (the sender counts it, the
  *   receiver holds it in flight, either may lose it), so each such count
  *   is a sum of per-process changes that are zero where nothing happened;
+ * - a port's fault counters (frames lost, corrupted, FCS errors, downs)
+ *   and what each fault's kind counted itself (a storm's XOFFs): summed,
+ *   each counted where it happened (faults act on the ports a process
+ *   runs: core/port_fault.c, faults/storm.c);
  * - the counts of messages done and failed: summed;
  * - the collectives' operations (their starts and ends, as the process
  *   that saw them left them) and streamed instances (counts, times, the
@@ -32,6 +36,7 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "faults.h"
 #include "nic.h"
 #include "par.h"
 #include "port_metrics.h"
@@ -41,6 +46,7 @@
 #define REM_ST_WORDS METRIC_WORDS(sizeof(struct port_stats))
 #define REM_CR_WORDS METRIC_WORDS(sizeof(struct port_credit_sum))
 #define REM_FT_WORDS METRIC_WORDS(sizeof(struct port_fault_stats))
+#define REM_FC_WORDS METRIC_WORDS(sizeof(struct fault_counts))
 #define REM_SIDE_WORDS (REM_ST_WORDS + REM_CR_WORDS + PORT_PFC_RESULT_WORDS + REM_FT_WORDS)
 #define REM_MAX_WORDS INT32_MAX /* one reduction's (MPI counts are ints) */
 
@@ -62,6 +68,7 @@ struct rem_layout {
 	uint64_t *sw;   /* per switch, its first word */
 	uint64_t *nic;  /* per host */
 	uint64_t flows; /* per message */
+	uint64_t faults; /* per fault, what its kind counted (fault_counts) */
 	uint64_t counts; /* messages done, failed */
 	uint64_t n;     /* words in all */
 };
@@ -89,6 +96,8 @@ static int rem_layout(const struct fabric *f, struct rem_layout *l)
 	}
 	l->flows = at;
 	at += (uint64_t)n_flows * TG_FLOW_RESULT_WORDS;
+	l->faults = at;
+	at += (uint64_t)f->exp->n_faults * REM_FC_WORDS;
 	l->counts = at;
 	at += 2;
 	l->n = at;
@@ -146,8 +155,8 @@ static void rem_save(const struct fabric *f, const struct rem_layout *l, uint64_
 				at[i] -= base[i];
 			/* Fault counters: none before the run; each counted where
 			 * it happened (a loss where the frame was sent or arrived,
-			 * an FCS error at the receiver; faults that split only set
-			 * parameters: fabric_par_blocker). */
+			 * an FCS error at the receiver, a link's downs and time
+			 * down by the process that runs its port: port_fault.c). */
 			port_fault_stats(p, &ft);
 			memcpy(at + REM_SIDE_WORDS - REM_FT_WORDS, &ft, sizeof(ft));
 			if (!rem_runs(f, lk->node[s]))
@@ -165,6 +174,13 @@ static void rem_save(const struct fabric *f, const struct rem_layout *l, uint64_
 	for (uint32_t i = 0; i < n_flows; i++)
 		if (rem_runs(f, t->eps[fl[i].msg.src].node))
 			tg_flow_result_save(f->tg, i, w + l->flows + (uint64_t)i * TG_FLOW_RESULT_WORDS);
+	/* A fault's own counts (a storm's XOFFs): each where it acted. */
+	for (uint32_t i = 0; i < f->exp->n_faults; i++) {
+		struct fault_counts c;
+
+		fabric_fault_own_counts(f, i, &c);
+		memcpy(w + l->faults + (uint64_t)i * REM_FC_WORDS, &c, sizeof(c));
+	}
 	w[l->counts] = tg_n_done(f->tg);
 	w[l->counts + 1] = tg_n_failed(f->tg);
 }
@@ -191,6 +207,11 @@ static int rem_load(struct fabric *f, const struct rem_layout *l, const uint64_t
 			memcpy(&r->credit, at + REM_ST_WORDS, sizeof(r->credit));
 			port_pfc_result_load(p, at + REM_ST_WORDS + REM_CR_WORDS);
 		}
+	if (f->exp->n_faults &&
+	    !(f->rfault = calloc(f->exp->n_faults, sizeof(*f->rfault))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->exp->n_faults; i++)
+		memcpy(&f->rfault[i], w + l->faults + (uint64_t)i * REM_FC_WORDS, sizeof(f->rfault[i]));
 	for (uint32_t i = 0; i < t->n_switches; i++)
 		sw_result_load(f->sws[i], w + l->sw[i]);
 	for (uint32_t i = 0; i < t->n_hosts; i++)
