@@ -14,7 +14,8 @@
 #   rails, faults of every kind on links between the processes, IB link
 #   faults inside a process's half; one between two processes leaves
 #   the fabric whole, saying why), a split check with its JUnit
-#   report, a bad --set said once, a split run with captures on both
+#   report, a bad --set said once, check --skip-nightly's SKIP line said
+#   once, a split run with captures on both
 #   processes' ports and series.csv; a single run with a pcapng capture
 #   (process 0 alone, saying why); no private folder is left behind;
 #   bench's fabric split
@@ -171,6 +172,13 @@ set -e
 [ "$rc" = 2 ] && [ "$(grep -c 'mtu\|#1:' "$tmp/kC.err")" = 1 ] && [ ! -e "$tmp/kC" ] &&
 	echo "ok: bad --set in a split run: exit 2, said once, nothing written" ||
 	bad "bad --set in a split run: exit $rc, $(grep -c 'mtu\|#1:' "$tmp/kC.err") messages: $(head -2 "$tmp/kC.err")"
+
+# check --skip-nightly: a nightly experiment's SKIP line said once.
+"${mpi[@]}" -np 2 "$fabemu" check --skip-nightly "$here/nightly.yaml" "$exp" -o "$tmp/nA" -q \
+	>"$tmp/nA.out" 2>/dev/null || bad "mpirun -np 2 check --skip-nightly: exit $?"
+[ "$(grep -c '^SKIP .*nightly.yaml' "$tmp/nA.out")" = 1 ] &&
+	echo "ok: check --skip-nightly under mpirun: the SKIP line said once" ||
+	bad "check --skip-nightly under mpirun: $(grep -c '^SKIP' "$tmp/nA.out") SKIP lines"
 
 # Captures and series.csv of a split run: each port's capture written by
 # the process that runs it (h7 and spine1 in process 1's half) and sent to
