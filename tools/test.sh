@@ -58,13 +58,15 @@ tools/build.sh build
 run_suite build -- "$@" || status=1
 if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
 	# -O1 (ASan's advice): a third less compile time than -O2, checks the same.
+	# A unity build (each library's files compiled as one; the unit tests'
+	# files apart, tests/meson.build): 95 s against 121 s on 2 cores.
 	# Without MPI: LeakSanitizer would report MPI's own allocations (the
 	# mpi test then checks the refusal to start as several processes).
 	if [ -f build-san/build.ninja ]; then
 		meson configure build-san -Dmpi=disabled >/dev/null
 	else
 		meson setup build-san -Db_sanitize=address,undefined -Db_lundef=false \
-			-Doptimization=1 -Dmpi=disabled >/dev/null
+			-Doptimization=1 -Dunity=on -Dmpi=disabled >/dev/null
 	fi
 	if [ "$full" = 1 ]; then
 		ninja -C build-san
