@@ -20,6 +20,7 @@
 struct cap_file;
 struct cap_ng;
 struct fabric_pfc_log_port;
+struct fault_counts;
 
 struct fabric {
 	struct sim sim;               /* the simulation */
@@ -84,8 +85,6 @@ struct fabric {
 };
 
 /* A port's counters summed over the processes of a split run. */
-struct fault_counts;
-
 struct fabric_rport {
 	struct port_stats st;
 	struct port_credit_sum credit;
