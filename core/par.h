@@ -111,6 +111,13 @@ bool par_owns(const struct par *p, uint32_t i);
  * looked at; what it sends or counts there would be counted twice
  * (faults act on the ports this says are here). */
 bool par_sim_here(const struct sim *s);
+/* The process that runs @s's events (0 without other processes; the
+ * root runs in every process: 0). */
+uint32_t par_sim_process(const struct sim *s);
+/* Sum @v[0..@n) over every process, in place (nothing without other
+ * processes). Only from a fabric-wide event (every process runs those,
+ * in the same order): every process must call it there. */
+void par_sum(struct sim *s, uint64_t *v, uint32_t n);
 /* Processes running the partitions (1: this one alone). */
 uint32_t par_processes(const struct par *p);
 /* The process that runs partition @i (0 without other processes). */

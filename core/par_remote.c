@@ -85,6 +85,19 @@ uint32_t par_process(const struct par *p, uint32_t i)
 	return p->remote.size ? par_owner(p, i) : 0;
 }
 
+uint32_t par_sim_process(const struct sim *s)
+{
+	return s->par && s != s->par->root ? par_process(s->par, s->part) : 0;
+}
+
+void par_sum(struct sim *s, uint64_t *v, uint32_t n)
+{
+	struct par *p = s->par;
+
+	if (p && p->remote.size > 1)
+		p->remote.combine(p->remote.ctx, NULL, 0, v, n);
+}
+
 /* A block of frames on the wire: from partition j's outbox to partition i. */
 struct par_wire_hdr {
 	uint32_t j, i;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "port_credit.h"
 #include "port_pfc.h"
 #include "sim.h"
@@ -371,20 +372,50 @@ void port_credit_link_down(struct port *p)
 
 void port_credit_relink(struct port *a, struct port *b)
 {
-	if (!a->credit || !b->credit || a->peer != b)
-		return;
+	struct port *ends[2] = { a, b };
+	uint64_t lim[2 * PORT_N_TC] = { 0 };
+	/* A link between two processes (par.h): each end is trained where it
+	 * runs, with the other end's grant brought over. */
+	bool apart = par_sim_process(a->sim) != par_sim_process(b->sim);
+
+	if (!a->credit || !b->credit || a->peer != b || (!apart && !par_sim_here(a->sim)))
+		return; /* (a link that another process runs whole: trained there) */
 	/* Link training again: both ends start their counts anew; each
 	 * receiver grants what its buffer has free (frames it still holds
 	 * from before stay counted until released). */
-	for (int v = 0; v < PORT_N_TC; v++) {
-		a->credit->vl[v].fctbs = a->credit->vl[v].abr = 0;
-		b->credit->vl[v].fctbs = b->credit->vl[v].abr = 0;
+	for (int e = 0; e < 2; e++) {
+		struct port_credit *c = ends[e]->credit;
+
+		if (apart && !par_sim_here(ends[e]->sim))
+			continue;
+		for (int v = 0; v < PORT_N_TC; v++) {
+			c->vl[v].fctbs = c->vl[v].abr = 0;
+			lim[e * PORT_N_TC + v] = port_credit_limit(&c->vl[v]);
+		}
+		c->unadv = 0;
+		c->known = 0;
 	}
-	a->credit->unadv = b->credit->unadv = 0;
-	a->credit->known = b->credit->known = 0;
-	port_credit_link_up(a, b);
-	port_kick(a);
-	port_kick(b);
+	if (apart)
+		par_sum(a->sim, lim, 2 * PORT_N_TC); /* every process calls it here */
+	if (!a->rate_bps)
+		return;
+	/* Both ends consistent at once: each sender holds what the other
+	 * end's buffer has free, and the init packets go (port_credit_link_up). */
+	for (int e = 0; e < 2; e++) {
+		struct port *p = ends[e];
+
+		if (apart && !par_sim_here(p->sim))
+			continue;
+		for (int v = 0; v < PORT_N_TC; v++) {
+			p->credit->vl[v].adv = (uint16_t)lim[e * PORT_N_TC + v];
+			p->credit->vl[v].fccl = (uint16_t)lim[(1 - e) * PORT_N_TC + v];
+		}
+		if (p->rate_bps)
+			p->credit->refresh_ps = port_credit_refresh_ps(p);
+		for (uint8_t v = 0; v < PORT_N_TC; v++)
+			if (p->credit->vl[v].buffer_blocks)
+				port_credit_send(p, v, PKT_IB_FC_OP_INIT, true);
+	}
 }
 
 void port_credit_park(struct port *p, uint8_t tc)

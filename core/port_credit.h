@@ -129,7 +129,10 @@ void port_credit_rate_changed(struct port *p);
  * deliver). port_fault.c calls it. */
 void port_credit_link_down(struct port *p);
 /* The link @a-@b came back up: both ends' counts restart and each grants
- * what its buffer has free, with init packets (link training again). */
+ * what its buffer has free, with init packets (link training again); the
+ * caller then has the ends send (port_kick). A link between two MPI
+ * processes is trained end by end where each runs, the grants exchanged
+ * (par_sum): every process calls it, from the fabric-wide event. */
 void port_credit_relink(struct port *a, struct port *b);
 
 /* The receiving node frees @frame_bytes of a frame that arrived on @in on

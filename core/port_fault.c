@@ -192,11 +192,11 @@ int port_link_set_down(struct port *p, bool down)
 	if (rc != 0 || down)
 		return rc;
 	/* Up: on credits the link trains again once both directions are up
-	 * (from both ends' state: a link between processes that goes down
-	 * and up is kept from such runs, run/fabric_par.c), and only then do
-	 * the ends send what they hold: a frame sent before would reach a
-	 * receiver whose counts start anew, beyond the credits granted. */
-	if (p->credit && par_sim_here(p->sim) && par_sim_here(p->peer->sim))
+	 * (in every process: one between two processes exchanges its ends'
+	 * grants), and only then do the ends send what they hold: a frame
+	 * sent before would reach a receiver whose counts start anew, beyond
+	 * the credits granted. */
+	if (p->credit)
 		port_credit_relink(p, p->peer);
 	if (par_sim_here(p->sim))
 		port_kick(p);

@@ -16,7 +16,6 @@
 
 #include "fabric.h"
 #include "fault.h"
-#include "link_layer.h"
 #include "par.h"
 
 /* fabric.h */
@@ -160,43 +159,6 @@ out:
 	return why;
 }
 
-/* The process of an MPI job of @size that runs partition @i of @n (the
- * blocks of par_set_remote: process k runs k n / size .. (k + 1) n / size - 1). */
-static uint32_t fabric_par_process(uint32_t i, uint32_t n, uint32_t size)
-{
-	uint32_t k = 0;
-
-	while (k + 1 < size && (uint64_t)(k + 1) * n / size <= i)
-		k++;
-	return k;
-}
-
-/* Across processes: why a fault of @e cannot act on partitions @part of
- * @n, or NULL. A link that goes down and up on credits (InfiniBand) trains
- * again from both ends' state (port_credit_relink), which two processes
- * do not share. */
-static const char *fabric_par_faults_local(const struct exp *e, const struct topo *t,
-					   const uint16_t *part, uint32_t n)
-{
-	for (uint32_t i = 0; e->remote && e->ll->credits && i < e->n_faults; i++) {
-		const struct exp_fault *x = &e->faults[i];
-
-		if (x->ops->params_only || x->ops->egress)
-			continue;
-		for (uint32_t k = 0; k < x->n_ports; k++) {
-			const struct topo_node *nd = &t->nodes[x->ports[k].node];
-			uint32_t l = nd->port_links ? nd->port_links[x->ports[k].port] : TOPO_NO_LINK;
-
-			if (l != TOPO_NO_LINK &&
-			    fabric_par_process(part[t->links[l].node[0]], n, e->remote->size) !=
-				    fabric_par_process(part[t->links[l].node[1]], n, e->remote->size))
-				return "across processes: a fault takes down an InfiniBand link between two "
-				       "processes (its credits train again from both ends' state)";
-		}
-	}
-	return NULL;
-}
-
 /* The option that asked for partitions, and how many (shared with other
  * processes: threads, at least one, in each). */
 static const char *fabric_par_opt(const struct exp *e, uint32_t *n)
@@ -260,8 +222,7 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	}
 	fabric_par_assign(t, n, f->node_part);
 	la = fabric_par_lookahead(t, f->node_part);
-	if (la == 0 || (f->par_note = fabric_par_graph_local(e, t, f->node_part)) != NULL ||
-	    (f->par_note = fabric_par_faults_local(e, t, f->node_part, n)) != NULL) {
+	if (la == 0 || (f->par_note = fabric_par_graph_local(e, t, f->node_part)) != NULL) {
 		if (la == 0)
 			f->par_note = "a link of zero delay joins two partitions (no lookahead)";
 		free(f->node_part);
