@@ -34,13 +34,17 @@
 # all-reduce: + A, and with overlap - B/(2v) (half its last chunk pass).
 # Tolerance 0.05% of the step (the rings' per-slice store-and-forward,
 # about 1.6 us here, and NVLink's 100 ns hops).
-#   train_critical_path.sh FABEMU TOPOLOGIES_DIR
+#   train_critical_path.sh FABEMU TOPOLOGIES_DIR [PP...]
+# PP: the pipeline depths to run (default 2 and 4; the default test set
+# runs pp 2, the release set pp 4).
 set -eu
 fabemu=$1
 topos=$(cd "$2" && pwd)
+shift 2
+pps=${*:-2 4}
 . "$(dirname "$0")/lib.sh"
 
-for P in 2 4; do
+for P in $pps; do
 	cat > "$tmp/p$P.yaml" <<YAML
 name: train-cp-$P
 seed: 1
@@ -62,15 +66,16 @@ YAML
 		done
 	done
 done
-python3 - "$tmp" <<'PY' || fail=1
+python3 - "$tmp" $pps <<'PY' || fail=1
 import json, sys
 from scen import say, done
 tmp = sys.argv[1]
+pps = [int(x) for x in sys.argv[2:]]
 M, F, B, S = 3, 1000.0, 2000.0, 134217728
 R = 400e9 / 8 * 4096 / 4178 / 1e6      # bytes per us
 A = S / R + 2 * (2 - 1) * 2 * 1.0      # the all-reduce: S/R and 2(n-1) steps of two 1 us links
 C = 1.75 * 8388608 / (3.6e12 / 8 * 4096 / 4178 / 1e6)   # the tensor all-reduce over NVLink
-for P in (2, 4):
+for P in pps:
     for ov in ("false", "true"):
         for tpb in ("0B", "8MiB"):
             t = json.load(open("%s/p%d-%s-%s/summary.json" % (tmp, P, ov, tpb)))["training"]["job"]
