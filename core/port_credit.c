@@ -188,31 +188,38 @@ void port_credit_rate_changed(struct port *p)
 		p->credit->refresh_ps = port_credit_refresh_ps(p);
 }
 
+/* One end @p of a link that trains: it grants @own[v] per VL (its
+ * buffer's limit), holds the peer's grant @peer[v], and sends its init
+ * packets. */
+static void port_credit_train(struct port *p, const uint64_t *own, const uint64_t *peer)
+{
+	for (int v = 0; v < PORT_N_TC; v++) {
+		p->credit->vl[v].adv = (uint16_t)own[v];
+		p->credit->vl[v].fccl = (uint16_t)peer[v];
+	}
+	if (p->rate_bps)
+		p->credit->refresh_ps = port_credit_refresh_ps(p);
+	/* The init packets go anyway: visible in captures, and what the
+	 * peer's credit limit would be set from. */
+	for (uint8_t v = 0; v < PORT_N_TC; v++)
+		if (p->credit->vl[v].buffer_blocks)
+			port_credit_send(p, v, PKT_IB_FC_OP_INIT, true);
+}
+
 void port_credit_link_up(struct port *a, struct port *b)
 {
-	struct port *ends[2] = { a, b };
+	uint64_t lim[2][PORT_N_TC];
 
 	if (!a->credit || !b->credit || a->peer != b || !a->rate_bps)
 		return;
 	/* Both ends consistent at once, as after link training: each sender
 	 * holds the other end's whole buffer. */
 	for (int v = 0; v < PORT_N_TC; v++) {
-		a->credit->vl[v].adv = port_credit_limit(&a->credit->vl[v]);
-		b->credit->vl[v].adv = port_credit_limit(&b->credit->vl[v]);
-		a->credit->vl[v].fccl = b->credit->vl[v].adv;
-		b->credit->vl[v].fccl = a->credit->vl[v].adv;
+		lim[0][v] = port_credit_limit(&a->credit->vl[v]);
+		lim[1][v] = port_credit_limit(&b->credit->vl[v]);
 	}
-	for (int e = 0; e < 2; e++) {
-		struct port *p = ends[e];
-
-		if (p->rate_bps)
-			p->credit->refresh_ps = port_credit_refresh_ps(p);
-		/* ... and the init packets go anyway: visible in captures, and
-		 * what the peer's credit limit would be set from. */
-		for (uint8_t v = 0; v < PORT_N_TC; v++)
-			if (p->credit->vl[v].buffer_blocks)
-				port_credit_send(p, v, PKT_IB_FC_OP_INIT, true);
-	}
+	port_credit_train(a, lim[0], lim[1]);
+	port_credit_train(b, lim[1], lim[0]);
 }
 
 void port_credit_release(struct port *in, uint8_t vl, uint32_t frame_bytes)
@@ -373,7 +380,7 @@ void port_credit_link_down(struct port *p)
 void port_credit_relink(struct port *a, struct port *b)
 {
 	struct port *ends[2] = { a, b };
-	uint64_t lim[2 * PORT_N_TC] = { 0 };
+	uint64_t lim[2][PORT_N_TC] = { { 0 } };
 	/* A link between two processes (par.h): each end is trained where it
 	 * runs, with the other end's grant brought over. */
 	bool apart = par_sim_process(a->sim) != par_sim_process(b->sim);
@@ -390,32 +397,18 @@ void port_credit_relink(struct port *a, struct port *b)
 			continue;
 		for (int v = 0; v < PORT_N_TC; v++) {
 			c->vl[v].fctbs = c->vl[v].abr = 0;
-			lim[e * PORT_N_TC + v] = port_credit_limit(&c->vl[v]);
+			lim[e][v] = port_credit_limit(&c->vl[v]);
 		}
 		c->unadv = 0;
 		c->known = 0;
 	}
 	if (apart)
-		par_sum(a->sim, lim, 2 * PORT_N_TC); /* every process calls it here */
+		par_sum(a->sim, &lim[0][0], 2 * PORT_N_TC); /* every process calls it here */
 	if (!a->rate_bps)
 		return;
-	/* Both ends consistent at once: each sender holds what the other
-	 * end's buffer has free, and the init packets go (port_credit_link_up). */
-	for (int e = 0; e < 2; e++) {
-		struct port *p = ends[e];
-
-		if (apart && !par_sim_here(p->sim))
-			continue;
-		for (int v = 0; v < PORT_N_TC; v++) {
-			p->credit->vl[v].adv = (uint16_t)lim[e * PORT_N_TC + v];
-			p->credit->vl[v].fccl = (uint16_t)lim[(1 - e) * PORT_N_TC + v];
-		}
-		if (p->rate_bps)
-			p->credit->refresh_ps = port_credit_refresh_ps(p);
-		for (uint8_t v = 0; v < PORT_N_TC; v++)
-			if (p->credit->vl[v].buffer_blocks)
-				port_credit_send(p, v, PKT_IB_FC_OP_INIT, true);
-	}
+	for (int e = 0; e < 2; e++)
+		if (!apart || par_sim_here(ends[e]->sim))
+			port_credit_train(ends[e], lim[e], lim[1 - e]);
 }
 
 void port_credit_park(struct port *p, uint8_t tc)

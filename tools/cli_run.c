@@ -290,11 +290,10 @@ static int cli_skip_nightly(const struct cli_run_opts *o)
 			       e->nightly;
 
 		exp_free(e);
-		if (nightly && cli_mpi_world().rank == 0) /* said once in an MPI job */
+		if (!nightly)
+			k.exps[k.n_exps++] = o->exps[i];
+		else if (cli_mpi_world().rank == 0) /* said once in an MPI job */
 			printf("SKIP %s: nightly: true (--skip-nightly)\n", o->exps[i]);
-		if (nightly)
-			continue;
-		k.exps[k.n_exps++] = o->exps[i];
 	}
 	if (!k.n_exps)
 		return CLI_OK;
