@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include <sys/mman.h>
+#include <time.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_memory.h>
 #include <rte_errno.h>
@@ -199,6 +201,35 @@ static int sim_memseg_thp(const struct rte_memseg_list *msl, void *arg)
 	if (msl->base_va && msl->len)
 		madvise(msl->base_va, msl->len, MADV_HUGEPAGE);
 	return 0;
+}
+
+/* The EAL measures the TSC's rate at start-up wherever the CPU does not
+ * say it (virtual machines, as a rule): a 100 ms sleep against
+ * CLOCK_MONOTONIC_RAW in every process, the longest part of a small run's
+ * start. fabemu never reads the TSC (its time is simulated); the EAL's
+ * own uses (delays, alarms) need it only roughly. With DPDK linked
+ * statically the link (-Wl,--wrap=get_tsc_freq, meson.build) sends the
+ * EAL here: the same measurement over 5 ms, rounded as the EAL rounds it,
+ * to 10 MHz. With DPDK linked shared this is never called. */
+uint64_t __wrap_get_tsc_freq(void);
+uint64_t __wrap_get_tsc_freq(void)
+{
+	enum { NAP_NS = 5000000, ROUND_HZ = 10000000 };
+	struct timespec t0, t1, nap = { .tv_nsec = NAP_NS };
+	uint64_t c0, c1;
+	double ns;
+
+	if (clock_gettime(CLOCK_MONOTONIC_RAW, &t0) != 0)
+		return 0; /* the EAL then estimates it its own way */
+	c0 = rte_rdtsc();
+	nanosleep(&nap, NULL);
+	if (clock_gettime(CLOCK_MONOTONIC_RAW, &t1) != 0)
+		return 0;
+	c1 = rte_rdtsc();
+	ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+	if (ns <= 0 || c1 <= c0)
+		return 0;
+	return (uint64_t)((double)(c1 - c0) * 1e9 / ns / ROUND_HZ + 0.5) * ROUND_HZ;
 }
 
 int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char err[CFG_ERR_BYTES])

@@ -20,9 +20,12 @@ struct rte_mempool *test_mempool(void) { return test_pool; }
 
 const char *test_data_path(const char *name)
 {
-	static char buf[4096];
+	static char buf[512]; /* the source tree's path and a file name */
 
-	snprintf(buf, sizeof(buf), "%s/%s", FAB_TEST_DATA_DIR, name);
+	if (snprintf(buf, sizeof(buf), "%s/%s", FAB_TEST_DATA_DIR, name) >= (int)sizeof(buf)) {
+		fprintf(stderr, "test data path too long: %s/%s\n", FAB_TEST_DATA_DIR, name);
+		abort();
+	}
 	return buf;
 }
 

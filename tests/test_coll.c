@@ -21,7 +21,7 @@
 	"topology: {kind: rail-optimised, gpus_per_node: 4, rails: 4, nodes_per_unit: 2, "  \
 	"nodes: 2, nvlink: {rate: 3.6Tbps, delay: 100ns}}\n"
 
-static struct exp *tc_load(const char *traffic)
+static struct exp *tco_load(const char *traffic)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
 	struct exp *e = NULL;
@@ -97,7 +97,7 @@ static void test_coll_volumes(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct exp *e = tc_load(cases[i].yaml);
+		struct exp *e = tco_load(cases[i].yaml);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT_EQUAL(e->n_colls, 1);
@@ -119,7 +119,7 @@ static void test_coll_volumes(void)
  * NIC for every channel. */
 static void test_coll_rails(void)
 {
-	struct exp *e = tc_load("  - {kind: collective, collective: all-reduce, size: 8MiB}\n");
+	struct exp *e = tco_load("  - {kind: collective, collective: all-reduce, size: 8MiB}\n");
 	const struct topo_gpus *g;
 	uint64_t cross = 0;
 
@@ -143,7 +143,7 @@ static void test_coll_rails(void)
 	CU_ASSERT_EQUAL(cross, 2 * 2 * 7 * (uint64_t)(1 << 20));
 	exp_free(e);
 
-	e = tc_load("  - {kind: collective, collective: all-reduce, ranks: [node0/gpu1, node1/gpu1], size: 8MiB}\n");
+	e = tco_load("  - {kind: collective, collective: all-reduce, ranks: [node0/gpu1, node1/gpu1], size: 8MiB}\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	g = &e->topo->gpus;
 	CU_ASSERT_EQUAL(e->n_msgs > 0, 1);
@@ -164,7 +164,7 @@ static void test_coll_rails(void)
  * weight 0 receives nothing. With Zipf(1) rank 0 gets 1/H_8 of each S. */
 static void test_coll_load(void)
 {
-	struct exp *e = tc_load("  - {kind: collective, collective: all-to-all, size: 8MiB,"
+	struct exp *e = tco_load("  - {kind: collective, collective: all-to-all, size: 8MiB,"
 				" load: [2, 0, 1, 0, 1, 0, 0, 0]}\n");
 	uint64_t got[8] = { 0 };
 
@@ -179,7 +179,7 @@ static void test_coll_load(void)
 	CU_ASSERT_EQUAL(got[4], 7 * (uint64_t)(2 << 20));
 	CU_ASSERT_EQUAL(got[1] + got[3] + got[5] + got[6] + got[7], 0);
 	exp_free(e);
-	e = tc_load("  - {kind: collective, collective: all-to-all, size: 8MiB, load: {zipf: 1}}\n");
+	e = tco_load("  - {kind: collective, collective: all-to-all, size: 8MiB, load: {zipf: 1}}\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	memset(got, 0, sizeof(got));
 	for (uint32_t i = 0; i < e->n_msgs; i++)
@@ -211,7 +211,7 @@ static void test_train_layout(void)
 
 		snprintf(yaml, sizeof(yaml), base,
 			 fsdp ? ", fsdp: true, stragglers: [{gpu: node1/gpu2, factor: 2}]" : "");
-		e = tc_load(yaml);
+		e = tco_load(yaml);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT(tc_ordered(e));
 		CU_ASSERT_EQUAL_FATAL(e->n_steps, 2);
@@ -248,7 +248,7 @@ static void test_train_layout(void)
  * its previous one. */
 static void test_train_zeros(void)
 {
-	struct exp *e = tc_load("  - {kind: training, parallel: {tp: 2, pp: 2, dp: 2, ep: 2},"
+	struct exp *e = tco_load("  - {kind: training, parallel: {tp: 2, pp: 2, dp: 2, ep: 2},"
 				" forward: 1ms, backward: 2ms, tp_bytes: 0B, pp_bytes: 0B, dp_bytes: 0B,"
 				" ep_bytes: 0B, compute_jitter: 0%}\n");
 	uint32_t n_compute = 0;
@@ -287,7 +287,7 @@ static void test_train_zeros(void)
 	exp_free(e);
 
 	/* ep_bytes 1B among 2: no pair has a byte. */
-	e = tc_load("  - {kind: training, parallel: {tp: 1, pp: 2, dp: 4, ep: 2}, forward: 1ms,"
+	e = tco_load("  - {kind: training, parallel: {tp: 1, pp: 2, dp: 4, ep: 2}, forward: 1ms,"
 		    " backward: 2ms, ep_bytes: 1B, microbatches: 2}\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->n_msgs, 0);
@@ -302,7 +302,7 @@ static void test_train_zeros(void)
 	exp_free(e);
 
 	/* A 0B all-to-all collective: its instance is one node per rank. */
-	e = tc_load("  - {kind: collective, collective: all-to-all, ranks: [node0/gpu0, node1/gpu0],"
+	e = tco_load("  - {kind: collective, collective: all-to-all, ranks: [node0/gpu0, node1/gpu0],"
 		    " size: 0B}\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->n_msgs, 0);
@@ -342,7 +342,7 @@ static void test_train_schedules(void)
 		snprintf(yaml, sizeof(yaml),
 			 "  - {kind: training, parallel: {tp: 2, pp: 4}, microbatches: 8, forward: 1ms,"
 			 " backward: 2ms, pp_bytes: 1KiB%s}\n", cases[c].keys);
-		e = tc_load(yaml);
+		e = tco_load(yaml);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT(tc_ordered(e));
 		for (uint32_t gpu = 0; gpu < 8; gpu++) {
@@ -388,7 +388,7 @@ static void test_train_schedules(void)
  * group and pass. */
 static void test_train_comms(void)
 {
-	struct exp *e = tc_load("  - {kind: training, parallel: {tp: 2, dp: 4, ep: 2}, forward: 1ms,"
+	struct exp *e = tco_load("  - {kind: training, parallel: {tp: 2, dp: 4, ep: 2}, forward: 1ms,"
 				" tp_bytes: 1MiB, dp_bytes: 1MiB, ep_bytes: 1MiB}\n");
 	uint32_t comm_of_src[64];
 	bool seen[64] = { false };

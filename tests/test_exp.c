@@ -20,7 +20,7 @@ enum { TE_MAX_HOSTS = 64 };
 
 /* Load @rest (YAML after the topology) on a leaf-spine of 2 x 4 hosts,
  * h0..h7, with @n_sets overrides; NULL (and a message) on error. */
-static struct exp *te_load(const char *rest, const char *const *sets, unsigned n_sets)
+static struct exp *texp_load(const char *rest, const char *const *sets, unsigned n_sets)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
 	struct exp *e = NULL;
@@ -121,7 +121,7 @@ static void test_exp_port_patterns(void)
 			snprintf(text, sizeof(text),
 				 "traffic: [{kind: permutation, hosts: %s, size: 1KiB}]\n", hc[i].hosts);
 			if (hc[i].n >= 0) {
-				e = te_load(text, NULL, 0);
+				e = texp_load(text, NULL, 0);
 				CU_ASSERT_PTR_NOT_NULL(e);
 				if (e)
 					CU_ASSERT_EQUAL(e->n_msgs, (uint32_t)hc[i].n);
@@ -334,7 +334,7 @@ static void test_exp_defaults(void)
 {
 	static const char *const sets[] = { "nic.mtu=1024", "fabric.buffer=1MiB", "nic.ack_dscp=46" };
 	const char *traffic = "traffic: [{kind: permutation, size: 64KiB}]\n";
-	struct exp *e = te_load(traffic, NULL, 0);
+	struct exp *e = texp_load(traffic, NULL, 0);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_STRING_EQUAL(e->name, "experiment");
@@ -366,7 +366,7 @@ static void test_exp_defaults(void)
 	CU_ASSERT_STRING_EQUAL(e->workloads[0].name, "permutation0");
 	exp_free(e);
 
-	e = te_load(traffic, sets, 3);
+	e = texp_load(traffic, sets, 3);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->nic.mtu_bytes, 1024);
 	CU_ASSERT_EQUAL(e->sw.buffer_bytes, UINT64_C(1) << 20);
@@ -428,9 +428,9 @@ static void test_exp_permutation(void)
 	struct exp *a, *b, *c;
 	bool all_same = true;
 
-	a = te_load(traffic, NULL, 0);
-	b = te_load(traffic, NULL, 0);
-	c = te_load(traffic, seed2, 1);
+	a = texp_load(traffic, NULL, 0);
+	b = texp_load(traffic, NULL, 0);
+	c = texp_load(traffic, seed2, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -449,7 +449,7 @@ static void test_exp_permutation(void)
 		struct exp *x;
 
 		snprintf(set, sizeof(set), "seed=%u", s);
-		x = te_load(traffic, sets, 1);
+		x = texp_load(traffic, sets, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(x);
 		te_perm_check(x, 8);
 		if (s == 1) {
@@ -463,7 +463,7 @@ static void test_exp_permutation(void)
 	CU_ASSERT_FALSE(all_same);
 
 	/* A host subset: only those hosts, each once each way. */
-	a = te_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], size: 1KiB}]\n", NULL, 0);
+	a = texp_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], size: 1KiB}]\n", NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_EQUAL_FATAL(a->n_msgs, 3);
 	{
@@ -480,13 +480,13 @@ static void test_exp_permutation(void)
 	exp_free(a);
 
 	/* Stride(s): host i of the set to host i + s, whatever the seed. */
-	a = te_load("traffic: [{kind: permutation, stride: 3, size: 1KiB}]\n", seed2, 1);
+	a = texp_load("traffic: [{kind: permutation, stride: 3, size: 1KiB}]\n", seed2, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_EQUAL_FATAL(a->n_msgs, 8);
 	for (uint32_t i = 0; i < 8; i++)
 		CU_ASSERT_TRUE(a->msgs[i].src == i && a->msgs[i].dst == (i + 3) % 8);
 	exp_free(a);
-	a = te_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], stride: 2, size: 1KiB}]\n",
+	a = texp_load("traffic: [{kind: permutation, hosts: [h1, h4, h6], stride: 2, size: 1KiB}]\n",
 		    NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_TRUE(a->n_msgs == 3 && a->msgs[0].dst == 6 && a->msgs[1].dst == 1 &&
@@ -514,7 +514,7 @@ static void test_exp_permutation(void)
 static void test_exp_incast(void)
 {
 	static const uint32_t want[] = { 0, 1, 2, 4 };
-	struct exp *e = te_load("traffic:\n"
+	struct exp *e = texp_load("traffic:\n"
 				"  - {kind: incast, dst: h3, count: 4, size: 1MiB, start: 2us, op: send, dscp: 10}\n",
 				NULL, 0);
 
@@ -531,7 +531,7 @@ static void test_exp_incast(void)
 	exp_free(e);
 
 	/* dst h0: the senders start at h1. Count may reach hosts - 1. */
-	e = te_load("traffic: [{kind: incast, dst: h0, count: 7, size: 1KiB}]\n", NULL, 0);
+	e = texp_load("traffic: [{kind: incast, dst: h0, count: 7, size: 1KiB}]\n", NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 7);
 	for (uint32_t i = 0; i < 7; i++) {
@@ -557,7 +557,7 @@ static void test_exp_incast(void)
 /* (e) expect: relative tolerances resolve against |value|. */
 static void test_exp_expect(void)
 {
-	struct exp *e = te_load("traffic: []\n"
+	struct exp *e = texp_load("traffic: []\n"
 				"expect:\n"
 				"  - {metric: flows.goodput_gbps.mean, op: \"==\", value: 40, tolerance: 5%}\n"
 				"  - {metric: drops.total, op: \"<=\", value: -200, tolerance: 5%}\n"
@@ -587,7 +587,7 @@ static void test_exp_expect(void)
 	{
 		static const char *const sets[] = { "expect.0.tolerance=10%" };
 
-		e = te_load("traffic: []\nexpect: [{metric: drops.total, op: \"==\", value: 30}]\n", sets, 1);
+		e = texp_load("traffic: []\nexpect: [{metric: drops.total, op: \"==\", value: 30}]\n", sets, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT_DOUBLE_EQUAL(e->expects[0].tolerance, 3.0, 1e-12);
 		exp_free(e);
@@ -618,7 +618,7 @@ static void test_exp_path(void)
 	const struct sw_path_ops *spray = sw_path_find("spray"), *flowlet = sw_path_find("flowlet"),
 				 *adaptive = sw_path_find("adaptive");
 	char text[512];
-	struct exp *e = te_load(traffic, NULL, 0);
+	struct exp *e = texp_load(traffic, NULL, 0);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_EQUAL(e->sw.path, sw_path_find("ecmp"));
@@ -633,7 +633,7 @@ static void test_exp_path(void)
 		 "%sfabric: {path: {policy: spray, leaf: flowlet, core: adaptive, flowlet_gap: 20us,"
 		 " flowlet_pick: least-loaded, adaptive_bias: 8KB}}\n",
 		 traffic);
-	e = te_load(text, NULL, 0);
+	e = texp_load(text, NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_EQUAL(e->sw.path, spray);
 	CU_ASSERT_PTR_EQUAL(e->sw.path_tier[0], flowlet);
@@ -648,7 +648,7 @@ static void test_exp_path(void)
 	CU_ASSERT_EQUAL(e->sw.path_params.adaptive_bias_bytes, 8000);
 	exp_free(e);
 
-	e = te_load(text, sets, 1);
+	e = texp_load(text, sets, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 2), sw_path_find("round-robin"));
 	CU_ASSERT_PTR_EQUAL(sw_path_for_tier(&e->sw, 1), flowlet);

@@ -71,14 +71,14 @@ static void test_sw_ecmp_spread(void)
 			sw_ecmp_hash(1, 10, 20, 17, 0xC001, 4791));
 }
 
-struct sink {
+struct sw_sink {
 	uint32_t n;              /* frames received */
 	struct rte_mbuf *last;   /* last frame, kept */
 };
 
-static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
+static void sw_sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
-	struct sink *s = owner;
+	struct sw_sink *s = owner;
 
 	s->n++;
 	if (s->last)
@@ -86,7 +86,7 @@ static void sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	s->last = m;
 }
 
-static const struct port_ops sink_ops = { .rx = sink_rx };
+static const struct port_ops sw_sink_ops = { .rx = sw_sink_rx };
 
 static struct rte_mbuf *roce_flow(struct sim *s, uint32_t dst_host, uint32_t payload, uint8_t dscp,
 				  uint16_t sport)
@@ -148,13 +148,13 @@ static const struct fib_rows rig_fib = {
  * link to host 1 at 10 Gb/s, the others at 100 Gb/s, all @delay_ps long;
  * the peers do PFC when @pfc. */
 static void wire_into_slow_port(struct sim *s, struct sw *sw, struct port *peers,
-				struct sink *sinks, uint64_t delay_ps, bool pfc)
+				struct sw_sink *sinks, uint64_t delay_ps, bool pfc)
 {
 	static const uint8_t ident[PKT_N_PRIO] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	static const uint8_t mac[6] = { 0 };
 
 	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_init(&peers[i], s, &sw_sink_ops, &sinks[i], 1 + i, 0);
 		if (pfc)
 			CU_ASSERT_EQUAL_FATAL(port_pfc_enable(&peers[i], ident), 0);
 		port_connect(sw_port(sw, i), &peers[i],
@@ -164,7 +164,7 @@ static void wire_into_slow_port(struct sim *s, struct sw *sw, struct port *peers
 }
 
 /* Free the frames the sinks kept, the switch, its peers and @s. */
-static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct sink *sinks)
+static void rig_free(struct sim *s, struct sw *sw, struct port *peers, struct sw_sink *sinks)
 {
 	for (int i = 0; i < 3; i++)
 		if (sinks[i].last)
@@ -179,7 +179,7 @@ static void test_sw_forward_and_rewrite(void)
 {
 	struct sw_params p = { .buffer_bytes = 1 << 20, .hash_seed = 1 };
 	struct fib_rows fib = rig_fib;
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
@@ -196,7 +196,7 @@ static void test_sw_forward_and_rewrite(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_init(&peers[i], &s, &sw_sink_ops, &sinks[i], 1 + i, 0);
 		port_connect(sw_port(sw, i), &peers[i], UINT64_C(100000000000), 1000);
 		mac[5] = (uint8_t)(0x10 + i);
 		sw_set_next_hop_mac(sw, i, mac);
@@ -225,7 +225,7 @@ static void test_sw_tail_drop(void)
 {
 	struct sw_params p = { .buffer_bytes = 10 * 1100, .hash_seed = 1 };
 	struct fib_rows fib = rig_fib;
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
@@ -252,7 +252,7 @@ static void test_sw_pfc_lossless(void)
 {
 	struct sw_params p = { .buffer_bytes = 200 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
 	struct fib_rows fib = rig_fib;
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	uint64_t xoff_tx = 0, xon_tx = 0, headroom = 0;
 	struct sim s;
@@ -317,7 +317,7 @@ static void test_sw_pfc_xon_after_pool_drains(void)
 {
 	struct sw_params p = { .buffer_bytes = 400 * 1000, .hash_seed = 1, .max_frame_bytes = 1100 };
 	struct fib_rows fib = rig_fib;
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sim s;
 	struct sw *sw;
@@ -455,7 +455,7 @@ static struct tp_rig *tp_new(const struct sw_path_ops *ops, const struct sw_path
 	memset(r, 0, sizeof(*r));
 	CU_ASSERT_EQUAL_FATAL(sim_init(&r->s, 1, test_mempool()), 0);
 	for (uint16_t i = 0; i < TP_PORTS; i++) {
-		port_init(&r->ports[i], &r->s, &sink_ops, NULL, 1, i);
+		port_init(&r->ports[i], &r->s, &sw_sink_ops, NULL, 1, i);
 		port_set_paused(&r->ports[i], 0, true); /* what is queued stays */
 	}
 	CU_ASSERT_EQUAL_FATAL(sw_path_env_init(&r->env, ops, pp ? pp : &dflt, r->ports, &r->s, seed),
@@ -1370,7 +1370,7 @@ static int tsw_fabric(const char *text, struct sw_params *p, char err[CFG_ERR_BY
 /* A switch for @p on the three-port rig, its ports 0, 1, 2 wired at
  * @rates to sinks (1 us), ready. */
 static struct sw *tsw_rates_rig(struct sim *s, const struct sw_params *p, const uint64_t rates[3],
-				struct port *peers, struct sink *sinks)
+				struct port *peers, struct sw_sink *sinks)
 {
 	static const uint8_t mac[6] = { 0 };
 	char err[CFG_ERR_BYTES], warn[CFG_ERR_BYTES];
@@ -1380,7 +1380,7 @@ static struct sw *tsw_rates_rig(struct sim *s, const struct sw_params *p, const 
 	sw = sw_new(s, 0, 0, 3, p, &rig_fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_init(&peers[i], s, &sw_sink_ops, &sinks[i], 1 + i, 0);
 		port_connect(sw_port(sw, i), &peers[i], rates[i], 1000000);
 		sw_set_next_hop_mac(sw, i, mac);
 	}
@@ -1578,7 +1578,7 @@ static void test_sw_zeros(void)
 static void test_sw_ecn_by_rate(void)
 {
 	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_400G };
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sw_params p;
 	struct sim s;
@@ -1625,7 +1625,7 @@ static void test_sw_ecn_by_rate(void)
 	sw = sw_new(&s, 0, 0, 3, &p, &rig_fib);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
 	for (uint16_t i = 0; i < 3; i++) {
-		port_init(&peers[i], &s, &sink_ops, &sinks[i], 1 + i, 0);
+		port_init(&peers[i], &s, &sw_sink_ops, &sinks[i], 1 + i, 0);
 		port_connect(sw_port(sw, i), &peers[i], rates[i], 1000000);
 	}
 	CU_ASSERT_EQUAL(sw_ready(sw, err, warn), -ENOENT);
@@ -1642,7 +1642,7 @@ static void test_sw_ecn_by_rate(void)
 static void test_sw_aqm(void)
 {
 	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_100G };
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sw_params p;
 	struct sim s;
@@ -1708,7 +1708,7 @@ static void test_sw_pfc_alpha_by_rate(void)
 {
 	const uint64_t rates[3] = { TSW_100G, TSW_100G, TSW_400G };
 	const uint32_t len = 1000;
-	struct sink sinks[3] = { 0 };
+	struct sw_sink sinks[3] = { 0 };
 	struct port peers[3];
 	struct sw_params p;
 	struct sim s;

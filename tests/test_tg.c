@@ -24,7 +24,7 @@ static const double tt_ws_prob[] = { 0, .15, .20, .30, .40, .53, .60, .70, .80, 
 enum { TT_WS_N = sizeof(tt_ws_bytes) / sizeof(tt_ws_bytes[0]) };
 
 /* Load @traffic (a `traffic:` list) on 8 hosts with 100 Gb/s links. */
-static struct exp *tt_load(const char *traffic, uint64_t seed);
+static struct exp *ttg_load(const char *traffic, uint64_t seed);
 
 /* The qp key: three messages h0 -> h1 and one h0 -> h2 share two QPs
  * per-connection and have four of their own per-message; per-message,
@@ -46,7 +46,7 @@ static void test_tg_qp_mode(void)
 		uint32_t n;
 
 		snprintf(traffic, sizeof(traffic), fmt, modes[k]);
-		e = tt_load(traffic, 1);
+		e = ttg_load(traffic, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT_EQUAL(e->msgs[0].qp_mode, k ? TG_QP_PER_MESSAGE : TG_QP_PER_CONNECTION);
 		if (fabric_build(&f, e, test_mempool(), false, err) != 0) {
@@ -154,7 +154,7 @@ static void test_tg_endpoints(void)
  * of range is an error at its place. */
 static void test_tg_qps(void)
 {
-	struct exp *e = tt_load("[{kind: messages, qps: 16, messages: [{src: h0, dst: h4, size: 1MiB},"
+	struct exp *e = ttg_load("[{kind: messages, qps: 16, messages: [{src: h0, dst: h4, size: 1MiB},"
 				" {src: h1, dst: h5, size: 2B}]}]", 1);
 	char err[CFG_ERR_BYTES] = "";
 	struct fabric f = { 0 };
@@ -310,7 +310,7 @@ static void tt_reroute_fire(struct sim *sim, void *obj)
  * equally long, so within 1% of its ideal FCT (the analytic model). */
 static void test_tg_reroute(void)
 {
-	struct exp *e = tt_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
+	struct exp *e = ttg_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
 	char err[CFG_ERR_BYTES] = "";
 	struct fabric f = { 0 };
 	struct tt_reroute x = { .f = &f };
@@ -327,7 +327,7 @@ static void test_tg_reroute(void)
 	/* The uplink ECMP hashes the flow onto (leaf0's ports 4 and 5 lead to
 	 * the spines): the one a run without the reroute uses. */
 	{
-		struct exp *e2 = tt_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
+		struct exp *e2 = ttg_load("[{kind: messages, messages: [{src: h0, dst: h4, size: 4MiB}]}]", 1);
 		struct fabric g = { 0 };
 
 		CU_ASSERT_EQUAL_FATAL(fabric_build(&g, e2, test_mempool(), false, err), 0);
@@ -363,7 +363,7 @@ static void test_tg_reroute(void)
 	exp_free(e);
 }
 
-static struct exp *tt_load(const char *traffic, uint64_t seed)
+static struct exp *ttg_load(const char *traffic, uint64_t seed)
 {
 	char text[2048], err[CFG_ERR_BYTES] = "";
 	struct exp *e = NULL;
@@ -422,7 +422,7 @@ static const char tt_long[] = "[{kind: poisson, load: 30%, cdf: websearch, durat
  * together within 3 sigma of theirs. */
 static void test_tg_poisson_load(void)
 {
-	struct exp *e = tt_load(tt_long, 1);
+	struct exp *e = ttg_load(tt_long, 1);
 	double m1, m2, bytes[TT_HOSTS] = { 0 }, count[TT_HOSTS] = { 0 }, all = 0;
 	const double T_s = 10, rate_bps = 100e9, load = 0.3;
 	double lambda_T, mean, sigma;
@@ -458,7 +458,7 @@ static void test_tg_poisson_load(void)
  * rounding moves F by at most 0.5 B x the largest density, 7.5e-6). */
 static void test_tg_poisson_sizes(void)
 {
-	struct exp *e = tt_load(tt_long, 1);
+	struct exp *e = ttg_load(tt_long, 1);
 	uint64_t *v;
 	double d = 0, n;
 
@@ -488,7 +488,7 @@ static void test_tg_poisson_sizes(void)
  * freedom, below 84.1, its 99.9% quantile (Wilson-Hilferty). */
 static void test_tg_poisson_dsts(void)
 {
-	struct exp *e = tt_load("[{kind: poisson, load: 50%, cdf: solar, flows: 200000}]", 7);
+	struct exp *e = ttg_load("[{kind: poisson, load: 50%, cdf: solar, flows: 200000}]", 7);
 	double pair[TT_HOSTS][TT_HOSTS] = { { 0 } }, sent[TT_HOSTS] = { 0 }, chi2 = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -520,7 +520,7 @@ static void test_tg_poisson_seed(void)
 {
 	const char *wl = "[{kind: poisson, load: 20%, cdf: fb-hadoop, flows: 5000, start: 1ms,"
 			 " hosts: [h1, h2, h5], op: send, dscp: 10}]";
-	struct exp *a = tt_load(wl, 11), *b = tt_load(wl, 11), *c = tt_load(wl, 12);
+	struct exp *a = ttg_load(wl, 11), *b = ttg_load(wl, 11), *c = ttg_load(wl, 12);
 	char traffic[1024];
 	struct exp *f;
 	uint32_t small = 0;
@@ -547,7 +547,7 @@ static void test_tg_poisson_seed(void)
 
 	snprintf(traffic, sizeof(traffic), "[{kind: poisson, load: 10%%, cdf: '%s', flows: 10000}]",
 		 test_data_path("cdf-two-sizes.txt"));
-	f = tt_load(traffic, 3);
+	f = ttg_load(traffic, 3);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	for (uint32_t i = 0; i < f->n_msgs; i++) {
 		CU_ASSERT_TRUE(f->msgs[i].bytes == 1000 || f->msgs[i].bytes == 5000);

@@ -57,7 +57,7 @@ enum {
 };
 
 /* Two hosts on one leaf (two links each way); @nic is the nic: map. */
-static int tt_load(const char *nic, struct exp **e, char err[CFG_ERR_BYTES])
+static int tcc_load(const char *nic, struct exp **e, char err[CFG_ERR_BYTES])
 {
 	char text[1024];
 
@@ -91,7 +91,7 @@ static uint64_t tt_fct(const char *nic, double *share)
 	uint32_t n;
 	uint64_t fct = 0;
 
-	if (tt_load(nic, &e, err) != 0) {
+	if (tcc_load(nic, &e, err) != 0) {
 		fprintf(stderr, "\n  unexpected: %s\n", err);
 		return 0;
 	}
@@ -145,7 +145,7 @@ static void test_toy_cc_unregistered(void)
 
 	if (cc_find("toy-half"))
 		return; /* the suite ran before in this process */
-	CU_ASSERT_EQUAL(tt_load("{cc: toy-half}", &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tcc_load("{cc: toy-half}", &e, err), -EINVAL);
 	CU_ASSERT(strstr(err, "unknown value 'toy-half'") != NULL);
 	CU_ASSERT_PTR_NULL(e);
 }
@@ -169,12 +169,12 @@ static void test_toy_cc_refused(void)
 	struct exp *e = NULL;
 
 	tt_register();
-	CU_ASSERT_EQUAL(tt_load("{cc: toy-hlaf}", &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tcc_load("{cc: toy-hlaf}", &e, err), -EINVAL);
 	if (!strstr(err, "did you mean 'toy-half'"))
 		fprintf(stderr, "\n  %s\n", err);
 	CU_ASSERT(strstr(err, "did you mean 'toy-half'") != NULL);
 	CU_ASSERT_PTR_NULL(e);
-	CU_ASSERT_EQUAL(tt_load("{cc: toy-half, toy-half: {shares: 0.5}}", &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tcc_load("{cc: toy-half, toy-half: {shares: 0.5}}", &e, err), -EINVAL);
 	CU_ASSERT(strstr(err, "did you mean 'share'") != NULL);
 	CU_ASSERT_PTR_NULL(e);
 }

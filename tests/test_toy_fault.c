@@ -71,7 +71,7 @@ static const struct fault_ops toy_endless = {
 #define TOY_D_PS UINT64_C(100000000) /* the fault's duration: 100 us, below the
 				       * first retransmission timeout (262 us) */
 
-static int toy_load(const char *text, struct exp **e, char err[CFG_ERR_BYTES])
+static int tof_load(const char *text, struct exp **e, char err[CFG_ERR_BYTES])
 {
 	*e = NULL;
 	err[0] = '\0';
@@ -106,7 +106,7 @@ static void test_toy_fault_kind(void)
 
 	/* Unknown before it is registered; misspelt after, with a suggestion. */
 	snprintf(buf, sizeof(buf), text, "toy-blackhole");
-	CU_ASSERT_EQUAL(toy_load(buf, &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tof_load(buf, &e, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-blackhole'"));
 	exp_free(e);
 	CU_ASSERT_EQUAL(fault_register(&toy_endless, err), -EINVAL);
@@ -115,17 +115,17 @@ static void test_toy_fault_kind(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(fault_register(&toy_blackhole, err), -EINVAL); /* the name is taken */
 	snprintf(buf, sizeof(buf), text, "toy-blackhol");
-	CU_ASSERT_EQUAL(toy_load(buf, &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tof_load(buf, &e, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'toy-blackhole'"));
 	exp_free(e);
 	/* Its keys are checked like a built-in kind's. */
-	CU_ASSERT_EQUAL(toy_load(TOY_TOPO "traffic: []\nfaults: [{kind: toy-blackhole, at: 0us, "
+	CU_ASSERT_EQUAL(tof_load(TOY_TOPO "traffic: []\nfaults: [{kind: toy-blackhole, at: 0us, "
 				 "ports: ['h0:0'], ber: 1e-6}]\n", &e, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "a toy-blackhole fault takes no 'ber' (it takes ports duration)"));
 	exp_free(e);
 
 	snprintf(buf, sizeof(buf), text, "toy-blackhole");
-	if (toy_load(buf, &e, err) != 0) {
+	if (tof_load(buf, &e, err) != 0) {
 		fprintf(stderr, "\n  unexpected: %s\n", err);
 		CU_FAIL_FATAL("exp_load_string");
 	}
@@ -216,7 +216,7 @@ static uint64_t toy_end_ps(const char *layer, const char *extra)
 		 TOY_TOPO "fabric: {link_layer: %s%s}\n"
 		 "traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 1MiB}]}]\n", layer,
 		 extra);
-	if (toy_load(buf, &e, err) != 0) {
+	if (tof_load(buf, &e, err) != 0) {
 		fprintf(stderr, "\n  unexpected: %s\n", err);
 		CU_FAIL_FATAL("exp_load_string");
 	}
@@ -235,7 +235,7 @@ static void toy_refused(const char *text, const char *want)
 	char err[CFG_ERR_BYTES];
 	struct exp *e;
 
-	CU_ASSERT_EQUAL(toy_load(text, &e, err), -EINVAL);
+	CU_ASSERT_EQUAL(tof_load(text, &e, err), -EINVAL);
 	if (!strstr(err, want))
 		fprintf(stderr, "\n  wanted '%s' in: %s\n", want, err);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));

@@ -201,7 +201,7 @@ static void toy_send(struct toy_rig *r, uint32_t n, uint32_t n_flows, uint32_t p
 
 /* Load an experiment whose fabric line is @fabric; NULL with @err filled
  * when the loader refuses it. */
-static struct exp *toy_load(const char *fabric, char err[CFG_ERR_BYTES])
+static struct exp *tos_load(const char *fabric, char err[CFG_ERR_BYTES])
 {
 	char text[512];
 	struct exp *e = NULL;
@@ -228,17 +228,17 @@ static void test_toy_path(void)
 	int bad = 0;
 
 	if (!sw_path_find("toy-lowest")) {
-		CU_ASSERT_PTR_NULL(toy_load("fabric: {path: {policy: toy-lowest}}", err));
+		CU_ASSERT_PTR_NULL(tos_load("fabric: {path: {policy: toy-lowest}}", err));
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-lowest'"));
 		CU_ASSERT_EQUAL(sw_path_register(&toy_lowest_ops, err), 0);
 	}
 	CU_ASSERT_EQUAL(sw_path_register(&toy_lowest_ops, err), -EINVAL); /* the name is taken */
-	CU_ASSERT_PTR_NULL(toy_load("fabric: {path: {policy: toy-lowst}}", err));
+	CU_ASSERT_PTR_NULL(tos_load("fabric: {path: {policy: toy-lowst}}", err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:3:25: unknown value 'toy-lowst' (did you mean 'toy-lowest'?"));
-	CU_ASSERT_PTR_NULL(toy_load("fabric: {path: {spine: toy-lowset}}", err));
+	CU_ASSERT_PTR_NULL(tos_load("fabric: {path: {spine: toy-lowset}}", err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'toy-lowest'?"));
 
-	e = toy_load("fabric: {path: {policy: toy-lowest}}", err);
+	e = tos_load("fabric: {path: {policy: toy-lowest}}", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_EQUAL(e->sw.path, &toy_lowest_ops);
 	r = toy_rig_new(e);
@@ -251,7 +251,7 @@ static void test_toy_path(void)
 	exp_free(e);
 
 	/* The same frames under the default (ecmp) leave by more than one port. */
-	e = toy_load("fabric: {}", err);
+	e = tos_load("fabric: {}", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	r = toy_rig_new(e);
 	toy_send(r, 40, 8, 1000);
@@ -281,17 +281,17 @@ static void test_toy_aqm(void)
 	int bad = 0;
 
 	if (!sw_aqm_find("toy-step")) {
-		CU_ASSERT_PTR_NULL(toy_load("fabric: {ecn: {aqm: toy-step}}", err));
+		CU_ASSERT_PTR_NULL(tos_load("fabric: {ecn: {aqm: toy-step}}", err));
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-step'"));
 		CU_ASSERT_EQUAL(sw_aqm_register(&toy_step_ops, err), 0);
 	}
 	CU_ASSERT_EQUAL(sw_aqm_register(&toy_step_ops, err), -EINVAL); /* the name is taken */
-	CU_ASSERT_PTR_NULL(toy_load("fabric: {ecn: {aqm: toy-stpe}}", err));
+	CU_ASSERT_PTR_NULL(tos_load("fabric: {ecn: {aqm: toy-stpe}}", err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:3:21: unknown value 'toy-stpe' (did you mean 'toy-step'?"));
-	CU_ASSERT_PTR_NULL(toy_load("fabric: {ecn: {aqm: toy-step, toy-step: {kk: 1KB}}}", err));
+	CU_ASSERT_PTR_NULL(tos_load("fabric: {ecn: {aqm: toy-step, toy-step: {kk: 1KB}}}", err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key 'kk' (did you mean 'k'?)"));
 
-	e = toy_load("fabric: {ecn: {aqm: toy-step}}", err);
+	e = tos_load("fabric: {ecn: {aqm: toy-step}}", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_EQUAL(e->sw.aqm, &toy_step_ops);
 	CU_ASSERT_EQUAL(((const struct toy_step_settings *)sw_aqm_settings(&e->sw, &toy_step_ops))
@@ -299,7 +299,7 @@ static void test_toy_aqm(void)
 			10000); /* the default, 10KB */
 	exp_free(e);
 
-	e = toy_load("fabric: {ecn: {aqm: toy-step, mark_on: enqueue, toy-step: {k: 4000B}}}", err);
+	e = tos_load("fabric: {ecn: {aqm: toy-step, mark_on: enqueue, toy-step: {k: 4000B}}}", err);
 	if (!e)
 		fprintf(stderr, "\n  %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);

@@ -87,7 +87,7 @@ static const struct topo_kind toy_no_kind = {
 	.build = toy_star_build,
 };
 
-static int toy_load(const char *yaml, struct cfg_doc **doc, struct topo **t, char err[CFG_ERR_BYTES])
+static int tot_load(const char *yaml, struct cfg_doc **doc, struct topo **t, char err[CFG_ERR_BYTES])
 {
 	*t = NULL;
 	CU_ASSERT_EQUAL_FATAL(cfg_doc_load_string("t.yaml", yaml, doc, err), 0);
@@ -113,7 +113,7 @@ static void test_toy_register(void)
 	struct cfg_doc *doc = NULL;
 	struct topo *t;
 
-	CU_ASSERT_EQUAL(toy_load("topology: {kind: toy-star, hosts: 4}\n", &doc, &t, err), -EINVAL);
+	CU_ASSERT_EQUAL(tot_load("topology: {kind: toy-star, hosts: 4}\n", &doc, &t, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "t.yaml:1:18: unknown value 'toy-star' (valid: leaf-spine, "
 				    "fat-tree, explicit, rail-optimised, ns3)");
 	CU_ASSERT_PTR_NULL(topo_kind_find("toy-star"));
@@ -146,16 +146,16 @@ static void test_toy_misspelt(void)
 	struct cfg_doc *doc = NULL;
 	struct topo *t;
 
-	CU_ASSERT_EQUAL(toy_load("topology: {kind: toy-stra, hosts: 4}\n", &doc, &t, err), -EINVAL);
+	CU_ASSERT_EQUAL(tot_load("topology: {kind: toy-stra, hosts: 4}\n", &doc, &t, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "t.yaml:1:18: unknown value 'toy-stra' (did you mean 'toy-star'?; "
 				    "valid: leaf-spine, fat-tree, explicit, rail-optimised, ns3, toy-star)");
 	cfg_doc_free(doc);
-	CU_ASSERT_EQUAL(toy_load("topology: {hosts: 4}\n", &doc, &t, err), -EINVAL);
+	CU_ASSERT_EQUAL(tot_load("topology: {hosts: 4}\n", &doc, &t, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "t.yaml:1:11: topology needs 'kind' (leaf-spine, fat-tree, "
 				    "explicit, rail-optimised, ns3, toy-star)");
 	cfg_doc_free(doc);
 	/* Its own keys are read strictly, with their hints. */
-	CU_ASSERT_EQUAL(toy_load("topology: {kind: toy-star, hosts: 4, rat: 1Gbps}\n", &doc, &t, err),
+	CU_ASSERT_EQUAL(tot_load("topology: {kind: toy-star, hosts: 4, rat: 1Gbps}\n", &doc, &t, err),
 			-EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key 'rat' (did you mean 'rate'?)"));
 	cfg_doc_free(doc);
@@ -170,7 +170,7 @@ static void test_toy_counts_describe(void)
 	struct topo *t;
 	char *s;
 
-	if (toy_load("topology: {kind: toy-star, hosts: 8, rate: 200Gbps}\n", &doc, &t, err) != 0)
+	if (tot_load("topology: {kind: toy-star, hosts: 8, rate: 200Gbps}\n", &doc, &t, err) != 0)
 		fprintf(stderr, "\n  %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_STRING_EQUAL(t->kind, "toy-star");
@@ -200,7 +200,7 @@ static void test_toy_counts_describe(void)
 	cfg_doc_free(doc);
 
 	/* Odd N: the smaller half, 3 of 7. */
-	CU_ASSERT_EQUAL_FATAL(toy_load("topology: {kind: toy-star, hosts: 7}\n", &doc, &t, err), 0);
+	CU_ASSERT_EQUAL_FATAL(tot_load("topology: {kind: toy-star, hosts: 7}\n", &doc, &t, err), 0);
 	CU_ASSERT_EQUAL(topo_bisection_bps(t), 3 * 100 * TOY_G);
 	topo_free(t);
 	cfg_doc_free(doc);
@@ -219,7 +219,7 @@ static void test_toy_routes(void)
 	uint16_t ports[4];
 	int hub;
 
-	CU_ASSERT_EQUAL_FATAL(toy_load("topology: {kind: toy-star, hosts: 6}\n", &doc, &t, err), 0);
+	CU_ASSERT_EQUAL_FATAL(tot_load("topology: {kind: toy-star, hosts: 6}\n", &doc, &t, err), 0);
 	CU_ASSERT_EQUAL_FATAL(topo_routes_build(t, &r, err), 0);
 	hub = topo_find(t, "hub");
 	CU_ASSERT_EQUAL_FATAL(hub, N);

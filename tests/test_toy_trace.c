@@ -18,8 +18,8 @@
 
 enum {
 	TT_FIELDS = 4,          /* SRC DST BYTES START_NS */
-	TT_PS_PER_NS = 1000,
-	TT_TEXT_BYTES = 1024,
+	TYT_PS_PER_NS = 1000,
+	TYT_TEXT_BYTES = 1024,
 };
 
 /* ---- the toy format ---- */
@@ -40,9 +40,9 @@ static int toy_lines_line(const struct tg_trace_in *in, const struct tg_trace_li
 		return rc;
 	if (tg_trace_u64(&t[2], UINT32_MAX, &op->bytes) != 0)
 		return tg_trace_errf(err, in, l->no, t[2].col, "BYTES: expected an integer");
-	if (tg_trace_u64(&t[3], UINT64_MAX / TT_PS_PER_NS, &ns) != 0)
+	if (tg_trace_u64(&t[3], UINT64_MAX / TYT_PS_PER_NS, &ns) != 0)
 		return tg_trace_errf(err, in, l->no, t[3].col, "START_NS: expected an integer");
-	op->start_ps = ns * TT_PS_PER_NS;
+	op->start_ps = ns * TYT_PS_PER_NS;
 	return tg_trace_check_msg(in, op, l->no, t[0].col, err);
 }
 
@@ -81,14 +81,14 @@ static const struct tg_trace_format toy_no_read_format = {
 
 /* ---- the test ---- */
 
-#define TT_TOPO "topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}\n"
+#define TYT_TOPO "topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}\n"
 
-/* Load an experiment of TT_TOPO with the one workload @wl. */
-static int tt_load(const char *wl, struct exp **e, char err[CFG_ERR_BYTES])
+/* Load an experiment of TYT_TOPO with the one workload @wl. */
+static int tyt_load(const char *wl, struct exp **e, char err[CFG_ERR_BYTES])
 {
-	char text[2 * TT_TEXT_BYTES];
+	char text[2 * TYT_TEXT_BYTES];
 
-	snprintf(text, sizeof(text), TT_TOPO "traffic:\n  - %s\n", wl);
+	snprintf(text, sizeof(text), TYT_TOPO "traffic:\n  - %s\n", wl);
 	*e = NULL;
 	err[0] = '\0';
 	return exp_load_string("toy.yaml", text, NULL, 0, e, err);
@@ -96,13 +96,13 @@ static int tt_load(const char *wl, struct exp **e, char err[CFG_ERR_BYTES])
 
 /* @wl (a printf format taking the trace's path) refused with @want in
  * the message. */
-static void tt_bad(const char *wl, const char *path, const char *want)
+static void tyt_bad(const char *wl, const char *path, const char *want)
 {
-	char w[TT_TEXT_BYTES], err[CFG_ERR_BYTES];
+	char w[TYT_TEXT_BYTES], err[CFG_ERR_BYTES];
 	struct exp *e;
 
 	snprintf(w, sizeof(w), wl, path);
-	if (tt_load(w, &e, err) == 0 || !strstr(err, want)) {
+	if (tyt_load(w, &e, err) == 0 || !strstr(err, want)) {
 		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
 		CU_FAIL("not refused as it should be");
 	}
@@ -113,7 +113,7 @@ static void test_toy_trace_format(void)
 {
 	/* h2 -> h0, then index 1 (h1) -> index 3 (h3) of hosts: all */
 	static const char lines[] = "# SRC DST BYTES START_NS\nh2 h0 4096 1500\n\n1 3 100000 2000\n";
-	char path[] = "/tmp/fabemu-toy-trace-XXXXXX", wl[TT_TEXT_BYTES], err[CFG_ERR_BYTES];
+	char path[] = "/tmp/fabemu-toy-trace-XXXXXX", wl[TYT_TEXT_BYTES], err[CFG_ERR_BYTES];
 	int fd = mkstemp(path);
 	struct exp *e = NULL;
 
@@ -122,7 +122,7 @@ static void test_toy_trace_format(void)
 	close(fd);
 
 	/* unknown before registration */
-	tt_bad("{kind: trace, format: toy-lines, file: '%s'}", path, "unknown value 'toy-lines'");
+	tyt_bad("{kind: trace, format: toy-lines, file: '%s'}", path, "unknown value 'toy-lines'");
 	CU_ASSERT_EQUAL(tg_trace_format_register(&toy_no_read_format, err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err, "trace format 'toy-no-read': needs read");
 	CU_ASSERT_EQUAL_FATAL(tg_trace_format_register(&toy_lines_format, err), 0);
@@ -130,18 +130,18 @@ static void test_toy_trace_format(void)
 
 	/* the file's two lines, as written; op and DSCP from the keys */
 	snprintf(wl, sizeof(wl), "{kind: trace, format: toy-lines, file: '%s', op: send, dscp: 12}", path);
-	if (tt_load(wl, &e, err) != 0)
+	if (tyt_load(wl, &e, err) != 0)
 		fprintf(stderr, "\n  toy-lines: %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 2);
 	CU_ASSERT_EQUAL(e->msgs[0].src, 2);
 	CU_ASSERT_EQUAL(e->msgs[0].dst, 0);
 	CU_ASSERT_EQUAL(e->msgs[0].bytes, 4096);
-	CU_ASSERT_EQUAL(e->msgs[0].start_ps, 1500 * TT_PS_PER_NS);
+	CU_ASSERT_EQUAL(e->msgs[0].start_ps, 1500 * TYT_PS_PER_NS);
 	CU_ASSERT_EQUAL(e->msgs[1].src, 1);
 	CU_ASSERT_EQUAL(e->msgs[1].dst, 3);
 	CU_ASSERT_EQUAL(e->msgs[1].bytes, 100000);
-	CU_ASSERT_EQUAL(e->msgs[1].start_ps, 2000 * TT_PS_PER_NS);
+	CU_ASSERT_EQUAL(e->msgs[1].start_ps, 2000 * TYT_PS_PER_NS);
 	for (unsigned i = 0; i < 2; i++) {
 		CU_ASSERT_EQUAL(e->msgs[i].op, TG_OP_SEND);
 		CU_ASSERT_EQUAL(e->msgs[i].dscp, 12);
@@ -150,9 +150,9 @@ static void test_toy_trace_format(void)
 
 	/* the keys of other formats refused with the registry's lists, which
 	 * now name the toy (it takes op) */
-	tt_bad("{kind: trace, format: toy-lines, file: '%s', map: {}}", path,
+	tyt_bad("{kind: trace, format: toy-lines, file: '%s', map: {}}", path,
 	       "'map' (address -> host) is for format: pcap, not toy-lines");
-	tt_bad("{kind: trace, format: pcap, file: '%s', op: send}", path,
+	tyt_bad("{kind: trace, format: pcap, file: '%s', op: send}", path,
 	       "a capture gives every message's op: 'op' is for the csv, hpcc-flow, htsim-cm and toy-lines formats");
 	/* its own errors at the trace's line */
 	snprintf(wl, sizeof(wl), "h0 h0 10 0\n");
@@ -160,10 +160,10 @@ static void test_toy_trace_format(void)
 	CU_ASSERT_FATAL(fd >= 0);
 	CU_ASSERT_EQUAL(write(fd, wl, strlen(wl)), (ssize_t)strlen(wl));
 	close(fd);
-	tt_bad("{kind: trace, format: toy-lines, file: '%s'}", path,
+	tyt_bad("{kind: trace, format: toy-lines, file: '%s'}", path,
 	       ":1:1: a message needs two different endpoints (source and destination are both h0)");
 	/* misspelt */
-	tt_bad("{kind: trace, format: toy-line, file: '%s'}", path,
+	tyt_bad("{kind: trace, format: toy-line, file: '%s'}", path,
 	       "unknown value 'toy-line' (did you mean 'toy-lines'?; valid: csv, hpcc-flow, htsim-cm, pcap, toy-lines)");
 	unlink(path);
 }

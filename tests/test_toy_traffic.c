@@ -142,7 +142,7 @@ static const struct tg_coll_alg_ops toy_direct_alg = {
 	"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: s0, kind: switch}]\n" \
 	"  links: [{endpoints: ['h0:0', 's0:0']}, {endpoints: ['h1:0', 's0:1']}]\n"
 
-static int tt_load(const char *text, struct exp **e, char err[CFG_ERR_BYTES])
+static int ttr_load(const char *text, struct exp **e, char err[CFG_ERR_BYTES])
 {
 	*e = NULL;
 	err[0] = '\0';
@@ -162,14 +162,14 @@ static void test_toy_workload_kind(void)
 	uint64_t fct, wire, delay = 2 * 1000000; /* two links of 1 us, in ps */
 	uint32_t n;
 
-	CU_ASSERT_NOT_EQUAL(tt_load(text, &e, err), 0);
+	CU_ASSERT_NOT_EQUAL(ttr_load(text, &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-pair'"));
 	exp_free(e);
 	CU_ASSERT_EQUAL_FATAL(tg_wl_register(&toy_pair_kind, err), 0);
 	CU_ASSERT_EQUAL(tg_wl_register(&toy_pair_kind, err), -EINVAL); /* the name is taken */
 	CU_ASSERT_PTR_EQUAL(tg_wl_find("toy-pair"), &toy_pair_kind);
 
-	if (tt_load(text, &e, err) != 0)
+	if (ttr_load(text, &e, err) != 0)
 		fprintf(stderr, "\n  toy-pair: %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL_FATAL(e->n_msgs, 1);
@@ -191,7 +191,7 @@ static void test_toy_workload_kind(void)
 	fabric_free(&f);
 	exp_free(e);
 
-	CU_ASSERT_NOT_EQUAL(tt_load(TT_PAIR_TOPO "traffic: [{kind: toy-pari, from: h0, to: h1, bytes: 1KiB}]\n",
+	CU_ASSERT_NOT_EQUAL(ttr_load(TT_PAIR_TOPO "traffic: [{kind: toy-pari, from: h0, to: h1, bytes: 1KiB}]\n",
 				    &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'toy-pair'"));
 	exp_free(e);
@@ -213,12 +213,12 @@ static void test_toy_collective_alg(void)
 	struct exp *e = NULL;
 	struct fabric f = { 0 };
 
-	CU_ASSERT_NOT_EQUAL(tt_load(text, &e, err), 0);
+	CU_ASSERT_NOT_EQUAL(ttr_load(text, &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown value 'toy-direct'"));
 	exp_free(e);
 	CU_ASSERT_EQUAL_FATAL(tg_coll_alg_register(&toy_direct_alg, err), 0);
 
-	if (tt_load(text, &e, err) != 0)
+	if (ttr_load(text, &e, err) != 0)
 		fprintf(stderr, "\n  toy-direct: %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->n_msgs, n * (n - 1));
@@ -234,13 +234,13 @@ static void test_toy_collective_alg(void)
 	fabric_free(&f);
 	exp_free(e);
 
-	CU_ASSERT_NOT_EQUAL(tt_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-reduce, "
+	CU_ASSERT_NOT_EQUAL(ttr_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-reduce, "
 				    "algorithm: toy-direct, size: 64KiB}]\n", &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "algorithm toy-direct does not run all-reduce (ring: all but "
 				       "all-to-all; hierarchical, halving-doubling, tree: all-reduce; "
 				       "direct: all-to-all; toy-direct: all-gather)"));
 	exp_free(e);
-	CU_ASSERT_NOT_EQUAL(tt_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-gather, "
+	CU_ASSERT_NOT_EQUAL(ttr_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-gather, "
 				    "algorithm: toy-drect, size: 64KiB}]\n", &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'toy-direct'"));
 	exp_free(e);

@@ -58,8 +58,7 @@ tools/build.sh build
 run_suite build -- "$@" || status=1
 if [ "${FABEMU_NO_SANITIZE:-0}" != 1 ]; then
 	# -O1 (ASan's advice): a third less compile time than -O2, checks the same.
-	# A unity build (each library's files compiled as one; the unit tests'
-	# files apart, tests/meson.build): 95 s against 121 s on 2 cores.
+	# A unity build, as the main one (meson.build's default options).
 	# Without MPI: LeakSanitizer would report MPI's own allocations (the
 	# mpi test then checks the refusal to start as several processes).
 	if [ -f build-san/build.ninja ]; then

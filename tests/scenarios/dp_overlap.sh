@@ -16,7 +16,10 @@ fabemu=$1
 dir=$2
 . "$(dirname "$0")/lib.sh"
 
-"$fabemu" run "$dir/dp-overlap.yaml" -o "$tmp/plain" -q
+# The experiment as shipped through check: its expect: list too (the test
+# experiment-dp-overlap is then in the release set only).
+"$fabemu" check "$dir/dp-overlap.yaml" -o "$tmp/plain" -q >"$tmp/check.txt" ||
+	{ cat "$tmp/check.txt"; bad "dp-overlap: its expect list"; }
 "$fabemu" run "$dir/dp-overlap.yaml" -o "$tmp/overlap" -q --set traffic.0.overlap=true
 "$fabemu" run "$dir/dp-overlap.yaml" -o "$tmp/fsdp" -q --set traffic.0.fsdp=true
 "$fabemu" run "$dir/dp-overlap.yaml" -o "$tmp/hidden" -q --set traffic.0.overlap=true \

@@ -63,14 +63,21 @@ rc=0
 mv "$tmp/err" "$tmp/wall/err"
 stopped "$tmp/wall" "--max-wall 0.3s" "$rc"
 
-# One signal, 2 s in (well after the handlers are in place, even on a
-# loaded machine). Not through timeout(1): it signals the command and its
-# process group, and a second SIGINT ends a run at once, by design.
+# One signal, once the run is seen running: its first progress line
+# (every millisecond here) comes from inside the event loop, after the
+# handlers are in place, so the signal lands in the loop however loaded
+# the machine (a fixed 2 s wait did the same at 10 s of CPU a test). Not
+# through timeout(1): it signals the command and its process group, and a
+# second SIGINT ends a run at once, by design.
 signal_run() { # SIGNAL DIR
-	local rc=0
-	"$fabemu" run "$tmp/long.yaml" -o "$tmp/$2" -q 2>"$tmp/err" &
+	local rc=0 i=0
+	FABEMU_PROGRESS_INTERVAL_MS=1 "$fabemu" run "$tmp/long.yaml" -o "$tmp/$2" >/dev/null 2>"$tmp/err" &
 	local pid=$!
-	sleep 2
+	until grep -q '^\[fabemu\] t=' "$tmp/err" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 1200 ] || break # 60 s: signal it anyway
+		sleep 0.05
+	done
 	kill -s "$1" "$pid"
 	wait "$pid" || rc=$?
 	mv "$tmp/err" "$tmp/$2/err"
