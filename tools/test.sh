@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Set everything up and run the tests: README's test command and CI's.
-#   tools/test.sh          the quick set (about 5 min on 2 idle cores): the
+#   tools/test.sh          the quick set (about 5 min on 2 cores): the
 #                          default meson setup (unit tests and the scenario
 #                          tests less the suite 'release') on a normal build,
 #                          then the suite 'sanitize' (the unit tests and a
-#                          scenario per module) under ASan and UBSan.
+#                          scenario per module) under ASan and UBSan, on a
+#                          build made while the first set runs.
 #   tools/test.sh --full   the release set (about 15 min): every unit and
 #                          scenario test on both builds (the setup
 #                          'release'), threads-identity under
