@@ -157,6 +157,9 @@ struct exp {
 	uint32_t threads;             /* --threads: partitions of the run (0 or 1: none);
 				       * a run option, not part of the experiment, since
 				       * results do not depend on it (fabric_par.c) */
+	bool threads_auto;            /* threads chosen by fabemu (--threads auto, the
+				       * default of run and check): no note when the run
+				       * stays in one partition */
 	uint32_t partitions;          /* --partitions: the partitions instead, run by
 				       * min(threads, partitions) threads; 0: threads */
 	const struct par_remote *remote; /* the partitions shared with other processes

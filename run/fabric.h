@@ -118,6 +118,16 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
  * say, as far as the experiment alone tells (the topology may add
  * reasons), or NULL. */
 const char *fabric_par_blocker(const struct exp *e, bool outputs);
+/* The threads --threads auto gives a run of @e on @cores cores: 1 where
+ * something keeps it in one partition (fabric_par_blocker), where it is
+ * split over processes (each process one thread) or where the fabric has
+ * fewer than 2 x FABRIC_PAR_AUTO_HOSTS hosts; else one thread per
+ * FABRIC_PAR_AUTO_HOSTS hosts up to @cores (and --partitions, if given). */
+uint32_t fabric_par_auto(const struct exp *e, bool outputs, uint32_t cores);
+/* Hosts a partition of --threads auto has at least (docs/performance.md:
+ * a window of a smaller partition holds too few events to pay for the
+ * barrier). */
+#define FABRIC_PAR_AUTO_HOSTS 64
 /* The simulation node @node runs in. */
 struct sim *fabric_node_sim(struct fabric *f, uint32_t node);
 /* Threads the run uses (1 without partitions). */

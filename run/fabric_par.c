@@ -35,6 +35,22 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 	return NULL;
 }
 
+/* fabric.h */
+uint32_t fabric_par_auto(const struct exp *e, bool outputs, uint32_t cores)
+{
+	uint32_t n = e->topo ? e->topo->n_hosts / FABRIC_PAR_AUTO_HOSTS : 0;
+
+	if (e->remote || fabric_par_blocker(e, outputs))
+		return 1;
+	if (n > cores)
+		n = cores;
+	if (e->partitions && n > e->partitions)
+		n = e->partitions;
+	if (n > PAR_MAX_THREADS)
+		n = PAR_MAX_THREADS;
+	return n > 1 ? n : 1;
+}
+
 /* The partition of every node of @t over @n partitions into @part. */
 static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
 {
@@ -177,6 +193,8 @@ static void fabric_par_say(const struct fabric *f)
 
 	if (f->exp->remote && f->exp->remote->rank > 0)
 		return; /* process 0 says it */
+	if (f->exp->threads_auto)
+		return; /* fabemu chose the threads: nothing was asked */
 	fprintf(stderr, "fabemu: note: %s %u: %s: the run runs in one partition (its results are the same)\n",
 		opt, n, f->par_note);
 }

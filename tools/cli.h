@@ -91,12 +91,17 @@ struct cli_sim_opts {
 	uint64_t seed;                 /* its value */
 	int eal_argc;                  /* arguments after `--` */
 	char **eal_argv;
-	uint32_t threads;              /* --threads, 0: not given */
+	uint32_t threads;              /* --threads N, 0: not given or auto */
+	bool threads_auto;             /* --threads auto */
 	uint32_t partitions;           /* --partitions, 0: not given */
 };
 
-/* The partitions (threads) a run is asked for: --threads, or the default. */
-uint32_t cli_threads(const struct cli_sim_opts *s);
+/* Set @e->threads (and threads_auto) for a run of @e: --threads N or
+ * auto, else FABEMU_THREADS (N or auto), else auto where @dflt_auto, 1
+ * otherwise. Auto is fabric_par_auto over the cores this process may
+ * run on. CLI_OK, or CLI_BAD_INPUT with @msg (FABEMU_THREADS malformed). */
+int cli_threads_pick(const struct cli_sim_opts *s, struct exp *e, bool outputs, bool dflt_auto,
+		     char msg[CFG_ERR_BYTES]);
 
 /* --seed and --set (tools/cli_opts.c). */
 extern const struct cli_optdef cli_sim_optdefs[];

@@ -307,7 +307,6 @@ static int cli_bench(const struct cli_bench_opts *o)
 
 	if ((rc = bench_load(o, &e)) != CLI_OK)
 		return rc;
-	e->threads = cli_threads(&o->sim);
 	e->partitions = o->sim.partitions;
 	/* Started as several MPI processes: the fabric's partitions are
 	 * shared out over them (tools/cli_mpi.h). */
@@ -326,6 +325,14 @@ static int cli_bench(const struct cli_bench_opts *o)
 			exp_free(e);
 			return CLI_OK;
 		}
+	}
+	/* One thread unless asked (--threads, FABEMU_THREADS): the reference
+	 * settings measure one core's hop rate. */
+	if ((rc = cli_threads_pick(&o->sim, e, false, false, err)) != CLI_OK) {
+		fprintf(stderr, "%s\n", err);
+		cli_mpi_remote_free(remote);
+		exp_free(e);
+		return rc;
 	}
 	if ((r = sim_eal_init(o->sim.eal_argc, o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		fprintf(stderr, "fabemu: %s\n", err);

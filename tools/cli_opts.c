@@ -2,11 +2,14 @@
  * command's options (tools/cli.h: struct cli_cmd), the shared setters and
  * the simulation commands' --seed and --set, and COMMAND --help. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "fabric.h"
 #include "par.h"
 
 int cli_bad(const char *fmt, const char *arg)
@@ -86,18 +89,34 @@ static int cli_opt_set(const struct cli_optdef *d, void *opts, const char *v, co
 	return CLI_OK;
 }
 
-/* --threads N, as cli_opt_seed. */
+/* N threads (1..64) or auto in @v: 0 with @*n (0 for auto), or -EINVAL. */
+static int cli_threads_parse(const char *v, uint32_t *n)
+{
+	uint64_t u;
+
+	if (strcmp(v, "auto") == 0) {
+		*n = 0;
+		return 0;
+	}
+	if (cli_parse_u64(v, &u) != 0 || u < 1 || u > PAR_MAX_THREADS)
+		return -EINVAL;
+	*n = (uint32_t)u;
+	return 0;
+}
+
+/* --threads N or auto, as cli_opt_seed. */
 static int cli_opt_threads(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
 {
 	struct cli_sim_opts *s = opts;
-	uint64_t n;
+	uint32_t n;
 
 	(void)d;
 	(void)cmd;
 	_Static_assert(PAR_MAX_THREADS == 64, "--threads's message says 64");
-	if (cli_parse_u64(v, &n) != 0 || n < 1 || n > PAR_MAX_THREADS)
-		return cli_bad("--threads needs an integer 1..64, got '%s'", v);
-	s->threads = (uint32_t)n;
+	if (cli_threads_parse(v, &n) != 0)
+		return cli_bad("--threads needs auto or an integer 1..64, got '%s'", v);
+	s->threads = n;
+	s->threads_auto = n == 0;
 	return CLI_OK;
 }
 
@@ -115,14 +134,46 @@ static int cli_opt_partitions(const struct cli_optdef *d, void *opts, const char
 	return CLI_OK;
 }
 
-uint32_t cli_threads(const struct cli_sim_opts *s)
+/* The cores this process may run on (its affinity), at least 1. */
+static uint32_t cli_cores(void)
 {
-	return s->threads ? s->threads : 1;
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (uint32_t)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (uint32_t)n : 1;
+}
+
+int cli_threads_pick(const struct cli_sim_opts *s, struct exp *e, bool outputs, bool dflt_auto,
+		     char msg[CFG_ERR_BYTES])
+{
+	const char *env = getenv("FABEMU_THREADS");
+	uint32_t n = 1;
+	bool is_auto = dflt_auto;
+
+	if (s->threads || s->threads_auto) {
+		n = s->threads;
+		is_auto = s->threads_auto;
+	} else if (env && *env) {
+		if (cli_threads_parse(env, &n) != 0) {
+			snprintf(msg, CFG_ERR_BYTES,
+				 "fabemu: FABEMU_THREADS needs auto or an integer 1..64, got '%.100s'", env);
+			return CLI_BAD_INPUT;
+		}
+		is_auto = n == 0;
+	}
+	e->threads_auto = is_auto;
+	e->threads = is_auto ? fabric_par_auto(e, outputs, cli_cores()) : n;
+	return CLI_OK;
 }
 
 const struct cli_optdef cli_sim_optdefs[] = {
 	{ "--seed", NULL, "N", "master seed, instead of the file's", cli_opt_seed, 0 },
-	{ "--threads", NULL, "N", "partitions of the fabric run on N threads (results are the same at any N)",
+	{ "--threads", NULL, "N|auto",
+	  "partitions of the fabric run on N threads (results are the same at any N); auto: the cores "
+	  "this process may use, where the fabric is large enough",
 	  cli_opt_threads, 0 },
 	{ "--partitions", NULL, "N",
 	  "N partitions instead, run by the threads in turn (large fabrics: each in cache)",

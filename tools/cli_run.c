@@ -377,8 +377,9 @@ static int cli_job_engine(struct cli_job *j)
 	int r, rc;
 
 	e->engine.pool_pkts = fabric_pool_pkts(e);
-	e->threads = cli_threads(&j->o->sim);
 	e->partitions = j->o->sim.partitions;
+	if (cli_threads_pick(&j->o->sim, e, true, true, msg) != CLI_OK)
+		return cli_job_bad(j, "bad_input", msg);
 	if (j->check)
 		exp_estimate_print(e, stdout); /* the run's size, before it is built */
 	if (cli_arm_stop(j->o) != 0)

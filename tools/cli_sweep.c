@@ -541,6 +541,14 @@ static int swp_spawn(const struct cli_run_opts *o, bool check, const struct swp_
 		snprintf(threads, sizeof(threads), "%u", o->sim.threads);
 		argv[n++] = "--threads";
 		argv[n++] = threads;
+	} else if (o->sim.threads_auto) {
+		argv[n++] = "--threads";
+		argv[n++] = "auto";
+	} else if ((o->jobs > 1 || cli_mpi_world().size > 1) && !getenv("FABEMU_THREADS")) {
+		/* Runs side by side share the cores: one thread each, not the
+		 * cores each (auto, run's default). */
+		argv[n++] = "--threads";
+		argv[n++] = "1";
 	}
 	if (o->sim.partitions) {
 		snprintf(parts, sizeof(parts), "%u", o->sim.partitions);

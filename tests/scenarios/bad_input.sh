@@ -406,11 +406,11 @@ expect cli-unknown-option "unknown option '--sed'" \
 	"$fabemu" run "$tmp/ok.yaml" --sed 3
 expect cli-bad-seed "--seed needs a non-negative integer" \
 	"$fabemu" run "$tmp/ok.yaml" --seed -1
-expect cli-threads-zero "--threads needs an integer 1..64, got '0'" \
+expect cli-threads-zero "--threads needs auto or an integer 1..64, got '0'" \
 	"$fabemu" run "$tmp/ok.yaml" -q --threads 0
-expect cli-threads-many "--threads needs an integer 1..64, got '65'" \
+expect cli-threads-many "--threads needs auto or an integer 1..64, got '65'" \
 	"$fabemu" bench --quick --threads 65
-expect cli-threads-word "--threads needs an integer 1..64, got 'two'" \
+expect cli-threads-word "--threads needs auto or an integer 1..64, got 'two'" \
 	"$fabemu" check "$tmp/ok.yaml" -q --threads two
 expect cli-partitions-zero "--partitions needs an integer 1..64, got '0'" \
 	"$fabemu" run "$tmp/ok.yaml" -q --partitions 0
