@@ -96,6 +96,12 @@ struct cli_sim_opts {
 	uint32_t partitions;           /* --partitions, 0: not given */
 };
 
+/* The cores this process may keep busy, at least 1: its CPU affinity,
+ * or fewer where its cgroup's CPU bandwidth limit (cgroup v2's cpu.max,
+ * v1's cpu.cfs_quota_us, on the way up to the root) allows fewer
+ * (tools/cli_cores.c). */
+uint32_t cli_cores(void);
+
 /* Set @e->threads (and threads_auto) for a run of @e: --threads N or
  * auto, else FABEMU_THREADS (N or auto), else auto where @dflt_auto, 1
  * otherwise. Auto is fabric_par_auto over the cores this process may

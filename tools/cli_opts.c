@@ -2,11 +2,9 @@
  * command's options (tools/cli.h: struct cli_cmd), the shared setters and
  * the simulation commands' --seed and --set, and COMMAND --help. */
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "fabric.h"
@@ -132,18 +130,6 @@ static int cli_opt_partitions(const struct cli_optdef *d, void *opts, const char
 		return cli_bad("--partitions needs an integer 1..64, got '%s'", v);
 	s->partitions = (uint32_t)n;
 	return CLI_OK;
-}
-
-/* The cores this process may run on (its affinity), at least 1. */
-static uint32_t cli_cores(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (uint32_t)CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (uint32_t)n : 1;
 }
 
 int cli_threads_pick(const struct cli_sim_opts *s, struct exp *e, bool outputs, bool dflt_auto,

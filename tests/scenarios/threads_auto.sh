@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --threads auto, run's and check's default: one thread per 64 hosts of
 # the fabric (FABRIC_PAR_AUTO_HOSTS), at most the cores the process may
-# use (its CPU affinity, set here with taskset), and one where something
+# use (its CPU affinity, set here with taskset, and its cgroup's CPU
+# quota, set here where the machine allows), and one where something
 # keeps the run in one partition, without a note then. FABEMU_THREADS
 # (N or auto) stands in for a missing --threads; a malformed one is bad
 # input (exit 2). Sweeps run side by side (-j) give each run one thread.
@@ -81,6 +82,30 @@ PY
 		check "sweep -j 2, $(basename "$(dirname "$s")"): 1 thread" "$(key "$s" wall_clock.threads) == 1"
 	done
 	check "sweep -j 2: two runs (got $n)" "$n == 2"
+	# A cgroup with a CPU quota of one core (as a container's --cpus 1):
+	# the affinity still shows two cores, auto takes one. Made where this
+	# machine lets the test make one (root, a cpu controller).
+	cg=
+	if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] &&
+		mkdir "/sys/fs/cgroup/cpu/fabemu-test-$$" 2>/dev/null; then
+		cg=/sys/fs/cgroup/cpu/fabemu-test-$$
+		echo 100000 >"$cg/cpu.cfs_period_us" && echo 100000 >"$cg/cpu.cfs_quota_us" || cg=
+	elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+		mkdir "/sys/fs/cgroup/fabemu-test-$$" 2>/dev/null; then
+		cg=/sys/fs/cgroup/fabemu-test-$$
+		echo "100000 100000" >"$cg/cpu.max" 2>/dev/null || cg=
+	fi
+	if [ -n "$cg" ]; then
+		bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+			taskset -c 0,1 "$fabemu" run "$tmp/big.yaml" -o "$tmp/quota" -q 2>/dev/null ||
+			bad "the run in a cgroup failed"
+		rmdir "$cg" 2>/dev/null || true
+		check "a cgroup quota of one core, two cores' affinity: 1 thread (got $(threads "$tmp/quota"))" \
+			"$(threads "$tmp/quota") == 1"
+	else
+		rmdir "/sys/fs/cgroup/cpu/fabemu-test-$$" "/sys/fs/cgroup/fabemu-test-$$" 2>/dev/null || true
+		echo "note: no cgroup with a CPU quota could be made here: the quota check is left out"
+	fi
 else
 	echo "note: one core: the two-core checks are left out"
 fi
