@@ -708,6 +708,7 @@ static int cli_plot(const void *opts)
 
 		if (!sweep && cli_summary_load(o->dirs[r], &doc, err) != 0) {
 			fprintf(stderr, "fabemu: %s\n", err);
+			cfg_doc_free(doc); /* the caller's, also on failure (cli.h) */
 			goto out;
 		}
 		cfg_doc_free(doc);
