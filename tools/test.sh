@@ -32,6 +32,8 @@ else
 	tools/install-deps.sh
 fi
 log=$(mktemp)
+san_log=$(mktemp) # the sanitizer build's output, when made in the background
+trap 'rm -f "$log" "$san_log"' EXIT
 status=0
 
 # run_suite BUILD_DIR [ENV=VALUE...] [-- MESON_TEST_ARGS...]: meson test,
@@ -72,8 +74,6 @@ if [ "$sanitize" = 1 ]; then
 	fi
 fi
 san_pid=
-san_log=$(mktemp)
-trap 'rm -f "$log" "$san_log"' EXIT
 if [ "$sanitize" = 1 ] && [ "$full" = 0 ]; then
 	# The quick set needs the program and the unit tests alone, built
 	# while the default set runs, at the lowest priority: the scenario
