@@ -3,7 +3,6 @@
  * --cpus, a CI runner's quota), which affinity does not show. Spinning
  * partition threads beyond a quota are throttled in turn, each window
  * waiting on the slowest. */
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +57,25 @@ static uint32_t cli_cores_dir(const char *dir, bool v2)
 	return cli_cores_quota(strtoll(a, NULL, 10), strtoll(b, NULL, 10));
 }
 
+/* Whether the comma-separated controller list @list names "cpu". */
+static bool cli_cores_lists_cpu(const char *list)
+{
+	size_t len;
+
+	for (; *list; list += len + (list[len] == ',')) {
+		len = strcspn(list, ",");
+		if (len == 3 && strncmp(list, "cpu", 3) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The smallest limit on the way from the cgroup @rel (a path of
  * /proc/self/cgroup) up to the hierarchy's root @root; 0: none. */
 static uint32_t cli_cores_walk(const char *root, const char *rel, bool v2)
 {
 	char dir[CORES_PATH];
+	size_t root_len = strlen(root);
 	uint32_t best = 0, n;
 	char *slash;
 
@@ -73,7 +86,7 @@ static uint32_t cli_cores_walk(const char *root, const char *rel, bool v2)
 		if (n && (!best || n < best))
 			best = n;
 		slash = strrchr(dir, '/');
-		if (!slash || (size_t)(slash - dir) < strlen(root))
+		if (!slash || (size_t)(slash - dir) < root_len)
 			break;
 		*slash = '\0';
 	}
@@ -105,8 +118,7 @@ static uint32_t cli_cgroup_cores(void)
 		n = 0;
 		if (c2 == c1 + 1)
 			n = cli_cores_walk("/sys/fs/cgroup", rel, true);
-		else if (strstr(c1 + 1, "cpu") && (strcmp(c1 + 1, "cpu") == 0 || strstr(c1 + 1, "cpu,") ||
-						  strstr(c1 + 1, ",cpu")))
+		else if (cli_cores_lists_cpu(c1 + 1))
 			for (size_t i = 0; i < sizeof(v1_roots) / sizeof(v1_roots[0]) && !n; i++)
 				n = cli_cores_walk(v1_roots[i], rel, false);
 		if (n && (!best || n < best))

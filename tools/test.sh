@@ -73,7 +73,7 @@ if [ "$sanitize" = 1 ]; then
 			-Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dmpi=disabled >/dev/null
 	fi
 fi
-san_pid=
+san_pid= san_rc=0
 if [ "$sanitize" = 1 ] && [ "$full" = 0 ]; then
 	# The quick set needs the program and the unit tests alone, built
 	# while the default set runs, at the lowest priority: the scenario
@@ -87,7 +87,6 @@ if [ "$sanitize" = 1 ]; then
 	if [ "$full" = 1 ]; then
 		ninja -C build-san
 	else
-		san_rc=0
 		wait "$san_pid" || san_rc=$?
 		tail -n 3 "$san_log"
 		if [ "$san_rc" -ne 0 ]; then
@@ -97,9 +96,10 @@ if [ "$sanitize" = 1 ]; then
 		fi
 		set -- --suite sanitize --no-rebuild
 	fi
-	[ -n "${san_rc:-}" ] && [ "$san_rc" -ne 0 ] ||
+	if [ "$san_rc" -eq 0 ]; then
 		run_suite build-san UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 			ASAN_OPTIONS=detect_leaks=1 -- "$@" || status=1
+	fi
 	if [ "$full" = 1 ]; then
 		# Partitioned runs under ThreadSanitizer: a data race between
 		# partitions ends the run (exit 66), which threads-identity
