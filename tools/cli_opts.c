@@ -158,8 +158,8 @@ int cli_threads_pick(const struct cli_sim_opts *s, struct exp *e, bool outputs, 
 const struct cli_optdef cli_sim_optdefs[] = {
 	{ "--seed", NULL, "N", "master seed, instead of the file's", cli_opt_seed, 0 },
 	{ "--threads", NULL, "N|auto",
-	  "partitions of the fabric run on N threads (results are the same at any N); auto: the cores "
-	  "this process may use, where the fabric is large enough",
+	  "partitions of the fabric run on N threads (results are the same at any N); auto (run's and "
+	  "check's default): a thread per 64 hosts, up to the cores this process may use",
 	  cli_opt_threads, 0 },
 	{ "--partitions", NULL, "N",
 	  "N partitions instead, run by the threads in turn (large fabrics: each in cache)",
