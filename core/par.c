@@ -130,6 +130,7 @@ void par_free(struct par *p)
 		for (uint32_t j = 0; pp->out && j < p->n; j++)
 			free(pp->out[j].buf);
 		free(pp->out);
+		free(pp->defer);
 		if (pp->sim.ids)
 			sim_fini(&pp->sim);
 		if (i > 0)
@@ -138,6 +139,7 @@ void par_free(struct par *p)
 	if (p->root->par == p)
 		p->root->par = NULL;
 	par_remote_free(p);
+	free(p->dsort);
 	free(p->parts);
 	free(p->workers);
 	free(p);
@@ -147,6 +149,8 @@ struct sim *par_sim(struct par *p, uint32_t i) { return &p->parts[i].sim; }
 uint32_t par_n(const struct par *p) { return p->n; }
 uint32_t par_workers(const struct par *p) { return p->n_workers; }
 void par_set_lookahead(struct par *p, uint64_t lookahead_ps) { p->lookahead_ps = lookahead_ps; }
+uint64_t par_lookahead(const struct par *p) { return p->lookahead_ps; }
+uint64_t par_window_end(const struct par *p) { return p->bound_ps; }
 
 /* Room for @bytes more in @b (amortised growth; frames are small). */
 uint8_t *par_box_room(struct par_box *b, size_t bytes)
@@ -216,6 +220,77 @@ void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len)
 	r->len = len;
 	memcpy(at + sizeof(*r), data, len);
 	box->len += bytes;
+}
+
+static void par_publish(struct par *p, uint32_t i);
+
+void par_set_defer(struct par *p, par_defer_fn fn, void *ctx)
+{
+	p->defer_fn = fn;
+	p->defer_ctx = ctx;
+}
+
+void par_defer(struct sim *from, uint64_t t_ps, uint32_t what)
+{
+	struct par_part *pp = &from->par->parts[from->part];
+
+	if (pp->n_defer == pp->cap_defer) {
+		uint32_t cap = pp->cap_defer ? pp->cap_defer * 2 : 256;
+		struct par_drec *v = cap > pp->cap_defer ? realloc(pp->defer, sizeof(*v) * cap) : NULL;
+
+		if (!v)
+			sim_at_fail(from);
+		pp->defer = v;
+		pp->cap_defer = cap;
+	}
+	pp->defer[pp->n_defer] = (struct par_drec){ .t_ps = t_ps, .what = what, .part = from->part,
+						    .idx = pp->n_defer };
+	pp->n_defer++;
+}
+
+static int par_drec_cmp(const void *a, const void *b)
+{
+	const struct par_drec *x = a, *y = b;
+
+	if (x->t_ps != y->t_ps)
+		return x->t_ps < y->t_ps ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The window's par_defer records, handed over in order (the lead, with
+ * every partition waiting); then every partition's next event and the
+ * root's again, which the handler may have changed. */
+static void par_defer_run(struct par *p)
+{
+	uint64_t n = 0, k = 0;
+
+	for (uint32_t i = 0; i < p->n; i++)
+		n += p->parts[i].n_defer;
+	if (n > p->cap_dsort) {
+		struct par_drec *v = n <= UINT32_MAX ? realloc(p->dsort, sizeof(*v) * n) : NULL;
+
+		if (!v)
+			sim_at_fail(p->root);
+		p->dsort = v;
+		p->cap_dsort = (uint32_t)n;
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		memcpy(p->dsort + k, p->parts[i].defer, sizeof(*p->dsort) * p->parts[i].n_defer);
+		k += p->parts[i].n_defer;
+		p->parts[i].n_defer = 0;
+	}
+	qsort(p->dsort, n, sizeof(*p->dsort), par_drec_cmp);
+	for (uint64_t j = 0; j < n; j++) {
+		uint64_t ev = p->defer_fn(p->defer_ctx, p->dsort[j].t_ps, p->dsort[j].what);
+
+		p->defer_events += ev;
+		p->crit_events += ev;
+	}
+	for (uint32_t j = p->own_first; j < p->own_end; j++)
+		par_publish(p, j);
+	p->root_key = ev_peek_key(&p->root->evq);
 }
 
 /* Hand partition @i the frames the others sent it in the last window, in
@@ -337,7 +412,7 @@ static void par_fold(struct par *p)
 {
 	struct sim *root = p->root;
 
-	root->n_events = p->root_events0 + p->root_events;
+	root->n_events = p->root_events0 + p->root_events + p->defer_events;
 	root->n_hops = 0;
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct sim *s = &p->parts[i].sim;
@@ -411,6 +486,10 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		first->wait_s += t2 - t1;
 		if (lead) {
 			p->windows++;
+			p->bound_ps = (uint64_t)(bound >> 64);
+			p->defer_due = false;
+			for (uint32_t i = 0; !p->remote.size && i < p->n; i++)
+				p->defer_due |= p->parts[i].n_defer > 0;
 			if (p->remote.size)
 				par_swap(p); /* looks once the frames are in (below) */
 			else
@@ -431,8 +510,12 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		par_wait(&p->bar);
 		if (lead && p->remote.size)
 			par_look_remote(p, true);
-		if (root_due) {
-			if (lead) {
+		if (root_due || p->defer_due) {
+			/* What the window left for the run as a whole, then the
+			 * root's event: both alone. */
+			if (lead && p->defer_due)
+				par_defer_run(p);
+			if (lead && root_due) {
 				par_root_event(p);
 				p->crit_events++;
 				/* Frames the event sent between partitions (a PFC
@@ -505,7 +588,9 @@ static void par_fold_end(struct par *p)
 		p->remote.combine(p->remote.ctx, NULL, 0, sum, 5);
 		par_gather_stats(p);
 	}
-	root->evq.n_pushed += sum[0];
+	/* The handler's events (joins ended at windows' ends) were each
+	 * scheduled and handled in a run without partitions. */
+	root->evq.n_pushed += sum[0] + p->defer_events;
 	root->evq.n += (uint32_t)sum[1];
 	root->n_alloc_fail += sum[2];
 	root->pkts_peak += (uint32_t)sum[3];

@@ -141,4 +141,22 @@ typedef void (*par_aux_fn)(void *ctx, struct sim *to, const void *data, uint32_t
 void par_set_aux(struct par *p, par_aux_fn fn, void *ctx);
 void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len);
 
+/* What a partition's event leaves for the run as a whole (tg_graph_par.c:
+ * an operation of a dependency graph that waits for others ending in
+ * other partitions): @what at @t_ps (within the window), handed at the
+ * window's end to the handler par_set_defer named, with every partition
+ * waiting, the records of all partitions in the order of (time,
+ * partition, leaving). Whatever the handler schedules must be due after
+ * the window's end (par_window_end), in any partition or the root; it
+ * returns the events it stood for (counted among the run's). Not across
+ * processes (fabric_par_blocker). */
+typedef uint64_t (*par_defer_fn)(void *ctx, uint64_t t_ps, uint32_t what);
+void par_set_defer(struct par *p, par_defer_fn fn, void *ctx);
+void par_defer(struct sim *from, uint64_t t_ps, uint32_t what);
+/* The time of the last window's bound: its partitions handled every event
+ * before it, and none after. */
+uint64_t par_window_end(const struct par *p);
+/* The lookahead (par_set_lookahead's). */
+uint64_t par_lookahead(const struct par *p);
+
 #endif

@@ -39,6 +39,14 @@ struct par_barrier {
 	unsigned n;            /* parties */
 };
 
+/* A par_defer record: what, when, and its place for a stable order. */
+struct par_drec {
+	uint64_t t_ps;             /* when (<= the window's end) */
+	uint32_t what;             /* the handler's */
+	uint32_t part;             /* the partition that left it */
+	uint32_t idx;              /* its place among that partition's */
+};
+
 struct par_part {
 	struct sim sim;            /* the partition's simulation */
 	struct par *par;           /* owner */
@@ -51,6 +59,8 @@ struct par_part {
 	double busy_s, wait_s;     /* wall time handling events, waiting (its worker's
 				    * waits, on the worker's first partition) */
 	double cpu_s;              /* CPU time handling events and frames (not waiting) */
+	struct par_drec *defer;    /* par_defer's records of the window */
+	uint32_t n_defer, cap_defer; /* their count, allocated */
 } __attribute__((aligned(64)));
 
 /* Why the coordinator ends a run between windows. */
@@ -95,6 +105,13 @@ struct par {
 	size_t *wire_in_len;
 	par_aux_fn aux_fn;         /* par_set_aux's handler, and its argument */
 	void *aux_ctx;
+	par_defer_fn defer_fn;     /* par_set_defer's handler, and its argument */
+	void *defer_ctx;
+	bool defer_due;            /* at a window's end: records to hand it (the lead's) */
+	struct par_drec *dsort;    /* the records of every partition, sorted */
+	uint32_t cap_dsort;        /* allocated */
+	uint64_t defer_events;     /* events the handler stood for */
+	uint64_t bound_ps;         /* the time of the last window's bound */
 	uint64_t glob_next;        /* at a window's end: the next event over every process */
 	bool glob_stuck;           /* ... and whether one of them is stuck */
 };

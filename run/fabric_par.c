@@ -18,12 +18,18 @@
 #include "fault.h"
 #include "par.h"
 
+/* The lookahead of partitions no link joins: about a second. */
+#define FABRIC_PAR_NO_LOOKAHEAD (UINT64_C(1) << 40)
+
 /* fabric.h */
 const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
-		return "its traffic has a dependency graph with compute phases or joins (training "
-		       "steps, collectives that wait for others), or data, not partitioned yet";
+		return "its traffic carries data (data-carrying collectives), not partitioned yet";
+	if (e->remote && e->graph.n_ops && !tg_graph_joinless(&e->graph))
+		return "across processes: its traffic has a dependency graph with compute phases or "
+		       "joins (training steps, collectives that wait for others), not split over "
+		       "processes yet";
 	for (uint32_t i = 0; e->remote && i < e->n_faults; i++)
 		if (!e->faults[i].ops->splits)
 			return "across processes: a fault of a kind that may act on every process's "
@@ -147,16 +153,19 @@ static bool fabric_par_ranks_whole(const struct exp *e, const struct topo *t, co
 	return ok;
 }
 
-/* Why @e's dependency graph cannot run in partitions @part, or NULL. */
+/* Why @e's dependency graph cannot run in partitions @part with
+ * lookahead @la_ps, or NULL. */
 static const char *fabric_par_graph_local(const struct exp *e, const struct topo *t,
-					  const uint16_t *part)
+					  const uint16_t *part, uint64_t la_ps)
 {
+	uint32_t n = e->graph.n_ops ? e->graph.n_ops : 1;
 	uint16_t *ep_part = malloc(sizeof(*ep_part) * (t->n_eps ? t->n_eps : 1));
+	uint16_t *home = malloc(sizeof(*home) * n), *comp = malloc(sizeof(*comp) * n);
 	const char *why = NULL;
 
 	if (!e->graph.n_ops)
 		goto out;
-	if (!ep_part) {
+	if (!ep_part || !home || !comp) {
 		why = "out of memory for the partitions' check";
 		goto out;
 	}
@@ -168,10 +177,13 @@ static const char *fabric_par_graph_local(const struct exp *e, const struct topo
 	}
 	if (!fabric_par_ranks_whole(e, t, ep_part))
 		why = "a rank of its collectives has endpoints in two partitions";
-	else if (!tg_graph_parts_local(&e->graph, e->msgs, e->n_msgs, ep_part))
-		why = "a message of its dependency graph waits for one that ends in another partition";
+	else
+		why = tg_graph_par_plan(&e->graph, e->msgs, e->n_msgs, sizeof(*e->msgs), ep_part, la_ps,
+					home, comp);
 out:
 	free(ep_part);
+	free(home);
+	free(comp);
 	return why;
 }
 
@@ -240,7 +252,9 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 	}
 	fabric_par_assign(t, n, f->node_part);
 	la = fabric_par_lookahead(t, f->node_part);
-	if (la == 0 || (f->par_note = fabric_par_graph_local(e, t, f->node_part)) != NULL) {
+	if (la == 0 ||
+	    (f->par_note = fabric_par_graph_local(e, t, f->node_part,
+						  la == UINT64_MAX ? FABRIC_PAR_NO_LOOKAHEAD : la)) != NULL) {
 		if (la == 0)
 			f->par_note = "a link of zero delay joins two partitions (no lookahead)";
 		free(f->node_part);
@@ -261,7 +275,7 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		return -ENOMEM;
 	if (e->remote && par_set_remote(f->par, e->remote, err) != 0)
 		return -EINVAL;
-	par_set_lookahead(f->par, la == UINT64_MAX ? UINT64_C(1) << 40 : la);
+	par_set_lookahead(f->par, la == UINT64_MAX ? FABRIC_PAR_NO_LOOKAHEAD : la);
 	return 0;
 }
 

@@ -477,15 +477,15 @@ static void test_critical_path(void)
 	tg_graph_free(&g);
 }
 
-/* Which graphs run in partitions (run/fabric_par.c). A ring of three
- * SENDs over endpoints 0 -> 1 -> 2 -> 0, each waiting for the one before
- * it: a SEND ends at its receiver, who sends the next, so with endpoint
- * partitions {0, 0, 1} every dependency stays in one partition. As WRITEs
- * (ending at their sender) message 1, sent from endpoint 1, would wait
- * for message 0, which ends at endpoint 0: still partition 0; message 2,
- * sent from endpoint 2 (partition 1), waits for message 1, which ends at
- * endpoint 1 (partition 0): refused. A compute node or a join makes the
- * graph refused whatever the partitions; data too. */
+/* Which graphs run in partitions (run/fabric_par.c, traffic/tg_graph_par.c).
+ * A ring of three SENDs over endpoints 0 -> 1 -> 2 -> 0, each waiting for
+ * the one before it: a SEND ends at its receiver, who sends the next, so
+ * with endpoint partitions {0, 0, 1} every dependency stays in one
+ * partition. As WRITEs (ending at their sender) message 1, sent from
+ * endpoint 1, would wait for message 0, which ends at endpoint 0: still
+ * partition 0; message 2, sent from endpoint 2 (partition 1), waits for
+ * message 1, which ends at endpoint 1 (partition 0): refused, since it
+ * would have to start the instant a message of another partition ends. */
 static void test_graph_partitions(void)
 {
 	struct tg_msg m[3] = {
@@ -494,6 +494,7 @@ static void test_graph_partitions(void)
 		{ .src = 2, .dst = 0, .op = TG_OP_SEND },
 	};
 	const uint16_t part[3] = { 0, 0, 1 }, one[3] = { 0, 0, 0 };
+	uint16_t home[8], comp[8];
 	struct tg_graph g = { 0 };
 	struct tg_node n = { .kind = TG_NODE_XFER, .coll = TG_NO_COLL };
 	uint32_t id, dep;
@@ -504,18 +505,80 @@ static void test_graph_partitions(void)
 		CU_ASSERT_EQUAL(tg_graph_add(&g, &n, i ? &dep : NULL, i ? 1 : 0, &id), 0);
 	}
 	CU_ASSERT(tg_graph_parallel(&g));
-	CU_ASSERT(tg_graph_parts_local(&g, m, 3, part));
+	CU_ASSERT(tg_graph_joinless(&g));
+	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 3, sizeof(*m), part, 1000000, home, comp));
+	CU_ASSERT_EQUAL(home[2], 1);
+	CU_ASSERT_EQUAL(comp[1], 1); /* a SEND ends at its receiver */
 	for (uint32_t i = 0; i < 3; i++)
 		m[i].op = TG_OP_WRITE;
-	CU_ASSERT(!tg_graph_parts_local(&g, m, 3, part));
-	CU_ASSERT(tg_graph_parts_local(&g, m, 3, one));
+	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 3, sizeof(*m), part, 1000000, home, comp));
+	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 3, sizeof(*m), one, 1000000, home, comp));
 	/* A message outside the list is refused, not read. */
-	CU_ASSERT(!tg_graph_parts_local(&g, m, 2, one));
+	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 2, sizeof(*m), one, 1000000, home, comp));
 	g.data.n_xfers = 1;
 	CU_ASSERT(!tg_graph_parallel(&g));
 	g.data.n_xfers = 0;
-	CU_ASSERT_EQUAL(tg_graph_join(&g, 0, &id), 0);
-	CU_ASSERT(!tg_graph_parallel(&g));
+	tg_graph_free(&g);
+}
+
+/* A training step's shape in two partitions (endpoints 0, 1 in partition
+ * 0; 2, 3 in 1): SENDs 0 -> 1 and 2 -> 3, a join of both (a step's end),
+ * then a compute phase of 2 us on each side and a SEND after each. The
+ * join ends at a window's end (TG_PART_LEAD), each compute phase acts in
+ * its side's partition. With a lookahead of 1 us that is exact; with 2 us
+ * or more a compute phase could end inside the window that learnt of the
+ * join: refused. A compute phase after both whose successors are on both
+ * sides ends as an event of the root (alone, exact), and so do they now.
+ * A SEND straight after the join: refused. */
+static void test_graph_partitions_join(void)
+{
+	const struct tg_msg m[5] = {
+		{ .src = 0, .dst = 1, .op = TG_OP_SEND }, { .src = 2, .dst = 3, .op = TG_OP_SEND },
+		{ .src = 0, .dst = 1, .op = TG_OP_SEND }, { .src = 2, .dst = 3, .op = TG_OP_SEND },
+		{ .src = 2, .dst = 3, .op = TG_OP_SEND },
+	};
+	const uint16_t part[4] = { 0, 0, 1, 1 };
+	uint16_t home[12], comp[12];
+	struct tg_graph g = { 0 };
+	struct tg_node x = { .kind = TG_NODE_XFER, .coll = TG_NO_COLL };
+	struct tg_node c = { .kind = TG_NODE_COMPUTE, .coll = TG_NO_COLL, .dur_ps = 2000000 };
+	uint32_t j, c0, c1, id, both[2];
+
+	for (uint32_t i = 0; i < 2; i++) {
+		x.msg = i;
+		CU_ASSERT_EQUAL(tg_graph_add(&g, &x, NULL, 0, &id), 0);
+	}
+	CU_ASSERT_EQUAL(tg_graph_join(&g, 0, &j), 0);
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &c, &j, 1, &c0), 0);
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &c, &j, 1, &c1), 0);
+	x.msg = 2;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &c0, 1, &id), 0);
+	x.msg = 3;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &c1, 1, &id), 0);
+	CU_ASSERT(tg_graph_parallel(&g));
+	CU_ASSERT(!tg_graph_joinless(&g));
+	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
+	CU_ASSERT_EQUAL(comp[j], TG_PART_LEAD);
+	CU_ASSERT_EQUAL(home[c0], 0);
+	CU_ASSERT_EQUAL(home[c1], 1);
+	CU_ASSERT_EQUAL(comp[c1], 1);
+	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 2000000, home, comp));
+	/* A compute phase serving both sides: an event of the root. */
+	both[0] = c0;
+	both[1] = c1;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &c, both, 2, &id), 0);
+	x.msg = 2;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &id, 1, &both[0]), 0);
+	x.msg = 4;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &id, 1, &both[1]), 0);
+	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
+	CU_ASSERT_EQUAL(home[id], TG_PART_ANY);
+	CU_ASSERT_EQUAL(comp[id], TG_PART_ROOT);
+	CU_ASSERT_EQUAL(comp[c0], TG_PART_ROOT); /* it serves both sides now */
+	/* A SEND the instant the join ends. */
+	x.msg = 4;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &j, 1, &id), 0);
+	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
 	tg_graph_free(&g);
 }
 
@@ -531,6 +594,7 @@ int test_coll_register(void)
 		{ "training and all-to-all of no bytes", test_train_zeros },
 		{ "critical path", test_critical_path },
 		{ "graphs in partitions", test_graph_partitions },
+		{ "graphs in partitions: joins and compute phases", test_graph_partitions_join },
 	};
 
 	return test_suite("coll", tests);

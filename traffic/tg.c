@@ -111,7 +111,7 @@ static void tg_on_wc(void *arg, struct nic *n, const struct ibv_wc *wc, uint64_t
 	f->status = TG_DONE;
 	__atomic_fetch_add(&t->n_done, 1, __ATOMIC_RELAXED); /* partitions: par.h */
 	if (t->op_of_msg && !tg_op_on_arrival(f->msg.op))
-		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps);
+		tg_graph_sent(t, (uint32_t)wc->wr_id, now_ps, nic_sim(n));
 }
 
 /* Sort key (struct tg_key, tg_int.h) grouping the messages of one
@@ -346,6 +346,7 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 	t->sim = sim;
 	t->nics = nics;
 	t->eps = eps;
+	t->n_eps = n_eps;
 	t->n_flows = n_msgs;
 	sim_new_src(sim, &t->src);
 	for (uint32_t i = 0; i < n_nics; i++)

@@ -327,19 +327,31 @@ uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
  * ideal FCT and length): what a run to completion adds to the in-flight
  * state, in bytes. */
 uint64_t tg_graph_stream_done_bytes(const struct tg_graph *g);
-/* Whether @g may run in partitions (par.h) whatever they are: it carries
- * no data and has transfers and streamed collectives only, no stream
- * waiting for another operation or waited for. Compute phases and joins
- * (what waits for an operation's end at every rank) would need every
- * partition at that instant. */
+/* Whether @g may run in partitions (par.h) at all: it carries no data. */
 bool tg_graph_parallel(const struct tg_graph *g);
-/* Whether every dependency of @g (tg_graph_parallel) stays inside one
- * partition, @ep_part the partition of each endpoint of @msgs' and the
- * streams' edges: a transfer that waits for another is sent from the
- * partition where that one completes (its receiver's when it completes on
- * arrival, tg_op_on_arrival, else its sender's). */
-bool tg_graph_parts_local(const struct tg_graph *g, const struct tg_msg *msgs, uint32_t n_msgs,
-			  const uint16_t *ep_part);
+/* Whether @g has transfers and streamed collectives only, no stream
+ * waiting for another operation or waited for: what a run split over
+ * processes takes (no compute phases or joins). */
+bool tg_graph_joinless(const struct tg_graph *g);
+/* Where an operation of a graph in partitions acts or ends, besides a
+ * partition's number (tg_graph_par_plan). */
+enum {
+	TG_PART_SPECIAL = 0xFFFC, /* below: a partition */
+	TG_PART_LEAD = 0xFFFD,    /* ends at a window's end (a join that waits for
+				   * several partitions), its successors with it */
+	TG_PART_ROOT = 0xFFFE,    /* ends in an event of the root (alone) */
+	TG_PART_ANY = 0xFFFF,     /* acts in more than one partition */
+};
+/* How @g runs in partitions (tg_graph_par.c), @ep_part the partition of
+ * each endpoint of its messages (@n_msgs of them, each a struct tg_msg
+ * @stride bytes after the one before, from @msgs) and of its streams'
+ * edges, @la_ps the lookahead: where each operation acts (@home) and where
+ * its end is counted (@comp), n_ops each. NULL, or why it cannot: what
+ * waits for operations of other partitions, or for joins of several,
+ * must be a compute phase longer than the lookahead, a join, or a
+ * streamed collective whose ranks first wait for such a compute phase. */
+const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32_t n_msgs, size_t stride,
+			      const uint16_t *ep_part, uint64_t la_ps, uint16_t *home, uint16_t *comp);
 
 /* A graph being built (zero-initialised; tg_graph_free). */
 struct tg_graph {

@@ -75,6 +75,11 @@ int tg_graph_join(struct tg_graph *g, uint32_t first, uint32_t *id)
 
 bool tg_graph_parallel(const struct tg_graph *g)
 {
+	return !g->data.n_xfers;
+}
+
+bool tg_graph_joinless(const struct tg_graph *g)
+{
 	bool *waited = calloc(g->n_ops ? g->n_ops : 1, sizeof(*waited));
 	bool ok = waited && !g->data.n_xfers;
 
@@ -89,30 +94,6 @@ bool tg_graph_parallel(const struct tg_graph *g)
 	}
 	free(waited);
 	return ok;
-}
-
-bool tg_graph_parts_local(const struct tg_graph *g, const struct tg_msg *msgs, uint32_t n_msgs,
-			  const uint16_t *ep_part)
-{
-	for (uint32_t i = 0; i < g->n_ops; i++) {
-		const struct tg_node *o = &g->ops[i];
-
-		if (o->kind != TG_NODE_XFER)
-			continue;
-		if (o->msg >= n_msgs)
-			return false;
-		for (uint32_t k = 0; k < o->n_deps; k++) {
-			const struct tg_node *d = &g->ops[g->deps[o->dep_off + k]];
-			const struct tg_msg *m;
-
-			if (d->kind != TG_NODE_XFER || d->msg >= n_msgs)
-				return false;
-			m = &msgs[d->msg];
-			if (ep_part[tg_op_on_arrival(m->op) ? m->dst : m->src] != ep_part[msgs[o->msg].src])
-				return false;
-		}
-	}
-	return true;
 }
 
 void tg_graph_free(struct tg_graph *g)
@@ -276,14 +257,42 @@ int tg_graph_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES
 		return -ENOMEM;
 	}
 	sim_new_src(t->sim, &t->op_src);
+	if (t->sim->par)
+		return tg_graph_par_init(t, g, err);
 	return 0;
 }
 
-static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps);
+static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx);
 
-void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
+/* One of what operation @s waits for ended at @now_ps: it starts when that
+ * was the last (in a parallel run at the latest of their ends, which a
+ * window's end may learn of out of order: tg_graph_par.c). */
+static void tg_graph_countdown(struct tg *t, uint32_t s, uint64_t now_ps, struct sim *ctx)
+{
+	if (t->gp) {
+		if (now_ps > t->gp->ready[s])
+			t->gp->ready[s] = now_ps;
+		now_ps = t->gp->ready[s];
+	}
+	if (--t->left[s] == 0)
+		tg_graph_op_start(t, s, now_ps, ctx);
+}
+
+uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s)
+{
+	struct tg *t = arg;
+	uint64_t before = t->gp->inline_events;
+
+	tg_graph_countdown(t, s, t_ps, NULL);
+	return t->gp->inline_events - before;
+}
+
+void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx)
 {
 	const struct tg_node *o = &t->ops[i];
+	/* In a partition, a successor that starts elsewhere or waits for more
+	 * than this partition's operations waits for the window's end. */
+	bool part = t->gp && ctx && ctx != t->sim;
 
 	/* In a parallel run (par.h; tg_graph_parallel: streams and transfers,
 	 * each transfer's successors in the partition where it ends)
@@ -302,20 +311,39 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps)
 	 * successors of the compute node). */
 	if (t->st && t->st->cref && t->st->cref[i] != UINT64_MAX)
 		tg_stream_computed(t, i, now_ps);
-	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++)
-		if (--t->left[t->succ[k]] == 0)
-			tg_graph_op_start(t, t->succ[k], now_ps);
+	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++) {
+		uint32_t s = t->succ[k];
+
+		if (part && (t->gp->comp[i] != ctx->part || t->gp->home[s] != ctx->part))
+			par_defer(ctx, now_ps, s);
+		else
+			tg_graph_countdown(t, s, now_ps, ctx);
+	}
 }
 
 static void tg_graph_compute_done(struct sim *sim, void *obj)
 {
 	const struct tg_opev *ev = obj;
 
-	tg_graph_op_done(ev->t, ev->op, sim->now_ps);
+	tg_graph_op_done(ev->t, ev->op, sim->now_ps, sim);
 }
 
-/* Operation @i may start: at @now_ps, or its own start time if later. */
-static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
+/* Compute node @i's end at @t_ps on @sim. Its event's key is (time, the
+ * compute phases' identity, @i): a function of the node, not of when it
+ * was scheduled, so that a partition that learns of its start at a
+ * window's end (tg_graph_par.c) orders it as one thread does. */
+void tg_graph_compute_at(struct tg *t, struct sim *sim, uint32_t i, uint64_t t_ps)
+{
+	struct ev_src key = { .id = t->op_src.id, .seq = i };
+
+	sim_at(sim, t_ps, &key, tg_graph_compute_done, &t->opev[i]);
+}
+
+/* Operation @i may start: at @now_ps, or its own start time if later; in
+ * the event of @ctx (a partition's, the root's), or at a window's end
+ * (NULL: tg_graph_par_defer, which tg_graph_par_plan allows only for what
+ * acts after the window). */
+static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx)
 {
 	const struct tg_node *o = &t->ops[i];
 	uint64_t at = o->start_ps > now_ps ? o->start_ps : now_ps;
@@ -329,17 +357,29 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps)
 					     : t->sim;
 
 		sim_at(ns, at, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
-	} else if (o->kind == TG_NODE_STREAM)
+	} else if (o->kind == TG_NODE_STREAM) {
 		tg_stream_start(t, o->msg, at);
-	else
-		sim_at(t->sim, at + o->dur_ps, &t->op_src, tg_graph_compute_done, &t->opev[i]);
+	} else if (!ctx && !o->dur_ps) {
+		/* A join at a window's end: it ends now, as its event would. */
+		t->gp->inline_events++;
+		if (at > t->sim->last_work_ps)
+			t->sim->last_work_ps = at;
+		tg_graph_op_done(t, i, at, NULL);
+	} else {
+		struct sim *cs = t->gp && t->gp->home[i] < TG_PART_SPECIAL ? par_sim(t->sim->par, t->gp->home[i])
+									     : t->sim;
+
+		if (!ctx && at + o->dur_ps <= par_window_end(t->sim->par))
+			tg_graph_par_late(t, i);
+		tg_graph_compute_at(t, cs, i, at + o->dur_ps);
+	}
 }
 
 void tg_graph_start(struct tg *t)
 {
 	for (uint32_t i = 0; i < t->n_ops; i++)
 		if (t->ops[i].n_deps == 0)
-			tg_graph_op_start(t, i, 0);
+			tg_graph_op_start(t, i, 0, t->sim);
 }
 
 /* Message @msg's post on QP @qp, for its receiver in another process. */
@@ -418,14 +458,14 @@ void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uin
 	if (--t->rparts_left[msg] == 0 && tg_op_on_arrival(t->flows[msg].msg.op)) {
 		if (t->data)
 			tg_data_arrived(t, msg); /* the receiver applies it, then moves on */
-		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
+		tg_graph_op_done(t, t->op_of_msg[msg], now_ps, nic_sim(n));
 	}
 }
 
-void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps)
+void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps, struct sim *ctx)
 {
 	if (t->op_of_msg[msg] != TG_NO_OP)
-		tg_graph_op_done(t, t->op_of_msg[msg], now_ps);
+		tg_graph_op_done(t, t->op_of_msg[msg], now_ps, ctx);
 }
 
 int tg_coll_span(const struct tg *t, uint32_t c, uint64_t *start_ps, uint64_t *end_ps)
@@ -546,6 +586,7 @@ void tg_graph_fini(struct tg *t)
 			free(b);
 		}
 	}
+	tg_graph_par_free(t);
 	free(t->ops);
 	free(t->succ_off);
 	free(t->succ);

@@ -209,12 +209,27 @@ struct tg_coll_rt {
 	uint32_t left;        /* operations not completed */
 };
 
+/* A graph in partitions (tg_graph_par.c): where each operation acts
+ * (TG_PART_*, tg.h). */
+struct tg_gpar {
+	uint16_t *home;          /* per operation: the partition its start acts in (a
+				  * transfer's sender, a compute phase's successors), or
+				  * TG_PART_ANY */
+	uint16_t *comp;          /* per operation: where its end is counted (a partition,
+				  * or TG_PART_LEAD, _ROOT, _ANY) */
+	uint64_t *ready;         /* per operation: the latest end of what it waited for */
+	uint64_t inline_events;  /* joins ended at windows' ends (each one an event of a
+				  * run without partitions) */
+};
+
 struct tg {
 	struct sim *sim;         /* owning simulation */
+	struct tg_gpar *gp;      /* a graph in partitions; NULL without */
 	bool remote;             /* partitions in other processes (par.h): receivers
 				  * there learn of posts by records (tg_aux) */
 	struct nic **nics;       /* the NICs (borrowed) */
 	const struct tg_ep *eps; /* where each endpoint is (borrowed) */
+	uint32_t n_eps;          /* their count */
 	struct ev_src src;       /* event identity of message posts */
 	struct ev_src *psrc;     /* in a parallel run: that identity per partition (par.h),
 				  * else NULL */
@@ -280,12 +295,28 @@ void tg_aux(void *ctx, struct sim *to, const void *data, uint32_t len);
 void tg_stream_aux(struct tg *t, struct sim *to, const void *data, uint32_t len);
 /* A receive completion @wc on @n: a part of a SEND has arrived. */
 void tg_graph_received(struct tg *t, struct nic *n, const struct ibv_wc *wc, uint64_t now_ps);
-/* Message @msg (a WRITE or READ) completed at its sender. */
-void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps);
+/* Message @msg (a WRITE or READ) completed at its sender, in @ctx's event. */
+void tg_graph_sent(struct tg *t, uint32_t msg, uint64_t now_ps, struct sim *ctx);
 void tg_graph_fini(struct tg *t);
 
-/* Operation @i completed at @now_ps: start what was waiting for it. */
-void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps);
+/* Operation @i completed at @now_ps, in an event of @ctx (a partition's or
+ * the root's simulation; NULL: at a window's end, tg_graph_par_defer):
+ * start what was waiting for it, or leave it for the window's end. */
+void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx);
+/* par_defer_fn of a graph in partitions: @s's wait for an operation that
+ * ended at @t_ps in another partition (tg_graph.c). */
+uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s);
+/* Schedule compute node @i's end at @t_ps on @sim (tg_graph.c). */
+void tg_graph_compute_at(struct tg *t, struct sim *sim, uint32_t i, uint64_t t_ps);
+
+/* tg_graph_par.c */
+/* The partitions' plan of @t's graph @g (t->gp), with the window's
+ * handler registered. 0, -ENOMEM, or -EINVAL with @err filled (the plan
+ * fabric_par_setup accepted is refused: never). */
+int tg_graph_par_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES]);
+void tg_graph_par_free(struct tg *t);
+/* Operation @i would act before a window's end (a plan that let it: never). */
+void tg_graph_par_late(const struct tg *t, uint32_t i) __attribute__((noreturn, cold));
 
 /* tg_stream.c */
 /* Connection keys of the graph's streams: how many (*@n), then filled

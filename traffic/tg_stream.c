@@ -609,7 +609,8 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	tg_atomic_max(&rt->end_ps, now_ps);
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
 		tg_stream_rt_end(rt);
-		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED));
+		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED),
+				 t->sim->par ? par_sim(t->sim->par, part) : t->sim);
 	}
 }
 
@@ -729,7 +730,7 @@ void tg_stream_fold_end(struct tg *t)
 		if (r->left || t->op_end[st->v[i].op] != UINT64_MAX)
 			continue;
 		tg_stream_rt_end(r);
-		tg_graph_op_done(t, st->v[i].op, r->end_ps);
+		tg_graph_op_done(t, st->v[i].op, r->end_ps, t->sim);
 	}
 }
 

@@ -27,6 +27,8 @@ four=${THREADS_IDENTITY_FOUR:-*} n_four=0
 # at_four NAME: NAME matches one of four's |-separated patterns.
 at_four() {
 	local IFS='|' p
+	local - # the patterns are not file names: no globbing here
+	set -f
 	for p in $four; do
 		# shellcheck disable=SC2254
 		case $1 in $p) return 0 ;; esac

@@ -1,0 +1,242 @@
+/* A dependency graph in partitions (core/par.h): where each operation
+ * acts, and what waits for a window's end.
+ *
+ * An operation acts in one partition (a transfer: its sender's; a compute
+ * phase: the one all its successors act in), or in several (a streamed
+ * collective). Its end is counted where its last event happens: a
+ * transfer's at its receiver (a SEND or WRITE with immediate) or sender; a
+ * compute phase's in its own partition, or as an event of the root when it
+ * has none. What waits for an operation that ends in another partition,
+ * or for several partitions at once (a join: a step's end, a collective's
+ * end at every rank), learns of it at the window's end (par_defer), in the
+ * order of the ends' times, and starts at the latest of them. That is
+ * exact only for what acts after the window's end: a compute phase longer
+ * than the lookahead (its end is due after the window), a join of no
+ * length (it ends at once, and what waits for it follows the same rule),
+ * or a streamed collective whose every rank first waits for such a
+ * compute phase. tg_graph_par_plan refuses the rest (a transfer or a
+ * collective that would start the instant another partition's operation
+ * ends), and the run stays in one partition. A compute phase's end event
+ * is keyed by its node (tg_graph_compute_at), so that one learnt of late
+ * keeps the order it has in one thread. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic.h"
+#include "par.h"
+#include "tg_int.h"
+
+enum { TG_PART_UNSET = TG_PART_SPECIAL };
+
+/* @a and @b as one: the same partition, or several. */
+static uint16_t tg_part_merge(uint16_t a, uint16_t b)
+{
+	if (a == TG_PART_UNSET)
+		return b;
+	return a == b ? a : TG_PART_ANY;
+}
+
+static const struct tg_msg *tg_plan_msg(const void *msgs, size_t stride, uint32_t i)
+{
+	return (const struct tg_msg *)((const uint8_t *)msgs + (size_t)i * stride);
+}
+
+/* The partition of every sending endpoint of rank @r of stream @s, or
+ * TG_PART_UNSET (it sends nothing), TG_PART_ANY (several). */
+static uint16_t tg_plan_rank(const struct tg_stream *s, uint32_t r, const uint16_t *ep_part)
+{
+	uint16_t p = TG_PART_UNSET;
+
+	for (uint32_t e = 0; e < s->n_edges; e++)
+		if (s->erank[e] == r && s->ep[2 * e] != UINT32_MAX)
+			p = tg_part_merge(p, ep_part[s->ep[2 * e]]);
+	return p;
+}
+
+/* Where every operation of @g acts (@home), from the last one back: a
+ * compute phase where its successors and the sends it releases do. NULL,
+ * or why not. */
+static const char *tg_plan_homes(const struct tg_graph *g, const void *msgs, uint32_t n_msgs,
+				 size_t stride, const uint16_t *ep_part, uint16_t *home)
+{
+	for (uint32_t i = 0; i < g->n_ops; i++)
+		home[i] = TG_PART_UNSET;
+	for (uint32_t k = 0; k < g->n_streams; k++) {
+		const struct tg_stream *s = &g->streams[k];
+
+		for (uint32_t r = 0; s->cgate && r < s->n; r++) {
+			uint16_t p = tg_plan_rank(s, r, ep_part);
+
+			if (s->cgate[r] >= g->n_ops)
+				return "a collective's rank waits for no operation of the graph";
+			if (p != TG_PART_UNSET)
+				home[s->cgate[r]] = tg_part_merge(home[s->cgate[r]], p);
+		}
+	}
+	for (uint32_t i = g->n_ops; i-- > 0;) {
+		const struct tg_node *o = &g->ops[i];
+
+		if (o->kind == TG_NODE_XFER) {
+			if (o->msg >= n_msgs)
+				return "a transfer of its dependency graph is not one of its messages";
+			home[i] = ep_part[tg_plan_msg(msgs, stride, o->msg)->src];
+		} else if (o->kind == TG_NODE_STREAM || home[i] == TG_PART_UNSET) {
+			home[i] = TG_PART_ANY;
+		}
+		for (uint32_t k = 0; k < o->n_deps; k++) {
+			uint32_t d = g->deps[o->dep_off + k];
+
+			home[d] = tg_part_merge(home[d], home[i]);
+		}
+	}
+	return NULL;
+}
+
+/* The one partition all of @s's edges are in, or TG_PART_ANY. */
+static uint16_t tg_plan_stream_part(const struct tg_stream *s, const uint16_t *ep_part)
+{
+	uint16_t p = TG_PART_UNSET;
+
+	for (uint32_t e = 0; e < s->n_edges; e++)
+		if (s->ep[2 * e] != UINT32_MAX)
+			p = tg_part_merge(tg_part_merge(p, ep_part[s->ep[2 * e]]), ep_part[s->ep[2 * e + 1]]);
+	return p == TG_PART_UNSET ? TG_PART_ANY : p;
+}
+
+/* Whether stream @s may start at a window's end: every rank's sends wait
+ * for a compute phase longer than @la_ps, so none is posted before the
+ * window's end. */
+static bool tg_plan_stream_late(const struct tg_graph *g, const struct tg_stream *s, uint64_t la_ps)
+{
+	if (!s->cgate)
+		return false;
+	for (uint32_t r = 0; r < s->n; r++) {
+		const struct tg_node *c = &g->ops[s->cgate[r]];
+
+		if (c->kind != TG_NODE_COMPUTE || c->dur_ps <= la_ps)
+			return false;
+	}
+	return true;
+}
+
+/* Whether operation @i may start at a window's end (its @lead) and where
+ * its end is counted (@comp[i]). NULL, or why not. */
+static const char *tg_plan_comp(const struct tg_graph *g, const void *msgs, size_t stride,
+				const uint16_t *ep_part, uint64_t la_ps, const uint16_t *home,
+				uint16_t *comp, uint32_t i, bool lead)
+{
+	const struct tg_node *o = &g->ops[i];
+
+	if (o->kind == TG_NODE_XFER) {
+		const struct tg_msg *m = tg_plan_msg(msgs, stride, o->msg);
+
+		if (lead)
+			return "a message of its dependency graph waits for an operation that ends in "
+			       "another partition, with no compute phase between";
+		comp[i] = ep_part[tg_op_on_arrival(m->op) ? m->dst : m->src];
+	} else if (o->kind == TG_NODE_STREAM) {
+		if (o->msg >= g->n_streams)
+			return "a streamed collective of its dependency graph is not one of its streams";
+		if (lead && !tg_plan_stream_late(g, &g->streams[o->msg], la_ps))
+			return "a collective of its dependency graph starts as soon as operations in other "
+			       "partitions end, with no compute phase longer than the lookahead between";
+		comp[i] = tg_plan_stream_part(&g->streams[o->msg], ep_part);
+	} else if (lead && !o->dur_ps) {
+		comp[i] = TG_PART_LEAD;
+	} else if (lead && o->dur_ps <= la_ps) {
+		return "a compute phase of its dependency graph no longer than the lookahead waits for "
+		       "operations in other partitions";
+	} else {
+		comp[i] = home[i] < TG_PART_SPECIAL ? home[i] : TG_PART_ROOT;
+	}
+	return NULL;
+}
+
+const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32_t n_msgs, size_t stride,
+			      const uint16_t *ep_part, uint64_t la_ps, uint16_t *home, uint16_t *comp)
+{
+	const char *why;
+	bool *cgate;
+
+	if (g->data.n_xfers)
+		return "its traffic carries data (data-carrying collectives)";
+	if ((why = tg_plan_homes(g, msgs, n_msgs, stride, ep_part, home)) != NULL)
+		return why;
+	if (!(cgate = calloc(g->n_ops ? g->n_ops : 1, sizeof(*cgate))))
+		return "out of memory for the partitions' check";
+	for (uint32_t k = 0; k < g->n_streams; k++)
+		for (uint32_t r = 0; g->streams[k].cgate && r < g->streams[k].n; r++)
+			cgate[g->streams[k].cgate[r]] = true;
+	for (uint32_t i = 0; i < g->n_ops && !why; i++) {
+		const struct tg_node *o = &g->ops[i];
+		bool lead = false;
+
+		/* It may start at a window's end when something it waits for
+		 * ends there, or ends where it does not act. */
+		for (uint32_t k = 0; k < o->n_deps; k++) {
+			uint16_t c = comp[g->deps[o->dep_off + k]];
+
+			lead |= c != TG_PART_ROOT && (c >= TG_PART_SPECIAL || c != home[i]);
+		}
+		why = tg_plan_comp(g, msgs, stride, ep_part, la_ps, home, comp, i, lead);
+		if (!why && cgate[i] && comp[i] == TG_PART_LEAD)
+			why = "a collective's rank waits for a join of operations in other partitions, with "
+			      "no compute phase longer than the lookahead between";
+	}
+	free(cgate);
+	return why;
+}
+
+void tg_graph_par_late(const struct tg *t, uint32_t i)
+{
+	fprintf(stderr,
+		"fabemu: operation %u of the dependency graph would act before the window's end "
+		"(%llu ps): the partitions' plan let it\n",
+		i, (unsigned long long)par_window_end(t->sim->par));
+	abort();
+}
+
+int tg_graph_par_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_BYTES])
+{
+	struct par *p = t->sim->par;
+	uint32_t n = g->n_ops, n_eps = t->n_eps;
+	uint16_t *ep_part;
+	const char *why;
+
+	if (!(t->gp = calloc(1, sizeof(*t->gp))) || !(ep_part = malloc(sizeof(*ep_part) * (n_eps ? n_eps : 1)))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory for %u operations", n);
+		return -ENOMEM;
+	}
+	for (uint32_t ep = 0; ep < n_eps; ep++)
+		ep_part[ep] = (uint16_t)nic_sim(t->nics[t->eps[ep].nic])->part;
+	t->gp->home = malloc(sizeof(*t->gp->home) * (n ? n : 1));
+	t->gp->comp = malloc(sizeof(*t->gp->comp) * (n ? n : 1));
+	t->gp->ready = calloc(n ? n : 1, sizeof(*t->gp->ready));
+	if (!t->gp->home || !t->gp->comp || !t->gp->ready) {
+		free(ep_part);
+		snprintf(err, CFG_ERR_BYTES, "out of memory for %u operations", n);
+		return -ENOMEM;
+	}
+	why = tg_graph_par_plan(g, t->n_flows ? &t->flows[0].msg : NULL, t->n_flows, sizeof(*t->flows),
+				ep_part, par_lookahead(p), t->gp->home, t->gp->comp);
+	free(ep_part);
+	if (why) {
+		snprintf(err, CFG_ERR_BYTES, "the graph's partitions: %s", why);
+		return -EINVAL;
+	}
+	par_set_defer(p, tg_graph_par_defer, t);
+	return 0;
+}
+
+void tg_graph_par_free(struct tg *t)
+{
+	if (!t->gp)
+		return;
+	free(t->gp->home);
+	free(t->gp->comp);
+	free(t->gp->ready);
+	free(t->gp);
+	t->gp = NULL;
+}
