@@ -528,8 +528,8 @@ static void test_graph_partitions(void)
  * its side's partition. With a lookahead of 1 us that is exact; with 2 us
  * or more a compute phase could end inside the window that learnt of the
  * join: refused. A compute phase after both whose successors are on both
- * sides ends as an event of the root (alone, exact), and so do they now.
- * A SEND straight after the join: refused. */
+ * sides ends as an event of the root (alone, exact). A SEND straight
+ * after the join: refused. */
 static void test_graph_partitions_join(void)
 {
 	const struct tg_msg m[5] = {
@@ -542,7 +542,8 @@ static void test_graph_partitions_join(void)
 	struct tg_graph g = { 0 };
 	struct tg_node x = { .kind = TG_NODE_XFER, .coll = TG_NO_COLL };
 	struct tg_node c = { .kind = TG_NODE_COMPUTE, .coll = TG_NO_COLL, .dur_ps = 2000000 };
-	uint32_t j, c0, c1, id, both[2];
+	struct tg_node n0 = { .coll = TG_NO_COLL };
+	uint32_t j, c0, c1, cf, id, dep, both[2];
 
 	for (uint32_t i = 0; i < 2; i++) {
 		x.msg = i;
@@ -574,7 +575,19 @@ static void test_graph_partitions_join(void)
 	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
 	CU_ASSERT_EQUAL(home[id], TG_PART_ANY);
 	CU_ASSERT_EQUAL(comp[id], TG_PART_ROOT);
-	CU_ASSERT_EQUAL(comp[c0], TG_PART_ROOT); /* it serves both sides now */
+	CU_ASSERT_EQUAL(comp[c0], 0); /* it learns of c0's end at a window's end */
+	/* A compute phase that only a join waits for ends where what it waits
+	 * for does (SEND 1 ends at endpoint 3: partition 1); a join of it and
+	 * c0 (partition 0) ends at a window's end. */
+	dep = 1;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &c, &dep, 1, &cf), 0);
+	both[0] = c0;
+	both[1] = cf;
+	n0.kind = TG_NODE_COMPUTE;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n0, both, 2, &id), 0); /* a join of both sides */
+	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
+	CU_ASSERT_EQUAL(home[cf], 1);
+	CU_ASSERT_EQUAL(comp[id], TG_PART_LEAD);
 	/* A SEND the instant the join ends. */
 	x.msg = 4;
 	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &j, 1, &id), 0);

@@ -55,14 +55,17 @@ static uint16_t tg_plan_rank(const struct tg_stream *s, uint32_t r, const uint16
 	return p;
 }
 
-/* Where every operation of @g acts (@home), from the last one back: a
- * compute phase where its successors and the sends it releases do. NULL,
- * or why not. */
-static const char *tg_plan_homes(const struct tg_graph *g, const void *msgs, uint32_t n_msgs,
-				 size_t stride, const uint16_t *ep_part, uint16_t *home)
+/* Hints of where each operation acts (@home), from the last one back: a
+ * transfer at its sender, a compute phase where its successors that act
+ * in one partition do (TG_PART_UNSET: none; what acts in several learns
+ * of its predecessors' ends at a window's end wherever they end); and in
+ * @rankp the partition of the ranks whose sends a compute phase releases
+ * (a streamed collective's; TG_PART_UNSET for others). NULL, or why not. */
+static const char *tg_plan_hints(const struct tg_graph *g, const void *msgs, uint32_t n_msgs,
+				 size_t stride, const uint16_t *ep_part, uint16_t *home, uint16_t *rankp)
 {
 	for (uint32_t i = 0; i < g->n_ops; i++)
-		home[i] = TG_PART_UNSET;
+		home[i] = rankp[i] = TG_PART_UNSET;
 	for (uint32_t k = 0; k < g->n_streams; k++) {
 		const struct tg_stream *s = &g->streams[k];
 
@@ -72,7 +75,7 @@ static const char *tg_plan_homes(const struct tg_graph *g, const void *msgs, uin
 			if (s->cgate[r] >= g->n_ops)
 				return "a collective's rank waits for no operation of the graph";
 			if (p != TG_PART_UNSET)
-				home[s->cgate[r]] = tg_part_merge(home[s->cgate[r]], p);
+				rankp[s->cgate[r]] = home[s->cgate[r]] = tg_part_merge(rankp[s->cgate[r]], p);
 		}
 	}
 	for (uint32_t i = g->n_ops; i-- > 0;) {
@@ -82,16 +85,39 @@ static const char *tg_plan_homes(const struct tg_graph *g, const void *msgs, uin
 			if (o->msg >= n_msgs)
 				return "a transfer of its dependency graph is not one of its messages";
 			home[i] = ep_part[tg_plan_msg(msgs, stride, o->msg)->src];
-		} else if (o->kind == TG_NODE_STREAM || home[i] == TG_PART_UNSET) {
+		} else if (o->kind == TG_NODE_STREAM) {
 			home[i] = TG_PART_ANY;
 		}
-		for (uint32_t k = 0; k < o->n_deps; k++) {
+		for (uint32_t k = 0; home[i] < TG_PART_SPECIAL && k < o->n_deps; k++) {
 			uint32_t d = g->deps[o->dep_off + k];
 
 			home[d] = tg_part_merge(home[d], home[i]);
 		}
 	}
 	return NULL;
+}
+
+/* Where compute phase @i acts, its hint in @home[i]: where the sends it
+ * releases are (a streamed collective's rank); else where all it waits
+ * for ends, when that is one partition (so that it does not wait for a
+ * window's end); else its hint; else the root. */
+static uint16_t tg_plan_compute_home(const struct tg_graph *g, const uint16_t *comp, const uint16_t *home,
+				     const uint16_t *rankp, uint32_t i)
+{
+	const struct tg_node *o = &g->ops[i];
+	uint16_t p = TG_PART_UNSET;
+
+	if (rankp[i] != TG_PART_UNSET)
+		return rankp[i];
+	for (uint32_t k = 0; k < o->n_deps; k++) {
+		uint16_t c = comp[g->deps[o->dep_off + k]];
+
+		if (c != TG_PART_ROOT)
+			p = tg_part_merge(p, c < TG_PART_SPECIAL ? c : TG_PART_ANY);
+	}
+	if (p < TG_PART_SPECIAL)
+		return p;
+	return home[i] < TG_PART_SPECIAL ? home[i] : TG_PART_ANY;
 }
 
 /* The one partition all of @s's edges are in, or TG_PART_ANY. */
@@ -157,22 +183,21 @@ static const char *tg_plan_comp(const struct tg_graph *g, const void *msgs, size
 const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32_t n_msgs, size_t stride,
 			      const uint16_t *ep_part, uint64_t la_ps, uint16_t *home, uint16_t *comp)
 {
-	const char *why;
-	bool *cgate;
+	uint16_t *rankp = malloc(sizeof(*rankp) * (g->n_ops ? g->n_ops : 1));
+	const char *why = NULL;
 
-	if (g->data.n_xfers)
-		return "its traffic carries data (data-carrying collectives)";
-	if ((why = tg_plan_homes(g, msgs, n_msgs, stride, ep_part, home)) != NULL)
-		return why;
-	if (!(cgate = calloc(g->n_ops ? g->n_ops : 1, sizeof(*cgate))))
+	if (!rankp)
 		return "out of memory for the partitions' check";
-	for (uint32_t k = 0; k < g->n_streams; k++)
-		for (uint32_t r = 0; g->streams[k].cgate && r < g->streams[k].n; r++)
-			cgate[g->streams[k].cgate[r]] = true;
+	if (g->data.n_xfers)
+		why = "its traffic carries data (data-carrying collectives)";
+	else
+		why = tg_plan_hints(g, msgs, n_msgs, stride, ep_part, home, rankp);
 	for (uint32_t i = 0; i < g->n_ops && !why; i++) {
 		const struct tg_node *o = &g->ops[i];
 		bool lead = false;
 
+		if (o->kind == TG_NODE_COMPUTE)
+			home[i] = tg_plan_compute_home(g, comp, home, rankp, i);
 		/* It may start at a window's end when something it waits for
 		 * ends there, or ends where it does not act. */
 		for (uint32_t k = 0; k < o->n_deps; k++) {
@@ -181,11 +206,11 @@ const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32
 			lead |= c != TG_PART_ROOT && (c >= TG_PART_SPECIAL || c != home[i]);
 		}
 		why = tg_plan_comp(g, msgs, stride, ep_part, la_ps, home, comp, i, lead);
-		if (!why && cgate[i] && comp[i] == TG_PART_LEAD)
+		if (!why && rankp[i] != TG_PART_UNSET && comp[i] == TG_PART_LEAD)
 			why = "a collective's rank waits for a join of operations in other partitions, with "
 			      "no compute phase longer than the lookahead between";
 	}
-	free(cgate);
+	free(rankp);
 	return why;
 }
 
