@@ -538,7 +538,7 @@ static void test_graph_partitions_join(void)
 		{ .src = 2, .dst = 3, .op = TG_OP_SEND },
 	};
 	const uint16_t part[4] = { 0, 0, 1, 1 };
-	uint16_t home[12], comp[12];
+	uint16_t home[16], comp[16];
 	struct tg_graph g = { 0 };
 	struct tg_node x = { .kind = TG_NODE_XFER, .coll = TG_NO_COLL };
 	struct tg_node c = { .kind = TG_NODE_COMPUTE, .coll = TG_NO_COLL, .dur_ps = 2000000 };
@@ -591,6 +591,7 @@ static void test_graph_partitions_join(void)
 	/* A SEND the instant the join ends. */
 	x.msg = 4;
 	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &j, 1, &id), 0);
+	CU_ASSERT_FATAL(g.n_ops <= sizeof(home) / sizeof(home[0]));
 	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
 	tg_graph_free(&g);
 }
