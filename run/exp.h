@@ -197,6 +197,10 @@ struct exp {
 				       * compute phases (empty without dependencies) */
 	struct tg_coll *colls;        /* collective instances (graph.n_colls) */
 	uint32_t n_colls;             /* their count */
+	uint32_t *gpu_order;          /* per GPU node, a key: partitions take them in the
+				       * order of their keys, ties by number (a training
+				       * pipeline's: replica by replica); NULL: by number */
+	bool gpu_order_clash;         /* more than one workload set one: not used */
 	struct tg_step *steps;        /* training steps */
 	uint32_t n_steps;             /* their count */
 	uint64_t qp_pairs_est;        /* QP pairs the workloads may make (each one's

@@ -181,6 +181,8 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 			.n_colls = &e->n_colls,
 			.steps = &e->steps,
 			.n_steps = &e->n_steps,
+			.gpu_order = &e->gpu_order,
+			.gpu_order_clash = &e->gpu_order_clash,
 			.admit = exp_estimate_admit,
 			.admit_arg = e,
 		};
@@ -675,6 +677,7 @@ void exp_free(struct exp *e)
 	tg_graph_free(&e->graph);
 	free(e->colls);
 	free(e->steps);
+	free(e->gpu_order);
 	free(e->workloads);
 	free(e->islands);
 	free(e->captures);

@@ -4,7 +4,9 @@
  * hosts pod by pod and unit by unit, so a block is a set of whole pods
  * where the counts allow), a GPU node's NICs and NVLink endpoints
  * together, in blocks of GPU nodes (a rank's endpoints are in one
- * partition, which streamed collectives need); switches follow, tier by tier upwards, into the
+ * partition, which streamed collectives need), taken in their numbers'
+ * order or in the one a workload gives (struct exp's gpu_order: a
+ * training pipeline's, replica by replica); switches follow, tier by tier upwards, into the
  * partition most of their placed neighbours are in, ties to the partition
  * with the fewest ports so far (spines and cores spread evenly). */
 #include <errno.h>
@@ -57,11 +59,47 @@ uint32_t fabric_par_auto(const struct exp *e, bool outputs, uint32_t cores)
 	return n > 1 ? n : 1;
 }
 
-/* The partition of every node of @t over @n partitions into @part. */
-static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
+static int fabric_par_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Each GPU node's place in the order of @key (ties by number) into @rank,
+ * or its number without @key. 0 or -ENOMEM. */
+static int fabric_par_gpu_rank(const struct topo *t, const uint32_t *key, uint32_t *rank)
+{
+	uint32_t n = t->gpus.n_nodes;
+	uint64_t *by = key ? malloc(sizeof(*by) * (n ? n : 1)) : NULL;
+
+	for (uint32_t g = 0; g < n; g++)
+		rank[g] = g;
+	if (!key)
+		return 0;
+	if (!by)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < n; g++)
+		by[g] = (uint64_t)key[g] << 32 | g;
+	qsort(by, n, sizeof(*by), fabric_par_u64_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		rank[(uint32_t)by[i]] = i;
+	free(by);
+	return 0;
+}
+
+/* The partition of every node of @t over @n partitions into @part, GPU
+ * nodes in the order of @gkey (NULL: their numbers). 0 or -ENOMEM. */
+static int fabric_par_assign(const struct topo *t, uint32_t n, const uint32_t *gkey, uint16_t *part)
 {
 	uint64_t load[PAR_MAX_THREADS] = { 0 };
 	uint32_t count[PAR_MAX_THREADS];
+	uint32_t *grank = malloc(sizeof(*grank) * (t->gpus.n_nodes ? t->gpus.n_nodes : 1));
+
+	if (!grank || fabric_par_gpu_rank(t, gkey, grank) != 0) {
+		free(grank);
+		return -ENOMEM;
+	}
 
 	for (uint32_t i = 0; i < t->n_nodes; i++)
 		part[i] = UINT16_MAX;
@@ -69,7 +107,7 @@ static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
 		uint32_t node = t->hosts[h], g = t->nodes[node].gpu_node;
 
 		part[node] = (uint16_t)(g != TOPO_NO_LINK && t->gpus.n_nodes
-						? (uint64_t)g * n / t->gpus.n_nodes
+						? (uint64_t)grank[g] * n / t->gpus.n_nodes
 						: (uint64_t)h * n / t->n_hosts);
 		load[part[node]] += t->nodes[node].n_ports;
 	}
@@ -97,6 +135,8 @@ static void fabric_par_assign(const struct topo *t, uint32_t n, uint16_t *part)
 			load[best] += nd->n_ports;
 		}
 	}
+	free(grank);
+	return 0;
 }
 
 /* The smallest delay of a link between two partitions; UINT64_MAX: none. */
@@ -250,7 +290,10 @@ int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES])
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return -ENOMEM;
 	}
-	fabric_par_assign(t, n, f->node_part);
+	if (fabric_par_assign(t, n, e->gpu_order_clash ? NULL : e->gpu_order, f->node_part) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
 	la = fabric_par_lookahead(t, f->node_part);
 	if (la == 0 ||
 	    (f->par_note = fabric_par_graph_local(e, t, f->node_part,

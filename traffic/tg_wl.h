@@ -79,6 +79,12 @@ struct tg_wl_ctx {
 	uint32_t *n_colls;        /* their count (= graph->n_colls) */
 	struct tg_step **steps;   /* training steps, appended to (realloc'd) */
 	uint32_t *n_steps;        /* their count */
+	uint32_t **gpu_order;     /* per GPU node of the topology, a key: partitions take
+				   * them in the order of their keys, ties by number
+				   * (run/fabric_par.c); set by a workload that knows a
+				   * better order than the numbers' (a pipeline's
+				   * replicas); NULL: none */
+	bool *gpu_order_clash;    /* two workloads each set one: the numbers' order */
 	tg_wl_admit_fn admit;     /* told the workload's estimate; NULL: nothing checked */
 	void *admit_arg;          /* its argument */
 	struct tg_wl_est est;     /* the estimate the workload was admitted with */

@@ -620,6 +620,46 @@ static int tg_train_plan(struct tg_train *x, const struct cfg_node *it, char err
 	return 0;
 }
 
+/* The order partitions take GPU nodes in (run/fabric_par.c): replica by
+ * replica, each replica's stages in turn, so that a block of nodes holds
+ * whole pipelines (its sends inside, every stage busy in every block, the
+ * data-parallel rings crossing blocks at their edges) rather than whole
+ * stages, which a pipeline keeps busy at different times. A node takes
+ * the key of its first GPU in that order; nodes the job does not use go
+ * last. Only with pipeline and data parallelism (else the numbers' order
+ * is that order already), and not when another workload set one. */
+static int tg_train_gpu_order(const struct tg_wl_train *p, struct tg_wl_ctx *c)
+{
+	const struct topo *t = c->topo;
+	uint32_t n = t->gpus.n_nodes, *key;
+
+	if (p->pp < 2 || p->dp < 2 || !n || !c->gpu_order)
+		return 0;
+	if (*c->gpu_order) {
+		*c->gpu_order_clash = true;
+		return 0;
+	}
+	if (!(key = malloc(sizeof(*key) * n)))
+		return -ENOMEM;
+	for (uint32_t g = 0; g < n; g++)
+		key[g] = UINT32_MAX;
+	for (uint32_t s = 0; s < p->pp; s++)
+		for (uint32_t d = 0; d < p->dp; d++)
+			for (uint32_t r = 0; r < p->tp; r++) {
+				/* A rank past the endpoints is GPU (rank - n_eps),
+				 * its node that over G (tg_wl_eps). */
+				uint32_t gpu = p->gpus[tg_train_gpu(p, s, d, r)], g;
+
+				if (gpu < t->n_eps || !t->gpus.gpus_per_node ||
+				    (g = (gpu - t->n_eps) / t->gpus.gpus_per_node) >= n)
+					continue;
+				if (d * p->pp + s < key[g])
+					key[g] = d * p->pp + s;
+			}
+	*c->gpu_order = key;
+	return 0;
+}
+
 static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_train p = { .ctx = c };
@@ -650,7 +690,8 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = tg_train_admit(&x, it, err)) != 0 || (rc = tg_train_plan(&x, it, err)) != 0)
+	if ((rc = tg_train_admit(&x, it, err)) != 0 || (rc = tg_train_plan(&x, it, err)) != 0 ||
+	    (rc = tg_train_gpu_order(&p, c)) != 0)
 		goto out;
 	/* A chunk of v is 1/v of the stage's layers: 1/v of its compute and
 	 * of its tensor and expert traffic per pass. */
