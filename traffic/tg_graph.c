@@ -352,10 +352,13 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps, struct 
 	if (o->coll != TG_NO_COLL)
 		tg_atomic_min(&t->colls[o->coll].start_ps, at); /* partitions start them (par.h) */
 	if (o->kind == TG_NODE_XFER) {
-		/* On the sending NIC's simulation (its partition's, par.h). */
+		/* On the sending NIC's simulation (its partition's, par.h); never
+		 * at a window's end (tg_graph_par_plan). */
 		struct sim *ns = t->sim->par ? nic_sim(t->nics[t->eps[t->flows[o->msg].msg.src].nic])
 					     : t->sim;
 
+		if (!ctx)
+			tg_graph_par_late(t, i);
 		sim_at(ns, at, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
 	} else if (o->kind == TG_NODE_STREAM) {
 		tg_stream_start(t, o->msg, at);

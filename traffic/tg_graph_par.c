@@ -43,16 +43,16 @@ static const struct tg_msg *tg_plan_msg(const void *msgs, size_t stride, uint32_
 	return (const struct tg_msg *)((const uint8_t *)msgs + (size_t)i * stride);
 }
 
-/* The partition of every sending endpoint of rank @r of stream @s, or
- * TG_PART_UNSET (it sends nothing), TG_PART_ANY (several). */
-static uint16_t tg_plan_rank(const struct tg_stream *s, uint32_t r, const uint16_t *ep_part)
+/* Into @rp (s->n of them) the partition of every sending endpoint of each
+ * rank of stream @s: TG_PART_UNSET (it sends nothing), or TG_PART_ANY
+ * (several). One pass over its edges. */
+static void tg_plan_ranks(const struct tg_stream *s, const uint16_t *ep_part, uint16_t *rp)
 {
-	uint16_t p = TG_PART_UNSET;
-
+	for (uint32_t r = 0; r < s->n; r++)
+		rp[r] = TG_PART_UNSET;
 	for (uint32_t e = 0; e < s->n_edges; e++)
-		if (s->erank[e] == r && s->ep[2 * e] != UINT32_MAX)
-			p = tg_part_merge(p, ep_part[s->ep[2 * e]]);
-	return p;
+		if (s->ep[2 * e] != UINT32_MAX && s->erank[e] < s->n)
+			rp[s->erank[e]] = tg_part_merge(rp[s->erank[e]], ep_part[s->ep[2 * e]]);
 }
 
 /* Hints of where each operation acts (@home), from the last one back: a
@@ -68,15 +68,22 @@ static const char *tg_plan_hints(const struct tg_graph *g, const void *msgs, uin
 		home[i] = rankp[i] = TG_PART_UNSET;
 	for (uint32_t k = 0; k < g->n_streams; k++) {
 		const struct tg_stream *s = &g->streams[k];
+		uint16_t *rp;
 
-		for (uint32_t r = 0; s->cgate && r < s->n; r++) {
-			uint16_t p = tg_plan_rank(s, r, ep_part);
-
-			if (s->cgate[r] >= g->n_ops)
+		if (!s->cgate)
+			continue;
+		if (!(rp = malloc(sizeof(*rp) * (s->n ? s->n : 1))))
+			return "out of memory for the partitions' check";
+		tg_plan_ranks(s, ep_part, rp);
+		for (uint32_t r = 0; r < s->n; r++) {
+			if (s->cgate[r] >= g->n_ops) {
+				free(rp);
 				return "a collective's rank waits for no operation of the graph";
-			if (p != TG_PART_UNSET)
-				rankp[s->cgate[r]] = home[s->cgate[r]] = tg_part_merge(rankp[s->cgate[r]], p);
+			}
+			if (rp[r] != TG_PART_UNSET)
+				rankp[s->cgate[r]] = home[s->cgate[r]] = tg_part_merge(rankp[s->cgate[r]], rp[r]);
 		}
+		free(rp);
 	}
 	for (uint32_t i = g->n_ops; i-- > 0;) {
 		const struct tg_node *o = &g->ops[i];
