@@ -230,19 +230,28 @@ void par_set_defer(struct par *p, par_defer_fn fn, void *ctx)
 	p->defer_ctx = ctx;
 }
 
+int par_defer_room(struct par_part *pp, uint32_t more)
+{
+	uint64_t cap = pp->cap_defer ? pp->cap_defer : 256;
+	struct par_drec *v;
+
+	if ((uint64_t)pp->n_defer + more <= pp->cap_defer)
+		return 0;
+	while (cap < (uint64_t)pp->n_defer + more)
+		cap *= 2;
+	if (cap > UINT32_MAX || !(v = realloc(pp->defer, sizeof(*v) * cap)))
+		return -ENOMEM;
+	pp->defer = v;
+	pp->cap_defer = (uint32_t)cap;
+	return 0;
+}
+
 void par_defer(struct sim *from, uint64_t t_ps, uint32_t what)
 {
 	struct par_part *pp = &from->par->parts[from->part];
 
-	if (pp->n_defer == pp->cap_defer) {
-		uint32_t cap = pp->cap_defer ? pp->cap_defer * 2 : 256;
-		struct par_drec *v = cap > pp->cap_defer ? realloc(pp->defer, sizeof(*v) * cap) : NULL;
-
-		if (!v)
-			sim_at_fail(from);
-		pp->defer = v;
-		pp->cap_defer = cap;
-	}
+	if (par_defer_room(pp, 1) != 0)
+		sim_at_fail(from);
 	pp->defer[pp->n_defer] = (struct par_drec){ .t_ps = t_ps, .what = what, .part = from->part,
 						    .idx = pp->n_defer };
 	pp->n_defer++;
@@ -487,13 +496,15 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		if (lead) {
 			p->windows++;
 			p->bound_ps = (uint64_t)(bound >> 64);
-			p->defer_due = false;
-			for (uint32_t i = 0; !p->remote.size && i < p->n; i++)
-				p->defer_due |= p->parts[i].n_defer > 0;
 			if (p->remote.size)
 				par_swap(p); /* looks once the frames are in (below) */
 			else
 				par_look(p);
+			/* Every partition's par_defer records (across processes:
+			 * each process has every process's now, par_swap). */
+			p->defer_due = false;
+			for (uint32_t i = 0; i < p->n; i++)
+				p->defer_due |= p->parts[i].n_defer > 0;
 		}
 		if (p->remote.size)
 			par_wait(&p->bar);
@@ -513,8 +524,13 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		if (root_due || p->defer_due) {
 			/* What the window left for the run as a whole, then the
 			 * root's event: both alone. */
-			if (lead && p->defer_due)
+			if (lead && p->defer_due) {
 				par_defer_run(p);
+				/* The next events over every process again: the
+				 * handler scheduled some. */
+				if (p->remote.size)
+					par_look_remote(p, false);
+			}
 			if (lead && root_due) {
 				par_root_event(p);
 				p->crit_events++;

@@ -148,8 +148,9 @@ void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len)
  * waiting, the records of all partitions in the order of (time,
  * partition, leaving). Whatever the handler schedules must be due after
  * the window's end (par_window_end), in any partition or the root; it
- * returns the events it stood for (counted among the run's). Not across
- * processes (fabric_par_blocker). */
+ * returns the events it stood for (counted among the run's). Across
+ * processes every process gets every process's records (par_swap) and
+ * hands them all over, in the same order. */
 typedef uint64_t (*par_defer_fn)(void *ctx, uint64_t t_ps, uint32_t what);
 void par_set_defer(struct par *p, par_defer_fn fn, void *ctx);
 void par_defer(struct sim *from, uint64_t t_ps, uint32_t what);

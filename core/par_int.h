@@ -116,6 +116,8 @@ struct par {
 	bool glob_stuck;           /* ... and whether one of them is stuck */
 };
 
+/* Room for @more par_defer records in @pp's. 0 or -ENOMEM. */
+int par_defer_room(struct par_part *pp, uint32_t more);
 /* Room for @bytes more in @b (amortised growth; frames are small). */
 uint8_t *par_box_room(struct par_box *b, size_t bytes);
 /* Let the calling thread run on any CPU (par.c). */

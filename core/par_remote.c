@@ -98,11 +98,37 @@ void par_sum(struct sim *s, uint64_t *v, uint32_t n)
 		p->remote.combine(p->remote.ctx, NULL, 0, v, n);
 }
 
-/* A block of frames on the wire: from partition j's outbox to partition i. */
+/* A block of frames on the wire: from partition j's outbox to partition i;
+ * or (j = PAR_WIRE_DEFER) partition i's par_defer records. */
 struct par_wire_hdr {
 	uint32_t j, i;
 	uint64_t len;   /* bytes of records that follow */
 };
+
+#define PAR_WIRE_DEFER UINT32_MAX
+
+/* A block of partition h->i's par_defer records from process @k (@avail
+ * bytes left of what it sent): appended to that partition's, as if left
+ * here. */
+static void par_swap_defer(struct par *p, uint32_t k, const struct par_wire_hdr *h, const uint8_t *at,
+			   size_t avail)
+{
+	struct par_part *pp;
+	uint64_t n = h->len / sizeof(struct par_drec);
+
+	if (h->i >= p->n || par_owns(p, h->i) || h->len % sizeof(struct par_drec) || h->len > avail ||
+	    n > UINT32_MAX) {
+		fprintf(stderr, "fabemu: malformed records from process %u\n", k);
+		abort();
+	}
+	pp = &p->parts[h->i];
+	if (par_defer_room(pp, (uint32_t)n) != 0) {
+		fprintf(stderr, "fabemu: out of memory for records from process %u\n", k);
+		abort();
+	}
+	memcpy(pp->defer + pp->n_defer, at, h->len);
+	pp->n_defer += (uint32_t)n;
+}
 
 /* Frames between processes (remote): what this process's partitions sent
  * to the others' goes to them, what theirs sent to this one's lands in
@@ -138,6 +164,22 @@ void par_swap(struct par *p)
 			p->wire[k].len += sizeof(h) + b->len;
 			b->len = 0;
 		}
+	/* Every own partition's par_defer records, to every process. */
+	for (uint32_t j = p->own_first; j < p->own_end; j++) {
+		struct par_wire_hdr h = { .j = PAR_WIRE_DEFER, .i = j,
+					  .len = sizeof(struct par_drec) * (uint64_t)p->parts[j].n_defer };
+
+		for (uint32_t k = 0; h.len && k < p->remote.size; k++) {
+			uint8_t *at;
+
+			if (k == me)
+				continue;
+			at = par_box_room(&p->wire[k], sizeof(h) + h.len);
+			memcpy(at, &h, sizeof(h));
+			memcpy(at + sizeof(h), p->parts[j].defer, h.len);
+			p->wire[k].len += sizeof(h) + h.len;
+		}
+	}
 	for (uint32_t k = 0; k < p->remote.size; k++) {
 		p->wire_out[k] = p->wire[k].buf;
 		p->wire_len[k] = p->wire[k].len;
@@ -154,6 +196,11 @@ void par_swap(struct par *p)
 
 			memcpy(&h, p->wire_in[k] + off, sizeof(h));
 			off += sizeof(h);
+			if (h.j == PAR_WIRE_DEFER) {
+				par_swap_defer(p, k, &h, p->wire_in[k] + off, p->wire_in_len[k] - off);
+				off += h.len;
+				continue;
+			}
 			if (h.j >= p->n || h.i >= p->n || !par_owns(p, h.i) || par_owns(p, h.j) ||
 			    h.len > p->wire_in_len[k] - off) {
 				fprintf(stderr, "fabemu: malformed frames from process %u\n", k);
@@ -208,7 +255,7 @@ void par_look_remote(struct par *p, bool looks)
 	p->glob_next = UINT64_MAX - mx[0];
 	p->glob_stuck = mx[1] != 0;
 	p->crit_events += mx[4];
-	root->n_events = p->root_events0 + p->root_events + sum[0];
+	root->n_events = p->root_events0 + p->root_events + p->defer_events + sum[0];
 	root->n_hops = sum[1];
 	if (mx[3] > root->last_work_ps)
 		root->last_work_ps = mx[3];

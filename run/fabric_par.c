@@ -28,10 +28,9 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 {
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic carries data (data-carrying collectives), not partitioned yet";
-	if (e->remote && e->graph.n_ops && !tg_graph_joinless(&e->graph))
-		return "across processes: its traffic has a dependency graph with compute phases or "
-		       "joins (training steps, collectives that wait for others), not split over "
-		       "processes yet";
+	if (e->remote && tg_graph_stream_waited(&e->graph))
+		return "across processes: an operation waits for a streamed collective's end "
+		       "(iterations, or what follows it), which no one process sees during the run";
 	for (uint32_t i = 0; e->remote && i < e->n_faults; i++)
 		if (!e->faults[i].ops->splits)
 			return "across processes: a fault of a kind that may act on every process's "

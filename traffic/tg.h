@@ -342,6 +342,9 @@ enum {
 	TG_PART_ROOT = 0xFFFE,    /* ends in an event of the root (alone) */
 	TG_PART_ANY = 0xFFFF,     /* acts in more than one partition */
 };
+/* Whether an operation of @g waits for a streamed collective's end (which,
+ * split over processes, no one process sees until the run is over). */
+bool tg_graph_stream_waited(const struct tg_graph *g);
 /* How @g runs in partitions (tg_graph_par.c), @ep_part the partition of
  * each endpoint of its messages (@n_msgs of them, each a struct tg_msg
  * @stride bytes after the one before, from @msgs) and of its streams'

@@ -78,6 +78,15 @@ bool tg_graph_parallel(const struct tg_graph *g)
 	return !g->data.n_xfers;
 }
 
+bool tg_graph_stream_waited(const struct tg_graph *g)
+{
+	for (uint32_t i = 0; i < g->n_ops; i++)
+		for (uint32_t k = 0; k < g->ops[i].n_deps; k++)
+			if (g->ops[g->deps[g->ops[i].dep_off + k]].kind == TG_NODE_STREAM)
+				return true;
+	return false;
+}
+
 bool tg_graph_joinless(const struct tg_graph *g)
 {
 	bool *waited = calloc(g->n_ops ? g->n_ops : 1, sizeof(*waited));
@@ -291,7 +300,9 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx
 {
 	const struct tg_node *o = &t->ops[i];
 	/* In a partition, a successor that starts elsewhere or waits for more
-	 * than this partition's operations waits for the window's end. */
+	 * than this partition's operations waits for the window's end; across
+	 * processes so does every count of one that ends there (each process
+	 * counts it, from the same records). */
 	bool part = t->gp && ctx && ctx != t->sim;
 
 	/* In a parallel run (par.h; tg_graph_parallel: streams and transfers,
@@ -314,7 +325,8 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx
 	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++) {
 		uint32_t s = t->succ[k];
 
-		if (part && (t->gp->comp[i] != ctx->part || t->gp->home[s] != ctx->part))
+		if (part && (t->gp->comp[i] != ctx->part || t->gp->home[s] != ctx->part ||
+			     (t->remote && t->gp->comp[s] == TG_PART_LEAD)))
 			par_defer(ctx, now_ps, s);
 		else
 			tg_graph_countdown(t, s, now_ps, ctx);

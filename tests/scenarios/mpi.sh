@@ -13,7 +13,8 @@
 #   once with lossy links and a stop time, a listed all-to-all over
 #   rails, faults of every kind on links between the processes, IB links
 #   going down and up inside a process's half and, at 3 processes,
-#   between two), a split check with its JUnit
+#   between two, a training job's steps with their joins and compute
+#   phases), a split check with its JUnit
 #   report, a bad --set said once, check --skip-nightly's SKIP line said
 #   once, a split run with captures on both
 #   processes' ports and series.csv; a single run with a pcapng capture
@@ -137,7 +138,8 @@ grep -q 'fail' "$tmp/cA.out" || bad "check sweep: the failing point is not in it
 here=$(dirname "$0")
 split=("$here/../../experiments/permutation-leaf.yaml" "$here/mpi-split.yaml" "$here/mpi-split-ib.yaml"
 	"$here/mpi-streams.yaml" "$here/../../experiments/alltoall-rails.yaml" "$here/mpi-faults.yaml"
-	"$here/mpi-link-faults.yaml" "$here/threads-faults.yaml" "$here/mpi-ib-faults.yaml")
+	"$here/mpi-link-faults.yaml" "$here/threads-faults.yaml" "$here/mpi-ib-faults.yaml"
+	"$here/mpi-train.yaml")
 "$here/mpi_identity.sh" "$fabemu" 2 "" --split "${split[@]}" || fail=1
 "$here/mpi_identity.sh" "$fabemu" 3 "--partitions 5" --split "${split[@]}" || fail=1
 # A split check: its verdict, exit status and JUnit report are those of one process.
