@@ -329,10 +329,6 @@ uint64_t tg_graph_stream_msgs(const struct tg_graph *g);
 uint64_t tg_graph_stream_done_bytes(const struct tg_graph *g);
 /* Whether @g may run in partitions (par.h) at all: it carries no data. */
 bool tg_graph_parallel(const struct tg_graph *g);
-/* Whether @g has transfers and streamed collectives only, no stream
- * waiting for another operation or waited for: what a run split over
- * processes takes (no compute phases or joins). */
-bool tg_graph_joinless(const struct tg_graph *g);
 /* Where an operation of a graph in partitions acts or ends, besides a
  * partition's number (tg_graph_par_plan). */
 enum {

@@ -87,24 +87,6 @@ bool tg_graph_stream_waited(const struct tg_graph *g)
 	return false;
 }
 
-bool tg_graph_joinless(const struct tg_graph *g)
-{
-	bool *waited = calloc(g->n_ops ? g->n_ops : 1, sizeof(*waited));
-	bool ok = waited && !g->data.n_xfers;
-
-	for (uint32_t i = 0; ok && i < g->n_ops; i++)
-		for (uint32_t k = 0; k < g->ops[i].n_deps; k++)
-			waited[g->deps[g->ops[i].dep_off + k]] = true;
-	for (uint32_t i = 0; ok && i < g->n_ops; i++) {
-		const struct tg_node *o = &g->ops[i];
-
-		ok = o->kind == TG_NODE_XFER ||
-		     (o->kind == TG_NODE_STREAM && !o->n_deps && !waited[i]);
-	}
-	free(waited);
-	return ok;
-}
-
 void tg_graph_free(struct tg_graph *g)
 {
 	tg_graph_free_streams(g);
@@ -305,9 +287,8 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx
 	 * counts it, from the same records). */
 	bool part = t->gp && ctx && ctx != t->sim;
 
-	/* In a parallel run (par.h; tg_graph_parallel: streams and transfers,
-	 * each transfer's successors in the partition where it ends)
-	 * operations end in any partition: the shared counts are atomic. */
+	/* In a parallel run (par.h; tg_graph_par.c) operations end in any
+	 * partition: the shared counts are atomic. */
 	__atomic_fetch_add(&t->n_ops_done, 1, __ATOMIC_RELAXED);
 	t->op_end[i] = now_ps;
 	if (o->coll != TG_NO_COLL) {
