@@ -1,6 +1,7 @@
 /* Partitions in other processes (par.h, struct par_remote): which process
  * runs which partition, the frames between processes at a window's end
- * and the figures every process must agree on. */
+ * (and every partition's par_defer records, to every process) and the
+ * figures every process must agree on. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,9 @@
  * acts, and what waits for a window's end.
  *
  * An operation acts in one partition (a transfer: its sender's; a compute
- * phase: the one all its successors act in), or in several (a streamed
- * collective). Its end is counted where its last event happens: a
+ * phase: that of the rank whose sends it releases, else where all it
+ * waits for ends, else where its successors act), or in several (a
+ * streamed collective). Its end is counted where its last event happens: a
  * transfer's at its receiver (a SEND or WRITE with immediate) or sender; a
  * compute phase's in its own partition, or as an event of the root when it
  * has none. What waits for an operation that ends in another partition,
@@ -195,7 +196,7 @@ const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32
 
 	if (!rankp)
 		return "out of memory for the partitions' check";
-	if (g->data.n_xfers)
+	if (!tg_graph_parallel(g))
 		why = "its traffic carries data (data-carrying collectives)";
 	else
 		why = tg_plan_hints(g, msgs, n_msgs, stride, ep_part, home, rankp);
