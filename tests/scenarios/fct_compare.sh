@@ -15,8 +15,10 @@
 # the simulator's) within 6% and 4%; without congestion control DCQCN's
 # work is 2.6-4.6x off the reference's p95 in the middle bins.
 # Then experiments/fct-websearch.yaml (the CI-sized experiment for
-# users, a k=4 fat-tree) with each algorithm passes its own expect: list
-# (nothing drops, every flow completes, no flow beats its ideal FCT).
+# users, a k=4 fat-tree) passes its own expect: list (nothing drops, every
+# flow completes, no flow beats its ideal FCT): with HPCC, as shipped, and
+# with --websearch-dcqcn (the release set's 3 ms variant; 4 s of CPU the
+# default set does without) with DCQCN too.
 # With --break-cc the same reference check runs DCQCN's work with
 # nic.cc=none and must fail (the test fct-vs-ns3-broken).
 # --until NS cuts the work at NS instead of 3 ms: the default test set runs
@@ -24,16 +26,17 @@
 # measured: DCQCN within 21% in its worst bin, HPCC within 5%, and without
 # congestion control 1.5-4.9x off, so it still fails); the release set
 # (fct-vs-ns3-3ms) runs the 3 ms.
-#   fct_compare.sh FABEMU EXPERIMENTS_DIR [--break-cc] [--until NS]
+#   fct_compare.sh FABEMU EXPERIMENTS_DIR [--break-cc] [--until NS] [--websearch-dcqcn]
 set -eu
 fabemu=$1
 dir=$2
 shift 2
-until_ns=3000000 broken=0
+until_ns=3000000 broken=0 web_dcqcn=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--break-cc) broken=1 ;;
 	--until) until_ns=$2; shift ;;
+	--websearch-dcqcn) web_dcqcn=1 ;;
 	*) echo "fct_compare.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -64,7 +67,9 @@ check "DCQCN and HPCC agree with the ns-3 reference (first $((until_ns / 1000)) 
 	"$(echo "$out" | grep -c '^2 passed, 0 failed$') == 1"
 "$fabemu" check "$dir/fct-websearch.yaml" -o "$tmp/hpcc" -q >/dev/null ||
 	{ echo "FAIL: fct-websearch with hpcc: its expect list"; fail=1; }
-"$fabemu" check "$dir/fct-websearch.yaml" -o "$tmp/dcqcn" -q --set nic.cc=dcqcn \
-	--set 'fabric.ecn={tcs: [3], kmin: 400KB, kmax: 1600KB, pmax: 20%}' >/dev/null ||
-	{ echo "FAIL: fct-websearch with dcqcn: its expect list"; fail=1; }
+if [ "$web_dcqcn" = 1 ]; then
+	"$fabemu" check "$dir/fct-websearch.yaml" -o "$tmp/dcqcn" -q --set nic.cc=dcqcn \
+		--set 'fabric.ecn={tcs: [3], kmin: 400KB, kmax: 1600KB, pmax: 20%}' >/dev/null ||
+		{ echo "FAIL: fct-websearch with dcqcn: its expect list"; fail=1; }
+fi
 exit "$fail"
