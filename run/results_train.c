@@ -34,7 +34,8 @@ static bool res_train_step(const struct fabric *f, uint32_t k, uint64_t *start, 
 		for (uint32_t i = s->first; i < s->end; i++)
 			if (tg_node_span(f->tg, i, &a, &b) == 0 && a < *start)
 				*start = a;
-	return tg_critical_path(&e->graph, tg_op_ends(f->tg), s->first, s->end, *start, part) == 0;
+	return tg_critical_path(&e->graph, tg_op_ends(f->tg), tg_stream_origins(f->tg), s->first, s->end,
+				*start, part) == 0;
 }
 
 /* Workload @w's steps, how many completed, and the mean step and parts

@@ -458,22 +458,58 @@ static void test_critical_path(void)
 	CU_ASSERT_EQUAL(id, 4);
 	CU_ASSERT_EQUAL(g.ops[4].n_deps, 4);
 	CU_ASSERT_EQUAL(memcmp(&g.deps[g.ops[4].dep_off], all, sizeof(all)), 0);
-	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), 0);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, NULL, 0, 4, 0, part), 0);
 	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 18);
 	CU_ASSERT_EQUAL(part[TG_TAG_TP], 7);
 	CU_ASSERT_EQUAL(part[TG_TAG_DP], 0);
 	for (int t = 0; t < TG_TAG_N; t++)
 		sum += part[t];
 	CU_ASSERT_EQUAL(sum, 25);
-	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 4, part), 0);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, NULL, 0, 4, 4, part), 0);
 	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 14);
 	end[3] = 24; /* now 1 ends last: the DP transfer is the path */
-	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), 0);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, NULL, 0, 4, 0, part), 0);
 	CU_ASSERT_EQUAL(part[TG_TAG_DP], 15);
 	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 10);
 	CU_ASSERT_EQUAL(part[TG_TAG_TP], 0);
 	end[4] = UINT64_MAX;
-	CU_ASSERT_EQUAL(tg_critical_path(&g, end, 0, 4, 0, part), -EAGAIN);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, NULL, 0, 4, 0, part), -EAGAIN);
+	tg_graph_free(&g);
+}
+
+/* A streamed instance with rank gates (tg_stream_origins): 0 and 1
+ * compute phases (end 10 and 14), 2 the instance (DP, waiting for both,
+ * ends 30), 3 its join. Its last arrival's chain of waits goes back to 0
+ * (sorg 0): DP 20, compute 10. Without sorg, the latest gate, 1: DP 16,
+ * compute 14; with sorg naming nothing (TG_NO_GATE_OP), the same. */
+static void test_critical_path_stream(void)
+{
+	struct tg_graph g = { 0 };
+	struct tg_node n = { .kind = TG_NODE_COMPUTE, .coll = TG_NO_COLL, .tag = TG_TAG_COMPUTE };
+	uint32_t id, both[] = { 0, 1 }, two = 2, sorg = 0;
+	uint64_t end[] = { 10, 14, 30, 30 }, part[TG_TAG_N];
+
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, NULL, 0, &id), 0);
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, NULL, 0, &id), 0);
+	n.kind = TG_NODE_STREAM;
+	n.tag = TG_TAG_DP;
+	n.msg = 0; /* stream 0 */
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, both, 2, &id), 0);
+	n.kind = TG_NODE_COMPUTE;
+	CU_ASSERT_EQUAL(tg_graph_add(&g, &n, &two, 1, &id), 0);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, &sorg, 0, 3, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 20);
+	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 10);
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, NULL, 0, 3, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 16);
+	CU_ASSERT_EQUAL(part[TG_TAG_COMPUTE], 14);
+	sorg = TG_NO_GATE_OP;
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, &sorg, 0, 3, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 16);
+	/* An origin before the step's first node ends the walk there. */
+	sorg = 0;
+	CU_ASSERT_EQUAL(tg_critical_path(&g, end, &sorg, 1, 3, 0, part), 0);
+	CU_ASSERT_EQUAL(part[TG_TAG_DP], 30);
 	tg_graph_free(&g);
 }
 
@@ -615,6 +651,7 @@ int test_coll_register(void)
 		{ "training pipeline schedules", test_train_schedules },
 		{ "training and all-to-all of no bytes", test_train_zeros },
 		{ "critical path", test_critical_path },
+		{ "critical path: a streamed instance", test_critical_path_stream },
 		{ "graphs in partitions", test_graph_partitions },
 		{ "graphs in partitions: joins and compute phases", test_graph_partitions_join },
 	};

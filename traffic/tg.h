@@ -472,6 +472,13 @@ void tg_result_counts(struct tg *t, uint32_t done, uint32_t failed);
  * received at once, summed over the partitions of a parallel run (each
  * counts its own); 0 when nothing streamed. */
 uint64_t tg_in_flight_peak(const struct tg *t);
+/* Per stream of the graph (tg_graph's streams): for one with rank gates,
+ * the operation its critical path goes on to from its end (tg_critical_path's
+ * @sorg), TG_NO_GATE_OP before its first arrival; NULL when no stream has
+ * rank gates. In a run across processes, the process that saw the
+ * instance's arrivals holds it (a graph that waits for a streamed
+ * instance's end runs in one process). */
+const uint32_t *tg_stream_origins(const struct tg *t);
 
 /* A run split over processes (run/fabric_remote.c): the streamed
  * collectives' figures over every process, in two reductions. The first:
@@ -521,11 +528,14 @@ const uint64_t *tg_op_ends(const struct tg *t);
  * or not, for all of them), given when each completed (@end_ps, UINT64_MAX:
  * not), started at @start_ps: walked back from @last, at each node to the
  * predecessor (of index >= @first) that completed last (the highest index
- * of those that tie), each node charged the time from that predecessor's
+ * of those that tie; a streamed instance with rank gates: the operation
+ * @sorg names for it, NULL or TG_NO_GATE_OP for none, what a listed
+ * instance's walk would reach through its transfers), each node charged the time from that predecessor's
  * end (or @start_ps, for the first node of the path) to its own end, by
  * its tag, into @part (zeroed first). The parts add up to the end of
  * @last less @start_ps. 0, or -EAGAIN when @last has not completed. */
-int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t first, uint32_t last,
+int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, const uint32_t *sorg,
+		     uint32_t first, uint32_t last,
 		     uint64_t start_ps, uint64_t part[TG_TAG_N]);
 /* Value <-> name of the tags (NULL-terminated, index = enum tg_tag). */
 const char *const *tg_tag_names(void);

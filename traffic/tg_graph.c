@@ -299,14 +299,18 @@ void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx
 		if (left == 0 && t->data)
 			tg_data_coll_done(t, o->coll); /* before what waits for it starts */
 	}
-	/* A streamed instance's rank's compute: its sends (listed: the first
-	 * successors of the compute node). */
-	if (t->st && t->st->cref && t->st->cref[i] != UINT64_MAX)
-		tg_stream_computed(t, i, now_ps);
 	for (uint32_t k = t->succ_off[i]; k < t->succ_off[i + 1]; k++) {
 		uint32_t s = t->succ[k];
 
-		if (part && (t->gp->comp[i] != ctx->part || t->gp->home[s] != ctx->part ||
+		if (t->ops[s].kind == TG_NODE_STREAM && t->st->v[t->ops[s].msg].cgate) {
+			/* Ranks of a streamed instance that this gates start now,
+			 * in this partition (tg_graph_par_plan): where the
+			 * instance's node comes among the successors, as its
+			 * listed transfers would. */
+			if (!ctx)
+				tg_graph_par_late(t, s);
+			tg_stream_gated(t, t->ops[s].msg, i, now_ps, ctx);
+		} else if (part && (t->gp->comp[i] != ctx->part || t->gp->home[s] != ctx->part ||
 			     (t->remote && t->gp->comp[s] == TG_PART_LEAD)))
 			par_defer(ctx, now_ps, s);
 		else
@@ -487,8 +491,8 @@ const uint64_t *tg_op_ends(const struct tg *t)
 	return t->op_end;
 }
 
-int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t first, uint32_t last,
-		     uint64_t start_ps, uint64_t part[TG_TAG_N])
+int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, const uint32_t *sorg,
+		     uint32_t first, uint32_t last, uint64_t start_ps, uint64_t part[TG_TAG_N])
 {
 	uint32_t cur = last;
 	uint64_t cur_end;
@@ -499,10 +503,21 @@ int tg_critical_path(const struct tg_graph *g, const uint64_t *end_ps, uint32_t 
 	for (;;) {
 		const struct tg_node *o = &g->ops[cur];
 		uint8_t tag = o->tag < TG_TAG_N ? o->tag : TG_TAG_NONE;
-		uint32_t best = UINT32_MAX;
+		uint32_t best = UINT32_MAX, n_deps = o->n_deps;
 		uint64_t best_end = 0;
 
-		for (uint32_t j = 0; j < o->n_deps; j++) {
+		if (o->kind == TG_NODE_STREAM && sorg && sorg[o->msg] != TG_NO_GATE_OP) {
+			/* A streamed instance with rank gates: where its last
+			 * arrival's chain of waits goes back to. */
+			uint32_t d = sorg[o->msg];
+
+			n_deps = 0;
+			if (d >= first && end_ps[d] != UINT64_MAX) {
+				best = d;
+				best_end = end_ps[d];
+			}
+		}
+		for (uint32_t j = 0; j < n_deps; j++) {
 			uint32_t d = g->deps[o->dep_off + j];
 
 			if (d >= first && end_ps[d] != UINT64_MAX &&

@@ -13,11 +13,13 @@
  * order of the ends' times, and starts at the latest of them. That is
  * exact only for what acts after the window's end: a compute phase longer
  * than the lookahead (its end is due after the window), a join of no
- * length (it ends at once, and what waits for it follows the same rule),
- * or a streamed collective whose every rank first waits for such a
- * compute phase. tg_graph_par_plan refuses the rest (a transfer or a
- * collective that would start the instant another partition's operation
- * ends), and the run stays in one partition. A compute phase's end event
+ * length (it ends at once, and what waits for it follows the same rule).
+ * A streamed collective with rank gates (tg.h's cgate) never waits for a
+ * window's end: each rank starts where its gate ends (tg_stream_gated),
+ * which must be the rank's partition or the root. tg_graph_par_plan
+ * refuses the rest (a transfer or a collective that would start the
+ * instant another partition's operation ends, a rank gated by a join of
+ * several partitions), and the run stays in one partition. A compute phase's end event
  * is keyed by its node (tg_graph_compute_at), so that one learnt of late
  * keeps the order it has in one thread. */
 #include <errno.h>
@@ -139,22 +141,6 @@ static uint16_t tg_plan_stream_part(const struct tg_stream *s, const uint16_t *e
 	return p == TG_PART_UNSET ? TG_PART_ANY : p;
 }
 
-/* Whether stream @s may start at a window's end: every rank's sends wait
- * for a compute phase longer than @la_ps, so none is posted before the
- * window's end. */
-static bool tg_plan_stream_late(const struct tg_graph *g, const struct tg_stream *s, uint64_t la_ps)
-{
-	if (!s->cgate)
-		return false;
-	for (uint32_t r = 0; r < s->n; r++) {
-		const struct tg_node *c = &g->ops[s->cgate[r]];
-
-		if (c->kind != TG_NODE_COMPUTE || c->dur_ps <= la_ps)
-			return false;
-	}
-	return true;
-}
-
 /* Whether operation @i may start at a window's end (its @lead) and where
  * its end is counted (@comp[i]). NULL, or why not. */
 static const char *tg_plan_comp(const struct tg_graph *g, const void *msgs, size_t stride,
@@ -173,7 +159,10 @@ static const char *tg_plan_comp(const struct tg_graph *g, const void *msgs, size
 	} else if (o->kind == TG_NODE_STREAM) {
 		if (o->msg >= g->n_streams)
 			return "a streamed collective of its dependency graph is not one of its streams";
-		if (lead && !tg_plan_stream_late(g, &g->streams[o->msg], la_ps))
+		/* With rank gates each rank starts where its gate ends (the
+		 * gates' own check is the plan's); else at a window's end only
+		 * if every rank first waits for such a gate. */
+		if (lead && !g->streams[o->msg].cgate)
 			return "a collective of its dependency graph starts as soon as operations in other "
 			       "partitions end, with no compute phase longer than the lookahead between";
 		comp[i] = tg_plan_stream_part(&g->streams[o->msg], ep_part);
@@ -217,6 +206,8 @@ const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32
 		if (!why && rankp[i] != TG_PART_UNSET && comp[i] == TG_PART_LEAD)
 			why = "a collective's rank waits for a join of operations in other partitions, with "
 			      "no compute phase longer than the lookahead between";
+		else if (!why && rankp[i] != TG_PART_UNSET && o->kind != TG_NODE_COMPUTE)
+			why = "a collective's rank waits for a transfer or a collective";
 	}
 	free(rankp);
 	return why;

@@ -10,6 +10,9 @@
 #include "tg.h"
 
 enum { TG_NO_OP = UINT32_MAX /* a message no operation names */ };
+/* Where a streamed message comes in the listed order of its instance: a
+ * key of this many fields (tg_stream_alg_key). */
+enum { TG_SKEY_N = 6 };
 
 /* @*v = max(@*v, @x), atomically: counts several partitions of a parallel
  * run write (par.h), whose order must not show. */
@@ -86,6 +89,12 @@ struct tg_smsg {
 			       * or receiving rank (tree down) */
 	uint32_t j;           /* its slice */
 	uint8_t ph;           /* its phase (hierarchical: 0..2; tree: 0 up, 1 down) */
+	uint32_t org;         /* with rank gates: the graph operation its chain of waits
+			       * goes back to, as the critical path walks it (the
+			       * latest of what a listed message waits for, the later
+			       * in the listed order on a tie): its sender's gate, or
+			       * that of the message it forwards; TG_NO_OP for a first
+			       * send not yet released */
 };
 
 /* One streamed message while it is in flight (tg_stream.c): made when it
@@ -93,7 +102,8 @@ struct tg_smsg {
 struct tg_sslot {
 	struct tg *t;         /* owner */
 	struct tg_smsg m;     /* which message */
-	uint64_t start_ps;    /* when it was posted */
+	uint64_t start_ps;    /* when it was posted (while held for its rank's gate: when
+			       * it was made) */
 	uint32_t id;          /* its slot number (wr_id's low bits) */
 	uint32_t s;           /* its stream (graph->streams) */
 	uint32_t next;        /* free list: the next free slot */
@@ -123,14 +133,19 @@ struct tg_sconn {
 /* A streamed instance while it runs. */
 struct tg_srt {
 	uint32_t *conn;       /* per edge: its connection (t->st->conns) (malloc'd) */
-	uint32_t *cnt;        /* while it runs: per rank (and channel, phase or step, as
-			       * its algorithm needs) what has arrived of what it waits
-			       * for (malloc'd at its start, freed at its end) */
-	uint32_t *held;       /* with compute phases, while it runs: per rank, the first of
-			       * its messages made before its compute ended (slots linked
-			       * by next; UINT32_MAX: none) (malloc'd) */
-	uint8_t *computed;    /* with compute phases, while it runs: per rank, 1 once its
-			       * compute has ended (malloc'd) */
+	uint32_t *cnt;        /* while it runs: its state, one block (tg_stream.c's
+			       * tg_srt_bytes: per rank, and channel, phase or step as
+			       * its algorithm needs, what has arrived of what it waits
+			       * for; with rank gates, per rank the messages held for
+			       * its gate and whether it has ended, and per channel
+			       * each rank's ring position) (malloc'd at its start,
+			       * with rank gates at the first gate's end, by whichever
+			       * partition gets there first; freed at its end) */
+	uint8_t ended;        /* every message has arrived (atomic) */
+	uint8_t org_lock;     /* partitions: the lock of org and org_end (atomic) */
+	uint32_t org_key[TG_SKEY_N]; /* with rank gates: the listed place of the last
+			       * arrival so far (tg_stream_alg_key) */
+	uint64_t org_end;     /* its time */
 	/* Written by every partition of a parallel run (par.h): atomic, and
 	 * order-free (sums, minima and maxima). */
 	uint64_t left;        /* messages not arrived */
@@ -178,9 +193,15 @@ struct tg_streams {
 	struct tg_framing fr; /* framing, for ideal FCTs */
 	bool remote;          /* partitions in other processes (par.h): receivers there
 			       * learn of messages by tg_stream_aux */
-	uint64_t *cref;       /* with compute phases: per graph operation, stream << 32 |
-			       * rank of a compute node a stream's rank waits for, else
-			       * UINT64_MAX (malloc'd); NULL without */
+	uint32_t *gref_off;   /* with rank gates (tg.h's cgate): per graph operation o,
+			       * its entries in gref are gref_off[o] .. gref_off[o + 1]
+			       * (malloc'd); NULL without */
+	uint64_t *gref;       /* stream << 32 | rank of each rank an operation gates, by
+			       * operation, stream and rank (malloc'd) */
+	uint32_t *org;        /* per stream with rank gates: the org (struct tg_smsg) of
+			       * its last arrival (the latest, the later in the listed
+			       * order on a tie), TG_NO_OP before one; the critical
+			       * path goes on from there (malloc'd) */
 };
 
 #define TG_STREAM_WR (UINT64_C(1) << 63) /* wr_id bit of a streamed message */
@@ -355,12 +376,18 @@ uint64_t tg_stream_alg_cnt(const struct tg_stream *s);
 /* Where message @m comes in the listed order of its instance, as a key
  * compared field by field (compute phases release what waited for them in
  * that order). */
-enum { TG_SKEY_N = 6 };
 void tg_stream_alg_key(const struct tg_stream *s, const struct tg_smsg *m, uint32_t k[TG_SKEY_N]);
-/* Compute node @op (of a streamed instance's rank, tg.h's cgate) completed
- * at @now_ps: post the sends of that rank that waited only for it. */
-void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps);
+/* Operation @op, the gate of ranks of stream @i (tg.h's cgate), ended at
+ * @now_ps, in the event of @ctx: those ranks' first sends, and what else
+ * of theirs waited only for it, are posted (the instance starts at the
+ * first gate's end). tg_graph_op_done calls it where the stream's node
+ * comes among @op's successors, so that the posts keep the listed order. */
+void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, struct sim *ctx);
 void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps);
+/* The messages of stream @i that rank @r sends at the start (its first
+ * sends), with the position map @pos (per channel, each rank's position in
+ * its ring: ring and hierarchical; else unused). */
+void tg_stream_alg_rank(struct tg *t, uint32_t i, uint32_t r, const uint32_t *pos, uint64_t at_ps);
 void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps);
 /* A receive completion @wc of streamed connection QP @x. */
 void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const struct ibv_wc *wc,

@@ -44,11 +44,19 @@ static void tg_stream_count(void *arg, uint64_t bytes, uint64_t times)
 	s->bytes += bytes * times;
 }
 
+static int tg_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, uint32_t coll,
 			uint32_t *id)
 {
 	struct tg_node node = { .kind = TG_NODE_STREAM, .msg = g->n_streams, .coll = coll,
 				.start_ps = s->proto.start_ps, .part = UINT32_MAX };
+	uint32_t *deps = NULL, n_deps = 0;
 	int rc = -ENOMEM;
 
 	s->msgs = s->bytes = 0;
@@ -62,8 +70,24 @@ int tg_graph_add_stream(struct tg_graph *g, struct tg_stream *s, uint32_t gate, 
 		g->streams = v;
 		g->cap_streams = cap;
 	}
-	rc = tg_graph_add(g, &node, gate == TG_NO_GATE_OP ? NULL : &gate, gate == TG_NO_GATE_OP ? 0 : 1,
-			  id);
+	if (s->cgate) {
+		/* With rank gates it waits for them (each once), not for @gate:
+		 * each rank starts at its own (tg_stream_gated). */
+		if (!(deps = malloc(sizeof(*deps) * (s->n ? s->n : 1))))
+			goto fail;
+		memcpy(deps, s->cgate, sizeof(*deps) * s->n);
+		qsort(deps, s->n, sizeof(*deps), tg_u32_cmp);
+		for (uint32_t r = 0; r < s->n; r++)
+			if (!n_deps || deps[n_deps - 1] != deps[r])
+				deps[n_deps++] = deps[r];
+	} else if (gate != TG_NO_GATE_OP) {
+		deps = malloc(sizeof(*deps));
+		if (!deps)
+			goto fail;
+		deps[n_deps++] = gate;
+	}
+	rc = tg_graph_add(g, &node, deps, n_deps, id);
+	free(deps);
 	if (rc != 0)
 		goto fail;
 	s->op = *id;
@@ -175,6 +199,38 @@ uint32_t tg_stream_key_wrs(const struct tg *t, uint32_t k)
 	return t->st->v[i].wrs ? t->st->v[i].wrs : TG_STREAM_QP_WRS;
 }
 
+/* The operations that gate streams' ranks (tg.h's cgate), as @st's gref
+ * (by operation, then stream and rank), and every such stream's org. 0 or
+ * -ENOMEM. */
+static int tg_stream_init_gates(struct tg_streams *st, const struct tg_graph *g)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		n += g->streams[i].cgate ? g->streams[i].n : 0;
+	if (!n)
+		return 0;
+	if (!(st->gref_off = calloc((size_t)g->n_ops + 1, sizeof(*st->gref_off))) ||
+	    !(st->gref = malloc(sizeof(*st->gref) * n)) ||
+	    !(st->org = malloc(sizeof(*st->org) * g->n_streams)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < g->n_streams; i++) {
+		st->org[i] = TG_NO_OP;
+		for (uint32_t r = 0; g->streams[i].cgate && r < g->streams[i].n; r++)
+			st->gref_off[g->streams[i].cgate[r] + 1]++;
+	}
+	for (uint32_t o = 0; o < g->n_ops; o++)
+		st->gref_off[o + 1] += st->gref_off[o];
+	/* In stream and rank order within each operation's entries. */
+	for (uint32_t i = 0; i < g->n_streams; i++)
+		for (uint32_t r = 0; g->streams[i].cgate && r < g->streams[i].n; r++)
+			st->gref[st->gref_off[g->streams[i].cgate[r]]++] = (uint64_t)i << 32 | r;
+	for (uint32_t o = g->n_ops; o > 0; o--)
+		st->gref_off[o] = st->gref_off[o - 1];
+	st->gref_off[0] = 0;
+	return 0;
+}
+
 int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_framing *fr)
 {
 	uint64_t keys = 0;
@@ -208,16 +264,8 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 		t->st->rt[i].first_post_ps = UINT64_MAX;
 		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * (s->n_edges ? s->n_edges : 1))))
 			return -ENOMEM;
-		/* Compute nodes whose end releases a rank's sends. */
-		if (s->cgate && !t->st->cref) {
-			if (!(t->st->cref = malloc(sizeof(*t->st->cref) * (g->n_ops ? g->n_ops : 1))))
-				return -ENOMEM;
-			memset(t->st->cref, 0xff, sizeof(*t->st->cref) * g->n_ops);
-		}
-		for (uint32_t r = 0; s->cgate && r < s->n; r++)
-			t->st->cref[s->cgate[r]] = (uint64_t)i << 32 | r;
 	}
-	return 0;
+	return tg_stream_init_gates(t->st, g);
 }
 
 int tg_stream_conn(struct tg *t, uint32_t k, uint32_t qp, const struct tg_path *path, bool same)
@@ -308,10 +356,68 @@ struct tg_saux {
 static void tg_stream_rt_end(struct tg_srt *rt)
 {
 	free(rt->cnt);
-	free(rt->held);
-	free(rt->computed);
-	rt->cnt = rt->held = NULL;
-	rt->computed = NULL;
+	rt->cnt = NULL;
+}
+
+/* The block of an instance's state while it runs (struct tg_srt's cnt),
+ * in 32-bit words: its algorithm's counts; with rank gates, per rank its
+ * first held message, then per channel each rank's ring position (ring
+ * and hierarchical), then (bytes, rounded up to words) per rank whether
+ * its gate has ended. */
+static size_t tg_srt_words(const struct tg_stream *v)
+{
+	size_t w = tg_stream_alg_cnt(v);
+
+	if (v->cgate)
+		w += v->n + (size_t)(v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER ? v->channels : 0) * v->n +
+		     (v->n + 3) / 4;
+	return w;
+}
+
+static uint32_t *tg_srt_held(const struct tg_stream *v, uint32_t *blk)
+{
+	return blk + tg_stream_alg_cnt(v);
+}
+
+static uint32_t *tg_srt_pos(const struct tg_stream *v, uint32_t *blk)
+{
+	return tg_srt_held(v, blk) + v->n;
+}
+
+static uint8_t *tg_srt_gated(const struct tg_stream *v, uint32_t *blk)
+{
+	return (uint8_t *)(tg_srt_pos(v, blk) +
+			   (size_t)(v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER ? v->channels : 0) * v->n);
+}
+
+/* Instance @i's state: made now if it is not yet (by whichever partition
+ * gets there first: the others take the one it published). */
+static uint32_t *tg_srt_live(struct tg *t, uint32_t i, struct sim *sim)
+{
+	const struct tg_stream *v = &t->st->v[i];
+	struct tg_srt *rt = &t->st->rt[i];
+	uint32_t *b = __atomic_load_n(&rt->cnt, __ATOMIC_ACQUIRE), *none = NULL;
+	size_t w = tg_srt_words(v);
+
+	if (b || !w)
+		return b;
+	if (!(b = calloc(w, sizeof(*b))))
+		sim_at_fail(sim);
+	if (v->cgate) {
+		uint32_t *held = tg_srt_held(v, b), *pos = tg_srt_pos(v, b);
+
+		for (uint32_t r = 0; r < v->n; r++)
+			held[r] = UINT32_MAX;
+		/* Edge c n + p is position p's of channel c's ring. */
+		for (uint32_t c = 0; (v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER) && c < v->channels; c++)
+			for (uint32_t p = 0; p < v->n; p++)
+				pos[(size_t)c * v->n + v->erank[(size_t)c * v->n + p]] = p;
+	}
+	if (!__atomic_compare_exchange_n(&rt->cnt, &none, b, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		free(b);
+		return none;
+	}
+	return b;
 }
 
 /* The simulation of the NIC that sends on edge @e of stream @v: its
@@ -336,10 +442,13 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 	s->m = *m;
 	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, v->proto.qps);
 	s->status = TG_PENDING;
-	if (v->cgate && !rt->computed[v->erank[m->e]]) {
-		/* Its sender still computes: it goes when that ends. */
-		s->next = rt->held[v->erank[m->e]];
-		rt->held[v->erank[m->e]] = s->id;
+	if (v->cgate && !tg_srt_gated(v, rt->cnt)[v->erank[m->e]]) {
+		/* Its sender's gate has not ended: it goes when that does. */
+		uint32_t *held = tg_srt_held(v, rt->cnt);
+
+		s->start_ps = at_ps;
+		s->next = held[v->erank[m->e]];
+		held[v->erank[m->e]] = s->id;
 		return;
 	}
 	sim_at(ns, at_ps, tg_post_src(t, ns), tg_stream_post, s);
@@ -347,17 +456,7 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 
 void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
 {
-	const struct tg_stream *v = &t->st->v[i];
-	struct tg_srt *rt = &t->st->rt[i];
-	uint64_t n = tg_stream_alg_cnt(v);
-
-	if (n && !(rt->cnt = calloc(n, sizeof(uint32_t))))
-		sim_at_fail(t->sim);
-	if (v->cgate && (!(rt->held = malloc(sizeof(*rt->held) * v->n)) ||
-			 !(rt->computed = calloc(v->n, sizeof(*rt->computed)))))
-		sim_at_fail(t->sim);
-	for (uint32_t r = 0; v->cgate && r < v->n; r++)
-		rt->held[r] = UINT32_MAX;
+	tg_srt_live(t, i, t->sim);
 	tg_stream_alg_start(t, i, at_ps);
 }
 
@@ -377,31 +476,59 @@ static int tg_sheld_cmp(const void *a, const void *b)
 	return 0;
 }
 
-void tg_stream_computed(struct tg *t, uint32_t op, uint64_t now_ps)
+void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, struct sim *ctx)
 {
 	struct tg_streams *st = t->st;
-	uint32_t i = (uint32_t)(st->cref[op] >> 32), r = (uint32_t)st->cref[op], n = 0;
 	const struct tg_stream *v = &st->v[i];
 	struct tg_srt *rt = &st->rt[i];
 	uint64_t at = v->proto.start_ps > now_ps ? v->proto.start_ps : now_ps;
+	uint32_t n = 0, *blk, *held, *pos, lo = st->gref_off[op], hi = st->gref_off[op + 1];
 	struct tg_sheld *h;
+	uint8_t *gated;
 
-	if (!rt->computed)
-		return; /* never: the instance starts before its computes end */
-	rt->computed[r] = 1;
-	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
-		n++;
-	if (!n)
+	/* Every message has arrived: a rank that sends nothing, gated last. */
+	if (__atomic_load_n(&rt->ended, __ATOMIC_ACQUIRE))
 		return;
-	if (!(h = malloc(sizeof(*h) * n)))
-		sim_at_fail(t->sim);
+	blk = tg_srt_live(t, i, ctx);
+	held = tg_srt_held(v, blk);
+	pos = tg_srt_pos(v, blk);
+	gated = tg_srt_gated(v, blk);
+	tg_atomic_min(&t->op_start[v->op], at);
+	if (t->ops[v->op].coll != TG_NO_COLL)
+		tg_atomic_min(&t->colls[t->ops[v->op].coll].start_ps, at);
+	/* This operation's ranks of this stream: their first sends (held, as
+	 * their gates have not ended), then all they hold, in the listed
+	 * order. */
+	for (uint32_t k = lo; k < hi; k++)
+		if (st->gref[k] >> 32 == i)
+			tg_stream_alg_rank(t, i, (uint32_t)st->gref[k], pos, at);
+	for (uint32_t k = lo; k < hi; k++)
+		if (st->gref[k] >> 32 == i)
+			for (uint32_t id = held[(uint32_t)st->gref[k]]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
+				n++;
+	if (!(h = malloc(sizeof(*h) * (n ? n : 1))))
+		sim_at_fail(ctx);
 	n = 0;
-	for (uint32_t id = rt->held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next, n++) {
-		tg_stream_alg_key(v, &tg_sslot_at(st, id)->m, h[n].k);
-		h[n].id = id;
+	for (uint32_t k = lo; k < hi; k++) {
+		uint32_t r = (uint32_t)st->gref[k];
+
+		if (st->gref[k] >> 32 != i)
+			continue;
+		gated[r] = 1;
+		for (uint32_t id = held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next, n++) {
+			struct tg_sslot *sl = tg_sslot_at(st, id);
+
+			tg_stream_alg_key(v, &sl->m, h[n].k);
+			h[n].id = id;
+			/* What it waited for last: the gate, unless it forwards
+			 * what arrived at the gate's very end (a listed message
+			 * waits for both; on a tie the critical path takes the
+			 * later in the listed order, the arrival). */
+			if (sl->m.org == TG_NO_OP || sl->start_ps < now_ps)
+				sl->m.org = op;
+		}
+		held[r] = UINT32_MAX;
 	}
-	rt->held[r] = UINT32_MAX;
-	/* In the order the listed sends would start. */
 	qsort(h, n, sizeof(*h), tg_sheld_cmp);
 	for (uint32_t k = 0; k < n; k++) {
 		struct sim *ns = tg_stream_sim(t, v, tg_sslot_at(st, h[k].id)->m.e);
@@ -586,6 +713,31 @@ void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64
 		tg_sslot_put(st, part, s);
 }
 
+/* Message @m of stream @i arrived at @now_ps: the stream's org is its if
+ * it is the last so far (the later in the listed order on a tie, as the
+ * critical path takes a listed instance's last transfer). */
+static void tg_stream_org(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t now_ps)
+{
+	struct tg_streams *st = t->st;
+	struct tg_srt *rt = &st->rt[i];
+	uint32_t k[TG_SKEY_N];
+	int c = 0;
+
+	tg_stream_alg_key(&st->v[i], m, k);
+	if (t->sim->par)
+		while (__atomic_test_and_set(&rt->org_lock, __ATOMIC_ACQUIRE))
+			;
+	for (int f = 0; f < TG_SKEY_N && !c; f++)
+		c = k[f] < rt->org_key[f] ? -1 : k[f] > rt->org_key[f];
+	if (st->org[i] == TG_NO_OP || now_ps > rt->org_end || (now_ps == rt->org_end && c > 0)) {
+		st->org[i] = m->org;
+		rt->org_end = now_ps;
+		memcpy(rt->org_key, k, sizeof(k));
+	}
+	if (t->sim->par)
+		__atomic_clear(&rt->org_lock, __ATOMIC_RELEASE);
+}
+
 void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const struct ibv_wc *wc,
 			uint64_t now_ps)
 {
@@ -607,140 +759,14 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	/* The instance ends at its last arrival: in a parallel run the
 	 * partition that counts it out may not be the one that saw it last. */
 	tg_atomic_max(&rt->end_ps, now_ps);
+	if (st->v[i].cgate)
+		tg_stream_org(t, i, &m, now_ps);
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
+		__atomic_store_n(&rt->ended, 1, __ATOMIC_RELEASE);
 		tg_stream_rt_end(rt);
 		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED),
 				 t->sim->par ? par_sim(t->sim->par, part) : t->sim);
 	}
-}
-
-enum {
-	TG_FOLD_MX = 4,  /* per stream: first post (as UINT64_MAX less it), end, last, worst */
-	TG_FOLD_SUM = 4, /* per stream: arrivals, posts, completions, their bytes */
-	TG_FOLD_POOL = 2, /* per partition: completed messages, peak in flight */
-	TG_SDONE_WORDS = sizeof(struct tg_sdone) / sizeof(uint64_t),
-};
-
-void tg_stream_fold_sizes(const struct tg *t, uint32_t *n_mx, uint32_t *n_sum)
-{
-	const struct tg_streams *st = t->st;
-
-	*n_mx = st ? TG_FOLD_MX * st->n : 0;
-	*n_sum = st ? TG_FOLD_SUM * st->n + TG_FOLD_POOL * st->n_pools : 0;
-}
-
-void tg_stream_fold_save(const struct tg *t, const bool *owned, uint64_t *mx, uint64_t *sum)
-{
-	const struct tg_streams *st = t->st;
-
-	for (uint32_t i = 0; st && i < st->n; i++) {
-		const struct tg_srt *r = &st->rt[i];
-
-		mx[TG_FOLD_MX * i] = UINT64_MAX - r->first_post_ps;
-		mx[TG_FOLD_MX * i + 1] = r->end_ps;
-		mx[TG_FOLD_MX * i + 2] = r->last_ps;
-		mx[TG_FOLD_MX * i + 3] = r->worst_ps;
-		/* Every process begins with all of them not arrived. */
-		sum[TG_FOLD_SUM * i] = st->v[i].msgs - r->left;
-		sum[TG_FOLD_SUM * i + 1] = r->posted;
-		sum[TG_FOLD_SUM * i + 2] = r->completed;
-		sum[TG_FOLD_SUM * i + 3] = r->done_bytes;
-	}
-	for (uint32_t p = 0; st && p < st->n_pools; p++) {
-		uint64_t *at = sum + TG_FOLD_SUM * st->n + TG_FOLD_POOL * p;
-
-		at[0] = owned[p] ? st->pool[p].n_done : 0;
-		at[1] = owned[p] ? st->pool[p].peak : 0;
-	}
-}
-
-void tg_stream_fold_load(struct tg *t, const uint64_t *mx, const uint64_t *sum)
-{
-	struct tg_streams *st = t->st;
-
-	for (uint32_t i = 0; st && i < st->n; i++) {
-		struct tg_srt *r = &st->rt[i];
-
-		r->first_post_ps = UINT64_MAX - mx[TG_FOLD_MX * i];
-		r->end_ps = mx[TG_FOLD_MX * i + 1];
-		r->last_ps = mx[TG_FOLD_MX * i + 2];
-		r->worst_ps = mx[TG_FOLD_MX * i + 3];
-		r->left = st->v[i].msgs - sum[TG_FOLD_SUM * i];
-		r->posted = sum[TG_FOLD_SUM * i + 1];
-		r->completed = sum[TG_FOLD_SUM * i + 2];
-		r->done_bytes = sum[TG_FOLD_SUM * i + 3];
-	}
-	for (uint32_t p = 0; st && p < st->n_pools; p++)
-		st->pool[p].peak = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p + 1];
-}
-
-uint64_t tg_stream_done_words(const struct tg *t, const uint64_t *sum)
-{
-	const struct tg_streams *st = t->st;
-	uint64_t n = 0;
-
-	for (uint32_t p = 0; st && p < st->n_pools; p++)
-		n += sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
-	return n * TG_SDONE_WORDS;
-}
-
-void tg_stream_done_save(const struct tg *t, const bool *owned, const uint64_t *sum, uint64_t *w)
-{
-	const struct tg_streams *st = t->st;
-
-	for (uint32_t p = 0; st && p < st->n_pools; p++) {
-		uint64_t n = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
-
-		if (owned[p] && n)
-			memcpy(w, st->pool[p].done, sizeof(struct tg_sdone) * n);
-		w += n * TG_SDONE_WORDS;
-	}
-}
-
-int tg_stream_done_load(struct tg *t, const bool *owned, const uint64_t *sum, const uint64_t *w)
-{
-	struct tg_streams *st = t->st;
-
-	for (uint32_t p = 0; st && p < st->n_pools; p++) {
-		struct tg_spool *pl = &st->pool[p];
-		uint64_t n = sum[TG_FOLD_SUM * st->n + TG_FOLD_POOL * p];
-
-		if (!owned[p]) {
-			struct tg_sdone *d = realloc(pl->done, sizeof(*d) * (n ? n : 1));
-
-			if (!d)
-				return -ENOMEM;
-			memcpy(d, w, sizeof(*d) * n);
-			pl->done = d;
-			pl->n_done = pl->cap_done = n;
-		}
-		w += n * TG_SDONE_WORDS;
-	}
-	return 0;
-}
-
-void tg_stream_fold_end(struct tg *t)
-{
-	struct tg_streams *st = t->st;
-
-	for (uint32_t i = 0; st && i < st->n; i++) {
-		struct tg_srt *r = &st->rt[i];
-
-		/* Counted out here already, or not done. */
-		if (r->left || t->op_end[st->v[i].op] != UINT64_MAX)
-			continue;
-		tg_stream_rt_end(r);
-		tg_graph_op_done(t, st->v[i].op, r->end_ps, t->sim);
-	}
-}
-
-uint64_t tg_in_flight_peak(const struct tg *t)
-{
-	uint64_t sum = 0;
-
-	for (uint32_t p = 0; t && t->st && p < t->st->n_pools; p++)
-		sum += t->st->pool[p].peak;
-	return sum;
 }
 
 void tg_stream_fini(struct tg *t)
@@ -751,7 +777,9 @@ void tg_stream_fini(struct tg *t)
 		free(t->st->rt[i].conn);
 		tg_stream_rt_end(&t->st->rt[i]);
 	}
-	free(t->st->cref);
+	free(t->st->gref_off);
+	free(t->st->gref);
+	free(t->st->org);
 	for (uint32_t p = 0; t->st->pool && p < t->st->n_pools; p++) {
 		for (uint32_t i = 0; i < t->st->pool[p].n_chunks; i++)
 			free(t->st->pool[p].chunks[i]);

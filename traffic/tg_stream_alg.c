@@ -101,14 +101,15 @@ static uint64_t tg_sa_hier_chunk(const struct tg_stream *s, uint8_t ph, uint32_t
 	return tg_stream_part(s->part[c], g, k);
 }
 
-/* Hierarchical: order index @q's first sends of phase @ph of channel @c. */
+/* Hierarchical: order index @q's first sends of phase @ph of channel @c
+ * (@org: struct tg_smsg's). */
 static void tg_sa_hier_first(struct tg *t, uint32_t i, uint8_t ph, uint32_t c, uint32_t q,
-			     uint64_t at)
+			     uint32_t org, uint64_t at)
 {
 	const struct tg_stream *s = &t->st->v[i];
 	uint32_t pos, next;
 	struct tg_smsg m = { .c = c, .step = 0, .p = q, .ph = ph,
-			     .e = (ph * s->channels + c) * s->n + q };
+			     .e = (ph * s->channels + c) * s->n + q, .org = org };
 
 	tg_sa_hier_ring(s, ph, q, &pos, &next);
 	tg_sa_slices(t, i, &m, tg_sa_hier_chunk(s, ph, c, q, pos), at);
@@ -136,7 +137,7 @@ static void tg_sa_hier_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m
 	cnt = &t->st->rt[i].cnt[((size_t)m->ph * s->channels + m->c) * s->n + next];
 	if (++*cnt == tg_stream_slices(s, tg_sa_hier_chunk(s, m->ph, m->c, m->p,
 							   tg_sa_chunk(ar, n, pos, m->step))))
-		tg_sa_hier_first(t, i, (uint8_t)(m->ph + 1), m->c, next, at);
+		tg_sa_hier_first(t, i, (uint8_t)(m->ph + 1), m->c, next, m->org, at);
 }
 
 /* ---- tree ---- */
@@ -152,25 +153,33 @@ static const uint32_t *tg_sa_tree(const struct tg_stream *s, uint32_t c, const u
 	return up;
 }
 
+/* Rank @r's slice @j of channel @c up, if @r is a leaf of that tree. */
+static void tg_sa_tree_leaf(struct tg *t, uint32_t i, uint32_t c, uint32_t j, uint32_t r, uint64_t at)
+{
+	const struct tg_stream *s = &t->st->v[i];
+	const uint32_t *kids, *order, *up = tg_sa_tree(s, c, &kids, &order);
+	uint32_t l = tg_stream_slices(s, s->part[c]);
+	struct tg_smsg m = { .c = c, .p = r, .j = j, .ph = 0, .e = 2 * s->n * c + r,
+			     .bytes = tg_stream_part(s->part[c], l, j), .org = TG_NO_OP };
+
+	if (up[r] != TG_SA_NONE && kids[3 * r] == TG_SA_NONE && kids[3 * r + 1] == TG_SA_NONE &&
+	    kids[3 * r + 2] == TG_SA_NONE)
+		tg_stream_make(t, i, &m, at);
+}
+
 static void tg_sa_tree_start(struct tg *t, uint32_t i, uint64_t at)
 {
 	const struct tg_stream *s = &t->st->v[i];
 
 	/* The leaves' slices up, slice by slice, children first. */
 	for (uint32_t c = 0; c < s->channels; c++) {
-		const uint32_t *kids, *order, *up = tg_sa_tree(s, c, &kids, &order);
+		const uint32_t *kids, *order;
 		uint32_t l = tg_stream_slices(s, s->part[c]);
 
+		tg_sa_tree(s, c, &kids, &order);
 		for (uint32_t j = 0; j < l; j++)
-			for (uint32_t k = s->n; k-- > 0;) {
-				uint32_t r = order[k];
-				struct tg_smsg m = { .c = c, .p = r, .j = j, .ph = 0, .e = 2 * s->n * c + r,
-						     .bytes = tg_stream_part(s->part[c], l, j) };
-
-				if (up[r] != TG_SA_NONE && kids[3 * r] == TG_SA_NONE &&
-				    kids[3 * r + 1] == TG_SA_NONE && kids[3 * r + 2] == TG_SA_NONE)
-					tg_stream_make(t, i, &m, at);
-			}
+			for (uint32_t k = s->n; k-- > 0;)
+				tg_sa_tree_leaf(t, i, c, j, order[k], at);
 	}
 }
 
@@ -223,12 +232,12 @@ static void tg_sa_tree_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m
 
 /* ---- halving-doubling ---- */
 
-/* Rank @p's sends of step @st. */
-static void tg_sa_hd_step(struct tg *t, uint32_t i, uint32_t st, uint32_t p, uint64_t at)
+/* Rank @p's sends of step @st (@org: struct tg_smsg's). */
+static void tg_sa_hd_step(struct tg *t, uint32_t i, uint32_t st, uint32_t p, uint32_t org, uint64_t at)
 {
 	const struct tg_stream *s = &t->st->v[i];
 	uint32_t e = tg_sa_hd_e(s, st);
-	struct tg_smsg m = { .step = st, .p = p, .e = e * s->n + p };
+	struct tg_smsg m = { .step = st, .p = p, .e = e * s->n + p, .org = org };
 
 	tg_sa_slices(t, i, &m, s->size >> (e + 1), at);
 }
@@ -240,7 +249,7 @@ static void tg_sa_hd_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, 
 	uint32_t *cnt = &t->st->rt[i].cnt[(size_t)m->step * s->n + r];
 
 	if (++*cnt == tg_stream_slices(s, s->size >> (e + 1)) && m->step + 1 < s->steps)
-		tg_sa_hd_step(t, i, m->step + 1, r, at);
+		tg_sa_hd_step(t, i, m->step + 1, r, m->org, at);
 }
 
 /* ---- the hooks ---- */
@@ -267,7 +276,7 @@ void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps)
 	case TG_SALG_RING:
 		for (uint32_t c = 0; c < s->channels; c++)
 			for (uint32_t p = 0; p < s->n; p++) {
-				struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p };
+				struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p, .org = TG_NO_OP };
 
 				tg_sa_slices(t, i, &m,
 					     tg_stream_part(s->part[c], s->n, tg_sa_chunk(s->ar, s->n, p, 0)),
@@ -277,23 +286,61 @@ void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps)
 	case TG_SALG_HIER:
 		for (uint32_t c = 0; c < s->channels; c++)
 			for (uint32_t q = 0; q < s->n; q++)
-				tg_sa_hier_first(t, i, 0, c, q, at_ps);
+				tg_sa_hier_first(t, i, 0, c, q, TG_NO_OP, at_ps);
 		break;
 	case TG_SALG_TREE:
 		tg_sa_tree_start(t, i, at_ps);
 		break;
 	case TG_SALG_HD:
 		for (uint32_t p = 0; p < s->n; p++)
-			tg_sa_hd_step(t, i, 0, p, at_ps);
+			tg_sa_hd_step(t, i, 0, p, TG_NO_OP, at_ps);
 		break;
 	case TG_SALG_DIRECT:
 		for (uint32_t off = 1; off < s->n; off++)
 			for (uint32_t a = 0; a < s->n; a++) {
-				struct tg_smsg m = { .p = a, .step = off, .e = (off - 1) * s->n + a };
+				struct tg_smsg m = { .p = a, .step = off, .e = (off - 1) * s->n + a,
+						     .org = TG_NO_OP };
 
 				if (s->part[(a + off) % s->n])
 					tg_sa_slices(t, i, &m, s->part[(a + off) % s->n], at_ps);
 			}
+		break;
+	}
+}
+
+void tg_stream_alg_rank(struct tg *t, uint32_t i, uint32_t r, const uint32_t *pos, uint64_t at_ps)
+{
+	const struct tg_stream *s = &t->st->v[i];
+
+	switch (s->alg) {
+	case TG_SALG_RING:
+		for (uint32_t c = 0; c < s->channels; c++) {
+			uint32_t p = pos[(size_t)c * s->n + r];
+			struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p, .org = TG_NO_OP };
+
+			tg_sa_slices(t, i, &m, tg_stream_part(s->part[c], s->n, tg_sa_chunk(s->ar, s->n, p, 0)),
+				     at_ps);
+		}
+		break;
+	case TG_SALG_HIER:
+		for (uint32_t c = 0; c < s->channels; c++)
+			tg_sa_hier_first(t, i, 0, c, pos[(size_t)c * s->n + r], TG_NO_OP, at_ps);
+		break;
+	case TG_SALG_TREE:
+		for (uint32_t c = 0; c < s->channels; c++)
+			for (uint32_t j = 0; j < tg_stream_slices(s, s->part[c]); j++)
+				tg_sa_tree_leaf(t, i, c, j, r, at_ps);
+		break;
+	case TG_SALG_HD:
+		tg_sa_hd_step(t, i, 0, r, TG_NO_OP, at_ps);
+		break;
+	case TG_SALG_DIRECT:
+		for (uint32_t off = 1; off < s->n; off++) {
+			struct tg_smsg m = { .p = r, .step = off, .e = (off - 1) * s->n + r, .org = TG_NO_OP };
+
+			if (s->part[(r + off) % s->n])
+				tg_sa_slices(t, i, &m, s->part[(r + off) % s->n], at_ps);
+		}
 		break;
 	}
 }

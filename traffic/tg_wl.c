@@ -124,6 +124,19 @@ uint32_t tg_wl_place_ports(const struct topo *t)
 	return most;
 }
 
+bool tg_wl_streams(const struct tg_wl_ctx *c, uint64_t msgs)
+{
+	const struct cfg_node *out = cfg_get(cfg_doc_root(c->doc), "outputs");
+	const struct cfg_node *fc = out ? cfg_get(out, "flows_csv") : NULL;
+	const struct cfg_node *series = out ? cfg_get(out, "series") : NULL;
+
+	if (c->qp_mode != TG_QP_PER_CONNECTION || (series && series->type == CFG_MAP && cfg_get(series, "flows")))
+		return false;
+	if (fc && fc->type == CFG_SCALAR && !fc->quoted && strcmp(fc->str, "false") == 0)
+		return true;
+	return (!fc || (fc->type == CFG_SCALAR && strcmp(fc->str, "auto") == 0)) && msgs > TG_WL_STREAM_AUTO_MSGS;
+}
+
 int tg_wl_admit(struct tg_wl_ctx *c, const struct cfg_node *it, const char *kind,
 		struct tg_wl_est *est, bool gpus, char err[CFG_ERR_BYTES])
 {

@@ -106,6 +106,12 @@ struct tg_wl_kind {
 	int (*expand)(struct cfg_node *it, struct tg_wl_ctx *c, char err[CFG_ERR_BYTES]);
 };
 
+/* Whether a workload of @msgs messages in all, in @c, may stream its
+ * collectives (tg.h, struct tg_stream): one QP set per connection, no
+ * rates.csv flow series, and flows.csv not wanted of it (outputs.flows_csv
+ * false, or auto with more than TG_WL_STREAM_AUTO_MSGS messages). Whether
+ * its algorithms stream is the caller's to say. */
+bool tg_wl_streams(const struct tg_wl_ctx *c, uint64_t msgs);
 /* Every kind calls this once its keys are read, before it makes
  * anything: @est (its messages between participants, GPUs not yet
  * placed: multiplied here by the most NIC ports a GPU message is split

@@ -478,24 +478,12 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
  * join after each instance but the last that waits for all of it. */
 /* Whether the workload's instances stream (tg.h, struct tg_stream): a
  * collective its algorithm streams (stream_kinds) among two ranks or
- * more, without data or per-message QPs, and no
- * flows.csv row or rates.csv flow wanted of them (outputs.flows_csv
- * false, or auto with more messages than it writes, @msgs the
- * workload's). */
+ * more, without data, where the experiment lets a workload of @msgs
+ * messages stream (tg_wl_streams). */
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 {
-	const struct cfg_node *out = cfg_get(cfg_doc_root(p->ctx->doc), "outputs");
-	const struct cfg_node *fc = out ? cfg_get(out, "flows_csv") : NULL;
-	const struct cfg_node *series = out ? cfg_get(out, "series") : NULL;
-
-	if (!p->alg->stream || !(p->alg->stream_kinds & (1u << p->kind)) || p->n_ranks < 2 ||
-	    p->data || p->ctx->qp_mode != TG_QP_PER_CONNECTION ||
-	    (series && series->type == CFG_MAP && cfg_get(series, "flows")))
-		return false;
-	if (fc && fc->type == CFG_SCALAR && !fc->quoted && strcmp(fc->str, "false") == 0)
-		return true;
-	return (!fc || (fc->type == CFG_SCALAR && strcmp(fc->str, "auto") == 0)) &&
-	       msgs > TG_WL_STREAM_AUTO_MSGS;
+	return p->alg->stream && (p->alg->stream_kinds & (1u << p->kind)) && p->n_ranks >= 2 && !p->data &&
+	       tg_wl_streams(p->ctx, msgs);
 }
 
 static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *it, struct tg_cb *b,
@@ -528,8 +516,9 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 	if ((*stream = tg_wl_coll_streams(p, est.msgs))) {
 		/* One instance at a time, with at most what its algorithm says
 		 * made at once (0: its ranks do not stream, they are listed);
-		 * nodes an instance: its stream, its compute phases (n, after the
-		 * gate) and the join after it (waiting for all of them). */
+		 * nodes an instance: its stream (waiting for the gate, or for
+		 * its n compute phases), the compute phases (after the gate)
+		 * and the join after it (waiting for all of them). */
 		uint64_t most = 0;
 
 		for (uint32_t s = 0; s < n_sizes && *stream; s++) {
@@ -543,7 +532,7 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 		if (*stream) {
 			est.msgs = most;
 			est.ops = tg_est_mul(2 + n, est.colls);
-			est.deps = tg_est_mul(2 + 2 * n, est.colls);
+			est.deps = tg_est_mul(n ? 1 + 3 * n : 2, est.colls);
 		}
 	}
 	return tg_wl_admit(b->c, it, "collective", &est, false, err);

@@ -189,6 +189,9 @@ struct tg_train {
 	uint8_t *done;             /* per (fwd, virtual stage, microbatch): laid out */
 	uint32_t *arrive;          /* per GPU and pass index: the transfer that pass waits
 				    * for, or TG_NO_GATE */
+	bool stream;               /* its collectives stream (tg.h, struct tg_stream; each
+				    * rank's sends wait for its latest node) */
+	uint32_t *islands;         /* with stream: the endpoints' islands (topo.h) */
 };
 
 /* GPU number of (stage s, replica d, tensor rank t): tensor-parallel
@@ -275,11 +278,22 @@ static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, 
 	b.ranks = x->ranks;
 	b.channels = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
 	b.first_node = g->n_ops;
+	b.islands = x->islands;
 	if (n < 2) {
 		rc = 0;
 		goto out;
 	}
-	if ((rc = tg_coll_build(&b, NULL, err)) != 0 || (rc = tg_graph_join(g, first, &end)) != 0)
+	/* Streamed where it may (unless its endpoints are not all joined:
+	 * listed, for the loader to refuse as ever); each rank's sends wait
+	 * for its gate (tg_stream_gated). */
+	if (x->stream && b.alg->stream && (b.alg->stream_kinds & (1u << kind)) &&
+	    (rc = b.alg->stream(&b)) != -EAGAIN) {
+		if (rc != 0)
+			goto out;
+	} else if ((rc = tg_coll_build(&b, NULL, err)) != 0) {
+		goto out;
+	}
+	if ((rc = tg_graph_join(g, first, &end)) != 0)
 		goto out;
 	tg_train_tag(x, first, tag);
 	for (uint32_t i = 0; i < n && !aside; i++)
@@ -520,7 +534,7 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
  * rank with nothing before it waits for). Connections: a ring's per
  * channel and an all-to-all's pairs per group (communicator), a pair of
  * each direction per pipeline send. */
-static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
+static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_train *p = x->p;
 	uint64_t mb = p->microbatches, pp = p->pp, dp = p->dp, tp = p->tp, gt = pp * dp * tp, v = p->chunks;
@@ -545,6 +559,10 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 	struct tg_wl_est est = { .steps = p->steps,
 				 .lower = "fewer steps, microbatches or ranks, or fewer bytes per collective" };
 	uint64_t ops = computes, deps = computes, msgs = 0, start = 0;
+	/* Streamed: a node per instance (its messages made when ready, at
+	 * most one instance of a group's in flight at once) and its join. */
+	uint64_t s_ops = computes, s_deps = computes, s_most = 0;
+	bool can = true;
 	uint32_t chans = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
 
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
@@ -562,6 +580,13 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 		deps = tg_est_add(deps, tg_est_mul(cs[i].count, one.deps));
 		msgs = tg_est_add(msgs, tg_est_mul(cs[i].count, one.msgs));
 		start = tg_est_add(start, tg_est_mul(cs[i].count, cs[i].n));
+		/* The FSDP all-gather's group is the reduce-scatter's. */
+		if (!b.alg->stream || !(b.alg->stream_kinds & (1u << cs[i].kind)) ||
+		    !(one.msgs = b.alg->stream_est(&b)))
+			can = false;
+		s_ops = tg_est_add(s_ops, tg_est_mul(cs[i].count, 2));
+		s_deps = tg_est_add(s_deps, tg_est_mul(cs[i].count, (uint64_t)cs[i].n + 1));
+		s_most = tg_est_add(s_most, tg_est_mul(cs[i].groups ? cs[i].groups : pp * tp, one.msgs));
 	}
 	if (p->pp_bytes) {
 		msgs = tg_est_add(msgs, sends);
@@ -572,9 +597,24 @@ static int tg_train_admit(const struct tg_train *x, const struct cfg_node *it, c
 		ops = tg_est_add(ops, sends);
 		deps = tg_est_add(deps, 2 * sends);
 	}
+	/* Streamed if every collective's algorithm streams it, and the
+	 * experiment lets it (tg_wl_streams; the pipeline sends stay
+	 * listed). */
+	x->stream = can && tg_wl_streams(x->c, tg_est_mul(msgs, p->steps));
+	if (x->stream) {
+		uint64_t psends = p->pp_bytes ? sends : 0;
+
+		s_ops = tg_est_add(s_ops, p->pp_bytes ? 2 * sends : sends);
+		s_deps = tg_est_add(s_deps, p->pp_bytes ? 3 * sends : 2 * sends);
+		ops = s_ops;
+		deps = s_deps;
+		msgs = psends;
+	}
 	deps = tg_est_add(deps, ops); /* the step's join */
 	ops = tg_est_add(ops, 1);
 	est.msgs = tg_est_mul(msgs, p->steps);
+	if (x->stream)
+		est.msgs = tg_est_add(est.msgs, s_most);
 	/* The first step's start nodes: the joins (of theirs and of the step)
 	 * wait for them too. */
 	est.ops = tg_est_add(tg_est_mul(ops, p->steps), start);
@@ -693,6 +733,10 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	if ((rc = tg_train_admit(&x, it, err)) != 0 || (rc = tg_train_plan(&x, it, err)) != 0 ||
 	    (rc = tg_train_gpu_order(&p, c)) != 0)
 		goto out;
+	if (x.stream && topo_ep_islands(c->topo, &x.islands) != 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	/* A chunk of v is 1/v of the stage's layers: 1/v of its compute and
 	 * of its tensor and expert traffic per pass. */
 	chunk = p;
@@ -726,6 +770,7 @@ out:
 	free(x.done);
 	free(x.next);
 	free(x.arrive);
+	free(x.islands);
 	free(grp);
 	return rc;
 }

@@ -3,12 +3,17 @@
 # collective whose flows.csv is not written makes its messages as they
 # become ready, for each algorithm that streams (ring, hierarchical, tree,
 # halving-doubling all-reduces, the direct all-to-all; with compute
-# phases). Two independent expectations per algorithm:
+# phases), and so do a training job's collectives (each rank's sends wait
+# for its latest compute phase, join or step start: tg_stream_gated).
+# Two independent expectations per algorithm:
 # - the listed engine's results: the same experiment with flows.csv
 #   written (its messages listed before the run) gives the same
 #   summary.json, key for key, but the wall clock's (messages_in_flight_peak: 0
 #   listed), and
-#   the same ports.csv byte for byte;
+#   the same ports.csv byte for byte (a training job: the same
+#   training.csv too, whose critical path a streamed instance must walk as
+#   its listed transfers would: through the rank gate its last arrival's
+#   chain of waits goes back to, with compute jitter and stragglers);
 # - memory follows what is in flight, not the job: with 1 iteration no
 #   more messages are made at once than one instance has (the ring and
 #   hierarchical ones no more than 2 per slice chain), with 4 (4x the
@@ -18,16 +23,9 @@ set -eu
 fabemu=$1
 . "$(dirname "$0")/lib.sh"
 
-# run NAME TOPOLOGY WORKLOAD-KEYS [COLLECTIVE]: 1 and 4 iterations, streamed
-# and listed (an all-reduce unless COLLECTIVE says).
-run() {
-	for it in 1 4; do
-		printf '%s\n' "name: $1$it" "seed: 1" "topology: $2" "nic: {mtu: 4096}" \
-			"traffic: [{kind: collective, name: ar, collective: ${4:-all-reduce}, $3, iterations: $it}]" \
-			>"$tmp/$1$it.yaml"
-		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-str$it" -q --set outputs.flows_csv=false
-		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-lst$it" -q --set outputs.flows_csv=true
-		python3 - "$tmp/$1-lst$it/summary.json" "$tmp/$1-str$it/summary.json" "$1 x$it" <<'PY' || fail=1
+# same LISTED STREAMED LABEL: the two runs' results agree.
+same() {
+	python3 - "$1/summary.json" "$2/summary.json" "$3" <<'PY' || fail=1
 import json, sys
 def flat(d, p=""):
     for k, v in d.items():
@@ -42,11 +40,26 @@ print(("ok: %s: streamed summary.json equals the listed one (%d keys)" % (sys.ar
       "FAIL: %s: streamed and listed differ at " % sys.argv[3] + ", ".join(diff[:5]))
 sys.exit(1 if diff else 0)
 PY
-		if cmp -s "$tmp/$1-lst$it/ports.csv" "$tmp/$1-str$it/ports.csv"; then
-			echo "ok: $1 x$it: the same ports.csv"
+	for f in ports.csv training.csv; do
+		[ -f "$1/$f" ] || continue
+		if cmp -s "$1/$f" "$2/$f"; then
+			echo "ok: $3: the same $f"
 		else
-			bad "$1 x$it: ports.csv differs"
+			bad "$3: $f differs"
 		fi
+	done
+}
+
+# run NAME TOPOLOGY WORKLOAD-KEYS [COLLECTIVE]: 1 and 4 iterations, streamed
+# and listed (an all-reduce unless COLLECTIVE says).
+run() {
+	for it in 1 4; do
+		printf '%s\n' "name: $1$it" "seed: 1" "topology: $2" "nic: {mtu: 4096}" \
+			"traffic: [{kind: collective, name: ar, collective: ${4:-all-reduce}, $3, iterations: $it}]" \
+			>"$tmp/$1$it.yaml"
+		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-str$it" -q --set outputs.flows_csv=false
+		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-lst$it" -q --set outputs.flows_csv=true
+		same "$tmp/$1-lst$it" "$tmp/$1-str$it" "$1 x$it"
 	done
 }
 
@@ -99,4 +112,27 @@ bounds compute 960 64
 # slice) to each of the 15 others, all at the start: 240.
 run a2a "$gpus" "size: 8MiB" all-to-all
 bounds a2a 240 240
+# Training jobs: every collective streamed (tensor- and data-parallel
+# rings, the expert all-to-all, FSDP's all-gather and reduce-scatter), the
+# pipeline sends listed. Compute jitter and stragglers make each rank's
+# gate end at its own time (3% jitter: with much more the rank released
+# last heads the critical path, which would hide a walk that took the
+# latest gate instead of the chain of waits; the moe job tells them
+# apart), overlap starts a reduction inside a backward.
+# Memory: the most messages made at once is a small part of all of them.
+train() {
+	printf '%s\n' "name: train-$1" "seed: 3" "topology: $gpus" "nic: {mtu: 4096}" \
+		"traffic: [{kind: training, name: job, forward: 20us, backward: 40us, compute_jitter: 3%, $2}]" \
+		>"$tmp/train-$1.yaml"
+	"$fabemu" run "$tmp/train-$1.yaml" -o "$tmp/train-$1-str" -q --set outputs.flows_csv=false
+	"$fabemu" run "$tmp/train-$1.yaml" -o "$tmp/train-$1-lst" -q --set outputs.flows_csv=true
+	same "$tmp/train-$1-lst" "$tmp/train-$1-str" "training $1"
+	local peak total
+	peak=$(key "$tmp/train-$1-str/summary.json" wall_clock.messages_in_flight_peak)
+	total=$(key "$tmp/train-$1-str/summary.json" messages.total)
+	check "training $1: streamed, at most a third of its $total messages made at once (got $peak)" \
+		"$peak >= 1 && 3 * $peak <= $total"
+}
+train pp "parallel: {tp: 2, pp: 2, dp: 4}, microbatches: 4, schedule: interleaved, chunks: 2, tp_bytes: 256KiB, pp_bytes: 256KiB, dp_bytes: 2MiB, overlap: true, steps: 2, stragglers: [{gpu: node1/gpu2, factor: 1.8}]"
+train moe "parallel: {tp: 2, pp: 1, dp: 8, ep: 4}, microbatches: 2, tp_bytes: 128KiB, ep_bytes: 256KiB, dp_bytes: 1MiB, fsdp: true, steps: 2"
 exit $fail

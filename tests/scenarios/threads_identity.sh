@@ -14,7 +14,9 @@
 # THREADS_IDENTITY_FOUR (shell patterns separated by |, default *): the
 # files whose names match one run at 4 threads too (the default set keeps 4 threads
 # on 2 cores to its own partitioned files; the release set runs all).
-#   threads_identity.sh FABEMU FILE...
+# FILE,KEY=VALUE runs FILE with --set KEY=VALUE (named FILE's name and
+# -set), e.g. a file's streamed variant (outputs.flows_csv=false).
+#   threads_identity.sh FABEMU FILE[,KEY=VALUE]...
 set -u
 fabemu=$1
 shift
@@ -35,8 +37,13 @@ at_four() {
 	done
 	return 1
 }
-for f in "$@"; do
+for arg in "$@"; do
+	f=${arg%%,*} set=()
 	name=$(basename "$f" .yaml)
+	if [ "$f" != "$arg" ]; then
+		set=(--set "${arg#*,}")
+		name=$name-set
+	fi
 	if at_four "$name"; then
 		counts="2 4 1x3" n_four=$((n_four + 1))
 	else
@@ -44,7 +51,7 @@ for f in "$@"; do
 	fi
 	for n in 1 $counts; do
 		# NxP: N threads running P partitions in turn.
-		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/$name-$n" --threads "${n%x*}" \
+		FABEMU_NO_REEXEC=1 "$fabemu" run "$f" "${set[@]}" -o "$tmp/$name-$n" --threads "${n%x*}" \
 			$(case $n in *x*) echo "--partitions ${n#*x}" ;; esac) \
 			>"$tmp/$name-$n.out" 2>"$tmp/$name-$n.err"
 		echo $? >"$tmp/$name-$n.rc"
@@ -94,7 +101,7 @@ done
 # A sweep hands --threads and --partitions to every point's run: each
 # point at 2 threads over 3 partitions used them and has the digest of the
 # same point at 1 thread.
-f=$1
+f=${1%%,*}
 for n in 1 2; do
 	FABEMU_NO_REEXEC=1 "$fabemu" run "$f" -o "$tmp/sweep-$n" -q --threads "$n" --seeds 1..2 -j 2 \
 		$([ "$n" = 2 ] && echo "--partitions 3") \
