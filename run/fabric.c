@@ -412,11 +412,13 @@ static void fabric_progress_cb(const struct sim *s, void *arg)
 	tg_flows(p->f->tg, &n);
 	if (s->progress_count)
 		done = (uint32_t)s->progress_counted; /* over every process */
-	fprintf(stderr, "%s[fabemu] t=%.3f ms%s  events=%llu (%.2f M/s)  messages %u/%u done  %.1f s%s",
+	/* Listed messages and streamed ones (made as they become ready). */
+	fprintf(stderr, "%s[fabemu] t=%.3f ms%s  events=%llu (%.2f M/s)  messages %u/%llu done  %.1f s%s",
 		p->tty ? "\r" : "", units_ps_to_s(s->now_ps) * 1e3, eta,
 		(unsigned long long)s->n_events,
 		dt > 0 ? (double)(s->n_events - p->last_events) / dt * 1e-6 : 0.0, done,
-		n, wall_s, p->tty ? "\033[K" : "\n");
+		(unsigned long long)n + tg_graph_stream_msgs(&p->f->exp->graph), wall_s,
+		p->tty ? "\033[K" : "\n");
 	fflush(stderr);
 	p->last_s = now;
 	p->last_events = s->n_events;

@@ -142,6 +142,10 @@ struct tg_srt {
 			       * with rank gates at the first gate's end, by whichever
 			       * partition gets there first; freed at its end) */
 	uint8_t ended;        /* every message has arrived (atomic) */
+	uint32_t holds;       /* who may still touch cnt: 1 until the last arrival, and
+			       * with rank gates 1 a rank until its gate has ended (a
+			       * rank that sends nothing may be gated after the end);
+			       * the one that takes it to 0 frees cnt (atomic) */
 	uint8_t org_lock;     /* partitions: the lock of org and org_end (atomic) */
 	uint32_t org_key[TG_SKEY_N]; /* with rank gates: the listed place of the last
 			       * arrival so far (tg_stream_alg_key) */
@@ -338,6 +342,13 @@ int tg_graph_par_init(struct tg *t, const struct tg_graph *g, char err[CFG_ERR_B
 void tg_graph_par_free(struct tg *t);
 /* Operation @i would act before a window's end (a plan that let it: never). */
 void tg_graph_par_late(const struct tg *t, uint32_t i) __attribute__((noreturn, cold));
+
+/* A streamed instance's state block (struct tg_srt's cnt), as published
+ * by the partition that made it (tg_stream.c). */
+static inline uint32_t *tg_srt_blk(struct tg_srt *rt)
+{
+	return __atomic_load_n(&rt->cnt, __ATOMIC_ACQUIRE);
+}
 
 /* tg_stream.c */
 /* Connection keys of the graph's streams: how many (*@n), then filled

@@ -262,6 +262,7 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 
 		t->st->rt[i].left = s->msgs;
 		t->st->rt[i].first_post_ps = UINT64_MAX;
+		t->st->rt[i].holds = 1 + (s->cgate ? s->n : 0);
 		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * (s->n_edges ? s->n_edges : 1))))
 			return -ENOMEM;
 	}
@@ -359,6 +360,13 @@ static void tg_stream_rt_end(struct tg_srt *rt)
 	rt->cnt = NULL;
 }
 
+/* @k of instance @rt's holds are done: the last frees its state. */
+static void tg_stream_unhold(struct tg_srt *rt, uint32_t k)
+{
+	if (k && __atomic_sub_fetch(&rt->holds, k, __ATOMIC_ACQ_REL) == 0)
+		tg_stream_rt_end(rt);
+}
+
 /* The block of an instance's state while it runs (struct tg_srt's cnt),
  * in 32-bit words: its algorithm's counts; with rank gates, per rank its
  * first held message, then per channel each rank's ring position (ring
@@ -442,9 +450,9 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 	s->m = *m;
 	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, v->proto.qps);
 	s->status = TG_PENDING;
-	if (v->cgate && !tg_srt_gated(v, rt->cnt)[v->erank[m->e]]) {
+	if (v->cgate && !tg_srt_gated(v, tg_srt_blk(rt))[v->erank[m->e]]) {
 		/* Its sender's gate has not ended: it goes when that does. */
-		uint32_t *held = tg_srt_held(v, rt->cnt);
+		uint32_t *held = tg_srt_held(v, tg_srt_blk(rt));
 
 		s->start_ps = at_ps;
 		s->next = held[v->erank[m->e]];
@@ -482,13 +490,17 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 	const struct tg_stream *v = &st->v[i];
 	struct tg_srt *rt = &st->rt[i];
 	uint64_t at = v->proto.start_ps > now_ps ? v->proto.start_ps : now_ps;
-	uint32_t n = 0, *blk, *held, *pos, lo = st->gref_off[op], hi = st->gref_off[op + 1];
+	uint32_t n = 0, m = 0, *blk, *held, *pos, lo = st->gref_off[op], hi = st->gref_off[op + 1];
 	struct tg_sheld *h;
 	uint8_t *gated;
 
+	for (uint32_t k = lo; k < hi; k++)
+		m += st->gref[k] >> 32 == i;
 	/* Every message has arrived: a rank that sends nothing, gated last. */
-	if (__atomic_load_n(&rt->ended, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&rt->ended, __ATOMIC_ACQUIRE)) {
+		tg_stream_unhold(rt, m);
 		return;
+	}
 	blk = tg_srt_live(t, i, ctx);
 	held = tg_srt_held(v, blk);
 	pos = tg_srt_pos(v, blk);
@@ -536,6 +548,7 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 		sim_at(ns, at, tg_post_src(t, ns), tg_stream_post, tg_sslot_at(st, h[k].id));
 	}
 	free(h);
+	tg_stream_unhold(rt, m);
 }
 
 /* Append slot @id to stream QP @x's list (the sender's end). 0 or
@@ -763,7 +776,7 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 		tg_stream_org(t, i, &m, now_ps);
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
 		__atomic_store_n(&rt->ended, 1, __ATOMIC_RELEASE);
-		tg_stream_rt_end(rt);
+		tg_stream_unhold(rt, 1);
 		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED),
 				 t->sim->par ? par_sim(t->sim->par, part) : t->sim);
 	}

@@ -134,7 +134,7 @@ static void tg_sa_hier_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m
 	if (m->ph == 2)
 		return;
 	/* The last step: the receiver's next phase once all of it is in. */
-	cnt = &t->st->rt[i].cnt[((size_t)m->ph * s->channels + m->c) * s->n + next];
+	cnt = &tg_srt_blk(&t->st->rt[i])[((size_t)m->ph * s->channels + m->c) * s->n + next];
 	if (++*cnt == tg_stream_slices(s, tg_sa_hier_chunk(s, m->ph, m->c, m->p,
 							   tg_sa_chunk(ar, n, pos, m->step))))
 		tg_sa_hier_first(t, i, (uint8_t)(m->ph + 1), m->c, next, m->org, at);
@@ -212,7 +212,7 @@ static void tg_sa_tree_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m
 		return;
 	}
 	/* A child's slice up: r goes on once every child's has arrived. */
-	cnt = &t->st->rt[i].cnt[((size_t)m->c * s->n + r) * TG_SA_KIDS];
+	cnt = &tg_srt_blk(&t->st->rt[i])[((size_t)m->c * s->n + r) * TG_SA_KIDS];
 	for (int q = 0; q < TG_SA_KIDS; q++)
 		if (kids[3 * r + q] == m->p)
 			cnt[q]++;
@@ -246,7 +246,7 @@ static void tg_sa_hd_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, 
 {
 	const struct tg_stream *s = &t->st->v[i];
 	uint32_t e = tg_sa_hd_e(s, m->step), r = m->p ^ (s->n >> (e + 1));
-	uint32_t *cnt = &t->st->rt[i].cnt[(size_t)m->step * s->n + r];
+	uint32_t *cnt = &tg_srt_blk(&t->st->rt[i])[(size_t)m->step * s->n + r];
 
 	if (++*cnt == tg_stream_slices(s, s->size >> (e + 1)) && m->step + 1 < s->steps)
 		tg_sa_hd_step(t, i, m->step + 1, r, m->org, at);
