@@ -31,6 +31,7 @@ int sim_init(struct sim *s, uint64_t seed, struct rte_mempool *pool)
 	s->seed = seed;
 	s->pool = pool;
 	s->ids = &s->n_entities;
+	s->stuck_polls = SIM_STUCK_EVENTS / SIM_POLL_EVENTS;
 	if (pool)
 		s->pkts_data_limit = pool->size - pool->size / 16;
 	return ev_queue_init(&s->evq, SIM_EV_INITIAL);
@@ -157,7 +158,7 @@ uint64_t sim_run(struct sim *s)
 			 * event anything. */
 			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;
 			poll_ps = s->now_ps;
-			if (unlikely(still_polls >= SIM_STUCK_EVENTS / SIM_POLL_EVENTS)) {
+			if (unlikely(still_polls >= s->stuck_polls)) {
 				s->stuck = true;
 				break;
 			}
@@ -185,7 +186,7 @@ uint64_t sim_run_window(struct sim *s, unsigned __int128 bound)
 		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
 			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;
 			poll_ps = s->now_ps;
-			if (unlikely(still_polls >= SIM_STUCK_EVENTS / SIM_POLL_EVENTS)) {
+			if (unlikely(still_polls >= s->stuck_polls)) {
 				s->stuck = true;
 				break;
 			}

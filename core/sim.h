@@ -68,6 +68,9 @@ struct sim {
 				     * run's results are bent: see docs/results.md) */
 	bool horizon;               /* the run stopped because its next event lay beyond
 				     * the clock's horizon (UNITS_TIME_MAX_PS; events left) */
+	uint32_t stuck_polls;       /* polls (SIM_POLL_EVENTS events each) without the clock
+				     * moving that stop a run as stuck: SIM_STUCK_EVENTS /
+				     * SIM_POLL_EVENTS, which a unit test lowers */
 	bool stuck;                 /* the run stopped because SIM_STUCK_EVENTS events
 				     * passed without virtual time moving (events left) */
 	/* Parallel runs (par.h). */
@@ -75,7 +78,8 @@ struct sim {
 				     * the root of; NULL in a run without partitions */
 	uint32_t part;              /* partition index (0 without partitions) */
 	uint32_t *ids;              /* entity id counter: &n_entities, or the root's in a
-				     * partition (ids are those of a run without them) */	/* Across processes (par_remote): what progress reports as done, from
+				     * partition (ids are those of a run without them) */
+	/* Across processes (par_remote): what progress reports as done, from
 	 * this process's part (every process sets it, or none), and its sum
 	 * over them, set before each progress report; may be NULL. */
 	uint64_t (*progress_count)(void *arg);
