@@ -50,6 +50,14 @@ PY
 	done
 }
 
+# both FILE STREAMED LISTED LABEL: FILE run streamed and listed, into the
+# two folders, whose results must agree.
+both() {
+	"$fabemu" run "$1" -o "$2" -q --set outputs.flows_csv=false
+	"$fabemu" run "$1" -o "$3" -q --set outputs.flows_csv=true
+	same "$3" "$2" "$4"
+}
+
 # run NAME TOPOLOGY WORKLOAD-KEYS [COLLECTIVE]: 1 and 4 iterations, streamed
 # and listed (an all-reduce unless COLLECTIVE says).
 run() {
@@ -57,9 +65,7 @@ run() {
 		printf '%s\n' "name: $1$it" "seed: 1" "topology: $2" "nic: {mtu: 4096}" \
 			"traffic: [{kind: collective, name: ar, collective: ${4:-all-reduce}, $3, iterations: $it}]" \
 			>"$tmp/$1$it.yaml"
-		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-str$it" -q --set outputs.flows_csv=false
-		"$fabemu" run "$tmp/$1$it.yaml" -o "$tmp/$1-lst$it" -q --set outputs.flows_csv=true
-		same "$tmp/$1-lst$it" "$tmp/$1-str$it" "$1 x$it"
+		both "$tmp/$1$it.yaml" "$tmp/$1-str$it" "$tmp/$1-lst$it" "$1 x$it"
 	done
 }
 
@@ -124,9 +130,7 @@ train() {
 	printf '%s\n' "name: train-$1" "seed: 3" "topology: $gpus" "nic: {mtu: 4096}" \
 		"traffic: [{kind: training, name: job, forward: 20us, backward: 40us, compute_jitter: 3%, $2}]" \
 		>"$tmp/train-$1.yaml"
-	"$fabemu" run "$tmp/train-$1.yaml" -o "$tmp/train-$1-str" -q --set outputs.flows_csv=false
-	"$fabemu" run "$tmp/train-$1.yaml" -o "$tmp/train-$1-lst" -q --set outputs.flows_csv=true
-	same "$tmp/train-$1-lst" "$tmp/train-$1-str" "training $1"
+	both "$tmp/train-$1.yaml" "$tmp/train-$1-str" "$tmp/train-$1-lst" "training $1"
 	local peak total
 	peak=$(key "$tmp/train-$1-str/summary.json" wall_clock.messages_in_flight_peak)
 	total=$(key "$tmp/train-$1-str/summary.json" messages.total)
