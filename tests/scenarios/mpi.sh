@@ -139,7 +139,7 @@ here=$(dirname "$0")
 split=("$here/../../experiments/permutation-leaf.yaml" "$here/mpi-split.yaml" "$here/mpi-split-ib.yaml"
 	"$here/mpi-streams.yaml" "$here/../../experiments/alltoall-rails.yaml" "$here/mpi-faults.yaml"
 	"$here/mpi-link-faults.yaml" "$here/threads-faults.yaml" "$here/mpi-ib-faults.yaml"
-	"$here/mpi-train.yaml")
+	"$here/mpi-train.yaml" "$here/mpi-gated.yaml")
 "$here/mpi_identity.sh" "$fabemu" 2 "" --split "${split[@]}" || fail=1
 "$here/mpi_identity.sh" "$fabemu" 3 "--partitions 5" --split "${split[@]}" || fail=1
 # A split check: its verdict, exit status and JUnit report are those of one process.
