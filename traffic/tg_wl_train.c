@@ -533,7 +533,10 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
  * the first step adds a start node per rank of each collective (what a
  * rank with nothing before it waits for). Connections: a ring's per
  * channel and an all-to-all's pairs per group (communicator), a pair of
- * each direction per pipeline send. */
+ * each direction per pipeline send. Streamed (x->stream, decided here:
+ * tg_wl_streams on the listed count), an instance is its node, waiting
+ * for its ranks' gates, and its join, and the messages counted are the
+ * pipeline sends and, per group, the most one instance makes at once. */
 static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char err[CFG_ERR_BYTES])
 {
 	const struct tg_wl_train *p = x->p;
@@ -580,12 +583,12 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 		deps = tg_est_add(deps, tg_est_mul(cs[i].count, one.deps));
 		msgs = tg_est_add(msgs, tg_est_mul(cs[i].count, one.msgs));
 		start = tg_est_add(start, tg_est_mul(cs[i].count, cs[i].n));
-		/* The FSDP all-gather's group is the reduce-scatter's. */
 		if (!b.alg->stream || !(b.alg->stream_kinds & (1u << cs[i].kind)) ||
 		    !(one.msgs = b.alg->stream_est(&b)))
 			can = false;
 		s_ops = tg_est_add(s_ops, tg_est_mul(cs[i].count, 2));
 		s_deps = tg_est_add(s_deps, tg_est_mul(cs[i].count, (uint64_t)cs[i].n + 1));
+		/* The FSDP all-gather's groups are the reduce-scatter's. */
 		s_most = tg_est_add(s_most, tg_est_mul(cs[i].groups ? cs[i].groups : pp * tp, one.msgs));
 	}
 	if (p->pp_bytes) {
