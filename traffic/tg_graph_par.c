@@ -19,8 +19,8 @@
  * which must be the rank's partition or the root. tg_graph_par_plan
  * refuses the rest (a transfer or a collective that would start the
  * instant another partition's operation ends, a rank gated by a join of
- * several partitions), and the run stays in one partition. A compute phase's end event
- * is keyed by its node (tg_graph_compute_at), so that one learnt of late
+ * several partitions), and the run stays in one partition. A compute
+ * phase's end event is keyed by its node (tg_graph_compute_at), so that one learnt of late
  * keeps the order it has in one thread. */
 #include <errno.h>
 #include <stdio.h>
@@ -160,8 +160,8 @@ static const char *tg_plan_comp(const struct tg_graph *g, const void *msgs, size
 		if (o->msg >= g->n_streams)
 			return "a streamed collective of its dependency graph is not one of its streams";
 		/* With rank gates each rank starts where its gate ends (the
-		 * gates' own check is the plan's); else at a window's end only
-		 * if every rank first waits for such a gate. */
+		 * gates' own check is the plan's); without, it would post at
+		 * once, so it may not start at a window's end. */
 		if (lead && !g->streams[o->msg].cgate)
 			return "a collective of its dependency graph starts as soon as operations in other "
 			       "partitions end, with no compute phase longer than the lookahead between";
