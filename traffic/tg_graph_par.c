@@ -20,8 +20,8 @@
  * refuses the rest (a transfer or a collective that would start the
  * instant another partition's operation ends, a rank gated by a join of
  * several partitions), and the run stays in one partition. A compute
- * phase's end event is keyed by its node (tg_graph_compute_at), so that one learnt of late
- * keeps the order it has in one thread. */
+ * phase's end event is keyed by its node (tg_graph_compute_at), so that
+ * one learnt of late keeps the order it has in one thread. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
