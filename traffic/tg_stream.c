@@ -223,13 +223,18 @@ static void tg_stream_unhold(struct tg_srt *rt, uint32_t k)
  * first held message, then per channel each rank's ring position (ring
  * and hierarchical), then (bytes, rounded up to words) per rank whether
  * its gate has ended. */
+/* Words of the ring-position map: ring and hierarchical, with rank gates. */
+static size_t tg_srt_npos(const struct tg_stream *v)
+{
+	return v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER ? (size_t)v->channels * v->n : 0;
+}
+
 static size_t tg_srt_words(const struct tg_stream *v)
 {
 	size_t w = tg_stream_alg_cnt(v);
 
 	if (v->cgate)
-		w += v->n + (size_t)(v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER ? v->channels : 0) * v->n +
-		     (v->n + 3) / 4;
+		w += v->n + tg_srt_npos(v) + (v->n + 3) / 4;
 	return w;
 }
 
@@ -245,8 +250,7 @@ static uint32_t *tg_srt_pos(const struct tg_stream *v, uint32_t *blk)
 
 static uint8_t *tg_srt_gated(const struct tg_stream *v, uint32_t *blk)
 {
-	return (uint8_t *)(tg_srt_pos(v, blk) +
-			   (size_t)(v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER ? v->channels : 0) * v->n);
+	return (uint8_t *)(tg_srt_pos(v, blk) + tg_srt_npos(v));
 }
 
 /* Instance @i's state: made now if it is not yet (by whichever partition
@@ -268,7 +272,7 @@ static uint32_t *tg_srt_live(struct tg *t, uint32_t i, struct sim *sim)
 		for (uint32_t r = 0; r < v->n; r++)
 			held[r] = UINT32_MAX;
 		/* Edge c n + p is position p's of channel c's ring. */
-		for (uint32_t c = 0; (v->alg == TG_SALG_RING || v->alg == TG_SALG_HIER) && c < v->channels; c++)
+		for (uint32_t c = 0; tg_srt_npos(v) && c < v->channels; c++)
 			for (uint32_t p = 0; p < v->n; p++)
 				pos[(size_t)c * v->n + v->erank[(size_t)c * v->n + p]] = p;
 	}
@@ -341,15 +345,19 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 	const struct tg_stream *v = &st->v[i];
 	struct tg_srt *rt = &st->rt[i];
 	uint64_t at = v->proto.start_ps > now_ps ? v->proto.start_ps : now_ps;
-	uint32_t n = 0, m = 0, *blk, *held, *pos, lo = st->gref_off[op], hi = st->gref_off[op + 1];
+	uint32_t n = 0, *blk, *held, *pos, lo = st->gref_off[op], hi = st->gref_off[op + 1];
 	struct tg_sheld *h;
 	uint8_t *gated;
 
-	for (uint32_t k = lo; k < hi; k++)
-		m += st->gref[k] >> 32 == i;
+	/* The operation's entries are by stream, then rank: this stream's
+	 * ranks are one run of them. */
+	while (lo < hi && st->gref[lo] >> 32 != i)
+		lo++;
+	for (hi = lo; hi < st->gref_off[op + 1] && st->gref[hi] >> 32 == i; hi++)
+		;
 	/* Every message has arrived: a rank that sends nothing, gated last. */
 	if (__atomic_load_n(&rt->ended, __ATOMIC_ACQUIRE)) {
-		tg_stream_unhold(rt, m);
+		tg_stream_unhold(rt, hi - lo);
 		return;
 	}
 	blk = tg_srt_live(t, i, ctx);
@@ -363,20 +371,16 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 	 * their gates have not ended), then all they hold, in the listed
 	 * order. */
 	for (uint32_t k = lo; k < hi; k++)
-		if (st->gref[k] >> 32 == i)
-			tg_stream_alg_rank(t, i, (uint32_t)st->gref[k], pos, at);
+		tg_stream_alg_rank(t, i, (uint32_t)st->gref[k], pos, at);
 	for (uint32_t k = lo; k < hi; k++)
-		if (st->gref[k] >> 32 == i)
-			for (uint32_t id = held[(uint32_t)st->gref[k]]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
-				n++;
+		for (uint32_t id = held[(uint32_t)st->gref[k]]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next)
+			n++;
 	if (!(h = malloc(sizeof(*h) * (n ? n : 1))))
 		sim_at_fail(ctx);
 	n = 0;
 	for (uint32_t k = lo; k < hi; k++) {
 		uint32_t r = (uint32_t)st->gref[k];
 
-		if (st->gref[k] >> 32 != i)
-			continue;
 		gated[r] = 1;
 		for (uint32_t id = held[r]; id != UINT32_MAX; id = tg_sslot_at(st, id)->next, n++) {
 			struct tg_sslot *sl = tg_sslot_at(st, id);
@@ -399,7 +403,7 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 		sim_at(ns, at, tg_post_src(t, ns), tg_stream_post, tg_sslot_at(st, h[k].id));
 	}
 	free(h);
-	tg_stream_unhold(rt, m);
+	tg_stream_unhold(rt, hi - lo);
 }
 
 /* Append slot @id to stream QP @x's list (the sender's end). 0 or

@@ -73,6 +73,25 @@ static void tg_sa_slices(struct tg *t, uint32_t i, struct tg_smsg *m, uint64_t b
 
 /* ---- ring and hierarchical ---- */
 
+/* Ring position @p's first sends on channel @c. */
+static void tg_sa_ring_first(struct tg *t, uint32_t i, uint32_t c, uint32_t p, uint64_t at)
+{
+	const struct tg_stream *s = &t->st->v[i];
+	struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p, .org = TG_NO_OP };
+
+	tg_sa_slices(t, i, &m, tg_stream_part(s->part[c], s->n, tg_sa_chunk(s->ar, s->n, p, 0)), at);
+}
+
+/* Direct: rank @a's send to @a + @off, if it has bytes. */
+static void tg_sa_direct_send(struct tg *t, uint32_t i, uint32_t a, uint32_t off, uint64_t at)
+{
+	const struct tg_stream *s = &t->st->v[i];
+	struct tg_smsg m = { .p = a, .step = off, .e = (off - 1) * s->n + a, .org = TG_NO_OP };
+
+	if (s->part[(a + off) % s->n])
+		tg_sa_slices(t, i, &m, s->part[(a + off) % s->n], at);
+}
+
 /* Hierarchical: the ring of phase @ph that order index @q is in: its
  * size, @q's position in it and the order index of that position's
  * successor; the bytes of chunk k of it are tg_sa_hier_chunk's. */
@@ -275,13 +294,8 @@ void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps)
 	switch (s->alg) {
 	case TG_SALG_RING:
 		for (uint32_t c = 0; c < s->channels; c++)
-			for (uint32_t p = 0; p < s->n; p++) {
-				struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p, .org = TG_NO_OP };
-
-				tg_sa_slices(t, i, &m,
-					     tg_stream_part(s->part[c], s->n, tg_sa_chunk(s->ar, s->n, p, 0)),
-					     at_ps);
-			}
+			for (uint32_t p = 0; p < s->n; p++)
+				tg_sa_ring_first(t, i, c, p, at_ps);
 		break;
 	case TG_SALG_HIER:
 		for (uint32_t c = 0; c < s->channels; c++)
@@ -297,13 +311,8 @@ void tg_stream_alg_start(struct tg *t, uint32_t i, uint64_t at_ps)
 		break;
 	case TG_SALG_DIRECT:
 		for (uint32_t off = 1; off < s->n; off++)
-			for (uint32_t a = 0; a < s->n; a++) {
-				struct tg_smsg m = { .p = a, .step = off, .e = (off - 1) * s->n + a,
-						     .org = TG_NO_OP };
-
-				if (s->part[(a + off) % s->n])
-					tg_sa_slices(t, i, &m, s->part[(a + off) % s->n], at_ps);
-			}
+			for (uint32_t a = 0; a < s->n; a++)
+				tg_sa_direct_send(t, i, a, off, at_ps);
 		break;
 	}
 }
@@ -314,13 +323,8 @@ void tg_stream_alg_rank(struct tg *t, uint32_t i, uint32_t r, const uint32_t *po
 
 	switch (s->alg) {
 	case TG_SALG_RING:
-		for (uint32_t c = 0; c < s->channels; c++) {
-			uint32_t p = pos[(size_t)c * s->n + r];
-			struct tg_smsg m = { .c = c, .p = p, .e = c * s->n + p, .org = TG_NO_OP };
-
-			tg_sa_slices(t, i, &m, tg_stream_part(s->part[c], s->n, tg_sa_chunk(s->ar, s->n, p, 0)),
-				     at_ps);
-		}
+		for (uint32_t c = 0; c < s->channels; c++)
+			tg_sa_ring_first(t, i, c, pos[(size_t)c * s->n + r], at_ps);
 		break;
 	case TG_SALG_HIER:
 		for (uint32_t c = 0; c < s->channels; c++)
@@ -335,12 +339,8 @@ void tg_stream_alg_rank(struct tg *t, uint32_t i, uint32_t r, const uint32_t *po
 		tg_sa_hd_step(t, i, 0, r, TG_NO_OP, at_ps);
 		break;
 	case TG_SALG_DIRECT:
-		for (uint32_t off = 1; off < s->n; off++) {
-			struct tg_smsg m = { .p = r, .step = off, .e = (off - 1) * s->n + r, .org = TG_NO_OP };
-
-			if (s->part[(r + off) % s->n])
-				tg_sa_slices(t, i, &m, s->part[(r + off) % s->n], at_ps);
-		}
+		for (uint32_t off = 1; off < s->n; off++)
+			tg_sa_direct_send(t, i, r, off, at_ps);
 		break;
 	}
 }
