@@ -98,6 +98,16 @@ void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t de
 	port_credit_link_up(a, b);
 }
 
+void port_set_owner(struct port *p, const struct port_ops *ops, void *owner)
+{
+	p->ops = ops;
+	p->owner = owner;
+	if (p->peer) {
+		p->peer->peer_rx = ops->rx;
+		p->peer->peer_owner = owner;
+	}
+}
+
 void port_set_rate(struct port *p, uint64_t rate_bps)
 {
 	p->rate_bps = rate_bps;

@@ -213,6 +213,9 @@ uint64_t port_tx_bytes(const struct port *p);
  * link; call port_connect for both directions. */
 void port_init(struct port *p, struct sim *sim, const struct port_ops *ops, void *owner,
 	       uint32_t node, uint16_t index);
+/* Hand @p to another owner (a live port taking a host port's place,
+ * live/): its callbacks and what its peer keeps of them. */
+void port_set_owner(struct port *p, const struct port_ops *ops, void *owner);
 /* Wire @a and @b together as the two directions of one link (after both
  * are initialised). */
 void port_connect(struct port *a, struct port *b, uint64_t rate_bps, uint64_t delay_ps);

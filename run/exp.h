@@ -138,6 +138,44 @@ struct exp_fault {
 	bool random;           /* drawn by failures: (no faults.NAME.* keys of its own) */
 	struct cfg_mark mark;  /* where it was written */
 };
+/* live.ports: how a live port reaches its real endpoint (live/). */
+enum exp_live_driver {
+	EXP_LIVE_TAP,       /* a TAP device fabemu creates (DPDK net_tap) */
+	EXP_LIVE_AF_PACKET, /* an existing interface, opened raw (DPDK net_af_packet) */
+};
+
+/* Buffers of the DPDK ports of a live run (live/live.c), which the EAL's
+ * memory holds (fabric_eal_mem_mb). */
+enum { EXP_LIVE_IO_MBUFS = 8191 };
+
+/* One host port of the fabric bound to a real endpoint in `fabemu live`:
+ * its simulated NIC is set aside and the frames of the DPDK port take its
+ * place on the link. */
+struct exp_live_port {
+	const struct exp *e;         /* the experiment (while it is read) */
+	struct exp_capture at;       /* the host port it takes over (node:port) */
+	enum exp_live_driver driver; /* live.ports[].driver */
+	const char *iface;           /* the TAP to create, or the interface to open */
+	const char *netns;           /* tap: the network namespace to move it into and
+				      * address there, or NULL: left where it is made */
+	struct cfg_mark mark;        /* where it was written */
+};
+
+/* The live: section (run/exp_live.c): read by every command, acted on by
+ * fabemu live only (fabemu run and check refuse an experiment with live
+ * ports). */
+struct exp_live {
+	struct exp_live_port *ports; /* in file order */
+	uint32_t n_ports;            /* their count */
+	double dilation;             /* wall-clock seconds per simulated second, >= 1 */
+	uint64_t late_ps;            /* a frame handed to its real endpoint more than this
+				      * (simulated time) after it arrived counts as late */
+	uint64_t mtu_bytes;          /* IP MTU of the live ports (and their interfaces) */
+	uint64_t queue_bytes;        /* frames from a real endpoint waiting for its link,
+				      * at most; beyond, dropped and counted */
+	struct cfg_mark mark;        /* where live: was written */
+};
+
 /* The finest outputs.series.interval: each sample writes a row per port
  * (and per sampled flow), so a finer one writes gigabytes per simulated
  * millisecond. */
@@ -235,6 +273,8 @@ struct exp {
 	uint32_t n_faults;            /* its entries */
 	uint64_t convergence_ps;      /* fabric.convergence: forwarding recomputed this long
 				       * after a link goes down or up */
+	/* live mode (run/exp_live.c) */
+	struct exp_live live;         /* live: (no ports when absent) */
 	/* expect */
 	struct exp_expect *expects;   /* assertions */
 	uint32_t n_expects;           /* their count */
@@ -268,6 +308,11 @@ int exp_write_resolved(const struct exp *e, const char *path, char err[CFG_ERR_B
 int exp_write_overrides(const struct exp *e, const char *path, char err[CFG_ERR_BYTES]);
 
 const char *exp_op_name(enum exp_op op);
+
+/* A simulated run (fabemu run, check) of @e: -EINVAL with
+ * "FILE:LINE:COL: ..." in @err when it has live ports (only fabemu live
+ * runs those), else 0. */
+int exp_live_refuse(const struct exp *e, char err[CFG_ERR_BYTES]);
 
 /* The size of a run, estimated before it is built (exp_estimate.c). */
 enum {

@@ -39,6 +39,10 @@ int exp_expect_units(struct exp_expect *a, const struct cfg_node *it, char err[C
  * release of what it read. */
 int exp_faults_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);
 int exp_faults_schema(struct cfg_schema_names *out);
+/* The live: section (exp_live.c): its tables, and the keys of its ports'
+ * entries into @out (the schema; 0 or -ENOMEM). */
+extern const struct cfg_sub exp_live_subs[];
+int exp_live_schema(struct cfg_schema_names *out);
 /* failures: random failure processes per component kind, drawn from the
  * seed into more entries of the schedule (after faults:). */
 int exp_failures_read(const struct cfg_node *x, void *params, char err[CFG_ERR_BYTES]);

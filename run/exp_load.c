@@ -444,6 +444,8 @@ static const struct cfg_key exp_top_keys[] = {
 	  .doc = "ports to record to pcap; absent: none" },
 	{ "outputs", CFG_KEY_SECTION, "{}", .subs = exp_outputs_subs, .what = "outputs",
 	  .doc = "which result files to write" },
+	{ "live", CFG_KEY_SECTION, NULL, .subs = exp_live_subs, .what = "live",
+	  .doc = "fabemu live: host ports bound to real endpoints, and the pacing; absent: none" },
 	{ "expect", CFG_KEY_CUSTOM, NULL, .read = exp_expects_read,
 	  .doc = "assertions evaluated by fabemu check" },
 };
@@ -467,6 +469,7 @@ int exp_schema_keys(struct cfg_schema_names *out)
 	r = r ? r : cfg_schema_names_add(out, link_layer_cfg_table());
 	r = r ? r : cfg_schema_names_add(out, exp_expect_table());
 	r = r ? r : exp_faults_schema(out);
+	r = r ? r : exp_live_schema(out);
 	for (unsigned i = 0; r == 0 && (t = topo_kind_table(i)) != NULL; i++)
 		r = cfg_schema_names_add(out, t);
 	for (unsigned i = 0; r == 0 && (k = tg_wl_kind_at(i)) != NULL; i++)
@@ -681,6 +684,7 @@ void exp_free(struct exp *e)
 	free(e->workloads);
 	free(e->islands);
 	free(e->captures);
+	free(e->live.ports);
 	free(e->expects);
 	exp_faults_free(e);
 	free(e->series);

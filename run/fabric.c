@@ -25,7 +25,7 @@ struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p)
 	return n->kind == TOPO_HOST ? nic_port(f->nics[n->index], p) : sw_port(f->sws[n->index], p);
 }
 
-static void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uint8_t mac[6])
+void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uint8_t mac[6])
 {
 	const struct topo_node *n = &t->nodes[node];
 
@@ -62,8 +62,12 @@ uint16_t fabric_data_room(const struct exp *e)
 	 * PKT_INT_MAX_BYTES more, on data packets and the ACKs echoing it. */
 	uint32_t int_bytes = e->sw.int_on ? PKT_INT_MAX_BYTES : 0;
 
-	return e->nic.payload ? (uint16_t)(e->nic.mtu_bytes + 128 + int_bytes)
-			      : (uint16_t)(96 + int_bytes);
+	uint32_t room = e->nic.payload ? e->nic.mtu_bytes + 128 + int_bytes : 96 + int_bytes;
+
+	/* Live ports' frames are held whole: Ethernet, a VLAN tag, the MTU. */
+	if (e->live.n_ports && room < e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES)
+		room = (uint32_t)e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES;
+	return (uint16_t)room;
 }
 
 uint32_t fabric_pool_pkts(const struct exp *e)
@@ -127,6 +131,11 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 		ring_bytes *= parts;
 		extra = 2 * parts;
 	}
+	/* A live run's DPDK ports have buffers of their own (live/live.c):
+	 * the MTU, headers, DPDK's headroom and the mbuf's header each. */
+	if (e->live.n_ports)
+		extra += (unsigned)(((uint64_t)EXP_LIVE_IO_MBUFS + 1) *
+				    (e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES + 384) >> 20) + 8;
 	return (unsigned)(ring_bytes >> 20) + 64 + extra;
 }
 

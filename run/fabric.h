@@ -201,6 +201,8 @@ void fabric_pfc_log_free(struct fabric *f);
 
 /* Port @p of topology node @node. */
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
+/* The MAC of port @p of @node (the addressing plan, core/addr.h). */
+void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uint8_t mac[6]);
 
 /* Largest frame NICs with settings @np send (their MTU, framing, VLAN
  * tag, InfiniBand's GRH). */

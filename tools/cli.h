@@ -80,6 +80,7 @@ extern const struct cli_cmd cli_cmd_topo;
 extern const struct cli_cmd cli_cmd_bench;
 extern const struct cli_cmd cli_cmd_compare;
 extern const struct cli_cmd cli_cmd_plot;
+extern const struct cli_cmd cli_cmd_live;
 
 /* What every simulation command (run, check, bench) takes: the overrides
  * of the experiment and the EAL args. The FIRST member of such a command's
@@ -132,9 +133,23 @@ struct cli_run_opts {
 	const char *junit;             /* check: JUnit XML file, or NULL */
 	const char *baseline;          /* check: --baseline results folder, or NULL */
 	bool skip_nightly;             /* check: --skip-nightly: files with nightly: true not run */
+	bool live;                     /* fabemu live: the experiment's live ports bound to
+					* DPDK ports, the run paced by the wall clock */
 };
 
 _Static_assert(offsetof(struct cli_run_opts, sim) == 0, "run's sim options come first");
+
+/* The EAL's arguments of a run of @e, into *@argv (malloc'd, *@argc of
+ * them): the `--` ones, and with @o->live the live ports' devices, once
+ * the ports are checked (live/live.h, live_preflight). Without live, an
+ * experiment with live ports is refused. CLI_OK, or CLI_BAD_INPUT or
+ * CLI_FAIL with @msg (tools/cli_live.c). */
+int cli_live_engine(const struct cli_run_opts *o, struct exp *e, int *argc, char ***argv,
+		    char msg[CFG_ERR_BYTES + 64]);
+/* What cli_live_engine made, freed (NULL is fine). */
+void cli_live_end(const struct cli_run_opts *o, int argc, char **argv);
+/* --max-wall's setter (tools/cli_run_opts.c). */
+int cli_opt_max_wall(const struct cli_optdef *d, void *opts, const char *v, const char *cmd);
 
 /* run's -o and the rest of its own options (tools/cli_run_opts.c), which
  * check's table lists around its own. */

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "fabric.h"
+#include "live.h"
 #include "results.h"
 
 /* mkdir -p (cli.h) */
@@ -310,6 +311,9 @@ struct cli_job {
 	int lock_fd;                   /* the folder's lock, or -1 */
 	struct rte_mempool *pool;      /* the packet pool, or NULL */
 	struct cfg_doc *base;          /* the --baseline summary, or NULL */
+	struct live *live;             /* fabemu live: its live ports, once bound */
+	char **eal_argv;               /* the EAL's arguments: `--` ones, live ports' */
+	int eal_argc;
 };
 
 /* Report bad input for @j (cli_bad_input) in its suite. */
@@ -382,9 +386,11 @@ static int cli_job_engine(struct cli_job *j)
 		return cli_job_bad(j, "bad_input", msg);
 	if (j->check)
 		exp_estimate_print(e, stdout); /* the run's size, before it is built */
+	if ((rc = cli_live_engine(j->o, e, &j->eal_argc, &j->eal_argv, msg)) != CLI_OK)
+		return rc == CLI_BAD_INPUT ? cli_job_bad(j, "bad_input", msg) : cli_job_failed(j, "live", msg);
 	if (cli_arm_stop(j->o) != 0)
 		return cli_job_failed(j, "signals", "cannot install signal handlers");
-	if ((r = sim_eal_init(j->o->sim.eal_argc, j->o->sim.eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
+	if ((r = sim_eal_init(j->eal_argc, j->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %s", err);
 		return r == -EINVAL ? cli_job_bad(j, "eal", msg) : cli_job_failed(j, "eal", err);
 	}
@@ -412,6 +418,10 @@ static int cli_job_build(struct cli_job *j, struct fabric *f)
 	if ((r = fabric_build(f, e, j->pool, true, err)) != 0) {
 		/* -ENOSPC: the configuration cannot fit (bad input, at its line). */
 		rc = r == -ENOSPC ? cli_job_bad(j, "bad_input", err) : cli_job_failed(j, "build", err);
+		goto fail;
+	}
+	if (j->o->live && (r = live_attach(f, &j->live, err)) != 0) {
+		rc = r == -EINVAL ? cli_job_bad(j, "bad_input", err) : cli_job_failed(j, "live", err);
 		goto fail;
 	}
 	/* check: every metric the assertions name must exist before a
@@ -473,10 +483,14 @@ static int cli_job_results(struct cli_job *j, struct fabric *f, int closed, cons
 		return cli_job_failed(j, "memory", "out of memory collecting results");
 	if (closed != 0)
 		res_mark_invalid(&res, "%s", close_err);
+	if (j->live && live_results(j->live, &res) != 0)
+		rc = cli_job_failed(j, "memory", "out of memory collecting results");
 	if (res_write_all(&res, f, j->outdir, err) != 0)
 		rc = cli_job_failed(j, "write", err);
 	if (!o->quiet) {
 		res_print_human(&res, f, stdout);
+		if (j->live)
+			live_print(j->live, stdout);
 		printf("  results: %s/summary.json\n", j->outdir);
 		if (j->e->flows_csv_auto && !j->e->flows_csv)
 			printf("  flows.csv: not written (%u messages, over %u; outputs.flows_csv: true writes it)\n",
@@ -505,7 +519,10 @@ static int cli_job_run(struct cli_job *j, struct fabric *f)
 	int r;
 
 	f->sim.interrupt = &cli_stop_sig;
-	fabric_run(f, !j->o->quiet);
+	if (j->live)
+		live_run(j->live, &cli_stop_sig, j->o->quiet);
+	else
+		fabric_run(f, !j->o->quiet);
 	cli_disarm_stop();
 	/* A capture or series file that could not be written is reported and
 	 * marks the run not valid; the rest of the results are still written. */
@@ -518,6 +535,7 @@ static int cli_job_run(struct cli_job *j, struct fabric *f)
 static void cli_job_end(struct cli_job *j)
 {
 	cfg_doc_free(j->base);
+	cli_live_end(j->o, j->eal_argc, j->eal_argv);
 	rte_mempool_free(j->pool);
 	exp_free(j->e);
 	rte_eal_cleanup();
@@ -532,6 +550,7 @@ static int cli_job_all(struct cli_job *j)
 	int rc;
 
 	if ((rc = cli_job_folder(j)) != CLI_OK || (rc = cli_job_engine(j)) != CLI_OK) {
+		cli_live_end(j->o, j->eal_argc, j->eal_argv);
 		exp_free(j->e);
 		if (j->lock_fd >= 0)
 			close(j->lock_fd);
@@ -541,6 +560,7 @@ static int cli_job_all(struct cli_job *j)
 		rc = cli_job_run(j, &f);
 		fabric_free(&f);
 	}
+	live_free(j->live);
 	cli_job_end(j);
 	return rc;
 }

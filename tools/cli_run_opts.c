@@ -19,7 +19,7 @@ int cli_run_arg(void *opts, const char *a)
 	return CLI_OK;
 }
 
-static int cli_opt_max_wall(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
+int cli_opt_max_wall(const struct cli_optdef *d, void *opts, const char *v, const char *cmd)
 {
 	struct cli_run_opts *o = opts;
 	const char *why = NULL;

@@ -23,6 +23,8 @@ static const char usage[] =
 	"                    [-- EAL args]\n"
 	"       fabemu compare DIR_A DIR_B [DIR_C...] [--tolerance 5%] [--markdown] [--metrics GLOB,...]\n"
 	"       fabemu plot DIR [DIR...] [-o OUTDIR] [--format png|svg]\n"
+	"       fabemu live EXP.yaml [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
+	"                   [-- EAL args]\n"
 	"       fabemu --version | --help | COMMAND --help\n";
 
 /* The commands, in the order of the usage above. */
@@ -33,6 +35,7 @@ static const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_bench,
 	&cli_cmd_compare,
 	&cli_cmd_plot,
+	&cli_cmd_live,
 	NULL,
 };
 

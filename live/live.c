@@ -1,0 +1,332 @@
+/* Live ports: DPDK ports standing in for host NIC ports of the fabric
+ * (live.h). Frames are copied between the DPDK port's buffers and the
+ * simulation's packets at the boundary, so the simulation's packets and
+ * pool keep their rules (pkt_alloc) and nothing of this is on a simulated
+ * run's path. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "addr.h"
+#include "fabric.h"
+#include "live_int.h"
+#include "pkt_view.h"
+
+enum {
+	ETH_ARP = 0x0806,
+	ETH_IPV4 = 0x0800,
+	ETH_VLAN = 0x8100,
+	ARP_REQUEST = 1,
+	ARP_REPLY = 2,
+	LIVE_RING = 1024,        /* descriptors per DPDK queue */
+};
+
+/* Room of a DPDK buffer: the largest frame (MTU, Ethernet header, a VLAN
+ * tag) and DPDK's headroom. */
+static uint16_t live_buf_room(const struct exp *e)
+{
+	return (uint16_t)(RTE_PKTMBUF_HEADROOM + e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES);
+}
+
+static void live_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Send the frames waiting for @lp's endpoint; what the DPDK port does not
+ * take now is dropped and counted (a real endpoint that does not read). */
+void live_flush(struct live_port *lp)
+{
+	uint16_t sent = lp->n_txb ? rte_eth_tx_burst(lp->eth, 0, lp->txb, lp->n_txb) : 0;
+	uint64_t now = sent ? live_now_ps(lp->l) : 0;
+
+	for (uint16_t i = 0; i < sent; i++)
+		if (lp->txt[i] != UINT64_MAX)
+			live_lag(lp->l, now, lp->txt[i]);
+	for (uint16_t i = sent; i < lp->n_txb; i++) {
+		lp->st.drops_tx++;
+		rte_pktmbuf_free(lp->txb[i]);
+	}
+	lp->n_txb = 0;
+}
+
+/* Queue @m (a DPDK buffer) for @lp's endpoint; @t_ps: when it arrived at
+ * the host port, or UINT64_MAX (the port's own ARP replies). */
+static void live_out(struct live_port *lp, struct rte_mbuf *m, uint64_t t_ps)
+{
+	if (lp->n_txb == LIVE_BURST)
+		live_flush(lp);
+	lp->txt[lp->n_txb] = t_ps;
+	lp->txb[lp->n_txb++] = m;
+}
+
+/* An ARP request from the endpoint for a fabric address other than its
+ * own: answered from the first hop's MAC, as a routed fabric's gateway
+ * answers. Anything else of ARP is ignored. */
+static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
+{
+	const uint8_t *a = d + PKT_ETH_BYTES;
+	struct rte_mbuf *r;
+	uint32_t tip;
+	uint8_t *o;
+
+	if (len < PKT_ETH_BYTES + 28 || pkt_get16(a) != 1 || pkt_get16(a + 2) != ETH_IPV4 ||
+	    a[4] != 6 || a[5] != 4 || pkt_get16(a + 6) != ARP_REQUEST) {
+		lp->st.arp_ignored++;
+		return;
+	}
+	tip = pkt_get32(a + 24);
+	if (addr_ip_ep(tip) >= lp->l->n_eps || tip == lp->ip) {
+		lp->st.arp_ignored++;
+		return;
+	}
+	if (!(r = rte_pktmbuf_alloc(lp->l->io_pool))) {
+		lp->st.drops_tx++;
+		return;
+	}
+	if (!(o = (uint8_t *)rte_pktmbuf_append(r, 60))) {
+		rte_pktmbuf_free(r);
+		lp->st.drops_tx++;
+		return;
+	}
+	memset(o, 0, 60);
+	memcpy(o, a + 8, 6);                    /* to the asker */
+	memcpy(o + 6, lp->gw_mac, 6);
+	live_put16(o + 12, ETH_ARP);
+	live_put16(o + 14, 1);
+	live_put16(o + 16, ETH_IPV4);
+	o[18] = 6;
+	o[19] = 4;
+	live_put16(o + 20, ARP_REPLY);
+	memcpy(o + 22, lp->gw_mac, 6);          /* the sender: the asked address */
+	memcpy(o + 28, a + 24, 4);
+	memcpy(o + 32, a + 8, 10);              /* the target: the asker's MAC and IP */
+	lp->st.arp_replies++;
+	live_out(lp, r, UINT64_MAX);
+}
+
+/* A frame @m from @lp's endpoint, at the simulation's current time:
+ * ARP answered, IPv4 to a fabric address queued on the host port as a
+ * packet of the run, anything else dropped and counted. Frees @m. */
+static void live_in(struct live_port *lp, struct rte_mbuf *m)
+{
+	struct live *l = lp->l;
+	struct sim *sim = &l->f->sim;
+	uint32_t len = rte_pktmbuf_pkt_len(m), fb, dst;
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t etype, l3 = PKT_ETH_BYTES;
+	struct rte_mbuf *p;
+	struct pkt_meta *pm;
+	uint8_t tc;
+
+	lp->st.rx_frames++;
+	lp->st.rx_bytes += len;
+	if (m->nb_segs != 1 || len < PKT_ETH_BYTES) {
+		lp->st.drops_other++;
+		goto out;
+	}
+	etype = pkt_get16(d + 12);
+	if (etype == ETH_VLAN && len >= PKT_ETH_BYTES + PKT_VLAN_BYTES) {
+		etype = pkt_get16(d + 16);
+		l3 += PKT_VLAN_BYTES;
+	}
+	memcpy(lp->peer_mac, d + 6, 6); /* the endpoint's MAC, for what goes back */
+	lp->peer_known = true;
+	if (etype == ETH_ARP && l3 == PKT_ETH_BYTES) {
+		live_arp(lp, d, len);
+		goto out;
+	}
+	if (etype != ETH_IPV4 || len < l3 + 20u || (d[l3] >> 4) != 4) {
+		lp->st.drops_other++;
+		goto out;
+	}
+	dst = pkt_get32(d + l3 + 16);
+	if (addr_ip_ep(dst) >= l->n_eps || dst == lp->ip) {
+		lp->st.drops_not_fabric++;
+		goto out;
+	}
+	if (len > l->e->live.mtu_bytes + l3) {
+		lp->st.drops_size++;
+		goto out;
+	}
+	fb = (len < 60 ? 60 : len) + PKT_FCS_BYTES;
+	tc = l->e->nic.dscp_to_tc[d[l3 + 1] >> 2];
+	if (port_queue_bytes(lp->p) + fb > l->e->live.queue_bytes) {
+		lp->st.drops_queue++;
+		goto out;
+	}
+	if (!(p = sim_pkt_alloc(sim, true))) {
+		lp->st.drops_pool++;
+		goto out;
+	}
+	memcpy(pkt_data(p), d, len);
+	if (len < 60)
+		memset(pkt_data(p) + len, 0, 60 - len); /* padded, as a NIC pads */
+	p->data_len = (uint16_t)(fb - PKT_FCS_BYTES);
+	p->pkt_len = fb - PKT_FCS_BYTES;
+	pm = pkt_meta(p);
+	*pm = (struct pkt_meta){
+		.frame_bytes = (uint16_t)fb,
+		.l3_off = (uint8_t)l3,
+		.tc = tc,
+		.kind = PKT_KIND_CTRL, /* no RDMA payload; INT never touches it */
+	};
+	lp->st.in_frames++;
+	port_enqueue(lp->p, p, tc, fb);
+out:
+	rte_pktmbuf_free(m);
+}
+
+void live_poll(struct live *l)
+{
+	struct rte_mbuf *b[LIVE_BURST];
+
+	for (uint32_t i = 0; i < l->n_ports; i++) {
+		struct live_port *lp = &l->ports[i];
+		uint16_t n = rte_eth_rx_burst(lp->eth, 0, b, LIVE_BURST);
+
+		for (uint16_t k = 0; k < n; k++)
+			live_in(lp, b[k]);
+	}
+}
+
+/* A frame arrived over the link at a live host port (struct port_ops rx):
+ * out of the DPDK port, its lag recorded. Frames a link fault hurt are
+ * dropped as the NIC would drop them. */
+static void live_rx(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	struct live_port *lp = owner;
+	struct live *l = lp->l;
+	struct sim *sim = in->sim;
+	const struct pkt_meta *pm = pkt_meta(m);
+	uint32_t len = pm->frame_bytes - PKT_FCS_BYTES, held = m->data_len;
+	struct rte_mbuf *r;
+	uint8_t *o;
+
+	if (pm->flags) {
+		lp->st.drops_fault++;
+	} else if (!(r = rte_pktmbuf_alloc(l->io_pool))) {
+		lp->st.drops_tx++;
+	} else if (!(o = (uint8_t *)rte_pktmbuf_append(r, (uint16_t)RTE_MIN(len, rte_pktmbuf_tailroom(r))))) {
+		rte_pktmbuf_free(r);
+		lp->st.drops_tx++;
+	} else {
+		uint32_t n = rte_pktmbuf_data_len(r);
+
+		/* A simulated NIC's packets may hold their headers only (nic.payload
+		 * false): the payload goes out as zeros. */
+		memcpy(o, pkt_data(m), RTE_MIN(held, n));
+		if (held < n)
+			memset(o + held, 0, n - held);
+		if (lp->peer_known)
+			memcpy(o, lp->peer_mac, 6);
+		lp->st.out_frames++;
+		lp->st.out_bytes += n;
+		live_out(lp, r, sim->now_ps);
+	}
+	sim_pkt_free(sim, m);
+}
+
+static const struct port_ops live_port_ops = { .rx = live_rx };
+
+/* The DPDK port of @lp: configured with a queue each way and started. */
+static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
+{
+	const struct exp_live_port *c = lp->cfg;
+	struct rte_eth_conf conf;
+	int r;
+
+	memset(&conf, 0, sizeof(conf));
+	if ((r = rte_eth_dev_configure(lp->eth, 1, 1, &conf)) != 0 ||
+	    (r = rte_eth_rx_queue_setup(lp->eth, 0, LIVE_RING, rte_eth_dev_socket_id(lp->eth), NULL,
+					 lp->l->io_pool)) != 0 ||
+	    (r = rte_eth_tx_queue_setup(lp->eth, 0, LIVE_RING, rte_eth_dev_socket_id(lp->eth), NULL)) != 0 ||
+	    (r = rte_eth_dev_start(lp->eth)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: live port %s: cannot start its DPDK port: %s",
+			 c->mark.file, c->mark.line, c->mark.col, c->iface, rte_strerror(-r));
+		return -EIO;
+	}
+	lp->started = true;
+	/* The endpoint sends to the first hop's MAC, not the DPDK port's. */
+	if (c->driver == EXP_LIVE_AF_PACKET)
+		rte_eth_promiscuous_enable(lp->eth);
+	return 0;
+}
+
+int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
+{
+	const struct exp *e = f->exp;
+	struct live *l = calloc(1, sizeof(*l));
+	int r;
+
+	*out = l;
+	if (!l || !(l->ports = calloc(e->live.n_ports, sizeof(*l->ports)))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
+	l->f = f;
+	l->e = e;
+	l->n_eps = f->topo->n_eps;
+	l->io_pool = rte_pktmbuf_pool_create("fabemu-live", EXP_LIVE_IO_MBUFS, 256, 0, live_buf_room(e),
+					     SOCKET_ID_ANY);
+	if (!l->io_pool) {
+		snprintf(err, CFG_ERR_BYTES, "live ports: cannot create their buffers: %s",
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		struct live_port *lp = &l->ports[i];
+		const struct exp_live_port *c = &e->live.ports[i];
+		const struct topo_node *n = &f->topo->nodes[c->at.node];
+		char name[RTE_ETH_NAME_MAX_LEN];
+
+		lp->l = l;
+		lp->cfg = c;
+		lp->p = fabric_port(f, c->at.node, c->at.port);
+		lp->ep = n->first_ep + c->at.port;
+		lp->ip = addr_ep_ip(lp->ep);
+		const struct topo_link *k = &f->topo->links[n->port_links[c->at.port]];
+		int side = k->node[0] == c->at.node && k->port[0] == c->at.port ? 1 : 0;
+
+		fabric_port_mac(f->topo, c->at.node, c->at.port, lp->mac);
+		fabric_port_mac(f->topo, k->node[side], k->port[side], lp->gw_mac);
+		memcpy(lp->peer_mac, lp->mac, 6);
+		live_vdev_name(c, i, name);
+		if (rte_eth_dev_get_port_by_name(name, &lp->eth) != 0) {
+			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: live port %s: no DPDK port %s (the EAL did not make it)",
+				 c->mark.file, c->mark.line, c->mark.col, c->iface, name);
+			return -EIO;
+		}
+		l->n_ports++;
+		if ((r = live_eth_start(lp, err)) != 0)
+			return r;
+		if (c->netns && (r = live_netns_setup(lp, err)) != 0)
+			return r;
+		/* The host's NIC keeps its state but no longer hears its port. */
+		port_set_owner(lp->p, &live_port_ops, lp);
+	}
+	return 0;
+}
+
+void live_free(struct live *l)
+{
+	if (!l)
+		return;
+	for (uint32_t i = 0; i < l->n_ports; i++) {
+		struct live_port *lp = &l->ports[i];
+
+		if (lp->started) {
+			live_flush(lp);
+			rte_eth_dev_stop(lp->eth);
+		}
+		rte_eth_dev_close(lp->eth);
+	}
+	free(l->ports);
+	rte_mempool_free(l->io_pool);
+	free(l);
+}

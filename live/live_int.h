@@ -1,0 +1,90 @@
+/* Private to live/: the state of a live run and of its ports. */
+#ifndef FAB_LIVE_INT_H
+#define FAB_LIVE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "live.h"
+
+struct rte_mbuf;
+struct rte_mempool;
+struct port;
+
+enum {
+	LIVE_BURST = 32, /* frames per DPDK receive or send call */
+};
+
+/* Counters of one live port (live.ports.NAME.* in summary.json). */
+struct live_port_stats {
+	uint64_t rx_frames;        /* frames the DPDK port received from the endpoint */
+	uint64_t rx_bytes;         /* their bytes (without FCS) */
+	uint64_t in_frames;        /* of them, queued into the fabric */
+	uint64_t arp_replies;      /* ARP requests answered */
+	uint64_t arp_ignored;      /* other ARP frames */
+	uint64_t drops_other;      /* neither ARP nor IPv4 (IPv6, LLDP, ...) */
+	uint64_t drops_not_fabric; /* IPv4 to an address outside the fabric's plan */
+	uint64_t drops_size;       /* longer than live.mtu */
+	uint64_t drops_queue;      /* live.queue full */
+	uint64_t drops_pool;       /* the packet pool at its data limit */
+	uint64_t out_frames;       /* frames from the fabric handed to the DPDK port */
+	uint64_t out_bytes;        /* their bytes (without FCS) */
+	uint64_t drops_fault;      /* lost or corrupted on the link by a fault */
+	uint64_t drops_tx;         /* the DPDK port did not take them */
+};
+
+struct live_port {
+	struct live *l;                  /* the run */
+	const struct exp_live_port *cfg; /* its entry of live.ports */
+	uint16_t eth;                    /* DPDK port id */
+	bool started;                    /* rte_eth_dev_start succeeded */
+	struct port *p;                  /* the host port it drives */
+	uint32_t ep;                     /* its endpoint number */
+	uint32_t ip;                     /* its fabric address (host order) */
+	uint8_t mac[6];                  /* the host port's MAC (the plan's) */
+	uint8_t gw_mac[6];               /* the first hop's (the leaf port's) */
+	uint8_t peer_mac[6];             /* the endpoint's, learned from its frames */
+	bool peer_known;                 /* it sent one */
+	struct rte_mbuf *txb[LIVE_BURST]; /* frames for the endpoint, not yet sent */
+	uint64_t txt[LIVE_BURST];        /* when each arrived at the host port (simulated
+					  * ps), UINT64_MAX for the port's own replies */
+	uint16_t n_txb;                  /* their count */
+	struct live_port_stats st;       /* counters */
+};
+
+struct live {
+	struct fabric *f;             /* the fabric it runs */
+	const struct exp *e;          /* its experiment */
+	struct live_port *ports;      /* live.ports' */
+	uint32_t n_ports;             /* those set up so far */
+	uint32_t n_eps;               /* endpoints of the fabric (addresses in the plan) */
+	struct rte_mempool *io_pool;  /* the DPDK ports' buffers */
+	/* pacing (live_loop.c) */
+	uint64_t t0_ns;               /* CLOCK_MONOTONIC at the start of the run */
+	uint64_t v0_ps;               /* simulated time then */
+	double wall_s;                /* how long the run took */
+	uint64_t loops;               /* turns of the loop */
+	uint64_t behind_max_ps;       /* the most an event was handled after its time */
+	uint64_t lag_hist[LIVE_LAG_BINS]; /* frames to endpoints by lag (live.h) */
+	uint64_t lag_max_ps;          /* the largest lag */
+	uint64_t lag_sum_ps;          /* their sum, for the mean */
+	uint64_t lag_n;               /* frames measured */
+	uint64_t frames_late;         /* lag above live.late */
+};
+
+/* The EAL device name of live port @i (net_tap<i>, net_af_packet<i>). */
+void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64]);
+/* Move @lp's TAP into its namespace and give it the host port's MAC, the
+ * fabric address and live.mtu (live_netns.c). 0 or -errno with @err. */
+int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES]);
+/* Receive from every live port into the fabric, at the current time. */
+void live_poll(struct live *l);
+/* Send what waits for @lp's endpoint. */
+void live_flush(struct live_port *lp);
+/* Simulated time now by the wall clock (live.dilation). */
+uint64_t live_now_ps(const struct live *l);
+/* A frame that arrived at simulated time @t_ps went to its endpoint at
+ * @now_ps: its lag recorded. */
+void live_lag(struct live *l, uint64_t now_ps, uint64_t t_ps);
+
+#endif

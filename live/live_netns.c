@@ -1,0 +1,184 @@
+/* Live ports' devices: the EAL arguments that make them (DPDK's net_tap
+ * and net_af_packet drivers), the checks before the EAL starts, and a
+ * TAP's set-up in its network namespace, done with iproute2's `ip` (run
+ * without a shell, its arguments checked names: run/exp_live.c). */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "live_int.h"
+
+extern char **environ;
+
+void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64])
+{
+	snprintf(name, 64, "%s%u", c->driver == EXP_LIVE_TAP ? "net_tap" : "net_af_packet", i);
+}
+
+int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
+{
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		const struct exp_live_port *c = &e->live.ports[i];
+		char name[64], *a;
+
+		if (cap-- <= 0)
+			return -E2BIG;
+		live_vdev_name(c, i, name);
+		/* af_packet: one queue pair, the frames whole (no offloads). */
+		if (asprintf(&a, "--vdev=%s,iface=%s%s", name, c->iface,
+			     c->driver == EXP_LIVE_AF_PACKET ? ",qpairs=1" : "") < 0)
+			return -ENOMEM;
+		argv[(*argc)++] = a;
+	}
+	return 0;
+}
+
+void live_eal_args_free(char **argv, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		free(argv[i]);
+}
+
+/* Where iproute2 keeps named namespaces. */
+#define LIVE_NETNS_DIR "/run/netns"
+
+/* A live host's traffic comes from its real endpoint: no workload may
+ * send from or to a live port. */
+static int live_no_traffic(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = e->topo;
+
+	if (e->graph.n_streams) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: live ports: this experiment's collectives are made as they run "
+			 "(streamed), which a live run does not follow yet; outputs.flows_csv: true "
+			 "lists them before the run", e->live.mark.file, e->live.mark.line, e->live.mark.col);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		const struct exp_live_port *c = &e->live.ports[i];
+		uint32_t ep = t->nodes[c->at.node].first_ep + c->at.port;
+
+		for (uint32_t m = 0; m < e->n_msgs; m++)
+			if (e->msgs[m].src == ep || e->msgs[m].dst == ep) {
+				snprintf(err, CFG_ERR_BYTES,
+					 "%s:%u:%u: live port %s:%u: workload '%s' sends %s it, but a live "
+					 "host's traffic comes from its real endpoint (leave it out of the "
+					 "workloads)", c->mark.file, c->mark.line, c->mark.col,
+					 t->nodes[c->at.node].name, c->at.port,
+					 e->workloads[e->msgs[m].workload].name,
+					 e->msgs[m].src == ep ? "from" : "to");
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	int r;
+
+	if ((r = live_no_traffic(e, err)) != 0)
+		return r;
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		const struct exp_live_port *c = &e->live.ports[i];
+		char path[128];
+		struct stat st;
+
+		if (c->netns) {
+			snprintf(path, sizeof(path), LIVE_NETNS_DIR "/%s", c->netns);
+			if (stat(path, &st) != 0) {
+				snprintf(err, CFG_ERR_BYTES,
+					 "%s:%u:%u: live port %s: network namespace '%s' does not exist "
+					 "(tools/live-netns.sh up %s, as root, makes it)",
+					 c->mark.file, c->mark.line, c->mark.col, c->iface, c->netns, c->netns);
+				return -EINVAL;
+			}
+		}
+		if (c->driver == EXP_LIVE_AF_PACKET) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s", c->iface);
+			if (stat(path, &st) != 0) {
+				snprintf(err, CFG_ERR_BYTES,
+					 "%s:%u:%u: live port: no interface '%s' here to open (af_packet opens "
+					 "an existing one)", c->mark.file, c->mark.line, c->mark.col, c->iface);
+				return -EINVAL;
+			}
+		}
+	}
+	if (geteuid() != 0) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "live ports need root (CAP_NET_ADMIN and CAP_NET_RAW) to make TAPs, open raw "
+			 "sockets and move them into namespaces: run fabemu live as root");
+		return -EPERM;
+	}
+	if (access("/dev/net/tun", R_OK | W_OK) != 0) {
+		for (uint32_t i = 0; i < e->live.n_ports; i++)
+			if (e->live.ports[i].driver == EXP_LIVE_TAP) {
+				snprintf(err, CFG_ERR_BYTES, "live tap ports need /dev/net/tun: %s",
+					 strerror(errno));
+				return -EPERM;
+			}
+	}
+	return 0;
+}
+
+/* Run `ip ARGS...` and wait for it. 0, or -EIO with @err saying which
+ * command failed and how (its own message went to stderr). */
+static int live_ip(char err[CFG_ERR_BYTES], char *const argv[])
+{
+	pid_t pid;
+	int st, r;
+	char line[512] = "";
+
+	for (int i = 0; argv[i]; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "", argv[i]);
+	if ((r = posix_spawnp(&pid, "ip", NULL, NULL, argv, environ)) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "live ports: cannot run `%s`: %s (iproute2 installed?)", line,
+			 strerror(r));
+		return -EIO;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, CFG_ERR_BYTES, "live ports: `%s`: %s", line, strerror(errno));
+			return -EIO;
+		}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "live ports: `%s` failed (%s %d)", line,
+			 WIFEXITED(st) ? "exit status" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return -EIO;
+	}
+	return 0;
+}
+
+int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES])
+{
+	const struct exp_live_port *c = lp->cfg;
+	char *ifc = (char *)c->iface, *ns = (char *)c->netns, mac[18], addr[24], mtu[16];
+	const uint8_t *m = lp->mac;
+	int r;
+
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+	snprintf(addr, sizeof(addr), "%u.%u.%u.%u/8", lp->ip >> 24, (lp->ip >> 16) & 255,
+		 (lp->ip >> 8) & 255, lp->ip & 255);
+	snprintf(mtu, sizeof(mtu), "%llu", (unsigned long long)lp->l->e->live.mtu_bytes);
+	/* IPv6 off on it (no address, so no neighbour discovery): the fabric
+	 * routes IPv4. */
+	char *mv[] = { "ip", "link", "set", "dev", ifc, "netns", ns, NULL };
+	char *cf[] = { "ip", "-n", ns, "link", "set", "dev", ifc, "address", mac, "mtu", mtu,
+		       "addrgenmode", "none", NULL };
+	char *ad[] = { "ip", "-n", ns, "addr", "add", addr, "dev", ifc, NULL };
+	char *up[] = { "ip", "-n", ns, "link", "set", "dev", ifc, "up", NULL };
+	char *lo[] = { "ip", "-n", ns, "link", "set", "dev", "lo", "up", NULL };
+
+	if ((r = live_ip(err, mv)) != 0 || (r = live_ip(err, cf)) != 0 || (r = live_ip(err, ad)) != 0 ||
+	    (r = live_ip(err, up)) != 0 || (r = live_ip(err, lo)) != 0)
+		return r;
+	return 0;
+}

@@ -1,0 +1,195 @@
+/* The live: section: which host ports `fabemu live` binds to real
+ * endpoints (DPDK ports), and how it paces the simulation against the
+ * wall clock. Read by every command so that a file means the same
+ * everywhere; fabemu run and check refuse an experiment that has live
+ * ports (exp_live_refuse), fabemu live acts on it (live/). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exp_int.h"
+#include "link_layer.h"
+
+/* Names handed to the kernel and to DPDK's device arguments: letters,
+ * digits, '_', '.', '-', at most @max bytes, not "." or ".." (a
+ * namespace's name is a file name). A ',' or '=' would add device
+ * arguments of its own. */
+static int exp_live_name(const struct cfg_node *n, size_t max, const char *what, const char **out,
+			 char err[CFG_ERR_BYTES])
+{
+	const char *s;
+	size_t len;
+
+	if (cfg_str(n, &s, err) != 0)
+		return -EINVAL;
+	len = strlen(s);
+	if (len == 0 || len > max || !strcmp(s, ".") || !strcmp(s, "..") ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len) {
+		cfg_errorf(err, n, "%s '%s': 1 to %zu letters, digits, '_', '.' or '-'", what, s, max);
+		return -EINVAL;
+	}
+	*out = s;
+	return 0;
+}
+
+static int exp_live_port_at(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_live_port *p = params;
+	const struct topo *t = p->e->topo;
+
+	if (exp_port_ref(p->e, n, &p->at, err) != 0)
+		return -EINVAL;
+	if (t->nodes[p->at.node].kind != TOPO_HOST) {
+		cfg_errorf(err, n, "%s is a switch: a live port takes the place of a host's NIC port",
+			   t->nodes[p->at.node].name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int exp_live_iface(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	/* IFNAMSIZ (16) with its terminating NUL. */
+	return exp_live_name(n, 15, "iface", &((struct exp_live_port *)params)->iface, err);
+}
+
+static int exp_live_netns(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	return exp_live_name(n, 64, "netns", &((struct exp_live_port *)params)->netns, err);
+}
+
+static const char *const exp_live_drivers[] = { "tap", "af_packet", NULL };
+
+static int exp_live_port_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_live_port *p = params;
+
+	if (p->netns && p->driver != EXP_LIVE_TAP) {
+		cfg_errorf(err, cfg_get(map, "netns"),
+			   "netns: only a tap port is moved into a namespace (fabemu creates it); an "
+			   "af_packet port opens an interface where it already is");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct cfg_key exp_live_port_keys[] = {
+	{ "port", CFG_KEY_CUSTOM, .required = "the host port it replaces, node:port such as h0:0",
+	  .read = exp_live_port_at, .doc = "the host port (node:port) whose NIC a real endpoint replaces" },
+	{ "driver", CFG_KEY_ENUM, "tap", .off = offsetof(struct exp_live_port, driver),
+	  .names = exp_live_drivers,
+	  .doc = "tap (a TAP device fabemu creates) or af_packet (an existing interface, opened raw)" },
+	{ "iface", CFG_KEY_CUSTOM, .required = "the interface's name, e.g. fab0",
+	  .read = exp_live_iface, .doc = "the TAP's name, or the interface to open (at most 15 bytes)" },
+	{ "netns", CFG_KEY_CUSTOM, NULL, .read = exp_live_netns,
+	  .doc = "tap: the network namespace (it must exist) to move the TAP into, where fabemu "
+		 "gives it the host's MAC and address; absent: left unconfigured where it is made" },
+};
+
+static const struct cfg_table exp_live_port_table = {
+	.section = "live.ports",
+	.keys = exp_live_port_keys,
+	.n_keys = sizeof(exp_live_port_keys) / sizeof(exp_live_port_keys[0]),
+	.check = exp_live_port_check,
+	.ordered = true,
+};
+
+static int exp_live_ports(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+	struct exp_live *l = &e->live;
+
+	if (cfg_want(n, CFG_SEQ, "live.ports (a list of {port, driver, iface, netns})", err) != 0)
+		return -EINVAL;
+	if (n->n > 64) {
+		cfg_errorf(err, n, "live.ports lists %u ports, at most 64", n->n);
+		return -EINVAL;
+	}
+	free(l->ports);
+	l->n_ports = 0;
+	if (n->n && !(l->ports = calloc(n->n, sizeof(*l->ports))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n->n; i++) {
+		struct exp_live_port *p = &l->ports[i];
+		struct cfg_bind b = { &exp_live_port_table, p };
+
+		p->e = e;
+		p->mark = n->items[i]->mark;
+		if (cfg_schema_read(e->doc, n->items[i], "live port", &b, 1, err) != 0)
+			return -EINVAL;
+		for (uint32_t j = 0; j < i; j++) {
+			const struct exp_live_port *q = &l->ports[j];
+
+			if (q->at.node == p->at.node && q->at.port == p->at.port) {
+				cfg_errorf(err, cfg_get(n->items[i], "port"), "%s:%u is live already (line %u)",
+					   e->topo->nodes[p->at.node].name, p->at.port, q->mark.line);
+				return -EINVAL;
+			}
+			if (!strcmp(q->iface, p->iface)) {
+				cfg_errorf(err, cfg_get(n->items[i], "iface"),
+					   "iface %s is another live port's already (line %u)", p->iface,
+					   q->mark.line);
+				return -EINVAL;
+			}
+		}
+		l->n_ports++;
+	}
+	return 0;
+}
+
+static int exp_live_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp *e = params;
+
+	e->live.mark = map->mark;
+	if (e->live.n_ports && !e->ll->eth_switch) {
+		cfg_errorf(err, map, "live ports need an Ethernet fabric (fabric.link_layer: roce), not %s",
+			   e->ll->kind.name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct cfg_key exp_live_keys[] = {
+	{ "ports", CFG_KEY_CUSTOM, NULL, .read = exp_live_ports,
+	  .doc = "host ports bound to real endpoints: {port, driver, iface, netns} each" },
+	{ "dilation", CFG_KEY_DOUBLE, "1", .off = offsetof(struct exp, live.dilation), .lo = 1,
+	  .hi = 1e6, .doc = "wall-clock seconds per simulated second (1: real time; 10: a tenth of it)" },
+	{ "late", CFG_KEY_TIME, "50us", .off = offsetof(struct exp, live.late_ps),
+	  .doc = "a frame handed to its real endpoint more than this simulated time after its "
+		 "arrival counts as late (live.frames_late)" },
+	{ "mtu", CFG_KEY_SIZE, "1500B", .off = offsetof(struct exp, live.mtu_bytes), .size = 8,
+	  .min = 576, .max = 9000, .doc = "IP MTU of the live ports and the interfaces fabemu sets up" },
+	{ "queue", CFG_KEY_SIZE, "1MiB", .off = offsetof(struct exp, live.queue_bytes), .size = 8,
+	  .min = 9018, .max = UINT64_C(1) << 32,
+	  .doc = "frame bytes from a real endpoint that may wait for its link; more are dropped "
+		 "(live.ports.*.drops_queue)" },
+};
+
+static const struct cfg_table exp_live_table = {
+	.section = "live",
+	.keys = exp_live_keys,
+	.n_keys = sizeof(exp_live_keys) / sizeof(exp_live_keys[0]),
+	.check = exp_live_check,
+	.ordered = true,
+};
+
+const struct cfg_sub exp_live_subs[] = { { &exp_live_table, 0 }, { NULL, 0 } };
+
+int exp_live_schema(struct cfg_schema_names *out)
+{
+	return cfg_schema_names_add(out, &exp_live_port_table);
+}
+
+int exp_live_refuse(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	const struct exp_live_port *p = e->live.ports;
+
+	if (!e->live.n_ports)
+		return 0;
+	snprintf(err, CFG_ERR_BYTES,
+		 "%s:%u:%u: live.ports binds %s:%u to a real endpoint: run this experiment with "
+		 "fabemu live (run and check simulate every host: --set live.ports=[] for that)",
+		 p->mark.file, p->mark.line, p->mark.col, e->topo->nodes[p->at.node].name, p->at.port);
+	return -EINVAL;
+}
