@@ -135,8 +135,12 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		etype = pkt_get16(d + 16);
 		l3 += PKT_VLAN_BYTES;
 	}
-	memcpy(lp->peer_mac, d + 6, 6); /* the endpoint's MAC, for what goes back */
-	lp->peer_known = true;
+	/* The endpoint's MAC, for what goes back: the one fabemu gave it in its
+	 * namespace, else the source of its ARP and IPv4 frames. */
+	if (!lp->cfg->netns && (etype == ETH_ARP || etype == ETH_IPV4)) {
+		memcpy(lp->peer_mac, d + 6, 6);
+		lp->peer_known = true;
+	}
 	if (etype == ETH_ARP && l3 == PKT_ETH_BYTES) {
 		live_arp(lp, d, len);
 		goto out;
@@ -271,6 +275,7 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 	}
 	l->f = f;
 	l->e = e;
+	f->mon_always = true; /* series.csv goes on while the fabric is idle */
 	l->n_eps = f->topo->n_eps;
 	l->io_pool = rte_pktmbuf_pool_create("fabemu-live", EXP_LIVE_IO_MBUFS, 256, 0, live_buf_room(e),
 					     SOCKET_ID_ANY);
@@ -296,6 +301,7 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 		fabric_port_mac(f->topo, c->at.node, c->at.port, lp->mac);
 		fabric_port_mac(f->topo, k->node[side], k->port[side], lp->gw_mac);
 		memcpy(lp->peer_mac, lp->mac, 6);
+		lp->peer_known = c->netns != NULL; /* it is given the host port's MAC */
 		live_vdev_name(c, i, name);
 		if (rte_eth_dev_get_port_by_name(name, &lp->eth) != 0) {
 			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: live port %s: no DPDK port %s (the EAL did not make it)",

@@ -55,6 +55,8 @@ struct fabric {
 				       * over every process (fabric_sample), or NULL */
 	struct ev_src mon_src;        /* event identity of the monitors */
 	uint32_t mon_pending;         /* monitor events in the queue */
+	bool mon_always;              /* monitors go on while nothing else is pending (a
+				       * live run, whose endpoints may send at any time) */
 	uint32_t deadlocks;           /* cyclic buffer dependencies found */
 	uint64_t deadlock_ps;         /* when the first was found */
 	char deadlock_cycle[256];     /* its switches, "a -> b -> a" */

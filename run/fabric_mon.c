@@ -196,7 +196,7 @@ static void fabric_mon_at(struct fabric *f, uint64_t t, ev_fn fn)
 
 static bool fabric_mon_busy(const struct fabric *f)
 {
-	return sim_pending(&f->sim) > f->mon_pending;
+	return f->mon_always || sim_pending(&f->sim) > f->mon_pending;
 }
 
 enum { FABRIC_SERIES_VALS = 5 }; /* a series.csv row's values */

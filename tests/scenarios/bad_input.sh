@@ -916,5 +916,37 @@ exp cc-unmarked-class "cc-unmarked-class.yaml:3:11: congestion control 'dcqcn' r
 # A workload's own algorithm that reads INT is refused at its own cc key.
 exp ib-hpcc-workload "ib-hpcc-workload.yaml:2:48: congestion control 'hpcc' reads in-band telemetry, which is not modelled with fabric.link_layer: infiniband" \
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, cc: hpcc}]" "fabric: {link_layer: infiniband}"
+# Live mode (issue 27): the live: section is read by every command; its
+# errors at their place, fabemu run refusing a file with live ports, and
+# fabemu live's own checks before any device is made (so these need no
+# root).
+live_topo='topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2}'
+exp live-switch "live-switch.yaml:3:23: leaf0 is a switch: a live port takes the place of a host's NIC port" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'leaf0:0', iface: t0}]}"
+exp live-iface "live-iface.yaml:3:38: iface 'a,b': 1 to 15 letters, digits, '_', '.' or '-'" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: 'a,b'}]}"
+exp live-iface-long "live-iface-long.yaml:3:38: iface 'abcdefghijklmnop': 1 to 15" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: abcdefghijklmnop}]}"
+exp live-netns-af "live-netns-af.yaml:3:68: netns: only a tap port is moved into a namespace" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, driver: af_packet, netns: x}]}"
+exp live-dup "live-dup.yaml:3:50: h0:0 is live already \(line 3\)" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}, {port: 'h0:0', iface: t1}]}"
+exp live-dilation "live-dilation.yaml:3:18: 0.5 is below the minimum 1" \
+	"$live_topo" "traffic: []" "live: {dilation: 0.5, ports: [{port: 'h0:0', iface: t0}]}"
+exp live-ib "live-ib.yaml:3:7: live ports need an Ethernet fabric \(fabric.link_layer: roce\), not infiniband" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}" "fabric: {link_layer: infiniband}"
+exp live-run "live-run.yaml:3:16: live.ports binds h0:0 to a real endpoint: run this experiment with fabemu live" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}"
+printf '%s\n' "$live_topo" "traffic: []" >"$tmp/live-none.yaml"
+expect live-none "fabemu live: .*live-none.yaml has no live ports \(live.ports\)" \
+	"$fabemu" live "$tmp/live-none.yaml" -q -o "$tmp/res-live"
+printf '%s\n' "$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, netns: fabemu-no-such-ns}]}" >"$tmp/live-ns.yaml"
+expect live-netns-missing "live-ns.yaml:3:16: live port t0: network namespace 'fabemu-no-such-ns' does not exist" \
+	"$fabemu" live "$tmp/live-ns.yaml" -q -o "$tmp/res-live"
+printf '%s\n' "$live_topo" "$good_traffic" "live: {ports: [{port: 'h1:0', iface: t0}]}" >"$tmp/live-traffic.yaml"
+expect live-traffic "live-traffic.yaml:3:16: live port h1:0: workload 'permutation0' sends (from|to) it" \
+	"$fabemu" live "$tmp/live-traffic.yaml" -q -o "$tmp/res-live"
+expect live-threads "live: --threads and --partitions: a live run is one thread" \
+	"$fabemu" live "$tmp/live-ns.yaml" --threads 2
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

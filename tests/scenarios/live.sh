@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# fabemu live with real endpoints: two network namespaces, each behind a
+# TAP that fabemu binds to a host port of an emulated 2-switch fabric.
+# Skipped (exit 77) where this machine does not allow TAPs and namespaces
+# (tools/live-netns.sh check says why).
+#
+#   live.sh FABEMU EXPDIR rtt        experiments/live/two-namespaces.yaml:
+#     UDP echoes between the namespaces. Independent expectation: the
+#     analytic path delay, 2 x (3 links x 1 ms + 3 x 0.672 us serialising a
+#     64-byte frame with its 20 bytes of preamble and gap at 1 Gb/s) =
+#     6.004 ms; the median RTT may exceed it by the kernels' and Python's
+#     own time (at most 1.5 ms here), never fall below it. The capture of
+#     h0:0 decodes in tshark (the outside decoder) with 0 malformed frames
+#     and holds every echo both ways.
+#   live.sh FABEMU EXPDIR rate       experiments/live/bottleneck.yaml: a
+#     UDP stream of 1,400-byte datagrams offered at about 200 Mb/s for 2 s
+#     through the 100 Mb/s bottleneck. Independent expectation: the
+#     receiver's goodput is the bottleneck's payload rate, 100 Mb/s x
+#     1400 / 1466 (UDP/IPv4/Ethernet headers, FCS, preamble and gap) =
+#     95.5 Mb/s, within 5%; series.csv shows the bottleneck's queue within
+#     16 KiB (about one burst of the sender's) of the 256 KiB buffer for at
+#     least 1.2 s of the 2 s stream, never above it, and the switch drops
+#     the excess.
+set -euo pipefail
+
+fabemu=$(realpath "$1")
+expdir=$(realpath "$2")
+mode=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+if ! why=$("$root/tools/live-netns.sh" check 2>&1); then
+	echo "SKIP: $why"
+	exit 77
+fi
+
+tag=$$
+ns0="fabemu-t$tag-0"
+ns1="fabemu-t$tag-1"
+if0="fbt${tag}a"
+if1="fbt${tag}b"
+work=$(mktemp -d)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+	"$root/tools/live-netns.sh" down "$ns0" "$ns1" >/dev/null 2>&1 || true
+	[ -n "${LIVE_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
+}
+trap cleanup EXIT
+"$root/tools/live-netns.sh" up "$ns0" "$ns1"
+
+case "$mode" in
+rtt) exp=$expdir/live/two-namespaces.yaml ;;
+rate) exp=$expdir/live/bottleneck.yaml ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate" >&2; exit 2 ;;
+esac
+
+"$fabemu" live "$exp" -o "$work/out" --max-wall 60s -q \
+	--set "live.ports.0.iface=$if0" --set "live.ports.0.netns=$ns0" \
+	--set "live.ports.1.iface=$if1" --set "live.ports.1.netns=$ns1" \
+	>"$work/stdout" 2>"$work/stderr" &
+pid=$!
+# Ready once both TAPs are up in their namespaces with their addresses.
+for _ in $(seq 100); do
+	if ip -n "$ns0" -4 addr show dev "$if0" 2>/dev/null | grep -q 10.0.0.1/8 &&
+		ip -n "$ns1" -4 addr show dev "$if1" 2>/dev/null | grep -q 10.0.0.2/8 &&
+		ip -n "$ns1" link show dev "$if1" 2>/dev/null | grep -q ',UP'; then
+		break
+	fi
+	if ! kill -0 "$pid" 2>/dev/null; then
+		cat "$work/stderr" >&2
+		echo "FAIL: fabemu live ended before its ports were up" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+
+if [ "$mode" = rtt ]; then
+	ip netns exec "$ns1" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.0.0.2", 7))
+s.settimeout(20)
+while True:
+    d, a = s.recvfrom(2048)
+    s.sendto(d, a)
+' 2>/dev/null &
+	echo_pid=$!
+	sleep 0.3
+	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
+import socket, statistics, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(1.0)
+rtts = []
+for i in range(21):
+    t = time.perf_counter()
+    s.sendto(bytes([i]), ("10.0.0.2", 7))
+    try:
+        s.recv(64)
+        rtts.append((time.perf_counter() - t) * 1e3)
+    except socket.timeout:
+        pass
+    time.sleep(0.02)
+print(len(rtts), statistics.median(rtts) if rtts else -1, min(rtts) if rtts else -1)
+EOF
+	kill "$echo_pid" 2>/dev/null || true
+	read -r n med min <"$work/rtt"
+	kill -INT "$pid"
+	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
+	pid=
+	echo "echoes $n of 21, median RTT $med ms, least $min ms (path: 6.004 ms)"
+	python3 - "$n" "$med" "$min" <<'EOF'
+import sys
+n, med, least = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+path = 2 * (3 * 1.0 + 3 * 84 * 8 / 1e9 * 1e3)
+ok = n >= 20 and least >= path - 0.01 and path <= med <= path + 1.5
+print("%s: %d echoes, median %.3f ms, least %.3f ms, path %.4f ms" % ("ok" if ok else "FAIL", n, med, least, path))
+sys.exit(0 if ok else 1)
+EOF
+	# Every echo both ways on h0's port, as the outside decoder reads it.
+	cap=$work/out/capture/h0-p0.pcap
+	malformed=$(tshark -r "$cap" -Y _ws.malformed 2>/dev/null | wc -l)
+	udp=$(tshark -r "$cap" -Y 'udp.port == 7' 2>/dev/null | wc -l)
+	echo "capture: $udp UDP frames to or from port 7, $malformed malformed"
+	[ "$malformed" -eq 0 ] && [ "$udp" -ge $((2 * n)) ] || { echo "FAIL: capture" >&2; exit 1; }
+	python3 - "$work/out/summary.json" "$n" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+p0, p1 = s["live"]["ports"]["h0:0"], s["live"]["ports"]["h1:0"]
+ok = s["valid"] and p0["in_frames"] >= n and p1["out_frames"] >= n and p1["in_frames"] >= n \
+    and p0["out_frames"] >= n and p0["arp_replies"] >= 1 and s["drops"]["total"] == 0
+print("%s: summary.json live counters: h0 in %d out %d, h1 in %d out %d, drops %d" % (
+    "ok" if ok else "FAIL", p0["in_frames"], p0["out_frames"], p1["in_frames"], p1["out_frames"],
+    s["drops"]["total"]))
+sys.exit(0 if ok else 1)
+EOF
+	exit 0
+fi
+
+# rate: a receiver counting bytes, a sender offering ~200 Mb/s for 2 s.
+ip netns exec "$ns1" python3 - >"$work/rx" <<'EOF' &
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.0.0.2", 5001))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+s.settimeout(1.5)
+n = 0
+first = last = None
+while True:
+    try:
+        d = s.recv(2048)
+    except socket.timeout:
+        if first is not None:
+            break
+        continue
+    now = time.perf_counter()
+    if first is None:
+        first = now
+    else:
+        n += len(d)  # bytes after the first datagram, over the time since it
+    last = now
+print(n, last - first if first else 0)
+EOF
+rx_pid=$!
+sleep 0.3
+ip netns exec "$ns0" python3 - <<'EOF'
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+buf = bytes(1400)
+rate = 200e6  # offered, bit/s of payload
+t0 = time.perf_counter()
+sent = 0
+while time.perf_counter() - t0 < 2.0:
+    while sent * 8 < rate * (time.perf_counter() - t0):
+        s.sendto(buf, ("10.0.0.2", 5001))
+        sent += len(buf)
+    time.sleep(0.0005)
+EOF
+wait "$rx_pid"
+kill -INT "$pid"
+wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
+pid=
+read -r bytes secs <"$work/rx"
+python3 - "$bytes" "$secs" "$work/out" <<'EOF'
+import csv, json, sys
+bytes_, secs, out = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+good = bytes_ * 8 / secs / 1e6 if secs > 0 else 0
+expect = 100 * 1400 / 1466
+s = json.load(open(out + "/summary.json"))
+q = [int(r["queue_bytes"]) for r in csv.DictReader(open(out + "/series.csv")) if r["port"] == "sw0:1"]
+qmax = max(q) if q else 0
+full = sum(1 for x in q if x >= (256 - 16) * 1024)
+ok = abs(good - expect) <= 0.05 * expect and qmax <= 256 * 1024 and full >= 1200 \
+    and s["drops"]["total"] > 0
+print("%s: goodput %.2f Mb/s (bottleneck payload rate %.2f), queue at sw0:1 peaks at %d B, "
+      "%d samples of 1 ms within 16 KiB of the 256 KiB buffer, %d drops" % (
+      "ok" if ok else "FAIL", good, expect, qmax, full, s["drops"]["total"]))
+sys.exit(0 if ok else 1)
+EOF
