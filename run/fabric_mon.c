@@ -48,7 +48,9 @@ static void fabric_warn_unmarked(const struct exp *e, const struct cc_ops *ops,
  * marked, and it reacts to marks (fabric_warn_unmarked). */
 static void fabric_warn_ecn(const struct exp *e)
 {
-	bool nic_used = e->n_workloads == 0;
+	/* (With live ports and no workload, the marks are for the real
+	 * endpoints.) */
+	bool nic_used = e->n_workloads == 0 && !e->live.n_ports;
 	/* The marking that applies (the link layer's: RED on Ethernet, FECN
 	 * on InfiniBand). */
 	const char *what = e->ll->marking ? e->ll->marking(e) : NULL;
@@ -115,7 +117,9 @@ static void fabric_warn_rto_one(const struct exp *e, const struct cc_ops *ops,
 
 static void fabric_warn_rto(const struct exp *e)
 {
-	bool nic_used = e->n_workloads == 0;
+	/* (With live ports and no workload, the marks are for the real
+	 * endpoints.) */
+	bool nic_used = e->n_workloads == 0 && !e->live.n_ports;
 
 	for (uint32_t i = 0; i < e->n_workloads; i++) {
 		const struct exp_workload *w = &e->workloads[i];

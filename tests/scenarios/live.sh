@@ -12,6 +12,17 @@
 #     own time (at most 1.5 ms here), never fall below it. The capture of
 #     h0:0 decodes in tshark (the outside decoder) with 0 malformed frames
 #     and holds every echo both ways.
+#   live.sh FABEMU EXPDIR ecn        experiments/live/bottleneck.yaml with
+#     ECN on in both namespaces' TCP (RFC 3168, net.ipv4.tcp_ecn=1): a 3 s
+#     TCP transfer through the bottleneck, whose class 0 marks CE above
+#     30 KB queued. Independent expectation: the RFC 3168 response, a
+#     sender that cuts its window on ECE, keeps the queue near the marks
+#     instead of filling the 256 KiB buffer as a loss-driven sender does:
+#     no drop, CE marks and ECE echoes in the capture of sw1:0 (tshark),
+#     the queue's median under 64 KiB and its 95th percentile under
+#     100 KiB, and the transfer at the bottleneck's payload rate for TCP
+#     (100 Mb/s x 1448 / 1538 = 94.1 Mb/s: timestamps on, headers, FCS,
+#     preamble and gap), within 10%.
 #   live.sh FABEMU EXPDIR rate       experiments/live/bottleneck.yaml: a
 #     UDP stream of 1,400-byte datagrams offered at about 200 Mb/s for 2 s
 #     through the 100 Mb/s bottleneck. Independent expectation: the
@@ -50,13 +61,18 @@ trap cleanup EXIT
 
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
-rate) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate" >&2; exit 2 ;;
+rate | ecn) exp=$expdir/live/bottleneck.yaml ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn" >&2; exit 2 ;;
 esac
+if [ "$mode" = ecn ]; then
+	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
+	ip netns exec "$ns1" sysctl -qw net.ipv4.tcp_ecn=1
+fi
 
 "$fabemu" live "$exp" -o "$work/out" --max-wall 60s -q \
 	--set "live.ports.0.iface=$if0" --set "live.ports.0.netns=$ns0" \
 	--set "live.ports.1.iface=$if1" --set "live.ports.1.netns=$ns1" \
+	$([ "$mode" = ecn ] && echo "--set capture.ports=[sw1:0]") \
 	>"$work/stdout" 2>"$work/stderr" &
 pid=$!
 # Ready once both TAPs are up in their namespaces with their addresses.
@@ -135,6 +151,64 @@ print("%s: summary.json live counters: h0 in %d out %d, h1 in %d out %d, drops %
 sys.exit(0 if ok else 1)
 EOF
 	exit 0
+fi
+
+if [ "$mode" = ecn ]; then
+	ip netns exec "$ns1" python3 - >"$work/rx" <<'EOF' &
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("10.0.0.2", 5002))
+s.listen(1)
+s.settimeout(20)
+c, _ = s.accept()
+n, t0 = 0, time.perf_counter()
+while True:
+    d = c.recv(1 << 16)
+    if not d:
+        break
+    n += len(d)
+print(n, time.perf_counter() - t0)
+EOF
+	rx_pid=$!
+	sleep 0.3
+	ip netns exec "$ns0" python3 - <<'EOF'
+import socket, time
+s = socket.socket()
+s.connect(("10.0.0.2", 5002))
+b = bytes(1 << 16)
+t0 = time.perf_counter()
+while time.perf_counter() - t0 < 3.0:
+    s.send(b)
+s.close()
+EOF
+	wait "$rx_pid"
+	kill -INT "$pid"
+	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
+	pid=
+	read -r bytes secs <"$work/rx"
+	cap=$work/out/capture/sw1-p0.pcap
+	ce=$(tshark -r "$cap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
+	ece=$(tshark -r "$cap" -Y 'tcp.flags.ece == 1' 2>/dev/null | wc -l)
+	python3 - "$bytes" "$secs" "$work/out" "$ce" "$ece" <<'EOF'
+import csv, json, statistics, sys
+bytes_, secs, out, ce, ece = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+good = bytes_ * 8 / secs / 1e6 if secs > 0 else 0
+expect = 100 * 1448 / 1538
+s = json.load(open(out + "/summary.json"))
+q = sorted(int(r["queue_bytes"]) for r in csv.DictReader(open(out + "/series.csv"))
+           if r["port"] == "sw0:1" and int(r["queue_bytes"]) > 0)
+med = statistics.median(q) if q else 0
+p95 = q[int(len(q) * 0.95)] if q else 0
+ok = s["drops"]["total"] == 0 and ce > 0 and ece > 0 and med < 64 * 1024 and p95 < 100 * 1024 \
+    and len(q) >= 2000 and abs(good - expect) <= 0.10 * expect
+print("%s: TCP with ECN: %.2f Mb/s (the bottleneck's TCP payload rate %.2f), %d drops, %d CE-marked "
+      "frames and %d ECE echoes at sw1:0, queue at sw0:1 median %d B, p95 %d B over %d busy samples "
+      "of 1 ms (buffer 262144 B)" % ("ok" if ok else "FAIL", good, expect, s["drops"]["total"], ce,
+                                    ece, med, p95, len(q)))
+sys.exit(0 if ok else 1)
+EOF
+	exit
 fi
 
 # rate: a receiver counting bytes, a sender offering ~200 Mb/s for 2 s.
