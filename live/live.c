@@ -25,11 +25,12 @@ enum {
 	LIVE_RING = 1024,        /* descriptors per DPDK queue */
 };
 
-/* Room of a DPDK buffer: the largest frame (MTU, Ethernet header, a VLAN
- * tag) and DPDK's headroom. */
+/* Room of a DPDK buffer: DPDK's headroom, then a PACKET_MMAP frame (which
+ * af_packet's receive queue asks for whole, and which holds the largest
+ * frame: MTU, Ethernet header, a VLAN tag). */
 static uint16_t live_buf_room(const struct exp *e)
 {
-	return (uint16_t)(RTE_PKTMBUF_HEADROOM + e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES);
+	return (uint16_t)(RTE_PKTMBUF_HEADROOM + live_mmap_frame(e));
 }
 
 static void live_put16(uint8_t *p, uint16_t v)
@@ -186,9 +187,10 @@ out:
 	rte_pktmbuf_free(m);
 }
 
-void live_poll(struct live *l)
+uint32_t live_poll(struct live *l)
 {
 	struct rte_mbuf *b[LIVE_BURST];
+	uint32_t got = 0;
 
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		struct live_port *lp = &l->ports[i];
@@ -196,7 +198,9 @@ void live_poll(struct live *l)
 
 		for (uint16_t k = 0; k < n; k++)
 			live_in(lp, b[k]);
+		got += n;
 	}
+	return got;
 }
 
 /* A frame arrived over the link at a live host port (struct port_ops rx):
@@ -247,6 +251,10 @@ static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
 
 	memset(&conf, 0, sizeof(conf));
 	if ((r = rte_eth_dev_configure(lp->eth, 1, 1, &conf)) != 0 ||
+	    /* (af_packet's frames are bounded by its PACKET_MMAP frames, which
+	     * the device arguments size: its MTU stays DPDK's 1500.) */
+	    (c->driver == EXP_LIVE_TAP &&
+	     (r = rte_eth_dev_set_mtu(lp->eth, (uint16_t)lp->l->e->live.mtu_bytes)) != 0) ||
 	    (r = rte_eth_rx_queue_setup(lp->eth, 0, LIVE_RING, rte_eth_dev_socket_id(lp->eth), NULL,
 					 lp->l->io_pool)) != 0 ||
 	    (r = rte_eth_tx_queue_setup(lp->eth, 0, LIVE_RING, rte_eth_dev_socket_id(lp->eth), NULL)) != 0 ||
@@ -257,7 +265,7 @@ static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
 	}
 	lp->started = true;
 	/* The endpoint sends to the first hop's MAC, not the DPDK port's. */
-	if (c->driver == EXP_LIVE_AF_PACKET)
+	if (c->driver != EXP_LIVE_TAP)
 		rte_eth_promiscuous_enable(lp->eth);
 	return 0;
 }

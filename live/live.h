@@ -39,6 +39,12 @@ void live_eal_args_free(char **argv, int from, int to);
  * with its place) or -EPERM with @err filled. */
 int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES]);
 
+/* Make the veth pairs of @e's veth ports (after live_preflight, before
+ * the EAL opens them), and remove them (at the end of the run, or when
+ * making one failed; what is not there is skipped). 0 or -EIO with @err. */
+int live_devices_make(const struct exp *e, char err[CFG_ERR_BYTES]);
+void live_devices_remove(const struct exp *e);
+
 /* Bind @f's live ports (after fabric_build, with the EAL started with
  * live_eal_args): the DPDK ports configured and started, moved into their
  * namespaces and addressed, their host ports taken from the NICs. *@out

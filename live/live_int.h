@@ -64,6 +64,8 @@ struct live {
 	uint64_t v0_ps;               /* simulated time then */
 	double wall_s;                /* how long the run took */
 	uint64_t loops;               /* turns of the loop */
+	uint64_t work_ns;             /* wall-clock time of the turns that handled an event
+				       * or moved a frame */
 	uint64_t behind_max_ps;       /* the most an event was handled after its time */
 	uint64_t lag_hist[LIVE_LAG_BINS]; /* frames to endpoints by lag (live.h) */
 	uint64_t lag_max_ps;          /* the largest lag */
@@ -72,13 +74,26 @@ struct live {
 	uint64_t frames_late;         /* lag above live.late */
 };
 
+/* The PACKET_MMAP frame of af_packet and veth ports: a power of two from
+ * 2 KiB that holds a frame of live.mtu (with a VLAN tag) after the
+ * kernel's header. The DPDK buffers must hold it less that header. */
+static inline unsigned live_mmap_frame(const struct exp *e)
+{
+	unsigned fsz = 2048;
+
+	while (fsz < e->live.mtu_bytes + 18 + 96)
+		fsz *= 2;
+	return fsz;
+}
+
 /* The EAL device name of live port @i (net_tap<i>, net_af_packet<i>). */
 void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64]);
 /* Move @lp's TAP into its namespace and give it the host port's MAC, the
  * fabric address and live.mtu (live_netns.c). 0 or -errno with @err. */
 int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES]);
-/* Receive from every live port into the fabric, at the current time. */
-void live_poll(struct live *l);
+/* Receive from every live port into the fabric, at the current time;
+ * returns the frames received. */
+uint32_t live_poll(struct live *l);
 /* Send what waits for @lp's endpoint. */
 void live_flush(struct live_port *lp);
 /* Simulated time now by the wall clock (live.dilation). */

@@ -3,10 +3,17 @@
  * TAP's set-up in its network namespace, done with iproute2's `ip` (run
  * without a shell, its arguments checked names: run/exp_live.c). */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,10 +37,18 @@ int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 		if (cap-- <= 0)
 			return -E2BIG;
 		live_vdev_name(c, i, name);
-		/* af_packet: one queue pair, the frames whole (no offloads). */
-		if (asprintf(&a, "--vdev=%s,iface=%s%s", name, c->iface,
-			     c->driver == EXP_LIVE_AF_PACKET ? ",qpairs=1" : "") < 0)
-			return -ENOMEM;
+		if (c->driver == EXP_LIVE_TAP) {
+			if (asprintf(&a, "--vdev=%s,iface=%s", name, c->iface) < 0)
+				return -ENOMEM;
+		} else {
+			/* af_packet: one queue pair; PACKET_MMAP frames in blocks of
+			 * at least a page. */
+			unsigned fsz = live_mmap_frame(e);
+
+			if (asprintf(&a, "--vdev=%s,iface=%s,qpairs=1,framesz=%u,blocksz=%u,framecnt=1024",
+				     name, c->iface, fsz, fsz < 4096 ? 4096 : fsz) < 0)
+				return -ENOMEM;
+		}
 		argv[(*argc)++] = a;
 	}
 	return 0;
@@ -101,8 +116,15 @@ int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
 				return -EINVAL;
 			}
 		}
+		snprintf(path, sizeof(path), "/sys/class/net/%s", c->iface);
+		if (c->driver == EXP_LIVE_VETH && stat(path, &st) == 0) {
+			snprintf(err, CFG_ERR_BYTES,
+				 "%s:%u:%u: live port: an interface '%s' exists already here, where fabemu "
+				 "would make its veth (a run that did not end? ip link del %s)",
+				 c->mark.file, c->mark.line, c->mark.col, c->iface, c->iface);
+			return -EINVAL;
+		}
 		if (c->driver == EXP_LIVE_AF_PACKET) {
-			snprintf(path, sizeof(path), "/sys/class/net/%s", c->iface);
 			if (stat(path, &st) != 0) {
 				snprintf(err, CFG_ERR_BYTES,
 					 "%s:%u:%u: live port: no interface '%s' here to open (af_packet opens "
@@ -157,6 +179,90 @@ static int live_ip(char err[CFG_ERR_BYTES], char *const argv[])
 	return 0;
 }
 
+int live_devices_make(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		const struct exp_live_port *c = &e->live.ports[i];
+		char *ifc = (char *)c->iface, *ns = (char *)c->netns, mtu[16];
+		char *mk[] = { "ip", "link", "add", ifc, "type", "veth", "peer", "name", ifc, "netns", ns, NULL };
+		char *up[] = { "ip", "link", "set", "dev", ifc, "mtu", mtu, "up", NULL };
+		int r;
+
+		if (c->driver != EXP_LIVE_VETH)
+			continue;
+		snprintf(mtu, sizeof(mtu), "%llu", (unsigned long long)e->live.mtu_bytes);
+		/* (live_preflight made sure none was there before.) */
+		if ((r = live_ip(err, mk)) != 0 || (r = live_ip(err, up)) != 0) {
+			live_devices_remove(e);
+			return r;
+		}
+	}
+	return 0;
+}
+
+void live_devices_remove(const struct exp *e)
+{
+	char err[CFG_ERR_BYTES];
+
+	for (uint32_t i = 0; i < e->live.n_ports; i++) {
+		const struct exp_live_port *c = &e->live.ports[i];
+		char path[64];
+		struct stat st;
+		char *del[] = { "ip", "link", "del", "dev", (char *)c->iface, NULL };
+
+		snprintf(path, sizeof(path), "/sys/class/net/%s", c->iface);
+		/* Both ends go with either. */
+		if (c->driver == EXP_LIVE_VETH && stat(path, &st) == 0 && live_ip(err, del) != 0)
+			fprintf(stderr, "fabemu: %s\n", err);
+	}
+}
+
+/* A veth's end in namespace @ns hands its frames over with the transport
+ * checksum left for a NIC to fill (and TCP segments merged for a NIC to
+ * split), which the raw socket on the other end would pass on as they
+ * are: a child process enters the namespace and turns those offloads off
+ * on @ifc (ethtool's ioctl), as a NIC model that does neither needs. */
+static int live_veth_offloads_off(const char *ns, const char *ifc, char err[CFG_ERR_BYTES])
+{
+	static const uint32_t cmds[] = { ETHTOOL_STXCSUM, ETHTOOL_STSO, ETHTOOL_SGSO };
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0) {
+		snprintf(err, CFG_ERR_BYTES, "live ports: cannot fork: %s", strerror(errno));
+		return -EIO;
+	}
+	if (pid == 0) {
+		char path[128];
+		struct ifreq ifr;
+		int fd, s;
+
+		snprintf(path, sizeof(path), LIVE_NETNS_DIR "/%s", ns);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || setns(fd, CLONE_NEWNET) != 0 ||
+		    (s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+			_exit(1);
+		for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			struct ethtool_value ev = { .cmd = cmds[i], .data = 0 };
+
+			memset(&ifr, 0, sizeof(ifr));
+			snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
+			ifr.ifr_data = (char *)&ev;
+			if (ioctl(s, SIOCETHTOOL, &ifr) != 0 && cmds[i] == ETHTOOL_STXCSUM)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			break;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "live ports: cannot turn off transmit checksum offload on %s in namespace %s", ifc, ns);
+		return -EIO;
+	}
+	return 0;
+}
+
 int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES])
 {
 	const struct exp_live_port *c = lp->cfg;
@@ -177,7 +283,10 @@ int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES])
 	char *up[] = { "ip", "-n", ns, "link", "set", "dev", ifc, "up", NULL };
 	char *lo[] = { "ip", "-n", ns, "link", "set", "dev", "lo", "up", NULL };
 
-	if ((r = live_ip(err, mv)) != 0 || (r = live_ip(err, cf)) != 0 || (r = live_ip(err, ad)) != 0 ||
+	/* A veth's end is in the namespace already. */
+	if ((c->driver == EXP_LIVE_TAP && (r = live_ip(err, mv)) != 0) || (r = live_ip(err, cf)) != 0 ||
+	    (c->driver == EXP_LIVE_VETH && (r = live_veth_offloads_off(ns, ifc, err)) != 0) ||
+	    (r = live_ip(err, ad)) != 0 ||
 	    (r = live_ip(err, up)) != 0 || (r = live_ip(err, lo)) != 0)
 		return r;
 	return 0;

@@ -142,6 +142,8 @@ struct exp_fault {
 enum exp_live_driver {
 	EXP_LIVE_TAP,       /* a TAP device fabemu creates (DPDK net_tap) */
 	EXP_LIVE_AF_PACKET, /* an existing interface, opened raw (DPDK net_af_packet) */
+	EXP_LIVE_VETH,      /* a veth pair fabemu makes: one end in the namespace, the
+			     * other opened raw (net_af_packet) */
 };
 
 /* Buffers of the DPDK ports of a live run (live/live.c), which the EAL's
@@ -156,8 +158,9 @@ struct exp_live_port {
 	struct exp_capture at;       /* the host port it takes over (node:port) */
 	enum exp_live_driver driver; /* live.ports[].driver */
 	const char *iface;           /* the TAP to create, or the interface to open */
-	const char *netns;           /* tap: the network namespace to move it into and
-				      * address there, or NULL: left where it is made */
+	const char *netns;           /* tap, veth: the network namespace to put it in and
+				      * address there (veth: required); tap: NULL leaves
+				      * it where it is made */
 	struct cfg_mark mark;        /* where it was written */
 };
 

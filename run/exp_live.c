@@ -58,16 +58,20 @@ static int exp_live_netns(const struct cfg_node *n, void *params, char err[CFG_E
 	return exp_live_name(n, 64, "netns", &((struct exp_live_port *)params)->netns, err);
 }
 
-static const char *const exp_live_drivers[] = { "tap", "af_packet", NULL };
+static const char *const exp_live_drivers[] = { "tap", "af_packet", "veth", NULL };
 
 static int exp_live_port_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
 {
 	struct exp_live_port *p = params;
 
-	if (p->netns && p->driver != EXP_LIVE_TAP) {
+	if (p->netns && p->driver == EXP_LIVE_AF_PACKET) {
 		cfg_errorf(err, cfg_get(map, "netns"),
-			   "netns: only a tap port is moved into a namespace (fabemu creates it); an "
-			   "af_packet port opens an interface where it already is");
+			   "netns: an af_packet port opens an interface where it already is; tap and "
+			   "veth ports, which fabemu makes, go into a namespace");
+		return -EINVAL;
+	}
+	if (!p->netns && p->driver == EXP_LIVE_VETH) {
+		cfg_errorf(err, map, "a veth port needs netns: the namespace its other end goes into");
 		return -EINVAL;
 	}
 	return 0;
@@ -78,12 +82,14 @@ static const struct cfg_key exp_live_port_keys[] = {
 	  .read = exp_live_port_at, .doc = "the host port (node:port) whose NIC a real endpoint replaces" },
 	{ "driver", CFG_KEY_ENUM, "tap", .off = offsetof(struct exp_live_port, driver),
 	  .names = exp_live_drivers,
-	  .doc = "tap (a TAP device fabemu creates) or af_packet (an existing interface, opened raw)" },
+	  .doc = "tap (a TAP device fabemu makes), veth (a veth pair fabemu makes, its other end in "
+		 "netns; MTU up to 9000) or af_packet (an existing interface, opened raw)" },
 	{ "iface", CFG_KEY_CUSTOM, .required = "the interface's name, e.g. fab0",
 	  .read = exp_live_iface, .doc = "the TAP's name, or the interface to open (at most 15 bytes)" },
 	{ "netns", CFG_KEY_CUSTOM, NULL, .read = exp_live_netns,
-	  .doc = "tap: the network namespace (it must exist) to move the TAP into, where fabemu "
-		 "gives it the host's MAC and address; absent: left unconfigured where it is made" },
+	  .doc = "tap, veth: the network namespace (it must exist) to put the TAP or the veth's "
+		 "other end into, where fabemu gives it the host's MAC and address (veth: required; "
+		 "tap: absent leaves it unconfigured where it is made)" },
 };
 
 static const struct cfg_table exp_live_port_table = {
@@ -142,6 +148,14 @@ static int exp_live_check(const struct cfg_node *map, void *params, char err[CFG
 	struct exp *e = params;
 
 	e->live.mark = map->mark;
+	for (uint32_t i = 0; i < e->live.n_ports; i++)
+		if (e->live.ports[i].driver == EXP_LIVE_TAP && e->live.mtu_bytes > 1500) {
+			cfg_errorf(err, cfg_get(map, "mtu"),
+				   "live.mtu %llu: a tap port carries at most 1500 (DPDK's net_tap); veth "
+				   "and af_packet ports take up to 9000",
+				   (unsigned long long)e->live.mtu_bytes);
+			return -EINVAL;
+		}
 	if (e->live.n_ports && !e->ll->eth_switch) {
 		cfg_errorf(err, map, "live ports need an Ethernet fabric (fabric.link_layer: roce), not %s",
 			   e->ll->kind.name);

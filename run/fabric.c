@@ -134,8 +134,7 @@ unsigned fabric_eal_mem_mb(const struct exp *e)
 	/* A live run's DPDK ports have buffers of their own (live/live.c):
 	 * the MTU, headers, DPDK's headroom and the mbuf's header each. */
 	if (e->live.n_ports)
-		extra += (unsigned)(((uint64_t)EXP_LIVE_IO_MBUFS + 1) *
-				    (e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES + 384) >> 20) + 8;
+		extra += (unsigned)(((uint64_t)EXP_LIVE_IO_MBUFS + 1) * (2 * e->live.mtu_bytes + 640) >> 20) + 8;
 	return (unsigned)(ring_bytes >> 20) + 64 + extra;
 }
 

@@ -146,8 +146,8 @@ _Static_assert(offsetof(struct cli_run_opts, sim) == 0, "run's sim options come 
  * CLI_FAIL with @msg (tools/cli_live.c). */
 int cli_live_engine(const struct cli_run_opts *o, struct exp *e, int *argc, char ***argv,
 		    char msg[CFG_ERR_BYTES + 64]);
-/* What cli_live_engine made, freed (NULL is fine). */
-void cli_live_end(const struct cli_run_opts *o, int argc, char **argv);
+/* What cli_live_engine made, freed and removed (NULL @argv: nothing was). */
+void cli_live_end(const struct cli_run_opts *o, const struct exp *e, int argc, char **argv);
 /* --max-wall's setter (tools/cli_run_opts.c). */
 int cli_opt_max_wall(const struct cli_optdef *d, void *opts, const char *v, const char *cmd);
 

@@ -48,13 +48,21 @@ int cli_live_engine(const struct cli_run_opts *o, struct exp *e, int *argc, char
 		snprintf(msg, CFG_ERR_BYTES + 64, "out of memory");
 		return CLI_FAIL;
 	}
+	/* Last: once they are made, cli_live_end removes them. */
+	if (live_devices_make(e, msg) != 0) {
+		live_eal_args_free(v, n, *argc);
+		free(v);
+		*argv = NULL;
+		return CLI_FAIL;
+	}
 	return CLI_OK;
 }
 
-void cli_live_end(const struct cli_run_opts *o, int argc, char **argv)
+void cli_live_end(const struct cli_run_opts *o, const struct exp *e, int argc, char **argv)
 {
 	if (!o->live || !argv)
 		return;
+	live_devices_remove(e);
 	live_eal_args_free(argv, o->sim.eal_argc, argc);
 	free(argv);
 }

@@ -535,7 +535,7 @@ static int cli_job_run(struct cli_job *j, struct fabric *f)
 static void cli_job_end(struct cli_job *j)
 {
 	cfg_doc_free(j->base);
-	cli_live_end(j->o, j->eal_argc, j->eal_argv);
+	cli_live_end(j->o, j->e, j->eal_argc, j->eal_argv);
 	rte_mempool_free(j->pool);
 	exp_free(j->e);
 	rte_eal_cleanup();
@@ -550,7 +550,7 @@ static int cli_job_all(struct cli_job *j)
 	int rc;
 
 	if ((rc = cli_job_folder(j)) != CLI_OK || (rc = cli_job_engine(j)) != CLI_OK) {
-		cli_live_end(j->o, j->eal_argc, j->eal_argv);
+		cli_live_end(j->o, j->e, j->eal_argc, j->eal_argv);
 		exp_free(j->e);
 		if (j->lock_fd >= 0)
 			close(j->lock_fd);

@@ -4,6 +4,8 @@
 # Skipped (exit 77) where this machine does not allow TAPs and namespaces
 # (tools/live-netns.sh check says why).
 #
+#   live.sh FABEMU EXPDIR MODE [DRIVER]: DRIVER tap (default) or veth, how
+#   the endpoints are bound (live.ports.driver).
 #   live.sh FABEMU EXPDIR rtt        experiments/live/two-namespaces.yaml:
 #     UDP echoes between the namespaces. Independent expectation: the
 #     analytic path delay, 2 x (3 links x 1 ms + 3 x 0.672 us serialising a
@@ -37,6 +39,7 @@ set -euo pipefail
 fabemu=$(realpath "$1")
 expdir=$(realpath "$2")
 mode=$3
+driver=${4:-tap} # how the endpoints are bound: tap or veth
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! why=$("$root/tools/live-netns.sh" check 2>&1); then
@@ -62,7 +65,7 @@ trap cleanup EXIT
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
 rate | ecn) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn" >&2; exit 2 ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn [tap|veth]" >&2; exit 2 ;;
 esac
 if [ "$mode" = ecn ]; then
 	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
@@ -72,6 +75,7 @@ fi
 "$fabemu" live "$exp" -o "$work/out" --max-wall 60s -q \
 	--set "live.ports.0.iface=$if0" --set "live.ports.0.netns=$ns0" \
 	--set "live.ports.1.iface=$if1" --set "live.ports.1.netns=$ns1" \
+	--set "live.ports.0.driver=$driver" --set "live.ports.1.driver=$driver" \
 	$([ "$mode" = ecn ] && echo "--set capture.ports=[sw1:0]") \
 	>"$work/stdout" 2>"$work/stderr" &
 pid=$!
