@@ -50,7 +50,7 @@ void live_flush(struct live_port *lp)
 		if (lp->txt[i] != UINT64_MAX)
 			live_lag(lp->l, now, lp->txt[i]);
 	for (uint16_t i = sent; i < lp->n_txb; i++) {
-		lp->st.drops_tx++;
+		lp->st->drops_tx++;
 		rte_pktmbuf_free(lp->txb[i]);
 	}
 	lp->n_txb = 0;
@@ -78,21 +78,21 @@ static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
 
 	if (len < PKT_ETH_BYTES + 28 || pkt_get16(a) != 1 || pkt_get16(a + 2) != ETH_IPV4 ||
 	    a[4] != 6 || a[5] != 4 || pkt_get16(a + 6) != ARP_REQUEST) {
-		lp->st.arp_ignored++;
+		lp->st->arp_ignored++;
 		return;
 	}
 	tip = pkt_get32(a + 24);
 	if (addr_ip_ep(tip) >= lp->l->n_eps || tip == lp->ip) {
-		lp->st.arp_ignored++;
+		lp->st->arp_ignored++;
 		return;
 	}
 	if (!(r = rte_pktmbuf_alloc(lp->l->io_pool))) {
-		lp->st.drops_tx++;
+		lp->st->drops_tx++;
 		return;
 	}
 	if (!(o = (uint8_t *)rte_pktmbuf_append(r, 60))) {
 		rte_pktmbuf_free(r);
-		lp->st.drops_tx++;
+		lp->st->drops_tx++;
 		return;
 	}
 	memset(o, 0, 60);
@@ -107,7 +107,7 @@ static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
 	memcpy(o + 22, lp->gw_mac, 6);          /* the sender: the asked address */
 	memcpy(o + 28, a + 24, 4);
 	memcpy(o + 32, a + 8, 10);              /* the target: the asker's MAC and IP */
-	lp->st.arp_replies++;
+	lp->st->arp_replies++;
 	live_out(lp, r, UINT64_MAX);
 }
 
@@ -125,10 +125,10 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 	struct pkt_meta *pm;
 	uint8_t tc;
 
-	lp->st.rx_frames++;
-	lp->st.rx_bytes += len;
+	lp->st->rx_frames++;
+	lp->st->rx_bytes += len;
 	if (m->nb_segs != 1 || len < PKT_ETH_BYTES) {
-		lp->st.drops_other++;
+		lp->st->drops_other++;
 		goto out;
 	}
 	etype = pkt_get16(d + 12);
@@ -147,26 +147,26 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		goto out;
 	}
 	if (etype != ETH_IPV4 || len < l3 + 20u || (d[l3] >> 4) != 4) {
-		lp->st.drops_other++;
+		lp->st->drops_other++;
 		goto out;
 	}
 	dst = pkt_get32(d + l3 + 16);
 	if (addr_ip_ep(dst) >= l->n_eps || dst == lp->ip) {
-		lp->st.drops_not_fabric++;
+		lp->st->drops_not_fabric++;
 		goto out;
 	}
 	if (len > l->e->live.mtu_bytes + l3) {
-		lp->st.drops_size++;
+		lp->st->drops_size++;
 		goto out;
 	}
 	fb = (len < 60 ? 60 : len) + PKT_FCS_BYTES;
 	tc = l->e->nic.dscp_to_tc[d[l3 + 1] >> 2];
 	if (port_queue_bytes(lp->p) + fb > l->e->live.queue_bytes) {
-		lp->st.drops_queue++;
+		lp->st->drops_queue++;
 		goto out;
 	}
 	if (!(p = sim_pkt_alloc(sim, true))) {
-		lp->st.drops_pool++;
+		lp->st->drops_pool++;
 		goto out;
 	}
 	memcpy(pkt_data(p), d, len);
@@ -181,7 +181,7 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		.tc = tc,
 		.kind = PKT_KIND_CTRL, /* no RDMA payload; INT never touches it */
 	};
-	lp->st.in_frames++;
+	lp->st->in_frames++;
 	port_enqueue(lp->p, p, tc, fb);
 out:
 	rte_pktmbuf_free(m);
@@ -217,12 +217,12 @@ static void live_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	uint8_t *o;
 
 	if (pm->flags) {
-		lp->st.drops_fault++;
+		lp->st->drops_fault++;
 	} else if (!(r = rte_pktmbuf_alloc(l->io_pool))) {
-		lp->st.drops_tx++;
+		lp->st->drops_tx++;
 	} else if (!(o = (uint8_t *)rte_pktmbuf_append(r, (uint16_t)RTE_MIN(len, rte_pktmbuf_tailroom(r))))) {
 		rte_pktmbuf_free(r);
-		lp->st.drops_tx++;
+		lp->st->drops_tx++;
 	} else {
 		uint32_t n = rte_pktmbuf_data_len(r);
 
@@ -233,8 +233,8 @@ static void live_rx(void *owner, struct port *in, struct rte_mbuf *m)
 			memset(o + held, 0, n - held);
 		if (lp->peer_known)
 			memcpy(o, lp->peer_mac, 6);
-		lp->st.out_frames++;
-		lp->st.out_bytes += n;
+		lp->st->out_frames++;
+		lp->st->out_bytes += n;
 		live_out(lp, r, sim->now_ps);
 	}
 	sim_pkt_free(sim, m);
@@ -283,7 +283,15 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 	}
 	l->f = f;
 	l->e = e;
+	l->rs.dilation = e->live.dilation;
+	if (!(l->rs.ports = calloc(e->live.n_ports, sizeof(*l->rs.ports))) ||
+	    !(l->names = calloc(e->live.n_ports, sizeof(*l->names)))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
+	l->rs.port_names = l->names;
 	f->mon_always = true; /* series.csv goes on while the fabric is idle */
+	f->live = &l->rs;
 	l->n_eps = f->topo->n_eps;
 	l->io_pool = rte_pktmbuf_pool_create("fabemu-live", EXP_LIVE_IO_MBUFS, 256, 0, live_buf_room(e),
 					     SOCKET_ID_ANY);
@@ -300,6 +308,9 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 
 		lp->l = l;
 		lp->cfg = c;
+		lp->st = &l->rs.ports[i];
+		snprintf(lp->name, sizeof(lp->name), "%s:%u", n->name, c->at.port);
+		l->names[i] = lp->name;
 		lp->p = fabric_port(f, c->at.node, c->at.port);
 		lp->ep = n->first_ep + c->at.port;
 		lp->ip = addr_ep_ip(lp->ep);
@@ -317,6 +328,7 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 			return -EIO;
 		}
 		l->n_ports++;
+		l->rs.n_ports = l->n_ports;
 		if ((r = live_eth_start(lp, err)) != 0)
 			return r;
 		if (c->netns && (r = live_netns_setup(lp, err)) != 0)
@@ -341,6 +353,8 @@ void live_free(struct live *l)
 		rte_eth_dev_close(lp->eth);
 	}
 	free(l->ports);
+	free(l->rs.ports);
+	free(l->names);
 	rte_mempool_free(l->io_pool);
 	free(l);
 }

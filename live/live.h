@@ -24,10 +24,6 @@ struct fabric;
 struct live;
 struct results;
 
-enum {
-	LIVE_LAG_BINS = 24, /* lag histogram: bin 0 under 1 us, bin i in [2^(i-1), 2^i) us */
-};
-
 /* The EAL arguments that create @e's live ports (--vdev=...), appended to
  * @argv (which has room for @cap more) from *@argc on. Strings are
  * malloc'd (live_eal_args_free). 0, -ENOMEM or -E2BIG. */
@@ -56,9 +52,6 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES]);
  * simulated time, *@stop becomes non-zero (a signal, --max-wall) or the
  * clock sticks; prints a progress line every second unless @quiet. */
 void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet);
-
-/* The live.* metrics (docs/results.md). 0 or -ENOMEM. */
-int live_results(const struct live *l, struct results *r);
 
 /* A few lines for the human summary. */
 void live_print(const struct live *l, FILE *out);

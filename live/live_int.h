@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "live.h"
+#include "results.h"
 
 struct rte_mbuf;
 struct rte_mempool;
@@ -13,24 +14,6 @@ struct port;
 
 enum {
 	LIVE_BURST = 32, /* frames per DPDK receive or send call */
-};
-
-/* Counters of one live port (live.ports.NAME.* in summary.json). */
-struct live_port_stats {
-	uint64_t rx_frames;        /* frames the DPDK port received from the endpoint */
-	uint64_t rx_bytes;         /* their bytes (without FCS) */
-	uint64_t in_frames;        /* of them, queued into the fabric */
-	uint64_t arp_replies;      /* ARP requests answered */
-	uint64_t arp_ignored;      /* other ARP frames */
-	uint64_t drops_other;      /* neither ARP nor IPv4 (IPv6, LLDP, ...) */
-	uint64_t drops_not_fabric; /* IPv4 to an address outside the fabric's plan */
-	uint64_t drops_size;       /* longer than live.mtu */
-	uint64_t drops_queue;      /* live.queue full */
-	uint64_t drops_pool;       /* the packet pool at its data limit */
-	uint64_t out_frames;       /* frames from the fabric handed to the DPDK port */
-	uint64_t out_bytes;        /* their bytes (without FCS) */
-	uint64_t drops_fault;      /* lost or corrupted on the link by a fault */
-	uint64_t drops_tx;         /* the DPDK port did not take them */
 };
 
 struct live_port {
@@ -49,7 +32,8 @@ struct live_port {
 	uint64_t txt[LIVE_BURST];        /* when each arrived at the host port (simulated
 					  * ps), UINT64_MAX for the port's own replies */
 	uint16_t n_txb;                  /* their count */
-	struct live_port_stats st;       /* counters */
+	struct res_live_port *st;        /* its counters (in live's rs) */
+	char name[80];                   /* "NODE:PORT" */
 };
 
 struct live {
@@ -62,16 +46,10 @@ struct live {
 	/* pacing (live_loop.c) */
 	uint64_t t0_ns;               /* CLOCK_MONOTONIC at the start of the run */
 	uint64_t v0_ps;               /* simulated time then */
-	double wall_s;                /* how long the run took */
-	uint64_t loops;               /* turns of the loop */
 	uint64_t work_ns;             /* wall-clock time of the turns that handled an event
 				       * or moved a frame */
-	uint64_t behind_max_ps;       /* the most an event was handled after its time */
-	uint64_t lag_hist[LIVE_LAG_BINS]; /* frames to endpoints by lag (live.h) */
-	uint64_t lag_max_ps;          /* the largest lag */
-	uint64_t lag_sum_ps;          /* their sum, for the mean */
-	uint64_t lag_n;               /* frames measured */
-	uint64_t frames_late;         /* lag above live.late */
+	struct res_live rs;           /* what it measured (the live.* metrics; fabric.live) */
+	const char **names;           /* rs.port_names */
 };
 
 /* The PACKET_MMAP frame of af_packet and veth ports: a power of two from

@@ -12,7 +12,6 @@
 
 #include "fabric.h"
 #include "live_int.h"
-#include "results.h"
 
 static uint64_t live_mono_ns(void)
 {
@@ -35,21 +34,17 @@ uint64_t live_now_ps(const struct live *l)
 
 void live_lag(struct live *l, uint64_t now_ps, uint64_t t_ps)
 {
-	uint64_t lag = now_ps > t_ps ? now_ps - t_ps : 0;
-	uint64_t us = lag / 1000000;
-	unsigned bin = 0;
+	struct res_live *r = &l->rs;
+	uint64_t lag = now_ps > t_ps ? now_ps - t_ps : 0, step = 1000000; /* 1 us */
 
-	while (us && bin < LIVE_LAG_BINS - 1) {
-		us >>= 1;
-		bin++;
-	}
-	l->lag_hist[bin]++;
-	l->lag_sum_ps += lag;
-	l->lag_n++;
-	if (lag > l->lag_max_ps)
-		l->lag_max_ps = lag;
+	for (unsigned i = 0; i < RES_LIVE_LAG_STEPS && lag > step; i++, step *= 10)
+		r->lag_over[i]++;
+	r->lag_sum_ps += lag;
+	r->lag_frames++;
+	if (lag > r->lag_max_ps)
+		r->lag_max_ps = lag;
 	if (lag > l->e->live.late_ps)
-		l->frames_late++;
+		r->frames_late++;
 }
 
 static void live_progress(const struct live *l, double wall_s)
@@ -57,13 +52,13 @@ static void live_progress(const struct live *l, double wall_s)
 	uint64_t in = 0, out = 0;
 
 	for (uint32_t i = 0; i < l->n_ports; i++) {
-		in += l->ports[i].st.in_frames;
-		out += l->ports[i].st.out_frames;
+		in += l->ports[i].st->in_frames;
+		out += l->ports[i].st->out_frames;
 	}
 	fprintf(stderr, "[fabemu live] %.1f s: t=%.3f ms simulated, %llu frames in, %llu out, "
 		"%llu late, lag max %.1f us\n", wall_s, l->f->sim.now_ps * 1e-9,
-		(unsigned long long)in, (unsigned long long)out, (unsigned long long)l->frames_late,
-		l->lag_max_ps * 1e-6);
+		(unsigned long long)in, (unsigned long long)out, (unsigned long long)l->rs.frames_late,
+		l->rs.lag_max_ps * 1e-6);
 }
 
 void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
@@ -85,8 +80,8 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 		} else {
 			uint64_t due = ev_peek_time(&sim->evq);
 
-			if (v - due > l->behind_max_ps)
-				l->behind_max_ps = v - due;
+			if (v - due > l->rs.behind_max_ps)
+				l->rs.behind_max_ps = v - due;
 			sim_run_window(sim, (unsigned __int128)(v + 1) << 64);
 			if (sim->stuck)
 				break;
@@ -98,7 +93,7 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 			out += l->ports[i].n_txb;
 			live_flush(&l->ports[i]);
 		}
-		l->loops++;
+		l->rs.loops++;
 		/* A turn with work: what one core's rate is measured against. */
 		if (in || out || sim->n_events != events)
 			l->work_ns += live_mono_ns() - t;
@@ -115,50 +110,10 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 	}
 	for (uint32_t i = 0; i < l->n_ports; i++)
 		live_flush(&l->ports[i]);
-	l->wall_s = (double)(live_mono_ns() - l->t0_ns) * 1e-9;
-	l->f->wall_s = l->wall_s;
-	l->f->cpu_s = l->wall_s; /* a polling loop: busy the whole time */
-}
-
-int live_results(const struct live *l, struct results *r)
-{
-	const struct exp *e = l->e;
-
-	RES_DBL(r, l->wall_s, "live.wall_s");
-	RES_DBL(r, e->live.dilation, "live.dilation");
-	RES_U64(r, l->loops, "live.loops");
-	RES_DBL(r, (double)l->work_ns * 1e-9, "live.work_s");
-	RES_DBL(r, (double)l->behind_max_ps * 1e-3, "live.behind_max_ns");
-	RES_U64(r, l->lag_n, "live.lag.frames");
-	RES_DBL(r, l->lag_n ? (double)l->lag_sum_ps / (double)l->lag_n * 1e-3 : 0.0, "live.lag.mean_ns");
-	RES_DBL(r, (double)l->lag_max_ps * 1e-3, "live.lag.max_ns");
-	for (unsigned b = 0; b < LIVE_LAG_BINS; b++)
-		if (l->lag_hist[b])
-			RES_U64(r, l->lag_hist[b], "live.lag.under_%llu_us",
-				(unsigned long long)(UINT64_C(1) << b));
-	RES_U64(r, l->frames_late, "live.frames_late");
-	for (uint32_t i = 0; i < l->n_ports; i++) {
-		const struct live_port *lp = &l->ports[i];
-		const struct live_port_stats *s = &lp->st;
-		const char *n = l->f->topo->nodes[lp->cfg->at.node].name;
-		unsigned p = lp->cfg->at.port;
-
-		RES_U64(r, s->rx_frames, "live.ports.%s:%u.rx_frames", n, p);
-		RES_U64(r, s->rx_bytes, "live.ports.%s:%u.rx_bytes", n, p);
-		RES_U64(r, s->in_frames, "live.ports.%s:%u.in_frames", n, p);
-		RES_U64(r, s->out_frames, "live.ports.%s:%u.out_frames", n, p);
-		RES_U64(r, s->out_bytes, "live.ports.%s:%u.out_bytes", n, p);
-		RES_U64(r, s->arp_replies, "live.ports.%s:%u.arp_replies", n, p);
-		RES_U64(r, s->arp_ignored, "live.ports.%s:%u.arp_ignored", n, p);
-		RES_U64(r, s->drops_other, "live.ports.%s:%u.drops_other", n, p);
-		RES_U64(r, s->drops_not_fabric, "live.ports.%s:%u.drops_not_fabric", n, p);
-		RES_U64(r, s->drops_size, "live.ports.%s:%u.drops_size", n, p);
-		RES_U64(r, s->drops_queue, "live.ports.%s:%u.drops_queue", n, p);
-		RES_U64(r, s->drops_pool, "live.ports.%s:%u.drops_pool", n, p);
-		RES_U64(r, s->drops_fault, "live.ports.%s:%u.drops_fault", n, p);
-		RES_U64(r, s->drops_tx, "live.ports.%s:%u.drops_tx", n, p);
-	}
-	return 0;
+	l->rs.wall_s = (double)(live_mono_ns() - l->t0_ns) * 1e-9;
+	l->rs.work_s = (double)l->work_ns * 1e-9;
+	l->f->wall_s = l->rs.wall_s;
+	l->f->cpu_s = l->rs.wall_s; /* a polling loop: busy the whole time */
 }
 
 void live_print(const struct live *l, FILE *out)
@@ -166,12 +121,13 @@ void live_print(const struct live *l, FILE *out)
 	fprintf(out, "  live: %.2f s of wall clock at dilation %g (%.3f s of it at work), %llu frames to "
 		"endpoints, lag mean %.1f us, max %.1f us, %llu late (over %.1f us); events at most %.1f us "
 		"behind\n",
-		l->wall_s, l->e->live.dilation, (double)l->work_ns * 1e-9, (unsigned long long)l->lag_n,
-		l->lag_n ? (double)l->lag_sum_ps / (double)l->lag_n * 1e-6 : 0.0, l->lag_max_ps * 1e-6,
-		(unsigned long long)l->frames_late, l->e->live.late_ps * 1e-6, l->behind_max_ps * 1e-6);
+		l->rs.wall_s, l->e->live.dilation, l->rs.work_s, (unsigned long long)l->rs.lag_frames,
+		l->rs.lag_frames ? (double)l->rs.lag_sum_ps / (double)l->rs.lag_frames * 1e-6 : 0.0,
+		l->rs.lag_max_ps * 1e-6, (unsigned long long)l->rs.frames_late, l->e->live.late_ps * 1e-6,
+		l->rs.behind_max_ps * 1e-6);
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		const struct live_port *lp = &l->ports[i];
-		const struct live_port_stats *s = &lp->st;
+		const struct res_live_port *s = lp->st;
 
 		fprintf(out, "  live %s:%u (%s): %llu frames in (%llu ARP answered), %llu out; dropped: "
 			"%llu not IPv4, %llu outside the fabric, %llu too long, %llu queue full\n",

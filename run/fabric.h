@@ -21,6 +21,7 @@ struct cap_file;
 struct cap_ng;
 struct fabric_pfc_log_port;
 struct fault_counts;
+struct res_live;
 
 struct fabric {
 	struct sim sim;               /* the simulation */
@@ -57,6 +58,8 @@ struct fabric {
 	uint32_t mon_pending;         /* monitor events in the queue */
 	bool mon_always;              /* monitors go on while nothing else is pending (a
 				       * live run, whose endpoints may send at any time) */
+	const struct res_live *live;  /* fabemu live: what its loop and ports measured
+				       * (live/, for the live.* metrics), else NULL */
 	uint32_t deadlocks;           /* cyclic buffer dependencies found */
 	uint64_t deadlock_ps;         /* when the first was found */
 	char deadlock_cycle[256];     /* its switches, "a -> b -> a" */

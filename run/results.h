@@ -86,6 +86,49 @@ struct res_metric *res_add(struct results *r, enum res_type type, const char *fm
 	} while (0)
 
 
+/* Lag thresholds of the live.lag.over_* metrics, ns. */
+enum { RES_LIVE_LAG_STEPS = 5 }; /* 1 us, 10 us, 100 us, 1 ms, 10 ms */
+
+/* A live port's counters (live.ports.NODE:PORT.*, filled by live/). */
+struct res_live_port {
+	uint64_t rx_frames;        /* frames the DPDK port received from the endpoint */
+	uint64_t rx_bytes;         /* their bytes (without FCS) */
+	uint64_t in_frames;        /* of them, queued into the fabric */
+	uint64_t out_frames;       /* frames from the fabric handed to the DPDK port */
+	uint64_t out_bytes;        /* their bytes (without FCS) */
+	uint64_t arp_replies;      /* ARP requests answered */
+	uint64_t arp_ignored;      /* other ARP frames */
+	uint64_t drops_other;      /* neither ARP nor IPv4 (IPv6, LLDP, ...) */
+	uint64_t drops_not_fabric; /* IPv4 to an address outside the fabric's plan */
+	uint64_t drops_size;       /* longer than live.mtu */
+	uint64_t drops_queue;      /* live.queue full */
+	uint64_t drops_pool;       /* the packet pool at its data limit */
+	uint64_t drops_fault;      /* lost or corrupted on the link by a fault */
+	uint64_t drops_tx;         /* the DPDK port did not take them */
+};
+
+/* What a live run measured (fabemu live; live/ fills it, run/results_live.c
+ * writes it as live.*). */
+struct res_live {
+	double wall_s;             /* how long the paced loop ran */
+	double work_s;             /* of it, turns that handled an event or moved a frame */
+	double dilation;           /* live.dilation */
+	uint64_t loops;            /* turns of the loop */
+	uint64_t behind_max_ps;    /* the most an event was handled after its time */
+	uint64_t lag_frames;       /* frames whose lag was measured */
+	uint64_t lag_sum_ps;       /* their lags' sum */
+	uint64_t lag_max_ps;       /* the largest */
+	uint64_t lag_over[RES_LIVE_LAG_STEPS]; /* frames with lag above 1 us, 10 us, ... */
+	uint64_t frames_late;      /* lag above live.late */
+	struct res_live_port *ports; /* per live port, in live.ports order */
+	const char **port_names;   /* "NODE:PORT" of each */
+	uint32_t n_ports;          /* their count */
+};
+extern const struct metric_table res_metrics_live;      /* live.* (results_live.c) */
+extern const struct metric_table res_metrics_live_port; /* live.ports.NAME.* */
+/* The live.* metrics of a live run; nothing otherwise. 0 or -ENOMEM. */
+int res_live(struct results *r, const struct fabric *f);
+
 /* What the run's own metrics read (run/results_run.c): the fabric, and the
  * results being collected (valid, reasons, digest). */
 struct res_run {

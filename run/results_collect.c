@@ -289,6 +289,8 @@ static const struct res_section res_sections[] = {
 	{ NULL, RES_RUN, NULL, res_ib, (const struct metric_table *const[]){
 		  &port_metrics_credit, &port_metrics_granted, &res_metrics_ib_deadlock,
 		  &sw_metrics_fecn, NULL } },
+	{ NULL, RES_RUN, NULL, res_live, (const struct metric_table *const[]){
+		  &res_metrics_live, &res_metrics_live_port, NULL } },
 	{ &res_metrics_engine, RES_RUN, NULL, NULL },
 	{ &sim_metrics_peak, RES_SIM, NULL, NULL },
 	{ NULL, RES_RUN, NULL, res_flows, (const struct metric_table *const[]){

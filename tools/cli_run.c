@@ -483,8 +483,6 @@ static int cli_job_results(struct cli_job *j, struct fabric *f, int closed, cons
 		return cli_job_failed(j, "memory", "out of memory collecting results");
 	if (closed != 0)
 		res_mark_invalid(&res, "%s", close_err);
-	if (j->live && live_results(j->live, &res) != 0)
-		rc = cli_job_failed(j, "memory", "out of memory collecting results");
 	if (res_write_all(&res, f, j->outdir, err) != 0)
 		rc = cli_job_failed(j, "write", err);
 	if (!o->quiet) {

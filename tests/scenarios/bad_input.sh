@@ -927,7 +927,7 @@ exp live-iface "live-iface.yaml:3:38: iface 'a,b': 1 to 15 letters, digits, '_',
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: 'a,b'}]}"
 exp live-iface-long "live-iface-long.yaml:3:38: iface 'abcdefghijklmnop': 1 to 15" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: abcdefghijklmnop}]}"
-exp live-netns-af "live-netns-af.yaml:3:68: netns: only a tap port is moved into a namespace" \
+exp live-netns-af "live-netns-af.yaml:3:68: netns: an af_packet port opens an interface where it already is" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, driver: af_packet, netns: x}]}"
 exp live-dup "live-dup.yaml:3:50: h0:0 is live already \(line 3\)" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}, {port: 'h0:0', iface: t1}]}"
