@@ -323,7 +323,9 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 		lp->peer_known = c->netns != NULL; /* it is given the host port's MAC */
 		live_vdev_name(c, i, name);
 		if (rte_eth_dev_get_port_by_name(name, &lp->eth) != 0) {
-			snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: live port %s: no DPDK port %s (the EAL did not make it)",
+			snprintf(err, CFG_ERR_BYTES,
+				 "%s:%u:%u: live port %s: the EAL did not make its DPDK port %s (add `-- "
+				 "--log-level=pmd.net:debug` to see why)",
 				 c->mark.file, c->mark.line, c->mark.col, c->iface, name);
 			return -EIO;
 		}

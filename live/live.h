@@ -24,9 +24,10 @@ struct fabric;
 struct live;
 struct results;
 
-/* The EAL arguments that create @e's live ports (--vdev=...), appended to
- * @argv (which has room for @cap more) from *@argc on. Strings are
- * malloc'd (live_eal_args_free). 0, -ENOMEM or -E2BIG. */
+/* The EAL arguments that create @e's live ports (--vdev=..., and a log
+ * level), appended to @argv (which has room for @cap more: one more than
+ * the ports) from *@argc on. Strings are malloc'd (live_eal_args_free).
+ * 0, -ENOMEM or -E2BIG. */
 int live_eal_args(const struct exp *e, char **argv, int *argc, int cap);
 void live_eal_args_free(char **argv, int from, int to);
 

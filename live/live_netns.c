@@ -30,6 +30,10 @@ void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64])
 
 int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 {
+	/* net_tap reports as errors what it does without: the multiq qdisc this
+	 * kernel lacks (and with it rte_flow), and its secondary processes. */
+	if (cap-- <= 0 || !(argv[(*argc)++] = strdup("--log-level=pmd.net.tap:critical")))
+		return cap < 0 ? -E2BIG : -ENOMEM;
 	for (uint32_t i = 0; i < e->live.n_ports; i++) {
 		const struct exp_live_port *c = &e->live.ports[i];
 		char name[64], *a;

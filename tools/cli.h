@@ -2,6 +2,7 @@
 #ifndef FAB_CLI_H
 #define FAB_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,6 +149,18 @@ int cli_live_engine(const struct cli_run_opts *o, struct exp *e, int *argc, char
 		    char msg[CFG_ERR_BYTES + 64]);
 /* What cli_live_engine made, freed and removed (NULL @argv: nothing was). */
 void cli_live_end(const struct cli_run_opts *o, const struct exp *e, int argc, char **argv);
+/* Stopping a run from outside (tools/cli_stop.c): the signals that would
+ * end the process, caught (cli_arm_stop, then cli_arm_xfsz after the set-up,
+ * undone by cli_disarm_stop once the run is over), with --max-wall's timer;
+ * the flag the simulation polls (non-zero: the signal that asked), and
+ * what it was for invalid_reasons (@buf: room for --max-wall's; NULL: none
+ * came). */
+int cli_arm_stop(const struct cli_run_opts *o);
+int cli_arm_xfsz(void);
+void cli_disarm_stop(void);
+const volatile sig_atomic_t *cli_stop_flag(void);
+const char *cli_stop_why(const struct cli_run_opts *o, char buf[64]);
+
 /* --max-wall's setter (tools/cli_run_opts.c). */
 int cli_opt_max_wall(const struct cli_optdef *d, void *opts, const char *v, const char *cmd);
 

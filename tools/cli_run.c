@@ -117,91 +117,6 @@ static int cli_write_resolved(const struct exp *e, const char *dir, char err[CFG
 	return exp_write_overrides(e, path, err);
 }
 
-/* The one variable outside a run's structures: what a signal handler may
- * touch. The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP,
- * SIGPIPE, SIGXFSZ, or SIGALRM for --max-wall), 0 while none did; the
- * simulation polls it through sim.interrupt. */
-static volatile sig_atomic_t cli_stop_sig;
-
-static void cli_on_signal(int sig)
-{
-	if (!cli_stop_sig)
-		cli_stop_sig = sig;
-}
-
-/* Every signal that would end the process stops the run at an event
- * boundary instead, and the results are written, marked not valid:
- * SIGINT, SIGTERM and SIGHUP (a terminal closed) are reset on delivery,
- * so a second one ends the process as usual; SIGPIPE (a closed pipe on
- * stdout or stderr) and SIGXFSZ (a write past the file-size limit) stay
- * caught, the write that raised them failing with EPIPE or EFBIG and being
- * reported as a write error. System calls they interrupt restart (a file
- * read or written on set-up). With --max-wall, a one-shot timer raises
- * SIGALRM after that wall-clock time. */
-static int cli_arm_stop(const struct cli_run_opts *o)
-{
-	struct sigaction once = { .sa_handler = cli_on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
-	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
-
-	sigemptyset(&once.sa_mask);
-	sigemptyset(&keep.sa_mask);
-	cli_stop_sig = 0;
-	if (sigaction(SIGINT, &once, NULL) != 0 || sigaction(SIGTERM, &once, NULL) != 0 ||
-	    sigaction(SIGHUP, &once, NULL) != 0 || sigaction(SIGPIPE, &keep, NULL) != 0)
-		return -errno;
-	/* Not yet SIGXFSZ: DPDK's set-up sizes a memfd for its memory and,
-	 * under a file-size limit, falls back to an anonymous map when that
-	 * fails; ignored, the failure is all it sees (cli_arm_xfsz follows). */
-	signal(SIGXFSZ, SIG_IGN);
-	if (o->max_wall_ps) {
-		uint64_t us = o->max_wall_ps / 1000000 ? o->max_wall_ps / 1000000 : 1;
-		struct itimerval it = { .it_value = { .tv_sec = (time_t)(us / 1000000),
-						      .tv_usec = (suseconds_t)(us % 1000000) } };
-
-		if (sigaction(SIGALRM, &once, NULL) != 0 || setitimer(ITIMER_REAL, &it, NULL) != 0)
-			return -errno;
-	}
-	return 0;
-}
-
-/* After the set-up: a write past the file-size limit stops the run. */
-static int cli_arm_xfsz(void)
-{
-	struct sigaction keep = { .sa_handler = cli_on_signal, .sa_flags = SA_RESTART };
-
-	sigemptyset(&keep.sa_mask);
-	return sigaction(SIGXFSZ, &keep, NULL) != 0 ? -errno : 0;
-}
-
-/* The run is over; the results are being written: no timer, and a closed
- * pipe or the file-size limit is a failed write (reported), not the end
- * of the process. */
-static void cli_disarm_stop(void)
-{
-	struct itimerval off = { 0 };
-
-	setitimer(ITIMER_REAL, &off, NULL);
-	signal(SIGALRM, SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
-}
-
-/* What stopped the run, for invalid_reasons, or NULL. */
-static const char *cli_stop_why(const struct cli_run_opts *o, char buf[64])
-{
-	switch (cli_stop_sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	case SIGPIPE: return "SIGPIPE (a closed pipe)";
-	case SIGXFSZ: return "SIGXFSZ (the file-size limit)";
-	case SIGALRM:
-		snprintf(buf, 64, "--max-wall %.40s", o->max_wall ? o->max_wall : "");
-		return buf;
-	}
-	return NULL;
-}
-
 /* The engine stopped the run before its end (events were left). */
 static bool cli_stopped_short(const struct fabric *f)
 {
@@ -443,7 +358,7 @@ static int cli_job_build(struct cli_job *j, struct fabric *f)
 	}
 	/* A stop asked for during set-up: the run never starts, and the
 	 * folder keeps what an earlier run left. */
-	if (cli_stop_sig) {
+	if (*cli_stop_flag()) {
 		snprintf(msg, sizeof(msg), "stopped by %s before the run started: nothing written in %.400s",
 			 cli_stop_why(j->o, why_buf), j->outdir);
 		rc = cli_job_failed(j, "interrupted", msg);
@@ -516,9 +431,9 @@ static int cli_job_run(struct cli_job *j, struct fabric *f)
 	char err[CFG_ERR_BYTES];
 	int r;
 
-	f->sim.interrupt = &cli_stop_sig;
+	f->sim.interrupt = cli_stop_flag();
 	if (j->live)
-		live_run(j->live, &cli_stop_sig, j->o->quiet);
+		live_run(j->live, cli_stop_flag(), j->o->quiet);
 	else
 		fabric_run(f, !j->o->quiet);
 	cli_disarm_stop();
@@ -650,7 +565,7 @@ static int cli_job_split(struct cli_job *j, struct cli_mpi w)
 		cli_job_end(j);
 		return r;
 	}
-	f.sim.interrupt = &cli_stop_sig;
+	f.sim.interrupt = cli_stop_flag();
 	r = fabric_remote_begin(&f);
 	/* Progress: every process counts, process 0 says it (par_look_remote);
 	 * a fabric left whole runs in every process, and process 0 says it. */
