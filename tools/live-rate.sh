@@ -90,19 +90,17 @@ wait "$rx"
 kill -INT "$pid"
 wait "$pid"
 pid=
-python3 - "$work/out/summary.json" "$(cat "$work/rx")" "$mtu" "$driver" <<'EOF'
+python3 - "$work/out/summary.json" "$(cat "$work/rx")" "$mtu" "$driver" "$secs" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-got, mtu = int(sys.argv[2]), int(sys.argv[3])
+got, mtu, driver, secs = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
 lv = s["live"]
 p0, p1 = lv["ports"]["h0:0"], lv["ports"]["h1:0"]
-moved = p0["in_frames"] + p1["out_frames"]
 frame = mtu + 14
-print("MTU %d, %s: %d frames in at h0, %d out at h1, %d received; %.2f s of wall, %.2f s at work; "
-      "%.0f frames/s of wall (%.2f Gb/s of %d-byte frames); %.0f frames/s of work "
-      "(each frame read from one DPDK port and written to another: %.2f Gb/s); lag mean %.1f us, "
-      "max %.1f us" % (mtu, sys.argv[4], p0["in_frames"], p1["out_frames"], got, lv["wall_s"], lv["work_s"],
-      p0["in_frames"] / lv["wall_s"], p0["in_frames"] / lv["wall_s"] * frame * 8e-9, frame,
-      moved / 2 / lv["work_s"], moved / 2 / lv["work_s"] * frame * 8e-9,
-      lv["lag"]["mean_ns"] / 1e3, lv["lag"]["max_ns"] / 1e3))
+rate = p0["in_frames"] / secs
+print("MTU %d, %s: %d frames in at h0, %d out at h1, %d received; %.0f frames/s over the %g s of "
+      "sending (%.2f Gb/s of %d-byte frames), %.0f frames/s over live.work_s (%.2f s); lag mean "
+      "%.1f us, max %.1f us, %d over 1 ms" % (mtu, driver, p0["in_frames"], p1["out_frames"], got,
+      rate, secs, rate * frame * 8e-9, frame, p0["in_frames"] / lv["work_s"], lv["work_s"],
+      lv["lag"]["mean_ns"] / 1e3, lv["lag"]["max_ns"] / 1e3, lv["lag"]["over_1ms"]))
 EOF
