@@ -13,7 +13,10 @@
 #     6.004 ms; the median RTT may exceed it by the kernels' and Python's
 #     own time (at most 1.5 ms here), never fall below it. The capture of
 #     h0:0 decodes in tshark (the outside decoder) with 0 malformed frames
-#     and holds every echo both ways.
+#     and holds every echo both ways. The simulated hosts h2 and h3 share
+#     the fabric: their 1 MiB WRITE, done before the first echo, has the
+#     FCT the same file gives simulated (fabemu run --set live.ports=[]),
+#     to the picosecond.
 #   live.sh FABEMU EXPDIR ecn        experiments/live/bottleneck.yaml with
 #     ECN on in both namespaces' TCP (RFC 3168, net.ipv4.tcp_ecn=1): a 3 s
 #     TCP transfer through the bottleneck, whose class 0 marks CE above
@@ -145,6 +148,17 @@ EOF
 	udp=$(tshark -r "$cap" -Y 'udp.port == 7' 2>/dev/null | wc -l)
 	echo "capture: $udp UDP frames to or from port 7, $malformed malformed"
 	[ "$malformed" -eq 0 ] && [ "$udp" -ge $((2 * n)) ] || { echo "FAIL: capture" >&2; exit 1; }
+	"$fabemu" run "$exp" --set 'live.ports=[]' -o "$work/sim" -q
+	python3 - "$work/out/flows.csv" "$work/sim/flows.csv" <<'EOF'
+import csv, sys
+live = list(csv.DictReader(open(sys.argv[1])))
+sim = list(csv.DictReader(open(sys.argv[2])))
+ok = len(live) == len(sim) == 1 and live[0]["status"] == "complete" and live[0]["fct_ns"] == sim[0]["fct_ns"]
+print("%s: the simulated hosts' WRITE in the live run: %s, FCT %s ns; simulated alone: %s ns" % (
+    "ok" if ok else "FAIL", live[0]["status"] if live else "-", live[0]["fct_ns"] if live else "-",
+    sim[0]["fct_ns"] if sim else "-"))
+sys.exit(0 if ok else 1)
+EOF
 	python3 - "$work/out/summary.json" "$n" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
