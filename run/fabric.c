@@ -312,6 +312,7 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->tg)
 			return -EINVAL;
 	}
+	fabric_warn_rtt(f);
 	if (outputs && (r = fabric_rates_list(f, err)) != 0)
 		return r;
 	if ((r = fabric_faults_arm(f, err)) != 0)

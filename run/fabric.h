@@ -208,6 +208,9 @@ void fabric_pfc_log_free(struct fabric *f);
 struct port *fabric_port(struct fabric *f, uint32_t node, uint16_t p);
 /* The MAC of port @p of @node (the addressing plan, core/addr.h). */
 void fabric_port_mac(const struct topo *t, uint32_t node, uint16_t p, uint8_t mac[6]);
+/* A warning on stderr when nic.rto is shorter than the longest base round
+ * trip of a connection of the run (run/fabric_mon.c). */
+void fabric_warn_rtt(const struct fabric *f);
 
 /* Largest frame NICs with settings @np send (their MTU, framing, VLAN
  * tag, InfiniBand's GRH). */

@@ -133,6 +133,23 @@ static void fabric_warn_rto(const struct exp *e)
 		fabric_warn_rto_one(e, e->nic.cc, &e->cc_mark);
 }
 
+void fabric_warn_rtt(const struct fabric *f)
+{
+	const struct exp *e = f->exp;
+	uint64_t rtt = tg_max_rtt_ps(f->tg);
+	struct cfg_node *nic = cfg_schema_get(cfg_doc_root(e->doc), "nic");
+	const struct cfg_node *v = nic ? cfg_get(nic, "rto") : NULL;
+	struct cfg_mark m = v ? v->mark : nic ? nic->mark : (struct cfg_mark){ e->path, 1, 1 };
+
+	if (e->nic.rto_off || rtt <= e->nic.rto_ps)
+		return;
+	fprintf(stderr,
+		"%s:%u:%u: warning: nic.rto is %.3f us, but a connection's round trip takes %.3f us of "
+		"propagation alone (its path's link delays, both ways): each of its messages times out "
+		"and is resent at least once (set nic.rto above the round trip, or nic.rto: off)\n",
+		m.file, m.line, m.col, (double)e->nic.rto_ps / 1e6, (double)rtt / 1e6);
+}
+
 int fabric_ready(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	const struct exp *e = f->exp;

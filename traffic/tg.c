@@ -139,6 +139,11 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 	return rtt;
 }
 
+uint64_t tg_max_rtt_ps(const struct tg *t)
+{
+	return t->max_rtt_ps;
+}
+
 /* Create and connect the QP pair of one connection, from endpoint @src to
  * endpoint @dst. */
 static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs, uint8_t dscp,
@@ -178,6 +183,8 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(b, pb));
 	if (nic_qp_connect(qa_p, &qa, tg_base_rtt_ps(fwd)) != 0)
 		return -EINVAL;
+	if (tg_base_rtt_ps(fwd) > t->max_rtt_ps)
+		t->max_rtt_ps = tg_base_rtt_ps(fwd);
 	qa.dest_qp_num = nic_qp_num(qa_p);
 	qa.ah_attr.port_num = (uint8_t)(pb + 1);
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(a, pa));

@@ -458,6 +458,9 @@ void tg_free(struct tg *t); /* NULL is fine */
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 /* Messages completed successfully so far. */
 uint32_t tg_n_done(const struct tg *t);
+/* The longest base round trip (propagation both ways along its path) of
+ * a connection @t made, ps. */
+uint64_t tg_max_rtt_ps(const struct tg *t);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
 /* Message @i's record as TG_FLOW_RESULT_WORDS words (its start, end and

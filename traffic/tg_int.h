@@ -268,6 +268,8 @@ struct tg {
 	struct nic_qp **qps;     /* sending QPs, a connection's msg.qps of them in a row */
 	struct nic_qp **rqps;    /* the receiving QP of each */
 	uint32_t n_qps;          /* their count */
+	uint64_t max_rtt_ps;     /* the longest base round trip (propagation, both ways)
+				  * of a connection's path */
 	/* The graph (tg_graph.c); all NULL or 0 without one. */
 	struct tg_node *ops;       /* its operations (a copy) */
 	uint32_t n_ops;          /* their count */

@@ -366,6 +366,11 @@ warn headroom-small "headroom-small.yaml:3:[0-9]+: warning: leaf0: PFC headroom 
 	"$good_topo" "$good_traffic" "fabric: {pfc: {headroom: 4KiB}}"
 warn pfc-off-port "pfc-off-port.yaml:3:[0-9]+: warning: PFC disabled on leaf0:0, which carries lossless priorities" \
 	"$good_topo" "$good_traffic" "fabric: {pfc: {disabled_ports: ['leaf0:0']}}"
+# A timer shorter than a connection's round trip (propagation alone):
+# every message times out once (2 x 4 links x 1 ms = 8 ms > 262.144 us).
+warn rto-rtt "rto-rtt.yaml:3:6: warning: nic.rto is 262.144 us, but a connection's round trip takes 8000.000 us of propagation alone" \
+	"topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 1, host_link: {rate: 10Gbps, delay: 1ms}, fabric_link: {rate: 10Gbps, delay: 1ms}}" \
+	"traffic: [{kind: messages, messages: [{src: h0, dst: h1, size: 4KiB}]}]" "nic: {mtu: 1024}"
 warn timely-rto "timely-rto.yaml:3:[0-9]+: warning: congestion control 'timely' treats round trips up to 500.000 us as a congestion signal, but nic.rto is 262.144 us" \
 	"$good_topo" "$good_traffic" "nic: {cc: timely}"
 exp timely-rai-zero "timely-rai-zero.yaml:3:[0-9]+: rate must be above zero" \
