@@ -265,7 +265,7 @@ static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
 	}
 	lp->started = true;
 	/* The endpoint sends to the first hop's MAC, not the DPDK port's. */
-	if (c->driver != EXP_LIVE_TAP)
+	if (c->driver == EXP_LIVE_AF_PACKET || c->driver == EXP_LIVE_VETH)
 		rte_eth_promiscuous_enable(lp->eth);
 	return 0;
 }

@@ -24,8 +24,8 @@ struct fabric;
 struct live;
 struct results;
 
-/* The EAL arguments that create @e's live ports (--vdev=..., and a log
- * level), appended to @argv (which has room for @cap more: one more than
+/* The EAL arguments that create @e's live ports (--vdev=..., and two log
+ * levels), appended to @argv (which has room for @cap more: two more than
  * the ports) from *@argc on. Strings are malloc'd (live_eal_args_free).
  * 0, -ENOMEM or -E2BIG. */
 int live_eal_args(const struct exp *e, char **argv, int *argc, int cap);

@@ -6,9 +6,13 @@
  * event was handled (behind_max), and each frame's lag from its arrival
  * at the host port to its hand-over to the DPDK port. */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
 
 #include "fabric.h"
 #include "live_int.h"
@@ -63,11 +67,63 @@ static void live_progress(const struct live *l, double wall_s)
 		l->rs.lag_max_ps * 1e-6);
 }
 
+/* Wait until every memif port's peer has connected, so that the clock
+ * starts with the fabric whole; a line a second says which wait, and a
+ * client whose server was not there yet tries again (its port restarted).
+ * False when @stop came first. (A TAP's link, once the TAP is in another
+ * namespace, is not visible from here: the others are taken as up.) */
+static bool live_links_up(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
+{
+	uint64_t t0 = live_mono_ns(), next = 1000000000u;
+
+	for (;;) {
+		uint32_t down = 0;
+		const char *which = NULL;
+
+		for (uint32_t i = 0; i < l->n_ports; i++) {
+			struct rte_eth_link link;
+
+			if (l->ports[i].cfg->driver != EXP_LIVE_MEMIF)
+				continue;
+			if (rte_eth_link_get_nowait(l->ports[i].eth, &link) != 0 ||
+			    link.link_status != RTE_ETH_LINK_UP) {
+				down++;
+				which = l->ports[i].name;
+			}
+		}
+		if (!down)
+			return true;
+		if (*stop)
+			return false;
+		if (live_mono_ns() - t0 >= next) {
+			if (!quiet)
+				fprintf(stderr, "[fabemu live] waiting for %u memif port%s to connect (%s%s)\n",
+					down, down > 1 ? "s" : "", which, down > 1 ? ", ..." : "");
+			for (uint32_t i = 0; i < l->n_ports; i++) {
+				struct rte_eth_link link;
+				const struct live_port *lp = &l->ports[i];
+
+				if (lp->cfg->driver == EXP_LIVE_MEMIF && lp->cfg->role == EXP_LIVE_CLIENT &&
+				    (rte_eth_link_get_nowait(lp->eth, &link) != 0 ||
+				     link.link_status != RTE_ETH_LINK_UP) &&
+				    rte_eth_dev_stop(lp->eth) == 0)
+					rte_eth_dev_start(lp->eth);
+			}
+			next += 1000000000u;
+		}
+		rte_delay_us_sleep(1000);
+	}
+}
+
 void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 {
 	struct sim *sim = &l->f->sim;
 	uint64_t stop_ps = l->e->stop_ps, next_report = 1000000000u;
 
+	if (!live_links_up(l, stop, quiet)) {
+		l->rs.wall_s = 0;
+		return;
+	}
 	l->t0_ns = live_mono_ns();
 	l->v0_ps = sim->now_ps;
 	for (;;) {
@@ -106,6 +162,8 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 		/* A turn with work: what one core's rate is measured against. */
 		if (in || out || sim->n_events != events)
 			l->work_ns += live_mono_ns() - t;
+		else if (l->e->live.poll == EXP_LIVE_YIELD)
+			sched_yield();
 		if (last) {
 			sim->stopped = true;
 			break;

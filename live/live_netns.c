@@ -25,15 +25,24 @@ extern char **environ;
 
 void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64])
 {
-	snprintf(name, 64, "%s%u", c->driver == EXP_LIVE_TAP ? "net_tap" : "net_af_packet", i);
+	snprintf(name, 64, "%s%u",
+		 c->driver == EXP_LIVE_TAP     ? "net_tap"
+		 : c->driver == EXP_LIVE_MEMIF ? "net_memif"
+					       : "net_af_packet",
+		 i);
 }
 
 int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 {
-	/* net_tap reports as errors what it does without: the multiq qdisc this
-	 * kernel lacks (and with it rte_flow), and its secondary processes. */
-	if (cap-- <= 0 || !(argv[(*argc)++] = strdup("--log-level=pmd.net.tap:critical")))
-		return cap < 0 ? -E2BIG : -ENOMEM;
+	/* net_tap and net_memif report as errors what they do without: the
+	 * multiq qdisc this kernel lacks (and with it rte_flow), and secondary
+	 * processes (fabemu runs without a shared configuration). */
+	static const char *const quiet[] = { "--log-level=pmd.net.tap:critical",
+					     "--log-level=pmd.net.memif:critical" };
+
+	for (unsigned i = 0; i < 2; i++)
+		if (cap-- <= 0 || !(argv[(*argc)++] = strdup(quiet[i])))
+			return cap < 0 ? -E2BIG : -ENOMEM;
 	for (uint32_t i = 0; i < e->live.n_ports; i++) {
 		const struct exp_live_port *c = &e->live.ports[i];
 		char name[64], *a;
@@ -43,6 +52,12 @@ int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 		live_vdev_name(c, i, name);
 		if (c->driver == EXP_LIVE_TAP) {
 			if (asprintf(&a, "--vdev=%s,iface=%s", name, c->iface) < 0)
+				return -ENOMEM;
+		} else if (c->driver == EXP_LIVE_MEMIF) {
+			/* Buffers that hold a whole frame: one segment each. */
+			if (asprintf(&a, "--vdev=%s,id=0,role=%s,socket=%s,socket-abstract=no,bsize=%u",
+				     name, c->role == EXP_LIVE_CLIENT ? "client" : "server", c->socket,
+				     live_mmap_frame(e)) < 0)
 				return -ENOMEM;
 		} else {
 			/* af_packet: one queue pair; PACKET_MMAP frames in blocks of
@@ -137,10 +152,15 @@ int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
 			}
 		}
 	}
-	if (geteuid() != 0) {
+	bool need_root = false;
+
+	for (uint32_t i = 0; i < e->live.n_ports; i++)
+		need_root |= e->live.ports[i].driver != EXP_LIVE_MEMIF;
+	if (need_root && geteuid() != 0) {
 		snprintf(err, CFG_ERR_BYTES,
-			 "live ports need root (CAP_NET_ADMIN and CAP_NET_RAW) to make TAPs, open raw "
-			 "sockets and move them into namespaces: run fabemu live as root");
+			 "tap, veth and af_packet ports need root (CAP_NET_ADMIN and CAP_NET_RAW) to make "
+			 "TAPs and veths, open raw sockets and move them into namespaces: run fabemu live "
+			 "as root");
 		return -EPERM;
 	}
 	if (access("/dev/net/tun", R_OK | W_OK) != 0) {

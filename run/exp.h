@@ -144,6 +144,14 @@ enum exp_live_driver {
 	EXP_LIVE_AF_PACKET, /* an existing interface, opened raw (DPDK net_af_packet) */
 	EXP_LIVE_VETH,      /* a veth pair fabemu makes: one end in the namespace, the
 			     * other opened raw (net_af_packet) */
+	EXP_LIVE_MEMIF,     /* shared memory with another DPDK program, a second fabemu
+			     * among them (net_memif) */
+};
+
+/* live.ports.role: a memif port's side of the connection. */
+enum exp_live_role {
+	EXP_LIVE_SERVER, /* makes the socket and waits */
+	EXP_LIVE_CLIENT, /* connects to it */
 };
 
 /* Buffers of the DPDK ports of a live run (live/live.c), which the EAL's
@@ -161,7 +169,15 @@ struct exp_live_port {
 	const char *netns;           /* tap, veth: the network namespace to put it in and
 				      * address there (veth: required); tap: NULL leaves
 				      * it where it is made */
+	const char *socket;          /* memif: the control socket's path, else NULL */
+	enum exp_live_role role;     /* memif: server or client */
 	struct cfg_mark mark;        /* where it was written */
+};
+
+/* live.poll: what the loop does on a turn with nothing to do. */
+enum exp_live_poll {
+	EXP_LIVE_BUSY,  /* polls again at once: the loop keeps its core */
+	EXP_LIVE_YIELD, /* gives the core away first (sched_yield) */
 };
 
 /* The live: section (run/exp_live.c): read by every command, acted on by
@@ -176,6 +192,7 @@ struct exp_live {
 	uint64_t mtu_bytes;          /* IP MTU of the live ports (and their interfaces) */
 	uint64_t queue_bytes;        /* frames from a real endpoint waiting for its link,
 				      * at most; beyond, dropped and counted */
+	enum exp_live_poll poll;     /* live.poll */
 	struct cfg_mark mark;        /* where live: was written */
 };
 

@@ -58,7 +58,29 @@ static int exp_live_netns(const struct cfg_node *n, void *params, char err[CFG_E
 	return exp_live_name(n, 64, "netns", &((struct exp_live_port *)params)->netns, err);
 }
 
-static const char *const exp_live_drivers[] = { "tap", "af_packet", "veth", NULL };
+static const char *const exp_live_drivers[] = { "tap", "af_packet", "veth", "memif", NULL };
+static const char *const exp_live_roles[] = { "server", "client", NULL };
+
+/* memif's control socket: an absolute path of plain characters (it goes
+ * into a device argument, where ',' and '=' would start others). */
+static int exp_live_socket(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_live_port *p = params;
+	const char *s;
+	size_t len;
+
+	if (cfg_str(n, &s, err) != 0)
+		return -EINVAL;
+	len = strlen(s);
+	if (len < 2 || len > 100 || s[0] != '/' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/") != len) {
+		cfg_errorf(err, n, "socket '%s': an absolute path of at most 100 letters, digits, '_', "
+			   "'.', '-' and '/'", s);
+		return -EINVAL;
+	}
+	p->socket = s;
+	return 0;
+}
 
 static int exp_live_port_check(const struct cfg_node *map, void *params, char err[CFG_ERR_BYTES])
 {
@@ -74,6 +96,25 @@ static int exp_live_port_check(const struct cfg_node *map, void *params, char er
 		cfg_errorf(err, map, "a veth port needs netns: the namespace its other end goes into");
 		return -EINVAL;
 	}
+	if ((p->driver == EXP_LIVE_MEMIF) != (p->socket != NULL)) {
+		cfg_errorf(err, p->socket ? cfg_get(map, "socket") : map,
+			   p->socket ? "socket: only a memif port has a control socket"
+				     : "a memif port needs socket: the path of its control socket");
+		return -EINVAL;
+	}
+	if (p->driver != EXP_LIVE_MEMIF) {
+		struct cfg_node *role = (struct cfg_node *)cfg_get(map, "role");
+
+		if (!role->dflt) {
+			cfg_errorf(err, role, "role: only a memif port has one");
+			return -EINVAL;
+		}
+		role->omit = true; /* the walker's fill: left out of the resolved file */
+	}
+	if (p->driver == EXP_LIVE_MEMIF && p->netns) {
+		cfg_errorf(err, cfg_get(map, "netns"), "netns: a memif port has no interface to move");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -83,13 +124,21 @@ static const struct cfg_key exp_live_port_keys[] = {
 	{ "driver", CFG_KEY_ENUM, "tap", .off = offsetof(struct exp_live_port, driver),
 	  .names = exp_live_drivers,
 	  .doc = "tap (a TAP device fabemu makes), veth (a veth pair fabemu makes, its other end in "
-		 "netns; MTU up to 9000) or af_packet (an existing interface, opened raw)" },
+		 "netns; MTU up to 9000), af_packet (an existing interface, opened raw) or memif "
+		 "(shared memory with another DPDK program: a second fabemu)" },
 	{ "iface", CFG_KEY_CUSTOM, .required = "the interface's name, e.g. fab0",
-	  .read = exp_live_iface, .doc = "the TAP's name, or the interface to open (at most 15 bytes)" },
+	  .read = exp_live_iface,
+	  .doc = "the TAP's or veth's name, the interface to open, or a memif port's name in "
+		 "results (at most 15 bytes)" },
 	{ "netns", CFG_KEY_CUSTOM, NULL, .read = exp_live_netns,
 	  .doc = "tap, veth: the network namespace (it must exist) to put the TAP or the veth's "
 		 "other end into, where fabemu gives it the host's MAC and address (veth: required; "
 		 "tap: absent leaves it unconfigured where it is made)" },
+	{ "socket", CFG_KEY_CUSTOM, NULL, .read = exp_live_socket,
+	  .doc = "memif: the control socket's path (required; a file, not in the abstract namespace)" },
+	{ "role", CFG_KEY_ENUM, "server", .off = offsetof(struct exp_live_port, role),
+	  .names = exp_live_roles,
+	  .doc = "memif: server (makes the socket, waits for the client) or client" },
 };
 
 static const struct cfg_table exp_live_port_table = {
@@ -164,6 +213,8 @@ static int exp_live_check(const struct cfg_node *map, void *params, char err[CFG
 	return 0;
 }
 
+static const char *const exp_live_polls[] = { "busy", "yield", NULL };
+
 static const struct cfg_key exp_live_keys[] = {
 	{ "ports", CFG_KEY_CUSTOM, NULL, .read = exp_live_ports,
 	  .doc = "host ports bound to real endpoints: {port, driver, iface, netns} each" },
@@ -178,6 +229,9 @@ static const struct cfg_key exp_live_keys[] = {
 	  .min = 9018, .max = UINT64_C(1) << 32,
 	  .doc = "frame bytes from a real endpoint that may wait for its link; more are dropped "
 		 "(live.ports.*.drops_queue)" },
+	{ "poll", CFG_KEY_ENUM, "busy", .off = offsetof(struct exp, live.poll), .names = exp_live_polls,
+	  .doc = "busy: the loop keeps its core; yield: a turn with nothing to do gives the core to "
+		 "other programs (fewer cores than the loops and endpoints need)" },
 };
 
 static const struct cfg_table exp_live_table = {

@@ -222,7 +222,7 @@ static void test_exp_table_defaults(void)
 		"  - {kind: trace, file: '%s'}\n"
 		"capture: {ports: ['h0:0']}\n"
 		"outputs: {series: {ports: ['h1:0'], interval: 1us}}\n"
-		"live: {ports: [{port: 'h2:0', iface: fabt0}]}\n"
+		"live: {ports: [{port: 'h2:0', iface: fabt0}, {port: 'h1:0', iface: m1, driver: memif, socket: /run/x.sock}]}\n"
 		"expect: [{metric: drops.total, op: '==', value: 0}]\n";
 	struct cfg_schema_names keys, train_keys = { 0 };
 	char err[CFG_ERR_BYTES] = "";

@@ -942,6 +942,14 @@ exp live-ib "live-ib.yaml:3:7: live ports need an Ethernet fabric \(fabric.link_
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}" "fabric: {link_layer: infiniband}"
 exp live-run "live-run.yaml:3:16: live.ports binds h0:0 to a real endpoint: run this experiment with fabemu live" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}"
+exp live-memif-socket "live-memif-socket.yaml:3:16: a memif port needs socket: the path of its control socket" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: m0, driver: memif}]}"
+exp live-memif-path "live-memif-path.yaml:3:65: socket 'rel/x.sock': an absolute path" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: m0, driver: memif, socket: rel/x.sock}]}"
+exp live-role-tap "live-role-tap.yaml:3:48: role: only a memif port has one" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, role: client}]}"
+exp live-tap-mtu "live-tap-mtu.yaml:3:13: live.mtu 4096: a tap port carries at most 1500" \
+	"$live_topo" "traffic: []" "live: {mtu: 4096B, ports: [{port: 'h0:0', iface: t0}]}"
 printf '%s\n' "$live_topo" "traffic: []" >"$tmp/live-none.yaml"
 expect live-none "fabemu live: .*live-none.yaml has no live ports \(live.ports\)" \
 	"$fabemu" live "$tmp/live-none.yaml" -q -o "$tmp/res-live"

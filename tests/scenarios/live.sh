@@ -30,6 +30,13 @@
 #     bottleneck's payload rate for TCP
 #     (100 Mb/s x 1448 / 1538 = 94.1 Mb/s: timestamps on, headers, FCS,
 #     preamble and gap), within 10%.
+#   live.sh FABEMU EXPDIR memif      experiments/live/memif-left.yaml and
+#     memif-right.yaml: two fabemu processes joined by a memif port, each
+#     with a TAP endpoint (their loops yield their cores: live.poll).
+#     Independent expectation: the analytic path delay over the four links,
+#     2 x (4 x 1 ms + 4 x 0.672 us) = 8.005 ms; the median RTT at most 2 ms
+#     above it (two loops and the kernels share the cores), never below;
+#     every echo crossed the memif both ways (both summaries).
 #   live.sh FABEMU EXPDIR rate       experiments/live/bottleneck.yaml: a
 #     UDP stream of 1,400-byte datagrams offered at about 200 Mb/s for 2 s
 #     through the 100 Mb/s bottleneck. Independent expectation: the
@@ -68,10 +75,79 @@ cleanup() {
 trap cleanup EXIT
 "$root/tools/live-netns.sh" up "$ns0" "$ns1"
 
+if [ "$mode" = memif ]; then
+	sock=/run/fabemu-test-$tag.sock
+	pid2=
+	trap '[ -z "$pid2" ] || kill -INT "$pid2" 2>/dev/null || true; cleanup' EXIT
+	"$fabemu" live "$expdir/live/memif-left.yaml" -o "$work/left" --max-wall 60s -q \
+		--set live.poll=yield --set "live.ports.0.iface=$if0" --set "live.ports.0.netns=$ns0" \
+		--set "live.ports.1.socket=$sock" >"$work/stdout" 2>"$work/stderr" &
+	pid=$!
+	"$fabemu" live "$expdir/live/memif-right.yaml" -o "$work/right" --max-wall 60s -q \
+		--set live.poll=yield --set "live.ports.1.iface=$if1" --set "live.ports.1.netns=$ns1" \
+		--set "live.ports.0.socket=$sock" >"$work/stdout2" 2>"$work/stderr2" &
+	pid2=$!
+	for _ in $(seq 100); do
+		ip -n "$ns0" -4 addr show dev "$if0" 2>/dev/null | grep -q 10.0.0.1/8 &&
+			ip -n "$ns1" -4 addr show dev "$if1" 2>/dev/null | grep -q 10.0.0.2/8 && break
+		sleep 0.1
+	done
+	sleep 0.5 # (the memif's two sides connect meanwhile)
+	ip netns exec "$ns1" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.0.0.2", 7))
+s.settimeout(20)
+while True:
+    d, a = s.recvfrom(2048)
+    s.sendto(d, a)
+' 2>/dev/null &
+	echo_pid=$!
+	sleep 0.3
+	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
+import socket, statistics, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(1.0)
+rtts = []
+for i in range(21):
+    t = time.perf_counter()
+    s.sendto(bytes([i]), ("10.0.0.2", 7))
+    try:
+        s.recv(64)
+        rtts.append((time.perf_counter() - t) * 1e3)
+    except socket.timeout:
+        pass
+    time.sleep(0.02)
+print(len(rtts), statistics.median(rtts) if rtts else -1, min(rtts) if rtts else -1)
+EOF
+	kill "$echo_pid" 2>/dev/null || true
+	kill -INT "$pid" "$pid2"
+	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: the left fabemu failed" >&2; exit 1; }
+	wait "$pid2" || { cat "$work/stderr2" >&2; echo "FAIL: the right fabemu failed" >&2; exit 1; }
+	pid=
+	pid2=
+	read -r n med min <"$work/rtt"
+	python3 - "$n" "$med" "$min" "$work/left/summary.json" "$work/right/summary.json" <<'EOF'
+import json, sys
+n, med, least = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+left, right = json.load(open(sys.argv[4])), json.load(open(sys.argv[5]))
+path = 2 * (4 * 1.0 + 4 * 84 * 8 / 1e9 * 1e3)
+m_l, m_r = left["live"]["ports"]["h1:0"], right["live"]["ports"]["h0:0"]
+ok = n >= 20 and least >= path - 0.01 and path <= med <= path + 2.0 \
+    and m_l["out_frames"] >= n and m_r["in_frames"] >= n and m_r["out_frames"] >= n \
+    and m_l["in_frames"] >= n and left["valid"] and right["valid"]
+print("%s: two fabemu processes over memif: %d echoes, median RTT %.3f ms, least %.3f ms, path "
+      "%.4f ms; memif frames left->right %d/%d, right->left %d/%d" % ("ok" if ok else "FAIL", n, med,
+      least, path, m_l["out_frames"], m_r["in_frames"], m_r["out_frames"], m_l["in_frames"]))
+sys.exit(0 if ok else 1)
+EOF
+	exit
+fi
+
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
 rate | ecn) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn [tap|veth]" >&2; exit 2 ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|memif [tap|veth]" >&2; exit 2 ;;
 esac
 if [ "$mode" = ecn ]; then
 	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
