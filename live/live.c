@@ -123,6 +123,7 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 	uint16_t etype, l3 = PKT_ETH_BYTES;
 	struct rte_mbuf *p;
 	struct pkt_meta *pm;
+	struct pkt_view v;
 	uint8_t tc;
 
 	lp->st->rx_frames++;
@@ -179,8 +180,17 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		.frame_bytes = (uint16_t)fb,
 		.l3_off = (uint8_t)l3,
 		.tc = tc,
-		.kind = PKT_KIND_CTRL, /* no RDMA payload; INT never touches it */
+		.kind = PKT_KIND_CTRL, /* not RoCE: no RDMA payload, INT never touches it */
 	};
+	/* RoCEv2 (another fabemu's NIC, an RDMA NIC): what a simulated NIC
+	 * would have written beside the frame, its kind and RDMA payload. */
+	if (pkt_view_all(&v, PKT_LL_ROCE, pkt_data(p), p->data_len) == 0) {
+		pm->payload_bytes = (uint16_t)v.payload_bytes;
+		pm->kind = v.opcode == PKT_OP_ACK	 ? PKT_KIND_ACK
+			   : v.opcode == PKT_OP_CNP	 ? PKT_KIND_CNP
+			   : v.opcode == PKT_OP_READ_REQ ? PKT_KIND_CTRL
+							 : PKT_KIND_DATA;
+	}
 	lp->st->in_frames++;
 	port_enqueue(lp->p, p, tc, fb);
 out:
@@ -290,6 +300,13 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 		return -ENOMEM;
 	}
 	l->rs.port_names = l->names;
+	if (!(l->live_ep = calloc(f->topo->n_eps, 1))) {
+		snprintf(err, CFG_ERR_BYTES, "out of memory");
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < e->live.n_ports; i++)
+		l->live_ep[f->topo->nodes[e->live.ports[i].at.node].first_ep + e->live.ports[i].at.port] = 1;
+	tg_set_live(f->tg, l->live_ep);
 	f->mon_always = true; /* series.csv goes on while the fabric is idle */
 	f->live = &l->rs;
 	l->n_eps = f->topo->n_eps;
@@ -357,6 +374,7 @@ void live_free(struct live *l)
 	free(l->ports);
 	free(l->rs.ports);
 	free(l->names);
+	free(l->live_ep);
 	rte_mempool_free(l->io_pool);
 	free(l);
 }

@@ -50,6 +50,7 @@ struct live {
 				       * or moved a frame */
 	struct res_live rs;           /* what it measured (the live.* metrics; fabric.live) */
 	const char **names;           /* rs.port_names */
+	uint8_t *live_ep;             /* per endpoint: a live port (tg_set_live) */
 };
 
 /* The PACKET_MMAP frame of af_packet and veth ports: a power of two from

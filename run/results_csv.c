@@ -108,7 +108,8 @@ int res_write_flows(const struct fabric *f, const char *dir)
 		else
 			fprintf(out, ",,%.3f,,,", units_ps_to_ns(x->ideal_ps));
 		fprintf(out, "%s,%s,%s", res_op_name(x->msg.op), f->exp->workloads[x->msg.workload].name,
-			x->done ? "complete" : x->status == TG_FAILED ? "failed" : "incomplete");
+			x->done ? "complete" : x->status == TG_FAILED ? "failed"
+			: x->status == TG_REMOTE ? "remote" : "incomplete");
 		res_flow_qp_cols(f, i, out);
 		if (op)
 			res_flow_graph_cols(f->exp, op, i, out);

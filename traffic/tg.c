@@ -46,6 +46,10 @@ void tg_post(struct sim *sim, void *obj)
 	/* Its record starts when it is posted (later than its start time when
 	 * it waited for others). */
 	f->msg.start_ps = sim->now_ps;
+	if (unlikely(s->t->live && s->t->live[f->msg.src])) {
+		f->status = TG_REMOTE; /* its sender is the live port's endpoint */
+		return;
+	}
 	/* Part j takes bytes/parts, the first bytes % parts one more, on the
 	 * connection's QP j (NCCL_IB_SPLIT_DATA_ON_QPS=1's way: every QP
 	 * carries a share of every message). */
@@ -142,6 +146,11 @@ static uint64_t tg_base_rtt_ps(const struct tg_path *p)
 uint64_t tg_max_rtt_ps(const struct tg *t)
 {
 	return t->max_rtt_ps;
+}
+
+void tg_set_live(struct tg *t, const uint8_t *live)
+{
+	t->live = live;
 }
 
 /* Create and connect the QP pair of one connection, from endpoint @src to

@@ -37,6 +37,8 @@ enum tg_status {
 	TG_PENDING, /* not completed yet */
 	TG_DONE,    /* completed successfully */
 	TG_FAILED,  /* completed in error (its QP ran out of retries) */
+	TG_REMOTE,  /* sent by a live host (fabemu live): its sender, and so its
+		     * completion, is in another program; not counted here */
 };
 
 /* Which messages share a QP (a workload's qp key). */
@@ -461,6 +463,12 @@ uint32_t tg_n_done(const struct tg *t);
 /* The longest base round trip (propagation both ways along its path) of
  * a connection @t made, ps. */
 uint64_t tg_max_rtt_ps(const struct tg *t);
+/* Endpoints of @t that are live ports (fabemu live): @live[ep] non-zero.
+ * A message from one is not posted here (its sender is the real endpoint,
+ * another fabemu among them, whose queue pair matches the one made here)
+ * and ends TG_REMOTE; one to it is posted as any. @live is borrowed and
+ * must outlive the run. */
+void tg_set_live(struct tg *t, const uint8_t *live);
 /* Messages failed so far. */
 uint32_t tg_n_failed(const struct tg *t);
 /* Message @i's record as TG_FLOW_RESULT_WORDS words (its start, end and

@@ -270,6 +270,8 @@ struct tg {
 	uint32_t n_qps;          /* their count */
 	uint64_t max_rtt_ps;     /* the longest base round trip (propagation, both ways)
 				  * of a connection's path */
+	const uint8_t *live;     /* per endpoint, non-zero for a live port (tg_set_live),
+				  * or NULL */
 	/* The graph (tg_graph.c); all NULL or 0 without one. */
 	struct tg_node *ops;       /* its operations (a copy) */
 	uint32_t n_ops;          /* their count */

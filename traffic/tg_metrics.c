@@ -42,6 +42,10 @@ void tg_totals(const struct tg *t, struct tg_totals *out)
 	*out = (struct tg_totals){ .messages = n, .failed = tg_n_failed(t),
 				   .first_start_ps = UINT64_MAX };
 	for (uint32_t i = 0; i < n; i++) {
+		if (unlikely(fl[i].status == TG_REMOTE)) {
+			out->messages--; /* another program's (tg_set_live) */
+			continue;
+		}
 		out->offered += fl[i].msg.bytes;
 		if (fl[i].msg.start_ps < out->first_start_ps)
 			out->first_start_ps = fl[i].msg.start_ps;
@@ -78,7 +82,7 @@ void tg_wl_totals(const struct tg *t, uint16_t workload, struct tg_wl_totals *ou
 
 	*out = (struct tg_wl_totals){ .first_ps = UINT64_MAX };
 	for (uint32_t i = 0; i < n; i++) {
-		if (fl[i].msg.workload != workload)
+		if (fl[i].msg.workload != workload || fl[i].status == TG_REMOTE)
 			continue;
 		out->messages++;
 		if (fl[i].msg.start_ps < out->first_ps)

@@ -956,8 +956,9 @@ expect live-none "fabemu live: .*live-none.yaml has no live ports \(live.ports\)
 printf '%s\n' "$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, netns: fabemu-no-such-ns}]}" >"$tmp/live-ns.yaml"
 expect live-netns-missing "live-ns.yaml:3:16: live port t0: network namespace 'fabemu-no-such-ns' does not exist" \
 	"$fabemu" live "$tmp/live-ns.yaml" -q -o "$tmp/res-live"
-printf '%s\n' "$live_topo" "$good_traffic" "live: {ports: [{port: 'h1:0', iface: t0}]}" >"$tmp/live-traffic.yaml"
-expect live-traffic "live-traffic.yaml:3:16: live port h1:0: workload 'permutation0' sends (from|to) it" \
+printf '%s\n' "$live_topo" "traffic: [{kind: collective, collective: all-gather, ranks: [h0, h1], size: 4KiB}]" \
+	"live: {ports: [{port: 'h1:0', iface: t0}]}" >"$tmp/live-traffic.yaml"
+expect live-traffic "live-traffic.yaml:3:16: live port h1:0: workload 'collective0' sends (from|to) it in a dependency graph" \
 	"$fabemu" live "$tmp/live-traffic.yaml" -q -o "$tmp/res-live"
 expect live-threads "live: --threads and --partitions: a live run is one thread" \
 	"$fabemu" live "$tmp/live-ns.yaml" --threads 2

@@ -39,6 +39,15 @@
 #     2 x (4 x 1 ms + 4 x 0.672 us) = 8.005 ms; the median RTT at most 2 ms
 #     above it (two loops and the kernels share the cores), never below;
 #     every echo crossed the memif both ways (both summaries).
+#   live.sh FABEMU EXPDIR roce       experiments/live/roce-fabric.yaml and
+#     roce-sender.yaml: a fabemu process whose simulated NIC h0 sends an
+#     RDMA WRITE of 1 MiB over a memif port into another fabemu's fabric,
+#     whose simulated NIC h1 receives it and ACKs back. Independent
+#     expectation: the FCT of one simulated run of the whole path (the
+#     fabric's file with its live port simulated), no faster and at most
+#     5% slower (each frame is serialised once more, on the sender's own
+#     link, and crosses two loops: the pacing tolerance); no resend; the
+#     fabric's record of the message says "remote". Needs no root.
 #   live.sh FABEMU EXPDIR rate       experiments/live/bottleneck.yaml: a
 #     UDP stream of 1,400-byte datagrams offered at about 200 Mb/s for 2 s
 #     through the 100 Mb/s bottleneck. Independent expectation: the
@@ -58,7 +67,8 @@ driver=${4:-tap} # how the endpoints are bound: tap or veth
 dilation=${5:-1} # rtt: live.dilation (the path's delay scales with it)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-if ! why=$("$root/tools/live-netns.sh" check 2>&1); then
+# (roce binds memif ports only: no TAP, no namespace, no root.)
+if [ "$mode" != roce ] && ! why=$("$root/tools/live-netns.sh" check 2>&1); then
 	echo "SKIP: $why"
 	exit 77
 fi
@@ -72,11 +82,40 @@ work=$(mktemp -d)
 pid=
 cleanup() {
 	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-	"$root/tools/live-netns.sh" down "$ns0" "$ns1" >/dev/null 2>&1 || true
+	[ "$mode" = roce ] || "$root/tools/live-netns.sh" down "$ns0" "$ns1" >/dev/null 2>&1 || true
 	[ -n "${LIVE_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
-"$root/tools/live-netns.sh" up "$ns0" "$ns1"
+[ "$mode" = roce ] || "$root/tools/live-netns.sh" up "$ns0" "$ns1"
+
+if [ "$mode" = roce ]; then
+	# No namespace, no root needed: memif ports only.
+	sock=/tmp/fabemu-test-$tag.sock
+	"$fabemu" live "$expdir/live/roce-fabric.yaml" -o "$work/fabric" --max-wall 60s -q \
+		--set live.poll=yield --set "live.ports.0.socket=$sock" >"$work/stdout" 2>"$work/stderr" &
+	pid=$!
+	"$fabemu" live "$expdir/live/roce-sender.yaml" -o "$work/sender" --max-wall 3s -q \
+		--set live.poll=yield --set "live.ports.0.socket=$sock" >"$work/stdout2" 2>"$work/stderr2" ||
+		{ cat "$work/stderr2" >&2; echo "FAIL: the sender failed" >&2; exit 1; }
+	kill -INT "$pid"
+	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: the fabric failed" >&2; exit 1; }
+	pid=
+	"$fabemu" run "$expdir/live/roce-fabric.yaml" --set 'live.ports=[]' -o "$work/sim" -q
+	python3 - "$work/sender/flows.csv" "$work/fabric/flows.csv" "$work/sim/flows.csv" <<'EOF'
+import csv, sys
+snd, fab, sim = (list(csv.DictReader(open(p))) for p in sys.argv[1:4])
+ok = len(snd) == len(fab) == len(sim) == 1 and snd[0]["status"] == "complete" \
+    and fab[0]["status"] == "remote" and snd[0]["qp_retransmitted"] == "0"
+live_fct, sim_fct = float(snd[0]["fct_ns"] or 0), float(sim[0]["fct_ns"] or 0)
+ok = ok and sim_fct <= live_fct <= sim_fct * 1.05
+print("%s: RDMA WRITE of 1 MiB across two fabemu processes: %s, FCT %.3f ms (one simulated run "
+      "of the fabric: %.3f ms, %+.2f%%), %s retransmitted; the fabric's record: %s" % (
+      "ok" if ok else "FAIL", snd[0]["status"], live_fct / 1e6, sim_fct / 1e6,
+      100 * (live_fct / sim_fct - 1) if sim_fct else 0, snd[0]["qp_retransmitted"], fab[0]["status"]))
+sys.exit(0 if ok else 1)
+EOF
+	exit
+fi
 
 if [ "$mode" = memif ]; then
 	sock=/run/fabemu-test-$tag.sock
@@ -150,7 +189,7 @@ fi
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
 rate | ecn) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|memif [tap|veth]" >&2; exit 2 ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|memif|roce [tap|veth [DILATION]]" >&2; exit 2 ;;
 esac
 if [ "$mode" = ecn ]; then
 	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
