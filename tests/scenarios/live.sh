@@ -73,6 +73,41 @@ if [ "$mode" != roce ] && ! why=$("$root/tools/live-netns.sh" check 2>&1); then
 	exit 77
 fi
 
+# 21 UDP echoes from 10.0.0.1 in $ns0 to 10.0.0.2 in $ns1 (its echo
+# server started here and stopped after): "COUNT MEDIAN_MS LEAST_MS" into
+# $work/rtt.
+echoes() {
+	local echo_pid
+	ip netns exec "$ns1" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.0.0.2", 7))
+s.settimeout(20)
+while True:
+    d, a = s.recvfrom(2048)
+    s.sendto(d, a)
+' 2>/dev/null &
+	echo_pid=$!
+	sleep 0.3
+	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
+import socket, statistics, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(1.0)
+rtts = []
+for i in range(21):
+    t = time.perf_counter()
+    s.sendto(bytes([i]), ("10.0.0.2", 7))
+    try:
+        s.recv(64)
+        rtts.append((time.perf_counter() - t) * 1e3)
+    except socket.timeout:
+        pass
+    time.sleep(0.02)
+print(len(rtts), statistics.median(rtts) if rtts else -1, min(rtts) if rtts else -1)
+EOF
+	kill "$echo_pid" 2>/dev/null || true
+}
+
 tag=$$
 ns0="fabemu-t$tag-0"
 ns1="fabemu-t$tag-1"
@@ -135,34 +170,7 @@ if [ "$mode" = memif ]; then
 		sleep 0.1
 	done
 	sleep 0.5 # (the memif's two sides connect meanwhile)
-	ip netns exec "$ns1" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("10.0.0.2", 7))
-s.settimeout(20)
-while True:
-    d, a = s.recvfrom(2048)
-    s.sendto(d, a)
-' 2>/dev/null &
-	echo_pid=$!
-	sleep 0.3
-	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
-import socket, statistics, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(1.0)
-rtts = []
-for i in range(21):
-    t = time.perf_counter()
-    s.sendto(bytes([i]), ("10.0.0.2", 7))
-    try:
-        s.recv(64)
-        rtts.append((time.perf_counter() - t) * 1e3)
-    except socket.timeout:
-        pass
-    time.sleep(0.02)
-print(len(rtts), statistics.median(rtts) if rtts else -1, min(rtts) if rtts else -1)
-EOF
-	kill "$echo_pid" 2>/dev/null || true
+	echoes
 	kill -INT "$pid" "$pid2"
 	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: the left fabemu failed" >&2; exit 1; }
 	wait "$pid2" || { cat "$work/stderr2" >&2; echo "FAIL: the right fabemu failed" >&2; exit 1; }
@@ -220,34 +228,7 @@ for _ in $(seq 100); do
 done
 
 if [ "$mode" = rtt ]; then
-	ip netns exec "$ns1" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("10.0.0.2", 7))
-s.settimeout(20)
-while True:
-    d, a = s.recvfrom(2048)
-    s.sendto(d, a)
-' 2>/dev/null &
-	echo_pid=$!
-	sleep 0.3
-	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
-import socket, statistics, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(1.0)
-rtts = []
-for i in range(21):
-    t = time.perf_counter()
-    s.sendto(bytes([i]), ("10.0.0.2", 7))
-    try:
-        s.recv(64)
-        rtts.append((time.perf_counter() - t) * 1e3)
-    except socket.timeout:
-        pass
-    time.sleep(0.02)
-print(len(rtts), statistics.median(rtts) if rtts else -1, min(rtts) if rtts else -1)
-EOF
-	kill "$echo_pid" 2>/dev/null || true
+	echoes
 	read -r n med min <"$work/rtt"
 	kill -INT "$pid"
 	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
