@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "addr.h"
 #include "fabric.h"
+#include "port_pfc.h"
 #include "live_int.h"
 #include "pkt_view.h"
 
@@ -43,7 +45,7 @@ static void live_put16(uint8_t *p, uint16_t v)
  * take now is dropped and counted (a real endpoint that does not read). */
 void live_flush(struct live_port *lp)
 {
-	uint16_t sent = lp->n_txb ? rte_eth_tx_burst(lp->eth, 0, lp->txb, lp->n_txb) : 0;
+	uint16_t sent = lp->n_txb && !lp->gone ? rte_eth_tx_burst(lp->eth, 0, lp->txb, lp->n_txb) : 0;
 	uint64_t now = sent ? live_now_ps(lp->l) : 0;
 
 	for (uint16_t i = 0; i < sent; i++)
@@ -161,7 +163,8 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		goto out;
 	}
 	fb = (len < 60 ? 60 : len) + PKT_FCS_BYTES;
-	tc = l->e->nic.dscp_to_tc[d[l3 + 1] >> 2];
+	/* The class a NIC queues this DSCP on (fabric.dscp_map, tc_map). */
+	tc = l->e->sw.prio_to_tc[l->e->sw.dscp_to_prio[d[l3 + 1] >> 2]];
 	if (port_queue_bytes(lp->p) + fb > l->e->live.queue_bytes) {
 		lp->st->drops_queue++;
 		goto out;
@@ -204,7 +207,17 @@ uint32_t live_poll(struct live *l)
 
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		struct live_port *lp = &l->ports[i];
-		uint16_t n = rte_eth_rx_burst(lp->eth, 0, b, LIVE_BURST);
+		struct rte_eth_link link;
+		uint16_t n;
+
+		/* A memif whose peer left is not read again: its shared memory
+		 * goes with the peer (DPDK's control thread unmaps it). */
+		if (lp->cfg->driver == EXP_LIVE_MEMIF && !lp->gone &&
+		    (rte_eth_link_get_nowait(lp->eth, &link) != 0 || link.link_status != RTE_ETH_LINK_UP))
+			lp->gone = true;
+		if (lp->gone)
+			continue;
+		n = rte_eth_rx_burst(lp->eth, 0, b, LIVE_BURST);
 
 		for (uint16_t k = 0; k < n; k++)
 			live_in(lp, b[k]);
@@ -251,6 +264,36 @@ static void live_rx(void *owner, struct port *in, struct rte_mbuf *m)
 }
 
 static const struct port_ops live_port_ops = { .rx = live_rx };
+
+void live_pfc(struct live_port *lp, uint64_t now_ns)
+{
+	uint8_t paused = lp->p->pfc ? lp->p->pfc->paused_prio : 0, change = paused ^ lp->pfc_told;
+	struct rte_mbuf *r;
+	uint8_t *o;
+
+	if (!change && !(paused && now_ns >= lp->pfc_next_ns))
+		return;
+	if (!(r = rte_pktmbuf_alloc(lp->l->io_pool)) || !(o = (uint8_t *)rte_pktmbuf_append(r, 60))) {
+		rte_pktmbuf_free(r);
+		lp->st->drops_tx++;
+		return; /* told on a later turn */
+	}
+	/* MAC control: to 01:80:c2:00:00:01 from the switch port, opcode
+	 * 0x0101, the priorities it speaks of, their pause times (65535
+	 * quanta while paused, 0 to resume). */
+	memset(o, 0, 60);
+	memcpy(o, (const uint8_t[6]){ 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 }, 6);
+	memcpy(o + 6, lp->gw_mac, 6);
+	live_put16(o + 12, 0x8808);
+	live_put16(o + 14, 0x0101);
+	live_put16(o + 16, (uint16_t)(paused | change));
+	for (unsigned i = 0; i < 8; i++)
+		live_put16(o + 18 + 2 * i, (paused >> i & 1) ? 0xffff : 0);
+	lp->pfc_told = paused;
+	lp->pfc_next_ns = now_ns + LIVE_PFC_REFRESH_NS;
+	lp->st->pfc_sent++;
+	live_out(lp, r, UINT64_MAX);
+}
 
 /* The DPDK port of @lp: configured with a queue each way and started. */
 static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
@@ -360,13 +403,23 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 
 void live_free(struct live *l)
 {
+	bool memif = false;
+
 	if (!l)
 		return;
+	/* A peer told to stop at the same moment (kill -INT both) stops
+	 * reading its memif before this one closes it under it. */
+	for (uint32_t i = 0; i < l->n_ports; i++)
+		memif |= l->ports[i].started && !l->ports[i].gone &&
+			 l->ports[i].cfg->driver == EXP_LIVE_MEMIF;
+	if (memif)
+		rte_delay_us_sleep(LIVE_MEMIF_GRACE_US);
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		struct live_port *lp = &l->ports[i];
 
 		if (lp->started) {
 			live_flush(lp);
+			lp->gone = true;
 			rte_eth_dev_stop(lp->eth);
 		}
 		rte_eth_dev_close(lp->eth);

@@ -13,7 +13,10 @@ struct rte_mempool;
 struct port;
 
 enum {
-	LIVE_BURST = 32, /* frames per DPDK receive or send call */
+	LIVE_BURST = 32,                  /* frames per DPDK receive or send call */
+	LIVE_MEMIF_GRACE_US = 250000,     /* a memif port open this long after the loop ends */
+	LIVE_PFC_REFRESH_NS = 1000000,    /* a pause told again (its quanta, 65535 x 512 bit
+					   * times, last 3.4 ms at 10 Gb/s) */
 };
 
 struct live_port {
@@ -21,6 +24,7 @@ struct live_port {
 	const struct exp_live_port *cfg; /* its entry of live.ports */
 	uint16_t eth;                    /* DPDK port id */
 	bool started;                    /* rte_eth_dev_start succeeded */
+	bool gone;                       /* a memif whose peer left: not read or written */
 	struct port *p;                  /* the host port it drives */
 	uint32_t ep;                     /* its endpoint number */
 	uint32_t ip;                     /* its fabric address (host order) */
@@ -31,6 +35,8 @@ struct live_port {
 	struct rte_mbuf *txb[LIVE_BURST]; /* frames for the endpoint, not yet sent */
 	uint64_t txt[LIVE_BURST];        /* when each arrived at the host port (simulated
 					  * ps), UINT64_MAX for the port's own replies */
+	uint8_t pfc_told;                /* priorities the endpoint was last told are paused */
+	uint64_t pfc_next_ns;            /* when to tell it again (a pause's refresh) */
 	uint16_t n_txb;                  /* their count */
 	struct res_live_port *st;        /* its counters (in live's rs) */
 	char name[80];                   /* "NODE:PORT" */
@@ -75,6 +81,10 @@ int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES]);
 uint32_t live_poll(struct live *l);
 /* Send what waits for @lp's endpoint. */
 void live_flush(struct live_port *lp);
+/* Tell @lp's endpoint, with 802.1Qbb frames, which priorities its switch
+ * pauses on the host port now (@now_ns: CLOCK_MONOTONIC): on every change,
+ * and while any is paused every LIVE_PFC_REFRESH_NS. */
+void live_pfc(struct live_port *lp, uint64_t now_ns);
 /* Simulated time now by the wall clock (live.dilation). */
 uint64_t live_now_ps(const struct live *l);
 /* A frame that arrived at simulated time @t_ps went to its endpoint at

@@ -17,8 +17,6 @@
 #include "fabric.h"
 #include "live_int.h"
 
-enum { LIVE_SLICE_PS = 10000000 }; /* 10 us of simulated time a turn, when behind */
-
 static uint64_t live_mono_ns(void)
 {
 	struct timespec ts;
@@ -134,27 +132,25 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 		if (last)
 			v = stop_ps;
 		if (sim_pending(sim) && ev_peek_time(&sim->evq) <= v) {
-			uint64_t due = ev_peek_time(&sim->evq), to = v;
+			uint64_t due = ev_peek_time(&sim->evq);
 
 			if (v - due > l->rs.behind_max_ps)
 				l->rs.behind_max_ps = v - due;
-			/* Behind the clock, it catches up a slice at a time and
-			 * polls the ports between slices. */
-			if (v - due > LIVE_SLICE_PS) {
-				to = due + LIVE_SLICE_PS;
-				last = false;
-			}
-			sim_run_window(sim, (unsigned __int128)(to + 1) << 64);
+			sim_run_window(sim, (unsigned __int128)(v + 1) << 64);
 			if (sim->stuck)
 				break;
 		}
-		/* Frames come in at the clock's time once every event due by then
-		 * is handled; while behind, at the time handled so far (later
-		 * than they came: their lag is the loop's). */
-		if (!sim_pending(sim) || ev_peek_time(&sim->evq) > v)
-			sim->now_ps = v > sim->now_ps ? v : sim->now_ps;
+		/* Every event due by the turn's clock is handled: frames come in
+		 * at that time. (Behind the clock, a turn handles all that is due
+		 * before its ports are polled again, so a frame that waited meanwhile
+		 * goes in at the turn's time, the catching-up included in its lag.
+		 * Taking a share of the events per turn and frames in at the time
+		 * handled so far made frames skip part of their path's delay.) */
+		if (sim->now_ps < v)
+			sim->now_ps = v;
 		in = live_poll(l);
 		for (uint32_t i = 0; i < l->n_ports; i++) {
+			live_pfc(&l->ports[i], t);
 			out += l->ports[i].n_txb;
 			live_flush(&l->ports[i]);
 		}

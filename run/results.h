@@ -105,6 +105,8 @@ struct res_live_port {
 	uint64_t drops_pool;       /* the packet pool at its data limit */
 	uint64_t drops_fault;      /* lost or corrupted on the link by a fault */
 	uint64_t drops_tx;         /* the DPDK port did not take them */
+	uint64_t pfc_sent;         /* 802.1Qbb frames sent to the endpoint (its switch
+				    * paused or resumed the host port) */
 };
 
 /* What a live run measured (fabemu live; live/ fills it, run/results_live.c

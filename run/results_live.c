@@ -63,6 +63,7 @@ static const struct metric res_live_port_rows[] = {
 	RLP_ROW("drops_pool", "—", drops_pool, "frames refused: the packet pool at its data limit"),
 	RLP_ROW("drops_fault", "—", drops_fault, "frames a fault lost or corrupted on the link"),
 	RLP_ROW("drops_tx", "—", drops_tx, "frames the DPDK port did not take"),
+	RLP_ROW("pfc_sent", "—", pfc_sent, "802.1Qbb frames sent to the endpoint: its switch paused or resumed the host port"),
 };
 const struct metric_table res_metrics_live_port = METRIC_TABLE("live port", res_live_port_rows);
 
