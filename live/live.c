@@ -202,28 +202,32 @@ out:
 
 uint32_t live_poll(struct live *l)
 {
-	struct rte_mbuf *b[LIVE_BURST];
 	uint32_t got = 0;
 
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		struct live_port *lp = &l->ports[i];
 		struct rte_eth_link link;
-		uint16_t n;
 
 		/* A memif whose peer left is not read again: its shared memory
 		 * goes with the peer (DPDK's control thread unmaps it). */
 		if (lp->cfg->driver == EXP_LIVE_MEMIF && !lp->gone &&
 		    (rte_eth_link_get_nowait(lp->eth, &link) != 0 || link.link_status != RTE_ETH_LINK_UP))
 			lp->gone = true;
-		if (lp->gone)
-			continue;
-		n = rte_eth_rx_burst(lp->eth, 0, b, LIVE_BURST);
-
-		for (uint16_t k = 0; k < n; k++)
-			live_in(lp, b[k]);
-		got += n;
+		lp->n_rxb = lp->gone ? 0 : rte_eth_rx_burst(lp->eth, 0, lp->rxb, LIVE_BURST);
+		got += lp->n_rxb;
 	}
 	return got;
+}
+
+void live_take_in(struct live *l)
+{
+	for (uint32_t i = 0; i < l->n_ports; i++) {
+		struct live_port *lp = &l->ports[i];
+
+		for (uint16_t k = 0; k < lp->n_rxb; k++)
+			live_in(lp, lp->rxb[k]);
+		lp->n_rxb = 0;
+	}
 }
 
 /* A frame arrived over the link at a live host port (struct port_ops rx):
@@ -417,6 +421,8 @@ void live_free(struct live *l)
 	for (uint32_t i = 0; i < l->n_ports; i++) {
 		struct live_port *lp = &l->ports[i];
 
+		for (uint16_t k = 0; k < lp->n_rxb; k++)
+			rte_pktmbuf_free(lp->rxb[k]); /* received as the run ended */
 		if (lp->started) {
 			live_flush(lp);
 			lp->gone = true;

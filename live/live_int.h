@@ -32,6 +32,8 @@ struct live_port {
 	uint8_t gw_mac[6];               /* the first hop's (the leaf port's) */
 	uint8_t peer_mac[6];             /* the endpoint's, learned from its frames */
 	bool peer_known;                 /* it sent one */
+	struct rte_mbuf *rxb[LIVE_BURST]; /* frames received, not yet taken in */
+	uint16_t n_rxb;                  /* their count */
 	struct rte_mbuf *txb[LIVE_BURST]; /* frames for the endpoint, not yet sent */
 	uint64_t txt[LIVE_BURST];        /* when each arrived at the host port (simulated
 					  * ps), UINT64_MAX for the port's own replies */
@@ -76,9 +78,12 @@ void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64]);
 /* Move @lp's TAP into its namespace and give it the host port's MAC, the
  * fabric address and live.mtu (live_netns.c). 0 or -errno with @err. */
 int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES]);
-/* Receive from every live port into the fabric, at the current time;
- * returns the frames received. */
+/* Receive from every live port (into each port's rxb); returns the frames
+ * received. live_take_in then puts them into the fabric at the current
+ * time: the loop reads its clock between the two, so a frame never goes in
+ * before it came. */
 uint32_t live_poll(struct live *l);
+void live_take_in(struct live *l);
 /* Send what waits for @lp's endpoint. */
 void live_flush(struct live_port *lp);
 /* Tell @lp's endpoint, with 802.1Qbb frames, which priorities its switch

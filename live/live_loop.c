@@ -125,9 +125,12 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 	l->t0_ns = live_mono_ns();
 	l->v0_ps = sim->now_ps;
 	for (;;) {
+		/* Frames first, then the clock: each goes in at a time no earlier
+		 * than it came (a turn cut short by the scheduler delays what came
+		 * meanwhile, never advances it). */
+		uint32_t in = live_poll(l);
 		uint64_t t = live_mono_ns(), v = live_v_at(l, t), events = sim->n_events, out = 0;
 		bool last = stop_ps && v >= stop_ps;
-		uint32_t in;
 
 		if (last)
 			v = stop_ps;
@@ -140,15 +143,9 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 			if (sim->stuck)
 				break;
 		}
-		/* Every event due by the turn's clock is handled: frames come in
-		 * at that time. (Behind the clock, a turn handles all that is due
-		 * before its ports are polled again, so a frame that waited meanwhile
-		 * goes in at the turn's time, the catching-up included in its lag.
-		 * Taking a share of the events per turn and frames in at the time
-		 * handled so far made frames skip part of their path's delay.) */
 		if (sim->now_ps < v)
 			sim->now_ps = v;
-		in = live_poll(l);
+		live_take_in(l);
 		for (uint32_t i = 0; i < l->n_ports; i++) {
 			live_pfc(&l->ports[i], t);
 			out += l->ports[i].n_txb;
