@@ -1,8 +1,9 @@
 /* The live loop: simulated time follows the wall clock (CLOCK_MONOTONIC,
- * slowed by live.dilation). Each turn reads the clock, handles every event
- * due by then, takes in what the DPDK ports received (at that time) and
- * sends what the fabric delivered to them; it polls without sleeping, as
- * a DPDK forwarding core does. What falls behind is measured: how late an
+ * slowed by live.dilation). Each turn receives from the DPDK ports, reads
+ * the clock, handles every event due by then, puts what it received into
+ * the fabric at that time (never before it came) and sends what the fabric
+ * delivered; it polls without sleeping (or yields an idle turn: live.poll),
+ * as a DPDK forwarding core does. What falls behind is measured: how late an
  * event was handled (behind_max), and each frame's lag from its arrival
  * at the host port to its hand-over to the DPDK port. */
 #include <math.h>

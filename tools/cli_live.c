@@ -105,7 +105,7 @@ const struct cli_cmd cli_cmd_live = {
 	.what = "Run an experiment with the host ports of its live: section bound to real endpoints "
 		"(TAP devices in network namespaces, interfaces), simulated time following the wall "
 		"clock; SIGINT, --max-wall or stop_time ends it with valid results (docs/user-guide.md, "
-		"\"Live mode\"). Needs root.",
+		"\"Live mode\"). Needs root, but for memif ports alone.",
 	.exits = "0 done, 1 the ports could not be bound (not root, no /dev/net/tun) or a result could "
 		 "not be written, 2 bad input",
 	.opts = cli_live_optdefs,

@@ -8,7 +8,7 @@ _fabemu()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	cmd=${COMP_WORDS[1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W 'run check topo bench compare plot --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W 'run check topo bench compare plot live --help --version' -- "$cur"))
 		return
 	fi
 	case $cmd in
@@ -18,6 +18,7 @@ _fabemu()
 	bench) opts='--quick --deep --ai --json --repeat --seed --threads --partitions --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
 	plot) opts='-o --output --format -h --help' ;;
+	live) opts='-o --output --seed --threads --partitions --set --max-wall -q --quiet -h --help' ;;
 	*) return ;;
 	esac
 	case $prev in
@@ -32,7 +33,7 @@ _fabemu()
 		return
 	fi
 	case $cmd in
-	run|check|topo) COMPREPLY=($(compgen -f -X '!*.@(yaml|yml)' -- "$cur") $(compgen -d -- "$cur")) ;;
+	run|check|topo|live) COMPREPLY=($(compgen -f -X '!*.@(yaml|yml)' -- "$cur") $(compgen -d -- "$cur")) ;;
 	compare|plot) COMPREPLY=($(compgen -d -- "$cur")) ;;
 	esac
 }

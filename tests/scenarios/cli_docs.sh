@@ -12,7 +12,7 @@ root=$2
 shopt -s extglob
 . "$root/tools/fabemu.bash"
 comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _fabemu; echo "${COMPREPLY[*]}"; }
-for cmd in run check topo bench compare plot; do
+for cmd in run check topo bench compare plot live; do
 	help=$("$fabemu" "$cmd" --help | sed -n 's/^  \(-[^ ,]*\)\(, \(--[^ ]*\)\)\{0,1\}.*/\1 \3/p' |
 		tr ' ' '\n' | grep -v '^--$' | grep . | sort | tr '\n' ' ')
 	got=$(comp fabemu "$cmd" - | tr ' ' '\n' | sort | tr '\n' ' ')
