@@ -245,9 +245,11 @@ static void live_rx(void *owner, struct port *in, struct rte_mbuf *m)
 
 	if (pm->flags) {
 		lp->st->drops_fault++;
+	} else if (len > l->e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES) {
+		lp->st->drops_size++; /* (a simulated NIC's nic.mtu above live.mtu) */
 	} else if (!(r = rte_pktmbuf_alloc(l->io_pool))) {
 		lp->st->drops_tx++;
-	} else if (!(o = (uint8_t *)rte_pktmbuf_append(r, (uint16_t)RTE_MIN(len, rte_pktmbuf_tailroom(r))))) {
+	} else if (!(o = (uint8_t *)rte_pktmbuf_append(r, (uint16_t)len))) {
 		rte_pktmbuf_free(r);
 		lp->st->drops_tx++;
 	} else {

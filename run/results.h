@@ -100,7 +100,7 @@ struct res_live_port {
 	uint64_t arp_ignored;      /* other ARP frames */
 	uint64_t drops_other;      /* neither ARP nor IPv4 (IPv6, LLDP, ...) */
 	uint64_t drops_not_fabric; /* IPv4 to an address outside the fabric's plan */
-	uint64_t drops_size;       /* longer than live.mtu */
+	uint64_t drops_size;       /* longer than live.mtu, either way */
 	uint64_t drops_queue;      /* live.queue full */
 	uint64_t drops_pool;       /* the packet pool at its data limit */
 	uint64_t drops_fault;      /* lost or corrupted on the link by a fault */

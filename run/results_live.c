@@ -58,7 +58,7 @@ static const struct metric res_live_port_rows[] = {
 	RLP_ROW("arp_ignored", "—", arp_ignored, "other ARP frames"),
 	RLP_ROW("drops_other", "—", drops_other, "frames neither ARP nor IPv4"),
 	RLP_ROW("drops_not_fabric", "—", drops_not_fabric, "IPv4 to an address outside the fabric"),
-	RLP_ROW("drops_size", "—", drops_size, "frames longer than live.mtu allows"),
+	RLP_ROW("drops_size", "—", drops_size, "frames longer than live.mtu allows, either way"),
 	RLP_ROW("drops_queue", "—", drops_queue, "frames refused: live.queue full"),
 	RLP_ROW("drops_pool", "—", drops_pool, "frames refused: the packet pool at its data limit"),
 	RLP_ROW("drops_fault", "—", drops_fault, "frames a fault lost or corrupted on the link"),
