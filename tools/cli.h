@@ -136,6 +136,7 @@ struct cli_run_opts {
 	bool skip_nightly;             /* check: --skip-nightly: files with nightly: true not run */
 	bool live;                     /* fabemu live: the experiment's live ports bound to
 					* DPDK ports, the run paced by the wall clock */
+	bool live_check;               /* fabemu live --check: its expect: evaluated */
 };
 
 _Static_assert(offsetof(struct cli_run_opts, sim) == 0, "run's sim options come first");

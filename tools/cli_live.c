@@ -68,6 +68,10 @@ void cli_live_end(const struct cli_run_opts *o, const struct exp *e, int argc, c
 }
 
 static const struct cli_optdef cli_live_more_optdefs[] = {
+	{ "--check", NULL, NULL, "evaluate the file's expect: assertions after the run, as fabemu check does (exit 1 when one fails)",
+	  cli_opt_flag, offsetof(struct cli_run_opts, live_check) },
+	{ "--junit", NULL, "FILE", "with --check: also write the verdicts as a JUnit XML report", cli_opt_str,
+	  offsetof(struct cli_run_opts, junit) },
 	{ "--max-wall", NULL, "TIME", "end the run after this much wall-clock time, e.g. 30s (as SIGINT does)",
 	  cli_opt_max_wall, 0 },
 	{ "-q", "--quiet", NULL, "leave out the progress lines and the human summary", cli_opt_flag,
@@ -93,10 +97,12 @@ static int cli_live_main(const void *opts)
 	if (o.sim.threads > 1 || o.sim.partitions > 1)
 		return cli_bad("%s", "live: --threads and --partitions: a live run is one thread, which "
 				     "polls its ports and paces the simulation");
+	if (o.junit && !o.live_check)
+		return cli_bad("%s", "live: --junit goes with --check");
 	o.live = true;
 	o.sim.threads = 1;
 	o.sim.threads_auto = false;
-	return cli_run(&o, false);
+	return cli_run(&o, o.live_check);
 }
 
 const struct cli_cmd cli_cmd_live = {
@@ -106,8 +112,8 @@ const struct cli_cmd cli_cmd_live = {
 		"(TAP devices in network namespaces, interfaces), simulated time following the wall "
 		"clock; SIGINT, --max-wall or stop_time ends it with valid results (docs/user-guide.md, "
 		"\"Live mode\"). Needs root, but for memif ports alone.",
-	.exits = "0 done, 1 the ports could not be bound (not root, no /dev/net/tun) or a result could "
-		 "not be written, 2 bad input",
+	.exits = "0 done, 1 the ports could not be bound (not root, no /dev/net/tun), a result could "
+		 "not be written or (--check) an assertion failed, 2 bad input",
 	.opts = cli_live_optdefs,
 	.opts_bytes = sizeof(struct cli_run_opts),
 	.sim = true,

@@ -18,7 +18,7 @@ _fabemu()
 	bench) opts='--quick --deep --ai --json --repeat --seed --threads --partitions --set -h --help' ;;
 	compare) opts='--tolerance --markdown --metrics -h --help' ;;
 	plot) opts='-o --output --format -h --help' ;;
-	live) opts='-o --output --seed --threads --partitions --set --max-wall -q --quiet -h --help' ;;
+	live) opts='-o --output --seed --threads --partitions --set --max-wall -q --quiet --check --junit -h --help' ;;
 	*) return ;;
 	esac
 	case $prev in

@@ -24,7 +24,7 @@ static const char usage[] =
 	"       fabemu compare DIR_A DIR_B [DIR_C...] [--tolerance 5%] [--markdown] [--metrics GLOB,...]\n"
 	"       fabemu plot DIR [DIR...] [-o OUTDIR] [--format png|svg]\n"
 	"       fabemu live EXP.yaml [-o DIR] [--seed N] [--set key=value]... [--max-wall TIME] [-q]\n"
-	"                   [-- EAL args]\n"
+	"                   [--check [--junit FILE]] [-- EAL args]\n"
 	"       fabemu --version | --help | COMMAND --help\n";
 
 /* The commands, in the order of the usage above. */

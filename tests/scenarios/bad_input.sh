@@ -960,6 +960,8 @@ printf '%s\n' "$live_topo" "traffic: [{kind: collective, collective: all-gather,
 	"live: {ports: [{port: 'h1:0', iface: t0}]}" >"$tmp/live-traffic.yaml"
 expect live-traffic "live-traffic.yaml:3:16: live port h1:0: workload 'collective0' sends (from|to) it in a dependency graph" \
 	"$fabemu" live "$tmp/live-traffic.yaml" -q -o "$tmp/res-live"
+expect live-junit "live: --junit goes with --check" \
+	"$fabemu" live "$tmp/live-ns.yaml" --junit "$tmp/j.xml"
 expect live-threads "live: --threads and --partitions: a live run is one thread" \
 	"$fabemu" live "$tmp/live-ns.yaml" --threads 2
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"

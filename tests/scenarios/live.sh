@@ -229,7 +229,7 @@ fi
 	--set "live.ports.1.iface=$if1" --set "live.ports.1.netns=$ns1" \
 	--set "live.ports.0.driver=$driver" --set "live.ports.1.driver=$driver" \
 	$([ "$mode" = ecn ] && echo "--set capture.ports=[sw1:0]") \
-	$([ "$mode" = rtt ] && echo "--set live.dilation=$dilation") \
+	$([ "$mode" = rtt ] && echo "--set live.dilation=$dilation --check --junit $work/junit.xml") \
 	$([ "$mode" = pfc ] && echo "--set fabric.pfc.priorities=[3]") \
 	>"$work/stdout" 2>"$work/stderr" &
 pid=$!
@@ -252,8 +252,12 @@ if [ "$mode" = rtt ]; then
 	echoes
 	read -r n med min <"$work/rtt"
 	kill -INT "$pid"
-	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
+	wait "$pid" || { cat "$work/stdout" "$work/stderr" >&2; echo "FAIL: fabemu live --check failed" >&2; exit 1; }
 	pid=
+	# --check: the file's two assertions, judged and reported.
+	grep -q "^2 passed, 0 failed" "$work/stdout" && grep -q 'failures="0"' "$work/junit.xml" ||
+		{ cat "$work/stdout" >&2; echo "FAIL: fabemu live --check: not 2 assertions passed" >&2; exit 1; }
+	echo "ok: fabemu live --check: 2 passed, 0 failed (and the JUnit report)"
 	python3 - "$n" "$med" "$min" "$dilation" <<'EOF'
 import sys
 n, med, least, dil = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
