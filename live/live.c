@@ -19,9 +19,7 @@
 #include "pkt_view.h"
 
 enum {
-	ETH_ARP = 0x0806,
-	ETH_IPV4 = 0x0800,
-	ETH_VLAN = 0x8100,
+	ETH_ARP = 0x0806, /* (the others: pkt.h's PKT_ETHERTYPE_*) */
 	ARP_REQUEST = 1,
 	ARP_REPLY = 2,
 	LIVE_RING = 1024,        /* descriptors per DPDK queue */
@@ -78,7 +76,7 @@ static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
 	uint32_t tip;
 	uint8_t *o;
 
-	if (len < PKT_ETH_BYTES + 28 || pkt_get16(a) != 1 || pkt_get16(a + 2) != ETH_IPV4 ||
+	if (len < PKT_ETH_BYTES + 28 || pkt_get16(a) != 1 || pkt_get16(a + 2) != PKT_ETHERTYPE_IPV4 ||
 	    a[4] != 6 || a[5] != 4 || pkt_get16(a + 6) != ARP_REQUEST) {
 		lp->st->arp_ignored++;
 		return;
@@ -102,7 +100,7 @@ static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
 	memcpy(o + 6, lp->gw_mac, 6);
 	live_put16(o + 12, ETH_ARP);
 	live_put16(o + 14, 1);
-	live_put16(o + 16, ETH_IPV4);
+	live_put16(o + 16, PKT_ETHERTYPE_IPV4);
 	o[18] = 6;
 	o[19] = 4;
 	live_put16(o + 20, ARP_REPLY);
@@ -135,13 +133,13 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		goto out;
 	}
 	etype = pkt_get16(d + 12);
-	if (etype == ETH_VLAN && len >= PKT_ETH_BYTES + PKT_VLAN_BYTES) {
+	if (etype == PKT_ETHERTYPE_VLAN && len >= PKT_ETH_BYTES + PKT_VLAN_BYTES) {
 		etype = pkt_get16(d + 16);
 		l3 += PKT_VLAN_BYTES;
 	}
 	/* The endpoint's MAC, for what goes back: the one fabemu gave it in its
 	 * namespace, else the source of its ARP and IPv4 frames. */
-	if (!lp->cfg->netns && (etype == ETH_ARP || etype == ETH_IPV4)) {
+	if (!lp->cfg->netns && (etype == ETH_ARP || etype == PKT_ETHERTYPE_IPV4)) {
 		memcpy(lp->peer_mac, d + 6, 6);
 		lp->peer_known = true;
 	}
@@ -149,7 +147,7 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 		live_arp(lp, d, len);
 		goto out;
 	}
-	if (etype != ETH_IPV4 || len < l3 + 20u || (d[l3] >> 4) != 4) {
+	if (etype != PKT_ETHERTYPE_IPV4 || len < l3 + 20u || (d[l3] >> 4) != 4) {
 		lp->st->drops_other++;
 		goto out;
 	}
@@ -290,8 +288,8 @@ void live_pfc(struct live_port *lp, uint64_t now_ns)
 	memset(o, 0, 60);
 	memcpy(o, (const uint8_t[6]){ 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 }, 6);
 	memcpy(o + 6, lp->gw_mac, 6);
-	live_put16(o + 12, 0x8808);
-	live_put16(o + 14, 0x0101);
+	live_put16(o + 12, PKT_ETHERTYPE_MACCTL);
+	live_put16(o + 14, PKT_PFC_OPCODE);
 	live_put16(o + 16, (uint16_t)(paused | change));
 	for (unsigned i = 0; i < 8; i++)
 		live_put16(o + 18 + 2 * i, (paused >> i & 1) ? 0xffff : 0);
@@ -378,8 +376,7 @@ int live_attach(struct fabric *f, struct live **out, char err[CFG_ERR_BYTES])
 		snprintf(lp->name, sizeof(lp->name), "%s:%u", n->name, c->at.port);
 		l->names[i] = lp->name;
 		lp->p = fabric_port(f, c->at.node, c->at.port);
-		lp->ep = n->first_ep + c->at.port;
-		lp->ip = addr_ep_ip(lp->ep);
+		lp->ip = addr_ep_ip(n->first_ep + c->at.port);
 		const struct topo_link *k = &f->topo->links[n->port_links[c->at.port]];
 		int side = k->node[0] == c->at.node && k->port[0] == c->at.port ? 1 : 0;
 

@@ -26,7 +26,6 @@ struct live_port {
 	bool started;                    /* rte_eth_dev_start succeeded */
 	bool gone;                       /* a memif whose peer left: not read or written */
 	struct port *p;                  /* the host port it drives */
-	uint32_t ep;                     /* its endpoint number */
 	uint32_t ip;                     /* its fabric address (host order) */
 	uint8_t mac[6];                  /* the host port's MAC (the plan's) */
 	uint8_t gw_mac[6];               /* the first hop's (the leaf port's) */

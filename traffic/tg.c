@@ -165,6 +165,7 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	struct ibv_qp_attr qa = { 0 };
 	struct nic_qp *qa_p, *qb_p;
 	enum ibv_mtu m = IBV_MTU_256;
+	uint64_t rtt = tg_base_rtt_ps(fwd);
 
 	while ((128u << m) < mtu && m < IBV_MTU_4096)
 		m++;
@@ -190,10 +191,10 @@ static int tg_connect(struct tg *t, uint32_t src, uint32_t dst, uint32_t n_msgs,
 	qa.ah_attr.grh.traffic_class = (uint8_t)(dscp << 2);
 	qa.dest_qp_num = nic_qp_num(qb_p);
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(b, pb));
-	if (nic_qp_connect(qa_p, &qa, tg_base_rtt_ps(fwd)) != 0)
+	if (nic_qp_connect(qa_p, &qa, rtt) != 0)
 		return -EINVAL;
-	if (tg_base_rtt_ps(fwd) > t->max_rtt_ps)
-		t->max_rtt_ps = tg_base_rtt_ps(fwd);
+	if (rtt > t->max_rtt_ps)
+		t->max_rtt_ps = rtt;
 	qa.dest_qp_num = nic_qp_num(qa_p);
 	qa.ah_attr.port_num = (uint8_t)(pb + 1);
 	nic_gid_from_ipv4(&qa.ah_attr.grh.dgid, nic_port_ip(a, pa));

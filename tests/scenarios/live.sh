@@ -116,6 +116,13 @@ EOF
 	kill "$echo_pid" 2>/dev/null || true
 }
 
+# End the fabemu live run $pid with SIGINT (valid results) and check it.
+stop_live() {
+	kill -INT "$pid"
+	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
+	pid=
+}
+
 tag=$$
 ns0="fabemu-t$tag-0"
 ns1="fabemu-t$tag-1"
@@ -329,9 +336,7 @@ while time.perf_counter() - t0 < 2.0:
 s.close()
 EOF
 	wait "$rx_pid"
-	kill -INT "$pid"
-	wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
-	pid=
+	stop_live
 	read -r bytes secs <"$work/rx"
 	cap=$work/out/capture/sw1-p0.pcap
 	ce=$(tshark -r "$cap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
@@ -429,9 +434,7 @@ while time.perf_counter() - t0 < 2.0:
     time.sleep(0.0005)
 EOF
 wait "$rx_pid"
-kill -INT "$pid"
-wait "$pid" || { cat "$work/stderr" >&2; echo "FAIL: fabemu live failed" >&2; exit 1; }
-pid=
+stop_live
 read -r bytes secs <"$work/rx"
 if [ "$mode" = pfc ]; then
 	wait "$pfc_pid"
