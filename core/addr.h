@@ -1,5 +1,7 @@
 /* The addressing plan: endpoint e (a host port, topologies/topo.h) has
- * IPv4 10.0.0.0 + e + 1; port p of host i has MAC 02:00:pp:ii:ii:ii; port
+ * IPv4 10.0.0.0 + e + 1, and IPv6 fd00:fab::/96 with that IPv4 address as
+ * its last 32 bits (fd00:fab::10.0.0.1 is endpoint 0: what a live
+ * endpoint speaking IPv6 is given; the NIC models speak IPv4); port p of host i has MAC 02:00:pp:ii:ii:ii; port
  * p of switch s has MAC 02:01:ss:ss:pp:pp. Switches route on the IPv4
  * destination, so the plan is the only place that knows how an endpoint
  * number maps to an address. */
@@ -15,6 +17,21 @@ static inline uint32_t addr_ep_ip(uint32_t ep) { return ADDR_EP_IP_BASE + ep; }
 static inline uint32_t addr_ip_ep(uint32_t ip)
 {
 	return ip >= ADDR_EP_IP_BASE ? ip - ADDR_EP_IP_BASE : UINT32_MAX;
+}
+
+/* The first 96 bits of the plan's IPv6 addresses: fd00:fab:: (a unique
+ * local prefix, RFC 4193). */
+static const uint8_t addr_ip6_prefix[12] = { 0xfd, 0x00, 0x0f, 0xab };
+
+/* The IPv4 address that IPv6 address @a (16 bytes, network order) embeds
+ * when it is in the plan's prefix (host order); 0 (no endpoint's) when it
+ * is not. */
+static inline uint32_t addr_ip6_v4(const uint8_t *a)
+{
+	for (unsigned i = 0; i < sizeof(addr_ip6_prefix); i++)
+		if (a[i] != addr_ip6_prefix[i])
+			return 0;
+	return (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
 }
 
 static inline void addr_host_mac(uint32_t host, uint8_t mac[6])

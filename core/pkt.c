@@ -566,6 +566,25 @@ void pkt_ipv4_set_ce(struct rte_mbuf *m)
 	pkt_cksum_adjust(ip + 10, old_w, pkt_get16(ip));
 }
 
+uint8_t pkt_ip_ecn(const struct rte_mbuf *m)
+{
+	const uint8_t *ip = pkt_l3_const(m);
+
+	return unlikely(ip[0] >> 4 == 6) ? (ip[1] >> 4) & 3 : ip[1] & 3;
+}
+
+void pkt_ip_set_ce(struct rte_mbuf *m)
+{
+	uint8_t *ip = pkt_l3(m);
+
+	if (likely(ip[0] >> 4 != 6)) {
+		pkt_ipv4_set_ce(m);
+		return;
+	}
+	assert((ip[1] >> 4 & 3) != PKT_ECN_NOT_ECT);
+	ip[1] |= PKT_ECN_CE << 4; /* traffic class bits 1..0: byte 1's bits 5..4 */
+}
+
 uint8_t pkt_ipv4_dec_ttl(struct rte_mbuf *m)
 {
 	return pkt_ipv4_hdr_dec_ttl(pkt_l3(m));

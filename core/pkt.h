@@ -18,6 +18,7 @@ enum {
 	PKT_ETH_BYTES = 14,
 	PKT_VLAN_BYTES = 4,
 	PKT_IPV4_BYTES = 20,
+	PKT_IPV6_BYTES = 40,     /* the fixed header (live endpoints' frames) */
 	PKT_UDP_BYTES = 8,
 	PKT_BTH_BYTES = 12,
 	PKT_RETH_BYTES = 16,
@@ -30,6 +31,7 @@ enum {
 	PKT_ROCE_UDP_PORT = 4791,
 	PKT_ETHERTYPE_IPV4 = 0x0800,
 	PKT_ETHERTYPE_VLAN = 0x8100,
+	PKT_ETHERTYPE_IPV6 = 0x86DD,
 	PKT_ETHERTYPE_MACCTL = 0x8808,
 	PKT_PFC_OPCODE = 0x0101,
 	PKT_N_PRIO = 8,
@@ -372,6 +374,19 @@ static inline uint8_t pkt_ipv4_hdr_dec_ttl(uint8_t *ip)
 	ip[11] = (uint8_t)~sum;
 	return ip[8];
 }
+/* IPv6 (frames of live endpoints; RFC 8200): the hop limit drops by one
+ * (no checksum to follow); 0 stays 0. Returns the new hop limit. */
+static inline uint8_t pkt_ip6_hdr_dec_hlim(uint8_t *ip)
+{
+	if (unlikely(ip[7] == 0))
+		return 0;
+	return --ip[7];
+}
+/* The ECN field of @m's IP header, IPv4 or IPv6 (its traffic class's low
+ * two bits), and marking it CE (only on ECT packets; IPv4's checksum
+ * follows). */
+uint8_t pkt_ip_ecn(const struct rte_mbuf *m);
+void pkt_ip_set_ce(struct rte_mbuf *m);
 uint32_t pkt_ipv4_dst(const struct rte_mbuf *m); /* host byte order */
 uint8_t pkt_ipv4_dscp(const struct rte_mbuf *m);
 

@@ -105,14 +105,15 @@ static inline uint8_t *pkt_ll_ib_bth(uint8_t *d)
 }
 
 /* The congestion bits of @m (link layer @kind) as an RFC 3168 codepoint
- * (enum pkt_ecn): RoCE reads the IPv4 ECN field; IB's BTH FECN bit reads
+ * (enum pkt_ecn): RoCE reads the IP ECN field (IPv4, or IPv6 from a live
+ * endpoint); IB's BTH FECN bit reads
  * as CE when set and ECT(0) when clear (every IB packet may be marked). */
 static inline uint8_t pkt_ll_ecn(uint8_t kind, const struct rte_mbuf *m)
 {
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
-		return pkt_ipv4_ecn(m);
+		return pkt_ip_ecn(m);
 	case PKT_LL_IB:
 		return (pkt_ll_ib_bth(pkt_data((struct rte_mbuf *)(uintptr_t)m))[4] & PKT_BTH_FECN)
 			       ? PKT_ECN_CE
@@ -122,8 +123,8 @@ static inline uint8_t pkt_ll_ecn(uint8_t kind, const struct rte_mbuf *m)
 	}
 }
 
-/* Mark @m (link layer @kind) as having met congestion: RoCE sets IPv4 ECN
- * CE and updates the header checksum; IB sets the BTH's FECN bit (and
+/* Mark @m (link layer @kind) as having met congestion: RoCE sets the IP
+ * ECN field to CE (IPv4: and updates the header checksum); IB sets the BTH's FECN bit (and
  * updates the VCRC of a packet that holds one: pkt_ib_mark_fecn). Only
  * on packets pkt_ll_ecn says are ECN-capable (ECT). */
 static inline void pkt_ll_mark_ce(uint8_t kind, struct rte_mbuf *m)
@@ -131,7 +132,7 @@ static inline void pkt_ll_mark_ce(uint8_t kind, struct rte_mbuf *m)
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
-		pkt_ipv4_set_ce(m);
+		pkt_ip_set_ce(m);
 		break;
 	case PKT_LL_IB:
 		pkt_ib_mark_fecn(m);

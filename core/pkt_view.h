@@ -14,6 +14,7 @@
 
 #include <rte_branch_prediction.h>
 
+#include "addr.h"
 #include "pkt.h"
 #include "pkt_ib.h"
 #include "pkt_telemetry.h"
@@ -99,17 +100,23 @@ struct pkt_view {
 	uint8_t ll;             /* enum pkt_ll_kind of the link layer that parsed it */
 	uint8_t cls;            /* class selector: DSCP (RoCE); SL (IB) */
 	uint8_t cong;           /* congestion bits as read, as an RFC 3168 codepoint
-				 * (enum pkt_ecn): the IPv4 ECN field (RoCE); the BTH
+				 * (enum pkt_ecn): the IP ECN field (RoCE); the BTH
 				 * FECN bit, CE when set, ECT(0) when clear (IB) */
 	uint8_t proto;          /* flow: IP protocol (flow-hash input); IB 0 */
 	uint8_t vl;             /* IB: the LRH's virtual lane (not set for RoCE) */
-	uint16_t l3_off;        /* the link layer's network header: IPv4 (RoCE); what
-				 * follows the LRH, 8 (IB) */
+	uint8_t ip6;            /* RoCE: the network header is IPv6 (a live
+				 * endpoint's frame; no transport stage reads it
+				 * as RoCEv2); 0: IPv4 */
+	uint16_t l3_off;        /* the link layer's network header: IPv4 or IPv6
+				 * (RoCE); what follows the LRH, 8 (IB) */
 	uint16_t l4_off;        /* flow, bth: the transport header (UDP; IB the BTH) */
 	uint32_t dst;           /* destination address of the link layer's kind:
-				 * IPv4, host byte order (RoCE); DLID (IB) */
+				 * IPv4, host byte order (RoCE; IPv6: the IPv4
+				 * address it embeds, addr_ip6_v4, 0 outside the
+				 * plan); DLID (IB) */
 	/* pkt_view_flow */
-	uint32_t src;           /* source address, of dst's kind (IB: SLID) */
+	uint32_t src;           /* source address, of dst's kind (IB: SLID; IPv6:
+				 * its four 32-bit words XORed) */
 	uint16_t sport;         /* UDP source port (flow entropy); IB: the low 16
 				 * bits of the BTH destination QP */
 	uint16_t dport;         /* UDP destination port; IB 0 */
@@ -142,7 +149,29 @@ struct pkt_view {
 	uint8_t int_multi;      /* compact records' multiplier m; 0 with full ones */
 };
 
-/* Ethernet, an optional 802.1Q tag, IPv4. */
+/* IPv6 after the Ethernet header of @l3 bytes (ethertype @etype): a
+ * live endpoint's frame, never one of the NIC models'. Its traffic class
+ * gives DSCP and ECN as IPv4's TOS byte does; its destination maps to an
+ * endpoint only in the plan's prefix (addr.h). */
+static inline __attribute__((cold)) int pkt_view_l3_ip6(struct pkt_view *v, const uint8_t *d,
+							 uint32_t len, uint32_t l3, uint16_t etype)
+{
+	const uint8_t *ip = d + l3;
+	uint8_t tclass;
+
+	if (etype != PKT_ETHERTYPE_IPV6 || len < l3 + PKT_IPV6_BYTES || ip[0] >> 4 != 6)
+		return -EINVAL;
+	tclass = (uint8_t)(ip[0] << 4 | ip[1] >> 4);
+	v->ll = PKT_LL_ROCE;
+	v->ip6 = 1;
+	v->l3_off = (uint16_t)l3;
+	v->cls = tclass >> 2;
+	v->cong = tclass & 3;
+	v->dst = addr_ip6_v4(ip + 24);
+	return 0;
+}
+
+/* Ethernet, an optional 802.1Q tag, IPv4 (or IPv6: pkt_view_l3_ip6). */
 static inline int pkt_view_l3_roce(struct pkt_view *v, const uint8_t *d, uint32_t len)
 {
 	uint32_t l3 = PKT_ETH_BYTES;
@@ -154,9 +183,10 @@ static inline int pkt_view_l3_roce(struct pkt_view *v, const uint8_t *d, uint32_
 		l3 += PKT_VLAN_BYTES;
 	}
 	if (unlikely(etype != PKT_ETHERTYPE_IPV4 || len < l3 + PKT_IPV4_BYTES))
-		return -EINVAL;
+		return pkt_view_l3_ip6(v, d, len, l3, etype);
 	ip = d + l3;
 	v->ll = PKT_LL_ROCE;
+	v->ip6 = 0;
 	v->l3_off = (uint16_t)l3;
 	v->cls = ip[1] >> 2;
 	v->cong = ip[1] & 3;
@@ -200,7 +230,7 @@ static inline uint32_t pkt_view_ib_bth_off(const uint8_t *d)
  * IB: the LRH (cls SL, vl, dst DLID, l3_off 8) and the BTH's FECN bit
  * as cong, so the BTH (after the GRH when LNH is 3) must lie within @len.
  * Returns 0, or -EINVAL when the frame is not of a network protocol the
- * link layer carries (RoCE: IPv4; IB: LVer 0 with LNH 2 or 3) or its
+ * link layer carries (RoCE: IPv4 or IPv6; IB: LVer 0 with LNH 2 or 3) or its
  * header does not fit. */
 static inline int pkt_view_l3(struct pkt_view *v, enum pkt_ll_kind ll, const uint8_t *d,
 			      uint32_t len)
@@ -229,11 +259,30 @@ static inline int pkt_view_flow_ib(struct pkt_view *v, const uint8_t *d)
 	return 0;
 }
 
+/* IPv6's flow: the source address folded to 32 bits, the first next
+ * header (extension headers are not walked) and the 4 bytes after the
+ * fixed header (TCP's and UDP's ports). */
+static inline __attribute__((cold)) int pkt_view_flow_ip6(struct pkt_view *v, const uint8_t *d,
+							   uint32_t len)
+{
+	const uint8_t *ip = d + v->l3_off;
+	uint32_t l4 = v->l3_off + (uint32_t)PKT_IPV6_BYTES;
+
+	if (len < l4 + PKT_UDP_BYTES)
+		return -EINVAL;
+	v->l4_off = (uint16_t)l4;
+	v->src = pkt_get32(ip + 8) ^ pkt_get32(ip + 12) ^ pkt_get32(ip + 16) ^ pkt_get32(ip + 20);
+	v->proto = ip[6];
+	v->sport = pkt_get16(d + l4);
+	v->dport = pkt_get16(d + l4 + 2);
+	return 0;
+}
+
 /* Stage 2 (after pkt_view_l3): the flow-hash inputs, source address, IP
  * protocol and the UDP ports, and l4_off (IB: SLID, protocol 0, the low
- * 16 bits of the BTH destination QP as sport, dport 0, l4_off the BTH).
- * Returns 0, or -EINVAL when the first 8 bytes of the transport header
- * lie beyond @len. */
+ * 16 bits of the BTH destination QP as sport, dport 0, l4_off the BTH;
+ * IPv6: pkt_view_flow_ip6). Returns 0, or -EINVAL when the first 8 bytes
+ * of the transport header lie beyond @len. */
 static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t len)
 {
 	const uint8_t *ip = d + v->l3_off;
@@ -243,6 +292,8 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 	 * (docs/wire-formats.md, Native InfiniBand). */
 	if (unlikely(v->ll == PKT_LL_IB))
 		return pkt_view_flow_ib(v, d);
+	if (unlikely(v->ip6))
+		return pkt_view_flow_ip6(v, d, len);
 	if (unlikely(len < l4 + PKT_UDP_BYTES))
 		return -EINVAL;
 	v->l4_off = (uint16_t)l4;
@@ -253,8 +304,8 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 	return 0;
 }
 
-/* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: a UDP
- * datagram to port 4791 (IB: the BTH after the LRH, or after the GRH
+/* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: an
+ * IPv4 UDP datagram to port 4791 (IB: the BTH after the LRH, or after the GRH
  * when LNH is 3; l4_off = bth_off) whose BTH opcode is known (pkt_layouts), the BTH's
  * opcode, A bit, destination QP and PSN, and the AETH, RETH and ImmDt its
  * opcode implies (those fields are set only when it does). Fills l4_off,
@@ -270,7 +321,7 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 		/* pkt_view_l3_ib checked the BTH lies within @len. */
 		bth_off = pkt_view_ib_bth_off(d);
 		l4 = bth_off;
-	} else if (unlikely(ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
+	} else if (unlikely(v->ip6 || ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
 			    pkt_get16(d + l4 + 2) != PKT_ROCE_UDP_PORT)) {
 		return -EINVAL;
 	}

@@ -23,6 +23,12 @@ enum {
 	ARP_REQUEST = 1,
 	ARP_REPLY = 2,
 	LIVE_RING = 1024,        /* descriptors per DPDK queue */
+	ND_PROTO_ICMPV6 = 58,    /* IPv6 next header of ICMPv6 */
+	ND_ROUTER_SOLICIT = 133, /* ICMPv6 types of neighbour discovery (RFC 4861) */
+	ND_SOLICIT = 135,
+	ND_ADVERT = 136,
+	ND_ADVERT_BYTES = 32,    /* an advertisement with a link-layer address option */
+	ND_FRAME = PKT_ETH_BYTES + PKT_IPV6_BYTES + ND_ADVERT_BYTES,
 };
 
 /* Room of a DPDK buffer: DPDK's headroom, then a PACKET_MMAP frame (which
@@ -111,58 +117,126 @@ static void live_arp(struct live_port *lp, const uint8_t *d, uint32_t len)
 	live_out(lp, r, UINT64_MAX);
 }
 
+/* ICMPv6's checksum (RFC 8200, 8.1) of the @n-byte message at @msg from
+ * IPv6 address @src to @dst. */
+static uint16_t live_icmp6_sum(const uint8_t *src, const uint8_t *dst, const uint8_t *msg, uint32_t n)
+{
+	uint32_t sum = n + ND_PROTO_ICMPV6;
+
+	for (unsigned i = 0; i < 16; i += 2)
+		sum += pkt_get16(src + i) + pkt_get16(dst + i);
+	for (uint32_t i = 0; i + 1 < n; i += 2)
+		sum += pkt_get16(msg + i);
+	if (n & 1)
+		sum += (uint32_t)msg[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* A neighbour solicitation (RFC 4861, 4.3) from the endpoint for a
+ * fabric address other than its own: answered with an advertisement of
+ * the first hop's MAC, as ARP is (live_arp). The view @v has the frame's
+ * IPv6 header; anything else of neighbour discovery is ignored. Returns
+ * whether @d was neighbour discovery. */
+static bool live_ndp(struct live_port *lp, const struct pkt_view *v, const uint8_t *d, uint32_t len)
+{
+	const uint8_t *ip = d + v->l3_off, *ns = ip + PKT_IPV6_BYTES;
+	uint32_t tgt;
+	struct rte_mbuf *r;
+	uint8_t *o;
+
+	if (ip[6] != ND_PROTO_ICMPV6 || len < v->l3_off + PKT_IPV6_BYTES + 24u ||
+	    (ns[0] != ND_SOLICIT && ns[0] != ND_ADVERT && ns[0] != ND_ROUTER_SOLICIT))
+		return false;
+	tgt = addr_ip6_v4(ns + 8);
+	if (ns[0] != ND_SOLICIT || ip[7] != 255 || addr_ip_ep(tgt) >= lp->l->n_eps || tgt == lp->ip) {
+		lp->st->arp_ignored++;
+		return true;
+	}
+	if (!(r = rte_pktmbuf_alloc(lp->l->io_pool)) || !(o = (uint8_t *)rte_pktmbuf_append(r, ND_FRAME))) {
+		rte_pktmbuf_free(r);
+		lp->st->drops_tx++;
+		return true;
+	}
+	/* Ethernet to the asker; IPv6 from the target to the asker, hop limit
+	 * 255; the advertisement: Solicited and Override, the target, and its
+	 * link-layer address option (the first hop's MAC). */
+	memset(o, 0, ND_FRAME);
+	memcpy(o, d + 6, 6);
+	memcpy(o + 6, lp->gw_mac, 6);
+	live_put16(o + 12, PKT_ETHERTYPE_IPV6);
+	uint8_t *oip = o + PKT_ETH_BYTES, *na = oip + PKT_IPV6_BYTES;
+
+	oip[0] = 0x60;
+	live_put16(oip + 4, ND_ADVERT_BYTES);
+	oip[6] = ND_PROTO_ICMPV6;
+	oip[7] = 255;
+	memcpy(oip + 8, ns + 8, 16);
+	memcpy(oip + 24, ip + 8, 16);
+	na[0] = ND_ADVERT;
+	na[4] = 0x60; /* S, O */
+	memcpy(na + 8, ns + 8, 16);
+	na[24] = 2;   /* target link-layer address, 8 bytes */
+	na[25] = 1;
+	memcpy(na + 26, lp->gw_mac, 6);
+	live_put16(na + 2, live_icmp6_sum(oip + 8, oip + 24, na, ND_ADVERT_BYTES));
+	lp->st->arp_replies++;
+	live_out(lp, r, UINT64_MAX);
+	return true;
+}
+
 /* A frame @m from @lp's endpoint, at the simulation's current time:
- * ARP answered, IPv4 to a fabric address queued on the host port as a
- * packet of the run, anything else dropped and counted. Frees @m. */
+ * ARP and neighbour solicitations answered, IPv4 and IPv6 to a fabric
+ * address queued on the host port as a packet of the run, anything else
+ * dropped and counted. Frees @m. */
 static void live_in(struct live_port *lp, struct rte_mbuf *m)
 {
 	struct live *l = lp->l;
 	struct sim *sim = &l->f->sim;
-	uint32_t len = rte_pktmbuf_pkt_len(m), fb, dst;
+	uint32_t len = rte_pktmbuf_pkt_len(m), fb;
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint16_t etype, l3 = PKT_ETH_BYTES;
 	struct rte_mbuf *p;
 	struct pkt_meta *pm;
 	struct pkt_view v;
+	uint16_t etype;
 	uint8_t tc;
 
 	lp->st->rx_frames++;
 	lp->st->rx_bytes += len;
-	if (m->nb_segs != 1 || len < PKT_ETH_BYTES) {
+	if (m->nb_segs != 1 || len < PKT_ETH_BYTES + PKT_VLAN_BYTES) {
 		lp->st->drops_other++;
 		goto out;
 	}
 	etype = pkt_get16(d + 12);
-	if (etype == PKT_ETHERTYPE_VLAN && len >= PKT_ETH_BYTES + PKT_VLAN_BYTES) {
-		etype = pkt_get16(d + 16);
-		l3 += PKT_VLAN_BYTES;
-	}
 	/* The endpoint's MAC, for what goes back: the one fabemu gave it in its
-	 * namespace, else the source of its ARP and IPv4 frames. */
-	if (!lp->cfg->netns && (etype == ETH_ARP || etype == PKT_ETHERTYPE_IPV4)) {
+	 * namespace, else the source of its ARP and IP frames. */
+	if (!lp->cfg->netns &&
+	    (etype == ETH_ARP || etype == PKT_ETHERTYPE_IPV4 || etype == PKT_ETHERTYPE_IPV6)) {
 		memcpy(lp->peer_mac, d + 6, 6);
 		lp->peer_known = true;
 	}
-	if (etype == ETH_ARP && l3 == PKT_ETH_BYTES) {
+	if (etype == ETH_ARP) {
 		live_arp(lp, d, len);
 		goto out;
 	}
-	if (etype != PKT_ETHERTYPE_IPV4 || len < l3 + 20u || (d[l3] >> 4) != 4) {
+	if (pkt_view_l3(&v, PKT_LL_ROCE, d, len) != 0 || (d[v.l3_off] >> 4) != (v.ip6 ? 6 : 4)) {
 		lp->st->drops_other++;
 		goto out;
 	}
-	dst = pkt_get32(d + l3 + 16);
-	if (addr_ip_ep(dst) >= l->n_eps || dst == lp->ip) {
+	if (v.ip6 && live_ndp(lp, &v, d, len))
+		goto out;
+	if (addr_ip_ep(v.dst) >= l->n_eps || v.dst == lp->ip) {
 		lp->st->drops_not_fabric++;
 		goto out;
 	}
-	if (len > l->e->live.mtu_bytes + l3) {
+	if (len > l->e->live.mtu_bytes + v.l3_off) {
 		lp->st->drops_size++;
 		goto out;
 	}
 	fb = (len < 60 ? 60 : len) + PKT_FCS_BYTES;
 	/* The class a NIC queues this DSCP on (fabric.dscp_map, tc_map). */
-	tc = l->e->sw.prio_to_tc[l->e->sw.dscp_to_prio[d[l3 + 1] >> 2]];
+	tc = l->e->sw.prio_to_tc[l->e->sw.dscp_to_prio[v.cls]];
 	if (port_queue_bytes(lp->p) + fb > l->e->live.queue_bytes) {
 		lp->st->drops_queue++;
 		goto out;
@@ -179,13 +253,13 @@ static void live_in(struct live_port *lp, struct rte_mbuf *m)
 	pm = pkt_meta(p);
 	*pm = (struct pkt_meta){
 		.frame_bytes = (uint16_t)fb,
-		.l3_off = (uint8_t)l3,
+		.l3_off = (uint8_t)v.l3_off,
 		.tc = tc,
 		.kind = PKT_KIND_CTRL, /* not RoCE: no RDMA payload, INT never touches it */
 	};
 	/* RoCEv2 (another fabemu's NIC, an RDMA NIC): what a simulated NIC
 	 * would have written beside the frame, its kind and RDMA payload. */
-	if (pkt_view_all(&v, PKT_LL_ROCE, pkt_data(p), p->data_len) == 0) {
+	if (!v.ip6 && pkt_view_all(&v, PKT_LL_ROCE, pkt_data(p), p->data_len) == 0) {
 		pm->payload_bytes = (uint16_t)v.payload_bytes;
 		pm->kind = v.opcode == PKT_OP_ACK	 ? PKT_KIND_ACK
 			   : v.opcode == PKT_OP_CNP	 ? PKT_KIND_CNP

@@ -294,27 +294,32 @@ static int live_veth_offloads_off(const char *ns, const char *ifc, char err[CFG_
 int live_netns_setup(struct live_port *lp, char err[CFG_ERR_BYTES])
 {
 	const struct exp_live_port *c = lp->cfg;
-	char *ifc = (char *)c->iface, *ns = (char *)c->netns, mac[18], addr[24], mtu[16];
+	char *ifc = (char *)c->iface, *ns = (char *)c->netns, mac[18], addr[24], addr6[40], mtu[16];
 	const uint8_t *m = lp->mac;
 	int r;
 
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 	snprintf(addr, sizeof(addr), "%u.%u.%u.%u/8", lp->ip >> 24, (lp->ip >> 16) & 255,
 		 (lp->ip >> 8) & 255, lp->ip & 255);
+	snprintf(addr6, sizeof(addr6), "fd00:fab::%u.%u.%u.%u/96", lp->ip >> 24, (lp->ip >> 16) & 255,
+		 (lp->ip >> 8) & 255, lp->ip & 255);
+	snprintf(addr6, sizeof(addr6), "fd00:fab::%u.%u.%u.%u/96", lp->ip >> 24, (lp->ip >> 16) & 255,
+		 (lp->ip >> 8) & 255, lp->ip & 255);
 	snprintf(mtu, sizeof(mtu), "%llu", (unsigned long long)lp->l->e->live.mtu_bytes);
-	/* IPv6 off on it (no address, so no neighbour discovery): the fabric
-	 * routes IPv4. */
+	/* No link-local IPv6 address (addrgenmode none: no router solicitations
+	 * or multicast reports); the plan's IPv6 address at once (nodad). */
 	char *mv[] = { "ip", "link", "set", "dev", ifc, "netns", ns, NULL };
 	char *cf[] = { "ip", "-n", ns, "link", "set", "dev", ifc, "address", mac, "mtu", mtu,
 		       "addrgenmode", "none", NULL };
 	char *ad[] = { "ip", "-n", ns, "addr", "add", addr, "dev", ifc, NULL };
+	char *ad6[] = { "ip", "-n", ns, "-6", "addr", "add", addr6, "dev", ifc, "nodad", NULL };
 	char *up[] = { "ip", "-n", ns, "link", "set", "dev", ifc, "up", NULL };
 	char *lo[] = { "ip", "-n", ns, "link", "set", "dev", "lo", "up", NULL };
 
 	/* A veth's end is in the namespace already. */
 	if ((c->driver == EXP_LIVE_TAP && (r = live_ip(err, mv)) != 0) || (r = live_ip(err, cf)) != 0 ||
 	    (c->driver == EXP_LIVE_VETH && (r = live_veth_offloads_off(ns, ifc, err)) != 0) ||
-	    (r = live_ip(err, ad)) != 0 ||
+	    (r = live_ip(err, ad)) != 0 || (r = live_ip(err, ad6)) != 0 ||
 	    (r = live_ip(err, up)) != 0 || (r = live_ip(err, lo)) != 0)
 		return r;
 	return 0;

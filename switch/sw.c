@@ -158,7 +158,7 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 			pick = sw_path_call(s, g, o, n, h);
 	}
 	out = s->grp_ports[o + pick];
-	if (unlikely(pkt_ipv4_hdr_dec_ttl(ip) == 0)) {
+	if (unlikely((v.ip6 ? pkt_ip6_hdr_dec_hlim(ip) : pkt_ipv4_hdr_dec_ttl(ip)) == 0)) {
 		sw_drop(s, m, SW_DROP_TTL);
 		return;
 	}

@@ -791,6 +791,9 @@ struct pr_log {
 	uint32_t n;              /* frames */
 	uint16_t port[PR_LOG];   /* the switch port each left by */
 	uint16_t sport[PR_LOG];  /* its UDP source port (its flow) */
+	uint8_t hlim[PR_LOG];    /* IPv6 frames: their hop limit */
+	uint8_t tclass[PR_LOG];  /* IPv6 frames: their traffic class */
+	uint8_t src8[PR_LOG];    /* IPv6 frames: their source address's byte 8 */
 };
 
 struct pr_sink {
@@ -803,9 +806,18 @@ static void pr_sink_rx(void *owner, struct port *in, struct rte_mbuf *m)
 	struct pr_sink *k = owner;
 	struct pkt_roce f;
 
+	const uint8_t *d = pkt_data(m);
+
 	if (k->log->n < PR_LOG && pkt_parse_roce(m, &f) == 0) {
 		k->log->port[k->log->n] = k->port;
 		k->log->sport[k->log->n] = f.addr.udp_sport;
+	} else if (k->log->n < PR_LOG && d[12] == 0x86 && d[13] == 0xdd) {
+		/* IPv6 (as ip6_frame builds it): read where RFC 8200 puts them. */
+		k->log->port[k->log->n] = k->port;
+		k->log->sport[k->log->n] = (uint16_t)(d[54] << 8 | d[55]);
+		k->log->hlim[k->log->n] = d[21];
+		k->log->tclass[k->log->n] = (uint8_t)(d[14] << 4 | d[15] >> 4);
+		k->log->src8[k->log->n] = d[30];
 	}
 	k->log->n++;
 	sim_pkt_free(in->sim, m);
@@ -1023,6 +1035,134 @@ static void test_sw_path_in_switch(void)
 			pr_check_rec(256);
 		pr_free(r[0]);
 		pr_free(r[1]);
+	}
+}
+
+/* An IPv6 UDP frame (a live endpoint's, RFC 8200) from fd00:fab::10.0.0.1
+ * (its byte @src8 at 8, the prefix's otherwise) to the plan's address of
+ * endpoint @dst_ep (or, with @dst_ep UINT32_MAX, fd00:beef::10.0.0.2,
+ * outside the plan), from UDP port @sport to 5001, with traffic class
+ * @tclass, hop limit @hlim and 100 bytes of payload. */
+static struct rte_mbuf *ip6_frame(struct sim *s, uint8_t src8, uint32_t dst_ep, uint16_t sport,
+				  uint8_t tclass, uint8_t hlim)
+{
+	struct rte_mbuf *m = sim_pkt_alloc(s, false);
+	uint32_t ip = addr_ep_ip(dst_ep == UINT32_MAX ? 1 : dst_ep);
+	uint8_t *d;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	d = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 108);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	memset(d, 0, 14 + 40 + 108);
+	d[12] = 0x86;
+	d[13] = 0xdd;
+	d[14] = (uint8_t)(0x60 | tclass >> 4);
+	d[15] = (uint8_t)(tclass << 4 | 0x3); /* and a flow label, 0x3abcd */
+	d[16] = 0xab;
+	d[17] = 0xcd;
+	d[19] = 108;                  /* payload length */
+	d[20] = 17;                   /* UDP */
+	d[21] = hlim;
+	for (int a = 0; a < 2; a++) {
+		uint8_t *x = d + 22 + 16 * a;
+
+		x[0] = 0xfd;
+		x[2] = 0x0f;
+		x[3] = 0xab;
+		if (a == 1 && dst_ep == UINT32_MAX) {
+			x[2] = 0xbe;
+			x[3] = 0xef;
+		}
+		x[12] = 10;
+		x[15] = (uint8_t)(a == 0 ? 1 : ip);
+		x[14] = (uint8_t)(a == 0 ? 0 : ip >> 8);
+	}
+	d[22 + 8] = src8;
+	d[54] = (uint8_t)(sport >> 8);
+	d[55] = (uint8_t)sport;
+	d[56] = 5001 >> 8;
+	d[57] = 5001 & 255;
+	d[59] = 108;
+	*pkt_meta(m) = (struct pkt_meta){ .frame_bytes = 14 + 40 + 108 + PKT_FCS_BYTES, .l3_off = 14,
+					  .kind = PKT_KIND_CTRL };
+	return m;
+}
+
+/* IPv6 frames of live endpoints through a switch with ECMP over a group
+ * of 5 ports: 32 flows of 4 frames, and 4 flows whose sources differ only
+ * in their address's byte 8. Independent expectations (RFC 8200 and the
+ * 5-tuple docs/config.md names): each flow leaves by the one port its
+ * 5-tuple's hash picks, the source address folded to 32 bits by XOR of
+ * its words, the destination the IPv4 address the plan's prefix embeds;
+ * the hop limit drops by one; the traffic class is kept; a frame outside
+ * the plan's prefix has no route; one whose hop limit runs out is dropped.
+ * Then the view and the ECN rewrite on such a frame: DSCP and ECN from
+ * the traffic class, CE set in it, the flow label untouched; and no
+ * transport stage takes it for RoCEv2. */
+static void test_sw_ipv6(void)
+{
+	const uint64_t seed = 0x1b6;
+	struct pr_rig *r = pr_new(sw_path_find("ecmp"), seed);
+	int bad = 0, used[6] = { 0 }, n_used = 0;
+	struct pkt_view v = { 0 };
+	struct rte_mbuf *m;
+	uint8_t *d;
+
+	for (uint32_t k = 0; k < 4; k++) {
+		for (uint16_t f = 0; f < 32; f++)
+			inject(&r->peers[0], ip6_frame(&r->s, 0, 1, (uint16_t)(40000 + 13 * f), 26 << 2 | 2, 64));
+		for (uint8_t a = 1; a <= 4; a++)
+			inject(&r->peers[0], ip6_frame(&r->s, a, 1, 40000, 26 << 2 | 2, 64));
+	}
+	inject(&r->peers[0], ip6_frame(&r->s, 0, UINT32_MAX, 40000, 0, 64));
+	inject(&r->peers[0], ip6_frame(&r->s, 0, 1, 40000, 0, 1));
+	sim_run(&r->s);
+	CU_ASSERT_EQUAL(r->log.n, 4 * 36);
+	CU_ASSERT_EQUAL(sw_stats(r->sw)->drops[SW_DROP_NO_ROUTE], 1);
+	CU_ASSERT_EQUAL(sw_stats(r->sw)->drops[SW_DROP_TTL], 1);
+	for (uint32_t i = 0; i < r->log.n && i < PR_LOG; i++) {
+		uint16_t sport = r->log.sport[i];
+		/* fd00:0fab:0000:0000:SS00:0000:0000:0a000001 folded. */
+		uint32_t src = 0xfd000fabu ^ (uint32_t)r->log.src8[i] << 24 ^ 0 ^ 0x0a000001u;
+		uint32_t h = sw_ecmp_hash(seed, src, 0x0a000002u, 17, sport, 5001);
+
+		bad += r->log.port[i] != pr_up[h % 5];
+		bad += (sport - 40000) % 13 != 0 || r->log.src8[i] > 4 || (r->log.src8[i] && sport != 40000);
+		bad += r->log.hlim[i] != 63 || r->log.tclass[i] != (26 << 2 | 2);
+		used[r->log.port[i]]++;
+	}
+	for (int p = 1; p <= 5; p++)
+		n_used += used[p] > 0;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(n_used >= 3);
+	pr_free(r);
+
+	/* The view and the ECN rewrite. */
+	{
+		struct sim s;
+
+		CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+		m = ip6_frame(&s, 0, 5, 4791, 26 << 2 | PKT_ECN_ECT0, 9);
+		d = pkt_data(m);
+		CU_ASSERT_EQUAL_FATAL(pkt_view_l3(&v, PKT_LL_ROCE, d, 14 + 40 + 108), 0);
+		CU_ASSERT(v.ip6 && v.cls == 26 && v.cong == PKT_ECN_ECT0 && v.l3_off == 14);
+		CU_ASSERT_EQUAL(v.dst, addr_ep_ip(5));
+		CU_ASSERT_EQUAL(pkt_view_flow(&v, d, 14 + 40 + 108), 0);
+		CU_ASSERT(v.proto == 17 && v.sport == 4791 && v.dport == 5001 && v.l4_off == 54);
+		/* UDP to 4791 over IPv6 is not the NICs' RoCEv2. */
+		CU_ASSERT_EQUAL(pkt_view_bth(&v, d, 14 + 40 + 108), -EINVAL);
+		CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m), PKT_ECN_ECT0);
+		pkt_ll_mark_ce(PKT_LL_ROCE, m);
+		CU_ASSERT_EQUAL(pkt_ll_ecn(PKT_LL_ROCE, m), PKT_ECN_CE);
+		CU_ASSERT_EQUAL(d[14], 0x60 | (26 << 2 | 3) >> 4);
+		CU_ASSERT_EQUAL(d[15], (uint8_t)((26 << 2 | 3) << 4 | 0x3));
+		CU_ASSERT(d[16] == 0xab && d[17] == 0xcd);
+		/* Too short for its fixed header, or version 4 under 0x86DD. */
+		CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, 14 + 39), -EINVAL);
+		d[14] = 0x45;
+		CU_ASSERT_EQUAL(pkt_view_l3(&v, PKT_LL_ROCE, d, 14 + 40 + 108), -EINVAL);
+		sim_pkt_free(&s, m);
+		sim_fini(&s);
 	}
 }
 
@@ -1785,6 +1925,7 @@ int test_sw_register(void)
 	    !CU_add_test(s, "path choice: adaptive takes the least-loaded port",
 			 test_sw_path_adaptive) ||
 	    !CU_add_test(s, "path choice in a switch, per-flow slots", test_sw_path_in_switch) ||
+	    !CU_add_test(s, "IPv6 frames: ECMP on their 5-tuple, hop limit, ECN", test_sw_ipv6) ||
 	    !CU_add_test(s, "forwarding replaced during a run (sw_set_fib)", test_sw_set_fib) ||
 	    !CU_add_test(s, "RED marking curve", test_sw_red) ||
 	    !CU_add_test(s, "PFC headroom formula", test_sw_headroom) ||

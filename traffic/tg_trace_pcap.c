@@ -290,7 +290,7 @@ static int tg_pcap_frame(struct tg_pcap *x, const struct pcap_pkthdr *h, const u
 	/* The view reads the headers from the bytes held; zeros past them. */
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, data, hold);
-	if (pkt_view_l3(&v, PKT_LL_ROCE, buf, hold) != 0 || pkt_view_flow(&v, buf, hold) != 0 ||
+	if (pkt_view_l3(&v, PKT_LL_ROCE, buf, hold) != 0 || v.ip6 || pkt_view_flow(&v, buf, hold) != 0 ||
 	    v.proto != PKT_IPPROTO_UDP || v.dport != PKT_ROCE_UDP_PORT)
 		return 0;
 	++*roce;

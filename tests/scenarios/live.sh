@@ -9,13 +9,16 @@
 #   only, default 1): live.dilation, which stretches the path's delay as
 #   the endpoints see it by as much.
 #   live.sh FABEMU EXPDIR rtt        experiments/live/two-namespaces.yaml:
-#     UDP echoes between the namespaces. Independent expectation: the
-#     analytic path delay, 2 x (3 links x 1 ms + 3 x 0.672 us serialising a
-#     64-byte frame with its 20 bytes of preamble and gap at 1 Gb/s) =
-#     6.004 ms; the median RTT may exceed it by the kernels' and Python's
-#     own time (at most 1.5 ms here), never fall below it. The capture of
-#     h0:0 decodes in tshark (the outside decoder) with 0 malformed frames
-#     and holds every echo both ways. The simulated hosts h2 and h3 share
+#     UDP echoes between the namespaces, over IPv4 and then over IPv6
+#     (the plan's fd00:fab::/96 addresses; neighbour discovery answered by
+#     the live ports, hop limit and ECMP on the IPv6 5-tuple in the
+#     switches). Independent expectation: the analytic path delay, 2 x (3
+#     links x 1 ms + 3 x 0.672 us serialising a 64-byte frame with its 20
+#     bytes of preamble and gap at 1 Gb/s) = 6.004 ms (IPv6: an 87-byte
+#     frame, 6.0042 ms); the median RTT may exceed it by the kernels' and
+#     Python's own time (at most 1.5 ms here), never fall below it. The
+#     capture of h0:0 decodes in tshark (the outside decoder) with 0
+#     malformed frames and holds every echo both ways, IPv4 and IPv6. The simulated hosts h2 and h3 share
 #     the fabric: their 1 MiB WRITE, done before the first echo, has the
 #     FCT the same file gives simulated (fabemu run --set live.ports=[]),
 #     to the picosecond.
@@ -32,6 +35,10 @@
 #     bottleneck's payload rate for TCP
 #     (100 Mb/s x 1448 / 1538 = 94.1 Mb/s: timestamps on, headers, FCS,
 #     preamble and gap), within 10%.
+#   live.sh FABEMU EXPDIR ecn6       the same over IPv6 (the plan's
+#     fd00:fab::10.0.0.1 to fd00:fab::10.0.0.2; RFC 3168 in the traffic
+#     class, RFC 8200), against the bottleneck's payload rate for TCP over
+#     IPv6 (100 Mb/s x 1428 / 1538 = 92.85 Mb/s), within 10%.
 #   live.sh FABEMU EXPDIR memif      experiments/live/memif-left.yaml and
 #     memif-right.yaml: two fabemu processes joined by a memif port, each
 #     with a TAP endpoint (their loops yield their cores: live.poll).
@@ -81,30 +88,33 @@ if [ "$mode" != roce ] && ! why=$("$root/tools/live-netns.sh" check 2>&1); then
 	exit 77
 fi
 
-# 21 UDP echoes from 10.0.0.1 in $ns0 to 10.0.0.2 in $ns1 (its echo
-# server started here and stopped after): "COUNT MEDIAN_MS LEAST_MS" into
-# $work/rtt.
+# 21 UDP echoes from endpoint 0 in $ns0 to endpoint 1 in $ns1 (its echo
+# server started here and stopped after), over IPv4 (10.0.0.1 to
+# 10.0.0.2), or over IPv6 with $1 = 6 (the plan's fd00:fab::10.0.0.1 to
+# fd00:fab::10.0.0.2): "COUNT MEDIAN_MS LEAST_MS" into $work/rtt (or
+# rtt6).
 echoes() {
-	local echo_pid
-	ip netns exec "$ns1" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("10.0.0.2", 7))
+	local echo_pid fam=${1:-4} dst=10.0.0.2 out=$work/rtt
+	[ "$fam" = 6 ] && dst=fd00:fab::10.0.0.2 && out=$work/rtt6
+	ip netns exec "$ns1" python3 - "$fam" "$dst" <<'EOF' 2>/dev/null &
+import socket, sys
+s = socket.socket(socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[2], 7))
 s.settimeout(20)
 while True:
     d, a = s.recvfrom(2048)
     s.sendto(d, a)
-' 2>/dev/null &
+EOF
 	echo_pid=$!
 	sleep 0.3
-	ip netns exec "$ns0" python3 - >"$work/rtt" <<'EOF'
-import socket, statistics, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	ip netns exec "$ns0" python3 - "$fam" "$dst" >"$out" <<'EOF'
+import socket, statistics, sys, time
+s = socket.socket(socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(1.0)
 rtts = []
 for i in range(21):
     t = time.perf_counter()
-    s.sendto(bytes([i]), ("10.0.0.2", 7))
+    s.sendto(bytes([i]), (sys.argv[2], 7))
     try:
         s.recv(64)
         rtts.append((time.perf_counter() - t) * 1e3)
@@ -221,10 +231,12 @@ EOF
 	exit
 fi
 
+fam=4
+[ "$mode" = ecn6 ] && fam=6 && mode=ecn
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
 rate | ecn | pfc) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|pfc|memif|roce [tap|veth [DILATION]]" >&2; exit 2 ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|ecn6|pfc|memif|roce [tap|veth [DILATION]]" >&2; exit 2 ;;
 esac
 if [ "$mode" = ecn ]; then
 	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
@@ -257,7 +269,9 @@ done
 
 if [ "$mode" = rtt ]; then
 	echoes
+	echoes 6
 	read -r n med min <"$work/rtt"
+	read -r n6 med6 min6 <"$work/rtt6"
 	kill -INT "$pid"
 	wait "$pid" || { cat "$work/stdout" "$work/stderr" >&2; echo "FAIL: fabemu live --check failed" >&2; exit 1; }
 	pid=
@@ -265,21 +279,30 @@ if [ "$mode" = rtt ]; then
 	grep -q "^2 passed, 0 failed" "$work/stdout" && grep -q 'failures="0"' "$work/junit.xml" ||
 		{ cat "$work/stdout" >&2; echo "FAIL: fabemu live --check: not 2 assertions passed" >&2; exit 1; }
 	echo "ok: fabemu live --check: 2 passed, 0 failed (and the JUnit report)"
-	python3 - "$n" "$med" "$min" "$dilation" <<'EOF'
+	# IPv4, then IPv6: the same path; an echo of one byte is a padded
+	# minimal frame over IPv4 (84 bytes on the wire with preamble and gap),
+	# 87 over IPv6 (14 + 40 + 8 + 1, FCS, 20).
+	for fam in 4 6; do
+		if [ "$fam" = 4 ]; then set -- "$n" "$med" "$min"; else set -- "$n6" "$med6" "$min6"; fi
+		python3 - "$@" "$dilation" "$fam" <<'EOF'
 import sys
 n, med, least, dil = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-path = dil * 2 * (3 * 1.0 + 3 * 84 * 8 / 1e9 * 1e3)
+path = dil * 2 * (3 * 1.0 + 3 * (84 if sys.argv[5] == "4" else 87) * 8 / 1e9 * 1e3)
 ok = n >= 20 and least >= path - 0.01 and path <= med <= path + 1.5
-print("%s: %d echoes, median %.3f ms, least %.3f ms, path %.4f ms (live.dilation %g)" % (
-    "ok" if ok else "FAIL", n, med, least, path, dil))
+print("%s: IPv%s: %d echoes, median %.3f ms, least %.3f ms, path %.4f ms (live.dilation %g)" % (
+    "ok" if ok else "FAIL", sys.argv[5], n, med, least, path, dil))
 sys.exit(0 if ok else 1)
 EOF
-	# Every echo both ways on h0's port, as the outside decoder reads it.
+	done
+	# Every echo both ways on h0's port, as the outside decoder reads it
+	# (IPv6: the requests, to fd00:fab::10.0.0.2, and the answers).
 	cap=$work/out/capture/h0-p0.pcap
 	malformed=$(tshark -r "$cap" -Y _ws.malformed 2>/dev/null | wc -l)
-	udp=$(tshark -r "$cap" -Y 'udp.port == 7' 2>/dev/null | wc -l)
-	echo "capture: $udp UDP frames to or from port 7, $malformed malformed"
-	[ "$malformed" -eq 0 ] && [ "$udp" -ge $((2 * n)) ] || { echo "FAIL: capture" >&2; exit 1; }
+	udp=$(tshark -r "$cap" -Y 'ip && udp.port == 7' 2>/dev/null | wc -l)
+	udp6=$(tshark -r "$cap" -Y 'ipv6 && udp.port == 7' 2>/dev/null | wc -l)
+	echo "capture: $udp IPv4 and $udp6 IPv6 UDP frames to or from port 7, $malformed malformed"
+	[ "$malformed" -eq 0 ] && [ "$udp" -ge $((2 * n)) ] && [ "$udp6" -ge $((2 * n6)) ] ||
+		{ echo "FAIL: capture" >&2; exit 1; }
 	"$fabemu" run "$exp" --set 'live.ports=[]' -o "$work/sim" -q
 	python3 - "$work/out/flows.csv" "$work/sim/flows.csv" <<'EOF'
 import csv, sys
@@ -297,7 +320,7 @@ s = json.load(open(sys.argv[1]))
 n = int(sys.argv[2])
 p0, p1 = s["live"]["ports"]["h0:0"], s["live"]["ports"]["h1:0"]
 ok = s["valid"] and p0["in_frames"] >= n and p1["out_frames"] >= n and p1["in_frames"] >= n \
-    and p0["out_frames"] >= n and p0["arp_replies"] >= 1 and s["drops"]["total"] == 0
+    and p0["out_frames"] >= n and p0["arp_replies"] >= 2 and s["drops"]["total"] == 0
 print("%s: summary.json live counters: h0 in %d out %d, h1 in %d out %d, drops %d" % (
     "ok" if ok else "FAIL", p0["in_frames"], p0["out_frames"], p1["in_frames"], p1["out_frames"],
     s["drops"]["total"]))
@@ -307,11 +330,13 @@ EOF
 fi
 
 if [ "$mode" = ecn ]; then
-	ip netns exec "$ns1" python3 - >"$work/rx" <<'EOF' &
-import socket, time
-s = socket.socket()
+	dst=10.0.0.2
+	[ "$fam" = 6 ] && dst=fd00:fab::10.0.0.2
+	ip netns exec "$ns1" python3 - "$fam" "$dst" >"$work/rx" <<'EOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("10.0.0.2", 5002))
+s.bind((sys.argv[2], 5002))
 s.listen(1)
 s.settimeout(20)
 c, _ = s.accept()
@@ -325,10 +350,10 @@ print(n, time.perf_counter() - t0)
 EOF
 	rx_pid=$!
 	sleep 0.3
-	ip netns exec "$ns0" python3 - <<'EOF'
-import socket, time
-s = socket.socket()
-s.connect(("10.0.0.2", 5002))
+	ip netns exec "$ns0" python3 - "$fam" "$dst" <<'EOF'
+import socket, sys, time
+s = socket.socket(socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET)
+s.connect((sys.argv[2], 5002))
 b = bytes(1 << 16)
 t0 = time.perf_counter()
 while time.perf_counter() - t0 < 2.0:
@@ -339,13 +364,19 @@ EOF
 	stop_live
 	read -r bytes secs <"$work/rx"
 	cap=$work/out/capture/sw1-p0.pcap
-	ce=$(tshark -r "$cap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
-	ece=$(tshark -r "$cap" -Y 'tcp.flags.ece == 1' 2>/dev/null | wc -l)
-	python3 - "$bytes" "$secs" "$work/out" "$ce" "$ece" <<'EOF'
+	if [ "$fam" = 6 ]; then
+		ce=$(tshark -r "$cap" -Y 'ipv6.tclass.ecn == 3 && tcp' 2>/dev/null | wc -l)
+		ece=$(tshark -r "$cap" -Y 'ipv6 && tcp.flags.ece == 1' 2>/dev/null | wc -l)
+	else
+		ce=$(tshark -r "$cap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
+		ece=$(tshark -r "$cap" -Y 'tcp.flags.ece == 1' 2>/dev/null | wc -l)
+	fi
+	python3 - "$bytes" "$secs" "$work/out" "$ce" "$ece" "$fam" <<'EOF'
 import csv, json, statistics, sys
 bytes_, secs, out, ce, ece = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 good = bytes_ * 8 / secs / 1e6 if secs > 0 else 0
-expect = 100 * 1448 / 1538
+# TCP's payload per 1538 bytes on the wire: 1448 over IPv4, 20 fewer over IPv6.
+expect = 100 * (1448 if sys.argv[6] == "4" else 1428) / 1538
 s = json.load(open(out + "/summary.json"))
 q = sorted(int(r["queue_bytes"]) for r in csv.DictReader(open(out + "/series.csv"))
            if r["port"] == "sw0:1" and int(r["queue_bytes"]) > 0)
@@ -353,9 +384,9 @@ med = statistics.median(q) if q else 0
 p95 = q[int(len(q) * 0.95)] if q else 0
 ok = s["drops"]["total"] == 0 and ce > 0 and ece > 0 and med < 128 * 1024 and p95 < 192 * 1024 \
     and len(q) >= 1500 and abs(good - expect) <= 0.10 * expect
-print("%s: TCP with ECN: %.2f Mb/s (the bottleneck's TCP payload rate %.2f), %d drops, %d CE-marked "
+print("%s: TCP over IPv%s with ECN: %.2f Mb/s (the bottleneck's TCP payload rate %.2f), %d drops, %d CE-marked "
       "frames and %d ECE echoes at sw1:0, queue at sw0:1 median %d B, p95 %d B over %d busy samples "
-      "of 1 ms (buffer 262144 B)" % ("ok" if ok else "FAIL", good, expect, s["drops"]["total"], ce,
+      "of 1 ms (buffer 262144 B)" % ("ok" if ok else "FAIL", sys.argv[6], good, expect, s["drops"]["total"], ce,
                                     ece, med, p95, len(q)))
 sys.exit(0 if ok else 1)
 EOF
