@@ -235,12 +235,22 @@ uint64_t __wrap_get_tsc_freq(void)
 
 int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char err[CFG_ERR_BYTES])
 {
+	return sim_eal_start(user_argc, user_argv, mem_mb, false, err);
+}
+
+int sim_eal_start(int user_argc, char **user_argv, unsigned mem_mb, bool hw, char err[CFG_ERR_BYTES])
+{
 	char mem[16];
-	char *base[] = {
+	char *sim_base[] = {
 		"fabemu", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
 		"-l", "0", "-m", mem, "--log-level=lib.eal:error",
 	};
-	int n_base = (int)(sizeof(base) / sizeof(base[0]));
+	char *hw_base[] = {
+		"fabemu", "--in-memory", "--no-telemetry", "-l", "0", "--log-level=lib.eal:error",
+	};
+	char **base = hw ? hw_base : sim_base;
+	int n_base = hw ? (int)(sizeof(hw_base) / sizeof(hw_base[0]))
+			: (int)(sizeof(sim_base) / sizeof(sim_base[0]));
 	char **argv = calloc((size_t)(n_base + user_argc + 1), sizeof(*argv));
 	int argc = 0, r;
 

@@ -190,6 +190,11 @@ uint64_t sim_run_window(struct sim *s, unsigned __int128 bound);
  * filled: -EINVAL when the EAL rejects its arguments (bad input). Call once
  * per process. */
 int sim_eal_init(int user_argc, char **user_argv, unsigned mem_mb, char err[CFG_ERR_BYTES]);
+/* The same with @hw (fabemu live with NIC ports on the PCI bus): huge
+ * pages, taken as needed (their DMA needs memory the IOMMU maps, and no
+ * -m), and the PCI bus, which @user_argv's -a options limit to the NICs
+ * named; nothing shared between processes (--in-memory). */
+int sim_eal_start(int user_argc, char **user_argv, unsigned mem_mb, bool hw, char err[CFG_ERR_BYTES]);
 
 /* Create the packet pool: @n_mbufs mbufs with at least @data_room bytes of
  * data each (rounded up so that each packet is whole lines) and our

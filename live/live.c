@@ -384,7 +384,7 @@ static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
 	if ((r = rte_eth_dev_configure(lp->eth, 1, 1, &conf)) != 0 ||
 	    /* (af_packet's frames are bounded by its PACKET_MMAP frames, which
 	     * the device arguments size: its MTU stays DPDK's 1500.) */
-	    (c->driver == EXP_LIVE_TAP &&
+	    ((c->driver == EXP_LIVE_TAP || c->driver == EXP_LIVE_PCI) &&
 	     (r = rte_eth_dev_set_mtu(lp->eth, (uint16_t)lp->l->e->live.mtu_bytes)) != 0) ||
 	    (r = rte_eth_rx_queue_setup(lp->eth, 0, LIVE_RING, rte_eth_dev_socket_id(lp->eth), NULL,
 					 lp->l->io_pool)) != 0 ||
@@ -396,7 +396,7 @@ static int live_eth_start(struct live_port *lp, char err[CFG_ERR_BYTES])
 	}
 	lp->started = true;
 	/* The endpoint sends to the first hop's MAC, not the DPDK port's. */
-	if (c->driver == EXP_LIVE_AF_PACKET || c->driver == EXP_LIVE_VETH)
+	if (c->driver == EXP_LIVE_AF_PACKET || c->driver == EXP_LIVE_VETH || c->driver == EXP_LIVE_PCI)
 		rte_eth_promiscuous_enable(lp->eth);
 	return 0;
 }

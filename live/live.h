@@ -24,12 +24,15 @@ struct fabric;
 struct live;
 struct results;
 
-/* The EAL arguments that create @e's live ports (--vdev=..., and two log
- * levels), appended to @argv (which has room for @cap more: two more than
- * the ports) from *@argc on. Strings are malloc'd (live_eal_args_free).
- * 0, -ENOMEM or -E2BIG. */
+/* The EAL arguments that create @e's live ports (--vdev=..., -a PCI for a
+ * pci port, and two log levels), appended to @argv (which has room for
+ * @cap more: two per port and two) from *@argc on. Strings are malloc'd
+ * (live_eal_args_free). 0, -ENOMEM or -E2BIG. */
 int live_eal_args(const struct exp *e, char **argv, int *argc, int cap);
 void live_eal_args_free(char **argv, int from, int to);
+/* Whether @e's live ports need the EAL on hardware (sim_eal_start's hw):
+ * a pci port. */
+bool live_eal_hw(const struct exp *e);
 
 /* Before the EAL starts: every live port's namespace exists, the program
  * may create TAPs (root or CAP_NET_ADMIN). 0, or -EINVAL (the file's fault,

@@ -25,6 +25,10 @@ extern char **environ;
 
 void live_vdev_name(const struct exp_live_port *c, uint32_t i, char name[64])
 {
+	if (c->driver == EXP_LIVE_PCI) {
+		snprintf(name, 64, "%s", c->pci); /* the EAL names a PCI port by its address */
+		return;
+	}
 	snprintf(name, 64, "%s%u",
 		 c->driver == EXP_LIVE_TAP     ? "net_tap"
 		 : c->driver == EXP_LIVE_MEMIF ? "net_memif"
@@ -50,7 +54,13 @@ int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 		if (cap-- <= 0)
 			return -E2BIG;
 		live_vdev_name(c, i, name);
-		if (c->driver == EXP_LIVE_TAP) {
+		if (c->driver == EXP_LIVE_PCI) {
+			/* The PCI bus probes only the NICs allowed. */
+			if (cap-- <= 0)
+				return -E2BIG;
+			if (!(argv[(*argc)++] = strdup("-a")) || !(a = strdup(c->pci)))
+				return -ENOMEM;
+		} else if (c->driver == EXP_LIVE_TAP) {
 			if (asprintf(&a, "--vdev=%s,iface=%s", name, c->iface) < 0)
 				return -ENOMEM;
 		} else if (c->driver == EXP_LIVE_MEMIF) {
@@ -71,6 +81,14 @@ int live_eal_args(const struct exp *e, char **argv, int *argc, int cap)
 		argv[(*argc)++] = a;
 	}
 	return 0;
+}
+
+bool live_eal_hw(const struct exp *e)
+{
+	for (uint32_t i = 0; i < e->live.n_ports; i++)
+		if (e->live.ports[i].driver == EXP_LIVE_PCI)
+			return true;
+	return false;
 }
 
 void live_eal_args_free(char **argv, int from, int to)
@@ -118,6 +136,92 @@ static int live_no_traffic(const struct exp *e, char err[CFG_ERR_BYTES])
 	return 0;
 }
 
+/* Kernel drivers through which a DPDK PMD drives a NIC: vfio-pci (the one
+ * to use), uio_pci_generic and igb_uio; and mlx5_core, which an mlx5 port
+ * keeps (DPDK's mlx5 PMD works beside it, through rdma-core). */
+static const char *const live_pci_kdrivers[] = { "vfio-pci", "uio_pci_generic", "igb_uio", "mlx5_core",
+						  NULL };
+
+/* The free huge pages of every size, in bytes. */
+static uint64_t live_free_huge_bytes(void)
+{
+	static const char *const sizes[] = { "hugepages-2048kB", "hugepages-1048576kB" };
+	static const uint64_t bytes[] = { UINT64_C(2) << 20, UINT64_C(1) << 30 };
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		char path[96];
+		unsigned long long n = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/%s/free_hugepages", sizes[i]);
+		if ((f = fopen(path, "r"))) {
+			if (fscanf(f, "%llu", &n) != 1)
+				n = 0;
+			fclose(f);
+		}
+		total += n * bytes[i];
+	}
+	return total;
+}
+
+/* A pci port's NIC, before the EAL probes it: there, bound to a driver a
+ * PMD works through, a PMD for it linked, its DMA memory at hand (huge
+ * pages). 0, -EINVAL (no such device: the file's fault) or another -errno,
+ * with @err saying what to do. */
+static int live_pci_preflight(const struct exp_live_port *c, char err[CFG_ERR_BYTES])
+{
+	const char *at = c->mark.file, *drv;
+	char path[96], link[256];
+	unsigned line = c->mark.line, col = c->mark.col;
+	struct stat st;
+	ssize_t n;
+	unsigned k;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", c->pci);
+	if (stat(path, &st) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "%s:%u:%u: live port %s: no PCI device %s here (lspci -D lists them)",
+			 at, line, col, c->iface, c->pci);
+		return -EINVAL;
+	}
+	if (!FAB_LIVE_PCI_DRIVERS[0]) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: live port %s: this fabemu has no NIC drivers for pci ports: build it with "
+			 "them, e.g. `meson configure BUILD -Dlive_pci_drivers=ice,mlx5 && ninja -C BUILD` "
+			 "(docs/user-guide.md, \"Real NICs\")", at, line, col, c->iface);
+		return -ENOTSUP;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", c->pci);
+	if ((n = readlink(path, link, sizeof(link) - 1)) < 0)
+		link[0] = 0;
+	else
+		link[n] = 0;
+	drv = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	for (k = 0; live_pci_kdrivers[k] && strcmp(drv, live_pci_kdrivers[k]); k++)
+		;
+	if (!live_pci_kdrivers[k]) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: live port %s: PCI device %s is %s%s%s: give it to DPDK with `modprobe "
+			 "vfio-pci; dpdk-devbind.py -b vfio-pci %s` (Debian's dpdk package; docs/user-guide.md, "
+			 "\"Real NICs\")", at, line, col, c->iface, c->pci, drv[0] ? "the kernel's (driver " : "bound to no driver",
+			 drv, drv[0] ? ", an interface of this host?)" : "", c->pci);
+		return -EBUSY;
+	}
+	if (!strcmp(drv, "vfio-pci") && access("/dev/vfio/vfio", R_OK | W_OK) != 0) {
+		snprintf(err, CFG_ERR_BYTES, "live port %s: /dev/vfio/vfio: %s (modprobe vfio-pci; an IOMMU "
+			 "on: intel_iommu=on or amd_iommu=on)", c->iface, strerror(errno));
+		return -EPERM;
+	}
+	if (live_free_huge_bytes() == 0) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "live port %s: a NIC's DMA needs huge pages and none is free: reserve some, e.g. "
+			 "`echo 1024 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages` (2 GiB)",
+			 c->iface);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
 {
 	int r;
@@ -147,6 +251,8 @@ int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
 				 c->mark.file, c->mark.line, c->mark.col, c->iface, c->iface);
 			return -EINVAL;
 		}
+		if (c->driver == EXP_LIVE_PCI && (r = live_pci_preflight(c, err)) != 0)
+			return r;
 		if (c->driver == EXP_LIVE_AF_PACKET) {
 			if (stat(path, &st) != 0) {
 				snprintf(err, CFG_ERR_BYTES,
@@ -162,9 +268,9 @@ int live_preflight(const struct exp *e, char err[CFG_ERR_BYTES])
 		need_root |= e->live.ports[i].driver != EXP_LIVE_MEMIF;
 	if (need_root && geteuid() != 0) {
 		snprintf(err, CFG_ERR_BYTES,
-			 "tap, veth and af_packet ports need root (CAP_NET_ADMIN and CAP_NET_RAW) to make "
-			 "TAPs and veths, open raw sockets and move them into namespaces: run fabemu live "
-			 "as root");
+			 "tap, veth, af_packet and pci ports need root (CAP_NET_ADMIN and CAP_NET_RAW) to "
+			 "make TAPs and veths, open raw sockets and move them into namespaces, and to drive "
+			 "NICs: run fabemu live as root");
 		return -EPERM;
 	}
 	if (access("/dev/net/tun", R_OK | W_OK) != 0) {

@@ -146,6 +146,8 @@ enum exp_live_driver {
 			     * other opened raw (net_af_packet) */
 	EXP_LIVE_MEMIF,     /* shared memory with another DPDK program, a second fabemu
 			     * among them (net_memif) */
+	EXP_LIVE_PCI,       /* a NIC port on the PCI bus, bound to vfio-pci (or an mlx5
+			     * port, which stays with its kernel driver): a DPDK PMD */
 };
 
 /* live.ports.role: a memif port's side of the connection. */
@@ -170,6 +172,8 @@ struct exp_live_port {
 				      * address there (veth: required); tap: NULL leaves
 				      * it where it is made */
 	const char *socket;          /* memif: the control socket's path, else NULL */
+	char pci[16];                /* pci: the NIC's PCI address, DDDD:BB:DD.F (the
+				      * domain filled in), else "" */
 	enum exp_live_role role;     /* memif: server or client */
 	struct cfg_mark mark;        /* where it was written */
 };

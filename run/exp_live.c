@@ -58,7 +58,7 @@ static int exp_live_netns(const struct cfg_node *n, void *params, char err[CFG_E
 	return exp_live_name(n, 64, "netns", &((struct exp_live_port *)params)->netns, err);
 }
 
-static const char *const exp_live_drivers[] = { "tap", "af_packet", "veth", "memif", NULL };
+static const char *const exp_live_drivers[] = { "tap", "af_packet", "veth", "memif", "pci", NULL };
 static const char *const exp_live_roles[] = { "server", "client", NULL };
 
 /* memif's control socket: an absolute path of plain characters (it goes
@@ -79,6 +79,45 @@ static int exp_live_socket(const struct cfg_node *n, void *params, char err[CFG_
 		return -EINVAL;
 	}
 	p->socket = s;
+	return 0;
+}
+
+static int exp_live_hex(const char *s, size_t n, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (strspn(s, "0123456789abcdefABCDEF") != n)
+		return -1;
+	v = strtoul(s, &end, 16);
+	if (end != s + n || v > max)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* pci: a PCI address, [DDDD:]BB:DD.F (hex; device at most 1f, function
+ * at most 7), kept with its domain (0000 when left out), in lower case:
+ * the name the EAL gives the NIC's port. */
+static int exp_live_pci(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct exp_live_port *p = params;
+	unsigned dom = 0, bus, dev, fn;
+	const char *s, *b;
+	size_t len;
+
+	if (cfg_str(n, &s, err) != 0)
+		return -EINVAL;
+	len = strlen(s);
+	b = len == 12 ? s + 5 : s;
+	if ((len != 7 && len != 12) || (len == 12 && (s[4] != ':' || exp_live_hex(s, 4, 0xffff, &dom))) ||
+	    b[2] != ':' || b[5] != '.' || exp_live_hex(b, 2, 0xff, &bus) ||
+	    exp_live_hex(b + 3, 2, 0x1f, &dev) || exp_live_hex(b + 6, 1, 7, &fn)) {
+		cfg_errorf(err, n, "pci '%s': a PCI address, [DDDD:]BB:DD.F in hex, such as 0000:3b:00.0 "
+			   "(lspci -D lists them)", s);
+		return -EINVAL;
+	}
+	snprintf(p->pci, sizeof(p->pci), "%04x:%02x:%02x.%x", dom, bus, dev, fn);
 	return 0;
 }
 
@@ -111,6 +150,17 @@ static int exp_live_port_check(const struct cfg_node *map, void *params, char er
 		}
 		role->omit = true; /* the walker's fill: left out of the resolved file */
 	}
+	if ((p->driver == EXP_LIVE_PCI) != (p->pci[0] != 0)) {
+		cfg_errorf(err, p->pci[0] ? cfg_get(map, "pci") : map,
+			   p->pci[0] ? "pci: only a pci port has a PCI address"
+				     : "a pci port needs pci: the NIC's PCI address, such as 0000:3b:00.0");
+		return -EINVAL;
+	}
+	if (p->driver == EXP_LIVE_PCI && p->netns) {
+		cfg_errorf(err, cfg_get(map, "netns"),
+			   "netns: a pci port's NIC is DPDK's, not the kernel's: there is no interface to move");
+		return -EINVAL;
+	}
 	if (p->driver == EXP_LIVE_MEMIF && p->netns) {
 		cfg_errorf(err, cfg_get(map, "netns"), "netns: a memif port has no interface to move");
 		return -EINVAL;
@@ -124,18 +174,21 @@ static const struct cfg_key exp_live_port_keys[] = {
 	{ "driver", CFG_KEY_ENUM, "tap", .off = offsetof(struct exp_live_port, driver),
 	  .names = exp_live_drivers,
 	  .doc = "tap (a TAP device fabemu makes), veth (a veth pair fabemu makes, its other end in "
-		 "netns; MTU up to 9000), af_packet (an existing interface, opened raw) or memif "
-		 "(shared memory with another DPDK program: a second fabemu)" },
+		 "netns; MTU up to 9000), af_packet (an existing interface, opened raw), memif "
+		 "(shared memory with another DPDK program: a second fabemu) or pci (a NIC port "
+		 "bound to vfio-pci, or an mlx5 one; builds with -Dlive_pci_drivers)" },
 	{ "iface", CFG_KEY_CUSTOM, .required = "the interface's name, e.g. fab0",
 	  .read = exp_live_iface,
-	  .doc = "the TAP's or veth's name, the interface to open, or a memif port's name in "
-		 "results (at most 15 bytes)" },
+	  .doc = "the TAP's or veth's name, the interface to open, or a memif or pci port's name "
+		 "in results (at most 15 bytes)" },
 	{ "netns", CFG_KEY_CUSTOM, NULL, .read = exp_live_netns,
 	  .doc = "tap, veth: the network namespace (it must exist) to put the TAP or the veth's "
 		 "other end into, where fabemu gives it the host's MAC and address (veth: required; "
 		 "tap: absent leaves it unconfigured where it is made)" },
 	{ "socket", CFG_KEY_CUSTOM, NULL, .read = exp_live_socket,
 	  .doc = "memif: the control socket's path (required; a file, not in the abstract namespace)" },
+	{ "pci", CFG_KEY_CUSTOM, NULL, .read = exp_live_pci,
+	  .doc = "pci: the NIC port's PCI address, [DDDD:]BB:DD.F (required)" },
 	{ "role", CFG_KEY_ENUM, "server", .off = offsetof(struct exp_live_port, role),
 	  .names = exp_live_roles,
 	  .doc = "memif: server (makes the socket, waits for the client) or client" },

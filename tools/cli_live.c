@@ -16,7 +16,7 @@
 int cli_live_engine(const struct cli_run_opts *o, struct exp *e, int *argc, char ***argv,
 		    char msg[CFG_ERR_BYTES + 64])
 {
-	int n = o->sim.eal_argc, cap = o->live ? (int)e->live.n_ports + 2 : 0, r;
+	int n = o->sim.eal_argc, cap = o->live ? 2 * (int)e->live.n_ports + 2 : 0, r;
 	char **v;
 
 	*argc = 0;

@@ -305,7 +305,8 @@ static int cli_job_engine(struct cli_job *j)
 		return rc == CLI_BAD_INPUT ? cli_job_bad(j, "bad_input", msg) : cli_job_failed(j, "live", msg);
 	if (cli_arm_stop(j->o) != 0)
 		return cli_job_failed(j, "signals", "cannot install signal handlers");
-	if ((r = sim_eal_init(j->eal_argc, j->eal_argv, fabric_eal_mem_mb(e), err)) != 0) {
+	if ((r = sim_eal_start(j->eal_argc, j->eal_argv, fabric_eal_mem_mb(e), j->o->live && live_eal_hw(e),
+			       err)) != 0) {
 		snprintf(msg, sizeof(msg), "fabemu: %s", err);
 		return r == -EINVAL ? cli_job_bad(j, "eal", msg) : cli_job_failed(j, "eal", err);
 	}

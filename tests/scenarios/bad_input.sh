@@ -964,5 +964,19 @@ expect live-junit "live: --junit goes with --check" \
 	"$fabemu" live "$tmp/live-ns.yaml" --junit "$tmp/j.xml"
 expect live-threads "live: --threads and --partitions: a live run is one thread" \
 	"$fabemu" live "$tmp/live-ns.yaml" --threads 2
+# pci ports (real NICs): the address's form and the keys that go with it,
+# and a device that is not there (fabemu live's check, before the EAL).
+exp live-pci-none "live-pci-none.yaml:3:16: a pci port needs pci: the NIC's PCI address" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: n0, driver: pci}]}"
+exp live-pci-form "live-pci-form.yaml:3:60: pci '3b:00.8': a PCI address, \[DDDD:\]BB:DD.F in hex" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: n0, driver: pci, pci: '3b:00.8'}]}"
+exp live-pci-tap "live-pci-tap.yaml:3:47: pci: only a pci port has a PCI address" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0, pci: '3b:00.0'}]}"
+exp live-pci-netns "live-pci-netns.yaml:3:78: netns: a pci port's NIC is DPDK's" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: n0, driver: pci, pci: '3b:00.0', netns: x}]}"
+printf '%s\n' "$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: n0, driver: pci, pci: 'ff:1f.7'}]}" \
+	>"$tmp/live-pci-absent.yaml"
+expect live-pci-absent "live-pci-absent.yaml:3:16: live port n0: no PCI device 0000:ff:1f.7 here" \
+	"$fabemu" live "$tmp/live-pci-absent.yaml" -q -o "$tmp/res-live"
 [ "$fail" -eq 0 ] && echo "bad input: OK ($n cases)"
 exit "$fail"

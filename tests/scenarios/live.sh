@@ -73,6 +73,12 @@
 #     least 0.8 s of the 2 s stream (a Python sender on a busy machine
 #     offers its 200 Mb/s in bursts), never above it, and the switch drops
 #     the excess.
+#   live.sh FABEMU EXPDIR pci        a pci port (a real NIC) on a PCI device
+#     of this machine that its kernel drives (its network interface, say):
+#     fabemu live must refuse it before the EAL touches the bus, exit 1,
+#     saying what to do: this build has no NIC drivers (the default), or
+#     the device is the kernel's (a build with -Dlive_pci_drivers). No
+#     root needed; skipped where no PCI device has a kernel driver.
 set -euo pipefail
 
 fabemu=$(realpath "$1")
@@ -81,6 +87,31 @@ mode=$3
 driver=${4:-tap} # how the endpoints are bound: tap or veth
 dilation=${5:-1} # rtt: live.dilation (the path's delay scales with it)
 root=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ "$mode" = pci ]; then
+	dev=
+	for d in /sys/bus/pci/devices/*; do
+		drv=$(basename "$(readlink "$d/driver" 2>/dev/null)" 2>/dev/null || true)
+		case "$drv" in "" | vfio-pci | uio_pci_generic | igb_uio | mlx5_core) continue ;; esac
+		dev=$(basename "$d")
+		break
+	done
+	[ -n "$dev" ] || { echo "SKIP: no PCI device here with a kernel driver"; exit 77; }
+	out=$(mktemp -d)
+	rc=0
+	"$fabemu" live "$expdir/live/bottleneck.yaml" -q -o "$out/res" \
+		--set "live.ports=[{port: 'h0:0', driver: pci, iface: nic0, pci: '$dev'}]" 2>"$out/err" || rc=$?
+	if [ "$rc" -eq 1 ] && grep -Eq "live port nic0: (this fabemu has no NIC drivers for pci ports: build it with them|PCI device $dev is the kernel's \(driver $drv)" "$out/err" &&
+		[ ! -e "$out/res/summary.json" ]; then
+		echo "ok: a pci port on $dev (driver $drv) refused before the EAL: $(cat "$out/err")"
+		rm -rf "$out"
+		exit 0
+	fi
+	echo "FAIL: a pci port on $dev (driver $drv): exit $rc" >&2
+	cat "$out/err" >&2
+	rm -rf "$out"
+	exit 1
+fi
 
 # (roce binds memif ports only: no TAP, no namespace, no root.)
 if [ "$mode" != roce ] && ! why=$("$root/tools/live-netns.sh" check 2>&1); then
@@ -236,7 +267,7 @@ fam=4
 case "$mode" in
 rtt) exp=$expdir/live/two-namespaces.yaml ;;
 rate | ecn | pfc) exp=$expdir/live/bottleneck.yaml ;;
-*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|ecn6|pfc|memif|roce [tap|veth [DILATION]]" >&2; exit 2 ;;
+*) echo "usage: $0 FABEMU EXPDIR rtt|rate|ecn|ecn6|pfc|memif|roce|pci [tap|veth [DILATION]]" >&2; exit 2 ;;
 esac
 if [ "$mode" = ecn ]; then
 	ip netns exec "$ns0" sysctl -qw net.ipv4.tcp_ecn=1
