@@ -14,6 +14,8 @@
 #include <rte_mbuf.h>
 
 #include "pkt_ll.h"
+#include "sim.h"
+#include "sim_rec.h"
 
 enum {
 	CAP_DEFAULT_SNAPLEN = 65535,
@@ -234,6 +236,45 @@ static void cap_ng_write(struct cap_file *c, uint64_t t_ps, const void *data, ui
 	cap_ng_put(c->ng, data, caplen);
 	cap_ng_put(c->ng, zeros, cap_ng_pad4(caplen) - caplen);
 	cap_ng_put(c->ng, &total, sizeof(total));
+	c->n_frames++;
+}
+
+/* sim_rec_out of a pcapng file: a block, or a lost one (an error). */
+static void cap_ng_out(void *dest, const void *data, size_t n)
+{
+	struct cap_ng *ng = dest;
+
+	if (data)
+		cap_ng_put(ng, data, n);
+	else if (!ng->err)
+		ng->err = ENOMEM;
+}
+
+void cap_write_ev(struct cap_file *c, struct sim *s, const struct rte_mbuf *m, uint32_t frame_bytes)
+{
+	uint32_t caplen, len, pad, total;
+	uint64_t t_ns;
+	uint8_t *o;
+
+	if (likely(!s->rec || !c->ng)) {
+		cap_write(c, s->now_ps, m, frame_bytes);
+		return;
+	}
+	/* One file for every partition's ports: the block waits in order. */
+	caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
+	len = RTE_MAX(frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0, caplen);
+	pad = cap_ng_pad4(caplen);
+	total = 7 * 4 + pad + 4;
+	t_ns = s->now_ps / CAP_PS_PER_NS;
+	if (!(o = sim_rec_room(s, cap_ng_out, c->ng, total)))
+		return;
+	const uint32_t h[7] = { CAP_NG_EPB, total, c->if_id, (uint32_t)(t_ns >> 32), (uint32_t)t_ns,
+				caplen, len };
+
+	memcpy(o, h, sizeof(h));
+	memcpy(o + sizeof(h), rte_pktmbuf_read(m, 0, caplen, c->linear), caplen);
+	memset(o + sizeof(h) + caplen, 0, pad - caplen);
+	memcpy(o + sizeof(h) + pad, &total, sizeof(total));
 	c->n_frames++;
 }
 

@@ -77,9 +77,11 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t poo
 	p->bar.n = workers;
 	p->parts = aligned_alloc(64, sizeof(*p->parts) * n);
 	p->workers = calloc(workers, sizeof(*p->workers));
-	if (!p->parts || !p->workers) {
+	p->recs = calloc(n + 1, sizeof(*p->recs));
+	if (!p->parts || !p->workers || !p->recs) {
 		free(p->parts);
 		free(p->workers);
+		free(p->recs);
 		free(p);
 		snprintf(err, CFG_ERR_BYTES, "out of memory");
 		return NULL;
@@ -114,7 +116,10 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t poo
 		pp->sim.par = p;
 		pp->sim.part = i;
 		pp->sim.ids = root->ids;
+		pp->sim.rec = &pp->rec;
+		p->recs[i] = &pp->rec;
 	}
+	p->recs[n] = &p->root_rec;
 	return p;
 }
 
@@ -131,6 +136,7 @@ void par_free(struct par *p)
 			free(pp->out[j].buf);
 		free(pp->out);
 		free(pp->defer);
+		sim_rec_free(&pp->rec);
 		if (pp->sim.ids)
 			sim_fini(&pp->sim);
 		if (i > 0)
@@ -140,6 +146,8 @@ void par_free(struct par *p)
 		p->root->par = NULL;
 	par_remote_free(p);
 	free(p->dsort);
+	sim_rec_free(&p->root_rec);
+	free(p->recs);
 	free(p->parts);
 	free(p->workers);
 	free(p);
@@ -405,9 +413,16 @@ static void par_root_event(struct par *p)
 	 * partition's nodes happens at its time there too (every partition
 	 * has handled all its events before the event's key, and none
 	 * after). */
-	for (uint32_t i = 0; i < p->n; i++)
+	for (uint32_t i = 0; i < p->n; i++) {
 		p->parts[i].sim.now_ps = root->now_ps;
+		/* What it writes in order keeps its key, in the root's records. */
+		p->parts[i].sim.rec = &p->root_rec;
+		p->parts[i].sim.cur_key = e.key;
+	}
+	root->cur_key = e.key;
 	e.fn(root, e.obj);
+	for (uint32_t i = 0; i < p->n; i++)
+		p->parts[i].sim.rec = &p->parts[i].rec;
 	if (!root->monitor_event)
 		root->last_work_ps = root->now_ps;
 	root->monitor_event = false;
@@ -496,6 +511,9 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		if (lead) {
 			p->windows++;
 			p->bound_ps = (uint64_t)(bound >> 64);
+			/* Every event before the bound has run (and the root's
+			 * last one, before the window): their records, in order. */
+			sim_rec_flush(p->recs, p->n + 1);
 			if (p->remote.size)
 				par_swap(p); /* looks once the frames are in (below) */
 			else
@@ -644,6 +662,7 @@ uint64_t par_run(struct par *p)
 	par_loop(p, &p->workers[0]);
 	for (uint32_t w = 1; w < p->n_workers; w++)
 		pthread_join(p->workers[w].thread, NULL);
+	sim_rec_flush(p->recs, p->n + 1); /* the last root event's */
 	par_fold_end(p);
 	return root->n_events - start;
 }

@@ -13,6 +13,7 @@
 #include "par.h"
 #include "pkt.h"
 #include "sim.h"
+#include "sim_rec.h"
 
 /* Frames from one partition to another during a window: records laid end
  * to end (struct par_rec, then the frame's bytes, padded to 8). Written
@@ -61,6 +62,7 @@ struct par_part {
 	double cpu_s;              /* CPU time handling events and frames (not waiting) */
 	struct par_drec *defer;    /* par_defer's records of the window */
 	uint32_t n_defer, cap_defer; /* their count, allocated */
+	struct sim_rec rec;        /* ordered records its events wrote (sim_rec.h) */
 } __attribute__((aligned(64)));
 
 /* Why the coordinator ends a run between windows. */
@@ -109,6 +111,8 @@ struct par {
 	void *defer_ctx;
 	bool defer_due;            /* at a window's end: records to hand it (the lead's) */
 	struct par_drec *dsort;    /* the records of every partition, sorted */
+	struct sim_rec root_rec;   /* ordered records the root's events wrote */
+	struct sim_rec **recs;     /* every partition's, then the root's (sim_rec_flush) */
 	uint32_t cap_dsort;        /* allocated */
 	uint64_t defer_events;     /* events the handler stood for */
 	uint64_t bound_ps;         /* the time of the last window's bound */

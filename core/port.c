@@ -319,7 +319,7 @@ static void port_start(struct port *p, struct rte_mbuf *m, uint8_t tc, uint32_t 
 		p->ctrl_tx_bytes += bytes;
 	}
 	if (unlikely(p->cap != NULL))
-		cap_write(p->cap, sim->now_ps, m, bytes);
+		cap_write_ev(p->cap, sim, m, bytes);
 	if (p->ops->pull || p->nonempty_mask || (p->flags & PORT_F_CTRL)) {
 		/* Something may follow: decide at the end of this frame. */
 		p->tx_bytes_cur = bytes;
@@ -592,7 +592,7 @@ static inline __attribute__((always_inline)) void port_arrive_in(struct sim *sim
 		return;
 	}
 	if (unlikely(pipe->peer_cap))
-		cap_write(p->peer->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
+		cap_write_ev(p->peer->cap, sim, m, pkt_meta(m)->frame_bytes);
 	/* MAC control (PFC) is the receiving MAC's business, not its node's;
 	 * so are IB flow-control packets. */
 	if (unlikely(port_is_ctrl(p, m))) {

@@ -119,7 +119,7 @@ void port_fault_arrive(struct sim *sim, struct port *p, struct rte_mbuf *m)
 	/* Corrupted: the receiving MAC sees it (a capture there shows the
 	 * flipped bit), its FCS check fails, it goes no further. */
 	if (p->pipe.peer_cap)
-		cap_write(rx->cap, sim->now_ps, m, pkt_meta(m)->frame_bytes);
+		cap_write_ev(rx->cap, sim, m, pkt_meta(m)->frame_bytes);
 	if (port_fault_get(rx))
 		rx->fault->stats.fcs_errors++;
 	port_fault_drop(sim, p, m);

@@ -49,6 +49,7 @@ struct fabric {
 				       * stopped (at series_full_ps) */
 	uint64_t series_full_ps;      /* when */
 	FILE *pfc_log;                /* pfc_log.csv, or NULL (pfc_log.c) */
+	bool pfc_log_lost;            /* a partition's row was lost (no memory to keep it) */
 	struct fabric_pfc_log_port *pfc_log_ports; /* the hook argument of each linked port */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */

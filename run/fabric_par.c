@@ -35,10 +35,13 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 		if (!e->faults[i].ops->splits)
 			return "across processes: a fault of a kind that may act on every process's "
 			       "copy of the fabric at once (fault_ops.splits)";
-	if (outputs && e->pfc_log)
-		return "outputs.pfc_log writes one file from every port";
-	if (outputs && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
-		return "capture.format pcapng writes one file from every captured port";
+	/* (Threads keep these files' order: core/sim_rec.h. Across processes
+	 * every process would write its own.) */
+	if (outputs && e->remote && e->pfc_log)
+		return "across processes: outputs.pfc_log writes one file from every port";
+	if (outputs && e->remote && e->n_captures && e->cap_format == EXP_CAP_PCAPNG)
+		return "across processes: capture.format pcapng writes one file from every captured "
+		       "port";
 	return NULL;
 }
 

@@ -1,6 +1,8 @@
 /* pfc_log.csv (outputs.pfc_log): one row per priority of every PFC frame a
  * port sends or receives, written from the hook of core/port_pfc.c as it
- * happens, so rows are in time order. PFC frames are rare, and without
+ * happens, so rows are in time order (in a partitioned run a partition's
+ * rows wait in its ordered records, core/sim_rec.h, and go out in the
+ * order one thread writes them at its window's end). PFC frames are rare, and without
  * the key no port has a hook: nothing is added to any path. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 
 #include "fabric.h"
 #include "port_pfc.h"
+#include "sim_rec.h"
 
 enum {
 	PFC_LOG_PS_PER_NS = 1000,
@@ -22,18 +25,37 @@ struct fabric_pfc_log_port {
 	struct port_pfc_log hook; /* what the port calls: fabric_pfc_log_row on this */
 };
 
+/* sim_rec_out of pfc_log.csv: a row, or a lost one (a write error). */
+static void fabric_pfc_log_out(void *dest, const void *data, size_t n)
+{
+	struct fabric *f = dest;
+
+	if (data)
+		fwrite(data, 1, n, f->pfc_log);
+	else
+		f->pfc_log_lost = true;
+}
+
 static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t prio,
 			       uint16_t quanta)
 {
 	const struct fabric_pfc_log_port *lp = arg;
 	uint64_t now_ps = p->sim->now_ps;
+	char row[512];
+	uint8_t *o;
+	int n;
 
 	if (!lp->f->pfc_log)
 		return;
-	fprintf(lp->f->pfc_log, "%llu.%03llu,%s:%u,%s,%u,%s,%u\n",
-		(unsigned long long)(now_ps / PFC_LOG_PS_PER_NS),
-		(unsigned long long)(now_ps % PFC_LOG_PS_PER_NS), lp->f->topo->nodes[lp->node].name,
-		lp->port, tx ? "tx" : "rx", prio, quanta ? "xoff" : "xon", quanta);
+	n = snprintf(row, sizeof(row), "%llu.%03llu,%s:%u,%s,%u,%s,%u\n",
+		     (unsigned long long)(now_ps / PFC_LOG_PS_PER_NS),
+		     (unsigned long long)(now_ps % PFC_LOG_PS_PER_NS), lp->f->topo->nodes[lp->node].name,
+		     lp->port, tx ? "tx" : "rx", prio, quanta ? "xoff" : "xon", quanta);
+	n = n < 0 ? 0 : n < (int)sizeof(row) ? n : (int)sizeof(row) - 1;
+	if (!p->sim->rec)
+		fwrite(row, 1, (size_t)n, lp->f->pfc_log);
+	else if ((o = sim_rec_room(p->sim, fabric_pfc_log_out, lp->f, (uint32_t)n)))
+		memcpy(o, row, (size_t)n); /* a partition's: written in order at its window's end */
 }
 
 int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES])
@@ -83,8 +105,8 @@ int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_
 
 	if (!f->pfc_log)
 		return 0;
-	bad = ferror(f->pfc_log);
-	e = errno;
+	bad = ferror(f->pfc_log) || f->pfc_log_lost;
+	e = f->pfc_log_lost ? ENOMEM : errno;
 	r = fclose(f->pfc_log) != 0 ? -errno : bad ? -(e ? e : EIO) : 0;
 	f->pfc_log = NULL;
 	if (r != 0)

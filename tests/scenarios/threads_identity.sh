@@ -14,8 +14,9 @@
 # THREADS_IDENTITY_FOUR (shell patterns separated by |, default *): the
 # files whose names match one run at 4 threads too (the default set keeps 4 threads
 # on 2 cores to its own partitioned files; the release set runs all).
-# FILE,KEY=VALUE runs FILE with --set KEY=VALUE (named FILE's name and
-# -set), e.g. a file's streamed variant (outputs.flows_csv=false).
+# FILE,KEY=VALUE[;KEY=VALUE...] runs FILE with a --set for each (named
+# FILE's name and -setN), e.g. a file's streamed variant
+# (outputs.flows_csv=false).
 #   threads_identity.sh FABEMU FILE[,KEY=VALUE]...
 set -u
 fabemu=$1
@@ -41,8 +42,10 @@ for arg in "$@"; do
 	f=${arg%%,*} set=()
 	name=$(basename "$f" .yaml)
 	if [ "$f" != "$arg" ]; then
-		set=(--set "${arg#*,}")
-		name=$name-set
+		IFS=';' read -r -a sets <<<"${arg#*,}"
+		for kv in "${sets[@]}"; do set+=(--set "$kv"); done
+		n_set=$((${n_set:-0} + 1))
+		name=$name-set$n_set
 	fi
 	if at_four "$name"; then
 		counts="2 4 1x3" n_four=$((n_four + 1))
