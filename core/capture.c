@@ -239,8 +239,7 @@ static void cap_ng_write(struct cap_file *c, uint64_t t_ps, const void *data, ui
 	c->n_frames++;
 }
 
-/* sim_rec_out of a pcapng file: a block, or a lost one (an error). */
-static void cap_ng_out(void *dest, const void *data, size_t n)
+void cap_ng_rec_out(void *dest, const void *data, size_t n)
 {
 	struct cap_ng *ng = dest;
 
@@ -256,17 +255,17 @@ void cap_write_ev(struct cap_file *c, struct sim *s, const struct rte_mbuf *m, u
 	uint64_t t_ns;
 	uint8_t *o;
 
-	if (likely(!s->rec || !c->ng)) {
+	if (likely(!c->ng || !s->rec)) {
 		cap_write(c, s->now_ps, m, frame_bytes);
 		return;
 	}
-	/* One file for every partition's ports: the block waits in order. */
+	/* One file for every port: the block waits in order (sim_rec.h). */
 	caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
 	len = RTE_MAX(frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0, caplen);
 	pad = cap_ng_pad4(caplen);
 	total = 7 * 4 + pad + 4;
 	t_ns = s->now_ps / CAP_PS_PER_NS;
-	if (!(o = sim_rec_room(s, cap_ng_out, c->ng, total)))
+	if (!(o = sim_rec_room(s, SIM_REC_PCAPNG, c->if_id, total)))
 		return;
 	const uint32_t h[7] = { CAP_NG_EPB, total, c->if_id, (uint32_t)(t_ns >> 32), (uint32_t)t_ns,
 				caplen, len };

@@ -65,6 +65,9 @@ int cap_ng_add_as(struct cap_ng *ng, const char *if_name, uint32_t snaplen,
 		  char err[CFG_ERR_BYTES]);
 /* Flush and close the file; NULL is fine. 0, or -errno when a write failed. */
 int cap_ng_close(struct cap_ng *ng);
+/* The pcapng file @dest's writer of ordered records (sim_rec_out): a
+ * block, or a lost one (a write error at cap_ng_close). */
+void cap_ng_rec_out(void *dest, const void *data, size_t n);
 uint64_t cap_frames(const struct cap_file *c);
 /* 0, or -errno of the first write that failed (a full disk, a file-size
  * limit): the file is cut short. */

@@ -77,7 +77,7 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t poo
 	p->bar.n = workers;
 	p->parts = aligned_alloc(64, sizeof(*p->parts) * n);
 	p->workers = calloc(workers, sizeof(*p->workers));
-	p->recs = calloc(n + 1, sizeof(*p->recs));
+	p->recs = calloc(n, sizeof(*p->recs));
 	if (!p->parts || !p->workers || !p->recs) {
 		free(p->parts);
 		free(p->workers);
@@ -116,10 +116,8 @@ struct par *par_new(struct sim *root, uint32_t n, uint32_t workers, uint32_t poo
 		pp->sim.par = p;
 		pp->sim.part = i;
 		pp->sim.ids = root->ids;
-		pp->sim.rec = &pp->rec;
 		p->recs[i] = &pp->rec;
 	}
-	p->recs[n] = &p->root_rec;
 	return p;
 }
 
@@ -146,7 +144,6 @@ void par_free(struct par *p)
 		p->root->par = NULL;
 	par_remote_free(p);
 	free(p->dsort);
-	sim_rec_free(&p->root_rec);
 	free(p->recs);
 	free(p->parts);
 	free(p->workers);
@@ -413,16 +410,9 @@ static void par_root_event(struct par *p)
 	 * partition's nodes happens at its time there too (every partition
 	 * has handled all its events before the event's key, and none
 	 * after). */
-	for (uint32_t i = 0; i < p->n; i++) {
-		p->parts[i].sim.now_ps = root->now_ps;
-		/* What it writes in order keeps its key, in the root's records. */
-		p->parts[i].sim.rec = &p->root_rec;
-		p->parts[i].sim.cur_key = e.key;
-	}
-	root->cur_key = e.key;
-	e.fn(root, e.obj);
 	for (uint32_t i = 0; i < p->n; i++)
-		p->parts[i].sim.rec = &p->parts[i].rec;
+		p->parts[i].sim.now_ps = root->now_ps;
+	e.fn(root, e.obj);
 	if (!root->monitor_event)
 		root->last_work_ps = root->now_ps;
 	root->monitor_event = false;
@@ -482,6 +472,25 @@ static void par_look(struct par *p)
 	}
 }
 
+void par_rec_writers(struct par *p, const struct sim_rec_writer *w)
+{
+	p->rec_writers = w;
+	for (uint32_t i = 0; i < p->n; i++)
+		p->parts[i].sim.rec = &p->parts[i].rec;
+}
+
+/* The ordered records of times before @before_ps (every event of those
+ * times has run), written in order: by process 0, once the others' are
+ * in (each process's lead calls it at the same place). What a write
+ * could not sort for want of memory is reported lost by its writer. */
+static void par_rec_window(struct par *p, uint64_t before_ps)
+{
+	if (p->remote.size)
+		par_rec_ship(p);
+	if (!p->remote.size || p->remote.rank == 0)
+		sim_rec_flush(p->recs, p->n, p->rec_writers, before_ps);
+}
+
 /* Worker @wk's part of the run: windows until every thread decides the
  * run is over, each window its partitions one after the other. Two
  * barriers a window (three when the root's event is due at its end):
@@ -511,13 +520,14 @@ static void par_loop(struct par *p, const struct par_worker *wk)
 		if (lead) {
 			p->windows++;
 			p->bound_ps = (uint64_t)(bound >> 64);
-			/* Every event before the bound has run (and the root's
-			 * last one, before the window): their records, in order. */
-			sim_rec_flush(p->recs, p->n + 1);
 			if (p->remote.size)
 				par_swap(p); /* looks once the frames are in (below) */
 			else
 				par_look(p);
+			/* Every event of the times before the bound's has run
+			 * (the root's last one too): their records, in order. */
+			if (p->rec_writers)
+				par_rec_window(p, p->bound_ps);
 			/* Every partition's par_defer records (across processes:
 			 * each process has every process's now, par_swap). */
 			p->defer_due = false;
@@ -662,7 +672,8 @@ uint64_t par_run(struct par *p)
 	par_loop(p, &p->workers[0]);
 	for (uint32_t w = 1; w < p->n_workers; w++)
 		pthread_join(p->workers[w].thread, NULL);
-	sim_rec_flush(p->recs, p->n + 1); /* the last root event's */
+	if (p->rec_writers)
+		par_rec_window(p, UINT64_MAX); /* the rest */
 	par_fold_end(p);
 	return root->n_events - start;
 }

@@ -14,6 +14,7 @@
 
 #include "cfg.h"
 #include "sim.h"
+#include "sim_rec.h"
 
 struct port;
 struct rte_mbuf;
@@ -118,6 +119,12 @@ uint32_t par_sim_process(const struct sim *s);
  * processes). Only from a fabric-wide event (every process runs those,
  * in the same order): every process must call it there. */
 void par_sum(struct sim *s, uint64_t *v, uint32_t n);
+/* Ordered records (sim_rec.h): their writers here, @w[SIM_REC_N_DESTS]
+ * (kept, not copied). Every process of a run across processes sets them
+ * (their records go to process 0, which writes them); from then on the
+ * partitions keep records, written out at each window's end. Before
+ * par_run. */
+void par_rec_writers(struct par *p, const struct sim_rec_writer *w);
 /* Processes running the partitions (1: this one alone). */
 uint32_t par_processes(const struct par *p);
 /* The process that runs partition @i (0 without other processes). */

@@ -111,8 +111,8 @@ struct par {
 	void *defer_ctx;
 	bool defer_due;            /* at a window's end: records to hand it (the lead's) */
 	struct par_drec *dsort;    /* the records of every partition, sorted */
-	struct sim_rec root_rec;   /* ordered records the root's events wrote */
-	struct sim_rec **recs;     /* every partition's, then the root's (sim_rec_flush) */
+	struct sim_rec **recs;     /* every partition's (sim_rec_flush) */
+	const struct sim_rec_writer *rec_writers; /* par_rec_writers': NULL, none */
 	uint32_t cap_dsort;        /* allocated */
 	uint64_t defer_events;     /* events the handler stood for */
 	uint64_t bound_ps;         /* the time of the last window's bound */
@@ -134,5 +134,11 @@ void par_swap(struct par *p);
 void par_look_remote(struct par *p, bool looks);
 void par_gather_stats(struct par *p);
 void par_remote_free(struct par *p);
+
+/* Across processes, at a window's end (every process's lead, with
+ * rec_writers): the other processes send process 0 their partitions'
+ * ordered records, which it appends to its copies of those partitions'
+ * (par_remote.c). */
+void par_rec_ship(struct par *p);
 
 #endif

@@ -328,3 +328,62 @@ void par_remote_free(struct par *p)
 	free(p->wire_in_len);
 	free(p->xports);
 }
+
+/* A block of a partition's ordered records. */
+struct par_rec_block {
+	uint32_t i;
+	uint32_t lost;  /* sim_rec's lost bits */
+	uint64_t len;   /* bytes of records that follow */
+};
+
+/* par_int.h */
+void par_rec_ship(struct par *p)
+{
+	uint32_t me = p->remote.rank;
+
+	for (uint32_t k = 0; k < p->remote.size; k++)
+		p->wire[k].len = 0;
+	for (uint32_t i = p->own_first; me != 0 && i < p->own_end; i++) {
+		struct sim_rec *r = &p->parts[i].rec;
+		struct par_rec_block h = { .i = i, .lost = r->lost, .len = r->len };
+		uint8_t *at;
+
+		if (!r->len && !r->lost)
+			continue;
+		at = par_box_room(&p->wire[0], sizeof(h) + r->len);
+		memcpy(at, &h, sizeof(h));
+		memcpy(at + sizeof(h), r->buf, r->len);
+		p->wire[0].len += sizeof(h) + r->len;
+		r->len = 0;
+		r->lost = 0;
+	}
+	for (uint32_t k = 0; k < p->remote.size; k++) {
+		p->wire_out[k] = p->wire[k].buf;
+		p->wire_len[k] = p->wire[k].len;
+	}
+	if (p->remote.swap(p->remote.ctx, p->wire_out, p->wire_len, p->wire_in, p->wire_in_len) != 0) {
+		fprintf(stderr, "fabemu: records between processes could not be exchanged\n");
+		abort();
+	}
+	/* Process 0: each block onto its copy of that partition's. */
+	for (uint32_t k = 1; me == 0 && k < p->remote.size; k++) {
+		for (size_t off = 0; off < p->wire_in_len[k];) {
+			struct par_rec_block h;
+			struct sim_rec *r;
+
+			if (p->wire_in_len[k] - off < sizeof(h)) {
+				fprintf(stderr, "fabemu: malformed records from process %u\n", k);
+				abort();
+			}
+			memcpy(&h, p->wire_in[k] + off, sizeof(h));
+			off += sizeof(h);
+			if (h.i >= p->n || par_owns(p, h.i) || h.len > p->wire_in_len[k] - off ||
+			    !sim_rec_append(r = &p->parts[h.i].rec, p->wire_in[k] + off, h.len)) {
+				fprintf(stderr, "fabemu: malformed records from process %u\n", k);
+				abort();
+			}
+			r->lost |= h.lost;
+			off += h.len;
+		}
+	}
+}

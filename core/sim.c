@@ -182,7 +182,6 @@ uint64_t sim_run_window(struct sim *s, unsigned __int128 bound)
 
 	while (!ev_empty(&s->evq) && ev_next_key(&s->evq) < bound) {
 		ev_pop(&s->evq, &e);
-		s->cur_key = e.key; /* (sim_rec_room's; only partitions run here) */
 		sim_handle(s, &e, &fills);
 		if (unlikely((s->n_events & (SIM_POLL_EVENTS - 1)) == 0)) {
 			still_polls = s->now_ps == poll_ps ? still_polls + 1 : 0;

@@ -80,9 +80,8 @@ struct sim {
 	uint32_t part;              /* partition index (0 without partitions) */
 	uint32_t *ids;              /* entity id counter: &n_entities, or the root's in a
 				     * partition (ids are those of a run without them) */
-	struct sim_rec *rec;        /* a partition's ordered records (sim_rec.h), or NULL:
-				     * writers write at once */
-	unsigned __int128 cur_key;  /* with rec: the key of the event being handled */
+	struct sim_rec *rec;        /* ordered records waiting (sim_rec.h): a partition's, or
+				     * a run's without partitions; NULL: none written */
 	/* Across processes (par_remote): what progress reports as done, from
 	 * this process's part (every process sets it, or none), and its sum
 	 * over them, set before each progress report; may be NULL. */

@@ -481,6 +481,24 @@ int fabric_open_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_B
 	return fabric_rates_open(f, outdir, err);
 }
 
+void fabric_rec_writer(struct fabric *f, enum sim_rec_dest d, sim_rec_out out, void *dest)
+{
+	f->rec_writers[d] = (struct sim_rec_writer){ out, dest };
+	if (f->par) {
+		par_rec_writers(f->par, f->rec_writers);
+	} else {
+		f->rec.writers = f->rec_writers;
+		f->sim.rec = &f->rec;
+	}
+}
+
+int fabric_rec_flush(struct fabric *f)
+{
+	struct sim_rec *r = &f->rec;
+
+	return f->sim.rec == r ? sim_rec_flush(&r, 1, f->rec_writers, UINT64_MAX) : 0;
+}
+
 int fabric_close_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES])
 {
 	int rc = fabric_captures_close(f, err), r;
@@ -521,6 +539,8 @@ void fabric_free(struct fabric *f)
 
 	fabric_captures_free(f);
 	fabric_pfc_log_free(f);
+	f->sim.rec = NULL;
+	sim_rec_free(&f->rec);
 	if (f->series)
 		fclose(f->series);
 	if (f->rates)

@@ -13,6 +13,7 @@
 #include "port_fault.h"
 #include "port_metrics.h"
 #include "sim.h"
+#include "sim_rec.h"
 #include "sw.h"
 #include "tg.h"
 #include "topo.h"
@@ -49,7 +50,10 @@ struct fabric {
 				       * stopped (at series_full_ps) */
 	uint64_t series_full_ps;      /* when */
 	FILE *pfc_log;                /* pfc_log.csv, or NULL (pfc_log.c) */
-	bool pfc_log_lost;            /* a partition's row was lost (no memory to keep it) */
+	bool pfc_log_lost;            /* a row was lost (no memory to keep it in order) */
+	struct sim_rec_writer rec_writers[SIM_REC_N_DESTS]; /* ordered records' writers
+				       * (fabric_rec_writer; sim_rec.h) */
+	struct sim_rec rec;           /* a run without partitions: its records waiting */
 	struct fabric_pfc_log_port *pfc_log_ports; /* the hook argument of each linked port */
 	uint32_t *rate_flows;         /* per sampled QP, its first message */
 	uint32_t n_rate_flows;        /* their count */
@@ -120,9 +124,10 @@ void fabric_port_fault_stats(const struct fabric *f, const struct port *p, struc
  * nothing keeps it in one: f->par_note says what does) and make them;
  * before any node is built. 0 or -errno with @err. */
 int fabric_par_setup(struct fabric *f, bool outputs, char err[CFG_ERR_BYTES]);
-/* Why @e (without outputs) runs in one partition whatever the options
- * say, as far as the experiment alone tells (the topology may add
- * reasons), or NULL. */
+/* Why @e runs in one partition whatever the options say, as far as the
+ * experiment alone tells (the topology may add reasons), or NULL.
+ * @outputs (whether the run writes results) changes nothing since the
+ * pfc_log and pcapng outputs split (core/sim_rec.h). */
 const char *fabric_par_blocker(const struct exp *e, bool outputs);
 /* The threads --threads auto gives a run of @e on @cores cores: 1 where
  * something keeps it in one partition (fabric_par_blocker), where it is
@@ -201,6 +206,13 @@ void fabric_captures_free(struct fabric *f);
  * @err filled. Close: 0, or -errno with "PATH: cannot write: reason" in
  * @err. Free: what is left, unchecked (fabric_free). */
 int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES]);
+/* pfc_log.csv and the pcapng capture get their rows and blocks in one
+ * order at any partitioning (core/sim_rec.h): @d's writer is @out on
+ * @dest; from then on they wait as ordered records (in the partitions',
+ * or in f->rec). fabric_rec_flush writes what a run without partitions
+ * still holds (before the files close). */
+void fabric_rec_writer(struct fabric *f, enum sim_rec_dest d, sim_rec_out out, void *dest);
+int fabric_rec_flush(struct fabric *f);
 int fabric_pfc_log_open(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 int fabric_pfc_log_close(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
 void fabric_pfc_log_free(struct fabric *f);

@@ -14,6 +14,7 @@
 #include "addr.h"
 #include "capture.h"
 #include "fabric.h"
+#include "par.h"
 #include "link_layer.h"
 #include "pkt_ll.h"
 
@@ -230,6 +231,8 @@ int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_
 			return r;
 		}
 		f->cap_paths[f->n_cap_paths++] = strdup(path);
+		/* Its blocks in one order at any partitioning (sim_rec.h). */
+		fabric_rec_writer(f, SIM_REC_PCAPNG, cap_ng_rec_out, f->cap_ng);
 	}
 	for (uint32_t i = 0; i < e->n_captures; i++) {
 		const struct exp_capture *c = &e->captures[i];
@@ -268,6 +271,8 @@ int fabric_captures_open(struct fabric *f, const char *outdir, char err[CFG_ERR_
 int fabric_captures_close(struct fabric *f, char err[CFG_ERR_BYTES])
 {
 	int rc = 0, r;
+
+	fabric_rec_flush(f); /* (its blocks, and pfc_log.csv's rows) */
 
 	for (uint32_t i = 0; f->caps && i < f->exp->n_captures; i++) {
 		r = cap_close(f->caps[i]);

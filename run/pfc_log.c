@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "par.h"
 #include "port_pfc.h"
 #include "sim_rec.h"
 
@@ -30,10 +31,10 @@ static void fabric_pfc_log_out(void *dest, const void *data, size_t n)
 {
 	struct fabric *f = dest;
 
-	if (data)
-		fwrite(data, 1, n, f->pfc_log);
-	else
+	if (!data)
 		f->pfc_log_lost = true;
+	else if (f->pfc_log) /* (process 0's, across processes) */
+		fwrite(data, 1, n, f->pfc_log);
 }
 
 static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t prio,
@@ -45,17 +46,17 @@ static void fabric_pfc_log_row(void *arg, const struct port *p, bool tx, uint8_t
 	uint8_t *o;
 	int n;
 
-	if (!lp->f->pfc_log)
+	/* The row waits in order (sim_rec.h), even in a process that writes
+	 * no file (across processes, process 0 writes every row). */
+	if (!p->sim->rec)
 		return;
 	n = snprintf(row, sizeof(row), "%llu.%03llu,%s:%u,%s,%u,%s,%u\n",
 		     (unsigned long long)(now_ps / PFC_LOG_PS_PER_NS),
 		     (unsigned long long)(now_ps % PFC_LOG_PS_PER_NS), lp->f->topo->nodes[lp->node].name,
 		     lp->port, tx ? "tx" : "rx", prio, quanta ? "xoff" : "xon", quanta);
 	n = n < 0 ? 0 : n < (int)sizeof(row) ? n : (int)sizeof(row) - 1;
-	if (!p->sim->rec)
-		fwrite(row, 1, (size_t)n, lp->f->pfc_log);
-	else if ((o = sim_rec_room(p->sim, fabric_pfc_log_out, lp->f, (uint32_t)n)))
-		memcpy(o, row, (size_t)n); /* a partition's: written in order at its window's end */
+	if ((o = sim_rec_room(p->sim, SIM_REC_PFC_LOG, (uint32_t)(lp - lp->f->pfc_log_ports), (uint32_t)n)))
+		memcpy(o, row, (size_t)n);
 }
 
 int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES])
@@ -65,6 +66,7 @@ int fabric_pfc_log_hook(struct fabric *f, char err[CFG_ERR_BYTES])
 
 	if (!f->exp->pfc_log)
 		return 0;
+	fabric_rec_writer(f, SIM_REC_PFC_LOG, fabric_pfc_log_out, f);
 	f->pfc_log_ports = calloc(2 * (size_t)t->n_links + 1, sizeof(*f->pfc_log_ports));
 	if (!f->pfc_log_ports) {
 		snprintf(err, CFG_ERR_BYTES, "out of memory");

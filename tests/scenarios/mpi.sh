@@ -17,8 +17,10 @@
 #   phases), a split check with its JUnit
 #   report, a bad --set said once, check --skip-nightly's SKIP line said
 #   once, a split run with captures on both
-#   processes' ports and series.csv; a single run with a pcapng capture
-#   (process 0 alone, saying why); no private folder is left behind;
+#   processes' ports and series.csv; a run with a pcapng capture, split
+#   (one file, process 0 writing every process's blocks in one order); a
+#   run that cannot be split (a data-carrying collective: process 0 alone,
+#   saying why once); no private folder is left behind;
 #   bench's fabric split
 #   over 2 and 3 processes: the same packet hops, events, drops,
 #   unfinished messages and dry pools as one process (the expectation for
@@ -181,14 +183,26 @@ grep -q 'in each of 2 MPI processes' "$tmp/pA.out" || bad "the run with captures
 same_tree "$tmp/pA" "$tmp/pB" "split run with captures and series.csv"
 [ -s "$tmp/pA/capture/h7-p0.pcap" ] && [ -s "$tmp/pA/series.csv" ] || bad "the capture of h7 or series.csv is empty"
 
-# A single run that cannot be split (one pcapng file written by every
-# port): process 0 alone, saying why; the results of one process.
-"${mpi[@]}" -np 2 "$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sA" -q >"$tmp/sA.out" 2>"$tmp/sA.err" ||
-	bad "mpirun -np 2 single run: exit $?"
-"$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the single run: exit $?"
-[ "$(grep -c 'pcapng.*process 0 runs it alone' "$tmp/sA.err")" = 1 ] ||
-	bad "single run: the note is not said once: $(head -3 "$tmp/sA.err")"
+# One pcapng file written by every port: split, process 0 writing the
+# others' blocks in one process's order (core/sim_rec.h); the results of
+# one process.
+"${mpi[@]}" -np 2 "$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sA" >"$tmp/sA.out" 2>"$tmp/sA.err" ||
+	bad "mpirun -np 2 pcapng run: exit $?"
+"$fabemu" run "$exp" --set capture.format=pcapng -o "$tmp/sB" -q >/dev/null 2>&1 || bad "the pcapng run: exit $?"
+grep -q 'in each of 2 MPI processes' "$tmp/sA.out" || bad "the pcapng run was not split: $(head -3 "$tmp/sA.err")"
 [ "$(key "$tmp/sA/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sB/summary.json" provenance.digest_sha256)" ] &&
+	echo "ok: pcapng run split over 2 processes: the digest of one process" ||
+	bad "pcapng run under mpirun: digest differs"
+
+# A single run that cannot be split (a data-carrying collective): process
+# 0 alone, saying why once; the results of one process.
+dexp=$(dirname "$exp")/data-allreduce.yaml
+"${mpi[@]}" -np 2 "$fabemu" run "$dexp" -o "$tmp/sC" -q >"$tmp/sC.out" 2>"$tmp/sC.err" ||
+	bad "mpirun -np 2 single run: exit $?"
+"$fabemu" run "$dexp" -o "$tmp/sD" -q >/dev/null 2>&1 || bad "the single run: exit $?"
+[ "$(grep -c 'carries data.*process 0 runs it alone' "$tmp/sC.err")" = 1 ] ||
+	bad "single run: the note is not said once: $(head -3 "$tmp/sC.err")"
+[ "$(key "$tmp/sC/summary.json" provenance.digest_sha256)" = "$(key "$tmp/sD/summary.json" provenance.digest_sha256)" ] &&
 	echo "ok: single run under mpirun -np 2: the digest of one process" ||
 	bad "single run under mpirun: digest differs"
 
