@@ -44,10 +44,10 @@ int cap_open_as(const char *path, uint32_t snaplen, const struct pkt_ll *ll, uin
  * captures leave out of the trailer: the Ethernet FCS; for IB, nothing,
  * orig_len = frame_bytes). Captured bytes = min(data in mbuf, snaplen). */
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes);
-/* cap_write at @s's time, from an event @s handles: in a partitioned run
- * (s->rec) a pcapng interface's block waits in @s's ordered records
- * (sim_rec.h), so the file shared by every partition gets its blocks in
- * the order one thread writes them. */
+/* cap_write at @s's time, from an event @s handles: a pcapng interface's
+ * block waits in @s's ordered records (s->rec, sim_rec.h), so that the
+ * file every port shares gets its blocks in one order at any
+ * partitioning; a pcap file's record is written at once. */
 void cap_write_ev(struct cap_file *c, struct sim *s, const struct rte_mbuf *m, uint32_t frame_bytes);
 /* A pcapng file (section header written): one per run, whose interfaces
  * are added with cap_ng_add. Returns 0 or -errno with a message in @err. */

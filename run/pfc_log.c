@@ -1,8 +1,8 @@
 /* pfc_log.csv (outputs.pfc_log): one row per priority of every PFC frame a
- * port sends or receives, written from the hook of core/port_pfc.c as it
- * happens, so rows are in time order (in a partitioned run a partition's
- * rows wait in its ordered records, core/sim_rec.h, and go out in the
- * order one thread writes them at its window's end). PFC frames are rare, and without
+ * port sends or receives, made by the hook of core/port_pfc.c as it
+ * happens and kept as an ordered record (core/sim_rec.h): rows go out by
+ * time, then port (its place in pfc_log_ports), then the port's own order,
+ * whatever the partitioning. PFC frames are rare, and without
  * the key no port has a hook: nothing is added to any path. */
 #include <errno.h>
 #include <stdio.h>
