@@ -16,6 +16,7 @@
 #include <rte_ethdev.h>
 
 #include "fabric.h"
+#include "sim_rec.h"
 #include "live_int.h"
 
 static uint64_t live_mono_ns(void)
@@ -164,8 +165,16 @@ void live_run(struct live *l, const volatile sig_atomic_t *stop, bool quiet)
 		}
 		if (*stop)
 			break; /* the end a live run is given: valid results */
-		if (!quiet && (uint64_t)(live_mono_ns() - l->t0_ns) >= next_report) {
-			live_progress(l, (double)(live_mono_ns() - l->t0_ns) * 1e-9);
+		if ((uint64_t)(live_mono_ns() - l->t0_ns) >= next_report) {
+			struct sim_rec *r = sim->rec;
+
+			/* A pcapng capture's blocks and pfc_log.csv's rows of the
+			 * times before now, out once a second (sim_rec.h) rather
+			 * than at the end. */
+			if (r && r->writers)
+				sim_rec_flush(&r, 1, r->writers, sim->now_ps);
+			if (!quiet)
+				live_progress(l, (double)(live_mono_ns() - l->t0_ns) * 1e-9);
 			next_report += 1000000000u;
 		}
 	}
