@@ -32,9 +32,6 @@ const char *fabric_par_blocker(const struct exp *e, bool outputs)
 	(void)outputs;
 	if (e->graph.n_ops && !tg_graph_parallel(&e->graph))
 		return "its traffic carries data (data-carrying collectives), not partitioned yet";
-	if (e->remote && tg_graph_stream_waited(&e->graph))
-		return "across processes: an operation waits for a streamed collective's end "
-		       "(iterations, or what follows it), which no one process sees during the run";
 	for (uint32_t i = 0; e->remote && i < e->n_faults; i++)
 		if (!e->faults[i].ops->splits)
 			return "across processes: a fault of a kind that may act on every process's "

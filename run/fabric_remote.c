@@ -261,6 +261,9 @@ static int rem_streams(struct fabric *f)
 	tg_stream_fold_save(f->tg, owned, mx, sum);
 	r->combine(r->ctx, mx, n_mx, sum, n_sum);
 	tg_stream_fold_load(f->tg, mx, sum);
+	/* Each instance's critical-path origin: its last arrival over every
+	 * process (rank gates'). */
+	tg_stream_fold_org(f->tg, r);
 	n_w = tg_stream_done_words(f->tg, sum);
 	if (n_w > REM_MAX_WORDS || !(w = calloc(n_w + 1, sizeof(*w)))) {
 		fprintf(stderr, "fabemu: %llu completed messages' records: too many to gather\n",

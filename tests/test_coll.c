@@ -541,7 +541,6 @@ static void test_graph_partitions(void)
 		CU_ASSERT_EQUAL(tg_graph_add(&g, &n, i ? &dep : NULL, i ? 1 : 0, &id), 0);
 	}
 	CU_ASSERT(tg_graph_parallel(&g));
-	CU_ASSERT(!tg_graph_stream_waited(&g));
 	CU_ASSERT_PTR_NULL(tg_graph_par_plan(&g, m, 3, sizeof(*m), part, 1000000, home, comp));
 	CU_ASSERT_EQUAL(home[2], 1);
 	CU_ASSERT_EQUAL(comp[1], 1); /* a SEND ends at its receiver */
@@ -628,15 +627,6 @@ static void test_graph_partitions_join(void)
 	CU_ASSERT_EQUAL(tg_graph_add(&g, &x, &j, 1, &id), 0);
 	CU_ASSERT_FATAL(g.n_ops <= sizeof(home) / sizeof(home[0]));
 	CU_ASSERT_PTR_NOT_NULL(tg_graph_par_plan(&g, m, 5, sizeof(*m), part, 1000000, home, comp));
-	/* Across processes, what waits for a streamed collective's end is
-	 * refused (run/fabric_par.c): a stream node, then a compute phase
-	 * after it. */
-	CU_ASSERT(!tg_graph_stream_waited(&g));
-	n0.kind = TG_NODE_STREAM;
-	CU_ASSERT_EQUAL(tg_graph_add(&g, &n0, NULL, 0, &id), 0);
-	CU_ASSERT(!tg_graph_stream_waited(&g));
-	CU_ASSERT_EQUAL(tg_graph_add(&g, &c, &id, 1, &id), 0);
-	CU_ASSERT(tg_graph_stream_waited(&g));
 	tg_graph_free(&g);
 }
 

@@ -340,9 +340,6 @@ enum {
 	TG_PART_ROOT = 0xFFFE,    /* ends in an event of the root (alone) */
 	TG_PART_ANY = 0xFFFF,     /* acts in more than one partition */
 };
-/* Whether an operation of @g waits for a streamed collective's end (which,
- * split over processes, no one process sees until the run is over). */
-bool tg_graph_stream_waited(const struct tg_graph *g);
 /* How @g runs in partitions (tg_graph_par.c), @ep_part the partition of
  * each endpoint of its messages (@n_msgs of them, each a struct tg_msg
  * @stride bytes after the one before, from @msgs) and of its streams'
@@ -516,6 +513,13 @@ uint64_t tg_stream_done_words(const struct tg *t, const uint64_t *sum);
 void tg_stream_done_save(const struct tg *t, const bool *owned, const uint64_t *sum, uint64_t *w);
 int tg_stream_done_load(struct tg *t, const bool *owned, const uint64_t *sum, const uint64_t *w);
 void tg_stream_fold_end(struct tg *t);
+/* Across processes (after tg_stream_fold_load, every process calling it):
+ * each instance's critical-path origin (tg_stream_origins) made the one
+ * of its last arrival over every process, as one process finds it: the
+ * latest time, then the later listed place, through @r's reductions.
+ * 0. */
+struct par_remote;
+int tg_stream_fold_org(struct tg *t, const struct par_remote *r);
 /* The (first) sending QP of message @i (shared by the messages of one
  * connection unless per-message); NULL past the last. */
 const struct nic_qp *tg_flow_qp(const struct tg *t, uint32_t i);

@@ -78,15 +78,6 @@ bool tg_graph_parallel(const struct tg_graph *g)
 	return !g->data.n_xfers;
 }
 
-bool tg_graph_stream_waited(const struct tg_graph *g)
-{
-	for (uint32_t i = 0; i < g->n_ops; i++)
-		for (uint32_t k = 0; k < g->ops[i].n_deps; k++)
-			if (g->ops[g->deps[g->ops[i].dep_off + k]].kind == TG_NODE_STREAM)
-				return true;
-	return false;
-}
-
 void tg_graph_free(struct tg_graph *g)
 {
 	tg_graph_free_streams(g);
@@ -274,7 +265,10 @@ uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s)
 	struct tg *t = arg;
 	uint64_t before = t->gp->inline_events;
 
-	tg_graph_countdown(t, s, t_ps, NULL);
+	if (s >= t->n_ops)
+		tg_stream_counted(t, s - t->n_ops, t_ps); /* an arrival (across processes) */
+	else
+		tg_graph_countdown(t, s, t_ps, NULL);
 	return t->gp->inline_events - before;
 }
 

@@ -152,7 +152,9 @@ struct tg_srt {
 	uint64_t org_end;     /* its time */
 	/* Written by every partition of a parallel run (par.h): atomic, and
 	 * order-free (sums, minima and maxima). */
-	uint64_t left;        /* messages not arrived */
+	uint64_t left;        /* messages not arrived (across processes: here) */
+	uint64_t rleft;       /* across processes: messages not yet counted by the window
+			       * ends' handler (every process's, from the same records) */
 	uint64_t end_ps;      /* the last of those arrivals so far (its end, once left is 0) */
 	uint64_t posted;      /* messages posted */
 	uint64_t first_post_ps; /* the first of those posts (UINT64_MAX: none yet) */
@@ -409,6 +411,10 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 			uint64_t now_ps);
 /* A send completion @wc of a streamed message. */
 void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64_t now_ps);
+/* Across processes (tg.h's remote), at a window's end: an arrival of
+ * streamed collective @i at @t_ps, from the par_defer record every
+ * process gets; the last ends the instance there (tg_graph_par_defer). */
+void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps);
 void tg_stream_fini(struct tg *t);
 
 /* tg_data.c */

@@ -111,7 +111,7 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	for (uint32_t i = 0; i < g->n_streams; i++) {
 		const struct tg_stream *s = &g->streams[i];
 
-		t->st->rt[i].left = s->msgs;
+		t->st->rt[i].left = t->st->rt[i].rleft = s->msgs;
 		t->st->rt[i].first_post_ps = UINT64_MAX;
 		t->st->rt[i].holds = 1 + (s->cgate ? s->n : 0);
 		if (!(t->st->rt[i].conn = malloc(sizeof(uint32_t) * (s->n_edges ? s->n_edges : 1))))
@@ -622,6 +622,11 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	m = s->m;
 	rt = &st->rt[i];
 	tg_sslot_put(st, part, s);
+	/* Across processes the instance's state may not be here yet: it is
+	 * made where the first rank gate ends, and this process's ranks may
+	 * hear from another process's before any gate here has ended. */
+	if (st->remote)
+		tg_srt_live(t, i, par_sim(t->sim->par, part));
 	/* What waits for it, posted when the listed one would start. */
 	tg_stream_alg_arrived(t, i, &m, st->v[i].proto.start_ps > now_ps ? st->v[i].proto.start_ps : now_ps);
 	/* The instance ends at its last arrival: in a parallel run the
@@ -629,12 +634,35 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	tg_atomic_max(&rt->end_ps, now_ps);
 	if (st->v[i].cgate)
 		tg_stream_org(t, i, &m, now_ps);
+	if (st->remote && t->gp && t->gp->comp[st->v[i].op] >= TG_PART_SPECIAL) {
+		/* Across processes, an instance over several partitions: no one
+		 * process sees every arrival, so each is a record for the
+		 * window's end, where every process counts the instance out
+		 * alike (tg_stream_counted); where it ends the graph's plan
+		 * made no difference (what waits for it starts at a window's
+		 * end in any case: tg_graph_par_plan). */
+		__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL);
+		par_defer(par_sim(t->sim->par, part), now_ps, t->n_ops + i);
+		return;
+	}
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
 		__atomic_store_n(&rt->ended, 1, __ATOMIC_RELEASE);
 		tg_stream_unhold(rt, 1);
 		tg_graph_op_done(t, st->v[i].op, __atomic_load_n(&rt->end_ps, __ATOMIC_RELAXED),
 				 t->sim->par ? par_sim(t->sim->par, part) : t->sim);
 	}
+}
+
+void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps)
+{
+	struct tg_srt *rt = &t->st->rt[i];
+
+	/* Records come in time order: the last is the instance's end. */
+	if (--rt->rleft != 0)
+		return;
+	__atomic_store_n(&rt->ended, 1, __ATOMIC_RELEASE);
+	tg_stream_unhold(rt, 1);
+	tg_graph_op_done(t, t->st->v[i].op, t_ps, NULL);
 }
 
 void tg_stream_fini(struct tg *t)

@@ -4,9 +4,11 @@
  * the largest of the times, the sums of the counts, and each partition's
  * completed messages from the process that ran it), and the instances
  * whose end no one process saw; what the results read of them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "tg_int.h"
 
 enum {
@@ -143,4 +145,50 @@ uint64_t tg_in_flight_peak(const struct tg *t)
 	for (uint32_t p = 0; t && t->st && p < t->st->n_pools; p++)
 		sum += t->st->pool[p].peak;
 	return sum;
+}
+
+int tg_stream_fold_org(struct tg *t, const struct par_remote *r)
+{
+	struct tg_streams *st = t->st;
+	uint32_t n = st && st->org ? st->n : 0;
+	uint64_t *v;
+	bool *tied;
+
+	if (!n)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	tied = calloc(n, sizeof(*tied));
+	if (!v || !tied) {
+		fprintf(stderr, "fabemu: out of memory gathering the collectives' results\n");
+		abort(); /* the others wait in the reduction: end the job */
+	}
+	/* Each field in turn, its largest over the processes still tied on
+	 * the ones before (0: none there; values are kept plus one). */
+	for (uint32_t f = 0; f < TG_SKEY_N + 2; f++) {
+		for (uint32_t i = 0; i < n; i++) {
+			const struct tg_srt *rt = &st->rt[i];
+
+			if (f == 0)
+				tied[i] = st->org[i] != TG_NO_OP;
+			v[i] = !tied[i]		    ? 0
+			       : f == 0		    ? rt->org_end + 1
+			       : f <= TG_SKEY_N ? (uint64_t)rt->org_key[f - 1] + 1
+						    : (uint64_t)st->org[i] + 1;
+		}
+		r->combine(r->ctx, v, n, NULL, 0);
+		for (uint32_t i = 0; i < n; i++) {
+			struct tg_srt *rt = &st->rt[i];
+			uint64_t mine = !tied[i]	    ? 0
+					: f == 0	    ? rt->org_end + 1
+					: f <= TG_SKEY_N ? (uint64_t)rt->org_key[f - 1] + 1
+							 : (uint64_t)st->org[i] + 1;
+
+			tied[i] = tied[i] && mine == v[i];
+			if (f == TG_SKEY_N + 1)
+				st->org[i] = v[i] ? (uint32_t)(v[i] - 1) : TG_NO_OP;
+		}
+	}
+	free(v);
+	free(tied);
+	return 0;
 }

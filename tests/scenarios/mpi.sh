@@ -206,6 +206,28 @@ dexp=$(dirname "$exp")/data-allreduce.yaml
 	echo "ok: single run under mpirun -np 2: the digest of one process" ||
 	bad "single run under mpirun: digest differs"
 
+# Training whose collectives stream (outputs.flows_csv: false), and a
+# compute-gated collective with iterations: what waits for a streamed
+# collective's end learns of it at a window's end, every process counting
+# the arrivals from the same records (tg_stream_counted). Split over 2
+# processes and over 3 running 5 partitions: the digest of one process.
+for f in "$here/threads-train.yaml" "$here/threads-streams.yaml" "$(dirname "$exp")/dp-overlap.yaml"; do
+	n=$(basename "$f" .yaml)
+	"$fabemu" run "$f" --set outputs.flows_csv=false -o "$tmp/st-$n-1" -q >/dev/null 2>&1 ||
+		bad "$n streamed: exit $? in one process"
+	for np in 2 3; do
+		"${mpi[@]}" -np "$np" "$fabemu" run "$f" --set outputs.flows_csv=false -o "$tmp/st-$n-$np" --threads 1 \
+			$([ "$np" = 3 ] && echo --partitions 5) >"$tmp/st-$n-$np.out" 2>"$tmp/st-$n-$np.err" ||
+			bad "$n streamed under mpirun -np $np: exit $?"
+		grep -q "in each of $np MPI processes" "$tmp/st-$n-$np.out" ||
+			bad "$n streamed: not split over $np processes: $(head -2 "$tmp/st-$n-$np.err")"
+		[ "$(key "$tmp/st-$n-$np/summary.json" provenance.digest_sha256)" = \
+			"$(key "$tmp/st-$n-1/summary.json" provenance.digest_sha256)" ] &&
+			echo "ok: $n with streamed collectives split over $np processes: the digest of one process" ||
+			bad "$n streamed over $np processes: digest differs"
+	done
+done
+
 # bench: the fabric's partitions shared out over the processes, frames
 # between them through MPI: the same hops, events, drops, unfinished
 # messages and dry pools as one process, every process running its share.
