@@ -14,7 +14,9 @@
 #   rails, faults of every kind on links between the processes, IB links
 #   going down and up inside a process's half and, at 3 processes,
 #   between two, a training job's steps with their joins and compute
-#   phases), a split check with its JUnit
+#   phases; with its collectives streamed too, and a compute-gated
+#   collective with iterations, over 2 and 3 processes), a split check
+#   with its JUnit
 #   report, a bad --set said once, check --skip-nightly's SKIP line said
 #   once, a split run with captures on both
 #   processes' ports and series.csv; a run with a pcapng capture, split
