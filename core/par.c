@@ -258,8 +258,25 @@ void par_defer(struct sim *from, uint64_t t_ps, uint32_t what)
 	if (par_defer_room(pp, 1) != 0)
 		sim_at_fail(from);
 	pp->defer[pp->n_defer] = (struct par_drec){ .t_ps = t_ps, .what = what, .part = from->part,
-						    .idx = pp->n_defer };
+						    .idx = pp->n_defer, .count = 1 };
 	pp->n_defer++;
+}
+
+void par_defer_count(struct sim *from, uint64_t t_ps, uint32_t what, uint32_t *slot)
+{
+	struct par_part *pp = &from->par->parts[from->part];
+	uint32_t k = *slot;
+
+	/* (A slot left from an earlier window names another record, or one
+	 * past the window's: only this function leaves records of @what.) */
+	if (k < pp->n_defer && pp->defer[k].what == what) {
+		if (t_ps > pp->defer[k].t_ps)
+			pp->defer[k].t_ps = t_ps;
+		pp->defer[k].count++;
+		return;
+	}
+	*slot = pp->n_defer;
+	par_defer(from, t_ps, what);
 }
 
 static int par_drec_cmp(const void *a, const void *b)
@@ -297,7 +314,8 @@ static void par_defer_run(struct par *p)
 	}
 	qsort(p->dsort, n, sizeof(*p->dsort), par_drec_cmp);
 	for (uint64_t j = 0; j < n; j++) {
-		uint64_t ev = p->defer_fn(p->defer_ctx, p->dsort[j].t_ps, p->dsort[j].what);
+		uint64_t ev = p->defer_fn(p->defer_ctx, p->dsort[j].t_ps, p->dsort[j].what,
+					  p->dsort[j].count);
 
 		p->defer_events += ev;
 		p->crit_events += ev;

@@ -158,9 +158,14 @@ void par_aux_send(struct sim *from, uint32_t to, const void *data, uint32_t len)
  * returns the events it stood for (counted among the run's). Across
  * processes every process gets every process's records (par_swap) and
  * hands them all over, in the same order. */
-typedef uint64_t (*par_defer_fn)(void *ctx, uint64_t t_ps, uint32_t what);
+typedef uint64_t (*par_defer_fn)(void *ctx, uint64_t t_ps, uint32_t what, uint32_t count);
 void par_set_defer(struct par *p, par_defer_fn fn, void *ctx);
 void par_defer(struct sim *from, uint64_t t_ps, uint32_t what);
+/* A record of @what that counts: the window's first from this partition
+ * is left as par_defer leaves one (count 1), later ones add to its count
+ * and keep the latest time. @slot (the caller's, one per partition and
+ * @what) remembers where it is. The handler gets the count. */
+void par_defer_count(struct sim *from, uint64_t t_ps, uint32_t what, uint32_t *slot);
 /* The time of the last window's bound: its partitions handled every event
  * before it, and none after. */
 uint64_t par_window_end(const struct par *p);

@@ -46,6 +46,7 @@ struct par_drec {
 	uint32_t what;             /* the handler's */
 	uint32_t part;             /* the partition that left it */
 	uint32_t idx;              /* its place among that partition's */
+	uint32_t count;            /* what it stands for (par_defer_count), 1 at least */
 };
 
 struct par_part {

@@ -260,13 +260,13 @@ static void tg_graph_countdown(struct tg *t, uint32_t s, uint64_t now_ps, struct
 		tg_graph_op_start(t, s, now_ps, ctx);
 }
 
-uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s)
+uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s, uint32_t count)
 {
 	struct tg *t = arg;
 	uint64_t before = t->gp->inline_events;
 
 	if (s >= t->n_ops)
-		tg_stream_counted(t, s - t->n_ops, t_ps); /* an arrival (across processes) */
+		tg_stream_counted(t, s - t->n_ops, t_ps, count); /* arrivals (across processes) */
 	else
 		tg_graph_countdown(t, s, t_ps, NULL);
 	return t->gp->inline_events - before;

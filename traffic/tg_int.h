@@ -199,6 +199,8 @@ struct tg_streams {
 	struct tg_framing fr; /* framing, for ideal FCTs */
 	bool remote;          /* partitions in other processes (par.h): receivers there
 			       * learn of messages by tg_stream_aux */
+	uint32_t *dslot;      /* remote: per partition and stream, its window's arrival
+			       * record (par_defer_count) */
 	uint32_t *gref_off;   /* with rank gates (tg.h's cgate): per graph operation o,
 			       * its entries in gref are gref_off[o] .. gref_off[o + 1]
 			       * (malloc'd); NULL without */
@@ -336,7 +338,7 @@ void tg_graph_fini(struct tg *t);
 void tg_graph_op_done(struct tg *t, uint32_t i, uint64_t now_ps, struct sim *ctx);
 /* par_defer_fn of a graph in partitions: @s's wait for an operation that
  * ended at @t_ps in another partition (tg_graph.c). */
-uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s);
+uint64_t tg_graph_par_defer(void *arg, uint64_t t_ps, uint32_t s, uint32_t count);
 /* Schedule compute node @i's end at @t_ps on @sim (tg_graph.c). */
 void tg_graph_compute_at(struct tg *t, struct sim *sim, uint32_t i, uint64_t t_ps);
 
@@ -411,10 +413,11 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 			uint64_t now_ps);
 /* A send completion @wc of a streamed message. */
 void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64_t now_ps);
-/* Across processes (tg.h's remote), at a window's end: an arrival of
- * streamed collective @i at @t_ps, from the par_defer record every
- * process gets; the last ends the instance there (tg_graph_par_defer). */
-void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps);
+/* Across processes (tg.h's remote), at a window's end: @count arrivals of
+ * streamed collective @i, the latest at @t_ps, from a par_defer_count
+ * record every process gets; the last ends the instance there
+ * (tg_graph_par_defer). */
+void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps, uint32_t count);
 void tg_stream_fini(struct tg *t);
 
 /* tg_data.c */

@@ -99,6 +99,8 @@ int tg_stream_init(struct tg *t, const struct tg_graph *g, const struct tg_frami
 	t->st->n_pools = pools;
 	t->st->fr = *fr;
 	t->st->remote = t->remote; /* tg_aux */
+	if (t->remote && !(t->st->dslot = calloc((size_t)pools * g->n_streams, sizeof(*t->st->dslot))))
+		return -ENOMEM;
 	for (uint32_t p = 0; p < pools; p++) {
 		t->st->pool[p].free = UINT32_MAX;
 		if (!(t->st->pool[p].chunks = calloc(TG_SPOOL_CHUNKS, sizeof(struct tg_sslot *))))
@@ -642,7 +644,8 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 		 * made no difference (what waits for it starts at a window's
 		 * end in any case: tg_graph_par_plan). */
 		__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL);
-		par_defer(par_sim(t->sim->par, part), now_ps, t->n_ops + i);
+		par_defer_count(par_sim(t->sim->par, part), now_ps, t->n_ops + i,
+				&st->dslot[(size_t)part * st->n + i]);
 		return;
 	}
 	if (__atomic_sub_fetch(&rt->left, 1, __ATOMIC_ACQ_REL) == 0) {
@@ -653,12 +656,13 @@ void tg_stream_received(struct tg *t, uint32_t part, struct tg_qpx *x, const str
 	}
 }
 
-void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps)
+void tg_stream_counted(struct tg *t, uint32_t i, uint64_t t_ps, uint32_t count)
 {
 	struct tg_srt *rt = &t->st->rt[i];
 
-	/* Records come in time order: the last is the instance's end. */
-	if (--rt->rleft != 0)
+	/* Records come in time order, each at its latest arrival: the one
+	 * that counts the last arrival is the instance's end. */
+	if ((rt->rleft -= count) != 0)
 		return;
 	__atomic_store_n(&rt->ended, 1, __ATOMIC_RELEASE);
 	tg_stream_unhold(rt, 1);
@@ -673,6 +677,7 @@ void tg_stream_fini(struct tg *t)
 		free(t->st->rt[i].conn);
 		tg_stream_rt_end(&t->st->rt[i]);
 	}
+	free(t->st->dslot);
 	free(t->st->gref_off);
 	free(t->st->gref);
 	free(t->st->org);
