@@ -221,16 +221,31 @@ int cap_ng_close(struct cap_ng *ng)
 	return rc;
 }
 
-/* An Enhanced Packet Block of @caplen bytes at @data: no allocation, a
- * header, the data, its padding and the trailing length. */
+/* An Enhanced Packet Block's header words for a frame of @caplen bytes
+ * held (@len on the wire) at @t_ps, into @h; returns the block's bytes
+ * (the header, the data padded to 4, the trailing length). */
+static uint32_t cap_ng_epb_head(const struct cap_file *c, uint64_t t_ps, uint32_t caplen, uint32_t len,
+				uint32_t h[7])
+{
+	uint64_t t_ns = t_ps / CAP_PS_PER_NS;
+	uint32_t total = 7 * 4 + cap_ng_pad4(caplen) + 4;
+
+	h[0] = CAP_NG_EPB;
+	h[1] = total;
+	h[2] = c->if_id;
+	h[3] = (uint32_t)(t_ns >> 32);
+	h[4] = (uint32_t)t_ns;
+	h[5] = caplen;
+	h[6] = len;
+	return total;
+}
+
+/* An Enhanced Packet Block of @caplen bytes at @data: no allocation. */
 static void cap_ng_write(struct cap_file *c, uint64_t t_ps, const void *data, uint32_t caplen,
 			 uint32_t len)
 {
 	static const uint8_t zeros[4];
-	uint64_t t_ns = t_ps / CAP_PS_PER_NS;
-	uint32_t total = 7 * 4 + cap_ng_pad4(caplen) + 4;
-	uint32_t h[7] = { CAP_NG_EPB, total, c->if_id, (uint32_t)(t_ns >> 32), (uint32_t)t_ns,
-			  caplen, len };
+	uint32_t h[7], total = cap_ng_epb_head(c, t_ps, caplen, len, h);
 
 	cap_ng_put(c->ng, h, sizeof(h));
 	cap_ng_put(c->ng, data, caplen);
@@ -249,10 +264,22 @@ void cap_ng_rec_out(void *dest, const void *data, size_t n)
 		ng->err = ENOMEM;
 }
 
+/* What a record of @m holds: its first *@caplen bytes (contiguous data in
+ * place, a chain copied into c->linear), and *@len, its length on the
+ * wire less the trailer captures leave out (never less than what it
+ * holds: a wrong frame_bytes must not make a record claim less). */
+static const void *cap_frame(struct cap_file *c, const struct rte_mbuf *m, uint32_t frame_bytes,
+			     uint32_t *caplen, uint32_t *len)
+{
+	*caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
+	*len = RTE_MAX(frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0, *caplen);
+	return rte_pktmbuf_read(m, 0, *caplen, c->linear);
+}
+
 void cap_write_ev(struct cap_file *c, struct sim *s, const struct rte_mbuf *m, uint32_t frame_bytes)
 {
-	uint32_t caplen, len, pad, total;
-	uint64_t t_ns;
+	uint32_t caplen, len, total, h[7];
+	const void *data;
 	uint8_t *o;
 
 	if (likely(!c->ng || !s->rec)) {
@@ -260,42 +287,32 @@ void cap_write_ev(struct cap_file *c, struct sim *s, const struct rte_mbuf *m, u
 		return;
 	}
 	/* One file for every port: the block waits in order (sim_rec.h). */
-	caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
-	len = RTE_MAX(frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0, caplen);
-	pad = cap_ng_pad4(caplen);
-	total = 7 * 4 + pad + 4;
-	t_ns = s->now_ps / CAP_PS_PER_NS;
+	data = cap_frame(c, m, frame_bytes, &caplen, &len);
+	total = cap_ng_epb_head(c, s->now_ps, caplen, len, h);
 	if (!(o = sim_rec_room(s, SIM_REC_PCAPNG, c->if_id, total)))
 		return;
-	const uint32_t h[7] = { CAP_NG_EPB, total, c->if_id, (uint32_t)(t_ns >> 32), (uint32_t)t_ns,
-				caplen, len };
-
 	memcpy(o, h, sizeof(h));
-	memcpy(o + sizeof(h), rte_pktmbuf_read(m, 0, caplen, c->linear), caplen);
-	memset(o + sizeof(h) + caplen, 0, pad - caplen);
-	memcpy(o + sizeof(h) + pad, &total, sizeof(total));
+	memcpy(o + sizeof(h), data, caplen);
+	memset(o + sizeof(h) + caplen, 0, cap_ng_pad4(caplen) - caplen);
+	memcpy(o + total - sizeof(total), &total, sizeof(total));
 	c->n_frames++;
 }
 
 void cap_write(struct cap_file *c, uint64_t t_ps, const struct rte_mbuf *m, uint32_t frame_bytes)
 {
 	struct pcap_pkthdr h;
-	const void *data;
-	uint32_t caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
-	uint32_t len = frame_bytes > c->trailer_bytes ? frame_bytes - c->trailer_bytes : 0;
+	uint32_t caplen, len;
+	const void *data = cap_frame(c, m, frame_bytes, &caplen, &len);
 
-	/* Contiguous data is used in place; a chain is copied into c->linear. */
-	data = rte_pktmbuf_read(m, 0, caplen, c->linear);
 	if (c->ng != NULL) {
-		cap_ng_write(c, t_ps, data, caplen, RTE_MAX(len, caplen));
+		cap_ng_write(c, t_ps, data, caplen, len);
 		return;
 	}
 	h.ts.tv_sec = (time_t)(t_ps / CAP_PS_PER_S);
 	/* With nanosecond precision libpcap stores tv_usec as nanoseconds. */
 	h.ts.tv_usec = (suseconds_t)(t_ps % CAP_PS_PER_S / CAP_PS_PER_NS);
 	h.caplen = caplen;
-	/* A wrong frame_bytes must not make a record claim less than it holds. */
-	h.len = RTE_MAX(len, caplen);
+	h.len = len;
 	pcap_dump((u_char *)c->dump, &h, data);
 	/* pcap_dump reports nothing: a failed write (full disk, file-size
 	 * limit) leaves the error flag of the dump's stream set. */

@@ -131,6 +131,21 @@ static void par_swap_defer(struct par *p, uint32_t k, const struct par_wire_hdr 
 	pp->n_defer += (uint32_t)n;
 }
 
+/* Send each process what p->wire holds for it, and receive into
+ * p->wire_in what each sent this one (@what: for the message if that
+ * fails, which ends the job: the others wait in the exchange). */
+static void par_wire_swap(struct par *p, const char *what)
+{
+	for (uint32_t k = 0; k < p->remote.size; k++) {
+		p->wire_out[k] = p->wire[k].buf;
+		p->wire_len[k] = p->wire[k].len;
+	}
+	if (p->remote.swap(p->remote.ctx, p->wire_out, p->wire_len, p->wire_in, p->wire_in_len) != 0) {
+		fprintf(stderr, "fabemu: %s between processes could not be exchanged\n", what);
+		abort();
+	}
+}
+
 /* Frames between processes (remote): what this process's partitions sent
  * to the others' goes to them, what theirs sent to this one's lands in
  * the outboxes it drains, as if sent here; a record names its port by its
@@ -181,14 +196,7 @@ void par_swap(struct par *p)
 			p->wire[k].len += sizeof(h) + h.len;
 		}
 	}
-	for (uint32_t k = 0; k < p->remote.size; k++) {
-		p->wire_out[k] = p->wire[k].buf;
-		p->wire_len[k] = p->wire[k].len;
-	}
-	if (p->remote.swap(p->remote.ctx, p->wire_out, p->wire_len, p->wire_in, p->wire_in_len) != 0) {
-		fprintf(stderr, "fabemu: frames between processes could not be exchanged\n");
-		abort();
-	}
+	par_wire_swap(p, "frames");
 	for (uint32_t k = 0; k < p->remote.size; k++) {
 		for (size_t off = 0; k != me && off < p->wire_in_len[k];) {
 			struct par_wire_hdr h;
@@ -357,14 +365,7 @@ void par_rec_ship(struct par *p)
 		r->len = 0;
 		r->lost = 0;
 	}
-	for (uint32_t k = 0; k < p->remote.size; k++) {
-		p->wire_out[k] = p->wire[k].buf;
-		p->wire_len[k] = p->wire[k].len;
-	}
-	if (p->remote.swap(p->remote.ctx, p->wire_out, p->wire_len, p->wire_in, p->wire_in_len) != 0) {
-		fprintf(stderr, "fabemu: records between processes could not be exchanged\n");
-		abort();
-	}
+	par_wire_swap(p, "records");
 	/* Process 0: each block onto its copy of that partition's. */
 	for (uint32_t k = 1; me == 0 && k < p->remote.size; k++) {
 		for (size_t off = 0; off < p->wire_in_len[k];) {

@@ -147,6 +147,19 @@ uint64_t tg_in_flight_peak(const struct tg *t)
 	return sum;
 }
 
+/* Field @f of instance @i's origin here, plus one (0: none here): its
+ * time, its listed key's words, the origin itself (tg_stream_fold_org). */
+static uint64_t tg_org_field(const struct tg_streams *st, uint32_t i, uint32_t f)
+{
+	const struct tg_srt *rt = &st->rt[i];
+
+	if (st->org[i] == TG_NO_OP)
+		return 0;
+	return f == 0		 ? rt->org_end + 1
+	       : f <= TG_SKEY_N ? (uint64_t)rt->org_key[f - 1] + 1
+				: (uint64_t)st->org[i] + 1;
+}
+
 int tg_stream_fold_org(struct tg *t, const struct par_remote *r)
 {
 	struct tg_streams *st = t->st;
@@ -164,30 +177,18 @@ int tg_stream_fold_org(struct tg *t, const struct par_remote *r)
 	}
 	/* Each field in turn, its largest over the processes still tied on
 	 * the ones before (0: none there; values are kept plus one). */
+	for (uint32_t i = 0; i < n; i++)
+		tied[i] = st->org[i] != TG_NO_OP;
 	for (uint32_t f = 0; f < TG_SKEY_N + 2; f++) {
-		for (uint32_t i = 0; i < n; i++) {
-			const struct tg_srt *rt = &st->rt[i];
-
-			if (f == 0)
-				tied[i] = st->org[i] != TG_NO_OP;
-			v[i] = !tied[i]		    ? 0
-			       : f == 0		    ? rt->org_end + 1
-			       : f <= TG_SKEY_N ? (uint64_t)rt->org_key[f - 1] + 1
-						    : (uint64_t)st->org[i] + 1;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			v[i] = tied[i] ? tg_org_field(st, i, f) : 0;
 		r->combine(r->ctx, v, n, NULL, 0);
-		for (uint32_t i = 0; i < n; i++) {
-			struct tg_srt *rt = &st->rt[i];
-			uint64_t mine = !tied[i]	    ? 0
-					: f == 0	    ? rt->org_end + 1
-					: f <= TG_SKEY_N ? (uint64_t)rt->org_key[f - 1] + 1
-							 : (uint64_t)st->org[i] + 1;
-
-			tied[i] = tied[i] && mine == v[i];
-			if (f == TG_SKEY_N + 1)
-				st->org[i] = v[i] ? (uint32_t)(v[i] - 1) : TG_NO_OP;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			tied[i] = tied[i] && tg_org_field(st, i, f) == v[i];
 	}
+	/* The last field is the origin: every process now holds the same. */
+	for (uint32_t i = 0; i < n; i++)
+		st->org[i] = v[i] ? (uint32_t)(v[i] - 1) : TG_NO_OP;
 	free(v);
 	free(tied);
 	return 0;
