@@ -15,8 +15,9 @@
 #     switches). Independent expectation: the analytic path delay, 2 x (3
 #     links x 1 ms + 3 x 0.672 us serialising a 64-byte frame with its 20
 #     bytes of preamble and gap at 1 Gb/s) = 6.004 ms (IPv6: an 87-byte
-#     frame, 6.0042 ms); the median RTT may exceed it by the kernels' and
-#     Python's own time (at most 1.5 ms here), never fall below it. The
+#     frame, 6.0042 ms); the fastest echo within 1 ms above it, the median
+#     within 5 ms (the kernels' and Python's own time, more on a loaded
+#     machine), neither below it. The
 #     capture of h0:0 decodes in tshark (the outside decoder) with 0
 #     malformed frames and holds every echo both ways, IPv4 and IPv6. The simulated hosts h2 and h3 share
 #     the fabric: their 1 MiB WRITE, done before the first echo, has the
@@ -319,7 +320,11 @@ if [ "$mode" = rtt ]; then
 import sys
 n, med, least, dil = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 path = dil * 2 * (3 * 1.0 + 3 * (84 if sys.argv[5] == "4" else 87) * 8 / 1e9 * 1e3)
-ok = n >= 20 and least >= path - 0.01 and path <= med <= path + 1.5
+# The fastest echo bounds the model's path both ways (one of 21 gets
+# through an unloaded moment: a path 1 ms off fails); the median only
+# loosely: a busy machine (a build beside the tests) delays most echoes
+# by milliseconds (9-15 ms medians here beside two CPU hogs).
+ok = n >= 20 and path - 0.01 <= least <= path + 1.0 and path <= med <= path + 5.0
 print("%s: IPv%s: %d echoes, median %.3f ms, least %.3f ms, path %.4f ms (live.dilation %g)" % (
     "ok" if ok else "FAIL", sys.argv[5], n, med, least, path, dil))
 sys.exit(0 if ok else 1)
