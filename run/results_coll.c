@@ -165,11 +165,20 @@ int res_collectives(struct results *r, const struct fabric *f)
 	return 0;
 }
 
+/* Some instance of the run runs under the NCCL model (the nccl key). */
+static bool res_coll_any_nccl(const struct fabric *f)
+{
+	for (uint32_t i = 0; i < f->exp->n_colls; i++)
+		if (f->exp->colls[i].proto != TG_NCCL_IDEAL)
+			return true;
+	return false;
+}
+
 int res_write_collectives(const struct fabric *f, const char *dir)
 {
 	const struct exp *e = f->exp;
 	char path[4200];
-	bool data = res_coll_any_data(f);
+	bool data = res_coll_any_data(f), nccl = res_coll_any_nccl(f);
 	FILE *out;
 	int bad, err;
 
@@ -178,7 +187,8 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 		return -errno;
 	fputs("workload,collective,algorithm,ranks,size_bytes,count,type,iteration,time_us,"
 	      "algbw_GBps,busbw_GBps,status", out);
-	fputs(data ? ",data_checked,data_errors\n" : "\n", out);
+	fputs(data ? ",data_checked,data_errors" : "", out);
+	fputs(nccl ? ",protocol,nccl_estimate_us\n" : "\n", out);
 	for (uint32_t i = 0; i < e->n_colls; i++) {
 		const struct tg_coll *c = &e->colls[i];
 		double us, algbw, busbw;
@@ -201,6 +211,10 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 			else
 				fputs(",,", out);
 		}
+		if (nccl && c->proto != TG_NCCL_IDEAL)
+			fprintf(out, ",%s,%.3f", tg_nccl_proto_names[c->proto], c->predicted_us);
+		else if (nccl)
+			fputs(",,", out);
 		fputc('\n', out);
 	}
 	bad = ferror(out);
@@ -230,20 +244,28 @@ static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
 	const struct exp *e = f->exp;
 	const struct topo *t = f->topo;
 	uint64_t *sent = calloc(t->n_eps ? t->n_eps : 1, sizeof(*sent)), total = 0, most = 0;
-	uint32_t best = UINT32_MAX;
+	uint32_t best = UINT32_MAX, eff_ppm = 0;
 	struct nic_params np = e->nic;
 	struct pkt_roce mid = { 0 };
 
 	if (!sent)
 		return false;
+	/* Under the NCCL model NVLink transfers carry their bytes over its
+	 * efficiency: the shares count them as the NICs' are counted. */
+	for (uint32_t i = 0; i < e->n_colls && !eff_ppm; i++)
+		if (e->colls[i].workload == w)
+			eff_ppm = e->colls[i].nvl_eff_ppm;
 	for (uint32_t i = 0; i < e->n_msgs; i++) {
 		const struct tg_msg *m = &e->msgs[i];
 		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
+		uint64_t bytes = m->bytes;
 
 		if (m->workload != w)
 			continue;
-		total += m->bytes;
-		sent[k] += m->bytes;
+		if (eff_ppm && t->nodes[t->eps[k].node].role == TOPO_ROLE_GPU)
+			bytes = (uint64_t)((double)bytes * eff_ppm / 1e6);
+		total += bytes;
+		sent[k] += bytes;
 		if (t->nodes[t->eps[k].node].role != TOPO_ROLE_GPU && sent[k] > most) {
 			most = sent[k];
 			best = k;
@@ -276,7 +298,7 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 
 	for (uint32_t w = 0; w < e->n_workloads; w++) {
 		uint64_t last = UINT64_MAX, checked = 0, errors = 0;
-		bool head = false, data = false, nic = false;
+		bool head = false, data = false, nic = false, nccl = false;
 		struct res_coll_nic cn = { 0 };
 
 		for (uint32_t i = 0; i < e->n_colls; i++) {
@@ -303,9 +325,11 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 					tg_coll_kind_names()[c->kind], tg_coll_alg_names()[c->alg],
 					c->n_ranks);
 				nic = res_coll_nic(f, (uint16_t)w, c->n_ranks, &cn);
+				nccl = c->proto != TG_NCCL_IDEAL;
 				fprintf(out, "  %12s %12s %6s %12s %12s %12s", "size", "count", "type",
 					"time(us)", "algbw(GB/s)", "busbw(GB/s)");
-				fputs(nic ? "  ceiling  busbw/NIC  NIC ceiling\n" : "\n", out);
+				fputs(nic ? "  ceiling  busbw/NIC  NIC ceiling" : "", out);
+				fputs(nccl ? "  proto  NCCL(us)\n" : "\n", out);
 				head = true;
 			}
 			last = c->bytes;
@@ -319,12 +343,14 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 					(unsigned long long)c->bytes, (unsigned long long)(c->bytes / 4),
 					"float", "-", "-", "-");
 			if (nic && done)
-				fprintf(out, " %8.2f %10.2f %12.2f\n", cn.ceiling_GBps / cn.share,
+				fprintf(out, " %8.2f %10.2f %12.2f", cn.ceiling_GBps / cn.share,
 					busbw * cn.share, cn.ceiling_GBps);
 			else if (nic)
-				fprintf(out, " %8s %10s %12s\n", "-", "-", "-");
-			else
-				fputc('\n', out);
+				fprintf(out, " %8s %10s %12s", "-", "-", "-");
+			/* The NCCL model: the protocol and NCCL's own estimate. */
+			if (nccl)
+				fprintf(out, " %6s %9.2f", tg_nccl_proto_names[c->proto], c->predicted_us);
+			fputc('\n', out);
 		}
 		if (nic)
 			fprintf(out,

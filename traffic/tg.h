@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "rng.h"
+#include "tg_nccl.h"
 
 struct sim;
 struct nic;
@@ -148,7 +149,8 @@ struct tg_node {
 	uint8_t kind;        /* enum tg_node_kind */
 	uint32_t msg;        /* transfer: its message (an index of the message list) */
 	uint32_t part;       /* compute: the participant it runs on, for reports */
-	uint64_t dur_ps;     /* compute: how long it runs */
+	uint64_t dur_ps;     /* compute: how long it runs; transfer: how long after it may
+			      * start it is posted (the NCCL model's latencies; else 0) */
 	uint64_t start_ps;   /* not before this (a transfer's: its message's start) */
 	uint32_t dep_off;    /* what it waits for: deps[dep_off .. dep_off + n_deps) of
 			      * its graph, operations added before it */
@@ -299,6 +301,12 @@ struct tg_stream {
 				* (n; UINT32_MAX: the root), children (3 n, UINT32_MAX:
 				* none), the ranks in pre-order (n), each rank's place in
 				* that order (n) (malloc'd); else NULL */
+	struct tg_nccl_plan nccl; /* the NCCL model's plan (tg_nccl.h; proto TG_NCCL_IDEAL:
+				* off): hop latencies and wire bytes of its messages */
+	uint8_t *envl;         /* with the NCCL model: per edge, 1 when it is over NVLink
+				* (malloc'd); else NULL */
+	uint64_t *ehop_ps;     /* with the NCCL model: per edge, how long after it is ready
+				* a message is posted (tg_cb_hop_ps) (malloc'd); else NULL */
 	uint32_t wrs;          /* the first ring size of its connections' QPs (work
 				* requests; the NIC grows them); 0: TG_STREAM_QP_WRS */
 	uint64_t msgs;         /* messages it makes in all */
@@ -411,6 +419,11 @@ struct tg_coll {
 			      * buffer; all-gather, reduce-scatter: the whole result, n x a
 			      * rank's part; all-to-all: what each rank sends in all) */
 	uint32_t iter;       /* iteration at this size, from 0 */
+	uint8_t proto;       /* the NCCL model's protocol (enum tg_nccl_proto;
+			      * TG_NCCL_IDEAL: the model is off) */
+	double predicted_us; /* with the model: NCCL's own estimate of its time */
+	uint32_t nvl_eff_ppm; /* with the model: NVLink's efficiency (its transfers carry
+			      * their bytes x 10^6 / this); else 0 */
 };
 
 /* A step of a training workload (traffic/tg_wl_train.c): the graph nodes

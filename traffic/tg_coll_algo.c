@@ -213,15 +213,21 @@ uint32_t tg_coll_rail(const struct tg_cb *b, uint32_t gpu)
 int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struct tg_stream *s)
 {
 	*s = (struct tg_stream){ .proto = b->proto, .alg = alg, .n = b->n, .channels = b->channels,
-				 .size = b->bytes, .slice_bytes = b->slice_bytes, .n_edges = n_edges };
+				 .size = b->bytes, .slice_bytes = b->slice_bytes, .n_edges = n_edges,
+				 .nccl = b->nccl };
 	s->part = malloc(sizeof(*s->part) * b->channels);
+	if (b->nccl.proto != TG_NCCL_IDEAL) {
+		s->envl = calloc(n_edges ? n_edges : 1, 1);
+		s->ehop_ps = calloc(n_edges ? n_edges : 1, sizeof(*s->ehop_ps));
+	}
 	s->ep = malloc(sizeof(*s->ep) * 2 * (size_t)(n_edges ? n_edges : 1));
 	s->echan = calloc(n_edges ? n_edges : 1, sizeof(*s->echan));
 	s->ebytes = calloc(n_edges ? n_edges : 1, sizeof(*s->ebytes));
 	s->erank = calloc(n_edges ? n_edges : 1, sizeof(*s->erank));
 	if (b->rank_gate && (s->cgate = malloc(sizeof(*s->cgate) * b->n)))
 		memcpy(s->cgate, b->rank_gate, sizeof(*s->cgate) * b->n);
-	if (!s->part || !s->ep || !s->echan || !s->ebytes || !s->erank || (b->rank_gate && !s->cgate)) {
+	if (!s->part || !s->ep || !s->echan || !s->ebytes || !s->erank || (b->rank_gate && !s->cgate) ||
+	    (b->nccl.proto != TG_NCCL_IDEAL && (!s->envl || !s->ehop_ps))) {
 		tg_stream_drop(s);
 		return -ENOMEM;
 	}
@@ -235,6 +241,10 @@ void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, u
 		       uint16_t chan, uint32_t rail)
 {
 	tg_cb_edge(b, a, r, chan, rail, &s->ep[2 * e]);
+	if (s->envl) {
+		s->envl[e] = tg_cb_same_domain(b, a, r);
+		s->ehop_ps[e] = tg_cb_hop_ps(b, a, r, &s->ep[2 * e]);
+	}
 	s->echan[e] = chan;
 	s->erank[e] = a;
 }

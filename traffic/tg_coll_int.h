@@ -61,6 +61,8 @@ struct tg_cb {
 	uint64_t *recv_used;       /* with data: per rank, its receive area taken so far */
 	uint32_t *islands;         /* streamed (the algorithm's stream): per endpoint, its
 				    * island (topo_ep_islands); NULL: listed */
+	struct tg_nccl_plan nccl;  /* the NCCL model's plan of this instance (tg_nccl.h;
+				    * proto TG_NCCL_IDEAL: off) */
 };
 
 enum { TG_NO_GATE = UINT32_MAX };
@@ -101,6 +103,12 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
  * @rail (tg_cb_edge's endpoints). */
 void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
 		       uint16_t chan, uint32_t rail);
+/* The NCCL model's latency of a transfer from rank @a to rank @r between
+ * endpoints @ep (what tg_cb_edge picks): how long after it is ready it is
+ * posted: NCCL's latency of the hop (over NVLink or the network), less
+ * what the fabric itself takes for it at least (the propagation of the
+ * two endpoints' links), never below 0. */
+uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2]);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

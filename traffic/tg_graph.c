@@ -350,7 +350,7 @@ static void tg_graph_op_start(struct tg *t, uint32_t i, uint64_t now_ps, struct 
 
 		if (!ctx)
 			tg_graph_par_late(t, i);
-		sim_at(ns, at, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
+		sim_at(ns, at + o->dur_ps, tg_post_src(t, ns), tg_post, &t->slots[o->msg]);
 	} else if (o->kind == TG_NODE_STREAM) {
 		tg_stream_start(t, o->msg, at);
 	} else if (!ctx && !o->dur_ps) {

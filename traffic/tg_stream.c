@@ -293,6 +293,20 @@ static struct sim *tg_stream_sim(const struct tg *t, const struct tg_stream *v, 
 	return t->sim->par ? nic_sim(t->nics[t->eps[v->ep[2 * e]].nic]) : t->sim;
 }
 
+/* The bytes message @m of @v takes on the wire: its data under the NCCL
+ * model's protocol (tg_nccl.h), else its data. */
+static uint64_t tg_stream_wire(const struct tg_stream *v, const struct tg_smsg *m)
+{
+	return v->envl ? tg_nccl_wire(&v->nccl, v->envl[m->e], m->bytes) : m->bytes;
+}
+
+/* The NCCL model's hop latency of a message on edge @e of @v: it is
+ * posted this long after it is ready (0 without the model). */
+static uint64_t tg_stream_hop_ps(const struct tg_stream *v, uint32_t e)
+{
+	return v->ehop_ps ? v->ehop_ps[e] : 0;
+}
+
 void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t at_ps)
 {
 	const struct tg_stream *v = &t->st->v[i];
@@ -305,7 +319,7 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 
 	s->s = i;
 	s->m = *m;
-	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(m->bytes, v->proto.qps);
+	s->parts_left = s->rparts_left = (uint8_t)tg_n_parts(tg_stream_wire(v, m), v->proto.qps);
 	s->status = TG_PENDING;
 	if (v->cgate && !tg_srt_gated(v, tg_srt_blk(rt))[v->erank[m->e]]) {
 		/* Its sender's gate has not ended: it goes when that does. */
@@ -316,13 +330,15 @@ void tg_stream_make(struct tg *t, uint32_t i, const struct tg_smsg *m, uint64_t 
 		held[v->erank[m->e]] = s->id;
 		return;
 	}
-	sim_at(ns, at_ps, tg_post_src(t, ns), tg_stream_post, s);
+	sim_at(ns, at_ps + tg_stream_hop_ps(v, m->e), tg_post_src(t, ns), tg_stream_post, s);
 }
 
 void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
 {
 	tg_srt_live(t, i, t->sim);
-	tg_stream_alg_start(t, i, at_ps);
+	/* The NCCL model's launch latency comes before the first sends (with
+	 * rank gates, at each gate's end: tg_stream_gated). */
+	tg_stream_alg_start(t, i, t->st->v[i].cgate ? at_ps : at_ps + t->st->v[i].nccl.base_ps);
 }
 
 /* A held message: its place in the listed order, its slot. */
@@ -400,9 +416,13 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 	}
 	qsort(h, n, sizeof(*h), tg_sheld_cmp);
 	for (uint32_t k = 0; k < n; k++) {
-		struct sim *ns = tg_stream_sim(t, v, tg_sslot_at(st, h[k].id)->m.e);
+		uint32_t e = tg_sslot_at(st, h[k].id)->m.e;
+		struct sim *ns = tg_stream_sim(t, v, e);
 
-		sim_at(ns, at, tg_post_src(t, ns), tg_stream_post, tg_sslot_at(st, h[k].id));
+		/* The NCCL model: the rank's kernel starts its launch latency
+		 * after the gate, each send a hop latency after that. */
+		sim_at(ns, at + v->nccl.base_ps + tg_stream_hop_ps(v, e), tg_post_src(t, ns), tg_stream_post,
+		       tg_sslot_at(st, h[k].id));
 	}
 	free(h);
 	tg_stream_unhold(rt, hi - lo);
@@ -460,6 +480,7 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	struct tg_srt *rt = &t->st->rt[s->s];
 	const struct tg_sconn *cn = &t->st->conns[rt->conn[s->m.e]];
 	uint32_t parts = s->parts_left;
+	uint64_t wire = tg_stream_wire(v, &s->m);
 	/* A receiver in another process's partition (par.h, remote): its
 	 * record goes there (tg_stream_aux), not on the QPs' lists here. */
 	struct sim *rs = t->st->remote ? nic_sim(t->nics[t->eps[v->ep[2 * s->m.e + 1]].nic]) : NULL;
@@ -478,7 +499,7 @@ static void tg_stream_post(struct sim *sim, void *obj)
 	__atomic_fetch_add(&rt->posted, 1, __ATOMIC_RELAXED);
 	tg_atomic_min(&rt->first_post_ps, sim->now_ps);
 	for (uint32_t j = 0; j < parts; j++) {
-		uint64_t len = s->m.bytes / parts + (j < s->m.bytes % parts);
+		uint64_t len = wire / parts + (j < wire % parts);
 		struct ibv_sge sge = { .addr = 0, .length = (uint32_t)len, .lkey = 0 };
 		struct ibv_send_wr wr = { 0 }, *bad;
 		struct tg_qpx *x = &t->qpx[cn->qp + j];
@@ -558,6 +579,7 @@ void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64
 		const struct tg_sconn *cn = &st->conns[rt->conn[s->m.e]];
 		struct tg_spool *p = &st->pool[part];
 		uint64_t fct = now_ps - s->start_ps;
+		uint64_t wire = tg_stream_wire(v, &s->m);
 
 		s->status = TG_DONE;
 		__atomic_fetch_add(&t->n_done, 1, __ATOMIC_RELAXED);
@@ -571,11 +593,11 @@ void tg_stream_sent(struct tg *t, uint32_t part, const struct ibv_wc *wc, uint64
 			p->cap_done = cap;
 		}
 		p->done[p->n_done++] = (struct tg_sdone){
-			.fct_ps = fct, .bytes = s->m.bytes,
-			.ideal_ps = tg_ideal_fct_ps(&cn->path, s->m.bytes, v->proto.op, &st->fr),
+			.fct_ps = fct, .bytes = wire,
+			.ideal_ps = tg_ideal_fct_ps(&cn->path, wire, v->proto.op, &st->fr),
 		};
 		__atomic_fetch_add(&rt->completed, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&rt->done_bytes, s->m.bytes, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rt->done_bytes, wire, __ATOMIC_RELAXED);
 		tg_atomic_max(&rt->last_ps, now_ps);
 		tg_atomic_max(&rt->worst_ps, fct);
 	}

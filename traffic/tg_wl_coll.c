@@ -19,6 +19,7 @@
 
 #include "topo.h"
 #include "tg_coll_int.h"
+#include "tg_nccl.h"
 
 enum {
 	TG_COLL_MAX_CHANNELS = 64,    /* NCCL's MAXCHANNELS */
@@ -54,6 +55,9 @@ struct tg_wl_coll {
 				       * sends (malloc'd), or NULL: uniform */
 	const struct cfg_node *load_at; /* the load key */
 	bool data;                    /* carry every rank's data and check the result */
+	const struct cfg_node *nccl_at; /* the nccl key, or NULL */
+	struct tg_nccl_cfg nccl;      /* the NCCL model (tg_nccl.h) */
+	struct tg_nccl_shape shape;   /* with it: what its tuner is told */
 };
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
@@ -106,6 +110,14 @@ static int tg_wl_coll_dscp(const struct cfg_node *n, void *params, char err[CFG_
 static int tg_wl_coll_data(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
 	return cfg_bool(n, &((struct tg_wl_coll *)params)->data, err);
+}
+
+static int tg_wl_coll_nccl(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct tg_wl_coll *p = params;
+
+	p->nccl_at = n;
+	return tg_nccl_read(n, &p->nccl, err);
 }
 
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -206,6 +218,8 @@ static const struct cfg_key tg_wl_coll_keys[] = {
 	  .doc = "DSCP of its data; absent: nic.dscp" },
 	{ "data", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_data,
 	  .doc = "true: carry float32 data (RDMA WRITEs with immediate into registered memory) and check every rank's result element by element; needs nic.payload; absent: false" },
+	{ "nccl", CFG_KEY_CUSTOM, NULL, .read = tg_wl_coll_nccl,
+	  .doc = "absent or off (the algorithm's ideal transfers), on, or {protocol: auto|ll|ll128|simple, nvlink_efficiency, base_latency, nvlink_latency, net_latency}: NCCL's protocols, hop and launch latencies and tuner" },
 };
 
 static const struct cfg_table tg_wl_coll_table = {
@@ -291,6 +305,23 @@ void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, ui
 	ep[1] = tg_cb_ep(b, r, nvl, rail, port);
 }
 
+/* The propagation delay of endpoint @ep's link (0: none). */
+static uint64_t tg_cb_ep_delay_ps(const struct topo *t, uint32_t ep)
+{
+	const struct topo_node *h = &t->nodes[t->eps[ep].node];
+	uint32_t l = h->port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? 0 : t->links[l].delay_ps;
+}
+
+uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2])
+{
+	uint64_t hop = b->nccl.hop_ps[tg_cb_same_domain(b, a, r)];
+	uint64_t own = tg_cb_ep_delay_ps(b->t, ep[0]) + tg_cb_ep_delay_ps(b->t, ep[1]);
+
+	return hop > own ? hop - own : 0;
+}
+
 int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
 	       uint64_t src_off, uint64_t dst_off, uint64_t bytes, enum tg_coll_step step,
 	       const uint32_t *deps, uint32_t n_deps, uint32_t *id)
@@ -307,9 +338,17 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 	tg_cb_edge(b, a, r, chan, rail, ep);
 	m->src = ep[0];
 	m->dst = ep[1];
-	m->bytes = bytes;
 	m->chan = chan;
 	node.msg = *b->c->n_msgs;
+	if (b->nccl.proto != TG_NCCL_IDEAL) {
+		/* The NCCL model: the protocol's lines on the wire; posted a hop
+		 * latency after what it waits for, a first send (waiting for
+		 * nothing of the instance) the launch latency more (a transfer's
+		 * dur_ps, tg.h). */
+		bytes = tg_nccl_wire(&b->nccl, tg_cb_same_domain(b, a, r), bytes);
+		node.dur_ps = tg_cb_hop_ps(b, a, r, ep) + (n_deps ? 0 : b->nccl.base_ps);
+	}
+	m->bytes = bytes;
 	if (b->rank_gate) {
 		/* The sender's part of the collective runs once it has launched
 		 * it (its compute phase is over): every send waits for that, and
@@ -480,6 +519,81 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
  * collective its algorithm streams (stream_kinds) among two ranks or
  * more, without data, where the experiment lets a workload of @msgs
  * messages stream (tg_wl_streams). */
+/* ---- the NCCL model ---- */
+
+/* The line rate of endpoint @ep's link (0: none). */
+static uint64_t tg_wl_coll_ep_bps(const struct topo *t, uint32_t ep)
+{
+	const struct topo_node *h = &t->nodes[t->eps[ep].node];
+	uint32_t l = h->port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? 0 : t->links[l].rate_bps;
+}
+
+/* With the nccl key on: the algorithm is one of NCCL's and the transfers
+ * carry no data; what the tuner is told of the ranks into p->shape: the
+ * NVLink domains they span (a rank that is a host, or a GPU without
+ * NVLink, is one of its own) and the bus bandwidth of Simple: within one
+ * domain NVLink's line rate at its efficiency; across domains the lesser
+ * of that and the NICs a node's channels use (at most one a rank), a
+ * rank alone in its domain its NIC. 0 or -EINVAL / -ENOMEM. */
+static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, uint64_t channels, char err[CFG_ERR_BYTES])
+{
+	const struct topo *t = p->ctx->topo;
+	const struct topo_gpus *g = &t->gpus;
+	const char *alg = p->alg->kind.name;
+	struct tg_cb b = { .t = t, .ranks = p->ranks, .n = p->n_ranks };
+	bool gpus = p->ranks[0] >= t->n_eps && g->nvl && g->domain_gpus;
+	double nic, nvl = 0, per;
+	uint32_t nodes = p->n_ranks;
+
+	if (!p->nccl.on)
+		return 0;
+	if (p->data) {
+		cfg_errorf(err, p->nccl_at, "nccl: the NCCL model's transfers carry its protocol's lines, not data: data: true needs nccl: off");
+		return -EINVAL;
+	}
+	if (strcmp(alg, "ring") != 0 && strcmp(alg, "tree") != 0 && strcmp(alg, "direct") != 0) {
+		cfg_errorf(err, p->nccl_at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, and direct for all-to-all), not %s",
+			   alg);
+		return -EINVAL;
+	}
+	if (gpus) {
+		uint8_t *seen = calloc(g->n_domains ? g->n_domains : 1, 1);
+
+		if (!seen)
+			return -ENOMEM;
+		nodes = 0;
+		for (uint32_t r = 0; r < p->n_ranks; r++) {
+			uint32_t d = (p->ranks[r] - t->n_eps) / g->domain_gpus;
+
+			nodes += !seen[d];
+			seen[d] = 1;
+		}
+		free(seen);
+		nvl = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(&b, 0, true, 0, 0)) / 8 * p->nccl.nvl_eff_ppm / 1e6;
+	}
+	nic = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(&b, 0, false, TG_COLL_NO_RAIL, 0)) / 8;
+	per = (double)p->n_ranks / nodes;
+	p->shape = (struct tg_nccl_shape){ .kind = (uint8_t)p->kind, .tree = strcmp(alg, "tree") == 0,
+					   .n = p->n_ranks, .nodes = nodes };
+	if (gpus && nodes == 1)
+		p->shape.bus_Bps = nvl;
+	else if (gpus && per > 1)
+		p->shape.bus_Bps = fmin(nvl, nic * fmin((double)channels, per));
+	else
+		p->shape.bus_Bps = nic;
+	return 0;
+}
+
+/* Instance @b of @bytes under the NCCL model (its plan, and its slice:
+ * the protocol's step, Simple's the slice key), or as the keys say. */
+static void tg_wl_coll_nccl_size(const struct tg_wl_coll *p, struct tg_cb *b, uint64_t bytes)
+{
+	tg_nccl_plan(&p->nccl, &p->shape, bytes, &b->nccl);
+	b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : p->slice_bytes;
+}
+
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 {
 	return p->alg->stream && (p->alg->stream_kinds & (1u << p->kind)) && p->n_ranks >= 2 && !p->data &&
@@ -497,6 +611,7 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 		struct tg_wl_est one = { 0 };
 
 		b->bytes = sizes[s];
+		tg_wl_coll_nccl_size(p, b, sizes[s]);
 		est.conns = tg_wl_coll_est(b, p->compute_ps != 0, &one);
 		one.ops = tg_est_add(one.ops, n);
 		join = one.ops;
@@ -525,6 +640,7 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 			uint64_t one;
 
 			b->bytes = sizes[s];
+			tg_wl_coll_nccl_size(p, b, sizes[s]);
 			one = p->alg->stream_est(b);
 			*stream = one != 0;
 			most = one > most ? one : most;
@@ -641,6 +757,10 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 					   .bytes = bytes, .iter = k };
 	b->coll = c->graph->n_colls;
 	b->bytes = bytes;
+	tg_wl_coll_nccl_size(p, b, bytes);
+	v[*c->n_colls].proto = b->nccl.proto;
+	v[*c->n_colls].predicted_us = b->nccl.predicted_us;
+	v[*c->n_colls].nvl_eff_ppm = b->nccl.nvl_eff_ppm;
 	b->gate = *gate;
 	b->first_node = c->graph->n_ops;
 	if (p->compute_ps && (rc = tg_wl_coll_compute(p, b, rng)) != 0)
@@ -693,7 +813,8 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0 ||
 	    (rc = tg_wl_coll_read_sizes(&p, it, sizes, &n_sizes, err)) != 0 ||
-	    (rc = tg_wl_coll_check(&p, it, &channels, err)) != 0)
+	    (rc = tg_wl_coll_check(&p, it, &channels, err)) != 0 ||
+	    (rc = tg_wl_coll_nccl_check(&p, channels, err)) != 0)
 		goto out;
 	tg_wl_coll_cb_init(&p, channels, &b);
 	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
