@@ -188,7 +188,7 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 	fputs("workload,collective,algorithm,ranks,size_bytes,count,type,iteration,time_us,"
 	      "algbw_GBps,busbw_GBps,status", out);
 	fputs(data ? ",data_checked,data_errors" : "", out);
-	fputs(nccl ? ",protocol,nccl_estimate_us\n" : "\n", out);
+	fputs(nccl ? ",protocol,channels,nccl_estimate_us\n" : "\n", out);
 	for (uint32_t i = 0; i < e->n_colls; i++) {
 		const struct tg_coll *c = &e->colls[i];
 		double us, algbw, busbw;
@@ -212,9 +212,10 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 				fputs(",,", out);
 		}
 		if (nccl && c->proto != TG_NCCL_IDEAL)
-			fprintf(out, ",%s,%.3f", tg_nccl_proto_names[c->proto], c->predicted_us);
+			fprintf(out, ",%s,%u,%.3f", tg_nccl_proto_names[c->proto], c->channels,
+				c->predicted_us);
 		else if (nccl)
-			fputs(",,", out);
+			fputs(",,,", out);
 		fputc('\n', out);
 	}
 	bad = ferror(out);

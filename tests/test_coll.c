@@ -630,6 +630,110 @@ static void test_graph_partitions_join(void)
 	tg_graph_free(&g);
 }
 
+/* The NCCL model's tuner against NCCL's cost model worked by hand
+ * (tuning.cc's figures, traffic/tg_nccl.c): a ring all-reduce of 16 ranks
+ * on 2 nodes (8 per node) with a bus bandwidth of 400 GB/s. Latency, us:
+ * LL 6.6 + 28 x 0.6 + 2 x 2.7 = 28.8, LL128 14 + 28 x 1.9 + 2 x 4 = 75.2,
+ * Simple 8.4 + 28 x 3.4 + 2 x 14 = 131.6; algorithm bandwidth = bus x
+ * 16/30 x (LL 0.5, LL128 0.92, Simple 1): 106.67, 196.27, 213.33 GB/s.
+ * LL and LL128 cross where S (1/106.67 - 1/196.27) / 1000 = 46.4 us: S =
+ * 10.84 MB; LL128 and Simple where S (1/196.27 - 1/213.33) / 1000 = 56.4
+ * us: S = 138.4 MB. Channels (enqueue.cc): LL's work threshold is 512
+ * threads x 8 x 16 ranks = 65,536 bytes a channel, so 128 KiB runs on 2
+ * of 8 channels and 512 KiB on all 8. */
+static void test_nccl_tuner(void)
+{
+	struct tg_nccl_cfg c = { .on = true, .nvl_eff_ppm = 822222, .base_ps = -1, .nvl_hop_ps = -1,
+				 .net_hop_ps = -1 };
+	struct tg_nccl_shape s = { .kind = TG_COLL_ALL_REDUCE, .n = 16, .nodes = 2, .bus_Bps = 400e9,
+				   .channels = 8 };
+	struct tg_nccl_plan pl;
+	static const struct {
+		uint64_t bytes;
+		uint8_t proto;
+		uint32_t channels;
+	} cases[] = {
+		{ 8, TG_NCCL_LL, 1 },
+		{ 128 << 10, TG_NCCL_LL, 2 },
+		{ 512 << 10, TG_NCCL_LL, 8 },
+		{ 10000000, TG_NCCL_LL, 8 },
+		{ 11700000, TG_NCCL_LL128, 8 },
+		{ 128 << 20, TG_NCCL_LL128, 8 },
+		{ 145000000, TG_NCCL_SIMPLE, 8 },
+		{ 1u << 30, TG_NCCL_SIMPLE, 8 },
+	};
+
+	CU_ASSERT_DOUBLE_EQUAL(tg_nccl_time_us(&c, &s, TG_NCCL_LL, 0), 28.8, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tg_nccl_time_us(&c, &s, TG_NCCL_LL128, 0), 75.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tg_nccl_time_us(&c, &s, TG_NCCL_SIMPLE, 0), 131.6, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tg_nccl_time_us(&c, &s, TG_NCCL_SIMPLE, 1u << 30),
+			       131.6 + 1073741824.0 / (400e9 * 16 / 30) * 1e6, 1e-6);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tg_nccl_plan(&c, &s, cases[i].bytes, &pl);
+		CU_ASSERT_EQUAL(pl.proto, cases[i].proto);
+		CU_ASSERT_EQUAL(pl.channels, cases[i].channels);
+		if (pl.proto != cases[i].proto || pl.channels != cases[i].channels)
+			fprintf(stderr, "\n  %llu bytes: %s on %u channels\n", (unsigned long long)cases[i].bytes,
+				tg_nccl_proto_names[pl.proto], pl.channels);
+	}
+	/* Forced (NCCL_PROTO), with its latencies and step; off: nothing. */
+	c.proto = TG_NCCL_SIMPLE;
+	tg_nccl_plan(&c, &s, 8, &pl);
+	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_SIMPLE);
+	CU_ASSERT_EQUAL(pl.base_ps, 8400000);
+	CU_ASSERT_EQUAL(pl.hop_ps[0], 14000000);
+	CU_ASSERT_EQUAL(pl.hop_ps[1], 3400000);
+	CU_ASSERT_EQUAL(pl.step_bytes, 0); /* the slice key's */
+	c.proto = TG_NCCL_LL128;
+	c.net_hop_ps = 1000000;
+	tg_nccl_plan(&c, &s, 8, &pl);
+	CU_ASSERT_EQUAL(pl.step_bytes, 576000);
+	CU_ASSERT_EQUAL(pl.hop_ps[0], 1000000);
+	CU_ASSERT_EQUAL(pl.hop_ps[1], 1900000);
+	c.on = false;
+	tg_nccl_plan(&c, &s, 8, &pl);
+	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_IDEAL);
+	CU_ASSERT_EQUAL(tg_nccl_wire(&pl, true, 1000), 1000);
+}
+
+/* The NCCL model's transfers, checked one by one on 2 nodes of 4 GPUs
+ * (NVLink 100 ns, rail NICs on 1 us links): an all-reduce of 4 KiB under
+ * LL runs one channel (4 KiB < 512 threads x 8 x 8 ranks), 8 chunks of
+ * 512 bytes, each 1,024 bytes of LL lines; over NVLink at 82.2222%
+ * ceil(1024 / 0.822222) = 1,246. Every send is posted NCCL's hop latency
+ * less its two links' propagation after what it waits for (NVLink 0.6 -
+ * 0.2 us, network 2.7 - 2 us), a first send also the launch's 6.6 us. */
+static void test_nccl_xfers(void)
+{
+	struct exp *e = tco_load("  - {kind: collective, collective: all-reduce, size: 4KiB, nccl: {protocol: ll}}\n");
+	uint32_t xfers = 0, nvl = 0, first = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->colls[0].proto, TG_NCCL_LL);
+	CU_ASSERT_EQUAL(e->colls[0].channels, 1);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+		const struct tg_msg *m;
+		bool over_nvl, is_first;
+
+		if (o->kind != TG_NODE_XFER)
+			continue;
+		m = &e->msgs[o->msg];
+		xfers++;
+		over_nvl = m->bytes == 1246;
+		is_first = o->n_deps == 0;
+		nvl += over_nvl;
+		first += is_first;
+		CU_ASSERT(m->bytes == 1246 || m->bytes == 1024);
+		CU_ASSERT_EQUAL(o->dur_ps, (over_nvl ? 400000u : 700000u) + (is_first ? 6600000u : 0));
+	}
+	/* 2 (n - 1) steps of 8 sends; the ring leaves each node once. */
+	CU_ASSERT_EQUAL(xfers, 2 * 7 * 8);
+	CU_ASSERT_EQUAL(nvl, 2 * 7 * 6);
+	CU_ASSERT_EQUAL(first, 8);
+	exp_free(e);
+}
+
 int test_coll_register(void)
 {
 	static const struct test_case tests[] = {
@@ -644,6 +748,8 @@ int test_coll_register(void)
 		{ "critical path: a streamed instance", test_critical_path_stream },
 		{ "graphs in partitions", test_graph_partitions },
 		{ "graphs in partitions: joins and compute phases", test_graph_partitions_join },
+		{ "NCCL model: the tuner against NCCL's cost model", test_nccl_tuner },
+		{ "NCCL model: each transfer's bytes and latency", test_nccl_xfers },
 	};
 
 	return test_suite("coll", tests);

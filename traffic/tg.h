@@ -424,6 +424,7 @@ struct tg_coll {
 	double predicted_us; /* with the model: NCCL's own estimate of its time */
 	uint32_t nvl_eff_ppm; /* with the model: NVLink's efficiency (its transfers carry
 			      * their bytes x 10^6 / this); else 0 */
+	uint32_t channels;   /* the channels (rings, trees) it ran */
 };
 
 /* A step of a training workload (traffic/tg_wl_train.c): the graph nodes

@@ -109,6 +109,18 @@ void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, u
  * what the fabric itself takes for it at least (the propagation of the
  * two endpoints' links), never below 0. */
 uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2]);
+/* The NCCL model (tg_nccl.h) may run algorithm @alg: NCCL's (ring, tree,
+ * direct) and no @data; else -EINVAL with @err filled at @at. */
+int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,
+		     char err[CFG_ERR_BYTES]);
+/* What the NCCL model's tuner is told of instance @b (its ranks, kind,
+ * algorithm and channels set) under @c into @out: the NVLink domains the
+ * ranks span (a host, or a GPU without NVLink, is one of its own) and
+ * Simple's bus bandwidth: within one domain NVLink's line rate at its
+ * efficiency; across domains the lesser of that and the line rate of the
+ * NICs a node's channels use (at most one a rank), a rank alone in its
+ * domain its NIC's. 0 or -ENOMEM. */
+int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct tg_nccl_shape *out);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

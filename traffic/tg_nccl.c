@@ -22,6 +22,11 @@
  *   n-1 for reduce-scatter and all-gather), x 0.5 for the tree. The time
  *   NCCL predicts is latency + S / algorithm bandwidth, and it runs the
  *   protocol (and algorithm) of least time unless NCCL_PROTO says.
+ * - Channels (src/enqueue.cc, src/include/comm.h): NCCL takes channels
+ *   away while S < channels x threads x threshold, down to one: threads
+ *   512 for LL and Simple, 640 for LL128 (NCCL_LL128_MAX_NTHREADS); the
+ *   threshold 8 for LL and LL128, 64 for Simple, LL's times the ranks for
+ *   a ring.
  * - NVLink: 8 H100s reach about 370 GB/s of bus bandwidth with the ring
  *   on a 450 GB/s line rate, "with the protocol overhead (~20%)" (S.
  *   Jeaugey, NVIDIA, nccl-tests issue 212): 82% of the line rate. */
@@ -42,6 +47,10 @@ enum {
 	TG_NCCL_LL_STEP_BYTES = 32768,
 	TG_NCCL_LL128_STEP_BYTES = 576000,
 };
+
+/* Threads a channel runs and their work threshold, by protocol - 1. */
+static const uint32_t tg_nccl_threads[3] = { 512, 640, 512 };
+static const uint32_t tg_nccl_thread_threshold[3] = { 8, 8, 64 };
 
 /* NCCL's latencies in ns, [tree][protocol - 1]: base, a hop over NVLink,
  * a hop over the network (tuning.cc). */
@@ -207,4 +216,15 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, ui
 	out->hop_ps[1] = lat[1];
 	out->hop_ps[0] = lat[2];
 	out->predicted_us = tg_nccl_time_us(c, s, best, bytes);
+	/* Channels: fewer while each would get too little work. */
+	{
+		uint64_t per = (uint64_t)tg_nccl_threads[best - 1] * tg_nccl_thread_threshold[best - 1];
+		uint32_t nc = s->channels ? s->channels : 1;
+
+		if (best == TG_NCCL_LL && !s->tree && s->kind != TG_COLL_ALL_TO_ALL)
+			per *= s->n;
+		while (nc > 1 && bytes < nc * per)
+			nc--;
+		out->channels = nc;
+	}
 }

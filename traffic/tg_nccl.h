@@ -46,6 +46,7 @@ struct tg_nccl_shape {
 	uint32_t nodes;         /* NVLink domains (nodes) they span; a host is its own */
 	double bus_Bps;         /* Simple's bus bandwidth, bytes/s: what the ranks' links
 				 * give (line rates, NVLink at its efficiency) */
+	uint32_t channels;      /* the channels configured (rings, trees) */
 };
 
 /* What the model does to one instance. */
@@ -56,6 +57,8 @@ struct tg_nccl_plan {
 	uint64_t hop_ps[2];     /* a transfer's latency after what it waits for:
 				 * [0] over the network, [1] over NVLink */
 	uint64_t base_ps;       /* a rank's first transfers wait this much more */
+	uint32_t channels;      /* the channels it runs: fewer than configured for small
+				 * sizes, as NCCL gives each channel enough work */
 	double predicted_us;    /* the tuner's time for it (latency + S / bandwidth) */
 };
 

@@ -58,6 +58,7 @@ struct tg_wl_coll {
 	const struct cfg_node *nccl_at; /* the nccl key, or NULL */
 	struct tg_nccl_cfg nccl;      /* the NCCL model (tg_nccl.h) */
 	struct tg_nccl_shape shape;   /* with it: what its tuner is told */
+	uint32_t n_channels;          /* the channels the keys give */
 };
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
@@ -530,60 +531,69 @@ static uint64_t tg_wl_coll_ep_bps(const struct topo *t, uint32_t ep)
 	return l == TOPO_NO_LINK ? 0 : t->links[l].rate_bps;
 }
 
-/* With the nccl key on: the algorithm is one of NCCL's and the transfers
- * carry no data; what the tuner is told of the ranks into p->shape: the
- * NVLink domains they span (a rank that is a host, or a GPU without
- * NVLink, is one of its own) and the bus bandwidth of Simple: within one
- * domain NVLink's line rate at its efficiency; across domains the lesser
- * of that and the NICs a node's channels use (at most one a rank), a
- * rank alone in its domain its NIC. 0 or -EINVAL / -ENOMEM. */
-static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, uint64_t channels, char err[CFG_ERR_BYTES])
+int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct tg_nccl_shape *out)
 {
-	const struct topo *t = p->ctx->topo;
+	const struct topo *t = b->t;
 	const struct topo_gpus *g = &t->gpus;
-	const char *alg = p->alg->kind.name;
-	struct tg_cb b = { .t = t, .ranks = p->ranks, .n = p->n_ranks };
-	bool gpus = p->ranks[0] >= t->n_eps && g->nvl && g->domain_gpus;
+	bool gpus = b->ranks[0] >= t->n_eps && g->nvl && g->domain_gpus;
 	double nic, nvl = 0, per;
-	uint32_t nodes = p->n_ranks;
+	uint32_t nodes = b->n;
 
-	if (!p->nccl.on)
-		return 0;
-	if (p->data) {
-		cfg_errorf(err, p->nccl_at, "nccl: the NCCL model's transfers carry its protocol's lines, not data: data: true needs nccl: off");
-		return -EINVAL;
-	}
-	if (strcmp(alg, "ring") != 0 && strcmp(alg, "tree") != 0 && strcmp(alg, "direct") != 0) {
-		cfg_errorf(err, p->nccl_at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, and direct for all-to-all), not %s",
-			   alg);
-		return -EINVAL;
-	}
 	if (gpus) {
 		uint8_t *seen = calloc(g->n_domains ? g->n_domains : 1, 1);
 
 		if (!seen)
 			return -ENOMEM;
 		nodes = 0;
-		for (uint32_t r = 0; r < p->n_ranks; r++) {
-			uint32_t d = (p->ranks[r] - t->n_eps) / g->domain_gpus;
+		for (uint32_t r = 0; r < b->n; r++) {
+			uint32_t d = (b->ranks[r] - t->n_eps) / g->domain_gpus;
 
 			nodes += !seen[d];
 			seen[d] = 1;
 		}
 		free(seen);
-		nvl = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(&b, 0, true, 0, 0)) / 8 * p->nccl.nvl_eff_ppm / 1e6;
+		nvl = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(b, 0, true, 0, 0)) / 8 * c->nvl_eff_ppm / 1e6;
 	}
-	nic = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(&b, 0, false, TG_COLL_NO_RAIL, 0)) / 8;
-	per = (double)p->n_ranks / nodes;
-	p->shape = (struct tg_nccl_shape){ .kind = (uint8_t)p->kind, .tree = strcmp(alg, "tree") == 0,
-					   .n = p->n_ranks, .nodes = nodes };
+	nic = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(b, 0, false, TG_COLL_NO_RAIL, 0)) / 8;
+	per = (double)b->n / nodes;
+	*out = (struct tg_nccl_shape){ .kind = b->kind, .tree = strcmp(b->alg->kind.name, "tree") == 0,
+				       .n = b->n, .nodes = nodes, .channels = b->channels };
 	if (gpus && nodes == 1)
-		p->shape.bus_Bps = nvl;
+		out->bus_Bps = nvl;
 	else if (gpus && per > 1)
-		p->shape.bus_Bps = fmin(nvl, nic * fmin((double)channels, per));
+		out->bus_Bps = fmin(nvl, nic * fmin((double)b->channels, per));
 	else
-		p->shape.bus_Bps = nic;
+		out->bus_Bps = nic;
 	return 0;
+}
+
+int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,
+		     char err[CFG_ERR_BYTES])
+{
+	const char *name = alg->kind.name;
+
+	if (data) {
+		cfg_errorf(err, at, "nccl: the NCCL model's transfers carry its protocol's lines, not data: data: true needs nccl: off");
+		return -EINVAL;
+	}
+	if (strcmp(name, "ring") != 0 && strcmp(name, "tree") != 0 && strcmp(name, "direct") != 0) {
+		cfg_errorf(err, at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, and direct for all-to-all), not %s",
+			   name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* With the nccl key on: its checks (tg_cb_nccl_check) and what the tuner
+ * is told of the ranks into p->shape (tg_cb_nccl_shape), with @b's
+ * constants set. 0 or -EINVAL / -ENOMEM. */
+static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, const struct tg_cb *b, char err[CFG_ERR_BYTES])
+{
+	if (!p->nccl.on)
+		return 0;
+	if (tg_cb_nccl_check(p->alg, p->data, p->nccl_at, err) != 0)
+		return -EINVAL;
+	return tg_cb_nccl_shape(b, &p->nccl, &p->shape);
 }
 
 /* Instance @b of @bytes under the NCCL model (its plan, and its slice:
@@ -592,6 +602,7 @@ static void tg_wl_coll_nccl_size(const struct tg_wl_coll *p, struct tg_cb *b, ui
 {
 	tg_nccl_plan(&p->nccl, &p->shape, bytes, &b->nccl);
 	b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : p->slice_bytes;
+	b->channels = b->nccl.channels ? b->nccl.channels : p->n_channels;
 }
 
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
@@ -761,6 +772,7 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 	v[*c->n_colls].proto = b->nccl.proto;
 	v[*c->n_colls].predicted_us = b->nccl.predicted_us;
 	v[*c->n_colls].nvl_eff_ppm = b->nccl.nvl_eff_ppm;
+	v[*c->n_colls].channels = b->channels;
 	b->gate = *gate;
 	b->first_node = c->graph->n_ops;
 	if (p->compute_ps && (rc = tg_wl_coll_compute(p, b, rng)) != 0)
@@ -813,10 +825,12 @@ static int tg_wl_coll_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err[
 
 	if ((rc = cfg_schema_read(c->doc, it, "workload", bind, 2, err)) != 0 ||
 	    (rc = tg_wl_coll_read_sizes(&p, it, sizes, &n_sizes, err)) != 0 ||
-	    (rc = tg_wl_coll_check(&p, it, &channels, err)) != 0 ||
-	    (rc = tg_wl_coll_nccl_check(&p, channels, err)) != 0)
+	    (rc = tg_wl_coll_check(&p, it, &channels, err)) != 0)
 		goto out;
+	p.n_channels = (uint32_t)channels;
 	tg_wl_coll_cb_init(&p, channels, &b);
+	if ((rc = tg_wl_coll_nccl_check(&p, &b, err)) != 0)
+		goto out;
 	if (p.data && (rc = tg_wl_coll_data_check(&p, it, sizes, n_sizes, &b, &set, err)) != 0)
 		goto out;
 	if ((rc = tg_wl_coll_admit(&p, it, &b, sizes, n_sizes, &stream, err)) != 0)

@@ -54,6 +54,7 @@ struct tg_wl_train {
 	uint64_t start_ps;            /* the first step's earliest start */
 	uint8_t dscp;                 /* DSCP of its data */
 	bool dscp_set;                /* given */
+	struct tg_nccl_cfg nccl;      /* the NCCL model of its collectives (tg_nccl.h) */
 };
 
 #define TG_TRAIN_OFF(f) offsetof(struct tg_wl_train, f)
@@ -75,6 +76,11 @@ static int tg_train_gpus(const struct cfg_node *n, void *params, char err[CFG_ER
 			return -EINVAL;
 		}
 	return 0;
+}
+
+static int tg_train_nccl_key(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	return tg_nccl_read(n, &((struct tg_wl_train *)params)->nccl, err);
 }
 
 static int tg_train_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -165,6 +171,8 @@ static const struct cfg_key tg_train_keys[] = {
 	{ "start", CFG_KEY_TIME, "0ns", .off = TG_TRAIN_OFF(start_ps),
 	  .doc = "the first step starts then" },
 	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_train_dscp, .doc = "DSCP of its data; absent: nic.dscp" },
+	{ "nccl", CFG_KEY_CUSTOM, NULL, .read = tg_train_nccl_key,
+	  .doc = "absent or off (ideal collectives), on, or a map as a collective's nccl key: its collectives as NCCL runs them" },
 };
 
 static const struct cfg_table tg_train_table = {
@@ -244,6 +252,25 @@ static int tg_train_compute(struct tg_train *x, uint32_t g, uint64_t dur)
 			    &x->last[g]);
 }
 
+/* Collective @b (its ranks, kind, algorithm and channels set) under the
+ * NCCL model when the workload's nccl key is on: its plan (tg_nccl.h),
+ * slice and channels. 0 or -ENOMEM. */
+static int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
+{
+	struct tg_nccl_shape shape;
+	int rc;
+
+	if (!x->p->nccl.on)
+		return 0;
+	if ((rc = tg_cb_nccl_shape(b, &x->p->nccl, &shape)) != 0)
+		return rc;
+	tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &b->nccl);
+	if (b->nccl.step_bytes)
+		b->slice_bytes = b->nccl.step_bytes;
+	b->channels = b->nccl.channels;
+	return 0;
+}
+
 /* Collective @kind of @bytes among the @n GPUs @group, each starting after
  * its latest node; then every one of them waits for its end, unless
  * @aside (it runs beside what they do next; the step's end waits for it). */
@@ -283,6 +310,8 @@ static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, 
 		rc = 0;
 		goto out;
 	}
+	if ((rc = tg_train_nccl(x, &b)) != 0)
+		goto out;
 	/* Streamed where it may (unless its endpoints are not all joined:
 	 * listed, for the loader to refuse as ever); each rank's sends wait
 	 * for its gate (tg_stream_gated). */
@@ -525,6 +554,39 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 	return rc;
 }
 
+/* The estimate's slice of collective @b (kind, bytes, ranks' count and
+ * channels set) of the groups @tag names under the NCCL model: the least
+ * any group's plan gives (its protocol's step), so that the messages
+ * counted bound those made. @grp is scratch of n_gpus. 0 or -ENOMEM. */
+static int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t *grp)
+{
+	const struct tg_wl_train *p = x->p;
+	uint64_t least = b->slice_bytes;
+	uint32_t d_n = tag == TG_TAG_DP ? 1 : p->dp, d_step = tag == TG_TAG_EP ? p->ep : 1;
+	uint32_t t_n = tag == TG_TAG_TP ? 1 : p->tp;
+
+	if (!p->nccl.on)
+		return 0;
+	for (uint32_t st = 0; st < p->pp; st++)
+		for (uint32_t d = 0; d < d_n; d += d_step)
+			for (uint32_t t = 0; t < t_n; t++) {
+				struct tg_cb one = *b;
+				uint32_t n = tg_train_group(p, tag, st, d, t, grp);
+				int rc;
+
+				for (uint32_t i = 0; i < n; i++)
+					x->ranks[i] = p->gpus[grp[i]];
+				one.ranks = x->ranks;
+				one.n = n;
+				if ((rc = tg_train_nccl(x, &one)) != 0)
+					return rc;
+				if (one.slice_bytes < least)
+					least = one.slice_bytes;
+			}
+	b->slice_bytes = least;
+	return 0;
+}
+
 /* What one step makes, in closed form (tg_train_step): every compute phase
  * (an edge to the GPU's latest node), each collective as its instance
  * (tg_wl_coll_est, every first send also waiting for its rank's compute)
@@ -568,15 +630,25 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 	bool can = true;
 	uint32_t chans = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
 
+	uint32_t *grp = p->nccl.on ? malloc(sizeof(*grp) * p->n_gpus) : NULL;
+	static const uint8_t tags[] = { TG_TAG_TP, TG_TAG_EP, TG_TAG_DP, TG_TAG_DP };
+
+	if (p->nccl.on && !grp)
+		return -ENOMEM;
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
 		struct tg_cb b = { .c = x->c, .t = x->c->topo, .n = cs[i].n, .slice_bytes = 512 * 1024,
 				   .kind = cs[i].kind, .bytes = cs[i].bytes, .granule = 1,
 				   .alg = tg_coll_alg_default(cs[i].kind),
 				   .channels = chans };
 		struct tg_wl_est one = { 0 };
+		int rc;
 
 		if (!cs[i].on)
 			continue;
+		if ((rc = tg_train_nccl_est(x, tags[i], &b, grp)) != 0) {
+			free(grp);
+			return rc;
+		}
 		est.conns = tg_est_add(est.conns, tg_est_mul(cs[i].groups, tg_wl_coll_est(&b, true, &one)));
 		one.deps = tg_est_add(one.deps, one.ops); /* the join */
 		ops = tg_est_add(ops, tg_est_mul(cs[i].count, tg_est_add(one.ops, 1)));
@@ -591,6 +663,7 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 		/* The FSDP all-gather's groups are the reduce-scatter's. */
 		s_most = tg_est_add(s_most, tg_est_mul(cs[i].groups ? cs[i].groups : pp * tp, one.msgs));
 	}
+	free(grp);
 	if (p->pp_bytes) {
 		msgs = tg_est_add(msgs, sends);
 		ops = tg_est_add(ops, 2 * sends);

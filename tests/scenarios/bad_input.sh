@@ -676,6 +676,23 @@ exp coll-load-zero "coll-load-zero.yaml:2:[0-9]+: load: the weights add up to 0"
 	"$rt" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, load: [0, 0, 0, 0]}]"
 exp coll-tree-kind "coll-tree-kind.yaml:2:[0-9]+: algorithm tree does not run all-gather" \
 	"$rt" "traffic: [{kind: collective, collective: all-gather, algorithm: tree, size: 1MiB}]"
+# The NCCL model (traffic.nccl): its forms, protocols, ranges, and what it runs.
+exp nccl-form "nccl-form.yaml:2:[0-9]+: nccl: off, on, or a map \\{protocol" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: yes}]"
+exp nccl-key "nccl-key.yaml:2:[0-9]+: .*'protcol'.*did you mean 'protocol'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protcol: ll}}]"
+exp nccl-proto "nccl-proto.yaml:2:[0-9]+: unknown value 'll64' \\(did you mean 'll'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protocol: ll64}}]"
+exp nccl-eff "nccl-eff.yaml:2:[0-9]+: .*(above|below|between|range|1)" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {nvlink_efficiency: 150%}}]"
+exp nccl-latency "nccl-latency.yaml:2:[0-9]+: .*time" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {net_latency: soon}}]"
+exp nccl-alg "nccl-alg.yaml:2:[0-9]+: nccl: the NCCL model runs NCCL's algorithms \\(ring, tree, and direct for all-to-all\\), not halving-doubling" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 1MiB, nccl: on}]"
+exp nccl-data "nccl-data.yaml:[0-9]+:[0-9]+: nccl: the NCCL model's transfers carry its protocol's lines, not data" \
+	"$rt" "nic: {payload: true, recovery: go-back-n}" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, data: true, nccl: on}]"
+exp nccl-train "nccl-train.yaml:2:[0-9]+: unknown value 'fast'" \
+	"$rt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1ms, tp_bytes: 1MiB, nccl: {protocol: fast}}]"
 exp train-degrees "train-degrees.yaml:2:38: tp x pp x dp = 2 x 3 x 1 = 6, but there are 4 GPUs" \
 	"$rt" "traffic: [{kind: training, parallel: {tp: 2, pp: 3}, forward: 1ms}]"
 exp train-ep "train-ep.yaml:2:[0-9]+: ep \(3\) must divide dp \(4\)" \
