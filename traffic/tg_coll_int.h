@@ -117,9 +117,10 @@ int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct 
  * algorithm and channels set) under @c into @out: the NVLink domains the
  * ranks span (a host, or a GPU without NVLink, is one of its own) and
  * Simple's bus bandwidth: within one domain NVLink's line rate at its
- * efficiency; across domains the lesser of that and the line rate of the
- * NICs a node's channels use (at most one a rank), a rank alone in its
- * domain its NIC's. 0 or -ENOMEM. */
+ * efficiency; across domains the lesser of that over the share of a
+ * rank's channels that stay in its domain ((ranks in it - 1) / ranks in
+ * it) and the line rate of the NICs a node's channels use (at most one a
+ * rank), a rank alone in its domain its NIC's. 0 or -ENOMEM. */
 int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct tg_nccl_shape *out);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says

@@ -561,7 +561,9 @@ int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct 
 	if (gpus && nodes == 1)
 		out->bus_Bps = nvl;
 	else if (gpus && per > 1)
-		out->bus_Bps = fmin(nvl, nic * fmin((double)b->channels, per));
+		/* A rank's NVLink carries the channels that do not leave its
+		 * node there: (per - 1) of per. */
+		out->bus_Bps = fmin(nvl * per / (per - 1), nic * fmin((double)b->channels, per));
 	else
 		out->bus_Bps = nic;
 	return 0;

@@ -4,9 +4,9 @@
 # size. Independent expectations:
 # - the protocols NCCL's tuner picks, worked by hand from its cost model
 #   (tuning.cc; docs/config.md "The NCCL model"): bus bandwidth min(8 NICs
-#   x 50 GB/s, 450 GB/s x 82.2%) = 370 GB/s; LL and LL128 cross at 10.0 MB,
-#   LL128 and Simple at 128.0 MB: LL up to 4 MiB, LL128 for 16 and 64 MiB,
-#   Simple from 256 MiB;
+#   x 50 GB/s, 450 GB/s x 82.2% x 8/7) = 400 GB/s; LL and LL128 cross at
+#   10.84 MB, LL128 and Simple at 138.4 MB (tests/test_coll.c works them
+#   out): LL up to 4 MiB, LL128 for 16 and 64 MiB, Simple from 256 MiB;
 # - NCCL's latency model at 16 B (LL): 6.6 us of launch, 0.6 us a hop over
 #   NVLink, 2.7 us over the network, on the ring's 30 steps of which 4
 #   cross between the nodes (26 NVLink hops): 33.0 us, within 1%;
