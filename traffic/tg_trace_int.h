@@ -26,8 +26,13 @@ enum {
 
 /* What an operation of a trace is. */
 enum tg_trace_kind {
-	TG_TRACE_XFER, /* a message */
-	TG_TRACE_JOIN, /* a point that waits for others and takes no time (an htsim trigger) */
+	TG_TRACE_XFER,    /* a message */
+	TG_TRACE_JOIN,    /* a point that waits for others and takes no time (an htsim trigger) */
+	TG_TRACE_COMPUTE, /* a duration (dur_ps) on participant src (a compute node) */
+	TG_TRACE_COLL,    /* a collective (op: enum tg_coll_kind) of bytes (S, as a collective
+			   * workload's size) among the participants (src) of what it waits
+			   * for, in that order: each one's gate (a join or any operation on
+			   * it), which that rank's part waits for */
 };
 
 /* One operation, in the trace's own order (a message's row order). */
@@ -39,6 +44,7 @@ struct tg_trace_op {
 	uint32_t dst;      /* transfer: destination participant */
 	uint64_t bytes;    /* transfer: message length */
 	uint64_t start_ps; /* transfer: not posted before this */
+	uint64_t dur_ps;   /* compute: how long it takes */
 	uint32_t line;     /* where the trace defines it (1-based line; a frame for pcap) */
 	uint32_t dep_off;  /* what it waits for: deps[dep_off .. dep_off + n_deps) of the
 			    * trace, indices of any of its operations */
@@ -96,7 +102,9 @@ enum tg_trace_takes {
 	TG_TRACE_PG = 1u << 2,      /* key pg: ignore or dscp (in->pg_dscp) */
 	TG_TRACE_MAP = 1u << 3,     /* key map: address -> host (in->map) */
 	TG_TRACE_PARTIAL = 1u << 4, /* key partial: error or skip (in->skip_partial) */
-	TG_TRACE_TAKES_ALL = (1u << 5) - 1,
+	TG_TRACE_FILES = 1u << 5,   /* the reader opens its files itself from in->path (one a
+				     * rank: chakra), neither text nor in->file */
+	TG_TRACE_TAKES_ALL = (1u << 6) - 1,
 };
 
 /* A text trace is held whole in memory while read: 1 GiB is about 100

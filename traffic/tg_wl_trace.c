@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "topo.h"
+#include "tg_coll_int.h"
 #include "tg_trace_int.h"
 #include "units.h"
 
@@ -280,6 +281,45 @@ static struct tg_msg tg_wl_trace_proto(const struct tg_wl_ctx *c, const struct t
 	return p.msg;
 }
 
+/* Collective @o of the trace (TG_TRACE_COLL) in the collective kind's
+ * shape @b (its proto, slice and channels set; the kind's default
+ * algorithm): an instance among the participants of what @o waits for,
+ * each one's part after its gate (@gates: the graph nodes of what @o
+ * waits for, in order), and a point after it all into *@end (with no
+ * transfer, after the gates). 0, -EINVAL with @err, or -ENOMEM. */
+static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
+			    struct tg_cb *b, uint32_t *gates, uint32_t *end, char err[CFG_ERR_BYTES])
+{
+	uint32_t n = o->n_deps, first = c->graph->n_ops;
+	uint32_t *ranks = malloc(sizeof(*ranks) * (n ? n : 1));
+	int rc = 0;
+
+	if (!ranks)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < n; k++)
+		ranks[k] = tr->ops[tr->deps[o->dep_off + k]].src;
+	b->ranks = ranks;
+	b->n = n;
+	b->kind = o->op;
+	b->bytes = o->bytes;
+	b->alg = tg_coll_alg_default(o->op);
+	b->rank_gate = gates;
+	b->first_node = first;
+	b->proto.dscp = o->dscp;
+	if (n >= 2)
+		rc = tg_coll_build(b, NULL, err);
+	if (rc == 0 && c->graph->n_ops == first) {
+		struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+
+		rc = tg_graph_add(c->graph, &join, gates, n, end);
+	} else if (rc == 0) {
+		rc = tg_graph_join(c->graph, first, end);
+	}
+	b->ranks = NULL;
+	free(ranks);
+	return rc;
+}
+
 /* A trace with dependencies: messages on endpoints (placed here, so that
  * the graph names each part), operations in dependency order. */
 static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
@@ -289,7 +329,19 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	uint32_t *first = malloc(sizeof(*first) * (n ? n : 1)), *parts = calloc(n ? n : 1, sizeof(*parts));
 	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL;
 	uint32_t cap_deps = 0, n_xfers = 0, done = 0;
+	struct tg_wl_proto pr;
+	struct tg_cb cb = { .c = c, .t = c->topo, .coll = TG_NO_COLL, .gate = TG_NO_GATE,
+			    .slice_bytes = 512 * 1024, .granule = 1,
+			    .channels = c->topo->gpus.gpus_per_node ? c->topo->gpus.gpus_per_node : 1 };
 	int rc;
+
+	/* Collectives as the collective kind builds them: SENDs, 512 KiB
+	 * slices, a channel a GPU of a node (tg_wl_trace_coll). */
+	tg_wl_proto_init(&pr, c);
+	cb.proto = pr.msg;
+	cb.proto.op = TG_OP_SEND;
+	cb.proto.start_ps = 0;
+	cb.islands = NULL;
 
 	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0) {
 		rc = -ENOMEM;
@@ -344,6 +396,16 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			rc = tg_graph_add(c->graph, &node, deps, o->n_deps, &node_of[i]);
 			continue;
 		}
+		if (o->kind == TG_TRACE_COMPUTE) {
+			node.part = o->src;
+			node.dur_ps = o->dur_ps;
+			rc = tg_graph_add(c->graph, &node, deps, o->n_deps, &node_of[i]);
+			continue;
+		}
+		if (o->kind == TG_TRACE_COLL) {
+			rc = tg_wl_trace_coll(c, tr, o, &cb, deps, &node_of[i], err);
+			continue;
+		}
 		node.kind = TG_NODE_XFER;
 		node.start_ps = o->start_ps;
 		for (uint32_t j = 0; j < parts[i] && rc == 0; j++) {
@@ -381,7 +443,11 @@ out:
 static int tg_wl_trace_emit(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			    const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
-	if (tr->n_deps)
+	bool plain = !tr->n_deps;
+
+	for (uint32_t i = 0; i < tr->n_ops && plain; i++)
+		plain = tr->ops[i].kind == TG_TRACE_XFER;
+	if (!plain)
 		return tg_wl_trace_graph(c, in, tr, err);
 	/* Nothing waits for anything: plain messages (GPU messages placed
 	 * with every workload's, after the expansion). */
@@ -452,24 +518,40 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
 			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_est est = { .msgs = tr->n_ops, .conns = tr->n_ops, .lower = "a shorter trace" };
-	uint64_t xfers = 0, k = 1;
+	struct tg_wl_est colls = { 0 };
+	uint64_t xfers = 0, k = 1, coll_conns = 0, n_colls = 0;
 	bool gpus = false;
 
 	for (uint32_t i = 0; i < tr->n_ops; i++) {
 		const struct tg_trace_op *o = &tr->ops[i];
 
+		if (o->kind == TG_TRACE_COLL && o->n_deps >= 2) {
+			/* As tg_wl_trace_coll builds it, and the point after. */
+			struct tg_cb b = { .c = c, .t = c->topo, .n = o->n_deps, .slice_bytes = 512 * 1024,
+					   .kind = o->op, .bytes = o->bytes, .granule = 1,
+					   .alg = tg_coll_alg_default(o->op),
+					   .channels = c->topo->gpus.gpus_per_node ? c->topo->gpus.gpus_per_node : 1 };
+			struct tg_wl_est one = { 0 };
+
+			coll_conns = tg_est_add(coll_conns, tg_wl_coll_est(&b, true, &one));
+			colls.msgs = tg_est_add(colls.msgs, one.msgs);
+			colls.ops = tg_est_add(colls.ops, tg_est_add(one.ops, 1));
+			colls.deps = tg_est_add(colls.deps, tg_est_add(one.deps, one.ops));
+			n_colls++;
+		}
 		if (o->kind != TG_TRACE_XFER)
 			continue;
 		xfers++;
 		gpus = gpus || o->src >= c->topo->n_eps || o->dst >= c->topo->n_eps;
 	}
-	if (!tr->n_deps)
+	if (!tr->n_deps && xfers == tr->n_ops)
 		return tg_wl_admit(c, it, "trace", &est, gpus, err);
 	if (gpus)
 		k = tg_wl_place_ports(c->topo);
-	est.msgs = est.conns = xfers * k;
-	est.ops = xfers * k + (k > 1 ? xfers : 0) + (tr->n_ops - xfers);
-	est.deps = (uint64_t)tr->n_deps * k + (k > 1 ? xfers * k : 0);
+	est.msgs = tg_est_add(xfers * k, colls.msgs);
+	est.conns = tg_est_add(xfers * k, coll_conns);
+	est.ops = tg_est_add(xfers * k + (k > 1 ? xfers : 0) + (tr->n_ops - xfers - n_colls), colls.ops);
+	est.deps = tg_est_add((uint64_t)tr->n_deps * k + (k > 1 ? xfers * k : 0), colls.deps);
 	return tg_wl_admit(c, it, "trace", &est, false, err);
 }
 
@@ -495,7 +577,9 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 		goto out;
 	tg_wl_file_path(p.file, name, path, sizeof(path));
 	in.path = path;
-	if (p.format->takes & TG_TRACE_BINARY) {
+	if (p.format->takes & TG_TRACE_FILES) {
+		/* The reader opens its files (one a rank) from the path. */
+	} else if (p.format->takes & TG_TRACE_BINARY) {
 		uint64_t size;
 
 		/* The reader takes the file. */

@@ -58,6 +58,45 @@ trace trace-hpcc-count f1.txt hpcc-flow '3\n0 1 3 100 10000 0.000001\n' \
 	"f1.txt:1:1: line 1 says 3 flows, the file has 1"
 trace trace-htsim-cycle c1.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 2\n0->1 id 1 trigger 2 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10 send_done_trigger 2\ntrigger id 1 oneshot\ntrigger id 2 oneshot\n' \
 	"c1.cm:[0-9]+:1: a dependency cycle"
+
+# Chakra traces (format: chakra), written by tools/chakra.py from JSON:
+# each error at the rank's file and the node's place in it.
+chakra_py="$(cd "$(dirname "$0")/../../tools" && pwd)/chakra.py"
+chakra() { # NAME JSON REGEX [HOSTS] [FILE]: the ranks' files from JSON
+	printf '%s' "$2" >"$tmp/$1.json"
+	python3 "$chakra_py" encode "$tmp/$1.json" "$tmp/$1.{rank}.et"
+	exp "$1" "$3" "$good_topo" \
+		"traffic: [{kind: trace, format: chakra, file: '${5:-$1.{rank\}.et}', hosts: [${4:-h0, h1}]}]"
+}
+ck_send='{"id": 1, "type": "SEND", "comm_dst": 1, "comm_size": 100}'
+ck_recv='{"id": 1, "type": "RECV", "comm_src": 0, "comm_size": 100}'
+chakra ck-missing "{\"ranks\": [[$ck_send]]}" "ck-missing.1.et:0:1: cannot open this rank's trace" "h0, h1"
+chakra ck-norank "{\"ranks\": [[$ck_send]]}" "ck-norank.yaml:[0-9]+:[0-9]+: a Chakra trace of 2 ranks \(hosts\) is one file a rank: name them with \{rank\}" \
+	"h0, h1" ck-norank.0.et
+chakra ck-unmatched "{\"ranks\": [[$ck_send], [{\"id\": 1, \"type\": \"COMP\", \"dur_us\": 1}]]}" \
+	"ck-unmatched.0.et:1:1: node id 1: a send to rank 1 \(tag 0\) that no receive there matches"
+chakra ck-size "{\"ranks\": [[$ck_send], [{\"id\": 1, \"type\": \"RECV\", \"comm_src\": 0, \"comm_size\": 99}]]}" \
+	"ck-size.1.et:1:1: node id 1: receives 99 bytes where rank 0's send \(node id 1\) sends 100"
+chakra ck-self "{\"ranks\": [[{\"id\": 1, \"type\": \"SEND\", \"comm_dst\": 0, \"comm_size\": 8}], [$ck_recv]]}" \
+	"ck-self.0.et:1:1: node id 1: comm_dst missing, or not another rank \(0..1\)"
+chakra ck-reduce '{"ranks": [[{"id": 1, "type": "COLL", "comm_type": 1, "comm_size": 8}], [{"id": 1, "type": "COLL", "comm_type": 1, "comm_size": 8}]]}' \
+	"ck-reduce.0.et:1:1: node id 1: a collective of comm_type 1: modelled are all-reduce"
+chakra ck-coll-size '{"ranks": [[{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 8}], [{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 16}]]}' \
+	"ck-coll-size.1.et:1:1: node id 1: collective 0 of process group '' is comm_type 0 of 16 bytes here, comm_type 0 of 8 bytes at rank 0"
+chakra ck-coll-missing '{"ranks": [[{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 8, "pg_name": "dp"}, {"id": 2, "type": "COLL", "comm_type": 0, "comm_size": 8, "pg_name": "dp"}], [{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 8, "pg_name": "dp"}]]}' \
+	"ck-coll-missing.0.et:2:1: node id 2: collective 1 of process group 'dp' is at 1 of its 2 ranks"
+chakra ck-dep '{"ranks": [[{"id": 1, "type": "COMP", "dur_us": 1, "deps": [5]}]]}' \
+	"ck-dep.0.et:1:1: node id 1: depends on node id 5, which this file does not have" "h0"
+chakra ck-dup '{"ranks": [[{"id": 1, "type": "COMP", "dur_us": 1}, {"id": 1, "type": "COMP", "dur_us": 2}]]}' \
+	"ck-dup.0.et:2:1: node id 1: a second node with this id" "h0"
+chakra ck-cycle '{"ranks": [[{"id": 1, "type": "COMP", "dur_us": 1, "deps": [2]}, {"id": 2, "type": "COMP", "dur_us": 1, "deps": [1]}]]}' \
+	"ck-cycle.\{rank\}.et:[12]:1: a dependency cycle" "h0"
+printf '\x05\x0a\x03' >"$tmp/ck-short.0.et"
+exp ck-short "ck-short.0.et:1:1: a message's length runs past the end of the file \(not a Chakra trace\?\)" \
+	"$good_topo" "traffic: [{kind: trace, format: chakra, file: 'ck-short.{rank}.et', hosts: [h0]}]"
+printf '\x1f\x8b\x08\x00' >"$tmp/ck-gzip.0.et"
+exp ck-gzip "ck-gzip.0.et:0:1: a gzip-compressed trace: gunzip it first" \
+	"$good_topo" "traffic: [{kind: trace, format: chakra, file: 'ck-gzip.{rank}.et', hosts: [h0]}]"
 trace trace-htsim-multishot c2.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 1\n0->1 id 1 start 0 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10\ntrigger id 1 multishot\n' \
 	"c2.cm:6:1: multishot trigger 1"
 trace trace-not-roce p1.pcap pcap 'not a capture\n' \

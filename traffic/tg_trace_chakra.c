@@ -1,0 +1,814 @@
+/* Trace format `chakra`: MLCommons Chakra execution traces (the input of
+ * ASTRA-sim), one file per rank, as a dependency graph of compute phases,
+ * point-to-point sends and collectives.
+ *
+ * The format (chakra, schema/protobuf/et_def.proto, and its protolib):
+ * a file is a sequence of protobuf messages, each after its length as a
+ * varint; the first is the GlobalMetadata, every other a Node: id (field
+ * 1), type (3: COMP_NODE 4, COMM_SEND_NODE 5, COMM_RECV_NODE 6,
+ * COMM_COLL_NODE 7, others take no time here), ctrl_deps (4) and
+ * data_deps (5) (ids of the same file), duration_micros (7) and attributes
+ * (10: name (1) and one value: int32 7, int64 9, uint32 11, uint64 13,
+ * sint32 15, sint64 17, fixed32 19, fixed64 21, sfixed32 23, sfixed64 25,
+ * bool 27, string 29). The attributes read: comm_type (CollectiveCommType:
+ * ALL_REDUCE 0, ALL_GATHER 2, BROADCAST 5, ALL_TO_ALL 6, REDUCE_SCATTER 7,
+ * REDUCE_SCATTER_BLOCK 8, BARRIER 9), comm_size (bytes), comm_src and
+ * comm_dst (ranks), comm_tag, pg_name (a collective's process group).
+ *
+ * Here: rank r is participant r of the trace's hosts (its `hosts` key,
+ * in rank order) and its file is the file key with "{rank}" replaced by r.
+ * A compute node takes its duration on its rank; the k-th send from rank
+ * a to b with tag t is the k-th receive at b from a with tag t: one
+ * message of comm_size bytes, posted when the send's dependencies are
+ * done, which the receive node (and whatever waits for the send) waits
+ * for; the k-th collective of a process group (pg_name; without one, all
+ * ranks) at every rank that has one is one instance among those ranks
+ * (the collective kind's algorithms: ring, direct for all-to-all), each
+ * rank's part starting when its node's dependencies are done, and what
+ * waits for the node waiting for the instance's end. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tg_trace_int.h"
+
+enum {
+	CK_META = 1,           /* METADATA_NODE */
+	CK_COMP = 4,           /* COMP_NODE */
+	CK_SEND = 5,           /* COMM_SEND_NODE */
+	CK_RECV = 6,           /* COMM_RECV_NODE */
+	CK_COLL = 7,           /* COMM_COLL_NODE */
+	CK_PG_BYTES = 64,      /* a process group's name kept (longer ones are cut) */
+	CK_PATH_BYTES = 4096,  /* a rank's file name */
+	CK_MAX_RANKS = 65536,  /* files one trace may have */
+};
+
+/* Files above this are refused from their size: a rank's trace is read
+ * whole (about 100 bytes a node). */
+#define CK_MAX_FILE_BYTES (UINT64_C(1) << 30)
+
+/* What the attributes read hold, and which are there. */
+enum {
+	CK_HAS_TYPE = 1u << 0,
+	CK_HAS_SIZE = 1u << 1,
+	CK_HAS_SRC = 1u << 2,
+	CK_HAS_DST = 1u << 3,
+	CK_HAS_TAG = 1u << 4,
+	CK_HAS_PG = 1u << 5,
+};
+
+/* One node of a rank's file. */
+struct ck_node {
+	uint64_t id;            /* its id in the file */
+	uint64_t dur_us;        /* duration_micros */
+	int64_t comm_type;      /* attributes (has says which were given) */
+	int64_t comm_size;
+	int64_t comm_src;
+	int64_t comm_dst;
+	int64_t comm_tag;
+	char pg[CK_PG_BYTES];   /* pg_name */
+	uint32_t has;           /* CK_HAS_* */
+	uint32_t type;          /* NodeType */
+	uint32_t no;            /* 1-based place in the file (the errors' line) */
+	uint32_t dep_off;       /* its dependencies: the rank's dep_ids[dep_off ..] */
+	uint32_t n_deps;
+	uint32_t op;            /* the trace operation it is (its gate, for a collective) */
+	uint32_t match;         /* send: its message's operation; collective: its
+				 * instance's */
+};
+
+/* One rank's file. */
+struct ck_rank {
+	char path[CK_PATH_BYTES];
+	struct ck_node *nodes;
+	uint32_t n_nodes, cap_nodes;
+	uint64_t *dep_ids;      /* every node's dependency ids, concatenated */
+	uint32_t n_dep_ids, cap_dep_ids;
+	uint32_t *by_id;        /* node indices sorted by id */
+};
+
+/* ---- the protobuf wire format ---- */
+
+struct ck_buf {
+	const uint8_t *p, *end;
+};
+
+static int ck_varint(struct ck_buf *b, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned shift = 0; shift < 64 && b->p < b->end; shift += 7) {
+		uint8_t c = *b->p++;
+
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int ck_fixed(struct ck_buf *b, unsigned n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if ((size_t)(b->end - b->p) < n)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		x |= (uint64_t)b->p[i] << (8 * i);
+	b->p += n;
+	*v = x;
+	return 0;
+}
+
+/* A length-delimited field's bytes into @sub. */
+static int ck_sub(struct ck_buf *b, struct ck_buf *sub)
+{
+	uint64_t len;
+
+	if (ck_varint(b, &len) != 0 || len > (uint64_t)(b->end - b->p))
+		return -EINVAL;
+	sub->p = b->p;
+	sub->end = b->p + len;
+	b->p += len;
+	return 0;
+}
+
+/* Skip a field of wire type @wt. */
+static int ck_skip(struct ck_buf *b, uint32_t wt)
+{
+	struct ck_buf sub;
+	uint64_t v;
+
+	switch (wt) {
+	case 0:
+		return ck_varint(b, &v);
+	case 1:
+		return ck_fixed(b, 8, &v);
+	case 2:
+		return ck_sub(b, &sub);
+	case 5:
+		return ck_fixed(b, 4, &v);
+	default:
+		return -EINVAL; /* groups (3, 4) are not in the schema */
+	}
+}
+
+/* An integer value of wire type @wt for field @f of an AttributeProto. */
+static int ck_attr_int(struct ck_buf *b, uint32_t f, uint32_t wt, int64_t *out)
+{
+	uint64_t v;
+
+	if (wt == 0 && ck_varint(b, &v) == 0) {
+		if (f == 15 || f == 17) /* sint: zigzag */
+			*out = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+		else if (f == 7) /* int32: sign from the low 32 bits */
+			*out = (int32_t)(uint32_t)v;
+		else
+			*out = (int64_t)v;
+		return 0;
+	}
+	if (wt == 5 && ck_fixed(b, 4, &v) == 0) {
+		*out = f == 23 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v;
+		return 0;
+	}
+	if (wt == 1 && ck_fixed(b, 8, &v) == 0) {
+		*out = (int64_t)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* One AttributeProto into @n (the names read; others skipped). */
+static int ck_attr(struct ck_buf *b, struct ck_node *n)
+{
+	static const char *const names[] = { "comm_type", "comm_size", "comm_src", "comm_dst", "comm_tag" };
+	char name[32] = "";
+	int64_t ival = 0;
+	bool has_int = false;
+	struct ck_buf s = { 0 };
+	bool has_str = false;
+
+	while (b->p < b->end) {
+		uint64_t key;
+		uint32_t f, wt;
+
+		if (ck_varint(b, &key) != 0)
+			return -EINVAL;
+		f = (uint32_t)(key >> 3);
+		wt = (uint32_t)(key & 7);
+		if (f == 1 && wt == 2) {
+			struct ck_buf nm;
+
+			if (ck_sub(b, &nm) != 0)
+				return -EINVAL;
+			snprintf(name, sizeof(name), "%.*s", (int)(nm.end - nm.p < 31 ? nm.end - nm.p : 31),
+				 (const char *)nm.p);
+		} else if (f >= 7 && f <= 25 && f % 2 == 1 && wt != 2) {
+			if (ck_attr_int(b, f, wt, &ival) != 0)
+				return -EINVAL;
+			has_int = true;
+		} else if (f == 29 && wt == 2) {
+			if (ck_sub(b, &s) != 0)
+				return -EINVAL;
+			has_str = true;
+		} else if (ck_skip(b, wt) != 0) {
+			return -EINVAL;
+		}
+	}
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int64_t *slot[] = { &n->comm_type, &n->comm_size, &n->comm_src, &n->comm_dst, &n->comm_tag };
+
+		if (has_int && strcmp(name, names[i]) == 0) {
+			*slot[i] = ival;
+			n->has |= 1u << i;
+		}
+	}
+	if (has_str && strcmp(name, "pg_name") == 0) {
+		size_t len = (size_t)(s.end - s.p);
+
+		if (len >= CK_PG_BYTES)
+			len = CK_PG_BYTES - 1;
+		memcpy(n->pg, s.p, len);
+		n->pg[len] = 0;
+		n->has |= CK_HAS_PG;
+	}
+	return 0;
+}
+
+static int ck_dep_push(struct ck_rank *r, uint64_t id)
+{
+	if (r->n_dep_ids == TG_TRACE_MAX_DEPS)
+		return -E2BIG;
+	if (tg_trace_grow((void **)&r->dep_ids, &r->cap_dep_ids, r->n_dep_ids, sizeof(*r->dep_ids)) != 0)
+		return -ENOMEM;
+	r->dep_ids[r->n_dep_ids++] = id;
+	return 0;
+}
+
+/* A Node's fields into @n, its dependencies onto @r's list. */
+static int ck_node_read(struct ck_buf *b, struct ck_rank *r, struct ck_node *n)
+{
+	int rc;
+
+	n->dep_off = r->n_dep_ids;
+	while (b->p < b->end) {
+		uint64_t key, v;
+		uint32_t f, wt;
+
+		if (ck_varint(b, &key) != 0)
+			return -EINVAL;
+		f = (uint32_t)(key >> 3);
+		wt = (uint32_t)(key & 7);
+		if ((f == 1 || f == 3 || f == 7) && wt == 0) {
+			if (ck_varint(b, &v) != 0)
+				return -EINVAL;
+			if (f == 1)
+				n->id = v;
+			else if (f == 3)
+				n->type = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+			else
+				n->dur_us = v;
+		} else if ((f == 4 || f == 5) && wt == 0) {
+			if (ck_varint(b, &v) != 0)
+				return -EINVAL;
+			if ((rc = ck_dep_push(r, v)) != 0)
+				return rc;
+		} else if ((f == 4 || f == 5) && wt == 2) {
+			struct ck_buf packed;
+
+			if (ck_sub(b, &packed) != 0)
+				return -EINVAL;
+			while (packed.p < packed.end) {
+				if (ck_varint(&packed, &v) != 0)
+					return -EINVAL;
+				if ((rc = ck_dep_push(r, v)) != 0)
+					return rc;
+			}
+		} else if (f == 10 && wt == 2) {
+			struct ck_buf a;
+
+			if (ck_sub(b, &a) != 0 || ck_attr(&a, n) != 0)
+				return -EINVAL;
+		} else if (ck_skip(b, wt) != 0) {
+			return -EINVAL;
+		}
+	}
+	n->n_deps = r->n_dep_ids - n->dep_off;
+	return 0;
+}
+
+/* "PATH:NODE:1: message" into @err for node @no of rank file @path. */
+static int ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, CFG_ERR_BYTES, "%.300s:%u:1: ", path, no);
+
+	if (n < 0 || n >= CFG_ERR_BYTES)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(err + n, CFG_ERR_BYTES - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Read rank @r's file (r->path) whole and parse its nodes. */
+static int ck_rank_read(struct ck_rank *r, char err[CFG_ERR_BYTES])
+{
+	char why[CFG_WHY_BYTES];
+	FILE *f = cfg_fopen_regular(r->path, why);
+	struct ck_buf b;
+	struct stat st;
+	uint8_t *data = NULL;
+	uint32_t no = 0;
+	bool meta = true;
+	int rc = -EINVAL;
+
+	if (!f)
+		return ck_errf(err, r->path, 0, "cannot open this rank's trace: %s", why);
+	if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size > CK_MAX_FILE_BYTES) {
+		fclose(f);
+		return ck_errf(err, r->path, 0, "a rank's Chakra trace of more than 1 GiB (or unreadable)");
+	}
+	if (!(data = malloc(st.st_size ? (size_t)st.st_size : 1))) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	if (fread(data, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+		fclose(f);
+		free(data);
+		return ck_errf(err, r->path, 0, "cannot read this rank's trace");
+	}
+	fclose(f);
+	if (st.st_size >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
+		free(data);
+		return ck_errf(err, r->path, 0, "a gzip-compressed trace: gunzip it first");
+	}
+	b.p = data;
+	b.end = data + st.st_size;
+	while (b.p < b.end) {
+		struct ck_buf msg;
+		struct ck_node *n;
+
+		if (ck_sub(&b, &msg) != 0) {
+			rc = ck_errf(err, r->path, no + 1, "a message's length runs past the end of the file (not a Chakra trace?)");
+			goto out;
+		}
+		if (meta) { /* the GlobalMetadata */
+			meta = false;
+			continue;
+		}
+		no++;
+		if (r->n_nodes == TG_TRACE_MAX_OPS) {
+			rc = -E2BIG;
+			goto out;
+		}
+		if (tg_trace_grow((void **)&r->nodes, &r->cap_nodes, r->n_nodes, sizeof(*r->nodes)) != 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		n = &r->nodes[r->n_nodes];
+		memset(n, 0, sizeof(*n));
+		n->no = no;
+		if ((rc = ck_node_read(&msg, r, n)) != 0) {
+			if (rc == -EINVAL)
+				rc = ck_errf(err, r->path, no, "a node that is not valid protobuf");
+			goto out;
+		}
+		r->n_nodes++;
+	}
+	if (meta)
+		rc = ck_errf(err, r->path, 0, "an empty file: a Chakra trace starts with its metadata");
+	else
+		rc = 0;
+out:
+	free(data);
+	return rc;
+}
+
+/* ---- ids ---- */
+
+static const struct ck_rank *ck_sort_rank;
+
+static int ck_id_cmp(const void *a, const void *b)
+{
+	uint64_t x = ck_sort_rank->nodes[*(const uint32_t *)a].id;
+	uint64_t y = ck_sort_rank->nodes[*(const uint32_t *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Index nodes by id; a repeated id is an error. */
+static int ck_index(struct ck_rank *r, char err[CFG_ERR_BYTES])
+{
+	if (!(r->by_id = malloc(sizeof(*r->by_id) * (r->n_nodes ? r->n_nodes : 1))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < r->n_nodes; i++)
+		r->by_id[i] = i;
+	/* qsort has no argument: the rank sorted is held for the compare. */
+	ck_sort_rank = r;
+	qsort(r->by_id, r->n_nodes, sizeof(*r->by_id), ck_id_cmp);
+	ck_sort_rank = NULL;
+	for (uint32_t i = 1; i < r->n_nodes; i++)
+		if (r->nodes[r->by_id[i]].id == r->nodes[r->by_id[i - 1]].id) {
+			const struct ck_node *n = &r->nodes[r->by_id[i]];
+
+			return ck_errf(err, r->path, n->no, "node id %llu: a second node with this id",
+				       (unsigned long long)n->id);
+		}
+	return 0;
+}
+
+/* The node of @r with @id, or NULL. */
+static const struct ck_node *ck_find(const struct ck_rank *r, uint64_t id)
+{
+	uint32_t lo = 0, hi = r->n_nodes;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t m = r->nodes[r->by_id[mid]].id;
+
+		if (m == id)
+			return &r->nodes[r->by_id[mid]];
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- matching ---- */
+
+/* A send, a receive or a collective node, for matching. */
+struct ck_rec {
+	uint32_t a, b;          /* send: from, to; receive: from (src), at; collective: 0, rank */
+	int64_t tag;            /* send, receive: comm_tag; collective: its group's index */
+	uint32_t seq;           /* its number among the same (a, b, tag), in file order */
+	struct ck_node *n;      /* the node */
+	uint32_t rank;          /* the file it is in */
+};
+
+static int ck_rec_cmp(const void *x, const void *y)
+{
+	const struct ck_rec *p = x, *q = y;
+
+	if (p->tag != q->tag)
+		return p->tag < q->tag ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* Number @v's records by (tag, a, b) in the order given (file order). */
+static void ck_number(struct ck_rec *v, uint32_t n)
+{
+	/* Sorting by (tag, a, b, place given) and counting runs: the place
+	 * given is seq on entry. */
+	qsort(v, n, sizeof(*v), ck_rec_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		v[i].seq = i && v[i].tag == v[i - 1].tag && v[i].a == v[i - 1].a && v[i].b == v[i - 1].b
+				   ? v[i - 1].seq + 1 : 0;
+}
+
+/* The collective kind of Chakra's CollectiveCommType @t, or -1. */
+static int ck_coll_kind(int64_t t)
+{
+	switch (t) {
+	case 0:
+		return TG_COLL_ALL_REDUCE;
+	case 2:
+		return TG_COLL_ALL_GATHER;
+	case 5:
+		return TG_COLL_BROADCAST;
+	case 6:
+		return TG_COLL_ALL_TO_ALL;
+	case 7:
+	case 8:
+		return TG_COLL_REDUCE_SCATTER;
+	case 9:
+		return TG_COLL_ALL_REDUCE; /* a barrier: an all-reduce of no bytes */
+	default:
+		return -1;
+	}
+}
+
+/* Check one rank's communication nodes' attributes. */
+static int ck_check_comm(const struct ck_rank *r, uint32_t rank, uint32_t n_ranks, char err[CFG_ERR_BYTES])
+{
+	for (uint32_t i = 0; i < r->n_nodes; i++) {
+		const struct ck_node *n = &r->nodes[i];
+		bool send = n->type == CK_SEND, recv = n->type == CK_RECV;
+		int64_t peer = send ? n->comm_dst : n->comm_src;
+
+		if (n->type == CK_COMP && n->dur_us > UINT64_C(1000000000000))
+			return ck_errf(err, r->path, n->no, "node id %llu: a compute node of more than 1000000 s",
+				       (unsigned long long)n->id);
+		if (!send && !recv && n->type != CK_COLL)
+			continue;
+		if (n->type == CK_COLL && (!(n->has & CK_HAS_TYPE) || ck_coll_kind(n->comm_type) < 0))
+			return ck_errf(err, r->path, n->no, "node id %llu: a collective of comm_type %lld: modelled are all-reduce (0), all-gather (2), broadcast (5), all-to-all (6), reduce-scatter (7, 8) and barrier (9)",
+				       (unsigned long long)n->id, (long long)n->comm_type);
+		if ((n->type != CK_COLL || n->comm_type != 9) &&
+		    (!(n->has & CK_HAS_SIZE) || n->comm_size < 0 || (uint64_t)n->comm_size > TG_WL_MAX_MSG_BYTES))
+			return ck_errf(err, r->path, n->no, "node id %llu: comm_size missing or not 0..%llu bytes",
+				       (unsigned long long)n->id, (unsigned long long)TG_WL_MAX_MSG_BYTES);
+		if ((send || recv) && (!(n->has & (send ? CK_HAS_DST : CK_HAS_SRC)) || peer < 0 ||
+				       peer >= n_ranks || (uint32_t)peer == rank))
+			return ck_errf(err, r->path, n->no, "node id %llu: %s missing, or not another rank (0..%u)",
+				       (unsigned long long)n->id, send ? "comm_dst" : "comm_src", n_ranks - 1);
+	}
+	return 0;
+}
+
+/* ---- the trace ---- */
+
+struct ck_trace {
+	struct ck_rank *ranks;
+	uint32_t n;
+	char (*pgs)[CK_PG_BYTES]; /* the process groups' names, by index */
+	uint32_t n_pgs, cap_pgs;
+};
+
+static void ck_free(struct ck_trace *t)
+{
+	for (uint32_t r = 0; t->ranks && r < t->n; r++) {
+		free(t->ranks[r].nodes);
+		free(t->ranks[r].dep_ids);
+		free(t->ranks[r].by_id);
+	}
+	free(t->ranks);
+	free(t->pgs);
+}
+
+/* The index of process group @name (added when new). */
+static int ck_pg(struct ck_trace *t, const char *name, uint32_t *out)
+{
+	for (uint32_t i = 0; i < t->n_pgs; i++)
+		if (strcmp(t->pgs[i], name) == 0) {
+			*out = i;
+			return 0;
+		}
+	if (tg_trace_grow((void **)&t->pgs, &t->cap_pgs, t->n_pgs, sizeof(*t->pgs)) != 0)
+		return -ENOMEM;
+	snprintf(t->pgs[t->n_pgs], CK_PG_BYTES, "%s", name);
+	*out = t->n_pgs++;
+	return 0;
+}
+
+/* Rank @r's file name: in->path with "{rank}" replaced by @r. */
+static int ck_path(const struct tg_trace_in *in, uint32_t r, char out[CK_PATH_BYTES])
+{
+	const char *at = strstr(in->path, "{rank}");
+	int n = at ? snprintf(out, CK_PATH_BYTES, "%.*s%u%s", (int)(at - in->path), in->path, r, at + 6)
+		   : snprintf(out, CK_PATH_BYTES, "%s", in->path);
+
+	return n < 0 || n >= CK_PATH_BYTES ? -ENAMETOOLONG : 0;
+}
+
+/* The operation that what waits for node @n of a file waits for: a
+ * collective's instance, else its own. */
+static uint32_t ck_done_op(const struct ck_node *n)
+{
+	return n->type == CK_COLL ? n->match : n->op;
+}
+
+/* Match the sends with the receives (n->match of a send: its message's
+ * operation, which is the send's own; of a receive: the send's). */
+static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
+{
+	struct ck_rec *s = NULL, *v = NULL;
+	uint32_t ns = 0, nr = 0, cs = 0, cr = 0;
+	int rc = 0;
+
+	for (uint32_t r = 0; r < t->n && rc == 0; r++)
+		for (uint32_t i = 0; i < t->ranks[r].n_nodes && rc == 0; i++) {
+			struct ck_node *n = &t->ranks[r].nodes[i];
+			bool send = n->type == CK_SEND;
+			struct ck_rec x = { .a = send ? r : (uint32_t)n->comm_src,
+					    .b = send ? (uint32_t)n->comm_dst : r,
+					    .tag = n->has & CK_HAS_TAG ? n->comm_tag : 0, .n = n, .rank = r };
+
+			if (!send && n->type != CK_RECV)
+				continue;
+			x.seq = send ? ns : nr;
+			if (tg_trace_grow(send ? (void **)&s : (void **)&v, send ? &cs : &cr, send ? ns : nr,
+					  sizeof(x)) != 0) {
+				rc = -ENOMEM;
+				break;
+			}
+			if (send)
+				s[ns++] = x;
+			else
+				v[nr++] = x;
+		}
+	if (rc == 0) {
+		ck_number(s, ns);
+		ck_number(v, nr);
+		for (uint32_t i = 0, j = 0; (i < ns || j < nr) && rc == 0;) {
+			int c = i == ns ? 1 : j == nr ? -1 : ck_rec_cmp(&s[i], &v[j]);
+
+			if (c == 0) {
+				if (s[i].n->comm_size != v[j].n->comm_size)
+					rc = ck_errf(err, t->ranks[v[j].rank].path, v[j].n->no,
+						     "node id %llu: receives %lld bytes where rank %u's send (node id %llu) sends %lld",
+						     (unsigned long long)v[j].n->id, (long long)v[j].n->comm_size, s[i].a,
+						     (unsigned long long)s[i].n->id, (long long)s[i].n->comm_size);
+				v[j].n->match = s[i].n->op;
+				i++;
+				j++;
+			} else {
+				const struct ck_rec *x = c < 0 ? &s[i] : &v[j];
+
+				rc = ck_errf(err, t->ranks[x->rank].path, x->n->no,
+					     "node id %llu: a %s rank %u (tag %lld) that no %s matches", (unsigned long long)x->n->id,
+					     c < 0 ? "send to" : "receive from", c < 0 ? x->b : x->a, (long long)x->tag,
+					     c < 0 ? "receive there" : "send from there");
+			}
+		}
+	}
+	free(s);
+	free(v);
+	return rc;
+}
+
+/* Match the collectives into instances: n->match of each member's node is
+ * its instance's operation, numbered from @next_op in the order of
+ * (group, k); their records into *@out (sorted), *@n_out. */
+static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **out, uint32_t *n_out,
+			  uint32_t *n_inst, char err[CFG_ERR_BYTES])
+{
+	struct ck_rec *v = NULL;
+	uint32_t n = 0, cap = 0, *members = NULL;
+	int rc = 0;
+
+	*n_inst = 0;
+	for (uint32_t r = 0; r < t->n && rc == 0; r++)
+		for (uint32_t i = 0; i < t->ranks[r].n_nodes && rc == 0; i++) {
+			struct ck_node *nd = &t->ranks[r].nodes[i];
+			uint32_t pg;
+
+			if (nd->type != CK_COLL)
+				continue;
+			if ((rc = ck_pg(t, nd->has & CK_HAS_PG ? nd->pg : "", &pg)) != 0 ||
+			    (rc = tg_trace_grow((void **)&v, &cap, n, sizeof(*v))) != 0)
+				break;
+			v[n++] = (struct ck_rec){ .a = 0, .b = r, .tag = pg, .seq = n, .n = nd, .rank = r };
+		}
+	if (rc != 0)
+		goto out;
+	/* Number each rank's collectives of a group: sort by (group, rank,
+	 * file order) then renumber, then order by (group, k, rank). */
+	ck_number(v, n);
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].a = v[i].seq; /* k */
+		v[i].seq = v[i].b; /* rank: the last key */
+		v[i].b = 0;
+	}
+	qsort(v, n, sizeof(*v), ck_rec_cmp);
+	/* Members of each group: the ranks with a collective of it. */
+	if (!(members = calloc(t->n_pgs ? t->n_pgs : 1, sizeof(*members)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].a == 0)
+			members[v[i].tag]++;
+	for (uint32_t i = 0; i < n && rc == 0;) {
+		uint32_t j = i;
+
+		while (j < n && v[j].tag == v[i].tag && v[j].a == v[i].a)
+			j++;
+		for (uint32_t k = i; k < j && rc == 0; k++) {
+			const struct ck_node *x = v[k].n, *y = v[i].n;
+
+			if (x->comm_type != y->comm_type || x->comm_size != y->comm_size)
+				rc = ck_errf(err, t->ranks[v[k].rank].path, x->no,
+					     "node id %llu: collective %u of process group '%s' is comm_type %lld of %lld bytes here, comm_type %lld of %lld bytes at rank %u",
+					     (unsigned long long)x->id, v[k].a, t->pgs[v[k].tag], (long long)x->comm_type,
+					     (long long)x->comm_size, (long long)y->comm_type, (long long)y->comm_size,
+					     v[i].rank);
+			v[k].n->match = next_op + *n_inst;
+		}
+		if (rc == 0 && j - i != members[v[i].tag])
+			rc = ck_errf(err, t->ranks[v[i].rank].path, v[i].n->no,
+				     "node id %llu: collective %u of process group '%s' is at %u of its %u ranks",
+				     (unsigned long long)v[i].n->id, v[i].a, t->pgs[v[i].tag], j - i,
+				     members[v[i].tag]);
+		(*n_inst)++;
+		i = j;
+	}
+out:
+	free(members);
+	if (rc != 0) {
+		free(v);
+		return rc;
+	}
+	*out = v;
+	*n_out = n;
+	return 0;
+}
+
+static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+{
+	struct ck_trace t = { 0 };
+	struct ck_rec *colls = NULL;
+	uint32_t n_colls = 0, n_inst = 0, next = 0;
+	int rc = 0;
+
+	if (in->n_hosts == 0 || in->n_hosts > CK_MAX_RANKS)
+		return tg_trace_errf(err, in, 0, 0, "a Chakra trace needs 1..%u ranks (its hosts, in rank order)",
+				     CK_MAX_RANKS);
+	if (in->n_hosts > 1 && !strstr(in->path, "{rank}")) {
+		cfg_errorf(err, in->at, "a Chakra trace of %u ranks (hosts) is one file a rank: name them with {rank} (trace.{rank}.et)",
+			   in->n_hosts);
+		return -EINVAL;
+	}
+	t.n = in->n_hosts;
+	if (!(t.ranks = calloc(t.n, sizeof(*t.ranks))))
+		return -ENOMEM;
+	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
+		if (ck_path(in, r, t.ranks[r].path) != 0) {
+			rc = tg_trace_errf(err, in, 0, 0, "rank %u's file name is too long", r);
+			break;
+		}
+		if ((rc = ck_rank_read(&t.ranks[r], err)) == 0 && (rc = ck_index(&t.ranks[r], err)) == 0)
+			rc = ck_check_comm(&t.ranks[r], r, t.n, err);
+		for (uint32_t i = 0; rc == 0 && i < t.ranks[r].n_nodes; i++)
+			t.ranks[r].nodes[i].op = next++;
+	}
+	if (rc == 0)
+		rc = ck_match_p2p(&t, err);
+	if (rc == 0)
+		rc = ck_match_colls(&t, next, &colls, &n_colls, &n_inst, err);
+	/* The operations, in the order numbered: each node, then each
+	 * instance. */
+	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
+		const struct ck_rank *rk = &t.ranks[r];
+
+		for (uint32_t i = 0; i < rk->n_nodes && rc == 0; i++) {
+			const struct ck_node *n = &rk->nodes[i];
+			struct tg_trace_op op = { .kind = TG_TRACE_JOIN, .src = in->hosts[r], .line = n->no };
+
+			if (n->type == CK_COMP) {
+				op.kind = TG_TRACE_COMPUTE;
+				op.dur_ps = n->dur_us * UINT64_C(1000000);
+			} else if (n->type == CK_SEND) {
+				op.kind = TG_TRACE_XFER;
+				op.op = TG_OP_SEND;
+				op.dscp = in->dscp;
+				op.dst = in->hosts[n->comm_dst];
+				op.bytes = (uint64_t)n->comm_size;
+			}
+			if ((rc = tg_trace_push(out, &op)) != 0)
+				break;
+			for (uint32_t k = 0; k < n->n_deps && rc == 0; k++) {
+				const struct ck_node *d = ck_find(rk, rk->dep_ids[n->dep_off + k]);
+
+				if (!d)
+					rc = ck_errf(err, rk->path, n->no, "node id %llu: depends on node id %llu, which this file does not have",
+						     (unsigned long long)n->id, (unsigned long long)rk->dep_ids[n->dep_off + k]);
+				else
+					rc = tg_trace_dep(out, ck_done_op(d));
+			}
+			if (rc == 0 && n->type == CK_RECV)
+				rc = tg_trace_dep(out, n->match);
+		}
+	}
+	/* Each instance: its kind and S, waiting for its members' gates in
+	 * rank order (colls is by group, k, rank). */
+	for (uint32_t i = 0; i < n_colls && rc == 0;) {
+		uint32_t j = i;
+		const struct ck_node *n = colls[i].n;
+		struct tg_trace_op op = { .kind = TG_TRACE_COLL, .op = (uint8_t)ck_coll_kind(n->comm_type),
+					  .bytes = n->comm_type == 9 ? 0 : (uint64_t)n->comm_size, .line = n->no,
+					  .dscp = in->dscp };
+
+		if ((rc = tg_trace_push(out, &op)) != 0)
+			break;
+		while (j < n_colls && colls[j].tag == colls[i].tag && colls[j].a == colls[i].a && rc == 0)
+			rc = tg_trace_dep(out, colls[j++].n->op);
+		i = j;
+	}
+	if (rc == -E2BIG)
+		rc = tg_trace_errf(err, in, 0, 0, "a trace of more than %u operations or %u dependencies",
+				   TG_TRACE_MAX_OPS, TG_TRACE_MAX_DEPS);
+	free(colls);
+	ck_free(&t);
+	return rc;
+}
+
+const struct tg_trace_format tg_trace_chakra_format = {
+	.kind = { "chakra", "MLCommons Chakra execution traces (ASTRA-sim's input), one file a rank: compute nodes, sends and collectives with their dependencies" },
+	.read = ck_read,
+	.takes = TG_TRACE_FILES,
+	.file_noun = "a Chakra trace",
+};
