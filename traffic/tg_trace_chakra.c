@@ -394,35 +394,43 @@ out:
 
 /* ---- ids ---- */
 
-static const struct ck_rank *ck_sort_rank;
+/* A node's id and place, for sorting by id. */
+struct ck_key {
+	uint64_t id;
+	uint32_t i;
+};
 
-static int ck_id_cmp(const void *a, const void *b)
+static int ck_key_cmp(const void *a, const void *b)
 {
-	uint64_t x = ck_sort_rank->nodes[*(const uint32_t *)a].id;
-	uint64_t y = ck_sort_rank->nodes[*(const uint32_t *)b].id;
+	const struct ck_key *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /* Index nodes by id; a repeated id is an error. */
 static int ck_index(struct ck_rank *r, char err[CFG_ERR_BYTES])
 {
-	if (!(r->by_id = malloc(sizeof(*r->by_id) * (r->n_nodes ? r->n_nodes : 1))))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < r->n_nodes; i++)
-		r->by_id[i] = i;
-	/* qsort has no argument: the rank sorted is held for the compare. */
-	ck_sort_rank = r;
-	qsort(r->by_id, r->n_nodes, sizeof(*r->by_id), ck_id_cmp);
-	ck_sort_rank = NULL;
-	for (uint32_t i = 1; i < r->n_nodes; i++)
-		if (r->nodes[r->by_id[i]].id == r->nodes[r->by_id[i - 1]].id) {
-			const struct ck_node *n = &r->nodes[r->by_id[i]];
+	struct ck_key *k = malloc(sizeof(*k) * (r->n_nodes ? r->n_nodes : 1));
+	int rc = 0;
 
-			return ck_errf(err, r->path, n->no, "node id %llu: a second node with this id",
-				       (unsigned long long)n->id);
-		}
-	return 0;
+	if (!k || !(r->by_id = malloc(sizeof(*r->by_id) * (r->n_nodes ? r->n_nodes : 1)))) {
+		free(k);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < r->n_nodes; i++)
+		k[i] = (struct ck_key){ .id = r->nodes[i].id, .i = i };
+	if (r->n_nodes)
+		qsort(k, r->n_nodes, sizeof(*k), ck_key_cmp);
+	for (uint32_t i = 0; i < r->n_nodes; i++)
+		r->by_id[i] = k[i].i;
+	for (uint32_t i = 1; i < r->n_nodes && rc == 0; i++)
+		if (k[i].id == k[i - 1].id)
+			rc = ck_errf(err, r->path, r->nodes[k[i].i].no, "node id %llu: a second node with this id",
+				     (unsigned long long)k[i].id);
+	free(k);
+	return rc;
 }
 
 /* The node of @r with @id, or NULL. */
@@ -473,6 +481,8 @@ static void ck_number(struct ck_rec *v, uint32_t n)
 {
 	/* Sorting by (tag, a, b, place given) and counting runs: the place
 	 * given is seq on entry. */
+	if (!n)
+		return;
 	qsort(v, n, sizeof(*v), ck_rec_cmp);
 	for (uint32_t i = 0; i < n; i++)
 		v[i].seq = i && v[i].tag == v[i - 1].tag && v[i].a == v[i - 1].a && v[i].b == v[i - 1].b
@@ -673,7 +683,8 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 		v[i].seq = v[i].b; /* rank: the last key */
 		v[i].b = 0;
 	}
-	qsort(v, n, sizeof(*v), ck_rec_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), ck_rec_cmp);
 	/* Members of each group: the ranks with a collective of it. */
 	if (!(members = calloc(t->n_pgs ? t->n_pgs : 1, sizeof(*members)))) {
 		rc = -ENOMEM;
