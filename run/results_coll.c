@@ -322,15 +322,20 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 			if (c->bytes == last)
 				continue;
 			if (!head) {
+				bool mixed = false;
+
+				for (uint32_t k = i; k < e->n_colls && !mixed; k++)
+					mixed = e->colls[k].workload == w && e->colls[k].alg != c->alg;
 				fprintf(out, "  %s: %s, %s, %u ranks\n", e->workloads[w].name,
-					tg_coll_kind_names()[c->kind], tg_coll_alg_names()[c->alg],
+					tg_coll_kind_names()[c->kind],
+					mixed ? "by size (NCCL's tuner)" : tg_coll_alg_names()[c->alg],
 					c->n_ranks);
 				nic = res_coll_nic(f, (uint16_t)w, c->n_ranks, &cn);
 				nccl = c->proto != TG_NCCL_IDEAL;
 				fprintf(out, "  %12s %12s %6s %12s %12s %12s", "size", "count", "type",
 					"time(us)", "algbw(GB/s)", "busbw(GB/s)");
 				fputs(nic ? "  ceiling  busbw/NIC  NIC ceiling" : "", out);
-				fputs(nccl ? "  proto  NCCL(us)\n" : "\n", out);
+				fputs(nccl ? "  algorithm  proto  NCCL(us)\n" : "\n", out);
 				head = true;
 			}
 			last = c->bytes;
@@ -350,7 +355,8 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 				fprintf(out, " %8s %10s %12s", "-", "-", "-");
 			/* The NCCL model: the protocol and NCCL's own estimate. */
 			if (nccl)
-				fprintf(out, " %6s %9.2f", tg_nccl_proto_names[c->proto], c->predicted_us);
+				fprintf(out, " %10s %6s %9.2f", tg_coll_alg_names()[c->alg],
+					tg_nccl_proto_names[c->proto], c->predicted_us);
 			fputc('\n', out);
 		}
 		if (nic)

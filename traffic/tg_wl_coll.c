@@ -59,7 +59,13 @@ struct tg_wl_coll {
 	struct tg_nccl_cfg nccl;      /* the NCCL model (tg_nccl.h) */
 	struct tg_nccl_shape shape;   /* with it: what its tuner is told */
 	uint32_t n_channels;          /* the channels the keys give */
+	bool alg_auto;                /* with it, an all-reduce without an algorithm key:
+				       * ring or tree, as NCCL's tuner picks per size */
+	struct tg_nccl_shape shape_tree; /* alg_auto: the tree's shape */
+	uint32_t n_channels_tree;     /* alg_auto: the tree's channels */
 };
+
+extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 
 #define TG_WL_COLL_OFF(f) offsetof(struct tg_wl_coll, f)
 
@@ -591,17 +597,43 @@ int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct 
  * constants set. 0 or -EINVAL / -ENOMEM. */
 static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, const struct tg_cb *b, char err[CFG_ERR_BYTES])
 {
+	struct tg_cb tb;
+	int rc;
+
 	if (!p->nccl.on)
 		return 0;
 	if (tg_cb_nccl_check(p->alg, p->data, p->nccl_at, err) != 0)
 		return -EINVAL;
-	return tg_cb_nccl_shape(b, &p->nccl, &p->shape);
+	if ((rc = tg_cb_nccl_shape(b, &p->nccl, &p->shape)) != 0 || !p->alg_auto)
+		return rc;
+	/* The tree's shape: its channels as the channels key gives them (auto:
+	 * both trees on every rail). */
+	tb = *b;
+	tb.alg = &tg_coll_tree_alg;
+	tb.channels = p->n_channels_tree;
+	return tg_cb_nccl_shape(&tb, &p->nccl, &p->shape_tree);
 }
 
 /* Instance @b of @bytes under the NCCL model (its plan, and its slice:
  * the protocol's step, Simple's the slice key), or as the keys say. */
 static void tg_wl_coll_nccl_size(const struct tg_wl_coll *p, struct tg_cb *b, uint64_t bytes)
 {
+	b->alg = p->alg;
+	if (p->alg_auto) {
+		/* NCCL_ALGO unset: the algorithm (with its protocol) of least
+		 * time in NCCL's cost model, the ring on a tie. */
+		struct tg_nccl_plan tree;
+
+		tg_nccl_plan(&p->nccl, &p->shape_tree, bytes, &tree);
+		tg_nccl_plan(&p->nccl, &p->shape, bytes, &b->nccl);
+		if (tree.predicted_us < b->nccl.predicted_us) {
+			b->nccl = tree;
+			b->alg = &tg_coll_tree_alg;
+		}
+		b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : p->slice_bytes;
+		b->channels = b->nccl.channels;
+		return;
+	}
 	tg_nccl_plan(&p->nccl, &p->shape, bytes, &b->nccl);
 	b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : p->slice_bytes;
 	b->channels = b->nccl.channels ? b->nccl.channels : p->n_channels;
@@ -609,6 +641,8 @@ static void tg_wl_coll_nccl_size(const struct tg_wl_coll *p, struct tg_cb *b, ui
 
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 {
+	if (p->alg_auto && !(tg_coll_tree_alg.stream && (tg_coll_tree_alg.stream_kinds & (1u << p->kind))))
+		return false;
 	return p->alg->stream && (p->alg->stream_kinds & (1u << p->kind)) && p->n_ranks >= 2 && !p->data &&
 	       tg_wl_streams(p->ctx, msgs);
 }
@@ -654,7 +688,7 @@ static int tg_wl_coll_admit(const struct tg_wl_coll *p, const struct cfg_node *i
 
 			b->bytes = sizes[s];
 			tg_wl_coll_nccl_size(p, b, sizes[s]);
-			one = p->alg->stream_est(b);
+			one = b->alg->stream_est(b);
 			*stream = one != 0;
 			most = one > most ? one : most;
 		}
@@ -704,6 +738,9 @@ static int tg_wl_coll_check(struct tg_wl_coll *p, const struct cfg_node *it, uin
 	const struct tg_wl_ctx *c = p->ctx;
 	uint64_t per_rail;
 
+	/* Under the NCCL model an all-reduce without an algorithm key runs
+	 * ring or tree by size, as NCCL's tuner picks (NCCL_ALGO unset). */
+	p->alg_auto = !p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE;
 	if (!p->alg)
 		p->alg = tg_coll_alg_default((uint8_t)p->kind);
 	if (tg_coll_alg_check(p->alg, (uint8_t)p->kind, cfg_get(it, "algorithm"), err) != 0)
@@ -718,12 +755,16 @@ static int tg_wl_coll_check(struct tg_wl_coll *p, const struct cfg_node *it, uin
 	}
 	per_rail = p->alg->rail_channels ? p->alg->rail_channels : 1;
 	if (p->channels->type == CFG_SCALAR && strcmp(p->channels->str, "auto") == 0) {
-		*channels = c->topo->gpus.n_nodes && p->ranks[0] >= c->topo->n_eps
-				    ? c->topo->gpus.gpus_per_node * per_rail
-				    : per_rail;
+		bool gpus = c->topo->gpus.n_nodes && p->ranks[0] >= c->topo->n_eps;
+
+		*channels = gpus ? c->topo->gpus.gpus_per_node * per_rail : per_rail;
+		p->n_channels_tree = (gpus ? c->topo->gpus.gpus_per_node : 1) * tg_coll_tree_alg.rail_channels;
 		return 0;
 	}
-	return cfg_u64(p->channels, 1, TG_COLL_MAX_CHANNELS, channels, err);
+	if (cfg_u64(p->channels, 1, TG_COLL_MAX_CHANNELS, channels, err) != 0)
+		return -EINVAL;
+	p->n_channels_tree = (uint32_t)*channels;
+	return 0;
 }
 
 /* Instance @b's constants from the keys. */
@@ -771,6 +812,7 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 	b->coll = c->graph->n_colls;
 	b->bytes = bytes;
 	tg_wl_coll_nccl_size(p, b, bytes);
+	v[*c->n_colls].alg = tg_coll_alg_index(b->alg);
 	v[*c->n_colls].proto = b->nccl.proto;
 	v[*c->n_colls].predicted_us = b->nccl.predicted_us;
 	v[*c->n_colls].nvl_eff_ppm = b->nccl.nvl_eff_ppm;
@@ -781,7 +823,7 @@ static int tg_wl_coll_instance(const struct tg_wl_coll *p, const struct cfg_node
 		return rc;
 	if (p->data && (rc = tg_wl_coll_data_begin(p, b, set)) != 0)
 		return rc;
-	if (b->islands && (rc = p->alg->stream(b)) != -EAGAIN) {
+	if (b->islands && (rc = b->alg->stream(b)) != -EAGAIN) {
 		if (rc != 0)
 			return rc;
 	} else if ((rc = tg_coll_build(b, cfg_get(it, "algorithm") ? cfg_get(it, "algorithm") : it,

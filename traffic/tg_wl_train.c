@@ -252,6 +252,8 @@ static int tg_train_compute(struct tg_train *x, uint32_t g, uint64_t dur)
 			    &x->last[g]);
 }
 
+extern const struct tg_coll_alg_ops tg_coll_tree_alg;
+
 /* Collective @b (its ranks, kind, algorithm and channels set) under the
  * NCCL model when the workload's nccl key is on: its plan (tg_nccl.h),
  * slice and channels. 0 or -ENOMEM. */
@@ -265,6 +267,22 @@ static int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
 	if ((rc = tg_cb_nccl_shape(b, &x->p->nccl, &shape)) != 0)
 		return rc;
 	tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &b->nccl);
+	if (b->kind == TG_COLL_ALL_REDUCE) {
+		/* NCCL_ALGO unset: the tree (both trees on every rail) where its
+		 * time is less. */
+		struct tg_cb tb = *b;
+		struct tg_nccl_plan tree;
+
+		tb.alg = &tg_coll_tree_alg;
+		tb.channels = b->channels * tg_coll_tree_alg.rail_channels;
+		if ((rc = tg_cb_nccl_shape(&tb, &x->p->nccl, &shape)) != 0)
+			return rc;
+		tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &tree);
+		if (tree.predicted_us < b->nccl.predicted_us) {
+			b->nccl = tree;
+			b->alg = &tg_coll_tree_alg;
+		}
+	}
 	if (b->nccl.step_bytes)
 		b->slice_bytes = b->nccl.step_bytes;
 	b->channels = b->nccl.channels;
@@ -554,14 +572,16 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 	return rc;
 }
 
-/* The estimate's slice of collective @b (kind, bytes, ranks' count and
- * channels set) of the groups @tag names under the NCCL model: the least
- * any group's plan gives (its protocol's step), so that the messages
- * counted bound those made. @grp is scratch of n_gpus. 0 or -ENOMEM. */
+/* The estimate's slice and channels of collective @b (kind, bytes,
+ * ranks' count and channels set) of the groups @tag names under the NCCL
+ * model: the least slice and the most channels any group's plan gives
+ * (its protocol's step; the tree's two trees a rail), so that the
+ * messages counted bound those made. @grp is scratch of n_gpus. 0 or -ENOMEM. */
 static int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t *grp)
 {
 	const struct tg_wl_train *p = x->p;
 	uint64_t least = b->slice_bytes;
+	uint32_t most = b->channels;
 	uint32_t d_n = tag == TG_TAG_DP ? 1 : p->dp, d_step = tag == TG_TAG_EP ? p->ep : 1;
 	uint32_t t_n = tag == TG_TAG_TP ? 1 : p->tp;
 
@@ -582,8 +602,13 @@ static int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, u
 					return rc;
 				if (one.slice_bytes < least)
 					least = one.slice_bytes;
+				if (one.channels > most)
+					most = one.channels;
 			}
+	/* The tree's shape has more channels (its two trees) but the same
+	 * transfers a channel: the most of both bounds the messages. */
 	b->slice_bytes = least;
+	b->channels = most;
 	return 0;
 }
 

@@ -2,14 +2,20 @@
 # The NCCL model (traffic.nccl) on experiments/nccl-allreduce-2x8.yaml (2
 # nodes x 8 GPUs at 400 Gb/s, ring all-reduce from 16 B to 1 GiB), size by
 # size. Independent expectations:
-# - the protocols NCCL's tuner picks, worked by hand from its cost model
-#   (tuning.cc; docs/config.md "The NCCL model"): bus bandwidth min(8 NICs
-#   x 50 GB/s, 450 GB/s x 82.2% x 8/7) = 400 GB/s; LL and LL128 cross at
-#   10.84 MB, LL128 and Simple at 138.4 MB (tests/test_coll.c works them
-#   out): LL up to 4 MiB, LL128 for 16 and 64 MiB, Simple from 256 MiB;
-# - NCCL's latency model at 16 B (LL): 6.6 us of launch, 0.6 us a hop over
-#   NVLink, 2.7 us over the network, on the ring's 30 steps of which 4
-#   cross between the nodes (26 NVLink hops): 33.0 us, within 1%;
+# - the algorithm and protocol NCCL's tuner picks, worked by hand from its
+#   cost model (tuning.cc; docs/config.md "The NCCL model"; bus bandwidth
+#   min(8 NICs x 50 GB/s, 450 GB/s x 82.2% x 8/7) = 400 GB/s for both):
+#   latency, us: ring LL 28.8, LL128 75.2, Simple 131.6 (6.6 / 14 / 8.4 +
+#   28 NVLink and 2 network hops); tree LL 25.2 = 6.8 + 2 (7 x 0.6 + 1 x
+#   5.0), LL128 48.5, Simple 92.4; algorithm bandwidth, GB/s: ring 106.67,
+#   196.27, 213.33 (x 16/30), tree 92, 169.28, 184 (x 0.92 x 0.5). The
+#   least time: tree LL below 2.41 MB, ring LL to 5.68 MB, tree LL128 to
+#   32.9 MB, ring LL128 to 138.4 MB, then ring Simple: tree LL up to
+#   1 MiB, ring LL at 4 MiB, tree LL128 at 16 MiB, ring LL128 at 64 MiB,
+#   ring Simple from 256 MiB;
+# - NCCL's latency model at 16 B (tree LL): 25.2 us (the tree's hops are
+#   NCCL's: a chain of 7 NVLink hops in each node and log2 2 = 1 network
+#   hop, up and down), within 1%;
 # - the model only adds to the ideal transfers: every size at least the
 #   time of the same instance without it (nccl: off);
 # - busbw = algbw x 2(n-1)/n;
@@ -21,11 +27,10 @@
 #   issue 212);
 # - NCCL's own estimate of each size within 30% of the simulated time (a
 #   consistency check of two models of the same protocol, not a
-#   validation: measured 0.75-1.15 x the estimate): the packet model
+#   validation: measured 0.81-1.04 x the estimate): the packet model
 #   overlaps a step's latency with other chunks' transfers where NCCL's
 #   estimate adds latency and bandwidth terms (the mid sizes come out
-#   faster), and the ring crosses the network 4 times where the estimate
-#   counts 2(N-1) = 2 (the small sizes come out 15% slower).
+#   faster).
 #   nccl_model.sh FABEMU EXPERIMENTS_DIR
 set -eu
 fabemu=$1
@@ -49,10 +54,16 @@ size = [int(r["size_bytes"]) for r in rows]
 t = [float(r["time_us"]) for r in rows]
 bus = [float(r["busbw_GBps"]) for r in rows]
 say(len(rows) == 14 and size[0] == 16 and size[-1] == 2 ** 30, "14 sizes from 16 B to 1 GiB, all complete")
-want = ["LL" if s <= 4 << 20 else "LL128" if s <= 64 << 20 else "Simple" for s in size]
-got = [r["protocol"] for r in rows]
-say(got == want, "protocols by size as NCCL's cost model picks them%s" % ("" if got == want else ": %s" % got))
-say(abs(t[0] - 33.0) <= 0.33, "16 B in %.3f us, NCCL's latency on the ring's hops 33.0 us" % t[0])
+def pick(s):
+    if s <= 1 << 20: return "tree LL"
+    if s <= 4 << 20: return "ring LL"
+    if s <= 16 << 20: return "tree LL128"
+    if s <= 64 << 20: return "ring LL128"
+    return "ring Simple"
+want = [pick(s) for s in size]
+got = ["%s %s" % (r["algorithm"], r["protocol"]) for r in rows]
+say(got == want, "algorithm and protocol by size as NCCL's cost model picks them%s" % ("" if got == want else ": %s" % got))
+say(abs(t[0] - 25.2) <= 0.252, "16 B in %.3f us, NCCL's latency of the tree 25.2 us" % t[0])
 slow = [s for s, x in zip(size, t) if s in ideal and x < ideal[s]]
 say(len(ideal) == 3 and not slow, "never faster than the ideal transfers (%s)" %
     ", ".join("%d B: %.2f vs %.2f us" % (s, x, ideal[s]) for s, x in zip(size, t) if s in ideal))
