@@ -76,8 +76,9 @@ static int tg_nccl_time_key(const struct cfg_node *map, const char *key, int64_t
 
 int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG_ERR_BYTES])
 {
-	static const char *const keys[] = { "protocol", "nvlink_efficiency", "base_latency",
+	static const char *const keys[] = { "protocol", "algorithm", "nvlink_efficiency", "base_latency",
 					    "nvlink_latency", "net_latency", NULL };
+	static const char *const algos[] = { "auto", "ring", "tree", NULL };
 	const struct cfg_node *p;
 	double eff = TG_NCCL_NVL_EFF_PPM / 1e6;
 	int proto = TG_NCCL_IDEAL;
@@ -93,7 +94,7 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 			out->on = true;
 			return 0;
 		}
-		cfg_errorf(err, n, "nccl: off, on, or a map {protocol, nvlink_efficiency, base_latency, nvlink_latency, net_latency}, not '%s'",
+		cfg_errorf(err, n, "nccl: off, on, or a map {protocol, algorithm, nvlink_efficiency, base_latency, nvlink_latency, net_latency}, not '%s'",
 			   n->str);
 		return -EINVAL;
 	}
@@ -103,6 +104,9 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 	if ((p = cfg_get(n, "protocol")) && cfg_enum(p, tg_nccl_proto_keys, &proto, err) != 0)
 		return -EINVAL;
 	out->proto = (uint8_t)proto;
+	if ((p = cfg_get(n, "algorithm")) && cfg_enum(p, algos, &proto, err) != 0)
+		return -EINVAL;
+	out->algo = p ? (uint8_t)proto : TG_NCCL_ALGO_AUTO;
 	if ((p = cfg_get(n, "nvlink_efficiency")) && cfg_fraction(p, 0.01, 1, &eff, err) != 0)
 		return -EINVAL;
 	out->nvl_eff_ppm = (uint32_t)lround(eff * 1e6);

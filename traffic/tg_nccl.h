@@ -28,10 +28,19 @@ enum tg_nccl_proto {
 /* "off", "LL", "LL128", "Simple" by value; NULL-terminated. */
 extern const char *const tg_nccl_proto_names[TG_NCCL_N + 1];
 
+/* An all-reduce's algorithm under the model (NCCL_ALGO). */
+enum tg_nccl_algo {
+	TG_NCCL_ALGO_AUTO, /* ring or tree, the tuner's pick */
+	TG_NCCL_ALGO_RING,
+	TG_NCCL_ALGO_TREE,
+};
+
 /* The `nccl` key of a collective. */
 struct tg_nccl_cfg {
 	bool on;                /* the model applies */
 	uint8_t proto;          /* forced protocol (NCCL_PROTO), TG_NCCL_IDEAL: the tuner's */
+	uint8_t algo;           /* enum tg_nccl_algo: an all-reduce's algorithm (NCCL_ALGO)
+				 * where no algorithm key says */
 	uint32_t nvl_eff_ppm;   /* Simple's share of NVLink's line rate, parts per million */
 	int64_t base_ps;        /* base latency; -1: NCCL's for the protocol */
 	int64_t nvl_hop_ps;     /* latency of a hop over NVLink; -1: NCCL's */

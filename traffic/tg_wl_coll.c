@@ -740,7 +740,10 @@ static int tg_wl_coll_check(struct tg_wl_coll *p, const struct cfg_node *it, uin
 
 	/* Under the NCCL model an all-reduce without an algorithm key runs
 	 * ring or tree by size, as NCCL's tuner picks (NCCL_ALGO unset). */
-	p->alg_auto = !p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE;
+	p->alg_auto = !p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE &&
+		      p->nccl.algo == TG_NCCL_ALGO_AUTO;
+	if (!p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE && p->nccl.algo == TG_NCCL_ALGO_TREE)
+		p->alg = &tg_coll_tree_alg;
 	if (!p->alg)
 		p->alg = tg_coll_alg_default((uint8_t)p->kind);
 	if (tg_coll_alg_check(p->alg, (uint8_t)p->kind, cfg_get(it, "algorithm"), err) != 0)

@@ -267,7 +267,7 @@ static int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
 	if ((rc = tg_cb_nccl_shape(b, &x->p->nccl, &shape)) != 0)
 		return rc;
 	tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &b->nccl);
-	if (b->kind == TG_COLL_ALL_REDUCE) {
+	if (b->kind == TG_COLL_ALL_REDUCE && x->p->nccl.algo != TG_NCCL_ALGO_RING) {
 		/* NCCL_ALGO unset: the tree (both trees on every rail) where its
 		 * time is less. */
 		struct tg_cb tb = *b;
@@ -278,7 +278,7 @@ static int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
 		if ((rc = tg_cb_nccl_shape(&tb, &x->p->nccl, &shape)) != 0)
 			return rc;
 		tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &tree);
-		if (tree.predicted_us < b->nccl.predicted_us) {
+		if (tree.predicted_us < b->nccl.predicted_us || x->p->nccl.algo == TG_NCCL_ALGO_TREE) {
 			b->nccl = tree;
 			b->alg = &tg_coll_tree_alg;
 		}

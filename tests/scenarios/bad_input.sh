@@ -722,6 +722,8 @@ exp nccl-key "nccl-key.yaml:2:[0-9]+: .*'protcol'.*did you mean 'protocol'" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protcol: ll}}]"
 exp nccl-proto "nccl-proto.yaml:2:[0-9]+: unknown value 'll64' \\(did you mean 'll'" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protocol: ll64}}]"
+exp nccl-algo "nccl-algo.yaml:2:[0-9]+: unknown value 'nvls'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {algorithm: nvls}}]"
 exp nccl-eff "nccl-eff.yaml:2:[0-9]+: .*(above|below|between|range|1)" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {nvlink_efficiency: 150%}}]"
 exp nccl-latency "nccl-latency.yaml:2:[0-9]+: .*time" \

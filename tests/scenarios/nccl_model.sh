@@ -15,7 +15,9 @@
 #   ring Simple from 256 MiB;
 # - NCCL's latency model at 16 B (tree LL): 25.2 us (the tree's hops are
 #   NCCL's: a chain of 7 NVLink hops in each node and log2 2 = 1 network
-#   hop, up and down), within 1%;
+#   hop, up and down), within 1%; forced to the ring (nccl.algorithm:
+#   ring), 6.6 + 26 x 0.6 + 4 x 2.7 = 33.0 us: the ring's 30 steps cross
+#   between the nodes 4 times (NCCL's estimate counts 2), within 1%;
 # - the model only adds to the ideal transfers: every size at least the
 #   time of the same instance without it (nccl: off);
 # - busbw = algbw x 2(n-1)/n;
@@ -41,9 +43,11 @@ dir=$2
 	{ cat "$tmp/check.txt"; bad "nccl-allreduce-2x8: its expect list"; }
 "$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/i" -q --set 'traffic.0.nccl=off' \
 	--set 'traffic.0.sizes=[16B, 4MiB, 64MiB]' || bad "the same without the model"
+"$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/ring" -q --set 'traffic.0.nccl={algorithm: ring}' \
+	--set 'traffic.0.sizes=[16B]' || bad "forced to the ring"
 "$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/one" -q \
 	--set 'traffic.0.ranks=[node0/gpu*]' --set 'traffic.0.sizes=[1GiB]' || bad "one node"
-python3 - "$tmp/n/collectives.csv" "$tmp/i/collectives.csv" "$tmp/one/collectives.csv" <<'PY' || fail=1
+python3 - "$tmp/n/collectives.csv" "$tmp/i/collectives.csv" "$tmp/one/collectives.csv" "$tmp/ring/collectives.csv" <<'PY' || fail=1
 import csv, sys
 from scen import say, done
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "complete"]
@@ -64,6 +68,10 @@ want = [pick(s) for s in size]
 got = ["%s %s" % (r["algorithm"], r["protocol"]) for r in rows]
 say(got == want, "algorithm and protocol by size as NCCL's cost model picks them%s" % ("" if got == want else ": %s" % got))
 say(abs(t[0] - 25.2) <= 0.252, "16 B in %.3f us, NCCL's latency of the tree 25.2 us" % t[0])
+ring = list(csv.DictReader(open(sys.argv[4])))[0]
+say(ring["algorithm"] == "ring" and abs(float(ring["time_us"]) - 33.0) <= 0.33,
+    "forced to the ring (nccl.algorithm), 16 B in %s us: NCCL's latencies on its 26 NVLink and 4 network hops, 33.0 us"
+    % ring["time_us"])
 slow = [s for s, x in zip(size, t) if s in ideal and x < ideal[s]]
 say(len(ideal) == 3 and not slow, "never faster than the ideal transfers (%s)" %
     ", ".join("%d B: %.2f vs %.2f us" % (s, x, ideal[s]) for s, x in zip(size, t) if s in ideal))
