@@ -122,6 +122,16 @@ int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct 
  * it) and the line rate of the NICs a node's channels use (at most one a
  * rank), a rank alone in its domain its NIC's. 0 or -ENOMEM. */
 int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct tg_nccl_shape *out);
+/* Tune instance @b (its bytes, algorithm and ranks set) under the NCCL
+ * model @c with the tuner told @shape (tg_cb_nccl_shape of b->alg), and
+ * when @tree is not NULL the tree's shape too (NCCL_ALGO unset: the tree
+ * where its time is less): its plan into b->nccl, b->alg, b->slice_bytes
+ * (the protocol's step, else @slice_bytes) and b->channels (the plan's,
+ * else @channels). With @c off: the ideal plan, @slice_bytes, @channels. */
+void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct tg_nccl_shape *shape,
+		     const struct tg_nccl_shape *tree, uint64_t slice_bytes, uint32_t channels);
+/* The double binary tree (tg_coll_tree.c), which the tuner may pick. */
+extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

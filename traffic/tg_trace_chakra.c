@@ -27,370 +27,11 @@
  * rank's part starting when its node's dependencies are done, and what
  * waits for the node waiting for the instance's end. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "tg_trace_int.h"
-
-enum {
-	CK_META = 1,           /* METADATA_NODE */
-	CK_COMP = 4,           /* COMP_NODE */
-	CK_SEND = 5,           /* COMM_SEND_NODE */
-	CK_RECV = 6,           /* COMM_RECV_NODE */
-	CK_COLL = 7,           /* COMM_COLL_NODE */
-	CK_PG_BYTES = 64,      /* a process group's name kept (longer ones are cut) */
-	CK_PATH_BYTES = 4096,  /* a rank's file name */
-	CK_MAX_RANKS = 65536,  /* files one trace may have */
-};
-
-/* Files above this are refused from their size: a rank's trace is read
- * whole (about 100 bytes a node). */
-#define CK_MAX_FILE_BYTES (UINT64_C(1) << 30)
-
-/* What the attributes read hold, and which are there. */
-enum {
-	CK_HAS_TYPE = 1u << 0,
-	CK_HAS_SIZE = 1u << 1,
-	CK_HAS_SRC = 1u << 2,
-	CK_HAS_DST = 1u << 3,
-	CK_HAS_TAG = 1u << 4,
-	CK_HAS_PG = 1u << 5,
-};
-
-/* One node of a rank's file. */
-struct ck_node {
-	uint64_t id;            /* its id in the file */
-	uint64_t dur_us;        /* duration_micros */
-	int64_t comm_type;      /* attributes (has says which were given) */
-	int64_t comm_size;
-	int64_t comm_src;
-	int64_t comm_dst;
-	int64_t comm_tag;
-	char pg[CK_PG_BYTES];   /* pg_name */
-	uint32_t has;           /* CK_HAS_* */
-	uint32_t type;          /* NodeType */
-	uint32_t no;            /* 1-based place in the file (the errors' line) */
-	uint32_t dep_off;       /* its dependencies: the rank's dep_ids[dep_off ..] */
-	uint32_t n_deps;
-	uint32_t op;            /* the trace operation it is (its gate, for a collective) */
-	uint32_t match;         /* send: its message's operation; collective: its
-				 * instance's */
-};
-
-/* One rank's file. */
-struct ck_rank {
-	char path[CK_PATH_BYTES];
-	struct ck_node *nodes;
-	uint32_t n_nodes, cap_nodes;
-	uint64_t *dep_ids;      /* every node's dependency ids, concatenated */
-	uint32_t n_dep_ids, cap_dep_ids;
-	uint32_t *by_id;        /* node indices sorted by id */
-};
-
-/* ---- the protobuf wire format ---- */
-
-struct ck_buf {
-	const uint8_t *p, *end;
-};
-
-static int ck_varint(struct ck_buf *b, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	for (unsigned shift = 0; shift < 64 && b->p < b->end; shift += 7) {
-		uint8_t c = *b->p++;
-
-		x |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80)) {
-			*v = x;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-static int ck_fixed(struct ck_buf *b, unsigned n, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if ((size_t)(b->end - b->p) < n)
-		return -EINVAL;
-	for (unsigned i = 0; i < n; i++)
-		x |= (uint64_t)b->p[i] << (8 * i);
-	b->p += n;
-	*v = x;
-	return 0;
-}
-
-/* A length-delimited field's bytes into @sub. */
-static int ck_sub(struct ck_buf *b, struct ck_buf *sub)
-{
-	uint64_t len;
-
-	if (ck_varint(b, &len) != 0 || len > (uint64_t)(b->end - b->p))
-		return -EINVAL;
-	sub->p = b->p;
-	sub->end = b->p + len;
-	b->p += len;
-	return 0;
-}
-
-/* Skip a field of wire type @wt. */
-static int ck_skip(struct ck_buf *b, uint32_t wt)
-{
-	struct ck_buf sub;
-	uint64_t v;
-
-	switch (wt) {
-	case 0:
-		return ck_varint(b, &v);
-	case 1:
-		return ck_fixed(b, 8, &v);
-	case 2:
-		return ck_sub(b, &sub);
-	case 5:
-		return ck_fixed(b, 4, &v);
-	default:
-		return -EINVAL; /* groups (3, 4) are not in the schema */
-	}
-}
-
-/* An integer value of wire type @wt for field @f of an AttributeProto. */
-static int ck_attr_int(struct ck_buf *b, uint32_t f, uint32_t wt, int64_t *out)
-{
-	uint64_t v;
-
-	if (wt == 0 && ck_varint(b, &v) == 0) {
-		if (f == 15 || f == 17) /* sint: zigzag */
-			*out = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-		else if (f == 7) /* int32: sign from the low 32 bits */
-			*out = (int32_t)(uint32_t)v;
-		else
-			*out = (int64_t)v;
-		return 0;
-	}
-	if (wt == 5 && ck_fixed(b, 4, &v) == 0) {
-		*out = f == 23 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v;
-		return 0;
-	}
-	if (wt == 1 && ck_fixed(b, 8, &v) == 0) {
-		*out = (int64_t)v;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* One AttributeProto into @n (the names read; others skipped). */
-static int ck_attr(struct ck_buf *b, struct ck_node *n)
-{
-	static const char *const names[] = { "comm_type", "comm_size", "comm_src", "comm_dst", "comm_tag" };
-	char name[32] = "";
-	int64_t ival = 0;
-	bool has_int = false;
-	struct ck_buf s = { 0 };
-	bool has_str = false;
-
-	while (b->p < b->end) {
-		uint64_t key;
-		uint32_t f, wt;
-
-		if (ck_varint(b, &key) != 0)
-			return -EINVAL;
-		f = (uint32_t)(key >> 3);
-		wt = (uint32_t)(key & 7);
-		if (f == 1 && wt == 2) {
-			struct ck_buf nm;
-
-			if (ck_sub(b, &nm) != 0)
-				return -EINVAL;
-			snprintf(name, sizeof(name), "%.*s", (int)(nm.end - nm.p < 31 ? nm.end - nm.p : 31),
-				 (const char *)nm.p);
-		} else if (f >= 7 && f <= 25 && f % 2 == 1 && wt != 2) {
-			if (ck_attr_int(b, f, wt, &ival) != 0)
-				return -EINVAL;
-			has_int = true;
-		} else if (f == 29 && wt == 2) {
-			if (ck_sub(b, &s) != 0)
-				return -EINVAL;
-			has_str = true;
-		} else if (ck_skip(b, wt) != 0) {
-			return -EINVAL;
-		}
-	}
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int64_t *slot[] = { &n->comm_type, &n->comm_size, &n->comm_src, &n->comm_dst, &n->comm_tag };
-
-		if (has_int && strcmp(name, names[i]) == 0) {
-			*slot[i] = ival;
-			n->has |= 1u << i;
-		}
-	}
-	if (has_str && strcmp(name, "pg_name") == 0) {
-		size_t len = (size_t)(s.end - s.p);
-
-		if (len >= CK_PG_BYTES)
-			len = CK_PG_BYTES - 1;
-		memcpy(n->pg, s.p, len);
-		n->pg[len] = 0;
-		n->has |= CK_HAS_PG;
-	}
-	return 0;
-}
-
-static int ck_dep_push(struct ck_rank *r, uint64_t id)
-{
-	if (r->n_dep_ids == TG_TRACE_MAX_DEPS)
-		return -E2BIG;
-	if (tg_trace_grow((void **)&r->dep_ids, &r->cap_dep_ids, r->n_dep_ids, sizeof(*r->dep_ids)) != 0)
-		return -ENOMEM;
-	r->dep_ids[r->n_dep_ids++] = id;
-	return 0;
-}
-
-/* A Node's fields into @n, its dependencies onto @r's list. */
-static int ck_node_read(struct ck_buf *b, struct ck_rank *r, struct ck_node *n)
-{
-	int rc;
-
-	n->dep_off = r->n_dep_ids;
-	while (b->p < b->end) {
-		uint64_t key, v;
-		uint32_t f, wt;
-
-		if (ck_varint(b, &key) != 0)
-			return -EINVAL;
-		f = (uint32_t)(key >> 3);
-		wt = (uint32_t)(key & 7);
-		if ((f == 1 || f == 3 || f == 7) && wt == 0) {
-			if (ck_varint(b, &v) != 0)
-				return -EINVAL;
-			if (f == 1)
-				n->id = v;
-			else if (f == 3)
-				n->type = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-			else
-				n->dur_us = v;
-		} else if ((f == 4 || f == 5) && wt == 0) {
-			if (ck_varint(b, &v) != 0)
-				return -EINVAL;
-			if ((rc = ck_dep_push(r, v)) != 0)
-				return rc;
-		} else if ((f == 4 || f == 5) && wt == 2) {
-			struct ck_buf packed;
-
-			if (ck_sub(b, &packed) != 0)
-				return -EINVAL;
-			while (packed.p < packed.end) {
-				if (ck_varint(&packed, &v) != 0)
-					return -EINVAL;
-				if ((rc = ck_dep_push(r, v)) != 0)
-					return rc;
-			}
-		} else if (f == 10 && wt == 2) {
-			struct ck_buf a;
-
-			if (ck_sub(b, &a) != 0 || ck_attr(&a, n) != 0)
-				return -EINVAL;
-		} else if (ck_skip(b, wt) != 0) {
-			return -EINVAL;
-		}
-	}
-	n->n_deps = r->n_dep_ids - n->dep_off;
-	return 0;
-}
-
-/* "PATH:NODE:1: message" into @err for node @no of rank file @path. */
-static int ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(err, CFG_ERR_BYTES, "%.300s:%u:1: ", path, no);
-
-	if (n < 0 || n >= CFG_ERR_BYTES)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(err + n, CFG_ERR_BYTES - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* Read rank @r's file (r->path) whole and parse its nodes. */
-static int ck_rank_read(struct ck_rank *r, char err[CFG_ERR_BYTES])
-{
-	char why[CFG_WHY_BYTES];
-	FILE *f = cfg_fopen_regular(r->path, why);
-	struct ck_buf b;
-	struct stat st;
-	uint8_t *data = NULL;
-	uint32_t no = 0;
-	bool meta = true;
-	int rc = -EINVAL;
-
-	if (!f)
-		return ck_errf(err, r->path, 0, "cannot open this rank's trace: %s", why);
-	if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size > CK_MAX_FILE_BYTES) {
-		fclose(f);
-		return ck_errf(err, r->path, 0, "a rank's Chakra trace of more than 1 GiB (or unreadable)");
-	}
-	if (!(data = malloc(st.st_size ? (size_t)st.st_size : 1))) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	if (fread(data, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-		fclose(f);
-		free(data);
-		return ck_errf(err, r->path, 0, "cannot read this rank's trace");
-	}
-	fclose(f);
-	if (st.st_size >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
-		free(data);
-		return ck_errf(err, r->path, 0, "a gzip-compressed trace: gunzip it first");
-	}
-	b.p = data;
-	b.end = data + st.st_size;
-	while (b.p < b.end) {
-		struct ck_buf msg;
-		struct ck_node *n;
-
-		if (ck_sub(&b, &msg) != 0) {
-			rc = ck_errf(err, r->path, no + 1, "a message's length runs past the end of the file (not a Chakra trace?)");
-			goto out;
-		}
-		if (meta) { /* the GlobalMetadata */
-			meta = false;
-			continue;
-		}
-		no++;
-		if (r->n_nodes == TG_TRACE_MAX_OPS) {
-			rc = -E2BIG;
-			goto out;
-		}
-		if (tg_trace_grow((void **)&r->nodes, &r->cap_nodes, r->n_nodes, sizeof(*r->nodes)) != 0) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		n = &r->nodes[r->n_nodes];
-		memset(n, 0, sizeof(*n));
-		n->no = no;
-		if ((rc = ck_node_read(&msg, r, n)) != 0) {
-			if (rc == -EINVAL)
-				rc = ck_errf(err, r->path, no, "a node that is not valid protobuf");
-			goto out;
-		}
-		r->n_nodes++;
-	}
-	if (meta)
-		rc = ck_errf(err, r->path, 0, "an empty file: a Chakra trace starts with its metadata");
-	else
-		rc = 0;
-out:
-	free(data);
-	return rc;
-}
+#include "tg_trace_chakra_int.h"
 
 /* ---- ids ---- */
 
@@ -410,7 +51,7 @@ static int ck_key_cmp(const void *a, const void *b)
 }
 
 /* Index nodes by id; a repeated id is an error. */
-static int ck_index(struct ck_rank *r, char err[CFG_ERR_BYTES])
+static int ck_index(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 {
 	struct ck_key *k = malloc(sizeof(*k) * (r->n_nodes ? r->n_nodes : 1));
 	int rc = 0;
@@ -427,14 +68,14 @@ static int ck_index(struct ck_rank *r, char err[CFG_ERR_BYTES])
 		r->by_id[i] = k[i].i;
 	for (uint32_t i = 1; i < r->n_nodes && rc == 0; i++)
 		if (k[i].id == k[i - 1].id)
-			rc = ck_errf(err, r->path, r->nodes[k[i].i].no, "node id %llu: a second node with this id",
+			rc = tg_ck_errf(err, r->path, r->nodes[k[i].i].no, "node id %llu: a second node with this id",
 				     (unsigned long long)k[i].id);
 	free(k);
 	return rc;
 }
 
 /* The node of @r with @id, or NULL. */
-static const struct ck_node *ck_find(const struct ck_rank *r, uint64_t id)
+static const struct tg_ck_node *ck_find(const struct tg_ck_rank *r, uint64_t id)
 {
 	uint32_t lo = 0, hi = r->n_nodes;
 
@@ -459,7 +100,7 @@ struct ck_rec {
 	uint32_t a, b;          /* send: from, to; receive: from (src), at; collective: 0, rank */
 	int64_t tag;            /* send, receive: comm_tag; collective: its group's index */
 	uint32_t seq;           /* its number among the same (a, b, tag), in file order */
-	struct ck_node *n;      /* the node */
+	struct tg_ck_node *n;      /* the node */
 	uint32_t rank;          /* the file it is in */
 };
 
@@ -512,28 +153,28 @@ static int ck_coll_kind(int64_t t)
 }
 
 /* Check one rank's communication nodes' attributes. */
-static int ck_check_comm(const struct ck_rank *r, uint32_t rank, uint32_t n_ranks, char err[CFG_ERR_BYTES])
+static int ck_check_comm(const struct tg_ck_rank *r, uint32_t rank, uint32_t n_ranks, char err[CFG_ERR_BYTES])
 {
 	for (uint32_t i = 0; i < r->n_nodes; i++) {
-		const struct ck_node *n = &r->nodes[i];
+		const struct tg_ck_node *n = &r->nodes[i];
 		bool send = n->type == CK_SEND, recv = n->type == CK_RECV;
 		int64_t peer = send ? n->comm_dst : n->comm_src;
 
 		if (n->type == CK_COMP && n->dur_us > UINT64_C(1000000000000))
-			return ck_errf(err, r->path, n->no, "node id %llu: a compute node of more than 1000000 s",
+			return tg_ck_errf(err, r->path, n->no, "node id %llu: a compute node of more than 1000000 s",
 				       (unsigned long long)n->id);
 		if (!send && !recv && n->type != CK_COLL)
 			continue;
 		if (n->type == CK_COLL && (!(n->has & CK_HAS_TYPE) || ck_coll_kind(n->comm_type) < 0))
-			return ck_errf(err, r->path, n->no, "node id %llu: a collective of comm_type %lld: modelled are all-reduce (0), all-gather (2), broadcast (5), all-to-all (6), reduce-scatter (7, 8) and barrier (9)",
+			return tg_ck_errf(err, r->path, n->no, "node id %llu: a collective of comm_type %lld: modelled are all-reduce (0), all-gather (2), broadcast (5), all-to-all (6), reduce-scatter (7, 8) and barrier (9)",
 				       (unsigned long long)n->id, (long long)n->comm_type);
 		if ((n->type != CK_COLL || n->comm_type != 9) &&
 		    (!(n->has & CK_HAS_SIZE) || n->comm_size < 0 || (uint64_t)n->comm_size > TG_WL_MAX_MSG_BYTES))
-			return ck_errf(err, r->path, n->no, "node id %llu: comm_size missing or not 0..%llu bytes",
+			return tg_ck_errf(err, r->path, n->no, "node id %llu: comm_size missing or not 0..%llu bytes",
 				       (unsigned long long)n->id, (unsigned long long)TG_WL_MAX_MSG_BYTES);
 		if ((send || recv) && (!(n->has & (send ? CK_HAS_DST : CK_HAS_SRC)) || peer < 0 ||
 				       peer >= n_ranks || (uint32_t)peer == rank))
-			return ck_errf(err, r->path, n->no, "node id %llu: %s missing, or not another rank (0..%u)",
+			return tg_ck_errf(err, r->path, n->no, "node id %llu: %s missing, or not another rank (0..%u)",
 				       (unsigned long long)n->id, send ? "comm_dst" : "comm_src", n_ranks - 1);
 	}
 	return 0;
@@ -542,7 +183,7 @@ static int ck_check_comm(const struct ck_rank *r, uint32_t rank, uint32_t n_rank
 /* ---- the trace ---- */
 
 struct ck_trace {
-	struct ck_rank *ranks;
+	struct tg_ck_rank *ranks;
 	uint32_t n;
 	char (*pgs)[CK_PG_BYTES]; /* the process groups' names, by index */
 	uint32_t n_pgs, cap_pgs;
@@ -586,7 +227,7 @@ static int ck_path(const struct tg_trace_in *in, uint32_t r, char out[CK_PATH_BY
 
 /* The operation that what waits for node @n of a file waits for: a
  * collective's instance, else its own. */
-static uint32_t ck_done_op(const struct ck_node *n)
+static uint32_t ck_done_op(const struct tg_ck_node *n)
 {
 	return n->type == CK_COLL ? n->match : n->op;
 }
@@ -601,7 +242,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 
 	for (uint32_t r = 0; r < t->n && rc == 0; r++)
 		for (uint32_t i = 0; i < t->ranks[r].n_nodes && rc == 0; i++) {
-			struct ck_node *n = &t->ranks[r].nodes[i];
+			struct tg_ck_node *n = &t->ranks[r].nodes[i];
 			bool send = n->type == CK_SEND;
 			struct ck_rec x = { .a = send ? r : (uint32_t)n->comm_src,
 					    .b = send ? (uint32_t)n->comm_dst : r,
@@ -628,7 +269,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 
 			if (c == 0) {
 				if (s[i].n->comm_size != v[j].n->comm_size)
-					rc = ck_errf(err, t->ranks[v[j].rank].path, v[j].n->no,
+					rc = tg_ck_errf(err, t->ranks[v[j].rank].path, v[j].n->no,
 						     "node id %llu: receives %lld bytes where rank %u's send (node id %llu) sends %lld",
 						     (unsigned long long)v[j].n->id, (long long)v[j].n->comm_size, s[i].a,
 						     (unsigned long long)s[i].n->id, (long long)s[i].n->comm_size);
@@ -638,7 +279,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 			} else {
 				const struct ck_rec *x = c < 0 ? &s[i] : &v[j];
 
-				rc = ck_errf(err, t->ranks[x->rank].path, x->n->no,
+				rc = tg_ck_errf(err, t->ranks[x->rank].path, x->n->no,
 					     "node id %llu: a %s rank %u (tag %lld) that no %s matches", (unsigned long long)x->n->id,
 					     c < 0 ? "send to" : "receive from", c < 0 ? x->b : x->a, (long long)x->tag,
 					     c < 0 ? "receive there" : "send from there");
@@ -663,7 +304,7 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 	*n_inst = 0;
 	for (uint32_t r = 0; r < t->n && rc == 0; r++)
 		for (uint32_t i = 0; i < t->ranks[r].n_nodes && rc == 0; i++) {
-			struct ck_node *nd = &t->ranks[r].nodes[i];
+			struct tg_ck_node *nd = &t->ranks[r].nodes[i];
 			uint32_t pg;
 
 			if (nd->type != CK_COLL)
@@ -699,10 +340,10 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 		while (j < n && v[j].tag == v[i].tag && v[j].a == v[i].a)
 			j++;
 		for (uint32_t k = i; k < j && rc == 0; k++) {
-			const struct ck_node *x = v[k].n, *y = v[i].n;
+			const struct tg_ck_node *x = v[k].n, *y = v[i].n;
 
 			if (x->comm_type != y->comm_type || x->comm_size != y->comm_size)
-				rc = ck_errf(err, t->ranks[v[k].rank].path, x->no,
+				rc = tg_ck_errf(err, t->ranks[v[k].rank].path, x->no,
 					     "node id %llu: collective %u of process group '%s' is comm_type %lld of %lld bytes here, comm_type %lld of %lld bytes at rank %u",
 					     (unsigned long long)x->id, v[k].a, t->pgs[v[k].tag], (long long)x->comm_type,
 					     (long long)x->comm_size, (long long)y->comm_type, (long long)y->comm_size,
@@ -710,7 +351,7 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 			v[k].n->match = next_op + *n_inst;
 		}
 		if (rc == 0 && j - i != members[v[i].tag])
-			rc = ck_errf(err, t->ranks[v[i].rank].path, v[i].n->no,
+			rc = tg_ck_errf(err, t->ranks[v[i].rank].path, v[i].n->no,
 				     "node id %llu: collective %u of process group '%s' is at %u of its %u ranks",
 				     (unsigned long long)v[i].n->id, v[i].a, t->pgs[v[i].tag], j - i,
 				     members[v[i].tag]);
@@ -751,7 +392,7 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 			rc = tg_trace_errf(err, in, 0, 0, "rank %u's file name is too long", r);
 			break;
 		}
-		if ((rc = ck_rank_read(&t.ranks[r], err)) == 0 && (rc = ck_index(&t.ranks[r], err)) == 0)
+		if ((rc = tg_ck_rank_read(&t.ranks[r], err)) == 0 && (rc = ck_index(&t.ranks[r], err)) == 0)
 			rc = ck_check_comm(&t.ranks[r], r, t.n, err);
 		for (uint32_t i = 0; rc == 0 && i < t.ranks[r].n_nodes; i++)
 			t.ranks[r].nodes[i].op = next++;
@@ -763,10 +404,10 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 	/* The operations, in the order numbered: each node, then each
 	 * instance. */
 	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
-		const struct ck_rank *rk = &t.ranks[r];
+		const struct tg_ck_rank *rk = &t.ranks[r];
 
 		for (uint32_t i = 0; i < rk->n_nodes && rc == 0; i++) {
-			const struct ck_node *n = &rk->nodes[i];
+			const struct tg_ck_node *n = &rk->nodes[i];
 			struct tg_trace_op op = { .kind = TG_TRACE_JOIN, .src = in->hosts[r], .line = n->no };
 
 			if (n->type == CK_COMP) {
@@ -782,10 +423,10 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 			if ((rc = tg_trace_push(out, &op)) != 0)
 				break;
 			for (uint32_t k = 0; k < n->n_deps && rc == 0; k++) {
-				const struct ck_node *d = ck_find(rk, rk->dep_ids[n->dep_off + k]);
+				const struct tg_ck_node *d = ck_find(rk, rk->dep_ids[n->dep_off + k]);
 
 				if (!d)
-					rc = ck_errf(err, rk->path, n->no, "node id %llu: depends on node id %llu, which this file does not have",
+					rc = tg_ck_errf(err, rk->path, n->no, "node id %llu: depends on node id %llu, which this file does not have",
 						     (unsigned long long)n->id, (unsigned long long)rk->dep_ids[n->dep_off + k]);
 				else
 					rc = tg_trace_dep(out, ck_done_op(d));
@@ -798,7 +439,7 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 	 * rank order (colls is by group, k, rank). */
 	for (uint32_t i = 0; i < n_colls && rc == 0;) {
 		uint32_t j = i;
-		const struct ck_node *n = colls[i].n;
+		const struct tg_ck_node *n = colls[i].n;
 		struct tg_trace_op op = { .kind = TG_TRACE_COLL, .op = (uint8_t)ck_coll_kind(n->comm_type),
 					  .bytes = n->comm_type == 9 ? 0 : (uint64_t)n->comm_size, .line = n->no,
 					  .dscp = in->dscp };

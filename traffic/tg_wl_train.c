@@ -32,30 +32,6 @@ enum {
 /* The stream of workload w is (seed, TG_TRAIN_STREAM + w). */
 #define TG_TRAIN_STREAM UINT64_C(0x747261696e000000)
 
-struct tg_wl_train {
-	const struct tg_wl_ctx *ctx;  /* the experiment */
-	uint32_t *gpus;               /* participants (malloc'd), in rank order */
-	uint32_t n_gpus;              /* their count */
-	uint32_t tp, pp, dp, ep;      /* the parallel degrees */
-	uint32_t steps;               /* steps, one after the other */
-	uint32_t microbatches;        /* per step */
-	int schedule;                 /* enum tg_train_sched */
-	uint32_t chunks;              /* virtual stages a device (interleaved) */
-	uint64_t fwd_ps;              /* forward compute of one microbatch on one stage */
-	uint64_t bwd_ps;              /* backward compute */
-	uint64_t tp_bytes;            /* each tensor-parallel all-reduce (per pass) */
-	uint64_t pp_bytes;            /* activations (and their gradients) between stages */
-	uint64_t dp_bytes;            /* gradients each GPU reduces with its replicas per step */
-	uint64_t ep_bytes;            /* each expert all-to-all, per rank, per pass */
-	bool fsdp;                    /* data parallel as FSDP: all-gather + reduce-scatter */
-	bool overlap;                 /* DP reduction starts half way through the last backward */
-	double jitter;                /* compute +- this fraction */
-	double *slow;                 /* per GPU: its compute's factor (stragglers) */
-	uint64_t start_ps;            /* the first step's earliest start */
-	uint8_t dscp;                 /* DSCP of its data */
-	bool dscp_set;                /* given */
-	struct tg_nccl_cfg nccl;      /* the NCCL model of its collectives (tg_nccl.h) */
-};
 
 #define TG_TRAIN_OFF(f) offsetof(struct tg_wl_train, f)
 
@@ -181,26 +157,6 @@ static const struct cfg_table tg_train_table = {
 	.n_keys = sizeof(tg_train_keys) / sizeof(tg_train_keys[0]),
 };
 
-/* Building one workload. */
-struct tg_train {
-	struct tg_wl_train *p;     /* its keys */
-	struct tg_wl_ctx *c;       /* the experiment */
-	struct tg_msg proto;       /* its messages' shared fields */
-	struct rng rng;            /* compute jitter */
-	uint32_t gate;             /* the previous step's end, or TG_NO_GATE */
-	uint32_t *last;            /* per GPU: its latest node (what it does next waits for) */
-	uint32_t *ranks;           /* scratch: the ranks of one group */
-	struct tg_train_op *ops;   /* per stage, its n_per passes in schedule order */
-	uint32_t n_per;            /* passes a stage per step: 2 x microbatches x chunks */
-	uint32_t *pos;             /* per stage, (fwd, chunk, microbatch): its index in ops */
-	uint32_t *next;            /* per stage: its next pass to lay out */
-	uint8_t *done;             /* per (fwd, virtual stage, microbatch): laid out */
-	uint32_t *arrive;          /* per GPU and pass index: the transfer that pass waits
-				    * for, or TG_NO_GATE */
-	bool stream;               /* its collectives stream (tg.h, struct tg_stream; each
-				    * rank's sends wait for its latest node) */
-	uint32_t *islands;         /* with stream: the endpoints' islands (topo.h) */
-};
 
 /* GPU number of (stage s, replica d, tensor rank t): tensor-parallel
  * innermost, then data-parallel, then pipeline (Megatron-LM's order). */
@@ -252,42 +208,6 @@ static int tg_train_compute(struct tg_train *x, uint32_t g, uint64_t dur)
 			    &x->last[g]);
 }
 
-extern const struct tg_coll_alg_ops tg_coll_tree_alg;
-
-/* Collective @b (its ranks, kind, algorithm and channels set) under the
- * NCCL model when the workload's nccl key is on: its plan (tg_nccl.h),
- * slice and channels. 0 or -ENOMEM. */
-static int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
-{
-	struct tg_nccl_shape shape;
-	int rc;
-
-	if (!x->p->nccl.on)
-		return 0;
-	if ((rc = tg_cb_nccl_shape(b, &x->p->nccl, &shape)) != 0)
-		return rc;
-	tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &b->nccl);
-	if (b->kind == TG_COLL_ALL_REDUCE && x->p->nccl.algo != TG_NCCL_ALGO_RING) {
-		/* NCCL_ALGO unset: the tree (both trees on every rail) where its
-		 * time is less. */
-		struct tg_cb tb = *b;
-		struct tg_nccl_plan tree;
-
-		tb.alg = &tg_coll_tree_alg;
-		tb.channels = b->channels * tg_coll_tree_alg.rail_channels;
-		if ((rc = tg_cb_nccl_shape(&tb, &x->p->nccl, &shape)) != 0)
-			return rc;
-		tg_nccl_plan(&x->p->nccl, &shape, b->bytes, &tree);
-		if (tree.predicted_us < b->nccl.predicted_us || x->p->nccl.algo == TG_NCCL_ALGO_TREE) {
-			b->nccl = tree;
-			b->alg = &tg_coll_tree_alg;
-		}
-	}
-	if (b->nccl.step_bytes)
-		b->slice_bytes = b->nccl.step_bytes;
-	b->channels = b->nccl.channels;
-	return 0;
-}
 
 /* Collective @kind of @bytes among the @n GPUs @group, each starting after
  * its latest node; then every one of them waits for its end, unless
@@ -390,8 +310,8 @@ static int tg_train_recv(struct tg_train *x, uint32_t r, uint32_t id)
 /* The groups of one dimension: for stage @s, the tensor group of replica
  * @d (@t unused), or the data-parallel group of tensor rank @t, or the
  * expert group @k (ep consecutive replicas) of tensor rank @t. */
-static uint32_t tg_train_group(const struct tg_wl_train *p, uint8_t tag, uint32_t s, uint32_t d,
-			       uint32_t t, uint32_t *out)
+uint32_t tg_train_group(const struct tg_wl_train *p, uint8_t tag, uint32_t s, uint32_t d, uint32_t t,
+			uint32_t *out)
 {
 	uint32_t n = 0;
 
@@ -572,45 +492,6 @@ static int tg_train_step(struct tg_train *x, uint32_t *grp, char err[CFG_ERR_BYT
 	return rc;
 }
 
-/* The estimate's slice and channels of collective @b (kind, bytes,
- * ranks' count and channels set) of the groups @tag names under the NCCL
- * model: the least slice and the most channels any group's plan gives
- * (its protocol's step; the tree's two trees a rail), so that the
- * messages counted bound those made. @grp is scratch of n_gpus. 0 or -ENOMEM. */
-static int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t *grp)
-{
-	const struct tg_wl_train *p = x->p;
-	uint64_t least = b->slice_bytes;
-	uint32_t most = b->channels;
-	uint32_t d_n = tag == TG_TAG_DP ? 1 : p->dp, d_step = tag == TG_TAG_EP ? p->ep : 1;
-	uint32_t t_n = tag == TG_TAG_TP ? 1 : p->tp;
-
-	if (!p->nccl.on)
-		return 0;
-	for (uint32_t st = 0; st < p->pp; st++)
-		for (uint32_t d = 0; d < d_n; d += d_step)
-			for (uint32_t t = 0; t < t_n; t++) {
-				struct tg_cb one = *b;
-				uint32_t n = tg_train_group(p, tag, st, d, t, grp);
-				int rc;
-
-				for (uint32_t i = 0; i < n; i++)
-					x->ranks[i] = p->gpus[grp[i]];
-				one.ranks = x->ranks;
-				one.n = n;
-				if ((rc = tg_train_nccl(x, &one)) != 0)
-					return rc;
-				if (one.slice_bytes < least)
-					least = one.slice_bytes;
-				if (one.channels > most)
-					most = one.channels;
-			}
-	/* The tree's shape has more channels (its two trees) but the same
-	 * transfers a channel: the most of both bounds the messages. */
-	b->slice_bytes = least;
-	b->channels = most;
-	return 0;
-}
 
 /* What one step makes, in closed form (tg_train_step): every compute phase
  * (an edge to the GPU's latest node), each collective as its instance

@@ -1,0 +1,254 @@
+/* Placing a collective's transfers (tg_coll_int.h, struct tg_cb): which
+ * endpoints a transfer between two ranks takes (NVLink inside a domain,
+ * the rail NICs between nodes), the transfer with its data plan, and the
+ * NCCL model's pieces that depend on the placement: each transfer's hop
+ * latency, the shape the tuner is told, and the tuning of an instance
+ * (tg_nccl.h). Shared by the collective and training kinds and the
+ * trace kind's collectives. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "tg_coll_int.h"
+#include "tg_nccl.h"
+
+/* ---- placement ---- */
+
+static bool tg_cb_is_gpu(const struct tg_cb *b, uint32_t r)
+{
+	return b->ranks[r] >= b->t->n_eps;
+}
+
+uint32_t tg_cb_node_of(const struct tg_cb *b, uint32_t r)
+{
+	return tg_cb_is_gpu(b, r) ? (b->ranks[r] - b->t->n_eps) / b->t->gpus.gpus_per_node
+				  : b->t->gpus.n_nodes + b->ranks[r];
+}
+
+uint32_t tg_cb_gpu_of(const struct tg_cb *b, uint32_t r)
+{
+	return tg_cb_is_gpu(b, r) ? (b->ranks[r] - b->t->n_eps) % b->t->gpus.gpus_per_node : 0;
+}
+
+bool tg_cb_same_domain(const struct tg_cb *b, uint32_t a, uint32_t r)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+
+	return tg_cb_is_gpu(b, a) && tg_cb_is_gpu(b, r) && g->nvl && g->domain_gpus &&
+	       (b->ranks[a] - b->t->n_eps) / g->domain_gpus == (b->ranks[r] - b->t->n_eps) / g->domain_gpus;
+}
+
+/* The endpoint rank @r sends or receives on: its NVLink endpoint when
+ * @nvl, else the NIC (its own, or its node's rail-@rail one) port @port. */
+uint32_t tg_cb_ep(const struct tg_cb *b, uint32_t r, bool nvl, uint32_t rail, uint16_t port)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+	uint32_t gpu, nic;
+
+	if (!tg_cb_is_gpu(b, r))
+		return b->ranks[r];
+	gpu = b->ranks[r] - b->t->n_eps;
+	if (nvl)
+		return b->t->nodes[g->nvl[gpu]].first_ep;
+	nic = rail == TG_COLL_NO_RAIL ? g->nic[gpu] : g->nic[(gpu / g->gpus_per_node) * g->gpus_per_node + rail];
+	return b->t->nodes[nic].first_ep + port % b->t->nodes[nic].n_ports;
+}
+
+/* With data: the plan's transfer of message @msg (what tg_cb_xfer was
+ * told): a reduce step lands in the next free bytes of the receiver's
+ * receive area, a copy where it belongs. */
+static int tg_cb_data_xfer(struct tg_cb *b, uint32_t msg, uint32_t a, uint32_t r, uint64_t src_off,
+			   uint64_t dst_off, uint64_t bytes, enum tg_coll_step step)
+{
+	struct tg_data_xfer x = { .msg = msg, .coll = b->dcoll, .src_rank = a, .dst_rank = r,
+				  .src_off = src_off, .dst_off = dst_off, .act = TG_DATA_PLACE };
+
+	if (step == TG_STEP_REDUCE) {
+		x.act = TG_DATA_ADD;
+		x.apply_off = dst_off;
+		x.dst_off = b->buf_bytes + b->recv_used[r];
+		b->recv_used[r] += bytes;
+	}
+	return tg_data_add_xfer(&b->c->graph->data, &x);
+}
+
+int tg_cb_own(struct tg_cb *b, uint32_t r, uint64_t off, uint64_t bytes)
+{
+	struct tg_data_range g = { .rank = r, .off = off, .bytes = bytes };
+
+	return b->data ? tg_data_add_range(&b->c->graph->data, &g) : 0;
+}
+
+void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+		uint32_t ep[2])
+{
+	bool nvl = tg_cb_same_domain(b, a, r);
+	uint16_t port = (uint16_t)(b->t->gpus.gpus_per_node ? chan / b->t->gpus.gpus_per_node : 0);
+
+	ep[0] = tg_cb_ep(b, a, nvl, rail, port);
+	ep[1] = tg_cb_ep(b, r, nvl, rail, port);
+}
+
+/* The propagation delay of endpoint @ep's link (0: none). */
+static uint64_t tg_cb_ep_delay_ps(const struct topo *t, uint32_t ep)
+{
+	const struct topo_node *h = &t->nodes[t->eps[ep].node];
+	uint32_t l = h->port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? 0 : t->links[l].delay_ps;
+}
+
+uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2])
+{
+	uint64_t hop = b->nccl.hop_ps[tg_cb_same_domain(b, a, r)];
+	uint64_t own = tg_cb_ep_delay_ps(b->t, ep[0]) + tg_cb_ep_delay_ps(b->t, ep[1]);
+
+	return hop > own ? hop - own : 0;
+}
+
+int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t rail,
+	       uint64_t src_off, uint64_t dst_off, uint64_t bytes, enum tg_coll_step step,
+	       const uint32_t *deps, uint32_t n_deps, uint32_t *id)
+{
+	uint32_t ep[2];
+	struct tg_node node = { .kind = TG_NODE_XFER, .start_ps = b->proto.start_ps, .coll = b->coll };
+	struct tg_msg *m;
+	int rc;
+
+	if (tg_wl_msgs_room(b->c, 1) != 0)
+		return -ENOMEM;
+	m = &(*b->c->msgs)[*b->c->n_msgs];
+	*m = b->proto;
+	tg_cb_edge(b, a, r, chan, rail, ep);
+	m->src = ep[0];
+	m->dst = ep[1];
+	m->chan = chan;
+	node.msg = *b->c->n_msgs;
+	if (b->nccl.proto != TG_NCCL_IDEAL) {
+		/* The NCCL model: the protocol's lines on the wire; posted a hop
+		 * latency after what it waits for, a first send (waiting for
+		 * nothing of the instance) the launch latency more (a transfer's
+		 * dur_ps, tg.h). */
+		bytes = tg_nccl_wire(&b->nccl, tg_cb_same_domain(b, a, r), bytes);
+		node.dur_ps = tg_cb_hop_ps(b, a, r, ep) + (n_deps ? 0 : b->nccl.base_ps);
+	}
+	m->bytes = bytes;
+	if (b->rank_gate) {
+		/* The sender's part of the collective runs once it has launched
+		 * it (its compute phase is over): every send waits for that, and
+		 * for its data. */
+		uint32_t both[2] = { b->rank_gate[a], n_deps ? deps[0] : b->rank_gate[a] };
+
+		if (n_deps > 1) {
+			uint32_t *all = malloc(sizeof(*all) * ((size_t)n_deps + 1));
+
+			if (!all)
+				return -ENOMEM;
+			all[0] = b->rank_gate[a];
+			memcpy(all + 1, deps, sizeof(*deps) * n_deps);
+			rc = tg_graph_add(b->c->graph, &node, all, n_deps + 1, id);
+			free(all);
+		} else {
+			rc = tg_graph_add(b->c->graph, &node, both, n_deps ? 2 : 1, id);
+		}
+	} else {
+		if (!n_deps && b->gate != TG_NO_GATE) {
+			deps = &b->gate;
+			n_deps = 1;
+		}
+		rc = tg_graph_add(b->c->graph, &node, deps, n_deps, id);
+	}
+	if (rc == 0 && b->data)
+		rc = tg_cb_data_xfer(b, node.msg, a, r, src_off, dst_off, bytes, step);
+	if (rc != 0)
+		return rc;
+	(*b->c->n_msgs)++;
+	return 0;
+}
+
+/* ---- the NCCL model ---- */
+
+/* The line rate of endpoint @ep's link (0: none). */
+static uint64_t tg_wl_coll_ep_bps(const struct topo *t, uint32_t ep)
+{
+	const struct topo_node *h = &t->nodes[t->eps[ep].node];
+	uint32_t l = h->port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? 0 : t->links[l].rate_bps;
+}
+
+int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct tg_nccl_shape *out)
+{
+	const struct topo *t = b->t;
+	const struct topo_gpus *g = &t->gpus;
+	bool gpus = b->ranks[0] >= t->n_eps && g->nvl && g->domain_gpus;
+	double nic, nvl = 0, per;
+	uint32_t nodes = b->n;
+
+	if (gpus) {
+		uint8_t *seen = calloc(g->n_domains ? g->n_domains : 1, 1);
+
+		if (!seen)
+			return -ENOMEM;
+		nodes = 0;
+		for (uint32_t r = 0; r < b->n; r++) {
+			uint32_t d = (b->ranks[r] - t->n_eps) / g->domain_gpus;
+
+			nodes += !seen[d];
+			seen[d] = 1;
+		}
+		free(seen);
+		nvl = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(b, 0, true, 0, 0)) / 8 * c->nvl_eff_ppm / 1e6;
+	}
+	nic = (double)tg_wl_coll_ep_bps(t, tg_cb_ep(b, 0, false, TG_COLL_NO_RAIL, 0)) / 8;
+	per = (double)b->n / nodes;
+	*out = (struct tg_nccl_shape){ .kind = b->kind, .tree = strcmp(b->alg->kind.name, "tree") == 0,
+				       .n = b->n, .nodes = nodes, .channels = b->channels };
+	if (gpus && nodes == 1)
+		out->bus_Bps = nvl;
+	else if (gpus && per > 1)
+		/* A rank's NVLink carries the channels that do not leave its
+		 * node there: (per - 1) of per. */
+		out->bus_Bps = fmin(nvl * per / (per - 1), nic * fmin((double)b->channels, per));
+	else
+		out->bus_Bps = nic;
+	return 0;
+}
+
+int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,
+		     char err[CFG_ERR_BYTES])
+{
+	const char *name = alg->kind.name;
+
+	if (data) {
+		cfg_errorf(err, at, "nccl: the NCCL model's transfers carry its protocol's lines, not data: data: true needs nccl: off");
+		return -EINVAL;
+	}
+	if (strcmp(name, "ring") != 0 && strcmp(name, "tree") != 0 && strcmp(name, "direct") != 0) {
+		cfg_errorf(err, at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, and direct for all-to-all), not %s",
+			   name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct tg_nccl_shape *shape,
+		     const struct tg_nccl_shape *tree, uint64_t slice_bytes, uint32_t channels)
+{
+	tg_nccl_plan(c, shape, b->bytes, &b->nccl);
+	if (tree) {
+		/* NCCL_ALGO unset: the algorithm (with its protocol) of least
+		 * time in NCCL's cost model, the ring on a tie. */
+		struct tg_nccl_plan t;
+
+		tg_nccl_plan(c, tree, b->bytes, &t);
+		if (t.predicted_us < b->nccl.predicted_us) {
+			b->nccl = t;
+			b->alg = &tg_coll_tree_alg;
+		}
+	}
+	b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : slice_bytes;
+	b->channels = b->nccl.channels ? b->nccl.channels : channels;
+}
