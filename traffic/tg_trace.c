@@ -192,16 +192,36 @@ static bool tg_trace_name_like(const struct tg_trace_tok *t)
 	return run > 0;
 }
 
+/* "PATH:LINE:COL: message" into @err. Returns -EINVAL. */
+static int tg_trace_verrf(char err[CFG_ERR_BYTES], const char *path, uint32_t line, uint32_t col,
+			  const char *fmt, va_list ap)
+{
+	int n = snprintf(err, CFG_ERR_BYTES, "%.300s:%u:%u: ", path, line, col);
+
+	if (n < 0 || n >= CFG_ERR_BYTES)
+		return -EINVAL;
+	vsnprintf(err + n, CFG_ERR_BYTES - (size_t)n, fmt, ap);
+	return -EINVAL;
+}
+
 int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_t line,
 		  uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(err, CFG_ERR_BYTES, "%.300s:%u:%u: ", in->path, line, col);
 
-	if (n < 0 || n >= CFG_ERR_BYTES)
-		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(err + n, CFG_ERR_BYTES - (size_t)n, fmt, ap);
+	tg_trace_verrf(err, in->path, line, col, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int tg_trace_errf_at(char err[CFG_ERR_BYTES], const char *path, uint32_t line, uint32_t col,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tg_trace_verrf(err, path, line, col, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }

@@ -68,7 +68,7 @@ static int ck_index(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 		r->by_id[i] = k[i].i;
 	for (uint32_t i = 1; i < r->n_nodes && rc == 0; i++)
 		if (k[i].id == k[i - 1].id)
-			rc = tg_ck_errf(err, r->path, r->nodes[k[i].i].no, "node id %llu: a second node with this id",
+			rc = tg_trace_errf_at(err, r->path, r->nodes[k[i].i].no, 1, "node id %llu: a second node with this id",
 				     (unsigned long long)k[i].id);
 	free(k);
 	return rc;
@@ -161,20 +161,20 @@ static int ck_check_comm(const struct tg_ck_rank *r, uint32_t rank, uint32_t n_r
 		int64_t peer = send ? n->comm_dst : n->comm_src;
 
 		if (n->type == CK_COMP && n->dur_us > UINT64_C(1000000000000))
-			return tg_ck_errf(err, r->path, n->no, "node id %llu: a compute node of more than 1000000 s",
+			return tg_trace_errf_at(err, r->path, n->no, 1, "node id %llu: a compute node of more than 1000000 s",
 				       (unsigned long long)n->id);
 		if (!send && !recv && n->type != CK_COLL)
 			continue;
 		if (n->type == CK_COLL && (!(n->has & CK_HAS_TYPE) || ck_coll_kind(n->comm_type) < 0))
-			return tg_ck_errf(err, r->path, n->no, "node id %llu: a collective of comm_type %lld: modelled are all-reduce (0), all-gather (2), broadcast (5), all-to-all (6), reduce-scatter (7, 8) and barrier (9)",
+			return tg_trace_errf_at(err, r->path, n->no, 1, "node id %llu: a collective of comm_type %lld: modelled are all-reduce (0), all-gather (2), broadcast (5), all-to-all (6), reduce-scatter (7, 8) and barrier (9)",
 				       (unsigned long long)n->id, (long long)n->comm_type);
 		if ((n->type != CK_COLL || n->comm_type != 9) &&
 		    (!(n->has & CK_HAS_SIZE) || n->comm_size < 0 || (uint64_t)n->comm_size > TG_WL_MAX_MSG_BYTES))
-			return tg_ck_errf(err, r->path, n->no, "node id %llu: comm_size missing or not 0..%llu bytes",
+			return tg_trace_errf_at(err, r->path, n->no, 1, "node id %llu: comm_size missing or not 0..%llu bytes",
 				       (unsigned long long)n->id, (unsigned long long)TG_WL_MAX_MSG_BYTES);
 		if ((send || recv) && (!(n->has & (send ? CK_HAS_DST : CK_HAS_SRC)) || peer < 0 ||
 				       peer >= n_ranks || (uint32_t)peer == rank))
-			return tg_ck_errf(err, r->path, n->no, "node id %llu: %s missing, or not another rank (0..%u)",
+			return tg_trace_errf_at(err, r->path, n->no, 1, "node id %llu: %s missing, or not another rank (0..%u)",
 				       (unsigned long long)n->id, send ? "comm_dst" : "comm_src", n_ranks - 1);
 	}
 	return 0;
@@ -269,7 +269,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 
 			if (c == 0) {
 				if (s[i].n->comm_size != v[j].n->comm_size)
-					rc = tg_ck_errf(err, t->ranks[v[j].rank].path, v[j].n->no,
+					rc = tg_trace_errf_at(err, t->ranks[v[j].rank].path, v[j].n->no, 1,
 						     "node id %llu: receives %lld bytes where rank %u's send (node id %llu) sends %lld",
 						     (unsigned long long)v[j].n->id, (long long)v[j].n->comm_size, s[i].a,
 						     (unsigned long long)s[i].n->id, (long long)s[i].n->comm_size);
@@ -279,7 +279,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 			} else {
 				const struct ck_rec *x = c < 0 ? &s[i] : &v[j];
 
-				rc = tg_ck_errf(err, t->ranks[x->rank].path, x->n->no,
+				rc = tg_trace_errf_at(err, t->ranks[x->rank].path, x->n->no, 1,
 					     "node id %llu: a %s rank %u (tag %lld) that no %s matches", (unsigned long long)x->n->id,
 					     c < 0 ? "send to" : "receive from", c < 0 ? x->b : x->a, (long long)x->tag,
 					     c < 0 ? "receive there" : "send from there");
@@ -343,7 +343,7 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 			const struct tg_ck_node *x = v[k].n, *y = v[i].n;
 
 			if (x->comm_type != y->comm_type || x->comm_size != y->comm_size)
-				rc = tg_ck_errf(err, t->ranks[v[k].rank].path, x->no,
+				rc = tg_trace_errf_at(err, t->ranks[v[k].rank].path, x->no, 1,
 					     "node id %llu: collective %u of process group '%s' is comm_type %lld of %lld bytes here, comm_type %lld of %lld bytes at rank %u",
 					     (unsigned long long)x->id, v[k].a, t->pgs[v[k].tag], (long long)x->comm_type,
 					     (long long)x->comm_size, (long long)y->comm_type, (long long)y->comm_size,
@@ -351,7 +351,7 @@ static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **
 			v[k].n->match = next_op + *n_inst;
 		}
 		if (rc == 0 && j - i != members[v[i].tag])
-			rc = tg_ck_errf(err, t->ranks[v[i].rank].path, v[i].n->no,
+			rc = tg_trace_errf_at(err, t->ranks[v[i].rank].path, v[i].n->no, 1,
 				     "node id %llu: collective %u of process group '%s' is at %u of its %u ranks",
 				     (unsigned long long)v[i].n->id, v[i].a, t->pgs[v[i].tag], j - i,
 				     members[v[i].tag]);
@@ -426,7 +426,7 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 				const struct tg_ck_node *d = ck_find(rk, rk->dep_ids[n->dep_off + k]);
 
 				if (!d)
-					rc = tg_ck_errf(err, rk->path, n->no, "node id %llu: depends on node id %llu, which this file does not have",
+					rc = tg_trace_errf_at(err, rk->path, n->no, 1, "node id %llu: depends on node id %llu, which this file does not have",
 						     (unsigned long long)n->id, (unsigned long long)rk->dep_ids[n->dep_off + k]);
 				else
 					rc = tg_trace_dep(out, ck_done_op(d));

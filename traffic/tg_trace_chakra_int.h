@@ -68,9 +68,5 @@ struct tg_ck_rank {
  * dependency ids): 0, -EINVAL with "PATH:NODE:1: message" in @err, -E2BIG
  * past TG_TRACE_MAX_OPS nodes or TG_TRACE_MAX_DEPS dependencies, -ENOMEM. */
 int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES]);
-/* "PATH:NODE:1: message" into @err for node @no of rank file @path.
- * Returns -EINVAL. */
-int tg_ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 #endif

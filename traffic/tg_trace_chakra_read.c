@@ -3,7 +3,6 @@
  * fields and AttributeProto values fabemu reads; tg_trace_chakra.c says
  * which and what they mean). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,18 +222,6 @@ static int ck_node_read(struct ck_buf *b, struct tg_ck_rank *r, struct tg_ck_nod
 	return 0;
 }
 
-int tg_ck_errf(char err[CFG_ERR_BYTES], const char *path, uint32_t no, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(err, CFG_ERR_BYTES, "%.300s:%u:1: ", path, no);
-
-	if (n < 0 || n >= CFG_ERR_BYTES)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(err + n, CFG_ERR_BYTES - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 {
@@ -248,10 +235,10 @@ int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 	int rc = -EINVAL;
 
 	if (!f)
-		return tg_ck_errf(err, r->path, 0, "cannot open this rank's trace: %s", why);
+		return tg_trace_errf_at(err, r->path, 0, 1, "cannot open this rank's trace: %s", why);
 	if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size > CK_MAX_FILE_BYTES) {
 		fclose(f);
-		return tg_ck_errf(err, r->path, 0, "a rank's Chakra trace of more than 1 GiB (or unreadable)");
+		return tg_trace_errf_at(err, r->path, 0, 1, "a rank's Chakra trace of more than 1 GiB (or unreadable)");
 	}
 	if (!(data = malloc(st.st_size ? (size_t)st.st_size : 1))) {
 		fclose(f);
@@ -260,12 +247,12 @@ int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 	if (fread(data, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
 		fclose(f);
 		free(data);
-		return tg_ck_errf(err, r->path, 0, "cannot read this rank's trace");
+		return tg_trace_errf_at(err, r->path, 0, 1, "cannot read this rank's trace");
 	}
 	fclose(f);
 	if (st.st_size >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
 		free(data);
-		return tg_ck_errf(err, r->path, 0, "a gzip-compressed trace: gunzip it first");
+		return tg_trace_errf_at(err, r->path, 0, 1, "a gzip-compressed trace: gunzip it first");
 	}
 	b.p = data;
 	b.end = data + st.st_size;
@@ -274,7 +261,7 @@ int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 		struct tg_ck_node *n;
 
 		if (ck_sub(&b, &msg) != 0) {
-			rc = tg_ck_errf(err, r->path, no + 1, "a message's length runs past the end of the file (not a Chakra trace?)");
+			rc = tg_trace_errf_at(err, r->path, no + 1, 1, "a message's length runs past the end of the file (not a Chakra trace?)");
 			goto out;
 		}
 		if (meta) { /* the GlobalMetadata */
@@ -295,13 +282,13 @@ int tg_ck_rank_read(struct tg_ck_rank *r, char err[CFG_ERR_BYTES])
 		n->no = no;
 		if ((rc = ck_node_read(&msg, r, n)) != 0) {
 			if (rc == -EINVAL)
-				rc = tg_ck_errf(err, r->path, no, "a node that is not valid protobuf");
+				rc = tg_trace_errf_at(err, r->path, no, 1, "a node that is not valid protobuf");
 			goto out;
 		}
 		r->n_nodes++;
 	}
 	if (meta)
-		rc = tg_ck_errf(err, r->path, 0, "an empty file: a Chakra trace starts with its metadata");
+		rc = tg_trace_errf_at(err, r->path, 0, 1, "an empty file: a Chakra trace starts with its metadata");
 	else
 		rc = 0;
 out:

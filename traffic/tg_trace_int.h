@@ -188,6 +188,9 @@ const char *tg_trace_word(const struct tg_trace_tok *t, char buf[TG_TRACE_WORD_B
 /* "PATH:LINE:COL: message" into @err. Returns -EINVAL. */
 int tg_trace_errf(char err[CFG_ERR_BYTES], const struct tg_trace_in *in, uint32_t line,
 		  uint32_t col, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same for the file @path (a trace of several files: chakra's ranks). */
+int tg_trace_errf_at(char err[CFG_ERR_BYTES], const char *path, uint32_t line, uint32_t col,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ---- numbers and names ---- */
 
