@@ -79,6 +79,8 @@ chakra ck-size "{\"ranks\": [[$ck_send], [{\"id\": 1, \"type\": \"RECV\", \"comm
 	"ck-size.1.et:1:1: node id 1: receives 99 bytes where rank 0's send \(node id 1\) sends 100"
 chakra ck-self "{\"ranks\": [[{\"id\": 1, \"type\": \"SEND\", \"comm_dst\": 0, \"comm_size\": 8}], [$ck_recv]]}" \
 	"ck-self.0.et:1:1: node id 1: comm_dst missing, or not another rank \(0..1\)"
+chakra ck-negative "{\"ranks\": [[{\"id\": 1, \"type\": \"SEND\", \"comm_dst\": -1, \"comm_size\": 8}], [$ck_recv]]}" \
+	"ck-negative.0.et:1:1: node id 1: comm_dst missing, or not another rank \(0..1\)"
 chakra ck-reduce '{"ranks": [[{"id": 1, "type": "COLL", "comm_type": 1, "comm_size": 8}], [{"id": 1, "type": "COLL", "comm_type": 1, "comm_size": 8}]]}' \
 	"ck-reduce.0.et:1:1: node id 1: a collective of comm_type 1: modelled are all-reduce"
 chakra ck-coll-size '{"ranks": [[{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 8}], [{"id": 1, "type": "COLL", "comm_type": 0, "comm_size": 16}]]}' \

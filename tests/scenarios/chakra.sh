@@ -6,7 +6,7 @@
 #   read are byte for byte the same (the writer and reader agree on the
 #   wire format; fabemu's reader is checked by the runs below);
 # - the same work two ways: 16 ranks each computing 100 us and then
-#   all-reducing 64 MiB, as a Chakra trace, end at the same picosecond
+#   all-reducing 16 MiB, as a Chakra trace, end at the same picosecond
 #   and move the same packet hops as the collective workload of that size
 #   with compute: 100us (the trace's graph is the collective kind's);
 # - experiments/chakra-pp.yaml (sends, receives, process groups) within
@@ -27,7 +27,7 @@ import json, sys
 d = sys.argv[1]
 MiB = 1 << 20
 ar = {"ranks": [[{"id": 1, "type": "COMP", "name": "fwd", "dur_us": 100},
-                 {"id": 2, "type": "COLL", "comm_type": 0, "comm_size": 64 * MiB, "deps": [1]}]
+                 {"id": 2, "type": "COLL", "comm_type": 0, "comm_size": 16 * MiB, "deps": [1]}]
                 for r in range(16)]}
 json.dump(ar, open(d + "/ar.json", "w"))
 # A barrier after computes of 100, 200, 300 us, the nodes listed
@@ -64,7 +64,7 @@ name: coll-ar
 topology: {file: $dir/../topologies/rail-2node-8gpu.yaml}
 nic: {mtu: 4096}
 traffic:
-  - {kind: collective, name: ar, collective: all-reduce, size: 64MiB, compute: 100us}
+  - {kind: collective, name: ar, collective: all-reduce, size: 16MiB, compute: 100us}
 YAML
 "$fabemu" run "$tmp/trace.yaml" -o "$tmp/t" -q || bad "the trace's run"
 "$fabemu" run "$tmp/coll.yaml" -o "$tmp/c" -q || bad "the collective's run"

@@ -80,6 +80,9 @@ fi
 declare -A how=(
 	# 28 all-reduces of 8 B to 1 GiB (11 s): 18 of them, 8 B to 1 MiB.
 	[experiments/allreduce-sweep-2x8]="run --set traffic.0.sizes.to=1MiB"
+	# The NCCL model's 14 all-reduces of 16 B to 1 GiB (6 s): 16 B to 1 MiB
+	# (tree and ring, LL).
+	[experiments/nccl-allreduce-2x8]="run --set traffic.0.sizes.to=1MiB"
 	# 32768 hosts, 3328 switches (5 s): the same preset with 4 units.
 	[experiments/b200-superpod-permutation]="run --set topology.units=4"
 	# Eight data-carrying collectives of 4 MiB (5 s): of 256 KiB each.
