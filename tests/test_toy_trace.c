@@ -164,7 +164,7 @@ static void test_toy_trace_format(void)
 	       ":1:1: a message needs two different endpoints (source and destination are both h0)");
 	/* misspelt */
 	tyt_bad("{kind: trace, format: toy-line, file: '%s'}", path,
-	       "unknown value 'toy-line' (did you mean 'toy-lines'?; valid: csv, hpcc-flow, htsim-cm, pcap, chakra, toy-lines)");
+	       "unknown value 'toy-line' (did you mean 'toy-lines'?; valid: csv, hpcc-flow, htsim-cm, pcap, chakra, nccl-log, toy-lines)");
 	unlink(path);
 }
 

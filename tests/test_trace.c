@@ -676,7 +676,7 @@ static void test_trace_keys(void)
 	/* the format lists below come from the registry of formats, in its
 	 * order; the texts are the ones the hand-kept checks wrote */
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: hpcc-flw}",
-	       "exp.yaml:3:40: unknown value 'hpcc-flw' (did you mean 'hpcc-flow'?; valid: csv, hpcc-flow, htsim-cm, pcap, chakra)");
+	       "exp.yaml:3:40: unknown value 'hpcc-flw' (did you mean 'hpcc-flow'?; valid: csv, hpcc-flow, htsim-cm, pcap, chakra, nccl-log)");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, pg: dscp}", "exp.yaml:3:36: 'pg' is for format: hpcc-flow, not csv");
 	tt_bad(NULL, NULL, "{kind: trace, file: t.csv, format: pcap, pg: dscp}",
 	       "'pg' is for format: hpcc-flow, not pcap");

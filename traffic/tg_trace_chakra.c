@@ -182,14 +182,8 @@ static int ck_check_comm(const struct tg_ck_rank *r, uint32_t rank, uint32_t n_r
 
 /* ---- the trace ---- */
 
-struct ck_trace {
-	struct tg_ck_rank *ranks;
-	uint32_t n;
-	char (*pgs)[CK_PG_BYTES]; /* the process groups' names, by index */
-	uint32_t n_pgs, cap_pgs;
-};
 
-static void ck_free(struct ck_trace *t)
+void tg_ck_free(struct tg_ck_trace *t)
 {
 	for (uint32_t r = 0; t->ranks && r < t->n; r++) {
 		free(t->ranks[r].nodes);
@@ -201,7 +195,7 @@ static void ck_free(struct ck_trace *t)
 }
 
 /* The index of process group @name (added when new). */
-static int ck_pg(struct ck_trace *t, const char *name, uint32_t *out)
+static int ck_pg(struct tg_ck_trace *t, const char *name, uint32_t *out)
 {
 	for (uint32_t i = 0; i < t->n_pgs; i++)
 		if (strcmp(t->pgs[i], name) == 0) {
@@ -234,7 +228,7 @@ static uint32_t ck_done_op(const struct tg_ck_node *n)
 
 /* Match the sends with the receives (n->match of a send: its message's
  * operation, which is the send's own; of a receive: the send's). */
-static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
+static int ck_match_p2p(struct tg_ck_trace *t, char err[CFG_ERR_BYTES])
 {
 	struct ck_rec *s = NULL, *v = NULL;
 	uint32_t ns = 0, nr = 0, cs = 0, cr = 0;
@@ -294,7 +288,7 @@ static int ck_match_p2p(struct ck_trace *t, char err[CFG_ERR_BYTES])
 /* Match the collectives into instances: n->match of each member's node is
  * its instance's operation, numbered from @next_op in the order of
  * (group, k); their records into *@out (sorted), *@n_out. */
-static int ck_match_colls(struct ck_trace *t, uint32_t next_op, struct ck_rec **out, uint32_t *n_out,
+static int ck_match_colls(struct tg_ck_trace *t, uint32_t next_op, struct ck_rec **out, uint32_t *n_out,
 			  uint32_t *n_inst, char err[CFG_ERR_BYTES])
 {
 	struct ck_rec *v = NULL;
@@ -369,42 +363,27 @@ out:
 	return 0;
 }
 
-static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+int tg_ck_build(struct tg_ck_trace *t, const struct tg_trace_in *in, struct tg_trace *out,
+		char err[CFG_ERR_BYTES])
 {
-	struct ck_trace t = { 0 };
 	struct ck_rec *colls = NULL;
 	uint32_t n_colls = 0, n_inst = 0, next = 0;
 	int rc = 0;
 
-	if (in->n_hosts == 0 || in->n_hosts > CK_MAX_RANKS)
-		return tg_trace_errf(err, in, 0, 0, "a Chakra trace needs 1..%u ranks (its hosts, in rank order)",
-				     CK_MAX_RANKS);
-	if (in->n_hosts > 1 && !strstr(in->path, "{rank}")) {
-		cfg_errorf(err, in->at, "a Chakra trace of %u ranks (hosts) is one file a rank: name them with {rank} (trace.{rank}.et)",
-			   in->n_hosts);
-		return -EINVAL;
-	}
-	t.n = in->n_hosts;
-	if (!(t.ranks = calloc(t.n, sizeof(*t.ranks))))
-		return -ENOMEM;
-	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
-		if (ck_path(in, r, t.ranks[r].path) != 0) {
-			rc = tg_trace_errf(err, in, 0, 0, "rank %u's file name is too long", r);
-			break;
-		}
-		if ((rc = tg_ck_rank_read(&t.ranks[r], err)) == 0 && (rc = ck_index(&t.ranks[r], err)) == 0)
-			rc = ck_check_comm(&t.ranks[r], r, t.n, err);
-		for (uint32_t i = 0; rc == 0 && i < t.ranks[r].n_nodes; i++)
-			t.ranks[r].nodes[i].op = next++;
+	for (uint32_t r = 0; r < t->n && rc == 0; r++) {
+		if ((rc = ck_index(&t->ranks[r], err)) == 0)
+			rc = ck_check_comm(&t->ranks[r], r, t->n, err);
+		for (uint32_t i = 0; rc == 0 && i < t->ranks[r].n_nodes; i++)
+			t->ranks[r].nodes[i].op = next++;
 	}
 	if (rc == 0)
-		rc = ck_match_p2p(&t, err);
+		rc = ck_match_p2p(t, err);
 	if (rc == 0)
-		rc = ck_match_colls(&t, next, &colls, &n_colls, &n_inst, err);
+		rc = ck_match_colls(t, next, &colls, &n_colls, &n_inst, err);
 	/* The operations, in the order numbered: each node, then each
 	 * instance. */
-	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
-		const struct tg_ck_rank *rk = &t.ranks[r];
+	for (uint32_t r = 0; r < t->n && rc == 0; r++) {
+		const struct tg_ck_rank *rk = &t->ranks[r];
 
 		for (uint32_t i = 0; i < rk->n_nodes && rc == 0; i++) {
 			const struct tg_ck_node *n = &rk->nodes[i];
@@ -454,7 +433,35 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 		rc = tg_trace_errf(err, in, 0, 0, "a trace of more than %u operations or %u dependencies",
 				   TG_TRACE_MAX_OPS, TG_TRACE_MAX_DEPS);
 	free(colls);
-	ck_free(&t);
+	return rc;
+}
+
+
+static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[CFG_ERR_BYTES])
+{
+	struct tg_ck_trace t = { 0 };
+	int rc = 0;
+
+	if (in->n_hosts == 0 || in->n_hosts > CK_MAX_RANKS)
+		return tg_trace_errf(err, in, 0, 0, "a Chakra trace needs 1..%u ranks (its hosts, in rank order)",
+				     CK_MAX_RANKS);
+	if (in->n_hosts > 1 && !strstr(in->path, "{rank}")) {
+		cfg_errorf(err, in->at, "a Chakra trace of %u ranks (hosts) is one file a rank: name them with {rank} (trace.{rank}.et)",
+			   in->n_hosts);
+		return -EINVAL;
+	}
+	t.n = in->n_hosts;
+	if (!(t.ranks = calloc(t.n, sizeof(*t.ranks))))
+		return -ENOMEM;
+	for (uint32_t r = 0; r < t.n && rc == 0; r++) {
+		if (ck_path(in, r, t.ranks[r].path) != 0)
+			rc = tg_trace_errf(err, in, 0, 0, "rank %u's file name is too long", r);
+		else
+			rc = tg_ck_rank_read(&t.ranks[r], err);
+	}
+	if (rc == 0)
+		rc = tg_ck_build(&t, in, out, err);
+	tg_ck_free(&t);
 	return rc;
 }
 

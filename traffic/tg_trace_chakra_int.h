@@ -64,6 +64,24 @@ struct tg_ck_rank {
 	uint32_t *by_id;        /* node indices sorted by id */
 };
 
+/* A trace of ranks: each one's nodes, and the process groups met. */
+struct tg_ck_trace {
+	struct tg_ck_rank *ranks;       /* rank r's file (calloc'd) */
+	uint32_t n;                     /* ranks */
+	char (*pgs)[CK_PG_BYTES];       /* the process groups' names, by index */
+	uint32_t n_pgs, cap_pgs;
+};
+
+/* The trace's operations from @t's ranks (rank r is participant
+ * in->hosts[r]): index each rank's nodes by id, check their
+ * communication attributes, match the sends with the receives and the
+ * collectives into instances, and push one operation a node and one an
+ * instance into @out. 0, -EINVAL with "PATH:NODE:1: message", -E2BIG,
+ * -ENOMEM. */
+int tg_ck_build(struct tg_ck_trace *t, const struct tg_trace_in *in, struct tg_trace *out,
+		char err[CFG_ERR_BYTES]);
+void tg_ck_free(struct tg_ck_trace *t); /* its ranks' arrays and itself's; NULL fields fine */
+
 /* Read rank file r->path whole and parse its nodes into @r (its nodes and
  * dependency ids): 0, -EINVAL with "PATH:NODE:1: message" in @err, -E2BIG
  * past TG_TRACE_MAX_OPS nodes or TG_TRACE_MAX_DEPS dependencies, -ENOMEM. */

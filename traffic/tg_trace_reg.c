@@ -17,7 +17,8 @@
 	X(struct tg_trace_format, tg_trace_hpcc_format) \
 	X(struct tg_trace_format, tg_trace_htsim_format) \
 	X(struct tg_trace_format, tg_trace_pcap_format) \
-	X(struct tg_trace_format, tg_trace_chakra_format)
+	X(struct tg_trace_format, tg_trace_chakra_format) \
+	X(struct tg_trace_format, tg_trace_nccllog_format)
 
 TG_TRACE_FORMAT_BUILTIN(REG_DECLARE)
 

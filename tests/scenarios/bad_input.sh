@@ -59,6 +59,28 @@ trace trace-hpcc-count f1.txt hpcc-flow '3\n0 1 3 100 10000 0.000001\n' \
 trace trace-htsim-cycle c1.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 2\n0->1 id 1 trigger 2 size 10 send_done_trigger 1\n1->2 id 2 trigger 1 size 10 send_done_trigger 2\ntrigger id 1 oneshot\ntrigger id 2 oneshot\n' \
 	"c1.cm:[0-9]+:1: a dependency cycle"
 
+# NCCL logs (format: nccl-log): each error at the log's line.
+nl_init='h:0:1 [0] NCCL INFO comm 0x1 rank 0 nranks 4 commId 0x77 - Init COMPLETE\nh:1:1 [0] NCCL INFO comm 0x2 rank 1 nranks 4 commId 0x77 - Init COMPLETE\nh:2:1 [0] NCCL INFO comm 0x3 rank 2 nranks 4 commId 0x77 - Init COMPLETE\nh:3:1 [0] NCCL INFO comm 0x4 rank 3 nranks 4 commId 0x77 - Init COMPLETE\n'
+nl_ar='h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\nh:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x2 [nranks=4] stream 0x1\nh:2:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x3 [nranks=4] stream 0x1\nh:3:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x4 [nranks=4] stream 0x1\n'
+trace nl-empty n1.log nccl-log "$nl_init" "n1.log:1:1: no collective or send in this NCCL log"
+trace nl-noinit n2.log nccl-log "$nl_ar" "n2.log:1:1: no communicator's Init COMPLETE line"
+trace nl-reduce n3.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO Reduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n3.log:5:1: a Reduce: not modelled"
+trace nl-dtype n4.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 12 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n4.log:5:1: datatype 12 is none of NCCL's \\(0..11\\)"
+trace nl-comm n5.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x9 [nranks=4] stream 0x1\n" \
+	"n5.log:5:1: comm 0x9 of h:0 has no Init COMPLETE line"
+trace nl-hosts n6.log nccl-log "h:0:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 commId 0x7 - Init COMPLETE\nh:1:1 [0] NCCL INFO comm 0x1 rank 1 nranks 2 commId 0x7 - Init COMPLETE\nh:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=2] stream 0x1\n" \
+	"n6.log:1:1: the log's largest communicator has 2 ranks, hosts 4"
+trace nl-peer n7.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO Send: opCount 0 sendbuff 0x1 recvbuff (nil) count 64 datatype 7 op 0 root 9 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n7.log:5:1: a Send with rank 9 of a communicator of 4 ranks"
+trace nl-unmatched n8.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO Send: opCount 0 sendbuff 0x1 recvbuff (nil) count 64 datatype 7 op 0 root 1 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n8.log:5:1: node id 1: a send to rank 1 \\(tag 119\\) that no receive there matches"
+trace nl-dup n9.log nccl-log "${nl_init}h:9:1 [0] NCCL INFO comm 0x1 rank 0 nranks 4 commId 0x77 - Init COMPLETE\n${nl_ar}" \
+	"n9.log:1:1: processes h:0 and h:9 both have rank 0 of the largest communicator"
+trace nl-missing n10.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n10.log:5:1: h:0 logs 1 collectives on communicator 0000000000000077, h:1 0: the log misses lines of some rank"
+
 # Chakra traces (format: chakra), written by tools/chakra.py from JSON:
 # each error at the rank's file and the node's place in it.
 chakra_py="$(cd "$(dirname "$0")/../../tools" && pwd)/chakra.py"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Chakra execution traces (trace format chakra), against independent
-# expectations:
+# Traces of training jobs (trace formats chakra and nccl-log), against
+# independent expectations:
 # - round trip: a description written by tools/chakra.py and read back by
 #   it is the same description, and the files written again from what was
 #   read are byte for byte the same (the writer and reader agree on the
@@ -14,7 +14,16 @@
 #   experiment-chakra-pp is its check in the release set);
 # - a barrier (comm_type 9) and a rank whose nodes come before their
 #   dependencies in the file: the barrier ends after every rank's compute
-#   (the longest, 300 us) and before 300 us plus its ring's latency.
+#   (the longest, 300 us) and before 300 us plus its ring's latency;
+# - NCCL's log (nccl-log): a world AllReduce of 4194304 floats ends at the
+#   same picosecond and hops as the collective workload of 16 MiB; the
+#   shipped experiments/traces/nccl-step.log (per process: an AllGather in
+#   its node's communicator, a 4 MiB Send to or Recv from the other node,
+#   the world AllReduce) ends after the Send (4 MiB at the 49.019 GB/s
+#   payload rate of a 400 Gb/s NIC plus 2.17 us: 87.74 us) and the
+#   AllReduce alone (the collective workload's time), and within 15 us
+#   more (the AllGather: 7/8 x 4 MiB at NVLink's 441.17 GB/s payload rate,
+#   8.32 us, plus its 14 hops).
 #   chakra.sh FABEMU EXPERIMENTS_DIR TOOLS_DIR
 set -eu
 fabemu=$1
@@ -89,4 +98,38 @@ YAML
 b_end=$(key "$tmp/b/summary.json" sim_time_ns)
 check "the barrier ends after the longest compute, within 50 us: $b_end ns" \
 	"$b_end > 300000 && $b_end < 350000"
+
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+out = []
+for h in range(2):
+    for g in range(8):
+        r = h * 8 + g
+        pre = "node%d:%d:%d [%d] NCCL INFO " % (h, 1000 + g, 2000 + g, g)
+        out.append(pre + "comm 0x55%04x rank %d nranks 16 cudaDev %d busId 18000 commId 0x8e79 - Init COMPLETE" % (r, r, g))
+        out.append(pre + "AllReduce: opCount 0 sendbuff 0x7f00 recvbuff 0x7f00 count 4194304 datatype 7 op 0 root 0 comm 0x55%04x [nranks=16] stream 0x1" % r)
+open(d + "/ar.log", "w").write("\n".join(out) + "\n")
+PY
+cat >"$tmp/log.yaml" <<YAML
+name: nccl-log-ar
+topology: {file: $dir/../topologies/rail-2node-8gpu.yaml}
+nic: {mtu: 4096}
+traffic:
+  - {kind: trace, format: nccl-log, file: "$tmp/ar.log", hosts: ["node*/gpu*"]}
+YAML
+sed -e 's/size: 16MiB, compute: 100us/size: 16MiB/' "$tmp/coll.yaml" >"$tmp/coll0.yaml"
+"$fabemu" run "$tmp/log.yaml" -o "$tmp/l" -q || bad "the NCCL log's run"
+"$fabemu" run "$tmp/coll0.yaml" -o "$tmp/c0" -q || bad "the collective's run without compute"
+l_end=$(key "$tmp/l/summary.json" sim_time_ns)
+c0_end=$(key "$tmp/c0/summary.json" sim_time_ns)
+l_hops=$(key "$tmp/l/summary.json" packet_hops)
+c0_hops=$(key "$tmp/c0/summary.json" packet_hops)
+check "NCCL log and collective end together: $l_end and $c0_end ns, $l_hops and $c0_hops hops" \
+	"$l_end == $c0_end && $l_hops == $c0_hops"
+sed -e "s|file: \"$tmp/ar.log\"|file: $dir/traces/nccl-step.log|" "$tmp/log.yaml" >"$tmp/step.yaml"
+"$fabemu" run "$tmp/step.yaml" -o "$tmp/s" -q || bad "nccl-step.log's run"
+s_end=$(key "$tmp/s/summary.json" sim_time_ns)
+check "nccl-step.log: $s_end ns, after the send and the all-reduce ($c0_end + 87740) and within 15 us more" \
+	"$s_end >= $c0_end + 87740 && $s_end <= $c0_end + 87740 + 15000"
 exit "$fail"
