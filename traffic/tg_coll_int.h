@@ -130,6 +130,12 @@ int tg_cb_nccl_shape(const struct tg_cb *b, const struct tg_nccl_cfg *c, struct 
  * else @channels). With @c off: the ideal plan, @slice_bytes, @channels. */
 void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct tg_nccl_shape *shape,
 		     const struct tg_nccl_shape *tree, uint64_t slice_bytes, uint32_t channels);
+/* Instance @b (its ranks, kind, bytes, ring or direct algorithm, slice
+ * and channels one GPU a rail set) under @c, tuned as NCCL would: an
+ * all-reduce runs the tree where @c's algorithm says, or where its time is
+ * less with algorithm auto (both trees on every rail); then
+ * tg_cb_nccl_tune. Nothing with @c off. 0 or -ENOMEM. */
+int tg_cb_nccl_auto(struct tg_cb *b, const struct tg_nccl_cfg *c);
 /* The double binary tree (tg_coll_tree.c), which the tuner may pick. */
 extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken

@@ -252,3 +252,26 @@ void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct 
 	b->slice_bytes = b->nccl.step_bytes ? b->nccl.step_bytes : slice_bytes;
 	b->channels = b->nccl.channels ? b->nccl.channels : channels;
 }
+
+int tg_cb_nccl_auto(struct tg_cb *b, const struct tg_nccl_cfg *c)
+{
+	struct tg_nccl_shape ring, tree;
+	struct tg_cb tb;
+	bool choose = b->kind == TG_COLL_ALL_REDUCE && c->algo == TG_NCCL_ALGO_AUTO;
+	int rc;
+
+	if (!c->on)
+		return 0;
+	if (b->kind == TG_COLL_ALL_REDUCE && c->algo == TG_NCCL_ALGO_TREE) {
+		b->alg = &tg_coll_tree_alg;
+		b->channels *= tg_coll_tree_alg.rail_channels;
+	}
+	/* The tree's shape: both trees on every rail. */
+	tb = *b;
+	tb.alg = &tg_coll_tree_alg;
+	tb.channels = b->channels * tg_coll_tree_alg.rail_channels;
+	if ((rc = tg_cb_nccl_shape(b, c, &ring)) != 0 || (choose && (rc = tg_cb_nccl_shape(&tb, c, &tree)) != 0))
+		return rc;
+	tg_cb_nccl_tune(b, c, &ring, choose ? &tree : NULL, b->slice_bytes, b->channels);
+	return 0;
+}

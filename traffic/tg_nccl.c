@@ -17,11 +17,12 @@
  *   tree all-reduce = base + 2((n/N - 1) NVLink + log2(N) network hops).
  * - Bandwidth (the same file): the bus bandwidth of the links, x 0.5 for
  *   ring LL, x 0.92 for ring LL128 and for the tree (here LL's and
- *   LL128's factors apply to the tree too: their lines are the same); algorithm bandwidth
- *   = bus bandwidth x n / nsteps for a ring (nsteps 2(n-1) for all-reduce,
- *   n-1 for reduce-scatter and all-gather), x 0.5 for the tree. The time
- *   NCCL predicts is latency + S / algorithm bandwidth, and it runs the
- *   protocol (and algorithm) of least time unless NCCL_PROTO says.
+ *   LL128's factors apply to the tree too: their lines are the same);
+ *   algorithm bandwidth = bus bandwidth x n / nsteps for a ring (nsteps
+ *   2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather), x 0.5
+ *   for the tree. The time NCCL predicts is latency + S / algorithm
+ *   bandwidth, and it runs the protocol (and algorithm) of least time
+ *   unless NCCL_PROTO (NCCL_ALGO) says.
  * - Channels (src/enqueue.cc, src/include/comm.h): NCCL takes channels
  *   away while S < channels x threads x threshold, down to one: threads
  *   512 for LL and Simple, 640 for LL128 (NCCL_LL128_MAX_NTHREADS); the
@@ -81,7 +82,7 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 	static const char *const algos[] = { "auto", "ring", "tree", NULL };
 	const struct cfg_node *p;
 	double eff = TG_NCCL_NVL_EFF_PPM / 1e6;
-	int proto = TG_NCCL_IDEAL;
+	int proto = TG_NCCL_IDEAL, algo = TG_NCCL_ALGO_AUTO;
 
 	*out = (struct tg_nccl_cfg){ .nvl_eff_ppm = TG_NCCL_NVL_EFF_PPM, .base_ps = -1,
 				     .nvl_hop_ps = -1, .net_hop_ps = -1 };
@@ -104,9 +105,9 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 	if ((p = cfg_get(n, "protocol")) && cfg_enum(p, tg_nccl_proto_keys, &proto, err) != 0)
 		return -EINVAL;
 	out->proto = (uint8_t)proto;
-	if ((p = cfg_get(n, "algorithm")) && cfg_enum(p, algos, &proto, err) != 0)
+	if ((p = cfg_get(n, "algorithm")) && cfg_enum(p, algos, &algo, err) != 0)
 		return -EINVAL;
-	out->algo = p ? (uint8_t)proto : TG_NCCL_ALGO_AUTO;
+	out->algo = (uint8_t)algo;
 	if ((p = cfg_get(n, "nvlink_efficiency")) && cfg_fraction(p, 0.01, 1, &eff, err) != 0)
 		return -EINVAL;
 	out->nvl_eff_ppm = (uint32_t)lround(eff * 1e6);

@@ -468,6 +468,6 @@ static int ck_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 const struct tg_trace_format tg_trace_chakra_format = {
 	.kind = { "chakra", "MLCommons Chakra execution traces (ASTRA-sim's input), one file a rank: compute nodes, sends and collectives with their dependencies" },
 	.read = ck_read,
-	.takes = TG_TRACE_FILES,
+	.takes = TG_TRACE_FILES | TG_TRACE_COLLS,
 	.file_noun = "a Chakra trace",
 };

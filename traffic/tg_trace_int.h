@@ -88,6 +88,8 @@ struct tg_trace_in {
 	const struct cfg_node *at;   /* the file key: errors about a binary trace point here */
 	FILE *file;                  /* pcap: the trace, opened and its size checked; the
 				      * reader takes it (closes it, whatever it returns) */
+	struct tg_nccl_cfg nccl;     /* the NCCL model of its collectives (the nccl key;
+				      * off when absent) */
 };
 
 /* ---- formats: the registry (tg_trace_reg.c) ---- */
@@ -104,7 +106,9 @@ enum tg_trace_takes {
 	TG_TRACE_PARTIAL = 1u << 4, /* key partial: error or skip (in->skip_partial) */
 	TG_TRACE_FILES = 1u << 5,   /* the reader opens its files itself from in->path (one a
 				     * rank: chakra), neither text nor in->file */
-	TG_TRACE_TAKES_ALL = (1u << 6) - 1,
+	TG_TRACE_COLLS = 1u << 6,   /* key nccl: it gives collectives, which may run under the
+				     * NCCL model (in->nccl) */
+	TG_TRACE_TAKES_ALL = (1u << 7) - 1,
 };
 
 /* A text trace is held whole in memory while read: 1 GiB is about 100

@@ -419,6 +419,6 @@ static int nl_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 const struct tg_trace_format tg_trace_nccllog_format = {
 	.kind = { "nccl-log", "NCCL's INFO log of a job (NCCL_DEBUG_SUBSYS=INIT,COLL), every process's lines in one file: its collectives, sends and receives in each process's order" },
 	.read = nl_read,
-	.takes = 0,
+	.takes = TG_TRACE_COLLS,
 	.file_noun = "an NCCL log",
 };

@@ -12,26 +12,7 @@
  * slice and channels. 0 or -ENOMEM. */
 int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
 {
-	const struct tg_nccl_cfg *c = &x->p->nccl;
-	struct tg_nccl_shape ring, tree;
-	struct tg_cb tb;
-	bool choose = b->kind == TG_COLL_ALL_REDUCE && c->algo == TG_NCCL_ALGO_AUTO;
-	int rc;
-
-	if (!c->on)
-		return 0;
-	if (b->kind == TG_COLL_ALL_REDUCE && c->algo == TG_NCCL_ALGO_TREE) {
-		b->alg = &tg_coll_tree_alg;
-		b->channels *= tg_coll_tree_alg.rail_channels;
-	}
-	/* The tree's shape: both trees on every rail. */
-	tb = *b;
-	tb.alg = &tg_coll_tree_alg;
-	tb.channels = b->channels * tg_coll_tree_alg.rail_channels;
-	if ((rc = tg_cb_nccl_shape(b, c, &ring)) != 0 || (choose && (rc = tg_cb_nccl_shape(&tb, c, &tree)) != 0))
-		return rc;
-	tg_cb_nccl_tune(b, c, &ring, choose ? &tree : NULL, b->slice_bytes, b->channels);
-	return 0;
+	return tg_cb_nccl_auto(b, &x->p->nccl);
 }
 
 /* The estimate's slice and channels of collective @b (kind, bytes,

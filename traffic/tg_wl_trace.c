@@ -35,6 +35,7 @@ struct tg_wl_trace {
 	const struct cfg_node *pg;       /* the pg key, or NULL */
 	const struct cfg_node *map;      /* the map key, or NULL */
 	const struct cfg_node *partial;  /* the partial key, or NULL */
+	const struct cfg_node *nccl;     /* the nccl key, or NULL */
 };
 
 #define TG_WL_TRACE_KEEP(field)                                                              \
@@ -50,6 +51,7 @@ TG_WL_TRACE_KEEP(file)
 TG_WL_TRACE_KEEP(op)
 TG_WL_TRACE_KEEP(dscp)
 TG_WL_TRACE_KEEP(pg)
+TG_WL_TRACE_KEEP(nccl)
 TG_WL_TRACE_KEEP(map)
 TG_WL_TRACE_KEEP(partial)
 
@@ -80,6 +82,7 @@ static const struct tg_wl_trace_only {
 	{ "map", " (address -> host)", TG_TRACE_MAP, TG_WL_TRACE_OFF(map) },
 	{ "partial", "", TG_TRACE_PARTIAL, TG_WL_TRACE_OFF(partial) },
 	{ "pg", "", TG_TRACE_PG, TG_WL_TRACE_OFF(pg) },
+	{ "nccl", " (the NCCL model of its collectives)", TG_TRACE_COLLS, TG_WL_TRACE_OFF(nccl) },
 };
 
 /* The keys that belong to some formats only, refused for the others with
@@ -127,6 +130,8 @@ static const struct cfg_key tg_wl_trace_keys[] = {
 	  .doc = "trace: write, send or read, for messages the trace gives none; absent: write" },
 	{ "dscp", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_dscp,
 	  .doc = "DSCP of its data packets; absent: nic.dscp (pcap: the capture's)" },
+	{ "nccl", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_nccl,
+	  .doc = "chakra, nccl-log: its collectives under the NCCL model, as a collective's nccl key; absent: off" },
 	{ "pg", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_pg,
 	  .doc = "trace, hpcc-flow: ignore or dscp (a flow's pg is its DSCP); absent: ignore" },
 	{ "map", CFG_KEY_CUSTOM, NULL, .read = tg_wl_trace_keep_map,
@@ -287,22 +292,41 @@ static struct tg_msg tg_wl_trace_proto(const struct tg_wl_ctx *c, const struct t
  * each one's part after its gate (@gates: the graph nodes of what @o
  * waits for, in order), and a point after it all into *@end (with no
  * transfer, after the gates). 0, -EINVAL with @err, or -ENOMEM. */
-static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
-			    struct tg_cb *b, uint32_t *gates, uint32_t *end, char err[CFG_ERR_BYTES])
+/* Collective @o of the trace in @b: its ranks (into @ranks, room for
+ * its n_deps), kind, bytes and the kind's default algorithm, 512 KiB
+ * slices and a channel a GPU of a node, tuned under the NCCL model @nc
+ * (tg_cb_nccl_auto) when that is on. 0 or -ENOMEM. */
+static int tg_wl_trace_coll_shape(const struct tg_wl_ctx *c, const struct tg_trace *tr,
+				  const struct tg_trace_op *o, const struct tg_nccl_cfg *nc, struct tg_cb *b,
+				  uint32_t *ranks)
 {
-	uint32_t n = o->n_deps, first = c->graph->n_ops;
-	uint32_t *ranks = malloc(sizeof(*ranks) * (n ? n : 1));
-	int rc = 0;
-
-	if (!ranks)
-		return -ENOMEM;
-	for (uint32_t k = 0; k < n; k++)
+	for (uint32_t k = 0; k < o->n_deps; k++)
 		ranks[k] = tr->ops[tr->deps[o->dep_off + k]].src;
 	b->ranks = ranks;
-	b->n = n;
+	b->n = o->n_deps;
 	b->kind = o->op;
 	b->bytes = o->bytes;
 	b->alg = tg_coll_alg_default(o->op);
+	b->slice_bytes = 512 * 1024;
+	b->channels = c->topo->gpus.gpus_per_node ? c->topo->gpus.gpus_per_node : 1;
+	b->nccl = (struct tg_nccl_plan){ .proto = TG_NCCL_IDEAL };
+	return o->n_deps >= 2 ? tg_cb_nccl_auto(b, nc) : 0;
+}
+
+static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
+			    const struct tg_nccl_cfg *nc, struct tg_cb *b, uint32_t *gates, uint32_t *end,
+			    char err[CFG_ERR_BYTES])
+{
+	uint32_t n = o->n_deps, first = c->graph->n_ops;
+	uint32_t *ranks = malloc(sizeof(*ranks) * (n ? n : 1));
+	int rc;
+
+	if (!ranks)
+		return -ENOMEM;
+	if ((rc = tg_wl_trace_coll_shape(c, tr, o, nc, b, ranks)) != 0) {
+		free(ranks);
+		return rc;
+	}
 	b->rank_gate = gates;
 	b->first_node = first;
 	b->proto.dscp = o->dscp;
@@ -403,7 +427,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			continue;
 		}
 		if (o->kind == TG_TRACE_COLL) {
-			rc = tg_wl_trace_coll(c, tr, o, &cb, deps, &node_of[i], err);
+			rc = tg_wl_trace_coll(c, tr, o, &in->nccl, &cb, deps, &node_of[i], err);
 			continue;
 		}
 		node.kind = TG_NODE_XFER;
@@ -489,6 +513,8 @@ static int tg_wl_trace_inputs(const struct tg_wl_trace *p, struct tg_trace_in *i
 			return -EINVAL;
 		in->pg_dscp = v == 1;
 	}
+	if (p->nccl && tg_nccl_read(p->nccl, &in->nccl, err) != 0)
+		return -EINVAL;
 	if (p->partial) {
 		if (cfg_enum(p->partial, tg_wl_trace_partials, &v, err) != 0)
 			return -EINVAL;
@@ -515,7 +541,8 @@ static int tg_wl_trace_horizon(const struct tg_trace_in *in, const struct tg_tra
  * them), an operation per join, every part waiting for what its transfer
  * waits for. */
 static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
-			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
+			     const struct tg_trace_in *in, const struct tg_trace *tr,
+			     char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_est est = { .msgs = tr->n_ops, .conns = tr->n_ops, .lower = "a shorter trace" };
 	struct tg_wl_est colls = { 0 };
@@ -527,17 +554,22 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
 
 		if (o->kind == TG_TRACE_COLL && o->n_deps >= 2) {
 			/* As tg_wl_trace_coll builds it, and the point after. */
-			struct tg_cb b = { .c = c, .t = c->topo, .n = o->n_deps, .slice_bytes = 512 * 1024,
-					   .kind = o->op, .bytes = o->bytes, .granule = 1,
-					   .alg = tg_coll_alg_default(o->op),
-					   .channels = c->topo->gpus.gpus_per_node ? c->topo->gpus.gpus_per_node : 1 };
+			struct tg_cb b = { .c = c, .t = c->topo, .granule = 1 };
 			struct tg_wl_est one = { 0 };
+			uint32_t *ranks = malloc(sizeof(*ranks) * o->n_deps);
+			int rc = ranks ? tg_wl_trace_coll_shape(c, tr, o, &in->nccl, &b, ranks) : -ENOMEM;
+
+			if (rc != 0) {
+				free(ranks);
+				return rc;
+			}
 
 			coll_conns = tg_est_add(coll_conns, tg_wl_coll_est(&b, true, &one));
 			colls.msgs = tg_est_add(colls.msgs, one.msgs);
 			colls.ops = tg_est_add(colls.ops, tg_est_add(one.ops, 1));
 			colls.deps = tg_est_add(colls.deps, tg_est_add(one.deps, one.ops));
 			n_colls++;
+			free(ranks);
 		}
 		if (o->kind != TG_TRACE_XFER)
 			continue;
@@ -595,7 +627,7 @@ static int tg_wl_trace_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	if ((rc = p.format->read(&in, &tr, err)) == 0)
 		rc = tg_wl_trace_horizon(&in, &tr, err);
 	if (rc == 0)
-		rc = tg_wl_trace_admit(c, it, &tr, err);
+		rc = tg_wl_trace_admit(c, it, &in, &tr, err);
 	if (rc == 0)
 		rc = tg_wl_trace_emit(c, &in, &tr, err);
 out:

@@ -62,6 +62,9 @@ trace trace-htsim-cycle c1.cm htsim-cm 'Nodes 4\nConnections 2\nTriggers 2\n0->1
 # NCCL logs (format: nccl-log): each error at the log's line.
 nl_init='h:0:1 [0] NCCL INFO comm 0x1 rank 0 nranks 4 commId 0x77 - Init COMPLETE\nh:1:1 [0] NCCL INFO comm 0x2 rank 1 nranks 4 commId 0x77 - Init COMPLETE\nh:2:1 [0] NCCL INFO comm 0x3 rank 2 nranks 4 commId 0x77 - Init COMPLETE\nh:3:1 [0] NCCL INFO comm 0x4 rank 3 nranks 4 commId 0x77 - Init COMPLETE\n'
 nl_ar='h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\nh:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x2 [nranks=4] stream 0x1\nh:2:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x3 [nranks=4] stream 0x1\nh:3:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x4 [nranks=4] stream 0x1\n'
+printf 'start,src,dst,bytes\n0us,h0,h1,10\n' >"$tmp/nc.csv"
+exp trace-nccl "trace-nccl.yaml:2:[0-9]+: 'nccl' \\(the NCCL model of its collectives\\) is for format: chakra or nccl-log, not csv" \
+	"$good_topo" "traffic: [{kind: trace, file: nc.csv, nccl: on}]"
 trace nl-empty n1.log nccl-log "$nl_init" "n1.log:1:1: no collective or send in this NCCL log"
 trace nl-noinit n2.log nccl-log "$nl_ar" "n2.log:1:1: no communicator's Init COMPLETE line"
 trace nl-reduce n3.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO Reduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \

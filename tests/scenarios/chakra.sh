@@ -8,7 +8,8 @@
 # - the same work two ways: 16 ranks each computing 100 us and then
 #   all-reducing 16 MiB, as a Chakra trace, end at the same picosecond
 #   and move the same packet hops as the collective workload of that size
-#   with compute: 100us (the trace's graph is the collective kind's);
+#   with compute: 100us (the trace's graph is the collective kind's), and
+#   so under the NCCL model (nccl: on for both);
 # - experiments/chakra-pp.yaml (sends, receives, process groups) within
 #   its hand-derived critical path (its expect: list; the test
 #   experiment-chakra-pp is its check in the release set);
@@ -83,6 +84,12 @@ t_hops=$(key "$tmp/t/summary.json" packet_hops)
 c_hops=$(key "$tmp/c/summary.json" packet_hops)
 check "trace and collective end together: $t_end and $c_end ns, $t_hops and $c_hops hops" \
 	"$t_end == $c_end && $t_hops == $c_hops && $c_end > 100000"
+
+"$fabemu" run "$tmp/trace.yaml" -o "$tmp/tn" -q --set traffic.0.nccl=on || bad "the trace's run, NCCL model"
+"$fabemu" run "$tmp/coll.yaml" -o "$tmp/cn" -q --set traffic.0.nccl=on || bad "the collective's run, NCCL model"
+tn_end=$(key "$tmp/tn/summary.json" sim_time_ns)
+cn_end=$(key "$tmp/cn/summary.json" sim_time_ns)
+check "under the NCCL model too: $tn_end and $cn_end ns (without it $c_end)" "$tn_end == $cn_end && $cn_end != $c_end"
 
 "$fabemu" check "$dir/chakra-pp.yaml" -o "$tmp/pp" -q >"$tmp/pp.txt" ||
 	{ cat "$tmp/pp.txt"; bad "chakra-pp: its expect list"; }
