@@ -192,19 +192,49 @@ void tg_ck_free(struct tg_ck_trace *t)
 	}
 	free(t->ranks);
 	free(t->pgs);
+	free(t->pg_slots);
 }
 
 /* The index of process group @name (added when new). */
+static uint32_t ck_pg_hash(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
 static int ck_pg(struct tg_ck_trace *t, const char *name, uint32_t *out)
 {
-	for (uint32_t i = 0; i < t->n_pgs; i++)
-		if (strcmp(t->pgs[i], name) == 0) {
-			*out = i;
+	uint32_t slot;
+
+	/* A table of twice the groups at least, open addressing. */
+	if (2 * (t->n_pgs + 1) > t->n_pg_slots) {
+		uint32_t n = t->n_pg_slots ? 2 * t->n_pg_slots : 64;
+		uint32_t *v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < t->n_pgs; i++) {
+			for (slot = ck_pg_hash(t->pgs[i]) & (n - 1); v[slot]; slot = (slot + 1) & (n - 1))
+				;
+			v[slot] = i + 1;
+		}
+		free(t->pg_slots);
+		t->pg_slots = v;
+		t->n_pg_slots = n;
+	}
+	for (slot = ck_pg_hash(name) & (t->n_pg_slots - 1); t->pg_slots[slot];
+	     slot = (slot + 1) & (t->n_pg_slots - 1))
+		if (strcmp(t->pgs[t->pg_slots[slot] - 1], name) == 0) {
+			*out = t->pg_slots[slot] - 1;
 			return 0;
 		}
 	if (tg_trace_grow((void **)&t->pgs, &t->cap_pgs, t->n_pgs, sizeof(*t->pgs)) != 0)
 		return -ENOMEM;
 	snprintf(t->pgs[t->n_pgs], CK_PG_BYTES, "%s", name);
+	t->pg_slots[slot] = t->n_pgs + 1;
 	*out = t->n_pgs++;
 	return 0;
 }

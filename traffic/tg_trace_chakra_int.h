@@ -70,6 +70,8 @@ struct tg_ck_trace {
 	uint32_t n;                     /* ranks */
 	char (*pgs)[CK_PG_BYTES];       /* the process groups' names, by index */
 	uint32_t n_pgs, cap_pgs;
+	uint32_t *pg_slots;             /* their hash table: index + 1 a slot, 0 free */
+	uint32_t n_pg_slots;            /* its size, a power of two */
 };
 
 /* The trace's operations from @t's ranks (rank r is participant

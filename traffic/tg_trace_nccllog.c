@@ -32,6 +32,7 @@ enum {
 	NL_KEY_BYTES = 128,   /* HOST:PID kept */
 	NL_LINE_BYTES = 1024, /* a line looked at (longer ones are cut) */
 	NL_MAX_PROCS = 65536,
+	NL_HASH_SLOTS = 1 << 17, /* processes' hash table: twice the most */
 };
 
 /* A process of the log. */
@@ -70,9 +71,18 @@ static const char *const nl_kinds[] = { "AllReduce", "AllGather", "ReduceScatter
 /* Bytes of NCCL's datatypes, by value (ncclInt8 .. ncclFloat8e5m2). */
 static const uint8_t nl_dtype_bytes[] = { 1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1 };
 
+/* A communicator entry's place, by two numbers (sorted for lookups). */
+struct nl_ix {
+	uint64_t a, b;          /* (process, pointer) or (commId, rank) */
+	uint32_t i;             /* the entry */
+};
+
 struct nl_log {
 	struct nl_proc *procs;
 	uint32_t n_procs, cap_procs;
+	uint32_t *slots;        /* NL_HASH_SLOTS: process index + 1 by its key's hash, 0 free */
+	struct nl_ix *by_ptr;   /* comms by (process, pointer), once read */
+	struct nl_ix *by_rank;  /* comms by (commId, rank), once read */
 	struct nl_comm *comms;
 	uint32_t n_comms, cap_comms;
 	struct nl_op *ops;
@@ -118,15 +128,23 @@ static int64_t nl_proc(struct nl_log *g, const char *s, const char *info)
 	key[len] = 0;
 	if ((colon = strrchr(key, ':')))
 		*colon = 0; /* HOST:PID:TID -> HOST:PID */
-	for (uint32_t i = g->n_procs; i-- > 0;)
-		if (strcmp(g->procs[i].key, key) == 0)
-			return i;
+	/* FNV-1a of the key, probed linearly. */
+	uint32_t h = 2166136261u, slot;
+
+	for (const char *c = key; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	if (!g->slots && !(g->slots = calloc(NL_HASH_SLOTS, sizeof(*g->slots))))
+		return -2;
+	for (slot = h & (NL_HASH_SLOTS - 1); g->slots[slot]; slot = (slot + 1) & (NL_HASH_SLOTS - 1))
+		if (strcmp(g->procs[g->slots[slot] - 1].key, key) == 0)
+			return g->slots[slot] - 1;
 	if (g->n_procs == NL_MAX_PROCS ||
 	    tg_trace_grow((void **)&g->procs, &g->cap_procs, g->n_procs, sizeof(*g->procs)) != 0)
 		return -2;
 	snprintf(g->procs[g->n_procs].key, NL_KEY_BYTES, "%s", key);
 	g->procs[g->n_procs].rank = -1;
 	g->procs[g->n_procs].n_ops = 0;
+	g->slots[slot] = g->n_procs + 1;
 	return g->n_procs++;
 }
 
@@ -182,22 +200,72 @@ static int nl_line(struct nl_log *g, const char *s, uint32_t no)
 	return 0;
 }
 
-/* The communicator of process @proc whose pointer is @ptr, or -1. */
+static int nl_ix_cmp(const void *x, const void *y)
+{
+	const struct nl_ix *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* The lookups' sorted indices of the communicators. 0 or -ENOMEM. */
+static int nl_index(struct nl_log *g)
+{
+	size_t m = g->n_comms ? g->n_comms : 1;
+
+	if (!(g->by_ptr = malloc(sizeof(*g->by_ptr) * m)) || !(g->by_rank = malloc(sizeof(*g->by_rank) * m)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < g->n_comms; i++) {
+		g->by_ptr[i] = (struct nl_ix){ .a = g->comms[i].proc, .b = g->comms[i].ptr, .i = i };
+		g->by_rank[i] = (struct nl_ix){ .a = g->comms[i].id, .b = g->comms[i].rank, .i = i };
+	}
+	if (g->n_comms) {
+		qsort(g->by_ptr, g->n_comms, sizeof(*g->by_ptr), nl_ix_cmp);
+		qsort(g->by_rank, g->n_comms, sizeof(*g->by_rank), nl_ix_cmp);
+	}
+	return 0;
+}
+
+/* The place in sorted @v (@n of them) of its first entry with (@a, @b),
+ * or -1. */
+static int64_t nl_find(const struct nl_ix *v, uint32_t n, uint64_t a, uint64_t b)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].a < a || (v[mid].a == a && v[mid].b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].a == a && v[lo].b == b ? (int64_t)lo : -1;
+}
+
+/* The communicator of process @proc whose pointer is @ptr, or -1: of its
+ * Init lines the last (a pointer freed and taken again by a later
+ * communicator is the later one's). */
 static int64_t nl_comm_of(const struct nl_log *g, uint32_t proc, uint64_t ptr)
 {
-	for (uint32_t i = g->n_comms; i-- > 0;)
-		if (g->comms[i].proc == proc && g->comms[i].ptr == ptr)
-			return i;
-	return -1;
+	int64_t k = nl_find(g->by_ptr, g->n_comms, proc, ptr);
+
+	if (k < 0)
+		return -1;
+	while ((uint32_t)k + 1 < g->n_comms && g->by_ptr[k + 1].a == proc && g->by_ptr[k + 1].b == ptr)
+		k++;
+	return g->by_ptr[k].i;
 }
 
 /* The world rank of the process with rank @rank in communicator @id, or -1. */
 static int64_t nl_peer(const struct nl_log *g, uint64_t id, uint32_t rank)
 {
-	for (uint32_t i = 0; i < g->n_comms; i++)
-		if (g->comms[i].id == id && g->comms[i].rank == rank)
-			return g->procs[g->comms[i].proc].rank;
-	return -1;
+	int64_t k = nl_find(g->by_rank, g->n_comms, id, rank);
+
+	return k < 0 ? -1 : g->procs[g->comms[g->by_rank[k].i].proc].rank;
 }
 
 /* Give every process its world rank (its rank in a largest communicator),
@@ -360,6 +428,8 @@ static int nl_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 		rc = nl_line(&g, buf, l.no);
 	}
 	if (rc == 0)
+		rc = nl_index(&g);
+	if (rc == 0)
 		rc = nl_world(&g, in, err);
 	for (uint32_t i = 0; i < g.n_ops && rc == 0; i++) {
 		int64_t c = nl_comm_of(&g, g.ops[i].proc, g.ops[i].ptr);
@@ -411,7 +481,10 @@ static int nl_read(const struct tg_trace_in *in, struct tg_trace *out, char err[
 		rc = tg_ck_build(&t, in, out, err);
 	tg_ck_free(&t);
 	free(g.procs);
+	free(g.slots);
 	free(g.comms);
+	free(g.by_ptr);
+	free(g.by_rank);
 	free(g.ops);
 	return rc;
 }
