@@ -353,21 +353,6 @@ static int nl_node(const struct nl_log *g, const struct nl_op *o, struct tg_ck_n
 	return 0;
 }
 
-/* Sort key of a communicator entry: its id, then its place. */
-struct nl_key {
-	uint64_t id;
-	uint32_t i;
-};
-
-static int nl_key_cmp(const void *x, const void *y)
-{
-	const struct nl_key *p = x, *q = y;
-
-	if (p->id != q->id)
-		return p->id < q->id ? -1 : 1;
-	return p->i < q->i ? -1 : p->i > q->i;
-}
-
 /* Every rank of a communicator logs as many collectives on it as the
  * others (else lines are missing: a collective at some of its ranks
  * only). */
@@ -375,7 +360,7 @@ static int nl_counts(const struct nl_log *g, const struct tg_trace_in *in, char 
 {
 	size_t m = g->n_comms ? g->n_comms : 1;
 	uint32_t *n = calloc(m, sizeof(*n)), *last = calloc(m, sizeof(*last));
-	struct nl_key *k = malloc(sizeof(*k) * m);
+	struct nl_ix *k = malloc(sizeof(*k) * m);
 	int rc = 0;
 
 	if (!n || !last || !k) {
@@ -388,19 +373,19 @@ static int nl_counts(const struct nl_log *g, const struct tg_trace_in *in, char 
 			last[g->ops[i].comm] = g->ops[i].line;
 		}
 	for (uint32_t i = 0; i < g->n_comms; i++)
-		k[i] = (struct nl_key){ .id = g->comms[i].id, .i = i };
+		k[i] = (struct nl_ix){ .a = g->comms[i].id, .i = i };
 	if (g->n_comms)
-		qsort(k, g->n_comms, sizeof(*k), nl_key_cmp);
+		qsort(k, g->n_comms, sizeof(*k), nl_ix_cmp);
 	for (uint32_t i = 0, j; i < g->n_comms && rc == 0; i = j) {
 		uint32_t hi = k[i].i, lo = k[i].i;
 
-		for (j = i; j < g->n_comms && k[j].id == k[i].id; j++) {
+		for (j = i; j < g->n_comms && k[j].a == k[i].a; j++) {
 			hi = n[k[j].i] > n[hi] ? k[j].i : hi;
 			lo = n[k[j].i] < n[lo] ? k[j].i : lo;
 		}
 		if (n[hi] != n[lo])
 			rc = tg_trace_errf(err, in, last[hi], 1, "%s logs %u collectives on communicator %016" PRIx64 ", %s %u: the log misses lines of some rank",
-					   g->procs[g->comms[hi].proc].key, n[hi], k[i].id, g->procs[g->comms[lo].proc].key,
+					   g->procs[g->comms[hi].proc].key, n[hi], k[i].a, g->procs[g->comms[lo].proc].key,
 					   n[lo]);
 	}
 out:
