@@ -243,7 +243,7 @@ void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, u
 	tg_cb_edge(b, a, r, chan, rail, &s->ep[2 * e]);
 	if (s->envl) {
 		s->envl[e] = tg_cb_same_domain(b, a, r);
-		s->ehop_ps[e] = tg_cb_hop_ps(b, a, r, &s->ep[2 * e]);
+		s->ehop_ps[e] = tg_cb_hop_ps(b, s->envl[e], &s->ep[2 * e]);
 	}
 	s->echan[e] = chan;
 	s->erank[e] = a;

@@ -103,12 +103,12 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
  * @rail (tg_cb_edge's endpoints). */
 void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
 		       uint16_t chan, uint32_t rail);
-/* The NCCL model's latency of a transfer from rank @a to rank @r between
- * endpoints @ep (what tg_cb_edge picks): how long after it is ready it is
- * posted: NCCL's latency of the hop (over NVLink or the network), less
- * what the fabric itself takes for it at least (the propagation of the
- * two endpoints' links), never below 0. */
-uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2]);
+/* The NCCL model's latency of a transfer between endpoints @ep (what
+ * tg_cb_edge picks), over NVLink when @nvl (tg_cb_same_domain): how long
+ * after it is ready it is posted: NCCL's latency of the hop, less what
+ * the fabric itself takes for it at least (the propagation of the two
+ * endpoints' links), never below 0. */
+uint64_t tg_cb_hop_ps(const struct tg_cb *b, bool nvl, const uint32_t ep[2]);
 /* The NCCL model (tg_nccl.h) may run algorithm @alg: NCCL's (ring, tree,
  * direct) and no @data; else -EINVAL with @err filled at @at. */
 int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,

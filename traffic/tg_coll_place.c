@@ -100,9 +100,9 @@ static uint64_t tg_cb_ep_delay_ps(const struct topo *t, uint32_t ep)
 	return l == TOPO_NO_LINK ? 0 : t->links[l].delay_ps;
 }
 
-uint64_t tg_cb_hop_ps(const struct tg_cb *b, uint32_t a, uint32_t r, const uint32_t ep[2])
+uint64_t tg_cb_hop_ps(const struct tg_cb *b, bool nvl, const uint32_t ep[2])
 {
-	uint64_t hop = b->nccl.hop_ps[tg_cb_same_domain(b, a, r)];
+	uint64_t hop = b->nccl.hop_ps[nvl];
 	uint64_t own = tg_cb_ep_delay_ps(b->t, ep[0]) + tg_cb_ep_delay_ps(b->t, ep[1]);
 
 	return hop > own ? hop - own : 0;
@@ -131,8 +131,10 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 		 * latency after what it waits for, a first send (waiting for
 		 * nothing of the instance) the launch latency more (a transfer's
 		 * dur_ps, tg.h). */
-		bytes = tg_nccl_wire(&b->nccl, tg_cb_same_domain(b, a, r), bytes);
-		node.dur_ps = tg_cb_hop_ps(b, a, r, ep) + (n_deps ? 0 : b->nccl.base_ps);
+		bool nvl = tg_cb_same_domain(b, a, r);
+
+		bytes = tg_nccl_wire(&b->nccl, nvl, bytes);
+		node.dur_ps = tg_cb_hop_ps(b, nvl, ep) + (n_deps ? 0 : b->nccl.base_ps);
 	}
 	m->bytes = bytes;
 	if (b->rank_gate) {

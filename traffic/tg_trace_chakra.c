@@ -100,7 +100,7 @@ struct ck_rec {
 	uint32_t a, b;          /* send: from, to; receive: from (src), at; collective: 0, rank */
 	int64_t tag;            /* send, receive: comm_tag; collective: its group's index */
 	uint32_t seq;           /* its number among the same (a, b, tag), in file order */
-	struct tg_ck_node *n;      /* the node */
+	struct tg_ck_node *n;   /* the node */
 	uint32_t rank;          /* the file it is in */
 };
 

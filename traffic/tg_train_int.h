@@ -2,7 +2,8 @@
  * (tg_wl_train.c), its pipeline schedules (tg_train_sched.c: the order in
  * which a device stage runs the forward and backward passes of a step's
  * microbatches, and of their chunks when it holds several virtual
- * stages) and its collectives under the NCCL model (tg_train_nccl.c). */
+ * stages) and the bound its estimate puts on its collectives under the
+ * NCCL model (tg_train_nccl.c). */
 #ifndef FAB_TG_TRAIN_INT_H
 #define FAB_TG_TRAIN_INT_H
 
@@ -88,11 +89,6 @@ struct tg_train {
  * workload's rank order); returns how many. */
 uint32_t tg_train_group(const struct tg_wl_train *p, uint8_t tag, uint32_t s, uint32_t d, uint32_t t,
 			uint32_t *out);
-/* Collective @b (its ranks, kind, algorithm, bytes and channels set) under
- * the workload's NCCL model, when its nccl key is on (tg_train_nccl.c):
- * its plan, algorithm (an all-reduce: ring or tree by the tuner, or as
- * nccl.algorithm says), slice and channels. 0 or -ENOMEM. */
-int tg_train_nccl(const struct tg_train *x, struct tg_cb *b);
 /* The estimate's slice and channels of collective @b (kind, bytes, ranks'
  * count and channels set) of the groups @tag names under the NCCL model:
  * the least slice and the most channels any group's tuning gives, so that

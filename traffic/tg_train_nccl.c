@@ -1,19 +1,11 @@
 /* The `training` workload's collectives under the NCCL model (tg_nccl.h,
- * the workload's nccl key): each instance tuned by its group and size,
- * and the estimate's bound on what the tuned instances make. */
+ * the workload's nccl key; each instance is tuned by tg_cb_nccl_auto):
+ * the estimate's bound on what the tuned instances make. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "tg_coll_int.h"
 #include "tg_train_int.h"
-
-/* Collective @b (its ranks, kind, algorithm and channels set) under the
- * NCCL model when the workload's nccl key is on: its plan (tg_nccl.h),
- * slice and channels. 0 or -ENOMEM. */
-int tg_train_nccl(const struct tg_train *x, struct tg_cb *b)
-{
-	return tg_cb_nccl_auto(b, &x->p->nccl);
-}
 
 /* The estimate's slice and channels of collective @b (kind, bytes,
  * ranks' count and channels set) of the groups @tag names under the NCCL
@@ -41,7 +33,7 @@ int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t
 					x->ranks[i] = p->gpus[grp[i]];
 				one.ranks = x->ranks;
 				one.n = n;
-				if ((rc = tg_train_nccl(x, &one)) != 0)
+				if ((rc = tg_cb_nccl_auto(&one, &p->nccl)) != 0)
 					return rc;
 				if (one.slice_bytes < least)
 					least = one.slice_bytes;

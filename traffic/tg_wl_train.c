@@ -248,7 +248,7 @@ static int tg_train_coll(struct tg_train *x, const uint32_t *group, uint32_t n, 
 		rc = 0;
 		goto out;
 	}
-	if ((rc = tg_train_nccl(x, &b)) != 0)
+	if ((rc = tg_cb_nccl_auto(&b, &x->p->nccl)) != 0)
 		goto out;
 	/* Streamed where it may (unless its endpoints are not all joined:
 	 * listed, for the loader to refuse as ever); each rank's sends wait
