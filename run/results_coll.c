@@ -261,8 +261,8 @@ static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
 		uint32_t k = m->op == TG_OP_READ ? m->dst : m->src;
 		uint64_t bytes = m->bytes;
 
-		if (m->workload != w)
-			continue;
+		if (m->workload != w || m->chan == TG_CHAN_PXN)
+			continue; /* PXN's NVLink hops carry bytes on to a NIC, not to a peer */
 		if (eff_ppm && t->nodes[t->eps[k].node].role == TOPO_ROLE_GPU)
 			bytes = (uint64_t)((double)bytes * eff_ppm / 1e6);
 		total += bytes;

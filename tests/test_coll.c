@@ -734,6 +734,74 @@ static void test_nccl_xfers(void)
 	exp_free(e);
 }
 
+/* The rail (GPU index) of the NIC endpoint @ep in TC_TOPO's fabric, or -1
+ * when it is no NIC (an NVLink endpoint). */
+static int tc_rail(const struct exp *e, uint32_t ep)
+{
+	const struct topo_gpus *g = &e->topo->gpus;
+	uint32_t node = e->topo->eps[ep].node;
+
+	for (uint32_t i = 0; i < g->n_nodes * g->gpus_per_node; i++)
+		if (g->nic[i] == node)
+			return (int)(i % g->gpus_per_node);
+	return -1;
+}
+
+/* PXN (NCCL's ncclTopoGetNetDev, NCCL_P2P_PXN_LEVEL 2): an all-to-all of
+ * 8 ranks on 2 nodes of 4 GPUs, one 8 KiB send a pair. Of the 56 pairs,
+ * 24 stay in a node (NVLink), 8 cross on one rail (GPU i to GPU i), and
+ * 24 cross rails: each of those goes over NVLink to the sender's node's
+ * GPU of the receiver's index (on the PXN tag) and on from that GPU's NIC
+ * once it has arrived, so every network transfer stays on one rail and
+ * leaves a NIC that is its sender GPU's or that the GPU of its rail
+ * relays. With pxn: false the 24 go from the sender's own NIC. */
+static void test_nccl_pxn(void)
+{
+	for (int pxn = 1; pxn >= 0; pxn--) {
+		struct exp *e = tco_load(pxn ? "  - {kind: collective, collective: all-to-all, size: 64KiB, nccl: on}\n"
+					     : "  - {kind: collective, collective: all-to-all, size: 64KiB, nccl: {pxn: false}}\n");
+		uint32_t xfers = 0, hops = 0, relays = 0, net = 0, cross = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+			const struct tg_node *o = &e->graph.ops[i];
+			const struct tg_msg *m;
+
+			if (o->kind != TG_NODE_XFER)
+				continue;
+			m = &e->msgs[o->msg];
+			xfers++;
+			if (m->chan == TG_CHAN_PXN) {
+				hops++;
+				CU_ASSERT_EQUAL(tc_rail(e, m->src), -1); /* over NVLink */
+				CU_ASSERT_EQUAL(tc_rail(e, m->dst), -1);
+				CU_ASSERT_EQUAL(o->n_deps, 0);
+				continue;
+			}
+			if (tc_rail(e, m->src) < 0)
+				continue; /* inside a node */
+			net++;
+			cross += tc_rail(e, m->src) != tc_rail(e, m->dst);
+			if (o->n_deps == 1) {
+				/* A relay: after the PXN hop to the GPU whose NIC it leaves. */
+				const struct tg_node *d = &e->graph.ops[e->graph.deps[o->dep_off]];
+
+				relays++;
+				CU_ASSERT_EQUAL_FATAL(d->kind, TG_NODE_XFER);
+				CU_ASSERT_EQUAL(e->msgs[d->msg].chan, TG_CHAN_PXN);
+				CU_ASSERT_EQUAL(e->msgs[d->msg].bytes, (uint64_t)(8192 / 0.822222) + 1);
+				CU_ASSERT_EQUAL(m->bytes, 8192);
+			}
+		}
+		CU_ASSERT_EQUAL(xfers, pxn ? 80 : 56);
+		CU_ASSERT_EQUAL(hops, pxn ? 24 : 0);
+		CU_ASSERT_EQUAL(relays, pxn ? 24 : 0);
+		CU_ASSERT_EQUAL(net, 32);
+		CU_ASSERT_EQUAL(cross, pxn ? 0 : 24);
+		exp_free(e);
+	}
+}
+
 int test_coll_register(void)
 {
 	static const struct test_case tests[] = {
@@ -750,6 +818,7 @@ int test_coll_register(void)
 		{ "graphs in partitions: joins and compute phases", test_graph_partitions_join },
 		{ "NCCL model: the tuner against NCCL's cost model", test_nccl_tuner },
 		{ "NCCL model: each transfer's bytes and latency", test_nccl_xfers },
+		{ "NCCL model: PXN's route of an all-to-all", test_nccl_pxn },
 	};
 
 	return test_suite("coll", tests);

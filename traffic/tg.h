@@ -54,6 +54,9 @@ enum {
 	TG_MAX_HOPS = 16,  /* links of a path */
 	TG_MAX_QPS = 128,  /* QPs per connection (NCCL_IB_QPS_PER_CONNECTION's range) */
 	TG_QPS_CHUNK = 1024, /* sending QPs are kept in an array grown this much at a time */
+	TG_CHAN_PXN = 0xFFFF, /* the connection tag of PXN's NVLink hops (the NCCL model's
+			       * all-to-all, tg_coll_direct.c): a rank's bytes on their way to
+			       * the NIC of another GPU, not bytes it sends a peer */
 };
 
 /* One message to send. */
@@ -285,6 +288,9 @@ struct tg_stream {
 	uint32_t steps;        /* ring: steps of each ring, n - 1 (all-reduce 2(n - 1));
 				* halving-doubling: 2 log2 n */
 	uint32_t g;            /* hierarchical: ranks per node */
+	bool pxn;              /* direct: edges n(n-1).. carry on what arrives over the
+				* edge n(n-1) before them (PXN's second hop; ep
+				* UINT32_MAX: none) */
 	uint64_t size;         /* S, bytes */
 	uint64_t slice_bytes;  /* the most one message carries */
 	uint64_t *part;        /* per channel: its bytes; all-to-all: per rank r, what
@@ -314,7 +320,10 @@ struct tg_stream {
 };
 
 /* Call @fn(@arg, bytes, times) for the messages of @s: @times of them of
- * @bytes each, all of them in all calls (tg_stream_alg.c). */
+ * @bytes each on the wire (under the NCCL model its protocol's lines,
+ * over NVLink at its efficiency, tg_nccl_wire, as the listed messages
+ * have them; else their bytes), all of them in all calls
+ * (tg_stream_alg.c). */
 void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t bytes, uint64_t times),
 		    void *arg);
 /* Bytes of part @i of @total split into @n (the first total % n one byte

@@ -15,6 +15,7 @@ struct tg_cb;
 
 enum {
 	TG_COLL_NO_RAIL = UINT32_MAX, /* an edge on the GPUs' own NICs */
+	TG_COLL_NO_PXN = UINT32_MAX,  /* a send that goes straight to its receiver */
 };
 
 /* What a rank waits for, or what it last received: node ids. */
@@ -109,6 +110,23 @@ void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, u
  * the fabric itself takes for it at least (the propagation of the two
  * endpoints' links), never below 0. */
 uint64_t tg_cb_hop_ps(const struct tg_cb *b, bool nvl, const uint32_t ep[2]);
+/* PXN (the NCCL model's, tg_nccl.h; b->nccl.pxn): into *@out, per GPU
+ * of the fabric, its rank in @b (UINT32_MAX: none), or NULL when PXN
+ * does not apply (the plan says no, or the fabric has no NVLink). 0 or
+ * -ENOMEM. */
+int tg_cb_pxn_map(const struct tg_cb *b, uint32_t **out);
+/* The rank through which rank @a's sends to rank @r go under PXN (@map
+ * tg_cb_pxn_map's): the rank of a's node on r's rail (the GPU of r's
+ * index), when @a and @r are GPUs of different NVLink domains on
+ * different rails and that GPU is a rank in a's domain; else
+ * TG_COLL_NO_PXN (NULL @map too). */
+uint32_t tg_cb_pxn(const struct tg_cb *b, const uint32_t *map, uint32_t a, uint32_t r);
+/* A send of @bytes from rank @a to rank @r through rank @p (tg_cb_pxn):
+ * over NVLink to @p (waiting for the gate or @a's compute, as a first
+ * send), then from @p's NIC to @r once that has arrived (not waiting for
+ * @p's compute: its proxy thread posts it); the second's node id into
+ * *@id. No data. 0, -EINVAL or -ENOMEM (tg_cb_xfer's). */
+int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t bytes, uint32_t *id);
 /* The NCCL model (tg_nccl.h) may run algorithm @alg: NCCL's (ring, tree,
  * direct) and no @data; else -EINVAL with @err filled at @at. */
 int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,

@@ -170,6 +170,57 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 	return 0;
 }
 
+/* ---- PXN ---- */
+
+int tg_cb_pxn_map(const struct tg_cb *b, uint32_t **out)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+	size_t n_gpus = (size_t)g->n_nodes * g->gpus_per_node;
+	uint32_t *map;
+
+	*out = NULL;
+	if (!b->nccl.pxn || !g->nvl || !n_gpus)
+		return 0;
+	if (!(map = malloc(sizeof(*map) * n_gpus)))
+		return -ENOMEM;
+	memset(map, 0xff, sizeof(*map) * n_gpus);
+	for (uint32_t r = 0; r < b->n; r++)
+		if (tg_cb_is_gpu(b, r))
+			map[b->ranks[r] - b->t->n_eps] = r;
+	*out = map;
+	return 0;
+}
+
+uint32_t tg_cb_pxn(const struct tg_cb *b, const uint32_t *map, uint32_t a, uint32_t r)
+{
+	uint32_t gpn = b->t->gpus.gpus_per_node, ga, gr, p;
+
+	if (!map || !tg_cb_is_gpu(b, a) || !tg_cb_is_gpu(b, r) || tg_cb_same_domain(b, a, r))
+		return TG_COLL_NO_PXN;
+	ga = b->ranks[a] - b->t->n_eps;
+	gr = b->ranks[r] - b->t->n_eps;
+	if (ga % gpn == gr % gpn)
+		return TG_COLL_NO_PXN; /* a's own NIC is on r's rail */
+	p = map[ga / gpn * gpn + gr % gpn];
+	return p != UINT32_MAX && tg_cb_same_domain(b, a, p) ? p : TG_COLL_NO_PXN;
+}
+
+int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t bytes, uint32_t *id)
+{
+	uint32_t hop, *rg = b->rank_gate;
+	int rc = tg_cb_xfer(b, a, p, TG_CHAN_PXN, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, NULL, 0,
+			    &hop);
+
+	if (rc != 0)
+		return rc;
+	/* p's proxy thread posts it: it waits for the NVLink hop, not for
+	 * p's own compute phase. */
+	b->rank_gate = NULL;
+	rc = tg_cb_xfer(b, p, r, 0, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, &hop, 1, id);
+	b->rank_gate = rg;
+	return rc;
+}
+
 /* ---- the NCCL model ---- */
 
 /* The line rate of endpoint @ep's link (0: none). */

@@ -30,7 +30,15 @@
  *   a ring.
  * - NVLink: 8 H100s reach about 370 GB/s of bus bandwidth with the ring
  *   on a 450 GB/s line rate, "with the protocol overhead (~20%)" (S.
- *   Jeaugey, NVIDIA, nccl-tests issue 212): 82% of the line rate. */
+ *   Jeaugey, NVIDIA, nccl-tests issue 212): 82% of the line rate.
+ * - PXN (src/graph/search.cc, ncclTopoGetNetDev; NCCL 2.12 on): a
+ *   point-to-point send to a rank of another node leaves on the local NIC
+ *   of the GPU with the receiver's device index, the send going over
+ *   NVLink to that GPU first, whose proxy posts it (NCCL_PXN_DISABLE 0
+ *   and NCCL_P2P_PXN_LEVEL 2 by default: "use PXN as much as possible"),
+ *   when that GPU is in the communicator and reached over NVLink; the
+ *   forwarded sends share that GPU's connections to the receiver
+ *   (NCCL_NET_SHARED_COMMS 1). All-to-all is such sends. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -78,14 +86,14 @@ static int tg_nccl_time_key(const struct cfg_node *map, const char *key, int64_t
 int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG_ERR_BYTES])
 {
 	static const char *const keys[] = { "protocol", "algorithm", "nvlink_efficiency", "base_latency",
-					    "nvlink_latency", "net_latency", NULL };
+					    "nvlink_latency", "net_latency", "pxn", NULL };
 	static const char *const algos[] = { "auto", "ring", "tree", NULL };
 	const struct cfg_node *p;
 	double eff = TG_NCCL_NVL_EFF_PPM / 1e6;
 	int proto = TG_NCCL_IDEAL, algo = TG_NCCL_ALGO_AUTO;
 
 	*out = (struct tg_nccl_cfg){ .nvl_eff_ppm = TG_NCCL_NVL_EFF_PPM, .base_ps = -1,
-				     .nvl_hop_ps = -1, .net_hop_ps = -1 };
+				     .nvl_hop_ps = -1, .net_hop_ps = -1, .pxn = true };
 	if (!n)
 		return 0;
 	if (n->type == CFG_SCALAR) {
@@ -95,7 +103,7 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 			out->on = true;
 			return 0;
 		}
-		cfg_errorf(err, n, "nccl: off, on, or a map {protocol, algorithm, nvlink_efficiency, base_latency, nvlink_latency, net_latency}, not '%s'",
+		cfg_errorf(err, n, "nccl: off, on, or a map {protocol, algorithm, nvlink_efficiency, base_latency, nvlink_latency, net_latency, pxn}, not '%s'",
 			   n->str);
 		return -EINVAL;
 	}
@@ -114,6 +122,8 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 	if (tg_nccl_time_key(n, "base_latency", &out->base_ps, err) != 0 ||
 	    tg_nccl_time_key(n, "nvlink_latency", &out->nvl_hop_ps, err) != 0 ||
 	    tg_nccl_time_key(n, "net_latency", &out->net_hop_ps, err) != 0)
+		return -EINVAL;
+	if ((p = cfg_get(n, "pxn")) && cfg_bool(p, &out->pxn, err) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -221,6 +231,7 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, ui
 	out->hop_ps[1] = lat[1];
 	out->hop_ps[0] = lat[2];
 	out->predicted_us = tg_nccl_time_us(c, s, best, bytes);
+	out->pxn = c->pxn && s->kind == TG_COLL_ALL_TO_ALL;
 	/* Channels: fewer while each would get too little work. */
 	{
 		uint64_t per = (uint64_t)tg_nccl_threads[best - 1] * tg_nccl_thread_threshold[best - 1];

@@ -45,6 +45,9 @@ struct tg_nccl_cfg {
 	int64_t base_ps;        /* base latency; -1: NCCL's for the protocol */
 	int64_t nvl_hop_ps;     /* latency of a hop over NVLink; -1: NCCL's */
 	int64_t net_hop_ps;     /* latency of a hop over the network; -1: NCCL's */
+	bool pxn;               /* PXN: an all-to-all's send to a GPU of another node and
+				 * rail goes over NVLink to the local GPU of that rail and
+				 * leaves on its NIC (NCCL_PXN_DISABLE=0, the default) */
 };
 
 /* What the tuner is told of an instance. */
@@ -69,6 +72,7 @@ struct tg_nccl_plan {
 	uint32_t channels;      /* the channels it runs: fewer than configured for small
 				 * sizes, as NCCL gives each channel enough work */
 	double predicted_us;    /* the tuner's time for it (latency + S / bandwidth) */
+	bool pxn;               /* an all-to-all's sends take PXN's route (tg_cb_pxn) */
 };
 
 /* Read the `nccl` key @n (off, on, or a map) into @out: 0 or -EINVAL with

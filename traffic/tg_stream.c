@@ -345,6 +345,7 @@ void tg_stream_start(struct tg *t, uint32_t i, uint64_t at_ps)
 struct tg_sheld {
 	uint32_t k[TG_SKEY_N]; /* tg_stream_alg_key */
 	uint32_t id;           /* its slot */
+	bool first;            /* a first send of its rank (not a forward) */
 };
 
 static int tg_sheld_cmp(const void *a, const void *b)
@@ -405,6 +406,10 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 
 			tg_stream_alg_key(v, &sl->m, h[n].k);
 			h[n].id = id;
+			/* A first send (no org yet) waits for the launch too; a
+			 * forward, as a listed transfer that waits for the gate
+			 * and an arrival, its hop alone. */
+			h[n].first = sl->m.org == TG_NO_OP;
 			/* What it waited for last: the gate, unless it forwards
 			 * what arrived at the gate's very end (a listed message
 			 * waits for both; on a tie the critical path takes the
@@ -419,10 +424,11 @@ void tg_stream_gated(struct tg *t, uint32_t i, uint32_t op, uint64_t now_ps, str
 		uint32_t e = tg_sslot_at(st, h[k].id)->m.e;
 		struct sim *ns = tg_stream_sim(t, v, e);
 
-		/* The NCCL model: the rank's kernel starts its launch latency
-		 * after the gate, each send a hop latency after that. */
-		sim_at(ns, at + v->nccl.base_ps + tg_stream_hop_ps(v, e), tg_post_src(t, ns), tg_stream_post,
-		       tg_sslot_at(st, h[k].id));
+		/* The NCCL model: a rank's first sends leave the launch
+		 * latency after the gate and a hop latency after that, what it
+		 * forwards a hop latency after the gate (tg_cb_xfer). */
+		sim_at(ns, at + (h[k].first ? v->nccl.base_ps : 0) + tg_stream_hop_ps(v, e), tg_post_src(t, ns),
+		       tg_stream_post, tg_sslot_at(st, h[k].id));
 	}
 	free(h);
 	tg_stream_unhold(rt, hi - lo);

@@ -22,7 +22,9 @@
  * e n + p for the exchange of distance n / 2^(e+1); a rank's step s + 1
  * waits for all it received at step s (cnt: per step and rank). Direct
  * (DIRECT): every rank a sends to a + off (off = 1 .. n - 1) at the
- * start, p = a, step = off, edge (off - 1) n + a; nothing waits. */
+ * start, p = a, step = off, edge (off - 1) n + a; with PXN (pxn) what
+ * arrives on edge e goes on over edge e + n(n - 1) where it has one (ph
+ * 1), at once; nothing else waits. */
 #include <stdlib.h>
 
 #include "tg_int.h"
@@ -369,6 +371,14 @@ void tg_stream_alg_arrived(struct tg *t, uint32_t i, const struct tg_smsg *m, ui
 	case TG_SALG_HD:
 		tg_sa_hd_arrived(t, i, m, at_ps);
 		break;
+	case TG_SALG_DIRECT:
+		/* PXN: what came over NVLink leaves on the NIC of r's rail. */
+		if (s->pxn && m->ph == 0 && s->ep[2 * ((size_t)m->e + s->n_edges / 2)] != UINT32_MAX) {
+			x.e = m->e + s->n_edges / 2;
+			x.ph = 1;
+			tg_stream_make(t, i, &x, at_ps);
+		}
+		break;
 	}
 }
 
@@ -407,8 +417,9 @@ void tg_stream_alg_key(const struct tg_stream *s, const struct tg_smsg *m, uint3
 		}
 		break;
 	}
-	default: /* halving-doubling, direct: step by step, rank by rank */
-		k[0] = m->step, k[1] = m->p, k[2] = m->j;
+	default: /* halving-doubling, direct: step by step, rank by rank (PXN's
+		  * second hop right after its first) */
+		k[0] = m->step, k[1] = m->p, k[2] = m->j, k[3] = m->ph;
 		break;
 	}
 }
@@ -428,10 +439,76 @@ static void tg_sa_each_ring(const struct tg_stream *s, uint64_t bytes, uint32_t 
 	}
 }
 
+/* Under the NCCL model: @fn of every slice of a chunk of @bytes, its
+ * bytes on the wire over NVLink or not (@nvl), @times each. */
+static void tg_sa_each_chunk(const struct tg_stream *s, uint64_t bytes, bool nvl, uint64_t times,
+			     void (*fn)(void *arg, uint64_t bytes, uint64_t times), void *arg)
+{
+	uint32_t l = tg_stream_slices(s, bytes);
+
+	for (uint32_t j = 0; times && j < l; j++)
+		fn(arg, tg_nccl_wire(&s->nccl, nvl, tg_stream_part(bytes, l, j)), times);
+}
+
+/* tg_stream_each under the NCCL model (envl): each message on the wire
+ * of its edge's link. Ring: edge c n + p carries every chunk of channel
+ * c but the one at p + 1 (reduce-scatter, all-gather: the chunks p, p -
+ * 1, ..., p - n + 2, tg_sa_chunk), an all-reduce once more every chunk
+ * but the one at p + 2; the chunks are of two sizes (the first S % n one
+ * byte more), so the edges of each link kind count how many of each they
+ * send. Tree: every edge up and down carries every slice of its channel.
+ * Direct: edge (off - 1) n + a, and PXN's second hop n(n - 1) after it,
+ * a's to a + off. (Hierarchical and halving-doubling do not run under
+ * the model.) */
+static void tg_sa_each_wire(const struct tg_stream *s, void (*fn)(void *arg, uint64_t bytes, uint64_t times),
+			    void *arg)
+{
+	uint32_t n = s->n, half = s->pxn ? s->n_edges / 2 : s->n_edges;
+
+	for (uint32_t c = 0; s->alg == TG_SALG_RING && c < s->channels; c++) {
+		uint64_t q = s->part[c] / n, m = s->part[c] % n, big[2] = { 0, 0 }, small[2] = { 0, 0 };
+
+		for (uint32_t p = 0; p < n; p++) {
+			bool f = s->envl[(size_t)c * n + p];
+
+			for (uint32_t x = 1; x <= (s->ar ? 2u : 1u); x++) {
+				uint64_t b = m - ((p + x) % n < m);
+
+				big[f] += b;
+				small[f] += n - 1 - b;
+			}
+		}
+		for (int f = 0; f < 2; f++) {
+			tg_sa_each_chunk(s, q + 1, f, m ? big[f] : 0, fn, arg);
+			tg_sa_each_chunk(s, q, f, small[f], fn, arg);
+		}
+	}
+	for (uint32_t c = 0; s->alg == TG_SALG_TREE && c < s->channels; c++) {
+		uint64_t k[2] = { 0, 0 };
+
+		for (uint32_t e = 2 * c * n; e < 2 * (c + 1) * n; e++)
+			if (s->ep[2 * (size_t)e] != UINT32_MAX)
+				k[s->envl[e]]++;
+		for (int f = 0; f < 2; f++)
+			tg_sa_each_chunk(s, s->part[c], f, k[f], fn, arg);
+	}
+	for (uint32_t e = 0; s->alg == TG_SALG_DIRECT && e < s->n_edges; e++) {
+		uint32_t d = e % half;
+
+		if (s->ep[2 * (size_t)e] != UINT32_MAX)
+			tg_sa_each_chunk(s, s->part[(d % n + d / n + 1) % n], s->envl[e], 1, fn, arg);
+	}
+}
+
 void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t bytes, uint64_t times),
 		    void *arg)
 {
 	uint32_t g = s->g, nodes = g ? s->n / g : 0;
+
+	if (s->envl) {
+		tg_sa_each_wire(s, fn, arg);
+		return;
+	}
 
 	for (uint32_t r = 0; s->alg == TG_SALG_DIRECT && r < s->n; r++) {
 		uint32_t l = tg_stream_slices(s, s->part[r]);
@@ -467,3 +544,4 @@ void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t by
 			fn(arg, tg_stream_part(size, l, j), s->n);
 	}
 }
+

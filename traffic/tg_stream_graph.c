@@ -101,25 +101,20 @@ void tg_graph_free_streams(struct tg_graph *g)
 	free(g->streams);
 }
 
-/* tg_graph_stream_pkts's step: @arg is { sum, mtu, the stream }. */
+/* tg_graph_stream_pkts's step: @arg is { sum, mtu }. */
 static void tg_stream_pkts(void *arg, uint64_t bytes, uint64_t times)
 {
 	uint64_t *v = arg;
-	const struct tg_stream *s = (const struct tg_stream *)(uintptr_t)v[2];
-	/* Its bytes on the wire, over NVLink (the larger) for an upper bound. */
-	uint64_t w = tg_nccl_wire(&s->nccl, true, bytes);
 
-	v[0] += ((w + v[1] - 1) / v[1] + 1) * times;
+	v[0] += ((bytes + v[1] - 1) / v[1] + 1) * times;
 }
 
 double tg_graph_stream_pkts(const struct tg_graph *g, uint32_t mtu)
 {
-	uint64_t v[3] = { 0, mtu, 0 };
+	uint64_t v[2] = { 0, mtu };
 
-	for (uint32_t i = 0; i < g->n_streams; i++) {
-		v[2] = (uint64_t)(uintptr_t)&g->streams[i];
+	for (uint32_t i = 0; i < g->n_streams; i++)
 		tg_stream_each(&g->streams[i], tg_stream_pkts, v);
-	}
 	return (double)v[0];
 }
 

@@ -11,7 +11,8 @@
  * ranks' count and channels set) of the groups @tag names under the NCCL
  * model: the least slice and the most channels any group's plan gives
  * (its protocol's step; the tree's two trees a rail), so that the
- * messages counted bound those made. @grp is scratch of n_gpus. 0 or -ENOMEM. */
+ * messages counted bound those made, and PXN where any group takes it
+ * (the forwarded sends). @grp is scratch of n_gpus. 0 or -ENOMEM. */
 int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t *grp)
 {
 	const struct tg_wl_train *p = x->p;
@@ -39,6 +40,7 @@ int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t
 					least = one.slice_bytes;
 				if (one.channels > most)
 					most = one.channels;
+				b->nccl.pxn = b->nccl.pxn || one.nccl.pxn;
 			}
 	/* The tree's shape has more channels (its two trees) but the same
 	 * transfers a channel: the most of both bounds the messages. */

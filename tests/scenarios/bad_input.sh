@@ -755,6 +755,8 @@ exp nccl-eff "nccl-eff.yaml:2:[0-9]+: .*(above|below|between|range|1)" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {nvlink_efficiency: 150%}}]"
 exp nccl-latency "nccl-latency.yaml:2:[0-9]+: .*time" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {net_latency: soon}}]"
+exp nccl-pxn "nccl-pxn.yaml:2:[0-9]+: expected true or false, got 'on'" \
+	"$rt" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, nccl: {pxn: on}}]"
 exp nccl-alg "nccl-alg.yaml:2:[0-9]+: nccl: the NCCL model runs NCCL's algorithms \\(ring, tree, and direct for all-to-all\\), not halving-doubling" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 1MiB, nccl: on}]"
 exp nccl-data "nccl-data.yaml:[0-9]+:[0-9]+: nccl: the NCCL model's transfers carry its protocol's lines, not data" \

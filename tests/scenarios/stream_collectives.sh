@@ -118,6 +118,11 @@ bounds compute 960 64
 # slice) to each of the 15 others, all at the start: 240.
 run a2a "$gpus" "size: 8MiB" all-to-all
 bounds a2a 240 240
+# Under the NCCL model (PXN): 9 of a rank's 15 peers sit on another node
+# and rail, each send to them an NVLink hop and a relay from the rail's
+# GPU once it has arrived: 240 + 16 x 9 = 384, at most all at once.
+run a2anccl "$gpus" "size: 8MiB, nccl: on" all-to-all
+bounds a2anccl 384 384
 # Training jobs: every collective streamed (tensor- and data-parallel
 # rings, the expert all-to-all, FSDP's all-gather and reduce-scatter), the
 # pipeline sends listed. Compute jitter and stragglers make each rank's
@@ -139,4 +144,5 @@ train() {
 }
 train pp "parallel: {tp: 2, pp: 2, dp: 4}, microbatches: 4, schedule: interleaved, chunks: 2, tp_bytes: 256KiB, pp_bytes: 256KiB, dp_bytes: 2MiB, overlap: true, steps: 2, stragglers: [{gpu: node1/gpu2, factor: 1.8}]"
 train moe "parallel: {tp: 2, pp: 1, dp: 8, ep: 4}, microbatches: 2, tp_bytes: 128KiB, ep_bytes: 256KiB, dp_bytes: 1MiB, fsdp: true, steps: 2"
+train moe-nccl "parallel: {tp: 2, pp: 1, dp: 8, ep: 4}, microbatches: 2, tp_bytes: 128KiB, ep_bytes: 256KiB, dp_bytes: 1MiB, fsdp: true, steps: 2, nccl: on"
 exit $fail
