@@ -690,6 +690,33 @@ static void test_nccl_tuner(void)
 	CU_ASSERT_EQUAL(pl.step_bytes, 576000);
 	CU_ASSERT_EQUAL(pl.hop_ps[0], 1000000);
 	CU_ASSERT_EQUAL(pl.hop_ps[1], 1900000);
+	/* All-to-all: Simple in NCCL's point-to-point chunks of a peer's
+	 * share (enqueue.cc addP2pToPlan): 128 KiB across nodes, a quarter
+	 * under one chunk a peer and a half under 8; 512 KiB in one node. */
+	c.proto = TG_NCCL_IDEAL;
+	c.net_hop_ps = -1;
+	c.pxn = true;
+	s.kind = TG_COLL_ALL_TO_ALL;
+	{
+		static const struct {
+			uint32_t nodes;
+			uint64_t pair, chunk;
+		} p2p[] = {
+			{ 2, 64 << 10, 32 << 10 }, { 2, 512 << 10, 64 << 10 }, { 2, 1 << 20, 128 << 10 },
+			{ 2, 64 << 20, 128 << 10 }, { 1, 64 << 10, 512 << 10 },
+		};
+
+		for (size_t i = 0; i < sizeof(p2p) / sizeof(p2p[0]); i++) {
+			s.nodes = p2p[i].nodes;
+			tg_nccl_plan(&c, &s, p2p[i].pair * s.n, &pl);
+			CU_ASSERT_EQUAL(pl.proto, TG_NCCL_SIMPLE);
+			CU_ASSERT_EQUAL(pl.step_bytes, p2p[i].chunk);
+			CU_ASSERT(pl.pxn);
+		}
+	}
+	c.pxn = false;
+	tg_nccl_plan(&c, &s, 1 << 20, &pl);
+	CU_ASSERT(!pl.pxn);
 	c.on = false;
 	tg_nccl_plan(&c, &s, 8, &pl);
 	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_IDEAL);

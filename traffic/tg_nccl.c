@@ -38,7 +38,12 @@
  *   and NCCL_P2P_PXN_LEVEL 2 by default: "use PXN as much as possible"),
  *   when that GPU is in the communicator and reached over NVLink; the
  *   forwarded sends share that GPU's connections to the receiver
- *   (NCCL_NET_SHARED_COMMS 1). All-to-all is such sends. */
+ *   (NCCL_NET_SHARED_COMMS 1). All-to-all is such sends.
+ * - Point-to-point chunks (src/init.cc, src/enqueue.cc addP2pToPlan):
+ *   Simple sends a peer's bytes in chunks of NCCL_P2P_NET_CHUNKSIZE =
+ *   128 KiB in a communicator of more than one node, else
+ *   NCCL_P2P_NVL_CHUNKSIZE = 512 KiB; over the network a send of less
+ *   than a chunk takes a quarter chunk, of less than 8 chunks a half. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -55,6 +60,8 @@ enum {
 	TG_NCCL_NVL_EFF_PPM = 822222, /* 370 / 450 (nccl-tests issue 212) */
 	TG_NCCL_LL_STEP_BYTES = 32768,
 	TG_NCCL_LL128_STEP_BYTES = 576000,
+	TG_NCCL_P2P_NET_CHUNK = 128 << 10, /* NCCL_P2P_NET_CHUNKSIZE */
+	TG_NCCL_P2P_NVL_CHUNK = 512 << 10, /* NCCL_P2P_NVL_CHUNKSIZE */
 };
 
 /* Threads a channel runs and their work threshold, by protocol - 1. */
@@ -197,6 +204,19 @@ double tg_nccl_time_us(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *
 	       (algbw > 0 ? (double)bytes / algbw * 1e6 : 0);
 }
 
+/* NCCL's chunk of a point-to-point send of @pair bytes among ranks on
+ * @nodes nodes (its step under Simple). */
+static uint64_t tg_nccl_p2p_chunk(uint32_t nodes, uint64_t pair)
+{
+	if (nodes <= 1)
+		return TG_NCCL_P2P_NVL_CHUNK;
+	if (pair < TG_NCCL_P2P_NET_CHUNK)
+		return TG_NCCL_P2P_NET_CHUNK / 4;
+	if (pair < 8 * TG_NCCL_P2P_NET_CHUNK)
+		return TG_NCCL_P2P_NET_CHUNK / 2;
+	return TG_NCCL_P2P_NET_CHUNK;
+}
+
 void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, uint64_t bytes,
 		  struct tg_nccl_plan *out)
 {
@@ -231,7 +251,11 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, ui
 	out->hop_ps[1] = lat[1];
 	out->hop_ps[0] = lat[2];
 	out->predicted_us = tg_nccl_time_us(c, s, best, bytes);
+	/* Point-to-point sends: PXN's route, and under Simple NCCL's chunks
+	 * of a peer's share. */
 	out->pxn = c->pxn && s->kind == TG_COLL_ALL_TO_ALL;
+	if (s->kind == TG_COLL_ALL_TO_ALL && best == TG_NCCL_SIMPLE)
+		out->step_bytes = tg_nccl_p2p_chunk(s->nodes, bytes / s->n);
 	/* Channels: fewer while each would get too little work. */
 	{
 		uint64_t per = (uint64_t)tg_nccl_threads[best - 1] * tg_nccl_thread_threshold[best - 1];

@@ -118,11 +118,13 @@ bounds compute 960 64
 # slice) to each of the 15 others, all at the start: 240.
 run a2a "$gpus" "size: 8MiB" all-to-all
 bounds a2a 240 240
-# Under the NCCL model (PXN): 9 of a rank's 15 peers sit on another node
-# and rail, each send to them an NVLink hop and a relay from the rail's
-# GPU once it has arrived: 240 + 16 x 9 = 384, at most all at once.
+# Under the NCCL model: NCCL's point-to-point chunks, a half of 128 KiB
+# for a peer's 512 KiB over the network (4 nodes): 8 a pair; with PXN 9
+# of a rank's 15 peers sit on another node and rail, each chunk to them
+# an NVLink hop and a relay from the rail's GPU once it has arrived:
+# (240 + 16 x 9) x 8 = 3,072, at most all at once.
 run a2anccl "$gpus" "size: 8MiB, nccl: on" all-to-all
-bounds a2anccl 384 384
+bounds a2anccl 3072 3072
 # Training jobs: every collective streamed (tensor- and data-parallel
 # rings, the expert all-to-all, FSDP's all-gather and reduce-scatter), the
 # pipeline sends listed. Compute jitter and stragglers make each rank's
