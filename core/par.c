@@ -308,11 +308,13 @@ static void par_defer_run(struct par *p)
 		p->cap_dsort = (uint32_t)n;
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
-		memcpy(p->dsort + k, p->parts[i].defer, sizeof(*p->dsort) * p->parts[i].n_defer);
+		if (p->parts[i].n_defer) /* (a part that never deferred has no array) */
+			memcpy(p->dsort + k, p->parts[i].defer, sizeof(*p->dsort) * p->parts[i].n_defer);
 		k += p->parts[i].n_defer;
 		p->parts[i].n_defer = 0;
 	}
-	qsort(p->dsort, n, sizeof(*p->dsort), par_drec_cmp);
+	if (n)
+		qsort(p->dsort, n, sizeof(*p->dsort), par_drec_cmp);
 	for (uint64_t j = 0; j < n; j++) {
 		uint64_t ev = p->defer_fn(p->defer_ctx, p->dsort[j].t_ps, p->dsort[j].what,
 					  p->dsort[j].count);

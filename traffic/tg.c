@@ -278,8 +278,12 @@ static int tg_connect_all(struct tg *t, const struct tg_msg *msgs, uint32_t n_ke
 		 * and the workload is part of the key). */
 		if (m->qp_mode == TG_QP_PER_MESSAGE)
 			j++;
+		/* A listed message's connection is never a stream's: the keys
+		 * of one sort listed ones first (by idx), and the run ends
+		 * there. */
 		while (m->qp_mode != TG_QP_PER_MESSAGE && j < n_keys && keys[j].key == keys[i].key &&
-		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm)
+		       keys[j].chan == keys[i].chan && keys[j].comm == keys[i].comm &&
+		       (keys[j].idx < t->n_flows) == (keys[i].idx < t->n_flows))
 			j++;
 		if (path(path_arg, m->src, m->dst, &fwd) != 0 ||
 		    path(path_arg, m->dst, m->src, &rev) != 0) {

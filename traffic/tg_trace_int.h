@@ -90,6 +90,9 @@ struct tg_trace_in {
 				      * reader takes it (closes it, whatever it returns) */
 	struct tg_nccl_cfg nccl;     /* the NCCL model of its collectives (the nccl key;
 				      * off when absent) */
+	bool stream;                 /* its collectives stream where their algorithm does
+				      * (tg.h, struct tg_stream; the trace kind's admission
+				      * decides, as tg_wl_streams says) */
 };
 
 /* ---- formats: the registry (tg_trace_reg.c) ---- */

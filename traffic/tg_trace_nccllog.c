@@ -321,16 +321,20 @@ static int nl_node(const struct nl_log *g, const struct nl_op *o, struct tg_ck_n
 {
 	const struct nl_comm *c = &g->comms[o->comm];
 	uint64_t bytes;
+	bool all = o->kind == NL_ALL_GATHER || o->kind == NL_REDUCE_SCATTER; /* count is a rank's part */
 
 	if (o->dtype >= sizeof(nl_dtype_bytes))
 		return tg_trace_errf(err, in, o->line, 1, "datatype %u is none of NCCL's (0..11)", o->dtype);
 	if (o->kind == NL_REDUCE)
 		return tg_trace_errf(err, in, o->line, 1, "a Reduce: not modelled (AllReduce, AllGather, ReduceScatter, Broadcast, Send and Recv are)");
 	bytes = o->count * nl_dtype_bytes[o->dtype];
-	if (o->count > TG_WL_MAX_MSG_BYTES || bytes > TG_WL_MAX_MSG_BYTES / c->nranks)
-		return tg_trace_errf(err, in, o->line, 1, "count %" PRIu64 ": more than %llu bytes", o->count,
+	/* The collective's S: the buffer every rank shares (a rank's part
+	 * times the ranks for AllGather and ReduceScatter). */
+	if (o->count > TG_WL_MAX_MSG_BYTES || bytes > TG_WL_MAX_MSG_BYTES / (all ? c->nranks : 1))
+		return tg_trace_errf(err, in, o->line, 1, "count %" PRIu64 "%s: more than %llu bytes", o->count,
+				     all ? " x the communicator's ranks" : "",
 				     (unsigned long long)TG_WL_MAX_MSG_BYTES);
-	n->comm_size = (int64_t)(o->kind == NL_ALL_GATHER || o->kind == NL_REDUCE_SCATTER ? bytes * c->nranks : bytes);
+	n->comm_size = (int64_t)(all ? bytes * c->nranks : bytes);
 	n->has = CK_HAS_SIZE;
 	if (o->kind == NL_SEND || o->kind == NL_RECV) {
 		int64_t peer = o->root < c->nranks ? nl_peer(g, c->id, o->root) : -1;

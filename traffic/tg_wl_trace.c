@@ -313,9 +313,15 @@ static int tg_wl_trace_coll_shape(const struct tg_wl_ctx *c, const struct tg_tra
 	return o->n_deps >= 2 ? tg_cb_nccl_auto(b, nc) : 0;
 }
 
+/* Whether instance @b's algorithm streams its kind. */
+static bool tg_wl_trace_streams(const struct tg_cb *b)
+{
+	return b->alg->stream && (b->alg->stream_kinds & (1u << b->kind));
+}
+
 static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
-			    const struct tg_nccl_cfg *nc, struct tg_cb *b, uint32_t *gates, uint32_t *end,
-			    char err[CFG_ERR_BYTES])
+			    const struct tg_nccl_cfg *nc, bool stream, struct tg_cb *b, uint32_t *gates,
+			    uint32_t *end, char err[CFG_ERR_BYTES])
 {
 	uint32_t n = o->n_deps, first = c->graph->n_ops;
 	uint32_t *ranks = malloc(sizeof(*ranks) * (n ? n : 1));
@@ -330,7 +336,12 @@ static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, cons
 	b->rank_gate = gates;
 	b->first_node = first;
 	b->proto.dscp = o->dscp;
-	if (n >= 2)
+	/* Streamed where its algorithm streams it (-EAGAIN: listed after
+	 * all), else listed. */
+	stream = stream && n >= 2 && tg_wl_trace_streams(b);
+	if (stream)
+		rc = b->alg->stream(b);
+	if (n >= 2 && (!stream || rc == -EAGAIN))
 		rc = tg_coll_build(b, NULL, err);
 	if (rc == 0 && c->graph->n_ops == first) {
 		struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
@@ -365,12 +376,16 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	cb.proto = pr.msg;
 	cb.proto.op = TG_OP_SEND;
 	cb.proto.start_ps = 0;
-	cb.islands = NULL;
+	/* A collective's connections are not those of the trace's sends
+	 * (NCCL's collectives and point-to-point sends use connections of
+	 * their own), streamed or listed alike. */
+	cb.proto.comm = 1;
 
 	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	cb.islands = islands;
 	if ((rc = tg_wl_trace_order(in, tr, order, err)) != 0)
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
@@ -427,7 +442,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			continue;
 		}
 		if (o->kind == TG_TRACE_COLL) {
-			rc = tg_wl_trace_coll(c, tr, o, &in->nccl, &cb, deps, &node_of[i], err);
+			rc = tg_wl_trace_coll(c, tr, o, &in->nccl, in->stream, &cb, deps, &node_of[i], err);
 			continue;
 		}
 		node.kind = TG_NODE_XFER;
@@ -540,12 +555,11 @@ static int tg_wl_trace_horizon(const struct tg_trace_in *in, const struct tg_tra
  * GPU message in up to tg_wl_place_ports parts, then a point after
  * them), an operation per join, every part waiting for what its transfer
  * waits for. */
-static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
-			     const struct tg_trace_in *in, const struct tg_trace *tr,
-			     char err[CFG_ERR_BYTES])
+static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it, struct tg_trace_in *in,
+			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
 	struct tg_wl_est est = { .msgs = tr->n_ops, .conns = tr->n_ops, .lower = "a shorter trace" };
-	struct tg_wl_est colls = { 0 };
+	struct tg_wl_est colls = { 0 }, scolls = { 0 };
 	uint64_t xfers = 0, k = 1, coll_conns = 0, n_colls = 0;
 	bool gpus = false;
 
@@ -568,6 +582,20 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
 			colls.msgs = tg_est_add(colls.msgs, one.msgs);
 			colls.ops = tg_est_add(colls.ops, tg_est_add(one.ops, 1));
 			colls.deps = tg_est_add(colls.deps, tg_est_add(one.deps, one.ops));
+			/* Streamed: what it has made at once at most (any number of
+			 * instances may be in flight: they add up), its stream and the
+			 * point after it, waiting for its ranks' gates and the stream. */
+			uint64_t most = tg_wl_trace_streams(&b) ? b.alg->stream_est(&b) : 0;
+
+			if (most) {
+				scolls.msgs = tg_est_add(scolls.msgs, most);
+				scolls.ops = tg_est_add(scolls.ops, 2);
+				scolls.deps = tg_est_add(scolls.deps, (uint64_t)o->n_deps + 1);
+			} else {
+				scolls.msgs = tg_est_add(scolls.msgs, one.msgs);
+				scolls.ops = tg_est_add(scolls.ops, tg_est_add(one.ops, 1));
+				scolls.deps = tg_est_add(scolls.deps, tg_est_add(one.deps, one.ops));
+			}
 			n_colls++;
 			free(ranks);
 		}
@@ -580,6 +608,10 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it,
 		return tg_wl_admit(c, it, "trace", &est, gpus, err);
 	if (gpus)
 		k = tg_wl_place_ports(c->topo);
+	/* Collectives stream as the collective kind's do (when flows.csv is
+	 * not written, or by the count), each counted as it is made. */
+	if (n_colls && (in->stream = tg_wl_streams(c, tg_est_add(xfers * k, colls.msgs))))
+		colls = scolls;
 	est.msgs = tg_est_add(xfers * k, colls.msgs);
 	est.conns = tg_est_add(xfers * k, coll_conns);
 	est.ops = tg_est_add(xfers * k + (k > 1 ? xfers : 0) + (tr->n_ops - xfers - n_colls), colls.ops);

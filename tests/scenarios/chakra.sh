@@ -25,6 +25,11 @@
 #   AllReduce alone (the collective workload's time), and within 15 us
 #   more (the AllGather: 7/8 x 4 MiB at NVLink's 441.17 GB/s payload rate,
 #   8.32 us, plus its 14 hops).
+# - a trace's collectives streamed (made as they become ready, when
+#   flows.csv is not written) give the listed run's results: the same
+#   summary.json key for key (the wall clock's aside) and ports.csv byte
+#   for byte, for chakra-pp, nccl-step.log and nccl-step.log under the
+#   NCCL model, on one thread and on two.
 #   chakra.sh FABEMU EXPERIMENTS_DIR TOOLS_DIR
 set -eu
 fabemu=$1
@@ -135,4 +140,33 @@ sed -e "s|file: \"$tmp/ar.log\"|file: $dir/traces/nccl-step.log|" "$tmp/log.yaml
 s_end=$(key "$tmp/s/summary.json" sim_time_ns)
 check "nccl-step.log: $s_end ns, after the send and the all-reduce ($c0_end + 87740) and within 15 us more" \
 	"$s_end >= $c0_end + 87740 && $s_end <= $c0_end + 87740 + 15000"
+
+streamed() { # LABEL FILE ARGS...: listed and streamed runs agree
+	local label=$1 f=$2 th
+	shift 2
+	for th in 1 2; do
+		"$fabemu" run "$f" -o "$tmp/lst" -q --threads $th --set outputs.flows_csv=true "$@" || bad "$label: listed run"
+		"$fabemu" run "$f" -o "$tmp/str" -q --threads $th --set outputs.flows_csv=false "$@" || bad "$label: streamed run"
+		python3 - "$tmp/lst/summary.json" "$tmp/str/summary.json" "$label, $th thread(s)" <<'PY' || fail=1
+import json, sys
+def flat(d, p=""):
+    for k, v in d.items():
+        if isinstance(v, dict):
+            yield from flat(v, p + k + ".")
+        else:
+            yield p + k, v
+a, b = (dict((k, v) for k, v in flat(json.load(open(f))) if not k.startswith(("wall_clock.", "provenance."))) for f in sys.argv[1:3])
+peak = json.load(open(sys.argv[2]))["wall_clock"]["messages_in_flight_peak"]
+diff = [k for k in a if a[k] != b.get(k)]
+ok = not diff and peak > 0
+print(("ok: %s: streamed (%d messages at most in flight) = listed, %d keys" % (sys.argv[3], peak, len(a))) if ok else
+      "FAIL: %s: streamed peak %d, differ at %s" % (sys.argv[3], peak, ", ".join(diff[:5])))
+sys.exit(0 if ok else 1)
+PY
+		cmp -s "$tmp/lst/ports.csv" "$tmp/str/ports.csv" || bad "$label, $th thread(s): ports.csv differs"
+	done
+}
+streamed "chakra-pp" "$dir/chakra-pp.yaml"
+streamed "nccl-step.log" "$tmp/step.yaml"
+streamed "nccl-step.log, NCCL model" "$tmp/step.yaml" --set traffic.0.nccl=on
 exit "$fail"
