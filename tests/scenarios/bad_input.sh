@@ -84,6 +84,11 @@ trace nl-dup n9.log nccl-log "${nl_init}h:9:1 [0] NCCL INFO comm 0x1 rank 0 nran
 trace nl-missing n10.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 64 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
 	"n10.log:5:1: h:0 logs 1 collectives on communicator 0000000000000077, h:1 0: the log misses lines of some rank"
 
+trace nl-size n11.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 1073741824 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n11.log:5:1: count 1073741824: more than 2147483648 bytes"
+trace nl-size-ag n12.log nccl-log "${nl_init}h:0:1 [0] NCCL INFO AllGather: opCount 0 sendbuff 0x1 recvbuff 0x1 count 268435456 datatype 7 op 0 root 0 comm 0x1 [nranks=4] stream 0x1\n" \
+	"n12.log:5:1: count 268435456 x the communicator's ranks: more than 2147483648 bytes"
+
 # Chakra traces (format: chakra), written by tools/chakra.py from JSON:
 # each error at the rank's file and the node's place in it.
 chakra_py="$(cd "$(dirname "$0")/../../tools" && pwd)/chakra.py"

@@ -29,7 +29,9 @@
 #   flows.csv is not written) give the listed run's results: the same
 #   summary.json key for key (the wall clock's aside) and ports.csv byte
 #   for byte, for chakra-pp, nccl-step.log and nccl-step.log under the
-#   NCCL model, on one thread and on two.
+#   NCCL model, on one thread and on two;
+# - NCCL's count of an AllReduce is its S, the buffer each rank has: 512
+#   MiB over 16 ranks is taken (within the 2 GiB message bound).
 #   chakra.sh FABEMU EXPERIMENTS_DIR TOOLS_DIR
 set -eu
 fabemu=$1
@@ -140,6 +142,15 @@ sed -e "s|file: \"$tmp/ar.log\"|file: $dir/traces/nccl-step.log|" "$tmp/log.yaml
 s_end=$(key "$tmp/s/summary.json" sim_time_ns)
 check "nccl-step.log: $s_end ns, after the send and the all-reduce ($c0_end + 87740) and within 15 us more" \
 	"$s_end >= $c0_end + 87740 && $s_end <= $c0_end + 87740 + 15000"
+
+# A 512 MiB AllReduce of 16 ranks is taken (its S is the buffer, under
+# the 2 GiB message bound, not 16 x it): the run starts (cut at 1 s of
+# wall clock: status 1), where a refusal would exit 2.
+sed -e 's/count 4194304/count 134217728/' "$tmp/ar.log" >"$tmp/ar512.log"
+sed -e "s|ar.log|ar512.log|" "$tmp/log.yaml" >"$tmp/log512.yaml"
+rc=0
+"$fabemu" run "$tmp/log512.yaml" -o "$tmp/l512" -q --max-wall 1s 2>"$tmp/l512.err" || rc=$?
+check "a 512 MiB AllReduce of 16 ranks is taken (status $rc, not 2)" "$rc != 2"
 
 streamed() { # LABEL FILE ARGS...: listed and streamed runs agree
 	local label=$1 f=$2 th
