@@ -829,6 +829,52 @@ static void test_nccl_pxn(void)
 	}
 }
 
+/* The propagation delay of endpoint @ep's link. */
+static uint64_t tc_ep_delay(const struct exp *e, uint32_t ep)
+{
+	const struct topo_node *h = &e->topo->nodes[e->topo->eps[ep].node];
+
+	return e->topo->links[h->port_links[e->topo->eps[ep].port]].delay_ps;
+}
+
+/* Pipeline sends under the NCCL model (NCCL's point-to-point rules,
+ * enqueue.cc addP2pToPlan): 2 stages of 4 GPUs, one a node, so every
+ * send of 512 KiB crosses the network: Simple in chunks of half of
+ * NCCL_P2P_NET_CHUNKSIZE (a send under 8 chunks), 64 KiB, 8 a send; each
+ * chunk posted the launch (8.4 us) and a network hop (14 us, less the
+ * propagation of the links at both ends) after what the send waits for,
+ * a point after the 8. Forward and backward, 4 tensor ranks, 1
+ * microbatch: 8 sends, 64 chunks. Off: one transfer a send. */
+static void test_nccl_p2p(void)
+{
+	for (int on = 1; on >= 0; on--) {
+		struct exp *e = tco_load(on ? "  - {kind: training, parallel: {tp: 4, pp: 2}, microbatches: 1, forward: 10us, backward: 20us, pp_bytes: 512KiB, nccl: on}\n"
+					    : "  - {kind: training, parallel: {tp: 4, pp: 2}, microbatches: 1, forward: 10us, backward: 20us, pp_bytes: 512KiB}\n");
+		uint32_t chunks = 0, joins = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+			const struct tg_node *o = &e->graph.ops[i];
+			const struct tg_msg *m;
+
+			if (o->tag != TG_TAG_PP)
+				continue;
+			if (o->kind != TG_NODE_XFER) {
+				joins++;
+				CU_ASSERT_EQUAL(o->n_deps, 8);
+				continue;
+			}
+			m = &e->msgs[o->msg];
+			chunks++;
+			CU_ASSERT_EQUAL(m->bytes, on ? 65536u : 524288u);
+			CU_ASSERT_EQUAL(o->dur_ps, on ? 8400000 + 14000000 - tc_ep_delay(e, m->src) - tc_ep_delay(e, m->dst) : 0);
+		}
+		CU_ASSERT_EQUAL(chunks, on ? 64 : 8);
+		CU_ASSERT_EQUAL(joins, on ? 8 : 0);
+		exp_free(e);
+	}
+}
+
 int test_coll_register(void)
 {
 	static const struct test_case tests[] = {
@@ -846,6 +892,7 @@ int test_coll_register(void)
 		{ "NCCL model: the tuner against NCCL's cost model", test_nccl_tuner },
 		{ "NCCL model: each transfer's bytes and latency", test_nccl_xfers },
 		{ "NCCL model: PXN's route of an all-to-all", test_nccl_pxn },
+		{ "NCCL model: pipeline sends in NCCL's chunks", test_nccl_p2p },
 	};
 
 	return test_suite("coll", tests);

@@ -223,6 +223,33 @@ int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t
 
 /* ---- the NCCL model ---- */
 
+int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, uint64_t bytes, uint16_t chan, uint32_t dep,
+		    uint32_t *id)
+{
+	struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+	uint32_t gate[1] = { dep }, l, *ids;
+	int rc = 0;
+
+	tg_nccl_p2p_plan(c, tg_cb_same_domain(b, 0, 1), bytes, &b->nccl);
+	b->slice_bytes = b->nccl.step_bytes;
+	l = tg_coll_slices(b, bytes);
+	if (!(ids = malloc(sizeof(*ids) * l)))
+		return -ENOMEM;
+	/* What the send waits for is its launch's gate: every chunk is a
+	 * first send (the launch latency, then the hop's). */
+	b->rank_gate = dep != TG_NO_GATE ? gate : NULL;
+	for (uint32_t j = 0; j < l && rc == 0; j++)
+		rc = tg_cb_xfer(b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, tg_coll_part(b, bytes, l, j), TG_STEP_COPY,
+				NULL, 0, &ids[j]);
+	b->rank_gate = NULL;
+	if (rc == 0 && l == 1)
+		*id = ids[0];
+	else if (rc == 0)
+		rc = tg_graph_add(b->c->graph, &join, ids, l, id);
+	free(ids);
+	return rc;
+}
+
 /* The line rate of endpoint @ep's link (0: none). */
 static uint64_t tg_wl_coll_ep_bps(const struct topo *t, uint32_t ep)
 {

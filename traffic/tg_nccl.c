@@ -43,7 +43,10 @@
  *   Simple sends a peer's bytes in chunks of NCCL_P2P_NET_CHUNKSIZE =
  *   128 KiB in a communicator of more than one node, else
  *   NCCL_P2P_NVL_CHUNKSIZE = 512 KiB; over the network a send of less
- *   than a chunk takes a quarter chunk, of less than 8 chunks a half. */
+ *   than a chunk takes a quarter chunk, of less than 8 chunks a half; a
+ *   send of at most NCCL_P2P_LL_THRESHOLD = 16 KiB a channel runs LL
+ *   where the connection has LL buffers: NVLink's, not the network's
+ *   (NCCL_ALLOC_P2P_NET_LL_BUFFERS = 0). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -62,6 +65,7 @@ enum {
 	TG_NCCL_LL128_STEP_BYTES = 576000,
 	TG_NCCL_P2P_NET_CHUNK = 128 << 10, /* NCCL_P2P_NET_CHUNKSIZE */
 	TG_NCCL_P2P_NVL_CHUNK = 512 << 10, /* NCCL_P2P_NVL_CHUNKSIZE */
+	TG_NCCL_P2P_LL_THRESHOLD = 16384,  /* NCCL_P2P_LL_THRESHOLD */
 };
 
 /* Threads a channel runs and their work threshold, by protocol - 1. */
@@ -267,4 +271,37 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, ui
 			nc--;
 		out->channels = nc;
 	}
+}
+
+void tg_nccl_p2p_plan(const struct tg_nccl_cfg *c, bool nvl, uint64_t bytes, struct tg_nccl_plan *out)
+{
+	uint8_t p = nvl && bytes <= TG_NCCL_P2P_LL_THRESHOLD ? TG_NCCL_LL : TG_NCCL_SIMPLE;
+	uint64_t lat[3];
+
+	*out = (struct tg_nccl_plan){ .proto = TG_NCCL_IDEAL };
+	if (!c->on)
+		return;
+	tg_nccl_lat(c, false, p, lat);
+	out->proto = p;
+	out->nvl_eff_ppm = c->nvl_eff_ppm;
+	out->step_bytes = p == TG_NCCL_LL ? TG_NCCL_LL_STEP_BYTES : tg_nccl_p2p_chunk(nvl ? 1 : 2, bytes);
+	out->base_ps = lat[0];
+	out->hop_ps[1] = lat[1];
+	out->hop_ps[0] = lat[2];
+	out->channels = 1;
+}
+
+uint64_t tg_nccl_p2p_chunks(const struct tg_nccl_cfg *c, uint64_t bytes)
+{
+	uint64_t most = 1;
+
+	for (int nvl = 0; c->on && nvl < 2; nvl++) {
+		struct tg_nccl_plan pl;
+		uint64_t l;
+
+		tg_nccl_p2p_plan(c, nvl, bytes, &pl);
+		l = (bytes + pl.step_bytes - 1) / pl.step_bytes;
+		most = l > most ? l : most;
+	}
+	return most;
 }

@@ -85,6 +85,18 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *shape, uint64_t bytes,
 		  struct tg_nccl_plan *out);
 
+/* The plan of a point-to-point send of @bytes under @c (off: proto
+ * TG_NCCL_IDEAL), within one NVLink domain (@nvl) or across nodes: LL
+ * over NVLink up to NCCL_P2P_LL_THRESHOLD (16 KiB; NCCL gives network
+ * sends no LL buffers by default), else Simple in NCCL's point-to-point
+ * chunks; the ring's latencies of that protocol; one channel. NCCL's
+ * protocol key does not apply (NCCL_PROTO is for collectives). */
+void tg_nccl_p2p_plan(const struct tg_nccl_cfg *c, bool nvl, uint64_t bytes, struct tg_nccl_plan *out);
+
+/* The most chunks a point-to-point send of @bytes makes under @c (on),
+ * over NVLink or the network, whichever are more; 1 with @c off. */
+uint64_t tg_nccl_p2p_chunks(const struct tg_nccl_cfg *c, uint64_t bytes);
+
 /* NCCL's estimate of the time of @bytes with protocol @proto (not
  * TG_NCCL_IDEAL) and @shape, in us: its latency (base and hops) plus
  * @bytes over its algorithm bandwidth. */

@@ -286,12 +286,6 @@ static struct tg_msg tg_wl_trace_proto(const struct tg_wl_ctx *c, const struct t
 	return p.msg;
 }
 
-/* Collective @o of the trace (TG_TRACE_COLL) in the collective kind's
- * shape @b (its proto, slice and channels set; the kind's default
- * algorithm): an instance among the participants of what @o waits for,
- * each one's part after its gate (@gates: the graph nodes of what @o
- * waits for, in order), and a point after it all into *@end (with no
- * transfer, after the gates). 0, -EINVAL with @err, or -ENOMEM. */
 /* Collective @o of the trace in @b: its ranks (into @ranks, room for
  * its n_deps), kind, bytes and the kind's default algorithm, 512 KiB
  * slices and a channel a GPU of a node, tuned under the NCCL model @nc
@@ -318,6 +312,14 @@ static bool tg_wl_trace_streams(const struct tg_cb *b)
 {
 	return b->alg->stream && (b->alg->stream_kinds & (1u << b->kind));
 }
+
+/* Collective @o of the trace (TG_TRACE_COLL) in the collective kind's
+ * shape @b (its proto, slice and channels set; the kind's default
+ * algorithm): an instance among the participants of what @o waits for,
+ * each one's part after its gate (@gates: the graph nodes of what @o
+ * waits for, in order), and a point after it all into *@end (with no
+ * transfer, after the gates); streamed when @stream and its algorithm
+ * streams it. 0, -EINVAL with @err, or -ENOMEM. */
 
 static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
 			    const struct tg_nccl_cfg *nc, bool stream, struct tg_cb *b, uint32_t *gates,
@@ -355,15 +357,73 @@ static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, cons
 	return rc;
 }
 
+/* Send @o of the trace under the NCCL model @nc (on) in the shape of @b
+ * (its proto): NCCL's point-to-point chunks (tg_cb_send_nccl), after
+ * the @n_deps nodes @deps (a point after them when there are several);
+ * its last node into *@end. 0 or -ENOMEM. */
+static int tg_wl_trace_send_nccl(struct tg_wl_ctx *c, const struct tg_trace_op *o, const struct tg_nccl_cfg *nc,
+				 const struct tg_cb *b, const uint32_t *deps, uint32_t n_deps, uint32_t *end)
+{
+	struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
+	uint32_t pair[2] = { o->src, o->dst }, dep = n_deps ? deps[0] : TG_NO_GATE;
+	struct tg_cb sb = *b;
+	int rc;
+
+	sb.ranks = pair;
+	sb.n = 2;
+	sb.proto.comm = 0; /* the sends' connections, not the collectives' */
+	sb.proto.op = o->op;
+	sb.proto.dscp = o->dscp;
+	sb.proto.start_ps = o->start_ps;
+	if (n_deps > 1 && (rc = tg_graph_add(c->graph, &join, deps, n_deps, &dep)) != 0)
+		return rc;
+	return tg_cb_send_nccl(&sb, nc, o->bytes, 0, dep, end);
+}
+
+/* The trace's transfers as messages in trace order, each on endpoints
+ * (placed here, in parts[i] parts from message first[i], so that the
+ * graph names each part). 0 or -ENOMEM. */
+static int tg_wl_trace_msgs(struct tg_wl_ctx *c, const struct tg_trace *tr, const uint32_t *islands,
+			    uint32_t *first, uint32_t *parts)
+{
+	uint32_t n_xfers = 0, done = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < tr->n_ops; i++)
+		n_xfers += tr->ops[i].kind == TG_TRACE_XFER;
+	rc = tg_wl_msgs_room(c, n_xfers);
+	for (uint32_t i = 0; i < tr->n_ops && rc == 0; i++) {
+		struct tg_msg *one;
+		uint32_t k = 1;
+
+		if (tr->ops[i].kind != TG_TRACE_XFER)
+			continue;
+		if (!(one = malloc(sizeof(*one))))
+			return -ENOMEM;
+		*one = tg_wl_trace_proto(c, &tr->ops[i]);
+		rc = tg_wl_place(c->topo, islands, &one, &k, 0);
+		if (rc == 0 && k > 1)
+			rc = tg_wl_msgs_room(c, (size_t)(n_xfers - done) + k - 1);
+		first[i] = *c->n_msgs;
+		parts[i] = k;
+		for (uint32_t j = 0; j < k && rc == 0; j++)
+			(*c->msgs)[(*c->n_msgs)++] = one[j];
+		done++;
+		free(one);
+	}
+	return rc;
+}
+
 /* A trace with dependencies: messages on endpoints (placed here, so that
- * the graph names each part), operations in dependency order. */
+ * the graph names each part), operations in dependency order; under the
+ * NCCL model its sends in NCCL's chunks, made with the operations. */
 static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			     const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
 	uint32_t n = tr->n_ops, *order = malloc(sizeof(*order) * (n ? n : 1));
 	uint32_t *first = malloc(sizeof(*first) * (n ? n : 1)), *parts = calloc(n ? n : 1, sizeof(*parts));
 	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL;
-	uint32_t cap_deps = 0, n_xfers = 0, done = 0;
+	uint32_t cap_deps = 0;
 	struct tg_wl_proto pr;
 	struct tg_cb cb = { .c = c, .t = c->topo, .coll = TG_NO_COLL, .gate = TG_NO_GATE,
 			    .slice_bytes = 512 * 1024, .granule = 1,
@@ -388,31 +448,8 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	cb.islands = islands;
 	if ((rc = tg_wl_trace_order(in, tr, order, err)) != 0)
 		goto out;
-	for (uint32_t i = 0; i < n; i++)
-		n_xfers += tr->ops[i].kind == TG_TRACE_XFER;
-	/* Messages in trace order, each on endpoints. */
-	rc = tg_wl_msgs_room(c, n_xfers);
-	for (uint32_t i = 0; i < n && rc == 0; i++) {
-		struct tg_msg *one;
-		uint32_t k = 1;
-
-		if (tr->ops[i].kind != TG_TRACE_XFER)
-			continue;
-		if (!(one = malloc(sizeof(*one)))) {
-			rc = -ENOMEM;
-			break;
-		}
-		*one = tg_wl_trace_proto(c, &tr->ops[i]);
-		rc = tg_wl_place(c->topo, islands, &one, &k, 0);
-		if (rc == 0 && k > 1)
-			rc = tg_wl_msgs_room(c, (size_t)(n_xfers - done) + k - 1);
-		first[i] = *c->n_msgs;
-		parts[i] = k;
-		for (uint32_t j = 0; j < k && rc == 0; j++)
-			(*c->msgs)[(*c->n_msgs)++] = one[j];
-		done++;
-		free(one);
-	}
+	if (!in->nccl.on && (rc = tg_wl_trace_msgs(c, tr, islands, first, parts)) != 0)
+		goto out;
 	/* Operations, each after what it waits for. */
 	for (uint32_t x = 0; x < n && rc == 0; x++) {
 		uint32_t i = order[x];
@@ -443,6 +480,10 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 		}
 		if (o->kind == TG_TRACE_COLL) {
 			rc = tg_wl_trace_coll(c, tr, o, &in->nccl, in->stream, &cb, deps, &node_of[i], err);
+			continue;
+		}
+		if (in->nccl.on) {
+			rc = tg_wl_trace_send_nccl(c, o, &in->nccl, &cb, deps, o->n_deps, &node_of[i]);
 			continue;
 		}
 		node.kind = TG_NODE_XFER;
@@ -482,7 +523,7 @@ out:
 static int tg_wl_trace_emit(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			    const struct tg_trace *tr, char err[CFG_ERR_BYTES])
 {
-	bool plain = !tr->n_deps;
+	bool plain = !tr->n_deps && !in->nccl.on; /* (the model's sends are chunked) */
 
 	for (uint32_t i = 0; i < tr->n_ops && plain; i++)
 		plain = tr->ops[i].kind == TG_TRACE_XFER;
@@ -560,7 +601,7 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it, str
 {
 	struct tg_wl_est est = { .msgs = tr->n_ops, .conns = tr->n_ops, .lower = "a shorter trace" };
 	struct tg_wl_est colls = { 0 }, scolls = { 0 };
-	uint64_t xfers = 0, k = 1, coll_conns = 0, n_colls = 0;
+	uint64_t xfers = 0, k = 1, coll_conns = 0, n_colls = 0, chunks = 0;
 	bool gpus = false;
 
 	for (uint32_t i = 0; i < tr->n_ops; i++) {
@@ -602,16 +643,26 @@ static int tg_wl_trace_admit(struct tg_wl_ctx *c, const struct cfg_node *it, str
 		if (o->kind != TG_TRACE_XFER)
 			continue;
 		xfers++;
+		chunks = tg_est_add(chunks, tg_nccl_p2p_chunks(&in->nccl, o->bytes));
 		gpus = gpus || o->src >= c->topo->n_eps || o->dst >= c->topo->n_eps;
 	}
-	if (!tr->n_deps && xfers == tr->n_ops)
+	if (!tr->n_deps && xfers == tr->n_ops && !in->nccl.on)
 		return tg_wl_admit(c, it, "trace", &est, gpus, err);
 	if (gpus)
 		k = tg_wl_place_ports(c->topo);
 	/* Collectives stream as the collective kind's do (when flows.csv is
 	 * not written, or by the count), each counted as it is made. */
-	if (n_colls && (in->stream = tg_wl_streams(c, tg_est_add(xfers * k, colls.msgs))))
+	if (n_colls && (in->stream = tg_wl_streams(c, tg_est_add(in->nccl.on ? chunks : xfers * k, colls.msgs))))
 		colls = scolls;
+	if (in->nccl.on) {
+		/* Sends in NCCL's chunks, each waiting for its send's gate, a
+		 * point after them and one before (several dependencies). */
+		est.msgs = tg_est_add(chunks, colls.msgs);
+		est.conns = tg_est_add(xfers, coll_conns);
+		est.ops = tg_est_add(tg_est_add(chunks, 2 * xfers + (tr->n_ops - xfers - n_colls)), colls.ops);
+		est.deps = tg_est_add(tg_est_add(tr->n_deps, 2 * chunks), tg_est_add(xfers, colls.deps));
+		return tg_wl_admit(c, it, "trace", &est, false, err);
+	}
 	est.msgs = tg_est_add(xfers * k, colls.msgs);
 	est.conns = tg_est_add(xfers * k, coll_conns);
 	est.ops = tg_est_add(xfers * k + (k > 1 ? xfers : 0) + (tr->n_ops - xfers - n_colls), colls.ops);

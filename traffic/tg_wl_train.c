@@ -283,15 +283,20 @@ static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t by
 			   .coll = TG_NO_COLL, .gate = x->gate, .granule = 1 };
 	int rc;
 
+	uint32_t first = x->c->graph->n_ops;
+
 	b.proto.comm = tg_train_comm(x->p, TG_TAG_PP, 0, 0, a); /* GPU a's pipeline sends */
 	*id = dep;
 	if (!bytes)
 		return 0; /* no data to model: the stage still waits for the one before */
-	if ((rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, &dep,
-			     dep != TG_NO_GATE, id)) != 0)
-		return rc;
-	x->c->graph->ops[*id].tag = TG_TAG_PP;
-	return 0;
+	if (x->p->nccl.on)
+		rc = tg_cb_send_nccl(&b, &x->p->nccl, bytes, chan, dep, id); /* NCCL's chunks */
+	else
+		rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, &dep, dep != TG_NO_GATE,
+				id);
+	for (uint32_t i = first; rc == 0 && i < x->c->graph->n_ops; i++)
+		x->c->graph->ops[i].tag = TG_TAG_PP;
+	return rc;
 }
 
 /* GPU @r's next work waits for @id (tg_train_send's) as well as for its
@@ -535,6 +540,9 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 	uint64_t s_ops = computes, s_deps = computes, s_most = 0;
 	bool can = true;
 	uint32_t chans = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
+	/* A pipeline send: its transfers (NCCL's chunks under the model),
+	 * then a point after them when there are several, and the receive. */
+	uint64_t ch = tg_train_nccl_chunks(p), s_op = ch + (ch > 1) + 1, s_dep = 2 * ch + (ch > 1 ? ch : 0) + 1;
 
 	uint32_t *grp = p->nccl.on ? malloc(sizeof(*grp) * p->n_gpus) : NULL;
 	static const uint8_t tags[] = { TG_TAG_TP, TG_TAG_EP, TG_TAG_DP, TG_TAG_DP };
@@ -571,9 +579,9 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 	}
 	free(grp);
 	if (p->pp_bytes) {
-		msgs = tg_est_add(msgs, sends);
-		ops = tg_est_add(ops, 2 * sends);
-		deps = tg_est_add(deps, 3 * sends);
+		msgs = tg_est_add(msgs, tg_est_mul(sends, ch));
+		ops = tg_est_add(ops, tg_est_mul(sends, s_op));
+		deps = tg_est_add(deps, tg_est_mul(sends, s_dep));
 		est.conns = tg_est_add(est.conns, 2 * (v > 1 ? pp : pp - 1) * dp * tp);
 	} else {
 		ops = tg_est_add(ops, sends);
@@ -584,10 +592,10 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 	 * listed). */
 	x->stream = can && tg_wl_streams(x->c, tg_est_mul(msgs, p->steps));
 	if (x->stream) {
-		uint64_t psends = p->pp_bytes ? sends : 0;
+		uint64_t psends = p->pp_bytes ? tg_est_mul(sends, ch) : 0;
 
-		s_ops = tg_est_add(s_ops, p->pp_bytes ? 2 * sends : sends);
-		s_deps = tg_est_add(s_deps, p->pp_bytes ? 3 * sends : 2 * sends);
+		s_ops = tg_est_add(s_ops, p->pp_bytes ? tg_est_mul(sends, s_op) : sends);
+		s_deps = tg_est_add(s_deps, p->pp_bytes ? tg_est_mul(sends, s_dep) : 2 * sends);
 		ops = s_ops;
 		deps = s_deps;
 		msgs = psends;

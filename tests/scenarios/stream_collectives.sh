@@ -146,5 +146,6 @@ train() {
 }
 train pp "parallel: {tp: 2, pp: 2, dp: 4}, microbatches: 4, schedule: interleaved, chunks: 2, tp_bytes: 256KiB, pp_bytes: 256KiB, dp_bytes: 2MiB, overlap: true, steps: 2, stragglers: [{gpu: node1/gpu2, factor: 1.8}]"
 train moe "parallel: {tp: 2, pp: 1, dp: 8, ep: 4}, microbatches: 2, tp_bytes: 128KiB, ep_bytes: 256KiB, dp_bytes: 1MiB, fsdp: true, steps: 2"
+train pp-nccl "parallel: {tp: 2, pp: 2, dp: 4}, microbatches: 4, schedule: interleaved, chunks: 2, tp_bytes: 256KiB, pp_bytes: 256KiB, dp_bytes: 2MiB, overlap: true, steps: 2, stragglers: [{gpu: node1/gpu2, factor: 1.8}], nccl: on"
 train moe-nccl "parallel: {tp: 2, pp: 1, dp: 8, ep: 4}, microbatches: 2, tp_bytes: 128KiB, ep_bytes: 256KiB, dp_bytes: 1MiB, fsdp: true, steps: 2, nccl: on"
 exit $fail
