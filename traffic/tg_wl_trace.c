@@ -320,7 +320,6 @@ static bool tg_wl_trace_streams(const struct tg_cb *b)
  * waits for, in order), and a point after it all into *@end (with no
  * transfer, after the gates); streamed when @stream and its algorithm
  * streams it. 0, -EINVAL with @err, or -ENOMEM. */
-
 static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, const struct tg_trace_op *o,
 			    const struct tg_nccl_cfg *nc, bool stream, struct tg_cb *b, uint32_t *gates,
 			    uint32_t *end, char err[CFG_ERR_BYTES])
