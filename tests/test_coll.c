@@ -875,6 +875,38 @@ static void test_nccl_p2p(void)
 	}
 }
 
+/* PXN for pipeline sends (ncclTopoGetNetDev's point-to-point branch): 4
+ * stages of 2 GPUs, node0's GPUs 2-3 the second stage and node1's 0-1 the
+ * third, so its sends cross rails (GPU 2 to GPU 0, 3 to 1, and back):
+ * each 64 KiB chunk goes over NVLink to the sender node's GPU of the
+ * receiver's index (a job GPU) and leaves from that GPU's NIC; every
+ * network transfer stays on one rail. 2 tensor ranks x 2 directions x 1
+ * microbatch = 4 sends of 8 chunks: 32 NVLink hops. */
+static void test_nccl_p2p_pxn(void)
+{
+	struct exp *e = tco_load("  - {kind: training, parallel: {tp: 2, pp: 4}, microbatches: 1, forward: 10us, backward: 20us, pp_bytes: 512KiB, nccl: on}\n");
+	uint32_t hops = 0, net = 0, cross = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	for (uint32_t i = 0; i < e->graph.n_ops; i++) {
+		const struct tg_node *o = &e->graph.ops[i];
+		const struct tg_msg *m;
+
+		if (o->tag != TG_TAG_PP || o->kind != TG_NODE_XFER)
+			continue;
+		m = &e->msgs[o->msg];
+		hops += m->chan == TG_CHAN_PXN;
+		if (tc_rail(e, m->src) < 0)
+			continue;
+		net++;
+		cross += tc_rail(e, m->src) != tc_rail(e, m->dst);
+	}
+	CU_ASSERT_EQUAL(hops, 32);
+	CU_ASSERT_EQUAL(net, 32);
+	CU_ASSERT_EQUAL(cross, 0);
+	exp_free(e);
+}
+
 int test_coll_register(void)
 {
 	static const struct test_case tests[] = {
@@ -893,6 +925,7 @@ int test_coll_register(void)
 		{ "NCCL model: each transfer's bytes and latency", test_nccl_xfers },
 		{ "NCCL model: PXN's route of an all-to-all", test_nccl_pxn },
 		{ "NCCL model: pipeline sends in NCCL's chunks", test_nccl_p2p },
+		{ "NCCL model: PXN for pipeline sends", test_nccl_p2p_pxn },
 	};
 
 	return test_suite("coll", tests);

@@ -127,15 +127,23 @@ uint32_t tg_cb_pxn(const struct tg_cb *b, const uint32_t *map, uint32_t a, uint3
  * @p's compute: its proxy thread posts it); the second's node id into
  * *@id. No data. 0, -EINVAL or -ENOMEM (tg_cb_xfer's). */
 int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t bytes, uint32_t *id);
+/* Per GPU of @t's fabric, its place among the @n ids @ranks (GPUs are
+ * ids from t->n_eps on; other ids are left out), UINT32_MAX for none,
+ * into *@out (malloc'd): tg_cb_send_nccl's communicator. NULL when the
+ * fabric has no GPUs. 0 or -ENOMEM. */
+int tg_cb_comm_map(const struct topo *t, const uint32_t *ranks, uint32_t n, uint32_t **out);
 /* A point-to-point send of @bytes from rank 0 of @b (two ranks, its
  * proto set) to rank 1 on connection tag @chan under the NCCL model @c
  * (on): NCCL's protocol and chunks for it (tg_nccl_p2p_plan, into
  * b->nccl), each chunk a transfer waiting for @dep (TG_NO_GATE: the
- * gate) and posted the launch and hop latencies after it; the last
- * node (the transfer, or a point after the chunks) into *@id. 0 or
- * -ENOMEM. */
-int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, uint64_t bytes, uint16_t chan, uint32_t dep,
-		    uint32_t *id);
+ * gate) and posted the launch and hop latencies after it; with PXN (c's
+ * pxn, and @comm: per GPU of the fabric, UINT32_MAX for one outside the
+ * communicator; NULL: none) through the GPU of the sender's node on the
+ * receiver's rail when that is in the communicator (tg_cb_xfer_pxn).
+ * The last node (the transfer, or a point after the chunks) into *@id.
+ * 0 or -ENOMEM. */
+int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, const uint32_t *comm, uint64_t bytes,
+		    uint16_t chan, uint32_t dep, uint32_t *id);
 /* The NCCL model (tg_nccl.h) may run algorithm @alg: NCCL's (ring, tree,
  * direct) and no @data; else -EINVAL with @err filled at @at. */
 int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct cfg_node *at,

@@ -223,11 +223,48 @@ int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t
 
 /* ---- the NCCL model ---- */
 
-int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, uint64_t bytes, uint16_t chan, uint32_t dep,
-		    uint32_t *id)
+int tg_cb_comm_map(const struct topo *t, const uint32_t *ranks, uint32_t n, uint32_t **out)
+{
+	size_t n_gpus = (size_t)t->gpus.n_nodes * t->gpus.gpus_per_node;
+
+	*out = NULL;
+	if (!n_gpus)
+		return 0;
+	if (!(*out = malloc(sizeof(**out) * n_gpus)))
+		return -ENOMEM;
+	memset(*out, 0xff, sizeof(**out) * n_gpus);
+	for (uint32_t r = 0; r < n; r++)
+		if (ranks[r] >= t->n_eps && ranks[r] - t->n_eps < n_gpus)
+			(*out)[ranks[r] - t->n_eps] = r;
+	return 0;
+}
+
+/* PXN for a point-to-point send of @b (rank 0 to rank 1): the GPU of
+ * rank 0's node with rank 1's index, as an endpoint id, when both are GPUs
+ * of different NVLink domains and rails and that GPU is in @comm and in
+ * rank 0's domain; else TG_COLL_NO_PXN. */
+static uint32_t tg_cb_p2p_pxn(const struct tg_cb *b, const uint32_t *comm)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+	uint32_t ga, gr, pg;
+
+	if (!comm || !g->domain_gpus || !tg_cb_is_gpu(b, 0) || !tg_cb_is_gpu(b, 1) || tg_cb_same_domain(b, 0, 1))
+		return TG_COLL_NO_PXN;
+	ga = b->ranks[0] - b->t->n_eps;
+	gr = b->ranks[1] - b->t->n_eps;
+	pg = ga / g->gpus_per_node * g->gpus_per_node + gr % g->gpus_per_node;
+	if (pg == ga || comm[pg] == UINT32_MAX || ga / g->domain_gpus != pg / g->domain_gpus)
+		return TG_COLL_NO_PXN;
+	return b->t->n_eps + pg;
+}
+
+int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, const uint32_t *comm, uint64_t bytes,
+		    uint16_t chan, uint32_t dep, uint32_t *id)
 {
 	struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
-	uint32_t gate[1] = { dep }, l, *ids;
+	const uint32_t *two = b->ranks;
+	uint32_t gate[1] = { dep }, l, *ids, three[3] = { b->ranks[0], b->ranks[1], 0 };
+	uint32_t p = c->pxn && b->t->gpus.nvl ? tg_cb_p2p_pxn(b, comm) : TG_COLL_NO_PXN;
 	int rc = 0;
 
 	tg_nccl_p2p_plan(c, tg_cb_same_domain(b, 0, 1), bytes, &b->nccl);
@@ -235,13 +272,23 @@ int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, uint64_t bytes
 	l = tg_coll_slices(b, bytes);
 	if (!(ids = malloc(sizeof(*ids) * l)))
 		return -ENOMEM;
+	if (p != TG_COLL_NO_PXN) {
+		/* The relaying GPU as rank 2 of the send. */
+		three[2] = p;
+		b->ranks = three;
+		b->n = 3;
+	}
 	/* What the send waits for is its launch's gate: every chunk is a
 	 * first send (the launch latency, then the hop's). */
 	b->rank_gate = dep != TG_NO_GATE ? gate : NULL;
 	for (uint32_t j = 0; j < l && rc == 0; j++)
-		rc = tg_cb_xfer(b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, tg_coll_part(b, bytes, l, j), TG_STEP_COPY,
-				NULL, 0, &ids[j]);
+		rc = p != TG_COLL_NO_PXN
+			     ? tg_cb_xfer_pxn(b, 0, 2, 1, tg_coll_part(b, bytes, l, j), &ids[j])
+			     : tg_cb_xfer(b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, tg_coll_part(b, bytes, l, j),
+					  TG_STEP_COPY, NULL, 0, &ids[j]);
 	b->rank_gate = NULL;
+	b->ranks = two;
+	b->n = 2;
 	if (rc == 0 && l == 1)
 		*id = ids[0];
 	else if (rc == 0)

@@ -82,6 +82,8 @@ struct tg_train {
 	bool stream;               /* its collectives stream (tg.h, struct tg_stream; each
 				    * rank's sends wait for its latest node) */
 	uint32_t *islands;         /* with stream: the endpoints' islands (topo.h) */
+	uint32_t *comm;            /* under the NCCL model: its GPUs as the pipeline sends'
+				    * communicator (tg_cb_comm_map, for PXN); else NULL */
 };
 
 /* The GPUs of the group @tag (TG_TAG_TP, TG_TAG_DP, TG_TAG_EP) of GPU

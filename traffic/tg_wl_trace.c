@@ -357,11 +357,13 @@ static int tg_wl_trace_coll(struct tg_wl_ctx *c, const struct tg_trace *tr, cons
 }
 
 /* Send @o of the trace under the NCCL model @nc (on) in the shape of @b
- * (its proto): NCCL's point-to-point chunks (tg_cb_send_nccl), after
+ * (its proto), among the trace's participants @comm (tg_cb_comm_map, for
+ * PXN): NCCL's point-to-point chunks (tg_cb_send_nccl), after
  * the @n_deps nodes @deps (a point after them when there are several);
  * its last node into *@end. 0 or -ENOMEM. */
 static int tg_wl_trace_send_nccl(struct tg_wl_ctx *c, const struct tg_trace_op *o, const struct tg_nccl_cfg *nc,
-				 const struct tg_cb *b, const uint32_t *deps, uint32_t n_deps, uint32_t *end)
+				 const uint32_t *comm, const struct tg_cb *b, const uint32_t *deps, uint32_t n_deps,
+				 uint32_t *end)
 {
 	struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
 	uint32_t pair[2] = { o->src, o->dst }, dep = n_deps ? deps[0] : TG_NO_GATE;
@@ -376,7 +378,7 @@ static int tg_wl_trace_send_nccl(struct tg_wl_ctx *c, const struct tg_trace_op *
 	sb.proto.start_ps = o->start_ps;
 	if (n_deps > 1 && (rc = tg_graph_add(c->graph, &join, deps, n_deps, &dep)) != 0)
 		return rc;
-	return tg_cb_send_nccl(&sb, nc, o->bytes, 0, dep, end);
+	return tg_cb_send_nccl(&sb, nc, comm, o->bytes, 0, dep, end);
 }
 
 /* The trace's transfers as messages in trace order, each on endpoints
@@ -421,7 +423,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 {
 	uint32_t n = tr->n_ops, *order = malloc(sizeof(*order) * (n ? n : 1));
 	uint32_t *first = malloc(sizeof(*first) * (n ? n : 1)), *parts = calloc(n ? n : 1, sizeof(*parts));
-	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL;
+	uint32_t *node_of = malloc(sizeof(*node_of) * (n ? n : 1)), *deps = NULL, *islands = NULL, *comm = NULL;
 	uint32_t cap_deps = 0;
 	struct tg_wl_proto pr;
 	struct tg_cb cb = { .c = c, .t = c->topo, .coll = TG_NO_COLL, .gate = TG_NO_GATE,
@@ -440,7 +442,8 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 	 * their own), streamed or listed alike. */
 	cb.proto.comm = 1;
 
-	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0) {
+	if (!order || !first || !parts || !node_of || topo_ep_islands(c->topo, &islands) != 0 ||
+	    (in->nccl.on && tg_cb_comm_map(c->topo, in->hosts, in->n_hosts, &comm) != 0)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -482,7 +485,7 @@ static int tg_wl_trace_graph(struct tg_wl_ctx *c, const struct tg_trace_in *in,
 			continue;
 		}
 		if (in->nccl.on) {
-			rc = tg_wl_trace_send_nccl(c, o, &in->nccl, &cb, deps, o->n_deps, &node_of[i]);
+			rc = tg_wl_trace_send_nccl(c, o, &in->nccl, comm, &cb, deps, o->n_deps, &node_of[i]);
 			continue;
 		}
 		node.kind = TG_NODE_XFER;
@@ -515,6 +518,7 @@ out:
 	free(node_of);
 	free(deps);
 	free(islands);
+	free(comm);
 	return rc;
 }
 

@@ -290,7 +290,7 @@ static int tg_train_send(struct tg_train *x, uint32_t a, uint32_t r, uint64_t by
 	if (!bytes)
 		return 0; /* no data to model: the stage still waits for the one before */
 	if (x->p->nccl.on)
-		rc = tg_cb_send_nccl(&b, &x->p->nccl, bytes, chan, dep, id); /* NCCL's chunks */
+		rc = tg_cb_send_nccl(&b, &x->p->nccl, x->comm, bytes, chan, dep, id); /* NCCL's chunks */
 	else
 		rc = tg_cb_xfer(&b, 0, 1, chan, TG_COLL_NO_RAIL, 0, 0, bytes, TG_STEP_COPY, &dep, dep != TG_NO_GATE,
 				id);
@@ -723,7 +723,8 @@ static int tg_wl_train_expand(struct cfg_node *it, struct tg_wl_ctx *c, char err
 	if ((rc = tg_train_admit(&x, it, err)) != 0 || (rc = tg_train_plan(&x, it, err)) != 0 ||
 	    (rc = tg_train_gpu_order(&p, c)) != 0)
 		goto out;
-	if (x.stream && topo_ep_islands(c->topo, &x.islands) != 0) {
+	if ((x.stream && topo_ep_islands(c->topo, &x.islands) != 0) ||
+	    (p.nccl.on && tg_cb_comm_map(c->topo, p.gpus, p.n_gpus, &x.comm) != 0)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -761,6 +762,7 @@ out:
 	free(x.next);
 	free(x.arrive);
 	free(x.islands);
+	free(x.comm);
 	free(grp);
 	return rc;
 }
