@@ -112,6 +112,16 @@ done
 for f in "$scen_dir/threads-faults.yaml" "$scen_dir/threads-streams.yaml" "$exp_dir/alltoall-rails.yaml"; do
 	add "partitions/$(basename "$f" .yaml)" "$vg_fabemu" run "$f" -o out -q --threads 2 --partitions 3
 done
+# The NCCL model's PXN (listed and streamed relays) and point-to-point
+# sends, and a trace's streamed collectives.
+add "nccl/pxn-streamed" "$vg_fabemu" run "$exp_dir/alltoall-rails.yaml" -o out -q --set traffic.0.nccl=on \
+	--set outputs.flows_csv=false --set traffic.0.size=1MiB
+add "nccl/pxn-listed" "$vg_fabemu" run "$exp_dir/alltoall-rails.yaml" -o out -q --set traffic.0.nccl=on \
+	--set outputs.flows_csv=true --set traffic.0.size=1MiB
+add "nccl/p2p" "$vg_fabemu" run "$exp_dir/pipeline-bubble.yaml" -o out -q --set traffic.0.nccl=on \
+	--set traffic.0.steps=1 --set traffic.0.pp_bytes=1MiB
+add "nccl/trace-streamed" "$vg_fabemu" run "$exp_dir/chakra-pp.yaml" -o out -q --set traffic.0.nccl=on \
+	--set outputs.flows_csv=false
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
