@@ -160,13 +160,8 @@ streamed() { # LABEL FILE ARGS...: listed and streamed runs agree
 		"$fabemu" run "$f" -o "$tmp/str" -q --threads $th --set outputs.flows_csv=false "$@" || bad "$label: streamed run"
 		python3 - "$tmp/lst/summary.json" "$tmp/str/summary.json" "$label, $th thread(s)" <<'PY' || fail=1
 import json, sys
-def flat(d, p=""):
-    for k, v in d.items():
-        if isinstance(v, dict):
-            yield from flat(v, p + k + ".")
-        else:
-            yield p + k, v
-a, b = (dict((k, v) for k, v in flat(json.load(open(f))) if not k.startswith(("wall_clock.", "provenance."))) for f in sys.argv[1:3])
+from scen import summary
+a, b = (summary(f) for f in sys.argv[1:3])
 peak = json.load(open(sys.argv[2]))["wall_clock"]["messages_in_flight_peak"]
 diff = [k for k in a if a[k] != b.get(k)]
 ok = not diff and peak > 0

@@ -26,15 +26,9 @@ fabemu=$1
 # same LISTED STREAMED LABEL: the two runs' results agree.
 same() {
 	python3 - "$1/summary.json" "$2/summary.json" "$3" <<'PY' || fail=1
-import json, sys
-def flat(d, p=""):
-    for k, v in d.items():
-        if isinstance(v, dict):
-            yield from flat(v, p + k + ".")
-        else:
-            yield p + k, v
-skip = ("wall_clock.", "provenance.", "name")
-a, b = (dict((k, v) for k, v in flat(json.load(open(f))) if not k.startswith(skip)) for f in sys.argv[1:3])
+import sys
+from scen import summary
+a, b = (summary(f, ("wall_clock.", "provenance.", "name")) for f in sys.argv[1:3])
 diff = [k for k in a if a[k] != b.get(k)]
 print(("ok: %s: streamed summary.json equals the listed one (%d keys)" % (sys.argv[3], len(a))) if not diff else
       "FAIL: %s: streamed and listed differ at " % sys.argv[3] + ", ".join(diff[:5]))
