@@ -544,4 +544,3 @@ void tg_stream_each(const struct tg_stream *s, void (*fn)(void *arg, uint64_t by
 			fn(arg, tg_stream_part(size, l, j), s->n);
 	}
 }
-
