@@ -714,6 +714,18 @@ static void test_nccl_tuner(void)
 			CU_ASSERT(pl.pxn);
 		}
 	}
+	/* A share of up to 16 KiB a peer inside one NVLink domain: LL
+	 * (NCCL_P2P_LL_THRESHOLD), its 32 KiB step; across nodes Simple. */
+	s.nodes = 1;
+	tg_nccl_plan(&c, &s, 16384 * s.n, &pl);
+	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_LL);
+	CU_ASSERT_EQUAL(pl.step_bytes, 32768);
+	CU_ASSERT_EQUAL(pl.hop_ps[1], 600000);
+	tg_nccl_plan(&c, &s, 16385 * s.n, &pl);
+	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_SIMPLE);
+	s.nodes = 2;
+	tg_nccl_plan(&c, &s, 1024 * s.n, &pl);
+	CU_ASSERT_EQUAL(pl.proto, TG_NCCL_SIMPLE);
 	c.pxn = false;
 	tg_nccl_plan(&c, &s, 1 << 20, &pl);
 	CU_ASSERT(!pl.pxn);

@@ -232,10 +232,15 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *s, ui
 		return;
 	if (best == TG_NCCL_IDEAL) {
 		/* NCCL's tuner: the protocol of least time; all-to-all's
-		 * sends (NCCL's point-to-point) use Simple. */
+		 * sends (NCCL's point-to-point) as tg_nccl_p2p_plan's: LL for a
+		 * peer's share of up to 16 KiB when every pair is over NVLink
+		 * (one domain), else Simple (a network pair has no LL buffers,
+		 * and an instance runs one protocol). */
 		double t_best = 0;
 
 		best = TG_NCCL_SIMPLE;
+		if (s->kind == TG_COLL_ALL_TO_ALL && s->nodes <= 1 && bytes / s->n <= TG_NCCL_P2P_LL_THRESHOLD)
+			best = TG_NCCL_LL;
 		if (s->kind != TG_COLL_ALL_TO_ALL)
 			for (uint8_t p = TG_NCCL_LL; p <= TG_NCCL_SIMPLE; p++) {
 				double t = tg_nccl_time_us(c, s, p, bytes);
