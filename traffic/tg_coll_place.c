@@ -174,35 +174,34 @@ int tg_cb_xfer(struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, uint32_t 
 
 int tg_cb_pxn_map(const struct tg_cb *b, uint32_t **out)
 {
-	const struct topo_gpus *g = &b->t->gpus;
-	size_t n_gpus = (size_t)g->n_nodes * g->gpus_per_node;
-	uint32_t *map;
-
 	*out = NULL;
-	if (!b->nccl.pxn || !g->nvl || !n_gpus)
-		return 0;
-	if (!(map = malloc(sizeof(*map) * n_gpus)))
-		return -ENOMEM;
-	memset(map, 0xff, sizeof(*map) * n_gpus);
-	for (uint32_t r = 0; r < b->n; r++)
-		if (tg_cb_is_gpu(b, r))
-			map[b->ranks[r] - b->t->n_eps] = r;
-	*out = map;
-	return 0;
+	return b->nccl.pxn && b->t->gpus.nvl ? tg_cb_comm_map(b->t, b->ranks, b->n, out) : 0;
+}
+
+/* The GPU (its index in the fabric) through which rank @a sends to rank
+ * @r under PXN: the one of a's node with r's index, when @a and @r are
+ * GPUs of different NVLink domains and rails and that GPU is in @comm
+ * (tg_cb_comm_map's) and in a's domain; else TG_COLL_NO_PXN. */
+static uint32_t tg_cb_pxn_gpu(const struct tg_cb *b, const uint32_t *comm, uint32_t a, uint32_t r)
+{
+	const struct topo_gpus *g = &b->t->gpus;
+	uint32_t ga, gr, pg;
+
+	if (!comm || !g->domain_gpus || !tg_cb_is_gpu(b, a) || !tg_cb_is_gpu(b, r) || tg_cb_same_domain(b, a, r))
+		return TG_COLL_NO_PXN;
+	ga = b->ranks[a] - b->t->n_eps;
+	gr = b->ranks[r] - b->t->n_eps;
+	pg = ga / g->gpus_per_node * g->gpus_per_node + gr % g->gpus_per_node;
+	if (pg == ga || comm[pg] == UINT32_MAX || ga / g->domain_gpus != pg / g->domain_gpus)
+		return TG_COLL_NO_PXN; /* a's own NIC is on r's rail, or no such rank */
+	return pg;
 }
 
 uint32_t tg_cb_pxn(const struct tg_cb *b, const uint32_t *map, uint32_t a, uint32_t r)
 {
-	uint32_t gpn = b->t->gpus.gpus_per_node, ga, gr, p;
+	uint32_t pg = tg_cb_pxn_gpu(b, map, a, r);
 
-	if (!map || !tg_cb_is_gpu(b, a) || !tg_cb_is_gpu(b, r) || tg_cb_same_domain(b, a, r))
-		return TG_COLL_NO_PXN;
-	ga = b->ranks[a] - b->t->n_eps;
-	gr = b->ranks[r] - b->t->n_eps;
-	if (ga % gpn == gr % gpn)
-		return TG_COLL_NO_PXN; /* a's own NIC is on r's rail */
-	p = map[ga / gpn * gpn + gr % gpn];
-	return p != UINT32_MAX && tg_cb_same_domain(b, a, p) ? p : TG_COLL_NO_PXN;
+	return pg == TG_COLL_NO_PXN ? TG_COLL_NO_PXN : map[pg];
 }
 
 int tg_cb_xfer_pxn(struct tg_cb *b, uint32_t a, uint32_t p, uint32_t r, uint64_t bytes, uint32_t *id)
@@ -239,32 +238,13 @@ int tg_cb_comm_map(const struct topo *t, const uint32_t *ranks, uint32_t n, uint
 	return 0;
 }
 
-/* PXN for a point-to-point send of @b (rank 0 to rank 1): the GPU of
- * rank 0's node with rank 1's index, as an endpoint id, when both are GPUs
- * of different NVLink domains and rails and that GPU is in @comm and in
- * rank 0's domain; else TG_COLL_NO_PXN. */
-static uint32_t tg_cb_p2p_pxn(const struct tg_cb *b, const uint32_t *comm)
-{
-	const struct topo_gpus *g = &b->t->gpus;
-	uint32_t ga, gr, pg;
-
-	if (!comm || !g->domain_gpus || !tg_cb_is_gpu(b, 0) || !tg_cb_is_gpu(b, 1) || tg_cb_same_domain(b, 0, 1))
-		return TG_COLL_NO_PXN;
-	ga = b->ranks[0] - b->t->n_eps;
-	gr = b->ranks[1] - b->t->n_eps;
-	pg = ga / g->gpus_per_node * g->gpus_per_node + gr % g->gpus_per_node;
-	if (pg == ga || comm[pg] == UINT32_MAX || ga / g->domain_gpus != pg / g->domain_gpus)
-		return TG_COLL_NO_PXN;
-	return b->t->n_eps + pg;
-}
-
 int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, const uint32_t *comm, uint64_t bytes,
 		    uint16_t chan, uint32_t dep, uint32_t *id)
 {
 	struct tg_node join = { .kind = TG_NODE_COMPUTE, .part = UINT32_MAX, .coll = TG_NO_COLL };
 	const uint32_t *two = b->ranks;
 	uint32_t gate[1] = { dep }, l, *ids, three[3] = { b->ranks[0], b->ranks[1], 0 };
-	uint32_t p = c->pxn && b->t->gpus.nvl ? tg_cb_p2p_pxn(b, comm) : TG_COLL_NO_PXN;
+	uint32_t p = c->pxn && b->t->gpus.nvl ? tg_cb_pxn_gpu(b, comm, 0, 1) : TG_COLL_NO_PXN;
 	int rc = 0;
 
 	tg_nccl_p2p_plan(c, tg_cb_same_domain(b, 0, 1), bytes, &b->nccl);
@@ -274,7 +254,7 @@ int tg_cb_send_nccl(struct tg_cb *b, const struct tg_nccl_cfg *c, const uint32_t
 		return -ENOMEM;
 	if (p != TG_COLL_NO_PXN) {
 		/* The relaying GPU as rank 2 of the send. */
-		three[2] = p;
+		three[2] = b->t->n_eps + p;
 		b->ranks = three;
 		b->n = 3;
 	}

@@ -94,7 +94,8 @@ void tg_nccl_plan(const struct tg_nccl_cfg *c, const struct tg_nccl_shape *shape
 void tg_nccl_p2p_plan(const struct tg_nccl_cfg *c, bool nvl, uint64_t bytes, struct tg_nccl_plan *out);
 
 /* The most chunks a point-to-point send of @bytes makes under @c (on),
- * over NVLink or the network, whichever are more; 1 with @c off. */
+ * over NVLink or the network, whichever are more; 1 with @c off or no
+ * bytes. */
 uint64_t tg_nccl_p2p_chunks(const struct tg_nccl_cfg *c, uint64_t bytes);
 
 /* NCCL's estimate of the time of @bytes with protocol @proto (not

@@ -98,9 +98,4 @@ uint32_t tg_train_group(const struct tg_wl_train *p, uint8_t tag, uint32_t s, ui
  * -ENOMEM. */
 int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t *grp);
 
-/* The most transfers a pipeline send of @p makes: 1, or under the NCCL
- * model its chunks over NVLink or the network, whichever are more
- * (tg_nccl_p2p_plan). */
-uint64_t tg_train_nccl_chunks(const struct tg_wl_train *p);
-
 #endif

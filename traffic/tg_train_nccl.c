@@ -48,8 +48,3 @@ int tg_train_nccl_est(struct tg_train *x, uint8_t tag, struct tg_cb *b, uint32_t
 	b->channels = most;
 	return 0;
 }
-
-uint64_t tg_train_nccl_chunks(const struct tg_wl_train *p)
-{
-	return p->pp_bytes ? tg_nccl_p2p_chunks(&p->nccl, p->pp_bytes) : 1;
-}

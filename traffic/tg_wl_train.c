@@ -542,7 +542,7 @@ static int tg_train_admit(struct tg_train *x, const struct cfg_node *it, char er
 	uint32_t chans = x->c->topo->gpus.gpus_per_node ? x->c->topo->gpus.gpus_per_node : 1;
 	/* A pipeline send: its transfers (NCCL's chunks under the model),
 	 * then a point after them when there are several, and the receive. */
-	uint64_t ch = tg_train_nccl_chunks(p), s_op = ch + (ch > 1) + 1, s_dep = 2 * ch + (ch > 1 ? ch : 0) + 1;
+	uint64_t ch = tg_nccl_p2p_chunks(&p->nccl, p->pp_bytes), s_op = ch + (ch > 1) + 1, s_dep = 2 * ch + (ch > 1 ? ch : 0) + 1;
 
 	uint32_t *grp = p->nccl.on ? malloc(sizeof(*grp) * p->n_gpus) : NULL;
 	static const uint8_t tags[] = { TG_TAG_TP, TG_TAG_EP, TG_TAG_DP, TG_TAG_DP };
