@@ -42,7 +42,21 @@ static int fabric_path(void *arg, uint32_t src, uint32_t dst, struct tg_path *ou
 {
 	const struct fabric *f = arg;
 	uint32_t links[TG_MAX_HOPS];
-	int n = topo_path(f->routes, f->topo, src, dst, links, TG_MAX_HOPS);
+	int n;
+
+	if (src == dst) {
+		/* An in-network reduction's member: up its link and back. */
+		const struct topo_ep *e = &f->topo->eps[src];
+		uint32_t l = f->topo->nodes[e->node].port_links[e->port];
+
+		if (l == TOPO_NO_LINK)
+			return -EINVAL;
+		out->n_hops = 2;
+		out->rate_bps[0] = out->rate_bps[1] = f->topo->links[l].rate_bps;
+		out->delay_ps[0] = out->delay_ps[1] = f->topo->links[l].delay_ps;
+		return 0;
+	}
+	n = topo_path(f->routes, f->topo, src, dst, links, TG_MAX_HOPS);
 
 	if (n < 0)
 		return -EINVAL;
@@ -312,6 +326,8 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
 		if (!f->tg)
 			return -EINVAL;
 	}
+	if ((r = fabric_agg_setup(f, err)) != 0)
+		return r;
 	fabric_warn_rtt(f);
 	if (outputs && (r = fabric_rates_list(f, err)) != 0)
 		return r;

@@ -169,6 +169,11 @@ int fabric_build(struct fabric *f, const struct exp *e, struct rte_mempool *pool
  * Called once the run is known to start (an earlier run's results are
  * removed just before). 0 or -errno with @err filled. */
 int fabric_open_outputs(struct fabric *f, const char *outdir, char err[CFG_ERR_BYTES]);
+/* The trees of the experiment's in-network reductions (tg.h struct
+ * tg_agg) over the fabric, registered at their switches (fabric_agg.c),
+ * once the traffic's connections exist: 0, -ENOSPC with @err filled (bad
+ * input: no tree, or a class that is not lossless along it) or -ENOMEM. */
+int fabric_agg_setup(struct fabric *f, char err[CFG_ERR_BYTES]);
 /* Run to completion (or stop_time, or an interrupt: sim.interrupt);
  * @progress reports on stderr: virtual time (of stop_time, with an ETA,
  * when there is one), events and events/s, messages done, wall time;

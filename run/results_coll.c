@@ -211,9 +211,11 @@ int res_write_collectives(const struct fabric *f, const char *dir)
 			else
 				fputs(",,", out);
 		}
-		if (nccl && c->proto != TG_NCCL_IDEAL)
+		if (nccl && c->proto != TG_NCCL_IDEAL && c->predicted_us > 0)
 			fprintf(out, ",%s,%u,%.3f", tg_nccl_proto_names[c->proto], c->channels,
 				c->predicted_us);
+		else if (nccl && c->proto != TG_NCCL_IDEAL)
+			fprintf(out, ",%s,%u,", tg_nccl_proto_names[c->proto], c->channels);
 		else if (nccl)
 			fputs(",,,", out);
 		fputc('\n', out);
@@ -237,6 +239,7 @@ struct res_coll_nic {
 	uint64_t rate_bps;   /* its line rate */
 	uint32_t mtu_bytes;  /* payload per packet */
 	uint32_t wire_bytes; /* a full packet on the wire */
+	bool innet;          /* in-network reduction: a rank sends S, not the bus bytes */
 };
 
 static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
@@ -279,6 +282,15 @@ static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
 	if (e->ll->nic_params)
 		e->ll->nic_params(e, &np);
 	c->share = (double)most * n_ranks / (double)total;
+	/* In-network reduction: a rank sends S, the bus bytes over the bus
+	 * factor (a ring's rank sends the bus bytes). */
+	for (uint32_t i = 0; i < e->n_colls; i++)
+		if (e->colls[i].workload == w) {
+			c->innet = strcmp(tg_coll_alg_names()[e->colls[i].alg], "in-network") == 0;
+			if (c->innet)
+				c->share /= tg_coll_bus_factor(e->colls[i].kind, n_ranks);
+			break;
+		}
 	c->node = t->eps[best].node;
 	c->rate_bps = port_rate_bps(fabric_port((struct fabric *)f, c->node, t->eps[best].port));
 	c->mtu_bytes = np.mtu_bytes;
@@ -354,12 +366,20 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 			else if (nic)
 				fprintf(out, " %8s %10s %12s", "-", "-", "-");
 			/* The NCCL model: the protocol and NCCL's own estimate. */
-			if (nccl)
+			if (nccl && c->predicted_us > 0)
 				fprintf(out, " %10s %6s %9.2f", tg_coll_alg_names()[c->alg],
 					tg_nccl_proto_names[c->proto], c->predicted_us);
+			else if (nccl)
+				fprintf(out, " %10s %6s %9s", tg_coll_alg_names()[c->alg],
+					tg_nccl_proto_names[c->proto], "-");
 			fputc('\n', out);
 		}
-		if (nic)
+		if (nic && cn.innet)
+			fprintf(out,
+				"  per NIC: busbw x %.4f (in-network: %s sends S, the bus bytes / %.4f); NIC ceiling %.2f GB/s (%.0f Gb/s x %u / %u B on the wire); ceiling = NIC ceiling / %.4f\n",
+				cn.share, f->topo->nodes[cn.node].name, 1 / cn.share, cn.ceiling_GBps,
+				(double)cn.rate_bps / 1e9, cn.mtu_bytes, cn.wire_bytes, cn.share);
+		else if (nic)
 			fprintf(out,
 				"  per NIC: busbw x %.4f (%s sends %.4f of a rank's bytes); NIC ceiling %.2f GB/s (%.0f Gb/s x %u / %u B on the wire); ceiling = NIC ceiling / %.4f\n",
 				cn.share, f->topo->nodes[cn.node].name, cn.share, cn.ceiling_GBps,

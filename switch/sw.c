@@ -164,6 +164,9 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	}
 	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
+	if (unlikely(s->agg_on) && pm->kind == PKT_KIND_DATA &&
+	    sw_agg_rx(s, in_port, m, &v, ep, out, prio, tc))
+		return;
 	op = &s->ports[out];
 	if (int_on && pm->kind == PKT_KIND_DATA)
 		int_tag = sw_int_reserve(s, m);
@@ -201,7 +204,8 @@ sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
-	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
+	if (likely(sw_tag_holds_buf(tag)))
+		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 	if (unlikely(s->ecn_deq_mask & (1u << tc)))
 		sw_ecn(s, p, m, port_tc_bytes(p, tc));
 	if (int_on && (tag & SW_TAG_INT))
@@ -588,6 +592,7 @@ void sw_free(struct sw *s)
 	free(s->lft_pick);
 	free(s->port_sl2vl);
 	free(s->ibcc_skip);
+	sw_agg_free(s);
 	sw_path_env_fini(&s->path_env);
 	free(s->aqm_priv);
 	free(s);

@@ -218,6 +218,47 @@ struct sw;
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib);
 void sw_free(struct sw *s); /* NULL is fine */
+
+/* In-network reduction (SHARP on InfiniBand and Ethernet switches, NVLS in
+ * an NVLink switch; sw_agg.c): the switch's node of an aggregation tree.
+ * A group's members are connections whose requester and responder sit on
+ * the same endpoint (a member sends its share to itself); their data
+ * packets are told apart by endpoint (source = destination) and
+ * destination QP. The packets a child port brings are reduced slot by slot
+ * with the other children's: at the root the slot's packets go back to
+ * their members; below it the last to arrive goes up the parent port and
+ * the others follow it back down. Each member must send the same number
+ * of packets on a lossless path through the tree. */
+enum { SW_AGG_ROOT = UINT16_MAX };
+
+struct sw_agg_spec {
+	uint32_t n_members;          /* member connections */
+	const uint32_t *member_ep;   /* per member: its endpoint */
+	const uint32_t *member_qpn;  /* per member: its packets' destination QP */
+	uint16_t n_child;            /* child ports (at least 2): hosts or switches below */
+	const uint16_t *child_ports;
+	uint16_t up_port;            /* the parent's port, or SW_AGG_ROOT */
+};
+
+/* Per group: what the switch did. */
+struct sw_agg_stats {
+	uint64_t contributions;      /* packets reduced (held or sent up) */
+	uint64_t slots;              /* slots whose packets left reduced */
+	uint64_t errors;             /* a contribution lost or out of place, a result
+				      * for no slot, or no memory for the ring: the
+				      * slot went on unreduced */
+};
+
+/* Add a group (before the run): 0, -EINVAL (a port out of range or twice,
+ * fewer than two children), -EEXIST (a member already in a group of this
+ * switch) or -ENOMEM. */
+int sw_agg_add(struct sw *s, const struct sw_agg_spec *spec);
+uint32_t sw_agg_groups(const struct sw *s);
+/* Frames of DSCP @dscp (IB: any SL) arriving on port @port are kept from
+ * loss: PFC on their priority, or InfiniBand's credits. */
+bool sw_class_lossless(const struct sw *s, uint16_t port, uint8_t dscp);
+/* Group @i's counters (in the order added), NULL past the last. */
+const struct sw_agg_stats *sw_agg_group_stats(const struct sw *s, uint32_t i);
 /* Replace the forwarding of @s by @fib (as in sw_new; the same endpoints'
  * ports, any classes and groups), between events: the ECMP groups are
  * rebuilt and the policy's per-group state with them (round-robin

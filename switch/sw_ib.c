@@ -151,10 +151,13 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 		}
 	}
 	out = s->grp_ports[o + pick];
-	op = &s->ports[out];
 	/* The VL it came on (the sender's port stamps it in the metadata,
 	 * as in the LRH). */
 	in_vl = pm->tc & (PKT_N_PRIO - 1);
+	if (unlikely(s->agg_on) && pm->kind == PKT_KIND_DATA &&
+	    sw_agg_rx(s, in_port, m, &v, ep, out, in_vl, 0))
+		return;
+	op = &s->ports[out];
 	vl = s->port_sl2vl[out][v.cls & (SW_IB_N_SL - 1)];
 	if (vl != in_vl)
 		pkt_ib_set_vl(m, vl);
@@ -186,7 +189,8 @@ static void sw_departing_ib(void *owner, struct port *p, struct rte_mbuf *m, uin
 	(void)m;
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* flow-control packets hold no buffer */
-	sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
+	if (likely(sw_tag_holds_buf(tag)))
+		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 }
 
 const struct port_ops sw_port_ops_ib = {

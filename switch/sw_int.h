@@ -42,6 +42,15 @@ enum {
 	SW_TAG_INT_WHOLE = 1u << 22,
 	SW_TAG_INT_OFF_SHIFT = 23,
 };
+/* A tag with SW_TAG_INT_WHOLE and not SW_TAG_INT (which INT never makes):
+ * the frame holds no buffer any more, nothing to give back when it leaves
+ * (an in-network reduction's held packet once its slot's partial sum went
+ * up: the aggregation's own memory holds it, sw_agg.c). */
+#define SW_TAG_NOBUF ((uint32_t)SW_TAG_INT_WHOLE)
+static inline bool sw_tag_holds_buf(uint32_t tag)
+{
+	return (tag & (SW_TAG_INT | SW_TAG_INT_WHOLE)) != SW_TAG_NOBUF;
+}
 _Static_assert(PKT_VIEW_MAX_HDR_BYTES < 512, "an INT record's offset fits the tag's 9 bits");
 
 /* Accounting of one ingress port and priority (a "priority group"); 16
@@ -111,6 +120,7 @@ struct sw {
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
 	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
+	uint8_t agg_on;                /* in-network reduction groups are set (agg below) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
@@ -140,6 +150,7 @@ struct sw {
 	uint16_t *lft_pick;            /* IB: per endpoint, the index in its group of the
 				        * port the routing engine chose (the LFT); NULL
 				        * on Ethernet */
+	struct sw_agg *agg;            /* in-network reduction groups (sw_agg.c), NULL: none */
 	uint16_t (*ibcc_skip)[PKT_IB_N_VL]; /* IB CC: per port and VL, eligible packets
 					     * still to skip before the next FECN mark
 					     * (sw_ibcc_take); only with p.ib_cc.threshold,
@@ -184,6 +195,17 @@ int sw_aqm_setup(struct sw *s);
  * 0, or the manager's error with @err filled ("port N ..."). */
 int sw_aqm_port_rate(struct sw *s, uint16_t i, uint64_t rate_bps, char err[CFG_ERR_BYTES]);
 void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
+/* In-network reduction (sw_agg.c): a data packet arriving on @in_port for
+ * endpoint @ep, parsed to its link layer's addresses (@v), which the
+ * forwarding sends out @out in queue @tc (Ethernet; IB: the VL is made
+ * here for the port it takes) and charges to ingress group @prio. When it
+ * is a member's contribution or result of a group here, the reduction
+ * takes it: returns 1 (held, sent up, released or dropped); returns 0 for
+ * the forwarding to go on with it (any other packet, and a result on its
+ * way down after its slot's held packets left). */
+int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_view *v,
+	      uint32_t ep, uint16_t out, uint8_t prio, uint8_t tc);
+void sw_agg_free(struct sw *s);
 /* IB congestion control's congestion point (IBTA A10; sw_ibcc.c): the IB
  * data packet @m (@frame_bytes long, VCRC included) is being queued on
  * data VL @vl of egress port @p, @q_bytes frame bytes already queued on

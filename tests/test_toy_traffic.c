@@ -237,7 +237,7 @@ static void test_toy_collective_alg(void)
 	CU_ASSERT_NOT_EQUAL(ttr_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-reduce, "
 				    "algorithm: toy-direct, size: 64KiB}]\n", &e, err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "algorithm toy-direct does not run all-reduce (ring: all but "
-				       "all-to-all; hierarchical, halving-doubling, tree: all-reduce; "
+				       "all-to-all; hierarchical, halving-doubling, tree, in-network: all-reduce; "
 				       "direct: all-to-all; toy-direct: all-gather)"));
 	exp_free(e);
 	CU_ASSERT_NOT_EQUAL(ttr_load(TT_COLL_TOPO "traffic: [{kind: collective, collective: all-gather, "

@@ -214,7 +214,10 @@ static int tg_msgs_init(struct tg *t, const struct tg_msg *msgs, uint32_t n_msgs
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		struct tg_path p;
 
-		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps || msgs[i].src == msgs[i].dst ||
+		/* A message to its own endpoint only as an in-network
+		 * reduction's (the switches send it back). */
+		if (msgs[i].src >= n_eps || msgs[i].dst >= n_eps ||
+		    (msgs[i].src == msgs[i].dst && (msgs[i].chan & 0xFF00) != TG_CHAN_INNET) ||
 		    msgs[i].qps < 1 || msgs[i].qps > TG_MAX_QPS) {
 			snprintf(err, CFG_ERR_BYTES, "message %u: bad endpoints %u -> %u", i, msgs[i].src,
 				 msgs[i].dst);
@@ -447,6 +450,11 @@ const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n)
 {
 	*n = t->n_flows;
 	return t->flows;
+}
+
+uint32_t tg_msg_rqpn(const struct tg *t, uint32_t msg)
+{
+	return nic_qp_num(t->rqps[t->slots[msg].qp]);
 }
 
 uint32_t tg_n_done(const struct tg *t) { return t->n_done; }

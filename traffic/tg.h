@@ -57,6 +57,9 @@ enum {
 	TG_CHAN_PXN = 0xFFFF, /* the connection tag of PXN's NVLink hops (the NCCL model's
 			       * all-to-all, tg_coll_direct.c): a rank's bytes on their way to
 			       * the NIC of another GPU, not bytes it sends a peer */
+	TG_CHAN_INNET = 0xFE00, /* the connection tag of channel c of an in-network all-reduce
+				 * (tg_coll_innet.c): TG_CHAN_INNET + c (c < 256); the only
+				 * messages whose source is their destination */
 };
 
 /* One message to send. */
@@ -369,6 +372,22 @@ const char *tg_graph_par_plan(const struct tg_graph *g, const void *msgs, uint32
 			      const uint16_t *ep_part, uint64_t la_ps, uint16_t *home, uint16_t *comp);
 
 /* A graph being built (zero-initialised; tg_graph_free). */
+/* An in-network reduction group (tg_coll_innet.c): one connection per
+ * member from its endpoint to itself, which the switches of a tree over
+ * the members reduce (switch/sw.h, sw_agg_add; run/fabric_agg.c lays the
+ * tree). The instances of one workload's channel share it. */
+struct tg_agg {
+	uint16_t workload;   /* the workload that made it */
+	uint16_t chan;       /* its members' connection tag */
+	uint32_t comm;       /* and communicator */
+	uint32_t n;          /* members */
+	uint8_t dscp;        /* DSCP of their data (the tree's class must be lossless) */
+	uint32_t *ep;        /* per member: its endpoint */
+	uint32_t *msg;       /* per member: a message on its connection (to find its QPs) */
+	const struct cfg_node *at; /* the workload's algorithm key (the experiment's
+			      * document), for a refusal of the tree */
+};
+
 struct tg_graph {
 	struct tg_node *ops;   /* operations, in an order where each follows what it waits for */
 	uint32_t n_ops;      /* their count */
@@ -381,6 +400,8 @@ struct tg_graph {
 	struct tg_stream *streams; /* streamed instances (their arrays malloc'd) */
 	uint32_t n_streams;  /* their count */
 	uint32_t cap_streams; /* allocated */
+	struct tg_agg *aggs; /* in-network reduction groups (malloc'd, with their arrays) */
+	uint32_t n_aggs;     /* their count */
 };
 
 /* Append stream @s (taken: its arrays are the graph's now; its msgs and
@@ -477,6 +498,9 @@ struct tg *tg_new(struct sim *sim, struct nic **nics, uint32_t n_nics, const str
 		  const struct tg_graph *graph, tg_path_fn path, void *path_arg,
 		  const struct tg_framing *fr, char err[CFG_ERR_BYTES]);
 void tg_free(struct tg *t); /* NULL is fine */
+/* The QP number listed message @msg's packets are sent to (its
+ * connection's receiving QP; in-network reduction's member key). */
+uint32_t tg_msg_rqpn(const struct tg *t, uint32_t msg);
 const struct tg_flow *tg_flows(const struct tg *t, uint32_t *n);
 /* Messages completed successfully so far. */
 uint32_t tg_n_done(const struct tg *t);

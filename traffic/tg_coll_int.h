@@ -173,6 +173,9 @@ void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct 
 int tg_cb_nccl_auto(struct tg_cb *b, const struct tg_nccl_cfg *c);
 /* The double binary tree (tg_coll_tree.c), which the tuner may pick. */
 extern const struct tg_coll_alg_ops tg_coll_tree_alg;
+/* The in-network all-reduce (tg_coll_innet.c): Simple alone under the
+ * model. */
+extern const struct tg_coll_alg_ops tg_coll_innet_alg;
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

@@ -333,8 +333,9 @@ int tg_cb_nccl_check(const struct tg_coll_alg_ops *alg, bool data, const struct 
 		cfg_errorf(err, at, "nccl: the NCCL model's transfers carry its protocol's lines, not data: data: true needs nccl: off");
 		return -EINVAL;
 	}
-	if (strcmp(name, "ring") != 0 && strcmp(name, "tree") != 0 && strcmp(name, "direct") != 0) {
-		cfg_errorf(err, at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, and direct for all-to-all), not %s",
+	if (strcmp(name, "ring") != 0 && strcmp(name, "tree") != 0 && strcmp(name, "direct") != 0 &&
+	    strcmp(name, "in-network") != 0) {
+		cfg_errorf(err, at, "nccl: the NCCL model runs NCCL's algorithms (ring, tree, in-network for NVLS and SHARP, and direct for all-to-all), not %s",
 			   name);
 		return -EINVAL;
 	}
@@ -345,6 +346,15 @@ void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct 
 		     const struct tg_nccl_shape *tree, uint64_t slice_bytes, uint32_t channels)
 {
 	tg_nccl_plan(c, shape, b->bytes, &b->nccl);
+	if (b->alg == &tg_coll_innet_alg && b->nccl.proto != TG_NCCL_IDEAL) {
+		/* NVLS and CollNet run Simple alone; NCCL's cost model of them
+		 * is not this one's (its estimate is left out: 0). */
+		struct tg_nccl_cfg simple = *c;
+
+		simple.proto = TG_NCCL_SIMPLE;
+		tg_nccl_plan(&simple, shape, b->bytes, &b->nccl);
+		b->nccl.predicted_us = 0;
+	}
 	if (tree) {
 		/* NCCL_ALGO unset: the algorithm (with its protocol) of least
 		 * time in NCCL's cost model, the ring on a tie. */

@@ -17,7 +17,8 @@
 	X(struct tg_coll_alg_ops, tg_coll_hier_alg) \
 	X(struct tg_coll_alg_ops, tg_coll_hd_alg) \
 	X(struct tg_coll_alg_ops, tg_coll_direct_alg) \
-	X(struct tg_coll_alg_ops, tg_coll_tree_alg)
+	X(struct tg_coll_alg_ops, tg_coll_tree_alg) \
+	X(struct tg_coll_alg_ops, tg_coll_innet_alg)
 
 TG_COLL_ALG_BUILTIN(REG_DECLARE)
 

@@ -81,6 +81,11 @@ bool tg_graph_parallel(const struct tg_graph *g)
 void tg_graph_free(struct tg_graph *g)
 {
 	tg_graph_free_streams(g);
+	for (uint32_t i = 0; i < g->n_aggs; i++) {
+		free(g->aggs[i].ep);
+		free(g->aggs[i].msg);
+	}
+	free(g->aggs);
 	free(g->ops);
 	free(g->deps);
 	free(g->data.xfers);

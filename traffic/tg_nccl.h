@@ -28,6 +28,14 @@ enum tg_nccl_proto {
 /* "off", "LL", "LL128", "Simple" by value; NULL-terminated. */
 extern const char *const tg_nccl_proto_names[TG_NCCL_N + 1];
 
+enum {
+	/* NVLS's share of what NCCL's Simple copies reach on NVLink, Hopper:
+	 * nvlsEfficiency in NCCL's tuner (src/graph/tuning.cc; 0.74 for
+	 * Blackwell). The in-network all-reduce in an NVLink domain runs at
+	 * it under the model (tg_coll_innet.c). */
+	TG_NCCL_NVLS_EFF_PPM = 850000,
+};
+
 /* An all-reduce's algorithm under the model (NCCL_ALGO). */
 enum tg_nccl_algo {
 	TG_NCCL_ALGO_AUTO, /* ring or tree, the tuner's pick */

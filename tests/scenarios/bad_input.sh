@@ -762,8 +762,23 @@ exp nccl-latency "nccl-latency.yaml:2:[0-9]+: .*time" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {net_latency: soon}}]"
 exp nccl-pxn "nccl-pxn.yaml:2:[0-9]+: expected true or false, got 'on'" \
 	"$rt" "traffic: [{kind: collective, collective: all-to-all, size: 1MiB, nccl: {pxn: on}}]"
-exp nccl-alg "nccl-alg.yaml:2:[0-9]+: nccl: the NCCL model runs NCCL's algorithms \\(ring, tree, and direct for all-to-all\\), not halving-doubling" \
+exp nccl-alg "nccl-alg.yaml:2:[0-9]+: nccl: the NCCL model runs NCCL's algorithms \\(ring, tree, in-network for NVLS and SHARP, and direct for all-to-all\\), not halving-doubling" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 1MiB, nccl: on}]"
+# In-network reduction (algorithm in-network): what the switches cannot
+# reduce is refused at the workload's algorithm key.
+exp innet-data "innet-data.yaml:[0-9]+:[0-9]+: algorithm in-network: the switches count packets, they do not add values" \
+	"$good_topo" "fabric: {pfc: {priorities: [3]}}" "nic: {payload: true, recovery: go-back-n}" \
+	"traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24, data: true}]"
+exp innet-qps "innet-qps.yaml:3:[0-9]+: algorithm in-network: needs one QP per connection" \
+	"$good_topo" "fabric: {pfc: {priorities: [3]}}" \
+	"traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24, qps: 2}]"
+exp innet-lossy "innet-lossy.yaml:2:[0-9]+: algorithm in-network: the class of DSCP 24 is not lossless at leaf0" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24}]"
+exp innet-tree "innet-tree.yaml:3:[0-9]+: algorithm in-network: the ranks' 8 switches \\(edge0, edge1, ...\\) share no switch above them" \
+	"topology: {kind: fat-tree, k: 4}" "fabric: {pfc: {priorities: [3]}}" \
+	"traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24}]"
+exp innet-kind "innet-kind.yaml:2:[0-9]+: algorithm in-network does not run all-gather" \
+	"$good_topo" "traffic: [{kind: collective, collective: all-gather, ranks: all, algorithm: in-network, size: 1MiB}]"
 exp nccl-data "nccl-data.yaml:[0-9]+:[0-9]+: nccl: the NCCL model's transfers carry its protocol's lines, not data" \
 	"$rt" "nic: {payload: true, recovery: go-back-n}" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, data: true, nccl: on}]"
 exp nccl-train "nccl-train.yaml:2:[0-9]+: unknown value 'fast'" \

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# In-network reduction (algorithm in-network: SHARP's trees in Ethernet and
+# InfiniBand switches, NVLS in an NVLink switch). Independent expectations:
+# - NVLS (experiments/nvls-allreduce.yaml, 8 H100s, NCCL model): busbw at
+#   256 MiB and 1 GiB within 10% of the ~480 GB/s published for NVLS on 8
+#   H100s at large sizes (nccl-tests issue 212), every size Simple;
+# - NVLS without the model: 256 MiB within 1% above the wire's bound, each
+#   GPU's NVLink carrying (n + 1)/n x S each way at 450 GB/s x 4096 /
+#   4178 B (analytic);
+# - SHARP (experiments/sharp-allreduce.yaml, 8 hosts on 2 leaves): S at
+#   the NIC's payload ceiling (12.25 GB/s) within 1% above it, and the
+#   ring on the same hosts 2(n-1)/n = 1.75 times as long within 3%
+#   (analytic: a ring's rank sends 2(n-1)/n x S, in-network's S);
+# - the tree's links (ports.csv): one uplink of each leaf, to the root,
+#   carries S (its frames, within 2% above), the other nothing of it;
+#   with two channels the two trees take a spine each (S/2 on every
+#   uplink); the leaves' hosts each send S;
+# - the same on InfiniBand (sw_ib.c's path), no drop, at least RoCE's
+#   algbw (smaller headers) and at most the line rate;
+# - refusals: tests/scenarios/bad_input.sh.
+#   in_network.sh FABEMU EXPERIMENTS_DIR
+set -eu
+fabemu=$1
+dir=$2
+. "$(dirname "$0")/lib.sh"
+
+"$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/nvls" -q || bad "nvls-allreduce"
+"$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/nvls0" -q --set traffic.0.nccl=off \
+	--set 'traffic.0.sizes=[256MiB]' || bad "nvls without the NCCL model"
+"$fabemu" run "$dir/sharp-allreduce.yaml" -o "$tmp/sharp" -q || bad "sharp-allreduce"
+# The in-network workload alone, for its links.
+python3 - "$dir/sharp-allreduce.yaml" "$tmp/alone.yaml" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+out, skip = [], 0
+for l in lines:
+    if "name: ring" in l:
+        skip = 2
+    if skip:
+        skip -= 1
+        continue
+    if "collectives.ring" in l:
+        continue
+    out.append(l)
+open(sys.argv[2], "w").write("\n".join(out).replace("topology: {kind", "topology: {kind", 1))
+PY
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/alone" -q || bad "sharp alone"
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/two" -q --set traffic.0.channels=2 || bad "sharp, two channels"
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/ib" -q --set fabric.link_layer=infiniband || bad "sharp on InfiniBand"
+python3 - "$tmp" <<'PY' || fail=1
+import csv, json, sys
+from scen import say, done
+d = sys.argv[1]
+def rows(run, f="collectives.csv"):
+    return list(csv.DictReader(open("%s/%s/%s" % (d, run, f))))
+nv = [r for r in rows("nvls") if r["status"] == "complete"]
+say(len(nv) == 6 and all(r["protocol"] == "Simple" and r["algorithm"] == "in-network" for r in nv),
+    "NVLS: 6 sizes from 1 MiB to 1 GiB, in-network, Simple")
+for r in nv[-2:]:
+    b = float(r["busbw_GBps"])
+    say(abs(b - 480) <= 48, "NVLS %s B: busbw %.1f GB/s within 10%% of 480 (nccl-tests issue 212)" % (r["size_bytes"], b))
+r0 = rows("nvls0")[0]
+S, n = int(r0["size_bytes"]), int(r0["ranks"])
+bound = S * (n + 1) / n / (450e9 * 4096 / 4178) * 1e6
+t0 = float(r0["time_us"])
+say(bound <= t0 <= 1.01 * bound, "NVLS without the model, 256 MiB: %.2f us, the wire's bound %.2f us (within 1%% above)" % (t0, bound))
+sh = {r["workload"]: r for r in rows("sharp")}
+S, n = int(sh["sharp"]["size_bytes"]), int(sh["sharp"]["ranks"])
+ceil = 100e9 / 8 * 4096 / 4178
+ts, tr = float(sh["sharp"]["time_us"]), float(sh["ring"]["time_us"])
+bound = S / ceil * 1e6
+say(bound <= ts <= 1.01 * bound, "SHARP 16 MiB: %.2f us, S at the NIC ceiling %.2f us (within 1%% above)" % (ts, bound))
+bb = float(sh["sharp"]["busbw_GBps"])
+say(abs(bb - S / ts / 1e3 * 2 * (n - 1) / n) <= 1e-3 * bb, "busbw = algbw x 2(n-1)/n")
+say(abs(tr / ts / (2 * (n - 1) / n) - 1) <= 0.03, "the ring takes %.3f x as long: 2(n-1)/n = %.3f within 3%%" % (tr / ts, 2 * (n - 1) / n))
+def ups(run):
+    p = {(r["node"], r["peer"].split(":")[0]): int(r["tx_bytes"]) for r in rows(run, "ports.csv")}
+    return {l: [p[(l, s)] for s in ("spine0", "spine1")] for l in ("leaf0", "leaf1")}, p
+wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 of headers
+u, p = ups("alone")
+say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
+    "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
+hosts = [v for (a, b), v in p.items() if a.startswith("h")]
+say(len(hosts) == 8 and all(wire <= v <= 1.02 * wire for v in hosts), "each host sends S (with headers, and its ACKs)")
+u2, _ = ups("two")
+say(all(abs(x - wire / 2) <= 0.02 * wire / 2 for v in u2.values() for x in v),
+    "two channels: the trees take a spine each, S/2 on every uplink: %s" % u2)
+ib = rows("ib")[0]
+s = json.load(open("%s/ib/summary.json" % d))
+a_ib, a_roce = float(ib["algbw_GBps"]), float(rows("alone")[0]["algbw_GBps"])
+say(ib["status"] == "complete" and s["drops"]["total"] == 0 and a_roce <= a_ib <= 12.5,
+    "InfiniBand: complete, no drop, algbw %.3f GB/s between RoCE's %.3f and the line's 12.5" % (a_ib, a_roce))
+done()
+PY
+exit "$fail"
