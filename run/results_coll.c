@@ -282,15 +282,22 @@ static bool res_coll_nic(const struct fabric *f, uint16_t w, uint32_t n_ranks,
 	if (e->ll->nic_params)
 		e->ll->nic_params(e, &np);
 	c->share = (double)most * n_ranks / (double)total;
-	/* In-network reduction: a rank sends S, the bus bytes over the bus
-	 * factor (a ring's rank sends the bus bytes). */
-	for (uint32_t i = 0; i < e->n_colls; i++)
-		if (e->colls[i].workload == w) {
-			c->innet = strcmp(tg_coll_alg_names()[e->colls[i].alg], "in-network") == 0;
-			if (c->innet)
-				c->share /= tg_coll_bus_factor(e->colls[i].kind, n_ranks);
-			break;
-		}
+	/* In-network reduction: the busiest NIC's bytes over the bus bytes
+	 * (S x the bus factor) of the workload's instances; a rank sends S
+	 * through its NIC (flat), or S / G (CollNet's shape, G GPUs a node),
+	 * where a ring's sends the bus bytes. */
+	{
+		double bus = 0;
+
+		for (uint32_t i = 0; i < e->n_colls; i++)
+			if (e->colls[i].workload == w &&
+			    strcmp(tg_coll_alg_names()[e->colls[i].alg], "in-network") == 0) {
+				c->innet = true;
+				bus += (double)e->colls[i].bytes * tg_coll_bus_factor(e->colls[i].kind, n_ranks);
+			}
+		if (c->innet && bus > 0)
+			c->share = (double)most / bus;
+	}
 	c->node = t->eps[best].node;
 	c->rate_bps = port_rate_bps(fabric_port((struct fabric *)f, c->node, t->eps[best].port));
 	c->mtu_bytes = np.mtu_bytes;
@@ -376,7 +383,7 @@ void res_print_collectives(const struct fabric *f, FILE *out)
 		}
 		if (nic && cn.innet)
 			fprintf(out,
-				"  per NIC: busbw x %.4f (in-network: %s sends S, the bus bytes / %.4f); NIC ceiling %.2f GB/s (%.0f Gb/s x %u / %u B on the wire); ceiling = NIC ceiling / %.4f\n",
+				"  per NIC: busbw x %.4f (in-network: %s sends the bus bytes / %.4f); NIC ceiling %.2f GB/s (%.0f Gb/s x %u / %u B on the wire); ceiling = NIC ceiling / %.4f\n",
 				cn.share, f->topo->nodes[cn.node].name, 1 / cn.share, cn.ceiling_GBps,
 				(double)cn.rate_bps / 1e9, cn.mtu_bytes, cn.wire_bytes, cn.share);
 		else if (nic)

@@ -102,11 +102,12 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
-/* The data path of a frame arriving on @in, with the INT work compiled in
- * or out (@int_on is a constant in each caller: sw_rx, sw_rx_int), so that
- * switches without INT run exactly the code they ran before it. */
+/* The data path of a frame arriving on @in, with the INT work and the
+ * in-network reduction's compiled in or out (@int_on and @agg are
+ * constants in each caller: sw_rx, sw_rx_int, sw_rx_agg, sw_rx_int_agg),
+ * so that switches without them run exactly the code they ran before. */
 static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct port *in,
-							      struct rte_mbuf *m, bool int_on)
+							      struct rte_mbuf *m, bool int_on, bool agg)
 {
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
@@ -164,8 +165,7 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	}
 	prio = s->dscp_to_prio[v.cls];
 	tc = s->prio_to_tc[prio];
-	if (unlikely(s->agg_on) && pm->kind == PKT_KIND_DATA &&
-	    sw_agg_rx(s, in_port, m, &v, ep, out, prio, tc))
+	if (agg && pm->kind == PKT_KIND_DATA && sw_agg_rx(s, in_port, m, &v, ep, out, prio, tc))
 		return;
 	op = &s->ports[out];
 	if (int_on && pm->kind == PKT_KIND_DATA)
@@ -185,26 +185,38 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 
 static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
 {
-	sw_rx_body(owner, in, m, false);
+	sw_rx_body(owner, in, m, false, false);
 }
 
 /* sw_rx of a switch with INT on (fabric.int). */
 static void sw_rx_int(void *owner, struct port *in, struct rte_mbuf *m)
 {
-	sw_rx_body(owner, in, m, true);
+	sw_rx_body(owner, in, m, true, false);
 }
 
-/* A frame leaves a queue of @p: give its buffer back, mark it at dequeue,
- * and with @int_on (a constant, as in sw_rx_body) fill its INT record. */
+/* sw_rx of a switch with in-network reduction groups (sw_agg_add). */
+static void sw_rx_agg(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, false, true);
+}
+
+static void sw_rx_int_agg(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_body(owner, in, m, true, true);
+}
+
+/* A frame leaves a queue of @p: give its buffer back (with @agg, unless
+ * it holds none: SW_TAG_NOBUF), mark it at dequeue, and with @int_on fill
+ * its INT record (constants, as in sw_rx_body). */
 static inline __attribute__((always_inline)) void
 sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-		  uint32_t frame_bytes, uint32_t tag, bool int_on)
+		  uint32_t frame_bytes, uint32_t tag, bool int_on, bool agg)
 {
 	struct sw *s = owner;
 
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* our own PFC frames hold no buffer */
-	if (likely(sw_tag_holds_buf(tag)))
+	if (!agg || sw_tag_holds_buf(tag))
 		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 	if (unlikely(s->ecn_deq_mask & (1u << tc)))
 		sw_ecn(s, p, m, port_tc_bytes(p, tc));
@@ -215,13 +227,25 @@ sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 			 uint32_t frame_bytes, uint32_t tag)
 {
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false);
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false, false);
 }
 
 static void sw_departing_int(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 			     uint32_t frame_bytes, uint32_t tag)
 {
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true);
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true, false);
+}
+
+static void sw_departing_agg(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			     uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false, true);
+}
+
+static void sw_departing_int_agg(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+				 uint32_t frame_bytes, uint32_t tag)
+{
+	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true, true);
 }
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
@@ -481,6 +505,26 @@ static const struct port_ops sw_port_ops_int = {
 	.rx = sw_rx_int,
 	.departing = sw_departing_int,
 };
+
+/* ... and of a switch with in-network reduction groups (sw_agg_ports). */
+static const struct port_ops sw_port_ops_agg = {
+	.rx = sw_rx_agg,
+	.departing = sw_departing_agg,
+};
+
+static const struct port_ops sw_port_ops_int_agg = {
+	.rx = sw_rx_int_agg,
+	.departing = sw_departing_int_agg,
+};
+
+void sw_agg_ports(struct sw *s)
+{
+	const struct port_ops *ops = sw_on_ib(s) ? &sw_port_ops_ib_agg
+				     : s->p.int_on ? &sw_port_ops_int_agg : &sw_port_ops_agg;
+
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		port_set_owner(&s->ports[i], ops, s);
+}
 
 struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_ports,
 		  const struct sw_params *p, const struct fib_rows *fib)

@@ -88,7 +88,6 @@ void sw_agg_free(struct sw *s)
 	free(a->key_grp);
 	free(a);
 	s->agg = NULL;
-	s->agg_on = 0;
 }
 
 static int sw_agg_key_cmp(const void *x, const void *y)
@@ -173,7 +172,8 @@ int sw_agg_add(struct sw *s, const struct sw_agg_spec *sp)
 			return -EINVAL; /* a port twice */
 		g->child_of[sp->child_ports[c]] = c;
 	}
-	s->agg_on = 1;
+	if (a->n_grp == 1)
+		sw_agg_ports(s);
 	return sw_agg_keys_add(a, sp, gi);
 }
 

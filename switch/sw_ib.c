@@ -102,8 +102,10 @@ static void sw_ib_drop(struct sw *s, struct port *in, struct rte_mbuf *m, enum s
 	sw_drop(s, m, r);
 }
 
-/* The data path of a packet arriving on @in. */
-static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
+/* The data path of a packet arriving on @in, the in-network reduction's
+ * work compiled in or out (@agg, a constant in each caller). */
+static inline __attribute__((always_inline)) void sw_rx_ib_body(void *owner, struct port *in,
+								 struct rte_mbuf *m, bool agg)
 {
 	struct sw *s = owner;
 	struct pkt_meta *pm = pkt_meta(m);
@@ -154,8 +156,7 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	/* The VL it came on (the sender's port stamps it in the metadata,
 	 * as in the LRH). */
 	in_vl = pm->tc & (PKT_N_PRIO - 1);
-	if (unlikely(s->agg_on) && pm->kind == PKT_KIND_DATA &&
-	    sw_agg_rx(s, in_port, m, &v, ep, out, in_vl, 0))
+	if (agg && pm->kind == PKT_KIND_DATA && sw_agg_rx(s, in_port, m, &v, ep, out, in_vl, 0))
 		return;
 	op = &s->ports[out];
 	vl = s->port_sl2vl[out][v.cls & (SW_IB_N_SL - 1)];
@@ -178,20 +179,50 @@ static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
 	port_enqueue_tag(op, m, vl, pm->frame_bytes, sw_tag(in_port, in_vl, adm.pool));
 }
 
+static void sw_rx_ib(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_ib_body(owner, in, m, false);
+}
+
+static void sw_rx_ib_agg(void *owner, struct port *in, struct rte_mbuf *m)
+{
+	sw_rx_ib_body(owner, in, m, true);
+}
+
 /* A packet leaves a queue of @p: its buffer goes back, and with it the
- * ingress VL's credits (IB CC marked it when it was queued). */
-static void sw_departing_ib(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			    uint32_t frame_bytes, uint32_t tag)
+ * ingress VL's credits (IB CC marked it when it was queued); with @agg
+ * (a constant) not for one that holds none (SW_TAG_NOBUF). */
+static inline __attribute__((always_inline)) void
+sw_departing_ib_body(void *owner, uint8_t tc, uint32_t frame_bytes, uint32_t tag, bool agg)
 {
 	struct sw *s = owner;
 
-	(void)p;
-	(void)m;
 	if (unlikely(tc == PORT_TC_CTRL))
 		return; /* flow-control packets hold no buffer */
-	if (likely(sw_tag_holds_buf(tag)))
+	if (!agg || sw_tag_holds_buf(tag))
 		sw_mmu_release(s, sw_tag_port(tag), sw_tag_prio(tag), sw_tag_pool(tag), frame_bytes);
 }
+
+static void sw_departing_ib(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+			    uint32_t frame_bytes, uint32_t tag)
+{
+	(void)p;
+	(void)m;
+	sw_departing_ib_body(owner, tc, frame_bytes, tag, false);
+}
+
+static void sw_departing_ib_agg(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
+				uint32_t frame_bytes, uint32_t tag)
+{
+	(void)p;
+	(void)m;
+	sw_departing_ib_body(owner, tc, frame_bytes, tag, true);
+}
+
+const struct port_ops sw_port_ops_ib_agg = {
+	.rx = sw_rx_ib_agg,
+	.departing = sw_departing_ib_agg,
+};
 
 const struct port_ops sw_port_ops_ib = {
 	.rx = sw_rx_ib,

@@ -120,7 +120,6 @@ struct sw {
 	uint32_t n_paused;             /* priority groups in XOFF */
 	uint16_t n_ports;              /* ports */
 	uint8_t path_kind;             /* enum sw_path_kind of the policy (p.path) */
-	uint8_t agg_on;                /* in-network reduction groups are set (agg below) */
 	struct sw_stats stats;         /* counters */
 	uint8_t dscp_to_prio[64];      /* classification */
 	uint8_t prio_to_tc[PKT_N_PRIO]; /* queue per priority */
@@ -259,6 +258,11 @@ int sw_ib_lft_build(uint8_t engine, uint8_t tier, const struct fib_rows *fib,
 		    const uint16_t *grp_ports, uint16_t n_ports, uint16_t **out);
 /* The port callbacks of a switch on InfiniBand (sw_ib.c). */
 extern const struct port_ops sw_port_ops_ib;
+/* ... with in-network reduction (sw_agg_ports). */
+extern const struct port_ops sw_port_ops_ib_agg;
+/* Give @s's ports the data path with the in-network reduction's work
+ * (sw.c; sw_agg_add, at the first group). */
+void sw_agg_ports(struct sw *s);
 
 /* The shipped path-choice policies (one file each; registry in sw_path.c). */
 extern const struct sw_path_ops sw_path_ecmp_ops;

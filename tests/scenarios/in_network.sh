@@ -17,6 +17,13 @@
 #   uplink); the leaves' hosts each send S;
 # - the same on InfiniBand (sw_ib.c's path), no drop, at least RoCE's
 #   algbw (smaller headers) and at most the line rate;
+# - CollNet's shape (2 nodes x 8 GPUs, all 16, without the model, 256
+#   MiB): NVLink-bound, each GPU's NVLink carrying the two rings' 2 x 7/8
+#   x S each way: within 1% above 1.75 S / (450 GB/s x 4096/4178), the
+#   network stage (S/8 a NIC) hidden under it by the rounds' pipeline;
+#   each NIC sends S/8 (its frames, and ACKs), and nothing of it crosses
+#   a spine (both nodes' NICs of a rail share its leaf: the tree is
+#   there);
 # - refusals: tests/scenarios/bad_input.sh.
 #   in_network.sh FABEMU EXPERIMENTS_DIR
 set -eu
@@ -47,6 +54,9 @@ PY
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/alone" -q || bad "sharp alone"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/two" -q --set traffic.0.channels=2 || bad "sharp, two channels"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/ib" -q --set fabric.link_layer=infiniband || bad "sharp on InfiniBand"
+"$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/collnet" -q --set 'traffic.0.ranks=all' \
+	--set traffic.0.nccl=off --set 'traffic.0.sizes=[256MiB]' --set 'fabric={pfc: {priorities: [3]}}' \
+	--set traffic.0.dscp=24 --set 'expect=[]' || bad "CollNet's shape"
 python3 - "$tmp" <<'PY' || fail=1
 import csv, json, sys
 from scen import say, done
@@ -90,6 +100,18 @@ s = json.load(open("%s/ib/summary.json" % d))
 a_ib, a_roce = float(ib["algbw_GBps"]), float(rows("alone")[0]["algbw_GBps"])
 say(ib["status"] == "complete" and s["drops"]["total"] == 0 and a_roce <= a_ib <= 12.5,
     "InfiniBand: complete, no drop, algbw %.3f GB/s between RoCE's %.3f and the line's 12.5" % (a_ib, a_roce))
+cn = rows("collnet")[0]
+S = int(cn["size_bytes"])
+bound = 1.75 * S / (450e9 * 4096 / 4178) * 1e6
+t = float(cn["time_us"])
+say(cn["ranks"] == "16" and bound <= t <= 1.01 * bound,
+    "CollNet's shape, 16 GPUs, 256 MiB: %.2f us, the NVLink rings' bound %.2f us (within 1%% above)" % (t, bound))
+pc = rows("collnet", "ports.csv")
+nics = [int(r["tx_bytes"]) for r in pc if "/nic" in r["node"]]
+frames = S // 8 // 4096 * 4158
+say(len(nics) == 16 and all(frames <= v <= 1.02 * frames for v in nics), "each NIC sends S/8 (%d B of frames)" % frames)
+spine = [int(r["tx_bytes"]) for r in pc if r["node"].startswith("spine")]
+say(sum(spine) == 0, "nothing crosses a spine (the rail's leaf is the tree)")
 done()
 PY
 exit "$fail"

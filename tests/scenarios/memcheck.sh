@@ -91,6 +91,10 @@ declare -A how=(
 	[experiments/fct-websearch]="check --set traffic.0.duration=2ms"
 	# Tree all-reduces of 4 KiB and 256 MiB (7 s): of 4 KiB and 4 MiB.
 	[experiments/tree-vs-ring]="run --set traffic.0.sizes=[4KiB,4MiB]"
+	# In-network reduction: NVLS from 1 MiB to 1 GiB (4 s): to 4 MiB; SHARP
+	# and the ring of 16 MiB: of 1 MiB.
+	[experiments/nvls-allreduce]="run --set traffic.0.sizes.to=4MiB"
+	[experiments/sharp-allreduce]="run --set traffic.0.sizes=[1MiB] --set traffic.1.sizes=[1MiB]"
 	# One of its assertions fails on purpose (across_seeds.sh).
 	[scenarios/across-seeds]="run"
 )
@@ -122,6 +126,9 @@ add "nccl/p2p" "$vg_fabemu" run "$exp_dir/pipeline-bubble.yaml" -o out -q --set 
 	--set traffic.0.steps=1 --set traffic.0.pp_bytes=1MiB
 add "nccl/trace-streamed" "$vg_fabemu" run "$exp_dir/chakra-pp.yaml" -o out -q --set traffic.0.nccl=on \
 	--set outputs.flows_csv=false
+# In-network reduction in CollNet's shape (rings in the nodes, rail trees).
+add "innet/collnet" "$vg_fabemu" run "$exp_dir/nvls-allreduce.yaml" -o out -q --set 'traffic.0.ranks=all' \
+	--set 'traffic.0.sizes=[2MiB]' --set 'fabric={pfc: {priorities: [3]}}' --set traffic.0.dscp=24
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
