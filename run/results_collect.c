@@ -228,6 +228,23 @@ static int res_workloads(struct results *r, const struct fabric *f)
 	return 0;
 }
 
+/* in_network.*: the switches' reductions, summed; only in a run with an
+ * in-network reduction (algorithm in-network). */
+static int res_innet(struct results *r, const struct fabric *f)
+{
+	struct sw_agg_stats sum = { 0 };
+
+	if (!f->exp->graph.n_aggs)
+		return 0;
+	for (uint32_t i = 0; i < f->topo->n_switches; i++) {
+		struct sw_agg_stats st;
+
+		sw_agg_totals(f->sws[i], &st);
+		metric_fold(&sw_metrics_agg, &sum, &st);
+	}
+	return res_put_table(r, &sw_metrics_agg, NULL, &sum, NULL);
+}
+
 /* flows.NAME.STAT (NAME: a flows.csv column) over the completed messages. */
 static int res_flows(struct results *r, const struct fabric *f)
 {
@@ -286,6 +303,8 @@ static const struct res_section res_sections[] = {
 		  &res_metrics_train, NULL } },
 	{ NULL, RES_RUN, NULL, res_faults, (const struct metric_table *const[]){
 		  &fault_metrics_totals, &fault_metrics_each, NULL } },
+	{ NULL, RES_RUN, NULL, res_innet, (const struct metric_table *const[]){
+		  &sw_metrics_agg, NULL } },
 	{ NULL, RES_RUN, NULL, res_ib, (const struct metric_table *const[]){
 		  &port_metrics_credit, &port_metrics_granted, &res_metrics_ib_deadlock,
 		  &sw_metrics_fecn, NULL } },
@@ -417,6 +436,7 @@ static const struct {
 	{ &tg_line_fct, NULL },
 	{ &sw_line_drops, NULL },
 	{ NULL, res_print_coll },
+	{ &sw_line_agg, NULL },
 	{ NULL, res_print_incomplete },
 	{ &nic_line_recovery, NULL },
 	{ &port_line_pfc, NULL },

@@ -651,13 +651,17 @@ uint64_t sw_buffer_used(const struct sw *s) { return s->buffer_used; }
 #define SW_STATS_WORDS METRIC_WORDS(sizeof(struct sw_stats))
 #define SW_PORT_WORDS METRIC_WORDS(sizeof(struct sw_port_stats))
 
-uint32_t sw_result_words(const struct sw *s) { return SW_STATS_WORDS + s->n_ports * SW_PORT_WORDS; }
+uint32_t sw_result_words(const struct sw *s)
+{
+	return SW_STATS_WORDS + s->n_ports * SW_PORT_WORDS + sw_agg_result_words(s);
+}
 
 void sw_result_save(const struct sw *s, uint64_t *w)
 {
 	memcpy(w, &s->stats, sizeof(s->stats));
 	for (uint16_t i = 0; i < s->n_ports; i++)
 		memcpy(w + SW_STATS_WORDS + i * SW_PORT_WORDS, &s->px[i].stats, sizeof(s->px[i].stats));
+	sw_agg_result_save(s, w + SW_STATS_WORDS + s->n_ports * SW_PORT_WORDS);
 }
 
 void sw_result_load(struct sw *s, const uint64_t *w)
@@ -665,6 +669,7 @@ void sw_result_load(struct sw *s, const uint64_t *w)
 	memcpy(&s->stats, w, sizeof(s->stats));
 	for (uint16_t i = 0; i < s->n_ports; i++)
 		memcpy(&s->px[i].stats, w + SW_STATS_WORDS + i * SW_PORT_WORDS, sizeof(s->px[i].stats));
+	sw_agg_result_load(s, w + SW_STATS_WORDS + s->n_ports * SW_PORT_WORDS);
 }
 
 void sw_port_mac(uint32_t index, uint16_t i, uint8_t mac[6])

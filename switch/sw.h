@@ -240,10 +240,11 @@ struct sw_agg_spec {
 	uint16_t up_port;            /* the parent's port, or SW_AGG_ROOT */
 };
 
-/* Per group: what the switch did. */
+/* What a switch's reductions did, all its groups together. */
 struct sw_agg_stats {
 	uint64_t contributions;      /* packets reduced (held or sent up) */
-	uint64_t slots;              /* slots whose packets left reduced */
+	uint64_t slots;              /* slots whose packets left reduced (at the root,
+				      * or below it with their result) */
 	uint64_t errors;             /* a contribution lost or out of place, a result
 				      * for no slot, or no memory for the ring: the
 				      * slot went on unreduced */
@@ -254,11 +255,12 @@ struct sw_agg_stats {
  * switch) or -ENOMEM. */
 int sw_agg_add(struct sw *s, const struct sw_agg_spec *spec);
 uint32_t sw_agg_groups(const struct sw *s);
+/* @s's counters into @out (zeros without a group). */
+void sw_agg_totals(const struct sw *s, struct sw_agg_stats *out);
 /* Frames of DSCP @dscp (IB: any SL) arriving on port @port are kept from
  * loss: PFC on their priority, or InfiniBand's credits. */
 bool sw_class_lossless(const struct sw *s, uint16_t port, uint8_t dscp);
-/* Group @i's counters (in the order added), NULL past the last. */
-const struct sw_agg_stats *sw_agg_group_stats(const struct sw *s, uint32_t i);
+
 /* Replace the forwarding of @s by @fib (as in sw_new; the same endpoints'
  * ports, any classes and groups), between events: the ECMP groups are
  * rebuilt and the policy's per-group state with them (round-robin

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric.h"
 #include "pkt_ib.h"
 #include "port_credit.h"
 #include "sw_int.h"
@@ -47,7 +48,7 @@ struct sw_agg_grp {
 	uint16_t *count;        /* per ring slot: contributions held or counted */
 	struct sw_agg_held *held; /* cap x n_child: slot s at (s mod cap) x n_child */
 	uint16_t *child_of;     /* per port of the switch: its child index, UINT16_MAX none */
-	struct sw_agg_stats stats;
+	struct sw_agg_stats *stats; /* the switch's (struct sw_agg's tot) */
 };
 
 struct sw_agg {
@@ -56,6 +57,7 @@ struct sw_agg {
 	uint32_t n_keys;
 	uint64_t *keys;         /* sorted: member endpoint << 24 | its QPN */
 	uint32_t *key_grp;      /* the group of keys[i] */
+	struct sw_agg_stats tot; /* counters of all its groups */
 };
 
 enum { SW_AGG_CAP0 = 64 };
@@ -158,7 +160,8 @@ int sw_agg_add(struct sw *s, const struct sw_agg_spec *sp)
 	a->grp = v;
 	gi = a->n_grp;
 	g = &a->grp[gi];
-	*g = (struct sw_agg_grp){ .n_child = sp->n_child, .up_port = sp->up_port, .cap = SW_AGG_CAP0 };
+	*g = (struct sw_agg_grp){ .n_child = sp->n_child, .up_port = sp->up_port, .cap = SW_AGG_CAP0,
+				  .stats = &a->tot };
 	g->arrived = calloc(sp->n_child, sizeof(*g->arrived));
 	g->count = calloc(g->cap, sizeof(*g->count));
 	g->held = calloc((size_t)g->cap * sp->n_child, sizeof(*g->held));
@@ -177,9 +180,26 @@ int sw_agg_add(struct sw *s, const struct sw_agg_spec *sp)
 	return sw_agg_keys_add(a, sp, gi);
 }
 
-const struct sw_agg_stats *sw_agg_group_stats(const struct sw *s, uint32_t i)
+void sw_agg_totals(const struct sw *s, struct sw_agg_stats *out)
 {
-	return s->agg && i < s->agg->n_grp ? &s->agg->grp[i].stats : NULL;
+	*out = s->agg ? s->agg->tot : (struct sw_agg_stats){ 0 };
+}
+
+uint32_t sw_agg_result_words(const struct sw *s)
+{
+	return s->agg ? METRIC_WORDS(sizeof(s->agg->tot)) : 0;
+}
+
+void sw_agg_result_save(const struct sw *s, uint64_t *w)
+{
+	if (s->agg)
+		memcpy(w, &s->agg->tot, sizeof(s->agg->tot));
+}
+
+void sw_agg_result_load(struct sw *s, const uint64_t *w)
+{
+	if (s->agg)
+		memcpy(&s->agg->tot, w, sizeof(s->agg->tot));
 }
 
 bool sw_class_lossless(const struct sw *s, uint16_t port, uint8_t dscp)
@@ -269,7 +289,7 @@ static void sw_agg_release(struct sw *s, struct sw_agg_grp *g, uint64_t slot)
 			sw_agg_send(s, m, h->port, h->tc, h->tag);
 		}
 	g->count[slot & (g->cap - 1)] = 0;
-	g->stats.slots++;
+	g->stats->slots++;
 }
 
 int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_view *v,
@@ -292,7 +312,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 		/* A slot's result on its way down: its held packets leave
 		 * with it (it goes on to its own member as any packet). */
 		if (g->down < g->head || g->down >= g->head + g->cap) {
-			g->stats.errors++;
+			g->stats->errors++;
 			return 0;
 		}
 		sw_agg_release(s, g, g->down);
@@ -305,7 +325,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 		return 0;
 	slot = g->arrived[c];
 	if (sw_agg_room(g, slot) != 0) {
-		g->stats.errors++;
+		g->stats->errors++;
 		return 0; /* out of memory: it goes on unreduced */
 	}
 	g->arrived[c]++;
@@ -320,7 +340,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 		/* A lossless tree does not get here; a lost contribution
 		 * leaves its slot incomplete (counted, never hidden). */
 		s->px[egress].stats.drops[adm.drop]++;
-		g->stats.errors++;
+		g->stats->errors++;
 		if (ib)
 			port_credit_release(&s->ports[in_port], pm->tc, pm->frame_bytes);
 		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
@@ -331,7 +351,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	pm->tc = tc;
 	s->stats.fwd_pkts++;
 	g->count[slot & (g->cap - 1)]++;
-	g->stats.contributions++;
+	g->stats->contributions++;
 	h = &g->held[(slot & (g->cap - 1)) * g->n_child + c];
 	*h = (struct sw_agg_held){ .m = m, .tag = sw_tag(in_port, prio, adm.pool), .port = egress,
 				   .tc = tc };

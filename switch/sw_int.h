@@ -205,6 +205,11 @@ void sw_drop(struct sw *s, struct rte_mbuf *m, enum sw_drop_reason r);
 int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_view *v,
 	      uint32_t ep, uint16_t out, uint8_t prio, uint8_t tc);
 void sw_agg_free(struct sw *s);
+/* The reductions' counters in a switch's result words (sw_result_save):
+ * their count (0 without a group), saved and loaded. */
+uint32_t sw_agg_result_words(const struct sw *s);
+void sw_agg_result_save(const struct sw *s, uint64_t *w);
+void sw_agg_result_load(struct sw *s, const uint64_t *w);
 /* IB congestion control's congestion point (IBTA A10; sw_ibcc.c): the IB
  * data packet @m (@frame_bytes long, VCRC included) is being queued on
  * data VL @vl of egress port @p, @q_bytes frame bytes already queued on

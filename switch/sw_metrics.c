@@ -56,6 +56,15 @@ static const struct metric sw_fecn_rows[] = {
 	SW_SUM("fecn.marked", fecn_marked, "packets a switch marked FECN"),
 };
 
+#define SW_AGG(name, field, doc) METRIC_FIELD(name, "—", METRIC_SUM, struct sw_agg_stats, field, doc)
+
+static const struct metric sw_agg_rows[] = {
+	SW_AGG("in_network.contributions", contributions, "packets the switches reduced"),
+	SW_AGG("in_network.slots", slots, "slots whose packets left reduced"),
+	SW_AGG("in_network.errors", errors, "contributions lost or out of place"),
+};
+
+const struct metric_table sw_metrics_agg = METRIC_TABLE("switch", sw_agg_rows);
 const struct metric_table sw_metrics_drops = METRIC_TABLE("switch", sw_drop_rows);
 const struct metric_table sw_metrics_buffer = METRIC_TABLE("switch", sw_buffer_rows);
 const struct metric_table sw_metrics_ecn = METRIC_TABLE("switch", sw_ecn_rows);
@@ -92,6 +101,12 @@ const struct metric_line sw_line_fecn = {
 const struct metric_line sw_line_drops = {
 	.fmt = "  drops: %.0f (buffer %.0f), peak switch buffer %.0f bytes\n",
 	.arg = { "drops.total", "drops.buffer", "switch.buffer_peak_bytes" },
+};
+
+const struct metric_line sw_line_agg = {
+	.when = "in_network.contributions",
+	.fmt = "  in-network: %.0f slots reduced at the switches (%.0f contributions), %.0f errors\n",
+	.arg = { "in_network.slots", "in_network.contributions", "in_network.errors" },
 };
 
 const struct metric_line sw_line_ecn = {

@@ -11,6 +11,7 @@ extern const struct metric_table sw_metrics_buffer; /* switch.buffer_peak_bytes 
 extern const struct metric_table sw_metrics_ecn;    /* ecn.marked */
 extern const struct metric_table sw_metrics_storms; /* pfc.storms */
 extern const struct metric_table sw_metrics_fecn;   /* fecn.marked (InfiniBand) */
+extern const struct metric_table sw_metrics_agg;    /* in_network.* (struct sw_agg_stats) */
 /* Every table above, NULL-ended: what a switch's stats fold into. */
 extern const struct metric_table *const sw_metric_tables[];
 /* ports.csv: drops .. ecn_marked (struct sw_port_stats; zeros at a host). */
@@ -18,6 +19,7 @@ extern const struct metric_table sw_metrics_port;
 /* ports.csv, InfiniBand: fecn_marked. */
 extern const struct metric_table sw_metrics_port_fecn;
 extern const struct metric_line sw_line_fecn;  /* "IB CC: ..." */
+extern const struct metric_line sw_line_agg;   /* "in-network: ..." */
 extern const struct metric_line sw_line_drops; /* "drops: ..." */
 extern const struct metric_line sw_line_ecn;   /* "ECN: ..." */
 

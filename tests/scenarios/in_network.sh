@@ -15,6 +15,10 @@
 #   carries S (its frames, within 2% above), the other nothing of it;
 #   with two channels the two trees take a spine each (S/2 on every
 #   uplink); the leaves' hosts each send S;
+# - the switches' counters (summary.json in_network.*): S/4096 slots, each
+#   reduced at the root and at both leaves (3 per slot), 10 contributions
+#   a slot (4 hosts at each leaf, 2 leaves at the root), no error; none in
+#   any run here;
 # - the same on InfiniBand (sw_ib.c's path), no drop, at least RoCE's
 #   algbw (smaller headers) and at most the line rate;
 # - CollNet's shape (2 nodes x 8 GPUs, all 16, without the model, 256
@@ -31,10 +35,10 @@ fabemu=$1
 dir=$2
 . "$(dirname "$0")/lib.sh"
 
-"$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/nvls" -q || bad "nvls-allreduce"
+"$fabemu" check "$dir/nvls-allreduce.yaml" -o "$tmp/nvls" -q || bad "nvls-allreduce (its expect: list)"
 "$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/nvls0" -q --set traffic.0.nccl=off \
 	--set 'traffic.0.sizes=[256MiB]' || bad "nvls without the NCCL model"
-"$fabemu" run "$dir/sharp-allreduce.yaml" -o "$tmp/sharp" -q || bad "sharp-allreduce"
+"$fabemu" check "$dir/sharp-allreduce.yaml" -o "$tmp/sharp" -q || bad "sharp-allreduce (its expect: list)"
 # The in-network workload alone, for its links.
 python3 - "$dir/sharp-allreduce.yaml" "$tmp/alone.yaml" <<'PY'
 import sys
@@ -90,6 +94,13 @@ wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 o
 u, p = ups("alone")
 say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
     "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
+inn = json.load(open("%s/alone/summary.json" % d))["in_network"]
+k = S // 4096
+say(inn == {"contributions": 10 * k, "slots": 3 * k, "errors": 0},
+    "counters: %s (3 x %d slots, 10 x %d contributions, no error)" % (inn, k, k))
+errs = {run: json.load(open("%s/%s/summary.json" % (d, run)))["in_network"]["errors"]
+        for run in ("nvls", "nvls0", "sharp", "two", "ib", "collnet")}
+say(not any(errs.values()), "no reduction error in any run: %s" % errs)
 hosts = [v for (a, b), v in p.items() if a.startswith("h")]
 say(len(hosts) == 8 and all(wire <= v <= 1.02 * wire for v in hosts), "each host sends S (with headers, and its ACKs)")
 u2, _ = ups("two")
