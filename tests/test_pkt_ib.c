@@ -175,7 +175,7 @@ static void test_ib_roundtrip(void)
 				uint32_t pktlen = tib_spec_pktlen_bytes(&f), bth = grh ? 48 : 8;
 				const uint8_t *d = pkt_data(m);
 				struct pkt_tmpl tmpl;
-				struct pkt_view v;
+				struct pkt_view v = { 0 };
 
 				CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, pktlen + 2);
 				CU_ASSERT_EQUAL(pkt_roce_frame_bytes(&f), pktlen + 2);
