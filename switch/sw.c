@@ -183,27 +183,17 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool) | int_tag);
 }
 
-static void sw_rx(void *owner, struct port *in, struct rte_mbuf *m)
-{
-	sw_rx_body(owner, in, m, false, false);
-}
-
-/* sw_rx of a switch with INT on (fabric.int). */
-static void sw_rx_int(void *owner, struct port *in, struct rte_mbuf *m)
-{
-	sw_rx_body(owner, in, m, true, false);
-}
-
-/* sw_rx of a switch with in-network reduction groups (sw_agg_add). */
-static void sw_rx_agg(void *owner, struct port *in, struct rte_mbuf *m)
-{
-	sw_rx_body(owner, in, m, false, true);
-}
-
-static void sw_rx_int_agg(void *owner, struct port *in, struct rte_mbuf *m)
-{
-	sw_rx_body(owner, in, m, true, true);
-}
+/* The data path's copies (port ops): plain, with INT (fabric.int), with
+ * in-network reduction groups (sw_agg_add), with both. */
+#define SW_RX_COPY(name, int_on, agg) \
+	static void name(void *owner, struct port *in, struct rte_mbuf *m) \
+	{ \
+		sw_rx_body(owner, in, m, int_on, agg); \
+	}
+SW_RX_COPY(sw_rx, false, false)
+SW_RX_COPY(sw_rx_int, true, false)
+SW_RX_COPY(sw_rx_agg, false, true)
+SW_RX_COPY(sw_rx_int_agg, true, true)
 
 /* A frame leaves a queue of @p: give its buffer back (with @agg, unless
  * it holds none: SW_TAG_NOBUF), mark it at dequeue, and with @int_on fill
@@ -224,29 +214,16 @@ sw_departing_body(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
 		sw_int_fill(s, p, m, tag);
 }
 
-static void sw_departing(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			 uint32_t frame_bytes, uint32_t tag)
-{
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false, false);
-}
-
-static void sw_departing_int(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			     uint32_t frame_bytes, uint32_t tag)
-{
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true, false);
-}
-
-static void sw_departing_agg(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-			     uint32_t frame_bytes, uint32_t tag)
-{
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, false, true);
-}
-
-static void sw_departing_int_agg(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc,
-				 uint32_t frame_bytes, uint32_t tag)
-{
-	sw_departing_body(owner, p, m, tc, frame_bytes, tag, true, true);
-}
+#define SW_DEPARTING_COPY(name, int_on, agg) \
+	static void name(void *owner, struct port *p, struct rte_mbuf *m, uint8_t tc, \
+			 uint32_t frame_bytes, uint32_t tag) \
+	{ \
+		sw_departing_body(owner, p, m, tc, frame_bytes, tag, int_on, agg); \
+	}
+SW_DEPARTING_COPY(sw_departing, false, false)
+SW_DEPARTING_COPY(sw_departing_int, true, false)
+SW_DEPARTING_COPY(sw_departing_agg, false, true)
+SW_DEPARTING_COPY(sw_departing_int_agg, true, true)
 
 /* ECMP groups: distinct port lists, found by a hash table on the lists. */
 struct sw_grp_build {

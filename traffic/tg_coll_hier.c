@@ -115,10 +115,7 @@ static uint64_t tg_coll_hier_est(const struct tg_cb *b, bool rg, struct tg_wl_es
 	return tg_est_mul(3 * (uint64_t)b->n, b->channels);
 }
 
-/* Ranks per node when every node holds the same GPUs, node by node, and
- * there are two nodes or more with two ranks or more each; else 0 (the
- * listed build refuses what it cannot run). */
-static uint32_t tg_coll_hier_g(const struct tg_cb *b)
+uint32_t tg_coll_node_runs(const struct tg_cb *b)
 {
 	uint32_t g = 0;
 
@@ -141,7 +138,7 @@ static uint32_t tg_coll_hier_g(const struct tg_cb *b)
  * tag channels + c). */
 static int tg_coll_hier_stream(struct tg_cb *b)
 {
-	uint32_t g = tg_coll_hier_g(b), n = b->n, nodes = g ? n / g : 0, *order;
+	uint32_t g = tg_coll_node_runs(b), n = b->n, nodes = g ? n / g : 0, *order;
 	struct tg_stream s;
 
 	if (!g)
@@ -180,7 +177,7 @@ static int tg_coll_hier_stream(struct tg_cb *b)
 static uint64_t tg_coll_hier_stream_est(const struct tg_cb *b)
 {
 	uint64_t part = (b->bytes + b->channels - 1) / b->channels, l = 0;
-	uint32_t g = tg_coll_hier_g(b);
+	uint32_t g = tg_coll_node_runs(b);
 
 	if (!g)
 		return 0;

@@ -171,22 +171,14 @@ static int tg_innet_flat(struct tg_cb *b, bool nvl, uint32_t *ep, uint32_t *msg,
 }
 
 /* Ranks per node when the ranks are the same @g > 1 GPUs of each of two
- * nodes or more (node by node), with NVLink between them: NCCL's CollNet
- * shape applies; else 0. */
+ * nodes or more (node by node, tg_coll_node_runs), each node's in one
+ * NVLink domain: NCCL's CollNet shape applies; else 0. */
 static uint32_t tg_innet_g(const struct tg_cb *b)
 {
-	uint32_t g = 0;
+	uint32_t g = b->t->gpus.nvl ? tg_coll_node_runs(b) : 0;
 
-	if (!b->t->gpus.nvl)
-		return 0;
-	while (g < b->n && tg_cb_node_of(b, g) == tg_cb_node_of(b, 0))
-		g++;
-	if (g < 2 || b->n % g || b->n / g < 2)
-		return 0;
-	for (uint32_t i = 0; i < b->n; i++)
-		if (tg_cb_node_of(b, i) != tg_cb_node_of(b, (i / g) * g) ||
-		    tg_cb_gpu_of(b, i) != tg_cb_gpu_of(b, i % g) || !tg_cb_same_domain(b, i, (i / g) * g) ||
-		    (i % g == 0 && i && tg_cb_node_of(b, i) == tg_cb_node_of(b, i - 1)))
+	for (uint32_t i = 0; g && i < b->n; i++)
+		if (!tg_cb_same_domain(b, i, (i / g) * g))
 			return 0;
 	return g;
 }

@@ -171,6 +171,10 @@ void tg_cb_nccl_tune(struct tg_cb *b, const struct tg_nccl_cfg *c, const struct 
  * less with algorithm auto (both trees on every rail); then
  * tg_cb_nccl_tune. Nothing with @c off. 0 or -ENOMEM. */
 int tg_cb_nccl_auto(struct tg_cb *b, const struct tg_nccl_cfg *c);
+/* Ranks per node when every node holds the same GPUs, node by node, and
+ * there are two nodes or more with two ranks or more each; else 0
+ * (tg_coll_hier.c; the hierarchical all-reduce and CollNet's shape). */
+uint32_t tg_coll_node_runs(const struct tg_cb *b);
 /* The double binary tree (tg_coll_tree.c), which the tuner may pick. */
 extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 /* The in-network all-reduce (tg_coll_innet.c): Simple alone under the
