@@ -94,11 +94,11 @@ static int tg_nccl_time_key(const struct cfg_node *map, const char *key, int64_t
 	return 0;
 }
 
-int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG_ERR_BYTES])
+int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, bool innet, char err[CFG_ERR_BYTES])
 {
 	static const char *const keys[] = { "protocol", "algorithm", "nvlink_efficiency", "base_latency",
 					    "nvlink_latency", "net_latency", "pxn", NULL };
-	static const char *const algos[] = { "auto", "ring", "tree", NULL };
+	static const char *const algos[] = { "auto", "ring", "tree", "nvls", "collnet", NULL };
 	const struct cfg_node *p;
 	double eff = TG_NCCL_NVL_EFF_PPM / 1e6;
 	int proto = TG_NCCL_IDEAL, algo = TG_NCCL_ALGO_AUTO;
@@ -126,6 +126,11 @@ int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG
 	out->proto = (uint8_t)proto;
 	if ((p = cfg_get(n, "algorithm")) && cfg_enum(p, algos, &algo, err) != 0)
 		return -EINVAL;
+	if (algo >= TG_NCCL_ALGO_NVLS && !innet) {
+		cfg_errorf(err, p, "nccl.algorithm %s: a collective workload's all-reduce only (the in-network algorithm); here auto, ring or tree",
+			   algos[algo]);
+		return -EINVAL;
+	}
 	out->algo = (uint8_t)algo;
 	if ((p = cfg_get(n, "nvlink_efficiency")) && cfg_fraction(p, 0.01, 1, &eff, err) != 0)
 		return -EINVAL;

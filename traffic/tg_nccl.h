@@ -41,6 +41,9 @@ enum tg_nccl_algo {
 	TG_NCCL_ALGO_AUTO, /* ring or tree, the tuner's pick */
 	TG_NCCL_ALGO_RING,
 	TG_NCCL_ALGO_TREE,
+	TG_NCCL_ALGO_NVLS,    /* the in-network all-reduce in one NVLink domain (a
+			       * collective workload's only) */
+	TG_NCCL_ALGO_COLLNET, /* the in-network all-reduce across nodes (likewise) */
 };
 
 /* The `nccl` key of a collective. */
@@ -84,8 +87,9 @@ struct tg_nccl_plan {
 };
 
 /* Read the `nccl` key @n (off, on, or a map) into @out: 0 or -EINVAL with
- * @err filled. NULL @n: off. */
-int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, char err[CFG_ERR_BYTES]);
+ * @err filled. NULL @n: off. With @innet false (a workload other than
+ * the collective kind) the algorithms nvls and collnet are refused. */
+int tg_nccl_read(const struct cfg_node *n, struct tg_nccl_cfg *out, bool innet, char err[CFG_ERR_BYTES]);
 
 /* The plan of an instance of @bytes with @shape under @c (off: proto
  * TG_NCCL_IDEAL, the rest 0): the forced protocol, or the one of least

@@ -123,7 +123,7 @@ static int tg_wl_coll_nccl(const struct cfg_node *n, void *params, char err[CFG_
 	struct tg_wl_coll *p = params;
 
 	p->nccl_at = n;
-	return tg_nccl_read(n, &p->nccl, err);
+	return tg_nccl_read(n, &p->nccl, true, err);
 }
 
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -384,6 +384,19 @@ static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, const struct tg_cb *b, ch
 		return 0;
 	if (tg_cb_nccl_check(p->alg, p->data, p->nccl_at, err) != 0)
 		return -EINVAL;
+	if (p->alg == &tg_coll_innet_alg && p->nccl.algo >= TG_NCCL_ALGO_NVLS) {
+		/* NVLS runs in one NVLink domain, CollNet across the network. */
+		bool one = true;
+
+		for (uint32_t r = 1; r < b->n && one; r++)
+			one = tg_cb_same_domain(b, 0, r);
+		if (one != (p->nccl.algo == TG_NCCL_ALGO_NVLS)) {
+			cfg_errorf(err, cfg_get(p->nccl_at, "algorithm"),
+				   one ? "nccl.algorithm collnet: the ranks are all in one NVLink domain: nvls reduces there"
+				       : "nccl.algorithm nvls: the ranks span more than one NVLink domain: collnet (NVLS-Tree is not modelled)");
+			return -EINVAL;
+		}
+	}
 	if ((rc = tg_cb_nccl_shape(b, &p->nccl, &p->shape)) != 0 || !p->alg_auto)
 		return rc;
 	/* The tree's shape: its channels as the channels key gives them (auto:
@@ -509,6 +522,10 @@ static int tg_wl_coll_check(struct tg_wl_coll *p, const struct cfg_node *it, uin
 		      p->nccl.algo == TG_NCCL_ALGO_AUTO;
 	if (!p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE && p->nccl.algo == TG_NCCL_ALGO_TREE)
 		p->alg = &tg_coll_tree_alg;
+	/* NCCL_ALGO=NVLS or CollNet: the in-network all-reduce (its checks of
+	 * the ranks in tg_wl_coll_nccl_check). */
+	if (!p->alg && p->nccl.on && p->kind == TG_COLL_ALL_REDUCE && p->nccl.algo >= TG_NCCL_ALGO_NVLS)
+		p->alg = &tg_coll_innet_alg;
 	if (!p->alg)
 		p->alg = tg_coll_alg_default((uint8_t)p->kind);
 	if (tg_coll_alg_check(p->alg, (uint8_t)p->kind, cfg_get(it, "algorithm"), err) != 0)

@@ -572,7 +572,7 @@ static int tg_wl_trace_inputs(const struct tg_wl_trace *p, struct tg_trace_in *i
 			return -EINVAL;
 		in->pg_dscp = v == 1;
 	}
-	if (p->nccl && tg_nccl_read(p->nccl, &in->nccl, err) != 0)
+	if (p->nccl && tg_nccl_read(p->nccl, &in->nccl, false, err) != 0)
 		return -EINVAL;
 	if (p->partial) {
 		if (cfg_enum(p->partial, tg_wl_trace_partials, &v, err) != 0)

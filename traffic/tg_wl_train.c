@@ -56,7 +56,7 @@ static int tg_train_gpus(const struct cfg_node *n, void *params, char err[CFG_ER
 
 static int tg_train_nccl_key(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
-	return tg_nccl_read(n, &((struct tg_wl_train *)params)->nccl, err);
+	return tg_nccl_read(n, &((struct tg_wl_train *)params)->nccl, false, err);
 }
 
 static int tg_train_dscp(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])

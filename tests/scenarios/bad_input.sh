@@ -754,8 +754,15 @@ exp nccl-key "nccl-key.yaml:2:[0-9]+: .*'protcol'.*did you mean 'protocol'" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protcol: ll}}]"
 exp nccl-proto "nccl-proto.yaml:2:[0-9]+: unknown value 'll64' \\(did you mean 'll'" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {protocol: ll64}}]"
-exp nccl-algo "nccl-algo.yaml:2:[0-9]+: unknown value 'nvls'" \
-	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {algorithm: nvls}}]"
+exp nccl-algo "nccl-algo.yaml:2:[0-9]+: unknown value 'pat'" \
+	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {algorithm: pat}}]"
+nvt='topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2, nvlink: {domain_gpus: 2, rate: 900Gbps, delay: 100ns}}'
+exp nccl-nvls-span "nccl-nvls-span.yaml:2:[0-9]+: nccl.algorithm nvls: the ranks span more than one NVLink domain" \
+	"$nvt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {algorithm: nvls}}]"
+exp nccl-collnet-one "nccl-collnet-one.yaml:2:[0-9]+: nccl.algorithm collnet: the ranks are all in one NVLink domain" \
+	"$nvt" "traffic: [{kind: collective, collective: all-reduce, ranks: [node0/gpu*], size: 1MiB, nccl: {algorithm: collnet}}]"
+exp nccl-nvls-train "nccl-nvls-train.yaml:2:[0-9]+: nccl.algorithm nvls: a collective workload's all-reduce only" \
+	"$nvt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1ms, tp_bytes: 1MiB, nccl: {algorithm: nvls}}]"
 exp nccl-eff "nccl-eff.yaml:2:[0-9]+: .*(above|below|between|range|1)" \
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {nvlink_efficiency: 150%}}]"
 exp nccl-latency "nccl-latency.yaml:2:[0-9]+: .*time" \

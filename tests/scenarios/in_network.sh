@@ -28,6 +28,8 @@
 #   each NIC sends S/8 (its frames, and ACKs), and nothing of it crosses
 #   a spine (both nodes' NICs of a rail share its leaf: the tree is
 #   there);
+# - NCCL_ALGO's names: nccl: {algorithm: nvls} runs the same instance as
+#   algorithm: in-network with nccl: on (the same time to the picosecond);
 # - refusals: tests/scenarios/bad_input.sh.
 #   in_network.sh FABEMU EXPERIMENTS_DIR
 set -eu
@@ -36,6 +38,15 @@ dir=$2
 . "$(dirname "$0")/lib.sh"
 
 "$fabemu" check "$dir/nvls-allreduce.yaml" -o "$tmp/nvls" -q || bad "nvls-allreduce (its expect: list)"
+# The same file with NCCL_ALGO's name instead of the algorithm key.
+python3 - "$dir/nvls-allreduce.yaml" "$tmp/byname.yaml" <<'PY'
+import os, sys
+t = open(sys.argv[1]).read()
+t = t.replace("algorithm: in-network, ", "").replace("nccl: on}", "nccl: {algorithm: nvls}}")
+t = t.replace("file: ../topologies/", "file: %s/" % os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "..", "topologies"))
+open(sys.argv[2], "w").write(t)
+PY
+"$fabemu" run "$tmp/byname.yaml" -o "$tmp/byname" -q --set 'traffic.0.sizes=[64MiB]' || bad "nccl.algorithm nvls"
 "$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/nvls0" -q --set traffic.0.nccl=off \
 	--set 'traffic.0.sizes=[256MiB]' || bad "nvls without the NCCL model"
 "$fabemu" check "$dir/sharp-allreduce.yaml" -o "$tmp/sharp" -q || bad "sharp-allreduce (its expect: list)"
@@ -73,6 +84,10 @@ say(len(nv) == 6 and all(r["protocol"] == "Simple" and r["algorithm"] == "in-net
 for r in nv[-2:]:
     b = float(r["busbw_GBps"])
     say(abs(b - 480) <= 48, "NVLS %s B: busbw %.1f GB/s within 10%% of 480 (nccl-tests issue 212)" % (r["size_bytes"], b))
+bn = rows("byname")[0]
+ref = [r for r in nv if r["size_bytes"] == bn["size_bytes"]][0]
+say(bn["algorithm"] == "in-network" and bn["time_us"] == ref["time_us"],
+    "nccl: {algorithm: nvls}: %s, %s us, as algorithm: in-network (%s us)" % (bn["algorithm"], bn["time_us"], ref["time_us"]))
 r0 = rows("nvls0")[0]
 S, n = int(r0["size_bytes"]), int(r0["ranks"])
 bound = S * (n + 1) / n / (450e9 * 4096 / 4178) * 1e6
