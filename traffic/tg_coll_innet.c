@@ -71,6 +71,31 @@ static uint32_t tg_innet_ep(const struct tg_cb *b, uint32_t r, bool nvl)
 	return tg_cb_ep(b, r, nvl, TG_COLL_NO_RAIL, 0);
 }
 
+/* The line rate of rank 0's NVLink, b/s. */
+static uint64_t tg_innet_nvl_bps(const struct tg_cb *b)
+{
+	uint32_t ep = tg_cb_ep(b, 0, true, TG_COLL_NO_RAIL, 0);
+	const struct topo_ep *e = &b->t->eps[ep];
+	uint32_t l = b->t->nodes[e->node].port_links[e->port];
+
+	return l == TOPO_NO_LINK ? 0 : b->t->links[l].rate_bps;
+}
+
+uint32_t tg_innet_nvls_eff_ppm(const struct tg_cb *b)
+{
+	uint64_t bps = tg_innet_nvl_bps(b);
+
+	return bps >= UINT64_C(7200000000000) ? TG_NCCL_NVLS_EFF_BLACKWELL_PPM
+	       : bps >= UINT64_C(3600000000000) ? TG_NCCL_NVLS_EFF_HOPPER_PPM : 0;
+}
+
+double tg_innet_nvls_us(const struct tg_cb *b, uint32_t nvl_eff_ppm)
+{
+	double rate = (double)tg_innet_nvl_bps(b) / 8 * nvl_eff_ppm / 1e6 * tg_innet_nvls_eff_ppm(b) / 1e6;
+
+	return TG_NCCL_NVLS_LAT_US + (rate > 0 ? (double)b->bytes * (b->n + 1) / b->n / rate * 1e6 : 1e300);
+}
+
 /* Rank @r's part of channel @c on the wire: its part of S, NVLS's
  * (n + 1)/n of it in an NVLink domain, under the NCCL model at the share
  * of NVLink's rate NCCL's copies reach and NVLS's efficiency. */
@@ -83,7 +108,7 @@ static uint64_t tg_innet_bytes(const struct tg_cb *b, uint32_t c, bool nvl)
 	part += part / b->n;
 	if (b->nccl.proto == TG_NCCL_IDEAL)
 		return part;
-	return (uint64_t)((double)tg_nccl_wire(&b->nccl, true, part) * 1e6 / TG_NCCL_NVLS_EFF_PPM);
+	return (uint64_t)((double)tg_nccl_wire(&b->nccl, true, part) * 1e6 / tg_innet_nvls_eff_ppm(b));
 }
 
 /* Rank @r's self transfer of @bytes on connection tag @chan (its

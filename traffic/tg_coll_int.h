@@ -180,6 +180,16 @@ extern const struct tg_coll_alg_ops tg_coll_tree_alg;
 /* The in-network all-reduce (tg_coll_innet.c): Simple alone under the
  * model. */
 extern const struct tg_coll_alg_ops tg_coll_innet_alg;
+/* NVLS's efficiency (NCCL's nvlsEfficiency) for the NVLink of @b's rank
+ * 0, parts per million: Hopper's from 3.6 Tb/s a GPU (NVLink 4),
+ * Blackwell's from 7.2 Tb/s (NVLink 5); 0 below (no NVLS: NVLink SHARP
+ * came with Hopper's NVSwitch). */
+uint32_t tg_innet_nvls_eff_ppm(const struct tg_cb *b);
+/* The time of NVLS for instance @b (its ranks in one NVLink domain, its
+ * bytes set) as the tuner weighs it, us: NCCL's NVLS latency plus the
+ * (n + 1)/n x S each GPU's NVLink carries at Simple's share of it and
+ * NVLS's efficiency. */
+double tg_innet_nvls_us(const struct tg_cb *b, uint32_t nvl_eff_ppm);
 /* Stream @s of instance @b into the graph after b->gate (its arrays taken
  * either way): 0, -EAGAIN when an edge joins endpoints b->islands says
  * cannot reach each other (list the instance then, for the loader to

@@ -29,11 +29,16 @@ enum tg_nccl_proto {
 extern const char *const tg_nccl_proto_names[TG_NCCL_N + 1];
 
 enum {
-	/* NVLS's share of what NCCL's Simple copies reach on NVLink, Hopper:
-	 * nvlsEfficiency in NCCL's tuner (src/graph/tuning.cc; 0.74 for
-	 * Blackwell). The in-network all-reduce in an NVLink domain runs at
-	 * it under the model (tg_coll_innet.c). */
-	TG_NCCL_NVLS_EFF_PPM = 850000,
+	/* NVLS's share of what NCCL's Simple copies reach on NVLink:
+	 * nvlsEfficiency in NCCL's tuner (src/graph/tuning.cc), 0.85 for
+	 * Hopper, 0.74 for Blackwell. The in-network all-reduce in an NVLink
+	 * domain runs at it under the model (tg_coll_innet.c), Hopper's for
+	 * NVLink 4 (3.6 Tb/s a GPU), Blackwell's from NVLink 5 (7.2 Tb/s). */
+	TG_NCCL_NVLS_EFF_HOPPER_PPM = 850000,
+	TG_NCCL_NVLS_EFF_BLACKWELL_PPM = 740000,
+	/* NCCL's latency of NVLS in one node, Simple (hwLat[NVLINK][NVLS],
+	 * tuning.cc), us: what its tuner adds to NVLS's time. */
+	TG_NCCL_NVLS_LAT_US = 23,
 };
 
 /* An all-reduce's algorithm under the model (NCCL_ALGO). */

@@ -37,6 +37,7 @@ struct tg_wl_coll {
 	const struct tg_wl_ctx *ctx;  /* the experiment */
 	int kind;                     /* enum tg_coll_kind */
 	const struct tg_coll_alg_ops *alg; /* its algorithm, or NULL: the kind's default */
+	const struct cfg_node *alg_at; /* the algorithm key, or NULL */
 	uint32_t *ranks;              /* participants (malloc'd) */
 	uint32_t n_ranks;             /* their count */
 	const struct cfg_node *size;  /* the size key, or NULL */
@@ -62,6 +63,8 @@ struct tg_wl_coll {
 	bool alg_auto;                /* with it, an all-reduce without an algorithm key:
 				       * ring or tree, as NCCL's tuner picks per size */
 	struct tg_nccl_shape shape_tree; /* alg_auto: the tree's shape */
+	bool nvls_auto;               /* alg_auto with the ranks in one NVLink domain that
+				       * has NVLS: NVLS too where its time is less */
 	uint32_t n_channels_tree;     /* alg_auto: the tree's channels */
 };
 
@@ -128,6 +131,7 @@ static int tg_wl_coll_nccl(const struct cfg_node *n, void *params, char err[CFG_
 
 static int tg_wl_coll_alg(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
 {
+	((struct tg_wl_coll *)params)->alg_at = n;
 	return tg_coll_alg_read(n, &((struct tg_wl_coll *)params)->alg, err);
 }
 
@@ -378,25 +382,32 @@ static void tg_wl_coll_data_end(const struct tg_wl_coll *p, struct tg_cb *b, uin
 static int tg_wl_coll_nccl_check(struct tg_wl_coll *p, const struct tg_cb *b, char err[CFG_ERR_BYTES])
 {
 	struct tg_cb tb;
+	bool one = true;
 	int rc;
 
 	if (!p->nccl.on)
 		return 0;
 	if (tg_cb_nccl_check(p->alg, p->data, p->nccl_at, err) != 0)
 		return -EINVAL;
-	if (p->alg == &tg_coll_innet_alg && p->nccl.algo >= TG_NCCL_ALGO_NVLS) {
+	for (uint32_t r = 1; r < b->n && one; r++)
+		one = tg_cb_same_domain(b, 0, r);
+	if (p->alg == &tg_coll_innet_alg && p->nccl.algo >= TG_NCCL_ALGO_NVLS &&
+	    one != (p->nccl.algo == TG_NCCL_ALGO_NVLS)) {
 		/* NVLS runs in one NVLink domain, CollNet across the network. */
-		bool one = true;
-
-		for (uint32_t r = 1; r < b->n && one; r++)
-			one = tg_cb_same_domain(b, 0, r);
-		if (one != (p->nccl.algo == TG_NCCL_ALGO_NVLS)) {
-			cfg_errorf(err, cfg_get(p->nccl_at, "algorithm"),
-				   one ? "nccl.algorithm collnet: the ranks are all in one NVLink domain: nvls reduces there"
-				       : "nccl.algorithm nvls: the ranks span more than one NVLink domain: collnet (NVLS-Tree is not modelled)");
-			return -EINVAL;
-		}
+		cfg_errorf(err, cfg_get(p->nccl_at, "algorithm"),
+			   one ? "nccl.algorithm collnet: the ranks are all in one NVLink domain: nvls reduces there"
+			       : "nccl.algorithm nvls: the ranks span more than one NVLink domain: collnet (NVLS-Tree is not modelled)");
+		return -EINVAL;
 	}
+	if (p->alg == &tg_coll_innet_alg && one && !tg_innet_nvls_eff_ppm(b)) {
+		cfg_errorf(err, p->alg_at ? p->alg_at : cfg_get(p->nccl_at, "algorithm"),
+			   "NVLS (the in-network all-reduce in an NVLink domain under the NCCL model) needs NVLink 4 (3.6 Tb/s a GPU, Hopper) or later");
+		return -EINVAL;
+	}
+	/* NCCL_ALGO unset on an NVSwitch with NVLS: NVLS by size too (NCCL's
+	 * NVLS_ENABLE default), where the workload can run it. */
+	p->nvls_auto = p->alg_auto && one && b->n > 1 && tg_innet_nvls_eff_ppm(b) &&
+		       b->proto.qps == 1 && b->proto.qp_mode != TG_QP_PER_MESSAGE;
 	if ((rc = tg_cb_nccl_shape(b, &p->nccl, &p->shape)) != 0 || !p->alg_auto)
 		return rc;
 	/* The tree's shape: its channels as the channels key gives them (auto:
@@ -415,12 +426,18 @@ static void tg_wl_coll_nccl_size(const struct tg_wl_coll *p, struct tg_cb *b, ui
 	b->bytes = bytes;
 	tg_cb_nccl_tune(b, &p->nccl, &p->shape, p->alg_auto ? &p->shape_tree : NULL, p->slice_bytes,
 			p->n_channels);
+	if (p->nvls_auto && tg_innet_nvls_us(b, p->nccl.nvl_eff_ppm) < b->nccl.predicted_us) {
+		b->alg = &tg_coll_innet_alg;
+		tg_cb_nccl_tune(b, &p->nccl, &p->shape, NULL, p->slice_bytes, p->n_channels);
+	}
 }
 
 static bool tg_wl_coll_streams(const struct tg_wl_coll *p, uint64_t msgs)
 {
 	if (p->alg_auto && !(tg_coll_tree_alg.stream && (tg_coll_tree_alg.stream_kinds & (1u << p->kind))))
 		return false;
+	if (p->nvls_auto)
+		return false; /* NVLS's instances are listed */
 	return p->alg->stream && (p->alg->stream_kinds & (1u << p->kind)) && p->n_ranks >= 2 && !p->data &&
 	       tg_wl_streams(p->ctx, msgs);
 }

@@ -26,9 +26,12 @@
 #   measured on NDR 400 Gb/s with the ring at large sizes (nccl-tests
 #   issue 290), and never above the 49.02 GB/s payload ceiling (400 Gb/s
 #   x 4096 / 4178);
-# - one node's 8 GPUs at 256 MiB (Simple over NVLink): within 10% of the
-#   ~370 GB/s busbw NVIDIA gives for 8 H100s with the ring (nccl-tests
-#   issue 212);
+# - one node's 8 GPUs at 256 MiB with the ring forced (Simple over
+#   NVLink): within 10% of the ~370 GB/s busbw NVIDIA gives for 8 H100s
+#   with NCCL_ALGO=RING (nccl-tests issue 212); with the tuner (NVLS on an
+#   NVSwitch with NVLink 4, as NCCL's default), NVLS within 10% of the
+#   ~480 GB/s given there for NVLS, the ring below that (1 MiB: NVLS's 23
+#   us of latency weighs more);
 # - NCCL's own estimate of each size within 30% of the simulated time (a
 #   consistency check of two models of the same protocol, not a
 #   validation: measured 0.81-1.04 x the estimate): the packet model
@@ -47,9 +50,11 @@ dir=$2
 	--set 'traffic.0.sizes=[16B, 4MiB, 64MiB]' || bad "the same without the model"
 "$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/ring" -q --set 'traffic.0.nccl={algorithm: ring}' \
 	--set 'traffic.0.sizes=[16B]' || bad "forced to the ring"
-"$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/one" -q \
-	--set 'traffic.0.ranks=[node0/gpu*]' --set 'traffic.0.sizes=[256MiB]' || bad "one node"
-python3 - "$tmp/n/collectives.csv" "$tmp/i/collectives.csv" "$tmp/one/collectives.csv" "$tmp/ring/collectives.csv" <<'PY' || fail=1
+"$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/one" -q --set 'traffic.0.nccl={algorithm: ring}' \
+	--set 'traffic.0.ranks=[node0/gpu*]' --set 'traffic.0.sizes=[256MiB]' || bad "one node, the ring"
+"$fabemu" run "$dir/nccl-allreduce-2x8.yaml" -o "$tmp/onea" -q --set 'expect=[]' \
+	--set 'traffic.0.ranks=[node0/gpu*]' --set 'traffic.0.sizes=[1MiB, 256MiB]' || bad "one node, the tuner"
+python3 - "$tmp/n/collectives.csv" "$tmp/i/collectives.csv" "$tmp/one/collectives.csv" "$tmp/ring/collectives.csv" "$tmp/onea/collectives.csv" <<'PY' || fail=1
 import csv, sys
 from scen import say, done
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "complete"]
@@ -82,8 +87,12 @@ say(not badbw, "busbw = S / time x 2(n-1)/n on every row")
 nic = bus[-1] / 8
 say(46 * 0.9 <= nic <= 49.0187, "256 MiB: %.2f GB/s per NIC, within 10%% of 46-48 and under 49.02" % nic)
 b1 = float(one[0]["busbw_GBps"])
-say(one[0]["protocol"] == "Simple" and abs(b1 - 370) <= 37,
-    "one node, 256 MiB: %s busbw %.1f GB/s, within 10%% of 370" % (one[0]["protocol"], b1))
+say(one[0]["algorithm"] == "ring" and one[0]["protocol"] == "Simple" and abs(b1 - 370) <= 37,
+    "one node, the ring (nccl.algorithm), 256 MiB: %s busbw %.1f GB/s, within 10%% of 370" % (one[0]["protocol"], b1))
+oa = list(csv.DictReader(open(sys.argv[5])))
+ba = float(oa[1]["busbw_GBps"])
+say([r["algorithm"] for r in oa] == ["ring", "in-network"] and abs(ba - 480) <= 48,
+    "one node, the tuner: the ring at 1 MiB (NVLS's 23 us of latency), NVLS at 256 MiB with busbw %.1f GB/s, within 10%% of the ~480 of NVLS (issue 212)" % ba)
 est = [float(r["nccl_estimate_us"]) for r in rows]
 far = ["%d B: %.1f vs %.1f us" % (s, x, e) for s, x, e in zip(size, t, est) if not 0.7 <= x / e <= 1.3]
 say(not far, "within 30%% of NCCL's own estimate at every size%s" % (" (not %s)" % far if far else ""))
