@@ -761,6 +761,9 @@ exp nccl-nvls-span "nccl-nvls-span.yaml:2:[0-9]+: nccl.algorithm nvls: the ranks
 	"$nvt" "traffic: [{kind: collective, collective: all-reduce, size: 1MiB, nccl: {algorithm: nvls}}]"
 exp nccl-collnet-one "nccl-collnet-one.yaml:2:[0-9]+: nccl.algorithm collnet: the ranks are all in one NVLink domain" \
 	"$nvt" "traffic: [{kind: collective, collective: all-reduce, ranks: [node0/gpu*], size: 1MiB, nccl: {algorithm: collnet}}]"
+a100='topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2, nvlink: {domain_gpus: 2, rate: 2.4Tbps, delay: 100ns}}'
+exp nccl-nvls-a100 "nccl-nvls-a100.yaml:2:[0-9]+: NVLS \\(the in-network all-reduce in an NVLink domain under the NCCL model\\) needs NVLink 4" \
+	"$a100" "traffic: [{kind: collective, collective: all-reduce, ranks: [node0/gpu*], algorithm: in-network, size: 1MiB, nccl: on}]"
 exp nccl-nvls-train "nccl-nvls-train.yaml:2:[0-9]+: nccl.algorithm nvls: a collective workload's all-reduce only" \
 	"$nvt" "traffic: [{kind: training, parallel: {tp: 2, dp: 2}, forward: 1ms, tp_bytes: 1MiB, nccl: {algorithm: nvls}}]"
 exp nccl-eff "nccl-eff.yaml:2:[0-9]+: .*(above|below|between|range|1)" \
