@@ -235,7 +235,7 @@ struct sw_agg_spec {
 	uint32_t n_members;          /* member connections */
 	const uint32_t *member_ep;   /* per member: its endpoint */
 	const uint32_t *member_qpn;  /* per member: its packets' destination QP */
-	uint16_t n_child;            /* child ports (at least 2): hosts or switches below */
+	uint16_t n_child;            /* child ports (at least 1): hosts or switches below */
 	const uint16_t *child_ports;
 	uint16_t up_port;            /* the parent's port, or SW_AGG_ROOT */
 };
@@ -251,8 +251,8 @@ struct sw_agg_stats {
 };
 
 /* Add a group (before the run): 0, -EINVAL (a port out of range or twice,
- * fewer than two children), -EEXIST (a member already in a group of this
- * switch) or -ENOMEM. */
+ * the parent's among the children, no child), -EEXIST (a member already in
+ * a group of this switch) or -ENOMEM; nothing added on failure. */
 int sw_agg_add(struct sw *s, const struct sw_agg_spec *spec);
 uint32_t sw_agg_groups(const struct sw *s);
 /* @s's counters into @out (zeros without a group). */

@@ -43,7 +43,8 @@ struct sw_agg_grp {
 	uint16_t up_port;       /* parent port, SW_AGG_ROOT at the root */
 	uint32_t cap;           /* slots the ring holds (a power of two) */
 	uint64_t head;          /* oldest slot still holding packets */
-	uint64_t down;          /* below the root: results come down for slots down.. */
+	uint64_t up;            /* below the root: slots whose partial sum went up */
+	uint64_t down;          /* below the root: results came down for slots before this */
 	uint64_t *arrived;      /* per child: its contributions so far (its next slot) */
 	uint16_t *count;        /* per ring slot: contributions held or counted */
 	struct sw_agg_held *held; /* cap x n_child: slot s at (s mod cap) x n_child */
@@ -99,41 +100,77 @@ static int sw_agg_key_cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Add the members of @sp (group @gi) to the sorted key table (at start):
- * 0, -ENOMEM or -EEXIST (a member already in a group here). */
+/* Add the members of @sp (group @gi; none in a group here, sw_agg_check)
+ * to the sorted key table (at start): 0 or -ENOMEM (the table as it was).
+ * The keys are sorted with their groups as (key, group) pairs. */
 static int sw_agg_keys_add(struct sw_agg *a, const struct sw_agg_spec *sp, uint32_t gi)
 {
 	uint32_t n = a->n_keys + sp->n_members;
-	uint64_t *k = realloc(a->keys, sizeof(*k) * n), *pair;
+	uint64_t *pair = malloc(sizeof(*pair) * 2 * n), *k;
 	uint32_t *g;
 
-	if (!k)
-		return -ENOMEM;
-	a->keys = k;
-	if (!(g = realloc(a->key_grp, sizeof(*g) * n)))
-		return -ENOMEM;
-	a->key_grp = g;
-	for (uint32_t i = 0; i < sp->n_members; i++) {
-		k[a->n_keys + i] = sw_agg_key(sp->member_ep[i], sp->member_qpn[i]);
-		g[a->n_keys + i] = gi;
-	}
-	a->n_keys = n;
-	/* Sort keys and groups together: (key, group) pairs, by key. */
-	pair = malloc(sizeof(*pair) * 2 * n);
 	if (!pair)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		pair[2 * i] = k[i];
-		pair[2 * i + 1] = g[i];
+		bool old = i < a->n_keys;
+
+		pair[2 * i] = old ? a->keys[i]
+				  : sw_agg_key(sp->member_ep[i - a->n_keys], sp->member_qpn[i - a->n_keys]);
+		pair[2 * i + 1] = old ? a->key_grp[i] : gi;
 	}
 	qsort(pair, n, 2 * sizeof(*pair), sw_agg_key_cmp);
+	k = realloc(a->keys, sizeof(*k) * n);
+	if (k)
+		a->keys = k;
+	g = k ? realloc(a->key_grp, sizeof(*g) * n) : NULL;
+	if (g)
+		a->key_grp = g;
+	if (!k || !g) {
+		free(pair);
+		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		k[i] = pair[2 * i];
 		g[i] = (uint32_t)pair[2 * i + 1];
 	}
+	a->n_keys = n;
 	free(pair);
-	for (uint32_t i = 1; i < n; i++)
-		if (k[i] == k[i - 1])
+	return 0;
+}
+
+/* The group of member (@ep, @qpn), or NULL. */
+static struct sw_agg_grp *sw_agg_find(struct sw_agg *a, uint32_t ep, uint32_t qpn)
+{
+	uint64_t k = sw_agg_key(ep, qpn);
+	uint32_t lo = 0, hi = a->n_keys;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a->keys[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->n_keys && a->keys[lo] == k ? &a->grp[a->key_grp[lo]] : NULL;
+}
+
+/* @sp names ports of @s, none twice nor the parent's, and members that
+ * are in no group of @s yet: 0, -EINVAL or -EEXIST. */
+static int sw_agg_check(const struct sw *s, const struct sw_agg_spec *sp)
+{
+	if (sp->n_child < 1 || sp->n_members == 0 ||
+	    (sp->up_port != SW_AGG_ROOT && sp->up_port >= s->n_ports))
+		return -EINVAL;
+	for (uint16_t c = 0; c < sp->n_child; c++) {
+		if (sp->child_ports[c] >= s->n_ports || sp->child_ports[c] == sp->up_port)
+			return -EINVAL;
+		for (uint16_t k = 0; k < c; k++)
+			if (sp->child_ports[k] == sp->child_ports[c])
+				return -EINVAL;
+	}
+	for (uint32_t i = 0; s->agg && i < sp->n_members; i++)
+		if (sw_agg_find(s->agg, sp->member_ep[i], sp->member_qpn[i]))
 			return -EEXIST;
 	return 0;
 }
@@ -141,43 +178,40 @@ static int sw_agg_keys_add(struct sw_agg *a, const struct sw_agg_spec *sp, uint3
 int sw_agg_add(struct sw *s, const struct sw_agg_spec *sp)
 {
 	struct sw_agg *a = s->agg;
-	struct sw_agg_grp *g, *v;
-	uint32_t gi;
+	struct sw_agg_grp g, *v;
+	int rc = sw_agg_check(s, sp);
 
-	if (sp->n_child < 2 || sp->n_members == 0 ||
-	    (sp->up_port != SW_AGG_ROOT && sp->up_port >= s->n_ports))
-		return -EINVAL;
-	for (uint16_t c = 0; c < sp->n_child; c++)
-		if (sp->child_ports[c] >= s->n_ports || sp->child_ports[c] == sp->up_port)
-			return -EINVAL;
+	if (rc != 0)
+		return rc;
 	if (!a) {
 		if (!(a = calloc(1, sizeof(*a))))
 			return -ENOMEM;
 		s->agg = a;
 	}
-	if (!(v = realloc(a->grp, sizeof(*v) * (a->n_grp + 1))))
+	g = (struct sw_agg_grp){ .n_child = sp->n_child, .up_port = sp->up_port, .cap = SW_AGG_CAP0,
+				 .stats = &a->tot };
+	g.arrived = calloc(sp->n_child, sizeof(*g.arrived));
+	g.count = calloc(g.cap, sizeof(*g.count));
+	g.held = calloc((size_t)g.cap * sp->n_child, sizeof(*g.held));
+	g.child_of = malloc(sizeof(*g.child_of) * s->n_ports);
+	v = realloc(a->grp, sizeof(*v) * (a->n_grp + 1));
+	if (v)
+		a->grp = v;
+	if (!v || !g.arrived || !g.count || !g.held || !g.child_of) {
+		sw_agg_grp_fini(&g);
 		return -ENOMEM;
-	a->grp = v;
-	gi = a->n_grp;
-	g = &a->grp[gi];
-	*g = (struct sw_agg_grp){ .n_child = sp->n_child, .up_port = sp->up_port, .cap = SW_AGG_CAP0,
-				  .stats = &a->tot };
-	g->arrived = calloc(sp->n_child, sizeof(*g->arrived));
-	g->count = calloc(g->cap, sizeof(*g->count));
-	g->held = calloc((size_t)g->cap * sp->n_child, sizeof(*g->held));
-	g->child_of = malloc(sizeof(*g->child_of) * s->n_ports);
-	a->n_grp++;
-	if (!g->arrived || !g->count || !g->held || !g->child_of)
-		return -ENOMEM;
-	memset(g->child_of, 0xFF, sizeof(*g->child_of) * s->n_ports);
-	for (uint16_t c = 0; c < sp->n_child; c++) {
-		if (g->child_of[sp->child_ports[c]] != UINT16_MAX)
-			return -EINVAL; /* a port twice */
-		g->child_of[sp->child_ports[c]] = c;
 	}
+	memset(g.child_of, 0xFF, sizeof(*g.child_of) * s->n_ports);
+	for (uint16_t c = 0; c < sp->n_child; c++)
+		g.child_of[sp->child_ports[c]] = c;
+	if ((rc = sw_agg_keys_add(a, sp, a->n_grp)) != 0) {
+		sw_agg_grp_fini(&g);
+		return rc;
+	}
+	a->grp[a->n_grp++] = g;
 	if (a->n_grp == 1)
 		sw_agg_ports(s);
-	return sw_agg_keys_add(a, sp, gi);
+	return 0;
 }
 
 void sw_agg_totals(const struct sw *s, struct sw_agg_stats *out)
@@ -212,23 +246,6 @@ bool sw_class_lossless(const struct sw *s, uint16_t port, uint8_t dscp)
 uint32_t sw_agg_groups(const struct sw *s)
 {
 	return s->agg ? s->agg->n_grp : 0;
-}
-
-/* The group of member (@ep, @qpn), or NULL. */
-static struct sw_agg_grp *sw_agg_find(struct sw_agg *a, uint32_t ep, uint32_t qpn)
-{
-	uint64_t k = sw_agg_key(ep, qpn);
-	uint32_t lo = 0, hi = a->n_keys;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (a->keys[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < a->n_keys && a->keys[lo] == k ? &a->grp[a->key_grp[lo]] : NULL;
 }
 
 /* Room in @g's ring for slot @slot: the ring doubles (its slots keep their
@@ -311,7 +328,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	if (g->up_port != SW_AGG_ROOT && in_port == g->up_port) {
 		/* A slot's result on its way down: its held packets leave
 		 * with it (it goes on to its own member as any packet). */
-		if (g->down < g->head || g->down >= g->head + g->cap) {
+		if (g->down >= g->up) {
 			g->stats->errors++;
 			return 0;
 		}
@@ -366,6 +383,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	 * the aggregation's memory: the ports' buffer (and an IB port's
 	 * credits) they held is given back now. */
 	h->m = NULL;
+	g->up++;
 	sw_agg_send(s, m, egress, tc, sw_tag(in_port, prio, adm.pool));
 	h = &g->held[(slot & (g->cap - 1)) * g->n_child];
 	for (uint16_t k = 0; k < g->n_child; k++, h++)

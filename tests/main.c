@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 		test_topo_rail_register,
 		test_sw_register,
 		test_sw_ib_register,
+		test_sw_agg_register,
 		test_nic_register,
 		test_nic_mem_register,
 		test_exp_register,

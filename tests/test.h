@@ -60,6 +60,7 @@ int test_port_fault_register(void);
 int test_sha256_register(void);
 int test_sw_register(void);
 int test_sw_ib_register(void);
+int test_sw_agg_register(void);
 int test_tg_register(void);
 int test_trace_register(void);
 int test_tg_data_register(void);
