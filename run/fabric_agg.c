@@ -194,7 +194,7 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 	const struct topo *t = f->topo;
 	struct fabric_agg_tree x = { 0 };
 	uint32_t *sel = malloc(sizeof(*sel) * a->n), root, n_sel;
-	uint16_t *ports = malloc(sizeof(*ports) * (a->n + 1));
+	uint16_t *ports = malloc(sizeof(*ports) * (a->n + 1)), *down = NULL;
 	int rc;
 
 	if (!sel || !ports) {
@@ -218,9 +218,15 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 		rc = -ENOSPC;
 		goto out;
 	}
-	/* Each leaf: its members, up to the root. */
+	/* Each leaf: its members, up to the root on its first link to it; the
+	 * root's child port for the leaf is that link's far end. */
+	down = malloc(sizeof(*down) * x.n_leaves);
+	if (!down) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	for (uint32_t l = 0; l < x.n_leaves && rc == 0; l++) {
-		uint16_t far, up = fabric_agg_port_to(t, x.leaf[l], root, &far);
+		uint16_t up = fabric_agg_port_to(t, x.leaf[l], root, &down[l]);
 
 		n_sel = 0;
 		for (uint32_t i = 0; i < a->n; i++)
@@ -233,27 +239,15 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 	/* The root: every member, a child port per leaf. */
 	for (uint32_t i = 0; i < a->n; i++)
 		sel[i] = i;
-	if (rc == 0) {
-		uint16_t *down = malloc(sizeof(*down) * x.n_leaves);
-
-		if (!down) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (uint32_t l = 0; l < x.n_leaves; l++) {
-			uint16_t far;
-
-			down[l] = fabric_agg_port_to(t, root, x.leaf[l], &far);
-		}
+	if (rc == 0)
 		rc = fabric_agg_add(f, a, &x, root, sel, a->n, down, x.n_leaves, SW_AGG_ROOT, err);
-		free(down);
-	}
 out:
 	if (rc == -ENOMEM)
 		snprintf(err, CFG_ERR_BYTES, "out of memory laying an in-network reduction's tree");
 	fabric_agg_tree_free(&x);
 	free(sel);
 	free(ports);
+	free(down);
 	return rc;
 }
 

@@ -325,9 +325,11 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	    pkt_view_bth(v, d, pm->frame_bytes) != 0 ||
 	    !(g = sw_agg_find(s->agg, ep, v->dest_qp)))
 		return 0; /* not a member's: forwarded as any packet */
-	if (g->up_port != SW_AGG_ROOT && in_port == g->up_port) {
-		/* A slot's result on its way down: its held packets leave
-		 * with it (it goes on to its own member as any packet). */
+	c = g->child_of[in_port];
+	if (g->up_port != SW_AGG_ROOT && c == UINT16_MAX) {
+		/* A slot's result on its way down (on the parent's port, or a
+		 * link parallel to it): its held packets leave with it (it
+		 * goes on to its own member as any packet). */
 		if (g->down >= g->up) {
 			g->stats->errors++;
 			return 0;
@@ -337,9 +339,8 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 		g->head = g->down;
 		return 0;
 	}
-	c = g->child_of[in_port];
 	if (c == UINT16_MAX)
-		return 0;
+		return 0; /* the root: not from a child, forwarded as any */
 	slot = g->arrived[c];
 	if (sw_agg_room(g, slot) != 0) {
 		g->stats->errors++;

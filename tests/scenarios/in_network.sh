@@ -15,7 +15,10 @@
 #   carries S (its frames, within 2% above), the other nothing of it;
 #   with two channels the two trees take a spine each (S/2 on every
 #   uplink); the leaves' hosts each send S; a rank alone under its leaf
-#   (h4 with h0-h2 on the other) the same S at the NIC's ceiling;
+#   (h4 with h0-h2 on the other) the same S at the NIC's ceiling; and with
+#   two parallel links from each leaf to each spine (4 channels: a result
+#   may come down on the other link of the pair than its partial sum went
+#   up);
 # - the switches' counters (summary.json in_network.*): S/4096 slots, each
 #   reduced at the root and at both leaves (3 per slot), 10 contributions
 #   a slot (4 hosts at each leaf, 2 leaves at the root), no error; none in
@@ -71,6 +74,8 @@ PY
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/two" -q --set traffic.0.channels=2 || bad "sharp, two channels"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/ib" -q --set fabric.link_layer=infiniband || bad "sharp on InfiniBand"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/lone" -q --set 'traffic.0.ranks=[h0, h1, h2, h4]' || bad "a rank alone under its leaf"
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/par" -q --set topology.links_per_spine=2 --set traffic.0.channels=4 \
+	--set stop_time=20ms || bad "parallel links to the spines"
 "$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/collnet" -q --set 'traffic.0.ranks=all' \
 	--set traffic.0.nccl=off --set 'traffic.0.sizes=[256MiB]' --set 'fabric={pfc: {priorities: [3]}}' \
 	--set traffic.0.dscp=24 --set 'expect=[]' || bad "CollNet's shape"
@@ -111,6 +116,9 @@ wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 o
 u, p = ups("alone")
 say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
     "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
+pr = rows("par")[0]
+say(pr["status"] == "complete" and bound <= float(pr["time_us"]) <= 1.01 * bound,
+    "parallel links to the spines, 4 channels: %s, %s us" % (pr["status"], pr["time_us"]))
 tl = float(rows("lone")[0]["time_us"])
 say(bound <= tl <= 1.01 * bound, "a rank alone under its leaf: %.2f us, S at the NIC ceiling %.2f us" % (tl, bound))
 inn = json.load(open("%s/alone/summary.json" % d))["in_network"]
@@ -118,7 +126,7 @@ k = S // 4096
 say(inn == {"contributions": 10 * k, "slots": 3 * k, "errors": 0},
     "counters: %s (3 x %d slots, 10 x %d contributions, no error)" % (inn, k, k))
 errs = {run: json.load(open("%s/%s/summary.json" % (d, run)))["in_network"]["errors"]
-        for run in ("nvls", "nvls0", "sharp", "two", "ib", "collnet", "lone")}
+        for run in ("nvls", "nvls0", "sharp", "two", "ib", "collnet", "lone", "par")}
 say(not any(errs.values()), "no reduction error in any run: %s" % errs)
 hosts = [v for (a, b), v in p.items() if a.startswith("h")]
 say(len(hosts) == 8 and all(wire <= v <= 1.02 * wire for v in hosts), "each host sends S (with headers, and its ACKs)")
