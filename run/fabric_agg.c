@@ -84,10 +84,11 @@ static void fabric_agg_tree_free(struct fabric_agg_tree *x)
 }
 
 /* Register at switch node @node the members @sel (n_sel of them) with the
- * child ports @ports (n_ports) and parent @up. 0 or -errno. */
+ * child ports @ports (n_ports; the members' own when @hosts) and parent
+ * @up. 0 or -errno. */
 static int fabric_agg_add(struct fabric *f, const struct tg_agg *a, const struct fabric_agg_tree *x,
 			  uint32_t node, const uint32_t *sel, uint32_t n_sel, const uint16_t *ports,
-			  uint32_t n_ports, uint16_t up, char err[CFG_ERR_BYTES])
+			  uint32_t n_ports, uint16_t up, bool hosts, char err[CFG_ERR_BYTES])
 {
 	struct sw *s = f->sws[f->topo->nodes[node].index];
 	uint32_t *ep = malloc(sizeof(*ep) * n_sel), *qpn = malloc(sizeof(*qpn) * n_sel);
@@ -109,8 +110,10 @@ static int fabric_agg_add(struct fabric *f, const struct tg_agg *a, const struct
 			   a->dscp, f->topo->nodes[node].name);
 		rc = -ENOSPC;
 	} else {
+		/* The ranks' switches (leaves) have the members as children. */
 		struct sw_agg_spec sp = { .n_members = n_sel, .member_ep = ep, .member_qpn = qpn,
-					  .n_child = (uint16_t)n_ports, .child_ports = ports, .up_port = up };
+					  .n_child = (uint16_t)n_ports, .child_ports = ports, .up_port = up,
+					  .hosts = hosts };
 
 		rc = sw_agg_add(s, &sp);
 		if (rc != 0)
@@ -208,7 +211,7 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 			sel[i] = i;
 			ports[i] = x.mport[i];
 		}
-		rc = fabric_agg_add(f, a, &x, x.leaf[0], sel, a->n, ports, a->n, SW_AGG_ROOT, err);
+		rc = fabric_agg_add(f, a, &x, x.leaf[0], sel, a->n, ports, a->n, SW_AGG_ROOT, true, err);
 		goto out;
 	}
 	root = fabric_agg_root(t, &x, gi);
@@ -234,13 +237,13 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 				sel[n_sel] = i;
 				ports[n_sel++] = x.mport[i];
 			}
-		rc = fabric_agg_add(f, a, &x, x.leaf[l], sel, n_sel, ports, n_sel, up, err);
+		rc = fabric_agg_add(f, a, &x, x.leaf[l], sel, n_sel, ports, n_sel, up, true, err);
 	}
 	/* The root: every member, a child port per leaf. */
 	for (uint32_t i = 0; i < a->n; i++)
 		sel[i] = i;
 	if (rc == 0)
-		rc = fabric_agg_add(f, a, &x, root, sel, a->n, down, x.n_leaves, SW_AGG_ROOT, err);
+		rc = fabric_agg_add(f, a, &x, root, sel, a->n, down, x.n_leaves, SW_AGG_ROOT, false, err);
 out:
 	if (rc == -ENOMEM)
 		snprintf(err, CFG_ERR_BYTES, "out of memory laying an in-network reduction's tree");

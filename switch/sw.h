@@ -238,6 +238,10 @@ struct sw_agg_spec {
 	uint16_t n_child;            /* child ports (at least 1): hosts or switches below */
 	const uint16_t *child_ports;
 	uint16_t up_port;            /* the parent's port, or SW_AGG_ROOT */
+	bool hosts;                  /* the children are the members' own ports: a child's
+				      * packets carry its PSNs, one after the other, and
+				      * one out of turn (after a loss: a retransmission, or
+				      * what follows a lost one) goes by unreduced */
 };
 
 /* What a switch's reductions did, all its groups together. */
@@ -245,9 +249,10 @@ struct sw_agg_stats {
 	uint64_t contributions;      /* packets reduced (held or sent up) */
 	uint64_t slots;              /* slots whose packets left reduced (at the root,
 				      * or below it with their result) */
-	uint64_t errors;             /* a contribution lost or out of place, a result
-				      * for no slot, or no memory for the ring: the
-				      * slot went on unreduced */
+	uint64_t errors;             /* a contribution lost at admission or out of turn
+				      * (its PSN not the next of its member), a result
+				      * for no slot, or no memory for the ring: it went
+				      * on unreduced */
 };
 
 /* Add a group (before the run): 0, -EINVAL (a port out of range or twice,

@@ -5,7 +5,10 @@
  *
  * Every member of a group sends the same number of packets (its share of
  * the same reduction), in order on a lossless path, so the k-th packet a
- * child port brings is its contribution to slot k. A contribution is held
+ * child port brings is its contribution to slot k. Where the children are
+ * the members' own ports, a packet out of PSN order (after a loss) is not
+ * counted: it goes to its member unreduced, and its connection recovers
+ * as on any path. A contribution is held
  * (in the buffer it was admitted to, so that it counts against the
  * ingress port's pause threshold or credits) until every child has
  * brought slot k; the packets that stay behind when the partial sum goes
@@ -49,8 +52,13 @@ struct sw_agg_grp {
 	uint16_t *count;        /* per ring slot: contributions held or counted */
 	struct sw_agg_held *held; /* cap x n_child: slot s at (s mod cap) x n_child */
 	uint16_t *child_of;     /* per port of the switch: its child index, UINT16_MAX none */
+	uint32_t *next_psn;     /* with hosts (children are members): per child, the PSN
+				 * its next contribution carries (SW_AGG_PSN_NONE: not
+				 * seen yet); NULL otherwise */
 	struct sw_agg_stats *stats; /* the switch's (struct sw_agg's tot) */
 };
+
+enum { SW_AGG_PSN_NONE = UINT32_MAX };
 
 struct sw_agg {
 	uint32_t n_grp;
@@ -76,6 +84,7 @@ static void sw_agg_grp_fini(struct sw_agg_grp *g)
 	free(g->count);
 	free(g->held);
 	free(g->child_of);
+	free(g->next_psn);
 }
 
 void sw_agg_free(struct sw *s)
@@ -194,16 +203,20 @@ int sw_agg_add(struct sw *s, const struct sw_agg_spec *sp)
 	g.count = calloc(g.cap, sizeof(*g.count));
 	g.held = calloc((size_t)g.cap * sp->n_child, sizeof(*g.held));
 	g.child_of = malloc(sizeof(*g.child_of) * s->n_ports);
+	g.next_psn = sp->hosts ? malloc(sizeof(*g.next_psn) * sp->n_child) : NULL;
 	v = realloc(a->grp, sizeof(*v) * (a->n_grp + 1));
 	if (v)
 		a->grp = v;
-	if (!v || !g.arrived || !g.count || !g.held || !g.child_of) {
+	if (!v || !g.arrived || !g.count || !g.held || !g.child_of || (sp->hosts && !g.next_psn)) {
 		sw_agg_grp_fini(&g);
 		return -ENOMEM;
 	}
 	memset(g.child_of, 0xFF, sizeof(*g.child_of) * s->n_ports);
-	for (uint16_t c = 0; c < sp->n_child; c++)
+	for (uint16_t c = 0; c < sp->n_child; c++) {
 		g.child_of[sp->child_ports[c]] = c;
+		if (g.next_psn)
+			g.next_psn[c] = SW_AGG_PSN_NONE;
+	}
 	if ((rc = sw_agg_keys_add(a, sp, a->n_grp)) != 0) {
 		sw_agg_grp_fini(&g);
 		return rc;
@@ -341,6 +354,17 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	}
 	if (c == UINT16_MAX)
 		return 0; /* the root: not from a child, forwarded as any */
+	if (g->next_psn) {
+		/* A member's packets in PSN order: one out of turn (a
+		 * retransmission after a loss, or a packet after a lost one)
+		 * goes to its member unreduced; its connection recovers as on
+		 * any path. */
+		if (g->next_psn[c] != SW_AGG_PSN_NONE && v->psn != g->next_psn[c]) {
+			g->stats->errors++;
+			return 0;
+		}
+		g->next_psn[c] = (v->psn + 1) & 0xFFFFFF;
+	}
 	slot = g->arrived[c];
 	if (sw_agg_room(g, slot) != 0) {
 		g->stats->errors++;

@@ -2,7 +2,8 @@
  * with a host behind each port: a group's slots held until every child
  * has brought them, one child far ahead (the ring grows past its first
  * 64 slots), packets that are not a member's going by, the buffer given
- * back; below the root, the partial sum sent up alone and the held
+ * back, a PSN out of turn going by unreduced; below the root, the
+ * partial sum sent up alone and the held
  * packets leaving with the result that comes back down; and what
  * sw_agg_add refuses. The expectations are counted by hand from the
  * frames injected. */
@@ -129,7 +130,8 @@ static const uint16_t agg_children[] = { 0, 1 };
 static void test_sw_agg_root(void)
 {
 	struct sw_agg_spec sp = { .n_members = 2, .member_ep = agg_ep, .member_qpn = agg_qpn,
-				  .n_child = 2, .child_ports = agg_children, .up_port = SW_AGG_ROOT };
+				  .n_child = 2, .child_ports = agg_children, .up_port = SW_AGG_ROOT,
+				  .hosts = true };
 	struct sw_agg_stats st;
 	struct agg_rig r;
 
@@ -155,6 +157,13 @@ static void test_sw_agg_root(void)
 	CU_ASSERT_EQUAL(st.contributions, 200);
 	CU_ASSERT_EQUAL(st.slots, 100);
 	CU_ASSERT_EQUAL(st.errors, 0);
+	/* A PSN out of turn (a retransmission of 50) goes by unreduced. */
+	agg_send(&r, 0, agg_frame(&r.s, 0, 0, 0x101, 50));
+	agg_run(&r);
+	CU_ASSERT_EQUAL(r.sinks[0].n, 102);
+	sw_agg_totals(r.sw, &st);
+	CU_ASSERT_EQUAL(st.errors, 1);
+	CU_ASSERT_EQUAL(st.contributions, 200);
 	CU_ASSERT_EQUAL(r.s.pkts_in_use, 0);
 	agg_rig_free(&r);
 }

@@ -32,6 +32,10 @@
 #   each NIC sends S/8 (its frames, and ACKs), and nothing of it crosses
 #   a spine (both nodes' NICs of a rail share its leaf: the tree is
 #   there);
+# - a lossy host link (h0's frames lost with probability 0.01): every
+#   message completes, the frames out of turn after a loss go by
+#   unreduced (in_network.errors > 0) and are retransmitted, and every
+#   slot is still reduced (3 per slot);
 # - NCCL_ALGO's names: nccl: {algorithm: nvls} runs the same instance as
 #   algorithm: in-network with nccl: on (the same time to the picosecond);
 # - refusals: tests/scenarios/bad_input.sh.
@@ -74,6 +78,8 @@ PY
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/two" -q --set traffic.0.channels=2 || bad "sharp, two channels"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/ib" -q --set fabric.link_layer=infiniband || bad "sharp on InfiniBand"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/lone" -q --set 'traffic.0.ranks=[h0, h1, h2, h4]' || bad "a rank alone under its leaf"
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/loss" -q --set 'faults=[{kind: loss, name: l, at: 0ns, ports: ["h0:0"], loss: 0.01}]' \
+	--set stop_time=50ms || bad "a lossy host link"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/par" -q --set topology.links_per_spine=2 --set traffic.0.channels=4 \
 	--set stop_time=20ms || bad "parallel links to the spines"
 "$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/collnet" -q --set 'traffic.0.ranks=all' \
@@ -116,6 +122,11 @@ wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 o
 u, p = ups("alone")
 say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
     "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
+ls = json.load(open("%s/loss/summary.json" % d))
+say(rows("loss")[0]["status"] == "complete" and ls["messages"]["incomplete"] == 0 and
+    ls["in_network"]["errors"] > 0 and ls["nic"]["retransmitted"] > 0 and ls["in_network"]["slots"] == 3 * (S // 4096),
+    "a lossy host link: complete, %d frames out of turn unreduced, %d retransmitted, %d slots reduced"
+    % (ls["in_network"]["errors"], ls["nic"]["retransmitted"], ls["in_network"]["slots"]))
 pr = rows("par")[0]
 say(pr["status"] == "complete" and bound <= float(pr["time_us"]) <= 1.01 * bound,
     "parallel links to the spines, 4 channels: %s, %s us" % (pr["status"], pr["time_us"]))
