@@ -106,7 +106,7 @@ static int fabric_agg_add(struct fabric *f, const struct tg_agg *a, const struct
 	}
 	if (!fabric_agg_lossless(s, ports, n_ports, a->dscp) ||
 	    (up != SW_AGG_ROOT && !fabric_agg_lossless(s, all, 1, a->dscp))) {
-		cfg_errorf(err, a->at, "algorithm in-network: the class of DSCP %u is not lossless at %s (the switches hold the members' packets and a lost one would stop the reduction): PFC on its priority (fabric.pfc) or InfiniBand",
+		cfg_errorf(err, a->at, "algorithm in-network: the class of DSCP %u is not lossless at %s (the switches hold the ranks' packets in their buffer: the reduction needs a class that is not dropped, as SHARP and NVLS do): PFC on its priority (fabric.pfc) or InfiniBand",
 			   a->dscp, f->topo->nodes[node].name);
 		rc = -ENOSPC;
 	} else {
