@@ -33,9 +33,8 @@
 #include "tg_nccl.h"
 
 /* The group of (workload, channel tag, communicator, first member) in @g,
- * or a new one
- * for the @n endpoints @ep (their messages @msg), asked for at @at. 0 or
- * -ENOMEM. */
+ * or a new one for the @n endpoints @ep (their messages @msg), asked for
+ * at @at. 0 or -ENOMEM. */
 static int tg_innet_group(struct tg_graph *g, const struct tg_cb *b, uint16_t chan,
 			  const uint32_t *ep, const uint32_t *msg, uint32_t n, const struct cfg_node *at)
 {
@@ -102,13 +101,16 @@ double tg_innet_nvls_us(const struct tg_cb *b, uint32_t nvl_eff_ppm)
 static uint64_t tg_innet_bytes(const struct tg_cb *b, uint32_t c, bool nvl)
 {
 	uint64_t part = tg_coll_part(b, b->bytes, b->channels, c);
+	uint32_t eff;
 
 	if (!nvl)
 		return part;
 	part += part / b->n;
 	if (b->nccl.proto == TG_NCCL_IDEAL)
 		return part;
-	return (uint64_t)((double)tg_nccl_wire(&b->nccl, true, part) * 1e6 / tg_innet_nvls_eff_ppm(b));
+	/* No NVLS below NVLink 4: refused under the model (tg_wl_coll.c). */
+	eff = tg_innet_nvls_eff_ppm(b);
+	return (uint64_t)((double)tg_nccl_wire(&b->nccl, true, part) * 1e6 / (eff ? eff : 1000000));
 }
 
 /* Rank @r's self transfer of @bytes on connection tag @chan (its
