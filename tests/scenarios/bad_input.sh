@@ -784,8 +784,11 @@ exp innet-qps "innet-qps.yaml:3:[0-9]+: algorithm in-network: needs one QP per c
 	"traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24, qps: 2}]"
 exp innet-lossy "innet-lossy.yaml:2:[0-9]+: algorithm in-network: the class of DSCP 24 is not lossless at leaf0" \
 	"$good_topo" "traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24}]"
-exp innet-tree "innet-tree.yaml:3:[0-9]+: algorithm in-network: the ranks' 8 switches \\(edge0, edge1, ...\\) share no switch above them" \
-	"topology: {kind: fat-tree, k: 4}" "fabric: {pfc: {priorities: [3]}}" \
+exp innet-tree "innet-tree.yaml:7:[0-9]+: algorithm in-network: the ranks' 3 switches \\(t0, ...\\) reach no common switch going up the tiers" \
+	"topology:" "  kind: explicit" "  default_link: {rate: 100Gbps, delay: 1us}" \
+	"  nodes: [{name: h0, kind: host}, {name: h1, kind: host}, {name: h2, kind: host}, {name: t0, kind: switch, ports: 4}, {name: t1, kind: switch, ports: 4}, {name: t2, kind: switch, ports: 4}]" \
+	"  links: [{endpoints: [\"h0:0\", \"t0:0\"]}, {endpoints: [\"h1:0\", \"t1:0\"]}, {endpoints: [\"h2:0\", \"t2:0\"]}, {endpoints: [\"t0:1\", \"t1:1\"]}, {endpoints: [\"t1:2\", \"t2:1\"]}, {endpoints: [\"t2:2\", \"t0:2\"]}]" \
+	"fabric: {pfc: {priorities: [3]}}" \
 	"traffic: [{kind: collective, collective: all-reduce, ranks: all, algorithm: in-network, size: 1MiB, dscp: 24}]"
 exp innet-kind "innet-kind.yaml:2:[0-9]+: algorithm in-network does not run all-gather" \
 	"$good_topo" "traffic: [{kind: collective, collective: all-gather, ranks: all, algorithm: in-network, size: 1MiB}]"

@@ -32,6 +32,10 @@
 #   each NIC sends S/8 (its frames, and ACKs), and nothing of it crosses
 #   a spine (both nodes' NICs of a rail share its leaf: the tree is
 #   there);
+# - a k=4 fat-tree (16 hosts, 3 tiers, 2 channels): a tree of three
+#   levels per channel (8 edges, one aggregation switch of each pod, a
+#   core): S at the NIC's ceiling within 1%, 13 slots and 28 contributions
+#   per slot of S/4096 (16 hosts into 8 edges, 8 edges into 4, 4 into 1);
 # - a lossy host link (h0's frames lost with probability 0.01): every
 #   message completes, the frames out of turn after a loss go by
 #   unreduced (in_network.errors > 0) and are retransmitted, and every
@@ -78,6 +82,10 @@ PY
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/two" -q --set traffic.0.channels=2 || bad "sharp, two channels"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/ib" -q --set fabric.link_layer=infiniband || bad "sharp on InfiniBand"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/lone" -q --set 'traffic.0.ranks=[h0, h1, h2, h4]' || bad "a rank alone under its leaf"
+printf '%s\n' "name: ft" "topology: {kind: fat-tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}" \
+	"fabric: {pfc: {priorities: [3]}}" "nic: {mtu: 4096}" \
+	"traffic: [{kind: collective, name: ar, collective: all-reduce, ranks: all, algorithm: in-network, sizes: [16MiB], channels: 2, dscp: 24}]" >"$tmp/ft.yaml"
+"$fabemu" run "$tmp/ft.yaml" -o "$tmp/ft" -q || bad "a three-tier fat-tree"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/loss" -q --set 'faults=[{kind: loss, name: l, at: 0ns, ports: ["h0:0"], loss: 0.01}]' \
 	--set stop_time=50ms || bad "a lossy host link"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/par" -q --set topology.links_per_spine=2 --set traffic.0.channels=4 \
@@ -136,8 +144,13 @@ inn = json.load(open("%s/alone/summary.json" % d))["in_network"]
 k = S // 4096
 say(inn == {"contributions": 10 * k, "slots": 3 * k, "errors": 0},
     "counters: %s (3 x %d slots, 10 x %d contributions, no error)" % (inn, k, k))
+ft = json.load(open("%s/ft/summary.json" % d))["in_network"]
+tf = float(rows("ft")[0]["time_us"])
+say(bound <= tf <= 1.01 * bound and ft == {"contributions": 28 * k, "slots": 13 * k, "errors": 0},
+    "a 3-tier fat-tree: %.2f us (S at the NIC ceiling %.2f), counters %s (13 x %d slots, 28 x %d contributions)"
+    % (tf, bound, ft, k, k))
 errs = {run: json.load(open("%s/%s/summary.json" % (d, run)))["in_network"]["errors"]
-        for run in ("nvls", "nvls0", "sharp", "two", "ib", "collnet", "lone", "par")}
+        for run in ("nvls", "nvls0", "sharp", "two", "ib", "collnet", "lone", "par", "ft")}
 say(not any(errs.values()), "no reduction error in any run: %s" % errs)
 hosts = [v for (a, b), v in p.items() if a.startswith("h")]
 say(len(hosts) == 8 and all(wire <= v <= 1.02 * wire for v in hosts), "each host sends S (with headers, and its ACKs)")
