@@ -122,6 +122,17 @@ static void agg_run(struct agg_rig *r)
 	CU_ASSERT(!r->s.stopped);
 }
 
+/* The switch's counters are @contributions, @slots and @errors. */
+static void agg_expect(const struct agg_rig *r, uint64_t contributions, uint64_t slots, uint64_t errors)
+{
+	struct sw_agg_stats st;
+
+	sw_agg_totals(r->sw, &st);
+	CU_ASSERT_EQUAL(st.contributions, contributions);
+	CU_ASSERT_EQUAL(st.slots, slots);
+	CU_ASSERT_EQUAL(st.errors, errors);
+}
+
 static const uint32_t agg_ep[] = { 0, 1 };
 static const uint32_t agg_qpn[] = { 0x101, 0x102 };
 static const uint16_t agg_children[] = { 0, 1 };
@@ -132,7 +143,6 @@ static void test_sw_agg_root(void)
 	struct sw_agg_spec sp = { .n_members = 2, .member_ep = agg_ep, .member_qpn = agg_qpn,
 				  .n_child = 2, .child_ports = agg_children, .up_port = SW_AGG_ROOT,
 				  .hosts = true };
-	struct sw_agg_stats st;
 	struct agg_rig r;
 
 	agg_rig_new(&r);
@@ -153,17 +163,12 @@ static void test_sw_agg_root(void)
 	CU_ASSERT_EQUAL(r.sinks[0].n, 101);
 	CU_ASSERT_EQUAL(r.sinks[1].n, 100);
 	CU_ASSERT_EQUAL(sw_buffer_used(r.sw), 0);
-	sw_agg_totals(r.sw, &st);
-	CU_ASSERT_EQUAL(st.contributions, 200);
-	CU_ASSERT_EQUAL(st.slots, 100);
-	CU_ASSERT_EQUAL(st.errors, 0);
+	agg_expect(&r, 200, 100, 0);
 	/* A PSN out of turn (a retransmission of 50) goes by unreduced. */
 	agg_send(&r, 0, agg_frame(&r.s, 0, 0, 0x101, 50));
 	agg_run(&r);
 	CU_ASSERT_EQUAL(r.sinks[0].n, 102);
-	sw_agg_totals(r.sw, &st);
-	CU_ASSERT_EQUAL(st.errors, 1);
-	CU_ASSERT_EQUAL(st.contributions, 200);
+	agg_expect(&r, 200, 100, 1);
 	CU_ASSERT_EQUAL(r.s.pkts_in_use, 0);
 	agg_rig_free(&r);
 }
@@ -174,7 +179,6 @@ static void test_sw_agg_below(void)
 {
 	struct sw_agg_spec sp = { .n_members = 2, .member_ep = agg_ep, .member_qpn = agg_qpn,
 				  .n_child = 2, .child_ports = agg_children, .up_port = 2 };
-	struct sw_agg_stats st;
 	struct agg_rig r;
 
 	agg_rig_new(&r);
@@ -197,15 +201,11 @@ static void test_sw_agg_below(void)
 	agg_run(&r);
 	CU_ASSERT_EQUAL(r.sinks[0].n, 3);
 	CU_ASSERT_EQUAL(r.sinks[1].n, 3);
-	sw_agg_totals(r.sw, &st);
-	CU_ASSERT_EQUAL(st.contributions, 6);
-	CU_ASSERT_EQUAL(st.slots, 3);
-	CU_ASSERT_EQUAL(st.errors, 0);
+	agg_expect(&r, 6, 3, 0);
 	/* A result for no slot: counted, and it goes on. */
 	agg_send(&r, 2, agg_frame(&r.s, 1, 1, 0x102, 9));
 	agg_run(&r);
-	sw_agg_totals(r.sw, &st);
-	CU_ASSERT_EQUAL(st.errors, 1);
+	agg_expect(&r, 6, 3, 1);
 	CU_ASSERT_EQUAL(r.sinks[1].n, 4);
 	CU_ASSERT_EQUAL(r.s.pkts_in_use, 0);
 	agg_rig_free(&r);
