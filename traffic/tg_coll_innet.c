@@ -116,7 +116,8 @@ static uint64_t tg_innet_bytes(const struct tg_cb *b, uint32_t c, bool nvl)
 /* Rank @r's self transfer of @bytes on connection tag @chan (its
  * endpoint @ep) after node @join; under the NCCL model posted a hop's
  * latency after it (and the launch's more when @first: nothing of the
- * instance before it). Its message into *@msg, its node into *@id. */
+ * instance before it), over NVLink (NVLS) NCCL's NVLS latency. Its
+ * message into *@msg, its node into *@id. */
 static int tg_innet_xfer(struct tg_cb *b, uint32_t ep, bool nvl, uint64_t bytes, uint16_t chan,
 			 uint32_t join, bool first, uint32_t *msg, uint32_t *id)
 {
@@ -132,7 +133,17 @@ static int tg_innet_xfer(struct tg_cb *b, uint32_t ep, bool nvl, uint64_t bytes,
 	m->chan = chan;
 	m->bytes = bytes;
 	*msg = node.msg = *b->c->n_msgs;
-	if (b->nccl.proto != TG_NCCL_IDEAL) {
+	if (b->nccl.proto != TG_NCCL_IDEAL && nvl) {
+		/* NVLS: NCCL's latency of it in one node (no base latency: its
+		 * tuner has none for NVLS), less the NVLink's propagation up
+		 * and down. */
+		const struct topo_ep *e = &b->t->eps[ep];
+		uint32_t l = b->t->nodes[e->node].port_links[e->port];
+		uint64_t own = l == TOPO_NO_LINK ? 0 : 2 * b->t->links[l].delay_ps;
+		uint64_t lat = (uint64_t)TG_NCCL_NVLS_LAT_US * 1000000;
+
+		node.dur_ps = lat > own ? lat - own : 0;
+	} else if (b->nccl.proto != TG_NCCL_IDEAL) {
 		uint32_t e2[2] = { ep, ep };
 
 		node.dur_ps = tg_cb_hop_ps(b, nvl, e2) + (first ? b->nccl.base_ps : 0);

@@ -37,7 +37,8 @@ enum {
 	TG_NCCL_NVLS_EFF_HOPPER_PPM = 850000,
 	TG_NCCL_NVLS_EFF_BLACKWELL_PPM = 740000,
 	/* NCCL's latency of NVLS in one node, Simple (hwLat[NVLINK][NVLS],
-	 * tuning.cc), us: what its tuner adds to NVLS's time. */
+	 * tuning.cc; baseLat of NVLS is 0), us: what its tuner adds to NVLS's
+	 * time, and what an NVLS transfer waits under the model. */
 	TG_NCCL_NVLS_LAT_US = 23,
 };
 
