@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "link_layer.h"
+#include "pkt_ll.h"
 #include "sw.h"
 #include "tg.h"
 #include "topo.h"
@@ -283,6 +285,11 @@ static int fabric_agg_group(struct fabric *f, const struct tg_agg *a, uint32_t g
 
 	if (!sel) {
 		rc = -ENOMEM;
+		goto out;
+	}
+	if (a->data && f->exp->ll && f->exp->ll->wire && f->exp->ll->wire->kind == PKT_LL_IB) {
+		cfg_errorf(err, a->at, "algorithm in-network: data: true needs RoCE (the switches add the payload and make its ICRC anew; InfiniBand's is not)");
+		rc = -ENOSPC;
 		goto out;
 	}
 	if ((rc = fabric_agg_leaves(f, a, &x, err)) != 0)

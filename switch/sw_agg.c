@@ -21,8 +21,12 @@
  * packets leave with it. So every link of the tree carries one packet per
  * slot each way, as an aggregation tree does, and every member's packets
  * come back to it complete and in order (its connection's ACKs are
- * ordinary). The payload bytes are not summed: a data-carrying collective
- * is refused on this algorithm (traffic/tg_coll_innet.c). */
+ * ordinary). Where the frames hold their payload (a data-carrying
+ * collective), it is summed as float32 elements: the partial sum goes up
+ * in the last part, the root's sum goes back in every part, a result
+ * coming down is copied into the parts held for it, each part's ICRC made
+ * anew (RoCE; on InfiniBand the data is refused, traffic/tg_coll_innet.c
+ * and run/fabric_agg.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +42,9 @@ struct sw_agg_held {
 	uint32_t tag;          /* the MMU's tag (sw_tag) */
 	uint16_t port;         /* egress port it was admitted for */
 	uint8_t tc;            /* its queue there */
+	uint16_t pay_off;      /* its payload's offset in the frame, */
+	uint16_t pay_len;      /* and length when the mbuf holds it (0: not held) */
+	uint16_t l3;           /* its IPv4 header's offset (for the ICRC) */
 };
 
 /* One group's state at this switch. */
@@ -306,6 +313,98 @@ static void sw_agg_send(struct sw *s, struct rte_mbuf *m, uint16_t port, uint8_t
 	port_enqueue_tag(op, m, tc, bytes, tag);
 }
 
+/* Where RoCE frame @m (viewed through its BTH by @v) holds its payload,
+ * into @h: offset, length and the IPv4 header's offset; length 0 where
+ * the mbuf does not hold it (NICs that do not materialise payload), or
+ * an INT stack sits before it. */
+static void sw_agg_payload(struct rte_mbuf *m, struct pkt_view *v, struct sw_agg_held *h)
+{
+	const uint8_t *d = pkt_data(m);
+	uint32_t off, n;
+
+	h->pay_len = 0;
+	if (v->ll != PKT_LL_ROCE || v->ip6 || pkt_view_rest(v, d) != 0 || pkt_view_has_int(v, d))
+		return;
+	off = pkt_view_payload_off(v, d);
+	n = v->payload_bytes;
+	if (n == 0 || n % 4 || off + n + PKT_ICRC_BYTES > rte_pktmbuf_data_len(m))
+		return;
+	h->pay_off = (uint16_t)off;
+	h->pay_len = (uint16_t)n;
+	h->l3 = v->l3_off;
+}
+
+/* The ICRC of @h's frame anew (its payload changed). */
+static void sw_agg_icrc(const struct sw_agg_held *h)
+{
+	uint8_t *ip = pkt_data(h->m) + h->l3;
+	uint32_t len = (uint32_t)pkt_get16(ip + 2) - PKT_ICRC_BYTES;
+	uint32_t icrc = pkt_icrc(ip, len);
+
+	/* Least-significant byte first, as the NICs write it. */
+	for (int i = 0; i < 4; i++)
+		ip[len + i] = (uint8_t)(icrc >> (8 * i));
+}
+
+/* @to's payload: @from's added to it element by element (float32), or
+ * (@add false) replaced by it; nothing where either is not held. */
+static void sw_agg_combine(const struct sw_agg_held *to, const struct sw_agg_held *from, bool add)
+{
+	uint8_t *t = pkt_data(to->m) + to->pay_off;
+	const uint8_t *f = pkt_data(from->m) + from->pay_off;
+	uint32_t n = to->pay_len < from->pay_len ? to->pay_len : from->pay_len;
+
+	if (!to->pay_len || !from->pay_len)
+		return;
+	if (!add) {
+		memcpy(t, f, n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i += 4) {
+		float a, b;
+
+		memcpy(&a, t + i, 4);
+		memcpy(&b, f + i, 4);
+		a += b;
+		memcpy(t + i, &a, 4);
+	}
+}
+
+/* Slot @slot's data, with @h its last part: the others' payloads added
+ * into it (the partial sum, or at the root the slot's sum, which every
+ * held part then carries back). */
+static void sw_agg_sum(struct sw_agg_grp *g, uint64_t slot, struct sw_agg_held *last, bool root)
+{
+	struct sw_agg_held *h = &g->held[(slot & (g->cap - 1)) * g->n_child];
+
+	if (!last->pay_len)
+		return;
+	for (uint16_t c = 0; c < g->n_child; c++)
+		if (h[c].m && &h[c] != last)
+			sw_agg_combine(last, &h[c], true);
+	sw_agg_icrc(last);
+	for (uint16_t c = 0; root && c < g->n_child; c++)
+		if (h[c].m && &h[c] != last && h[c].pay_len) {
+			sw_agg_combine(&h[c], last, false);
+			sw_agg_icrc(&h[c]);
+		}
+}
+
+/* Slot @slot's result @res (its view @v) coming down: every held part
+ * carries its data back. */
+static void sw_agg_result(struct sw_agg_grp *g, uint64_t slot, struct rte_mbuf *res, struct pkt_view *v)
+{
+	struct sw_agg_held *h = &g->held[(slot & (g->cap - 1)) * g->n_child];
+	struct sw_agg_held r = { .m = res };
+
+	sw_agg_payload(res, v, &r);
+	for (uint16_t c = 0; r.pay_len && c < g->n_child; c++)
+		if (h[c].m && h[c].pay_len) {
+			sw_agg_combine(&h[c], &r, false);
+			sw_agg_icrc(&h[c]);
+		}
+}
+
 /* Release slot @slot's held packets (each to its own egress). */
 static void sw_agg_release(struct sw *s, struct sw_agg_grp *g, uint64_t slot)
 {
@@ -347,6 +446,7 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 			g->stats->errors++;
 			return 0;
 		}
+		sw_agg_result(g, g->down, m, v);
 		sw_agg_release(s, g, g->down);
 		g->down++;
 		g->head = g->down;
@@ -397,8 +497,10 @@ int sw_agg_rx(struct sw *s, uint16_t in_port, struct rte_mbuf *m, struct pkt_vie
 	h = &g->held[(slot & (g->cap - 1)) * g->n_child + c];
 	*h = (struct sw_agg_held){ .m = m, .tag = sw_tag(in_port, prio, adm.pool), .port = egress,
 				   .tc = tc };
+	sw_agg_payload(m, v, h);
 	if (!last)
 		return 1;
+	sw_agg_sum(g, slot, h, g->up_port == SW_AGG_ROOT);
 	if (g->up_port == SW_AGG_ROOT) {
 		sw_agg_release(s, g, slot);
 		g->head = slot + 1;

@@ -382,6 +382,7 @@ struct tg_agg {
 	uint32_t comm;       /* and communicator */
 	uint32_t n;          /* members */
 	uint8_t dscp;        /* DSCP of their data (the tree's class must be lossless) */
+	bool data;           /* the payload is summed (data: true; RoCE only) */
 	uint32_t *ep;        /* per member: its endpoint */
 	uint32_t *msg;       /* per member: a message on its connection (to find its QPs) */
 	const struct cfg_node *at; /* the workload's algorithm key (the experiment's

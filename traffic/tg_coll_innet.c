@@ -49,7 +49,7 @@ static int tg_innet_group(struct tg_graph *g, const struct tg_cb *b, uint16_t ch
 	g->aggs = v;
 	a = &v[g->n_aggs];
 	*a = (struct tg_agg){ .workload = b->proto.workload, .chan = chan, .comm = b->proto.comm,
-			      .n = n, .dscp = b->proto.dscp, .at = at };
+			      .n = n, .dscp = b->proto.dscp, .data = b->data, .at = at };
 	a->ep = malloc(sizeof(*a->ep) * n);
 	a->msg = malloc(sizeof(*a->msg) * n);
 	if (!a->ep || !a->msg) {
@@ -183,7 +183,9 @@ static int tg_innet_join(struct tg_cb *b, const struct tg_deps *d, const struct 
 }
 
 /* Every rank's S through one tree (one per channel): ranks of one NVLink
- * domain (@nvl) in their NVLink switch, others through their own NICs. */
+ * domain (@nvl) in their NVLink switch, others through their own NICs.
+ * With data, a rank's part goes from its buffer and the sum comes back to
+ * the same place (the switches add the payloads, switch/sw_agg.c). */
 static int tg_innet_flat(struct tg_cb *b, bool nvl, uint32_t *ep, uint32_t *msg, uint32_t *who,
 			 const struct cfg_node *at)
 {
@@ -201,6 +203,16 @@ static int tg_innet_flat(struct tg_cb *b, bool nvl, uint32_t *ep, uint32_t *msg,
 		for (uint32_t r = 0; r < b->n && rc == 0; r++) {
 			ep[r] = tg_innet_ep(b, r, nvl);
 			rc = tg_innet_xfer(b, ep[r], nvl, bytes, chan, join, true, &msg[r], &id);
+			if (rc == 0 && b->data) {
+				/* The rank's part goes up from its buffer and the
+				 * switches' sum comes back in its place. */
+				uint64_t off = tg_coll_off(b, b->bytes, b->channels, c);
+				struct tg_data_xfer x = { .msg = msg[r], .coll = b->dcoll, .src_rank = r,
+							  .dst_rank = r, .src_off = off, .dst_off = off,
+							  .act = TG_DATA_PLACE };
+
+				rc = tg_data_add_xfer(&b->c->graph->data, &x);
+			}
 		}
 		if (rc == 0)
 			rc = tg_innet_group(b->c->graph, b, chan, ep, msg, b->n, at);
@@ -342,18 +354,19 @@ static int tg_coll_innet_build(struct tg_cb *b, const struct cfg_node *at, char 
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (b->data || b->proto.qp_mode == TG_QP_PER_MESSAGE || b->proto.qps != 1 || b->n < 2) {
+	for (uint32_t r = 1; r < b->n && nvl; r++)
+		nvl = tg_cb_same_domain(b, 0, r);
+	g = nvl ? 0 : tg_innet_g(b);
+	if ((b->data && (nvl || g)) || b->proto.qp_mode == TG_QP_PER_MESSAGE || b->proto.qps != 1 ||
+	    b->n < 2) {
 		cfg_errorf(err, at, "algorithm in-network: %s",
-			   b->data ? "the switches count packets, they do not add values: no data: true"
+			   b->data ? "data: true on a flat tree over the ranks' NICs only (NVLS and CollNet's shape carry NCCL's bytes, not the data)"
 			   : b->n < 2 ? "needs two ranks or more"
 			   : "needs one QP per connection (qp: per-connection, qps: 1): the switches "
 			     "know each rank's by its number");
 		rc = -EINVAL;
 		goto out;
 	}
-	for (uint32_t r = 1; r < b->n && nvl; r++)
-		nvl = tg_cb_same_domain(b, 0, r);
-	g = nvl ? 0 : tg_innet_g(b);
 	rc = g ? tg_innet_collnet(b, g, ep, msg, who, at) : tg_innet_flat(b, nvl, ep, msg, who, at);
 out:
 	free(who);

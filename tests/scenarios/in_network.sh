@@ -40,6 +40,11 @@
 #   message completes, the frames out of turn after a loss go by
 #   unreduced (in_network.errors > 0) and are retransmitted, and every
 #   slot is still reduced (3 per slot);
+# - data: true (nic.payload): every rank's buffer holds the exact sum at
+#   the end, element by element (tg_data's check: the switches add the
+#   float32 payloads, the leaves and the root, and make the ICRCs anew: no
+#   NIC sees a bad one), on the 2-leaf tree (2 channels) and the 3-level
+#   fat-tree (1 KiB MTU);
 # - NCCL_ALGO's names: nccl: {algorithm: nvls} runs the same instance as
 #   algorithm: in-network with nccl: on (the same time to the picosecond);
 # - refusals: tests/scenarios/bad_input.sh.
@@ -86,6 +91,10 @@ printf '%s\n' "name: ft" "topology: {kind: fat-tree, k: 4, host_link: {rate: 100
 	"fabric: {pfc: {priorities: [3]}}" "nic: {mtu: 4096}" \
 	"traffic: [{kind: collective, name: ar, collective: all-reduce, ranks: all, algorithm: in-network, sizes: [16MiB], channels: 2, dscp: 24}]" >"$tmp/ft.yaml"
 "$fabemu" run "$tmp/ft.yaml" -o "$tmp/ft" -q || bad "a three-tier fat-tree"
+"$fabemu" run "$tmp/alone.yaml" -o "$tmp/data" -q --set 'nic={mtu: 4096, payload: true, recovery: go-back-n}' \
+	--set 'traffic.0.sizes=[1MiB]' --set traffic.0.channels=2 --set traffic.0.data=true || bad "data, leaf-spine"
+"$fabemu" run "$tmp/ft.yaml" -o "$tmp/ftdata" -q --set 'nic={mtu: 1024, payload: true, recovery: go-back-n}' \
+	--set 'traffic.0.sizes=[256KiB]' --set traffic.0.data=true || bad "data, fat-tree"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/loss" -q --set 'faults=[{kind: loss, name: l, at: 0ns, ports: ["h0:0"], loss: 0.01}]' \
 	--set stop_time=50ms || bad "a lossy host link"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/par" -q --set topology.links_per_spine=2 --set traffic.0.channels=4 \
@@ -130,6 +139,13 @@ wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 o
 u, p = ups("alone")
 say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
     "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
+for run, n_ranks in (("data", 8), ("ftdata", 16)):
+    sj = json.load(open("%s/%s/summary.json" % (d, run)))
+    cs = sj["collectives"]["ar" if run == "ftdata" else "sharp"]
+    want = n_ranks * cs["size_bytes"] // 4
+    say(cs["data_errors"] == 0 and cs["data_checked"] == want and sj["nic"]["icrc_errors"] == 0,
+        "data (%s): %d of %d elements checked, %d wrong, %d ICRC errors"
+        % (run, cs["data_checked"], want, cs["data_errors"], sj["nic"]["icrc_errors"]))
 ls = json.load(open("%s/loss/summary.json" % d))
 say(rows("loss")[0]["status"] == "complete" and ls["messages"]["incomplete"] == 0 and
     ls["in_network"]["errors"] > 0 and ls["nic"]["retransmitted"] > 0 and ls["in_network"]["slots"] == 3 * (S // 4096),

@@ -126,6 +126,10 @@ add "nccl/p2p" "$vg_fabemu" run "$exp_dir/pipeline-bubble.yaml" -o out -q --set 
 	--set traffic.0.steps=1 --set traffic.0.pp_bytes=1MiB
 add "nccl/trace-streamed" "$vg_fabemu" run "$exp_dir/chakra-pp.yaml" -o out -q --set traffic.0.nccl=on \
 	--set outputs.flows_csv=false
+# In-network reduction carrying data (the switches add the payloads).
+add "innet/data" "$vg_fabemu" run "$exp_dir/sharp-allreduce.yaml" -o out -q --set 'traffic.0.sizes=[256KiB]' \
+	--set 'traffic.1.sizes=[256KiB]' --set 'nic={mtu: 4096, payload: true, recovery: go-back-n}' \
+	--set traffic.0.data=true
 # In-network reduction in CollNet's shape (rings in the nodes, rail trees).
 add "innet/collnet" "$vg_fabemu" run "$exp_dir/nvls-allreduce.yaml" -o out -q --set 'traffic.0.ranks=all' \
 	--set 'traffic.0.sizes=[2MiB]' --set 'fabric={pfc: {priorities: [3]}}' --set traffic.0.dscp=24
