@@ -274,9 +274,14 @@ static int tg_innet_round(struct tg_cb *b, uint32_t g, uint32_t c, const uint32_
 			     first ? NULL : &rs[m * g], &tmp[m * g]);
 	tg_innet_take(rs, tmp, b->n);
 	for (uint32_t i = 0; i < g && rc == 0; i++) {
+		/* The chunk position i holds reduced (with data: i + 1, as the
+		 * ring leaves it, tg_coll_hier.c). */
+		uint32_t k = b->data ? (i + 1) % g : i, join, id;
 		uint16_t chan = (uint16_t)(TG_CHAN_INNET + c);
-		uint32_t join, id;
+		struct tg_data_xfer x = { .coll = b->dcoll, .act = TG_DATA_PLACE,
+					  .src_off = base + tg_coll_off(b, bytes, g, k) };
 
+		x.dst_off = x.src_off;
 		/* Positions in the order (the lists are by position). */
 		for (uint32_t m = 0; m < nodes; m++)
 			who[m] = m * g + i;
@@ -284,10 +289,14 @@ static int tg_innet_round(struct tg_cb *b, uint32_t g, uint32_t c, const uint32_
 			break;
 		for (uint32_t m = 0; m < nodes && rc == 0; m++) {
 			ep[m] = tg_innet_ep(b, order[who[m]], false);
-			rc = tg_innet_xfer(b, ep[m], false, tg_coll_part(b, bytes, g, i), chan, join, false,
+			rc = tg_innet_xfer(b, ep[m], false, tg_coll_part(b, bytes, g, k), chan, join, false,
 					   &msg[m], &id);
 			if (rc == 0)
 				rc = tg_deps_add(&tmp[who[m]], id);
+			x.msg = msg[m];
+			x.src_rank = x.dst_rank = order[who[m]];
+			if (rc == 0 && b->data)
+				rc = tg_data_add_xfer(&b->c->graph->data, &x);
 		}
 		if (rc == 0)
 			rc = tg_innet_group(b->c->graph, b, chan, ep, msg, nodes, at);
@@ -303,7 +312,7 @@ static int tg_innet_round(struct tg_cb *b, uint32_t g, uint32_t c, const uint32_
 	for (uint32_t r = 0; r < b->n; r++)
 		ag[r].n = 0;
 	for (uint32_t m = 0; m < nodes && rc == 0; m++)
-		rc = tg_ring(b, &order[m * g], g, base, bytes, TG_RING_AG, 0,
+		rc = tg_ring(b, &order[m * g], g, base, bytes, TG_RING_AG, b->data ? 1 : 0,
 			     (uint16_t)(2 * b->channels + c), TG_COLL_NO_RAIL, &tmp[m * g], &ag[m * g]);
 	for (uint32_t r = 0; r < b->n; r++)
 		tmp[r].n = 0;
@@ -357,10 +366,10 @@ static int tg_coll_innet_build(struct tg_cb *b, const struct cfg_node *at, char 
 	for (uint32_t r = 1; r < b->n && nvl; r++)
 		nvl = tg_cb_same_domain(b, 0, r);
 	g = nvl ? 0 : tg_innet_g(b);
-	if ((b->data && (nvl || g)) || b->proto.qp_mode == TG_QP_PER_MESSAGE || b->proto.qps != 1 ||
+	if ((b->data && nvl) || b->proto.qp_mode == TG_QP_PER_MESSAGE || b->proto.qps != 1 ||
 	    b->n < 2) {
 		cfg_errorf(err, at, "algorithm in-network: %s",
-			   b->data ? "data: true on a flat tree over the ranks' NICs only (NVLS and CollNet's shape carry NCCL's bytes, not the data)"
+			   b->data ? "data: true over the ranks' NICs only (NVLS carries NCCL's (n + 1)/n x S, not the data)"
 			   : b->n < 2 ? "needs two ranks or more"
 			   : "needs one QP per connection (qp: per-connection, qps: 1): the switches "
 			     "know each rank's by its number");

@@ -776,7 +776,7 @@ exp nccl-alg "nccl-alg.yaml:2:[0-9]+: nccl: the NCCL model runs NCCL's algorithm
 	"$rt" "traffic: [{kind: collective, collective: all-reduce, algorithm: halving-doubling, size: 1MiB, nccl: on}]"
 # In-network reduction (algorithm in-network): what the switches cannot
 # reduce is refused at the workload's algorithm key.
-exp innet-data "innet-data.yaml:[0-9]+:[0-9]+: algorithm in-network: data: true on a flat tree over the ranks' NICs only" \
+exp innet-data "innet-data.yaml:[0-9]+:[0-9]+: algorithm in-network: data: true over the ranks' NICs only" \
 	"topology: {kind: rail-optimised, gpus_per_node: 2, rails: 2, nodes_per_unit: 2, nodes: 2, nvlink: {domain_gpus: 2, rate: 900Gbps, delay: 100ns}}" \
 	"nic: {payload: true, recovery: go-back-n}" \
 	"traffic: [{kind: collective, collective: all-reduce, ranks: [node0/gpu*], algorithm: in-network, size: 1MiB, data: true}]"

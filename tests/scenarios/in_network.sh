@@ -43,8 +43,9 @@
 # - data: true (nic.payload): every rank's buffer holds the exact sum at
 #   the end, element by element (tg_data's check: the switches add the
 #   float32 payloads, the leaves and the root, and make the ICRCs anew: no
-#   NIC sees a bad one), on the 2-leaf tree (2 channels) and the 3-level
-#   fat-tree (1 KiB MTU);
+#   NIC sees a bad one), on the 2-leaf tree (2 channels), the 3-level
+#   fat-tree (1 KiB MTU) and CollNet's shape (2 x 8 GPUs: the rings in the
+#   nodes and the rail trees);
 # - NCCL_ALGO's names: nccl: {algorithm: nvls} runs the same instance as
 #   algorithm: in-network with nccl: on (the same time to the picosecond);
 # - refusals: tests/scenarios/bad_input.sh.
@@ -95,6 +96,10 @@ printf '%s\n' "name: ft" "topology: {kind: fat-tree, k: 4, host_link: {rate: 100
 	--set 'traffic.0.sizes=[1MiB]' --set traffic.0.channels=2 --set traffic.0.data=true || bad "data, leaf-spine"
 "$fabemu" run "$tmp/ft.yaml" -o "$tmp/ftdata" -q --set 'nic={mtu: 1024, payload: true, recovery: go-back-n}' \
 	--set 'traffic.0.sizes=[256KiB]' --set traffic.0.data=true || bad "data, fat-tree"
+"$fabemu" run "$dir/nvls-allreduce.yaml" -o "$tmp/cndata" -q --set 'traffic.0.ranks=all' \
+	--set traffic.0.nccl=off --set 'traffic.0.sizes=[4MiB]' --set 'fabric={pfc: {priorities: [3]}}' \
+	--set traffic.0.dscp=24 --set 'expect=[]' --set traffic.0.data=true \
+	--set 'nic={mtu: 4096, payload: true, recovery: go-back-n}' || bad "data, CollNet's shape"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/loss" -q --set 'faults=[{kind: loss, name: l, at: 0ns, ports: ["h0:0"], loss: 0.01}]' \
 	--set stop_time=50ms || bad "a lossy host link"
 "$fabemu" run "$tmp/alone.yaml" -o "$tmp/par" -q --set topology.links_per_spine=2 --set traffic.0.channels=4 \
@@ -139,9 +144,9 @@ wire = S // 4096 * 4158  # frames (no preamble, gap): 4096 B of payload and 62 o
 u, p = ups("alone")
 say(all(sorted(v)[0] == 0 and wire <= sorted(v)[1] <= 1.02 * wire for v in u.values()),
     "one channel: one uplink of each leaf carries S with headers (%.0f B), the other none: %s" % (wire, u))
-for run, n_ranks in (("data", 8), ("ftdata", 16)):
+for run, n_ranks, name in (("data", 8, "sharp"), ("ftdata", 16, "ar"), ("cndata", 16, "nvls")):
     sj = json.load(open("%s/%s/summary.json" % (d, run)))
-    cs = sj["collectives"]["ar" if run == "ftdata" else "sharp"]
+    cs = sj["collectives"][name]
     want = n_ranks * cs["size_bytes"] // 4
     say(cs["data_errors"] == 0 and cs["data_checked"] == want and sj["nic"]["icrc_errors"] == 0,
         "data (%s): %d of %d elements checked, %d wrong, %d ICRC errors"
