@@ -108,7 +108,6 @@ static int fabric_agg_add(struct fabric *f, const struct tg_agg *a, const struct
 {
 	struct sw *s = f->sws[f->topo->nodes[node].index];
 	uint32_t *ep = malloc(sizeof(*ep) * n_sel), *qpn = malloc(sizeof(*qpn) * n_sel);
-	uint16_t all[2] = { up, 0 };
 	int rc;
 
 	if (!ep || !qpn) {
@@ -121,7 +120,7 @@ static int fabric_agg_add(struct fabric *f, const struct tg_agg *a, const struct
 		qpn[i] = x->qpn[sel[i]];
 	}
 	if (!fabric_agg_lossless(s, ports, n_ports, a->dscp) ||
-	    (up != SW_AGG_ROOT && !fabric_agg_lossless(s, all, 1, a->dscp))) {
+	    (up != SW_AGG_ROOT && !fabric_agg_lossless(s, &up, 1, a->dscp))) {
 		cfg_errorf(err, a->at, "algorithm in-network: the class of DSCP %u is not lossless at %s (the switches hold the ranks' packets in their buffer: the reduction needs a class that is not dropped, as SHARP and NVLS do): PFC on its priority (fabric.pfc) or InfiniBand",
 			   a->dscp, f->topo->nodes[node].name);
 		rc = -ENOSPC;

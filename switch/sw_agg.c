@@ -260,7 +260,7 @@ bool sw_class_lossless(const struct sw *s, uint16_t port, uint8_t dscp)
 {
 	if (port_ll_kind(&s->ports[port]) == PKT_LL_IB)
 		return true;
-	return sw_pg((struct sw *)s, port, s->dscp_to_prio[dscp & 63])->lossless != 0;
+	return s->pgs[(size_t)s->dscp_to_prio[dscp & 63] * s->n_ports + port].lossless != 0;
 }
 
 uint32_t sw_agg_groups(const struct sw *s)

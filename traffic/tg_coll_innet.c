@@ -73,11 +73,9 @@ static uint32_t tg_innet_ep(const struct tg_cb *b, uint32_t r, bool nvl)
 /* The line rate of rank 0's NVLink, b/s. */
 static uint64_t tg_innet_nvl_bps(const struct tg_cb *b)
 {
-	uint32_t ep = tg_cb_ep(b, 0, true, TG_COLL_NO_RAIL, 0);
-	const struct topo_ep *e = &b->t->eps[ep];
-	uint32_t l = b->t->nodes[e->node].port_links[e->port];
+	const struct topo_link *l = tg_cb_ep_link(b->t, tg_cb_ep(b, 0, true, TG_COLL_NO_RAIL, 0));
 
-	return l == TOPO_NO_LINK ? 0 : b->t->links[l].rate_bps;
+	return l ? l->rate_bps : 0;
 }
 
 uint32_t tg_innet_nvls_eff_ppm(const struct tg_cb *b)
@@ -137,9 +135,8 @@ static int tg_innet_xfer(struct tg_cb *b, uint32_t ep, bool nvl, uint64_t bytes,
 		/* NVLS: NCCL's latency of it in one node (no base latency: its
 		 * tuner has none for NVLS), less the NVLink's propagation up
 		 * and down. */
-		const struct topo_ep *e = &b->t->eps[ep];
-		uint32_t l = b->t->nodes[e->node].port_links[e->port];
-		uint64_t own = l == TOPO_NO_LINK ? 0 : 2 * b->t->links[l].delay_ps;
+		const struct topo_link *l = tg_cb_ep_link(b->t, ep);
+		uint64_t own = l ? 2 * l->delay_ps : 0;
 		uint64_t lat = (uint64_t)TG_NCCL_NVLS_LAT_US * 1000000;
 
 		node.dur_ps = lat > own ? lat - own : 0;

@@ -12,6 +12,7 @@
 #include "tg_wl_int.h"
 
 struct tg_cb;
+struct topo_link;
 
 enum {
 	TG_COLL_NO_RAIL = UINT32_MAX, /* an edge on the GPUs' own NICs */
@@ -104,6 +105,8 @@ int tg_cb_stream_new(const struct tg_cb *b, uint8_t alg, uint32_t n_edges, struc
  * @rail (tg_cb_edge's endpoints). */
 void tg_cb_stream_edge(const struct tg_cb *b, struct tg_stream *s, uint32_t e, uint32_t a, uint32_t r,
 		       uint16_t chan, uint32_t rail);
+/* The link of endpoint @ep (its host's port), NULL when it has none. */
+const struct topo_link *tg_cb_ep_link(const struct topo *t, uint32_t ep);
 /* The NCCL model's latency of a transfer between endpoints @ep (what
  * tg_cb_edge picks), over NVLink when @nvl (tg_cb_same_domain): how long
  * after it is ready it is posted: NCCL's latency of the hop, less what

@@ -92,12 +92,18 @@ void tg_cb_edge(const struct tg_cb *b, uint32_t a, uint32_t r, uint16_t chan, ui
 }
 
 /* The propagation delay of endpoint @ep's link (0: none). */
+const struct topo_link *tg_cb_ep_link(const struct topo *t, uint32_t ep)
+{
+	uint32_t l = t->nodes[t->eps[ep].node].port_links[t->eps[ep].port];
+
+	return l == TOPO_NO_LINK ? NULL : &t->links[l];
+}
+
 static uint64_t tg_cb_ep_delay_ps(const struct topo *t, uint32_t ep)
 {
-	const struct topo_node *h = &t->nodes[t->eps[ep].node];
-	uint32_t l = h->port_links[t->eps[ep].port];
+	const struct topo_link *l = tg_cb_ep_link(t, ep);
 
-	return l == TOPO_NO_LINK ? 0 : t->links[l].delay_ps;
+	return l ? l->delay_ps : 0;
 }
 
 uint64_t tg_cb_hop_ps(const struct tg_cb *b, bool nvl, const uint32_t ep[2])
