@@ -13,7 +13,6 @@
 
 
 enum {
-	PKT_IPV4_VER_IHL = 0x45,       /* version 4, 5 words, no options */
 	PKT_IPV4_ID = 1,               /* scapy's default; the shared vectors use it */
 	PKT_IPV4_DF = 0x4000,          /* flags: don't fragment */
 	PKT_IPV4_MAX_BYTES = 0xFFFF,   /* total length field */
@@ -170,6 +169,8 @@ uint32_t pkt_roce_frame_bytes(const struct pkt_roce *f)
 
 	if (unlikely(f->addr.ll == PKT_LL_IB))
 		return pkt_ib_frame_bytes(f);
+	if (unlikely(f->addr.ll == PKT_LL_UET))
+		return pkt_uet_frame_bytes(f);
 	pkt_lens_of(f, pkt_layouts[f->opcode].hdr_bytes, &l);
 	return l.frame_bytes;
 }
@@ -212,16 +213,11 @@ uint32_t pkt_icrc(const uint8_t *ip, uint32_t len)
 	return ~crc;
 }
 
-/* The fields of a frame that depend only on where it goes (pkt_tmpl):
- * Ethernet with its optional 802.1Q tag, IPv4 less its total length and
- * checksum, the UDP ports and the BTH's partition key and destination QP;
- * every other byte up to the BTH's end zero. Returns the IPv4 header's
- * offset. */
-static uint32_t pkt_roce_write_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t pkey,
-				     uint32_t dest_qp)
+uint32_t pkt_eth_ipv4_udp_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t sport,
+				 uint16_t dport)
 {
 	uint32_t l3_off = pkt_l3_off_of(a);
-	uint8_t *ip = p + l3_off, *udp = ip + PKT_IPV4_BYTES, *bth = udp + PKT_UDP_BYTES;
+	uint8_t *ip = p + l3_off, *udp = ip + PKT_IPV4_BYTES;
 
 	memcpy(p, a->dst_mac, 6);
 	memcpy(p + 6, a->src_mac, 6);
@@ -241,18 +237,30 @@ static uint32_t pkt_roce_write_fixed(uint8_t *p, const struct pkt_addr *a, uint1
 	pkt_put16(ip + 10, 0);
 	pkt_put32(ip + 12, a->src_ip);
 	pkt_put32(ip + 16, a->dst_ip);
-	pkt_put16(udp, a->udp_sport);
-	pkt_put16(udp + 2, PKT_ROCE_UDP_PORT);
-	pkt_put32(udp + 4, 0); /* length below; no UDP checksum over IPv4 (the ICRC covers it) */
+	pkt_put16(udp, sport);
+	pkt_put16(udp + 2, dport);
+	pkt_put32(udp + 4, 0); /* length below; no UDP checksum over IPv4 (RoCE's ICRC covers it) */
+	return l3_off;
+}
+
+/* The fields of a frame that depend only on where it goes (pkt_tmpl):
+ * Ethernet with its optional 802.1Q tag, IPv4 less its total length and
+ * checksum, the UDP ports and the BTH's partition key and destination QP;
+ * every other byte up to the BTH's end zero. Returns the IPv4 header's
+ * offset. */
+static uint32_t pkt_roce_write_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t pkey,
+				     uint32_t dest_qp)
+{
+	uint32_t l3_off = pkt_eth_ipv4_udp_fixed(p, a, a->udp_sport, PKT_ROCE_UDP_PORT);
+	uint8_t *bth = p + l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES;
+
 	memset(bth, 0, PKT_BTH_BYTES);
 	pkt_put16(bth + 2, pkey);
 	pkt_put24(bth + 5, dest_qp & PKT_24BIT_MASK);
 	return l3_off;
 }
 
-/* One's-complement sum, not folded, of the IPv4 header at @ip as written
- * by pkt_roce_write_fixed (total length and checksum zero). */
-static inline uint32_t pkt_ipv4_fixed_sum(const uint8_t *ip)
+uint32_t pkt_ipv4_fixed_sum(const uint8_t *ip)
 {
 	uint32_t sum = 0;
 
@@ -342,6 +350,8 @@ int pkt_build_roce(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *
 
 	if (unlikely(f->addr.ll == PKT_LL_IB))
 		return pkt_ib_build(m, f, payload);
+	if (unlikely(f->addr.ll == PKT_LL_UET))
+		return pkt_uet_build(m, f, payload);
 	rc = pkt_roce_plan(f, pkt_l3_off_of(&f->addr), payload, &lay, &l, &full, &data_bytes);
 	if (rc != 0)
 		return rc;
@@ -360,6 +370,10 @@ void pkt_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a, uint16_t pkey, 
 
 	if (unlikely(a->ll == PKT_LL_IB)) {
 		pkt_ib_tmpl_init(t, a, pkey, dest_qp);
+		return;
+	}
+	if (unlikely(a->ll == PKT_LL_UET)) {
+		pkt_uet_tmpl_init(t, a);
 		return;
 	}
 	memset(t, 0, sizeof(*t));
@@ -381,6 +395,8 @@ int pkt_build_roce_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const stru
 
 	if (unlikely(t->ll == PKT_LL_IB))
 		return pkt_ib_build_tmpl(m, t, f, payload);
+	if (unlikely(t->ll == PKT_LL_UET))
+		return pkt_uet_build_tmpl(m, t, f, payload);
 	if (f->pkey != pkt_get16(bth + 2) || (f->dest_qp & PKT_24BIT_MASK) != pkt_get24(bth + 5))
 		return -EINVAL;
 	rc = pkt_roce_plan(f, t->l3_off, payload, &lay, &l, &full, &data_bytes);
@@ -442,6 +458,8 @@ void pkt_parse_xport(const struct pkt_view *v, struct pkt_roce *out)
 
 int pkt_parse_ll(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_roce *out)
 {
+	if (ll == PKT_LL_UET)
+		return pkt_parse_uet(m, out);
 	return ll == PKT_LL_IB ? pkt_parse_ib(m, out) : pkt_parse_roce(m, out);
 }
 

@@ -125,6 +125,8 @@ enum pkt_kind {
 enum pkt_ll_kind {
 	PKT_LL_ROCE = 0, /* Ethernet II, optional 802.1Q, IPv4, UDP 4791 (RoCEv2) */
 	PKT_LL_IB = 1,   /* native InfiniBand: LRH, optional GRH, BTH (pkt_ib.h) */
+	PKT_LL_UET = 2,  /* Ultra Ethernet Transport: Ethernet II, optional 802.1Q, IPv4,
+			  * UDP 4793, PDS, SES (pkt_uet.h) */
 	PKT_LL_N,
 };
 
@@ -263,6 +265,19 @@ struct pkt_roce {
 	uint32_t aeth_msn;      /* AETH MSN, 24 bits */
 	uint32_t imm_data;      /* ImmDt, as a number (written big-endian) */
 	uint32_t payload_bytes; /* payload length (before pad) */
+	/* UET (addr.ll PKT_LL_UET) only: what its headers carry besides the
+	 * fields above, which map to them (pkt_uet.h): opcode the RC opcode
+	 * that the PDS type, SES opcode and SOM / EOM stand for; dest_qp the
+	 * DPDCID; psn a request's PSN, an ACK's CACK_PSN, a NACK's PSN; an
+	 * ACK with syndrome PKT_AETH_NAK_PSN_SEQ is an ACK_CC whose CACK_PSN
+	 * is psn - 1 and whose SACK bitmap (sack_bits) starts at aeth_msn;
+	 * syndrome PKT_UET_SYND_TRIMMED is a NACK of a trimmed packet */
+	uint16_t ev;            /* entropy value: the UDP source port (0: addr.udp_sport) */
+	uint16_t spdcid;        /* source PDC: the sender's QP number */
+	uint16_t msg_id;        /* SES message id */
+	uint8_t uet_retx;       /* the RETX flag: a retransmission */
+	uint64_t sack_bits;     /* ACK_CC: bit i acknowledges PSN aeth_msn + i; an ACK
+				 * whose syndrome is a PSN sequence NAK carries them */
 };
 
 /* Length of the headers the opcode implies from BTH on (BTH + extensions). */

@@ -22,6 +22,10 @@ uint32_t pkt_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
 uint32_t pkt_crc32_mbuf(uint32_t crc, const struct rte_mbuf *m, uint32_t off, uint32_t end)
 	__attribute__((visibility("hidden")));
 
+enum {
+	PKT_IPV4_VER_IHL = 0x45, /* IPv4 version 4, 5 words, no options: what the builders write */
+};
+
 static inline void pkt_put16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
@@ -120,6 +124,28 @@ int pkt_view_mbuf(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_view
 		  uint8_t buf[PKT_VIEW_MAX_HDR_BYTES]) __attribute__((visibility("hidden")));
 /* The BTH and extension-header fields of @v into @out (every link layer). */
 void pkt_parse_xport(const struct pkt_view *v, struct pkt_roce *out)
+	__attribute__((visibility("hidden")));
+/* Ethernet (with @a's optional 802.1Q tag), IPv4 less its total length
+ * and checksum, and UDP from @sport to @dport less its length, at @p as
+ * @a addresses it (core/pkt.c). Returns the IPv4 header's offset. */
+uint32_t pkt_eth_ipv4_udp_fixed(uint8_t *p, const struct pkt_addr *a, uint16_t sport,
+				 uint16_t dport) __attribute__((visibility("hidden")));
+/* One's-complement sum, not folded, of the IPv4 header at @ip as the
+ * fixed writers leave it (total length and checksum zero). */
+uint32_t pkt_ipv4_fixed_sum(const uint8_t *ip) __attribute__((visibility("hidden")));
+/* UET twins of the RoCE builders (core/pkt_uet.c), called when the
+ * addressing says PKT_LL_UET; same contracts, except that a UET template
+ * fixes the Ethernet, IPv4 and UDP headers only (the PDS header names
+ * both connection ends: each frame writes it whole). */
+int pkt_uet_build(struct rte_mbuf *m, const struct pkt_roce *f, const uint8_t *payload)
+	__attribute__((visibility("hidden")));
+uint32_t pkt_uet_frame_bytes(const struct pkt_roce *f) __attribute__((visibility("hidden")));
+void pkt_uet_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a)
+	__attribute__((visibility("hidden")));
+int pkt_uet_build_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const struct pkt_roce *f,
+		       const uint8_t *payload) __attribute__((visibility("hidden")));
+/* pkt_parse_ll for PKT_LL_UET (core/pkt_uet.c). */
+int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 	__attribute__((visibility("hidden")));
 /* pkt_parse_ll for PKT_LL_IB (core/pkt_ib.c). */
 int pkt_parse_ib(const struct rte_mbuf *m, struct pkt_roce *out)

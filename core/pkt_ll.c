@@ -33,6 +33,23 @@ const struct pkt_ll pkt_ll_roce = {
 	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
 };
 
+/* UET: the same Ethernet framing as RoCE's, another transport. */
+const struct pkt_ll pkt_ll_uet = {
+	.name = "uet",
+	.kind = PKT_LL_UET,
+	.fc = PKT_LL_FC_PAUSE,
+	.wire_overhead_bytes = PKT_LL_ETH_PREAMBLE_SFD_BYTES + PKT_LL_ETH_IFG_BYTES,
+	.min_frame_bytes = PKT_MIN_FRAME_BYTES,
+	.trailer_bytes = PKT_FCS_BYTES,
+	.cap_trailer_bytes = PKT_FCS_BYTES,
+	.hdr_bytes = PKT_ETH_BYTES,
+	.ctrl_type = PKT_ETHERTYPE_MACCTL,
+	.ctrl_frame_bytes = PKT_MIN_FRAME_BYTES,
+	.credit_block_bytes = 0,
+	.pcap_linktype = PKT_LL_LINKTYPE_ETHERNET,
+	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
+};
+
 /* IB frames have no preamble or gap: the physical layer's delimiters
  * and idles live in its line code, which the data rate already excludes
  * (IBTA Vol 2). */
@@ -56,6 +73,7 @@ const struct pkt_ll pkt_ll_ib = {
 static const struct pkt_ll *const pkt_lls[PKT_LL_N] = {
 	[PKT_LL_ROCE] = &pkt_ll_roce,
 	[PKT_LL_IB] = &pkt_ll_ib,
+	[PKT_LL_UET] = &pkt_ll_uet,
 };
 
 const struct pkt_ll *pkt_ll_find(const char *name)

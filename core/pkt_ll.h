@@ -55,6 +55,9 @@ extern const struct pkt_ll pkt_ll_roce;
 /* Native InfiniBand (LRH, optional GRH, BTH ..., ICRC, VCRC) with credit
  * flow control per virtual lane (pkt_ib.h). */
 extern const struct pkt_ll pkt_ll_ib;
+/* Ethernet II (optional 802.1Q) carrying the Ultra Ethernet Transport
+ * over IPv4 and UDP 4793 (pkt_uet.h); PFC where classes are lossless. */
+extern const struct pkt_ll pkt_ll_uet;
 
 /* The descriptor called @name, or NULL. */
 const struct pkt_ll *pkt_ll_find(const char *name);
@@ -88,6 +91,7 @@ static inline bool pkt_ll_is_ctrl(uint8_t kind, const struct rte_mbuf *m)
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
+	case PKT_LL_UET:
 		return d[12] == (PKT_ETHERTYPE_MACCTL >> 8) &&
 		       d[13] == (PKT_ETHERTYPE_MACCTL & 0xff);
 	case PKT_LL_IB:
@@ -113,6 +117,7 @@ static inline uint8_t pkt_ll_ecn(uint8_t kind, const struct rte_mbuf *m)
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
+	case PKT_LL_UET:
 		return pkt_ip_ecn(m);
 	case PKT_LL_IB:
 		return (pkt_ll_ib_bth(pkt_data((struct rte_mbuf *)(uintptr_t)m))[4] & PKT_BTH_FECN)
@@ -132,6 +137,7 @@ static inline void pkt_ll_mark_ce(uint8_t kind, struct rte_mbuf *m)
 	pkt_ll_kind_valid(kind);
 	switch (kind) {
 	case PKT_LL_ROCE:
+	case PKT_LL_UET:
 		pkt_ip_set_ce(m);
 		break;
 	case PKT_LL_IB:

@@ -18,6 +18,7 @@
 #include "pkt.h"
 #include "pkt_ib.h"
 #include "pkt_telemetry.h"
+#include "pkt_uet.h"
 
 /* Tell the compiler that @kind is a valid enum pkt_ll_kind (an invariant:
  * kinds come from descriptors), so that per-packet switches on the kind
@@ -132,6 +133,8 @@ struct pkt_view {
 	uint32_t reth_len;      /* RETH DMA length (likewise) */
 	uint64_t reth_va;       /* RETH virtual address (likewise) */
 	uint32_t imm_data;      /* ImmDt (only when the opcode has one) */
+	uint64_t sack_bits;     /* UET: an ACK_CC's SACK bitmap (bit i: PSN aeth_msn + i);
+				 * 0 on other frames of UET, unset on RoCE and IB */
 	/* pkt_view_rest */
 	uint16_t net_bytes;     /* what the network header covers: IPv4 total length
 				 * (from l3_off); IB PktLen * 4, LRH..ICRC (from 0) */
@@ -242,6 +245,12 @@ static inline __attribute__((always_inline)) int pkt_view_l3(struct pkt_view *v,
 		return pkt_view_l3_roce(v, d, len);
 	case PKT_LL_IB:
 		return pkt_view_l3_ib(v, d, len);
+	case PKT_LL_UET:
+		/* Ethernet and IPv4, as RoCE's. */
+		if (pkt_view_l3_roce(v, d, len) != 0)
+			return -EINVAL;
+		v->ll = PKT_LL_UET;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -306,6 +315,106 @@ static inline int pkt_view_flow(struct pkt_view *v, const uint8_t *d, uint32_t l
 	return 0;
 }
 
+/* A UET request's RC opcode: the SES opcode (WRITE or SEND) with the
+ * message's start and end flags and, on its last packet, header data
+ * (the immediate); 0xFF when it is none of those. */
+static inline uint8_t pkt_view_uet_opcode(uint8_t ses_op, uint8_t ses_flags)
+{
+	bool som = ses_flags & PKT_UET_SES_F_SOM, eom = ses_flags & PKT_UET_SES_F_EOM;
+	bool imm = eom && (ses_flags & PKT_UET_SES_F_HD);
+
+	if (ses_op == PKT_UET_SES_WRITE)
+		return pkt_opcode(imm ? PKT_XFER_WRITE_IMM : PKT_XFER_WRITE, som, eom);
+	if (ses_op != PKT_UET_SES_SEND)
+		return 0xFF;
+	if (imm)
+		return som ? PKT_OP_SEND_ONLY_IMM : PKT_OP_SEND_LAST_IMM;
+	return pkt_opcode(PKT_XFER_SEND, som, eom);
+}
+
+/* Stage 3 for UET (pkt_uet.h; called by pkt_view_bth): an IPv4 UDP
+ * datagram to port 4793 holding a PDS header the NIC's transport knows
+ * (a RUD or ROD request followed by the SES standard request header, an
+ * ACK, an ACK_CC, a NACK), read into the fields RoCE's BTH fills:
+ * bth_off is the PDS header; a request's opcode is its RC opcode
+ * (pkt_view_uet_opcode), dest_qp the DPDCID, psn the PSN (its low 24
+ * bits: the NIC's PSN space), ack_req the AR flag, reth_va the SES
+ * buffer offset, reth_len the request length, imm_data the header data's
+ * low 32 bits; an ACK is PKT_OP_ACK with psn its CACK_PSN and syndrome
+ * PKT_AETH_ACK_UNLIMITED, or, an ACK_CC with SACK bits, syndrome
+ * PKT_AETH_NAK_PSN_SEQ, psn CACK_PSN + 1, aeth_msn the bitmap's first PSN
+ * and sack_bits the bitmap; a NACK is PKT_OP_ACK with psn its NACK_PSN
+ * and syndrome PKT_UET_SYND_TRIMMED (code trimmed) or
+ * PKT_AETH_NAK_REM_OP (any other code). sport is the UDP source port
+ * (the entropy value). Returns 0 or -EINVAL. */
+static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const uint8_t *d,
+						      uint32_t len)
+{
+	const uint8_t *ip = d + v->l3_off, *pds, *ses;
+	uint32_t l4 = v->l3_off + (uint32_t)(ip[0] & 0x0F) * 4, off = l4 + PKT_UDP_BYTES;
+	uint16_t pro;
+	uint8_t type, flags;
+
+	if (v->ip6 || ip[9] != PKT_IPPROTO_UDP || len < off + PKT_UET_PDS_ACK_BYTES ||
+	    pkt_get16(d + l4 + 2) != PKT_UET_UDP_PORT)
+		return -EINVAL;
+	pds = d + off;
+	pro = pkt_get16(pds);
+	type = (uint8_t)(pro >> PKT_UET_TYPE_SHIFT);
+	flags = (uint8_t)(pro & PKT_UET_FLAGS_MASK);
+	v->l4_off = (uint16_t)l4;
+	v->bth_off = (uint16_t)off;
+	v->sport = pkt_get16(d + l4);
+	v->ack_req = 0;
+	v->sack_bits = 0;
+	v->dest_qp = pkt_get16(pds + 10);
+	v->psn = pkt_get32(pds + 4) & PKT_24BIT_MASK;
+	switch (type) {
+	case PKT_UET_TYPE_RUD_REQ:
+	case PKT_UET_TYPE_ROD_REQ:
+		if (((pro >> PKT_UET_NEXT_SHIFT) & 0xF) != PKT_UET_NEXT_REQ_STD ||
+		    len < off + PKT_UET_REQ_HDR_BYTES)
+			return -EINVAL;
+		ses = pds + PKT_UET_PDS_REQ_BYTES;
+		v->opcode = pkt_view_uet_opcode(ses[0] & PKT_UET_SES_OPCODE_MASK,
+						ses[1] & PKT_UET_SES_OPCODE_MASK);
+		if (v->opcode == 0xFF)
+			return -EINVAL;
+		v->ack_req = (flags & PKT_UET_REQ_F_AR) != 0;
+		v->reth_va = (uint64_t)pkt_get32(ses + 12) << 32 | pkt_get32(ses + 16);
+		v->reth_rkey = 0;
+		v->reth_len = pkt_get32(ses + 40);
+		v->imm_data = pkt_get32(ses + 36);
+		return 0;
+	case PKT_UET_TYPE_ACK:
+	case PKT_UET_TYPE_ACK_CC:
+		v->opcode = PKT_OP_ACK;
+		v->aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
+		v->aeth_msn = 0;
+		if (type == PKT_UET_TYPE_ACK_CC) {
+			if (len < off + PKT_UET_PDS_ACK_CC_BYTES)
+				return -EINVAL;
+			v->sack_bits = (uint64_t)pkt_get32(pds + 16) << 32 | pkt_get32(pds + 20);
+			if (v->sack_bits) {
+				v->aeth_syndrome = PKT_AETH_NAK_PSN_SEQ;
+				v->aeth_msn = (v->psn + pkt_get16(pds + 14)) & PKT_24BIT_MASK;
+				v->psn = (v->psn + 1) & PKT_24BIT_MASK;
+			}
+		}
+		return 0;
+	case PKT_UET_TYPE_NACK:
+		if (len < off + PKT_UET_PDS_NACK_BYTES)
+			return -EINVAL;
+		v->opcode = PKT_OP_ACK;
+		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED ? PKT_UET_SYND_TRIMMED
+								  : PKT_AETH_NAK_REM_OP;
+		v->aeth_msn = 0;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* Stage 3 (after pkt_view_l3): RoCEv2's transport as a NIC reads it: an
  * IPv4 UDP datagram to port 4791 (IB: the BTH after the LRH, or after the GRH
  * when LNH is 3; l4_off = bth_off) whose BTH opcode is known (pkt_layouts), the BTH's
@@ -325,7 +434,8 @@ static inline int pkt_view_bth(struct pkt_view *v, const uint8_t *d, uint32_t le
 		l4 = bth_off;
 	} else if (unlikely(v->ip6 || ip[9] != PKT_IPPROTO_UDP || len < bth_off + PKT_BTH_BYTES ||
 			    pkt_get16(d + l4 + 2) != PKT_ROCE_UDP_PORT)) {
-		return -EINVAL;
+		/* Not RoCEv2: UET's frames come here (out of RoCE's way). */
+		return v->ll == PKT_LL_UET ? pkt_view_uet(v, d, len) : -EINVAL;
 	}
 	bth = d + bth_off;
 	ext = bth + PKT_BTH_BYTES;
@@ -387,6 +497,47 @@ static inline int pkt_view_rest_ib(struct pkt_view *v, const uint8_t *d)
 	return 0;
 }
 
+/* The PDS (and SES) header bytes of a UET frame whose PDS header is at
+ * @pds (a type pkt_view_uet accepted). */
+static inline uint32_t pkt_view_uet_hdr_bytes(const uint8_t *pds)
+{
+	switch (pds[0] >> 3) {
+	case PKT_UET_TYPE_RUD_REQ:
+	case PKT_UET_TYPE_ROD_REQ:
+		return PKT_UET_REQ_HDR_BYTES;
+	case PKT_UET_TYPE_ACK_CC:
+		return PKT_UET_PDS_ACK_CC_BYTES;
+	case PKT_UET_TYPE_NACK:
+		return PKT_UET_PDS_NACK_BYTES;
+	default:
+		return PKT_UET_PDS_ACK_BYTES;
+	}
+}
+
+/* Stage 4 for UET: as RoCE's, with the PDS and SES headers for the BTH
+ * and its extensions, no pad and no ICRC; becn is an ACK's or NACK's M
+ * flag (the acknowledged packet was CE-marked), pkey 0xFFFF. */
+static inline int pkt_view_rest_uet(struct pkt_view *v, const uint8_t *d)
+{
+	const uint8_t *ip = d + v->l3_off, *pds = d + v->bth_off;
+	uint32_t ihl_bytes = (uint32_t)v->l4_off - v->l3_off, fixed_bytes;
+
+	if (ip[0] >> 4 != 4 || ihl_bytes < PKT_IPV4_BYTES ||
+	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
+		return -EINVAL;
+	v->net_bytes = pkt_get16(ip + 2);
+	v->hdr_bytes = (uint8_t)pkt_view_uet_hdr_bytes(pds);
+	v->se = 0;
+	v->pad_bytes = 0;
+	v->pkey = 0xFFFF;
+	v->becn = v->opcode == PKT_OP_ACK && (pds[1] & PKT_UET_ACK_F_M) != 0;
+	fixed_bytes = ihl_bytes + PKT_UDP_BYTES + v->hdr_bytes;
+	if (v->net_bytes < fixed_bytes)
+		return -EINVAL;
+	v->payload_bytes = v->net_bytes - fixed_bytes;
+	return 0;
+}
+
 static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 {
 	const uint8_t *ip = d + v->l3_off, *bth = d + v->bth_off;
@@ -394,6 +545,8 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
 
 	if (unlikely(v->ll == PKT_LL_IB))
 		return pkt_view_rest_ib(v, d);
+	if (unlikely(v->ll == PKT_LL_UET))
+		return pkt_view_rest_uet(v, d);
 	if (ip[0] >> 4 != 4 || ihl_bytes < PKT_IPV4_BYTES ||
 	    (pkt_get16(ip + 6) & PKT_IPV4_FRAG_MASK) != 0)
 		return -EINVAL;
@@ -414,7 +567,8 @@ static inline int pkt_view_rest(struct pkt_view *v, const uint8_t *d)
  * (the BTH's PKT_BTH_INT bit). */
 static inline bool pkt_view_has_int(const struct pkt_view *v, const uint8_t *d)
 {
-	return (d[v->bth_off + 4] & PKT_BTH_INT) != 0;
+	/* UET frames carry no INT stack. */
+	return v->ll != PKT_LL_UET && (d[v->bth_off + 4] & PKT_BTH_INT) != 0;
 }
 
 /* Where the INT stack of a frame @d viewed by pkt_view_bth starts (right
@@ -429,6 +583,8 @@ static inline const uint8_t *pkt_view_int_at(const struct pkt_view *v, const uin
  * pkt_view_rest puts in v->becn with the rest). */
 static inline bool pkt_view_becn(const struct pkt_view *v, const uint8_t *d)
 {
+	if (unlikely(v->ll == PKT_LL_UET)) /* an ACK's or NACK's M flag */
+		return v->opcode == PKT_OP_ACK && (d[v->bth_off + 1] & PKT_UET_ACK_F_M) != 0;
 	return (d[v->bth_off + 4] & PKT_BTH_BECN) != 0;
 }
 
@@ -494,6 +650,8 @@ static inline uint32_t pkt_view_payload_off(const struct pkt_view *v, const uint
 {
 	uint32_t off = (uint32_t)v->bth_off + pkt_layouts[v->opcode].hdr_bytes;
 
+	if (unlikely(v->ll == PKT_LL_UET))
+		return (uint32_t)v->bth_off + pkt_view_uet_hdr_bytes(d + v->bth_off);
 	if (pkt_view_has_int(v, d))
 		off += PKT_INT_HDR_BYTES + (uint32_t)pkt_get16(d + off) *
 						   pkt_int_rec_bytes(d[off + PKT_INT_HDR_FMT_OFF]);

@@ -3,12 +3,14 @@
  * block of every layer's settings (each a fabric: section). */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "link_layer.h"
 
 #define LINK_LAYER_BUILTIN(X) \
 	X(struct link_layer_ops, link_layer_roce) \
-	X(struct link_layer_ops, link_layer_infiniband)
+	X(struct link_layer_ops, link_layer_infiniband) \
+	X(struct link_layer_ops, link_layer_uet)
 
 LINK_LAYER_BUILTIN(REG_DECLARE)
 
@@ -100,20 +102,46 @@ const void *link_layer_settings(const struct exp *e)
 	return reg_block_get(&link_layers, e->ll_cfg, &e->ll->kind);
 }
 
+/* Whether layer @o marks under @e by a key that another layer before it
+ * in the registry already named (its key's entry lists it too). */
+static bool link_layer_key_seen(const struct exp *e, const struct link_layer_ops *o, unsigned before)
+{
+	for (unsigned j = 0; j < before; j++) {
+		const struct link_layer_ops *p = (const struct link_layer_ops *)reg_at(&link_layers, j);
+
+		if (p != e->ll && p->marking_key && p->marking && p->marking(e) &&
+		    strcmp(p->marking_key, o->marking_key) == 0)
+			return true;
+	}
+	return false;
+}
+
 void link_layer_marking_hint(const struct exp *e, char *buf, size_t size)
 {
 	bool on = e->ll->marking && e->ll->marking(e);
+	unsigned n_ll = reg_count(&link_layers);
 	int n = !e->ll->marking_key ? snprintf(buf, size, "it never marks")
 		: on ? snprintf(buf, size, "%s marks none of the classes its traffic uses",
 				e->ll->marking_key)
 		     : snprintf(buf, size, "%s is off", e->ll->marking_key);
 
-	for (unsigned i = 0; i < reg_count(&link_layers) && n > 0 && (size_t)n < size; i++) {
+	/* Each other key that is set, with the layers it marks on ("or"). */
+	for (unsigned i = 0; i < n_ll && n > 0 && (size_t)n < size; i++) {
 		const struct link_layer_ops *o = (const struct link_layer_ops *)reg_at(&link_layers, i);
 
-		if (o != e->ll && o->marking_key && o->marking && o->marking(e))
-			n += snprintf(buf + n, size - (size_t)n, "; %s marks only with fabric.link_layer: %s",
-				      o->marking_key, o->kind.name);
+		if (o == e->ll || !o->marking_key || !o->marking || !o->marking(e) ||
+		    (e->ll->marking_key && strcmp(o->marking_key, e->ll->marking_key) == 0) ||
+		    link_layer_key_seen(e, o, i))
+			continue;
+		n += snprintf(buf + n, size - (size_t)n, "; %s marks only with fabric.link_layer: %s",
+			      o->marking_key, o->kind.name);
+		for (unsigned j = i + 1; j < n_ll && n > 0 && (size_t)n < size; j++) {
+			const struct link_layer_ops *p =
+				(const struct link_layer_ops *)reg_at(&link_layers, j);
+
+			if (p != e->ll && p->marking_key && strcmp(p->marking_key, o->marking_key) == 0)
+				n += snprintf(buf + n, size - (size_t)n, " or %s", p->kind.name);
+		}
 	}
 }
 

@@ -36,6 +36,11 @@ struct link_layer_ops {
 	 * are read (InfiniBand: nic.mtu a path MTU); messages FILE:LINE:COL.
 	 * NULL: none. 0 or -EINVAL. */
 	int (*exp_check)(const struct exp *e, char err[CFG_ERR_BYTES]);
+	/* Congestion control @ops, in use (named at @m), against the layer
+	 * (UET: no CNPs, no INT stack); NULL: any. 0 or -EINVAL with @err
+	 * "FILE:LINE:COL: ...". */
+	int (*cc_check)(const struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
+			char err[CFG_ERR_BYTES]);
 	/* What marks congestion on its switches under @e, in a warning's words
 	 * ("ECN marking is on (fabric.ecn)"), or NULL when nothing does. NULL
 	 * hook: nothing marks. */
@@ -65,6 +70,15 @@ struct link_layer_ops {
 	 * NULL: none. 0 or -errno with @err filled. */
 	int (*ready)(struct fabric *f, char err[CFG_ERR_BYTES]);
 };
+
+/* Ethernet's hooks (linklayers/roce.c), shared by the layers on Ethernet
+ * switches (roce, uet): PFC on NIC ports where a priority is lossless
+ * (or towards a GPU's scale-up switch, which pauses every priority);
+ * switches mark ECN by RED (fabric.ecn), on the classes of fabric.ecn.tcs
+ * only. */
+int link_layer_eth_nic_ready(struct fabric *f, uint32_t i);
+const char *link_layer_eth_marking(const struct exp *e);
+bool link_layer_eth_marks_dscp(const struct exp *e, uint8_t dscp);
 
 /* Register @ops after the built-in layers (at program start): 0, or
  * -EINVAL / -ENOSPC with @err filled. */

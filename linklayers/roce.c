@@ -7,7 +7,7 @@
 #include "link_layer.h"
 #include "port_pfc.h"
 
-static int roce_nic_ready(struct fabric *f, uint32_t i)
+int link_layer_eth_nic_ready(struct fabric *f, uint32_t i)
 {
 	const struct exp *e = f->exp;
 	const struct topo_node *n = &f->topo->nodes[f->topo->hosts[i]];
@@ -20,14 +20,12 @@ static int roce_nic_ready(struct fabric *f, uint32_t i)
 	return 0;
 }
 
-/* Switches mark ECN by RED (fabric.ecn). */
-static const char *roce_marking(const struct exp *e)
+const char *link_layer_eth_marking(const struct exp *e)
 {
 	return e->sw.ecn_tc_mask ? "ECN marking is on (fabric.ecn)" : NULL;
 }
 
-/* RED marks the classes of fabric.ecn.tcs only. */
-static bool roce_marks_dscp(const struct exp *e, uint8_t dscp)
+bool link_layer_eth_marks_dscp(const struct exp *e, uint8_t dscp)
 {
 	return e->sw.ecn_tc_mask >> e->sw.prio_to_tc[e->sw.dscp_to_prio[dscp & 63]] & 1;
 }
@@ -36,8 +34,8 @@ const struct link_layer_ops link_layer_roce = {
 	.kind = { "roce", "Ethernet, PFC", NULL, 0 },
 	.pfc = true,
 	.eth_switch = true,
-	.marking = roce_marking,
+	.marking = link_layer_eth_marking,
 	.marking_key = "fabric.ecn",
-	.marks_dscp = roce_marks_dscp,
-	.nic_ready = roce_nic_ready,
+	.marks_dscp = link_layer_eth_marks_dscp,
+	.nic_ready = link_layer_eth_nic_ready,
 };

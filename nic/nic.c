@@ -93,6 +93,7 @@ void nic_free(struct nic *n)
 	for (uint16_t i = 0; n->ports && i < n->n_ports; i++)
 		port_fini(&n->ports[i]);
 	nic_mrs_free(n);
+	nic_uet_free(n);
 	free(n->qps);
 	free(n->ports);
 	free(n->ps);
@@ -389,6 +390,10 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	    nic_gid_to_ipv4(&attr->ah_attr.grh.dgid, &dst_ip) != 0 ||
 	    attr->dest_qp_num > NIC_PSN_MASK)
 		return -EINVAL;
+	/* UET: PDC ids are 16 bits; its reliable delivery is selective. */
+	if (nic_on_uet(n) && (attr->dest_qp_num > UINT16_MAX || qp->qpn > UINT16_MAX ||
+			      n->p.recovery != NIC_RECOVERY_SR))
+		return -EINVAL;
 	/* Memory modelled: go-back-N only (selective repeat holds packets out
 	 * of order by their count, without their bytes or RETH). */
 	if (attr->qp_access_flags &&
@@ -427,6 +432,8 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 		qp->addr.grh = n->p.ib_grh;
 		qp->addr.slid = (uint16_t)(n->first_ep + qp->port + 1);
 		qp->addr.dlid = (uint16_t)(addr_ip_ep(dst_ip) + 1);
+	} else if (nic_on_uet(n)) {
+		qp->addr.ll = PKT_LL_UET;
 	}
 	pkt_tmpl_init(&qp->tmpl, &qp->addr, 0xFFFF, qp->dest_qpn);
 	n->ps[qp->port].line_rate_bps = n->ports[qp->port].rate_bps;
@@ -434,6 +441,12 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 	    nic_qp_rel_init(qp) != 0)
 		return -EINVAL;
 	qp->sr_limit = nic_sr_limit(&n->p, n->ports[qp->port].rate_bps, base_rtt_ps, mtu);
+	if (nic_on_uet(n)) {
+		/* Marks come back in ACKs (their M flag): UET has no CNP. */
+		qp->ecn_echo = 1;
+		if (nic_uet_connect(qp) != 0)
+			return -EINVAL;
+	}
 	qp->connected = 1;
 	return 0;
 }

@@ -28,6 +28,13 @@ struct sim;
 struct nic;
 struct nic_qp;
 
+/* How a UET NIC picks each data packet's entropy value (nic_uet.c). */
+enum nic_uet_spray {
+	NIC_UET_SPRAY_OFF,       /* one EV per connection (ECMP as RoCE's flows) */
+	NIC_UET_SPRAY_OBLIVIOUS, /* a random one of the connection's EVs per packet */
+	NIC_UET_SPRAY_RECYCLE,   /* EVs acknowledged unmarked are used again (REPS) */
+};
+
 /* Loss recovery of every QP of a NIC (both ends must agree). */
 enum nic_recovery {
 	NIC_RECOVERY_GBN, /* go-back-N from the PSN a NAK names (InfiniBand RC) */
@@ -86,6 +93,11 @@ struct nic_params {
 	uint8_t cnp_dscp;           /* DSCP (and so class) of CNPs; 0: default 48 */
 	uint64_t cnp_interval_ps;   /* at most one CNP per QP per this; 0: a CNP for every
 				     * CE-marked packet (taken as it is: no default) */
+	/* UET (ll pkt_ll_uet): set at assembly from fabric.uet, not keys */
+	uint8_t uet_spray;          /* enum nic_uet_spray */
+	uint8_t uet_trim_dscp;      /* DSCP of a trimmed packet: such data is NACKed */
+	uint32_t uet_evs;           /* entropy values a connection sprays over, >= 1 */
+	uint64_t uet_seed;          /* seeds the EV draws (the experiment's seed) */
 };
 
 struct cfg_table;
@@ -129,6 +141,7 @@ struct nic_stats {
 				     * regions, or more data than it named): NAKed */
 	uint64_t placed_bytes;      /* payload bytes written into registered memory (WRITEs
 				     * as responder, READ responses as requester) */
+	uint64_t rx_trimmed;        /* UET: data packets received trimmed (each NACKed) */
 };
 
 enum nic_qp_state {

@@ -209,6 +209,12 @@ struct nic {
 				    * deregistered) */
 	uint32_t n_mrs;            /* keys handed out */
 	uint32_t cap_mrs;          /* slots in mrs */
+	/* UET (ll_kind PKT_LL_UET; nic_uet.c) */
+	struct nic_uet_qp **uet;   /* per QP (by qpn - NIC_QPN_BASE), made at connect */
+	uint32_t cap_uet;          /* slots in uet */
+	uint16_t rx_ev;            /* while a data frame is received: its EV, which the
+				    * ACK or NACK it causes carries back */
+	uint8_t rx_ce;             /* ... and whether it was CE-marked */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -318,6 +324,32 @@ void nic_qp_fail(struct nic_qp *qp, enum ibv_wc_status st);
 bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn);
 /* Responder bitmaps (selective repeat), allocated at first use. */
 int nic_rcv_window_get(struct nic_qp *qp);
+
+/* nic_rel.c: bitmaps */
+/* Clear the bits of the @n PSNs from @from (the window slid past them). */
+void nic_bits_clear_range(uint64_t *bits, uint32_t mask, uint32_t from, uint32_t n);
+
+/* nic_uet.c: UET's entropy values, trim NACKs and SACK bitmaps (only on a
+ * NIC whose ll_kind is PKT_LL_UET) */
+int nic_uet_connect(struct nic_qp *qp);      /* at connect; 0 or -1 (no memory) */
+void nic_uet_free(struct nic *n);
+uint16_t nic_uet_ev(struct nic_qp *qp);      /* the next data packet's EV; 0: the QP's */
+/* An ACK or NACK came back on @ev; @bad: it said marked or trimmed. */
+void nic_uet_ev_feedback(struct nic_qp *qp, uint16_t ev, bool bad);
+void nic_uet_nacked(struct nic_qp *qp, uint32_t psn); /* a trim NACK of @psn */
+bool nic_uet_next_nacked(struct nic_qp *qp, uint32_t *psn); /* one to resend first */
+void nic_uet_resent(struct nic_qp *qp, uint32_t psn); /* ... and it went */
+/* PSNs resent on a NACK (selective repeat's scan skips them), by psn & sr_mask. */
+const uint64_t *nic_uet_resent_bits(const struct nic_qp *qp);
+void nic_uet_acked(struct nic_qp *qp, uint32_t from, uint32_t n); /* window slid */
+void nic_uet_timeout(struct nic_qp *qp);     /* the timer expired */
+/* Responder: which of the 64 PSNs from @base it holds (ACK_CC's SACK bitmap). */
+uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base);
+
+static inline bool nic_on_uet(const struct nic *n)
+{
+	return n->ll_kind == PKT_LL_UET;
+}
 
 /* Does @n send native InfiniBand (nic_params.ll)? */
 static inline bool nic_on_ib(const struct nic *n)

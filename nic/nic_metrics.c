@@ -37,6 +37,11 @@ static const struct metric nic_recovery_rows[] = {
 	NIC_SUM("nic.placed_bytes", "bytes", placed_bytes, "payload bytes written into memory"),
 };
 
+static const struct metric nic_uet_rows[] = {
+	NIC_SUM("uet.trimmed_received", "—", rx_trimmed, "trimmed data packets receivers NACKed"),
+};
+
+const struct metric_table nic_metrics_uet = METRIC_TABLE("nic", nic_uet_rows);
 const struct metric_table nic_metrics_delivered = METRIC_TABLE("nic", nic_delivered_rows);
 const struct metric_table nic_metrics_rx = METRIC_TABLE("nic", nic_rx_rows);
 const struct metric_table nic_metrics_recovery = METRIC_TABLE("nic", nic_recovery_rows);

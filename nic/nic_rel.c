@@ -82,8 +82,7 @@ int nic_rcv_window_get(struct nic_qp *qp)
 	return 0;
 }
 
-/* Clear the bits of the @n PSNs from @from (the window slid past them). */
-static void nic_bits_clear_range(uint64_t *bits, uint32_t mask, uint32_t from, uint32_t n)
+void nic_bits_clear_range(uint64_t *bits, uint32_t mask, uint32_t from, uint32_t n)
 {
 	if (n > mask) {
 		memset(bits, 0, (size_t)(mask + 1) / 8);
@@ -99,16 +98,17 @@ static void nic_bits_clear_range(uint64_t *bits, uint32_t mask, uint32_t from, u
 	}
 }
 
-/* Offset from @from of the first clear bit among the next @n PSNs; @n when
- * all are set. Word at a time. */
-static uint32_t nic_bits_next_clear(const uint64_t *bits, uint32_t mask, uint32_t from,
-				    uint32_t n)
+/* Offset from @from of the first PSN among the next @n whose bit is clear
+ * in @bits and, unless NULL, in @also; @n when there is none. Word at a
+ * time. */
+static uint32_t nic_bits_next_clear(const uint64_t *bits, const uint64_t *also, uint32_t mask,
+				    uint32_t from, uint32_t n)
 {
 	uint32_t off = 0;
 
 	while (off < n) {
 		uint32_t i = (from + off) & mask, b = i & 63;
-		uint64_t w = ~bits[i >> 6] >> b;
+		uint64_t w = ~(bits[i >> 6] | (also ? also[i >> 6] : 0)) >> b;
 
 		if (w) {
 			off += (uint32_t)__builtin_ctzll(w);
@@ -225,6 +225,8 @@ uint64_t nic_req_acked(struct nic_qp *qp, uint32_t upto_psn)
 		return 0;
 	if (qp->sack_bits)
 		nic_bits_clear_range(qp->sack_bits, qp->sr_mask, old, (uint32_t)d);
+	if (unlikely(nic_on_uet(qp->nic)))
+		nic_uet_acked(qp, old, (uint32_t)d);
 	qp->ack_psn = upto_psn;
 	bytes = nic_req_advance(qp);
 	if (nic_psn_diff(qp->ack_psn, qp->next_psn) > 0)
@@ -284,7 +286,9 @@ bool nic_sr_next_lost(struct nic_qp *qp, uint32_t *psn)
 	if (nic_psn_diff(qp->lost_hi, from) <= 0)
 		return false;
 	n = (uint32_t)nic_psn_diff(qp->lost_hi, from);
-	off = nic_bits_next_clear(qp->sack_bits, qp->sr_mask, from, n);
+	off = nic_bits_next_clear(qp->sack_bits,
+				  unlikely(nic_on_uet(qp->nic)) ? nic_uet_resent_bits(qp) : NULL,
+				  qp->sr_mask, from, n);
 	/* Sacked PSNs are skipped once: the cursor only moves on. */
 	qp->rtx_psn = nic_psn_add(from, off);
 	if (off == n)
@@ -354,6 +358,8 @@ static void nic_rto_expired(struct nic_qp *qp)
 		/* Everything sent and not selectively acknowledged is lost. */
 		qp->rtx_psn = qp->ack_psn;
 		qp->lost_hi = qp->max_psn;
+		if (nic_on_uet(n))
+			nic_uet_timeout(qp);
 	} else {
 		nic_gbn_goto(qp, qp->ack_psn);
 	}

@@ -30,6 +30,8 @@ static int nic_parse(const struct nic *n, struct rte_mbuf *m, struct pkt_view *h
 	return pkt_view_roce(h, ll, pkt_data(m), pkt_view_hdr_limit(ll, m));
 }
 
+static void nic_uet_ctl(const struct nic *n, const struct nic_qp *qp, struct pkt_roce *f);
+
 /* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
  * (PKT_OP_CNP) to @qp's peer, ahead of data in its own class. */
 static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn,
@@ -61,6 +63,8 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	f.psn = psn;
 	f.aeth_syndrome = syndrome;
 	f.aeth_msn = msn & NIC_PSN_MASK;
+	if (unlikely(nic_on_uet(n)))
+		nic_uet_ctl(n, qp, &f);
 	if (unlikely(pkt_build_roce(m, &f, n->pattern) != 0)) {
 		sim_pkt_free(n->sim, m);
 		return;
@@ -73,15 +77,36 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	if (opcode == PKT_OP_CNP) {
 		n->stats.cnps_tx++;
 		qp->stats.cnps_tx++;
-	} else if (syndrome == PKT_AETH_NAK_PSN_SEQ) {
+	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_on_uet(n)) ||
+		   syndrome == PKT_UET_SYND_TRIMMED) {
 		qp->unacked_pkts = 0;
 		n->stats.naks_tx++;
 		qp->stats.naks_tx++;
-	} else if (syndrome == PKT_AETH_ACK_UNLIMITED) {
+	} else if (syndrome == PKT_AETH_ACK_UNLIMITED || syndrome == PKT_AETH_NAK_PSN_SEQ) {
+		/* UET: a SACK (ACK_CC) is an ACK. */
 		qp->unacked_pkts = 0;
 		n->stats.tx_acks++;
 	} /* error NAKs: counted as access_errors by their sender (nic_rsp_refuse) */
 	port_enqueue(&n->ports[qp->port], m, tc, pkt_meta(m)->frame_bytes);
+}
+
+/* UET: what an ACK, SACK or NACK of @qp carries besides RoCE's fields
+ * (pkt.h): its source PDC, the EV of the packet that caused it, whether
+ * that packet was CE-marked (an ACK of in-order packets: whether those
+ * it covers were, as RoCE's echo), and the SACK bitmap of what the QP
+ * holds past the expected PSN. */
+static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const struct nic_qp *qp,
+						  struct pkt_roce *f)
+{
+	f->spdcid = (uint16_t)qp->qpn;
+	f->ev = n->rx_ev;
+	if (f->aeth_syndrome != PKT_AETH_ACK_UNLIMITED)
+		f->becn = n->rx_ce;
+	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED)
+		return;
+	f->sack_bits = nic_uet_sack_bits(qp, qp->expected_psn);
+	if (f->sack_bits)
+		f->aeth_msn = qp->expected_psn;
 }
 
 static void nic_send_ack(struct nic *n, struct nic_qp *qp)
@@ -134,6 +159,8 @@ static bool nic_is_read_resp(uint8_t op)
  * dropped like a frame lost on the wire. */
 static bool nic_icrc_bad(struct nic *n, struct rte_mbuf *m)
 {
+	if (unlikely(nic_on_uet(n)))
+		return false; /* UET frames carry no ICRC */
 	if (unlikely(nic_on_ib(n))) {
 		/* A whole IB packet: its ICRC, and the VCRC the last hop
 		 * rewrote (a switch's VL or FECN change updates it). */
@@ -431,6 +458,30 @@ nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m, const struct p
 	}
 }
 
+/* UET: a data packet. One a switch trimmed (the trimmed DSCP) is NACKed
+ * at once unless it was received already; the others are taken as on
+ * RoCE. Either answer carries the packet's EV and CE mark back. */
+static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_qp *qp,
+						      struct rte_mbuf *m, const struct pkt_view *h)
+{
+	n->rx_ev = h->sport;
+	n->rx_ce = pkt_view_ce(h);
+	if (h->cls == n->p.uet_trim_dscp) {
+		int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
+
+		n->stats.rx_trimmed++;
+		if (d < 0 || (d > 0 && qp->rcv_bits && d <= (int32_t)qp->sr_mask &&
+			      nic_bit_test(qp->rcv_bits, qp->sr_mask, h->psn)))
+			nic_send_ack(n, qp); /* had it: a resend of it was trimmed */
+		else
+			nic_send_ctl(n, qp, PKT_OP_ACK, h->psn, PKT_UET_SYND_TRIMMED, 0);
+	} else {
+		nic_rx_data(n, qp, m, h);
+	}
+	n->rx_ev = 0;
+	n->rx_ce = 0;
+}
+
 /* Requester: a READ response. Accepted only in order; the first one past a
  * gap re-requests the READ from the missing PSN. */
 static void nic_rx_resp(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
@@ -566,10 +617,56 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 	n->rx_int = NULL;
 }
 
+/* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the
+ * responder holds beyond) or a NACK of a trimmed packet; either tells
+ * EV recycling how its EV fared. */
+static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_qp *qp,
+						     const struct rte_mbuf *m,
+						     const struct pkt_view *h)
+{
+	bool marked = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+
+	nic_uet_ev_feedback(qp, h->sport, marked || h->aeth_syndrome == PKT_UET_SYND_TRIMMED);
+	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
+		n->stats.naks_rx++;
+		qp->stats.naks_rx++;
+		nic_uet_nacked(qp, h->psn);
+		if (qp->cc.ops->on_nak) {
+			qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
+			nic_cc_apply(qp);
+		}
+	} else if (h->aeth_syndrome == PKT_AETH_ACK_UNLIMITED ||
+		   h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
+		/* A SACK's psn is the expected PSN; an ACK's the last in order. */
+		uint32_t upto = h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ ? h->psn
+									: nic_psn_add(h->psn, 1);
+		uint32_t una = qp->ack_psn;
+		uint64_t acked;
+
+		n->stats.rx_acks++;
+		acked = nic_req_acked(qp, upto);
+		for (uint64_t b = h->sack_bits; b && qp->state == NIC_QP_OK; b &= b - 1)
+			nic_req_nak(qp, upto, nic_psn_add(h->aeth_msn, (uint32_t)__builtin_ctzll(b)));
+		if (qp->cc.ops->on_ack && qp->state == NIC_QP_OK)
+			nic_cc_ack(n, qp, m, h, una, acked);
+	} else {
+		n->stats.naks_rx++;
+		qp->stats.naks_rx++;
+		nic_req_refused(qp, h->psn, IBV_WC_REM_OP_ERR);
+	}
+	if (qp->state == NIC_QP_OK)
+		nic_qp_activate(qp);
+}
+
 static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
 		       const struct pkt_view *h)
 {
 	uint8_t kind = h->aeth_syndrome & PKT_AETH_KIND_MASK;
+
+	if (unlikely(nic_on_uet(n))) {
+		nic_rx_ack_uet(n, qp, m, h);
+		return;
+	}
 
 	if (kind == PKT_AETH_KIND_NAK) {
 		n->stats.naks_rx++;
@@ -634,6 +731,8 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		nic_rx_resp(n, qp, m, &h);
 	} else if (unlikely(pkt_view_has_int(&h, pkt_data(m)))) {
 		nic_rx_data_int(n, qp, m, &h);
+	} else if (unlikely(nic_on_uet(n))) {
+		nic_rx_data_uet(n, qp, m, &h);
 	} else {
 		nic_rx_data(n, qp, m, &h);
 	}

@@ -84,7 +84,8 @@ static inline bool nic_qp_can_send(struct nic_qp *qp)
 		return false;
 	return nic_can_send_new(qp) || qp->rd_head != qp->rd_tail ||
 	       (qp->rd_rereq && nic_rd_rereq_valid(qp)) ||
-	       (qp->sack_bits && nic_sr_next_lost(qp, &psn));
+	       (qp->sack_bits && nic_sr_next_lost(qp, &psn)) ||
+	       (unlikely(nic_on_uet(qp->nic)) && nic_uet_next_nacked(qp, &psn));
 }
 
 void nic_qp_activate(struct nic_qp *qp)
@@ -170,6 +171,11 @@ static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t o
 	f->aeth_syndrome = 0;
 	f->aeth_msn = 0;
 	f->payload_bytes = 0;
+	f->ev = 0;
+	f->spdcid = (uint16_t)qp->qpn;
+	f->msg_id = 0;
+	f->uet_retx = 0;
+	f->sack_bits = 0;
 }
 
 /* The packets a send work request of @wr_op is made of (WRITE or SEND). */
@@ -222,6 +228,12 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.payload_bytes = len;
 		*end_psn = psn;
 	}
+	retx = nic_psn_diff(psn, qp->max_psn) < 0;
+	if (unlikely(nic_on_uet(n))) {
+		f.ev = nic_uet_ev(qp);
+		f.msg_id = (uint16_t)wr->first_psn;
+		f.uet_retx = retx;
+	}
 	m = nic_build(n, qp, &f, payload);
 	if (unlikely(!m))
 		return NULL;
@@ -231,7 +243,6 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		n->stats.tx_data_pkts++;
 		n->stats.tx_payload_bytes += f.payload_bytes;
 	}
-	retx = nic_psn_diff(psn, qp->max_psn) < 0;
 	if (retx) {
 		qp->stats.retx_pkts++;
 		n->stats.retx_pkts++;
@@ -301,6 +312,11 @@ static bool nic_qp_next_pkt(struct nic *n, struct nic_qp *qp, struct rte_mbuf **
 			qp->rd_rereq = 0;
 			qp->stats.read_rereqs++;
 		}
+	} else if (unlikely(nic_on_uet(n)) && nic_uet_next_nacked(qp, &psn)) {
+		/* UET: a trimmed packet's NACK asks for it at once. */
+		*m = nic_build_req(n, qp, nic_wr_find(qp, psn), psn, &end);
+		if (*m)
+			nic_uet_resent(qp, psn);
 	} else if (qp->sack_bits && nic_sr_next_lost(qp, &psn)) {
 		*m = nic_build_req(n, qp, nic_wr_find(qp, psn), psn, &end);
 		if (*m)

@@ -532,6 +532,8 @@ static int exp_cc_marks(const struct exp *e, const struct cc_ops *ops, const str
 static int exp_cc_check(struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
 			char err[CFG_ERR_BYTES])
 {
+	if (e->ll->cc_check && e->ll->cc_check(e, ops, m, err) != 0)
+		return -EINVAL;
 	if ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, m, err) != 0)
 		return -EINVAL;
 	return exp_cc_marks(e, ops, m, err);

@@ -78,6 +78,11 @@ uint16_t fabric_data_room(const struct exp *e)
 
 	uint32_t room = e->nic.payload ? e->nic.mtu_bytes + 128 + int_bytes : 96 + int_bytes;
 
+	/* UET's request headers (PDS and SES) are 56 bytes, not 28: a data
+	 * packet's headers take up to 18 + 20 + 8 + 56 = 102. */
+	if (!e->nic.payload && e->ll->wire && e->ll->wire->kind == PKT_LL_UET)
+		room += 16;
+
 	/* Live ports' frames are held whole: Ethernet, a VLAN tag, the MTU. */
 	if (e->live.n_ports && room < e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES)
 		room = (uint32_t)e->live.mtu_bytes + PKT_ETH_BYTES + PKT_VLAN_BYTES;

@@ -234,6 +234,9 @@ void res_print_training(const struct fabric *f, FILE *out);
  * extra columns (res_port_cols) and summary lines; nothing on Ethernet. */
 bool res_ib_on(const struct fabric *f);
 int res_ib(struct results *r, const struct fabric *f);
+/* results_uet.c: uet.* (fabric.link_layer: uet only) and its summary line. */
+int res_uet(struct results *r, const struct fabric *f);
+void res_print_uet(const struct results *r, const struct fabric *f, FILE *out);
 void res_print_ib(const struct results *r, const struct fabric *f, FILE *out);
 /* The human summary printed after a run. */
 void res_print_human(const struct results *r, const struct fabric *f, FILE *out);

@@ -308,6 +308,8 @@ static const struct res_section res_sections[] = {
 	{ NULL, RES_RUN, NULL, res_ib, (const struct metric_table *const[]){
 		  &port_metrics_credit, &port_metrics_granted, &res_metrics_ib_deadlock,
 		  &sw_metrics_fecn, NULL } },
+	{ NULL, RES_RUN, NULL, res_uet, (const struct metric_table *const[]){
+		  &sw_metrics_uet, &nic_metrics_uet, NULL } },
 	{ NULL, RES_RUN, NULL, res_live, (const struct metric_table *const[]){
 		  &res_metrics_live, &res_metrics_live_port, NULL } },
 	{ &res_metrics_engine, RES_RUN, NULL, NULL },
@@ -442,6 +444,7 @@ static const struct {
 	{ &port_line_pfc, NULL },
 	{ &sw_line_ecn, NULL },
 	{ NULL, res_print_ib },
+	{ NULL, res_print_uet },
 	{ NULL, res_print_deadlock },
 	{ &nic_line_pool, NULL },
 };

@@ -64,7 +64,12 @@ static const struct metric sw_agg_rows[] = {
 	SW_AGG("in_network.errors", errors, "contributions lost or out of place"),
 };
 
+static const struct metric sw_uet_rows[] = {
+	SW_SUM("uet.trimmed", trims, "data packets switches trimmed (headers kept, payload cut) instead of dropping"),
+};
+
 const struct metric_table sw_metrics_agg = METRIC_TABLE("switch", sw_agg_rows);
+const struct metric_table sw_metrics_uet = METRIC_TABLE("switch", sw_uet_rows);
 const struct metric_table sw_metrics_drops = METRIC_TABLE("switch", sw_drop_rows);
 const struct metric_table sw_metrics_buffer = METRIC_TABLE("switch", sw_buffer_rows);
 const struct metric_table sw_metrics_ecn = METRIC_TABLE("switch", sw_ecn_rows);

@@ -12,6 +12,7 @@ extern const struct metric_table sw_metrics_ecn;    /* ecn.marked */
 extern const struct metric_table sw_metrics_storms; /* pfc.storms */
 extern const struct metric_table sw_metrics_fecn;   /* fecn.marked (InfiniBand) */
 extern const struct metric_table sw_metrics_agg;    /* in_network.* (struct sw_agg_stats) */
+extern const struct metric_table sw_metrics_uet;    /* uet.trimmed (UET) */
 /* Every table above, NULL-ended: what a switch's stats fold into. */
 extern const struct metric_table *const sw_metric_tables[];
 /* ports.csv: drops .. ecn_marked (struct sw_port_stats; zeros at a host). */

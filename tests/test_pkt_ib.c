@@ -310,7 +310,7 @@ static void test_ib_variant_rewrites(void)
 			uint8_t *d = pkt_data(m);
 			uint32_t fb = pkt_meta(m)->frame_bytes, icrc_off = fb - 6;
 			uint8_t icrc[4], vcrc[2];
-			struct pkt_view v;
+			struct pkt_view v = { 0 }; /* the FATAL assert returns by longjmp, unseen by GCC */
 
 			memcpy(icrc, d + icrc_off, 4);
 			memcpy(vcrc, d + fb - 2, 2);

@@ -1033,7 +1033,7 @@ size size-stream-records "size-stream-records.yaml:6:10: the run would take abou
 # link layer marks nothing: refused at its cc key, naming the key that
 # marks on this layer and the other layer's marking that does not apply
 # (docs/config.md, "What congestion control acts on").
-exp cc-unmarked-ib "cc-unmarked-ib.yaml:3:11: congestion control 'dcqcn' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: infiniband \(fabric.ib_cc is off; fabric.ecn marks only with fabric.link_layer: roce\): it would never slow a sender down" \
+exp cc-unmarked-ib "cc-unmarked-ib.yaml:3:11: congestion control 'dcqcn' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: infiniband \(fabric.ib_cc is off; fabric.ecn marks only with fabric.link_layer: roce or uet\): it would never slow a sender down" \
 	"$good_topo" "$good_traffic" "nic: {cc: dcqcn}" "fabric: {link_layer: infiniband, ecn: {tcs: [3]}}"
 exp cc-unmarked-roce "cc-unmarked-roce.yaml:2:74: congestion control 'ibcc' reacts to congestion marks only, but nothing marks its packets with fabric.link_layer: roce \(fabric.ecn is off; fabric.ib_cc marks only with fabric.link_layer: infiniband\): it would never slow a sender down" \
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB}, {kind: incast, count: 2, cc: ibcc, dst: h0, size: 64KiB}]" \

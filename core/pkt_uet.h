@@ -1,0 +1,77 @@
+/* Ultra Ethernet Transport frames (fabric.link_layer: uet): Ethernet II,
+ * optional 802.1Q, IPv4, UDP to port 4793 whose source port carries the
+ * packet's entropy value (EV), then the Packet Delivery Sub-layer (PDS)
+ * header and, on requests, the Semantic Sub-layer (SES) standard request
+ * header and the payload; no ICRC. The NIC's transport is the same as on
+ * RoCE (PSNs, cumulative ACKs, selective repeat); the builders write its
+ * packets in UET's formats and pkt_view_bth reads them back into the same
+ * fields (a request's SOM / EOM flags and SES opcode give the RC opcode a
+ * NIC acts on). Layouts, field by field, and their sources (UEC
+ * specification 1.0, June 2025, sections 3.4 and 3.5; the field widths as
+ * in the Linux ultraeth RFC's uapi header): docs/wire-formats.md, "Ultra
+ * Ethernet Transport". */
+#ifndef FAB_PKT_UET_H
+#define FAB_PKT_UET_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+enum {
+	PKT_UET_UDP_PORT = 4793,      /* IANA: UET over UDP */
+	PKT_UET_PDS_REQ_BYTES = 12,   /* RUD / ROD request */
+	PKT_UET_PDS_ACK_BYTES = 12,   /* ACK */
+	PKT_UET_PDS_ACK_CC_BYTES = 32, /* ACK_CC: the ACK and its 20-byte extension (SACK) */
+	PKT_UET_PDS_NACK_BYTES = 16,  /* NACK */
+	PKT_UET_SES_STD_BYTES = 44,   /* SES standard request header */
+	/* What a data frame holds before its payload. */
+	PKT_UET_REQ_HDR_BYTES = PKT_UET_PDS_REQ_BYTES + PKT_UET_SES_STD_BYTES,
+	PKT_UET_SACK_BITS = 64,       /* PSNs an ACK_CC's bitmap covers */
+
+	/* PDS prologue (the first 16 bits of every PDS header): type in bits
+	 * 15..11, next header (or control type) in 10..7, flags in 6..0. */
+	PKT_UET_TYPE_SHIFT = 11,
+	PKT_UET_NEXT_SHIFT = 7,
+	PKT_UET_FLAGS_MASK = 0x7F,
+	/* PDS types */
+	PKT_UET_TYPE_RUD_REQ = 2,     /* reliable unordered delivery request */
+	PKT_UET_TYPE_ROD_REQ = 3,     /* reliable ordered delivery request */
+	PKT_UET_TYPE_ACK = 7,
+	PKT_UET_TYPE_ACK_CC = 8,      /* ACK with the CC / SACK extension */
+	PKT_UET_TYPE_NACK = 10,
+	/* Next header */
+	PKT_UET_NEXT_NONE = 0,
+	PKT_UET_NEXT_REQ_STD = 3,     /* SES standard request header */
+	/* Request flags */
+	PKT_UET_REQ_F_AR = 0x08,      /* ACK requested */
+	PKT_UET_REQ_F_RETX = 0x10,    /* a retransmission */
+	/* ACK / NACK flags */
+	PKT_UET_ACK_F_RETX = 0x10,    /* acknowledges a retransmission */
+	PKT_UET_ACK_F_M = 0x20,       /* the acknowledged packet was CE-marked */
+	/* NACK codes */
+	PKT_UET_NACK_TRIMMED = 0x01,  /* the packet was trimmed on its way */
+	/* SES standard request: opcodes (low 6 bits of byte 0) and flags
+	 * (low 6 bits of byte 1; the version in its top 2 bits, 0) */
+	PKT_UET_SES_WRITE = 0x01,
+	PKT_UET_SES_SEND = 0x05,
+	PKT_UET_SES_F_SOM = 0x01,     /* start of message */
+	PKT_UET_SES_F_EOM = 0x02,     /* end of message */
+	PKT_UET_SES_F_HD = 0x04,      /* header data (the immediate) is valid */
+	PKT_UET_SES_OPCODE_MASK = 0x3F,
+
+	/* What pkt_view_bth reports as the AETH syndrome of a NACK of a
+	 * trimmed packet (a NAK class RoCE never sends: its codes are
+	 * 0x60..0x63 and the RNR range). */
+	PKT_UET_SYND_TRIMMED = 0x7F,
+};
+
+/* A switch trims the UET request @m (a packet of a sim pool, its frame
+ * written through the SES header at least) that it has no room for: the
+ * frame keeps its first @frame_bytes bytes (the FCS counted; at least
+ * the headers through the SES header) and carries DSCP @dscp; the IPv4
+ * total length and checksum and the UDP length follow, the payload
+ * count in its metadata is 0. Returns 0, or -EINVAL when @m is not a UET
+ * request or @frame_bytes would cut into its headers. */
+int pkt_uet_trim(struct rte_mbuf *m, uint32_t frame_bytes, uint8_t dscp);
+
+#endif

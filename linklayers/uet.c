@@ -1,0 +1,193 @@
+/* Ultra Ethernet Transport (fabric.link_layer: uet; settings fabric.uet):
+ * Ethernet switches and ports as RoCE's (PFC where a class is lossless,
+ * ECN by fabric.ecn), frames of UET's PDS and SES headers over UDP 4793
+ * (core/pkt_uet.h), switches that trim the data packets they have no room
+ * for instead of dropping them, NICs that spray each packet over entropy
+ * values and resend a trimmed packet on its NACK (nic/nic_uet.c), on the
+ * NIC's selective repeat. docs/uet.md says what is modelled and how. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exp_int.h"
+#include "link_layer.h"
+#include "pkt_uet.h"
+
+enum {
+	UET_TRIM_DSCP_DEFAULT = 50, /* priority 6 by the default dscp_map: a strict class */
+};
+
+struct uet_settings {
+	bool trim;                /* switches trim instead of dropping */
+	uint32_t trim_bytes;      /* frame bytes a trimmed packet keeps; 0: auto (its
+				   * headers through the SES header) */
+	struct cfg_mark trim_bytes_mark; /* where a size was given */
+	uint8_t trim_dscp;        /* DSCP of trimmed packets (their class) */
+	int spray;                /* enum nic_uet_spray */
+	uint32_t evs;             /* entropy values per connection */
+};
+
+static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", NULL };
+
+/* The frame bytes a trimmed packet keeps by default: its headers through
+ * the SES header, with the FCS (tagged when the NICs tag). */
+static uint32_t uet_trim_auto(const struct exp *e)
+{
+	return PKT_ETH_BYTES + (e->nic.vlan ? PKT_VLAN_BYTES : 0) + PKT_IPV4_BYTES + PKT_UDP_BYTES +
+	       PKT_UET_REQ_HDR_BYTES + PKT_FCS_BYTES;
+}
+
+/* trim_bytes: auto or a size (checked against the headers in uet_exp_check). */
+static int uet_trim_bytes(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
+{
+	struct uet_settings *u = params;
+	uint64_t v;
+
+	if (n->type == CFG_SCALAR && strcmp(n->str, "auto") == 0) {
+		u->trim_bytes = 0;
+		return 0;
+	}
+	u->trim_bytes_mark = n->mark;
+	if (cfg_size(n, PKT_MIN_FRAME_BYTES, UINT16_MAX, &v, err) != 0)
+		return -EINVAL;
+	u->trim_bytes = (uint32_t)v;
+	return 0;
+}
+
+static const struct cfg_key uet_keys[] = {
+	{ "trim", CFG_KEY_BOOL, "true", .off = offsetof(struct uet_settings, trim),
+	  .doc = "switches trim a data packet they have no room for (header kept, payload cut) instead of dropping it" },
+	{ "trim_bytes", CFG_KEY_CUSTOM, "auto", .read = uet_trim_bytes,
+	  .doc = "frame bytes a trimmed packet keeps: auto (its headers through the SES header, 102 untagged) or a size, at least that" },
+	{ "trim_dscp", CFG_KEY_UINT, "50", .off = offsetof(struct uet_settings, trim_dscp), .size = 1,
+	  .max = 63, .doc = "DSCP a switch gives a trimmed packet (its class; 50 is priority 6, strict by default); no data may use it" },
+	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
+	  .names = uet_spray_names,
+	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again)" },
+	{ "evs", CFG_KEY_UINT, "256", .off = offsetof(struct uet_settings, evs), .size = 4, .min = 1,
+	  .max = 16384, .doc = "entropy values a connection sprays over" },
+};
+
+static const struct cfg_table uet_settings_table = {
+	.section = "fabric.uet",
+	.keys = uet_keys,
+	.n_keys = sizeof(uet_keys) / sizeof(uet_keys[0]),
+};
+
+/* The node of key @key of section @sec of the document, or NULL. */
+static const struct cfg_node *uet_key_node(const struct exp *e, const char *sec, const char *key)
+{
+	struct cfg_node *s = cfg_schema_get(cfg_doc_root(e->doc), sec);
+
+	return s ? cfg_get(s, key) : NULL;
+}
+
+/* What UET does not carry here, refused at the key that asks for it:
+ * go-back-N (its delivery is selective), the data check and READs (both
+ * need what UET's semantic layer does differently), INT, a trimmed DSCP
+ * that data uses, a trim that would cut into the headers. */
+static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	const struct uet_settings *u = link_layer_settings(e);
+	const struct cfg_node *n, *ll = uet_key_node(e, "fabric", "link_layer");
+
+	if ((n = uet_key_node(e, "nic", "recovery")) && e->nic.recovery != NIC_RECOVERY_SR) {
+		if (!n->dflt) {
+			cfg_errorf(err, n, "fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat (or absent)");
+			return -EINVAL;
+		}
+		/* The document says what runs (uet_nic_params gives the NICs
+		 * selective repeat). */
+		if (cfg_doc_set(e->doc, "nic.recovery=selective-repeat", e->n_sets + 3, err) != 0)
+			return -EINVAL;
+	}
+	if ((n = uet_key_node(e, "fabric", "int")) && e->sw.int_on) {
+		cfg_errorf(err, n, "fabric.int: UET frames carry no INT stack (fabric.link_layer: uet)");
+		return -EINVAL;
+	}
+	if (e->graph.data.n_sets) {
+		cfg_errorf(err, ll, "fabric.link_layer: uet does not carry data: true (its check needs go-back-n and memory-modelled QPs)");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < e->n_msgs; i++) {
+		if (e->msgs[i].op == TG_OP_READ) {
+			cfg_errorf(err, ll, "fabric.link_layer: uet models WRITEs and SENDs; RDMA READ is not modelled over UET");
+			return -EINVAL;
+		}
+		if (u->trim && e->msgs[i].dscp == u->trim_dscp) {
+			cfg_errorf(err, uet_key_node(e, "fabric", "uet") ? uet_key_node(e, "fabric", "uet") : ll,
+				   "fabric.uet.trim_dscp %u is the DSCP of data packets: every one would read as trimmed",
+				   u->trim_dscp);
+			return -EINVAL;
+		}
+	}
+	if (u->trim && u->trim_dscp == e->nic.data_dscp) {
+		cfg_errorf(err, uet_key_node(e, "fabric", "uet") ? uet_key_node(e, "fabric", "uet") : ll,
+			   "fabric.uet.trim_dscp %u is nic.data_dscp: every data packet would read as trimmed",
+			   u->trim_dscp);
+		return -EINVAL;
+	}
+	if (u->trim_bytes && u->trim_bytes < uet_trim_auto(e)) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: fabric.uet.trim_bytes %u would cut into the headers: a trimmed packet keeps at least %u bytes (Ethernet, IPv4, UDP, PDS and SES headers and the FCS)",
+			 u->trim_bytes_mark.file, u->trim_bytes_mark.line, u->trim_bytes_mark.col,
+			 u->trim_bytes, uet_trim_auto(e));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* UET carries marks back in ACKs, never in CNPs, and no INT stack. */
+static int uet_cc_check(const struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
+			char err[CFG_ERR_BYTES])
+{
+	(void)e;
+	if (!ops->on_cnp && !(ops->flags & CC_F_INT))
+		return 0;
+	snprintf(err, CFG_ERR_BYTES,
+		 "%s:%u:%u: congestion control '%s' needs %s, which fabric.link_layer: uet does not carry (UET echoes marks in ACKs: dctcp, swift, timely or none)",
+		 m->file, m->line, m->col, ops->kind.name,
+		 ops->on_cnp ? "CNPs" : "an INT stack in ACKs");
+	return -EINVAL;
+}
+
+static void uet_switch_params(const struct exp *e, struct sw_params *sp)
+{
+	const struct uet_settings *u = link_layer_settings(e);
+
+	sp->ll = &pkt_ll_uet;
+	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : uet_trim_auto(e)) : 0;
+	sp->uet_trim_dscp = u->trim_dscp;
+}
+
+static void uet_nic_params(const struct exp *e, struct nic_params *np)
+{
+	const struct uet_settings *u = link_layer_settings(e);
+
+	np->ll = &pkt_ll_uet;
+	np->recovery = NIC_RECOVERY_SR;
+	np->uet_spray = (uint8_t)u->spray;
+	np->uet_evs = u->evs;
+	/* Without trimming no packet carries the DSCP: 64 matches none. */
+	np->uet_trim_dscp = u->trim ? u->trim_dscp : 64;
+	np->uet_seed = e->seed;
+}
+
+const struct link_layer_ops link_layer_uet = {
+	.kind = { "uet", "Ethernet, Ultra Ethernet Transport: trimming, spraying, SACK",
+		  &uet_settings_table, sizeof(struct uet_settings) },
+	.section = "uet",
+	.section_doc = "Ultra Ethernet settings (with link_layer: uet)",
+	.wire = &pkt_ll_uet,
+	.pfc = true,
+	.eth_switch = true,
+	.exp_check = uet_exp_check,
+	.cc_check = uet_cc_check,
+	.marking = link_layer_eth_marking,
+	.marking_key = "fabric.ecn",
+	.marks_dscp = link_layer_eth_marks_dscp,
+	.switch_params = uet_switch_params,
+	.nic_params = uet_nic_params,
+	.nic_ready = link_layer_eth_nic_ready,
+};
