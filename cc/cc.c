@@ -16,7 +16,8 @@
 	X(struct cc_ops, cc_hpcc_ops) \
 	X(struct cc_ops, cc_timely_ops) \
 	X(struct cc_ops, cc_swift_ops) \
-	X(struct cc_ops, cc_ibcc_ops)
+	X(struct cc_ops, cc_ibcc_ops) \
+	X(struct cc_ops, cc_nscc_ops)
 
 CC_BUILTIN(REG_DECLARE)
 

@@ -275,7 +275,11 @@ struct pkt_roce {
 	uint16_t ev;            /* entropy value: the UDP source port (0: addr.udp_sport) */
 	uint16_t spdcid;        /* source PDC: the sender's QP number */
 	uint16_t msg_id;        /* SES message id */
-	uint8_t uet_retx;       /* the RETX flag: a retransmission */
+	uint32_t msg_offset;    /* a request: its payload's offset in the message (SES
+				 * message offset, on packets after the first) */
+	uint8_t uet_retx;       /* the RETX flag: a retransmission (an ACK: of one) */
+	uint32_t uet_acked_psn; /* ACK, ACK_CC: the PSN whose arrival it answers
+				 * (ACK_PSN_OFFSET from CACK_PSN) */
 	uint64_t sack_bits;     /* ACK_CC: bit i acknowledges PSN aeth_msn + i; an ACK
 				 * whose syndrome is a PSN sequence NAK carries them */
 };

@@ -112,20 +112,30 @@ static void pkt_uet_write_hdrs(uint8_t *pds, const struct pkt_roce *f, const str
 		pkt_put32(ses + 12, (uint32_t)(f->reth_va >> 32));
 		pkt_put32(ses + 16, (uint32_t)f->reth_va);
 		pkt_put32(ses + 20, f->addr.src_ip); /* initiator */
-		pkt_put32(ses + 36, (p->ses_flags & PKT_UET_SES_F_HD) ? f->imm_data : 0);
+		if ((p->ses_flags & (PKT_UET_SES_F_SOM | PKT_UET_SES_F_HD)) != 0) {
+			/* Header data: the immediate (HD), else 0. */
+			pkt_put32(ses + 36, (p->ses_flags & PKT_UET_SES_F_HD) ? f->imm_data : 0);
+		} else {
+			/* After the first packet: payload length (14 bits) and the
+			 * offset of this payload in the message. */
+			pkt_put16(ses + 34, (uint16_t)(f->payload_bytes & 0x3FFF));
+			pkt_put32(ses + 36, f->msg_offset);
+		}
 		pkt_put32(ses + 40, f->reth_len);
 		break;
 	}
 	case PKT_UET_TYPE_NACK:
-		flags = f->becn ? PKT_UET_ACK_F_M : 0;
+		flags = (f->becn ? PKT_UET_ACK_F_M : 0) | (f->uet_retx ? PKT_UET_ACK_F_RETX : 0);
 		pds[2] = PKT_UET_NACK_TRIMMED;
 		pkt_put32(pds + 4, f->psn & PKT_24BIT_MASK);
 		break;
 	default: /* ACK, ACK_CC */
-		flags = f->becn ? PKT_UET_ACK_F_M : 0;
+		flags = (f->becn ? PKT_UET_ACK_F_M : 0) | (f->uet_retx ? PKT_UET_ACK_F_RETX : 0);
 		cack = f->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ ? (f->psn - 1) & PKT_24BIT_MASK
 								: f->psn & PKT_24BIT_MASK;
 		pkt_put32(pds + 4, cack);
+		/* ACK_PSN_OFFSET: signed 16 bits (a duplicate's PSN lies behind). */
+		pkt_put16(pds + 2, (uint16_t)(int16_t)(((int32_t)((f->uet_acked_psn - cack) << 8)) >> 8));
 		if (p->type == PKT_UET_TYPE_ACK_CC) {
 			pkt_put16(pds + 14, (uint16_t)((f->aeth_msn - cack) & PKT_24BIT_MASK));
 			pkt_put32(pds + 16, (uint32_t)(f->sack_bits >> 32));
@@ -254,12 +264,15 @@ int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 		out->aeth_syndrome = v.aeth_syndrome;
 		out->aeth_msn = v.aeth_msn;
 		out->sack_bits = v.sack_bits;
-		out->uet_retx = (pds[1] & PKT_UET_ACK_F_RETX) != 0;
+		out->uet_acked_psn = v.acked_psn;
+		out->uet_retx = v.retx;
 	} else {
 		const uint8_t *ses = pds + PKT_UET_PDS_REQ_BYTES;
 
-		out->uet_retx = (pds[1] & PKT_UET_REQ_F_RETX) != 0;
+		out->uet_retx = v.retx;
 		out->msg_id = pkt_get16(ses + 2);
+		if (!(ses[1] & (PKT_UET_SES_F_SOM | PKT_UET_SES_F_HD)))
+			out->msg_offset = pkt_get32(ses + 36);
 		out->reth_va = v.reth_va;
 		out->reth_len = v.reth_len;
 		out->imm_data = v.imm_data;

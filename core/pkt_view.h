@@ -135,6 +135,10 @@ struct pkt_view {
 	uint32_t imm_data;      /* ImmDt (only when the opcode has one) */
 	uint64_t sack_bits;     /* UET: an ACK_CC's SACK bitmap (bit i: PSN aeth_msn + i);
 				 * 0 on other frames of UET, unset on RoCE and IB */
+	uint32_t acked_psn;     /* UET: the PSN whose arrival an ACK answers (CACK_PSN +
+				 * ACK_PSN_OFFSET); unset on RoCE and IB */
+	uint8_t retx;           /* UET: the RETX flag (a request resent; an ACK of a
+				 * resent one); unset on RoCE and IB */
 	/* pkt_view_rest */
 	uint16_t net_bytes;     /* what the network header covers: IPv4 total length
 				 * (from l3_off); IB PktLen * 4, LRH..ICRC (from 0) */
@@ -367,6 +371,7 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 	v->sport = pkt_get16(d + l4);
 	v->ack_req = 0;
 	v->sack_bits = 0;
+	v->retx = (flags & PKT_UET_REQ_F_RETX) != 0; /* 0x10 in every type that has it */
 	v->dest_qp = pkt_get16(pds + 10);
 	v->psn = pkt_get32(pds + 4) & PKT_24BIT_MASK;
 	switch (type) {
@@ -384,13 +389,16 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 		v->reth_va = (uint64_t)pkt_get32(ses + 12) << 32 | pkt_get32(ses + 16);
 		v->reth_rkey = 0;
 		v->reth_len = pkt_get32(ses + 40);
-		v->imm_data = pkt_get32(ses + 36);
+		/* Header data on the first packet or with HD; after the first,
+		 * payload length and message offset. */
+		v->imm_data = (ses[1] & (PKT_UET_SES_F_SOM | PKT_UET_SES_F_HD)) ? pkt_get32(ses + 36) : 0;
 		return 0;
 	case PKT_UET_TYPE_ACK:
 	case PKT_UET_TYPE_ACK_CC:
 		v->opcode = PKT_OP_ACK;
 		v->aeth_syndrome = PKT_AETH_ACK_UNLIMITED;
 		v->aeth_msn = 0;
+		v->acked_psn = (v->psn + (uint32_t)(int32_t)(int16_t)pkt_get16(pds + 2)) & PKT_24BIT_MASK;
 		if (type == PKT_UET_TYPE_ACK_CC) {
 			if (len < off + PKT_UET_PDS_ACK_CC_BYTES)
 				return -EINVAL;
@@ -409,6 +417,7 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED ? PKT_UET_SYND_TRIMMED
 								  : PKT_AETH_NAK_REM_OP;
 		v->aeth_msn = 0;
+		v->acked_psn = v->psn;
 		return 0;
 	default:
 		return -EINVAL;

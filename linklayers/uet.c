@@ -102,6 +102,23 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 		if (cfg_doc_set(e->doc, "nic.recovery=selective-repeat", e->n_sets + 3, err) != 0)
 			return -EINVAL;
 	}
+	/* UET infers no loss from SACKs (a packet behind others is taken as
+	 * reordered by spraying, not lost): a trim's NACK or the timer
+	 * recovers. Absent, nic.sr_reorder says so in the document. */
+	if ((n = uet_key_node(e, "nic", "sr_reorder")) && n->dflt) {
+		char set[64];
+
+		snprintf(set, sizeof(set), "nic.sr_reorder=%u",
+			 (e->nic.sr_window_pkts ? e->nic.sr_window_pkts : NIC_SR_WINDOW_DEFAULT_PKTS) - 1);
+		if (cfg_doc_set(e->doc, set, e->n_sets + 4, err) != 0)
+			return -EINVAL;
+	}
+	/* Nor does it cap what is in flight past the cumulative ACK (IRN's
+	 * BDP flow control: with spraying the cumulative ACK lags, and the
+	 * congestion control's window bounds the flight). */
+	if ((n = uet_key_node(e, "nic", "bdp_fc")) && n->dflt &&
+	    cfg_doc_set(e->doc, "nic.bdp_fc=false", e->n_sets + 5, err) != 0)
+		return -EINVAL;
 	if ((n = uet_key_node(e, "fabric", "int")) && e->sw.int_on) {
 		cfg_errorf(err, n, "fabric.int: UET frames carry no INT stack (fabric.link_layer: uet)");
 		return -EINVAL;
@@ -164,9 +181,19 @@ static void uet_switch_params(const struct exp *e, struct sw_params *sp)
 static void uet_nic_params(const struct exp *e, struct nic_params *np)
 {
 	const struct uet_settings *u = link_layer_settings(e);
+	const struct cfg_node *n;
+	char err[CFG_ERR_BYTES];
+	uint64_t v;
+	bool b;
 
 	np->ll = &pkt_ll_uet;
 	np->recovery = NIC_RECOVERY_SR;
+	/* nic.sr_reorder as the document has it now: uet_exp_check set it
+	 * to the window less one where it was absent (read before). */
+	if ((n = uet_key_node(e, "nic", "sr_reorder")) && cfg_u64(n, 0, UINT32_MAX, &v, err) == 0)
+		np->sr_reorder_pkts = (uint32_t)v;
+	if ((n = uet_key_node(e, "nic", "bdp_fc")) && cfg_bool(n, &b, err) == 0)
+		np->sr_bdp_fc = b;
 	np->uet_spray = (uint8_t)u->spray;
 	np->uet_evs = u->evs;
 	/* Without trimming no packet carries the DSCP: 64 matches none. */

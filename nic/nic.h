@@ -141,7 +141,7 @@ struct nic_stats {
 				     * regions, or more data than it named): NAKed */
 	uint64_t placed_bytes;      /* payload bytes written into registered memory (WRITEs
 				     * as responder, READ responses as requester) */
-	uint64_t rx_trimmed;        /* UET: data packets received trimmed (each NACKed) */
+	uint64_t rx_trimmed;        /* UET: data packets received trimmed (NACKed unless held) */
 };
 
 enum nic_qp_state {

@@ -214,7 +214,9 @@ struct nic {
 	uint32_t cap_uet;          /* slots in uet */
 	uint16_t rx_ev;            /* while a data frame is received: its EV, which the
 				    * ACK or NACK it causes carries back */
-	uint8_t rx_ce;             /* ... and whether it was CE-marked */
+	uint8_t rx_ce;             /* ... whether it was CE-marked */
+	uint8_t rx_retx;           /* ... whether it was a resend (its RETX flag) */
+	uint32_t rx_psn;           /* ... and its PSN (the ACK's ACK_PSN_OFFSET) */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -306,6 +308,9 @@ int nic_qp_rel_init(struct nic_qp *qp);       /* at connect; 0 or -ENOMEM */
 void nic_qp_rel_fini(struct nic_qp *qp);      /* frees the bitmaps */
 uint32_t nic_wr_find(const struct nic_qp *qp, uint32_t psn); /* request holding @psn */
 void nic_rto_on_send(struct nic_qp *qp);      /* a request packet left */
+/* Restart the retransmission timer from now (UET: a NACK came, so what
+ * is still in flight was sent since). */
+void nic_rto_restart(struct nic_qp *qp);
 /* The responder holds every PSN before @upto_psn: complete what that
  * allows; returns the bytes of the requests completed. */
 uint64_t nic_req_acked(struct nic_qp *qp, uint32_t upto_psn);
@@ -343,6 +348,22 @@ void nic_uet_resent(struct nic_qp *qp, uint32_t psn); /* ... and it went */
 const uint64_t *nic_uet_resent_bits(const struct nic_qp *qp);
 void nic_uet_acked(struct nic_qp *qp, uint32_t from, uint32_t n); /* window slid */
 void nic_uet_timeout(struct nic_qp *qp);     /* the timer expired */
+/* Data packet @psn left (@retx: a resend): its send time, for RTT samples. */
+void nic_uet_sent(struct nic_qp *qp, uint32_t psn, bool retx);
+/* The RTT an ACK of @psn (RETX flag @retx) gives: 0 when the PSN's send
+ * time is not known or is not the one it answers (Karn's rule). */
+uint64_t nic_uet_rtt(const struct nic_qp *qp, uint32_t psn, bool retx);
+/* Packets in flight (sent, resends too, not yet ACKed, SACKed or NACKed),
+ * and whether the QP's window lets one more go (no window: yes). */
+uint32_t nic_uet_flight(const struct nic_qp *qp);
+bool nic_uet_window_ok(const struct nic_qp *qp);
+/* PSNs the responder holds past the cumulative ACK (set in sack_bits). */
+uint32_t nic_uet_sacked(const struct nic_qp *qp);
+/* A SACK newly covered one more PSN. */
+void nic_uet_sack_add(struct nic_qp *qp);
+/* PSNs that this ACK newly told delivered (its cumulative advance over
+ * PSNs not SACKed before, and its new SACKs): read and reset. */
+uint32_t nic_uet_delivered_take(struct nic_qp *qp);
 /* Responder: which of the 64 PSNs from @base it holds (ACK_CC's SACK bitmap). */
 uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base);
 

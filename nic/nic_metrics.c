@@ -38,7 +38,7 @@ static const struct metric nic_recovery_rows[] = {
 };
 
 static const struct metric nic_uet_rows[] = {
-	NIC_SUM("uet.trimmed_received", "—", rx_trimmed, "trimmed data packets receivers NACKed"),
+	NIC_SUM("uet.trimmed_received", "—", rx_trimmed, "trimmed data packets that reached their receivers"),
 };
 
 const struct metric_table nic_metrics_uet = METRIC_TABLE("nic", nic_uet_rows);

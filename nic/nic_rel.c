@@ -160,6 +160,11 @@ void nic_rto_on_send(struct nic_qp *qp)
 		nic_rto_arm(qp, qp->nic->sim->now_ps + qp->rto_cur_ps);
 }
 
+void nic_rto_restart(struct nic_qp *qp)
+{
+	nic_rto_arm(qp, qp->nic->sim->now_ps + qp->rto_cur_ps);
+}
+
 /* The responder moved on: reset the back-off and restart the timer. */
 static void nic_progress(struct nic_qp *qp)
 {
@@ -223,10 +228,10 @@ uint64_t nic_req_acked(struct nic_qp *qp, uint32_t upto_psn)
 	/* Ignore what is stale, or beyond anything sent (corrupt). */
 	if (d <= 0 || nic_psn_diff(upto_psn, qp->max_psn) > 0)
 		return 0;
-	if (qp->sack_bits)
-		nic_bits_clear_range(qp->sack_bits, qp->sr_mask, old, (uint32_t)d);
 	if (unlikely(nic_on_uet(qp->nic)))
 		nic_uet_acked(qp, old, (uint32_t)d);
+	if (qp->sack_bits)
+		nic_bits_clear_range(qp->sack_bits, qp->sr_mask, old, (uint32_t)d);
 	qp->ack_psn = upto_psn;
 	bytes = nic_req_advance(qp);
 	if (nic_psn_diff(qp->ack_psn, qp->next_psn) > 0)

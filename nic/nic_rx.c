@@ -100,6 +100,8 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 {
 	f->spdcid = (uint16_t)qp->qpn;
 	f->ev = n->rx_ev;
+	f->uet_acked_psn = n->rx_psn;
+	f->uet_retx = n->rx_retx;
 	if (f->aeth_syndrome != PKT_AETH_ACK_UNLIMITED)
 		f->becn = n->rx_ce;
 	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED)
@@ -349,6 +351,18 @@ static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct pkt_view
 		n->stats.rx_read_dropped++;
 }
 
+/* UET acknowledges at once, besides every ack_every packets and AR, a
+ * message's first packet and a CE-marked one (as the reference
+ * simulator's receiver: its first packet of a flow, and ECN). */
+static bool nic_uet_ack_now(const struct pkt_view *h)
+{
+	uint8_t op = h->opcode;
+
+	return pkt_view_ce(h) || op == PKT_OP_WRITE_FIRST || op == PKT_OP_WRITE_ONLY ||
+	       op == PKT_OP_WRITE_ONLY_IMM || op == PKT_OP_SEND_FIRST || op == PKT_OP_SEND_ONLY ||
+	       op == PKT_OP_SEND_ONLY_IMM;
+}
+
 static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 			    const struct pkt_view *h)
 {
@@ -389,7 +403,8 @@ static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m
 		nic_msg_progress(n, qp, payload, kind, kind & NIC_RX_IMM ? h->imm_data : 0);
 	}
 	if ((qp->rcv_bits && nic_sr_drain(n, qp)) ||
-	    (!read && (h->ack_req || qp->unacked_pkts >= n->p.ack_every_pkts)))
+	    (!read && (h->ack_req || qp->unacked_pkts >= n->p.ack_every_pkts)) ||
+	    (unlikely(nic_on_uet(n)) && nic_uet_ack_now(h)))
 		nic_send_ack(n, qp);
 }
 
@@ -466,6 +481,8 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 {
 	n->rx_ev = h->sport;
 	n->rx_ce = pkt_view_ce(h);
+	n->rx_retx = h->retx;
+	n->rx_psn = h->psn;
 	if (h->cls == n->p.uet_trim_dscp) {
 		int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 
@@ -480,6 +497,7 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 	}
 	n->rx_ev = 0;
 	n->rx_ce = 0;
+	n->rx_retx = 0;
 }
 
 /* Requester: a READ response. Accepted only in order; the first one past a
@@ -617,6 +635,27 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 	n->rx_int = NULL;
 }
 
+/* UET: tell the QP's algorithm of an ACK @h: bytes newly delivered
+ * (cumulatively or SACKed: PSNs of an MTU), the RTT of the packet it
+ * answers (its send time, unless it was resent and the ACK is of the
+ * other copy), what is still in flight (less what the responder holds)
+ * and the ACK's M flag. */
+static void nic_cc_ack_uet(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
+			   const struct pkt_view *h)
+{
+	uint32_t delivered = nic_uet_delivered_take(qp);
+	struct cc_ack a = { 0 };
+
+	if (!qp->cc.ops->on_ack)
+		return;
+	a.acked_bytes = (uint64_t)delivered * qp->mtu_bytes;
+	a.rtt_ps = nic_uet_rtt(qp, h->acked_psn, h->retx);
+	a.inflight_bytes = (uint64_t)nic_uet_flight(qp) * qp->mtu_bytes;
+	a.ecn_echo = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+	qp->cc.ops->on_ack(&qp->cc, &a, n->sim->now_ps);
+	nic_cc_apply(qp);
+}
+
 /* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the
  * responder holds beyond) or a NACK of a trimmed packet; either tells
  * EV recycling how its EV fared. */
@@ -631,6 +670,10 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
 		nic_uet_nacked(qp, h->psn);
+		/* A NACKed packet is no longer in flight, and the timer times
+		 * what is (as UET's does, from the oldest packet in flight):
+		 * an answer from the receiver restarts it. */
+		nic_rto_restart(qp);
 		if (qp->cc.ops->on_nak) {
 			qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
 			nic_cc_apply(qp);
@@ -640,15 +683,19 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 		/* A SACK's psn is the expected PSN; an ACK's the last in order. */
 		uint32_t upto = h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ ? h->psn
 									: nic_psn_add(h->psn, 1);
-		uint32_t una = qp->ack_psn;
-		uint64_t acked;
-
 		n->stats.rx_acks++;
-		acked = nic_req_acked(qp, upto);
-		for (uint64_t b = h->sack_bits; b && qp->state == NIC_QP_OK; b &= b - 1)
-			nic_req_nak(qp, upto, nic_psn_add(h->aeth_msn, (uint32_t)__builtin_ctzll(b)));
-		if (qp->cc.ops->on_ack && qp->state == NIC_QP_OK)
-			nic_cc_ack(n, qp, m, h, una, acked);
+		(void)nic_req_acked(qp, upto);
+		for (uint64_t b = h->sack_bits; b && qp->state == NIC_QP_OK; b &= b - 1) {
+			uint32_t psn = nic_psn_add(h->aeth_msn, (uint32_t)__builtin_ctzll(b));
+			bool had = nic_bit_test(qp->sack_bits, qp->sr_mask, psn);
+
+			nic_req_nak(qp, upto, psn);
+			if (!had && nic_bit_test(qp->sack_bits, qp->sr_mask, psn) &&
+			    nic_psn_diff(psn, qp->ack_psn) > 0)
+				nic_uet_sack_add(qp);
+		}
+		if (qp->state == NIC_QP_OK)
+			nic_cc_ack_uet(n, qp, m, h);
 	} else {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;

@@ -44,6 +44,12 @@ struct nic_uet_qp {
 	uint32_t ring_head;        /* free-running */
 	uint32_t ring_tail;
 	uint64_t *resent;          /* PSNs resent on a NACK, by psn & sr_mask */
+	uint64_t *sent_ps;         /* by psn & sr_mask: the last send time, bit 0 set
+				    * when it was a resend */
+	uint32_t sacked;           /* PSNs past ack_psn set in sack_bits */
+	uint32_t flight;           /* packets sent (resends too) and not yet ACKed,
+				    * SACKed or NACKed: what the window bounds */
+	uint32_t delivered;        /* PSNs the ACK being handled told delivered */
 };
 
 static struct nic_uet_qp *nic_uet_of(const struct nic_qp *qp)
@@ -72,8 +78,10 @@ int nic_uet_connect(struct nic_qp *qp)
 		return -1;
 	u = n->uet[idx];
 	free(u->resent);
+	free(u->sent_ps);
 	memset(u, 0, sizeof(*u));
-	if (!(u->resent = calloc((qp->sr_mask + 1) / 64, sizeof(uint64_t))))
+	if (!(u->resent = calloc((qp->sr_mask + 1) / 64, sizeof(uint64_t))) ||
+	    !(u->sent_ps = calloc((size_t)qp->sr_mask + 1, sizeof(uint64_t))))
 		return -1;
 	x = n->p.uet_seed ^ (uint64_t)qp->addr.src_ip << 32 ^ qp->qpn;
 	u->rng = x;
@@ -86,8 +94,10 @@ int nic_uet_connect(struct nic_qp *qp)
 void nic_uet_free(struct nic *n)
 {
 	for (uint32_t i = 0; i < n->cap_uet; i++) {
-		if (n->uet[i])
+		if (n->uet[i]) {
 			free(n->uet[i]->resent);
+			free(n->uet[i]->sent_ps);
+		}
 		free(n->uet[i]);
 	}
 	free(n->uet);
@@ -138,7 +148,9 @@ void nic_uet_nacked(struct nic_qp *qp, uint32_t psn)
 {
 	struct nic_uet_qp *u = nic_uet_of(qp);
 
-	/* Stale (acknowledged since) or beyond anything sent: ignored. */
+	if (u->flight)
+		u->flight--; /* that copy's payload is gone: no longer in flight */
+	/* Stale (acknowledged since) or beyond anything sent: not resent. */
 	if (nic_psn_diff(psn, qp->ack_psn) < 0 || nic_psn_diff(psn, qp->max_psn) >= 0)
 		return;
 	if (u->ring_tail - u->ring_head == NIC_UET_NACK_RING)
@@ -178,7 +190,84 @@ const uint64_t *nic_uet_resent_bits(const struct nic_qp *qp)
 
 void nic_uet_acked(struct nic_qp *qp, uint32_t from, uint32_t n)
 {
-	nic_bits_clear_range(nic_uet_of(qp)->resent, qp->sr_mask, from, n);
+	struct nic_uet_qp *u = nic_uet_of(qp);
+	uint32_t held = 0;
+
+	/* Before selective repeat clears them: which of these were SACKed. */
+	for (uint32_t i = 0; i < n && u->sacked && i <= qp->sr_mask; i++)
+		held += nic_bit_test(qp->sack_bits, qp->sr_mask, nic_psn_add(from, i));
+	u->sacked -= held < u->sacked ? held : u->sacked;
+	u->delivered += n - held;
+	u->flight -= n - held < u->flight ? n - held : u->flight;
+	nic_bits_clear_range(u->resent, qp->sr_mask, from, n);
+}
+
+void nic_uet_sent(struct nic_qp *qp, uint32_t psn, bool retx)
+{
+	struct nic_uet_qp *u = nic_uet_of(qp);
+
+	u->sent_ps[psn & qp->sr_mask] = (qp->nic->sim->now_ps & ~UINT64_C(1)) | retx;
+	/* Nothing was in flight: this packet is the oldest that is, and the
+	 * timer times it (UET's timer runs from the oldest packet in flight). */
+	if (u->flight++ == 0 && qp->rto_deadline_ps)
+		nic_rto_restart(qp);
+}
+
+uint32_t nic_uet_flight(const struct nic_qp *qp)
+{
+	return nic_uet_of(qp)->flight;
+}
+
+bool nic_uet_window_ok(const struct nic_qp *qp)
+{
+	return !qp->cc_window_bytes ||
+	       (uint64_t)nic_uet_of(qp)->flight * qp->mtu_bytes < qp->cc_window_bytes;
+}
+
+uint64_t nic_uet_rtt(const struct nic_qp *qp, uint32_t psn, bool retx)
+{
+	uint64_t t = nic_uet_of(qp)->sent_ps[psn & qp->sr_mask];
+
+	/* A PSN sent, within the window behind the send pointer's high mark. */
+	if (!t || nic_psn_diff(psn, qp->max_psn) >= 0 ||
+	    (uint32_t)nic_psn_diff(qp->max_psn, psn) > qp->sr_mask || (t & 1) != retx)
+		return 0;
+	return qp->nic->sim->now_ps - (t & ~UINT64_C(1));
+}
+
+uint32_t nic_uet_sacked(const struct nic_qp *qp)
+{
+	return nic_uet_of(qp)->sacked;
+}
+
+void nic_uet_sack_add(struct nic_qp *qp)
+{
+	struct nic_uet_qp *u = nic_uet_of(qp);
+
+	u->sacked++;
+	u->delivered++;
+	if (u->flight)
+		u->flight--;
+}
+
+uint32_t nic_uet_delivered_take(struct nic_qp *qp)
+{
+	struct nic_uet_qp *u = nic_uet_of(qp);
+	uint32_t d = u->delivered;
+	uint32_t outstanding = (uint32_t)nic_psn_diff(qp->max_psn, qp->ack_psn) - u->sacked;
+
+	/* Every ACK answers the arrival of one packet (ACK_PSN_OFFSET names
+	 * it): one that told nothing new answers a copy of a PSN delivered
+	 * already, which has left the network too. */
+	if (!d && u->flight)
+		u->flight--;
+	/* Copies of one PSN (a resend and its original both under way) are
+	 * told delivered once: what is in flight is at most the PSNs
+	 * outstanding, or the window would stay shut on copies gone. */
+	if (u->flight > outstanding)
+		u->flight = outstanding;
+	u->delivered = 0;
+	return d;
 }
 
 void nic_uet_timeout(struct nic_qp *qp)
@@ -187,6 +276,7 @@ void nic_uet_timeout(struct nic_qp *qp)
 
 	memset(u->resent, 0, (size_t)(qp->sr_mask + 1) / 8);
 	u->ring_head = u->ring_tail;
+	u->flight = 0; /* everything unacknowledged is taken as lost */
 }
 
 uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base)

@@ -35,7 +35,7 @@ int res_uet(struct results *r, const struct fabric *f)
 
 static const struct metric_line res_line_uet = {
 	.when = "uet.trimmed", .or_when = "uet.trimmed_received",
-	.fmt = "  UET: %.0f packets trimmed at switches, %.0f trimmed packets NACKed by receivers\n",
+	.fmt = "  UET: %.0f packets trimmed at switches, %.0f trimmed packets reached their receivers (NACKed unless already received)\n",
 	.arg = { "uet.trimmed", "uet.trimmed_received" },
 };
 

@@ -125,6 +125,9 @@ struct sw_params {
 	struct port_sched sched;      /* egress scheduler of every port */
 	uint32_t reserve_bytes;       /* guaranteed per ingress port and priority */
 	uint32_t egress_alpha_q16;    /* lossy queues: alpha x free shared buffer */
+	uint64_t queue_limit_bytes;   /* lossy queues: most frame bytes per egress queue
+				       * (port and class), a static cap as a per-port
+				       * buffer gives (htsim's queues); 0: none */
 	uint32_t max_frame_bytes;     /* largest frame, for automatic headroom */
 	struct sw_pfc_params pfc;     /* lossless priorities */
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */

@@ -168,6 +168,8 @@ int sw_mmu_admit(struct sw *s, uint16_t in_port, uint8_t prio, struct port *out,
 		if (s->p.egress_alpha_q16 &&
 		    port_tc_bytes(out, tc) + len > (uint64_t)s->p.egress_alpha_q16 * free_shared / SW_Q16)
 			return sw_mmu_refuse(res, SW_DROP_THRESHOLD);
+		if (s->p.queue_limit_bytes && port_tc_bytes(out, tc) + len > s->p.queue_limit_bytes)
+			return sw_mmu_refuse(res, SW_DROP_THRESHOLD);
 		res->pool = SW_POOL_SHARED;
 		pg->shared_used += len;
 		s->shared_used += len;
