@@ -295,7 +295,7 @@ int pkt_uet_trim(struct rte_mbuf *m, uint32_t frame_bytes, uint8_t dscp)
 	if (ip[0] != PKT_IPV4_VER_IHL || ip[9] != PKT_IPPROTO_UDP ||
 	    pkt_get16(udp + 2) != PKT_UET_UDP_PORT ||
 	    (type != PKT_UET_TYPE_RUD_REQ && type != PKT_UET_TYPE_ROD_REQ) ||
-	    frame_bytes < l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + PKT_UET_REQ_HDR_BYTES + PKT_FCS_BYTES)
+	    frame_bytes < l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES + PKT_FCS_BYTES)
 		return -EINVAL;
 	ip_bytes = RTE_MIN((uint32_t)pkt_get16(ip + 2), frame_bytes - PKT_FCS_BYTES - l3_off);
 	ip[1] = (uint8_t)(dscp << 2 | (ip[1] & 3));

@@ -68,10 +68,11 @@ enum {
 /* A switch trims the UET request @m (a packet of a sim pool, its frame
  * written through the SES header at least) that it has no room for: the
  * frame keeps its first @frame_bytes bytes (the FCS counted; at least
- * the headers through the SES header) and carries DSCP @dscp; the IPv4
- * total length and checksum and the UDP length follow, the payload
- * count in its metadata is 0. Returns 0, or -EINVAL when @m is not a UET
- * request or @frame_bytes would cut into its headers. */
+ * the headers through the PDS header: the receiver reads the PSN and the
+ * PDCs to NACK it) and carries DSCP @dscp; the IPv4 total length and
+ * checksum and the UDP length follow, the payload count in its metadata
+ * is 0. Returns 0, or -EINVAL when @m is not a UET request or
+ * @frame_bytes would cut into its PDS header. */
 int pkt_uet_trim(struct rte_mbuf *m, uint32_t frame_bytes, uint8_t dscp);
 
 #endif

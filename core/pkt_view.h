@@ -139,6 +139,9 @@ struct pkt_view {
 				 * ACK_PSN_OFFSET); unset on RoCE and IB */
 	uint8_t retx;           /* UET: the RETX flag (a request resent; an ACK of a
 				 * resent one); unset on RoCE and IB */
+	uint8_t ses_cut;        /* UET: a request cut inside its SES header (a trimmed
+				 * packet): only its PDS fields are valid, its opcode
+				 * reads as a WRITE's middle packet */
 	/* pkt_view_rest */
 	uint16_t net_bytes;     /* what the network header covers: IPv4 total length
 				 * (from l3_off); IB PktLen * 4, LRH..ICRC (from 0) */
@@ -372,20 +375,30 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 	v->ack_req = 0;
 	v->sack_bits = 0;
 	v->retx = (flags & PKT_UET_REQ_F_RETX) != 0; /* 0x10 in every type that has it */
+	v->ses_cut = 0;
 	v->dest_qp = pkt_get16(pds + 10);
 	v->psn = pkt_get32(pds + 4) & PKT_24BIT_MASK;
 	switch (type) {
 	case PKT_UET_TYPE_RUD_REQ:
 	case PKT_UET_TYPE_ROD_REQ:
-		if (((pro >> PKT_UET_NEXT_SHIFT) & 0xF) != PKT_UET_NEXT_REQ_STD ||
-		    len < off + PKT_UET_REQ_HDR_BYTES)
+		if (((pro >> PKT_UET_NEXT_SHIFT) & 0xF) != PKT_UET_NEXT_REQ_STD)
 			return -EINVAL;
+		v->ack_req = (flags & PKT_UET_REQ_F_AR) != 0;
+		if (len < off + PKT_UET_REQ_HDR_BYTES) {
+			/* Trimmed to its PDS header (and a part of the SES). */
+			v->ses_cut = 1;
+			v->opcode = PKT_OP_WRITE_MIDDLE;
+			v->reth_va = 0;
+			v->reth_rkey = 0;
+			v->reth_len = 0;
+			v->imm_data = 0;
+			return 0;
+		}
 		ses = pds + PKT_UET_PDS_REQ_BYTES;
 		v->opcode = pkt_view_uet_opcode(ses[0] & PKT_UET_SES_OPCODE_MASK,
 						ses[1] & PKT_UET_SES_OPCODE_MASK);
 		if (v->opcode == 0xFF)
 			return -EINVAL;
-		v->ack_req = (flags & PKT_UET_REQ_F_AR) != 0;
 		v->reth_va = (uint64_t)pkt_get32(ses + 12) << 32 | pkt_get32(ses + 16);
 		v->reth_rkey = 0;
 		v->reth_len = pkt_get32(ses + 40);
@@ -536,6 +549,10 @@ static inline int pkt_view_rest_uet(struct pkt_view *v, const uint8_t *d)
 		return -EINVAL;
 	v->net_bytes = pkt_get16(ip + 2);
 	v->hdr_bytes = (uint8_t)pkt_view_uet_hdr_bytes(pds);
+	/* A trimmed request holds what is left of its headers, no payload. */
+	if (v->ses_cut && v->net_bytes >= ihl_bytes + PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES &&
+	    v->net_bytes < ihl_bytes + PKT_UDP_BYTES + v->hdr_bytes)
+		v->hdr_bytes = (uint8_t)(v->net_bytes - ihl_bytes - PKT_UDP_BYTES);
 	v->se = 0;
 	v->pad_bytes = 0;
 	v->pkey = 0xFFFF;

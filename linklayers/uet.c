@@ -30,12 +30,15 @@ struct uet_settings {
 
 static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", NULL };
 
-/* The frame bytes a trimmed packet keeps by default: its headers through
- * the SES header, with the FCS (tagged when the NICs tag). */
-static uint32_t uet_trim_auto(const struct exp *e)
+/* The least a trimmed packet keeps: its headers through the PDS header
+ * (what the receiver reads to NACK it) with the FCS, tagged when the
+ * NICs tag, and Ethernet's 64 bytes at least. */
+static uint32_t uet_trim_min(const struct exp *e)
 {
-	return PKT_ETH_BYTES + (e->nic.vlan ? PKT_VLAN_BYTES : 0) + PKT_IPV4_BYTES + PKT_UDP_BYTES +
-	       PKT_UET_REQ_HDR_BYTES + PKT_FCS_BYTES;
+	uint32_t b = PKT_ETH_BYTES + (e->nic.vlan ? PKT_VLAN_BYTES : 0) + PKT_IPV4_BYTES +
+		     PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES + PKT_FCS_BYTES;
+
+	return b > PKT_MIN_FRAME_BYTES ? b : PKT_MIN_FRAME_BYTES;
 }
 
 /* trim_bytes: auto or a size (checked against the headers in uet_exp_check). */
@@ -59,7 +62,7 @@ static const struct cfg_key uet_keys[] = {
 	{ "trim", CFG_KEY_BOOL, "true", .off = offsetof(struct uet_settings, trim),
 	  .doc = "switches trim a data packet they have no room for (header kept, payload cut) instead of dropping it" },
 	{ "trim_bytes", CFG_KEY_CUSTOM, "auto", .read = uet_trim_bytes,
-	  .doc = "frame bytes a trimmed packet keeps: auto (its headers through the SES header, 102 untagged) or a size, at least that" },
+	  .doc = "frame bytes a trimmed packet keeps: auto (64: Ethernet, IPv4, UDP, the PDS header and 6 bytes of the SES header) or a size, 64 up" },
 	{ "trim_dscp", CFG_KEY_UINT, "50", .off = offsetof(struct uet_settings, trim_dscp), .size = 1,
 	  .max = 63, .doc = "DSCP a switch gives a trimmed packet (its class; 50 is priority 6, strict by default); no data may use it" },
 	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
@@ -145,11 +148,11 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 			   u->trim_dscp);
 		return -EINVAL;
 	}
-	if (u->trim_bytes && u->trim_bytes < uet_trim_auto(e)) {
+	if (u->trim_bytes && u->trim_bytes < uet_trim_min(e)) {
 		snprintf(err, CFG_ERR_BYTES,
-			 "%s:%u:%u: fabric.uet.trim_bytes %u would cut into the headers: a trimmed packet keeps at least %u bytes (Ethernet, IPv4, UDP, PDS and SES headers and the FCS)",
+			 "%s:%u:%u: fabric.uet.trim_bytes %u would cut into the PDS header: a trimmed packet keeps at least %u bytes (Ethernet, the 802.1Q tag, IPv4, UDP, the PDS header and the FCS)",
 			 u->trim_bytes_mark.file, u->trim_bytes_mark.line, u->trim_bytes_mark.col,
-			 u->trim_bytes, uet_trim_auto(e));
+			 u->trim_bytes, uet_trim_min(e));
 		return -EINVAL;
 	}
 	return 0;
@@ -174,7 +177,7 @@ static void uet_switch_params(const struct exp *e, struct sw_params *sp)
 	const struct uet_settings *u = link_layer_settings(e);
 
 	sp->ll = &pkt_ll_uet;
-	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : uet_trim_auto(e)) : 0;
+	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : uet_trim_min(e)) : 0;
 	sp->uet_trim_dscp = u->trim_dscp;
 }
 

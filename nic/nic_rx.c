@@ -492,6 +492,8 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 			nic_send_ack(n, qp); /* had it: a resend of it was trimmed */
 		else
 			nic_send_ctl(n, qp, PKT_OP_ACK, h->psn, PKT_UET_SYND_TRIMMED, 0);
+	} else if (h->ses_cut) {
+		n->stats.rx_malformed++; /* cut short, and not by a trim */
 	} else {
 		nic_rx_data(n, qp, m, h);
 	}

@@ -218,6 +218,7 @@ static void test_exp_table_defaults(void)
 		"  - {kind: messages, messages: [{src: h2, dst: h1, size: 1KiB}], cc: timely}\n"
 		"  - {kind: messages, messages: [{src: h2, dst: h0, size: 1KiB}], cc: swift}\n"
 		"  - {kind: messages, messages: [{src: h0, dst: h2, size: 1KiB}], cc: ibcc}\n"
+		"  - {kind: messages, messages: [{src: h1, dst: h0, size: 1KiB}], cc: nscc}\n"
 		"  - {kind: collective, collective: all-gather, ranks: [h0, h1], size: 4KiB}\n"
 		"  - {kind: trace, file: '%s'}\n"
 		"capture: {ports: ['h0:0']}\n"
