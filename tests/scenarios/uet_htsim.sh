@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# fabemu's Ultra Ethernet model against the UEC's reference simulator on
+# the same work (independent expectation: uet-htsim 40ccb05's runs of its
+# own connection matrices, tests/data/uet-htsim/, which says how each was
+# made): experiments/uet-htsim-permutation.yaml (a 2 MB permutation) and
+# uet-htsim-incast.yaml (100 KB incast), each on 128 hosts (k=8) and on
+# 1,024 (k=16, --set). Checks, per run:
+# - every flow completes;
+# - the FCTs' mean and p99 within 10% of uet-htsim's (the permutations
+#   against its default runs; the incasts against its runs with the frame
+#   sizes fabemu puts on the wire, README.md there says why);
+# - retransmissions: none on the permutations (uet-htsim: none); on the
+#   incasts within 25% of uet-htsim's (each is a trimmed packet's resend);
+# and that the comparison can fail: the 128-host permutation with one
+#   entropy value per connection (fabric.uet.spray: off, ECMP per flow as
+#   RoCE) must miss uet-htsim's p99 by more than 10%.
+#   uet_htsim.sh FABEMU EXPERIMENTS_DIR REF_DIR
+set -eu
+fabemu=$1
+dir=$2
+ref=$3
+. "$(dirname "$0")/lib.sh"
+
+run() { # NAME EXPERIMENT OUT [--set ...]: the run, its flows.csv kept
+	local name=$1 exp=$2 out=$3
+	shift 3
+	"$fabemu" run "$dir/$exp" -o "$tmp/$out" -q "$@" 2>"$tmp/$out.log" ||
+		{ cat "$tmp/$out.log"; bad "$name: the run failed"; }
+}
+run perm128 uet-htsim-permutation.yaml perm128
+run perm1024 uet-htsim-permutation.yaml perm1024 --set topology.k=16 \
+	--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
+run incast128 uet-htsim-incast.yaml incast128
+run incast1024 uet-htsim-incast.yaml incast1024 --set topology.k=16 \
+	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
+run perm128-ecmp uet-htsim-permutation.yaml perm128-ecmp --set fabric.uet.spray=off
+
+python3 - "$tmp" "$ref/fct.txt" <<'PY' || fail=1
+import csv, json, math, os, sys
+from scen import say, done
+
+tmp, ref_path = sys.argv[1], sys.argv[2]
+ref = {}
+for line in open(ref_path):
+    if line.startswith("#") or not line.strip():
+        continue
+    f = line.split()
+    ref[(f[0], f[1])] = dict(flows=int(f[2]), mean=float(f[3]), p99=float(f[5]),
+                             rtx=int(f[8]))
+
+def pct(v, p): # nearest rank, as the reference's
+    v = sorted(v)
+    return v[max(1, math.ceil(p / 100 * len(v))) - 1]
+
+def ours(out):
+    fct = [float(r["fct_ns"]) / 1000 for r in csv.DictReader(open(os.path.join(tmp, out, "flows.csv")))
+           if r["status"] == "complete"]
+    s = json.load(open(os.path.join(tmp, out, "summary.json")))
+    return fct, s
+
+def compare(out, run, sizes, rtx_rule):
+    fct, s = ours(out)
+    r = ref[(run, sizes)]
+    say(len(fct) == r["flows"], "%s: %d of %d flows complete" % (out, len(fct), r["flows"]))
+    if not fct:
+        return False
+    agree = True
+    for stat, mine in (("mean", sum(fct) / len(fct)), ("p99", pct(fct, 99))):
+        ratio = mine / r[stat]
+        ok = abs(ratio - 1) <= 0.10
+        agree = agree and ok
+        say(ok, "%s: FCT %s %.2f us, uet-htsim (%s) %.2f: ratio %.3f (within 10%%)" %
+            (out, stat, mine, sizes, r[stat], ratio))
+    rtx = s["nic"]["retransmitted"]
+    if rtx_rule == "none":
+        say(rtx == 0 and r["rtx"] == 0, "%s: %d retransmissions (uet-htsim %d)" % (out, rtx, r["rtx"]))
+    else:
+        say(abs(rtx / r["rtx"] - 1) <= 0.25, "%s: %d retransmissions, uet-htsim %d: ratio %.3f (within 25%%)" %
+            (out, rtx, r["rtx"], rtx / r["rtx"]))
+    return agree
+
+compare("perm128", "perm128", "default", "none")
+compare("perm1024", "perm1024", "default", "none")
+compare("incast128", "incast128", "wire", "some")
+compare("incast1024", "incast1024", "wire", "some")
+fct, _ = ours("perm128-ecmp")
+r = ref[("perm128", "default")]
+say(fct and pct(fct, 99) / r["p99"] > 1.10,
+    "the check can fail: ECMP per connection (spray: off) p99 %.2f us against uet-htsim's %.2f (> 10%% off)" %
+    (pct(fct, 99) if fct else 0, r["p99"]))
+done()
+PY
+exit $fail
