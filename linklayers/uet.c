@@ -22,7 +22,6 @@ struct uet_settings {
 	bool trim;                /* switches trim instead of dropping */
 	uint32_t trim_bytes;      /* frame bytes a trimmed packet keeps; 0: auto (its
 				   * headers through the SES header) */
-	struct cfg_mark trim_bytes_mark; /* where a size was given */
 	uint8_t trim_dscp;        /* DSCP of trimmed packets (their class) */
 	int spray;                /* enum nic_uet_spray */
 	uint32_t evs;             /* entropy values per connection */
@@ -30,16 +29,12 @@ struct uet_settings {
 
 static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", NULL };
 
-/* The least a trimmed packet keeps: its headers through the PDS header
- * (what the receiver reads to NACK it) with the FCS, tagged when the
- * NICs tag, and Ethernet's 64 bytes at least. */
-static uint32_t uet_trim_min(const struct exp *e)
-{
-	uint32_t b = PKT_ETH_BYTES + (e->nic.vlan ? PKT_VLAN_BYTES : 0) + PKT_IPV4_BYTES +
-		     PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES + PKT_FCS_BYTES;
-
-	return b > PKT_MIN_FRAME_BYTES ? b : PKT_MIN_FRAME_BYTES;
-}
+/* A trimmed packet keeps at least Ethernet's least frame, which holds
+ * its headers through the PDS header (what the receiver reads to NACK
+ * it), tagged too. */
+_Static_assert(PKT_ETH_BYTES + PKT_VLAN_BYTES + PKT_IPV4_BYTES + PKT_UDP_BYTES +
+			       PKT_UET_PDS_REQ_BYTES + PKT_FCS_BYTES <= PKT_MIN_FRAME_BYTES,
+	       "a 64-byte frame holds a tagged UET request's headers through the PDS header");
 
 /* trim_bytes: auto or a size (checked against the headers in uet_exp_check). */
 static int uet_trim_bytes(const struct cfg_node *n, void *params, char err[CFG_ERR_BYTES])
@@ -51,7 +46,6 @@ static int uet_trim_bytes(const struct cfg_node *n, void *params, char err[CFG_E
 		u->trim_bytes = 0;
 		return 0;
 	}
-	u->trim_bytes_mark = n->mark;
 	if (cfg_size(n, PKT_MIN_FRAME_BYTES, UINT16_MAX, &v, err) != 0)
 		return -EINVAL;
 	u->trim_bytes = (uint32_t)v;
@@ -84,6 +78,15 @@ static const struct cfg_node *uet_key_node(const struct exp *e, const char *sec,
 	struct cfg_node *s = cfg_schema_get(cfg_doc_root(e->doc), sec);
 
 	return s ? cfg_get(s, key) : NULL;
+}
+
+/* Where fabric.uet.trim_dscp was given, else @ll (the default's place). */
+static const struct cfg_node *uet_trim_dscp_node(const struct exp *e, const struct cfg_node *ll)
+{
+	const struct cfg_node *u = uet_key_node(e, "fabric", "uet");
+	const struct cfg_node *d = u ? cfg_get(u, "trim_dscp") : NULL;
+
+	return d && !d->dflt ? d : ll;
 }
 
 /* What UET does not carry here, refused at the key that asks for it:
@@ -136,23 +139,16 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 			return -EINVAL;
 		}
 		if (u->trim && e->msgs[i].dscp == u->trim_dscp) {
-			cfg_errorf(err, uet_key_node(e, "fabric", "uet") ? uet_key_node(e, "fabric", "uet") : ll,
+			cfg_errorf(err, uet_trim_dscp_node(e, ll),
 				   "fabric.uet.trim_dscp %u is the DSCP of data packets: every one would read as trimmed",
 				   u->trim_dscp);
 			return -EINVAL;
 		}
 	}
 	if (u->trim && u->trim_dscp == e->nic.data_dscp) {
-		cfg_errorf(err, uet_key_node(e, "fabric", "uet") ? uet_key_node(e, "fabric", "uet") : ll,
+		cfg_errorf(err, uet_trim_dscp_node(e, ll),
 			   "fabric.uet.trim_dscp %u is nic.data_dscp: every data packet would read as trimmed",
 			   u->trim_dscp);
-		return -EINVAL;
-	}
-	if (u->trim_bytes && u->trim_bytes < uet_trim_min(e)) {
-		snprintf(err, CFG_ERR_BYTES,
-			 "%s:%u:%u: fabric.uet.trim_bytes %u would cut into the PDS header: a trimmed packet keeps at least %u bytes (Ethernet, the 802.1Q tag, IPv4, UDP, the PDS header and the FCS)",
-			 u->trim_bytes_mark.file, u->trim_bytes_mark.line, u->trim_bytes_mark.col,
-			 u->trim_bytes, uet_trim_min(e));
 		return -EINVAL;
 	}
 	return 0;
@@ -177,7 +173,7 @@ static void uet_switch_params(const struct exp *e, struct sw_params *sp)
 	const struct uet_settings *u = link_layer_settings(e);
 
 	sp->ll = &pkt_ll_uet;
-	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : uet_trim_min(e)) : 0;
+	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : PKT_MIN_FRAME_BYTES) : 0;
 	sp->uet_trim_dscp = u->trim_dscp;
 }
 

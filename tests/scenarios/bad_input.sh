@@ -1088,6 +1088,31 @@ expect live-junit "live: --junit goes with --check" \
 	"$fabemu" live "$tmp/live-ns.yaml" --junit "$tmp/j.xml"
 expect live-threads "live: --threads and --partitions: a live run is one thread" \
 	"$fabemu" live "$tmp/live-ns.yaml" --threads 2
+# Ultra Ethernet (fabric.link_layer: uet): what it does not carry, and
+# settings that would break it, each at its key (docs/config.md, "Ultra
+# Ethernet").
+exp uet-gbn "uet-gbn.yaml:4:17: fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat \(or absent\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {recovery: go-back-n}"
+exp uet-dcqcn "uet-dcqcn.yaml:4:11: congestion control 'dcqcn' needs CNPs, which fabric.link_layer: uet does not carry \(UET echoes marks in ACKs: dctcp, swift, timely or none\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, ecn: {tcs: [3]}}" "nic: {cc: dcqcn}"
+exp uet-hpcc "uet-hpcc.yaml:4:11: congestion control 'hpcc' needs an INT stack in ACKs, which fabric.link_layer: uet does not carry" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: hpcc}"
+exp uet-int "uet-int.yaml:3:32: fabric.int: UET frames carry no INT stack \(fabric.link_layer: uet\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, int: true}"
+exp uet-read "uet-read.yaml:3:22: fabric.link_layer: uet models WRITEs and SENDs; RDMA READ is not modelled over UET" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read}]" "fabric: {link_layer: uet}"
+exp uet-trim-small "uet-trim-small.yaml:3:45: size 60 bytes is below the minimum 64 bytes" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_bytes: 60B}}"
+exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP of data packets: every one would read as trimmed" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_dscp: 26}}"
+exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle\\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {spray: random}}"
+exp uet-evs "uet-evs.yaml:3:38: 0 is below the minimum 1" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {evs: 0}}"
+exp queue-limit-zero "queue-limit-zero.yaml:3:23: size 0 bytes is below the minimum 64 bytes" \
+	"$good_topo" "$good_traffic" "fabric: {queue_limit: 0B}"
+exp nscc-factor "nscc-factor.yaml:3:39: 0 is below the minimum 0.01" \
+	"$good_topo" "$good_traffic" "nic: {cc: nscc, nscc: {target_factor: 0}}"
 # pci ports (real NICs): the address's form and the keys that go with it,
 # and a device that is not there (fabemu live's check, before the EAL).
 exp live-pci-none "live-pci-none.yaml:3:16: a pci port needs pci: the NIC's PCI address" \
