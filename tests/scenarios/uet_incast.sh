@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# experiments/uet-incast.yaml's other two sides (its trimming side asserts
+# itself: experiment-uet-incast): the same 32:1 incast on Ultra Ethernet
+# with the switch dropping instead of trimming, and with the data class
+# lossless (PFC). Independent expectations (the file's capacity bound:
+# 32 MiB in 4,218-byte frames through h0's 100 Gb/s link, 2,764.3 us):
+# - both finish every message, no sooner than the bound and within 5%;
+# - dropping: frames drop, no NACK comes (nothing is trimmed), and
+#   timeouts recover the losses (at least one);
+# - PFC: nothing drops or is trimmed, and h0's leaf pauses its senders.
+# And tools/side-by-side.sh prints the three as a table with a column per
+# run and a row per metric.
+#   uet_incast.sh FABEMU EXPERIMENTS_DIR TOOLS_DIR
+set -eu
+fabemu=$1
+dir=$2
+tools=$3
+. "$(dirname "$0")/lib.sh"
+
+table=$(FABEMU=$fabemu "$tools/side-by-side.sh" "$dir/uet-incast.yaml" "$tmp" \
+	last_completion_ns,messages.incomplete,drops.total,uet.trimmed,nic.naks_received,nic.timeouts,pfc.paused_ns_total \
+	trim drop:fabric.uet.trim=false 'pfc:fabric.pfc={priorities: [3]}') || { bad "a run failed"; exit 1; }
+echo "$table"
+for side in drop pfc; do
+	s=$tmp/$side/summary.json
+	check "$side: every message completes" "$(key "$s" messages.incomplete) == 0"
+	check "$side: not before the link's bound" "$(key "$s" last_completion_ns) >= 2764300"
+	check "$side: within 5% of it" "$(key "$s" last_completion_ns) <= 2902500"
+done
+d=$tmp/drop/summary.json
+check "drop: frames dropped" "$(key "$d" drops.total) > 0"
+check "drop: nothing trimmed, so no NACK" "$(key "$d" nic.naks_received) == 0"
+check "drop: timeouts recover the losses" "$(key "$d" nic.timeouts) > 0"
+p=$tmp/pfc/summary.json
+check "pfc: nothing dropped" "$(key "$p" drops.total) == 0"
+check "pfc: nothing trimmed" "$(key "$p" uet.trimmed) == 0"
+check "pfc: senders paused" "$(key "$p" pfc.paused_ns_total) > 0"
+check "the table has a row per metric and a column per run" \
+	"$(echo "$table" | grep -c '^| `') == 7 && $(echo "$table" | head -1 | tr -cd '|' | wc -c) == 5"
+exit $fail
