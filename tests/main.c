@@ -51,6 +51,7 @@ int main(int argc, char **argv)
 		test_ev_register,
 		test_pkt_register,
 		test_pkt_ib_register,
+		test_pkt_uet_register,
 		test_capture_register,
 		test_cc_register,
 		test_ibcc_register,

@@ -54,6 +54,7 @@ int test_reg_register(void);
 int test_toy_topo_register(void);
 int test_metrics_register(void);
 int test_pkt_ib_register(void);
+int test_pkt_uet_register(void);
 int test_port_register(void);
 int test_port_credit_register(void);
 int test_port_fault_register(void);

@@ -15,6 +15,7 @@
 #include "cc_hpcc.h"
 #include "cc_ibcc.h"
 #include "cc_int.h"
+#include "cc_nscc.h"
 #include "cc_swift.h"
 #include "cc_timely.h"
 #include "cfg_schema.h"
@@ -832,6 +833,130 @@ static void ct_ack_n(struct ct *c, uint32_t pkts, double rtt_us)
 	ct_check(c);
 }
 
+/* One ACK of @pkts packets at @rtt_us, CE echoed or not, @inflight bytes
+ * still out. */
+static void ct_nscc_ack(struct ct *c, uint32_t pkts, double rtt_us, bool marked, uint64_t inflight)
+{
+	struct cc_ack a = { 0 };
+
+	a.acked_bytes = (uint64_t)pkts * CT_MTU;
+	a.rtt_ps = (uint64_t)(rtt_us * (double)CT_US);
+	a.ecn_echo = marked;
+	a.inflight_bytes = inflight;
+	c->ops->on_ack(&c->q, &a, c->now_ps);
+	ct_check(c);
+}
+
+/* NSCC against its rules worked by hand (cc_nscc.c; uet-htsim's uec.cpp),
+ * at 100 Gb/s, base RTT 8 us (no hops: no serialisation added), MTU 4096:
+ * BDP 100,000 B, the largest and first window 1.5 BDP = 150,000 B, target
+ * 0.75 x 8 = 6 us; a = 100,000 / 150,000, b = 6 / 12, alpha = 4 MTU a b /
+ * target B/ps, fi = 5 MTU a = 13653.3 B, eta = 0.15 MTU a = 409.6 B.
+ * - Marked ACKs at 20 us of delay, all at one time: the average delay
+ *   (EWMA 0.0125 from 0) passes the target at the 29th, 20 (1 - 0.9875^29)
+ *   us, and that ACK cuts once: x (1 - 0.8 (avg - 6) / avg); the next ones
+ *   at the same time do not (once per base RTT). A base RTT later the next
+ *   marked ACK cuts again by its own average, and eta is added.
+ * - Unmarked ACKs at 2 us of delay gather alpha x bytes x (6 - 2) us,
+ *   applied as / cwnd each time 8 MTUs have been acknowledged.
+ * - Quick adapt: at the end of its window (base RTT + target) after a
+ *   NACK with less than maxwnd / 8 = 18,750 B acknowledged in it, the
+ *   window falls to what was; otherwise a NACK takes an MTU off.
+ * - Marked ACKs of what was in flight at quick adapt are taken unmarked;
+ *   a timeout takes an MTU off; the window never goes below one MTU. */
+static void test_cc_nscc(void)
+{
+	static struct ct c;
+	const double mtu = CT_MTU, a = 100000.0 / 150000.0, b = 0.5;
+	const double alpha = 4 * mtu * a * b / (6.0 * (double)CT_US), eta = 0.15 * mtu * a;
+	double w = 150000, avg, inc;
+	uint64_t t0 = 100 * CT_US;
+	int k;
+
+	CU_ASSERT_EQUAL_FATAL(ct_init(&c, &cc_nscc_ops), 0);
+	CU_ASSERT_EQUAL_FATAL(ct_start(&c), 0);
+	CU_ASSERT_EQUAL(c.q.window_bytes, 150000);
+	CU_ASSERT_EQUAL(c.q.rate_bps, CT_LINE);
+	CU_ASSERT_EQUAL(cc_nscc_target(&c.q), 6 * CT_US);
+	c.now_ps = t0;
+	for (k = 1; k <= 40; k++) {
+		double before = cc_nscc_cwnd(&c.q);
+
+		ct_nscc_ack(&c, 1, 8 + 20, true, 100000);
+		avg = 20.0 * (1.0 - pow(0.9875, k)) * (double)CT_US;
+		CU_ASSERT_DOUBLE_EQUAL(cc_nscc_avg_delay(&c.q), avg, 1e-3);
+		if (k == 29)
+			w = before * (1.0 - 0.8 * (avg - 6.0 * (double)CT_US) / avg);
+		CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), k < 29 ? 150000 : w, 1e-6);
+	}
+	CU_ASSERT(w < 150000 && w > 145000);
+	c.now_ps = t0 + 8 * CT_US;
+	ct_nscc_ack(&c, 1, 8 + 20, true, 100000);
+	avg = 20.0 * (1.0 - pow(0.9875, 41)) * (double)CT_US;
+	/* The cut, then eta: a base RTT since it was last added (at t0). */
+	w = w * (1.0 - 0.8 * (avg - 6.0 * (double)CT_US) / avg) + eta;
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+	CU_ASSERT_EQUAL(c.q.stats.window_cuts, 2);
+
+	/* Proportional increase: each unmarked ACK of 4 packets at 2 us of
+	 * delay gathers A = alpha x 16,384 x 4 us. The marked ACKs left 5
+	 * MTUs since the last fulfil (fulfils after 9, 18, 27, 36), so the
+	 * first one passes 8 MTUs and applies its own A; the next two gather,
+	 * the fourth passes 8 MTUs again and applies 3 A. No eta: 2 us since
+	 * the last. */
+	inc = alpha * 4 * mtu * 4.0 * (double)CT_US;
+	c.now_ps = t0 + 10 * CT_US;
+	ct_nscc_ack(&c, 4, 8 + 2, false, 50000);
+	w += inc / w;
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+	ct_nscc_ack(&c, 4, 8 + 2, false, 50000);
+	ct_nscc_ack(&c, 4, 8 + 2, false, 50000);
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+	ct_nscc_ack(&c, 4, 8 + 2, false, 50000);
+	w += 3 * inc / w;
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+
+	/* Quick adapt. Its first window (from the first ACK, t0) ends at
+	 * t0 + 14 us; at t0 + 40 us a NACK finds it over with 233,472 B
+	 * acknowledged in it (more than maxwnd / 8): no cut but the NACK's
+	 * MTU, and the next window runs to t0 + 54 us. Another NACK in it
+	 * takes another MTU; 2 packets are acknowledged; at its end a NACK
+	 * finds 8,192 B < 18,750 acknowledged after a NACK: the window falls
+	 * to 8,192 B. */
+	c.now_ps = t0 + 40 * CT_US;
+	c.ops->on_nak(&c.q, c.now_ps);
+	ct_check(&c);
+	w -= mtu;
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+	c.now_ps = t0 + 41 * CT_US;
+	c.ops->on_nak(&c.q, c.now_ps);
+	ct_check(&c);
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w - mtu, 1e-6);
+	ct_nscc_ack(&c, 2, 8 + 2, false, 30000);
+	c.now_ps = t0 + 54 * CT_US;
+	c.ops->on_nak(&c.q, c.now_ps);
+	ct_check(&c);
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), 2 * mtu, 1e-9);
+	/* Marked ACKs of what was in flight then are ignored (30,000 B): taken
+	 * as unmarked at 30 us of delay, above the target: a fair increase,
+	 * fi x 28,672, applied at once (13 us since the last fulfil, at the 2
+	 * packets' ACK: more than a base RTT): cwnd += fi x 28,672 / cwnd; and
+	 * eta (46 us since it was last added). */
+	ct_nscc_ack(&c, 7, 8 + 30, true, 30000);
+	w = 2 * mtu + 5.0 * mtu * a * 7 * mtu / (2 * mtu) + eta;
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w, 1e-6);
+	/* Timeouts take an MTU off each, down to one MTU and no further. */
+	c.ops->on_timeout(&c.q, c.now_ps);
+	ct_check(&c);
+	CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c.q), w - mtu, 1e-6);
+	for (k = 0; k < 40; k++) {
+		c.ops->on_timeout(&c.q, c.now_ps);
+		ct_check(&c);
+	}
+	CU_ASSERT_EQUAL(c.q.window_bytes, CT_MTU);
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
 /* Swift with its defaults (ai 1, beta 0.8, max_mdf 0.5, h 1 us, fs_range 5
  * us over 0.1..100 packets) on a path of 2 hops and base RTT 8 us: fixed
  * target 8 + 2 x 1 = 10 us. Worked by hand:
@@ -1106,6 +1231,7 @@ int test_cc_register(void)
 		{ "HPCC on compact INT records: U as on full ones", test_cc_hpcc_compact },
 		{ "TIMELY trace", test_cc_timely },
 		{ "Swift window, target and pacing", test_cc_swift },
+		{ "NSCC window: cuts, increases, quick adapt", test_cc_nscc },
 		{ "settings and presets", test_cc_settings },
 		{ "documented zeros: derived values, off, at once", test_cc_zeros },
 	};
