@@ -108,7 +108,7 @@ for f in "$exp_dir"/*.yaml "$scen_dir"/*.yaml; do
 done
 # Every congestion-control algorithm of cc/cc.c through the NIC's ACK path
 # (dcqcn-incast runs DCQCN itself; no shipped experiment runs DCTCP).
-for c in dctcp hpcc ibcc none swift timely; do
+for c in dctcp hpcc ibcc none swift timely nscc; do
 	add "cc/$c" "$vg_fabemu" run "$exp_dir/dcqcn-incast.yaml" -o out -q --set nic.cc=$c
 done
 # Partitioned runs (core/par.c): two threads over three partitions, with
@@ -133,6 +133,14 @@ add "innet/data" "$vg_fabemu" run "$exp_dir/sharp-allreduce.yaml" -o out -q --se
 # In-network reduction in CollNet's shape (rings in the nodes, rail trees).
 add "innet/collnet" "$vg_fabemu" run "$exp_dir/nvls-allreduce.yaml" -o out -q --set 'traffic.0.ranks=all' \
 	--set 'traffic.0.sizes=[2MiB]' --set 'fabric={pfc: {priorities: [3]}}' --set traffic.0.dscp=24
+# Ultra Ethernet with its payload in the frames (trimming cuts materialised
+# bytes) and with every spraying mode.
+add "uet/payload" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set nic.payload=true \
+	--set traffic.0.size=256KiB
+add "uet/oblivious" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q \
+	--set fabric.uet.spray=oblivious --set traffic.0.size=8MiB --set faults.0.at=50us
+add "uet/off" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q \
+	--set fabric.uet.spray=off --set traffic.0.size=8MiB --set faults.0.at=50us
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
