@@ -252,12 +252,12 @@ int port_fault_set_ber(struct port *p, double ber)
 	return 0;
 }
 
-void port_fault_stats(const struct port *p, struct port_fault_stats *out)
+void port_fault_stats(const struct port *p, uint64_t now_ps, struct port_fault_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!p->fault)
 		return;
 	*out = p->fault->stats;
-	if (p->fault->down && par_sim_here(p->sim)) /* down_since_ps is the runner's */
-		out->down_ps += p->sim->now_ps - p->fault->down_since_ps;
+	if (p->fault->down && par_sim_here(p->sim) && now_ps > p->fault->down_since_ps)
+		out->down_ps += now_ps - p->fault->down_since_ps; /* down_since_ps is the runner's */
 }

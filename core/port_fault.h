@@ -68,8 +68,11 @@ int port_fault_set_ge(struct port *p, const struct port_ge *ge);
  * frame is hit with probability 1 - (1 - ber)^(8 x its bytes). 0 or
  * -ENOMEM. */
 int port_fault_set_ber(struct port *p, double ber);
-/* The counters of @p's direction (zero when it never had a fault). */
-void port_fault_stats(const struct port *p, struct port_fault_stats *out);
+/* The counters of @p's direction (zero when it never had a fault), a link
+ * still down counted down until @now_ps: the run's end, the same whatever
+ * partition runs the port (a partition's own clock stops at its last
+ * event). */
+void port_fault_stats(const struct port *p, uint64_t now_ps, struct port_fault_stats *out);
 
 /* port.c's cold paths: @m goes on @p's link (true: it is lost, freed
  * here), and @m arrived over @p's link with PKT_MF_* flags set (freed

@@ -157,7 +157,7 @@ static void rem_save(const struct fabric *f, const struct rem_layout *l, uint64_
 			 * it happened (a loss where the frame was sent or arrived,
 			 * an FCS error at the receiver, a link's downs and time
 			 * down by the process that runs its port: port_fault.c). */
-			port_fault_stats(p, &ft);
+			port_fault_stats(p, f->sim.now_ps, &ft);
 			memcpy(at + REM_SIDE_WORDS - REM_FT_WORDS, &ft, sizeof(ft));
 			if (!rem_runs(f, lk->node[s]))
 				continue;
@@ -353,7 +353,7 @@ void fabric_port_fault_stats(const struct fabric *f, const struct port *p, struc
 	if (r)
 		*out = r->fault;
 	else
-		port_fault_stats(p, out);
+		port_fault_stats(p, f->sim.now_ps, out);
 }
 
 void fabric_port_credit_sum(const struct fabric *f, const struct port *p, struct port_credit_sum *out)

@@ -133,7 +133,7 @@ static void test_port_fault_down(void)
 	CU_ASSERT_EQUAL(l.sb.n, 0);
 	CU_ASSERT_FALSE(port_link_down(&l.a));
 	CU_ASSERT_FALSE(port_link_down(&l.b));
-	port_fault_stats(&l.a, &st);
+	port_fault_stats(&l.a, l.s.now_ps, &st);
 	CU_ASSERT_EQUAL(st.down_lost, 10);
 	CU_ASSERT_EQUAL(st.downs, 1);
 	CU_ASSERT_EQUAL(st.down_ps, 19000000);
@@ -197,7 +197,7 @@ static void test_port_fault_ge(void)
 	pf_open(&l, 0);
 	CU_ASSERT_EQUAL(port_fault_set_ge(&l.a, &ge), 0);
 	pf_stream(&l, n, NULL);
-	port_fault_stats(&l.a, &st);
+	port_fault_stats(&l.a, l.s.now_ps, &st);
 	CU_ASSERT_EQUAL(st.random_lost, n - l.sb.n);
 	rate = (double)st.random_lost / n;
 	burst = (double)l.sb.lost_in_bursts / l.sb.bursts;
@@ -224,8 +224,8 @@ static void test_port_fault_ber(void)
 	pf_open(&l, 0);
 	CU_ASSERT_EQUAL(port_fault_set_ber(&l.a, ber), 0);
 	pf_stream(&l, n, NULL);
-	port_fault_stats(&l.a, &sa);
-	port_fault_stats(&l.b, &sb);
+	port_fault_stats(&l.a, l.s.now_ps, &sa);
+	port_fault_stats(&l.b, l.s.now_ps, &sb);
 	CU_ASSERT(fabs(sa.corrupted - n * p) <= 4 * sqrt(n * p * (1 - p)));
 	CU_ASSERT_EQUAL(sb.fcs_errors, sa.corrupted);
 	CU_ASSERT_EQUAL(l.sb.n, n - sa.corrupted);

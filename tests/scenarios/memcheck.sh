@@ -95,6 +95,10 @@ declare -A how=(
 	# and the ring of 16 MiB: of 1 MiB.
 	[experiments/nvls-allreduce]="run --set traffic.0.sizes.to=4MiB"
 	[experiments/sharp-allreduce]="run --set traffic.0.sizes=[1MiB] --set traffic.1.sizes=[1MiB]"
+	# Ultra Ethernet: the three layers' 64 MiB collectives (100 s), of 8 MiB;
+	# the all-to-all under a link failure (48 s), of 16 MiB.
+	[experiments/uet-vs-roce-vs-ib]="run --set traffic.0.size=8MiB --set traffic.1.size=8MiB --set traffic.1.start=1ms"
+	[experiments/uet-spray-failure]="run --set traffic.0.size=16MiB"
 	# One of its assertions fails on purpose (across_seeds.sh).
 	[scenarios/across-seeds]="run"
 )
