@@ -27,7 +27,7 @@ struct uet_settings {
 	uint32_t evs;             /* entropy values per connection */
 };
 
-static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", NULL };
+static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", "mixed", NULL };
 
 /* A trimmed packet keeps at least Ethernet's least frame, which holds
  * its headers through the PDS header (what the receiver reads to NACK
@@ -61,7 +61,7 @@ static const struct cfg_key uet_keys[] = {
 	  .max = 63, .doc = "DSCP a switch gives a trimmed packet (its class; 50 is priority 6, strict by default); no data may use it" },
 	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
 	  .names = uet_spray_names,
-	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again)" },
+	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again), mixed (recycle, else a cycle that skips EVs penalised by marks and trims)" },
 	{ "evs", CFG_KEY_UINT, "256", .off = offsetof(struct uet_settings, evs), .size = 4, .min = 1,
 	  .max = 16384, .doc = "entropy values a connection sprays over" },
 };

@@ -33,6 +33,8 @@ enum nic_uet_spray {
 	NIC_UET_SPRAY_OFF,       /* one EV per connection (ECMP as RoCE's flows) */
 	NIC_UET_SPRAY_OBLIVIOUS, /* a random one of the connection's EVs per packet */
 	NIC_UET_SPRAY_RECYCLE,   /* EVs acknowledged unmarked are used again (REPS) */
+	NIC_UET_SPRAY_MIXED,     /* recycle; else the next EV of a cycle that skips
+				  * those marked, trimmed or lost lately (path aware) */
 };
 
 /* Loss recovery of every QP of a NIC (both ends must agree). */

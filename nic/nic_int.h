@@ -339,8 +339,10 @@ void nic_bits_clear_range(uint64_t *bits, uint32_t mask, uint32_t from, uint32_t
 int nic_uet_connect(struct nic_qp *qp);      /* at connect; 0 or -1 (no memory) */
 void nic_uet_free(struct nic *n);
 uint16_t nic_uet_ev(struct nic_qp *qp);      /* the next data packet's EV; 0: the QP's */
-/* An ACK or NACK came back on @ev; @bad: it said marked or trimmed. */
-void nic_uet_ev_feedback(struct nic_qp *qp, uint16_t ev, bool bad);
+/* An ACK or NACK came back on @ev: @penalty 0 when it was unmarked (the
+ * EV may be recycled), else its marked (ECN) or trimmed penalty. */
+void nic_uet_ev_feedback(struct nic_qp *qp, uint16_t ev, uint8_t penalty);
+enum { NIC_UET_FEEDBACK_ECN = 1, NIC_UET_FEEDBACK_TRIM = 4 };
 void nic_uet_nacked(struct nic_qp *qp, uint32_t psn); /* a trim NACK of @psn */
 bool nic_uet_next_nacked(struct nic_qp *qp, uint32_t *psn); /* one to resend first */
 void nic_uet_resent(struct nic_qp *qp, uint32_t psn); /* ... and it went */

@@ -667,7 +667,10 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 {
 	bool marked = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
 
-	nic_uet_ev_feedback(qp, h->sport, marked || h->aeth_syndrome == PKT_UET_SYND_TRIMMED);
+	nic_uet_ev_feedback(qp, h->sport,
+			    h->aeth_syndrome == PKT_UET_SYND_TRIMMED ? NIC_UET_FEEDBACK_TRIM
+			    : marked				      ? NIC_UET_FEEDBACK_ECN
+								      : 0);
 	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;

@@ -250,11 +250,12 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.ack_req = f.ack_req || retx ||
 			    (unlikely(qp->cc_window_bytes) &&
 			     (uint64_t)(nic_uet_flight(qp) + 1) * qp->mtu_bytes >= qp->cc_window_bytes);
-		nic_uet_sent(qp, psn, retx);
 	}
 	m = nic_build(n, qp, &f, payload);
 	if (unlikely(!m))
 		return NULL;
+	if (unlikely(nic_on_uet(n)))
+		nic_uet_sent(qp, psn, retx); /* in flight now: its send time, for RTTs */
 	if (wr->opcode == IBV_WR_RDMA_READ) {
 		n->stats.tx_read_reqs++;
 	} else {

@@ -9,8 +9,12 @@
  * packet draws one at random. recycle: an EV whose packet was
  * acknowledged unmarked is used again (a FIFO of NIC_UET_EV_CACHE),
  * a fresh one is drawn when none is waiting: after REPS (recycled
- * entropy packet spraying, the UEC specification's EV recycling). off:
- * the connection's one port, as RoCE.
+ * entropy packet spraying, the UEC specification's EV recycling). mixed:
+ * recycle, and when none is waiting the next EV of a cycle over them all
+ * (in an order permuted anew each cycle) that carries no penalty; an EV
+ * gathers 1 for a marked ACK and 4 for a trim, up to 15, and loses one
+ * each time the cycle skips it (path-aware spraying, as uet-htsim's
+ * default MIXED mode). off: the connection's one port, as RoCE.
  *
  * Trims. A data packet that arrives with the trimmed DSCP lost its
  * payload at a switch: the receiver NACKs its PSN (code trimmed) at once.
@@ -31,6 +35,9 @@ enum {
 	NIC_UET_EV_CACHE = 16,   /* recycled EVs waiting for a packet */
 	NIC_UET_EV_BASE = 0xC000, /* the dynamic port range, as RoCE's entropy */
 	NIC_UET_EV_MASK = 0x3FFF,
+	/* mixed: the most penalty an EV gathers (NIC_UET_FEEDBACK_* add to it:
+	 * a mark 1, a trim 4; uet-htsim's bitmap spraying, uec_mp.cpp) */
+	NIC_UET_PENALTY_MAX = 15,
 };
 
 struct nic_uet_qp {
@@ -50,6 +57,13 @@ struct nic_uet_qp {
 	uint32_t flight;           /* packets sent (resends too) and not yet ACKed,
 				    * SACKed or NACKed: what the window bounds */
 	uint32_t delivered;        /* PSNs the ACK being handled told delivered */
+	/* mixed: a cycle over the EVs in an order permuted anew each cycle,
+	 * skipping penalised ones (a penalty drops by one at each skip) */
+	uint8_t *penalty;          /* per EV index; NULL unless mixed */
+	uint16_t step_inv;         /* ev_step's inverse mod 2^16 (EV back to index) */
+	uint32_t cycle_pos;        /* next position in the cycle */
+	uint32_t cycle_mask;       /* this cycle's XOR permutation */
+	uint32_t cycle_bits;       /* the cycle's length: a power of two >= evs */
 };
 
 static struct nic_uet_qp *nic_uet_of(const struct nic_qp *qp)
@@ -79,7 +93,10 @@ int nic_uet_connect(struct nic_qp *qp)
 	u = n->uet[idx];
 	free(u->resent);
 	free(u->sent_ps);
+	free(u->penalty);
 	memset(u, 0, sizeof(*u));
+	if (n->p.uet_spray == NIC_UET_SPRAY_MIXED && !(u->penalty = calloc(n->p.uet_evs, 1)))
+		return -1;
 	if (!(u->resent = calloc((qp->sr_mask + 1) / 64, sizeof(uint64_t))) ||
 	    !(u->sent_ps = calloc((size_t)qp->sr_mask + 1, sizeof(uint64_t))))
 		return -1;
@@ -88,7 +105,52 @@ int nic_uet_connect(struct nic_qp *qp)
 	x = rng_splitmix64(&x);
 	u->ev_first = (uint16_t)(x & NIC_UET_EV_MASK);
 	u->ev_step = (uint16_t)((x >> 16) | 1);
+	/* The inverse of an odd number mod 2^16 (Newton: each step doubles
+	 * the bits that are right). */
+	u->step_inv = u->ev_step;
+	for (int i = 0; i < 4; i++)
+		u->step_inv = (uint16_t)(u->step_inv * (2 - u->ev_step * u->step_inv));
+	while (u->cycle_bits < n->p.uet_evs)
+		u->cycle_bits = u->cycle_bits ? u->cycle_bits * 2 : 1;
+	u->cycle_pos = u->cycle_bits; /* a new cycle at the first draw */
 	return 0;
+}
+
+/* The EV of index @k of the connection's. */
+static uint16_t nic_uet_ev_at(const struct nic_uet_qp *u, uint32_t k)
+{
+	return (uint16_t)(NIC_UET_EV_BASE | ((u->ev_first + k * u->ev_step) & NIC_UET_EV_MASK));
+}
+
+/* The index of EV @ev, or UINT32_MAX when it is not one of the @evs. */
+static uint32_t nic_uet_ev_index(const struct nic_uet_qp *u, uint16_t ev, uint32_t evs)
+{
+	uint32_t k = (uint32_t)((uint16_t)(ev - NIC_UET_EV_BASE - u->ev_first) * u->step_inv) &
+		     NIC_UET_EV_MASK;
+
+	return k < evs && nic_uet_ev_at(u, k) == ev ? k : UINT32_MAX;
+}
+
+/* mixed, nothing to recycle: the next EV of the cycle that carries no
+ * penalty, each penalised one skipped losing one point of it; a cycle
+ * visits every index once in an XOR-permuted order drawn anew. */
+static uint16_t nic_uet_ev_cycle(const struct nic *n, struct nic_uet_qp *u)
+{
+	for (uint32_t tries = 0; tries < 2 * u->cycle_bits + 1; tries++) {
+		uint32_t k;
+
+		if (u->cycle_pos >= u->cycle_bits) {
+			u->cycle_pos = 0;
+			u->cycle_mask = (uint32_t)rng_splitmix64(&u->rng) & (u->cycle_bits - 1);
+		}
+		k = u->cycle_pos++ ^ u->cycle_mask;
+		if (k >= n->p.uet_evs)
+			continue;
+		if (!u->penalty[k])
+			return nic_uet_ev_at(u, k);
+		u->penalty[k]--;
+	}
+	return nic_uet_ev_at(u, (uint32_t)(rng_splitmix64(&u->rng) % n->p.uet_evs));
 }
 
 void nic_uet_free(struct nic *n)
@@ -97,6 +159,7 @@ void nic_uet_free(struct nic *n)
 		if (n->uet[i]) {
 			free(n->uet[i]->resent);
 			free(n->uet[i]->sent_ps);
+			free(n->uet[i]->penalty);
 		}
 		free(n->uet[i]);
 	}
@@ -108,7 +171,7 @@ static uint16_t nic_uet_ev_draw(const struct nic *n, struct nic_uet_qp *u)
 {
 	uint64_t k = rng_splitmix64(&u->rng) % n->p.uet_evs;
 
-	return (uint16_t)(NIC_UET_EV_BASE | ((u->ev_first + k * u->ev_step) & NIC_UET_EV_MASK));
+	return nic_uet_ev_at(u, (uint32_t)k);
 }
 
 uint16_t nic_uet_ev(struct nic_qp *qp)
@@ -119,23 +182,33 @@ uint16_t nic_uet_ev(struct nic_qp *qp)
 	if (n->p.uet_spray == NIC_UET_SPRAY_OFF)
 		return 0; /* the template's */
 	u = nic_uet_of(qp);
-	if (n->p.uet_spray == NIC_UET_SPRAY_RECYCLE && u->ev_n) {
+	if (n->p.uet_spray >= NIC_UET_SPRAY_RECYCLE && u->ev_n) {
 		uint16_t ev = u->evs[u->ev_head];
 
 		u->ev_head = (uint8_t)((u->ev_head + 1) % NIC_UET_EV_CACHE);
 		u->ev_n--;
 		return ev;
 	}
-	return nic_uet_ev_draw(n, u);
+	return n->p.uet_spray == NIC_UET_SPRAY_MIXED ? nic_uet_ev_cycle(n, u) : nic_uet_ev_draw(n, u);
 }
 
-void nic_uet_ev_feedback(struct nic_qp *qp, uint16_t ev, bool bad)
+void nic_uet_ev_feedback(struct nic_qp *qp, uint16_t ev, uint8_t penalty)
 {
+	const struct nic *n = qp->nic;
 	struct nic_uet_qp *u;
 
-	if (qp->nic->p.uet_spray != NIC_UET_SPRAY_RECYCLE || bad || ev < NIC_UET_EV_BASE)
+	if (n->p.uet_spray < NIC_UET_SPRAY_RECYCLE || ev < NIC_UET_EV_BASE)
 		return;
 	u = nic_uet_of(qp);
+	if (penalty) {
+		uint32_t k = u->penalty ? nic_uet_ev_index(u, ev, n->p.uet_evs) : UINT32_MAX;
+
+		if (k != UINT32_MAX)
+			u->penalty[k] = (uint8_t)(u->penalty[k] + penalty > NIC_UET_PENALTY_MAX
+							 ? NIC_UET_PENALTY_MAX
+							 : u->penalty[k] + penalty);
+		return;
+	}
 	if (u->ev_n == NIC_UET_EV_CACHE) { /* full: the oldest goes */
 		u->ev_head = (uint8_t)((u->ev_head + 1) % NIC_UET_EV_CACHE);
 		u->ev_n--;

@@ -258,7 +258,9 @@ static int exp_live_check(const struct cfg_node *map, void *params, char err[CFG
 				   (unsigned long long)e->live.mtu_bytes);
 			return -EINVAL;
 		}
-	if (e->live.n_ports && !e->ll->eth_switch) {
+	/* Live endpoints speak RoCEv2 (or plain IP): a UET fabric's NICs and
+	 * trimming switches would not understand them, nor they UET. */
+	if (e->live.n_ports && (!e->ll->eth_switch || (e->ll->wire && e->ll->wire->kind == PKT_LL_UET))) {
 		cfg_errorf(err, map, "live ports need an Ethernet fabric (fabric.link_layer: roce), not %s",
 			   e->ll->kind.name);
 		return -EINVAL;

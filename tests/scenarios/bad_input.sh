@@ -1064,6 +1064,8 @@ exp live-dilation "live-dilation.yaml:3:18: 0.5 is below the minimum 1" \
 	"$live_topo" "traffic: []" "live: {dilation: 0.5, ports: [{port: 'h0:0', iface: t0}]}"
 exp live-ib "live-ib.yaml:3:7: live ports need an Ethernet fabric \(fabric.link_layer: roce\), not infiniband" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}" "fabric: {link_layer: infiniband}"
+exp live-uet "live-uet.yaml:3:7: live ports need an Ethernet fabric \(fabric.link_layer: roce\), not uet" \
+	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}" "fabric: {link_layer: uet}"
 exp live-run "live-run.yaml:3:16: live.ports binds h0:0 to a real endpoint: run this experiment with fabemu live" \
 	"$live_topo" "traffic: []" "live: {ports: [{port: 'h0:0', iface: t0}]}"
 exp live-memif-socket "live-memif-socket.yaml:3:16: a memif port needs socket: the path of its control socket" \
@@ -1105,7 +1107,7 @@ exp uet-trim-small "uet-trim-small.yaml:3:45: size 60 bytes is below the minimum
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_bytes: 60B}}"
 exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP of data packets: every one would read as trimmed" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_dscp: 26}}"
-exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle\\)" \
+exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle, mixed\\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {spray: random}}"
 exp uet-evs "uet-evs.yaml:3:38: 0 is below the minimum 1" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {evs: 0}}"
