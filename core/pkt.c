@@ -463,6 +463,23 @@ int pkt_parse_ll(enum pkt_ll_kind ll, const struct rte_mbuf *m, struct pkt_roce 
 	return ll == PKT_LL_IB ? pkt_parse_ib(m, out) : pkt_parse_roce(m, out);
 }
 
+void pkt_parse_eth_addr(const uint8_t *buf, const struct pkt_view *v, struct pkt_addr *a)
+{
+	memcpy(a->dst_mac, buf, 6);
+	memcpy(a->src_mac, buf + 6, 6);
+	if (v->l3_off > PKT_ETH_BYTES) {
+		a->vlan = true;
+		a->pcp = buf[PKT_ETH_BYTES] >> 5;
+		a->vid = pkt_get16(buf + PKT_ETH_BYTES) & PKT_VLAN_VID_MASK;
+	}
+	a->dscp = v->cls;
+	a->ecn = v->cong;
+	a->ttl = buf[v->l3_off + 8];
+	a->src_ip = v->src;
+	a->dst_ip = v->dst;
+	a->udp_sport = v->sport;
+}
+
 int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 {
 	uint8_t buf[PKT_VIEW_MAX_HDR_BYTES];
@@ -473,19 +490,7 @@ int pkt_parse_roce(const struct rte_mbuf *m, struct pkt_roce *out)
 	rc = pkt_view_mbuf(PKT_LL_ROCE, m, &v, buf);
 	if (rc != 0)
 		return rc;
-	memcpy(out->addr.dst_mac, buf, 6);
-	memcpy(out->addr.src_mac, buf + 6, 6);
-	if (v.l3_off > PKT_ETH_BYTES) {
-		out->addr.vlan = true;
-		out->addr.pcp = buf[PKT_ETH_BYTES] >> 5;
-		out->addr.vid = pkt_get16(buf + PKT_ETH_BYTES) & PKT_VLAN_VID_MASK;
-	}
-	out->addr.dscp = v.cls;
-	out->addr.ecn = v.cong;
-	out->addr.ttl = buf[v.l3_off + 8];
-	out->addr.src_ip = v.src;
-	out->addr.dst_ip = v.dst;
-	out->addr.udp_sport = v.sport;
+	pkt_parse_eth_addr(buf, &v, &out->addr);
 	pkt_parse_xport(&v, out);
 	return 0;
 }

@@ -144,6 +144,11 @@ void pkt_uet_tmpl_init(struct pkt_tmpl *t, const struct pkt_addr *a)
 	__attribute__((visibility("hidden")));
 int pkt_uet_build_tmpl(struct rte_mbuf *m, const struct pkt_tmpl *t, const struct pkt_roce *f,
 		       const uint8_t *payload) __attribute__((visibility("hidden")));
+/* Ethernet, VLAN and IPv4 / UDP addressing of a frame viewed by @v (every
+ * stage through pkt_view_flow) whose headers are at @buf, into @a
+ * (core/pkt.c; RoCE's parser and UET's). */
+void pkt_parse_eth_addr(const uint8_t *buf, const struct pkt_view *v, struct pkt_addr *a)
+	__attribute__((visibility("hidden")));
 /* pkt_parse_ll for PKT_LL_UET (core/pkt_uet.c). */
 int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 	__attribute__((visibility("hidden")));

@@ -17,37 +17,31 @@ enum {
 	PKT_LL_IB_MIN_BYTES = PKT_IB_LRH_BYTES + PKT_BTH_BYTES + PKT_ICRC_BYTES + PKT_IB_VCRC_BYTES,
 };
 
+/* Ethernet's framing, RoCE's and UET's alike. */
+#define PKT_LL_ETHERNET \
+	.fc = PKT_LL_FC_PAUSE, \
+	.wire_overhead_bytes = PKT_LL_ETH_PREAMBLE_SFD_BYTES + PKT_LL_ETH_IFG_BYTES, \
+	.min_frame_bytes = PKT_MIN_FRAME_BYTES, \
+	.trailer_bytes = PKT_FCS_BYTES, \
+	.cap_trailer_bytes = PKT_FCS_BYTES, \
+	.hdr_bytes = PKT_ETH_BYTES, \
+	.ctrl_type = PKT_ETHERTYPE_MACCTL, \
+	.ctrl_frame_bytes = PKT_MIN_FRAME_BYTES, \
+	.credit_block_bytes = 0, \
+	.pcap_linktype = PKT_LL_LINKTYPE_ETHERNET, \
+	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES
+
 const struct pkt_ll pkt_ll_roce = {
 	.name = "roce",
 	.kind = PKT_LL_ROCE,
-	.fc = PKT_LL_FC_PAUSE,
-	.wire_overhead_bytes = PKT_LL_ETH_PREAMBLE_SFD_BYTES + PKT_LL_ETH_IFG_BYTES,
-	.min_frame_bytes = PKT_MIN_FRAME_BYTES,
-	.trailer_bytes = PKT_FCS_BYTES,
-	.cap_trailer_bytes = PKT_FCS_BYTES,
-	.hdr_bytes = PKT_ETH_BYTES,
-	.ctrl_type = PKT_ETHERTYPE_MACCTL,
-	.ctrl_frame_bytes = PKT_MIN_FRAME_BYTES,
-	.credit_block_bytes = 0,
-	.pcap_linktype = PKT_LL_LINKTYPE_ETHERNET,
-	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
+	PKT_LL_ETHERNET,
 };
 
 /* UET: the same Ethernet framing as RoCE's, another transport. */
 const struct pkt_ll pkt_ll_uet = {
 	.name = "uet",
 	.kind = PKT_LL_UET,
-	.fc = PKT_LL_FC_PAUSE,
-	.wire_overhead_bytes = PKT_LL_ETH_PREAMBLE_SFD_BYTES + PKT_LL_ETH_IFG_BYTES,
-	.min_frame_bytes = PKT_MIN_FRAME_BYTES,
-	.trailer_bytes = PKT_FCS_BYTES,
-	.cap_trailer_bytes = PKT_FCS_BYTES,
-	.hdr_bytes = PKT_ETH_BYTES,
-	.ctrl_type = PKT_ETHERTYPE_MACCTL,
-	.ctrl_frame_bytes = PKT_MIN_FRAME_BYTES,
-	.credit_block_bytes = 0,
-	.pcap_linktype = PKT_LL_LINKTYPE_ETHERNET,
-	.addr_bytes = PKT_LL_IPV4_ADDR_BYTES,
+	PKT_LL_ETHERNET,
 };
 
 /* IB frames have no preamble or gap: the physical layer's delimiters

@@ -236,20 +236,8 @@ int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 	rc = pkt_view_mbuf(PKT_LL_UET, m, &v, buf);
 	if (rc != 0)
 		return rc;
-	memcpy(out->addr.dst_mac, buf, 6);
-	memcpy(out->addr.src_mac, buf + 6, 6);
-	if (v.l3_off > PKT_ETH_BYTES) {
-		out->addr.vlan = true;
-		out->addr.pcp = buf[PKT_ETH_BYTES] >> 5;
-		out->addr.vid = pkt_get16(buf + PKT_ETH_BYTES) & PKT_VLAN_VID_MASK;
-	}
+	pkt_parse_eth_addr(buf, &v, &out->addr);
 	out->addr.ll = PKT_LL_UET;
-	out->addr.dscp = v.cls;
-	out->addr.ecn = v.cong;
-	out->addr.ttl = buf[v.l3_off + 8];
-	out->addr.src_ip = v.src;
-	out->addr.dst_ip = v.dst;
-	out->addr.udp_sport = v.sport;
 	out->ev = v.sport;
 	pds = buf + v.bth_off;
 	out->spdcid = pkt_get16(pds + 8);

@@ -323,6 +323,22 @@ local function ses_std(tvb, off, t, avail, plen, trimmed)
 	return info
 end
 
+-- The M and RETX flags of an ACK or NACK as Info tags, and a note when a
+-- header the dissector does not decode follows.
+local function ack_tail(t, fl, nh)
+	local tags = ""
+	if bit.band(fl, 0x20) ~= 0 then
+		tags = tags .. " M"
+	end
+	if bit.band(fl, 0x10) ~= 0 then
+		tags = tags .. " RETX"
+	end
+	if nh ~= NH_NONE then
+		t:add_proto_expert_info(e_undec, "SES header " .. nexts[nh] .. " is not decoded")
+	end
+	return tags
+end
+
 function p.dissector(tvb, pinfo, tree)
 	pinfo.cols.protocol = "UET"
 	local t = tree:add(p, tvb())
@@ -431,15 +447,7 @@ function p.dissector(tvb, pinfo, tree)
 			cc:add(f_cc_state, tvb(24, 8))
 			info = info .. " SACK " .. k
 		end
-		if bit.band(fl, 0x20) ~= 0 then
-			tags = tags .. " M"
-		end
-		if bit.band(fl, 0x10) ~= 0 then
-			tags = tags .. " RETX"
-		end
-		if nh ~= NH_NONE then
-			t:add_proto_expert_info(e_undec, "SES header " .. nexts[nh] .. " is not decoded")
-		end
+		tags = tags .. ack_tail(t, fl, nh)
 	else -- NACK
 		fi:add(f_nack_m, pro)
 		fi:add(f_nack_retx, pro)
@@ -453,15 +461,7 @@ function p.dissector(tvb, pinfo, tree)
 		pds:add(f_nack_payload, tvb(12, 4))
 		info = string.format("NACK %s PSN %d", nack_codes[code] or string.format("code 0x%02x", code),
 			tvb(4, 4):uint())
-		if bit.band(fl, 0x20) ~= 0 then
-			tags = tags .. " M"
-		end
-		if bit.band(fl, 0x10) ~= 0 then
-			tags = tags .. " RETX"
-		end
-		if nh ~= NH_NONE then
-			t:add_proto_expert_info(e_undec, "SES header " .. nexts[nh] .. " is not decoded")
-		end
+		tags = tags .. ack_tail(t, fl, nh)
 	end
 
 	local plen = rep - n
