@@ -109,7 +109,8 @@ int nic_uet_connect(struct nic_qp *qp)
 	 * the bits that are right). */
 	u->step_inv = u->ev_step;
 	for (int i = 0; i < 4; i++)
-		u->step_inv = (uint16_t)(u->step_inv * (2 - u->ev_step * u->step_inv));
+		u->step_inv = (uint16_t)((uint32_t)u->step_inv *
+					 (2u - (uint32_t)u->ev_step * u->step_inv));
 	while (u->cycle_bits < n->p.uet_evs)
 		u->cycle_bits = u->cycle_bits ? u->cycle_bits * 2 : 1;
 	u->cycle_pos = u->cycle_bits; /* a new cycle at the first draw */
@@ -125,7 +126,7 @@ static uint16_t nic_uet_ev_at(const struct nic_uet_qp *u, uint32_t k)
 /* The index of EV @ev, or UINT32_MAX when it is not one of the @evs. */
 static uint32_t nic_uet_ev_index(const struct nic_uet_qp *u, uint16_t ev, uint32_t evs)
 {
-	uint32_t k = (uint32_t)((uint16_t)(ev - NIC_UET_EV_BASE - u->ev_first) * u->step_inv) &
+	uint32_t k = ((uint32_t)(uint16_t)(ev - NIC_UET_EV_BASE - u->ev_first) * u->step_inv) &
 		     NIC_UET_EV_MASK;
 
 	return k < evs && nic_uet_ev_at(u, k) == ev ? k : UINT32_MAX;
