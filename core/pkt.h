@@ -271,13 +271,15 @@ struct pkt_roce {
 	 * DPDCID; psn a request's PSN, an ACK's CACK_PSN, a NACK's PSN; an
 	 * ACK with syndrome PKT_AETH_NAK_PSN_SEQ is an ACK_CC whose CACK_PSN
 	 * is psn - 1 and whose SACK bitmap (sack_bits) starts at aeth_msn;
-	 * syndrome PKT_UET_SYND_TRIMMED is a NACK of a trimmed packet */
+	 * syndrome PKT_UET_SYND_TRIMMED is a NACK of a trimmed packet,
+	 * PKT_UET_SYND_ROD_OOO one of a packet out of order (ROD) */
 	uint16_t ev;            /* entropy value: the UDP source port (0: addr.udp_sport) */
 	uint16_t spdcid;        /* source PDC: the sender's QP number */
 	uint16_t msg_id;        /* SES message id */
 	uint32_t msg_offset;    /* a request: its payload's offset in the message (SES
 				 * message offset, on packets after the first) */
 	uint8_t uet_retx;       /* the RETX flag: a retransmission (an ACK: of one) */
+	uint8_t uet_rod;        /* a request of reliable ordered delivery (ROD_REQ) */
 	uint32_t uet_acked_psn; /* ACK, ACK_CC: the PSN whose arrival it answers
 				 * (ACK_PSN_OFFSET from CACK_PSN) */
 	uint64_t sack_bits;     /* ACK_CC: bit i acknowledges PSN aeth_msn + i; an ACK

@@ -28,7 +28,8 @@ static int pkt_uet_plan_of(const struct pkt_roce *f, struct pkt_uet_plan *p)
 	memset(p, 0, sizeof(*p));
 	if (op == PKT_OP_ACK) {
 		p->kind = PKT_KIND_ACK;
-		if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
+		if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+		    f->aeth_syndrome == PKT_UET_SYND_ROD_OOO) {
 			p->type = PKT_UET_TYPE_NACK;
 			p->hdr_bytes = PKT_UET_PDS_NACK_BYTES;
 		} else if (f->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ ||
@@ -60,7 +61,7 @@ static int pkt_uet_plan_of(const struct pkt_roce *f, struct pkt_uet_plan *p)
 	} else {
 		return -EINVAL;
 	}
-	p->type = PKT_UET_TYPE_RUD_REQ;
+	p->type = f->uet_rod ? PKT_UET_TYPE_ROD_REQ : PKT_UET_TYPE_RUD_REQ;
 	p->next = PKT_UET_NEXT_REQ_STD;
 	p->hdr_bytes = PKT_UET_REQ_HDR_BYTES;
 	p->kind = PKT_KIND_DATA;
@@ -101,7 +102,8 @@ static void pkt_uet_write_hdrs(uint8_t *pds, const struct pkt_roce *f, const str
 	pkt_put16(pds + 8, f->spdcid);
 	pkt_put16(pds + 10, (uint16_t)f->dest_qp);
 	switch (p->type) {
-	case PKT_UET_TYPE_RUD_REQ: {
+	case PKT_UET_TYPE_RUD_REQ:
+	case PKT_UET_TYPE_ROD_REQ: {
 		uint8_t *ses = pds + PKT_UET_PDS_REQ_BYTES;
 
 		flags = (f->ack_req ? PKT_UET_REQ_F_AR : 0) | (f->uet_retx ? PKT_UET_REQ_F_RETX : 0);
@@ -126,7 +128,8 @@ static void pkt_uet_write_hdrs(uint8_t *pds, const struct pkt_roce *f, const str
 	}
 	case PKT_UET_TYPE_NACK:
 		flags = (f->becn ? PKT_UET_ACK_F_M : 0) | (f->uet_retx ? PKT_UET_ACK_F_RETX : 0);
-		pds[2] = PKT_UET_NACK_TRIMMED;
+		pds[2] = f->aeth_syndrome == PKT_UET_SYND_ROD_OOO ? PKT_UET_NACK_ROD_OOO
+								  : PKT_UET_NACK_TRIMMED;
 		pkt_put32(pds + 4, f->psn & PKT_24BIT_MASK);
 		break;
 	default: /* ACK, ACK_CC */
@@ -258,6 +261,7 @@ int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 		const uint8_t *ses = pds + PKT_UET_PDS_REQ_BYTES;
 
 		out->uet_retx = v.retx;
+		out->uet_rod = (pds[0] >> 3) == PKT_UET_TYPE_ROD_REQ;
 		out->msg_id = pkt_get16(ses + 2);
 		if (!(ses[1] & (PKT_UET_SES_F_SOM | PKT_UET_SES_F_HD)))
 			out->msg_offset = pkt_get32(ses + 36);

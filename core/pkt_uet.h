@@ -50,6 +50,7 @@ enum {
 	PKT_UET_ACK_F_M = 0x20,       /* the acknowledged packet was CE-marked */
 	/* NACK codes */
 	PKT_UET_NACK_TRIMMED = 0x01,  /* the packet was trimmed on its way */
+	PKT_UET_NACK_ROD_OOO = 0x0D,  /* ROD: a packet out of order (NACK_PSN: the one expected) */
 	/* SES standard request: opcodes (low 6 bits of byte 0) and flags
 	 * (low 6 bits of byte 1; the version in its top 2 bits, 0) */
 	PKT_UET_SES_WRITE = 0x01,
@@ -63,6 +64,8 @@ enum {
 	 * trimmed packet (a NAK class RoCE never sends: its codes are
 	 * 0x60..0x63 and the RNR range). */
 	PKT_UET_SYND_TRIMMED = 0x7F,
+	/* ... and of a NACK of an out-of-order packet on ROD */
+	PKT_UET_SYND_ROD_OOO = 0x7E,
 };
 
 /* A switch trims the UET request @m (a packet of a sim pool, its frame

@@ -351,8 +351,9 @@ static inline uint8_t pkt_view_uet_opcode(uint8_t ses_op, uint8_t ses_flags)
  * PKT_AETH_ACK_UNLIMITED, or, an ACK_CC with SACK bits, syndrome
  * PKT_AETH_NAK_PSN_SEQ, psn CACK_PSN + 1, aeth_msn the bitmap's first PSN
  * and sack_bits the bitmap; a NACK is PKT_OP_ACK with psn its NACK_PSN
- * and syndrome PKT_UET_SYND_TRIMMED (code trimmed) or
- * PKT_AETH_NAK_REM_OP (any other code). sport is the UDP source port
+ * and syndrome PKT_UET_SYND_TRIMMED (code trimmed),
+ * PKT_UET_SYND_ROD_OOO (code ROD out of order) or PKT_AETH_NAK_REM_OP
+ * (any other code). sport is the UDP source port
  * (the entropy value). Returns 0 or -EINVAL. */
 static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const uint8_t *d,
 						      uint32_t len)
@@ -427,8 +428,9 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 		if (len < off + PKT_UET_PDS_NACK_BYTES)
 			return -EINVAL;
 		v->opcode = PKT_OP_ACK;
-		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED ? PKT_UET_SYND_TRIMMED
-								  : PKT_AETH_NAK_REM_OP;
+		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED   ? PKT_UET_SYND_TRIMMED
+				   : pds[2] == PKT_UET_NACK_ROD_OOO ? PKT_UET_SYND_ROD_OOO
+								    : PKT_AETH_NAK_REM_OP;
 		v->aeth_msn = 0;
 		v->acked_psn = v->psn;
 		return 0;

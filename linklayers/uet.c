@@ -24,9 +24,11 @@ struct uet_settings {
 				   * headers through the SES header) */
 	uint8_t trim_dscp;        /* DSCP of trimmed packets (their class) */
 	int spray;                /* enum nic_uet_spray */
+	int delivery;             /* 0 RUD (unordered), 1 ROD (ordered) */
 	uint32_t evs;             /* entropy values per connection */
 };
 
+static const char *const uet_delivery_names[] = { "rud", "rod", NULL };
 static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", "mixed", NULL };
 
 /* A trimmed packet keeps at least Ethernet's least frame, which holds
@@ -62,6 +64,9 @@ static const struct cfg_key uet_keys[] = {
 	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
 	  .names = uet_spray_names,
 	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again), mixed (recycle, else a cycle that skips EVs penalised by marks and trims)" },
+	{ "delivery", CFG_KEY_ENUM, "rud", .off = offsetof(struct uet_settings, delivery),
+	  .names = uet_delivery_names,
+	  .doc = "rud: reliable unordered delivery (selective repeat, SACKs); rod: reliable ordered delivery (go-back-N, one path: spray off)" },
 	{ "evs", CFG_KEY_UINT, "256", .off = offsetof(struct uet_settings, evs), .size = 4, .min = 1,
 	  .max = 16384, .doc = "entropy values a connection sprays over" },
 };
@@ -80,27 +85,20 @@ static const struct cfg_node *uet_key_node(const struct exp *e, const char *sec,
 	return s ? cfg_get(s, key) : NULL;
 }
 
-/* Where fabric.uet.trim_dscp was given, else @ll (the default's place). */
-static const struct cfg_node *uet_trim_dscp_node(const struct exp *e, const struct cfg_node *ll)
+/* RUD's NIC settings, written into the document where absent (so that
+ * resolved.yaml says what runs): selective repeat, no loss inferred from
+ * SACKs (a packet behind others is taken as reordered by spraying: a trim's
+ * NACK or the timer recovers), no cap on what is in flight past the
+ * cumulative ACK (IRN's BDP flow control: with spraying the cumulative ACK
+ * lags, and the congestion control's window bounds the flight). Given,
+ * go-back-N is refused. */
+static int uet_rud_document(const struct exp *e, char err[CFG_ERR_BYTES])
 {
-	const struct cfg_node *u = uet_key_node(e, "fabric", "uet");
-	const struct cfg_node *d = u ? cfg_get(u, "trim_dscp") : NULL;
-
-	return d && !d->dflt ? d : ll;
-}
-
-/* What UET does not carry here, refused at the key that asks for it:
- * go-back-N (its delivery is selective), the data check and READs (both
- * need what UET's semantic layer does differently), INT, a trimmed DSCP
- * that data uses, a trim that would cut into the headers. */
-static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
-{
-	const struct uet_settings *u = link_layer_settings(e);
-	const struct cfg_node *n, *ll = uet_key_node(e, "fabric", "link_layer");
+	const struct cfg_node *n;
 
 	if ((n = uet_key_node(e, "nic", "recovery")) && e->nic.recovery != NIC_RECOVERY_SR) {
 		if (!n->dflt) {
-			cfg_errorf(err, n, "fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat (or absent)");
+			cfg_errorf(err, n, "fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat (or absent; or fabric.uet.delivery: rod)");
 			return -EINVAL;
 		}
 		/* The document says what runs (uet_nic_params gives the NICs
@@ -125,6 +123,44 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 	if ((n = uet_key_node(e, "nic", "bdp_fc")) && n->dflt &&
 	    cfg_doc_set(e->doc, "nic.bdp_fc=false", e->n_sets + 5, err) != 0)
 		return -EINVAL;
+	return 0;
+}
+
+/* Where fabric.uet.trim_dscp was given, else @ll (the default's place). */
+static const struct cfg_node *uet_trim_dscp_node(const struct exp *e, const struct cfg_node *ll)
+{
+	const struct cfg_node *u = uet_key_node(e, "fabric", "uet");
+	const struct cfg_node *d = u ? cfg_get(u, "trim_dscp") : NULL;
+
+	return d && !d->dflt ? d : ll;
+}
+
+/* What UET does not carry here, refused at the key that asks for it:
+ * go-back-N (its delivery is selective), the data check and READs (both
+ * need what UET's semantic layer does differently), INT, a trimmed DSCP
+ * that data uses, a trim that would cut into the headers. */
+static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
+{
+	const struct uet_settings *u = link_layer_settings(e);
+	const struct cfg_node *n, *ll = uet_key_node(e, "fabric", "link_layer");
+
+	if (u->delivery == 1) {
+		/* ROD: in order, so go-back-N (nic.recovery's default) on one path. */
+		if ((n = uet_key_node(e, "nic", "recovery")) && e->nic.recovery != NIC_RECOVERY_GBN) {
+			cfg_errorf(err, n, "fabric.uet.delivery: rod delivers in order: nic.recovery must be go-back-n (or absent)");
+			return -EINVAL;
+		}
+		if (u->spray != NIC_UET_SPRAY_OFF) {
+			const struct cfg_node *un = uet_key_node(e, "fabric", "uet");
+			const struct cfg_node *sp = un ? cfg_get(un, "spray") : NULL;
+
+			cfg_errorf(err, sp && !sp->dflt ? sp : un ? un : ll,
+				   "fabric.uet.delivery: rod needs its packets in order, on one path: fabric.uet.spray must be off");
+			return -EINVAL;
+		}
+	} else if (uet_rud_document(e, err) != 0) {
+		return -EINVAL;
+	}
 	if ((n = uet_key_node(e, "fabric", "int")) && e->sw.int_on) {
 		cfg_errorf(err, n, "fabric.int: UET frames carry no INT stack (fabric.link_layer: uet)");
 		return -EINVAL;
@@ -186,18 +222,21 @@ static void uet_nic_params(const struct exp *e, struct nic_params *np)
 	bool b;
 
 	np->ll = &pkt_ll_uet;
-	np->recovery = NIC_RECOVERY_SR;
+	np->uet_spray = (uint8_t)u->spray;
+	np->uet_evs = u->evs;
+	/* Without trimming no packet carries the DSCP: 64 matches none. */
+	np->uet_trim_dscp = u->trim ? u->trim_dscp : 64;
+	np->uet_seed = e->seed;
+	np->uet_rod = u->delivery == 1;
+	np->recovery = np->uet_rod ? NIC_RECOVERY_GBN : NIC_RECOVERY_SR;
+	if (np->uet_rod)
+		return; /* go-back-N as the nic: section says */
 	/* nic.sr_reorder as the document has it now: uet_exp_check set it
 	 * to the window less one where it was absent (read before). */
 	if ((n = uet_key_node(e, "nic", "sr_reorder")) && cfg_u64(n, 0, UINT32_MAX, &v, err) == 0)
 		np->sr_reorder_pkts = (uint32_t)v;
 	if ((n = uet_key_node(e, "nic", "bdp_fc")) && cfg_bool(n, &b, err) == 0)
 		np->sr_bdp_fc = b;
-	np->uet_spray = (uint8_t)u->spray;
-	np->uet_evs = u->evs;
-	/* Without trimming no packet carries the DSCP: 64 matches none. */
-	np->uet_trim_dscp = u->trim ? u->trim_dscp : 64;
-	np->uet_seed = e->seed;
 }
 
 const struct link_layer_ops link_layer_uet = {

@@ -392,7 +392,7 @@ int nic_qp_connect(struct nic_qp *qp, const struct ibv_qp_attr *attr, uint64_t b
 		return -EINVAL;
 	/* UET: PDC ids are 16 bits; its reliable delivery is selective. */
 	if (nic_on_uet(n) && (attr->dest_qp_num > UINT16_MAX || qp->qpn > UINT16_MAX ||
-			      n->p.recovery != NIC_RECOVERY_SR))
+			      n->p.recovery != (n->p.uet_rod ? NIC_RECOVERY_GBN : NIC_RECOVERY_SR)))
 		return -EINVAL;
 	/* Memory modelled: go-back-N only (selective repeat holds packets out
 	 * of order by their count, without their bytes or RETH). */

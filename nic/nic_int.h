@@ -374,6 +374,14 @@ static inline bool nic_on_uet(const struct nic *n)
 	return n->ll_kind == PKT_LL_UET;
 }
 
+/* UET's reliable unordered delivery (RUD: selective repeat, SACKs, the
+ * NACK ring, the window counted packet by packet); ROD runs the NIC's
+ * go-back-N with UET's frames. */
+static inline bool nic_uet_rud(const struct nic *n)
+{
+	return n->ll_kind == PKT_LL_UET && n->p.recovery == NIC_RECOVERY_SR;
+}
+
 /* Does @n send native InfiniBand (nic_params.ll)? */
 static inline bool nic_on_ib(const struct nic *n)
 {

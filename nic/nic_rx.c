@@ -77,7 +77,7 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	if (opcode == PKT_OP_CNP) {
 		n->stats.cnps_tx++;
 		qp->stats.cnps_tx++;
-	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_on_uet(n)) ||
+	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_uet_rud(n)) ||
 		   syndrome == PKT_UET_SYND_TRIMMED) {
 		qp->unacked_pkts = 0;
 		n->stats.naks_tx++;
@@ -106,6 +106,12 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 		f->becn = n->rx_ce;
 	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED)
 		return;
+	if (!nic_uet_rud(n)) {
+		/* ROD: a go-back-N NAK is a NACK of a packet out of order. */
+		if (f->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ)
+			f->aeth_syndrome = PKT_UET_SYND_ROD_OOO;
+		return;
+	}
 	f->sack_bits = nic_uet_sack_bits(qp, qp->expected_psn);
 	if (f->sack_bits)
 		f->aeth_msn = qp->expected_psn;
@@ -490,6 +496,8 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 		if (d < 0 || (d > 0 && qp->rcv_bits && d <= (int32_t)qp->sr_mask &&
 			      nic_bit_test(qp->rcv_bits, qp->sr_mask, h->psn)))
 			nic_send_ack(n, qp); /* had it: a resend of it was trimmed */
+		else if (d > 0 && !nic_uet_rud(n))
+			nic_rx_data(n, qp, m, h); /* ROD: out of order, NACKed as such */
 		else
 			nic_send_ctl(n, qp, PKT_OP_ACK, h->psn, PKT_UET_SYND_TRIMMED, 0);
 	} else if (h->ses_cut) {
@@ -671,7 +679,17 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 			    h->aeth_syndrome == PKT_UET_SYND_TRIMMED ? NIC_UET_FEEDBACK_TRIM
 			    : marked				      ? NIC_UET_FEEDBACK_ECN
 								      : 0);
-	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
+	if (!nic_uet_rud(n) && (h->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+				  h->aeth_syndrome == PKT_UET_SYND_ROD_OOO)) {
+		/* ROD: go back to the PSN the NACK names (go-back-N). */
+		n->stats.naks_rx++;
+		qp->stats.naks_rx++;
+		nic_req_nak(qp, h->psn, 0);
+		if (qp->cc.ops->on_nak) {
+			qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
+			nic_cc_apply(qp);
+		}
+	} else if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
 		nic_uet_nacked(qp, h->psn);

@@ -68,7 +68,7 @@ static inline bool nic_can_send_new(const struct nic_qp *qp)
 	if (unlikely(qp->cc_window_bytes)) {
 		/* UET counts what is in flight packet by packet (resends in,
 		 * SACKed and NACKed ones out), as its window is defined. */
-		uint32_t inflight = unlikely(nic_on_uet(qp->nic))
+		uint32_t inflight = unlikely(nic_uet_rud(qp->nic))
 					    ? nic_uet_flight(qp)
 					    : (uint32_t)nic_psn_diff(qp->next_psn, qp->ack_psn);
 
@@ -90,7 +90,7 @@ static inline bool nic_qp_can_send(struct nic_qp *qp)
 		return false;
 	return nic_can_send_new(qp) || qp->rd_head != qp->rd_tail ||
 	       (qp->rd_rereq && nic_rd_rereq_valid(qp)) ||
-	       (unlikely(nic_on_uet(qp->nic)) ? nic_uet_window_ok(qp) &&
+	       (unlikely(nic_uet_rud(qp->nic)) ? nic_uet_window_ok(qp) &&
 							(nic_uet_next_nacked(qp, &psn) ||
 							 nic_sr_next_lost(qp, &psn))
 					       : qp->sack_bits && nic_sr_next_lost(qp, &psn));
@@ -183,6 +183,7 @@ static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t o
 	f->spdcid = (uint16_t)qp->qpn;
 	f->msg_id = 0;
 	f->uet_retx = 0;
+	f->uet_rod = 0;
 	f->uet_acked_psn = 0;
 	f->msg_offset = 0;
 	f->sack_bits = 0;
@@ -245,10 +246,11 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.msg_offset = (uint32_t)off;
 		f.msg_id = (uint16_t)wr->first_psn;
 		f.uet_retx = retx;
+		f.uet_rod = n->p.uet_rod;
 		/* UET asks for an ACK on every resend, and when this packet
-		 * fills the window as it counts it (packets in flight). */
+		 * fills the window as RUD counts it (packets in flight). */
 		f.ack_req = f.ack_req || retx ||
-			    (unlikely(qp->cc_window_bytes) &&
+			    (nic_uet_rud(n) && unlikely(qp->cc_window_bytes) &&
 			     (uint64_t)(nic_uet_flight(qp) + 1) * qp->mtu_bytes >= qp->cc_window_bytes);
 	}
 	m = nic_build(n, qp, &f, payload);
@@ -331,9 +333,9 @@ static bool nic_qp_next_pkt(struct nic *n, struct nic_qp *qp, struct rte_mbuf **
 			qp->rd_rereq = 0;
 			qp->stats.read_rereqs++;
 		}
-	} else if (unlikely(nic_on_uet(n)) && !nic_uet_window_ok(qp)) {
+	} else if (unlikely(nic_uet_rud(n)) && !nic_uet_window_ok(qp)) {
 		return false; /* UET: resends wait for the window as new data does */
-	} else if (unlikely(nic_on_uet(n)) && nic_uet_next_nacked(qp, &psn)) {
+	} else if (unlikely(nic_uet_rud(n)) && nic_uet_next_nacked(qp, &psn)) {
 		/* UET: a trimmed packet's NACK asks for it at once. */
 		*m = nic_build_req(n, qp, nic_wr_find(qp, psn), psn, &end);
 		if (*m)

@@ -247,6 +247,28 @@ static void test_uet_control(void)
 	CU_ASSERT_EQUAL(g.psn, 1234);
 	rte_pktmbuf_free(m);
 
+	/* ROD: a request of type 3; a NACK of a packet out of order, code 0x0D. */
+	f = tu_frame(PKT_OP_WRITE_ONLY, 100);
+	f.uet_rod = 1;
+	m = tu_build(&f);
+	CU_ASSERT_EQUAL(pkt_data(m)[TU_PDS] >> 3, 3);
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_ll(PKT_LL_UET, m, &g), 0);
+	CU_ASSERT(g.uet_rod);
+	CU_ASSERT_EQUAL(g.opcode, PKT_OP_WRITE_ONLY);
+	rte_pktmbuf_free(m);
+	f = tu_frame(PKT_OP_ACK, 0);
+	f.psn = 77;
+	f.aeth_syndrome = PKT_UET_SYND_ROD_OOO;
+	m = tu_build(&f);
+	pds = pkt_data(m) + TU_PDS;
+	CU_ASSERT_EQUAL(pds[0] >> 3, 10);
+	CU_ASSERT_EQUAL(pds[2], 0x0D);
+	CU_ASSERT_EQUAL(tu_get32(pds + 4), 77);
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_ll(PKT_LL_UET, m, &g), 0);
+	CU_ASSERT_EQUAL(g.aeth_syndrome, PKT_UET_SYND_ROD_OOO);
+	CU_ASSERT_EQUAL(g.psn, 77);
+	rte_pktmbuf_free(m);
+
 	/* What UET does not carry here: READs, CNPs, error NAKs. */
 	m = pkt_alloc(test_mempool());
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);

@@ -1093,7 +1093,7 @@ expect live-threads "live: --threads and --partitions: a live run is one thread"
 # Ultra Ethernet (fabric.link_layer: uet): what it does not carry, and
 # settings that would break it, each at its key (docs/config.md, "Ultra
 # Ethernet").
-exp uet-gbn "uet-gbn.yaml:4:17: fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat \(or absent\)" \
+exp uet-gbn "uet-gbn.yaml:4:17: fabric.link_layer: uet delivers by selective acknowledgement: nic.recovery must be selective-repeat \(or absent; or fabric.uet.delivery: rod\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {recovery: go-back-n}"
 exp uet-dcqcn "uet-dcqcn.yaml:4:11: congestion control 'dcqcn' needs CNPs, which fabric.link_layer: uet does not carry \(UET echoes marks in ACKs: dctcp, swift, timely or none\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, ecn: {tcs: [3]}}" "nic: {cc: dcqcn}"
@@ -1109,6 +1109,10 @@ exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP 
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_dscp: 26}}"
 exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle, mixed\\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {spray: random}}"
+exp uet-rod-spray "uet-rod-spray.yaml:3:32: fabric.uet.delivery: rod needs its packets in order, on one path: fabric.uet.spray must be off" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {delivery: rod}}"
+exp uet-rod-sr "uet-rod-sr.yaml:4:17: fabric.uet.delivery: rod delivers in order: nic.recovery must be go-back-n \(or absent\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {delivery: rod, spray: off}}" "nic: {recovery: selective-repeat}"
 exp uet-evs "uet-evs.yaml:3:38: 0 is below the minimum 1" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {evs: 0}}"
 exp queue-limit-zero "queue-limit-zero.yaml:3:23: size 0 bytes is below the minimum 64 bytes" \

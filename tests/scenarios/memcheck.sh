@@ -143,6 +143,8 @@ add "uet/payload" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set ni
 	--set traffic.0.size=256KiB
 add "uet/oblivious" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q \
 	--set fabric.uet.spray=oblivious --set traffic.0.size=8MiB --set faults.0.at=50us
+add "uet/rod" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set fabric.uet.delivery=rod \
+	--set fabric.uet.spray=off --set traffic.0.size=256KiB
 add "uet/off" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q \
 	--set fabric.uet.spray=off --set traffic.0.size=8MiB --set faults.0.at=50us
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do

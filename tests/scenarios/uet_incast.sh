@@ -7,7 +7,10 @@
 # - both finish every message, no sooner than the bound and within 5%;
 # - dropping: frames drop, no NACK comes (nothing is trimmed), and
 #   timeouts recover the losses (at least one);
-# - PFC: nothing drops or is trimmed, and h0's leaf pauses its senders.
+# - PFC: nothing drops or is trimmed, and h0's leaf pauses its senders;
+# - ROD (fabric.uet.delivery: rod, one path): in order, so go-back-N: it
+#   finishes within 10% of the bound, and resends more than RUD (each
+#   trim or gap sends back every packet after it).
 # And tools/side-by-side.sh prints the three as a table with a column per
 # run and a row per metric.
 #   uet_incast.sh FABEMU EXPERIMENTS_DIR TOOLS_DIR
@@ -19,7 +22,8 @@ tools=$3
 
 table=$(FABEMU=$fabemu "$tools/side-by-side.sh" "$dir/uet-incast.yaml" "$tmp" \
 	last_completion_ns,messages.incomplete,drops.total,uet.trimmed,nic.naks_received,nic.timeouts,pfc.paused_ns_total \
-	trim drop:fabric.uet.trim=false 'pfc:fabric.pfc={priorities: [3]}') || { bad "a run failed"; exit 1; }
+	trim drop:fabric.uet.trim=false 'pfc:fabric.pfc={priorities: [3]}' \
+	rod:fabric.uet.delivery=rod,fabric.uet.spray=off) || { bad "a run failed"; exit 1; }
 echo "$table"
 for side in drop pfc; do
 	s=$tmp/$side/summary.json
@@ -35,6 +39,12 @@ p=$tmp/pfc/summary.json
 check "pfc: nothing dropped" "$(key "$p" drops.total) == 0"
 check "pfc: nothing trimmed" "$(key "$p" uet.trimmed) == 0"
 check "pfc: senders paused" "$(key "$p" pfc.paused_ns_total) > 0"
+r=$tmp/rod/summary.json
+check "rod: every message completes" "$(key "$r" messages.incomplete) == 0"
+check "rod: within 10% of the bound" \
+	"$(key "$r" last_completion_ns) >= 2764300 && $(key "$r" last_completion_ns) <= 1.10 * 2764300"
+check "rod: go-back-N resends more than RUD" \
+	"$(key "$r" nic.retransmitted) > $(key "$tmp/trim/summary.json" nic.retransmitted)"
 check "the table has a row per metric and a column per run" \
-	"$(echo "$table" | grep -c '^| `') == 7 && $(echo "$table" | head -1 | tr -cd '|' | wc -c) == 5"
+	"$(echo "$table" | grep -c '^| `') == 7 && $(echo "$table" | head -1 | tr -cd '|' | wc -c) == 6"
 exit $fail
