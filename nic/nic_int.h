@@ -366,6 +366,14 @@ void nic_uet_sack_add(struct nic_qp *qp);
 /* PSNs that this ACK newly told delivered (its cumulative advance over
  * PSNs not SACKed before, and its new SACKs): read and reset. */
 uint32_t nic_uet_delivered_take(struct nic_qp *qp);
+/* Responder: whether the in-order packet @h is ACKed at once (a message's
+ * first packet, a CE-marked one). */
+bool nic_uet_ack_now(const struct pkt_view *h);
+/* Requester: the ACK @m (viewed by @h) to the QP's algorithm (nic_rx.c's
+ * nic_cc_ack for UET: bytes delivered, SACKs counted; the RTT of the
+ * packet it answers). */
+void nic_cc_ack_uet(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
+		    const struct pkt_view *h);
 /* Responder: which of the 64 PSNs from @base it holds (ACK_CC's SACK bitmap). */
 uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base);
 

@@ -357,18 +357,6 @@ static void nic_rd_again(struct nic *n, struct nic_qp *qp, const struct pkt_view
 		n->stats.rx_read_dropped++;
 }
 
-/* UET acknowledges at once, besides every ack_every packets and AR, a
- * message's first packet and a CE-marked one (as the reference
- * simulator's receiver: its first packet of a flow, and ECN). */
-static bool nic_uet_ack_now(const struct pkt_view *h)
-{
-	uint8_t op = h->opcode;
-
-	return pkt_view_ce(h) || op == PKT_OP_WRITE_FIRST || op == PKT_OP_WRITE_ONLY ||
-	       op == PKT_OP_WRITE_ONLY_IMM || op == PKT_OP_SEND_FIRST || op == PKT_OP_SEND_ONLY ||
-	       op == PKT_OP_SEND_ONLY_IMM;
-}
-
 static void nic_rx_in_order(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m,
 			    const struct pkt_view *h)
 {
@@ -643,27 +631,6 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 	n->rx_int = pkt_view_int_at(h, pkt_data(m));
 	nic_rx_data(n, qp, m, h);
 	n->rx_int = NULL;
-}
-
-/* UET: tell the QP's algorithm of an ACK @h: bytes newly delivered
- * (cumulatively or SACKed: PSNs of an MTU), the RTT of the packet it
- * answers (its send time, unless it was resent and the ACK is of the
- * other copy), what is still in flight (less what the responder holds)
- * and the ACK's M flag. */
-static void nic_cc_ack_uet(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
-			   const struct pkt_view *h)
-{
-	uint32_t delivered = nic_uet_delivered_take(qp);
-	struct cc_ack a = { 0 };
-
-	if (!qp->cc.ops->on_ack)
-		return;
-	a.acked_bytes = (uint64_t)delivered * qp->mtu_bytes;
-	a.rtt_ps = nic_uet_rtt(qp, h->acked_psn, h->retx);
-	a.inflight_bytes = (uint64_t)nic_uet_flight(qp) * qp->mtu_bytes;
-	a.ecn_echo = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
-	qp->cc.ops->on_ack(&qp->cc, &a, n->sim->now_ps);
-	nic_cc_apply(qp);
 }
 
 /* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the

@@ -364,3 +364,36 @@ uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base)
 			bits |= UINT64_C(1) << i;
 	return bits;
 }
+
+/* UET acknowledges at once, besides every ack_every packets and AR, a
+ * message's first packet and a CE-marked one (as the reference
+ * simulator's receiver: its first packet of a flow, and ECN). */
+bool nic_uet_ack_now(const struct pkt_view *h)
+{
+	uint8_t op = h->opcode;
+
+	return pkt_view_ce(h) || op == PKT_OP_WRITE_FIRST || op == PKT_OP_WRITE_ONLY ||
+	       op == PKT_OP_WRITE_ONLY_IMM || op == PKT_OP_SEND_FIRST || op == PKT_OP_SEND_ONLY ||
+	       op == PKT_OP_SEND_ONLY_IMM;
+}
+
+/* UET: tell the QP's algorithm of an ACK @h: bytes newly delivered
+ * (cumulatively or SACKed: PSNs of an MTU), the RTT of the packet it
+ * answers (its send time, unless it was resent and the ACK is of the
+ * other copy), what is still in flight (less what the responder holds)
+ * and the ACK's M flag. */
+void nic_cc_ack_uet(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
+		    const struct pkt_view *h)
+{
+	uint32_t delivered = nic_uet_delivered_take(qp);
+	struct cc_ack a = { 0 };
+
+	if (!qp->cc.ops->on_ack)
+		return;
+	a.acked_bytes = (uint64_t)delivered * qp->mtu_bytes;
+	a.rtt_ps = nic_uet_rtt(qp, h->acked_psn, h->retx);
+	a.inflight_bytes = (uint64_t)nic_uet_flight(qp) * qp->mtu_bytes;
+	a.ecn_echo = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
+	qp->cc.ops->on_ack(&qp->cc, &a, n->sim->now_ps);
+	nic_cc_apply(qp);
+}
