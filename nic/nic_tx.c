@@ -179,14 +179,6 @@ static void nic_roce_init(struct pkt_roce *f, const struct nic_qp *qp, uint8_t o
 	f->aeth_syndrome = 0;
 	f->aeth_msn = 0;
 	f->payload_bytes = 0;
-	f->ev = 0;
-	f->spdcid = (uint16_t)qp->qpn;
-	f->msg_id = 0;
-	f->uet_retx = 0;
-	f->uet_rod = 0;
-	f->uet_acked_psn = 0;
-	f->msg_offset = 0;
-	f->sack_bits = 0;
 }
 
 /* The packets a send work request of @wr_op is made of (WRITE or SEND). */
@@ -241,7 +233,12 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 	}
 	retx = nic_psn_diff(psn, qp->max_psn) < 0;
 	if (unlikely(nic_on_uet(n))) {
+		/* UET's fields (pkt.h), only for its frames: RoCE's and IB's
+		 * builders read none of them. */
 		f.ev = nic_uet_ev(qp);
+		f.spdcid = (uint16_t)qp->qpn;
+		f.uet_acked_psn = 0;
+		f.sack_bits = 0;
 		f.addr.src_ip = qp->addr.src_ip; /* the SES initiator */
 		f.msg_offset = (uint32_t)off;
 		f.msg_id = (uint16_t)wr->first_psn;
