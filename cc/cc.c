@@ -17,7 +17,8 @@
 	X(struct cc_ops, cc_timely_ops) \
 	X(struct cc_ops, cc_swift_ops) \
 	X(struct cc_ops, cc_ibcc_ops) \
-	X(struct cc_ops, cc_nscc_ops)
+	X(struct cc_ops, cc_nscc_ops) \
+	X(struct cc_ops, cc_rccc_ops)
 
 CC_BUILTIN(REG_DECLARE)
 

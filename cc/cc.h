@@ -29,6 +29,9 @@ enum cc_flags {
 	CC_F_INT = 1u << 2,      /* reads the echoed INT stack of ACKs (struct cc_ack's
 				  * int_hops): the experiment turns fabric.int on, and the
 				  * NIC decodes the stack for this QP only */
+	CC_F_CREDIT = 1u << 3,   /* UET receiver credit (RCCC): the NIC sends the QP's data
+				  * only against credit its receiver grants (settings:
+				  * struct cc_rccc_cfg); fabric.link_layer: uet only */
 };
 
 enum {

@@ -15,5 +15,6 @@ extern const struct cc_ops cc_timely_ops;
 extern const struct cc_ops cc_swift_ops;
 extern const struct cc_ops cc_ibcc_ops;
 extern const struct cc_ops cc_nscc_ops;
+extern const struct cc_ops cc_rccc_ops;
 
 #endif

@@ -39,6 +39,7 @@
 
 #include "cc_int.h"
 #include "cc_nscc.h"
+#include "cc_rccc.h"
 #include "cc_util.h"
 #include "cfg_schema.h"
 #include "units.h"
@@ -46,10 +47,6 @@
 enum {
 	CC_NSCC_REF_BDP_BYTES = 150000,   /* 100 Gb/s x 12 us */
 	CC_NSCC_ADJUST_MTUS = 8,          /* fulfil after this many MTUs acknowledged */
-	/* A UET data frame on the wire besides its payload: Ethernet 14,
-	 * IPv4 20, UDP 8, PDS 12, SES 44, FCS 4, preamble and gap 20. */
-	CC_NSCC_FRAME_EXTRA = 122,
-	CC_NSCC_ACK_WIRE = 84,            /* an ACK: 64 bytes and preamble and gap */
 };
 #define CC_NSCC_REF_TARGET_PS 12e6        /* 12 us */
 
@@ -127,18 +124,6 @@ static void cc_nscc_publish(struct cc_qp *q, struct cc_nscc *s)
 		q->stats.window_increases++;
 }
 
-/* The unloaded RTT of @q's path: its propagation (cc_qp.base_rtt_ps)
- * and, on each of its links, a full data frame one way and an ACK back
- * (UET's headers, Ethernet's preamble, gap and FCS: CC_NSCC_FRAME_EXTRA
- * and CC_NSCC_ACK_WIRE bytes), at the NIC's line rate, as the reference
- * simulator counts its network RTT. */
-static uint64_t cc_nscc_unloaded_rtt(const struct cc_qp *q)
-{
-	uint64_t wire = (uint64_t)q->n_hops * (q->mtu_bytes + CC_NSCC_FRAME_EXTRA + CC_NSCC_ACK_WIRE);
-
-	return q->base_rtt_ps + wire * 8 * UNITS_PS_PER_S / q->line_rate_bps;
-}
-
 static int cc_nscc_init(struct cc_qp *q)
 {
 	struct cc_nscc *s = q->priv;
@@ -149,7 +134,7 @@ static int cc_nscc_init(struct cc_qp *q)
 	if (!c || q->mtu_bytes == 0 || q->line_rate_bps == 0 || q->base_rtt_ps == 0)
 		return -EINVAL;
 	s->mtu = q->mtu_bytes;
-	rtt = cc_nscc_unloaded_rtt(q);
+	rtt = cc_uet_unloaded_rtt_ps(q);
 	cc_nscc_bdp(q, s, rtt);
 	bdp = (double)q->line_rate_bps * (double)rtt / 8.0 / (double)UNITS_PS_PER_S;
 	s->target_ps = c->target_delay_ps ? (double)c->target_delay_ps

@@ -284,6 +284,11 @@ struct pkt_roce {
 				 * (ACK_PSN_OFFSET from CACK_PSN) */
 	uint64_t sack_bits;     /* ACK_CC: bit i acknowledges PSN aeth_msn + i; an ACK
 				 * whose syndrome is a PSN sequence NAK carries them */
+	uint8_t uet_cc;         /* a request with its CC state (RUD_CC_REQ / ROD_CC_REQ:
+				 * receiver credit, RCCC) */
+	uint32_t uet_credit;    /* 24 bits, in PKT_UET_CREDIT_UNIT bytes: such a request's
+				 * credit target, a CREDIT's credit granted, a
+				 * CREDIT_REQ's target (opcodes PKT_UET_OP_CREDIT*) */
 };
 
 /* Length of the headers the opcode implies from BTH on (BTH + extensions). */

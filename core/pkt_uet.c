@@ -16,6 +16,7 @@ struct pkt_uet_plan {
 	uint8_t ses_op;    /* a request's SES opcode; 0 otherwise */
 	uint8_t ses_flags; /* its SOM / EOM / HD */
 	uint32_t hdr_bytes; /* PDS (and SES) bytes */
+	uint32_t pds_bytes; /* of which the PDS header's */
 	uint8_t kind;      /* enum pkt_kind */
 };
 
@@ -26,6 +27,13 @@ static int pkt_uet_plan_of(const struct pkt_roce *f, struct pkt_uet_plan *p)
 	uint8_t op = f->opcode;
 
 	memset(p, 0, sizeof(*p));
+	if (op == PKT_UET_OP_CREDIT || op == PKT_UET_OP_CREDIT_REQ) {
+		p->type = PKT_UET_TYPE_CONTROL;
+		p->next = op == PKT_UET_OP_CREDIT ? PKT_UET_CTL_CREDIT : PKT_UET_CTL_CREDIT_REQ;
+		p->hdr_bytes = p->pds_bytes = PKT_UET_PDS_CTRL_BYTES;
+		p->kind = PKT_KIND_CTRL;
+		return 0;
+	}
 	if (op == PKT_OP_ACK) {
 		p->kind = PKT_KIND_ACK;
 		if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
@@ -61,9 +69,13 @@ static int pkt_uet_plan_of(const struct pkt_roce *f, struct pkt_uet_plan *p)
 	} else {
 		return -EINVAL;
 	}
-	p->type = f->uet_rod ? PKT_UET_TYPE_ROD_REQ : PKT_UET_TYPE_RUD_REQ;
+	if (f->uet_cc)
+		p->type = f->uet_rod ? PKT_UET_TYPE_ROD_CC_REQ : PKT_UET_TYPE_RUD_CC_REQ;
+	else
+		p->type = f->uet_rod ? PKT_UET_TYPE_ROD_REQ : PKT_UET_TYPE_RUD_REQ;
 	p->next = PKT_UET_NEXT_REQ_STD;
-	p->hdr_bytes = PKT_UET_REQ_HDR_BYTES;
+	p->pds_bytes = pkt_uet_req_pds_bytes(p->type);
+	p->hdr_bytes = p->pds_bytes + PKT_UET_SES_STD_BYTES;
 	p->kind = PKT_KIND_DATA;
 	return 0;
 }
@@ -102,12 +114,24 @@ static void pkt_uet_write_hdrs(uint8_t *pds, const struct pkt_roce *f, const str
 	pkt_put16(pds + 8, f->spdcid);
 	pkt_put16(pds + 10, (uint16_t)f->dest_qp);
 	switch (p->type) {
+	case PKT_UET_TYPE_CONTROL:
+		/* probe_opaque 0; the PSN field as given (0: the credit packets
+		 * ask for no ACK and take no PSN); the payload the credit. */
+		pkt_put32(pds + 4, f->psn & PKT_24BIT_MASK);
+		pkt_put32(pds + 12, f->uet_credit & PKT_UET_CREDIT_MASK);
+		break;
 	case PKT_UET_TYPE_RUD_REQ:
-	case PKT_UET_TYPE_ROD_REQ: {
-		uint8_t *ses = pds + PKT_UET_PDS_REQ_BYTES;
+	case PKT_UET_TYPE_ROD_REQ:
+	case PKT_UET_TYPE_RUD_CC_REQ:
+	case PKT_UET_TYPE_ROD_CC_REQ: {
+		uint8_t *ses = pds + p->pds_bytes;
 
 		flags = (f->ack_req ? PKT_UET_REQ_F_AR : 0) | (f->uet_retx ? PKT_UET_REQ_F_RETX : 0);
 		pkt_put32(pds + 4, f->psn & PKT_24BIT_MASK);
+		if (p->pds_bytes == PKT_UET_PDS_REQ_CC_BYTES)
+			/* CC state: CCC_ID (the source PDC's low byte), credit target */
+			pkt_put32(pds + 12, (uint32_t)(f->spdcid & 0xFF) << 24 |
+						    (f->uet_credit & PKT_UET_CREDIT_MASK));
 		ses[0] = p->ses_op;
 		ses[1] = p->ses_flags;
 		pkt_put16(ses + 2, f->msg_id);
@@ -251,17 +275,22 @@ int pkt_parse_uet(const struct rte_mbuf *m, struct pkt_roce *out)
 	out->ack_req = v.ack_req;
 	out->psn = v.psn;
 	out->payload_bytes = v.payload_bytes;
-	if (v.opcode == PKT_OP_ACK) {
+	if (v.opcode == PKT_UET_OP_CREDIT || v.opcode == PKT_UET_OP_CREDIT_REQ) {
+		out->uet_credit = v.aeth_msn;
+	} else if (v.opcode == PKT_OP_ACK) {
 		out->aeth_syndrome = v.aeth_syndrome;
 		out->aeth_msn = v.aeth_msn;
 		out->sack_bits = v.sack_bits;
 		out->uet_acked_psn = v.acked_psn;
 		out->uet_retx = v.retx;
 	} else {
-		const uint8_t *ses = pds + PKT_UET_PDS_REQ_BYTES;
+		uint8_t type = pds[0] >> 3;
+		const uint8_t *ses = pds + pkt_uet_req_pds_bytes(type);
 
 		out->uet_retx = v.retx;
-		out->uet_rod = (pds[0] >> 3) == PKT_UET_TYPE_ROD_REQ;
+		out->uet_rod = type == PKT_UET_TYPE_ROD_REQ || type == PKT_UET_TYPE_ROD_CC_REQ;
+		out->uet_cc = v.uet_cc;
+		out->uet_credit = v.uet_cc ? v.aeth_msn : 0;
 		out->msg_id = pkt_get16(ses + 2);
 		if (!(ses[1] & (PKT_UET_SES_F_SOM | PKT_UET_SES_F_HD)))
 			out->msg_offset = pkt_get32(ses + 36);
@@ -286,8 +315,9 @@ int pkt_uet_trim(struct rte_mbuf *m, uint32_t frame_bytes, uint8_t dscp)
 	type = udp[PKT_UDP_BYTES] >> 3;
 	if (ip[0] != PKT_IPV4_VER_IHL || ip[9] != PKT_IPPROTO_UDP ||
 	    pkt_get16(udp + 2) != PKT_UET_UDP_PORT ||
-	    (type != PKT_UET_TYPE_RUD_REQ && type != PKT_UET_TYPE_ROD_REQ) ||
-	    frame_bytes < l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES + PKT_FCS_BYTES)
+	    !pkt_uet_type_is_req(type) ||
+	    frame_bytes < l3_off + PKT_IPV4_BYTES + PKT_UDP_BYTES + pkt_uet_req_pds_bytes(type) +
+				  PKT_FCS_BYTES)
 		return -EINVAL;
 	ip_bytes = RTE_MIN((uint32_t)pkt_get16(ip + 2), frame_bytes - PKT_FCS_BYTES - l3_off);
 	ip[1] = (uint8_t)(dscp << 2 | (ip[1] & 3));

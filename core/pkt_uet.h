@@ -23,6 +23,8 @@ enum {
 	PKT_UET_PDS_ACK_BYTES = 12,   /* ACK */
 	PKT_UET_PDS_ACK_CC_BYTES = 32, /* ACK_CC: the ACK and its 20-byte extension (SACK) */
 	PKT_UET_PDS_NACK_BYTES = 16,  /* NACK */
+	PKT_UET_PDS_REQ_CC_BYTES = 16, /* RUD_CC_REQ / ROD_CC_REQ: the request and its CC state */
+	PKT_UET_PDS_CTRL_BYTES = 16,  /* CONTROL (CREDIT, CREDIT_REQ) */
 	PKT_UET_SES_STD_BYTES = 44,   /* SES standard request header */
 	/* What a data frame holds before its payload. */
 	PKT_UET_REQ_HDR_BYTES = PKT_UET_PDS_REQ_BYTES + PKT_UET_SES_STD_BYTES,
@@ -39,6 +41,16 @@ enum {
 	PKT_UET_TYPE_ACK = 7,
 	PKT_UET_TYPE_ACK_CC = 8,      /* ACK with the CC / SACK extension */
 	PKT_UET_TYPE_NACK = 10,
+	PKT_UET_TYPE_CONTROL = 11,    /* control packet: its type in the next-header bits */
+	PKT_UET_TYPE_RUD_CC_REQ = 13, /* RUD request with CC state (a credit target) */
+	PKT_UET_TYPE_ROD_CC_REQ = 14, /* ROD request with CC state */
+	/* Control types (CONTROL's next-header bits) */
+	PKT_UET_CTL_CREDIT = 7,       /* receiver to sender: credit granted (RCCC) */
+	PKT_UET_CTL_CREDIT_REQ = 8,   /* sender to receiver: credit asked for */
+	/* RCCC: credit and credit targets count in units of 256 bytes (the
+	 * reference simulator's pull quantum), 24 bits on the wire, modulo */
+	PKT_UET_CREDIT_UNIT = 256,
+	PKT_UET_CREDIT_MASK = 0xFFFFFF,
 	/* Next header */
 	PKT_UET_NEXT_NONE = 0,
 	PKT_UET_NEXT_REQ_STD = 3,     /* SES standard request header */
@@ -66,7 +78,26 @@ enum {
 	PKT_UET_SYND_TRIMMED = 0x7F,
 	/* ... and of a NACK of an out-of-order packet on ROD */
 	PKT_UET_SYND_ROD_OOO = 0x7E,
+
+	/* The opcodes the builders and pkt_view_bth give UET's credit
+	 * control packets (outside RC's opcodes and CNP's 0x81) */
+	PKT_UET_OP_CREDIT = 0xE7,
+	PKT_UET_OP_CREDIT_REQ = 0xE8,
 };
+
+/* The PDS header bytes of a request of PDS type @type (RUD_REQ, ROD_REQ:
+ * 12; with CC state: 16); the SES header follows. */
+static inline uint32_t pkt_uet_req_pds_bytes(uint8_t type)
+{
+	return type >= PKT_UET_TYPE_RUD_CC_REQ ? PKT_UET_PDS_REQ_CC_BYTES : PKT_UET_PDS_REQ_BYTES;
+}
+
+/* @type is a request: RUD or ROD, with or without CC state. */
+static inline int pkt_uet_type_is_req(uint8_t type)
+{
+	return type == PKT_UET_TYPE_RUD_REQ || type == PKT_UET_TYPE_ROD_REQ ||
+	       type == PKT_UET_TYPE_RUD_CC_REQ || type == PKT_UET_TYPE_ROD_CC_REQ;
+}
 
 /* A switch trims the UET request @m (a packet of a sim pool, its frame
  * written through the SES header at least) that it has no room for: the

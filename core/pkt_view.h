@@ -142,6 +142,8 @@ struct pkt_view {
 	uint8_t ses_cut;        /* UET: a request cut inside its SES header (a trimmed
 				 * packet): only its PDS fields are valid, its opcode
 				 * reads as a WRITE's middle packet */
+	uint8_t uet_cc;         /* UET: a request with CC state (RUD_CC_REQ, ROD_CC_REQ),
+				 * its credit target in aeth_msn */
 	/* pkt_view_rest */
 	uint16_t net_bytes;     /* what the network header covers: IPv4 total length
 				 * (from l3_off); IB PktLen * 4, LRH..ICRC (from 0) */
@@ -353,7 +355,11 @@ static inline uint8_t pkt_view_uet_opcode(uint8_t ses_op, uint8_t ses_flags)
  * and sack_bits the bitmap; a NACK is PKT_OP_ACK with psn its NACK_PSN
  * and syndrome PKT_UET_SYND_TRIMMED (code trimmed),
  * PKT_UET_SYND_ROD_OOO (code ROD out of order) or PKT_AETH_NAK_REM_OP
- * (any other code). sport is the UDP source port
+ * (any other code). A request with CC state (RUD_CC_REQ, ROD_CC_REQ) is
+ * read as the request, with uet_cc set and its credit target in
+ * aeth_msn; a CONTROL packet of type CREDIT or CREDIT_REQ is opcode
+ * PKT_UET_OP_CREDIT or PKT_UET_OP_CREDIT_REQ, psn its PSN field, aeth_msn
+ * the credit (24 bits). sport is the UDP source port
  * (the entropy value). Returns 0 or -EINVAL. */
 static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const uint8_t *d,
 						      uint32_t len)
@@ -377,15 +383,23 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 	v->sack_bits = 0;
 	v->retx = (flags & PKT_UET_REQ_F_RETX) != 0; /* 0x10 in every type that has it */
 	v->ses_cut = 0;
+	v->uet_cc = 0;
 	v->dest_qp = pkt_get16(pds + 10);
 	v->psn = pkt_get32(pds + 4) & PKT_24BIT_MASK;
 	switch (type) {
+	case PKT_UET_TYPE_RUD_CC_REQ:
+	case PKT_UET_TYPE_ROD_CC_REQ:
+		if (len < off + PKT_UET_PDS_REQ_CC_BYTES)
+			return -EINVAL;
+		v->uet_cc = 1;
+		v->aeth_msn = pkt_get32(pds + 12) & PKT_UET_CREDIT_MASK;
+		__attribute__((fallthrough)); /* the request */
 	case PKT_UET_TYPE_RUD_REQ:
 	case PKT_UET_TYPE_ROD_REQ:
 		if (((pro >> PKT_UET_NEXT_SHIFT) & 0xF) != PKT_UET_NEXT_REQ_STD)
 			return -EINVAL;
 		v->ack_req = (flags & PKT_UET_REQ_F_AR) != 0;
-		if (len < off + PKT_UET_REQ_HDR_BYTES) {
+		if (len < off + pkt_uet_req_pds_bytes(type) + PKT_UET_SES_STD_BYTES) {
 			/* Trimmed to its PDS header (and a part of the SES). */
 			v->ses_cut = 1;
 			v->opcode = PKT_OP_WRITE_MIDDLE;
@@ -395,7 +409,7 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 			v->imm_data = 0;
 			return 0;
 		}
-		ses = pds + PKT_UET_PDS_REQ_BYTES;
+		ses = pds + pkt_uet_req_pds_bytes(type);
 		v->opcode = pkt_view_uet_opcode(ses[0] & PKT_UET_SES_OPCODE_MASK,
 						ses[1] & PKT_UET_SES_OPCODE_MASK);
 		if (v->opcode == 0xFF)
@@ -434,6 +448,18 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 		v->aeth_msn = 0;
 		v->acked_psn = v->psn;
 		return 0;
+	case PKT_UET_TYPE_CONTROL: {
+		uint8_t ctl = (uint8_t)((pro >> PKT_UET_NEXT_SHIFT) & 0xF);
+
+		if (len < off + PKT_UET_PDS_CTRL_BYTES ||
+		    (ctl != PKT_UET_CTL_CREDIT && ctl != PKT_UET_CTL_CREDIT_REQ))
+			return -EINVAL;
+		v->opcode = ctl == PKT_UET_CTL_CREDIT ? PKT_UET_OP_CREDIT : PKT_UET_OP_CREDIT_REQ;
+		v->aeth_syndrome = 0;
+		v->aeth_msn = pkt_get32(pds + 12) & PKT_UET_CREDIT_MASK;
+		v->acked_psn = v->psn;
+		return 0;
+	}
 	default:
 		return -EINVAL;
 	}
@@ -529,6 +555,11 @@ static inline uint32_t pkt_view_uet_hdr_bytes(const uint8_t *pds)
 	case PKT_UET_TYPE_RUD_REQ:
 	case PKT_UET_TYPE_ROD_REQ:
 		return PKT_UET_REQ_HDR_BYTES;
+	case PKT_UET_TYPE_RUD_CC_REQ:
+	case PKT_UET_TYPE_ROD_CC_REQ:
+		return PKT_UET_PDS_REQ_CC_BYTES + PKT_UET_SES_STD_BYTES;
+	case PKT_UET_TYPE_CONTROL:
+		return PKT_UET_PDS_CTRL_BYTES;
 	case PKT_UET_TYPE_ACK_CC:
 		return PKT_UET_PDS_ACK_CC_BYTES;
 	case PKT_UET_TYPE_NACK:
@@ -552,7 +583,8 @@ static inline int pkt_view_rest_uet(struct pkt_view *v, const uint8_t *d)
 	v->net_bytes = pkt_get16(ip + 2);
 	v->hdr_bytes = (uint8_t)pkt_view_uet_hdr_bytes(pds);
 	/* A trimmed request holds what is left of its headers, no payload. */
-	if (v->ses_cut && v->net_bytes >= ihl_bytes + PKT_UDP_BYTES + PKT_UET_PDS_REQ_BYTES &&
+	if (v->ses_cut &&
+	    v->net_bytes >= ihl_bytes + PKT_UDP_BYTES + pkt_uet_req_pds_bytes(pds[0] >> 3) &&
 	    v->net_bytes < ihl_bytes + PKT_UDP_BYTES + v->hdr_bytes)
 		v->hdr_bytes = (uint8_t)(v->net_bytes - ihl_bytes - PKT_UDP_BYTES);
 	v->se = 0;

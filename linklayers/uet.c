@@ -194,7 +194,14 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 static int uet_cc_check(const struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
 			char err[CFG_ERR_BYTES])
 {
-	(void)e;
+	const struct uet_settings *u = link_layer_settings(e);
+
+	if ((ops->flags & CC_F_CREDIT) && u->delivery == 1) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: congestion control '%s' runs on reliable unordered delivery here: fabric.uet.delivery: rod is not modelled with receiver credit",
+			 m->file, m->line, m->col, ops->kind.name);
+		return -EINVAL;
+	}
 	if (!ops->on_cnp && !(ops->flags & CC_F_INT))
 		return 0;
 	snprintf(err, CFG_ERR_BYTES,

@@ -565,6 +565,8 @@ int nic_post_send(struct nic_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr 
 		q->rd_seq = qp->rd_posted;
 		if (q->opcode == IBV_WR_RDMA_READ)
 			qp->rd_posted++;
+		if (unlikely(nic_on_uet(qp->nic)))
+			nic_uet_credit_posted(qp, q->bytes, nic_n_psns(q->bytes, qp->mtu_bytes));
 	}
 	nic_qp_activate(qp);
 	return 0;

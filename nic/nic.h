@@ -146,6 +146,8 @@ struct nic_stats {
 	uint64_t placed_bytes;      /* payload bytes written into registered memory (WRITEs
 				     * as responder, READ responses as requester) */
 	uint64_t rx_trimmed;        /* UET: data packets received trimmed (NACKed unless held) */
+	uint64_t uet_credits;       /* UET RCCC: CREDIT packets sent (receivers) */
+	uint64_t uet_credit_reqs;   /* UET RCCC: CREDIT_REQ packets sent (senders) */
 };
 
 enum nic_qp_state {

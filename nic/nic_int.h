@@ -217,6 +217,8 @@ struct nic {
 	uint8_t rx_ce;             /* ... whether it was CE-marked */
 	uint8_t rx_retx;           /* ... whether it was a resend (its RETX flag) */
 	uint32_t rx_psn;           /* ... and its PSN (the ACK's ACK_PSN_OFFSET) */
+	struct nic_uet_pacer *uet_pacers; /* RCCC: per port, the credit pacer (made at
+				    * the first connect of a QP with CC_F_CREDIT); NULL */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -282,6 +284,11 @@ struct rte_mbuf *nic_pull(void *owner, struct port *p);
 
 /* nic_rx.c */
 void nic_rx(void *owner, struct port *in, struct rte_mbuf *m);
+/* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn), a CNP
+ * (PKT_OP_CNP) or, on UET, a CREDIT or CREDIT_REQ (PKT_UET_OP_CREDIT*,
+ * the credit in @msn) to @qp's peer, ahead of data in its own class. */
+void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn,
+		  uint8_t syndrome, uint32_t msn);
 void nic_complete(struct nic *n, struct nic_qp *qp, const struct nic_wr *wr,
 		  enum ibv_wc_opcode op, enum ibv_wc_status status);
 /* HPCC: the INT stack a received ACK @m (viewed by @h, pkt_view_bth)
@@ -376,6 +383,36 @@ void nic_cc_ack_uet(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *m,
 		    const struct pkt_view *h);
 /* Responder: which of the 64 PSNs from @base it holds (ACK_CC's SACK bitmap). */
 uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base);
+
+/* nic_uet_credit.c: RCCC, receiver credit (QPs whose algorithm has
+ * CC_F_CREDIT; the others pass through every call untouched) */
+struct nic_uet_credit;
+/* At connect: the QP's credit state into *@out. 0 or -1 (no memory, no settings). */
+int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out);
+void nic_uet_credit_free(struct nic_qp *qp, struct nic_uet_credit *cr);
+/* The QP runs RCCC. */
+bool nic_uet_has_credit(const struct nic_qp *qp);
+/* Sender: whether credit lets a data packet go now (no RCCC: yes). */
+bool nic_uet_credit_ok(const struct nic_qp *qp);
+/* Sender: a data packet of @payload_bytes leaves (@retx: a resend): spend
+ * its wire bytes (frame, preamble, gap), and the credit target it carries
+ * (24 bits); *@ar set when credit ran out. Only for a QP with RCCC. */
+uint32_t nic_uet_credit_send(struct nic_qp *qp, uint32_t payload_bytes, bool retx, bool *ar);
+/* Sender: @bytes in @pkts packets were posted. */
+void nic_uet_credit_posted(struct nic_qp *qp, uint64_t bytes, uint32_t pkts);
+/* Sender: an ACK or NACK came (speculation ends); a NACK queued a resend;
+ * the timer expired with @lost_pkts to resend. */
+void nic_uet_credit_heard(struct nic_qp *qp);
+void nic_uet_credit_nacked(struct nic_qp *qp);
+void nic_uet_credit_timeout(struct nic_qp *qp, uint32_t lost_pkts);
+/* Receiver: a data packet carried credit target @target (24 bits); @ask:
+ * it came trimmed (credit is asked for even if the target did not grow). */
+void nic_uet_credit_target(struct nic_qp *qp, uint32_t target, bool ask);
+/* A CREDIT (sender) or CREDIT_REQ (receiver) @h for @qp. */
+void nic_uet_rx_credit(struct nic_qp *qp, const struct pkt_view *h);
+/* A QP joined (@d 1) or left (-1) port @port's send list (RCCC shares a
+ * sender's asking among them). */
+void nic_uet_credit_act(struct nic *n, uint16_t port, int d);
 
 static inline bool nic_on_uet(const struct nic *n)
 {

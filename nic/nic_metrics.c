@@ -39,6 +39,8 @@ static const struct metric nic_recovery_rows[] = {
 
 static const struct metric nic_uet_rows[] = {
 	NIC_SUM("uet.trimmed_received", "—", rx_trimmed, "trimmed data packets that reached their receivers"),
+	NIC_SUM("uet.credits", "—", uet_credits, "RCCC: CREDIT packets receivers sent (0 without nic.cc: rccc)"),
+	NIC_SUM("uet.credit_requests", "—", uet_credit_reqs, "RCCC: CREDIT_REQ packets senders sent"),
 };
 
 const struct metric_table nic_metrics_uet = METRIC_TABLE("nic", nic_uet_rows);

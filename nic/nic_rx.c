@@ -32,10 +32,8 @@ static int nic_parse(const struct nic *n, struct rte_mbuf *m, struct pkt_view *h
 
 static void nic_uet_ctl(const struct nic *n, const struct nic_qp *qp, struct pkt_roce *f);
 
-/* Send an ACK/NAK (@opcode PKT_OP_ACK, AETH @syndrome and @msn) or a CNP
- * (PKT_OP_CNP) to @qp's peer, ahead of data in its own class. */
-static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn,
-			 uint8_t syndrome, uint32_t msn)
+void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+		  uint32_t msn)
 {
 	struct rte_mbuf *m = sim_pkt_alloc(n->sim, false);
 	struct pkt_roce f = { 0 };
@@ -77,6 +75,8 @@ static void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint3
 	if (opcode == PKT_OP_CNP) {
 		n->stats.cnps_tx++;
 		qp->stats.cnps_tx++;
+	} else if (opcode != PKT_OP_ACK) {
+		/* UET's CREDIT and CREDIT_REQ: counted by nic_uet_credit.c */
 	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_uet_rud(n)) ||
 		   syndrome == PKT_UET_SYND_TRIMMED) {
 		qp->unacked_pkts = 0;
@@ -99,6 +99,13 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 						  struct pkt_roce *f)
 {
 	f->spdcid = (uint16_t)qp->qpn;
+	if (f->opcode != PKT_OP_ACK) {
+		/* CREDIT, CREDIT_REQ: the credit; no PSN, no mark. */
+		f->uet_credit = f->aeth_msn;
+		f->aeth_msn = 0;
+		f->becn = false;
+		return;
+	}
 	f->ev = n->rx_ev;
 	f->uet_acked_psn = n->rx_psn;
 	f->uet_retx = n->rx_retx;
@@ -477,6 +484,9 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 	n->rx_ce = pkt_view_ce(h);
 	n->rx_retx = h->retx;
 	n->rx_psn = h->psn;
+	if (h->uet_cc)
+		/* RCCC: its credit target; a trimmed one asks for credit for its resend. */
+		nic_uet_credit_target(qp, h->aeth_msn, h->cls == n->p.uet_trim_dscp);
 	if (h->cls == n->p.uet_trim_dscp) {
 		int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 
@@ -642,6 +652,7 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 {
 	bool marked = pkt_view_becn(h, pkt_data((struct rte_mbuf *)(uintptr_t)m));
 
+	nic_uet_credit_heard(qp); /* RCCC: the receiver answered */
 	nic_uet_ev_feedback(qp, h->sport,
 			    h->aeth_syndrome == PKT_UET_SYND_TRIMMED ? NIC_UET_FEEDBACK_TRIM
 			    : marked				      ? NIC_UET_FEEDBACK_ECN
@@ -766,6 +777,8 @@ void nic_rx(void *owner, struct port *in, struct rte_mbuf *m)
 		}
 	} else if (nic_is_read_resp(h.opcode)) {
 		nic_rx_resp(n, qp, m, &h);
+	} else if (unlikely(h.opcode >= PKT_UET_OP_CREDIT) && nic_on_uet(n)) {
+		nic_uet_rx_credit(qp, &h);
 	} else if (unlikely(pkt_view_has_int(&h, pkt_data(m)))) {
 		nic_rx_data_int(n, qp, m, &h);
 	} else if (unlikely(nic_on_uet(n))) {

@@ -23,6 +23,8 @@ static void nic_act_insert(struct nic_port_state *ps, struct nic_qp *qp)
 		h->act_prev = qp;
 	}
 	qp->active = 1;
+	if (unlikely(ps->nic->uet_pacers != NULL))
+		nic_uet_credit_act(ps->nic, ps->index, 1);
 }
 
 static void nic_act_remove(struct nic_port_state *ps, struct nic_qp *qp)
@@ -37,6 +39,8 @@ static void nic_act_remove(struct nic_port_state *ps, struct nic_qp *qp)
 	}
 	qp->act_next = qp->act_prev = NULL;
 	qp->active = 0;
+	if (unlikely(ps->nic->uet_pacers != NULL))
+		nic_uet_credit_act(ps->nic, ps->index, -1);
 }
 
 /* A pending READ re-request still makes sense (the READ may have completed
@@ -88,12 +92,12 @@ static inline bool nic_qp_can_send(struct nic_qp *qp)
 
 	if (qp->state != NIC_QP_OK || !qp->connected)
 		return false;
+	/* UET (RUD): its window and credit bound resends and new data alike. */
+	if (unlikely(nic_uet_rud(qp->nic)))
+		return nic_uet_window_ok(qp) && (nic_can_send_new(qp) || nic_uet_next_nacked(qp, &psn) ||
+						 nic_sr_next_lost(qp, &psn));
 	return nic_can_send_new(qp) || qp->rd_head != qp->rd_tail ||
-	       (qp->rd_rereq && nic_rd_rereq_valid(qp)) ||
-	       (unlikely(nic_uet_rud(qp->nic)) ? nic_uet_window_ok(qp) &&
-							(nic_uet_next_nacked(qp, &psn) ||
-							 nic_sr_next_lost(qp, &psn))
-					       : qp->sack_bits && nic_sr_next_lost(qp, &psn));
+	       (qp->rd_rereq && nic_rd_rereq_valid(qp)) || (qp->sack_bits && nic_sr_next_lost(qp, &psn));
 }
 
 void nic_qp_activate(struct nic_qp *qp)
@@ -249,6 +253,11 @@ static struct rte_mbuf *nic_build_req(struct nic *n, struct nic_qp *qp, uint32_t
 		f.ack_req = f.ack_req || retx ||
 			    (nic_uet_rud(n) && unlikely(qp->cc_window_bytes) &&
 			     (uint64_t)(nic_uet_flight(qp) + 1) * qp->mtu_bytes >= qp->cc_window_bytes);
+		f.uet_cc = nic_uet_has_credit(qp);
+		if (f.uet_cc)
+			/* RCCC: the credit it spends (its wire bytes) and the
+			 * target it carries. */
+			f.uet_credit = nic_uet_credit_send(qp, f.payload_bytes, retx, &f.ack_req);
 	}
 	m = nic_build(n, qp, &f, payload);
 	if (unlikely(!m))

@@ -27,49 +27,9 @@
 #include <string.h>
 
 #include "nic_int.h"
+#include "nic_uet.h"
 #include "pkt_uet.h"
 #include "rng.h"
-
-enum {
-	NIC_UET_NACK_RING = 256, /* NACKed PSNs waiting for their resend */
-	NIC_UET_EV_CACHE = 16,   /* recycled EVs waiting for a packet */
-	NIC_UET_EV_BASE = 0xC000, /* the dynamic port range, as RoCE's entropy */
-	NIC_UET_EV_MASK = 0x3FFF,
-	/* mixed: the most penalty an EV gathers (NIC_UET_FEEDBACK_* add to it:
-	 * a mark 1, a trim 4; uet-htsim's bitmap spraying, uec_mp.cpp) */
-	NIC_UET_PENALTY_MAX = 15,
-};
-
-struct nic_uet_qp {
-	uint64_t rng;              /* splitmix64 state of the EV draws */
-	uint16_t ev_first;         /* the connection's first EV (its hash) */
-	uint16_t ev_step;          /* odd: EV k is first + k x step (14 bits) */
-	uint16_t evs[NIC_UET_EV_CACHE]; /* recycle: EVs to use again, FIFO */
-	uint8_t ev_head;           /* oldest of them */
-	uint8_t ev_n;              /* how many */
-	uint32_t ring[NIC_UET_NACK_RING]; /* NACKed PSNs to resend */
-	uint32_t ring_head;        /* free-running */
-	uint32_t ring_tail;
-	uint64_t *resent;          /* PSNs resent on a NACK, by psn & sr_mask */
-	uint64_t *sent_ps;         /* by psn & sr_mask: the last send time, bit 0 set
-				    * when it was a resend */
-	uint32_t sacked;           /* PSNs past ack_psn set in sack_bits */
-	uint32_t flight;           /* packets sent (resends too) and not yet ACKed,
-				    * SACKed or NACKed: what the window bounds */
-	uint32_t delivered;        /* PSNs the ACK being handled told delivered */
-	/* mixed: a cycle over the EVs in an order permuted anew each cycle,
-	 * skipping penalised ones (a penalty drops by one at each skip) */
-	uint8_t *penalty;          /* per EV index; NULL unless mixed */
-	uint16_t step_inv;         /* ev_step's inverse mod 2^16 (EV back to index) */
-	uint32_t cycle_pos;        /* next position in the cycle */
-	uint32_t cycle_mask;       /* this cycle's XOR permutation */
-	uint32_t cycle_bits;       /* the cycle's length: a power of two >= evs */
-};
-
-static struct nic_uet_qp *nic_uet_of(const struct nic_qp *qp)
-{
-	return qp->nic->uet[qp->qpn - NIC_QPN_BASE];
-}
 
 int nic_uet_connect(struct nic_qp *qp)
 {
@@ -94,7 +54,10 @@ int nic_uet_connect(struct nic_qp *qp)
 	free(u->resent);
 	free(u->sent_ps);
 	free(u->penalty);
+	nic_uet_credit_free(qp, u->cr);
 	memset(u, 0, sizeof(*u));
+	if ((qp->cc.ops->flags & CC_F_CREDIT) && nic_uet_credit_connect(qp, &u->cr) != 0)
+		return -1;
 	if (n->p.uet_spray == NIC_UET_SPRAY_MIXED && !(u->penalty = calloc(n->p.uet_evs, 1)))
 		return -1;
 	if (!(u->resent = calloc((qp->sr_mask + 1) / 64, sizeof(uint64_t))) ||
@@ -158,6 +121,7 @@ void nic_uet_free(struct nic *n)
 {
 	for (uint32_t i = 0; i < n->cap_uet; i++) {
 		if (n->uet[i]) {
+			free(n->uet[i]->cr);
 			free(n->uet[i]->resent);
 			free(n->uet[i]->sent_ps);
 			free(n->uet[i]->penalty);
@@ -165,6 +129,7 @@ void nic_uet_free(struct nic *n)
 		free(n->uet[i]);
 	}
 	free(n->uet);
+	free(n->uet_pacers);
 }
 
 /* A fresh EV: the k-th of the connection's, k drawn at random. */
@@ -230,6 +195,7 @@ void nic_uet_nacked(struct nic_qp *qp, uint32_t psn)
 	if (u->ring_tail - u->ring_head == NIC_UET_NACK_RING)
 		return; /* full: selective repeat's scan or the timer recovers it */
 	u->ring[u->ring_tail++ % NIC_UET_NACK_RING] = psn;
+	nic_uet_credit_nacked(qp);
 }
 
 bool nic_uet_next_nacked(struct nic_qp *qp, uint32_t *psn)
@@ -294,8 +260,9 @@ uint32_t nic_uet_flight(const struct nic_qp *qp)
 
 bool nic_uet_window_ok(const struct nic_qp *qp)
 {
-	return !qp->cc_window_bytes ||
-	       (uint64_t)nic_uet_of(qp)->flight * qp->mtu_bytes < qp->cc_window_bytes;
+	return (!qp->cc_window_bytes ||
+		(uint64_t)nic_uet_of(qp)->flight * qp->mtu_bytes < qp->cc_window_bytes) &&
+	       nic_uet_credit_ok(qp);
 }
 
 uint64_t nic_uet_rtt(const struct nic_qp *qp, uint32_t psn, bool retx)
@@ -351,6 +318,7 @@ void nic_uet_timeout(struct nic_qp *qp)
 	memset(u->resent, 0, (size_t)(qp->sr_mask + 1) / 8);
 	u->ring_head = u->ring_tail;
 	u->flight = 0; /* everything unacknowledged is taken as lost */
+	nic_uet_credit_timeout(qp, (uint32_t)nic_psn_diff(qp->max_psn, qp->ack_psn) - u->sacked);
 }
 
 uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base)

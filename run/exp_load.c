@@ -532,6 +532,12 @@ static int exp_cc_marks(const struct exp *e, const struct cc_ops *ops, const str
 static int exp_cc_check(struct exp *e, const struct cc_ops *ops, const struct cfg_mark *m,
 			char err[CFG_ERR_BYTES])
 {
+	if ((ops->flags & CC_F_CREDIT) && strcmp(e->ll->kind.name, "uet") != 0) {
+		snprintf(err, CFG_ERR_BYTES,
+			 "%s:%u:%u: congestion control '%s' is Ultra Ethernet's receiver credit: it needs fabric.link_layer: uet (this is %s)",
+			 m->file, m->line, m->col, ops->kind.name, e->ll->kind.name);
+		return -EINVAL;
+	}
 	if (e->ll->cc_check && e->ll->cc_check(e, ops, m, err) != 0)
 		return -EINVAL;
 	if ((ops->flags & CC_F_INT) && exp_cc_int(e, ops, m, err) != 0)

@@ -330,12 +330,92 @@ static void test_uet_trim(void)
 	rte_pktmbuf_free(m);
 }
 
+/* Receiver credit (RCCC): a request with CC state (RUD_CC_REQ: 16 PDS
+ * bytes, CCC_ID and the 24-bit credit target, then the SES header), its
+ * trim, and the CONTROL packets CREDIT and CREDIT_REQ (16 bytes: the
+ * control type in the next-header bits, the credit in the payload). */
+static void test_uet_credit(void)
+{
+	struct pkt_roce f = tu_frame(PKT_OP_WRITE_MIDDLE, 4000), g;
+	struct pkt_view v = { 0 };
+	struct rte_mbuf *m;
+	const uint8_t *pds;
+	uint8_t *d;
+
+	f.uet_cc = 1;
+	f.uet_credit = 0x1ABCDEF; /* 25 bits: the wire keeps 24 */
+	m = tu_build(&f);
+	d = pkt_data(m);
+	pds = d + TU_PDS;
+	CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, TU_HDRS + 16 + 44 + 4000 + 4);
+	CU_ASSERT_EQUAL(pkt_meta(m)->kind, PKT_KIND_DATA);
+	CU_ASSERT_EQUAL(pds[0] >> 3, 13);
+	CU_ASSERT_EQUAL((tu_get16(pds) >> 7) & 0xF, 3); /* SES standard request */
+	CU_ASSERT_EQUAL(tu_get32(pds + 4), 0x00ABCDEF);
+	CU_ASSERT_EQUAL(pds[12], 0x01);                  /* CCC_ID: SPDCID's low byte */
+	CU_ASSERT_EQUAL(tu_get32(pds + 12) & 0xFFFFFF, 0xABCDEF);
+	CU_ASSERT_EQUAL(pds[16], PKT_UET_SES_WRITE);     /* the SES header, 4 bytes on */
+	CU_ASSERT_EQUAL(tu_get16(pds + 16 + 34), 4000);
+	CU_ASSERT_EQUAL(tu_get32(pds + 16 + 36), 8192);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_roce(&v, PKT_LL_UET, d, pkt_meta(m)->frame_bytes - 4), 0);
+	CU_ASSERT(v.uet_cc);
+	CU_ASSERT_EQUAL(v.aeth_msn, 0xABCDEF);
+	CU_ASSERT_EQUAL(v.opcode, PKT_OP_WRITE_MIDDLE);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_rest(&v, d), 0);
+	CU_ASSERT_EQUAL(v.payload_bytes, 4000);
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_ll(PKT_LL_UET, m, &g), 0);
+	CU_ASSERT(g.uet_cc);
+	CU_ASSERT_EQUAL(g.uet_credit, 0xABCDEF);
+	CU_ASSERT_EQUAL(g.msg_offset, 8192);
+	/* Trimmed to 64 bytes: the whole PDS header (58 with the CC state)
+	 * and 2 SES bytes; the target is still read. */
+	CU_ASSERT_EQUAL_FATAL(pkt_uet_trim(m, 64, 50), 0);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_roce(&v, PKT_LL_UET, d, 60), 0);
+	CU_ASSERT(v.ses_cut);
+	CU_ASSERT(v.uet_cc);
+	CU_ASSERT_EQUAL(v.aeth_msn, 0xABCDEF);
+	CU_ASSERT_EQUAL_FATAL(pkt_view_rest(&v, d), 0);
+	CU_ASSERT_EQUAL(v.hdr_bytes, 18);
+	CU_ASSERT_EQUAL(v.payload_bytes, 0);
+	rte_pktmbuf_free(m);
+
+	for (int k = 0; k < 2; k++) {
+		uint8_t op = k ? PKT_UET_OP_CREDIT_REQ : PKT_UET_OP_CREDIT;
+
+		f = tu_frame(op, 0);
+		f.psn = 0;
+		f.uet_credit = 0x123456;
+		m = tu_build(&f);
+		pds = pkt_data(m) + TU_PDS;
+		CU_ASSERT_EQUAL(pkt_meta(m)->frame_bytes, 64); /* 58 + FCS, padded */
+		CU_ASSERT_EQUAL(pkt_meta(m)->kind, PKT_KIND_CTRL);
+		CU_ASSERT_EQUAL(pds[0] >> 3, 11);
+		CU_ASSERT_EQUAL((tu_get16(pds) >> 7) & 0xF, k ? 8 : 7);
+		CU_ASSERT_EQUAL(tu_get16(pds + 2), 0);
+		CU_ASSERT_EQUAL(tu_get32(pds + 4), 0);
+		CU_ASSERT_EQUAL(tu_get16(pds + 8), 0x0101);
+		CU_ASSERT_EQUAL(tu_get16(pds + 10), 0x1234);
+		CU_ASSERT_EQUAL(tu_get32(pds + 12), 0x123456);
+		CU_ASSERT_EQUAL_FATAL(pkt_parse_ll(PKT_LL_UET, m, &g), 0);
+		CU_ASSERT_EQUAL(g.opcode, op);
+		CU_ASSERT_EQUAL(g.uet_credit, 0x123456);
+		CU_ASSERT_EQUAL(g.dest_qp, 0x1234);
+		/* Another control type (NOOP, 0) is not one the NIC knows. */
+		d = pkt_data(m);
+		d[TU_PDS] = (uint8_t)(11 << 3);
+		d[TU_PDS + 1] = 0;
+		CU_ASSERT_EQUAL(pkt_view_roce(&v, PKT_LL_UET, d, 60), -EINVAL);
+		rte_pktmbuf_free(m);
+	}
+}
+
 int test_pkt_uet_register(void)
 {
 	static const struct test_case tests[] = {
 		{ "requests: SES opcodes and flags, PDS fields, lengths", test_uet_requests },
 		{ "ACK, ACK_CC and NACK; what is refused", test_uet_control },
 		{ "trimming: lengths, DSCP, checksum, the cut view", test_uet_trim },
+		{ "receiver credit: RUD_CC_REQ, CREDIT, CREDIT_REQ", test_uet_credit },
 	};
 
 	for (unsigned i = 0; i < sizeof(tu_payload); i++)

@@ -71,6 +71,7 @@ local SES_STD_BYTES = 44
 
 -- PDS types (prologue bits 15..11).
 local T_RUD_REQ, T_ROD_REQ, T_ACK, T_ACK_CC, T_NACK = 2, 3, 7, 8, 10
+local T_CTRL, T_RUD_CC_REQ, T_ROD_CC_REQ = 11, 13, 14
 local types = {
 	[1] = "TSS", [2] = "RUD_REQ", [3] = "ROD_REQ", [4] = "RUDI_REQ", [5] = "RUDI_RESP",
 	[6] = "UUD_REQ", [7] = "ACK", [8] = "ACK_CC", [9] = "ACK_CCX", [10] = "NACK",
@@ -78,7 +79,15 @@ local types = {
 }
 -- Header bytes of the types decoded here (prologue included).
 local hdr_bytes = { [T_RUD_REQ] = 12, [T_ROD_REQ] = 12, [T_ACK] = 12, [T_ACK_CC] = 32,
-	[T_NACK] = 16 }
+	[T_NACK] = 16, [T_CTRL] = 16, [T_RUD_CC_REQ] = 16, [T_ROD_CC_REQ] = 16 }
+-- Control types (a CTRL packet's next-header bits).
+local CTL_CREDIT, CTL_CREDIT_REQ = 7, 8
+local ctl_types = {
+	[0] = "NOOP", [1] = "ACK_REQ", [2] = "CLEAR_CMD", [3] = "CLEAR_REQ", [4] = "CLOSE_CMD",
+	[5] = "CLOSE_REQ", [6] = "PROBE", [7] = "CREDIT", [8] = "CREDIT_REQ", [9] = "NEGOTIATION",
+}
+-- Receiver credit (RCCC) counts in 256-byte units.
+local CREDIT_UNIT = 256
 
 -- Next header (prologue bits 10..7).
 local NH_NONE, NH_REQ_STD = 0, 3
@@ -153,6 +162,14 @@ local f_nack_code = ProtoField.uint8("uet.pds.nack_code", "NACK code", base.HEX,
 local f_nack_vendor = ProtoField.uint8("uet.pds.nack_vendor_code", "Vendor code", base.HEX)
 local f_nack_psn = ProtoField.uint32("uet.pds.nack_psn", "NACK_PSN", base.DEC)
 local f_nack_payload = ProtoField.uint32("uet.pds.nack_payload", "NACK payload", base.HEX)
+local f_ccc_id = ProtoField.uint8("uet.pds.ccc_id", "CCC_ID (congestion control context)", base.HEX)
+local f_credit_target = ProtoField.uint24("uet.pds.credit_target",
+	"Credit target (cumulative, 256-byte units)", base.DEC)
+local f_ctl_type = ProtoField.uint16("uet.pds.ctl_type", "Control type", base.DEC, ctl_types, 0x0780)
+local f_probe = ProtoField.uint16("uet.pds.probe_opaque", "Probe opaque", base.HEX)
+local f_ctl_payload = ProtoField.uint32("uet.pds.ctl_payload", "Control payload", base.HEX)
+local f_credit = ProtoField.uint32("uet.pds.credit", "Credit (cumulative, 256-byte units)",
+	base.DEC, nil, 0x00FFFFFF)
 -- SES standard request header
 local f_op = ProtoField.uint8("uet.ses.opcode", "Opcode", base.HEX, ses_ops, 0x3F)
 local f_ver = ProtoField.uint8("uet.ses.version", "Version", base.DEC, nil, 0xC0)
@@ -187,6 +204,7 @@ p.fields = { f_type, f_next, f_flags, f_req_retx, f_req_ar, f_req_syn, f_ack_m, 
 	f_ack_p, f_ack_req, f_nack_m, f_nack_retx, f_nack_nt, f_clear, f_psn, f_spdcid, f_dpdcid,
 	f_ack_off, f_acked, f_cack, f_cc_type, f_cc_flags, f_mpr, f_sack_off, f_sack_map, f_sack_base,
 	f_sack_count, f_sack_psn, f_cc_state, f_nack_code, f_nack_vendor, f_nack_psn, f_nack_payload,
+	f_ccc_id, f_credit_target, f_ctl_type, f_probe, f_ctl_payload, f_credit,
 	f_op, f_ver, f_sflags, f_dc, f_ie, f_rel, f_hd, f_eom, f_som, f_msg_id, f_idx_gen, f_job,
 	f_pid, f_ri, f_boff, f_init, f_match, f_hdata, f_srsvd,
 	f_splen, f_moff, f_rlen, f_plen, f_ev, f_trim }
@@ -364,12 +382,18 @@ function p.dissector(tvb, pinfo, tree)
 	local pds = t:add(tvb(0, math.min(hdr_bytes[ty] or PROLOGUE, have)), "PDS " ..
 		(types[ty] or "reserved type") .. " header")
 	pds:add(f_type, pro)
-	pds:add(f_next, pro)
+	if ty == T_CTRL then
+		pds:add(f_ctl_type, pro)
+	else
+		pds:add(f_next, pro)
+	end
 	local fi = pds:add(f_flags, pro)
 	if types[ty] == nil then
 		return bad(string.format("reserved PDS type %d", ty))
 	end
-	if nexts[nh] == nil then
+	if ty == T_CTRL and ctl_types[nh] == nil then
+		return bad(string.format("reserved control type %d", nh))
+	elseif ty ~= T_CTRL and nexts[nh] == nil then
 		return bad(string.format("reserved next header %d", nh))
 	end
 	local n = hdr_bytes[ty]
@@ -378,7 +402,8 @@ function p.dissector(tvb, pinfo, tree)
 		pinfo.cols.info = types[ty]
 		return have
 	end
-	local is_req = ty == T_RUD_REQ or ty == T_ROD_REQ
+	local is_req = ty == T_RUD_REQ or ty == T_ROD_REQ or ty == T_RUD_CC_REQ or ty == T_ROD_CC_REQ
+	local pds_n = n
 	-- The SES header's bytes: a trim may cut it anywhere after the PDS
 	-- header (fabemu keeps 64 frame bytes by default: 6 of its 44).
 	local ses_n = 0
@@ -408,10 +433,17 @@ function p.dissector(tvb, pinfo, tree)
 		pds:add(f_spdcid, tvb(8, 2))
 		pds:add(f_dpdcid, tvb(10, 2))
 		info = info .. " PSN " .. tvb(4, 4):uint()
+		if pds_n == 16 then
+			-- With CC state: the CCC and the sender's credit target.
+			local cs = pds:add(tvb(12, 4), "CC state")
+			cs:add(f_ccc_id, tvb(12, 1))
+			cs:add(f_credit_target, tvb(13, 3))
+			info = info .. " target " .. tvb(13, 3):uint()
+		end
 		if nh == NH_REQ_STD and ses_n == 0 then
-			t:add(tvb(12, 0), "SES standard request header: [0 of 44 bytes: cut by the trim]")
+			t:add(tvb(pds_n, 0), "SES standard request header: [0 of 44 bytes: cut by the trim]")
 		elseif nh == NH_REQ_STD then
-			info = info .. ses_std(tvb, 12, t, ses_n, rep - n, trimmed)
+			info = info .. ses_std(tvb, pds_n, t, ses_n, rep - n, trimmed)
 		elseif nh ~= NH_NONE then
 			t:add_proto_expert_info(e_undec, "SES header " .. nexts[nh] .. " is not decoded")
 		end
@@ -448,6 +480,26 @@ function p.dissector(tvb, pinfo, tree)
 			info = info .. " SACK " .. k
 		end
 		tags = tags .. ack_tail(t, fl, nh)
+	elseif ty == T_CTRL then
+		fi:add(f_req_retx, pro)
+		fi:add(f_req_ar, pro)
+		fi:add(f_req_syn, pro)
+		pds:add(f_probe, tvb(2, 2))
+		pds:add(f_psn, tvb(4, 4))
+		pds:add(f_spdcid, tvb(8, 2))
+		pds:add(f_dpdcid, tvb(10, 2))
+		if nh == CTL_CREDIT or nh == CTL_CREDIT_REQ then
+			local c = pds:add(f_credit, tvb(12, 4))
+			local v = bit.band(tvb(12, 4):uint(), 0xFFFFFF)
+			if nh == CTL_CREDIT_REQ then
+				c:set_text(string.format("Credit target: %d (cumulative, 256-byte units)", v))
+			end
+			c:append_text(string.format(" (%d bytes, modulo 2^32)", (v * CREDIT_UNIT) % 2 ^ 32))
+			info = string.format("%s %d", ctl_types[nh], v)
+		else
+			pds:add(f_ctl_payload, tvb(12, 4))
+			info = "CTRL " .. ctl_types[nh]
+		end
 	else -- NACK
 		fi:add(f_nack_m, pro)
 		fi:add(f_nack_retx, pro)

@@ -1119,6 +1119,24 @@ exp queue-limit-zero "queue-limit-zero.yaml:3:23: size 0 bytes is below the mini
 	"$good_topo" "$good_traffic" "fabric: {queue_limit: 0B}"
 exp nscc-factor "nscc-factor.yaml:3:39: 0 is below the minimum 0.01" \
 	"$good_topo" "$good_traffic" "nic: {cc: nscc, nscc: {target_factor: 0}}"
+# RCCC (receiver credit): UET's only, on reliable unordered delivery; its
+# settings' ranges and units.
+exp rccc-roce "rccc-roce.yaml:3:11: congestion control 'rccc' is Ultra Ethernet's receiver credit: it needs fabric.link_layer: uet \(this is roce\)" \
+	"$good_topo" "$good_traffic" "nic: {cc: rccc}"
+exp rccc-ib-workload "rccc-ib-workload.yaml:2:48: congestion control 'rccc' is Ultra Ethernet's receiver credit: it needs fabric.link_layer: uet \(this is infiniband\)" \
+	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, cc: rccc}]" "fabric: {link_layer: infiniband}"
+exp rccc-rod "rccc-rod.yaml:4:11: congestion control 'rccc' runs on reliable unordered delivery here: fabric.uet.delivery: rod is not modelled with receiver credit" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {delivery: rod, spray: off}}" "nic: {cc: rccc}"
+exp rccc-credit-unit "rccc-credit-unit.yaml:4:38: credit_bytes 1000 is not a multiple of 256 \(credit counts in 256-byte units\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {credit_bytes: 1000B}}"
+exp rccc-credit-small "rccc-credit-small.yaml:4:38: size 128 bytes is below the minimum 256 bytes" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {credit_bytes: 128B}}"
+exp rccc-rate "rccc-rate.yaml:4:30: 0 is below the minimum 0.01" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {rate: 0}}"
+exp rccc-rate-high "rccc-rate-high.yaml:4:30: 1.5 is above the maximum 1" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {rate: 1.5}}"
+exp rccc-max-credit "rccc-max-credit.yaml:4:36: 0 is below the minimum 0.01" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {max_credit: 0}}"
 # pci ports (real NICs): the address's form and the keys that go with it,
 # and a device that is not there (fabemu live's check, before the EAL).
 exp live-pci-none "live-pci-none.yaml:3:16: a pci port needs pci: the NIC's PCI address" \

@@ -14,6 +14,14 @@
 # and that the comparison can fail: the 128-host permutation with one
 #   entropy value per connection (fabric.uet.spray: off, ECMP per flow as
 #   RoCE) must miss uet-htsim's p99 by more than 10%.
+# The same four runs with receiver credit instead (nic.cc: rccc, against
+# uet-htsim's -receiver_cc_only runs): FCT mean and p99 within 10%;
+# retransmissions on the permutations a trimmed packet or two in a
+# thousand at most on both sides, on the 127:1 incast within 25% (each a
+# trimmed packet's resend; on the 1,023:1 incast they are reported, not
+# compared: docs/uet.md says why the timers differ there); and, so that
+# this can fail too, the 127:1 incast with the credit pacer at 0.8 of the
+# line rate instead of 0.99 must miss uet-htsim's mean by more than 10%.
 #   uet_htsim.sh FABEMU EXPERIMENTS_DIR REF_DIR
 set -eu
 fabemu=$1
@@ -34,6 +42,14 @@ run incast128 uet-htsim-incast.yaml incast128
 run incast1024 uet-htsim-incast.yaml incast1024 --set topology.k=16 \
 	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
 run perm128-ecmp uet-htsim-permutation.yaml perm128-ecmp --set fabric.uet.spray=off
+rc="--set nic.cc=rccc"
+run perm128-rccc uet-htsim-permutation.yaml perm128-rccc $rc
+run perm1024-rccc uet-htsim-permutation.yaml perm1024-rccc $rc --set topology.k=16 \
+	--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
+run incast128-rccc uet-htsim-incast.yaml incast128-rccc $rc
+run incast1024-rccc uet-htsim-incast.yaml incast1024-rccc $rc --set topology.k=16 \
+	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
+run incast128-rccc-slow uet-htsim-incast.yaml incast128-rccc-slow $rc --set nic.rccc.rate=0.8
 
 python3 - "$tmp" "$ref/fct.txt" <<'PY' || fail=1
 import csv, json, math, os, sys
@@ -46,7 +62,7 @@ for line in open(ref_path):
         continue
     f = line.split()
     ref[(f[0], f[1])] = dict(flows=int(f[2]), mean=float(f[3]), p99=float(f[5]),
-                             rtx=int(f[8]))
+                             new=int(f[7]), rtx=int(f[8]))
 
 def pct(v, p): # nearest rank, as the reference's
     v = sorted(v)
@@ -72,7 +88,14 @@ def compare(out, run, sizes, rtx_rule):
         say(ok, "%s: FCT %s %.2f us, uet-htsim (%s) %.2f: ratio %.3f (within 10%%)" %
             (out, stat, mine, sizes, r[stat], ratio))
     rtx = s["nic"]["retransmitted"]
-    if rtx_rule == "none":
+    if rtx_rule == "few":
+        n = r["new"]
+        say(rtx <= n / 1000 and r["rtx"] <= n / 1000,
+            "%s: %d retransmissions, uet-htsim %d (of %d packets: at most 1 in 1,000 each)" %
+            (out, rtx, r["rtx"], n))
+    elif rtx_rule == "report":
+        say(True, "%s: %d retransmissions, uet-htsim %d (not compared)" % (out, rtx, r["rtx"]))
+    elif rtx_rule == "none":
         say(rtx == 0 and r["rtx"] == 0, "%s: %d retransmissions (uet-htsim %d)" % (out, rtx, r["rtx"]))
     else:
         say(abs(rtx / r["rtx"] - 1) <= 0.25, "%s: %d retransmissions, uet-htsim %d: ratio %.3f (within 25%%)" %
@@ -88,6 +111,15 @@ r = ref[("perm128", "default")]
 say(fct and pct(fct, 99) / r["p99"] > 1.10,
     "the check can fail: ECMP per connection (spray: off) p99 %.2f us against uet-htsim's %.2f (> 10%% off)" %
     (pct(fct, 99) if fct else 0, r["p99"]))
+compare("perm128-rccc", "perm128-rccc", "default", "few")
+compare("perm1024-rccc", "perm1024-rccc", "default", "few")
+compare("incast128-rccc", "incast128-rccc", "wire", "some")
+compare("incast1024-rccc", "incast1024-rccc", "wire", "report")
+fct, _ = ours("incast128-rccc-slow")
+r = ref[("incast128-rccc", "wire")]
+say(fct and sum(fct) / len(fct) / r["mean"] > 1.10,
+    "the check can fail: the credit pacer at 0.8 of the line rate: FCT mean %.2f us against uet-htsim's %.2f (> 10%% off)" %
+    (sum(fct) / len(fct) if fct else 0, r["mean"]))
 done()
 PY
 exit $fail

@@ -78,6 +78,7 @@ traffic:
 capture: {ports: ["h*:0"]}
 EOF
 sed 's/^fabric: {/nic: {rto: 10us}\nfabric: {/; s/^name: .*/name: uet-incast-rto/' "$tmp/a.yaml" >"$tmp/c.yaml"
+sed 's/^fabric: {/nic: {cc: rccc}\nfabric: {/; s/^name: .*/name: uet-incast-rccc/' "$tmp/a.yaml" >"$tmp/d.yaml"
 # Messages are numbered in order, the permutation's 8 first: the WRITEs
 # with immediate carry 10 and 11.
 cat >"$tmp/b.yaml" <<'EOF'
@@ -146,11 +147,13 @@ import collections, decimal, glob, json, os, sys
 run, trim_dscp, trim_bytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 want, imms, need_held, names = sys.argv[4], sys.argv[5], sys.argv[6] == "1", sys.argv[7].split()
 col = {n: i for i, n in enumerate(names)}
-REQ, ACK, ACK_CC, NACK = (2, 3), 7, 8, 10
+REQ, ACK, ACK_CC, NACK = (2, 3, 13, 14), 7, 8, 10 # requests: RUD, ROD, and with CC state
 WRITE, SEND = 0x01, 0x05
 PSN_MOD = 1 << 24
 WARN = 6291456 # expert severity: warning (error: 8388608)
 HDRS = 14 + 20 + 8 + 12 # Ethernet, IPv4, UDP, PDS request: then the SES header
+def hdrs(r): # ... and a request with CC state has 4 more PDS bytes (RUD_CC_REQ, ROD_CC_REQ)
+    return HDRS + (4 if r["type"] in (13, 14) else 0)
 bad = collections.Counter() # kind of failure -> count: the first 3 of each printed
 def fail(msg, kind=None):
     kind = kind or sys._getframe(1).f_lineno
@@ -353,13 +356,13 @@ for h, rows in frames.items():
                 if f is None:
                     fail("%s: trimmed PSN %d never sent" % (r["where"], key[1]))
                 elif r["frame.len"] != min(trim_bytes - 4, f["frame.len"]) or \
-                        r["uet.payload_len"] != max(0, r["frame.len"] - HDRS - 44):
+                        r["uet.payload_len"] != max(0, r["frame.len"] - hdrs(r) - 44):
                     fail("%s: trimmed frame of %d bytes with %s payload bytes, fabric.uet.trim_bytes "
                          "%d (its PSN's frame %d bytes)" % (r["where"], r["frame.len"],
                          r["uet.payload_len"], trim_bytes, f["frame.len"]))
                 else:
                     # The SES fields the trim left, as the sender sent them.
-                    kept = r["frame.len"] - HDRS
+                    kept = r["frame.len"] - hdrs(r)
                     diff = [k for k in SES if (f[k] if SES_END[k] <= kept else None) != r[k]]
                     if diff:
                         fail("%s: a trimmed frame (%d SES bytes) differs from its PSN's first "
@@ -481,6 +484,103 @@ run a 50 64 "WRITE:262144x8" "" 0
 run b 46 120 "WRITE:262144x8,SEND:65536x1,SEND:1024x1,WRITE-IMM:16384x1,WRITE-IMM:1024x1" 10,11 0 \
 	-o uet.trim_dscp:46
 run c 50 64 "WRITE:262144x8" "" 1
+run d 50 64 "WRITE:262144x8" "" 0
+
+# Run D (nic.cc: rccc) on the wire: data frames are RUD_CC_REQ with the
+# sender's PDC as CCC_ID; CREDITs go receiver to sender, CREDIT_REQs the
+# other way, their credit cumulative (never going back); once a sender
+# heard from its receiver (its first ACK, NACK or CREDIT), the wire bytes
+# of the data it sends after never pass the credit granted since plus one
+# frame (what credit lets go: spent while above zero); the receiver's
+# pacer grants no faster than 0.99 of its 100 Gb/s over the incast, and
+# (it is busy throughout) no slower than 0.9 of it.
+dcols="frame.number frame.time_epoch frame.len ip.src ip.dst uet.pds.type uet.pds.ctl_type
+	uet.pds.spdcid uet.pds.dpdcid uet.pds.ccc_id uet.pds.credit_target uet.pds.credit"
+dargs=()
+for f in $dcols; do dargs+=(-e "$f"); done
+for p in "$tmp/d"/capture/*.pcap; do
+	tshark -X "lua_script:$lua" -r "$p" -Y "udp.port == 4793" -T fields -E separator=/t \
+		"${dargs[@]}" >"$tmp/d/tsv/$(basename "$p" .pcap).credit" 2>/dev/null || bad "tshark $p"
+done
+python3 - "$tmp/d" "$dcols" <<'PY' || fail=1
+import decimal, glob, json, os, sys
+run, names = sys.argv[1], sys.argv[2].split()
+ips = dict(reversed(l.split()) for l in open(os.path.join(run, "capture", "hosts"))
+           if l.strip() and not l.startswith("#"))
+ok = True
+def fail(msg):
+    global ok
+    ok = False
+    print("FAIL: d (rccc): " + msg)
+WIRE = 4 + 20 # FCS, preamble and gap: frame.len leaves them out
+MOD = 1 << 24
+n_data = n_credit = n_req = 0
+grants = [] # receiver h0: (time, units)
+for tsv in sorted(glob.glob(os.path.join(run, "tsv", "*.credit"))):
+    host = os.path.basename(tsv)[:-7].rsplit("-p", 1)[0]
+    me = ips[host]
+    heard = {}     # connection -> the first answer's time
+    credit = {}    # connection -> last cumulative credit seen
+    since = {}     # connection -> (credit units granted since heard, data bytes sent since)
+    for line in open(tsv):
+        v = dict(zip(names, line.rstrip("\n").split("\t")))
+        ty, t = int(v["uet.pds.type"]), decimal.Decimal(v["frame.time_epoch"])
+        if v["ip.src"] == me and ty in (2, 3, 14):
+            fail("%s frame %s: data as PDS type %d, not RUD_CC_REQ" % (host, v["frame.number"], ty))
+        if v["ip.src"] == me and ty == 13:
+            n_data += 1
+            conn = (v["ip.dst"], int(v["uet.pds.spdcid"], 16))
+            if int(v["uet.pds.ccc_id"], 16) != conn[1] & 0xFF:
+                fail("%s frame %s: CCC_ID %s, not its PDC's low byte" % (host, v["frame.number"],
+                     v["uet.pds.ccc_id"]))
+            if conn in heard:
+                g, b = since[conn]
+                if b > g * 256:
+                    fail("%s frame %s: %d wire bytes sent since its receiver answered, credit "
+                         "granted since %d bytes" % (host, v["frame.number"], b, g * 256))
+                since[conn] = (g, b + int(v["frame.len"]) + WIRE)
+        elif v["ip.dst"] == me and ty in (7, 8, 10, 11):
+            conn = (v["ip.src"], int(v["uet.pds.dpdcid"], 16))
+            heard.setdefault(conn, t)
+            since.setdefault(conn, (0, 0))
+            if ty == 11 and int(v["uet.pds.ctl_type"]) == 7:
+                c = int(v["uet.pds.credit"])
+                d = (c - credit.get(conn, 0)) % MOD
+                if conn in credit and d >= MOD // 2:
+                    fail("%s frame %s: CREDIT went back (%d after %d)" % (host, v["frame.number"], c, credit[conn]))
+                g, b = since[conn] # credit counts from 0: the first CREDIT's is all new
+                since[conn] = (g + d, b)
+                credit[conn] = c
+        if v["ip.src"] == me and ty == 11:
+            ctl = int(v["uet.pds.ctl_type"])
+            if ctl == 7:
+                n_credit += 1
+                key = (v["ip.dst"], int(v["uet.pds.dpdcid"], 16))
+                c = int(v["uet.pds.credit"])
+                prev = credit.get(("out",) + key, 0)
+                credit[("out",) + key] = c
+                grants.append((t, (c - prev) % MOD))
+            elif ctl == 8:
+                n_req += 1
+if n_data == 0 or n_credit == 0:
+    fail("%d data frames, %d CREDITs: no receiver credit ran" % (n_data, n_credit))
+if len(grants) > 10:
+    span = float(grants[-1][0] - grants[0][0])
+    units = sum(u for _, u in grants[:-1])
+    rate = units * 256 * 8 / span / 100e9
+    if not 0.9 <= rate <= 0.99 * 1.001:
+        fail("the pacer granted %.4f of the line rate over %.1f us (0.9 to 0.99)" % (rate, span * 1e6))
+else:
+    fail("%d CREDITs from the receiver" % len(grants))
+    rate = 0
+s = json.load(open(os.path.join(run, "summary.json")))
+if s["uet"]["credits"] != n_credit or s["uet"]["credit_requests"] != n_req:
+    fail("summary.json: uet.credits %d, credit_requests %d; the captures %d and %d" % (
+         s["uet"]["credits"], s["uet"]["credit_requests"], n_credit, n_req))
+print("%s: d (rccc): %d data frames RUD_CC_REQ within their credit, %d CREDITs (%d CREDIT_REQs); "
+      "the pacer at %.4f of the line rate" % ("ok" if ok else "FAIL", n_data, n_credit, n_req, rate))
+sys.exit(0 if ok else 1)
+PY
 
 # The trimmed DSCP is the preference's: run B's trimmed frames are not
 # marked at the default 50.
