@@ -385,11 +385,12 @@ static void nic_rto_fire(struct sim *sim, void *obj)
 			nic_rto_arm(qp, qp->rto_deadline_ps);
 		return;
 	}
-	if (unlikely(nic_uet_rud(qp->nic)) && nic_uet_flight(qp) == 0 && nic_uet_has_credit(qp)) {
+	if (unlikely(nic_uet_rud(qp->nic)) && nic_uet_flight(qp) == 0 && !nic_uet_credit_ok(qp)) {
 		/* RCCC, nothing in flight (what is outstanding was SACKed or
-		 * NACKed): the sender waits for credit, nothing was lost. The
-		 * timer times packets in flight (as the reference's does);
-		 * the next send starts it again. */
+		 * NACKed) and no credit: the sender waits for credit, nothing
+		 * was lost (the timer times packets in flight, as the
+		 * reference's does); its credit wait (nic_uet_credit.c) asks
+		 * again if none comes. The next send starts the timer. */
 		sim->monitor_event = true;
 		qp->rto_deadline_ps = 0;
 		return;

@@ -62,6 +62,10 @@ struct nic_uet_credit {
 	uint64_t req_ps;            /* when its last CREDIT_REQ left; 0: never */
 	uint64_t req_gap_ps;        /* at most one CREDIT_REQ per this (its base RTT) */
 	uint32_t rtx_pkts;          /* packets waiting for a resend */
+	uint64_t wait_ps;           /* its credit wait's pending event; 0: none */
+	uint64_t wait_gap_ps;       /* the wait: nic.rto, doubled at each CREDIT_REQ it
+				     * sends, back to nic.rto when a CREDIT comes */
+	struct ev_src wait_src;     /* event identity of the credit wait */
 	uint8_t speculating;        /* no credit heard yet: spending its own */
 	/* receiver */
 	uint8_t in_pull;            /* on its port pacer's active list */

@@ -18,7 +18,12 @@
  * of the cumulative credit it names, up to max_credit. A sender out of
  * credit whose timer expires, or that is given new work, asks again with
  * a CREDIT_REQ carrying its target (after a timeout at most once per
- * base RTT; for new work only when the target grew).
+ * base RTT; for new work only when the target grew). A CREDIT can be
+ * lost, and with it what the sender waits for: a sender out of credit
+ * with work to send and nothing in flight asks again when no CREDIT came
+ * for nic.rto, then after twice that, and so on up to nic.rto_max (a
+ * receiver answers every CREDIT_REQ of a connection it is not serving
+ * with a CREDIT, cumulative, which makes up for those lost).
  *
  * Receiver. Each port has one pacer. A connection whose target passed
  * what it was granted, or whose packet came trimmed, or that asked with a
@@ -42,6 +47,8 @@ enum {
 	NIC_CREDIT_UNIT = PKT_UET_CREDIT_UNIT,
 	NIC_CREDIT_IDLE_UNITS = 4, /* the pacer's wait after a grant of nothing */
 };
+
+static void nic_credit_wait_arm(struct nic_uet_credit *cr);
 
 /* The 64-bit count whose low 24 bits are @wire, nearest to @near. */
 static int64_t nic_credit_extend(int64_t near, uint32_t wire)
@@ -90,6 +97,8 @@ int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out)
 	if (cr->max_credit < cr->pkt_extra + qp->mtu_bytes)
 		cr->max_credit = cr->pkt_extra + qp->mtu_bytes;
 	cr->req_gap_ps = rtt;
+	cr->wait_gap_ps = n->p.rto_ps;
+	sim_new_src(n->sim, &cr->wait_src);
 	cr->speculating = c->speculative;
 	cr->credit = c->speculative ? cr->max_credit : 0;
 	*out = cr;
@@ -179,8 +188,10 @@ uint32_t nic_uet_credit_send(struct nic_qp *qp, uint32_t payload_bytes, bool ret
 	if (t > cr->target_out)
 		cr->target_out = t;
 	/* Out of credit: an ACK soon (the reference's AR when credit ends). */
-	if (cr->credit <= 0)
+	if (cr->credit <= 0) {
 		*ar = true;
+		nic_credit_wait_arm(cr);
+	}
 	return (uint32_t)t & PKT_UET_CREDIT_MASK;
 }
 
@@ -206,8 +217,11 @@ void nic_uet_credit_nacked(struct nic_qp *qp)
 {
 	struct nic_uet_credit *cr = nic_uet_of(qp)->cr;
 
-	if (cr)
+	if (cr) {
 		cr->rtx_pkts++;
+		if (cr->credit <= 0)
+			nic_credit_wait_arm(cr);
+	}
 }
 
 /* Ask for credit (a CREDIT_REQ with the target). */
@@ -221,6 +235,49 @@ static void nic_credit_ask(struct nic_uet_credit *cr, int64_t target)
 	qp->nic->stats.uet_credit_reqs++;
 	nic_send_ctl(qp->nic, qp, PKT_UET_OP_CREDIT_REQ, 0, 0,
 		     (uint32_t)target & PKT_UET_CREDIT_MASK);
+	nic_credit_wait_arm(cr);
+}
+
+/* Work to send: new data or resends. */
+static bool nic_credit_work(const struct nic_uet_credit *cr)
+{
+	const struct nic_qp *qp = cr->qp;
+
+	return cr->backlog > 0 || cr->rtx_pkts > 0 || qp->send_idx != qp->post_idx;
+}
+
+/* The credit wait is due: a sender still out of credit, with work and
+ * nothing in flight, asks again (and waits twice as long next time). */
+static void nic_credit_wait_fire(struct sim *sim, void *obj)
+{
+	struct nic_uet_credit *cr = obj;
+	struct nic_qp *qp = cr->qp;
+
+	cr->wait_ps = 0;
+	if (cr->credit > 0 || !nic_credit_work(cr) || qp->state != NIC_QP_OK) {
+		sim->monitor_event = true; /* nothing to do: bookkeeping */
+		return;
+	}
+	if (nic_uet_flight(qp)) {
+		/* Packets in flight: the retransmission timer has them. */
+		sim->monitor_event = true;
+		nic_credit_wait_arm(cr);
+		return;
+	}
+	cr->wait_gap_ps = cr->wait_gap_ps * 2 > qp->nic->p.rto_max_ps ? qp->nic->p.rto_max_ps
+								   : cr->wait_gap_ps * 2;
+	nic_credit_ask(cr, nic_credit_target(cr));
+}
+
+/* Start the credit wait unless it runs (a sender that ran out of credit). */
+static void nic_credit_wait_arm(struct nic_uet_credit *cr)
+{
+	struct sim *sim = cr->qp->nic->sim;
+
+	if (cr->wait_ps)
+		return;
+	cr->wait_ps = sim->now_ps + cr->wait_gap_ps;
+	sim_at(sim, cr->wait_ps, &cr->wait_src, nic_credit_wait_fire, cr);
 }
 
 void nic_uet_credit_posted(struct nic_qp *qp, uint64_t bytes, uint32_t pkts)
@@ -236,6 +293,8 @@ void nic_uet_credit_posted(struct nic_qp *qp, uint64_t bytes, uint32_t pkts)
 	t = nic_credit_target(cr);
 	if (t > cr->target_out)
 		nic_credit_ask(cr, t);
+	else
+		nic_credit_wait_arm(cr);
 }
 
 void nic_uet_credit_timeout(struct nic_qp *qp, uint32_t lost_pkts)
@@ -249,6 +308,8 @@ void nic_uet_credit_timeout(struct nic_qp *qp, uint32_t lost_pkts)
 	nic_credit_heard(cr);
 	if (cr->credit <= 0 && (!cr->req_ps || now - cr->req_ps >= cr->req_gap_ps))
 		nic_credit_ask(cr, nic_credit_target(cr));
+	else if (cr->credit <= 0)
+		nic_credit_wait_arm(cr);
 }
 
 /* ---- receiver ---- */
@@ -385,6 +446,7 @@ void nic_uet_rx_credit(struct nic_qp *qp, const struct pkt_view *h)
 		return;
 	}
 	nic_credit_heard(cr);
+	cr->wait_gap_ps = qp->nic->p.rto_ps; /* the receiver is there */
 	{
 		int64_t g = nic_credit_extend(cr->granted_in, h->aeth_msn);
 

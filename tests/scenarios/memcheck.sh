@@ -147,6 +147,12 @@ add "uet/rod" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set fabric
 	--set fabric.uet.spray=off --set traffic.0.size=256KiB
 add "uet/off" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q \
 	--set fabric.uet.spray=off --set traffic.0.size=8MiB --set faults.0.at=50us
+# Receiver credit: speculative (trims, NACKs, the pacer's idle list) and
+# not (every sender asks with a CREDIT_REQ first).
+add "uet/rccc" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set nic.cc=rccc \
+	--set traffic.0.size=256KiB
+add "uet/rccc-ask" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q --set nic.cc=rccc \
+	--set nic.rccc.speculative=false --set traffic.0.size=8MiB --set faults.0.at=50us
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
