@@ -7,7 +7,10 @@
 # payload rate on the layer's frames and within 10% of it (RoCE 400 Gb/s
 # x 4096 / 4178 = 392.2 GB/s; IB 4096 / 4122: 397.5); RoCE pauses, IB's
 # senders wait for credits, UET trims or pauses nothing here and marks;
-# and the table has a column per layer.
+# UET with receiver credit (uet-rccc) completes within the same 10% of
+# UET's 388.4 GB/s (4096 / 4218 of the rail rate, x 8), nothing dropped,
+# its receivers' pacers sending CREDITs; and the table has a column per
+# layer and per Ultra Ethernet algorithm.
 #   uet_vs_roce_vs_ib.sh FABEMU TOOLS_DIR
 set -eu
 fabemu=$1
@@ -16,7 +19,7 @@ tools=$2
 
 table=$(FABEMU=$fabemu "$tools/uet-vs-roce-vs-ib.sh" "$tmp" 2>/dev/null) || { bad "a run failed"; exit 1; }
 echo "$table"
-for side in uet roce infiniband; do
+for side in uet uet-rccc roce infiniband; do
 	s=$tmp/$side/summary.json
 	check "$side: every message completes" "$(key "$s" messages.incomplete) == 0"
 	check "$side: nothing dropped" "$(key "$s" drops.total) == 0"
@@ -29,5 +32,8 @@ check "roce: PFC paused senders" "$(key "$tmp/roce/summary.json" pfc.paused_ns_t
 check "infiniband: senders waited for credits" "$(key "$tmp/infiniband/summary.json" credit.starved_ns_total) > 0"
 check "uet: ECN marked, nothing paused" \
 	"$(key "$tmp/uet/summary.json" ecn.marked) > 0 && $(key "$tmp/uet/summary.json" pfc.paused_ns_total) == 0"
-check "the table: the metric and a column per layer" "$(echo "$table" | head -1 | tr -cd "|" | wc -c) == 5"
+c=$(key "$tmp/uet-rccc/summary.json" collectives.ar.busbw_GBps)
+check "uet-rccc: all-reduce busbw $c GB/s within 10% below 388.4, CREDITs sent" \
+	"$c <= 388.4 && $c >= 349.6 && $(key "$tmp/uet-rccc/summary.json" uet.credits) > 0"
+check "the table: the metric and a column per run" "$(echo "$table" | head -1 | tr -cd "|" | wc -c) == 6"
 exit $fail
