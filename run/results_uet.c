@@ -1,6 +1,7 @@
 /* Ultra Ethernet's results (fabric.link_layer: uet): the switches' trims
  * (uet.trimmed) and the NACKs they caused at the receivers
- * (uet.trimmed_received), and their line of the human summary. Nothing of
+ * (uet.trimmed_received), receiver credit's CREDIT and CREDIT_REQ packets
+ * (uet.credits, uet.credit_requests), and their lines of the human summary. Nothing of
  * this on other layers, whose files stay as they were. */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +40,16 @@ static const struct metric_line res_line_uet = {
 	.arg = { "uet.trimmed", "uet.trimmed_received" },
 };
 
+static const struct metric_line res_line_rccc = {
+	.when = "uet.credits", .or_when = "uet.credit_requests",
+	.fmt = "  UET receiver credit: %.0f CREDIT packets granted, %.0f CREDIT_REQs asked\n",
+	.arg = { "uet.credits", "uet.credit_requests" },
+};
+
 void res_print_uet(const struct results *r, const struct fabric *f, FILE *out)
 {
-	if (res_uet_on(f))
+	if (res_uet_on(f)) {
 		res_print_line(r, &res_line_uet, out);
+		res_print_line(r, &res_line_rccc, out);
+	}
 }
