@@ -68,12 +68,20 @@ struct nic_uet_credit {
 	struct ev_src wait_src;     /* event identity of the credit wait */
 	uint8_t speculating;        /* no credit heard yet: spending its own */
 	/* receiver */
-	uint8_t in_pull;            /* on its port pacer's active list */
-	uint8_t in_slow;            /* on its idle list */
 	int64_t target_in;          /* the highest credit target heard (units) */
-	int64_t granted_out;       /* credit granted (units) */
-	struct nic_uet_credit *pull_next; /* active list link */
-	struct nic_uet_credit *slow_next; /* idle list link */
+	int64_t granted_out;        /* credit granted (units) */
+	uint8_t listed[2];          /* on its port pacer's list NIC_CREDIT_ACTIVE / _IDLE */
+	struct nic_uet_credit *next[2]; /* the links of those lists */
+};
+
+enum {
+	NIC_CREDIT_ACTIVE,          /* connections whose target passed their grants */
+	NIC_CREDIT_IDLE,            /* connections granted their target */
+};
+
+/* A FIFO of connections (linked by their next[] of the list's index). */
+struct nic_credit_list {
+	struct nic_uet_credit *head, *tail;
 };
 
 /* A port's credit pacer: grants credit, one CREDIT packet at a time,
@@ -85,8 +93,7 @@ struct nic_uet_pacer {
 	uint8_t running;            /* an event is pending */
 	uint32_t n_act;             /* QPs on the port's send list (nic_tx.c's active
 				     * ring): a sender shares its asking among them */
-	struct nic_uet_credit *act_head, *act_tail;
-	struct nic_uet_credit *idle_head, *idle_tail;
+	struct nic_credit_list list[2]; /* NIC_CREDIT_ACTIVE, NIC_CREDIT_IDLE */
 	struct ev_src src;          /* event identity of its next grant */
 };
 

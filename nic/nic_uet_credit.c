@@ -105,27 +105,47 @@ int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out)
 	return 0;
 }
 
+/* @cr joins the tail of its pacer's list @l. */
+static void nic_list_push(struct nic_uet_pacer *pc, int l, struct nic_uet_credit *cr)
+{
+	struct nic_credit_list *q = &pc->list[l];
+
+	cr->listed[l] = 1;
+	cr->next[l] = NULL;
+	if (q->tail)
+		q->tail->next[l] = cr;
+	else
+		q->head = cr;
+	q->tail = cr;
+}
+
+/* The head of list @l, taken off it (the list is not empty). */
+static struct nic_uet_credit *nic_list_pop(struct nic_uet_pacer *pc, int l)
+{
+	struct nic_credit_list *q = &pc->list[l];
+	struct nic_uet_credit *cr = q->head;
+
+	q->head = cr->next[l];
+	if (!q->head)
+		q->tail = NULL;
+	cr->listed[l] = 0;
+	return cr;
+}
+
 /* @cr leaves its pacer's lists (a QP connected again, or freed). */
 static void nic_credit_unlist(struct nic_uet_pacer *pc, struct nic_uet_credit *cr)
 {
-	struct nic_uet_credit **pp, *last;
+	for (int l = 0; l < 2; l++) {
+		struct nic_uet_credit **pp, *last = NULL;
 
-	last = NULL;
-	for (pp = &pc->act_head; *pp; last = *pp, pp = &(*pp)->pull_next)
-		if (*pp == cr) {
-			*pp = cr->pull_next;
-			if (pc->act_tail == cr)
-				pc->act_tail = last;
-			break;
-		}
-	last = NULL;
-	for (pp = &pc->idle_head; *pp; last = *pp, pp = &(*pp)->slow_next)
-		if (*pp == cr) {
-			*pp = cr->slow_next;
-			if (pc->idle_tail == cr)
-				pc->idle_tail = last;
-			break;
-		}
+		for (pp = &pc->list[l].head; *pp; last = *pp, pp = &(*pp)->next[l])
+			if (*pp == cr) {
+				*pp = cr->next[l];
+				if (pc->list[l].tail == cr)
+					pc->list[l].tail = last;
+				break;
+			}
+	}
 }
 
 void nic_uet_credit_free(struct nic_qp *qp, struct nic_uet_credit *cr)
@@ -321,15 +341,9 @@ static void nic_credit_request(struct nic_uet_credit *cr)
 {
 	struct nic_uet_pacer *pc = nic_pacer(cr->qp);
 
-	if (cr->in_pull)
+	if (cr->listed[NIC_CREDIT_ACTIVE])
 		return;
-	cr->in_pull = 1;
-	cr->pull_next = NULL;
-	if (pc->act_tail)
-		pc->act_tail->pull_next = cr;
-	else
-		pc->act_head = cr;
-	pc->act_tail = cr;
+	nic_list_push(pc, NIC_CREDIT_ACTIVE, cr);
 	if (!pc->running) {
 		pc->running = 1;
 		sim_at(pc->nic->sim, pc->nic->sim->now_ps, &pc->src, nic_pacer_grant, pc);
@@ -372,58 +386,32 @@ static int64_t nic_credit_pull(struct nic_uet_credit *cr, int64_t slow)
 	return cr->granted_out - prev;
 }
 
-static void nic_idle_push(struct nic_uet_pacer *pc, struct nic_uet_credit *cr)
-{
-	cr->in_slow = 1;
-	cr->slow_next = NULL;
-	if (pc->idle_tail)
-		pc->idle_tail->slow_next = cr;
-	else
-		pc->idle_head = cr;
-	pc->idle_tail = cr;
-}
-
 static void nic_pacer_grant(struct sim *sim, void *obj)
 {
 	struct nic_uet_pacer *pc = obj;
 	struct nic_uet_credit *cr;
 	int64_t units, per;
 
-	if (!pc->act_head && !pc->idle_head) {
+	if (!pc->list[NIC_CREDIT_ACTIVE].head && !pc->list[NIC_CREDIT_IDLE].head) {
 		pc->running = 0;
 		return;
 	}
-	if ((cr = pc->act_head)) {
-		pc->act_head = cr->pull_next;
-		if (!pc->act_head)
-			pc->act_tail = NULL;
+	if (pc->list[NIC_CREDIT_ACTIVE].head) {
+		cr = nic_list_pop(pc, NIC_CREDIT_ACTIVE);
 		units = nic_credit_pull(cr, 0);
-		if (cr->target_in > cr->granted_out) {
-			cr->pull_next = NULL;
-			if (pc->act_tail)
-				pc->act_tail->pull_next = cr;
-			else
-				pc->act_head = cr;
-			pc->act_tail = cr;
-		} else {
-			cr->in_pull = 0;
-			if (!cr->in_slow)
-				nic_idle_push(pc, cr);
-		}
+		if (cr->target_in > cr->granted_out)
+			nic_list_push(pc, NIC_CREDIT_ACTIVE, cr);
+		else if (!cr->listed[NIC_CREDIT_IDLE])
+			nic_list_push(pc, NIC_CREDIT_IDLE, cr);
 	} else {
-		cr = pc->idle_head;
-		pc->idle_head = cr->slow_next;
-		if (!pc->idle_head)
-			pc->idle_tail = NULL;
+		cr = nic_list_pop(pc, NIC_CREDIT_IDLE);
 		per = (int64_t)(cr->cfg->credit_bytes / NIC_CREDIT_UNIT);
 		units = nic_credit_pull(cr, per);
 		/* Speculative credit up to max_credit beyond the target (one
 		 * whose target passed its grants is active again instead). */
 		if (cr->target_in <= cr->granted_out &&
 		    cr->granted_out - cr->target_in < cr->max_credit / NIC_CREDIT_UNIT)
-			nic_idle_push(pc, cr);
-		else
-			cr->in_slow = 0;
+			nic_list_push(pc, NIC_CREDIT_IDLE, cr);
 	}
 	if (!units)
 		units = NIC_CREDIT_IDLE_UNITS;
