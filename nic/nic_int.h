@@ -217,8 +217,8 @@ struct nic {
 	uint8_t rx_ce;             /* ... whether it was CE-marked */
 	uint8_t rx_retx;           /* ... whether it was a resend (its RETX flag) */
 	uint32_t rx_psn;           /* ... and its PSN (the ACK's ACK_PSN_OFFSET) */
-	struct nic_uet_pacer *uet_pacers; /* RCCC: per port, the credit pacer (made at
-				    * the first connect of a QP with CC_F_CREDIT); NULL */
+	struct nic_uet_pacer *uet_pacers; /* UET: per port, RCCC's credit pacer (made at
+				    * the NIC's first QP connect); NULL on other NICs */
 };
 static_assert(offsetof(struct nic_qp, tmpl) == 128,
 	      "struct nic_qp: a send reads its first two lines and the template on the third");
@@ -387,6 +387,8 @@ uint64_t nic_uet_sack_bits(const struct nic_qp *qp, uint32_t base);
 /* nic_uet_credit.c: RCCC, receiver credit (QPs whose algorithm has
  * CC_F_CREDIT; the others pass through every call untouched) */
 struct nic_uet_credit;
+/* At a UET NIC's first QP connect: its ports' credit pacers (n->uet_pacers). 0 or -1. */
+int nic_uet_pacers_new(struct nic *n);
 /* At connect: the QP's credit state into *@out. 0 or -1 (no memory, no settings). */
 int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out);
 void nic_uet_credit_free(struct nic_qp *qp, struct nic_uet_credit *cr);

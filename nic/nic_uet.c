@@ -56,6 +56,10 @@ int nic_uet_connect(struct nic_qp *qp)
 	free(u->penalty);
 	nic_uet_credit_free(qp, u->cr);
 	memset(u, 0, sizeof(*u));
+	/* The credit pacers, with the NIC's first UET QP: before any of its
+	 * QPs can be on a send list, whose length they count. */
+	if (nic_uet_pacers_new(n) != 0)
+		return -1;
 	if ((qp->cc.ops->flags & CC_F_CREDIT) && nic_uet_credit_connect(qp, &u->cr) != 0)
 		return -1;
 	if (n->p.uet_spray == NIC_UET_SPRAY_MIXED && !(u->penalty = calloc(n->p.uet_evs, 1)))

@@ -63,6 +63,20 @@ static struct nic_uet_pacer *nic_pacer(const struct nic_qp *qp)
 	return &qp->nic->uet_pacers[qp->port];
 }
 
+int nic_uet_pacers_new(struct nic *n)
+{
+	if (n->uet_pacers)
+		return 0;
+	if (!(n->uet_pacers = calloc(n->n_ports, sizeof(*n->uet_pacers))))
+		return -1;
+	for (uint16_t i = 0; i < n->n_ports; i++) {
+		n->uet_pacers[i].nic = n;
+		n->uet_pacers[i].port = i;
+		sim_new_src(n->sim, &n->uet_pacers[i].src);
+	}
+	return 0;
+}
+
 int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out)
 {
 	struct nic *n = qp->nic;
@@ -71,17 +85,8 @@ int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out)
 	struct pkt_roce f = { 0 };
 	uint64_t rtt;
 
-	if (!c)
+	if (!c || !n->uet_pacers)
 		return -1;
-	if (!n->uet_pacers) {
-		if (!(n->uet_pacers = calloc(n->n_ports, sizeof(*n->uet_pacers))))
-			return -1;
-		for (uint16_t i = 0; i < n->n_ports; i++) {
-			n->uet_pacers[i].nic = n;
-			n->uet_pacers[i].port = i;
-			sim_new_src(n->sim, &n->uet_pacers[i].src);
-		}
-	}
 	if (!(cr = calloc(1, sizeof(*cr))))
 		return -1;
 	cr->qp = qp;
