@@ -100,7 +100,9 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 {
 	f->spdcid = (uint16_t)qp->qpn;
 	if (f->opcode != PKT_OP_ACK) {
-		/* CREDIT, CREDIT_REQ: the credit; no PSN, no mark. */
+		/* CREDIT, CREDIT_REQ: the credit, the EV nic_uet_credit.c
+		 * chose; no PSN, no mark. */
+		f->ev = n->rx_ev;
 		f->uet_credit = f->aeth_msn;
 		f->aeth_msn = 0;
 		f->becn = false;

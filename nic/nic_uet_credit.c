@@ -50,6 +50,19 @@ enum {
 
 static void nic_credit_wait_arm(struct nic_uet_credit *cr);
 
+/* Send a CREDIT or CREDIT_REQ (@op) with @credit's low 24 bits, sprayed
+ * as data is (the QP's next EV, fabric.uet.spray), as the reference
+ * simulator sprays its pulls and RTSs. */
+static void nic_credit_send(struct nic_qp *qp, uint8_t op, uint32_t credit)
+{
+	struct nic *n = qp->nic;
+	uint16_t rx_ev = n->rx_ev;
+
+	n->rx_ev = nic_uet_ev(qp);
+	nic_send_ctl(n, qp, op, 0, 0, credit & PKT_UET_CREDIT_MASK);
+	n->rx_ev = rx_ev;
+}
+
 /* The 64-bit count whose low 24 bits are @wire, nearest to @near. */
 static int64_t nic_credit_extend(int64_t near, uint32_t wire)
 {
@@ -258,8 +271,7 @@ static void nic_credit_ask(struct nic_uet_credit *cr, int64_t target)
 	if (target > cr->target_out)
 		cr->target_out = target;
 	qp->nic->stats.uet_credit_reqs++;
-	nic_send_ctl(qp->nic, qp, PKT_UET_OP_CREDIT_REQ, 0, 0,
-		     (uint32_t)target & PKT_UET_CREDIT_MASK);
+	nic_credit_send(qp, PKT_UET_OP_CREDIT_REQ, (uint32_t)target);
 	nic_credit_wait_arm(cr);
 }
 
@@ -386,8 +398,7 @@ static int64_t nic_credit_pull(struct nic_uet_credit *cr, int64_t slow)
 		cr->granted_out += slow;
 	}
 	qp->nic->stats.uet_credits++;
-	nic_send_ctl(qp->nic, qp, PKT_UET_OP_CREDIT, 0, 0,
-		     (uint32_t)cr->granted_out & PKT_UET_CREDIT_MASK);
+	nic_credit_send(qp, PKT_UET_OP_CREDIT, (uint32_t)cr->granted_out);
 	return cr->granted_out - prev;
 }
 
