@@ -105,7 +105,8 @@ fields="frame.number frame.time_epoch frame.len frame.protocols ip.src ip.dst ip
 	uet.pds.sack_count uet.pds.nack_code uet.pds.nack_psn uet.pds.nack.retx uet.ses.opcode
 	uet.ses.som uet.ses.eom uet.ses.hd uet.ses.message_id uet.ses.buffer_offset
 	uet.ses.initiator uet.ses.header_data uet.ses.reserved uet.ses.payload_length
-	uet.ses.message_offset uet.ses.request_length uet.payload_len uet.trimmed _ws.malformed
+	uet.ses.message_offset uet.ses.request_length uet.payload_len uet.trimmed uet.pds.ctl_type
+	uet.pds.credit uet.pds.credit_target uet.pds.ccc_id _ws.malformed
 	_ws.expert.severity _ws.expert.message"
 fargs=()
 for f in $fields; do fargs+=(-e "$f"); done
@@ -667,6 +668,21 @@ cases = [ # (frame, result, {field: value, "": absent})
     # Trimmed inside its PDS header, and the same 6 SES bytes not trimmed.
     (frame(req(0x00, b"\0" * 8, 0)[:10], dscp=50), "E", {}),
     (frame(req(0x00, b"\0" * 8, 0)[:18]), "E", {}),
+    # Receiver credit: a CREDIT (control type 7) of 0x123 units, a CREDIT_REQ
+    # (8), a reserved control type (12), a RUD_CC_REQ with its CC state
+    # (CCC_ID 1, target 0xABC) and the SES header after it, and one whose
+    # UDP length ends inside its CC state.
+    (frame(struct.pack(">HHIHHI", 11 << 11 | 7 << 7, 0, 0, 0x100, 0x101, 0x123)), "OK",
+     {"uet.pds.ctl_type": "7", "uet.pds.credit": "291", "uet.pds.dpdcid": "0x0101"}),
+    (frame(struct.pack(">HHIHHI", 11 << 11 | 8 << 7, 0, 0, 0x101, 0x100, 0xFFFFFF)), "OK",
+     {"uet.pds.ctl_type": "8", "uet.pds.credit": "16777215"}),
+    (frame(struct.pack(">HHIHHI", 11 << 11 | 12 << 7, 0, 0, 0x100, 0x101, 0)), "E", {}),
+    (frame(struct.pack(">HhIHHI", 13 << 11 | 3 << 7, 0, 5, 0x100, 0x101, 0x01000ABC) +
+           req(0x00, struct.pack(">HHI", 0, 1000, 1000), 1000, psn=5)[12:]), "OK",
+     {"uet.pds.ccc_id": "0x01", "uet.pds.credit_target": "2748", "uet.pds.psn": "5",
+      "uet.ses.payload_length": "1000", "uet.ses.message_offset": "1000", "uet.payload_len": "1000"}),
+    (frame(struct.pack(">HhIHHI", 13 << 11 | 3 << 7, 0, 5, 0x100, 0x101, 0x01000ABC), udp_len=8 + 14),
+     "E", {}),
     # A payload length field of 999 on 1000 bytes of payload.
     (frame(req(0x00, struct.pack(">HHI", 0, 999, 1000), 1000, psn=6)), "W",
      {"uet.ses.payload_length": "999"}),
