@@ -645,6 +645,15 @@ static __attribute__((noinline)) void nic_rx_data_int(struct nic *n, struct nic_
 	n->rx_int = NULL;
 }
 
+/* A loss reported (a PSN sequence NAK, UET's NACKs): to the QP's algorithm. */
+static void nic_cc_nak(struct nic *n, struct nic_qp *qp)
+{
+	if (qp->cc.ops->on_nak) {
+		qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
+		nic_cc_apply(qp);
+	}
+}
+
 /* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the
  * responder holds beyond) or a NACK of a trimmed packet; either tells
  * EV recycling how its EV fared. */
@@ -659,28 +668,21 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 			    h->aeth_syndrome == PKT_UET_SYND_TRIMMED ? NIC_UET_FEEDBACK_TRIM
 			    : marked				      ? NIC_UET_FEEDBACK_ECN
 								      : 0);
-	if (!nic_uet_rud(n) && (h->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
-				  h->aeth_syndrome == PKT_UET_SYND_ROD_OOO)) {
-		/* ROD: go back to the PSN the NACK names (go-back-N). */
+	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+	    (!nic_uet_rud(n) && h->aeth_syndrome == PKT_UET_SYND_ROD_OOO)) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
-		nic_req_nak(qp, h->psn, 0);
-		if (qp->cc.ops->on_nak) {
-			qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
-			nic_cc_apply(qp);
+		if (!nic_uet_rud(n)) {
+			/* ROD: go back to the PSN the NACK names (go-back-N). */
+			nic_req_nak(qp, h->psn, 0);
+		} else {
+			nic_uet_nacked(qp, h->psn);
+			/* A NACKed packet is no longer in flight, and the timer
+			 * times what is (as UET's does, from the oldest packet in
+			 * flight): an answer from the receiver restarts it. */
+			nic_rto_restart(qp);
 		}
-	} else if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED) {
-		n->stats.naks_rx++;
-		qp->stats.naks_rx++;
-		nic_uet_nacked(qp, h->psn);
-		/* A NACKed packet is no longer in flight, and the timer times
-		 * what is (as UET's does, from the oldest packet in flight):
-		 * an answer from the receiver restarts it. */
-		nic_rto_restart(qp);
-		if (qp->cc.ops->on_nak) {
-			qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
-			nic_cc_apply(qp);
-		}
+		nic_cc_nak(n, qp);
 	} else if (h->aeth_syndrome == PKT_AETH_ACK_UNLIMITED ||
 		   h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
 		/* A SACK's psn is the expected PSN; an ACK's the last in order. */
@@ -723,10 +725,7 @@ static void nic_rx_ack(struct nic *n, struct nic_qp *qp, const struct rte_mbuf *
 		qp->stats.naks_rx++;
 		if (h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
 			nic_req_nak(qp, h->psn, h->aeth_msn);
-			if (qp->cc.ops->on_nak) {
-				qp->cc.ops->on_nak(&qp->cc, n->sim->now_ps);
-				nic_cc_apply(qp);
-			}
+			nic_cc_nak(n, qp);
 		} else {
 			/* A request refused (rxe_comp.c's statuses): it fails, with the QP. */
 			nic_req_refused(qp, h->psn,

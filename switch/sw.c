@@ -103,32 +103,24 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 }
 
 /* UET (sw_params.uet_trim_bytes): a data frame the MMU refused for want
- * of buffer (@why) is trimmed instead (pkt_uet_trim: its headers kept,
- * its payload cut, the trimmed DSCP) and offered again on that DSCP's
- * class, toward the same port; refused again, it drops. Returns whether
- * it took the frame (queued, or dropped and counted). */
+ * of buffer (@adm's reason) is trimmed instead (pkt_uet_trim: its headers
+ * kept, its payload cut, the trimmed DSCP) and offered again on that
+ * DSCP's class, toward the same port. Returns whether it was admitted,
+ * with *@prio, *@tc and *@adm those of the trimmed frame (queued by the
+ * caller as any admitted frame); false with *@adm the refusal to count
+ * (the first when it was not trimmed, else the second). */
 static __attribute__((noinline, cold)) bool sw_trim(struct sw *s, uint16_t in_port,
-						    struct rte_mbuf *m, struct port *op, uint8_t why)
+						    struct rte_mbuf *m, struct port *op, uint8_t *prio,
+						    uint8_t *tc, struct sw_admit *adm)
 {
-	struct pkt_meta *pm = pkt_meta(m);
-	struct sw_admit adm;
-	uint8_t prio, tc;
-
-	if ((why != SW_DROP_BUFFER && why != SW_DROP_THRESHOLD) ||
+	if ((adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD) ||
 	    pkt_uet_trim(m, s->p.uet_trim_bytes, s->p.uet_trim_dscp) != 0)
 		return false;
-	prio = s->dscp_to_prio[s->p.uet_trim_dscp];
-	tc = s->prio_to_tc[prio];
-	if (sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0) {
-		s->px[op->index].stats.drops[adm.drop]++;
-		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
-		return true;
-	}
+	*prio = s->dscp_to_prio[s->p.uet_trim_dscp];
+	*tc = s->prio_to_tc[*prio];
+	if (sw_mmu_admit(s, in_port, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) != 0)
+		return false;
 	s->stats.trims++;
-	memcpy(pkt_data(m), port_l2(op), PORT_L2_BYTES);
-	pm->tc = tc;
-	s->stats.fwd_pkts++;
-	port_enqueue_tag(op, m, tc, pm->frame_bytes, sw_tag(in_port, prio, adm.pool));
 	return true;
 }
 
@@ -200,10 +192,9 @@ static inline __attribute__((always_inline)) void sw_rx_body(void *owner, struct
 	op = &s->ports[out];
 	if (int_on && pm->kind == PKT_KIND_DATA)
 		int_tag = sw_int_reserve(s, m);
-	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0)) {
-		if (s->p.uet_trim_bytes && pm->kind == PKT_KIND_DATA &&
-		    sw_trim(s, in_port, m, op, adm.drop))
-			return;
+	if (unlikely(sw_mmu_admit(s, in_port, prio, op, tc, pm->frame_bytes, &adm) != 0) &&
+	    !(s->p.uet_trim_bytes && pm->kind == PKT_KIND_DATA &&
+	      sw_trim(s, in_port, m, op, &prio, &tc, &adm))) {
 		s->px[out].stats.drops[adm.drop]++;
 		sw_drop(s, m, (enum sw_drop_reason)adm.drop);
 		return;
