@@ -217,6 +217,7 @@ static int exp_traffic(const struct cfg_node *t, void *params, char err[CFG_ERR_
 		assert(ctx.admitted && e->n_msgs - first <= ctx.est.msgs &&
 		       g->n_ops - ops <= ctx.est.ops && g->n_deps - deps <= ctx.est.deps &&
 		       e->n_colls - colls <= ctx.est.colls && e->n_steps - steps <= ctx.est.steps);
+		(void)ops, (void)deps, (void)colls, (void)steps; /* read by the assert only */
 		e->workloads[e->n_workloads - 1].est = ctx.est;
 		e->qp_pairs_est += ctx.est.qp_pairs;
 	}

@@ -40,7 +40,7 @@ int plot_fclose(const struct plot_ctx *x, FILE *f, const char *name, char err[CF
 	int bad = ferror(f);
 
 	if (fclose(f) != 0 || bad) {
-		snprintf(err, CFG_ERR_BYTES, "%.400s/%s: cannot write: %s", x->out, name,
+		snprintf(err, CFG_ERR_BYTES, "%.300s/%.100s: cannot write: %.60s", x->out, name,
 			 strerror(bad ? EIO : errno));
 		return -EIO;
 	}

@@ -111,7 +111,10 @@ int swp_write_table(const char *path, void (*fill)(FILE *, const void *), const 
 	char tmp[SWP_PATH_BYTES + 8];
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
+		fprintf(stderr, "fabemu: %.400s...: path too long\n", path);
+		return -ENAMETOOLONG;
+	}
 	if (!(f = cfg_fopen_out(tmp))) {
 		fprintf(stderr, "fabemu: %s: cannot write: %s\n", tmp, strerror(errno));
 		return -errno;
