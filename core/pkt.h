@@ -272,6 +272,7 @@ struct pkt_roce {
 	 * ACK with syndrome PKT_AETH_NAK_PSN_SEQ is an ACK_CC whose CACK_PSN
 	 * is psn - 1 and whose SACK bitmap (sack_bits) starts at aeth_msn;
 	 * syndrome PKT_UET_SYND_TRIMMED is a NACK of a trimmed packet,
+	 * PKT_UET_SYND_TRIMMED_LAST one of a packet trimmed on the last hop,
 	 * PKT_UET_SYND_ROD_OOO one of a packet out of order (ROD) */
 	uint16_t ev;            /* entropy value: the UDP source port (0: addr.udp_sport) */
 	uint16_t spdcid;        /* source PDC: the sender's QP number */

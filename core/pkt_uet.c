@@ -37,6 +37,7 @@ static int pkt_uet_plan_of(const struct pkt_roce *f, struct pkt_uet_plan *p)
 	if (op == PKT_OP_ACK) {
 		p->kind = PKT_KIND_ACK;
 		if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+		    f->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST ||
 		    f->aeth_syndrome == PKT_UET_SYND_ROD_OOO) {
 			p->type = PKT_UET_TYPE_NACK;
 			p->hdr_bytes = PKT_UET_PDS_NACK_BYTES;
@@ -152,8 +153,9 @@ static void pkt_uet_write_hdrs(uint8_t *pds, const struct pkt_roce *f, const str
 	}
 	case PKT_UET_TYPE_NACK:
 		flags = (f->becn ? PKT_UET_ACK_F_M : 0) | (f->uet_retx ? PKT_UET_ACK_F_RETX : 0);
-		pds[2] = f->aeth_syndrome == PKT_UET_SYND_ROD_OOO ? PKT_UET_NACK_ROD_OOO
-								  : PKT_UET_NACK_TRIMMED;
+		pds[2] = f->aeth_syndrome == PKT_UET_SYND_ROD_OOO	    ? PKT_UET_NACK_ROD_OOO
+			 : f->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST ? PKT_UET_NACK_TRIMMED_LASTHOP
+									 : PKT_UET_NACK_TRIMMED;
 		pkt_put32(pds + 4, f->psn & PKT_24BIT_MASK);
 		break;
 	default: /* ACK, ACK_CC */

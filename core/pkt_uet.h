@@ -61,7 +61,10 @@ enum {
 	PKT_UET_ACK_F_RETX = 0x10,    /* acknowledges a retransmission */
 	PKT_UET_ACK_F_M = 0x20,       /* the acknowledged packet was CE-marked */
 	/* NACK codes */
-	PKT_UET_NACK_TRIMMED = 0x01,  /* the packet was trimmed on its way */
+	PKT_UET_NACK_TRIMMED = 0x01,  /* the packet was trimmed on its way (UET_TRIMMED) */
+	PKT_UET_NACK_TRIMMED_LASTHOP = 0x02, /* ... by the switch before its receiver
+				       * (UET_TRIMMED_LASTHOP: it came on the last-hop
+				       * trimmed DSCP) */
 	PKT_UET_NACK_ROD_OOO = 0x0D,  /* ROD: a packet out of order (NACK_PSN: the one expected) */
 	/* SES standard request: opcodes (low 6 bits of byte 0) and flags
 	 * (low 6 bits of byte 1; the version in its top 2 bits, 0) */
@@ -78,6 +81,8 @@ enum {
 	PKT_UET_SYND_TRIMMED = 0x7F,
 	/* ... and of a NACK of an out-of-order packet on ROD */
 	PKT_UET_SYND_ROD_OOO = 0x7E,
+	/* ... and of a NACK of a packet trimmed on the last hop */
+	PKT_UET_SYND_TRIMMED_LAST = 0x7D,
 
 	/* The opcodes the builders and pkt_view_bth give UET's credit
 	 * control packets (outside RC's opcodes and CNP's 0x81) */

@@ -354,6 +354,7 @@ static inline uint8_t pkt_view_uet_opcode(uint8_t ses_op, uint8_t ses_flags)
  * PKT_AETH_NAK_PSN_SEQ, psn CACK_PSN + 1, aeth_msn the bitmap's first PSN
  * and sack_bits the bitmap; a NACK is PKT_OP_ACK with psn its NACK_PSN
  * and syndrome PKT_UET_SYND_TRIMMED (code trimmed),
+ * PKT_UET_SYND_TRIMMED_LAST (code trimmed on the last hop),
  * PKT_UET_SYND_ROD_OOO (code ROD out of order) or PKT_AETH_NAK_REM_OP
  * (any other code). A request with CC state (RUD_CC_REQ, ROD_CC_REQ) is
  * read as the request, with uet_cc set and its credit target in
@@ -442,9 +443,10 @@ static inline __attribute__((cold)) int pkt_view_uet(struct pkt_view *v, const u
 		if (len < off + PKT_UET_PDS_NACK_BYTES)
 			return -EINVAL;
 		v->opcode = PKT_OP_ACK;
-		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED   ? PKT_UET_SYND_TRIMMED
-				   : pds[2] == PKT_UET_NACK_ROD_OOO ? PKT_UET_SYND_ROD_OOO
-								    : PKT_AETH_NAK_REM_OP;
+		v->aeth_syndrome = pds[2] == PKT_UET_NACK_TRIMMED	    ? PKT_UET_SYND_TRIMMED
+				   : pds[2] == PKT_UET_NACK_TRIMMED_LASTHOP ? PKT_UET_SYND_TRIMMED_LAST
+				   : pds[2] == PKT_UET_NACK_ROD_OOO	    ? PKT_UET_SYND_ROD_OOO
+									    : PKT_AETH_NAK_REM_OP;
 		v->aeth_msn = 0;
 		v->acked_psn = v->psn;
 		return 0;

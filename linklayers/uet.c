@@ -23,6 +23,7 @@ struct uet_settings {
 	uint32_t trim_bytes;      /* frame bytes a trimmed packet keeps; 0: auto (its
 				   * headers through the SES header) */
 	uint8_t trim_dscp;        /* DSCP of trimmed packets (their class) */
+	uint8_t trim_last_dscp;   /* ... of those trimmed on the last hop */
 	int spray;                /* enum nic_uet_spray */
 	int delivery;             /* 0 RUD (unordered), 1 ROD (ordered) */
 	uint32_t evs;             /* entropy values per connection */
@@ -61,6 +62,9 @@ static const struct cfg_key uet_keys[] = {
 	  .doc = "frame bytes a trimmed packet keeps: auto (64: Ethernet, IPv4, UDP, the PDS header and 6 bytes of the SES header) or a size, 64 up" },
 	{ "trim_dscp", CFG_KEY_UINT, "50", .off = offsetof(struct uet_settings, trim_dscp), .size = 1,
 	  .max = 63, .doc = "DSCP a switch gives a trimmed packet (its class; 50 is priority 6, strict by default); no data may use it" },
+	{ "trim_lasthop_dscp", CFG_KEY_UINT, "51", .off = offsetof(struct uet_settings, trim_last_dscp),
+	  .size = 1, .max = 63,
+	  .doc = "DSCP a switch gives a packet it trims on the last hop, toward its receiver (UET's DSCP_TRIMMED_LASTHOP; 51 is priority 6 too), which the receiver NACKs with code UET_TRIMMED_LASTHOP; equal to trim_dscp, no trim is told apart; no data may use it" },
 	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
 	  .names = uet_spray_names,
 	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again), mixed (recycle, else a cycle that skips EVs penalised by marks and trims)" },
@@ -126,13 +130,27 @@ static int uet_rud_document(const struct exp *e, char err[CFG_ERR_BYTES])
 	return 0;
 }
 
-/* Where fabric.uet.trim_dscp was given, else @ll (the default's place). */
-static const struct cfg_node *uet_trim_dscp_node(const struct exp *e, const struct cfg_node *ll)
+/* Where fabric.uet.@key was given, else @ll (the default's place). */
+static const struct cfg_node *uet_given_node(const struct exp *e, const struct cfg_node *ll,
+					     const char *key)
 {
 	const struct cfg_node *u = uet_key_node(e, "fabric", "uet");
-	const struct cfg_node *d = u ? cfg_get(u, "trim_dscp") : NULL;
+	const struct cfg_node *d = u ? cfg_get(u, key) : NULL;
 
 	return d && !d->dflt ? d : ll;
+}
+
+/* With trimming on, no data may use a trimmed DSCP: fabric.uet.@key
+ * (@dscp) against a message's DSCP (@what, @data). */
+static int uet_trim_dscp_check(const struct exp *e, const struct cfg_node *ll, const char *key,
+			       uint8_t dscp, uint8_t data, const char *what,
+			       char err[CFG_ERR_BYTES])
+{
+	if (dscp != data)
+		return 0;
+	cfg_errorf(err, uet_given_node(e, ll, key),
+		   "fabric.uet.%s %u is %s: every data packet would read as trimmed", key, dscp, what);
+	return -EINVAL;
 }
 
 /* What UET does not carry here, refused at the key that asks for it:
@@ -174,19 +192,19 @@ static int uet_exp_check(const struct exp *e, char err[CFG_ERR_BYTES])
 			cfg_errorf(err, ll, "fabric.link_layer: uet models WRITEs and SENDs; RDMA READ is not modelled over UET");
 			return -EINVAL;
 		}
-		if (u->trim && e->msgs[i].dscp == u->trim_dscp) {
-			cfg_errorf(err, uet_trim_dscp_node(e, ll),
-				   "fabric.uet.trim_dscp %u is the DSCP of data packets: every one would read as trimmed",
-				   u->trim_dscp);
+		if (u->trim &&
+		    (uet_trim_dscp_check(e, ll, "trim_dscp", u->trim_dscp, e->msgs[i].dscp,
+					 "the DSCP of data packets", err) != 0 ||
+		     uet_trim_dscp_check(e, ll, "trim_lasthop_dscp", u->trim_last_dscp,
+					 e->msgs[i].dscp, "the DSCP of data packets", err) != 0))
 			return -EINVAL;
-		}
 	}
-	if (u->trim && u->trim_dscp == e->nic.data_dscp) {
-		cfg_errorf(err, uet_trim_dscp_node(e, ll),
-			   "fabric.uet.trim_dscp %u is nic.data_dscp: every data packet would read as trimmed",
-			   u->trim_dscp);
+	if (u->trim &&
+	    (uet_trim_dscp_check(e, ll, "trim_dscp", u->trim_dscp, e->nic.data_dscp,
+				 "nic.data_dscp", err) != 0 ||
+	     uet_trim_dscp_check(e, ll, "trim_lasthop_dscp", u->trim_last_dscp, e->nic.data_dscp,
+				 "nic.data_dscp", err) != 0))
 		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -218,6 +236,7 @@ static void uet_switch_params(const struct exp *e, struct sw_params *sp)
 	sp->ll = &pkt_ll_uet;
 	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : PKT_MIN_FRAME_BYTES) : 0;
 	sp->uet_trim_dscp = u->trim_dscp;
+	sp->uet_trim_last_dscp = u->trim_last_dscp;
 }
 
 static void uet_nic_params(const struct exp *e, struct nic_params *np)
@@ -233,6 +252,8 @@ static void uet_nic_params(const struct exp *e, struct nic_params *np)
 	np->uet_evs = u->evs;
 	/* Without trimming no packet carries the DSCP: 64 matches none. */
 	np->uet_trim_dscp = u->trim ? u->trim_dscp : 64;
+	/* The same DSCP for both: no trim is told apart (all UET_TRIMMED). */
+	np->uet_trim_last_dscp = u->trim && u->trim_last_dscp != u->trim_dscp ? u->trim_last_dscp : 64;
 	np->uet_seed = e->seed;
 	np->uet_rod = u->delivery == 1;
 	np->recovery = np->uet_rod ? NIC_RECOVERY_GBN : NIC_RECOVERY_SR;

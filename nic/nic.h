@@ -98,6 +98,8 @@ struct nic_params {
 	/* UET (ll pkt_ll_uet): set at assembly from fabric.uet, not keys */
 	uint8_t uet_spray;          /* enum nic_uet_spray */
 	uint8_t uet_trim_dscp;      /* DSCP of a trimmed packet: such data is NACKed */
+	uint8_t uet_trim_last_dscp; /* ... of one trimmed on the last hop: NACKed with code
+				     * UET_TRIMMED_LASTHOP (equal to uet_trim_dscp: never) */
 	uint8_t uet_rod;            /* reliable ordered delivery (ROD_REQ, go-back-N,
 				     * NACKs of packets out of order); 0: RUD */
 	uint32_t uet_evs;           /* entropy values a connection sprays over, >= 1 */

@@ -78,7 +78,7 @@ void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn
 	} else if (opcode != PKT_OP_ACK) {
 		/* UET's CREDIT and CREDIT_REQ: counted by nic_uet_credit.c */
 	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_uet_rud(n)) ||
-		   syndrome == PKT_UET_SYND_TRIMMED) {
+		   syndrome == PKT_UET_SYND_TRIMMED || syndrome == PKT_UET_SYND_TRIMMED_LAST) {
 		qp->unacked_pkts = 0;
 		n->stats.naks_tx++;
 		qp->stats.naks_tx++;
@@ -113,7 +113,8 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 	f->uet_retx = n->rx_retx;
 	if (f->aeth_syndrome != PKT_AETH_ACK_UNLIMITED)
 		f->becn = n->rx_ce;
-	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED)
+	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+	    f->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST)
 		return;
 	if (!nic_uet_rud(n)) {
 		/* ROD: a go-back-N NAK is a NACK of a packet out of order. */
@@ -476,20 +477,24 @@ nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m, const struct p
 	}
 }
 
-/* UET: a data packet. One a switch trimmed (the trimmed DSCP) is NACKed
- * at once unless it was received already; the others are taken as on
- * RoCE. Either answer carries the packet's EV and CE mark back. */
+/* UET: a data packet. One a switch trimmed (a trimmed DSCP) is NACKed at
+ * once unless it was received already, with code UET_TRIMMED_LASTHOP when
+ * it came on the last-hop trimmed DSCP; the others are taken as on RoCE.
+ * Either answer carries the packet's EV and CE mark back. */
 static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_qp *qp,
 						      struct rte_mbuf *m, const struct pkt_view *h)
 {
+	bool last = h->cls == n->p.uet_trim_last_dscp;
+	bool trimmed = last || h->cls == n->p.uet_trim_dscp;
+
 	n->rx_ev = h->sport;
 	n->rx_ce = pkt_view_ce(h);
 	n->rx_retx = h->retx;
 	n->rx_psn = h->psn;
 	if (h->uet_cc)
 		/* RCCC: its credit target; a trimmed one asks for credit for its resend. */
-		nic_uet_credit_target(qp, h->aeth_msn, h->cls == n->p.uet_trim_dscp);
-	if (h->cls == n->p.uet_trim_dscp) {
+		nic_uet_credit_target(qp, h->aeth_msn, trimmed);
+	if (trimmed) {
 		int32_t d = nic_psn_diff(h->psn, qp->expected_psn);
 
 		n->stats.rx_trimmed++;
@@ -499,7 +504,8 @@ static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_
 		else if (d > 0 && !nic_uet_rud(n))
 			nic_rx_data(n, qp, m, h); /* ROD: out of order, NACKed as such */
 		else
-			nic_send_ctl(n, qp, PKT_OP_ACK, h->psn, PKT_UET_SYND_TRIMMED, 0);
+			nic_send_ctl(n, qp, PKT_OP_ACK, h->psn,
+				     last ? PKT_UET_SYND_TRIMMED_LAST : PKT_UET_SYND_TRIMMED, 0);
 	} else if (h->ses_cut) {
 		n->stats.rx_malformed++; /* cut short, and not by a trim */
 	} else {
@@ -656,7 +662,9 @@ static void nic_cc_nak(struct nic *n, struct nic_qp *qp)
 
 /* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the
  * responder holds beyond) or a NACK of a trimmed packet; either tells
- * EV recycling how its EV fared. */
+ * EV recycling how its EV fared. A packet trimmed on the last hop says
+ * nothing against its path (the receiver's port was full, whatever the
+ * path): its EV fares as an ACK's would (as uet-htsim's, UecSrc::processNack). */
 static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_qp *qp,
 						     const struct rte_mbuf *m,
 						     const struct pkt_view *h)
@@ -669,6 +677,7 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 			    : marked				      ? NIC_UET_FEEDBACK_ECN
 								      : 0);
 	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
+	    h->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST ||
 	    (!nic_uet_rud(n) && h->aeth_syndrome == PKT_UET_SYND_ROD_OOO)) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;

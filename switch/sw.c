@@ -102,25 +102,33 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
+static bool sw_port_is_switch(const struct port *p);
+
 /* UET (sw_params.uet_trim_bytes): a data frame the MMU refused for want
  * of buffer (@adm's reason) is trimmed instead (pkt_uet_trim: its headers
- * kept, its payload cut, the trimmed DSCP) and offered again on that
- * DSCP's class, toward the same port. Returns whether it was admitted,
- * with *@prio, *@tc and *@adm those of the trimmed frame (queued by the
- * caller as any admitted frame); false with *@adm the refusal to count
- * (the first when it was not trimmed, else the second). */
+ * kept, its payload cut, the trimmed DSCP, or the last-hop one when @op
+ * leads to an endpoint rather than a switch, as UET's DSCP_TRIMMED and
+ * DSCP_TRIMMED_LASTHOP) and offered again on that DSCP's class, toward
+ * the same port. Returns whether it was admitted, with *@prio, *@tc and
+ * *@adm those of the trimmed frame (queued by the caller as any admitted
+ * frame); false with *@adm the refusal to count (the first when it was
+ * not trimmed, else the second). */
 static __attribute__((noinline, cold)) bool sw_trim(struct sw *s, uint16_t in_port,
 						    struct rte_mbuf *m, struct port *op, uint8_t *prio,
 						    uint8_t *tc, struct sw_admit *adm)
 {
+	bool last = op->peer && !sw_port_is_switch(op->peer);
+	uint8_t dscp = last ? s->p.uet_trim_last_dscp : s->p.uet_trim_dscp;
+
 	if ((adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD) ||
-	    pkt_uet_trim(m, s->p.uet_trim_bytes, s->p.uet_trim_dscp) != 0)
+	    pkt_uet_trim(m, s->p.uet_trim_bytes, dscp) != 0)
 		return false;
-	*prio = s->dscp_to_prio[s->p.uet_trim_dscp];
+	*prio = s->dscp_to_prio[dscp];
 	*tc = s->prio_to_tc[*prio];
 	if (sw_mmu_admit(s, in_port, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) != 0)
 		return false;
 	s->stats.trims++;
+	s->stats.trims_last += last;
 	return true;
 }
 
@@ -218,6 +226,13 @@ SW_RX_COPY(sw_rx, false, false)
 SW_RX_COPY(sw_rx_int, true, false)
 SW_RX_COPY(sw_rx_agg, false, true)
 SW_RX_COPY(sw_rx_int_agg, true, true)
+
+/* Whether @p is a port of a switch of this layer (else an endpoint's). */
+static bool sw_port_is_switch(const struct port *p)
+{
+	return p->ops->rx == sw_rx || p->ops->rx == sw_rx_int || p->ops->rx == sw_rx_agg ||
+	       p->ops->rx == sw_rx_int_agg;
+}
 
 /* A frame leaves a queue of @p: give its buffer back (with @agg, unless
  * it holds none: SW_TAG_NOBUF), mark it at dequeue, and with @int_on fill

@@ -120,6 +120,8 @@ struct sw_params {
 				       * trimmed to this many bytes (pkt_uet_trim) and
 				       * queued again on uet_trim_dscp's class; 0: dropped */
 	uint8_t uet_trim_dscp;        /* UET: the DSCP of a trimmed frame */
+	uint8_t uet_trim_last_dscp;   /* UET: ... of one trimmed toward an endpoint (the
+				       * last hop: DSCP_TRIMMED_LASTHOP) */
 	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
 	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */
@@ -199,6 +201,7 @@ struct sw_stats {
 	uint64_t fecn_marked;             /* IB frames marked FECN (IB CC, fabric.ib_cc) */
 	uint64_t storms;                  /* queues the watchdog declared stormed */
 	uint64_t trims;                   /* UET: frames trimmed and queued (not dropped) */
+	uint64_t trims_last;              /* UET: of which toward an endpoint (the last hop) */
 	uint64_t drops[SW_DROP_N];        /* by reason */
 	uint64_t int_full;                /* INT on: data frames forwarded without a
 					   * record, their stack full (PKT_INT_MAX_HOPS) */

@@ -66,6 +66,7 @@ static const struct metric sw_agg_rows[] = {
 
 static const struct metric sw_uet_rows[] = {
 	SW_SUM("uet.trimmed", trims, "data packets switches trimmed (headers kept, payload cut) instead of dropping"),
+	SW_SUM("uet.trimmed_last_hop", trims_last, "of those, trimmed on the last hop (toward their receiver: DSCP_TRIMMED_LASTHOP)"),
 };
 
 const struct metric_table sw_metrics_agg = METRIC_TABLE("switch", sw_agg_rows);

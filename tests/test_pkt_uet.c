@@ -247,6 +247,22 @@ static void test_uet_control(void)
 	CU_ASSERT_EQUAL(g.psn, 1234);
 	rte_pktmbuf_free(m);
 
+	/* ... trimmed on the last hop: code UET_TRIMMED_LASTHOP (0x02), with M. */
+	f = tu_frame(PKT_OP_ACK, 0);
+	f.psn = 4321;
+	f.aeth_syndrome = PKT_UET_SYND_TRIMMED_LAST;
+	f.becn = true;
+	m = tu_build(&f);
+	pds = pkt_data(m) + TU_PDS;
+	CU_ASSERT_EQUAL(pds[0] >> 3, 10);
+	CU_ASSERT_EQUAL(pds[2], 0x02);
+	CU_ASSERT_EQUAL(tu_get32(pds + 4), 4321);
+	CU_ASSERT_EQUAL_FATAL(pkt_parse_ll(PKT_LL_UET, m, &g), 0);
+	CU_ASSERT_EQUAL(g.aeth_syndrome, PKT_UET_SYND_TRIMMED_LAST);
+	CU_ASSERT_EQUAL(g.psn, 4321);
+	CU_ASSERT(g.becn);
+	rte_pktmbuf_free(m);
+
 	/* ROD: a request of type 3; a NACK of a packet out of order, code 0x0D. */
 	f = tu_frame(PKT_OP_WRITE_ONLY, 100);
 	f.uet_rod = 1;

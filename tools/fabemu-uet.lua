@@ -24,7 +24,9 @@
 -- trimmed raises an expert warning (group Protocol). A frame whose IPv4
 -- DSCP is the trimmed DSCP (preference uet.trim_dscp, 50 as
 -- fabric.uet.trim_dscp's default) is marked "[trimmed]" in the Info column
--- with an expert note; "RETX" there marks a retransmission, or an ACK or
+-- with an expert note, and one on the last-hop trimmed DSCP (preference
+-- uet.trim_lasthop_dscp, 51 as fabric.uet.trim_lasthop_dscp's default)
+-- "[trimmed, last hop]"; "RETX" there marks a retransmission, or an ACK or
 -- NACK answering one. A trimmed request keeps its PDS header and as much
 -- of its SES header as the trim left (fabemu's default, 64 frame bytes,
 -- leaves 6 of its 44: opcode, flags, message id): the fields that are
@@ -36,7 +38,8 @@
 --
 -- Use:  tshark -X lua_script:/path/to/fabemu-uet.lua -r capture.pcap
 -- or copy the file into ~/.local/lib/wireshark/plugins/. Preferences:
--- uet.trim_dscp (another trimmed DSCP: -o uet.trim_dscp:46) and
+-- uet.trim_dscp (another trimmed DSCP: -o uet.trim_dscp:46),
+-- uet.trim_lasthop_dscp (likewise for trims on the last hop) and
 -- uet.psn_bits, the width of the PSN arithmetic that turns the SACK bitmap
 -- into PSNs: 24 (fabemu's PSNs wrap at 2^24, so CACK_PSN 0xFFFFFF, nothing
 -- received yet, has its bitmap start at PSN 0) or 32 (UET's field).
@@ -222,6 +225,8 @@ p.experts = { e_bad, e_trim, e_undec, e_plen }
 
 p.prefs.trim_dscp = Pref.uint("Trimmed DSCP", 50,
 	"IPv4 DSCP that marks a trimmed packet (fabemu's fabric.uet.trim_dscp)")
+p.prefs.trim_lasthop_dscp = Pref.uint("Last-hop trimmed DSCP", 51,
+	"IPv4 DSCP that marks a packet trimmed on the last hop (fabemu's fabric.uet.trim_lasthop_dscp)")
 p.prefs.psn_bits = Pref.uint("PSN width (bits)", 24,
 	"Bits of PSN arithmetic for the SACK PSNs: 24 as fabemu counts (its PSNs wrap at 2^24), 32 as UET's field")
 
@@ -362,7 +367,8 @@ function p.dissector(tvb, pinfo, tree)
 	local t = tree:add(p, tvb())
 	t:add(f_ev, pinfo.src_port):set_generated()
 	local d = dscp()
-	local trimmed = d ~= nil and d == p.prefs.trim_dscp
+	local last_hop = d ~= nil and d == p.prefs.trim_lasthop_dscp
+	local trimmed = last_hop or (d ~= nil and d == p.prefs.trim_dscp)
 	local function bad(msg)
 		t:add_proto_expert_info(e_bad, msg)
 		pinfo.cols.info = "UET [Malformed: " .. msg .. "]"
@@ -528,9 +534,17 @@ function p.dissector(tvb, pinfo, tree)
 		if is_req and nh == NH_REQ_STD and ses_n < SES_STD_BYTES then
 			what = string.format("its SES header after %d of %d bytes", ses_n, SES_STD_BYTES)
 		end
-		ti:add_proto_expert_info(e_trim, string.format("Trimmed packet (DSCP %d): a switch cut %s",
-			d, what))
-		tags = tags .. " [trimmed]"
+		local where = ""
+		if last_hop then
+			where = " on the last hop"
+		end
+		ti:add_proto_expert_info(e_trim, string.format("Trimmed packet (DSCP %d): a switch%s cut %s",
+			d, where, what))
+		if last_hop then
+			tags = tags .. " [trimmed, last hop]"
+		else
+			tags = tags .. " [trimmed]"
+		end
 	end
 	t:append_text(", " .. info .. tags)
 	pinfo.cols.info = info .. tags

@@ -1105,8 +1105,12 @@ exp uet-read "uet-read.yaml:3:22: fabric.link_layer: uet models WRITEs and SENDs
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, op: read}]" "fabric: {link_layer: uet}"
 exp uet-trim-small "uet-trim-small.yaml:3:45: size 60 bytes is below the minimum 64 bytes" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_bytes: 60B}}"
-exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP of data packets: every one would read as trimmed" \
+exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP of data packets: every data packet would read as trimmed" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_dscp: 26}}"
+exp uet-trim-last-dscp "uet-trim-last-dscp.yaml:3:52: fabric.uet.trim_lasthop_dscp 26 is the DSCP of data packets: every data packet would read as trimmed" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_lasthop_dscp: 26}}"
+exp uet-trim-last-dscp-range "uet-trim-last-dscp-range.yaml:3:52: 64 is above the maximum 63" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_lasthop_dscp: 64}}"
 exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle, mixed\\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {spray: random}}"
 exp uet-rod-spray "uet-rod-spray.yaml:3:32: fabric.uet.delivery: rod needs its packets in order, on one path: fabric.uet.spray must be off" \

@@ -13,14 +13,22 @@
 #      spines arrive out of order, so receivers send SACKs (ACK_CC);
 #   C: run A with a 10 us nic.rto: senders time out on data still queued
 #      and resend it, and some of those resends are trimmed after the first
-#      copy arrived whole (the receiver holds the PSN: an ACK, no NACK).
+#      copy arrived whole (the receiver holds the PSN: an ACK, no NACK);
+#   D: run A with receiver credit (nic.cc: rccc), below;
+#   E: run A with fabric.uet.trim_lasthop_dscp 50, trim_dscp's: no trim is
+#      told apart, every NACK says UET_TRIMMED.
 # Checks, on each run:
 #   - every frame to UDP 4793 decodes as UET; no malformed frame and no
-#     expert warning or error; uet.trimmed says what the IPv4 DSCP says;
+#     expert warning or error; uet.trimmed says what the IPv4 DSCP says
+#     (the trimmed DSCP, or the last-hop one, 51 by default);
 #   - at each receiver, in its capture's order: a trimmed data frame whose
-#     PSN had not yet arrived whole gets a NACK after it (code trimmed, peer
-#     and PDC ids mirrored, NACK_PSN = the PSN, RETX = the trimmed frame's),
-#     one for one; one whose PSN had (a resend trimmed after the first copy
+#     PSN had not yet arrived whole gets a NACK after it (code trimmed, or
+#     trimmed on the last hop when it came on that DSCP, peer and PDC ids
+#     mirrored, NACK_PSN = the PSN, RETX = the trimmed frame's), one for
+#     one; on runs A, C and D (one switch: every trim is on the last hop)
+#     every trimmed frame came on the last-hop DSCP, and summary.json's
+#     uet.trimmed_last_hop counts those reaching the receivers (nothing
+#     dropped); one whose PSN had (a resend trimmed after the first copy
 #     arrived) gets no NACK but an ACK or ACK_CC naming its PSN with its
 #     RETX flag; summary.json's uet.trimmed_received counts all trimmed
 #     frames reaching the receivers, and (nothing dropped) uet.trimmed too;
@@ -79,6 +87,8 @@ capture: {ports: ["h*:0"]}
 EOF
 sed 's/^fabric: {/nic: {rto: 10us}\nfabric: {/; s/^name: .*/name: uet-incast-rto/' "$tmp/a.yaml" >"$tmp/c.yaml"
 sed 's/^fabric: {/nic: {cc: rccc}\nfabric: {/; s/^name: .*/name: uet-incast-rccc/' "$tmp/a.yaml" >"$tmp/d.yaml"
+sed 's/link_layer: uet}/link_layer: uet, uet: {trim_lasthop_dscp: 50}}/; s/^name: .*/name: uet-incast-same/' \
+	"$tmp/a.yaml" >"$tmp/e.yaml"
 # Messages are numbered in order, the permutation's 8 first: the WRITEs
 # with immediate carry 10 and 11.
 cat >"$tmp/b.yaml" <<'EOF'
@@ -121,6 +131,7 @@ col() { # FIELD: its column (from 1) in decode's output
 }
 c_type=$(col uet.pds.type)
 c_trim=$(col uet.trimmed)
+c_dscp=$(col ip.dsfield.dscp)
 c_sev=$(col _ws.expert.severity)
 c_len=$(col frame.len)
 decode() { # PCAP OUT [tshark options]: one tab-separated line a frame
@@ -131,22 +142,27 @@ decode() { # PCAP OUT [tshark options]: one tab-separated line a frame
 		{ cat "$out.err"; bad "tshark could not read $pcap"; }
 }
 
-# run NAME TRIM_DSCP TRIM_BYTES MESSAGES IMMEDIATES HELD [tshark options];
-# HELD 1: some trimmed frames must reach a receiver that holds their PSN
+# run NAME TRIM_DSCP TRIM_BYTES MESSAGES IMMEDIATES HELD ALL_LAST [tshark options];
+# HELD 1: some trimmed frames must reach a receiver that holds their PSN;
+# ALL_LAST 1: every trim is on the last hop (one switch); same:
+# fabric.uet.trim_lasthop_dscp is trim_dscp (every NACK says UET_TRIMMED)
 run() {
-	local name=$1 dscp=$2 trim=$3 want=$4 imms=$5 held=$6
-	shift 6
+	local name=$1 dscp=$2 trim=$3 want=$4 imms=$5 held=$6 all_last=$7
+	shift 7
 	"$fabemu" run "$tmp/$name.yaml" -o "$tmp/$name" -q 2>"$tmp/$name.log" ||
 		{ cat "$tmp/$name.log"; bad "run $name"; return; }
 	mkdir -p "$tmp/$name/tsv"
 	for p in "$tmp/$name"/capture/*.pcap; do
 		decode "$p" "$tmp/$name/tsv/$(basename "$p" .pcap).tsv" "$@"
 	done
-	python3 - "$tmp/$name" "$dscp" "$trim" "$want" "$imms" "$held" "$fields" <<'PY' || fail=1
+	python3 - "$tmp/$name" "$dscp" "$trim" "$want" "$imms" "$held" "$fields" "$all_last" <<'PY' || fail=1
 import collections, decimal, glob, json, os, sys
 
 run, trim_dscp, trim_bytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 want, imms, need_held, names = sys.argv[4], sys.argv[5], sys.argv[6] == "1", sys.argv[7].split()
+all_last, same = sys.argv[8] == "1", sys.argv[8] == "same"
+# fabric.uet.trim_lasthop_dscp's default; "same": set to trim_dscp, no trim told apart
+LAST_DSCP = trim_dscp if same else 51
 col = {n: i for i, n in enumerate(names)}
 REQ, ACK, ACK_CC, NACK = (2, 3, 13, 14), 7, 8, 10 # requests: RUD, ROD, and with CC state
 WRITE, SEND = 0x01, 0x05
@@ -208,7 +224,8 @@ for tsv in sorted(glob.glob(os.path.join(run, "tsv", "*.tsv"))):
                   "uet.ses.request_length", "uet.payload_len"):
             r[k] = num(r[k])
         r["trim"] = flag(r["uet.trimmed"])
-        if r["trim"] != (r["ip.dsfield.dscp"] == str(trim_dscp)):
+        r["last"] = not same and r["ip.dsfield.dscp"] == str(LAST_DSCP)
+        if r["trim"] != (r["ip.dsfield.dscp"] in (str(trim_dscp), str(LAST_DSCP))):
             fail("%s: uet.trimmed %s with DSCP %s" % (where, r["uet.trimmed"], r["ip.dsfield.dscp"]))
         r["retx"] = flag(r["uet.pds.req.retx"] if r["type"] in REQ else
                          r["uet.pds.nack.retx"] if r["type"] == NACK else r["uet.pds.ack.retx"])
@@ -335,10 +352,10 @@ for conn, rows in resent.items():
 
 # Each receiver, in its capture's order: trimmed data in against NACKs out;
 # what it had whole against what it acknowledges.
-n_trim = n_nack = n_held = n_ack = n_sack = 0
+n_trim = n_last = n_nack = n_held = n_ack = n_sack = 0
 for h, rows in frames.items():
     me = ips[h]
-    pending = collections.Counter() # (conn, psn, retx) -> trimmed arrivals still to NACK
+    pending = collections.Counter() # (conn, psn, retx, last hop) -> trimmed arrivals still to NACK
     held = []    # (conn, psn, retx, time, where): trimmed arrivals of a PSN already whole
     # (conn, psn) -> (time, retx) of each arrival an ACK may answer: whole,
     # or trimmed when the PSN was held (a NACK answers the other trimmed ones)
@@ -353,6 +370,10 @@ for h, rows in frames.items():
                 arrived[key].append((r["t"], r["retx"]))
             if r["trim"]:
                 n_trim += 1
+                n_last += r["last"]
+                if all_last and not r["last"]:
+                    fail("%s: trimmed on DSCP %s, not the last-hop one (%d), behind the only switch" %
+                         (r["where"], r["ip.dsfield.dscp"], LAST_DSCP))
                 f = first.get(key)
                 if f is None:
                     fail("%s: trimmed PSN %d never sent" % (r["where"], key[1]))
@@ -373,7 +394,7 @@ for h, rows in frames.items():
                 if key in whole:
                     held.append(key + (r["retx"], r["t"], r["where"]))
                 else:
-                    pending[key + (r["retx"],)] += 1
+                    pending[key + (r["retx"], r["last"])] += 1
             else:
                 whole.setdefault(key, r["t"])
         elif r["type"] in (ACK, ACK_CC, NACK) and r["ip.src"] == me:
@@ -383,12 +404,18 @@ for h, rows in frames.items():
                 continue
             n_nack += 1
             psn, retx = r["uet.pds.nack_psn"], r["retx"]
-            if r["uet.pds.nack_code"] != 1:
+            # UET_TRIMMED (1), or UET_TRIMMED_LASTHOP (2) for a frame on the last-hop DSCP
+            if r["uet.pds.nack_code"] not in (1, 2):
                 fail("%s: NACK code %s" % (r["where"], r["uet.pds.nack_code"]))
-            if pending[(conn, psn, retx)] > 0:
-                pending[(conn, psn, retx)] -= 1
-            elif pending[(conn, psn, not retx)] > 0:
-                pending[(conn, psn, not retx)] -= 1
+            last = r["uet.pds.nack_code"] == 2
+            if pending[(conn, psn, retx, last)] > 0:
+                pending[(conn, psn, retx, last)] -= 1
+            elif pending[(conn, psn, retx, not last)] > 0:
+                pending[(conn, psn, retx, not last)] -= 1
+                fail("%s: NACK code %d for PSN %d, trimmed %s the last hop" %
+                     (r["where"], r["uet.pds.nack_code"], psn, "off" if last else "on"))
+            elif pending[(conn, psn, not retx, last)] > 0:
+                pending[(conn, psn, not retx, last)] -= 1
                 fail("%s: NACK of PSN %d with RETX %s, the trimmed frame's %s" %
                      (r["where"], psn, retx, not retx))
             elif any(x[:2] == (conn, psn) for x in held):
@@ -467,13 +494,16 @@ if n_trim != uet["trimmed_received"]:
          (n_trim, uet["trimmed_received"]))
 if summary["drops"]["total"] == 0 and n_trim != uet["trimmed"]:
     fail("%d trimmed frames at the receivers, nothing dropped, uet.trimmed %d" % (n_trim, uet["trimmed"]))
+if not same and summary["drops"]["total"] == 0 and n_last != uet["trimmed_last_hop"]:
+    fail("%d frames trimmed on the last hop at the receivers, nothing dropped, uet.trimmed_last_hop %d" %
+         (n_last, uet["trimmed_last_hop"]))
 if n_trim == 0 or n_sack == 0 or (need_held and n_held == 0):
     fail("the run exercises too little: %d trimmed frames (%d of a PSN already held), %d ACK_CC" %
          (n_trim, n_held, n_sack))
-print("%s: %s: %d UET frames decoded, %d messages, %d retransmissions, %d trimmed (summary %d): "
-      "%d NACKed, %d already held; %d ACKs of which %d ACK_CC" % ("FAIL" if bad else "ok",
-      os.path.basename(run), n_uet, sum(msgs.values()), n_retx, n_trim, uet["trimmed_received"],
-      n_nack, n_held, n_ack, n_sack))
+print("%s: %s: %d UET frames decoded, %d messages, %d retransmissions, %d trimmed (summary %d; "
+      "%d on the last hop): %d NACKed, %d already held; %d ACKs of which %d ACK_CC" %
+      ("FAIL" if bad else "ok", os.path.basename(run), n_uet, sum(msgs.values()), n_retx, n_trim,
+      uet["trimmed_received"], n_last, n_nack, n_held, n_ack, n_sack))
 for kind, n in bad.items():
     if n > 3:
         print("FAIL: %s: %d failures of the kind above (check at line %s)" % (os.path.basename(run), n, kind))
@@ -481,11 +511,12 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-run a 50 64 "WRITE:262144x8" "" 0
-run b 46 120 "WRITE:262144x8,SEND:65536x1,SEND:1024x1,WRITE-IMM:16384x1,WRITE-IMM:1024x1" 10,11 0 \
+run a 50 64 "WRITE:262144x8" "" 0 1
+run b 46 120 "WRITE:262144x8,SEND:65536x1,SEND:1024x1,WRITE-IMM:16384x1,WRITE-IMM:1024x1" 10,11 0 0 \
 	-o uet.trim_dscp:46
-run c 50 64 "WRITE:262144x8" "" 1
-run d 50 64 "WRITE:262144x8" "" 0
+run c 50 64 "WRITE:262144x8" "" 1 1
+run d 50 64 "WRITE:262144x8" "" 0 1
+run e 50 64 "WRITE:262144x8" "" 0 same
 
 # Run D (nic.cc: rccc) on the wire: data frames are RUD_CC_REQ with the
 # sender's PDC as CCC_ID; CREDITs go receiver to sender, CREDIT_REQs the
@@ -583,11 +614,14 @@ print("%s: d (rccc): %d data frames RUD_CC_REQ within their credit, %d CREDITs (
 sys.exit(0 if ok else 1)
 PY
 
-# The trimmed DSCP is the preference's: run B's trimmed frames are not
-# marked at the default 50.
+# The trimmed DSCP is the preference's: run B's frames trimmed off the
+# last hop (DSCP 46) are not marked at the default 50 (those on the
+# last-hop DSCP, 51 on both sides, are).
 decode "$tmp/b/capture/h0-p0.pcap" "$tmp/b0.tsv"
-if [ -s "$tmp/b0.tsv" ] && ! awk -F '\t' -v c="$c_trim" '$c == "1" || $c == "True"' "$tmp/b0.tsv" | grep -q .; then
-	echo "ok: uet.trim_dscp at its default (50) marks none of run B's frames trimmed"
+if [ -s "$tmp/b0.tsv" ] &&
+	! awk -F '\t' -v c="$c_trim" -v d="$c_dscp" '($c == "1" || $c == "True") && $d != "51"' \
+		"$tmp/b0.tsv" | grep -q .; then
+	echo "ok: uet.trim_dscp at its default (50) marks none of run B's frames on DSCP 46 trimmed"
 else
 	bad "DSCP 46 read as trimmed with uet.trim_dscp at its default"
 fi
