@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cc_int.h"
+#include "cc_rccc.h"
 #include "cfg_schema.h"
 
 /* Registry order: the order of names in messages and listings. */
@@ -18,7 +19,8 @@
 	X(struct cc_ops, cc_swift_ops) \
 	X(struct cc_ops, cc_ibcc_ops) \
 	X(struct cc_ops, cc_nscc_ops) \
-	X(struct cc_ops, cc_rccc_ops)
+	X(struct cc_ops, cc_rccc_ops) \
+	X(struct cc_ops, cc_nscc_rccc_ops)
 
 CC_BUILTIN(REG_DECLARE)
 
@@ -38,6 +40,8 @@ static int cc_check(const struct reg_kind *k, char err[CFG_ERR_BYTES])
 		why = "asks for ECN echo but has no on_ack";
 	else if ((ops->flags & CC_F_INT) && !ops->on_ack)
 		why = "asks for INT but has no on_ack";
+	else if (ops->settings_of && (k->settings || ops->settings_of->settings_of))
+		why = "runs on another algorithm's settings but has its own (or that one does too)";
 	if (why) {
 		snprintf(err, CFG_ERR_BYTES, "congestion control '%s': %s", k->name, why);
 		return -EINVAL;
@@ -109,13 +113,24 @@ const struct cfg_table *cc_cfg_table(void)
 
 const void *cc_cfg_of(const struct cc_cfg_set *set, const struct cc_ops *ops)
 {
-	return reg_block_get(&cc_reg, set, &ops->kind);
+	return reg_block_get(&cc_reg, set, &(ops->settings_of ? ops->settings_of : ops)->kind);
+}
+
+const struct cc_rccc_cfg *cc_rccc_cfg_of(const struct cc_cfg_set *set)
+{
+	return reg_block_get(&cc_reg, set, &cc_rccc_ops.kind);
 }
 
 int cc_cfg_resolve(struct cfg_doc *doc, struct cfg_node *nic, const struct cc_ops *ops,
 		   struct cc_cfg_set *set, char err[CFG_ERR_BYTES])
 {
-	return reg_block_fill(&cc_reg, doc, nic, "nic", set, &ops->kind, err);
+	const struct cc_ops *own = ops->settings_of ? ops->settings_of : ops;
+
+	if (reg_block_fill(&cc_reg, doc, nic, "nic", set, &own->kind, err) != 0)
+		return -EINVAL;
+	if ((ops->flags & CC_F_CREDIT) && own != &cc_rccc_ops)
+		return reg_block_fill(&cc_reg, doc, nic, "nic", set, &cc_rccc_ops.kind, err);
+	return 0;
 }
 
 int cc_cfg_defaults(const struct cc_ops *ops, void *cfg, char err[CFG_ERR_BYTES])

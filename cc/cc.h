@@ -31,7 +31,8 @@ enum cc_flags {
 				  * NIC decodes the stack for this QP only */
 	CC_F_CREDIT = 1u << 3,   /* UET receiver credit (RCCC): the NIC sends the QP's data
 				  * only against credit its receiver grants (settings:
-				  * struct cc_rccc_cfg); fabric.link_layer: uet only */
+				  * nic.rccc's, struct cc_rccc_cfg, whatever else the
+				  * algorithm runs); fabric.link_layer: uet only */
 };
 
 enum {
@@ -143,6 +144,8 @@ struct cc_qp {
 				    * sends (the NIC sets nic.cnp_interval, DCQCN's N;
 				    * ibcc sets its becn_interval, 0 by default: a BECN
 				    * for every FECN, as IBTA A10 has it) */
+	bool nak_last_hop;         /* set by the NIC before on_nak: the NAK names a packet
+				    * trimmed on its last hop (UET's UET_TRIMMED_LASTHOP) */
 	bool backlogged;           /* set by the NIC before on_timer: the QP has data to
 				    * send or in flight (an algorithm may let its timer
 				    * sleep while not, and catch up when it sends) */
@@ -182,6 +185,11 @@ struct cc_ops {
 	 * check that the retransmission timeout is above it (a timeout below
 	 * resends data that is only queued). May be NULL: no delay signal. */
 	uint64_t (*delay_ceiling_ps)(const void *cfg);
+	/* A combination runs on another algorithm's settings: NULL, or the
+	 * algorithm whose `nic.<name>` section fills q->cfg (nscc+rccc runs
+	 * NSCC on nic.nscc; its credit reads nic.rccc, CC_F_CREDIT). Such an
+	 * algorithm has no settings table of its own. */
+	const struct cc_ops *settings_of;
 };
 
 /* @ops reacts to congestion marks and to nothing else (CC_F_ECN, and none
@@ -232,11 +240,13 @@ void cc_cfg_free(struct cc_cfg_set *set);
  * cc_cfg_set, beside nic_cfg_table. Absent sections are left alone:
  * cc_cfg_resolve fills those of the algorithms in use. */
 const struct cfg_table *cc_cfg_table(void);
-/* The settings of @ops in @set (NULL when it has none). */
+/* The settings of @ops in @set (those of ops->settings_of when set; NULL
+ * when it has none). */
 const void *cc_cfg_of(const struct cc_cfg_set *set, const struct cc_ops *ops);
-/* Make sure @set holds settings for @ops: when its section is absent from
- * @nic (the `nic:` map of @doc), fill in `<name>: {}` and read it, so that
- * defaults apply and show in the resolved experiment. 0 or -errno. */
+/* Make sure @set holds settings for @ops (for ops->settings_of, and with
+ * CC_F_CREDIT for rccc too): when its section is absent from @nic (the
+ * `nic:` map of @doc), fill in `<name>: {}` and read it, so that defaults
+ * apply and show in the resolved experiment. 0 or -errno. */
 int cc_cfg_resolve(struct cfg_doc *doc, struct cfg_node *nic, const struct cc_ops *ops,
 		   struct cc_cfg_set *set, char err[CFG_ERR_BYTES]);
 /* @ops's defaults into @cfg (kind.settings_size bytes), as an empty

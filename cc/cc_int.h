@@ -16,5 +16,6 @@ extern const struct cc_ops cc_swift_ops;
 extern const struct cc_ops cc_ibcc_ops;
 extern const struct cc_ops cc_nscc_ops;
 extern const struct cc_ops cc_rccc_ops;
+extern const struct cc_ops cc_nscc_rccc_ops;
 
 #endif

@@ -269,14 +269,19 @@ static void cc_nscc_on_ack(struct cc_qp *q, const struct cc_ack *a, uint64_t now
 }
 
 /* A NACK (a trimmed packet): the delay counts as a marked base RTT, quick
- * adapt is asked for; when it does not cut, an MTU comes off. */
+ * adapt is asked for; when it does not cut, an MTU comes off, unless
+ * receiver credit runs too (nscc+rccc) and the packet was trimmed on its
+ * last hop, which the receiver's credit governs (the specification leaves
+ * DSCP_TRIMMED_LASTHOP out of NSCC's signal then; uet-htsim's
+ * updateCwndOnNack_NSCC likewise). */
 static void cc_nscc_on_nak(struct cc_qp *q, uint64_t now_ps)
 {
 	struct cc_nscc *s = q->priv;
 
 	cc_nscc_avg(q, s, (double)s->base_rtt_ps, true);
 	s->qa_trigger = true;
-	if (!cc_nscc_quick_adapt(q, s, now_ps))
+	if (!cc_nscc_quick_adapt(q, s, now_ps) &&
+	    !(q->nak_last_hop && (q->ops->flags & CC_F_CREDIT)))
 		s->cwnd -= s->mtu;
 	cc_nscc_publish(q, s);
 }
@@ -336,4 +341,23 @@ const struct cc_ops cc_nscc_ops = {
 	.on_nak = cc_nscc_on_nak,
 	.on_timeout = cc_nscc_on_timeout,
 	.delay_ceiling_ps = cc_nscc_delay_ceiling,
+};
+
+/* NSCC's window and RCCC's credit on one connection (the UEC
+ * specification runs both where both are enabled; uet-htsim's -sender_cc
+ * with -receiver_cc): a packet goes when the window and the credit both
+ * let it, the credit target asks for no more than the window and a
+ * packet, and a trim on the last hop takes nothing off the window. NSCC's
+ * settings are nic.nscc's, the credit's nic.rccc's. */
+const struct cc_ops cc_nscc_rccc_ops = {
+	.kind = { .name = "nscc+rccc",
+		  .doc = "UET NSCC's window and RCCC's receiver credit together (link_layer: uet)" },
+	.priv_size = sizeof(struct cc_nscc),
+	.flags = CC_F_ECN | CC_F_ECN_ECHO | CC_F_CREDIT,
+	.init = cc_nscc_init,
+	.on_ack = cc_nscc_on_ack,
+	.on_nak = cc_nscc_on_nak,
+	.on_timeout = cc_nscc_on_timeout,
+	.delay_ceiling_ps = cc_nscc_delay_ceiling,
+	.settings_of = &cc_nscc_ops,
 };

@@ -18,6 +18,10 @@ struct cc_rccc_cfg {
 	bool speculative;       /* a sender starts with max_credit before any credit came */
 };
 
+/* The credit settings (nic.rccc) in @set, for any algorithm with
+ * CC_F_CREDIT (NULL when @set has none). */
+const struct cc_rccc_cfg *cc_rccc_cfg_of(const struct cc_cfg_set *set);
+
 /* The unloaded round-trip time of @q's path as the UET algorithms count
  * it (NSCC's base RTT, RCCC's BDP): its propagation and, on each link, a
  * full data frame one way and an ACK back, at the line rate. */

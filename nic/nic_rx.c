@@ -691,7 +691,9 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 			 * flight): an answer from the receiver restarts it. */
 			nic_rto_restart(qp);
 		}
+		qp->cc.nak_last_hop = h->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST;
 		nic_cc_nak(n, qp);
+		qp->cc.nak_last_hop = false;
 	} else if (h->aeth_syndrome == PKT_AETH_ACK_UNLIMITED ||
 		   h->aeth_syndrome == PKT_AETH_NAK_PSN_SEQ) {
 		/* A SACK's psn is the expected PSN; an ACK's the last in order. */

@@ -93,7 +93,7 @@ int nic_uet_pacers_new(struct nic *n)
 int nic_uet_credit_connect(struct nic_qp *qp, struct nic_uet_credit **out)
 {
 	struct nic *n = qp->nic;
-	const struct cc_rccc_cfg *c = qp->cc.cfg;
+	const struct cc_rccc_cfg *c = n->p.cc_cfg ? cc_rccc_cfg_of(n->p.cc_cfg) : NULL;
 	struct nic_uet_credit *cr;
 	struct pkt_roce f = { 0 };
 	uint64_t rtt;
@@ -196,6 +196,15 @@ static int64_t nic_credit_target(const struct nic_uet_credit *cr)
 	int64_t t = cr->backlog + (int64_t)cr->rtx_pkts * pkt;
 	uint32_t others = nic_pacer(qp)->n_act - (qp->active ? 1 : 0);
 
+	if (qp->cc_window_bytes) {
+		/* With a window too (nscc+rccc): no more than the window and a
+		 * packet (computePullTarget's cwnd + MTU), in wire bytes (the
+		 * window counts payload). */
+		int64_t w = (int64_t)((uint64_t)qp->cc_window_bytes * (uint64_t)pkt / qp->mtu_bytes) + pkt;
+
+		if (t > w)
+			t = w;
+	}
 	if (t > cr->max_credit)
 		t = cr->max_credit;
 	t -= cr->credit;

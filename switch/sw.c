@@ -102,8 +102,6 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
-static bool sw_port_is_switch(const struct port *p);
-
 /* UET (sw_params.uet_trim_bytes): a data frame the MMU refused for want
  * of buffer (@adm's reason) is trimmed instead (pkt_uet_trim: its headers
  * kept, its payload cut, the trimmed DSCP, or the last-hop one when @op
@@ -227,8 +225,7 @@ SW_RX_COPY(sw_rx_int, true, false)
 SW_RX_COPY(sw_rx_agg, false, true)
 SW_RX_COPY(sw_rx_int_agg, true, true)
 
-/* Whether @p is a port of a switch of this layer (else an endpoint's). */
-static bool sw_port_is_switch(const struct port *p)
+bool sw_port_is_switch(const struct port *p)
 {
 	return p->ops->rx == sw_rx || p->ops->rx == sw_rx_int || p->ops->rx == sw_rx_agg ||
 	       p->ops->rx == sw_rx_int_agg;
@@ -574,6 +571,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->wd_on = p->pfc.wd_detect_ps != 0;
 	s->ecn_enq_mask = p->ecn_on_enqueue ? p->ecn_tc_mask : 0;
 	s->ecn_deq_mask = p->ecn_on_enqueue ? 0 : p->ecn_tc_mask;
+	s->ecn_switches_only = p->ecn_tc_mask && !p->ecn_host_links;
 	memcpy(s->dscp_to_prio, p->dscp_to_prio, sizeof(s->dscp_to_prio));
 	memcpy(s->prio_to_tc, p->prio_to_tc, sizeof(s->prio_to_tc));
 	s->px = calloc(n_ports, sizeof(*s->px));

@@ -134,6 +134,8 @@ struct sw_params {
 	struct sw_pfc_params pfc;     /* lossless priorities */
 	uint8_t ecn_tc_mask;          /* traffic classes that mark ECN; 0 = off */
 	uint8_t ecn_on_enqueue;       /* decide on enqueue (1) or dequeue (0) */
+	bool ecn_host_links;          /* mark on ports that lead to endpoints too (else only
+				       * toward switches) */
 	struct sw_red_params red;     /* marking curve of ports of a rate red_by_rate does
 				       * not list (scaled by red_ref_rate_bps if set) */
 	uint64_t red_ref_rate_bps;    /* fabric.ecn.reference_rate: red holds at this rate and

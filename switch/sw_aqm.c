@@ -168,6 +168,9 @@ void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes)
 	 * that cannot be marked costs no draw. */
 	if (ecn == PKT_ECN_NOT_ECT || ecn == PKT_ECN_CE)
 		return;
+	/* fabric.ecn.host_links: false: nothing marks toward an endpoint. */
+	if (unlikely(s->ecn_switches_only) && p->peer && !sw_port_is_switch(p->peer))
+		return;
 	i = port_index(p);
 	if (likely(s->aqm_red))
 		mark = sw_red_decide((const struct sw_red_params *)s->aqm_priv + i, q_bytes,

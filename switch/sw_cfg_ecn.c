@@ -170,6 +170,9 @@ static const struct cfg_key sw_cfg_ecn_keys[] = {
 	  .doc = "marking probability at kmax (0..100%)" },
 	{ "mark_on", CFG_KEY_CUSTOM, "dequeue", .read = sw_cfg_mark_on,
 	  .doc = "decide on dequeue or enqueue" },
+	{ "host_links", CFG_KEY_BOOL, "true", .off = SW_CFG_OFF(ecn_host_links),
+	  .doc = "mark on ports that lead to endpoints too; false: only on ports toward switches "
+		 "(as uet-htsim does under receiver credit)" },
 	{ "aqm", CFG_KEY_CUSTOM, NULL, .read = sw_cfg_aqm,
 	  .doc = "queue manager deciding the marks (a registered one, docs/extending/aqm.md; "
 		 "kmin .. reference_rate are red's settings); absent: red" },

@@ -103,6 +103,7 @@ struct sw {
 	uint8_t ecn_enq_mask;          /* classes that mark, deciding on enqueue */
 	uint8_t ecn_deq_mask;          /* classes that mark, deciding on dequeue */
 	uint8_t wd_on;                 /* the PFC watchdog runs (p.pfc.wd_detect_ps) */
+	uint8_t ecn_switches_only;     /* mark only on ports toward switches (!p.ecn_host_links) */
 	/* line 1: tables */
 	const uint32_t *ep_class;      /* destination class per endpoint (shared, fib_rows) */
 	uint16_t *class_grp;           /* ECMP group per class (empty: attached endpoints) */
@@ -183,6 +184,8 @@ void sw_mmu_release(struct sw *s, uint16_t in_port, uint8_t prio, uint8_t pool, 
 /* ECN decision on @m queued (or leaving) @p with @q_bytes in its queue:
  * the queue manager's (sw_aqm.c), for a class that marks. */
 void sw_ecn(struct sw *s, struct port *p, struct rte_mbuf *m, uint64_t q_bytes);
+/* Whether @p is a port of a switch of this layer (else an endpoint's). */
+bool sw_port_is_switch(const struct port *p);
 /* The queue-manager registry (sw_aqm.c; its section table is read with
  * fabric.ecn, sw_cfg_ecn.c). */
 extern struct reg sw_aqm_reg;

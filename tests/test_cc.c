@@ -99,15 +99,17 @@ static void ct_run(struct ct *c, uint64_t until_ps)
 
 static int ct_init(struct ct *c, const struct cc_ops *ops)
 {
+	/* A combination runs on another's settings (cc_cfg_of). */
+	const struct cc_ops *own = ops->settings_of ? ops->settings_of : ops;
 	char err[CFG_ERR_BYTES];
 
 	memset(c, 0, sizeof(*c));
 	c->ops = ops;
-	if (ops->priv_size > sizeof(c->priv) || ops->kind.settings_size > sizeof(c->cfg) ||
-	    cc_cfg_defaults(ops, c->cfg, err) != 0)
+	if (ops->priv_size > sizeof(c->priv) || own->kind.settings_size > sizeof(c->cfg) ||
+	    cc_cfg_defaults(own, c->cfg, err) != 0)
 		return -1;
 	c->q.ops = ops;
-	c->q.cfg = ops->kind.settings ? c->cfg : NULL;
+	c->q.cfg = own->kind.settings ? c->cfg : NULL;
 	c->q.priv = c->priv;
 	c->q.line_rate_bps = CT_LINE;
 	c->q.base_rtt_ps = 8 * CT_US;

@@ -1131,6 +1131,14 @@ exp rccc-ib-workload "rccc-ib-workload.yaml:2:48: congestion control 'rccc' is U
 	"$good_topo" "traffic: [{kind: permutation, size: 64KiB, cc: rccc}]" "fabric: {link_layer: infiniband}"
 exp rccc-rod "rccc-rod.yaml:4:11: congestion control 'rccc' runs on reliable unordered delivery here: fabric.uet.delivery: rod is not modelled with receiver credit" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {delivery: rod, spray: off}}" "nic: {cc: rccc}"
+exp nscc-rccc-roce "nscc-rccc-roce.yaml:3:11: congestion control 'nscc\+rccc' is Ultra Ethernet's receiver credit: it needs fabric.link_layer: uet \(this is roce\)" \
+	"$good_topo" "$good_traffic" "nic: {cc: nscc+rccc}"
+exp nscc-rccc-rod "nscc-rccc-rod.yaml:4:11: congestion control 'nscc\+rccc' runs on reliable unordered delivery here: fabric.uet.delivery: rod is not modelled with receiver credit" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {delivery: rod, spray: off}}" "nic: {cc: nscc+rccc}"
+exp nscc-rccc-credit "nscc-rccc-credit.yaml:4:43: credit_bytes 1000 is not a multiple of 256 \(credit counts in 256-byte units\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: nscc+rccc, rccc: {credit_bytes: 1000B}}"
+exp ecn-host-links "ecn-host-links.yaml:3:28: expected true or false, got 'maybe'" \
+	"$good_topo" "$good_traffic" "fabric: {ecn: {host_links: maybe}}"
 exp rccc-credit-unit "rccc-credit-unit.yaml:4:38: credit_bytes 1000 is not a multiple of 256 \(credit counts in 256-byte units\)" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet}" "nic: {cc: rccc, rccc: {credit_bytes: 1000B}}"
 exp rccc-credit-small "rccc-credit-small.yaml:4:38: size 128 bytes is below the minimum 256 bytes" \

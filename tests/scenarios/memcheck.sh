@@ -153,6 +153,10 @@ add "uet/rccc" "$vg_fabemu" run "$exp_dir/uet-incast.yaml" -o out -q --set nic.c
 	--set traffic.0.size=256KiB
 add "uet/rccc-ask" "$vg_fabemu" run "$exp_dir/uet-spray-failure.yaml" -o out -q --set nic.cc=rccc \
 	--set nic.rccc.speculative=false --set traffic.0.size=8MiB --set faults.0.at=50us
+# Both at once, marks kept off the host links: NSCC's window beside the
+# credit, last-hop trims.
+add "uet/nscc+rccc" "$vg_fabemu" run "$exp_dir/uet-htsim-incast.yaml" -o out -q \
+	--set nic.cc=nscc+rccc --set fabric.ecn.host_links=false
 for f in "$topo_dir"/*.yaml "$topo_dir"/examples/*.yaml; do
 	add "topo/$(basename "$f" .yaml)" "$vg_fabemu" topo "$f"
 done
