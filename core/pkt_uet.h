@@ -13,6 +13,7 @@
 #ifndef FAB_PKT_UET_H
 #define FAB_PKT_UET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -89,6 +90,13 @@ enum {
 	PKT_UET_OP_CREDIT = 0xE7,
 	PKT_UET_OP_CREDIT_REQ = 0xE8,
 };
+
+/* Whether AETH syndrome @s (as pkt_view_bth reports UET) is a NACK of a
+ * trimmed packet, on the last hop or before it. */
+static inline bool pkt_uet_synd_trimmed(uint8_t s)
+{
+	return s == PKT_UET_SYND_TRIMMED || s == PKT_UET_SYND_TRIMMED_LAST;
+}
 
 /* The PDS header bytes of a request of PDS type @type (RUD_REQ, ROD_REQ:
  * 12; with CC state: 16); the SES header follows. */

@@ -78,7 +78,7 @@ void nic_send_ctl(struct nic *n, struct nic_qp *qp, uint8_t opcode, uint32_t psn
 	} else if (opcode != PKT_OP_ACK) {
 		/* UET's CREDIT and CREDIT_REQ: counted by nic_uet_credit.c */
 	} else if ((syndrome == PKT_AETH_NAK_PSN_SEQ && !nic_uet_rud(n)) ||
-		   syndrome == PKT_UET_SYND_TRIMMED || syndrome == PKT_UET_SYND_TRIMMED_LAST) {
+		   pkt_uet_synd_trimmed(syndrome)) {
 		qp->unacked_pkts = 0;
 		n->stats.naks_tx++;
 		qp->stats.naks_tx++;
@@ -113,8 +113,7 @@ static __attribute__((noinline)) void nic_uet_ctl(const struct nic *n, const str
 	f->uet_retx = n->rx_retx;
 	if (f->aeth_syndrome != PKT_AETH_ACK_UNLIMITED)
 		f->becn = n->rx_ce;
-	if (f->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
-	    f->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST)
+	if (pkt_uet_synd_trimmed(f->aeth_syndrome))
 		return;
 	if (!nic_uet_rud(n)) {
 		/* ROD: a go-back-N NAK is a NACK of a packet out of order. */
@@ -478,9 +477,8 @@ nic_rx_data(struct nic *n, struct nic_qp *qp, struct rte_mbuf *m, const struct p
 }
 
 /* UET: a data packet. One a switch trimmed (a trimmed DSCP) is NACKed at
- * once unless it was received already, with code UET_TRIMMED_LASTHOP when
- * it came on the last-hop trimmed DSCP; the others are taken as on RoCE.
- * Either answer carries the packet's EV and CE mark back. */
+ * once unless it was received already (UET_TRIMMED_LASTHOP on the last-hop
+ * DSCP); the others are taken as on RoCE. Answers carry its EV and mark. */
 static __attribute__((noinline)) void nic_rx_data_uet(struct nic *n, struct nic_qp *qp,
 						      struct rte_mbuf *m, const struct pkt_view *h)
 {
@@ -661,10 +659,9 @@ static void nic_cc_nak(struct nic *n, struct nic_qp *qp)
 }
 
 /* UET: an ACK (cumulative, and with an ACK_CC's SACK bitmap what the
- * responder holds beyond) or a NACK of a trimmed packet; either tells
- * EV recycling how its EV fared. A packet trimmed on the last hop says
- * nothing against its path (the receiver's port was full, whatever the
- * path): its EV fares as an ACK's would (as uet-htsim's, UecSrc::processNack). */
+ * responder holds beyond) or a NACK of a trimmed packet; either tells EV
+ * recycling how its EV fared (a trim on the last hop, where any path
+ * leads, as an ACK: uet-htsim's UecSrc::processNack). */
 static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_qp *qp,
 						     const struct rte_mbuf *m,
 						     const struct pkt_view *h)
@@ -676,8 +673,7 @@ static __attribute__((noinline)) void nic_rx_ack_uet(struct nic *n, struct nic_q
 			    h->aeth_syndrome == PKT_UET_SYND_TRIMMED ? NIC_UET_FEEDBACK_TRIM
 			    : marked				      ? NIC_UET_FEEDBACK_ECN
 								      : 0);
-	if (h->aeth_syndrome == PKT_UET_SYND_TRIMMED ||
-	    h->aeth_syndrome == PKT_UET_SYND_TRIMMED_LAST ||
+	if (pkt_uet_synd_trimmed(h->aeth_syndrome) ||
 	    (!nic_uet_rud(n) && h->aeth_syndrome == PKT_UET_SYND_ROD_OOO)) {
 		n->stats.naks_rx++;
 		qp->stats.naks_rx++;
