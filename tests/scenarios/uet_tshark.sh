@@ -16,7 +16,9 @@
 #      copy arrived whole (the receiver holds the PSN: an ACK, no NACK);
 #   D: run A with receiver credit (nic.cc: rccc), below;
 #   E: run A with fabric.uet.trim_lasthop_dscp 50, trim_dscp's: no trim is
-#      told apart, every NACK says UET_TRIMMED.
+#      told apart, every NACK says UET_TRIMMED;
+#   F: run A with NSCC and receiver credit together (nic.cc: nscc+rccc),
+#      checked as D on the wire too.
 # Checks, on each run:
 #   - every frame to UDP 4793 decodes as UET; no malformed frame and no
 #     expert warning or error; uet.trimmed says what the IPv4 DSCP says
@@ -89,6 +91,7 @@ sed 's/^fabric: {/nic: {rto: 10us}\nfabric: {/; s/^name: .*/name: uet-incast-rto
 sed 's/^fabric: {/nic: {cc: rccc}\nfabric: {/; s/^name: .*/name: uet-incast-rccc/' "$tmp/a.yaml" >"$tmp/d.yaml"
 sed 's/link_layer: uet}/link_layer: uet, uet: {trim_lasthop_dscp: 50}}/; s/^name: .*/name: uet-incast-same/' \
 	"$tmp/a.yaml" >"$tmp/e.yaml"
+sed 's/^fabric: {/nic: {cc: nscc+rccc}\nfabric: {/; s/^name: .*/name: uet-incast-both/' "$tmp/a.yaml" >"$tmp/f.yaml"
 # Messages are numbered in order, the permutation's 8 first: the WRITEs
 # with immediate carry 10 and 11.
 cat >"$tmp/b.yaml" <<'EOF'
@@ -517,8 +520,9 @@ run b 46 120 "WRITE:262144x8,SEND:65536x1,SEND:1024x1,WRITE-IMM:16384x1,WRITE-IM
 run c 50 64 "WRITE:262144x8" "" 1 1
 run d 50 64 "WRITE:262144x8" "" 0 1
 run e 50 64 "WRITE:262144x8" "" 0 same
+run f 50 64 "WRITE:262144x8" "" 0 1
 
-# Run D (nic.cc: rccc) on the wire: data frames are RUD_CC_REQ with the
+# Runs D (nic.cc: rccc) and F (nscc+rccc) on the wire: data frames are RUD_CC_REQ with the
 # sender's PDC as CCC_ID; CREDITs go receiver to sender, CREDIT_REQs the
 # other way, their credit cumulative (never going back); once a sender
 # heard from its receiver (its first ACK, NACK or CREDIT), the wire bytes
@@ -530,20 +534,22 @@ dcols="frame.number frame.time_epoch frame.len ip.src ip.dst uet.pds.type uet.pd
 	uet.pds.spdcid uet.pds.dpdcid uet.pds.ccc_id uet.pds.credit_target uet.pds.credit"
 dargs=()
 for f in $dcols; do dargs+=(-e "$f"); done
-for p in "$tmp/d"/capture/*.pcap; do
+for cr in d f; do
+for p in "$tmp/$cr"/capture/*.pcap; do
 	tshark -X "lua_script:$lua" -r "$p" -Y "udp.port == 4793" -T fields -E separator=/t \
-		"${dargs[@]}" >"$tmp/d/tsv/$(basename "$p" .pcap).credit" 2>/dev/null || bad "tshark $p"
+		"${dargs[@]}" >"$tmp/$cr/tsv/$(basename "$p" .pcap).credit" 2>/dev/null || bad "tshark $p"
 done
-python3 - "$tmp/d" "$dcols" <<'PY' || fail=1
+python3 - "$tmp/$cr" "$dcols" <<'PY' || fail=1
 import decimal, glob, json, os, sys
 run, names = sys.argv[1], sys.argv[2].split()
+label = {"d": "d (rccc)", "f": "f (nscc+rccc)"}[os.path.basename(run)]
 ips = dict(reversed(l.split()) for l in open(os.path.join(run, "capture", "hosts"))
            if l.strip() and not l.startswith("#"))
 ok = True
 def fail(msg):
     global ok
     ok = False
-    print("FAIL: d (rccc): " + msg)
+    print("FAIL: %s: " % label +  + msg)
 WIRE = 4 + 20 # FCS, preamble and gap: frame.len leaves them out
 MOD = 1 << 24
 n_data = n_credit = n_req = 0
@@ -609,10 +615,11 @@ s = json.load(open(os.path.join(run, "summary.json")))
 if s["uet"]["credits"] != n_credit or s["uet"]["credit_requests"] != n_req:
     fail("summary.json: uet.credits %d, credit_requests %d; the captures %d and %d" % (
          s["uet"]["credits"], s["uet"]["credit_requests"], n_credit, n_req))
-print("%s: d (rccc): %d data frames RUD_CC_REQ within their credit, %d CREDITs (%d CREDIT_REQs); "
-      "the pacer at %.4f of the line rate" % ("ok" if ok else "FAIL", n_data, n_credit, n_req, rate))
+print("%s: %s: %d data frames RUD_CC_REQ within their credit, %d CREDITs (%d CREDIT_REQs); "
+      "the pacer at %.4f of the line rate" % ("ok" if ok else "FAIL", label, n_data, n_credit, n_req, rate))
 sys.exit(0 if ok else 1)
 PY
+done
 
 # The trimmed DSCP is the preference's: run B's frames trimmed off the
 # last hop (DSCP 46) are not marked at the default 50 (those on the
