@@ -272,8 +272,19 @@ static void test_cc_ops_check(void)
 	o.kind.doc = NULL;
 	o.kind.name = "none-no-doc";
 	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
+	/* A combination runs on another's settings, not on its own too. */
+	o = cc_dcqcn_ops;
+	o.kind.name = "dcqcn-on-nscc";
+	o.settings_of = &cc_nscc_ops;
+	CU_ASSERT_EQUAL(cc_register(&o, err), -EINVAL);
+	CU_ASSERT(strstr(err, "another algorithm's settings") != NULL);
 	CU_ASSERT_PTR_NULL(cc_find("none-no-doc")); /* nothing refused was added */
 	CU_ASSERT_PTR_NULL(cc_find("dcqcn-no-init"));
+	CU_ASSERT_PTR_NULL(cc_find("dcqcn-on-nscc"));
+	/* nscc+rccc: NSCC's settings (cc_cfg_of), and registered as such. */
+	CU_ASSERT_PTR_EQUAL(cc_find("nscc+rccc"), &cc_nscc_rccc_ops);
+	CU_ASSERT_PTR_EQUAL(cc_nscc_rccc_ops.settings_of, &cc_nscc_ops);
+	CU_ASSERT(cc_nscc_rccc_ops.flags & CC_F_CREDIT);
 }
 
 /* DCQCN's reaction point after one CNP, ConnectX firmware defaults as
@@ -959,6 +970,42 @@ static void test_cc_nscc(void)
 	CU_ASSERT_EQUAL(c.bad, 0);
 }
 
+/* nscc+rccc against NSCC alone, the same ACKs and NACKs (uet-htsim's
+ * updateCwndOnNack_NSCC: the window loses nothing to a last-hop trim when
+ * receiver credit runs): 41 packets acknowledged, then, past the first
+ * quick-adapt window (too much acknowledged in it to cut), a NACK of a
+ * last-hop trim takes an MTU off NSCC's window and nothing off the
+ * combination's; a NACK of a trim before the last hop takes an MTU off
+ * both. */
+static void test_cc_nscc_rccc_nak(void)
+{
+	static struct ct c[2];
+	const struct cc_ops *ops[2] = { &cc_nscc_ops, &cc_nscc_rccc_ops };
+
+	for (int i = 0; i < 2; i++) {
+		double w;
+
+		CU_ASSERT_EQUAL_FATAL(ct_init(&c[i], ops[i]), 0);
+		CU_ASSERT_EQUAL_FATAL(ct_start(&c[i]), 0);
+		c[i].now_ps = 100 * CT_US; /* the first ACK opens the first window */
+		ct_nscc_ack(&c[i], 1, 8 + 2, false, 50000);
+		c[i].now_ps = 105 * CT_US;
+		ct_nscc_ack(&c[i], 40, 8 + 2, false, 50000);
+		c[i].now_ps = 140 * CT_US;
+		w = cc_nscc_cwnd(&c[i].q);
+		c[i].q.nak_last_hop = true;
+		c[i].ops->on_nak(&c[i].q, c[i].now_ps);
+		c[i].q.nak_last_hop = false;
+		ct_check(&c[i]);
+		CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c[i].q), i == 0 ? w - CT_MTU : w, 1e-6);
+		w = cc_nscc_cwnd(&c[i].q);
+		c[i].ops->on_nak(&c[i].q, c[i].now_ps);
+		ct_check(&c[i]);
+		CU_ASSERT_DOUBLE_EQUAL(cc_nscc_cwnd(&c[i].q), w - CT_MTU, 1e-6);
+		CU_ASSERT_EQUAL(c[i].bad, 0);
+	}
+}
+
 /* Swift with its defaults (ai 1, beta 0.8, max_mdf 0.5, h 1 us, fs_range 5
  * us over 0.1..100 packets) on a path of 2 hops and base RTT 8 us: fixed
  * target 8 + 2 x 1 = 10 us. Worked by hand:
@@ -1234,6 +1281,7 @@ int test_cc_register(void)
 		{ "TIMELY trace", test_cc_timely },
 		{ "Swift window, target and pacing", test_cc_swift },
 		{ "NSCC window: cuts, increases, quick adapt", test_cc_nscc },
+		{ "nscc+rccc: a last-hop trim spares the window", test_cc_nscc_rccc_nak },
 		{ "settings and presets", test_cc_settings },
 		{ "documented zeros: derived values, off, at once", test_cc_zeros },
 	};
