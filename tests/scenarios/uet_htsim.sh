@@ -41,28 +41,24 @@ run() { # NAME EXPERIMENT OUT [--set ...]: the run, its flows.csv kept
 	"$fabemu" run "$dir/$exp" -o "$tmp/$out" -q "$@" 2>"$tmp/$out.log" ||
 		{ cat "$tmp/$out.log"; bad "$name: the run failed"; }
 }
-run perm128 uet-htsim-permutation.yaml perm128
-run perm1024 uet-htsim-permutation.yaml perm1024 --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
-run incast128 uet-htsim-incast.yaml incast128
-run incast1024 uet-htsim-incast.yaml incast1024 --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
+# four SUFFIX [--set ...]: the four runs (-SUFFIX after each name but
+# NSCC's, whose suffix is empty) with the extra settings
+four() {
+	local sfx=$1
+	shift
+	run "perm128$sfx" uet-htsim-permutation.yaml "perm128$sfx" "$@"
+	run "perm1024$sfx" uet-htsim-permutation.yaml "perm1024$sfx" "$@" --set topology.k=16 \
+		--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
+	run "incast128$sfx" uet-htsim-incast.yaml "incast128$sfx" "$@"
+	run "incast1024$sfx" uet-htsim-incast.yaml "incast1024$sfx" "$@" --set topology.k=16 \
+		--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
+}
+four ""
 run perm128-ecmp uet-htsim-permutation.yaml perm128-ecmp --set fabric.uet.spray=off
-rc="--set nic.cc=rccc"
-run perm128-rccc uet-htsim-permutation.yaml perm128-rccc $rc
-run perm1024-rccc uet-htsim-permutation.yaml perm1024-rccc $rc --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
-run incast128-rccc uet-htsim-incast.yaml incast128-rccc $rc
-run incast1024-rccc uet-htsim-incast.yaml incast1024-rccc $rc --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
-run incast128-rccc-slow uet-htsim-incast.yaml incast128-rccc-slow $rc --set nic.rccc.rate=0.8
-both="--set nic.cc=nscc+rccc --set fabric.ecn.host_links=false"
-run perm128-both uet-htsim-permutation.yaml perm128-both $both
-run perm1024-both uet-htsim-permutation.yaml perm1024-both $both --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/perm_1024n_1024c_0u_2000000b.cm"
-run incast128-both uet-htsim-incast.yaml incast128-both $both
-run incast1024-both uet-htsim-incast.yaml incast1024-both $both --set topology.k=16 \
-	--set "traffic.0.file=$dir/traces/incast_1024_100K.cm"
+four -rccc --set nic.cc=rccc
+run incast128-rccc-slow uet-htsim-incast.yaml incast128-rccc-slow --set nic.cc=rccc \
+	--set nic.rccc.rate=0.8
+four -both --set nic.cc=nscc+rccc --set fabric.ecn.host_links=false
 
 python3 - "$tmp" "$ref/fct.txt" <<'PY' || fail=1
 import csv, json, math, os, sys
