@@ -498,6 +498,26 @@ uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg)
 	return n;
 }
 
+bool port_take_last(struct port *p, uint8_t tc, struct port_slot *out)
+{
+	struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
+	uint32_t bytes;
+
+	assert(!(p->flags & PORT_F_CREDIT));
+	if (q->head == q->tail)
+		return false;
+	*out = q->slots[--q->tail & q->mask];
+	bytes = (uint32_t)out->aux;
+	q->bytes -= bytes;
+	p->queue_bytes -= bytes;
+	if (q->head == q->tail) {
+		/* As port_next when a class empties. */
+		p->nonempty_mask &= (uint8_t)~(1u << (tc & (PORT_N_TC - 1)));
+		q->deficit = 0;
+	}
+	return true;
+}
+
 void port_kick(struct port *p)
 {
 	if (!p->tx_pkt)

@@ -295,6 +295,18 @@ typedef void (*port_flush_fn)(void *arg, struct rte_mbuf *m, uint32_t frame_byte
  * (a flushed class gets no credit carried into its next backlog); the
  * frame on the wire is not touched. Returns the number of frames removed. */
 uint32_t port_flush_tc(struct port *p, uint8_t tc, port_flush_fn fn, void *arg);
+/* The frame queued last on class @tc of @p (the newest), or NULL when the
+ * class is empty. */
+static inline const struct port_slot *port_last(const struct port *p, uint8_t tc)
+{
+	const struct port_ring *q = &p->q[tc & (PORT_N_TC - 1)];
+
+	return q->head == q->tail ? NULL : &q->slots[(q->tail - 1) & q->mask];
+}
+/* Take the frame queued last on class @tc of @p (the newest, not the next
+ * to leave) into *@out (ownership with it); the port's counts as when it
+ * leaves. False when the class is empty. Not on ports with IB credits. */
+bool port_take_last(struct port *p, uint8_t tc, struct port_slot *out);
 /* Tell an idle port that its owner has something to pull. */
 void port_kick(struct port *p);
 /* Set or clear the pause of class @tc; unpausing restarts an idle port.

@@ -24,6 +24,7 @@ struct uet_settings {
 				   * headers through the SES header) */
 	uint8_t trim_dscp;        /* DSCP of trimmed packets (their class) */
 	uint8_t trim_last_dscp;   /* ... of those trimmed on the last hop */
+	int trim_pick;            /* 0 arriving, 1 either (sw_params.uet_trim_pick) */
 	int spray;                /* enum nic_uet_spray */
 	int delivery;             /* 0 RUD (unordered), 1 ROD (ordered) */
 	uint32_t evs;             /* entropy values per connection */
@@ -31,6 +32,7 @@ struct uet_settings {
 
 static const char *const uet_delivery_names[] = { "rud", "rod", NULL };
 static const char *const uet_spray_names[] = { "off", "oblivious", "recycle", "mixed", NULL };
+static const char *const uet_trim_pick_names[] = { "arriving", "either", NULL };
 
 /* A trimmed packet keeps at least Ethernet's least frame, which holds
  * its headers through the PDS header (what the receiver reads to NACK
@@ -65,6 +67,9 @@ static const struct cfg_key uet_keys[] = {
 	{ "trim_lasthop_dscp", CFG_KEY_UINT, "51", .off = offsetof(struct uet_settings, trim_last_dscp),
 	  .size = 1, .max = 63,
 	  .doc = "DSCP a switch gives a packet it trims on the last hop, toward its receiver (UET's DSCP_TRIMMED_LASTHOP; 51 is priority 6 too), which the receiver NACKs with code UET_TRIMMED_LASTHOP; equal to trim_dscp, no trim is told apart; no data may use it" },
+	{ "trim_pick", CFG_KEY_ENUM, "arriving", .off = offsetof(struct uet_settings, trim_pick),
+	  .names = uet_trim_pick_names,
+	  .doc = "which data packet a full queue trims: arriving (the one that found no room) or either (half the time, by the switch's draw, the one queued last on that class instead, and the arriving one takes its room: uet-htsim's queue)" },
 	{ "spray", CFG_KEY_ENUM, "oblivious", .off = offsetof(struct uet_settings, spray),
 	  .names = uet_spray_names,
 	  .doc = "entropy value of each data packet: off (one per connection), oblivious (random per packet), recycle (EVs acknowledged unmarked are used again), mixed (recycle, else a cycle that skips EVs penalised by marks and trims)" },
@@ -237,6 +242,7 @@ static void uet_switch_params(const struct exp *e, struct sw_params *sp)
 	sp->uet_trim_bytes = u->trim ? (u->trim_bytes ? u->trim_bytes : PKT_MIN_FRAME_BYTES) : 0;
 	sp->uet_trim_dscp = u->trim_dscp;
 	sp->uet_trim_last_dscp = u->trim_last_dscp;
+	sp->uet_trim_pick = (uint8_t)u->trim_pick;
 }
 
 static void uet_nic_params(const struct exp *e, struct nic_params *np)

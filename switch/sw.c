@@ -9,6 +9,7 @@
 #include "metric.h"
 #include "pkt_telemetry.h"
 #include "pkt_view.h"
+#include "rng.h"
 #include "sim.h"
 #include "sw_int.h"
 
@@ -102,15 +103,55 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
+/* uet_trim_pick 1 (uet-htsim's CompositeQueue): on a draw of one in two,
+ * the data frame queued last on class @tc of @op is trimmed (DSCP @dscp)
+ * and queued again on the trimmed class, as if it had arrived so, or
+ * dropped when that finds no room either. Returns whether it was (room
+ * made for the arriving frame). */
+static bool sw_trim_queued(struct sw *s, struct port *op, uint8_t tc, uint8_t dscp, bool last)
+{
+	const struct port_slot *ls = port_last(op, tc);
+	struct port_slot sl;
+	struct sw_admit adm = { .drop = SW_DROP_BUFFER };
+	uint16_t in;
+	uint8_t prio, ttc;
+	uint32_t tag;
+
+	if (!(rng_splitmix64(&s->trim_rng) & 1) || !ls || pkt_meta(ls->m)->kind != PKT_KIND_DATA ||
+	    pkt_meta(ls->m)->frame_bytes <= s->p.uet_trim_bytes)
+		return false;
+	(void)port_take_last(op, tc, &sl);
+	tag = (uint32_t)(sl.aux >> 32);
+	in = sw_tag_port(tag);
+	sw_mmu_release(s, in, sw_tag_prio(tag), sw_tag_pool(tag), (uint32_t)sl.aux);
+	prio = s->dscp_to_prio[dscp];
+	ttc = s->prio_to_tc[prio];
+	if (pkt_uet_trim(sl.m, s->p.uet_trim_bytes, dscp) != 0 ||
+	    sw_mmu_admit(s, in, prio, op, ttc, pkt_meta(sl.m)->frame_bytes, &adm) != 0) {
+		s->px[op - s->ports].stats.drops[adm.drop]++;
+		sw_drop(s, sl.m, (enum sw_drop_reason)adm.drop);
+		return true;
+	}
+	s->stats.trims++;
+	s->stats.trims_last += last;
+	pkt_meta(sl.m)->tc = ttc;
+	if (unlikely(s->ecn_enq_mask & (1u << ttc)))
+		sw_ecn(s, op, sl.m, port_tc_bytes(op, ttc));
+	port_enqueue_tag(op, sl.m, ttc, pkt_meta(sl.m)->frame_bytes, sw_tag(in, prio, adm.pool));
+	return true;
+}
+
 /* UET (sw_params.uet_trim_bytes): a data frame the MMU refused for want
  * of buffer (@adm's reason) is trimmed instead (pkt_uet_trim: its headers
  * kept, its payload cut, the trimmed DSCP, or the last-hop one when @op
  * leads to an endpoint rather than a switch, as UET's DSCP_TRIMMED and
  * DSCP_TRIMMED_LASTHOP) and offered again on that DSCP's class, toward
- * the same port. Returns whether it was admitted, with *@prio, *@tc and
- * *@adm those of the trimmed frame (queued by the caller as any admitted
- * frame); false with *@adm the refusal to count (the first when it was
- * not trimmed, else the second). */
+ * the same port; or, with uet_trim_pick, the frame queued last may be
+ * trimmed in its place (sw_trim_queued), and it is offered again whole.
+ * Returns whether it was admitted, with *@prio, *@tc and *@adm those of
+ * the frame to queue (by the caller as any admitted frame); false with
+ * *@adm the refusal to count (the first when it was not trimmed, else the
+ * second). */
 static __attribute__((noinline, cold)) bool sw_trim(struct sw *s, uint16_t in_port,
 						    struct rte_mbuf *m, struct port *op, uint8_t *prio,
 						    uint8_t *tc, struct sw_admit *adm)
@@ -118,6 +159,11 @@ static __attribute__((noinline, cold)) bool sw_trim(struct sw *s, uint16_t in_po
 	bool last = op->peer && !sw_port_is_switch(op->peer);
 	uint8_t dscp = last ? s->p.uet_trim_last_dscp : s->p.uet_trim_dscp;
 
+	if (adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD)
+		return false;
+	if (s->p.uet_trim_pick && sw_trim_queued(s, op, *tc, dscp, last) &&
+	    sw_mmu_admit(s, in_port, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) == 0)
+		return true;
 	if ((adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD) ||
 	    pkt_uet_trim(m, s->p.uet_trim_bytes, dscp) != 0)
 		return false;
@@ -560,6 +606,7 @@ struct sw *sw_new(struct sim *sim, uint32_t node, uint32_t index, uint16_t n_por
 	s->buffer_bytes = p->buffer_bytes;
 	s->hash_seed = p->hash_seed;
 	s->ecn_rng = p->hash_seed ^ UINT64_C(0x6563e5a3d1c4b7f1);
+	s->trim_rng = p->hash_seed ^ UINT64_C(0x7472696d5f70636b);
 	sim_new_src(sim, &s->wd_src);
 	s->p = *p;
 	if (p->int_record == PKT_INT_FMT_COMPACT)

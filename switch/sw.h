@@ -122,6 +122,9 @@ struct sw_params {
 	uint8_t uet_trim_dscp;        /* UET: the DSCP of a trimmed frame */
 	uint8_t uet_trim_last_dscp;   /* UET: ... of one trimmed toward an endpoint (the
 				       * last hop: DSCP_TRIMMED_LASTHOP) */
+	uint8_t uet_trim_pick;        /* UET: 0 the arriving frame is trimmed; 1 half the
+				       * time (a draw) the one queued last on its class
+				       * instead, and the arriving one takes its room */
 	uint8_t dscp_to_prio[64];     /* priority per DSCP (untagged and tagged alike) */
 	uint8_t prio_to_tc[8];        /* egress traffic class per priority */
 	struct port_sched sched;      /* egress scheduler of every port */

@@ -133,6 +133,7 @@ struct sw {
 	struct ev_src wd_src;          /* watchdog poll identity */
 	uint64_t wd_armed_ps;          /* next watchdog poll, 0 when none */
 	uint64_t ecn_rng;              /* marking draws (splitmix64 state) */
+	uint64_t trim_rng;             /* UET trim_pick's draws (splitmix64 state) */
 	uint8_t *aqm_priv;             /* the queue manager's state, aqm_priv_bytes per
 				        * egress port (sw_aqm_setup) */
 	enum sw_aqm_verdict (*aqm_decide)(void *priv, uint64_t q_bytes, uint64_t now_ps,

@@ -458,6 +458,73 @@ static void test_port_flush_resets_dwrr(void)
 	sim_fini(&s);
 }
 
+/* port_last and port_take_last (UET's trim_pick: either takes the frame
+ * queued last): behind a frame on the wire, TC1 holds frames of 1000,
+ * 1100, 1200 and 1300 bytes; the last is the 1300-byte one, and taking it
+ * leaves the counts as if it had never been queued (independent
+ * expectation: the same frames but that one queued on a second port);
+ * the three left go out first to last (their arrival times match the
+ * second port's). Taking the last of a class empties it (its non-empty
+ * bit off); from an empty class, nothing. */
+static void test_port_take_last(void)
+{
+	const uint64_t rate = UINT64_C(100000000000);
+	const uint32_t sizes[] = { 1000, 1100, 1200, 1300 };
+	struct sink a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+	struct port pa, pb, pc, pd;
+	struct port_slot sl;
+	struct sim s;
+
+	CU_ASSERT_EQUAL_FATAL(sim_init(&s, 1, test_mempool()), 0);
+	port_init(&pa, &s, &sink_ops, &a, 0, 0);
+	port_init(&pb, &s, &sink_ops, &b, 1, 0);
+	port_init(&pc, &s, &sink_ops, &c, 2, 0);
+	port_init(&pd, &s, &sink_ops, &d, 3, 0);
+	port_connect(&pa, &pb, rate, 0);
+	port_connect(&pc, &pd, rate, 0);
+	CU_ASSERT_PTR_NULL(port_last(&pa, 1));
+	CU_ASSERT_FALSE(port_take_last(&pa, 1, &sl));
+	port_enqueue(&pa, test_port_frame(&s, 1500, 3), 3, 1500); /* on the wire */
+	port_enqueue(&pc, test_port_frame(&s, 1500, 3), 3, 1500);
+	for (int i = 0; i < 4; i++) {
+		port_enqueue(&pa, test_port_frame(&s, sizes[i], 1), 1, sizes[i]);
+		if (i < 3)
+			port_enqueue(&pc, test_port_frame(&s, sizes[i], 1), 1, sizes[i]);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(port_last(&pa, 1));
+	CU_ASSERT_EQUAL((uint32_t)port_last(&pa, 1)->aux, 1300);
+	CU_ASSERT_FATAL(port_take_last(&pa, 1, &sl));
+	CU_ASSERT_EQUAL((uint32_t)sl.aux, 1300);
+	CU_ASSERT_EQUAL(port_tc_len(&pa, 1), port_tc_len(&pc, 1));
+	CU_ASSERT_EQUAL(port_tc_bytes(&pa, 1), port_tc_bytes(&pc, 1));
+	CU_ASSERT_EQUAL(pa.queue_bytes, pc.queue_bytes);
+	CU_ASSERT_EQUAL(pa.nonempty_mask, pc.nonempty_mask);
+	sim_pkt_free(&s, sl.m);
+	sim_run(&s);
+	CU_ASSERT_EQUAL_FATAL(b.n, 4);
+	CU_ASSERT_EQUAL_FATAL(d.n, 4);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(b.t_ps[i], d.t_ps[i]);
+	/* One frame queued: taking it empties the class. */
+	port_enqueue(&pa, test_port_frame(&s, 1500, 3), 3, 1500);
+	port_enqueue(&pa, test_port_frame(&s, 900, 1), 1, 900);
+	CU_ASSERT(pa.nonempty_mask & (1u << 1));
+	CU_ASSERT_FATAL(port_take_last(&pa, 1, &sl));
+	CU_ASSERT_EQUAL(pa.nonempty_mask & (1u << 1), 0);
+	CU_ASSERT_EQUAL(port_tc_bytes(&pa, 1), 0);
+	CU_ASSERT_EQUAL((uint32_t)sl.aux, 900);
+	sim_pkt_free(&s, sl.m);
+	CU_ASSERT_FALSE(port_take_last(&pa, 1, &sl)); /* empty: nothing */
+	sim_run(&s);
+	CU_ASSERT_EQUAL(b.n, 5);
+	CU_ASSERT_EQUAL(s.pkts_in_use, 0);
+	port_fini(&pa);
+	port_fini(&pb);
+	port_fini(&pc);
+	port_fini(&pd);
+	sim_fini(&s);
+}
+
 int test_port_register(void)
 {
 	CU_pSuite s = CU_add_suite("port", NULL, NULL);
@@ -468,7 +535,8 @@ int test_port_register(void)
 	    !CU_add_test(s, "DWRR byte shares follow weights", test_port_dwrr_shares) ||
 	    !CU_add_test(s, "PFC pause time and XON", test_port_pfc_pause) ||
 	    !CU_add_test(s, "control frame queued by a departing hook", test_port_ctrl_from_departing) ||
-	    !CU_add_test(s, "a flushed class keeps no DWRR credit", test_port_flush_resets_dwrr))
+	    !CU_add_test(s, "a flushed class keeps no DWRR credit", test_port_flush_resets_dwrr) ||
+	    !CU_add_test(s, "taking the frame queued last", test_port_take_last))
 		return -1;
 	return 0;
 }

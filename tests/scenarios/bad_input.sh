@@ -1109,6 +1109,8 @@ exp uet-trim-dscp "uet-trim-dscp.yaml:3:44: fabric.uet.trim_dscp 26 is the DSCP 
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_dscp: 26}}"
 exp uet-trim-last-dscp "uet-trim-last-dscp.yaml:3:52: fabric.uet.trim_lasthop_dscp 26 is the DSCP of data packets: every data packet would read as trimmed" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_lasthop_dscp: 26}}"
+exp uet-trim-pick "uet-trim-pick.yaml:3:44: unknown value 'tail' \(valid: arriving, either\)" \
+	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_pick: tail}}"
 exp uet-trim-last-dscp-range "uet-trim-last-dscp-range.yaml:3:52: 64 is above the maximum 63" \
 	"$good_topo" "$good_traffic" "fabric: {link_layer: uet, uet: {trim_lasthop_dscp: 64}}"
 exp uet-spray "uet-spray.yaml:3:40: unknown value 'random' \\(valid: off, oblivious, recycle, mixed\\)" \

@@ -18,7 +18,9 @@
 #   E: run A with fabric.uet.trim_lasthop_dscp 50, trim_dscp's: no trim is
 #      told apart, every NACK says UET_TRIMMED;
 #   F: run A with NSCC and receiver credit together (nic.cc: nscc+rccc),
-#      checked as D on the wire too.
+#      checked as D on the wire too;
+#   G: run A with fabric.uet.trim_pick: either (half the time the frame
+#      queued last is trimmed in the arriving one's place).
 # Checks, on each run:
 #   - every frame to UDP 4793 decodes as UET; no malformed frame and no
 #     expert warning or error; uet.trimmed says what the IPv4 DSCP says
@@ -92,6 +94,8 @@ sed 's/^fabric: {/nic: {cc: rccc}\nfabric: {/; s/^name: .*/name: uet-incast-rccc
 sed 's/link_layer: uet}/link_layer: uet, uet: {trim_lasthop_dscp: 50}}/; s/^name: .*/name: uet-incast-same/' \
 	"$tmp/a.yaml" >"$tmp/e.yaml"
 sed 's/^fabric: {/nic: {cc: nscc+rccc}\nfabric: {/; s/^name: .*/name: uet-incast-both/' "$tmp/a.yaml" >"$tmp/f.yaml"
+sed 's/link_layer: uet}/link_layer: uet, uet: {trim_pick: either}}/; s/^name: .*/name: uet-incast-either/' \
+	"$tmp/a.yaml" >"$tmp/g.yaml"
 # Messages are numbered in order, the permutation's 8 first: the WRITEs
 # with immediate carry 10 and 11.
 cat >"$tmp/b.yaml" <<'EOF'
@@ -521,6 +525,7 @@ run c 50 64 "WRITE:262144x8" "" 1 1
 run d 50 64 "WRITE:262144x8" "" 0 1
 run e 50 64 "WRITE:262144x8" "" 0 same
 run f 50 64 "WRITE:262144x8" "" 0 1
+run g 50 64 "WRITE:262144x8" "" 0 1
 
 # Runs D (nic.cc: rccc) and F (nscc+rccc) on the wire: data frames are RUD_CC_REQ with the
 # sender's PDC as CCC_ID; CREDITs go receiver to sender, CREDIT_REQs the
