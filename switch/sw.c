@@ -103,6 +103,30 @@ static __attribute__((noinline)) void sw_int_fill(struct sw *s, struct port *p,
 	pkt_int_fill(m, &slot, &h);
 }
 
+/* Trim @m onto @dscp (pkt_uet_trim) and admit it on that DSCP's class
+ * toward @op, as from ingress port @in: true with *@prio, *@tc and *@adm
+ * its own and the trim counted (@last: on the last hop); false when it
+ * cannot be trimmed or finds no room either (*@adm the refusal). */
+static bool sw_trim_admit(struct sw *s, uint16_t in, struct rte_mbuf *m, struct port *op,
+			  uint8_t dscp, bool last, uint8_t *prio, uint8_t *tc, struct sw_admit *adm)
+{
+	if (pkt_uet_trim(m, s->p.uet_trim_bytes, dscp) != 0)
+		return false;
+	*prio = s->dscp_to_prio[dscp];
+	*tc = s->prio_to_tc[*prio];
+	if (sw_mmu_admit(s, in, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) != 0)
+		return false;
+	s->stats.trims++;
+	s->stats.trims_last += last;
+	return true;
+}
+
+/* Whether the MMU refused a frame for want of room (what trimming makes). */
+static inline bool sw_refused_room(const struct sw_admit *adm)
+{
+	return adm->drop == SW_DROP_BUFFER || adm->drop == SW_DROP_THRESHOLD;
+}
+
 /* uet_trim_pick 1 (uet-htsim's CompositeQueue): on a draw of one in two,
  * the data frame queued last on class @tc of @op is trimmed (DSCP @dscp)
  * and queued again on the trimmed class, as if it had arrived so, or
@@ -124,16 +148,11 @@ static bool sw_trim_queued(struct sw *s, struct port *op, uint8_t tc, uint8_t ds
 	tag = (uint32_t)(sl.aux >> 32);
 	in = sw_tag_port(tag);
 	sw_mmu_release(s, in, sw_tag_prio(tag), sw_tag_pool(tag), (uint32_t)sl.aux);
-	prio = s->dscp_to_prio[dscp];
-	ttc = s->prio_to_tc[prio];
-	if (pkt_uet_trim(sl.m, s->p.uet_trim_bytes, dscp) != 0 ||
-	    sw_mmu_admit(s, in, prio, op, ttc, pkt_meta(sl.m)->frame_bytes, &adm) != 0) {
+	if (!sw_trim_admit(s, in, sl.m, op, dscp, last, &prio, &ttc, &adm)) {
 		s->px[op - s->ports].stats.drops[adm.drop]++;
 		sw_drop(s, sl.m, (enum sw_drop_reason)adm.drop);
 		return true;
 	}
-	s->stats.trims++;
-	s->stats.trims_last += last;
 	pkt_meta(sl.m)->tc = ttc;
 	if (unlikely(s->ecn_enq_mask & (1u << ttc)))
 		sw_ecn(s, op, sl.m, port_tc_bytes(op, ttc));
@@ -159,21 +178,12 @@ static __attribute__((noinline, cold)) bool sw_trim(struct sw *s, uint16_t in_po
 	bool last = op->peer && !sw_port_is_switch(op->peer);
 	uint8_t dscp = last ? s->p.uet_trim_last_dscp : s->p.uet_trim_dscp;
 
-	if (adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD)
+	if (!sw_refused_room(adm))
 		return false;
 	if (s->p.uet_trim_pick && sw_trim_queued(s, op, *tc, dscp, last) &&
 	    sw_mmu_admit(s, in_port, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) == 0)
 		return true;
-	if ((adm->drop != SW_DROP_BUFFER && adm->drop != SW_DROP_THRESHOLD) ||
-	    pkt_uet_trim(m, s->p.uet_trim_bytes, dscp) != 0)
-		return false;
-	*prio = s->dscp_to_prio[dscp];
-	*tc = s->prio_to_tc[*prio];
-	if (sw_mmu_admit(s, in_port, *prio, op, *tc, pkt_meta(m)->frame_bytes, adm) != 0)
-		return false;
-	s->stats.trims++;
-	s->stats.trims_last += last;
-	return true;
+	return sw_refused_room(adm) && sw_trim_admit(s, in_port, m, op, dscp, last, prio, tc, adm);
 }
 
 /* The data path of a frame arriving on @in, with the INT work and the

@@ -430,14 +430,21 @@ function p.dissector(tvb, pinfo, tree)
 
 	local info = types[ty]
 	local tags = ""
-	if is_req then
+	-- A request's or a control packet's flags; the PDC ids at bytes 8-11.
+	local function req_flags()
 		fi:add(f_req_retx, pro)
 		fi:add(f_req_ar, pro)
 		fi:add(f_req_syn, pro)
-		pds:add(f_clear, tvb(2, 2))
-		pds:add(f_psn, tvb(4, 4))
+	end
+	local function pdc_ids()
 		pds:add(f_spdcid, tvb(8, 2))
 		pds:add(f_dpdcid, tvb(10, 2))
+	end
+	if is_req then
+		req_flags()
+		pds:add(f_clear, tvb(2, 2))
+		pds:add(f_psn, tvb(4, 4))
+		pdc_ids()
 		info = info .. " PSN " .. tvb(4, 4):uint()
 		if pds_n == 16 then
 			-- With CC state: the CCC and the sender's credit target.
@@ -468,8 +475,7 @@ function p.dissector(tvb, pinfo, tree)
 		local ao = pds:add(f_ack_off, tvb(2, 2))
 		ao:add(f_acked, tvb(2, 6), (cack + tvb(2, 2):int()) % psn_mod()):set_generated()
 		pds:add(f_cack, tvb(4, 4))
-		pds:add(f_spdcid, tvb(8, 2))
-		pds:add(f_dpdcid, tvb(10, 2))
+		pdc_ids()
 		info = info .. " CACK " .. cack
 		if ty == T_ACK_CC then
 			local cc = pds:add(tvb(12, 20), "CC and SACK extension")
@@ -487,13 +493,10 @@ function p.dissector(tvb, pinfo, tree)
 		end
 		tags = tags .. ack_tail(t, fl, nh)
 	elseif ty == T_CTRL then
-		fi:add(f_req_retx, pro)
-		fi:add(f_req_ar, pro)
-		fi:add(f_req_syn, pro)
+		req_flags()
 		pds:add(f_probe, tvb(2, 2))
 		pds:add(f_psn, tvb(4, 4))
-		pds:add(f_spdcid, tvb(8, 2))
-		pds:add(f_dpdcid, tvb(10, 2))
+		pdc_ids()
 		if nh == CTL_CREDIT or nh == CTL_CREDIT_REQ then
 			local c = pds:add(f_credit, tvb(12, 4))
 			local v = bit.band(tvb(12, 4):uint(), 0xFFFFFF)
@@ -514,8 +517,7 @@ function p.dissector(tvb, pinfo, tree)
 		pds:add(f_nack_code, tvb(2, 1))
 		pds:add(f_nack_vendor, tvb(3, 1))
 		pds:add(f_nack_psn, tvb(4, 4))
-		pds:add(f_spdcid, tvb(8, 2))
-		pds:add(f_dpdcid, tvb(10, 2))
+		pdc_ids()
 		pds:add(f_nack_payload, tvb(12, 4))
 		info = string.format("NACK %s PSN %d", nack_codes[code] or string.format("code 0x%02x", code),
 			tvb(4, 4):uint())

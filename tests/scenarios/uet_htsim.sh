@@ -113,28 +113,24 @@ def compare(out, run, sizes, rtx_rule):
             (out, rtx, r["rtx"], rtx / r["rtx"]))
     return agree
 
-compare("perm128", "perm128", "default", "none")
-compare("perm1024", "perm1024", "default", "none")
-compare("incast128", "incast128", "wire", "some")
-compare("incast1024", "incast1024", "wire", "some")
+def four(sfx, rules): # the four runs of a mode, with their retransmission rules
+    for (run, sizes), rule in zip((("perm128", "default"), ("perm1024", "default"),
+                                   ("incast128", "wire"), ("incast1024", "wire")), rules):
+        compare(run + sfx, run + sfx, sizes, rule)
+
+four("", ("none", "none", "some", "some"))
 fct, _ = ours("perm128-ecmp")
 r = ref[("perm128", "default")]
 say(fct and pct(fct, 99) / r["p99"] > 1.10,
     "the check can fail: ECMP per connection (spray: off) p99 %.2f us against uet-htsim's %.2f (> 10%% off)" %
     (pct(fct, 99) if fct else 0, r["p99"]))
-compare("perm128-rccc", "perm128-rccc", "default", "few")
-compare("perm1024-rccc", "perm1024-rccc", "default", "few")
-compare("incast128-rccc", "incast128-rccc", "wire", "some")
-compare("incast1024-rccc", "incast1024-rccc", "wire", "report")
+four("-rccc", ("few", "few", "some", "report"))
 fct, _ = ours("incast128-rccc-slow")
 r = ref[("incast128-rccc", "wire")]
 say(fct and sum(fct) / len(fct) / r["mean"] > 1.10,
     "the check can fail: the credit pacer at 0.8 of the line rate: FCT mean %.2f us against uet-htsim's %.2f (> 10%% off)" %
     (sum(fct) / len(fct) if fct else 0, r["mean"]))
-compare("perm128-both", "perm128-both", "default", "few")
-compare("perm1024-both", "perm1024-both", "default", "few")
-compare("incast128-both", "incast128-both", "wire", "some")
-compare("incast1024-both", "incast1024-both", "wire", "report")
+four("-both", ("few", "few", "some", "report"))
 for out in ("incast128-both", "incast1024-both"):
     _, s = ours(out)
     say(s["cc"]["window_cuts"] > 0 and s["uet"]["credits"] > 0,
